@@ -183,22 +183,18 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     versioned = suffix == "Fbe"
     limits, decode_exception = c.rt("Limits"), c.rt("DecodeException")
     params = ["data: ByteArray", "offset: Int = 0", "length: Int = data.size", f"limits: {limits} = {limits}.DEFAULT"]
-    doc(w, f"Reads a {model} root of [length] bytes at `data[offset]` under [limits].", "",
-        "@throws DecodeException at the first problem (type, field path, offset)")
-    w.line("@JvmStatic")
-    w.line("@JvmOverloads")
-    w.line(f"@Throws({decode_exception}::class)")
-    signature(w, w.depth, f"fun from{suffix}", params, f": {name} {{")
-    with w.block("", "}"):
-        models.root_read(w, c, s, versioned, "v", name)
-    w.blank()
-    doc(w, f"Checks a {model} root without building the value: returns exactly when [from{suffix}]",
-        "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
-        "are read, into locals, to find a key read twice.", "", "@throws DecodeException why the root cannot be read")
-    w.line("@JvmStatic")
-    w.line("@JvmOverloads")
-    w.line(f"@Throws({decode_exception}::class)")
-    signature(w, w.depth, f"fun verify{suffix}", params, " {")
-    with w.block("", "}"):
-        models.root_read(w, c, s, versioned, None)
-    w.blank()
+    for into, head, tail, lines in (
+            ("v", f"fun from{suffix}", f": {name} {{", (f"Reads a {model} root of [length] bytes at `data[offset]` under [limits].",
+                                                          "", "@throws DecodeException at the first problem (type, field path, offset)")),
+            (None, f"fun verify{suffix}", " {", (
+                f"Checks a {model} root without building the value: returns exactly when [from{suffix}]",
+                "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
+                "are read, into locals, to find a key read twice.", "", "@throws DecodeException why the root cannot be read"))):
+        doc(w, *lines)
+        w.line("@JvmStatic")
+        w.line("@JvmOverloads")
+        w.line(f"@Throws({decode_exception}::class)")
+        signature(w, w.depth, head, params, tail)
+        with w.block("", "}"):
+            models.root_read(w, c, s, versioned, into, name)
+        w.blank()
