@@ -394,7 +394,9 @@ class Context(DefaultLiterals):
         return repr(text)
 
     def uuid_default(self, uuid: str) -> str:
-        return "fbe.NIL_UUID" if uuid == ir.NIL_UUID else self.constant(f'{self.file.qualified("uuid", "UUID")}("{uuid}")')
+        if uuid == ir.NIL_UUID:
+            return "fbe.NIL_UUID"
+        return self.constant(f'{self.file.qualified("uuid", "UUID")}("{uuid}")')
 
     def enum_value(self, enum: str, name: str) -> str:
         return f"{self.ref(enum)}.{self.ident.value(enum, name)}"

@@ -296,13 +296,14 @@ class Models:
                 value = f"fbe.buffer.distinct({value}, n, f, b + off)"
             code.line(f"return {value}")
 
-        return self.ctx.function("fbe_vcr_" + tkey(t), f"(r: fbe.Reader, b: int, off: int, f: str) -> {self.ctx.hint(t)}",
-                                 body)
+        signature = f"(r: fbe.Reader, b: int, off: int, f: str) -> {self.ctx.hint(t)}"
+        return self.ctx.function("fbe_vcr_" + tkey(t), signature, body)
 
     def items(self, t: ir.Sequence | ir.Mapping, n: str, at: str, base: str, field: str) -> str:
         """The n items of a block at ``at``: a plain vector, list or set with one unpack (plain_items),
-        else a comprehension of the items, each unpacked with one layout: the versioned model's slots (offsets from ``base`` where they point out), or the final model's
-        fixed values (ir.is_fixed: the same bytes in both models)."""
+        else a comprehension of the items, each unpacked with one layout: the versioned model's slots
+        (offsets from ``base`` where they point out), or the final model's fixed values (ir.is_fixed:
+        the same bytes in both models)."""
         c = self.ctx
         if isinstance(t, ir.Sequence):
             plain = c.plain_items(t, n, at)

@@ -16,13 +16,13 @@ another while the result still clashes (base.scope_idents). The scopes:
   keywords, the class's members (`to_fbe`, `from_json`, `fbe_fields`, `clone`...), the names its
   class body and `__init__` use (`int`, `str`, `ClassVar`, `fbe`, `classmethod`..., and what the
   hints of its fields use: `list`, `dict`, a class of the module, an imported module's `pkg_`
-  alias, and its own class's name: Python takes a name in a class body for the class's attribute first), the names a field
-  never took (the module's own: `PACKAGE`, `Sender`...), Python's special names (`__init__`, `__slots__`...) and names
-  Python would mangle (`__x`: renamed `__x__`); a base class's fields are the derived class's
-  too;
+  alias, and its own class's name: Python takes a name in a class body for the class's attribute
+  first), the names a field never took (the module's own: `PACKAGE`, `Sender`...), Python's
+  special names (`__init__`, `__slots__`...) and names Python would mangle (`__x`: renamed
+  `__x__`); a base class's fields are the derived class's too;
 * an enum or flags class: its members, clear of the keywords, the names its class body uses,
-  `name`, `value`, `mro`, `has_flags`, int's attributes (`real`, `imag`...), the class's own name and the names Enum keeps for itself
-  (`_x_`, `__x__`, and `__x`, which gets an `m` in front).
+  `name`, `value`, `mro`, `has_flags`, int's attributes (`real`, `imag`...), the class's own name
+  and the names Enum keeps for itself (`_x_`, `__x__`, and `__x`, which gets an `m` in front).
 
 A module (file) name: a keyword, or a module the generated code imports, gets a trailing
 underscore. JSON member names and the text form keep the schema's names.

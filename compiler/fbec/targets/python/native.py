@@ -61,8 +61,8 @@ def core_table(ctx: Context) -> list[str]:
     code.line("# the native core's table (docs/python.md, Native core); None: the classes run the code above")
     with code.block("FBE_CORE: fbe.native.Core | None = fbe.native.core((", "))"):
         for s in structs:
-            fields = "".join(f'("{ctx.ident.field(f.field)}", {f.offset}, {_kind(ctx, f.type, index)}, {f.missing_cost}), '
-                             for f in ctx.plan.struct(s.qualified).fields)
+            fields = "".join(f'("{ctx.ident.field(f.field)}", {f.offset}, {_kind(ctx, f.type, index)}, '
+                             f"{f.missing_cost}), " for f in ctx.plan.struct(s.qualified).fields)
             code.line(f"({ctx.ref(s.qualified)}, {s.type_id}, {s.body_size}, {s.decode_cost}, {s.base_size}, "
                       f"({fields.rstrip()})),")
     return code.text().splitlines()

@@ -260,5 +260,6 @@ def _shortcuts(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
         code.blank()
         code.line("@classmethod")
         with code.block(f"def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> {cls}:"):
-            code.line('"""Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""')
+            code.line('"""Parse JSON (missing members keep their defaults); raises fbe.DecodeError '
+                      '(docs/limits.md)."""')
             code.line(f"return {read}")
