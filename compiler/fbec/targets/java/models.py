@@ -91,52 +91,41 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
                 "@param w the writer; its first {@code size()} bytes are the root", "@return the root's size",
                 "@throws EncodeException for a value no reader reads (type, field path); w is left empty"):
         models.root_write(w, c, s, model)
-    with member(w, f"public static {name} from{suffix}(byte[] data) throws {decode_exception} {{",
-                f"Reads a {model} root under the default limits.", "", "@param data the root", "@return the value",
-                "@throws DecodeException at the first problem (type, field path, offset)"):
-        w.line(f"return from{suffix}(data, 0, data.length, {limits}.DEFAULT);")
-    with member(w, (f"public static {name} from{suffix}(byte[] data, int offset, int length, {limits} limits) "
-                    f"throws {decode_exception} {{"),
-                f"Reads a {model} root of length bytes at data[offset] under limits.", "", "@param data   the buffer",
-                "@param offset the root's first byte", "@param length the bytes given",
-                "@param limits the limits (docs/limits.md)", "@return the value",
-                "@throws DecodeException at the first problem (type, field path, offset)"):
-        models.root_read(w, c, s, versioned, "v", name)
-    override = s.base is not None
-    doc(w, f"Reads a {model} root into this value under the default limits, reusing what it holds.", "",
-        "@param data the root",
-        "@throws DecodeException at the first problem (type, field path, offset); this value is reset")
-    if override:
-        w.line("@Override")
-    with w.block(f"public void read{suffix}(byte[] data) throws {decode_exception} {{", "}"):
-        w.line(f"read{suffix}(data, 0, data.length, {limits}.DEFAULT);")
-    w.blank()
-    doc(w, f"Reads a {model} root of length bytes at data[offset] under limits into this value,",
-        "overwriting every field and reusing its nested structs, optional structs, the elements of",
-        "its vectors of structs and its collections: a server reading into one value allocates",
-        "little more than the strings while the messages keep their shape.", "", "@param data   the buffer",
-        "@param offset the root's first byte", "@param length the bytes given",
-        "@param limits the limits (docs/limits.md)",
-        "@throws DecodeException at the first problem (type, field path, offset); this value is reset",
-        "                        to the schema's defaults")
-    if override:
-        w.line("@Override")
-    with w.block(f"public void read{suffix}(byte[] data, int offset, int length, {limits} limits) "
-                 f"throws {decode_exception} {{", "}"):
-        models.root_read(w, c, s, versioned, "this")
-    w.blank()
-    with member(w, f"public static void verify{suffix}(byte[] data) throws {decode_exception} {{",
-                f"Checks a {model} root under the default limits (see the four-argument form).", "",
-                "@param data the root", "@throws DecodeException why the root cannot be read"):
-        w.line(f"verify{suffix}(data, 0, data.length, {limits}.DEFAULT);")
-    with member(w, (f"public static void verify{suffix}(byte[] data, int offset, int length, {limits} limits) "
-                    f"throws {decode_exception} {{"),
-                f"Checks a {model} root without building the value: returns exactly when from{suffix}",
-                "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
-                "are read, into locals, to find a key read twice.", "", "@param data   the buffer",
-                "@param offset the root's first byte", "@param length the bytes given",
-                "@param limits the limits (docs/limits.md)", "@throws DecodeException why the root cannot be read"):
-        models.root_read(w, c, s, versioned, None)
+    given = ("@param data   the buffer", "@param offset the root's first byte", "@param length the bytes given",
+             "@param limits the limits (docs/limits.md)")
+    failed = "@throws DecodeException at the first problem (type, field path, offset)"
+    reset = f"{failed}; this value is reset"
+    # each root reader (into: a new value v, this value, none: verify) with the default limits, then given them
+    for method, returns, into, short, full in (
+            ("from", f"static {name}", "v", (f"Reads a {model} root under the default limits.", "", "@param data the root",
+                                              "@return the value", failed),
+             (f"Reads a {model} root of length bytes at data[offset] under limits.", "", *given, "@return the value",
+              failed)),
+            ("read", "void", "this",
+             (f"Reads a {model} root into this value under the default limits, reusing what it holds.", "",
+              "@param data the root", reset),
+             (f"Reads a {model} root of length bytes at data[offset] under limits into this value,",
+              "overwriting every field and reusing its nested structs, optional structs, the elements of",
+              "its vectors of structs and its collections: a server reading into one value allocates",
+              "little more than the strings while the messages keep their shape.", "", *given, reset,
+              "                        to the schema's defaults")),
+            ("verify", "static void", None,
+             (f"Checks a {model} root under the default limits (see the four-argument form).", "",
+              "@param data the root", "@throws DecodeException why the root cannot be read"),
+             (f"Checks a {model} root without building the value: returns exactly when from{suffix}",
+              "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
+              "are read, into locals, to find a key read twice.", "", *given,
+              "@throws DecodeException why the root cannot be read"))):
+        for params, lines in (("byte[] data", short), (f"byte[] data, int offset, int length, {limits} limits", full)):
+            doc(w, *lines)
+            if into == "this" and s.base is not None:
+                w.line("@Override")
+            with w.block(f"public {returns} {method}{suffix}({params}) throws {decode_exception} {{", "}"):
+                if lines is full:
+                    models.root_read(w, c, s, versioned, into, name)
+                else:
+                    w.line(f"{'return ' if into == 'v' else ''}{method}{suffix}(data, 0, data.length, {limits}.DEFAULT);")
+            w.blank()
 
 
 def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
