@@ -459,6 +459,18 @@ class ScopedIdents:
         package, _, name = qualified.rpartition(".")
         return self.package_scope(package)[(what, name, *more)]
 
+    def field_ident(self, f: Field, spell: Callable[[str], str], taken: Callable[[Struct], Iterable[str]]) -> str:
+        """A field's identifier in every struct that has it (the struct that declares it decides): its name
+        spelled, clear of what `taken(struct)` holds (the generated members) and of its base's fields'."""
+        def make() -> dict[str, str]:
+            s = self.schema.struct(f.owner)
+            clear = set(taken(s))
+            if s.base is not None:
+                clear |= {self.field_ident(g, spell, taken) for g in self.schema.struct(s.base).all_fields}
+            return scope_idents(((g.name, spell(g.name)) for g in s.fields), clear.__contains__)
+
+        return self.scope("fields", f.owner, make)[f.name]
+
 
 def scope_idents(wanted: Iterable[tuple[K, str]], taken: Callable[[str], bool],
                  escape: Callable[[str], str] = lambda x: x + "_",

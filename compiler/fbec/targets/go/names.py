@@ -116,13 +116,6 @@ class Idents(ScopedIdents):
         return self.declared("key", qualified)
 
     def field(self, f: ir.Field) -> str:
-        """A field's identifier (in every struct that has it: the struct that declares it decides)."""
-        def make() -> dict[str, str]:
-            s = self.schema.struct(f.owner)
-            taken = set(STRUCT_MEMBERS)
-            if s.base is not None:
-                taken.add(self.type(s.base))
-                taken |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
-            return scope_idents(((g.name, exported(g.name)) for g in s.fields), taken.__contains__)
-
-        return self.scope("fields", f.owner, make)[f.name]
+        """A field's identifier (ScopedIdents.field_ident), exported, clear of the generated methods and of
+        the embedded base's type name."""
+        return self.field_ident(f, exported, lambda s: [*STRUCT_MEMBERS, *([self.type(s.base)] if s.base else [])])

@@ -81,15 +81,8 @@ class Idents(ScopedIdents):
         return self.package_scope(package)[("alias", imported)]
 
     def field(self, f: ir.Field) -> str:
-        """A field's property name (in every struct that has it: the one that declares it decides)."""
-        def make() -> dict[str, str]:
-            s = self.schema.struct(f.owner)
-            taken = set(STRUCT_MEMBERS)
-            if s.base is not None:
-                taken |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
-            return scope_idents(((g.name, g.name) for g in s.fields), taken.__contains__)
-
-        return self.scope("fields", f.owner, make)[f.name]
+        """A field's property name (ScopedIdents.field_ident), clear of the generated class's members."""
+        return self.field_ident(f, lambda name: name, lambda s: STRUCT_MEMBERS)
 
     def value(self, qualified: str, name: str) -> str:
         """An enum or flags value's property name in the type's constant object."""
