@@ -89,16 +89,15 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
         fn = decode_final if fin else decode_fbe
         read = "fromFinal" if fin else "fromFbe"
         w.line(f"/** Reads a whole {'final' if fin else 'versioned'} frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */")
-        sig = f"(typeId: number, frame: Uint8Array, limits: {rt('Limits', False)}): unknown" if c.ts \
-            else "(typeId, frame, limits)"
         def decoded(m: Message, read: str = read) -> None:
             w.line(f"return {m.named}.{read}(frame, limits);")
-        with w.block(f"function {fn}{sig} {{", "}"):
+        params = [("typeId", "number"), ("frame", "Uint8Array"), ("limits", rt("Limits", False))]
+        with w.block(c.method("function ", fn, params, "unknown", []), "}"):
             _switch(w, dispatch, decoded, f"return {rt('UNKNOWN_TYPE')};")
         w.blank()
     w.line("/** Hands a decoded message to its handler method, or to onMessage. */")
-    sig = f"(h: {handler}, typeId: number, value: unknown): void" if c.ts else "(h, typeId, value)"
-    with w.block(f"function {deliver_to}{sig} {{", "}"):
+    with w.block(c.method("function ", deliver_to, [("h", handler), ("typeId", "number"), ("value", "unknown")], "void",
+                          []), "}"):
         _switch(w, dispatch, lambda m: _deliver(w, f"on{m.suffix}", c.cast("value", m.named), "onMessage"))
     w.blank()
 
@@ -207,8 +206,7 @@ def _clients(w: CodeWriter, c: Context, d: CodeWriter | None, names: Callable[[s
         fn = matchers[m.struct.qualified] = names("answers" + m.suffix)
         response = by_name[m.struct.response or ""]
         w.line(f"/** Which messages answer a {m.struct.qualified}: its response and its rejects. */")
-        sig = f"(m: unknown): {rt('Answer', False)}" if c.ts else "(m)"
-        with w.block(f"function {fn}{sig} {{", "}"):
+        with w.block(c.method("function ", fn, [("m", "unknown")], rt("Answer", False), []), "}"):
             with w.block(f"if (m instanceof {response.named}) {{", "}"):
                 w.line(f"return {rt('Answer')}.Response;")
             types = [by_name[r.type].named for r in m.struct.rejects if r.type in by_name]
