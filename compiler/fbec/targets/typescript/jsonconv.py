@@ -236,15 +236,11 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line(f"let m{c.annot('unknown')};")
         for f in c.plan.struct(s.qualified).fields:
             w.line(f'm = r.member(o, "{f.name}");')
-            if f.default_cost:
-                with w.block("if (m === undefined) {", "} else {"):
-                    w.line(f'r.spend({f.default_cost}, "{f.name}");')
-            else:
-                w.line("if (m !== undefined) {")
-            with w.indented():
+            # a missing member keeps its default, charged when it holds struct values (docs/limits.md 3)
+            with w.if_else("if (m === undefined) {", f'r.spend({f.default_cost}, "{f.name}");') if f.default_cost \
+                    else w.block("if (m !== undefined) {", "}"):
                 json_read(c, w, f.type, "m", f.name, f"v.{c.ident.field(f.field)}", within_field(f.name), names,
                           True)
-            w.line("}")
         w.line("r.leave();")
         w.line("return v;")
     with c.member(w, "/** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */",
