@@ -1,10 +1,11 @@
 """Builds what `make test-csharp` runs (build/csharp): the runtime Fbe.dll (runtime/csharp/src), the
 fbec --csharp --final output of every schema (schemas/**/*.fbe and ../shared's, each with the schemas
 it imports) compiled with mcs -warnaserror into one assembly per schema, and the NUnit tests
-(tests/csharp/*.cs) into Tests.dll. ../shared's schemas are also Shared.dll, which the vector tests
-load by reflection (absent when ../shared is: the tests then say so); the hostile-names corpus's value
-(tests/names/hostile.py, by the reference codec) is written as vectors in hostile/ beside it, which
-the same tests read with gen/tests_hostile_names.dll.
+(tests/csharp/*.cs) into Tests.dll (ClientTest.cs on schemas/tests/everything.fbe's protocol,
+RequestsTest.cs on tests/java/generated/requests.fbe's, gen/requests.dll). ../shared's schemas are
+also Shared.dll, which the vector tests load by reflection (absent when ../shared is: the tests then
+say so); the hostile-names corpus's value (tests/names/hostile.py, by the reference codec) is written
+as vectors in hostile/ beside it, which the same tests read with gen/tests_hostile_names.dll.
 
     python tests/csharp/build.py [build folder]
     python tests/csharp/build.py --summary TestResult.xml   # nunit-console's result as make's closing line
@@ -32,6 +33,7 @@ from hostile import write_vectors
 
 MCS = ["mcs", "-langversion:7", "-warn:4", "-warnaserror", "-nologo", "-debug-"]
 CLI = Path("/usr/lib/cli")
+REQUESTS = REPO / "tests" / "java" / "generated" / "requests.fbe"     # a request whose response has no id
 REFERENCES = [CLI / "nunit.framework-2.6.3" / "nunit.framework.dll", CLI / "Newtonsoft.Json-5.0" / "Newtonsoft.Json.dll"]
 
 
@@ -134,10 +136,13 @@ def main() -> None:
         (build / "Shared.dll").unlink()
     for r in REFERENCES:
         shutil.copy(r, build / r.name)
-    everything = build / "gen" / "tests_everything.dll"     # the Client's tests use its generated protocol
-    shutil.copy(everything, build / everything.name)
+    # the Client's tests use everything.fbe's generated protocol and RequestsTest requests.fbe's (a response without id)
+    mcs(build / "gen" / "requests.dll", generate([REQUESTS], build / "gen" / "requests"), [fbe, REFERENCES[1]])
+    protocols = [build / "gen" / "tests_everything.dll", build / "gen" / "requests.dll"]
+    for p in protocols:
+        shutil.copy(p, build / p.name)
     mcs(build / "Tests.dll", sorted((REPO / "tests" / "csharp").glob("*.cs")),
-        [fbe, *REFERENCES, Path("System.Numerics.dll"), build / everything.name])
+        [fbe, *REFERENCES, Path("System.Numerics.dll"), *(build / p.name for p in protocols)])
     print(f"build.py: Fbe.dll, {len(schemas)} project schemas{', the shared schemas' if shared else ''} and Tests.dll in {build}")
 
 
