@@ -183,7 +183,8 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
         w.line(f"requests *{fbe('Requests')}")
     for m in dispatch:
         q = m.struct.qualified
-        with decl(w, f"// On{m.suffix} hands v to notify" + (" unless it answers a pending request." if q in answers else "."),
+        with decl(w, f"// On{m.suffix} hands v to notify"
+                  + (" unless it answers a pending request." if q in answers else "."),
                   f"func (h {client_handler}) On{m.suffix}(v *{m.named}) {{"):
             if q in answers:
                 leave(w, f"h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()})", [])
@@ -247,7 +248,8 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
                         w.line("return err")
                     w.line("})")
             else:
-                with decl(w, f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx has ended).",
+                with decl(w, f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx "
+                          "has ended).",
                           f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) error {{"):
                     with w.block("if err := ctx.Err(); err != nil {", "}"):
                         w.line("return err")

@@ -473,7 +473,8 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool)
                      f"static {c.over}", f"from{suffix}", limits, name):
         caught(w, read, f'{rt("rootOf")}(e, "{q}")')
 
-    with c.member(w, f"/** Undefined exactly when from{suffix} of data succeeds, else its DecodeError (docs/limits.md 4). */",
+    with c.member(w, f"/** Undefined exactly when from{suffix} of data succeeds, else its DecodeError "
+                     "(docs/limits.md 4). */",
                   f"static {c.over}", f"verify{suffix}", limits, f"{rt('DecodeError', False)} | undefined"), \
             w.block(f"return {rt('verify')}(() => {{", "});"):
         caught(w, verify, f'{rt("rootOf")}(e, "{q}")')

@@ -186,8 +186,8 @@ def _deliver(w: CodeWriter, method: str, value: str, fallback: str, first: str =
     w.line("break;")
 
 
-def _clients(w: CodeWriter, c: Context, d: CodeWriter | None, names: Callable[[str], str], send: list[Message], dispatch: list[Message], models: list[bool],
-             receivers: dict[bool, str]) -> None:
+def _clients(w: CodeWriter, c: Context, d: CodeWriter | None, names: Callable[[str], str], send: list[Message],
+             dispatch: list[Message], models: list[bool], receivers: dict[bool, str]) -> None:
     rt = c.rt
     pkg = c.package.name
     by_name = {m.struct.qualified: m for m in send + dispatch}
