@@ -33,8 +33,8 @@ import signal
 import sys
 from pathlib import Path
 
-TRADE_ORDER = ["ours", "ours-final", "ours-fields", "ours-json", "protobuf", "capnp", "flatbuffers", "sbe", "rapidjson", "cereal",
-               "msgpack"]
+TRADE_ORDER = ["ours", "ours-final", "ours-fields", "ours-json", "protobuf", "capnp", "flatbuffers", "sbe", "rapidjson",
+               "cereal", "msgpack"]
 GRAPH_ORDER = ["ours", "ours-final", "ours-views", "ours-verified-views", "capnp", "flatbuffers", "cereal", "protobuf"]
 TRADE_OPS = ["serialize", "deserialize", "verify"]
 GRAPH_OPS = ["serialize", "deserialize", "verify", "traverse", "deserialize_traverse"]
@@ -290,11 +290,11 @@ def markdown(result: dict) -> str:
         run.append("load average " + ", ".join(f"{x:.2f}" for x in load))
     lines.append("Run: " + "; ".join(run) + ".")
     if have_time and load and ctx.get("num_cpus") and load[0] > 0.75 * ctx["num_cpus"]:
-        lines.append("**Warning: the machine was busy during this run (1-minute load average near or above the CPU count); "
-                     "times are inflated and noisy, the instruction counts are not affected.**")
+        lines.append("**Warning: the machine was busy during this run (1-minute load average near or above the CPU "
+                     "count); times are inflated and noisy, the instruction counts are not affected.**")
     if have_time:
-        lines.append("Times are medians of Google Benchmark repetitions (CPU time of the benchmark thread, ns per operation); "
-                     "\"vs ours\" is the row's time divided by FBE (ours, versioned): above ×1 is slower.")
+        lines.append("Times are medians of Google Benchmark repetitions (CPU time of the benchmark thread, ns per "
+                     "operation); \"vs ours\" is the row's time divided by FBE (ours, versioned): above ×1 is slower.")
     if have_instr:
         lines.append(f"Instructions per operation from callgrind: (Ir(N) − Ir(1)) / (N − 1), "
                      f"N = {ctx.get('stable_n', '?')}.")
@@ -484,7 +484,8 @@ def main(argv=None) -> int:
     p.add_argument("--readme", help="file whose <!-- bench:begin/end --> part gets the trade table and chart")
     p.add_argument("--docs", help="file whose <!-- results:begin/end --> part gets every table and the chart")
     p.add_argument("--profile", metavar="LABEL",
-                   help="print the hot functions of one callgrind dump (with --callgrind), e.g. trade/ours/deserialize@1001")
+                   help="print the hot functions of one callgrind dump (with --callgrind), "
+                        "e.g. trade/ours/deserialize@1001")
     args = p.parse_args(argv)
     if hasattr(signal, "SIGPIPE") and argv is None:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under `| head`
@@ -521,8 +522,8 @@ def main(argv=None) -> int:
         if target == args.readme:
             block = readme_block(result, png)
         else:
-            files = ", ".join(f"`{os.path.relpath(f)}`" for f in
-                              ([args.out + ".md", args.out + ".json"] if args.out else []) + ([args.png] if args.png else []))
+            written = ([args.out + ".md", args.out + ".json"] if args.out else []) + ([args.png] if args.png else [])
+            files = ", ".join(f"`{os.path.relpath(f)}`" for f in written)
             block = docs_block(result, png, files)
         with open(target, encoding="utf-8") as f:
             text = f.read()

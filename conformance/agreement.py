@@ -579,7 +579,8 @@ def describe(d: Disagreement, full: bool = False) -> str:
     inp = d.input
     hexed = inp.data.hex()
     at = f" at {d.where}" if d.where else ""
-    lines = [f"{inp.id} [{d.kind}{at}] {inp.seed.package}.{inp.seed.type} {inp.seed.fmt}, seed {inp.seed.name}: {inp.how}",
+    seed = inp.seed
+    lines = [f"{inp.id} [{d.kind}{at}] {seed.package}.{seed.type} {seed.fmt}, seed {seed.name}: {inp.how}",
              f"  input ({len(inp.data)} bytes): {hexed if full or len(hexed) <= 240 else hexed[:240] + '...'}"]
     for name, a in sorted(d.answers.items()):
         detail = a.detail
@@ -606,7 +607,8 @@ def over_bound(inputs: Sequence[Input], answers: dict[str, list[Answer]]) -> lis
 
 def table(names: Sequence[str], inputs: Sequence[Input], answers: dict[str, list[Answer]]) -> str:
     measured = any(a.peak is not None for got in answers.values() for a in got)
-    rows = ["| testee | accept | refuse | unwritable | skipped | failed | verify ≠ deserialize | slowest read s (input) |"
+    rows = ["| testee | accept | refuse | unwritable | skipped | failed | verify ≠ deserialize |"
+            " slowest read s (input) |"
             + (" largest peak, of the memory bound (input) |" if measured else ""),
             "|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if measured else "")]
     for name in names:

@@ -59,7 +59,8 @@ def float_nans() -> list[tuple[str, str, str, bytes]]:
     values = {"StructSimple": simple, "StructOptional": dict(codec.default("test.StructOptional"), f136=1.5, f137=2.5),
               "StructSet": dict(codec.default("test.StructSet"), f4=[simple]),
               "StructMap": dict(codec.default("test.StructMap"), f9=[(7, simple)]),
-              "StructHashEx": dict(codec.default("test.StructHashEx"), f1=[(codec.default("test.StructSimple"), nested)])}
+              "StructHashEx": dict(codec.default("test.StructHashEx"),
+                                   f1=[(codec.default("test.StructSimple"), nested)])}
     out = []
     for type_, value in values.items():
         for fmt in ("versioned", "final"):

@@ -313,7 +313,8 @@ def limit_cases() -> list[LimitCase]:
                 "result")
     for field_name, good_json, bad_json in duplicate_set_elements_json():
         add(f"duplicate keys/StructSet.{field_name}.json", dup, _json("test", "StructSet", bad_json), "parse_error")
-        add(f"duplicate keys/StructSet.{field_name}.json-distinct", dup, _json("test", "StructSet", good_json), "result")
+        add(f"duplicate keys/StructSet.{field_name}.json-distinct", dup, _json("test", "StructSet", good_json),
+            "result")
 
     # decimals: one verdict and one encoding (docs/format.md 2.4), text in linear time (docs/limits.md 7)
     decimal_cases(add)
@@ -357,7 +358,8 @@ def duplicate_keys() -> list[tuple[str, str, str, dict[str, bytes], dict[str, by
     """(package, type, field, roots with two distinct keys, the same roots with the second key's bytes
     replaced by the first key's) per format. Struct keys compare by their [key] fields
     (StructSimple.id), bytes keys by their value (the reference schemas have none: everything.fbe's
-    f49 and f50), decimals by their value (everything.fbe's f51 and f52: 1.5 and 1.50, 0 and -0). tests/python/test_duplicate_keys.py builds the same buffers."""
+    f49 and f50), decimals by their value (everything.fbe's f51 and f52: 1.5 and 1.50, 0 and -0).
+    tests/python/test_duplicate_keys.py builds the same buffers."""
     codec = _test_codec()
     a, b = P("<I", 0x5A5A5A5A), P("<I", 0x5B5B5B5B)
 
@@ -402,7 +404,8 @@ def duplicate_keys() -> list[tuple[str, str, str, dict[str, bytes], dict[str, by
         old = decimal(25, 1)
         assert all(data.count(old) == 1 for data in good.values()), name
         new = decimal(150, 2) if to is None else to
-        out.append(("everything", "Everything", name, good, {fmt: data.replace(old, new) for fmt, data in good.items()}))
+        out.append(("everything", "Everything", name, good,
+                    {fmt: data.replace(old, new) for fmt, data in good.items()}))
     return out
 
 

@@ -168,19 +168,22 @@ def goals(result: dict[str, Any], unit: str = "ns/op") -> list[str]:
         parts = []
         for op in ("serialize", "deserialize"):
             s, x = f(by_id[SBE], op), f(final, op)
-            parts.append(f"{names[op]} {fmt_ns(x)} ns vs SBE's {fmt_ns(s)} ns (×{x / s:.2f}) {verdict(x <= SBE_FACTOR * s)}")
+            parts.append(f"{names[op]} {fmt_ns(x)} ns vs SBE's {fmt_ns(s)} ns (×{x / s:.2f}) "
+                         f"{verdict(x <= SBE_FACTOR * s)}")
         lines.append(f"- final within ×{SBE_FACTOR} of SBE: " + "; ".join(parts))
     judged = [(by_id[k], by_id[j], model) for k, j, model in KOTLIN if k in by_id and j in by_id]
     for kotlin, java, model in judged:
         parts = []
         for op in ("serialize", "deserialize"):
             x, y = f(kotlin, op), f(java, op)
-            parts.append(f"{names[op]} {fmt_ns(x)} ns vs {fmt_ns(y)} ns (×{x / y:.2f}) {verdict(x <= KOTLIN_FACTOR * y)}")
+            parts.append(f"{names[op]} {fmt_ns(x)} ns vs {fmt_ns(y)} ns (×{x / y:.2f}) "
+                         f"{verdict(x <= KOTLIN_FACTOR * y)}")
         lines.append(f"- Kotlin within ×{KOTLIN_FACTOR} of our Java, {model}: " + "; ".join(parts))
     if not judged:
         lines.append(f"- Kotlin within ×{KOTLIN_FACTOR} of our Java: not judged (the Kotlin rows did not run)")
     if unit == "ns/op":
-        alloc = ", ".join(f"{r['name']} {fmt_int(fig(r, 'serialize', 'B/op'))} / {fmt_int(fig(r, 'deserialize', 'B/op'))}"
+        alloc = ", ".join(f"{r['name']} {fmt_int(fig(r, 'serialize', 'B/op'))} / "
+                          f"{fmt_int(fig(r, 'deserialize', 'B/op'))}"
                           for r in result["rows"] if r["status"] == "ok" and r["figures"])
         lines.append(f"- allocation per operation (JMH -prof gc, bytes, serialize / deserialize + touch): {alloc}")
     return lines

@@ -3,8 +3,9 @@
 
 Reads what `node out/src/main.js --out run.json` wrote (every row's check, message size and,
 per operation, each round's tinybench figures: the mean time per operation of the round and
-the median of its samples, timed with the process's CPU time or the wall clock), takes the median of the rounds' means and the best round, and
-writes js.json and js.md into --results, the Markdown on stdout:
+the median of its samples, timed with the process's CPU time or the wall clock), takes the
+median of the rounds' means and the best round, and writes js.json and js.md into --results,
+the Markdown on stdout:
 
   report.py --run build/bench-js/run.json --results build/bench-js
 
@@ -29,7 +30,8 @@ from typing import Any
 MARKERS = ("<!-- bench-js:begin -->", "<!-- bench-js:end -->")
 OPS = ("serialize", "deserialize", "verify")
 OURS, FINAL = "fbe", "fbe-final"
-CLOCKS = {"cpu": "tinybench timing with the process's CPU time: waiting for a core is not counted, every thread's work is",
+CLOCKS = {"cpu": ("tinybench timing with the process's CPU time: waiting for a core is not counted, "
+                  "every thread's work is"),
           "wall": "tinybench timing with the wall clock"}
 PEERS = ("avsc", "msgpackr")   # the issue's goals: ours at least as fast as the best of these
 
@@ -61,7 +63,8 @@ def build(run: dict[str, Any]) -> dict[str, Any]:
         "run": {
             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "cpus": os.cpu_count(), "machine": platform.machine(), "node": run["node"], "v8": run["v8"],
-            "tinybench": run["tinybench"], "source": git("rev-parse", "--short=10", "HEAD") + ("+changes" if dirty else ""),
+            "tinybench": run["tinybench"],
+            "source": git("rev-parse", "--short=10", "HEAD") + ("+changes" if dirty else ""),
             "load": [round(x, 2) for x in os.getloadavg()],
             "clock": run.get("clock", "wall"),
             "runs": f"{run['rounds']} rounds of {run['time_ms']} ms per task, {run['batch']} operations a call",

@@ -55,7 +55,8 @@ def test_goals() -> None:
                         "**not met**, final 60.0 ns (×0.63) **met**")
     assert lines[1] == ("- deserialize + touch ≤ the best of avsc and msgpackr (MSGPACKR, 210.0 ns): versioned "
                         "200.0 ns (×0.95) **met**, final 150.0 ns (×0.71) **met**")
-    assert lines[2] == "- verify ≤ deserialize: versioned 90.0 ns vs 200.0 ns **met**, final 70.0 ns vs 150.0 ns **met**"
+    assert lines[2] == ("- verify ≤ deserialize: versioned 90.0 ns vs 200.0 ns **met**, "
+                        "final 70.0 ns vs 150.0 ns **met**")
     slow_verify = dict(ROWS, fbe=(100, 200, 201, 252))
     assert "versioned 201.0 ns vs 200.0 ns **not met**" in report.goals(report.build(run([1.0], slow_verify)))[2]
     no_peers = {k: v for k, v in ROWS.items() if k not in ("avsc", "msgpackr")}

@@ -73,7 +73,8 @@ def run_line(doc: list[dict[str, Any]], runs: str) -> str:
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], capture_output=True, text=True, check=False).stdout.strip()
 
-    source = git("rev-parse", "--short=10", "HEAD") + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    source = git("rev-parse", "--short=10", "HEAD") + ("+changes" if dirty else "")
     jvm = doc[0] if doc else {}
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return (f"Run: revision {source}, {os.cpu_count()} CPUs, load average {load} at the end, "

@@ -372,7 +372,8 @@ def report(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
             "the CPU count); times are inflated and noisy.**"
         )
     lines.append(
-        "Times are pyperf medians (µs per operation, wall clock, over every value of every worker process of every round; best process: the lowest median of one worker process); every row converts "
+        "Times are pyperf medians (µs per operation, wall clock, over every value of every worker process "
+        "of every round; best process: the lowest median of one worker process); every row converts "
         "from/to the same generated domain objects; de+touch = decode to a domain `Account` plus reading every "
         'field; "vs ours" is the row\'s time divided by FBE (ours, versioned): above ×1 is slower.'
     )

@@ -237,9 +237,9 @@ def markdown(result: dict[str, Any]) -> str:
     lines += ["", ("Times: criterion's median of its samples, ns per operation, the best round in brackets "
                    "(a sample's time over its iterations); \"vs ours\" is the row's median over FBE (ours): above "
                    "×1 is slower. Instructions per operation from callgrind: (Ir(N) − Ir(1)) / (N − 1), "
-                   f"N = {c.get('stable_n')}. Deserialize is bytes → the domain object (ours read into the reused one, as "
-                   "C++), then every field read; the C++ table's deserialize reads no field, so the goals compare "
-                   "it with ours without the touch (`trade --stable ROW/read N`)."), ""]
+                   f"N = {c.get('stable_n')}. Deserialize is bytes → the domain object (ours read into the reused "
+                   "one, as C++), then every field read; the C++ table's deserialize reads no field, so the goals "
+                   "compare it with ours without the touch (`trade --stable ROW/read N`)."), ""]
     cpp = result.get("cpp", {})
     lines += [(f"Goals of issue 25 (ours against the peers of this run; C++ instructions of "
                f"bench/results/latest.json, source {cpp.get('source', '?')}):"), "",

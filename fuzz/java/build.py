@@ -59,7 +59,8 @@ def write_targets(out: Path, idents: Callable[[Schema], Any]) -> None:
     manifest = SHARED / "vectors" / "MANIFEST.json"
     if manifest.is_file():
         for c in json.loads(manifest.read_text())["cases"]:
-            files = [str(SHARED / "vectors" / f["file"]) for f in c["files"] if f["kind"] in ("versioned", "final", "json")]
+            files = [str(SHARED / "vectors" / f["file"])
+                     for f in c["files"] if f["kind"] in ("versioned", "final", "json")]
             seeds.setdefault(f"{c['package']}.{c['type']}", []).extend(files)
     lines: list[str] = []
     receivers: list[str] = []
@@ -83,7 +84,8 @@ def main(out: Path) -> int:
             return 1
     write_targets(out, Idents)
     javac = os.environ.get("JAVAC") or shutil.which("javac") or "/usr/bin/javac"
-    sources = sorted((out / "src").rglob("*.java")) + sorted((REPO / "runtime" / "java" / "src" / "main").rglob("*.java"))
+    runtime = REPO / "runtime" / "java" / "src" / "main"
+    sources = sorted((out / "src").rglob("*.java")) + sorted(runtime.rglob("*.java"))
     sources.append(HERE / "FuzzReaders.java")
     (out / "sources.txt").write_text("\n".join(map(str, sources)) + "\n")
     deps = java_runtime.dependencies()

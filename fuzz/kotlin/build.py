@@ -47,7 +47,8 @@ def main(out: Path) -> int:
         shutil.rmtree(harness)
     javac = kotlinc.tool("javac", "JAVAC")
     r2 = subprocess.run([javac, "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-d", str(harness),
-                         "-cp", os.pathsep.join(runtime), str(REPO / "fuzz" / "java" / "FuzzReaders.java")], check=False)
+                         "-cp", os.pathsep.join(runtime), str(REPO / "fuzz" / "java" / "FuzzReaders.java")],
+                        check=False)
     if r2.returncode != 0:
         return r2.returncode
     java_build.write_targets(out, Idents)

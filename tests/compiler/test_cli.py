@@ -114,7 +114,8 @@ def test_missing_input(capsys):
 def test_nothing_to_generate(capsys):
     status, _, err = run_fbec(capsys, f"--input={EVERYTHING}")
     assert status == 2
-    assert err == "fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, --typescript, --javascript, --kotlin, --rust, --csharp, --ruby) (see fbec --help)\n"
+    assert err == ("fbec: error: choose what to generate: --ir or a language (--cpp, --python, --go, --java, "
+                   "--typescript, --javascript, --kotlin, --rust, --csharp, --ruby) (see fbec --help)\n")
     assert run_fbec(capsys, "--input=x.fbe")[0] == 2          # usage comes before looking for the file
 
 
@@ -178,12 +179,14 @@ def test_help_lists_what_works_and_says_what_is_planned(capsys):
     for lang, title in (("cpp", "C++"), ("python", "Python"), ("go", "Go"), ("java", "Java"),
                         ("typescript", "TypeScript")):
         assert f"--{lang} generate {title} code " in flat + " "     # complete: no note
-    assert "--javascript generate JavaScript code (ES modules with .d.ts declarations, the code of --typescript)" in flat
+    assert ("--javascript generate JavaScript code (ES modules with .d.ts declarations, the code of --typescript)"
+            in flat)
     assert "--kotlin generate Kotlin code (on the Java runtime)" in flat
     assert "--rust generate Rust code (types, both binary models and the text form; no JSON or protocol)" in flat
     assert "--ruby generate Ruby code (types, both binary models, the text form and JSON; no protocol)" in flat
     assert "progress" not in flat and " yet)" not in flat
-    assert "--csharp generate C# code (types, both binary models, JSON, the text form and the protocol's Sender and Receiver, on Mono and .NET; no Proxy or Client)" in flat
+    assert ("--csharp generate C# code (types, both binary models, JSON, the text form and the protocol's Sender "
+            "and Receiver, on Mono and .NET; no Proxy or Client)") in flat
     assert "Planned languages" not in flat                             # every language of the original but Swift
     assert "Swift (--swift): not supported:" in flat
     assert ("Exit status: 0 success; 1 errors in the schema (diagnostics) or a failed check (malformed data, "

@@ -65,10 +65,12 @@ CASES = [
      {}, 1, "p.fbe:2:11: error: flags value 'a' needs '= value'"),
     ('flags_char_base',
      'package p\nflags F : char { a = 1; }\n',
-     {}, 1, "p.fbe:2:11: error: flags 'F' cannot be based on 'char'; use one of byte, int16, int32, int64, int8, uint16, uint32, uint64, uint8"),
+     {}, 1, ("p.fbe:2:11: error: flags 'F' cannot be based on 'char'; use one of byte, int16, int32, int64, int8, "
+             "uint16, uint32, uint64, uint8")),
     ('enum_bad_base',
      'package p\nenum E : double { a; }\n',
-     {}, 1, "p.fbe:2:10: error: enum 'E' cannot be based on 'double'; use one of byte, char, int16, int32, int64, int8, uint16, uint32, uint64, uint8, wchar"),
+     {}, 1, ("p.fbe:2:10: error: enum 'E' cannot be based on 'double'; use one of byte, char, int16, int32, int64, "
+             "int8, uint16, uint32, uint64, uint8, wchar")),
     ('enum_forward_reference',
      'package p\nenum E { a = b; b; }\n',
      {}, 1, "p.fbe:2:14: error: 'b' is not a value declared earlier in enum 'E'"),
@@ -145,7 +147,8 @@ CASES = [
      {}, 1, "p.fbe:2:20: error: expected '=' or ';' after field 'a', found '}'"),
     ('unexpected_token_declaration',
      'package p\nstrukt S {}\n',
-     {}, 1, "p.fbe:2:1: error: expected 'enum', 'flags', 'struct', 'message' or '[request]' for a declaration, found identifier 'strukt'; did you mean 'struct'?"),
+     {}, 1, ("p.fbe:2:1: error: expected 'enum', 'flags', 'struct', 'message' or '[request]' for a declaration, "
+             "found identifier 'strukt'; did you mean 'struct'?")),
     ('missing_package',
      'struct S {}\n',
      {}, 1, "p.fbe:1:1: error: expected 'domain' or 'package' at the start of the schema, found identifier 'struct'"),
@@ -180,11 +183,13 @@ CASES = [
      'package p\nversion 3\n',
      {}, 1, "p.fbe:2:9: error: expected a version 'major.minor' after 'version', found integer '3'"),
     ('duplicate_reject',
-     'package p\n[request]\n[response(R)]\n[reject(E, E)]\nmessage Q { uuid [id] = uuid1; }\nmessage R { uuid [id] = uuid1; }\nmessage E { uuid [id] = uuid1; }\n',
+     ('package p\n[request]\n[response(R)]\n[reject(E, E)]\nmessage Q { uuid [id] = uuid1; }\n'
+      'message R { uuid [id] = uuid1; }\nmessage E { uuid [id] = uuid1; }\n'),
      {}, 1, "p.fbe:4:12: error: duplicate reject 'E'"),
     ('request_without_id',
      'package p\n[request]\n[response(R)]\nmessage Q { int32 x; }\nmessage R { uuid [id] = uuid1; }\n',
-     {}, 1, "p.fbe:4:9: error: request 'Q' with a response or rejects needs a uuid field 'id' (write: uuid [id] = uuid1;)"),
+     {}, 1, ("p.fbe:4:9: error: request 'Q' with a response or rejects needs a uuid field 'id' "
+             "(write: uuid [id] = uuid1;)")),
     ('recursive_struct_by_value',
      'package p\nstruct N { int32 v; N next; }\n',
      {}, 1, "p.fbe:2:23: error: 'N' contains itself through field 'next'; use a collection (T[]) for recursive data"),
@@ -218,7 +223,8 @@ CASES = [
      'package p\nstruct S { int32[4294967296] x; }\n',
      {}, 1, "p.fbe:2:18: error: array size 4294967296 is beyond the format's 32-bit sizes (at most 4294967295)"),
     ('body_beyond_32_bits',   # 65 arrays of 64 MiB, the largest a frame holds
-     'package p\nstruct S { ' + ' '.join(f'int64[8388608] x{i};' for i in range(65)) + ' }\nstruct T : S { int32 y; }\n',
+     ('package p\nstruct S { ' + ' '.join(f'int64[8388608] x{i};' for i in range(65))
+      + ' }\nstruct T : S { int32 y; }\n'),
      {}, 1, ("p.fbe:2:8: error: struct 'S' has a body of 4362076168 bytes, beyond the format's 32-bit sizes "
             "(at most 4294967295)")),
     ('final_size_beyond_32_bits',

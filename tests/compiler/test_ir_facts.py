@@ -47,7 +47,8 @@ def test_final_min_size_height_and_offsets_of_the_reference_protocol() -> None:
     schema = load(shared_schemas() / "proto.fbe")
     order = schema.struct("proto.Order")
     # id int32, symbol string (length), side, type (bytes), price, volume (doubles)
-    assert (order.final_size, order.final_min_size, order.height, order.recursive) == (None, 4 + 4 + 1 + 1 + 8 + 8, 0, False)
+    facts = (order.final_size, order.final_min_size, order.height, order.recursive)
+    assert facts == (None, 4 + 4 + 1 + 1 + 8 + 8, 0, False)
     assert [(f.name, f.offset, f.final_offset) for f in order.all_fields] == [
         ("id", 8, 0), ("symbol", 12, 4), ("side", 16, None), ("type", 17, None), ("price", 18, None),
         ("volume", 26, None)]

@@ -155,7 +155,8 @@ def test_long_arrays_in_python_round_trip_as_the_dynamic_codec_writes(tmp_path, 
     from fbec.model.resolve import compile_schema
     from fbec.syntax.diagnostics import Diagnostics
     value = arrays.Long(ints=list(range(-500, 500)), reals=[i / 3 for i in range(9)],
-                        sides=[arrays.Side.sell] * 20, switches=[True, False] * 6, names=[str(i) * i for i in range(10)],
+                        sides=[arrays.Side.sell] * 20, switches=[True, False] * 6,
+                        names=[str(i) * i for i in range(10)],
                         items=[arrays.Item(n=i) for i in range(11)], ids=[uuid.UUID(int=i) for i in range(9)],
                         maybe=[None if i % 2 else i for i in range(10)],
                         amounts=[decimal.Decimal(i) / 8 for i in range(10)], few=[uuid.UUID(int=7)] * 3,

@@ -100,7 +100,8 @@ def test_each_target_escapes_its_own_reserved_words(tmp_path: Path) -> None:
     fields = {f.name: names.field(f) for f in names.schema.struct("p.Decimal").fields}
     assert (names.type("p.Decimal"), names.type("p.E"), fields) == \
         ("Decimal_", "E", {"class": "class_", "new": "new", "E": "E_", "p": "p"})
-    assert [names.value("p.E", v) for v in ("value", "_x", "__y", "None", "A")] == ["value_", "_x", "m__y", "None_", "A"]
+    values = ("value", "_x", "__y", "None", "A")
+    assert [names.value("p.E", v) for v in values] == ["value_", "_x", "m__y", "None_", "A"]
 
 
 def test_a_generated_file_records_its_imports_by_use_and_keeps_names_apart() -> None:
@@ -318,7 +319,8 @@ def computations(source: str) -> list[tuple[int, str, str]]:
                 and (_is_fact(node.left) or _is_fact(node.right)) \
                 and _fact_or_number(node.left) and _fact_or_number(node.right):
             what = "arithmetic on sizes, offsets, costs or levels"
-        elif isinstance(node, ast.AugAssign) and _fact_or_number(node.value) and not isinstance(node.value, ast.Constant):
+        elif (isinstance(node, ast.AugAssign) and _fact_or_number(node.value)
+              and not isinstance(node.value, ast.Constant)):
             what = "a running sum of sizes or offsets"
         elif isinstance(node, ast.Call):
             name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
@@ -329,7 +331,8 @@ def computations(source: str) -> list[tuple[int, str, str]]:
         elif isinstance(node, ast.Compare) and any(isinstance(n, ast.Attribute) and n.attr == "height"
                                                    for n in [node.left, *node.comparators]):
             what = "a test of a struct's height: the plan's bounded/nests"
-        elif isinstance(node, ast.Attribute) and node.attr == "runs" or isinstance(node, ast.Name) and node.id == "FixedRun":
+        elif (isinstance(node, ast.Attribute) and node.attr == "runs"
+              or isinstance(node, ast.Name) and node.id == "FixedRun"):
             what = "the IR's runs: the plan's final steps"
         elif isinstance(node, (ast.Tuple, ast.List, ast.Set)) and len(node.elts) == 2 \
                 and {getattr(e, "value", None) for e in node.elts} == {"string", "bytes"}:

@@ -76,8 +76,8 @@ def test_transitive_checks_every_recorded_schema_the_plain_level_the_latest(caps
     # Order.symbol renamed (a warning: recorded without --strict), then a field appended to that:
     # safe against the latest schema, a rename (breaking with --strict) against the first
     candidate = tmp_path / "candidate.fbe"
-    candidate.write_text(RENAMED.replace("    double volume = 0.0;\n", "    double volume = 0.0;\n    double tp = 1.0;\n",
-                                         1), encoding="utf-8")
+    added = RENAMED.replace("    double volume = 0.0;\n", "    double volume = 0.0;\n    double tp = 1.0;\n", 1)
+    candidate.write_text(added, encoding="utf-8")
     results = {}
     for level in ("FULL", "FULL_TRANSITIVE", "BACKWARD", "FORWARD_TRANSITIVE", "NONE"):
         topic = tmp_path / f"{level}.json"

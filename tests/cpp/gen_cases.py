@@ -48,7 +48,8 @@ class ValueBuilder:
         if kind == "primitive":
             return self.primitive(t.name, v)
         if kind in ("enum", "flags"):
-            return f"static_cast<{qualified(t.name)}>({int_literal(int(v), 'int64_t' if t.wire.startswith('int') else 'uint64_t')})"
+            wire = "int64_t" if t.wire.startswith("int") else "uint64_t"
+            return f"static_cast<{qualified(t.name)}>({int_literal(int(v), wire)})"
         if kind == "struct":
             return self.struct(v, depth)
         if kind == "array":
@@ -71,7 +72,8 @@ class ValueBuilder:
             return "true" if v else "false"
         if name in ("byte", "uint8", "int8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "timestamp"):
             cpp = {"byte": "uint8_t", "timestamp": "uint64_t"}.get(name, name + "_t")
-            return f"{cpp}({int_literal(int(v), cpp)})" if cpp not in ("int64_t", "uint64_t") else int_literal(int(v), cpp)
+            literal = int_literal(int(v), cpp)
+            return literal if cpp in ("int64_t", "uint64_t") else f"{cpp}({literal})"
         if name == "char":
             return f"static_cast<char>({int(v)})"
         if name == "wchar":
@@ -187,7 +189,9 @@ def main() -> int:
     for stream in manifest["protocol"]:
         final = "final" in stream["kind"]
         for k, message in enumerate(stream["messages"]):
-            type_name = message["type"] if "." in message["type"] else f"{stream.get('package', 'proto')}.{message['type']}"
+            type_name = message["type"]
+            if "." not in type_name:
+                type_name = f"{stream.get('package', 'proto')}.{type_name}"
             schema = by_package[type_name.rpartition(".")[0]]
             names = model_names(schema, type_name)
             builder = ValueBuilder(schema)

@@ -67,7 +67,8 @@ void check(const char* model, const std::vector<uint8_t>& data, const std::vecto
     expect(FBE::JSON::to_string(back) == json, "read: the JSON");
     Versioned versioned_writer;
     versioned_writer.serialize(back);
-    expect(same(versioned_writer.buffer().data(), versioned_writer.buffer().size(), versioned), "read, written versioned");
+    expect(same(versioned_writer.buffer().data(), versioned_writer.buffer().size(), versioned),
+           "read, written versioned");
     Final final_writer;
     final_writer.serialize(back);
     expect(same(final_writer.buffer().data(), final_writer.buffer().size(), final_bytes), "read, written final");
@@ -118,7 +119,8 @@ def test_hostile_names_compile_and_round_trip(tmp_path: Path) -> None:
               f"using Final = FBE::{package}::{names.model(hostile.ROOT, True)}<>;"]
     (tmp_path / "main.cpp").write_text("\n".join(lines) + MAIN)
     build = subprocess.run(["g++", "-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Wshadow", "-Wconversion",
-                            "-Wsign-conversion", "-Werror", "-I", str(gen), "-I", str(REPO / "runtime" / "cpp" / "include"),
+                            "-Wsign-conversion", "-Werror", "-I", str(gen),
+                            "-I", str(REPO / "runtime" / "cpp" / "include"),
                             str(tmp_path / "main.cpp"), "-o", str(tmp_path / "main")],
                            capture_output=True, text=True, timeout=1800, check=False)
     assert build.returncode == 0, build.stderr[:6000]

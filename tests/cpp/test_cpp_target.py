@@ -59,7 +59,8 @@ def test_api_of_the_original():
             "::proto::OrderType arg_type, double arg_price, double arg_volume);") in types
     assert "enum class OrderSide : uint8_t" in types
     assert "FBE_ENUM_FLAGS(State)" in types
-    assert "template <class TBuffer = FBE::WriteBuffer>\nclass AccountModel : public FBE::ViewModel<::proto::Account, TBuffer> {};" in models
+    assert ("template <class TBuffer = FBE::WriteBuffer>\n"
+            "class AccountModel : public FBE::ViewModel<::proto::Account, TBuffer> {};") in models
     assert "class AccountFinalModel : public FBE::FinalModel<::proto::Account, TBuffer> {};" in final
 
 

@@ -59,7 +59,8 @@ def main() -> int:
             out.append(f"    struct Out : FBE::{p.name}::{pre}Sender<> {{")
             out.append("        std::vector<uint8_t> bytes;")
             out.append("        std::size_t onSend(const void* data, std::size_t size) override {")
-            out.append("            bytes.insert(bytes.end(), static_cast<const uint8_t*>(data), static_cast<const uint8_t*>(data) + size);")
+            out.append("            bytes.insert(bytes.end(), static_cast<const uint8_t*>(data), "
+                       "static_cast<const uint8_t*>(data) + size);")
             out.append("            return size;")
             out.append("        }")
             out.append("    } out;")
@@ -69,7 +70,8 @@ def main() -> int:
             for s in types:
                 q = "::" + s.qualified.replace(".", "::")
                 out.append(f"        void onReceive(const {q}& v) override {{ texts.push_back(v.string()); }}")
-            out.append("        void onReceiveError(FBE::ReceiveError, const std::string& reason) override { errors.push_back(reason); }")
+            out.append("        void onReceiveError(FBE::ReceiveError, const std::string& reason) override "
+                       "{ errors.push_back(reason); }")
             out.append("    } in;")
             out.append("    std::vector<std::string> expected;")
             seen = set()

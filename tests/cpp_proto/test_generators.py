@@ -73,4 +73,5 @@ def test_indent_options(tmp_path, option, unit):
     fbec(tmp_path, "--cpp", "--proto", "--json", option, f"--input={RPC}")
     for name in ("rpc_protocol.h", "rpc_json.h"):
         lines = (tmp_path / name).read_text().splitlines()
-        assert any(line.startswith((unit + "static bool", unit + "std::size_t send", unit + "virtual")) for line in lines), name
+        starts = (unit + "static bool", unit + "std::size_t send", unit + "virtual")
+        assert any(line.startswith(starts) for line in lines), name

@@ -34,7 +34,8 @@ from hostile import write_vectors
 MCS = ["mcs", "-langversion:7", "-warn:4", "-warnaserror", "-nologo", "-debug-"]
 CLI = Path("/usr/lib/cli")
 REQUESTS = REPO / "tests" / "java" / "generated" / "requests.fbe"     # a request whose response has no id
-REFERENCES = [CLI / "nunit.framework-2.6.3" / "nunit.framework.dll", CLI / "Newtonsoft.Json-5.0" / "Newtonsoft.Json.dll"]
+REFERENCES = [CLI / "nunit.framework-2.6.3" / "nunit.framework.dll",
+              CLI / "Newtonsoft.Json-5.0" / "Newtonsoft.Json.dll"]
 
 
 def mcs(out: Path, sources: list[Path], references: list[Path], library: bool = True) -> None:
@@ -47,7 +48,8 @@ def mcs(out: Path, sources: list[Path], references: list[Path], library: bool = 
 
 def build_runtime(out: Path) -> None:
     """out/Fbe.dll by the runtime's own Makefile, the rule a user runs (docs/csharp.md)."""
-    result = subprocess.run(["make", "-s", "-C", str(REPO / "runtime" / "csharp"), f"OUT={out}", f"NEWTONSOFT={REFERENCES[1]}"],
+    result = subprocess.run(["make", "-s", "-C", str(REPO / "runtime" / "csharp"),
+                             f"OUT={out}", f"NEWTONSOFT={REFERENCES[1]}"],
                             capture_output=True, text=True, check=False)
     if result.returncode != 0:
         sys.exit(f"build.py: make -C runtime/csharp failed:\n{result.stdout}{result.stderr}")
@@ -128,7 +130,8 @@ def main() -> None:
     shared = sorted((SHARED / "schemas").glob("*.fbe")) if (SHARED / "schemas").is_dir() else []
     for schema in schemas:
         name = schema.relative_to(REPO / "schemas").with_suffix("").as_posix().replace("/", "_")
-        mcs(build / "gen" / f"{name}.dll", generate(schema_with_imports(schema), build / "gen" / name), [fbe, REFERENCES[1]])
+        sources = generate(schema_with_imports(schema), build / "gen" / name)
+        mcs(build / "gen" / f"{name}.dll", sources, [fbe, REFERENCES[1]])
     write_vectors(build / "hostile")     # the hostile names' value by the reference codec, as ../shared's vectors
     if shared:
         mcs(build / "Shared.dll", generate(shared, build / "gen" / "shared"), [fbe, REFERENCES[1]])
@@ -143,7 +146,8 @@ def main() -> None:
         shutil.copy(p, build / p.name)
     mcs(build / "Tests.dll", sorted((REPO / "tests" / "csharp").glob("*.cs")),
         [fbe, *REFERENCES, Path("System.Numerics.dll"), *(build / p.name for p in protocols)])
-    print(f"build.py: Fbe.dll, {len(schemas)} project schemas{', the shared schemas' if shared else ''} and Tests.dll in {build}")
+    print(f"build.py: Fbe.dll, {len(schemas)} project schemas{', the shared schemas' if shared else ''} "
+          f"and Tests.dll in {build}")
 
 
 if __name__ == "__main__":

@@ -390,8 +390,16 @@ func TestDepthBelowRecursive(t *testing.T) {
 \t\t{"MarshalFBE", (*Tree).MarshalFBE, (*Tree).ReadFBE},
 \t\t{"MarshalFinal", (*Tree).MarshalFinal, (*Tree).ReadFinal},
 \t\t{"AppendJSON", func(v *Tree) ([]byte, error) { return v.AppendJSON(nil) }, (*Tree).ReadJSON},
-\t\t{"Sender", func(v *Tree) ([]byte, error) { out.Reset(); _, err := sender.SendTree(v); return out.Bytes(), err }, nil},
-\t\t{"FinalSender", func(v *Tree) ([]byte, error) { out.Reset(); _, err := final.SendTree(v); return out.Bytes(), err }, nil},
+\t\t{"Sender", func(v *Tree) ([]byte, error) {
+\t\t\tout.Reset()
+\t\t\t_, err := sender.SendTree(v)
+\t\t\treturn out.Bytes(), err
+\t\t}, nil},
+\t\t{"FinalSender", func(v *Tree) ([]byte, error) {
+\t\t\tout.Reset()
+\t\t\t_, err := final.SendTree(v)
+\t\t\treturn out.Bytes(), err
+\t\t}, nil},
 \t}
 \tlim := fbe.DefaultLimits
 \tlim.MaxDepth = 127
@@ -604,8 +612,8 @@ def test_protocol_client_and_versions(tmp_path: Path, capsys: pytest.CaptureFixt
     assert r.returncode == 0, r.stdout + r.stderr
     r = run([GO, "test", "-count=1", "-v", "./protocol"], tmp_path)
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr
-    for name in ("TestClientRequests", "TestClientMatchesResponseType", "TestClientSendError", "TestCrossVersionStreams",
-                 "FuzzGeneratedReceiver"):
+    for name in ("TestClientRequests", "TestClientMatchesResponseType", "TestClientSendError",
+                 "TestCrossVersionStreams", "FuzzGeneratedReceiver"):
         assert f"--- PASS: {name}" in r.stdout
 
 

@@ -44,7 +44,8 @@ def test_hostile_names_compile_and_round_trip(tmp_path: Path) -> None:
     funcs = [f"{pkg}.{idents.function(prefix, hostile.ROOT)}" for prefix in ("VerifyFBE", "VerifyFinal")]
     (module / "vectors" / "registry_test.go").write_text(
         f'package vectors\n\nimport "fbegen/{pkg}"\n\nvar registry = map[string]entry{{\n'
-        f'\t"{hostile.ROOT}": {{func() value {{ return new({pkg}.{idents.type(hostile.ROOT)}) }}, {", ".join(funcs)}}},\n'
+        f'\t"{hostile.ROOT}": {{func() value {{ return new({pkg}.{idents.type(hostile.ROOT)}) }}, '
+        f'{", ".join(funcs)}}},\n'
         "}\n")
     hostile.write_vectors(tmp_path / "shared")
     r = run([GO, "test", "-count=1", "-v", "-run", "TestGolden", "./vectors"], module,

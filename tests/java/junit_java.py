@@ -105,8 +105,10 @@ def main() -> int:
     if r.returncode != 0:
         print(f"java-generated: javac -Xlint:all -Werror failed:\n{r.stdout}{r.stderr}")
         return 1
-    properties = {"fbe.numbers": str(OUT / "numbers.tsv"), "fbe.shared": str(SHARED), "fbe.vectors": str(OUT / "vectors.tsv")}
-    (OUT / "numbers.tsv").write_text("\n".join(number_cases(seed=16, doubles=100_000, floats=20_000, keys=10_000, decimals=10_000)) + "\n", encoding="utf-8")
+    properties = {"fbe.numbers": str(OUT / "numbers.tsv"), "fbe.shared": str(SHARED),
+                  "fbe.vectors": str(OUT / "vectors.tsv")}
+    numbers = number_cases(seed=16, doubles=100_000, floats=20_000, keys=10_000, decimals=10_000)
+    (OUT / "numbers.tsv").write_text("\n".join(numbers) + "\n", encoding="utf-8")
     (OUT / "vectors.tsv").write_text("\n".join([hostile_case(), *(vector_cases() if shared else [])]) + "\n",
                                      encoding="utf-8")
     if not shared:

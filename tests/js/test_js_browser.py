@@ -29,7 +29,8 @@ def test_generated_javascript_in_headless_chromium(tmp_path: Path, capsys: pytes
     if not manifest.is_file():
         pytest.skip(f"golden vectors not found at {manifest} (set SHARED)")
     assert Path(CHROMIUM).is_file(), f"{CHROMIUM} not found: make test-js installs Debian's chromium"
-    assert (HERE / "node_modules" / "playwright-core").is_dir(), "playwright-core not installed: make test-js runs npm ci"
+    playwright = HERE / "node_modules" / "playwright-core"
+    assert playwright.is_dir(), "playwright-core not installed: make test-js runs npm ci"
     assert (REPO / "runtime" / "js" / "dist" / "index.js").is_file(), "runtime/js is not built (make test-js builds it)"
     for name in ("enums", "proto", "protoex", "test"):
         assert fbec_main([f"--input={SHARED / 'schemas' / (name + '.fbe')}", f"--output={tmp_path}", "--javascript",

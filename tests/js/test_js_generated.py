@@ -125,7 +125,8 @@ def registry(cases: list[dict[str, object]]) -> str:
     lines += ["", 'import type * as fbe from "@fbe-toolkit/fbe";', "",
               "export interface Value {", "  toFbe(w?: fbe.Writer): Uint8Array;",
               "  toFinal(w?: fbe.Writer): Uint8Array;", "  toJson(): string;", "  toString(): string;", "}",
-              "export interface Codec {", "  fromFbe(data: Uint8Array): Value;", "  fromFinal(data: Uint8Array): Value;",
+              "export interface Codec {", "  fromFbe(data: Uint8Array): Value;",
+              "  fromFinal(data: Uint8Array): Value;",
               "  verifyFbe(data: Uint8Array): fbe.DecodeError | undefined;",
               "  verifyFinal(data: Uint8Array): fbe.DecodeError | undefined;",
               "  fromJson(text: string | Uint8Array): Value;", "}", "",
@@ -206,8 +207,8 @@ def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copy(REPO / "tests" / "js" / "vectors.test.ts", root / folder)
     (root / "package.json").write_text('{"type": "module"}\n')
     link_runtime(root)
-    tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."}, ["g*/*.ts", "j*/*.ts", "n0/*.ts", "k0/*.ts", "h*/*.ts",
-                                                                      "l0/*.ts", "e*/*.ts"])
+    tsc(root, {**COMPILER_OPTIONS, "outDir": "out", "rootDir": "."},
+        ["g*/*.ts", "j*/*.ts", "n0/*.ts", "k0/*.ts", "h*/*.ts", "l0/*.ts", "e*/*.ts"])
     for folder in [*root.glob("j*"), root / "h1", root / "e1"]:          # the JavaScript runs as generated
         for js in folder.glob("*.js"):
             shutil.copy(js, root / "out" / folder.name)

@@ -9,8 +9,9 @@ Registry.kt of ../shared's structs, vectors/ProtocolTest.kt on schemas/tests/eve
 `usage` (schemas/trade.fbe under --package-prefix=trade and generated/UsageTest.kt), `keys`
 (tests/java/keys/keys.fbe and keys/KeysTest.kt), `hostile` (the corpus of hostile names,
 schemas/tests/hostile_names.fbe, and names/HostileNamesTest.kt) and `requests`
-(tests/java/generated/requests.fbe and generated/RequestsTest.kt). The golden vectors' cases and the hostile names' value
-(as the reference codec writes it) are written beside; the JUnit Platform Launcher runs every test
+(tests/java/generated/requests.fbe and generated/RequestsTest.kt). The golden vectors' cases and
+the hostile names' value (as the reference codec writes it) are written beside; the JUnit Platform
+Launcher runs every test
 of the five groups and closes with
 `kotlin-generated: N passed, N failed, N skipped`. Without ../shared (a user's checkout)
 VectorsTest is left out and `kotlin-shared: 0 passed, 0 failed, 1 skipped` says so (under CI=true
@@ -99,8 +100,8 @@ def build(root: Path) -> Build:
     usage_out = root / "usage"
     if usage_out.exists():
         shutil.rmtree(usage_out)
-    if fbec(["-q", f"--input={REPO / 'schemas' / 'trade.fbe'}", f"--output={usage_out}", "--kotlin", "--final", "--json",
-             "--proto", "--package-prefix=trade"]):
+    if fbec(["-q", f"--input={REPO / 'schemas' / 'trade.fbe'}", f"--output={usage_out}", "--kotlin", "--final",
+             "--json", "--proto", "--package-prefix=trade"]):
         raise SystemExit("kotlin-generated: fbec --kotlin failed on schemas/trade.fbe")
     usage = sorted(usage_out.rglob("*.kt"))
     keys = kotlinc.generate([REPO / "tests" / "java" / "keys" / "keys.fbe"], root / "keys")

@@ -62,8 +62,9 @@ def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     example = tcp_example.group()
     generated += [s for s in example.sources if s.suffix == ".kt" and "gen" in s.parts]
     # ktlint over the generated code and the Kotlin written by hand, beside the compilation
-    by_hand = [*sorted(HERE.rglob("*Test.kt")), REPO / "conformance" / "testees" / "kotlin" / "Main.kt",
-               REPO / "conformance" / "testees" / "kotlin" / "Describe.kt", REPO / "examples" / "kotlin" / "TcpExample.kt",
+    testee = REPO / "conformance" / "testees" / "kotlin"
+    by_hand = [*sorted(HERE.rglob("*Test.kt")), testee / "Main.kt", testee / "Describe.kt",
+               REPO / "examples" / "kotlin" / "TcpExample.kt",
                REPO / "bench" / "java" / "src" / "main" / "kotlin" / "fbebench" / "KotlinRows.kt",
                *sorted((REPO / "examples" / "packages").glob("*kotlin/src/main/kotlin/app/*.kt"))]
     lint = kotlinc.Lint(generated + by_hand)
@@ -94,4 +95,5 @@ def test_tcp_example_runs(build: Build) -> None:
     r = subprocess.run(tcp_example.command(build.example, []), capture_output=True, text=True, check=False,
                        timeout=120)
     assert r.returncode == 0 and "tcp example: ok" in r.stdout, r.stdout + r.stderr
-    assert r.stdout.count("100 pings answered") == 2 and r.stdout.count("client: rejected OrderRejected(") == 2, r.stdout
+    assert r.stdout.count("100 pings answered") == 2, r.stdout
+    assert r.stdout.count("client: rejected OrderRejected(") == 2, r.stdout

@@ -34,9 +34,10 @@ same value from Rust, whose HashMap writes its own order); so does the Rust prog
 
 The Kafka serdes (docs/kafka.md "Used from a project"), each installed as its section says in a
 project of examples/packages/kafka-<language>: Java `mvn install` of runtime/kafka/java and a pom
-depending on fbe-kafka (Kotlin: the same, the pom compiling through kotlin-maven-plugin), Go the fbekafka module required and replaced beside the runtime, Python
-the extra `pip install '<repo>[kafka]'` (the venv above), TypeScript the `npm pack` tarballs of
-both packages installed with kafkajs. Without a broker, each program serializes the Order Python
+depending on fbe-kafka (Kotlin: the same, the pom compiling through kotlin-maven-plugin), Go the
+fbekafka module required and replaced beside the runtime, Python the extra
+`pip install '<repo>[kafka]'` (the venv above), TypeScript the `npm pack` tarballs of both
+packages installed with kafkajs. Without a broker, each program serializes the Order Python
 wrote through its serde with the record's headers and deserializes a value and an `fbe` header it
 is given: the value is the message's FBE bytes, every language reads every other's record, and a
 foreign header is refused.
@@ -124,7 +125,8 @@ def python_user(scratch: Path) -> Path:
     project = scratch / "python"
     project.mkdir()
     shutil.copy(EXAMPLES / "python" / "app.py", project)
-    run([env_dir / "bin" / "fbec", "--python", "--proto", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)
+    run([env_dir / "bin" / "fbec", "--python", "--proto", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"],
+        scratch)
     return env_dir
 
 
@@ -353,7 +355,8 @@ def ruby_program(scratch: Path, fbec: Path) -> list[str | Path]:
     shutil.copytree(REPO / "runtime" / "ruby", source)
     run(["gem", "build", "fbe.gemspec"], source)
     gems = scratch / "gems"
-    run(["gem", "install", "--local", "--no-document", "--install-dir", gems, *sorted(source.glob("fbe-*.gem"))], source)
+    run(["gem", "install", "--local", "--no-document", "--install-dir", gems, *sorted(source.glob("fbe-*.gem"))],
+        source)
     project = scratch / "ruby"
     shutil.copytree(EXAMPLES / "ruby", project)
     run([fbec, "--ruby", "-q", "-i", scratch / "shop.fbe", "-o", project / "gen"], scratch)

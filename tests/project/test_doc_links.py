@@ -61,4 +61,5 @@ def test_the_checker_sees_broken_links(tmp_path: Path) -> None:
     doc.write_text("# Title here\n[a](x.md#title-here) [b](missing.md) ![c](x.md#nope)\n```\n[d](ignored.md)\n```\n")
     assert links(doc) == ["x.md#title-here", "missing.md", "x.md#nope"]
     assert anchors(doc) == {"title-here"}
-    assert anchors(REPO / "docs" / "format.md") >= {"35-allocation-order", "10-where-the-original-is-wrong-or-surprising"}
+    assert anchors(REPO / "docs" / "format.md") >= {"35-allocation-order",
+                                                    "10-where-the-original-is-wrong-or-surprising"}

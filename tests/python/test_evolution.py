@@ -21,7 +21,9 @@ V2 = """
 package evo
 enum Kind : byte { a; b; c; }
 struct Sub { int32 n = 3; string more = "m"; }
-struct S { [key] int32 id; string name = "v1"; double price = 2.5; Sub sub; Sub? opt; int32[] nums; Kind kind = Kind.b; }
+struct S {
+    [key] int32 id; string name = "v1"; double price = 2.5; Sub sub; Sub? opt; int32[] nums; Kind kind = Kind.b;
+}
 message M { S s; S? t; S[] list; string note = "new"; }
 """
 

@@ -321,7 +321,10 @@ def test_struct_key_maps_need_the_pair_form(rules: tuple[Any, DynamicCodec], bad
 def test_double_keys(value: float, text: str) -> None:
     assert jsonfmt.json_double_key(value) == f'"{text}"'
     back = jsonfmt.key_float(text, "k")
-    assert (math.isnan(back) and math.isnan(value)) or (back == value and math.copysign(1, back) == math.copysign(1, value))
+    if math.isnan(value):
+        assert math.isnan(back)
+    else:
+        assert back == value and math.copysign(1, back) == math.copysign(1, value)
 
 
 @pytest.mark.parametrize("value, text", [
@@ -464,7 +467,8 @@ def test_sets_and_maps_order_as_the_originals(tmp_path: Path) -> None:
     generate_into(path, tmp_path)
     m = load_modules(tmp_path, ["keyorder"])["keyorder"]
     dc = DynamicCodec(compile_ir(path))
-    value = m.Sets(chars={m.ByChar(c=0x80), m.ByChar(c=1)}, bits={m.ByBits(b=m.Bits(1)), m.ByBits(b=m.Bits(0x80000001))},
+    value = m.Sets(chars={m.ByChar(c=0x80), m.ByChar(c=1)},
+                   bits={m.ByBits(b=m.Bits(1)), m.ByBits(b=m.Bits(0x80000001))},
                    masks={m.Bits(1), m.Bits(0x80000000)}, byFlags={m.Bits(1): 1, m.Bits(0x80000000): 2})
     text = value.to_json()
     assert text == ('{"chars":[{"c":128},{"c":1}],"bits":[{"b":-2147483647},{"b":1}],"masks":[-2147483648,1],'

@@ -238,7 +238,8 @@ def test_dynamic_codec_charges_the_same(gen: Any, shared: Path) -> None:
     from fbec.syntax.diagnostics import Diagnostics
 
     codec = DynamicCodec(compile_schema(str(shared / "schemas" / "test.fbe"), [], Diagnostics()))
-    for data, what in ((zero_slots(1000), "offset 0"), (old_bodies(N), "budget"), (shared_old_body(N), "allocation order")):
+    for data, what in ((zero_slots(1000), "offset 0"), (old_bodies(N), "budget"),
+                       (shared_old_body(N), "allocation order")):
         result, peak, _ = measure(lambda data=data: codec.decode(data, "test.StructVector", "versioned"))
         assert isinstance(result, fbe.DecodeError) and what in str(result), result
         assert_memory_bound(peak, len(data), DYNAMIC_MEMORY_RATIO)

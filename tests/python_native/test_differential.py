@@ -2,10 +2,11 @@
 
 Every input goes through both paths of the generated classes, in both binary models: the core's
 answer (``FBE_CORE.from_fbe``/``verify``/``to_fbe``, ``from_final``/``verify_final``/``to_final``)
-and the generated Python functions (``fbe_vr_<Name>``/``fbe_vw_<Name>``, ``fbe_fr_``/``fbe_fw_``). Where the core answers, its object must be the Python
-reader's (same types, same values, float bits included), its verdict the Python reader's
-verdict and its bytes the Python writer's; where it does not (None), the class falls back, so
-the public methods must give the Python result or raise its exact error text.
+and the generated Python functions (``fbe_vr_<Name>``/``fbe_vw_<Name>``, ``fbe_fr_``/``fbe_fw_``).
+Where the core answers, its object must be the Python reader's (same types, same values, float
+bits included), its verdict the Python reader's verdict and its bytes the Python writer's; where
+it does not (None), the class falls back, so the public methods must give the Python result or
+raise its exact error text.
 
 Inputs: every golden vector of ``../shared/vectors``, both models (each must be answered by the
 core when its type is covered), the vectors' cross reads (a newer writer's body read by an older

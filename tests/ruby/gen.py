@@ -39,7 +39,8 @@ def groups() -> dict[str, list[Path]]:
 def main(folder: Path) -> None:
     for group, files in groups().items():
         for f in files:
-            status = fbec_main(["-q", f"--input={f}", f"--output={folder / group}", "--ruby", "--final", "--json", "--proto"])
+            status = fbec_main(["-q", f"--input={f}", f"--output={folder / group}",
+                                "--ruby", "--final", "--json", "--proto"])
             if status != 0:
                 raise SystemExit(f"fbec --ruby failed on {f}")
     write_vectors(folder / "hostile")

@@ -56,7 +56,8 @@ def crate() -> Path:
     if stage.exists():
         shutil.rmtree(stage)
     (stage / "tests").mkdir(parents=True)
-    names = [hostile.IMPORTS / "market.fbe", hostile.SCHEMA, *sorted((Path(__file__).parent / "serde_names").glob("*.fbe"))]
+    names = [hostile.IMPORTS / "market.fbe", hostile.SCHEMA,
+             *sorted((Path(__file__).parent / "serde_names").glob("*.fbe"))]
     lib = generate_modules(stage / "src", {"trade": [REPO / "schemas" / "trade.fbe"], "names": names},
                            ("--rust-serde", f"--import={hostile.IMPORTS}"))
     (stage / "src" / "lib.rs").write_text(

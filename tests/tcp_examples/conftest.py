@@ -18,8 +18,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--server", default=None,
                     help="the example server's command line (shell words); the tests add --port 0 and their limits")
     group.addoption("--client", default=None,
-                    help="the example client's command line (shell words, {address} for HOST:PORT, {port} for PORT; the tests "
-                         "add --final for the final model): its cases run against the --server")
+                    help="the example client's command line (shell words, {address} for HOST:PORT, {port} for "
+                         "PORT; the tests add --final for the final model): its cases run against the --server")
     group.addoption("--memory-bounds", action="store_true",
                     help="the server's resident and virtual size follow what it allocates (C++): check them, "
                          "and run the cases that need an address-space limit")

@@ -366,7 +366,8 @@ def test_slow_clients_do_not_lock_out_new_ones(start: Callable[..., Server]) -> 
     attack.start()
     try:
         # Every slot taken, and each slow connection has sent a byte or more.
-        assert Server.wait_for(lambda: attack.opened >= limit and attack.bytes_sent >= limit), "the attack did not start"
+        started = Server.wait_for(lambda: attack.opened >= limit and attack.bytes_sent >= limit)
+        assert started, "the attack did not start"
         kept = connect(server.port)
         exchange(kept, 0)
         rounds, failures, sequence = 0, [], 1
@@ -382,7 +383,8 @@ def test_slow_clients_do_not_lock_out_new_ones(start: Callable[..., Server]) -> 
                 failures.append(f"round {rounds} at {time.monotonic() - begin:.1f} s: {e!r}")
             time.sleep(0.2)
         attack.reconnect = False
-        assert failures == [], f"the well-behaved client was not served in {len(failures)} of {rounds} rounds: {failures}"
+        assert failures == [], (f"the well-behaved client was not served in {len(failures)} of {rounds} rounds: "
+                                f"{failures}")
         assert Server.wait_for(lambda: attack.open_now() == 0), f"{attack.open_now()} slow connections are still open"
         exchange(kept, sequence)
         kept.close()

@@ -554,8 +554,8 @@ class Resolver:
         if d.base is not None:
             base_q, base_decl = self._lookup(scope, d.base)
             if base_decl is not None and not isinstance(base_decl, ast.StructDecl):
-                self.diag.error(f"'{d.base.text}' is {'an enum' if base_decl.kind == 'enum' else 'a flags type'} and cannot be a base of "
-                                f"'{d.name.text}'", d.base.position)
+                what = "an enum" if base_decl.kind == "enum" else "a flags type"
+                self.diag.error(f"'{d.base.text}' is {what} and cannot be a base of '{d.name.text}'", d.base.position)
             elif base_q is not None and isinstance(base_decl, ast.StructDecl):
                 base = self.structs.get(base_q) or self._struct(self.scopes[base_q.rpartition(".")[0]], base_decl)
                 if base is None:

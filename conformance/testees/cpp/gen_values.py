@@ -120,7 +120,8 @@ def main() -> int:
             out.append(f"    {name}() : {base}() {{}}")
             for q in msgs:
                 out.append(f'    void onReceive(const {qualified(q)}&) override {{ message("{q}"); }}')
-            out.append("    void onReceiveError(FBE::ReceiveError, const std::string& reason) override { error(reason); }")
+            out.append("    void onReceiveError(FBE::ReceiveError, const std::string& reason) override "
+                       "{ error(reason); }")
             out.append("};")
             out.append("")
     out.append("const std::map<std::string, Handler>& stream_handlers()")

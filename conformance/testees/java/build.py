@@ -4,7 +4,8 @@ schema into OUT/src, writes Registry.java (every struct by its qualified name, a
 versioned and final Receiver for the stream cases) and OUT/types.json (every struct's class and
 fields with their IR types, every enum's class: what Values.java reads and writes value
 descriptions by), compiles them with Main.java and Values.java (javac -Xlint:all -Werror; Jackson
-from Maven Central reads the requests) and writes OUT/java_testee, the command the runner starts. MVN names the mvn command, JAVA_HOME the JDK (17 or newer)."""
+from Maven Central reads the requests) and writes OUT/java_testee, the command the runner starts.
+MVN names the mvn command, JAVA_HOME the JDK (17 or newer)."""
 
 from __future__ import annotations
 
@@ -127,8 +128,8 @@ def main(out: Path) -> int:
     javac = tool("javac", "JAVAC")
     sources = [str(p) for p in sorted(src.rglob("*.java"))]
     (out / "sources.txt").write_text("\n".join(sources) + "\n")
-    r = subprocess.run([javac, "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-cp", classpath, "-d", str(out / "classes"),
-                        f"@{out / 'sources.txt'}"], check=False)
+    r = subprocess.run([javac, "-Xlint:all", "-Werror", "-encoding", "UTF-8", "-cp", classpath,
+                        "-d", str(out / "classes"), f"@{out / 'sources.txt'}"], check=False)
     if r.returncode != 0:
         return r.returncode
     java = str(Path(javac).resolve().parent / "java")

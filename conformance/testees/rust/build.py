@@ -56,7 +56,8 @@ def registry(packages: list[tuple[ir.Schema, ir.Package]]) -> str:
                     "        Ok(Self {" if s.all_fields else "        Ok(Self {})"]
             out += [f'            {idents.field(s.qualified, f.name)}: describe::member(m, "{f.name}")?,'
                     for f in s.all_fields]
-            out += ["        })"] * bool(s.all_fields) + ["    }", "}", "", f"impl describe::Record for {rust} {{}}", ""]
+            out += ["        })"] * bool(s.all_fields)
+            out += ["    }", "}", "", f"impl describe::Record for {rust} {{}}", ""]
         if package.dispatch:
             taken = {idents.type(s.qualified) for s in package.structs} | \
                 {idents.type(e.qualified) for e in package.enums + package.flags}

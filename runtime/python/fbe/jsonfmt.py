@@ -620,7 +620,8 @@ def get_float32(value: Any, field: str) -> float:
 
 def get_char(value: Any, field: str) -> int:
     """A ``char``: 0..255, or the original's signed-char output 4294967168..4294967295."""
-    if isinstance(value, int) and not isinstance(value, bool) and (0 <= value <= 0xFF or 0xFFFFFF80 <= value <= 0xFFFFFFFF):
+    if (isinstance(value, int) and not isinstance(value, bool)
+            and (0 <= value <= 0xFF or 0xFFFFFF80 <= value <= 0xFFFFFFFF)):
         return value & 0xFF
     if isinstance(value, bool) or not isinstance(value, int):
         raise _mismatch("integer", value, field)

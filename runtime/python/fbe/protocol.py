@@ -12,8 +12,9 @@ is buffered, and its bytes are skipped as they arrive; a frame whose body
 does not decode is skipped; both go to ``on_receive_error``, whose default
 makes ``receive()`` raise the first error once the rest of the chunk was
 handled, and so does a well-formed frame whose type id no message has. A
-frame size below the minimum leaves no way to find the next frame: ``receive()`` raises :class:`~fbe.FrameError` until ``reset()``. A
-request counts as sent once its frame is queued.
+frame size below the minimum leaves no way to find the next frame: ``receive()``
+raises :class:`~fbe.FrameError` until ``reset()``. A request counts as sent once
+its frame is queued.
 """
 
 from __future__ import annotations
@@ -143,8 +144,8 @@ class _Assembler:
 
     def on_receive_error(self, error: FBEError) -> None:
         """Called for each frame that is refused and skipped (too large, bad header, unknown type id,
-        body that does not decode). The default makes ``receive()`` raise the first such error after handling the rest of
-        its chunk; override it to log or count errors instead."""
+        body that does not decode). The default makes ``receive()`` raise the first such error after
+        handling the rest of its chunk; override it to log or count errors instead."""
         self._errors.append(error)
 
     def receive(self, data: BytesLike, offset: int = 0, size: int | None = None) -> None:

@@ -224,7 +224,8 @@ def test_limits_bound_what_the_deserializer_reads(schema: FbeSchema, proto: Modu
                                                   account: Callable[[int], Any]) -> None:
     value = account(1).to_fbe()
     _, shallow = serde(schema, proto.Account, Limits(max_depth=1))
-    with pytest.raises(FbeRecordError, match=r"value of \d+ bytes: structs nested deeper than 1 \(proto.Balance, offset"):
+    with pytest.raises(FbeRecordError,
+                       match=r"value of \d+ bytes: structs nested deeper than 1 \(proto.Balance, offset"):
         shallow(value, ctx(schema.headers()))
     _, thrifty = serde(schema.with_model("final"), proto.Account, Limits(budget_factor=0, budget_slack=10))
     with pytest.raises(FbeRecordError, match=r"decode budget exceeded"):
