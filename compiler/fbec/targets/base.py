@@ -243,17 +243,18 @@ def text_struct(raw: RawText, s: Struct, base: Callable[[str], str], value: Call
 
 
 
-def quoted(text: str, control: Callable[[int], str], other: Callable[[str], str] = lambda ch: ch) -> str:
+def quoted(text: str, control: Callable[[int], str], other: Callable[[str], str] = lambda ch: ch,
+           short: bool = True) -> str:
     """A double-quoted string literal of text with the C family's escapes: a backslash before `"` and
-    `\\`, `\\n` and `\\t`, control(code) for the other control chars (below 0x20, and 0x7F),
-    other(char) for every other char."""
+    `\\`, `\\n` and `\\t` (with `short`; else control's, as C++'s octal), control(code) for the other
+    control chars (below 0x20, and 0x7F), other(char) for every other char."""
     out = []
     for ch in text:
         if ch in '"\\':
             out.append("\\" + ch)
-        elif ch == "\n":
+        elif ch == "\n" and short:
             out.append("\\n")
-        elif ch == "\t":
+        elif ch == "\t" and short:
             out.append("\\t")
         elif ord(ch) < 0x20 or ord(ch) == 0x7F:
             out.append(control(ord(ch)))

@@ -25,7 +25,7 @@ from fbec.model.ir import (
     StructRef,
     Type,
 )
-from fbec.targets.base import CodeWriter, DefaultLiterals, Options, generated_header, nested_spec
+from fbec.targets.base import CodeWriter, DefaultLiterals, Options, generated_header, nested_spec, quoted
 from fbec.targets.cpp.names import STRUCT_MEMBERS, current, escape
 
 # The C++ types of the primitives (an enum's or flags' integer wire type, IR `wire`, among them).
@@ -99,19 +99,12 @@ def char_literal(value: int, wide: bool) -> str:
 
 
 def string_literal(text: str) -> str:
-    """A C++ string literal of the UTF-8 bytes of `text` (octal escapes, never ambiguous)."""
-    out = []
-    for b in text.encode("utf-8"):
-        c = chr(b)
-        if c == '"':
-            out.append('\\"')
-        elif c == "\\":
-            out.append("\\\\")
-        elif 32 <= b < 127 and c != "?":
-            out.append(c)
-        else:
-            out.append(f"\\{b:03o}")
-    return '"' + "".join(out) + '"'
+    """A C++ string literal of the UTF-8 bytes of `text`: base.quoted's, with every byte but printable
+    ASCII other than `?` (no trigraph) an octal escape of three digits (never ambiguous), `\\n` too."""
+    def other(ch: str) -> str:
+        return ch if " " <= ch < "\x7f" and ch != "?" else "".join(f"\\{b:03o}" for b in ch.encode("utf-8"))
+
+    return quoted(text, lambda o: f"\\{o:03o}", other, short=False)
 
 
 def real_literal(text: str, cpp: str) -> str:
