@@ -189,8 +189,21 @@ namespace Fbe.Conformance
             }
         }
 
-        /// <summary>A float or double of a description ("-0": negative zero, see Testee.NegativeZero).</summary>
-        private static double Real(JToken v) { return v.Type == JTokenType.String && (string)v == "-0" ? -0.0 : (double)v; }
+        /// <summary>
+        /// A float or double of a description: a number, or its text as a string ("-0": negative zero, see
+        /// Testee.NegativeZero; any other: Testee.QuotedReals), read correctly rounded (Fbe.Numbers.ParseDouble).
+        /// </summary>
+        private static double Real(JToken v)
+        {
+            if (v.Type != JTokenType.String)
+                return (double)v;
+            string text = (string)v;
+            if (text == "-0")
+                return -0.0;
+            bool negative = text.StartsWith("-", StringComparison.Ordinal);
+            double d = Numbers.ParseDouble(negative ? text.Substring(1) : text);
+            return negative ? -d : d;
+        }
 
         // ------------------------------------------------------------ final root -> description
 

@@ -181,6 +181,45 @@ namespace Fbe.Conformance
         /// read again from its text in <paramref name="text"/> with the runtime's JsonSource.Unescape, so that the
         /// description's \udcXY stays the byte 0xXY and any other lone surrogate reaches the check that refuses it.
         /// </summary>
+        /// <summary>
+        /// The JSON text with every number that has a fraction or an exponent made a string of its digits, which
+        /// Describe reads with Fbe.Numbers.ParseDouble: Newtonsoft reads them with Mono's double.Parse, which is
+        /// not correctly rounded (2.225073858507203e-309, a subnormal, read as 2.2250738585072e-309). Strings are
+        /// copied as they are.
+        /// </summary>
+        private static string QuotedReals(string text)
+        {
+            var quoted = new StringBuilder(text.Length + 16);
+            for (int i = 0; i < text.Length;)
+            {
+                char c = text[i];
+                if (c == '"')
+                {
+                    int end = i + 1;
+                    while (text[end] != '"')
+                        end += text[end] == '\\' ? 2 : 1;
+                    quoted.Append(text, i, end + 1 - i);
+                    i = end + 1;
+                }
+                else if (c == '-' || (c >= '0' && c <= '9'))
+                {
+                    int end = i + 1;
+                    while (end < text.Length && "+-.eE0123456789".IndexOf(text[end]) >= 0)
+                        end++;
+                    string number = text.Substring(i, end - i);
+                    bool real = number.IndexOfAny(new[] { '.', 'e', 'E' }) >= 0;
+                    quoted.Append(real ? "\"" + number + "\"" : number);
+                    i = end;
+                }
+                else
+                {
+                    quoted.Append(c);
+                    i++;
+                }
+            }
+            return quoted.ToString();
+        }
+
         private static void KeepSurrogates(JToken token, string text)
         {
             var value = token as JValue;
@@ -274,7 +313,7 @@ namespace Fbe.Conformance
                 // string "-0" first, which Describe reads as -0.0
                 if ((string)request["input"]?["format"] == "value")
                 {
-                    string described = NegativeZero.Replace(text, "\"-0\"");
+                    string described = QuotedReals(NegativeZero.Replace(text, "\"-0\""));
                     request = Parse(described);
                     KeepSurrogates(request["input"]["payload"], described);
                 }
