@@ -173,7 +173,38 @@ def container_order() -> list[LimitCase]:
         _case(s, "set-structs", _json("test", "StructSet", '{"f4":[{"id":5},{"id":-2}]}'), '"f4":[{"id":-2,',
               '},{"id":5,'),
         _case(s, "map-keys", _json("test", "StructMap", '{"f1":{"2":1,"-1":2,"1":3}}'), '"f1":{"-1":2,"1":3,"2":1}'),
+        *two_key_order(s),
         *char_order(s),
+    ]
+
+
+def two_key_order(s: str) -> list[LimitCase]:
+    """A struct keyed by two fields (everything.Route: [key] venue, weight, [key] leg) orders by venue, then
+    leg, and is the same key when both are, whatever its weight (docs/format.md 3.4): a set and a map
+    of them written back in that order, in JSON and in the final model; two routes with one venue and
+    leg refused as one key twice (docs/limits.md 4)."""
+    def route(venue: str, weight: int, leg: int) -> str:
+        return f'{{"venue":"{venue}","weight":{weight}.0,"leg":{leg}}}'
+
+    scrambled = [route("b", 1, 1), route("a", 2, 2), route("a", 3, -1)]
+    ordered = [scrambled[2], scrambled[1], scrambled[0]]
+    routes = _json("everything", "Routes", '{"routes":[' + ",".join(scrambled) + "]}")
+    ranks = _json("everything", "Routes", '{"ranks":[' + ",".join(f"[{r},{n}]" for r, n in zip(scrambled, (10, 20, 30)))
+                  + "]}")
+    written_ranks = ",".join(f"[{r},{n}]" for r, n in zip(ordered, (30, 20, 10)))
+    # size 71, type 1034; routes: count 3, then (venue, weight, leg) each; ranks and names: empty
+    final = bytes.fromhex("470000000a040000" "03000000"
+                          "01000000" "61" "0000000000000840" "ffffffff"
+                          "01000000" "61" "0000000000000040" "02000000"
+                          "01000000" "62" "000000000000f03f" "01000000"
+                          "00000000" "00000000")
+    twice = _json("everything", "Routes", '{"routes":[' + route("a", 1, 2) + "," + route("a", 2, 2) + "]}")
+    return [
+        _case(s, "set-structs-two-keys", routes, '"routes":[' + ",".join(ordered) + "]"),
+        _case(s, "map-structs-two-keys", ranks, f'"ranks":[{written_ranks}]'),
+        LimitCase(f"json/{s}/set-structs-two-keys-final", f"json: {s}", dict(routes, output="final"), "result",
+                  result=final),
+        _case(s, "set-structs-two-keys-twice", twice),
     ]
 
 

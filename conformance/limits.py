@@ -357,9 +357,9 @@ def _everything_codec() -> Any:
 def duplicate_keys() -> list[tuple[str, str, str, dict[str, bytes], dict[str, bytes]]]:
     """(package, type, field, roots with two distinct keys, the same roots with the second key's bytes
     replaced by the first key's) per format. Struct keys compare by their [key] fields
-    (StructSimple.id), bytes keys by their value (the reference schemas have none: everything.fbe's
-    f49 and f50), decimals by their value (everything.fbe's f51 and f52: 1.5 and 1.50, 0 and -0).
-    tests/python/test_duplicate_keys.py builds the same buffers."""
+    (StructSimple.id; everything.Route by venue and leg), bytes keys by their value (the reference schemas
+    have none: everything.fbe's f49 and f50), decimals by their value (everything.fbe's f51 and f52: 1.5
+    and 1.50, 0 and -0). tests/python/test_duplicate_keys.py builds the same buffers."""
     codec = _test_codec()
     a, b = P("<I", 0x5A5A5A5A), P("<I", 0x5B5B5B5B)
 
@@ -389,6 +389,22 @@ def duplicate_keys() -> list[tuple[str, str, str, dict[str, bytes], dict[str, by
         assert all(data.count(b"kB") == 1 for data in good.values()), field_name
         out.append(("everything", "Everything", field_name, good,
                     {fmt: data.replace(b"kB", b"kA") for fmt, data in good.items()}))
+    # a key of two fields (everything.Route: [key] venue, weight, [key] leg): two routes are one key when
+    # venue and leg both are, whatever their weights; each field alone tells two keys apart
+    def route(venue: bytes, weight: float, leg: int) -> dict[str, Any]:
+        return dict(everything.default("everything.Route"), venue=venue.decode(), weight=weight, leg=leg)
+
+    for name, one, other, old, new in (
+            ("leg", route(b"kA", 1.0, 0x5A5A5A5A), route(b"kA", 2.0, 0x5B5B5B5B), b, a),
+            ("venue", route(b"kA", 1.0, 7), route(b"kB", 2.0, 7), b"kB", b"kA")):
+        for field_name, entries in (("routes", [one, other]), ("ranks", [(one, 1), (other, 2)]),
+                                    ("names", [(one, "x"), (other, "y")])):
+            value = everything.default("everything.Routes")
+            value[field_name] = entries
+            good = {fmt: bytes(everything.encode(value, "everything.Routes", fmt)) for fmt in ("versioned", "final")}
+            assert all(data.count(old) == 1 for data in good.values()), (field_name, name)
+            out.append(("everything", "Routes", f"{field_name}-{name}", good,
+                        {fmt: data.replace(old, new) for fmt, data in good.items()}))
     # decimals are the same key when their values are: 2.5 made 1.50 beside 1.5, or -0.000 beside 0
     # (the writers normalize: only bytes made so hold them)
     def decimal(magnitude: int, scale: int, negative: bool = False) -> bytes:

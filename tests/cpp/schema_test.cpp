@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -133,6 +135,32 @@ TEST(Everything, ApiOfTheOriginal) {
     EXPECT_EQ((both & ~everything::FByte::one), everything::FByte::two);
     FBE::everything::EverythingModel model; // no template argument: FBE::WriteBuffer
     EXPECT_GT(model.serialize(a), 0u);
+}
+
+// everything.Route: [key] venue, weight (no key), [key] leg. ==, < and std::hash take venue, then leg,
+// never weight (docs/format.md 3.4), and sets and maps of Route are written in that order.
+TEST(Everything, TwoKeyFieldsCompareInDeclarationOrder) {
+    using everything::Route;
+    EXPECT_EQ(Route("a", 1.0, 2), Route("a", 9.0, 2));
+    EXPECT_EQ(std::hash<Route>()(Route("a", 1.0, 2)), std::hash<Route>()(Route("a", 9.0, 2)));
+    EXPECT_NE(Route("a", 0.0, 2), Route("a", 0.0, 3));
+    EXPECT_NE(Route("a", 0.0, 2), Route("b", 0.0, 2));
+    EXPECT_LT(Route("a", 0.0, 2), Route("b", 0.0, 1));
+    EXPECT_LT(Route("b", 0.0, -1), Route("b", 0.0, 1));
+    EXPECT_FALSE(Route("a", 1.0, 2) < Route("a", 9.0, 2));
+    EXPECT_FALSE(Route("a", 9.0, 2) < Route("a", 1.0, 2));
+    everything::Routes routes;
+    routes.routes = {Route("b", 0.0, 1), Route("a", 0.0, 2), Route("a", 5.0, 2), Route("a", 0.0, -1)};
+    routes.ranks = {{Route("b", 0.0, 1), 10}, {Route("a", 0.0, 2), 20}};
+    routes.names = {{Route("b", 0.0, 1), "x"}, {Route("b", 7.0, 1), "y"}};
+    ASSERT_EQ(routes.routes.size(), 3u);
+    EXPECT_EQ(routes.names.size(), 1u);
+    std::vector<std::pair<std::string, int32_t>> order;
+    for (const Route& r : routes.routes)
+        order.emplace_back(r.venue, r.leg);
+    EXPECT_EQ(order, (std::vector<std::pair<std::string, int32_t>>{{"a", -1}, {"a", 2}, {"b", 1}}));
+    round_trip<FBE::everything::RoutesModel>(routes);
+    round_trip<FBE::everything::RoutesFinalModel>(routes);
 }
 
 TEST(Recursive, NestingWithinTheLimitRoundTrips) {

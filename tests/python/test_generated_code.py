@@ -228,6 +228,25 @@ def test_keys_equality_hash_ordering(everything: Any) -> None:
     assert e.Counted(a=1) == e.Counted(a=2)  # no [key] field: all instances are equal
 
 
+def test_two_key_fields_compare_in_declaration_order(everything: Any) -> None:
+    """everything.Route: [key] venue, weight (no key), [key] leg. Equality and hash take venue and leg,
+    never weight; the order is venue first, then leg (docs/format.md 3.4), as sets and maps are written."""
+    e = everything.mods["everything"]
+    r = e.Route
+    assert r(venue="a", weight=1.0, leg=2) == r(venue="a", weight=9.0, leg=2)
+    assert hash(r(venue="a", weight=1.0, leg=2)) == hash(r(venue="a", weight=9.0, leg=2))
+    assert r(venue="a", leg=2) != r(venue="a", leg=3) and r(venue="a", leg=2) != r(venue="b", leg=2)
+    assert r(venue="a", leg=2) < r(venue="b", leg=1) and r(venue="b", leg=-1) < r(venue="b", leg=1)
+    assert not r(venue="a", weight=1.0, leg=2) < r(venue="a", weight=9.0, leg=2)
+    routes = {r(venue="b", leg=1), r(venue="a", leg=2), r(venue="a", weight=5.0, leg=2), r(venue="a", leg=-1)}
+    assert [(x.venue, x.leg) for x in sorted(routes)] == [("a", -1), ("a", 2), ("b", 1)]
+    value = e.Routes(routes=routes, ranks={r(venue="b", leg=1): 10, r(venue="a", leg=2): 20})
+    back = e.Routes.from_fbe(value.to_fbe())
+    assert back.fbe_equal(value) and e.Routes.from_final(value.to_final()).fbe_equal(value)
+    ranks = '"ranks":[[{"venue":"a","weight":0.0,"leg":2},20],[{"venue":"b","weight":0.0,"leg":1},10]]'
+    assert ranks in value.to_json()
+
+
 def test_inheritance_and_hidden(everything: Any) -> None:
     e = everything.mods["everything"]
     m = everything.mods["market"]

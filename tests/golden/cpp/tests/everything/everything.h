@@ -317,6 +317,8 @@ struct Rejected;
 struct Ping;
 struct FixedKeywords;
 struct Keywords;
+struct Route;
+struct Routes;
 
 } // namespace everything
 
@@ -416,6 +418,18 @@ template <>
 struct hash<::everything::Keywords>
 {
     std::size_t operator()(const ::everything::Keywords& value) const noexcept;
+};
+
+template <>
+struct hash<::everything::Route>
+{
+    std::size_t operator()(const ::everything::Route& value) const noexcept;
+};
+
+template <>
+struct hash<::everything::Routes>
+{
+    std::size_t operator()(const ::everything::Routes& value) const noexcept;
 };
 
 } // namespace std
@@ -867,6 +881,58 @@ struct Keywords
     friend void swap(Keywords&, Keywords&) noexcept;
 
     friend std::ostream& operator<<(std::ostream&, const Keywords&);
+};
+
+struct Route
+{
+    std::string venue{};
+    double weight{};
+    int32_t leg{};
+
+    static constexpr uint32_t fbe_type() noexcept { return 1033; }
+
+    Route() = default;
+    Route(const std::string& arg_venue, double arg_weight, int32_t arg_leg);
+
+    bool operator==(const Route& other) const noexcept;
+    bool operator!=(const Route& other) const noexcept { return !(*this == other); }
+    bool operator<(const Route& other) const noexcept;
+    bool operator<=(const Route& other) const noexcept { return !(other < *this); }
+    bool operator>(const Route& other) const noexcept { return other < *this; }
+    bool operator>=(const Route& other) const noexcept { return !(*this < other); }
+
+    std::string string() const;
+
+    void swap(Route& other) noexcept;
+    friend void swap(Route&, Route&) noexcept;
+
+    friend std::ostream& operator<<(std::ostream&, const Route&);
+};
+
+struct Routes
+{
+    std::set<::everything::Route> routes{};
+    std::map<::everything::Route, int32_t> ranks{};
+    std::unordered_map<::everything::Route, std::string> names{};
+
+    static constexpr uint32_t fbe_type() noexcept { return 1034; }
+
+    Routes() = default;
+    Routes(const std::set<::everything::Route>& arg_routes, const std::map<::everything::Route, int32_t>& arg_ranks, const std::unordered_map<::everything::Route, std::string>& arg_names);
+
+    bool operator==(const Routes& other) const noexcept;
+    bool operator!=(const Routes& other) const noexcept { return !(*this == other); }
+    bool operator<(const Routes& other) const noexcept;
+    bool operator<=(const Routes& other) const noexcept { return !(other < *this); }
+    bool operator>(const Routes& other) const noexcept { return other < *this; }
+    bool operator>=(const Routes& other) const noexcept { return !(*this < other); }
+
+    std::string string() const;
+
+    void swap(Routes& other) noexcept;
+    friend void swap(Routes&, Routes&) noexcept;
+
+    friend std::ostream& operator<<(std::ostream&, const Routes&);
 };
 
 inline Counted::Counted(int32_t arg_a)
@@ -1722,6 +1788,98 @@ inline std::ostream& operator<<(std::ostream& stream, const Keywords& value)
     return stream << ")";
 }
 
+inline Route::Route(const std::string& arg_venue, double arg_weight, int32_t arg_leg)
+    : venue(arg_venue)
+    , weight(arg_weight)
+    , leg(arg_leg)
+{}
+
+inline bool Route::operator==(const Route& other) const noexcept
+{
+    return venue == other.venue && leg == other.leg;
+}
+
+inline bool Route::operator<(const Route& other) const noexcept
+{
+    if (venue < other.venue) return true;
+    if (other.venue < venue) return false;
+    return leg < other.leg;
+}
+
+inline std::string Route::string() const
+{
+    std::ostringstream stream;
+    stream << *this;
+    return stream.str();
+}
+
+inline void Route::swap(Route& other) noexcept
+{
+    using std::swap;
+    swap(venue, other.venue);
+    swap(weight, other.weight);
+    swap(leg, other.leg);
+}
+
+inline void swap(Route& a, Route& b) noexcept { a.swap(b); }
+
+inline std::ostream& operator<<(std::ostream& stream, const Route& value)
+{
+    stream << "Route(";
+    stream << "venue=";
+    FBE::print(stream, value.venue);
+    stream << ",weight=";
+    FBE::print(stream, value.weight);
+    stream << ",leg=";
+    FBE::print(stream, value.leg);
+    return stream << ")";
+}
+
+inline Routes::Routes(const std::set<::everything::Route>& arg_routes, const std::map<::everything::Route, int32_t>& arg_ranks, const std::unordered_map<::everything::Route, std::string>& arg_names)
+    : routes(arg_routes)
+    , ranks(arg_ranks)
+    , names(arg_names)
+{}
+
+inline bool Routes::operator==(const Routes& /*other*/) const noexcept
+{
+    return true;
+}
+
+inline bool Routes::operator<(const Routes& /*other*/) const noexcept
+{
+    return false;
+}
+
+inline std::string Routes::string() const
+{
+    std::ostringstream stream;
+    stream << *this;
+    return stream.str();
+}
+
+inline void Routes::swap(Routes& other) noexcept
+{
+    using std::swap;
+    swap(routes, other.routes);
+    swap(ranks, other.ranks);
+    swap(names, other.names);
+}
+
+inline void swap(Routes& a, Routes& b) noexcept { a.swap(b); }
+
+inline std::ostream& operator<<(std::ostream& stream, const Routes& value)
+{
+    stream << "Routes(";
+    stream << "routes=";
+    FBE::print(stream, value.routes);
+    stream << ",ranks=";
+    FBE::print(stream, value.ranks);
+    stream << ",names=";
+    FBE::print(stream, value.names);
+    return stream << ")";
+}
+
 } // namespace everything
 
 inline std::size_t std::hash<::everything::Counted>::operator()(const ::everything::Counted& /*value*/) const noexcept
@@ -1820,6 +1978,20 @@ inline std::size_t std::hash<::everything::FixedKeywords>::operator()(const ::ev
 }
 
 inline std::size_t std::hash<::everything::Keywords>::operator()(const ::everything::Keywords& /*value*/) const noexcept
+{
+    std::size_t result = 17;
+    return result;
+}
+
+inline std::size_t std::hash<::everything::Route>::operator()(const ::everything::Route& value) const noexcept
+{
+    std::size_t result = 17;
+    result = result * 31 + std::hash<std::string>()(value.venue);
+    result = result * 31 + std::hash<int32_t>()(value.leg);
+    return result;
+}
+
+inline std::size_t std::hash<::everything::Routes>::operator()(const ::everything::Routes& /*value*/) const noexcept
 {
     std::size_t result = 17;
     return result;

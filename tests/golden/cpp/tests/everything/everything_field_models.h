@@ -545,6 +545,64 @@ public:
     FieldModel<TBuffer, std::vector<::everything::FixedKeywords>> this_;
 };
 
+//! Field model of everything.Route: the fields' models at their offsets in the body.
+template <class TBuffer>
+class FieldModel<TBuffer, ::everything::Route> : public StructModel<TBuffer, ::everything::Route>
+{
+public:
+    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
+        : StructModel<TBuffer, ::everything::Route>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
+        , venue(fbe_in_buffer, 8, this->body_limit())
+        , weight(fbe_in_buffer, 12, this->body_limit())
+        , leg(fbe_in_buffer, 20, this->body_limit())
+    {}
+    FieldModel(const FieldModel& other) noexcept
+        : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
+    {}
+    FieldModel& operator=(const FieldModel& other) noexcept
+    {
+        // The members are views of the same slots: made again, as the copy constructor does.
+        if (this == &other)
+            return *this;
+        this->~FieldModel();
+        return *new (this) FieldModel(other);
+    }
+
+    FieldModel<TBuffer, std::string> venue;
+    FieldModel<TBuffer, double> weight;
+    FieldModel<TBuffer, int32_t> leg;
+};
+
+//! Field model of everything.Routes: the fields' models at their offsets in the body.
+template <class TBuffer>
+class FieldModel<TBuffer, ::everything::Routes> : public StructModel<TBuffer, ::everything::Routes>
+{
+public:
+    FieldModel(TBuffer& fbe_in_buffer, std::size_t fbe_in_offset,
+        const std::size_t* fbe_in_limit = nullptr, const std::size_t* fbe_in_body = nullptr) noexcept
+        : StructModel<TBuffer, ::everything::Routes>(fbe_in_buffer, fbe_in_offset, fbe_in_limit, fbe_in_body)
+        , routes(fbe_in_buffer, 8, this->body_limit())
+        , ranks(fbe_in_buffer, 12, this->body_limit())
+        , names(fbe_in_buffer, 16, this->body_limit())
+    {}
+    FieldModel(const FieldModel& other) noexcept
+        : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
+    {}
+    FieldModel& operator=(const FieldModel& other) noexcept
+    {
+        // The members are views of the same slots: made again, as the copy constructor does.
+        if (this == &other)
+            return *this;
+        this->~FieldModel();
+        return *new (this) FieldModel(other);
+    }
+
+    FieldModel<TBuffer, std::set<::everything::Route>> routes;
+    FieldModel<TBuffer, std::map<::everything::Route, int32_t>> ranks;
+    FieldModel<TBuffer, std::unordered_map<::everything::Route, std::string>> names;
+};
+
 //! View of everything.Counted: its fields read in place, each checked against the body found
 //! (Verified: made from a root verified_view() checked as a whole).
 template <bool Verified>
@@ -786,6 +844,32 @@ public:
     int32_t NULL_() const noexcept { return this->template fbe_field<int32_t>(29); }
     View<std::optional<::everything::Reserved>, Verified> operator_() const noexcept { return this->template fbe_field<std::optional<::everything::Reserved>>(33); }
     View<std::vector<::everything::FixedKeywords>, Verified> this_() const noexcept { return this->template fbe_field<std::vector<::everything::FixedKeywords>>(38); }
+};
+
+//! View of everything.Route: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Route, Verified> : public StructView<::everything::Route, Verified>
+{
+public:
+    using StructView<::everything::Route, Verified>::StructView;
+
+    std::string_view venue() const noexcept { return this->template fbe_field<std::string>(8); }
+    double weight() const noexcept { return this->template fbe_field<double>(12); }
+    int32_t leg() const noexcept { return this->template fbe_field<int32_t>(20); }
+};
+
+//! View of everything.Routes: its fields read in place, each checked against the body found
+//! (Verified: made from a root verified_view() checked as a whole).
+template <bool Verified>
+class View<::everything::Routes, Verified> : public StructView<::everything::Routes, Verified>
+{
+public:
+    using StructView<::everything::Routes, Verified>::StructView;
+
+    View<std::set<::everything::Route>, Verified> routes() const noexcept { return this->template fbe_field<std::set<::everything::Route>>(8); }
+    View<std::map<::everything::Route, int32_t>, Verified> ranks() const noexcept { return this->template fbe_field<std::map<::everything::Route, int32_t>>(12); }
+    View<std::unordered_map<::everything::Route, std::string>, Verified> names() const noexcept { return this->template fbe_field<std::unordered_map<::everything::Route, std::string>>(16); }
 };
 
 } // namespace FBE

@@ -305,6 +305,40 @@ struct FBody<::everything::Keywords>
     static bool verify(D& d);
 };
 
+// everything.Route: type 1033
+template <>
+struct FBody<::everything::Route>
+{
+    static constexpr uint32_t type_id = 1033;
+    static constexpr bool inlined = true;
+    static constexpr std::size_t fixed_size = 0;
+    static constexpr std::size_t min_size = 16;
+    static constexpr uint64_t cost = 16;
+    static std::size_t size(const ::everything::Route& value) noexcept;
+    static uint8_t* write(uint8_t* p, const ::everything::Route& value) noexcept;
+    static bool read(FinalDecoder& d, ::everything::Route& value);
+    static bool read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Route& value);
+    static bool read_fields(FinalDecoder& d, ::everything::Route& value);
+    template <class D>
+    static bool verify(D& d);
+};
+
+// everything.Routes: type 1034
+template <>
+struct FBody<::everything::Routes>
+{
+    static constexpr uint32_t type_id = 1034;
+    static constexpr bool inlined = true;
+    static constexpr std::size_t fixed_size = 0;
+    static constexpr std::size_t min_size = 12;
+    static constexpr uint64_t cost = 12;
+    static std::size_t size(const ::everything::Routes& value) noexcept;
+    static uint8_t* write(uint8_t* p, const ::everything::Routes& value) noexcept;
+    static bool read(FinalDecoder& d, ::everything::Routes& value);
+    template <class D>
+    static bool verify(D& d);
+};
+
 inline std::size_t FBody<::everything::Counted>::size(const ::everything::Counted& /*value*/) noexcept
 {
     return 4;
@@ -1756,6 +1790,122 @@ FBE_INLINE bool FBody<::everything::Keywords>::verify(D& d)
     return true;
 }
 
+inline std::size_t FBody<::everything::Route>::size(const ::everything::Route& value) noexcept
+{
+    return 12
+        + FCodec<std::string>::size(value.venue);
+}
+
+inline uint8_t* FBody<::everything::Route>::write(uint8_t* p, const ::everything::Route& value) noexcept
+{
+    p = FCodec<std::string>::write(p, value.venue);
+    p = FCodec<double>::write(p, value.weight);
+    p = FCodec<int32_t>::write(p, value.leg);
+    return p;
+}
+
+FBE_INLINE bool FBody<::everything::Route>::read_fast(const uint8_t*& p, const uint8_t* end, std::size_t rest, ::everything::Route& value)
+{
+    if (!FCodec<std::string>::read_fast(p, end, rest + 12, value.venue))
+        return false;
+    const auto fbe_weight = Scalar<double>::get(p);
+    const auto fbe_leg = Scalar<int32_t>::get(p + 8);
+    value.weight = fbe_weight;
+    value.leg = fbe_leg;
+    p += 12;
+    return true;
+}
+
+FBE_INLINE bool FBody<::everything::Route>::read(FinalDecoder& d, ::everything::Route& value)
+{
+    // The fast path; if anything does not fit, every field is read again, best effort, out of line.
+    const uint8_t* p = d.data + d.pos;
+    if (FBE_LIKELY(d.remaining() >= min_size && read_fast(p, d.data + d.size, 0, value))) {
+        d.pos = std::size_t(p - d.data);
+        return true;
+    }
+    return call_apart(d, [&](FinalDecoder& c) { return read_fields(c, value); });
+}
+
+FBE_NOINLINE inline bool FBody<::everything::Route>::read_fields(FinalDecoder& d, ::everything::Route& value)
+{
+    bool ok = true;
+    if (!FCodec<std::string>::read(d, value.venue)) {
+        value.venue = {};
+        ok = false;
+    }
+    if (!FCodec<double>::read(d, value.weight)) {
+        value.weight = {};
+        ok = false;
+    }
+    if (!FCodec<int32_t>::read(d, value.leg)) {
+        value.leg = {};
+        ok = false;
+    }
+    return ok;
+}
+
+template <class D>
+FBE_INLINE bool FBody<::everything::Route>::verify(D& d)
+{
+    if (!FCodec<std::string>::verify(d))
+        return d.fail_in("everything.Route", "venue");
+    if (FBE_LIKELY(d.remaining() >= 12)) {
+        d.pos += 12;
+    } else {
+        if (!FCodec<double>::verify(d))
+            return d.fail_in("everything.Route", "weight");
+        if (!FCodec<int32_t>::verify(d))
+            return d.fail_in("everything.Route", "leg");
+    }
+    return true;
+}
+
+inline std::size_t FBody<::everything::Routes>::size(const ::everything::Routes& value) noexcept
+{
+    return FCodec<std::set<::everything::Route>>::size(value.routes)
+        + FCodec<std::map<::everything::Route, int32_t>>::size(value.ranks)
+        + FCodec<std::unordered_map<::everything::Route, std::string>>::size(value.names);
+}
+
+inline uint8_t* FBody<::everything::Routes>::write(uint8_t* p, const ::everything::Routes& value) noexcept
+{
+    p = FCodec<std::set<::everything::Route>>::write(p, value.routes);
+    p = FCodec<std::map<::everything::Route, int32_t>>::write(p, value.ranks);
+    p = FCodec<std::unordered_map<::everything::Route, std::string>>::write(p, value.names);
+    return p;
+}
+
+FBE_INLINE bool FBody<::everything::Routes>::read(FinalDecoder& d, ::everything::Routes& value)
+{
+    bool ok = true;
+    if (!FCodec<std::set<::everything::Route>>::read(d, value.routes)) {
+        value.routes = {};
+        ok = false;
+    }
+    if (!FCodec<std::map<::everything::Route, int32_t>>::read(d, value.ranks)) {
+        value.ranks = {};
+        ok = false;
+    }
+    if (!FCodec<std::unordered_map<::everything::Route, std::string>>::read(d, value.names)) {
+        value.names = {};
+        ok = false;
+    }
+    return ok;
+}
+
+template <class D>
+FBE_INLINE bool FBody<::everything::Routes>::verify(D& d)
+{
+    if (!FCodec<std::set<::everything::Route>>::verify(d))
+        return d.fail_in("everything.Routes", "routes");
+    if (!FCodec<std::map<::everything::Route, int32_t>>::verify(d))
+        return d.fail_in("everything.Routes", "ranks");
+    if (!FCodec<std::unordered_map<::everything::Route, std::string>>::verify(d))
+        return d.fail_in("everything.Routes", "names");
+    return true;
+}
+
 namespace everything {
 
 //! Final model of everything.Counted: serialize(), deserialize(), verify().
@@ -1821,6 +1971,14 @@ class FixedKeywordsFinalModel : public FBE::FinalModel<::everything::FixedKeywor
 //! Final model of everything.Keywords: serialize(), deserialize(), verify().
 template <class TBuffer = FBE::WriteBuffer>
 class KeywordsFinalModel : public FBE::FinalModel<::everything::Keywords, TBuffer> {};
+
+//! Final model of everything.Route: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class RouteFinalModel : public FBE::FinalModel<::everything::Route, TBuffer> {};
+
+//! Final model of everything.Routes: serialize(), deserialize(), verify().
+template <class TBuffer = FBE::WriteBuffer>
+class RoutesFinalModel : public FBE::FinalModel<::everything::Routes, TBuffer> {};
 
 } // namespace everything
 

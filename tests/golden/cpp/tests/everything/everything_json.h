@@ -1351,6 +1351,152 @@ struct ValueReader<TJson, ::everything::Keywords>
     }
 };
 
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Route>
+{
+    static bool to_json(TWriter& writer, const ::everything::Route& value, bool scope = true)
+    {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Route");
+        if (scope && !writer.StartObject())
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "venue") || !FBE::JSON::to_json(writer, value.venue))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "leg") || !FBE::JSON::to_json(writer, value.leg))
+            return false;
+        return !scope || writer.EndObject();
+    }
+};
+
+template <class TJson>
+struct ValueReader<TJson, ::everything::Route>
+{
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 16;
+
+    static bool from_json(const TJson& json, ::everything::Route& value)
+    {
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Route", cost))
+            return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Route");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member takes its default.
+    static bool read_members(const TJson& json, ::everything::Route& value)
+    {
+        static constexpr std::string_view names[] = {"venue", "weight", "leg"};
+        bool seen[3] = {};
+        bool result = true;
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.venue, "venue"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.leg, "leg"); break;
+                default: break;
+            }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
+        }
+        if (!seen[0])
+            value.venue = {};
+        if (!seen[1])
+            value.weight = {};
+        if (!seen[2])
+            value.leg = {};
+        return result;
+    }
+};
+
+template <class TWriter>
+struct ValueWriter<TWriter, ::everything::Routes>
+{
+    static bool to_json(TWriter& writer, const ::everything::Routes& value, bool scope = true)
+    {
+        const detail::WriteLevel level(scope);
+        if (!level.ok())
+            return detail::write_too_deep("everything.Routes");
+        if (scope && !writer.StartObject())
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "routes") || !FBE::JSON::to_json(writer, value.routes))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "ranks") || !FBE::JSON::to_json(writer, value.ranks))
+            return false;
+        if (!FBE::JSON::to_json_key(writer, "names") || !FBE::JSON::to_json(writer, value.names))
+            return false;
+        return !scope || writer.EndObject();
+    }
+};
+
+template <class TJson>
+struct ValueReader<TJson, ::everything::Routes>
+{
+    //! What a value costs the decode budget when read (docs/limits.md 3).
+    static constexpr uint64_t cost = 12;
+
+    static bool from_json(const TJson& json, ::everything::Routes& value)
+    {
+        const detail::ReadLevel level;
+        if (!detail::enter_struct(level, json, "everything.Routes", cost))
+            return false;
+        return detail::leave_struct(level, read_members(json, value), "everything.Routes");
+    }
+
+    //! The members (inherited ones first) of an object checked by from_json, in one pass:
+    //! each name is matched once (the next field in declaration order first), a name
+    //! seen twice is refused, a field without a member takes its default.
+    static bool read_members(const TJson& json, ::everything::Routes& value)
+    {
+        static constexpr std::string_view names[] = {"routes", "ranks", "names"};
+        bool seen[3] = {};
+        bool result = true;
+        std::size_t next = 0;
+        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
+        {
+            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+            const std::size_t i = detail::field_index(names, 3, name, next);
+            if (i == 3)
+                continue; // unknown members are ignored
+            if (seen[i])
+                return detail::duplicate_member(name);
+            seen[i] = true;
+            next = i + 1;
+            switch (i)
+            {
+                case 0: result &= detail::read_member<TJson>(it->value, value.routes, "routes"); break;
+                case 1: result &= detail::read_member<TJson>(it->value, value.ranks, "ranks"); break;
+                case 2: result &= detail::read_member<TJson>(it->value, value.names, "names"); break;
+                default: break;
+            }
+            if (FBE_UNLIKELY(!result) && detail::exhausted())
+                return false; // beyond the decode budget: stop at once
+        }
+        if (!seen[0])
+            value.routes = {};
+        if (!seen[1])
+            value.ranks = {};
+        if (!seen[2])
+            value.names = {};
+        return result;
+    }
+};
+
 } // namespace JSON
 
 } // namespace FBE

@@ -312,6 +312,44 @@ struct VBody<::everything::Keywords>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
 };
 
+// everything.Route: type 1033, body 24 bytes
+template <>
+struct VBody<::everything::Route>
+{
+    static constexpr uint32_t type_id = 1033;
+    static constexpr uint32_t body_size = 24;
+    static constexpr bool fixed_fields = false;
+    static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 16;
+    static std::size_t extra(const ::everything::Route& value) noexcept;
+    static void write(Encoder& e, std::size_t body, const ::everything::Route& value) noexcept;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
+    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
+};
+
+// everything.Routes: type 1034, body 20 bytes
+template <>
+struct VBody<::everything::Routes>
+{
+    static constexpr uint32_t type_id = 1034;
+    static constexpr uint32_t body_size = 20;
+    static constexpr bool fixed_fields = false;
+    static constexpr bool inlined = true;
+    static constexpr uint64_t cost = 12;
+    static std::size_t extra(const ::everything::Routes& value) noexcept;
+    static void write(Encoder& e, std::size_t body, const ::everything::Routes& value) noexcept;
+    static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value);
+    template <class D>
+    static bool verify(D& d, std::size_t body, uint32_t size);
+    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value);
+    template <class D>
+    static bool verify_older(D& d, std::size_t body, uint32_t size);
+};
+
 inline std::size_t VBody<::everything::Counted>::extra(const ::everything::Counted& /*value*/) noexcept
 {
     return 0;
@@ -1729,6 +1767,152 @@ FBE_NOINLINE inline bool VBody<::everything::Keywords>::verify_older(D& d, std::
     return true;
 }
 
+inline std::size_t VBody<::everything::Route>::extra(const ::everything::Route& value) noexcept
+{
+    return VCodec<std::string>::extra(value.venue);
+}
+
+inline void VBody<::everything::Route>::write(Encoder& e, std::size_t body, const ::everything::Route& value) noexcept
+{
+    VCodec<std::string>::write(e, body, body + 8, value.venue);
+    VCodec<double>::write(e, body, body + 12, value.weight);
+    VCodec<int32_t>::write(e, body, body + 20, value.leg);
+}
+
+FBE_INLINE bool VBody<::everything::Route>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value)
+{
+    if (FBE_UNLIKELY(size < 24))
+        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+    if (!VCodec<std::string>::read(d, body, body + 8, value.venue))
+        return d.fail_in("everything.Route", "venue");
+    const auto fbe_weight = Scalar<double>::get(d.data + body + 12);
+    const auto fbe_leg = Scalar<int32_t>::get(d.data + body + 20);
+    value.weight = fbe_weight;
+    value.leg = fbe_leg;
+    return true;
+}
+
+FBE_NOINLINE inline bool VBody<::everything::Route>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value)
+{
+    if (!d.charge_older(VBody<::everything::Route>::cost, 0, "everything.Route", body))
+        return false;
+    if (size < 12)
+        value.venue = {};
+    else if (!VCodec<std::string>::read(d, body, body + 8, value.venue))
+        return d.fail_in("everything.Route", "venue");
+    if (size < 20)
+        value.weight = {};
+    else
+        VCodec<double>::read(d, body, body + 12, value.weight);
+    if (size < 24)
+        value.leg = {};
+    else
+        VCodec<int32_t>::read(d, body, body + 20, value.leg);
+    return true;
+}
+
+template <class D>
+FBE_INLINE bool VBody<::everything::Route>::verify(D& d, std::size_t body, uint32_t size)
+{
+    if (FBE_UNLIKELY(size < 24))
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+    if (!VCodec<std::string>::verify(d, body, body + 8))
+        return d.fail_in("everything.Route", "venue");
+    return true;
+}
+
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Route>::verify_older(D& d, std::size_t body, uint32_t size)
+{
+    if (!d.charge_older(VBody<::everything::Route>::cost, 0, "everything.Route", body))
+        return false;
+    if (size < 12)
+        return true;
+    if (!VCodec<std::string>::verify(d, body, body + 8))
+        return d.fail_in("everything.Route", "venue");
+    return true;
+}
+
+inline std::size_t VBody<::everything::Routes>::extra(const ::everything::Routes& value) noexcept
+{
+    return VCodec<std::set<::everything::Route>>::extra(value.routes)
+        + VCodec<std::map<::everything::Route, int32_t>>::extra(value.ranks)
+        + VCodec<std::unordered_map<::everything::Route, std::string>>::extra(value.names);
+}
+
+inline void VBody<::everything::Routes>::write(Encoder& e, std::size_t body, const ::everything::Routes& value) noexcept
+{
+    VCodec<std::set<::everything::Route>>::write(e, body, body + 8, value.routes);
+    VCodec<std::map<::everything::Route, int32_t>>::write(e, body, body + 12, value.ranks);
+    VCodec<std::unordered_map<::everything::Route, std::string>>::write(e, body, body + 16, value.names);
+}
+
+FBE_INLINE bool VBody<::everything::Routes>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value)
+{
+    if (FBE_UNLIKELY(size < 20))
+        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+    if (!VCodec<std::set<::everything::Route>>::read(d, body, body + 8, value.routes))
+        return d.fail_in("everything.Routes", "routes");
+    if (!VCodec<std::map<::everything::Route, int32_t>>::read(d, body, body + 12, value.ranks))
+        return d.fail_in("everything.Routes", "ranks");
+    if (!VCodec<std::unordered_map<::everything::Route, std::string>>::read(d, body, body + 16, value.names))
+        return d.fail_in("everything.Routes", "names");
+    return true;
+}
+
+FBE_NOINLINE inline bool VBody<::everything::Routes>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value)
+{
+    if (!d.charge_older(VBody<::everything::Routes>::cost, 0, "everything.Routes", body))
+        return false;
+    if (size < 12)
+        value.routes = {};
+    else if (!VCodec<std::set<::everything::Route>>::read(d, body, body + 8, value.routes))
+        return d.fail_in("everything.Routes", "routes");
+    if (size < 16)
+        value.ranks = {};
+    else if (!VCodec<std::map<::everything::Route, int32_t>>::read(d, body, body + 12, value.ranks))
+        return d.fail_in("everything.Routes", "ranks");
+    if (size < 20)
+        value.names = {};
+    else if (!VCodec<std::unordered_map<::everything::Route, std::string>>::read(d, body, body + 16, value.names))
+        return d.fail_in("everything.Routes", "names");
+    return true;
+}
+
+template <class D>
+FBE_INLINE bool VBody<::everything::Routes>::verify(D& d, std::size_t body, uint32_t size)
+{
+    if (FBE_UNLIKELY(size < 20))
+        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+    if (!VCodec<std::set<::everything::Route>>::verify(d, body, body + 8))
+        return d.fail_in("everything.Routes", "routes");
+    if (!VCodec<std::map<::everything::Route, int32_t>>::verify(d, body, body + 12))
+        return d.fail_in("everything.Routes", "ranks");
+    if (!VCodec<std::unordered_map<::everything::Route, std::string>>::verify(d, body, body + 16))
+        return d.fail_in("everything.Routes", "names");
+    return true;
+}
+
+template <class D>
+FBE_NOINLINE inline bool VBody<::everything::Routes>::verify_older(D& d, std::size_t body, uint32_t size)
+{
+    if (!d.charge_older(VBody<::everything::Routes>::cost, 0, "everything.Routes", body))
+        return false;
+    if (size < 12)
+        return true;
+    if (!VCodec<std::set<::everything::Route>>::verify(d, body, body + 8))
+        return d.fail_in("everything.Routes", "routes");
+    if (size < 16)
+        return true;
+    if (!VCodec<std::map<::everything::Route, int32_t>>::verify(d, body, body + 12))
+        return d.fail_in("everything.Routes", "ranks");
+    if (size < 20)
+        return true;
+    if (!VCodec<std::unordered_map<::everything::Route, std::string>>::verify(d, body, body + 16))
+        return d.fail_in("everything.Routes", "names");
+    return true;
+}
+
 namespace everything {
 
 //! Versioned model of everything.Counted: serialize(), deserialize(), verify(), and the
@@ -1810,6 +1994,16 @@ class FixedKeywordsModel : public FBE::ViewModel<::everything::FixedKeywords, TB
 //! field models of the root (`model`, create_begin(), create_end()).
 template <class TBuffer = FBE::WriteBuffer>
 class KeywordsModel : public FBE::ViewModel<::everything::Keywords, TBuffer> {};
+
+//! Versioned model of everything.Route: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
+template <class TBuffer = FBE::WriteBuffer>
+class RouteModel : public FBE::ViewModel<::everything::Route, TBuffer> {};
+
+//! Versioned model of everything.Routes: serialize(), deserialize(), verify(), and the
+//! field models of the root (`model`, create_begin(), create_end()).
+template <class TBuffer = FBE::WriteBuffer>
+class RoutesModel : public FBE::ViewModel<::everything::Routes, TBuffer> {};
 
 } // namespace everything
 

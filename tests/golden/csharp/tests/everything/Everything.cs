@@ -4788,6 +4788,514 @@ namespace Everything
         }
     }
 
+    /// <summary>The schema's <c>struct Route</c> (type id 1033).</summary>
+    public class Route : IComparable<Route>, IEquatable<Route>
+    {
+        /// <summary>The type id (docs/format.md 6).</summary>
+        public const uint TypeId = 1033;
+
+        public string Venue { get; set; } = "";
+        public double Weight { get; set; }
+        public int Leg { get; set; }
+
+        /// <summary>The value as a versioned root.</summary>
+        public virtual byte[] ToFbe()
+        {
+            return Model.Instance.ToFbe(this);
+        }
+
+        /// <summary>Writes the value as a versioned root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFbe(Writer w)
+        {
+            Model.Instance.WriteFbe(w, this);
+        }
+
+        /// <summary>Reads a value from a versioned root under the default limits (docs/limits.md).</summary>
+        public static Route FromFbe(byte[] data)
+        {
+            return Model.Instance.FromFbe(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a versioned root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Route FromFbe(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFbe(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFbe reads the root, throws its error otherwise.</summary>
+        public static void VerifyFbe(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFbe(data, length, limits);
+        }
+
+        /// <summary>The value as a final root.</summary>
+        public virtual byte[] ToFinal()
+        {
+            return Model.Instance.ToFinal(this);
+        }
+
+        /// <summary>Writes the value as a final root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFinal(Writer w)
+        {
+            Model.Instance.WriteFinal(w, this);
+        }
+
+        /// <summary>Reads a value from a final root under the default limits (docs/limits.md).</summary>
+        public static Route FromFinal(byte[] data)
+        {
+            return Model.Instance.FromFinal(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a final root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Route FromFinal(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFinal(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFinal reads the root, throws its error otherwise.</summary>
+        public static void VerifyFinal(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFinal(data, length, limits);
+        }
+
+        /// <summary>Compares by the schema's [key] fields in turn (the order of a set of them).</summary>
+        public int CompareTo(Route other)
+        {
+            if (ReferenceEquals(other, null))
+                return 1;
+            int order = Keys.String.Compare(Venue, other.Venue);
+            if (order != 0)
+                return order;
+            order = Leg.CompareTo(other.Leg);
+            if (order != 0)
+                return order;
+            return 0;
+        }
+
+        /// <summary>Whether the [key] fields are the same.</summary>
+        public bool Equals(Route other)
+        {
+            return !ReferenceEquals(other, null) && CompareTo(other) == 0;
+        }
+
+        public override bool Equals(object obj)
+        {
+            return Equals(obj as Route);
+        }
+
+        public override int GetHashCode()
+        {
+            int hash = 17;
+            hash = unchecked(hash * 31 + StringComparer.Ordinal.GetHashCode(Venue));
+            hash = unchecked(hash * 31 + Leg.GetHashCode());
+            return hash;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Route FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Route FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
+        /// <summary>The versioned and final models of Route (docs/format.md 3 and 4).</summary>
+        public sealed class Model : StructModel<Route>
+        {
+            /// <summary>The one instance.</summary>
+            public static readonly Model Instance = new Model();
+
+            private Model() : base("everything.Route", 1033, 16) { }
+
+            public override void WriteBody(Writer w, int bas, int slot, Route v)
+            {
+                w.Enter(Name);
+                int b = w.StructBody(bas, slot, 24, 1033);
+                Codecs.String.Field(w, b, b + 8, v.Venue, "venue");
+                w.PutDouble(b + 12, v.Weight);
+                w.PutInt32(b + 20, v.Leg);
+                w.Leave();
+            }
+
+            public override Route ReadBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 1033, 16, out n);
+                var v = new Route();
+                if (n >= 12)
+                    v.Venue = Codecs.String.Field(r, b, b + 8, "venue");
+                if (n >= 20)
+                    v.Weight = Reader.GetDouble(r.Data, b + 12);
+                if (n >= 24)
+                    v.Leg = Reader.GetInt32(r.Data, b + 20);
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 1033, 16, out n);
+                if (n >= 12)
+                    Codecs.String.CheckField(r, b, b + 8, "venue");
+                r.Leave();
+            }
+
+            public override void WriteFields(Writer w, Route v)
+            {
+                w.Enter(Name);
+                Codecs.String.FinalField(w, v.Venue, "venue");
+                w.AppendDouble(v.Weight);
+                w.AppendInt32(v.Leg);
+                w.Leave();
+            }
+
+            public override Route ReadFields(Reader r)
+            {
+                r.Enter(16);
+                var v = new Route();
+                v.Venue = Codecs.String.FinalField(r, "venue");
+                int run1 = r.Run(12, "weight=8,leg=4");
+                v.Weight = Reader.GetDouble(r.Data, run1);
+                v.Leg = Reader.GetInt32(r.Data, run1 + 8);
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyFields(Reader r)
+            {
+                r.Enter(16);
+                Codecs.String.CheckFinalField(r, "venue");
+                r.Run(12, "weight=8,leg=4");
+                r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Route v)
+            {
+                t.Raw("Route(venue=");
+                Codecs.String.Text(t, v.Venue);
+                t.Raw(",weight=");
+                Codecs.Double.Text(t, v.Weight);
+                t.Raw(",leg=");
+                Codecs.Int32.Text(t, v.Leg);
+                t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Route v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"venue\":");
+                Codecs.String.JsonField(j, v.Venue, "venue");
+                j.Raw(",\"weight\":");
+                Codecs.Double.JsonField(j, v.Weight, "weight");
+                j.Raw(",\"leg\":");
+                Codecs.Int32.JsonField(j, v.Leg, "leg");
+                j.Raw("}");
+                j.Leave();
+            }
+
+            public override Route FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(16, 0);
+                var v = new Route();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "venue":
+                            v.Venue = Codecs.String.JsonField(r, "venue");
+                            break;
+                        case "weight":
+                            v.Weight = Codecs.Double.JsonField(r, "weight");
+                            break;
+                        case "leg":
+                            v.Leg = Codecs.Int32.JsonField(r, "leg");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
+        }
+    }
+
+    /// <summary>The schema's <c>struct Routes</c> (type id 1034).</summary>
+    public class Routes : IComparable<Routes>, IEquatable<Routes>
+    {
+        /// <summary>The type id (docs/format.md 6).</summary>
+        public const uint TypeId = 1034;
+
+        public SortedSet<Route> Routes_ { get; set; } = new SortedSet<Route>(Comparer<Route>.Default);
+        public SortedDictionary<Route, int> Ranks { get; set; } = new SortedDictionary<Route, int>(Comparer<Route>.Default);
+        public Dictionary<Route, string> Names { get; set; } = new Dictionary<Route, string>(EqualityComparer<Route>.Default);
+
+        /// <summary>The value as a versioned root.</summary>
+        public virtual byte[] ToFbe()
+        {
+            return Model.Instance.ToFbe(this);
+        }
+
+        /// <summary>Writes the value as a versioned root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFbe(Writer w)
+        {
+            Model.Instance.WriteFbe(w, this);
+        }
+
+        /// <summary>Reads a value from a versioned root under the default limits (docs/limits.md).</summary>
+        public static Routes FromFbe(byte[] data)
+        {
+            return Model.Instance.FromFbe(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a versioned root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Routes FromFbe(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFbe(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFbe reads the root, throws its error otherwise.</summary>
+        public static void VerifyFbe(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFbe(data, length, limits);
+        }
+
+        /// <summary>The value as a final root.</summary>
+        public virtual byte[] ToFinal()
+        {
+            return Model.Instance.ToFinal(this);
+        }
+
+        /// <summary>Writes the value as a final root into <paramref name="w"/> (reset first): the root is <c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing.</summary>
+        public virtual void WriteFinal(Writer w)
+        {
+            Model.Instance.WriteFinal(w, this);
+        }
+
+        /// <summary>Reads a value from a final root under the default limits (docs/limits.md).</summary>
+        public static Routes FromFinal(byte[] data)
+        {
+            return Model.Instance.FromFinal(data, data.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from a final root of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Routes FromFinal(byte[] data, int length, Limits limits)
+        {
+            return Model.Instance.FromFinal(data, length, limits);
+        }
+
+        /// <summary>Returns exactly when FromFinal reads the root, throws its error otherwise.</summary>
+        public static void VerifyFinal(byte[] data, int length, Limits limits)
+        {
+            Model.Instance.VerifyFinal(data, length, limits);
+        }
+
+        /// <summary>Compares by the schema's [key] fields in turn (the order of a set of them).</summary>
+        public int CompareTo(Routes other)
+        {
+            if (ReferenceEquals(other, null))
+                return 1;
+            return 0;
+        }
+
+        /// <summary>Whether the [key] fields are the same.</summary>
+        public bool Equals(Routes other)
+        {
+            return !ReferenceEquals(other, null) && CompareTo(other) == 0;
+        }
+
+        public override bool Equals(object obj)
+        {
+            return Equals(obj as Routes);
+        }
+
+        public override int GetHashCode()
+        {
+            return 0;
+        }
+
+        /// <summary>The value as JSON (docs/format.md 8), the original's bytes.</summary>
+        public virtual string ToJson()
+        {
+            return Model.Instance.ToJson(this);
+        }
+
+        /// <summary>Reads a value from JSON text under the default limits (docs/limits.md 7).</summary>
+        public static Routes FromJson(string json)
+        {
+            byte[] utf8 = Utf8.Bytes(json);
+            return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);
+        }
+
+        /// <summary>Reads a value from UTF-8 JSON text of <paramref name="length"/> bytes under <paramref name="limits"/>.</summary>
+        public static Routes FromJson(byte[] utf8, int length, Limits limits)
+        {
+            return Model.Instance.FromJson(utf8, length, limits);
+        }
+
+        /// <summary>The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.</summary>
+        public override string ToString()
+        {
+            var t = new TextBuilder();
+            Model.Instance.Text(t, this);
+            return t.ToString();
+        }
+
+        /// <summary>The versioned and final models of Routes (docs/format.md 3 and 4).</summary>
+        public sealed class Model : StructModel<Routes>
+        {
+            /// <summary>The one instance.</summary>
+            public static readonly Model Instance = new Model();
+            private static readonly Codec<SortedSet<Route>> Routes_Codec = Codecs.Set(global::Everything.Route.Model.Instance, Comparer<Route>.Default);
+            private static readonly Codec<SortedDictionary<Route, int>> RanksCodec = Codecs.Map(global::Everything.Route.Model.Instance, Codecs.Int32, Comparer<Route>.Default);
+            private static readonly Codec<Dictionary<Route, string>> NamesCodec = Codecs.Hash(global::Everything.Route.Model.Instance, Codecs.String, EqualityComparer<Route>.Default);
+
+            private Model() : base("everything.Routes", 1034, 12) { }
+
+            public override void WriteBody(Writer w, int bas, int slot, Routes v)
+            {
+                w.Enter(Name);
+                int b = w.StructBody(bas, slot, 20, 1034);
+                Routes_Codec.Field(w, b, b + 8, v.Routes_, "routes");
+                RanksCodec.Field(w, b, b + 12, v.Ranks, "ranks");
+                NamesCodec.Field(w, b, b + 16, v.Names, "names");
+                w.Leave();
+            }
+
+            public override Routes ReadBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 1034, 12, out n);
+                var v = new Routes();
+                if (n >= 12)
+                    v.Routes_ = Routes_Codec.Field(r, b, b + 8, "routes");
+                if (n >= 16)
+                    v.Ranks = RanksCodec.Field(r, b, b + 12, "ranks");
+                if (n >= 20)
+                    v.Names = NamesCodec.Field(r, b, b + 16, "names");
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyBody(Reader r, int bas, int slot)
+            {
+                int n;
+                int b = r.StructBody(bas, slot, 1034, 12, out n);
+                if (n >= 12)
+                    Routes_Codec.CheckField(r, b, b + 8, "routes");
+                if (n >= 16)
+                    RanksCodec.CheckField(r, b, b + 12, "ranks");
+                if (n >= 20)
+                    NamesCodec.CheckField(r, b, b + 16, "names");
+                r.Leave();
+            }
+
+            public override void WriteFields(Writer w, Routes v)
+            {
+                w.Enter(Name);
+                Routes_Codec.FinalField(w, v.Routes_, "routes");
+                RanksCodec.FinalField(w, v.Ranks, "ranks");
+                NamesCodec.FinalField(w, v.Names, "names");
+                w.Leave();
+            }
+
+            public override Routes ReadFields(Reader r)
+            {
+                r.Enter(12);
+                var v = new Routes();
+                v.Routes_ = Routes_Codec.FinalField(r, "routes");
+                v.Ranks = RanksCodec.FinalField(r, "ranks");
+                v.Names = NamesCodec.FinalField(r, "names");
+                r.Leave();
+                return v;
+            }
+
+            public override void VerifyFields(Reader r)
+            {
+                r.Enter(12);
+                Routes_Codec.CheckFinalField(r, "routes");
+                RanksCodec.CheckFinalField(r, "ranks");
+                NamesCodec.CheckFinalField(r, "names");
+                r.Leave();
+            }
+
+            public override void Text(TextBuilder t, Routes v)
+            {
+                t.Raw("Routes(routes=");
+                Routes_Codec.Text(t, v.Routes_);
+                t.Raw(",ranks=");
+                RanksCodec.Text(t, v.Ranks);
+                t.Raw(",names=");
+                NamesCodec.Text(t, v.Names);
+                t.Raw(")");
+            }
+
+            public override void Json(JsonBuilder j, Routes v)
+            {
+                j.Enter(Name);
+                j.Raw("{\"routes\":");
+                Routes_Codec.JsonField(j, v.Routes_, "routes");
+                j.Raw(",\"ranks\":");
+                RanksCodec.JsonField(j, v.Ranks, "ranks");
+                j.Raw(",\"names\":");
+                NamesCodec.JsonField(j, v.Names, "names");
+                j.Raw("}");
+                j.Leave();
+            }
+
+            public override Routes FromJson(JsonSource r)
+            {
+                r.BeginObject();
+                r.Enter(12, 0);
+                var v = new Routes();
+                string member;
+                while ((member = r.NextMember()) != null)
+                {
+                    switch (member)
+                    {
+                        case "routes":
+                            v.Routes_ = Routes_Codec.JsonField(r, "routes");
+                            break;
+                        case "ranks":
+                            v.Ranks = RanksCodec.JsonField(r, "ranks");
+                            break;
+                        case "names":
+                            v.Names = NamesCodec.JsonField(r, "names");
+                            break;
+                        default:
+                            r.Skip();
+                            break;
+                    }
+                }
+                r.Leave();
+                return v;
+            }
+        }
+    }
+
     /// <summary>Receives the package's messages and its imports' from a stream of frames fed in chunks of any size (docs/format.md 7.4).</summary>
     public sealed class Receiver
     {

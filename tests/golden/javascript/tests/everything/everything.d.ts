@@ -6,7 +6,7 @@ import * as market from "./market.js";
 /** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
 export declare const FBE_PACKAGE = "everything";
 export declare const FBE_VERSION = "3.14";
-export declare const FBE_FINGERPRINT = "b3c80180bc659caa1ee6917eb815c1c8d42022690867560b66b95b9483bb7cbe";
+export declare const FBE_FINGERPRINT = "f78588568f67cff105f109bc8b4a5b039718860a6497ebe73e4d653a88fca334";
 
 /** The enum everything.EByte (on the wire: uint8). Values that are not declared are kept. */
 export type EByte = number;
@@ -697,6 +697,68 @@ export declare class Keywords {
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Keywords): Keywords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Keywords;
   static fbeWriteText(t: fbe.TextWriter, v: Keywords): void;
+  toString(): string;
+}
+
+/** The struct everything.Route (type id 1033). */
+export declare class Route {
+  static readonly fbeType: number;
+  venue: string;
+  weight: number;
+  leg: number;
+  constructor(init?: Partial<Route>);
+  fbeKey(): string;
+  static fbeCompareKey(a: Route, b: Route): number;
+  static fbeFields(): readonly fbe.FieldSpec[];
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Route): void;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Route): Route;
+  static fbeReadBody(r: fbe.Reader, v: Route, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  toFbe(writer?: fbe.Writer): Uint8Array;
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): Route;
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteFinal(w: fbe.Writer, v: Route): void;
+  static fbeReadFinal(r: fbe.Reader, into?: Route): Route;
+  static fbeVerifyFinal(r: fbe.Reader): void;
+  toFinal(writer?: fbe.Writer): Uint8Array;
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): Route;
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Route): void;
+  toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Route): Route;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Route;
+  static fbeWriteText(t: fbe.TextWriter, v: Route): void;
+  toString(): string;
+}
+
+/** The struct everything.Routes (type id 1034). */
+export declare class Routes {
+  static readonly fbeType: number;
+  routes: Route[];
+  ranks: Array<[Route, number]>;
+  names: Array<[Route, string]>;
+  constructor(init?: Partial<Routes>);
+  static fbeFields(): readonly fbe.FieldSpec[];
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Routes): void;
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Routes): Routes;
+  static fbeReadBody(r: fbe.Reader, v: Routes, b: number, n: number): void;
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void;
+  toFbe(writer?: fbe.Writer): Uint8Array;
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): Routes;
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteFinal(w: fbe.Writer, v: Routes): void;
+  static fbeReadFinal(r: fbe.Reader, into?: Routes): Routes;
+  static fbeVerifyFinal(r: fbe.Reader): void;
+  toFinal(writer?: fbe.Writer): Uint8Array;
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): Routes;
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined;
+  static fbeWriteJson(j: fbe.JsonWriter, v: Routes): void;
+  toJson(): string;
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Routes): Routes;
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Routes;
+  static fbeWriteText(t: fbe.TextWriter, v: Routes): void;
   toString(): string;
 }
 

@@ -21,7 +21,7 @@ import market as pkg_market
 
 PACKAGE = "everything"
 VERSION = (3, 14)
-FINGERPRINT = "b3c80180bc659caa1ee6917eb815c1c8d42022690867560b66b95b9483bb7cbe"
+FINGERPRINT = "f78588568f67cff105f109bc8b4a5b039718860a6497ebe73e4d653a88fca334"
 
 
 class EByte(IntEnum):
@@ -477,16 +477,20 @@ FBE_L23 = struct.Struct("<II16sII")
 FBE_L24 = struct.Struct("<IIq")
 FBE_L25 = struct.Struct("<IIi?i")
 FBE_L26 = struct.Struct("<IIiIi?iiiBII")
-FBE_L27 = struct.Struct("<ii")
-FBE_L28 = struct.Struct("<id")
-FBE_L29 = struct.Struct("<i?BBIbBhHiIqQfd")
-FBE_L30 = struct.Struct("<QQ16s16s16s16sI")
-FBE_L31 = struct.Struct("<BBBQ")
-FBE_L32 = struct.Struct("<iii")
-FBE_L33 = struct.Struct("<?")
-FBE_L34 = struct.Struct("<q")
-FBE_L35 = struct.Struct("<i?i")
-FBE_L36 = struct.Struct("<i?iii")
+FBE_L27 = struct.Struct("<IIIdi")
+FBE_L28 = struct.Struct("<IIIdiI")
+FBE_L29 = struct.Struct("<IIIII")
+FBE_L30 = struct.Struct("<ii")
+FBE_L31 = struct.Struct("<id")
+FBE_L32 = struct.Struct("<i?BBIbBhHiIqQfd")
+FBE_L33 = struct.Struct("<QQ16s16s16s16sI")
+FBE_L34 = struct.Struct("<BBBQ")
+FBE_L35 = struct.Struct("<iii")
+FBE_L36 = struct.Struct("<?")
+FBE_L37 = struct.Struct("<q")
+FBE_L38 = struct.Struct("<i?i")
+FBE_L39 = struct.Struct("<i?iii")
+FBE_L40 = struct.Struct("<di")
 FBE_C0 = Decimal("123456.123456")
 FBE_C1 = Decimal(7)
 FBE_C2 = uuid.UUID("123e4567-e89b-12d3-a456-426655440000")
@@ -501,6 +505,8 @@ FBE_C10 = (24,)
 FBE_C11 = (16,)
 FBE_C12 = (12, 13, 17)
 FBE_C13 = (12, 16, 20, 21, 25, 29, 33, 38, 42)
+FBE_C14 = (12, 20, 24)
+FBE_C15 = (12, 16, 20)
 
 
 class Counted(fbe.Struct):
@@ -2242,6 +2248,210 @@ class Keywords(fbe.Struct):
         return fbe_jr_Keywords(fbe.jsonfmt.parse(text), "Keywords", fbe.jsonfmt.budget(text, limits))
 
 
+class Route(fbe.Struct):
+    """struct everything.Route (type 1033).
+
+    Keyword construction: ``Route(venue=..., weight=..., leg=...)``; omitted fields get their schema defaults.
+    """
+
+    __slots__ = ("leg", "venue", "weight")
+    fbe_fields: ClassVar[tuple[str, ...]] = ("venue", "weight", "leg")
+    fbe_type: ClassVar[int] = 1033
+
+    venue: str
+    weight: float
+    leg: int
+
+    def __init__(
+        self,
+        venue: str = "",
+        weight: float = 0.0,
+        leg: int = 0,
+    ) -> None:
+        self.venue = venue
+        self.weight = weight
+        self.leg = leg
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Route):
+            return NotImplemented
+        return (self.venue, self.leg) == (other.venue, other.leg)
+
+    def __hash__(self) -> int:
+        return hash((self.venue, self.leg))
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Route):
+            return NotImplemented
+        return (self.venue, self.leg) < (other.venue, other.leg)
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Route):
+            return NotImplemented
+        return (self.venue, self.leg) <= (other.venue, other.leg)
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Route):
+            return NotImplemented
+        return (self.venue, self.leg) > (other.venue, other.leg)
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Route):
+            return NotImplemented
+        return (self.venue, self.leg) >= (other.venue, other.leg)
+
+    def __str__(self) -> str:
+        return fbe_tx_Route(self)
+
+    def to_fbe(self) -> bytes:
+        """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(16, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_versioned(fbe_vw_Route, self))
+
+    @classmethod
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Route:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Route | None = FBE_CORE.from_fbe(16, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_versioned(fbe_vr_Route, data, limits)[0]
+
+    def to_final(self) -> bytes:
+        """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(16, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_final(fbe_fw_Route, self, 1033))
+
+    @classmethod
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Route:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Route | None = FBE_CORE.from_final(16, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_final(fbe_fr_Route, data, 1033, limits)[0]
+
+    def to_json(self) -> str:
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
+        try:
+            return fbe_js_Route(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Route:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Route(fbe.jsonfmt.parse(text), "Route", fbe.jsonfmt.budget(text, limits))
+
+
+class Routes(fbe.Struct):
+    """struct everything.Routes (type 1034).
+
+    Keyword construction: ``Routes(routes=..., ranks=..., names=...)``; omitted fields get their schema defaults.
+    """
+
+    __slots__ = ("names", "ranks", "routes")
+    fbe_fields: ClassVar[tuple[str, ...]] = ("routes", "ranks", "names")
+    fbe_type: ClassVar[int] = 1034
+
+    routes: set[Route]
+    ranks: dict[Route, int]
+    names: dict[Route, str]
+
+    def __init__(
+        self,
+        routes: set[Route] | None = None,
+        ranks: dict[Route, int] | None = None,
+        names: dict[Route, str] | None = None,
+    ) -> None:
+        self.routes = set() if routes is None else routes
+        self.ranks = {} if ranks is None else ranks
+        self.names = {} if names is None else names
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Routes):
+            return NotImplemented
+        return True
+
+    def __hash__(self) -> int:
+        return hash(())
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Routes):
+            return NotImplemented
+        return () < ()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Routes):
+            return NotImplemented
+        return () <= ()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Routes):
+            return NotImplemented
+        return () > ()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Routes):
+            return NotImplemented
+        return () >= ()
+
+    def __str__(self) -> str:
+        return fbe_tx_Routes(self)
+
+    def to_fbe(self) -> bytes:
+        """This value as a versioned root (docs/format.md section 3)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_fbe(17, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_versioned(fbe_vw_Routes, self))
+
+    @classmethod
+    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Routes:
+        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Routes | None = FBE_CORE.from_fbe(17, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_versioned(fbe_vr_Routes, data, limits)[0]
+
+    def to_final(self) -> bytes:
+        """This value as a final root (docs/format.md section 4)."""
+        if FBE_CORE is not None:
+            data = FBE_CORE.to_final(17, self)
+            if data is not None:
+                return data
+        return bytes(fbe.encode_final(fbe_fw_Routes, self, 1034))
+
+    @classmethod
+    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Routes:
+        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
+        if FBE_CORE is not None:
+            v: Routes | None = FBE_CORE.from_final(17, data, limits)
+            if v is not None:
+                return v
+        return fbe.decode_final(fbe_fr_Routes, data, 1034, limits)[0]
+
+    def to_json(self) -> str:
+        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
+        try:
+            return fbe_js_Routes(self)
+        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
+            raise fbe.EncodeError(fbe.explain(self, e)) from None
+
+    @classmethod
+    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Routes:
+        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        return fbe_jr_Routes(fbe.jsonfmt.parse(text), "Routes", fbe.jsonfmt.budget(text, limits))
+
+
 Counted.fbe_spec = (
     ("a", "a", ("int", "int32", -2147483648, 2147483647)),
 )
@@ -2369,6 +2579,18 @@ Keywords.fbe_spec = (
     ("NULL", "NULL", ("int", "int32", -2147483648, 2147483647)),
     ("operator", "operator", ("optional", ("int", "Reserved (int32)", -2147483648, 2147483647))),
     ("this", "this", ("vector", ("struct", FixedKeywords))),
+)
+
+Route.fbe_spec = (
+    ("venue", "venue", ("string",)),
+    ("weight", "weight", ("float", "double")),
+    ("leg", "leg", ("int", "int32", -2147483648, 2147483647)),
+)
+
+Routes.fbe_spec = (
+    ("routes", "routes", ("set", ("struct", Route))),
+    ("ranks", "ranks", ("map", ("struct", Route), ("int", "int32", -2147483648, 2147483647))),
+    ("names", "names", ("hash", ("struct", Route), ("string",))),
 )
 
 
@@ -2656,6 +2878,34 @@ def fbe_tx_Keywords(v: Keywords) -> str:
         ("null" if v.operator is None else fbe_tx_Reserved(v.operator)),
         ",this=",
         "[" + str(len(v.this)) + "][" + ",".join([fbe_tx_FixedKeywords(e0) for e0 in v.this]) + "]",
+        ")",
+    ))
+
+
+def fbe_tx_Route(v: Route) -> str:
+    """Route in the original text format (docs/format.md section 9)."""
+    return "".join((
+        "Route(",
+        "venue=",
+        '"' + v.venue + '"',
+        ",weight=",
+        fbe.text.fmt_g(v.weight),
+        ",leg=",
+        str(int(v.leg)),
+        ")",
+    ))
+
+
+def fbe_tx_Routes(v: Routes) -> str:
+    """Routes in the original text format (docs/format.md section 9)."""
+    return "".join((
+        "Routes(",
+        "routes=",
+        "[" + str(len(v.routes)) + "]{" + ",".join([fbe_tx_Route(e0) for e0 in sorted(v.routes)]) + "}",
+        ",ranks=",
+        "[" + str(len(v.ranks)) + "]<{" + ",".join([fbe_tx_Route(k0) + "->" + str(int(v0)) for k0, v0 in sorted(v.ranks.items(), key=fbe.buffer.first)]) + "}>",
+        ",names=",
+        "[" + str(len(v.names)) + "][{" + ",".join([fbe_tx_Route(k0) + "->" + '"' + v0 + '"' for k0, v0 in v.names.items()]) + "}]",
         ")",
     ))
 
@@ -3267,6 +3517,69 @@ def fbe_vr_Keywords(r: fbe.Reader, p: int) -> Keywords:
     return v
 
 
+def fbe_vw_Route(w: bytearray, v: Route) -> int:
+    """Append the body of a Route and its data; return the body position."""
+    p = len(w)
+    s0 = v.venue.encode("utf-8", "surrogateescape")
+    w += FBE_L28.pack(24, 1033, 24, v.weight, v.leg, len(s0))
+    w += s0
+    return p
+
+
+def fbe_vr_Route(r: fbe.Reader, p: int) -> Route:
+    """Read the Route body at absolute position p (fields missing from older writers get defaults)."""
+    t = fbe.buffer.leaf_body(r, FBE_L27, p, 1033, "everything.Route", 16)
+    try:
+        if t[0] >= 24:
+            v = Route.__new__(Route)
+            v.venue = fbe.buffer.read_string(r, p, t[2], "venue")
+            v.weight = t[3]
+            v.leg = t[4]
+        else:
+            k = fbe.buffer.present(FBE_C14, t[0], 8)
+            v = Route(
+                fbe.buffer.read_string(r, p, t[2], "venue") if k > 0 else "",
+                t[3] if k > 1 else 0.0,
+                t[4] if k > 2 else 0,
+            )
+    except fbe.DecodeError as e:
+        raise e.within("everything.Route") from None
+    return v
+
+
+def fbe_vw_Routes(w: bytearray, v: Routes) -> int:
+    """Append the body of a Routes and its data; return the body position."""
+    p = len(w)
+    w += bytes(20)
+    o0 = fbe_vcw_s_everything_Route(w, p, v.routes)
+    o1 = fbe_vcw_m_everything_Route__int32(w, p, v.ranks)
+    o2 = fbe_vcw_h_everything_Route__string(w, p, v.names)
+    FBE_L29.pack_into(w, p, 20, 1034, o0, o1, o2)
+    return p
+
+
+def fbe_vr_Routes(r: fbe.Reader, p: int) -> Routes:
+    """Read the Routes body at absolute position p (fields missing from older writers get defaults)."""
+    t = fbe.buffer.struct_body(r, FBE_L29, p, 1034, "everything.Routes", 12)
+    try:
+        if t[0] >= 20:
+            v = Routes.__new__(Routes)
+            v.routes = fbe_vcr_s_everything_Route(r, p, t[2], "routes")
+            v.ranks = fbe_vcr_m_everything_Route__int32(r, p, t[3], "ranks")
+            v.names = fbe_vcr_h_everything_Route__string(r, p, t[4], "names")
+        else:
+            k = fbe.buffer.present(FBE_C15, t[0], 8)
+            v = Routes(
+                fbe_vcr_s_everything_Route(r, p, t[2], "routes") if k > 0 else None,
+                fbe_vcr_m_everything_Route__int32(r, p, t[3], "ranks") if k > 1 else None,
+                fbe_vcr_h_everything_Route__string(r, p, t[4], "names") if k > 2 else None,
+            )
+    except fbe.DecodeError as e:
+        raise e.within("everything.Routes") from None
+    r.depth -= 1
+    return v
+
+
 class CountedModel(fbe.Model[Counted]):
     """Versioned model of Counted: serialize, deserialize, verify (docs/format.md section 3)."""
 
@@ -3507,6 +3820,36 @@ class KeywordsModel(fbe.Model[Keywords]):
         return FBE_CORE, 15
 
 
+class RouteModel(fbe.Model[Route]):
+    """Versioned model of Route: serialize, deserialize, verify (docs/format.md section 3)."""
+
+    fbe_type = 1033
+
+    def _encode(self, value: Route) -> bytearray:
+        return fbe.encode_versioned(fbe_vw_Route, value)
+
+    def _decode(self, data: bytes) -> tuple[Route, int]:
+        return fbe.decode_versioned(fbe_vr_Route, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 16
+
+
+class RoutesModel(fbe.Model[Routes]):
+    """Versioned model of Routes: serialize, deserialize, verify (docs/format.md section 3)."""
+
+    fbe_type = 1034
+
+    def _encode(self, value: Routes) -> bytearray:
+        return fbe.encode_versioned(fbe_vw_Routes, value)
+
+    def _decode(self, data: bytes) -> tuple[Routes, int]:
+        return fbe.decode_versioned(fbe_vr_Routes, data, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 17
+
+
 def fbe_fw_Counted(w: bytearray, v: Counted) -> None:
     """Append the final encoding of a Counted (fields back to back)."""
     w += FBE_L10.pack(v.a)
@@ -3593,7 +3936,7 @@ def fbe_fr_Fixed(r: fbe.Reader, p: int) -> tuple[Fixed, int]:
 
 def fbe_fw_Derived(w: bytearray, v: Derived) -> None:
     """Append the final encoding of a Derived (fields back to back)."""
-    w += FBE_L27.pack(v.a, v.b)
+    w += FBE_L30.pack(v.a, v.b)
 
 
 def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
@@ -3603,7 +3946,7 @@ def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "a")
-        t1 = FBE_L27.unpack_from(data, p)
+        t1 = FBE_L30.unpack_from(data, p)
         p += 8
         v = Derived.__new__(Derived)
         v.a = t1[0]
@@ -3618,7 +3961,7 @@ def fbe_fw_ImportedBase(w: bytearray, v: ImportedBase) -> None:
     s1 = v.symbol.encode("utf-8", "surrogateescape")
     w += FBE_L15.pack(len(s1))
     w += s1
-    w += FBE_L28.pack(v.digits, v.price)
+    w += FBE_L31.pack(v.digits, v.price)
 
 
 def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
@@ -3640,7 +3983,7 @@ def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
         p = q3
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "digits")
-        t5 = FBE_L28.unpack_from(data, p)
+        t5 = FBE_L31.unpack_from(data, p)
         p += 12
         v = ImportedBase.__new__(ImportedBase)
         v.symbol = x4
@@ -3735,15 +4078,15 @@ def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
 
 def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
     """Append the final encoding of a Everything (fields back to back)."""
-    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14)
+    w += FBE_L32.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14)
     w += FBE_L13.pack(fbe.encode_decimal(v.f15))
     s1 = v.f17.encode("utf-8", "surrogateescape")
     w += FBE_L19.pack(fbe.encode_decimal(v.f16), len(s1))
     w += s1
     s2 = v.f24
-    w += FBE_L30.pack(v.f18, v.f19, v.f20.bytes, v.f21.bytes, v.f22.bytes, v.f23.bytes, len(s2))
+    w += FBE_L33.pack(v.f18, v.f19, v.f20.bytes, v.f21.bytes, v.f22.bytes, v.f23.bytes, len(s2))
     w += s2
-    w += FBE_L31.pack(v.f25, v.f26, v.f27, v.f28)
+    w += FBE_L34.pack(v.f25, v.f26, v.f27, v.f28)
     fbe_fw_Counted(w, v.f29)
     pkg_market.fbe_fw_Instrument(w, v.f30)
     y3 = v.f31
@@ -3777,7 +4120,7 @@ def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
         w.append(1)
         fbe_fw_Counted(w, y7)
     fbe.buffer.check_length(v.f36, 3, "f36")
-    w += FBE_L32.pack(*v.f36)
+    w += FBE_L35.pack(*v.f36)
     fbe.buffer.check_length(v.f37, 2, "f37")
     for e8 in v.f37:
         y9 = e8
@@ -3829,7 +4172,7 @@ def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
     else:
         w.append(1)
         w += FBE_L10.pack(y23)
-    w += FBE_L33.pack(v.f47Reset)
+    w += FBE_L36.pack(v.f47Reset)
     y24 = v.f48
     if y24 is None:
         w.append(0)
@@ -3857,7 +4200,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         data, end = r.data, r.size
         if p + 53 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t29 = FBE_L29.unpack_from(data, p)
+        t29 = FBE_L32.unpack_from(data, p)
         p += 53
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f15")
@@ -3879,7 +4222,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         p = q34
         if p + 84 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f18")
-        t36 = FBE_L30.unpack_from(data, p)
+        t36 = FBE_L33.unpack_from(data, p)
         p += 84
         q37 = p + t36[6]
         if q37 > end:
@@ -3891,7 +4234,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         p = q37
         if p + 11 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f25")
-        t39 = FBE_L31.unpack_from(data, p)
+        t39 = FBE_L34.unpack_from(data, p)
         p += 11
         x40, p = fbe_fr_Counted(r, p)
         x41, p = pkg_market.fbe_fr_Instrument(r, p)
@@ -3933,7 +4276,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
             x57 = x59
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f36")
-        t60 = FBE_L32.unpack_from(data, p)
+        t60 = FBE_L35.unpack_from(data, p)
         p += 12
         x61: list[str | None] = []
         for _ in range(2):
@@ -4033,7 +4376,7 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
             x106 = x108
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f47Reset")
-        t110 = FBE_L33.unpack_from(data, p)
+        t110 = FBE_L36.unpack_from(data, p)
         p += 1
         h112 = fbe.buffer.final_has(r, p, "f48")
         p += 1
@@ -4214,7 +4557,7 @@ def fbe_fr_Rejected(r: fbe.Reader, p: int) -> tuple[Rejected, int]:
 
 def fbe_fw_Ping(w: bytearray, v: Ping) -> None:
     """Append the final encoding of a Ping (fields back to back)."""
-    w += FBE_L34.pack(v.sequence)
+    w += FBE_L37.pack(v.sequence)
 
 
 def fbe_fr_Ping(r: fbe.Reader, p: int) -> tuple[Ping, int]:
@@ -4224,7 +4567,7 @@ def fbe_fr_Ping(r: fbe.Reader, p: int) -> tuple[Ping, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "sequence")
-        t1 = FBE_L34.unpack_from(data, p)
+        t1 = FBE_L37.unpack_from(data, p)
         p += 8
         v = Ping.__new__(Ping)
         v.sequence = t1[0]
@@ -4235,7 +4578,7 @@ def fbe_fr_Ping(r: fbe.Reader, p: int) -> tuple[Ping, int]:
 
 def fbe_fw_FixedKeywords(w: bytearray, v: FixedKeywords) -> None:
     """Append the final encoding of a FixedKeywords (fields back to back)."""
-    w += FBE_L35.pack(v.new, v.swap, v.default)
+    w += FBE_L38.pack(v.new, v.swap, v.default)
 
 
 def fbe_fr_FixedKeywords(r: fbe.Reader, p: int) -> tuple[FixedKeywords, int]:
@@ -4245,7 +4588,7 @@ def fbe_fr_FixedKeywords(r: fbe.Reader, p: int) -> tuple[FixedKeywords, int]:
         data, end = r.data, r.size
         if p + 9 > end:
             raise fbe.buffer.out_of_bounds("value", p, "new")
-        t1 = FBE_L35.unpack_from(data, p)
+        t1 = FBE_L38.unpack_from(data, p)
         p += 9
         v = FixedKeywords.__new__(FixedKeywords)
         v.new = t1[0]
@@ -4261,7 +4604,7 @@ def fbe_fw_Keywords(w: bytearray, v: Keywords) -> None:
     s1 = v.class_.encode("utf-8", "surrogateescape")
     w += FBE_L17.pack(v.new, len(s1))
     w += s1
-    w += FBE_L36.pack(v.default, v.swap, v.from_, v.None_, v.NULL)
+    w += FBE_L39.pack(v.default, v.swap, v.from_, v.None_, v.NULL)
     y2 = v.operator
     if y2 is None:
         w.append(0)
@@ -4292,7 +4635,7 @@ def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
         p = q5
         if p + 17 > end:
             raise fbe.buffer.out_of_bounds("value", p, "default")
-        t7 = FBE_L36.unpack_from(data, p)
+        t7 = FBE_L39.unpack_from(data, p)
         p += 17
         h9 = fbe.buffer.final_has(r, p, "operator")
         p += 1
@@ -4320,6 +4663,101 @@ def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
         v.this = x12
     except fbe.DecodeError as e:
         raise e.within("everything.Keywords") from None
+    r.depth -= 1
+    return v, p
+
+
+def fbe_fw_Route(w: bytearray, v: Route) -> None:
+    """Append the final encoding of a Route (fields back to back)."""
+    s1 = v.venue.encode("utf-8", "surrogateescape")
+    w += FBE_L15.pack(len(s1))
+    w += s1
+    w += FBE_L40.pack(v.weight, v.leg)
+
+
+def fbe_fr_Route(r: fbe.Reader, p: int) -> tuple[Route, int]:
+    """Read a Route at p; return it and the position after it."""
+    fbe.buffer.final_leaf(r, p, 16)
+    try:
+        data, end = r.data, r.size
+        if p + 4 > end:
+            raise fbe.buffer.out_of_bounds("string size", p, "venue")
+        t2 = FBE_L15.unpack_from(data, p)
+        p += 4
+        q3 = p + t2[0]
+        if q3 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "venue")
+        r.budget -= t2[0]
+        if r.budget < 0:
+            r.spend(0, p - 4, "venue")
+        x4 = data[p:q3].decode("utf-8", "surrogateescape")
+        p = q3
+        if p + 12 > end:
+            raise fbe.buffer.out_of_bounds("value", p, "weight")
+        t5 = FBE_L40.unpack_from(data, p)
+        p += 12
+        v = Route.__new__(Route)
+        v.venue = x4
+        v.weight = t5[0]
+        v.leg = t5[1]
+    except fbe.DecodeError as e:
+        raise e.within("everything.Route") from None
+    return v, p
+
+
+def fbe_fw_Routes(w: bytearray, v: Routes) -> None:
+    """Append the final encoding of a Routes (fields back to back)."""
+    w += fbe.buffer.pack_u32(len(v.routes))
+    for e1 in sorted(v.routes):
+        fbe_fw_Route(w, e1)
+    w += fbe.buffer.pack_u32(len(v.ranks))
+    for k2, v3 in sorted(v.ranks.items(), key=fbe.buffer.first):
+        fbe_fw_Route(w, k2)
+        w += FBE_L10.pack(v3)
+    w += fbe.buffer.pack_u32(len(v.names))
+    for k4, v5 in v.names.items():
+        fbe_fw_Route(w, k4)
+        fbe.buffer.write_string(w, v5)
+
+
+def fbe_fr_Routes(r: fbe.Reader, p: int) -> tuple[Routes, int]:
+    """Read a Routes at p; return it and the position after it."""
+    fbe.buffer.final_enter(r, p, 12)
+    try:
+        at8 = p
+        n7 = fbe.buffer.final_count(r, p, 16, 0, "routes")
+        p += 4
+        x6: set[Route] = set()
+        for _ in range(n7):
+            e9, p = fbe_fr_Route(r, p)
+            x6.add(e9)
+        fbe.buffer.distinct(x6, n7, "routes", at8)
+        at12 = p
+        n11 = fbe.buffer.final_count(r, p, 20, 4, "ranks")
+        p += 4
+        x10: dict[Route, int] = {}
+        for _ in range(n11):
+            k13, p = fbe_fr_Route(r, p)
+            t15 = fbe.buffer.final_fixed(r, FBE_L10, p, "ranks")
+            p += FBE_L10.size
+            v14 = t15[0]
+            x10[k13] = v14
+        fbe.buffer.distinct(x10, n11, "ranks", at12)
+        at18 = p
+        n17 = fbe.buffer.final_count(r, p, 20, 4, "names")
+        p += 4
+        x16: dict[Route, str] = {}
+        for _ in range(n17):
+            k19, p = fbe_fr_Route(r, p)
+            v20, p = fbe.buffer.final_string(r, p, "names")
+            x16[k19] = v20
+        fbe.buffer.distinct(x16, n17, "names", at18)
+        v = Routes.__new__(Routes)
+        v.routes = x6
+        v.ranks = x10
+        v.names = x16
+    except fbe.DecodeError as e:
+        raise e.within("everything.Routes") from None
     r.depth -= 1
     return v, p
 
@@ -4562,6 +5000,36 @@ class KeywordsFinalModel(fbe.FinalModel[Keywords]):
 
     def _core(self) -> tuple[fbe.native.Core | None, int]:
         return FBE_CORE, 15
+
+
+class RouteFinalModel(fbe.FinalModel[Route]):
+    """Final model of Route: compact, no versioning (docs/format.md section 4)."""
+
+    fbe_type = 1033
+
+    def _encode(self, value: Route) -> bytearray:
+        return fbe.encode_final(fbe_fw_Route, value, 1033)
+
+    def _decode(self, data: bytes) -> tuple[Route, int]:
+        return fbe.decode_final(fbe_fr_Route, data, 1033, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 16
+
+
+class RoutesFinalModel(fbe.FinalModel[Routes]):
+    """Final model of Routes: compact, no versioning (docs/format.md section 4)."""
+
+    fbe_type = 1034
+
+    def _encode(self, value: Routes) -> bytearray:
+        return fbe.encode_final(fbe_fw_Routes, value, 1034)
+
+    def _decode(self, data: bytes) -> tuple[Routes, int]:
+        return fbe.decode_final(fbe_fr_Routes, data, 1034, self.limits)
+
+    def _core(self) -> tuple[fbe.native.Core | None, int]:
+        return FBE_CORE, 17
 
 
 def fbe_js_Counted(v: Counted) -> str:
@@ -5125,6 +5593,64 @@ def fbe_jr_Keywords(o: Any, f: str, b: fbe.Budget) -> Keywords:
         )
     except fbe.DecodeError as e:
         raise fbe.jsonfmt.unwind(e, "everything.Keywords", o) from None
+    b.depth -= 1
+    return v
+
+
+def fbe_js_Route(v: Route) -> str:
+    """Route as compact JSON, inherited fields flattened first."""
+    return "".join((
+        '{"venue":',
+        fbe.jsonfmt.json_string(v.venue),
+        ',"weight":',
+        fbe.jsonfmt.json_double(v.weight),
+        ',"leg":',
+        str(int(v.leg)),
+        "}",
+    ))
+
+
+def fbe_jr_Route(o: Any, f: str, b: fbe.Budget) -> Route:
+    """A Route from parsed JSON; missing members keep their defaults."""
+    m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 16, "everything.Route")
+    try:
+        v = Route(
+            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["venue"], "venue"), b, "venue") if "venue" in m else "",
+            fbe.jsonfmt.get_float(m["weight"], "weight") if "weight" in m else 0.0,
+            fbe.jsonfmt.get_int(m["leg"], -2147483648, 2147483647, "leg") if "leg" in m else 0,
+        )
+    except fbe.DecodeError as e:
+        raise fbe.jsonfmt.unwind(e, "everything.Route", o) from None
+    b.depth -= 1
+    return v
+
+
+def fbe_js_Routes(v: Routes) -> str:
+    """Routes as compact JSON, inherited fields flattened first."""
+    return "".join((
+        '{"routes":',
+        "[" + ",".join([fbe_js_Route(e0) for e0 in sorted(v.routes)]) + "]",
+        ',"ranks":',
+        fbe.jsonfmt.json_pairs([fbe_js_Route(k0) + "," + str(int(v0)) for k0, v0 in sorted(v.ranks.items(), key=fbe.buffer.first)]),
+        ',"names":',
+        fbe.jsonfmt.json_pairs([fbe_js_Route(k0) + "," + fbe.jsonfmt.json_string(v0) for k0, v0 in v.names.items()]),
+        "}",
+    ))
+
+
+def fbe_jr_Routes(o: Any, f: str, b: fbe.Budget) -> Routes:
+    """A Routes from parsed JSON; missing members keep their defaults."""
+    m = fbe.jsonfmt.get_object(o, f)
+    fbe.jsonfmt.enter(b, 12, "everything.Routes")
+    try:
+        v = Routes(
+            fbe.jsonfmt.distinct_set({fbe_jr_Route(e0, "routes", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["routes"], "routes"), b, 0, "routes")}, m["routes"], "routes") if "routes" in m else None,
+            fbe.jsonfmt.distinct({fbe_jr_Route(k0, "ranks", b): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "ranks") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["ranks"], "ranks"), b, 4, "ranks")}, m["ranks"], "ranks") if "ranks" in m else None,
+            fbe.jsonfmt.distinct({fbe_jr_Route(k0, "names", b): fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(v0, "names"), b, "names") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["names"], "names"), b, 4, "names")}, m["names"], "names") if "names" in m else None,
+        )
+    except fbe.DecodeError as e:
+        raise fbe.jsonfmt.unwind(e, "everything.Routes", o) from None
     b.depth -= 1
     return v
 
@@ -5772,6 +6298,71 @@ def fbe_vcr_v_everything_FixedKeywords(r: fbe.Reader, b: int, off: int, f: str) 
     return [(fbe_vr_FixedKeywords(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, FixedKeywords, f, b)) for e in FBE_L15.iter_unpack(r.data[q:q + n * 4])]
 
 
+def fbe_vcw_s_everything_Route(w: bytearray, b: int, x: set[Route]) -> int:
+    q = len(w)
+    n = len(x)
+    w += bytes(4 + n * 4)
+    struct.pack_into(f"<{n + 1}I", w, q, n, *[fbe_vw_Route(w, e) - b for e in sorted(x)])
+    return q - b
+
+
+def fbe_vsw_everything_Route(w: bytearray, b: int, s: int, x: Route) -> None:
+    fbe.buffer.pack_u32_into(w, s, fbe_vw_Route(w, x) - b)
+
+
+def fbe_vcw_m_everything_Route__int32(w: bytearray, b: int, x: dict[Route, int]) -> int:
+    q = len(w)
+    n = len(x)
+    w += fbe.buffer.pack_u32(n)
+    w += bytes(n * 8)
+    s = q + 4
+    for k, v in sorted(x.items(), key=fbe.buffer.first):
+        fbe_vsw_everything_Route(w, b, s, k)
+        fbe_vsw_int32(w, b, s + 4, v)
+        s += 8
+    return q - b
+
+
+def fbe_vcw_h_everything_Route__string(w: bytearray, b: int, x: dict[Route, str]) -> int:
+    q = len(w)
+    n = len(x)
+    w += fbe.buffer.pack_u32(n)
+    w += bytes(n * 8)
+    s = q + 4
+    for k, v in x.items():
+        fbe_vsw_everything_Route(w, b, s, k)
+        fbe_vsw_string(w, b, s + 4, v)
+        s += 8
+    return q - b
+
+
+def fbe_vcr_s_everything_Route(r: fbe.Reader, b: int, off: int, f: str) -> set[Route]:
+    if not off:
+        return set()
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 4, 0, f)
+    q += 4
+    return fbe.buffer.distinct({(fbe_vr_Route(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Route, f, b)) for e in FBE_L15.iter_unpack(r.data[q:q + n * 4])}, n, f, b + off)
+
+
+def fbe_vcr_m_everything_Route__int32(r: fbe.Reader, b: int, off: int, f: str) -> dict[Route, int]:
+    if not off:
+        return {}
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 8, 4, f)
+    q += 4
+    return fbe.buffer.distinct({(fbe_vr_Route(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Route, f, b)): e[1] for e in FBE_L20.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
+
+
+def fbe_vcr_h_everything_Route__string(r: fbe.Reader, b: int, off: int, f: str) -> dict[Route, str]:
+    if not off:
+        return {}
+    q = b + off
+    n = fbe.buffer.read_count(r, q, 8, 4, f)
+    q += 4
+    return fbe.buffer.distinct({(fbe_vr_Route(r, b + e[0]) if e[0] else fbe.buffer.absent_struct(r, Route, f, b)): fbe.buffer.read_string(r, b, e[1], f) for e in FBE_L8.iter_unpack(r.data[q:q + n * 8])}, n, f, b + off)
+
+
 # the native core's table (docs/python.md, Native core); None: the classes run the code above
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Counted, 1001, 12, 4, 8, (("a", 8, "i", 0),)),
@@ -5783,12 +6374,14 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Note, 1023, 12, 4, 8, (("text", 8, "s", 0),)),
     (Quiet, 1024, 16, 8, 8, (("password", 8, "s", 0), ("legacy", 12, "i", 0),)),
     (Empty, 1025, 8, 32, 8, ()),
-    (Everything, 1026, 310, 258, 8, (("id", 8, "i", 12), ("f1", 12, "?", 12), ("f2", 13, "B", 12), ("f3", 14, "B", 12), ("f4", 15, "I", 12), ("f5", 19, "b", 12), ("f6", 20, "B", 12), ("f7", 21, "h", 12), ("f8", 23, "H", 12), ("f9", 25, "i", 12), ("f10", 29, "I", 12), ("f11", 33, "q", 12), ("f12", 41, "Q", 12), ("f13", 49, "f", 12), ("f14", 53, "d", 12), ("f15", 61, "m", 12), ("f16", 77, "m", 12), ("f17", 93, "s", 12), ("f18", 97, "Q", 12), ("f19", 105, "Q", 12), ("f20", 113, "u", 12), ("f21", 129, "u", 12), ("f22", 145, "u", 12), ("f23", 161, "u", 12), ("f24", 177, "y", 12), ("f25", 181, ("e", "B", FBE_M_EByte), 12), ("f26", 182, ("e", "B", pkg_market.FBE_M_Side), 12), ("f27", 183, ("e", "B", FBE_M_FByte), 12), ("f28", 184, ("e", "Q", FBE_M_FUInt64), 12), ("f29", 192, ("S", 0), 12), ("f30", 196, ("S", 16), 8), ("f31", 200, ("o", "i"), 0), ("f32", 205, ("o", "i"), 0), ("f33", 210, ("o", "s"), 0), ("f34", 215, ("o", ("e", "B", FBE_M_EByte)), 0), ("f35", 220, ("o", ("S", 0)), 0), ("f36", 225, ("a", "i", 3), 0), ("f37", 237, ("a", ("o", "s"), 2), 0), ("f38", 247, ("v", "d", 8, 8), 0), ("f39", 251, ("v", ("o", ("S", 0)), 1, 1), 0), ("f40", 255, ("v", "s", 4, 4), 0), ("f41", 259, ("t", "q", 8, 8, None), 0), ("f42", 263, ("t", ("S", 16), 0, 8, None), 0), ("f43", 267, ("M", "i", "s", 8, 8, fbe.buffer.first), 0), ("f44", 271, ("M", "s", ("o", ("S", 0)), 5, 5, fbe.buffer.first), 0), ("f45", 275, ("H", "u", "y", 20, 20), 0), ("f46", 279, ("H", ("S", 16), ("S", 0), 0, 12), 0), ("f47", 283, ("o", "i"), 0), ("f47Reset", 288, "?", 0), ("f48", 289, ("o", "Q"), 0), ("f49", 294, ("M", "y", "i", 8, 8, fbe.buffer.first), 0), ("f50", 298, ("H", "y", "s", 8, 8), 0), ("f51", 302, ("t", "m", 16, 16, None), 0), ("f52", 306, ("M", "m", "i", 20, 20, fbe.buffer.first), 0),)),
-    (PlaceOrder, 1027, 28, 16, 8, (("id", 8, "u", 8), ("instrument", 24, ("S", 16), 8),)),
+    (Everything, 1026, 310, 258, 8, (("id", 8, "i", 12), ("f1", 12, "?", 12), ("f2", 13, "B", 12), ("f3", 14, "B", 12), ("f4", 15, "I", 12), ("f5", 19, "b", 12), ("f6", 20, "B", 12), ("f7", 21, "h", 12), ("f8", 23, "H", 12), ("f9", 25, "i", 12), ("f10", 29, "I", 12), ("f11", 33, "q", 12), ("f12", 41, "Q", 12), ("f13", 49, "f", 12), ("f14", 53, "d", 12), ("f15", 61, "m", 12), ("f16", 77, "m", 12), ("f17", 93, "s", 12), ("f18", 97, "Q", 12), ("f19", 105, "Q", 12), ("f20", 113, "u", 12), ("f21", 129, "u", 12), ("f22", 145, "u", 12), ("f23", 161, "u", 12), ("f24", 177, "y", 12), ("f25", 181, ("e", "B", FBE_M_EByte), 12), ("f26", 182, ("e", "B", pkg_market.FBE_M_Side), 12), ("f27", 183, ("e", "B", FBE_M_FByte), 12), ("f28", 184, ("e", "Q", FBE_M_FUInt64), 12), ("f29", 192, ("S", 0), 12), ("f30", 196, ("S", 18), 8), ("f31", 200, ("o", "i"), 0), ("f32", 205, ("o", "i"), 0), ("f33", 210, ("o", "s"), 0), ("f34", 215, ("o", ("e", "B", FBE_M_EByte)), 0), ("f35", 220, ("o", ("S", 0)), 0), ("f36", 225, ("a", "i", 3), 0), ("f37", 237, ("a", ("o", "s"), 2), 0), ("f38", 247, ("v", "d", 8, 8), 0), ("f39", 251, ("v", ("o", ("S", 0)), 1, 1), 0), ("f40", 255, ("v", "s", 4, 4), 0), ("f41", 259, ("t", "q", 8, 8, None), 0), ("f42", 263, ("t", ("S", 18), 0, 8, None), 0), ("f43", 267, ("M", "i", "s", 8, 8, fbe.buffer.first), 0), ("f44", 271, ("M", "s", ("o", ("S", 0)), 5, 5, fbe.buffer.first), 0), ("f45", 275, ("H", "u", "y", 20, 20), 0), ("f46", 279, ("H", ("S", 18), ("S", 0), 0, 12), 0), ("f47", 283, ("o", "i"), 0), ("f47Reset", 288, "?", 0), ("f48", 289, ("o", "Q"), 0), ("f49", 294, ("M", "y", "i", 8, 8, fbe.buffer.first), 0), ("f50", 298, ("H", "y", "s", 8, 8), 0), ("f51", 302, ("t", "m", 16, 16, None), 0), ("f52", 306, ("M", "m", "i", 20, 20, fbe.buffer.first), 0),)),
+    (PlaceOrder, 1027, 28, 16, 8, (("id", 8, "u", 8), ("instrument", 24, ("S", 18), 8),)),
     (Accepted, 1028, 24, 16, 8, (("id", 8, "u", 0),)),
     (Rejected, 1029, 28, 20, 8, (("id", 8, "u", 0), ("reason", 24, "s", 0),)),
     (Ping, 1030, 16, 8, 8, (("sequence", 8, "q", 0),)),
     (FixedKeywords, 1031, 17, 9, 8, (("new", 8, "i", 0), ("swap", 12, "?", 0), ("default", 13, ("e", "i", FBE_M_Reserved), 0),)),
     (Keywords, 1032, 42, 30, 8, (("new", 8, "i", 0), ("class_", 12, "s", 0), ("default", 16, ("e", "i", FBE_M_Reserved), 0), ("swap", 20, "?", 0), ("from_", 21, "i", 0), ("None_", 25, "i", 0), ("NULL", 29, "i", 0), ("operator", 33, ("o", ("e", "i", FBE_M_Reserved)), 0), ("this", 38, ("v", ("S", 14), 0, 9), 0),)),
+    (Route, 1033, 24, 16, 8, (("venue", 8, "s", 0), ("weight", 12, "d", 0), ("leg", 20, "i", 0),)),
+    (Routes, 1034, 20, 12, 8, (("routes", 8, ("t", ("S", 16), 0, 16, None), 0), ("ranks", 12, ("M", ("S", 16), "i", 4, 20, fbe.buffer.first), 0), ("names", 16, ("H", ("S", 16), "s", 4, 20), 0),)),
     (pkg_market.Instrument, 501, 16, 8, 8, (("symbol", 8, "s", 0), ("digits", 12, "i", 0),)),
 ))

@@ -2796,6 +2796,229 @@ module Everything
     end
   end
 
+  # The schema's `struct Route` (type id 1033).
+  class Route
+    include Fbe::Value
+
+    FBE_NAME = 'everything.Route'
+    FBE_TYPE_ID = 1033
+    FBE_BODY_SIZE = 24
+    FBE_FINAL_MIN = 16
+    FBE_COST = 16
+    FBE_LEVELS = 1
+    FBE_UNPACK = 'L<3El<'
+    FBE_FIELDS = [['venue', Fbe::Types::STRING], ['weight', Fbe::Types::DOUBLE], ['leg', Fbe::Types::INT32]].freeze
+
+    attr_accessor :venue, :weight, :leg
+
+    def initialize(venue: +'', weight: 0.0, leg: 0)
+      @venue = venue
+      @weight = weight
+      @leg = leg
+    end
+
+    def fbe_values
+      [@venue, @weight, @leg]
+    end
+
+    def fbe_key
+      [Fbe::Types::STRING.key(@venue), Fbe::Types::INT32.key(@leg)]
+    end
+
+    def fbe_write(w)
+      buffer = w.buffer
+      b = buffer.bytesize
+      venue_bytes = @venue
+      unless venue_bytes.is_a?(String) && venue_bytes.encoding == Encoding::UTF_8
+        venue_bytes = Fbe::Types::STRING.raw(venue_bytes)
+      end
+      Fbe::Types::INT32.check(@leg) unless @leg.is_a?(Integer) && @leg >= -0x80000000 && @leg <= 0x7FFFFFFF
+      [0x40900000018, FBE_BODY_SIZE, @weight, (@leg & 0xFFFFFFFF) | (venue_bytes.bytesize << 32),
+       venue_bytes].pack('Q<VEQ<a*', buffer:)
+      b
+    end
+
+    def fbe_read_body(r, b, n, values)
+      if n >= 24
+        _, _, @venue, @weight, @leg = values
+        @venue = @venue == 0 ? +'' : r.string_at(b + @venue, 'venue')
+      else
+        data = r.data
+        @venue = n >= 12 ? r.string(b, b + 8, 'venue') : +''
+        @weight = n >= 20 ? data.unpack1('E', offset: b + 12) : 0.0
+        @leg = 0
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 24
+        r.block(b + values[2], 'string', 'venue') if values[2] != 0
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
+    def fbe_write_final(w)
+      venue_bytes = @venue
+      unless venue_bytes.is_a?(String) && venue_bytes.encoding == Encoding::UTF_8
+        venue_bytes = Fbe::Types::STRING.raw(venue_bytes)
+      end
+      Fbe::Types::INT32.check(@leg) unless @leg.is_a?(Integer) && @leg >= -0x80000000 && @leg <= 0x7FFFFFFF
+      [venue_bytes.bytesize, venue_bytes, @weight, @leg].pack('Va*EV', buffer: w.buffer)
+    end
+
+    def fbe_read_final_fields(r)
+      data = r.data
+      @venue = r.final_string('venue')
+      run = r.run(12, 'weight=8,leg=4')
+      @weight, @leg = data.unpack('El<', offset: run)
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      r.final_block('string', 'venue')
+      r.run(12, 'weight=8,leg=4')
+    end
+
+    def fbe_text(out)
+      out << 'Route(venue='
+      Fbe::Types::STRING.text(out, @venue)
+      out << ',weight='
+      Fbe::Types::DOUBLE.text(out, @weight)
+      out << ',leg='
+      Fbe::Types::INT32.text(out, @leg)
+      out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"venue":'
+      Fbe::Types::STRING.json(out, @venue)
+      out << ',"weight":'
+      Fbe::Types::DOUBLE.json(out, @weight)
+      out << ',"leg":'
+      Fbe::Types::INT32.json(out, @leg)
+      out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @venue = obj.key?('venue') ? Fbe::Types::STRING.from_json(obj['venue'], r, 'venue') : +''
+      @weight = obj.key?('weight') ? Fbe::Types::DOUBLE.from_json(obj['weight'], r, 'weight') : 0.0
+      @leg = obj.key?('leg') ? Fbe::Types::INT32.from_json(obj['leg'], r, 'leg') : 0
+    end
+  end
+
+  # The schema's `struct Routes` (type id 1034).
+  class Routes
+    include Fbe::Value
+
+    FBE_NAME = 'everything.Routes'
+    FBE_TYPE_ID = 1034
+    FBE_BODY_SIZE = 20
+    FBE_FINAL_MIN = 12
+    FBE_COST = 12
+    FBE_LEVELS = 2
+    FBE_UNPACK = 'L<2'
+    T_ROUTES = Fbe::Types::Sequence.new(:set, Fbe::Types::Struct.new(Route))
+    T_RANKS = Fbe::Types::Mapping.new(:map, Fbe::Types::Struct.new(Route), Fbe::Types::INT32)
+    T_NAMES = Fbe::Types::Mapping.new(:hash, Fbe::Types::Struct.new(Route), Fbe::Types::STRING)
+    FBE_FIELDS = [['routes', T_ROUTES], ['ranks', T_RANKS], ['names', T_NAMES]].freeze
+
+    attr_accessor :routes, :ranks, :names
+
+    def initialize(routes: Set.new, ranks: {}, names: {})
+      @routes = routes
+      @ranks = ranks
+      @names = names
+    end
+
+    def fbe_values
+      [@routes, @ranks, @names]
+    end
+
+    def fbe_key
+      []
+    end
+
+    def fbe_write(w)
+      buffer = w.buffer
+      b = buffer.bytesize
+      [0x40A00000014].pack('Q<x12', buffer:)
+      buffer[b + 8, 4] = [T_ROUTES.offset(w, b, @routes)].pack('V')
+      T_RANKS.write(w, b, b + 12, @ranks)
+      T_NAMES.write(w, b, b + 16, @names)
+      b
+    end
+
+    def fbe_read_body(r, b, n, _values)
+      if n >= 20
+        @routes = T_ROUTES.read(r, b, b + 8, 'routes')
+        @ranks = T_RANKS.read(r, b, b + 12, 'ranks')
+        @names = T_NAMES.read(r, b, b + 16, 'names')
+      else
+        @routes = n >= 12 ? T_ROUTES.read(r, b, b + 8, 'routes') : Set.new
+        @ranks = n >= 16 ? T_RANKS.read(r, b, b + 12, 'ranks') : {}
+        @names = {}
+      end
+    end
+
+    # The checks of fbe_read_body, in its order, making no value (verify_fbe).
+    def self.fbe_verify_body(r, b, n, values)
+      if n >= 20
+        T_ROUTES.read(r, b, b + 8, 'routes')
+        T_RANKS.read(r, b, b + 12, 'ranks')
+        T_NAMES.read(r, b, b + 16, 'names')
+      else
+        allocate.fbe_read_body(r, b, n, values)
+      end
+    end
+
+    def fbe_write_final(w)
+      T_ROUTES.fwrite(w, @routes)
+      T_RANKS.fwrite(w, @ranks)
+      T_NAMES.fwrite(w, @names)
+    end
+
+    def fbe_read_final_fields(r)
+      @routes = T_ROUTES.fread(r, 'routes')
+      @ranks = T_RANKS.fread(r, 'ranks')
+      @names = T_NAMES.fread(r, 'names')
+    end
+
+    # The checks of fbe_read_final_fields, in its order, making no value (verify_final).
+    def self.fbe_verify_final_fields(r)
+      T_ROUTES.fread(r, 'routes')
+      T_RANKS.fread(r, 'ranks')
+      T_NAMES.fread(r, 'names')
+    end
+
+    def fbe_text(out)
+      out << 'Routes(routes='
+      T_ROUTES.text(out, @routes)
+      out << ',ranks='
+      T_RANKS.text(out, @ranks)
+      out << ',names='
+      T_NAMES.text(out, @names)
+      out << ')'
+    end
+
+    def fbe_json(out)
+      out << '{"routes":'
+      T_ROUTES.json(out, @routes)
+      out << ',"ranks":'
+      T_RANKS.json(out, @ranks)
+      out << ',"names":'
+      T_NAMES.json(out, @names)
+      out << '}'
+    end
+
+    def fbe_read_json_members(obj, r)
+      @routes = obj.key?('routes') ? T_ROUTES.from_json(obj['routes'], r, 'routes') : Set.new
+      @ranks = obj.key?('ranks') ? T_RANKS.from_json(obj['ranks'], r, 'ranks') : {}
+      @names = obj.key?('names') ? T_NAMES.from_json(obj['names'], r, 'names') : {}
+    end
+  end
+
   # The handlers of everything's messages (its own and its imports'), each calling on_receive:
   # override the ones you need in a Receiver or Client.
   module Handlers

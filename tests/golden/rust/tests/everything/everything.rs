@@ -4574,6 +4574,355 @@ impl fbe::json::JsonStruct for Keywords {
     }
 }
 
+/// The schema's `struct Route` (type id 1033).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Route {
+    pub venue: fbe::BString,
+    pub weight: f64,
+    pub leg: i32,
+}
+
+impl fbe::Struct for Route {
+    const NAME: &'static str = "everything.Route";
+    const TYPE_ID: u32 = 1033;
+    const FINAL_MIN: usize = 16;
+
+    #[inline(always)]
+    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.fits(1, Self::NAME)?;
+        let (b, body) = w.struct_block::<24>(base, slot, 1033);
+        fbe::Fixed::put_at(&self.weight, body, 12);
+        fbe::Fixed::put_at(&self.leg, body, 20);
+        w.field(&self.venue, b, b + 8, "venue")?;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1033, 16)?;
+        let Some(body) = r.full_body::<24>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.venue, b, body, 8, "venue")?;
+        self.weight = fbe::Fixed::at(body, 12);
+        self.leg = fbe::Fixed::at(body, 20);
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1033, 16)?;
+        let body = r.body(b, n);
+        if n >= 12 {
+            r.check_at::<fbe::BString>(b, body, 8, "venue")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.fits(1, Self::NAME)?;
+        w.final_field(&self.venue, "venue")?;
+        let run1 = w.append_run::<12>();
+        fbe::Fixed::put_at(&self.weight, run1, 0);
+        fbe::Fixed::put_at(&self.leg, run1, 8);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(16)?;
+        r.final_field_into(&mut self.venue, "venue")?;
+        let run1 = r.run(12, "weight=8,leg=4")?;
+        self.weight = fbe::Fixed::at(run1, 0);
+        self.leg = fbe::Fixed::at(run1, 8);
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(16)?;
+        r.final_check::<fbe::BString>("venue")?;
+        r.run(12, "weight=8,leg=4")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Route {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 24 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.venue, b, body, 8, "venue")?;
+        }
+        if n >= 20 {
+            self.weight = fbe::Fixed::at(body, 12);
+        }
+        if n >= 24 {
+            self.leg = fbe::Fixed::at(body, 20);
+        }
+        r.leave();
+        Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Route {
+    fn key_cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let order = fbe::KeyOrd::key_cmp(&self.venue, &other.venue);
+        if order != std::cmp::Ordering::Equal {
+            return order;
+        }
+        fbe::KeyOrd::key_cmp(&self.leg, &other.leg)
+    }
+}
+
+impl fbe::text::Text for Route {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Route(venue=");
+        t.string(&self.venue);
+        t.raw(",weight=");
+        t.float(self.weight);
+        t.raw(",leg=");
+        t.int(i64::from(self.leg));
+        t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Route {
+    const DECODE_COST: usize = 16;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"venue\":");
+        j.field(&self.venue, "venue")?;
+        j.raw(",\"weight\":");
+        j.field(&self.weight, "weight")?;
+        j.raw(",\"leg\":");
+        j.field(&self.leg, "leg")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"venue" => m.field(&mut seen[0], &mut self.venue, "venue")?,
+                b"weight" => m.field(&mut seen[1], &mut self.weight, "weight")?,
+                b"leg" => m.field(&mut seen[2], &mut self.leg, "leg")?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The schema's `struct Routes` (type id 1034).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Routes {
+    pub routes: fbe::Set<Route>,
+    pub ranks: fbe::Pairs<Route, i32>,
+    pub names: fbe::Pairs<Route, fbe::BString>,
+}
+
+impl fbe::Struct for Routes {
+    const NAME: &'static str = "everything.Routes";
+    const TYPE_ID: u32 = 1034;
+    const FINAL_MIN: usize = 12;
+
+    #[inline(always)]
+    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+        w.fits(2, Self::NAME)?;
+        let b = w.struct_body(base, slot, 20, 1034);
+        w.field(&self.routes, b, b + 8, "routes")?;
+        w.field(&self.ranks, b, b + 12, "ranks")?;
+        w.field(&self.names, b, b + 16, "names")?;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_body_into(
+        &mut self,
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1034, 12)?;
+        let Some(body) = r.full_body::<20>(b, n) else {
+            return self.read_older(r, b, n);
+        };
+        r.field_into_at(&mut self.routes, b, body, 8, "routes")?;
+        r.field_into_at(&mut self.ranks, b, body, 12, "ranks")?;
+        r.field_into_at(&mut self.names, b, body, 16, "names")?;
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_body(
+        r: &mut Reader<'_>,
+        base: usize,
+        slot: usize,
+        off: usize,
+    ) -> Result<(), DecodeError> {
+        let (b, n) = r.struct_at(base, slot, off, 1034, 12)?;
+        let body = r.body(b, n);
+        if n >= 12 {
+            r.check_at::<fbe::Set<Route>>(b, body, 8, "routes")?;
+        }
+        if n >= 16 {
+            r.check_at::<fbe::Pairs<Route, i32>>(b, body, 12, "ranks")?;
+        }
+        if n >= 20 {
+            r.check_at::<fbe::Pairs<Route, fbe::BString>>(b, body, 16, "names")?;
+        }
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.fits(2, Self::NAME)?;
+        w.final_field(&self.routes, "routes")?;
+        w.final_field(&self.ranks, "ranks")?;
+        w.final_field(&self.names, "names")?;
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(12)?;
+        r.final_field_into(&mut self.routes, "routes")?;
+        r.final_field_into(&mut self.ranks, "ranks")?;
+        r.final_field_into(&mut self.names, "names")?;
+        r.leave();
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn verify_fields(r: &mut Reader<'_>) -> Result<(), DecodeError> {
+        r.enter(12)?;
+        r.final_check::<fbe::Set<Route>>("routes")?;
+        r.final_check::<fbe::Pairs<Route, i32>>("ranks")?;
+        r.final_check::<fbe::Pairs<Route, fbe::BString>>("names")?;
+        r.leave();
+        Ok(())
+    }
+}
+
+impl Routes {
+    #[cold]
+    #[inline(never)]
+    fn read_older(&mut self, r: &mut Reader<'_>, b: usize, n: usize) -> Result<(), DecodeError> {
+        let body = r.body(b, n);
+        if n < 20 {
+            *self = Self::default();
+        }
+        if n >= 12 {
+            r.field_into_at(&mut self.routes, b, body, 8, "routes")?;
+        }
+        if n >= 16 {
+            r.field_into_at(&mut self.ranks, b, body, 12, "ranks")?;
+        }
+        if n >= 20 {
+            r.field_into_at(&mut self.names, b, body, 16, "names")?;
+        }
+        r.leave();
+        Ok(())
+    }
+}
+
+impl fbe::KeyOrd for Routes {
+    fn key_cmp(&self, _other: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl fbe::text::Text for Routes {
+    fn text(&self, t: &mut fbe::text::TextWriter) {
+        t.raw("Routes(routes=");
+        let c1 = &self.routes;
+        t.count(c1.len(), "{");
+        for (i1, v1) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(v1, t);
+        }
+        t.raw("}");
+        t.raw(",ranks=");
+        let c1 = &self.ranks;
+        t.count(c1.len(), "<{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(k1, t);
+            t.raw("->");
+            t.int(i64::from(*v1));
+        }
+        t.raw("}>");
+        t.raw(",names=");
+        let c1 = &self.names;
+        t.count(c1.len(), "[{");
+        for (i1, (k1, v1)) in c1.iter().enumerate() {
+            t.sep(i1);
+            fbe::text::Text::text(k1, t);
+            t.raw("->");
+            t.string(v1);
+        }
+        t.raw("}]");
+        t.raw(")");
+    }
+}
+
+impl fbe::json::JsonStruct for Routes {
+    const DECODE_COST: usize = 12;
+
+    fn write_members(&self, j: &mut fbe::json::JsonWriter) -> Result<(), EncodeError> {
+        j.raw("{\"routes\":");
+        j.field(&self.routes, "routes")?;
+        j.raw(",\"ranks\":");
+        j.field(&self.ranks, "ranks")?;
+        j.raw(",\"names\":");
+        j.field_as::<fbe::json::HashPairs<Route, fbe::BString>>(&self.names, "names")?;
+        j.raw("}");
+        Ok(())
+    }
+
+    fn read_members<'de, M: fbe::json::Members<'de>>(&mut self, m: &mut M) -> Result<(), M::Error> {
+        let mut seen = [false; 3];
+        while let Some(name) = m.name()? {
+            match &*name {
+                b"routes" => m.field(&mut seen[0], &mut self.routes, "routes")?,
+                b"ranks" => m.field(&mut seen[1], &mut self.ranks, "ranks")?,
+                b"names" => m.field_as::<fbe::json::HashPairs<Route, fbe::BString>>(
+                    &mut seen[2],
+                    &mut self.names,
+                    "names",
+                )?,
+                _ => m.skip(name)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The messages a receiver of `everything` reads (docs/format.md 7.4): the package's own, then its imports'.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]

@@ -11,7 +11,7 @@ const UUID_3 = fbe.Uuid.parse("123e4567-e89b-12d3-a456-426655440000");
 /** The schema of this module, as fbec fingerprint prints it (docs/kafka.md). */
 export const FBE_PACKAGE = "everything";
 export const FBE_VERSION = "3.14";
-export const FBE_FINGERPRINT = "b3c80180bc659caa1ee6917eb815c1c8d42022690867560b66b95b9483bb7cbe";
+export const FBE_FINGERPRINT = "f78588568f67cff105f109bc8b4a5b039718860a6497ebe73e4d653a88fca334";
 
 /** The enum everything.EByte (on the wire: uint8). Values that are not declared are kept. */
 export type EByte = number;
@@ -7159,6 +7159,873 @@ export class Keywords {
   toString(): string {
     const t = new fbe.TextWriter();
     Keywords.fbeWriteText(t, this);
+    return t.text;
+  }
+}
+
+/** The struct everything.Route (type id 1033). */
+export class Route {
+  /** The type id of everything.Route. */
+  static readonly fbeType: number = 1033;
+
+  venue: string;
+  weight: number;
+  leg: number;
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init?: Partial<Route>) {
+    this.venue = "";
+    this.weight = 0;
+    this.leg = 0;
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** The [key] fields as one string: a set, or a map keyed by this struct, holds each key once. */
+  fbeKey(): string {
+    return fbe.keysOf(this.venue, this.leg);
+  }
+
+  /**
+   * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are written;
+   * 0 for the same key, which no set or map holds twice (docs/limits.md 4).
+   */
+  static fbeCompareKey(a: Route, b: Route): number {
+    return fbe.compareString(a.venue, b.venue) || fbe.compareValue(a.leg, b.leg);
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["venue", "string"],
+      ["weight", "double"],
+      ["leg", "int32"],
+    ];
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Route): void {
+    const b = w.struct(base, slot, 24, 1033);
+    w.string(b, b + 8, v.venue);
+    w.putF64(b + 12, v.weight);
+    w.putI32(b + 20, v.leg);
+  }
+
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Route): Route {
+    const b = r.struct(base, slot, 1033, 16);
+    const v = into ?? new Route();
+    Route.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r: fbe.Reader, v: Route, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    v.venue = r.string(b, b + 8, "venue");
+    if (n < 20) {
+      return;
+    }
+    v.weight = r.f64(b + 12);
+    if (n < 24) {
+      return;
+    }
+    v.leg = r.i32(b + 20);
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 1033, 16);
+    Route.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    r.skipString(b, b + 8, "venue");
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginVersioned();
+    try {
+      Route.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
+    } catch (e) {
+      throw fbe.refused(e, "everything.Route", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): Route {
+    try {
+      return Route.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Route");
+    }
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        Route.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Route");
+      }
+    });
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w: fbe.Writer, v: Route): void {
+    w.appendString(v.venue);
+    w.appendF64(v.weight);
+    w.appendI32(v.leg);
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Route): Route {
+    r.enterFinal(16);
+    const v = into ?? new Route();
+    v.venue = r.finalString("venue");
+    v.weight = r.f64(r.fixed(8, "weight"));
+    v.leg = r.i32(r.fixed(4, "leg"));
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(16);
+    r.finalSkipString("venue");
+    r.fixed(8, "weight");
+    r.fixed(4, "leg");
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginFinal();
+    try {
+      Route.fbeWriteFinal(w, this);
+      w.endFinal(1033);
+    } catch (e) {
+      throw fbe.refused(e, "everything.Route", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): Route {
+    try {
+      const r = fbe.Reader.final(data, 1033, limits);
+      const v = Route.fbeReadFinal(r);
+      r.endFinal();
+      return v;
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Route");
+    }
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1033, limits);
+        Route.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Route");
+      }
+    });
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Route): void {
+    j.raw('{"venue":');
+    j.string(v.venue);
+    j.raw(',"weight":');
+    j.double(v.weight);
+    j.raw(',"leg":');
+    j.i32(v.leg);
+    j.raw("}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Route.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.refused(e, "everything.Route", this);
+    }
+    return j.text;
+  }
+
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Route): Route {
+    const o = r.struct(x, 16);
+    const v = into ?? new Route();
+    let m: unknown;
+    m = r.member(o, "venue");
+    if (m !== undefined) {
+      v.venue = r.string(m, "venue");
+    }
+    m = r.member(o, "weight");
+    if (m !== undefined) {
+      v.weight = r.double(m, "weight");
+    }
+    m = r.member(o, "leg");
+    if (m !== undefined) {
+      v.leg = r.int(m, -2147483648, 2147483647, "leg");
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Route {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Route.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Route");
+    }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: Route): void {
+    t.raw("Route(venue=");
+    t.string(v.venue);
+    t.raw(",weight=");
+    t.float(v.weight);
+    t.raw(",leg=");
+    t.int(v.leg);
+    t.raw(")");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    Route.fbeWriteText(t, this);
+    return t.text;
+  }
+}
+
+/** The struct everything.Routes (type id 1034). */
+export class Routes {
+  /** The type id of everything.Routes. */
+  static readonly fbeType: number = 1034;
+
+  routes: Route[];
+  ranks: Array<[Route, number]>;
+  names: Array<[Route, string]>;
+
+  /** A value with the schema's defaults, then the fields of `init`. */
+  constructor(init?: Partial<Routes>) {
+    this.routes = [];
+    this.ranks = [];
+    this.names = [];
+    if (init !== undefined) {
+      Object.assign(this, init);
+    }
+  }
+
+  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  static fbeFields(): readonly fbe.FieldSpec[] {
+    return [
+      ["routes", ["set", ["struct", "everything.Route", Route]]],
+      ["ranks", ["map", ["struct", "everything.Route", Route], "int32"]],
+      ["names", ["hash", ["struct", "everything.Route", Route], "string"]],
+    ];
+  }
+
+  /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
+  static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Routes): void {
+    const b = w.struct(base, slot, 20, 1034);
+    const a1 = fbe.elementsInOrder(v.routes, Route.fbeCompareKey, "routes");
+    let p2 = w.vector(b, b + 8, a1.length, 4);
+    for (const y3 of a1) {
+      Route.fbeWrite(w, b, p2, y3);
+      p2 += 4;
+    }
+    const m4 = fbe.entriesInOrder(v.ranks, Route.fbeCompareKey, "ranks");
+    let p5 = w.vector(b, b + 12, m4.length, 8);
+    for (const [k6, y7] of m4) {
+      Route.fbeWrite(w, b, p5, k6);
+      w.putI32(p5 + 4, y7);
+      p5 += 8;
+    }
+    fbe.checkEntries(v.names, Route.fbeCompareKey, "names");
+    const m8 = v.names;
+    let p9 = w.vector(b, b + 16, m8.length, 8);
+    for (const [k10, y11] of m8) {
+      Route.fbeWrite(w, b, p9, k10);
+      w.string(b, p9 + 4, y11);
+      p9 += 8;
+    }
+  }
+
+  /**
+   * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
+   * value its parent made, when given, else into a new value.
+   */
+  static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Routes): Routes {
+    const b = r.struct(base, slot, 1034, 12);
+    const v = into ?? new Routes();
+    Routes.fbeReadBody(r, v, b, r.u32(b));
+    r.leave();
+    return v;
+  }
+
+  /**
+   * Reads the fields present in the body at `b` of `n` bytes into v; the others keep their
+   * defaults, charged to the decode budget (docs/limits.md 3).
+   */
+  static fbeReadBody(r: fbe.Reader, v: Routes, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    const e12 = r.vector(b, b + 8, 4, 0, "routes");
+    const n13 = r.count;
+    const a14: Route[] = [];
+    for (let i15 = 0; i15 < n13; i15++) {
+      let y16: Route;
+      try {
+        y16 = Route.fbeRead(r, b, e12 + i15 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "routes", i15);
+      }
+      a14.push(y16);
+    }
+    if (fbe.repeated(a14, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("routes", e12 - 4);
+    }
+    v.routes = a14;
+    if (n < 16) {
+      return;
+    }
+    const e17 = r.vector(b, b + 12, 8, 4, "ranks");
+    const n18 = r.count;
+    const m19: Array<[Route, number]> = [];
+    for (let i20 = 0; i20 < n18; i20++) {
+      let k21: Route;
+      let y22: number;
+      try {
+        k21 = Route.fbeRead(r, b, e17 + i20 * 8);
+      } catch (e) {
+        throw fbe.withinIndex(e, "ranks", i20);
+      }
+      y22 = r.i32(e17 + i20 * 8 + 4);
+      m19.push([k21, y22]);
+    }
+    if (fbe.repeatedEntries(m19, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("ranks", e17 - 4);
+    }
+    v.ranks = m19;
+    if (n < 20) {
+      return;
+    }
+    const e23 = r.vector(b, b + 16, 8, 4, "names");
+    const n24 = r.count;
+    const m25: Array<[Route, string]> = [];
+    for (let i26 = 0; i26 < n24; i26++) {
+      let k27: Route;
+      let y28: string;
+      try {
+        k27 = Route.fbeRead(r, b, e23 + i26 * 8);
+      } catch (e) {
+        throw fbe.withinIndex(e, "names", i26);
+      }
+      y28 = r.string(b, e23 + i26 * 8 + 4, "names");
+      m25.push([k27, y28]);
+    }
+    if (fbe.repeatedEntries(m25, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("names", e23 - 4);
+    }
+    v.names = m25;
+  }
+
+  /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
+  static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
+    const b = r.struct(base, slot, 1034, 12);
+    Routes.fbeVerifyBody(r, b, r.u32(b));
+    r.leave();
+  }
+
+  /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
+  static fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
+    if (n < 12) {
+      return;
+    }
+    const e29 = r.vector(b, b + 8, 4, 0, "routes");
+    const n30 = r.count;
+    const a31: Route[] = [];
+    for (let i32 = 0; i32 < n30; i32++) {
+      let y33: Route;
+      try {
+        y33 = Route.fbeRead(r, b, e29 + i32 * 4);
+      } catch (e) {
+        throw fbe.withinIndex(e, "routes", i32);
+      }
+      a31.push(y33);
+    }
+    if (fbe.repeated(a31, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("routes", e29 - 4);
+    }
+    if (n < 16) {
+      return;
+    }
+    const e34 = r.vector(b, b + 12, 8, 4, "ranks");
+    const n35 = r.count;
+    const m36: Array<[Route, number]> = [];
+    for (let i37 = 0; i37 < n35; i37++) {
+      let k38: Route;
+      let y39: number;
+      try {
+        k38 = Route.fbeRead(r, b, e34 + i37 * 8);
+      } catch (e) {
+        throw fbe.withinIndex(e, "ranks", i37);
+      }
+      y39 = r.i32(e34 + i37 * 8 + 4);
+      m36.push([k38, y39]);
+    }
+    if (fbe.repeatedEntries(m36, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("ranks", e34 - 4);
+    }
+    if (n < 20) {
+      return;
+    }
+    const e40 = r.vector(b, b + 16, 8, 4, "names");
+    const n41 = r.count;
+    const m42: Array<[Route, string]> = [];
+    for (let i43 = 0; i43 < n41; i43++) {
+      let k44: Route;
+      let y45: string;
+      try {
+        k44 = Route.fbeRead(r, b, e40 + i43 * 8);
+      } catch (e) {
+        throw fbe.withinIndex(e, "names", i43);
+      }
+      y45 = r.string(b, e40 + i43 * 8 + 4, "names");
+      m42.push([k44, y45]);
+    }
+    if (fbe.repeatedEntries(m42, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("names", e40 - 4);
+    }
+  }
+
+  /**
+   * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:
+   * the bytes returned are its buffer, overwritten by its next use).
+   */
+  toFbe(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginVersioned();
+    try {
+      Routes.fbeWrite(w, 0, 4, this);
+      w.endVersioned();
+    } catch (e) {
+      throw fbe.refused(e, "everything.Routes", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
+  static fromFbe(data: Uint8Array, limits?: fbe.Limits): Routes {
+    try {
+      return Routes.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Routes");
+    }
+  }
+
+  /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        Routes.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Routes");
+      }
+    });
+  }
+
+  /** Appends v's fields (final model, docs/format.md 4.2). */
+  static fbeWriteFinal(w: fbe.Writer, v: Routes): void {
+    const a46 = fbe.elementsInOrder(v.routes, Route.fbeCompareKey, "routes");
+    w.appendCount(a46.length);
+    for (const y47 of a46) {
+      Route.fbeWriteFinal(w, y47);
+    }
+    const m48 = fbe.entriesInOrder(v.ranks, Route.fbeCompareKey, "ranks");
+    w.appendCount(m48.length);
+    for (const [k49, y50] of m48) {
+      Route.fbeWriteFinal(w, k49);
+      w.appendI32(y50);
+    }
+    fbe.checkEntries(v.names, Route.fbeCompareKey, "names");
+    const m51 = v.names;
+    w.appendCount(m51.length);
+    for (const [k52, y53] of m51) {
+      Route.fbeWriteFinal(w, k52);
+      w.appendString(y53);
+    }
+  }
+
+  /** Reads a value's fields at the Reader's cursor (final model), into `into` as fbeRead. */
+  static fbeReadFinal(r: fbe.Reader, into?: Routes): Routes {
+    r.enterFinal(12);
+    const v = into ?? new Routes();
+    const n54 = r.finalCount(16, 0, "routes");
+    const a55: Route[] = [];
+    for (let i56 = 0; i56 < n54; i56++) {
+      let y57: Route;
+      try {
+        y57 = Route.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "routes", i56);
+      }
+      a55.push(y57);
+    }
+    if (fbe.repeated(a55, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("routes", r.pos);
+    }
+    v.routes = a55;
+    const n58 = r.finalCount(20, 4, "ranks");
+    const m59: Array<[Route, number]> = [];
+    for (let i60 = 0; i60 < n58; i60++) {
+      let k61: Route;
+      let y62: number;
+      try {
+        k61 = Route.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "ranks", i60);
+      }
+      y62 = r.i32(r.fixed(4, "ranks"));
+      m59.push([k61, y62]);
+    }
+    if (fbe.repeatedEntries(m59, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("ranks", r.pos);
+    }
+    v.ranks = m59;
+    const n63 = r.finalCount(20, 4, "names");
+    const m64: Array<[Route, string]> = [];
+    for (let i65 = 0; i65 < n63; i65++) {
+      let k66: Route;
+      let y67: string;
+      try {
+        k66 = Route.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "names", i65);
+      }
+      y67 = r.finalString("names");
+      m64.push([k66, y67]);
+    }
+    if (fbe.repeatedEntries(m64, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("names", r.pos);
+    }
+    v.names = m64;
+    r.leave();
+    return v;
+  }
+
+  /** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */
+  static fbeVerifyFinal(r: fbe.Reader): void {
+    r.enterFinal(12);
+    const n68 = r.finalCount(16, 0, "routes");
+    const a69: Route[] = [];
+    for (let i70 = 0; i70 < n68; i70++) {
+      let y71: Route;
+      try {
+        y71 = Route.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "routes", i70);
+      }
+      a69.push(y71);
+    }
+    if (fbe.repeated(a69, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("routes", r.pos);
+    }
+    const n72 = r.finalCount(20, 4, "ranks");
+    const m73: Array<[Route, number]> = [];
+    for (let i74 = 0; i74 < n72; i74++) {
+      let k75: Route;
+      let y76: number;
+      try {
+        k75 = Route.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "ranks", i74);
+      }
+      y76 = r.i32(r.fixed(4, "ranks"));
+      m73.push([k75, y76]);
+    }
+    if (fbe.repeatedEntries(m73, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("ranks", r.pos);
+    }
+    const n77 = r.finalCount(20, 4, "names");
+    const m78: Array<[Route, string]> = [];
+    for (let i79 = 0; i79 < n77; i79++) {
+      let k80: Route;
+      let y81: string;
+      try {
+        k80 = Route.fbeReadFinal(r);
+      } catch (e) {
+        throw fbe.withinIndex(e, "names", i79);
+      }
+      y81 = r.finalString("names");
+      m78.push([k80, y81]);
+    }
+    if (fbe.repeatedEntries(m78, Route.fbeCompareKey) !== undefined) {
+      r.duplicate("names", r.pos);
+    }
+    r.leave();
+  }
+
+  /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
+  toFinal(writer?: fbe.Writer): Uint8Array {
+    const w = writer ?? new fbe.Writer();
+    w.beginFinal();
+    try {
+      Routes.fbeWriteFinal(w, this);
+      w.endFinal(1034);
+    } catch (e) {
+      throw fbe.refused(e, "everything.Routes", this);
+    }
+    return w.bytes();
+  }
+
+  /** The value of a final root; a DecodeError names what is wrong, where and why. */
+  static fromFinal(data: Uint8Array, limits?: fbe.Limits): Routes {
+    try {
+      const r = fbe.Reader.final(data, 1034, limits);
+      const v = Routes.fbeReadFinal(r);
+      r.endFinal();
+      return v;
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Routes");
+    }
+  }
+
+  /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
+  static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
+    return fbe.verify(() => {
+      try {
+        const r = fbe.Reader.final(data, 1034, limits);
+        Routes.fbeVerifyFinal(r);
+        r.endFinal();
+      } catch (e) {
+        throw fbe.rootOf(e, "everything.Routes");
+      }
+    });
+  }
+
+  /** Writes v as a JSON object (docs/format.md 8). */
+  static fbeWriteJson(j: fbe.JsonWriter, v: Routes): void {
+    j.raw('{"routes":');
+    const a1 = fbe.elementsInOrder(v.routes, Route.fbeCompareKey, "routes");
+    j.raw("[");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        j.raw(",");
+      }
+      first3 = false;
+      Route.fbeWriteJson(j, y2);
+    }
+    j.raw('],"ranks":');
+    const m4 = fbe.entriesInOrder(v.ranks, Route.fbeCompareKey, "ranks");
+    j.raw("[");
+    let first7 = true;
+    for (const [k5, y6] of m4) {
+      if (!first7) {
+        j.raw(",");
+      }
+      first7 = false;
+      j.raw("[");
+      Route.fbeWriteJson(j, k5);
+      j.raw(",");
+      j.i32(y6);
+      j.raw("]");
+    }
+    j.raw('],"names":');
+    fbe.checkEntries(v.names, Route.fbeCompareKey, "names");
+    const m8 = v.names;
+    j.raw("[");
+    let first11 = true;
+    for (const [k9, y10] of m8) {
+      if (!first11) {
+        j.raw(",");
+      }
+      first11 = false;
+      j.raw("[");
+      Route.fbeWriteJson(j, k9);
+      j.raw(",");
+      j.string(y10);
+      j.raw("]");
+    }
+    j.raw("]}");
+  }
+
+  /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
+  toJson(): string {
+    const j = new fbe.JsonWriter();
+    try {
+      Routes.fbeWriteJson(j, this);
+    } catch (e) {
+      throw fbe.refused(e, "everything.Routes", this);
+    }
+    return j.text;
+  }
+
+  /**
+   * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves
+   * out keep their defaults.
+   */
+  static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Routes): Routes {
+    const o = r.struct(x, 12);
+    const v = into ?? new Routes();
+    let m: unknown;
+    m = r.member(o, "routes");
+    if (m !== undefined) {
+      const e1 = r.array(m, 0, "routes");
+      const a2: Route[] = [];
+      for (let i3 = 0; i3 < e1.length; i3++) {
+        let y4: Route;
+        try {
+          y4 = Route.fbeReadJson(r, e1[i3]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "routes", i3);
+        }
+        a2.push(y4);
+      }
+      if (fbe.repeated(a2, Route.fbeCompareKey) !== undefined) {
+        r.duplicate("routes", "element");
+      }
+      v.routes = a2;
+    }
+    m = r.member(o, "ranks");
+    if (m !== undefined) {
+      const m6: Array<[Route, number]> = [];
+      const e5 = r.pairs(m, 4, "ranks");
+      for (let i7 = 0; i7 < e5.length; i7++) {
+        let k8: Route;
+        let y9: number;
+        try {
+          k8 = Route.fbeReadJson(r, e5[i7]![0]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "ranks", i7);
+        }
+        y9 = r.int(e5[i7]![1], -2147483648, 2147483647, "ranks");
+        m6.push([k8, y9]);
+      }
+      if (fbe.repeatedEntries(m6, Route.fbeCompareKey) !== undefined) {
+        r.duplicate("ranks", "key");
+      }
+      v.ranks = m6;
+    }
+    m = r.member(o, "names");
+    if (m !== undefined) {
+      const m12: Array<[Route, string]> = [];
+      const e11 = r.pairs(m, 4, "names");
+      for (let i13 = 0; i13 < e11.length; i13++) {
+        let k14: Route;
+        let y15: string;
+        try {
+          k14 = Route.fbeReadJson(r, e11[i13]![0]);
+        } catch (e) {
+          throw fbe.withinIndex(e, "names", i13);
+        }
+        y15 = r.string(e11[i13]![1], "names");
+        m12.push([k14, y15]);
+      }
+      if (fbe.repeatedEntries(m12, Route.fbeCompareKey) !== undefined) {
+        r.duplicate("names", "key");
+      }
+      v.names = m12;
+    }
+    r.leave();
+    return v;
+  }
+
+  /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
+  static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Routes {
+    try {
+      const r = fbe.JsonReader.parse(text, limits);
+      return Routes.fbeReadJson(r, r.root);
+    } catch (e) {
+      throw fbe.rootOf(e, "everything.Routes");
+    }
+  }
+
+  /** Writes v in the original's text form (docs/format.md 9). */
+  static fbeWriteText(t: fbe.TextWriter, v: Routes): void {
+    t.raw("Routes(routes=");
+    const a1 = fbe.sortedValues(v.routes, Route.fbeCompareKey);
+    t.count(a1.length, "{");
+    let first3 = true;
+    for (const y2 of a1) {
+      if (!first3) {
+        t.raw(",");
+      }
+      first3 = false;
+      Route.fbeWriteText(t, y2);
+    }
+    t.raw("},ranks=");
+    const m4 = fbe.sortedEntries(v.ranks, Route.fbeCompareKey);
+    t.count(m4.length, "<{");
+    let first7 = true;
+    for (const [k5, y6] of m4) {
+      if (!first7) {
+        t.raw(",");
+      }
+      first7 = false;
+      Route.fbeWriteText(t, k5);
+      t.raw("->");
+      t.int(y6);
+    }
+    t.raw("}>,names=");
+    const m8 = v.names;
+    t.count(m8.length, "[{");
+    let first11 = true;
+    for (const [k9, y10] of m8) {
+      if (!first11) {
+        t.raw(",");
+      }
+      first11 = false;
+      Route.fbeWriteText(t, k9);
+      t.raw("->");
+      t.string(y10);
+    }
+    t.raw("}])");
+  }
+
+  /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
+  toString(): string {
+    const t = new fbe.TextWriter();
+    Routes.fbeWriteText(t, this);
     return t.text;
   }
 }

@@ -18,7 +18,7 @@ import (
 const (
 	FBEPackage     = "everything"
 	FBEVersion     = "3.14"
-	FBEFingerprint = "b3c80180bc659caa1ee6917eb815c1c8d42022690867560b66b95b9483bb7cbe"
+	FBEFingerprint = "f78588568f67cff105f109bc8b4a5b039718860a6497ebe73e4d653a88fca334"
 )
 
 // EByte is the enum everything.EByte (on the wire: uint8).
@@ -7827,6 +7827,970 @@ func (v *Keywords) ReadJSON(data []byte, lim *fbe.Limits) error {
 	v.FBEReadJSON(&r)
 	r.End()
 	r.Within("everything.Keywords")
+	return r.Err()
+}
+
+// Route is the struct everything.Route (type id 1033).
+type Route struct {
+	Venue  string
+	Weight float64
+	Leg    int32
+}
+
+// TypeID is the type id of everything.Route.
+func (Route) TypeID() uint32 {
+	return 1033
+}
+
+// RouteKey is the value of Route's [key] fields (FBEKey).
+type RouteKey struct {
+	Venue string
+	Leg   int32
+}
+
+// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.
+func (v *Route) FBEKey() RouteKey {
+	return RouteKey{v.Venue, v.Leg}
+}
+
+// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of
+// Route are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever
+// their FBEKey is the same.
+func (v *Route) FBEKeyCompare(o *Route) int {
+	if c := cmp.Compare(v.Venue, o.Venue); c != 0 {
+		return c
+	}
+	return cmp.Compare(v.Leg, o.Leg)
+}
+
+// NewRoute is a new Route with the schema's defaults.
+func NewRoute() *Route {
+	v := new(Route)
+	v.Reset()
+	return v
+}
+
+// Reset sets every field to the schema's default.
+func (v *Route) Reset() {
+	v.Venue = ""
+	v.Weight = 0
+	v.Leg = 0
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Route) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 24, 1033)
+	w.String(b, b+8, v.Venue)
+	w.PutF64(b+12, v.Weight)
+	w.PutI32(b+20, v.Leg)
+}
+
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Route) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Venue = ""
+		fallthrough
+	case 1:
+		v.Weight = 0
+		fallthrough
+	case 2:
+		v.Leg = 0
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
+func (v *Route) FBERead(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1033, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		v.fbeDefaults(0)
+		return
+	}
+	v.Venue = r.String(b, b+8, "venue")
+	if n < 20 {
+		v.fbeDefaults(1)
+		return
+	}
+	v.Weight = r.F64(b + 12)
+	if n < 24 {
+		v.fbeDefaults(2)
+		return
+	}
+	v.Leg = r.I32(b + 20)
+}
+
+// FBEVerifyRoute checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyRoute(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1033, 16)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	r.SkipString(b, b+8, "venue")
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Route) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Route) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Route")
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Route) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Route) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Route")
+	}
+	return r.Err()
+}
+
+// VerifyFBERoute is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFBERoute(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyRoute(&r, 0, 4)
+	r.Within("everything.Route")
+	return r.Err()
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Route) FBEWriteFinal(w *fbe.Writer) {
+	w.AppendString(v.Venue)
+	w.AppendF64(v.Weight)
+	w.AppendI32(v.Leg)
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
+func (v *Route) FBEReadFinal(r *fbe.Reader) {
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	v.Venue = r.FinalString("venue")
+	if d1 := r.Run(12, "weight=8,leg=4"); d1 != nil {
+		_ = d1[11] // one bounds check for the run
+		v.Weight = fbe.GetF64(d1)
+		v.Leg = fbe.GetI32(d1[8:])
+	}
+}
+
+// FBEVerifyFinalRoute checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalRoute(r *fbe.Reader) {
+	if !r.Enter(16) {
+		return
+	}
+	defer r.Leave()
+	r.FinalSkipString("venue")
+	r.SkipRun(12, "weight=8,leg=4")
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Route) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Route) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	w.Within("everything.Route")
+	return w.EndFinal(1033)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Route) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Route) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1033, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Route")
+	}
+	return r.Err()
+}
+
+// VerifyFinalRoute is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFinalRoute(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1033, lim)
+	FBEVerifyFinalRoute(&r)
+	r.EndFinal()
+	r.Within("everything.Route")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Route) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Route(venue=")
+	t.String(v.Venue)
+	t.Raw(",weight=")
+	t.Float(v.Weight)
+	t.Raw(",leg=")
+	t.Int(int64(v.Leg))
+	t.Raw(")")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Route) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Route) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"venue":`)
+	j.String(v.Venue)
+	j.Raw(`,"weight":`)
+	j.Float64(v.Weight)
+	j.Raw(`,"leg":`)
+	j.Int(int64(v.Leg))
+	j.Byte('}')
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Route) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(16) {
+		return
+	}
+	defer r.Leave()
+	var seen [3]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "venue":
+			r.Once(&seen[0], name)
+			v.Venue = r.String("venue")
+		case "weight":
+			r.Once(&seen[1], name)
+			v.Weight = r.Float64("weight")
+		case "leg":
+			r.Once(&seen[2], name)
+			v.Leg = int32(r.Int(-2147483648, 2147483647, "leg"))
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Route) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Route) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	j.Within("everything.Route")
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Route) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Route) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("everything.Route")
+	return r.Err()
+}
+
+// Routes is the struct everything.Routes (type id 1034).
+type Routes struct {
+	Routes []Route
+	Ranks  []fbe.Pair[Route, int32]
+	Names  []fbe.Pair[Route, string]
+}
+
+// TypeID is the type id of everything.Routes.
+func (Routes) TypeID() uint32 {
+	return 1034
+}
+
+// NewRoutes is a new Routes with the schema's defaults.
+func NewRoutes() *Routes {
+	v := new(Routes)
+	v.Reset()
+	return v
+}
+
+// Reset sets every field to the schema's default.
+func (v *Routes) Reset() {
+	v.Routes = v.Routes[:0]
+	v.Ranks = v.Ranks[:0]
+	v.Names = v.Names[:0]
+}
+
+// FBEWrite writes v's versioned body, its offset stored in the slot at slot (from base).
+func (v *Routes) FBEWrite(w *fbe.Writer, base, slot int) {
+	b := w.Struct(base, slot, 20, 1034)
+	if i, k := fbe.RepeatedKey(v.Routes, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		w.SameElements("routes", i, k)
+		return
+	}
+	s1 := fbe.SortedBy(v.Routes, (*Route).FBEKeyCompare)
+	e2 := w.Vector(b, b+8, len(s1), 4)
+	for i3 := range s1 {
+		(s1[i3]).FBEWrite(w, b, e2+i3*4)
+	}
+	if i, k := fbe.RepeatedPairKey(v.Ranks, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		w.SameKeys("ranks", i, k)
+		return
+	}
+	s4 := fbe.SortedPairs(v.Ranks, (*Route).FBEKeyCompare)
+	e5 := w.Vector(b, b+12, len(s4), 8)
+	for i6 := range s4 {
+		(s4[i6].Key).FBEWrite(w, b, e5+i6*8)
+		w.PutI32(e5+i6*8+4, s4[i6].Value)
+	}
+	if i, k := fbe.RepeatedPairKey(v.Names, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		w.SameKeys("names", i, k)
+		return
+	}
+	e7 := w.Vector(b, b+16, len(v.Names), 8)
+	for i8 := range v.Names {
+		(v.Names[i8].Key).FBEWrite(w, b, e7+i8*8)
+		w.String(b, e7+i8*8+4, v.Names[i8].Value)
+	}
+}
+
+// fbeDefaults sets the fields from the from-th (of its own) on to the schema's defaults.
+func (v *Routes) fbeDefaults(from int) {
+	switch from {
+	case 0:
+		v.Routes = v.Routes[:0]
+		fallthrough
+	case 1:
+		v.Ranks = v.Ranks[:0]
+		fallthrough
+	case 2:
+		v.Names = v.Names[:0]
+	}
+}
+
+// FBERead reads v from the versioned body the slot at slot points to (from base),
+// overwriting every field and reusing what v holds (slices, maps, optional pointers);
+// fields an older writer did not write take the schema's defaults. After an error
+// (the Reader's) v is left part read: the roots reset it.
+func (v *Routes) FBERead(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1034, 12)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		v.fbeDefaults(0)
+		return
+	}
+	e9, n10 := r.Vector(b, b+8, 4, 0, "routes")
+	v.Routes = v.Routes[:0]
+	for i11 := range n10 {
+		v.Routes = fbe.Grow(v.Routes)
+		v.Routes[i11].FBERead(r, b, e9+i11*4)
+		if r.Failed() {
+			r.UnwindIndex(i11)
+			r.Unwind("routes")
+			return
+		}
+	}
+	if _, k := fbe.RepeatedKey(v.Routes, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("routes", e9-4)
+		return
+	}
+	if n < 16 {
+		v.fbeDefaults(1)
+		return
+	}
+	e12, n13 := r.Vector(b, b+12, 8, 4, "ranks")
+	v.Ranks = v.Ranks[:0]
+	for i14 := range n13 {
+		v.Ranks = fbe.Grow(v.Ranks)
+		v.Ranks[i14].Key.FBERead(r, b, e12+i14*8)
+		if r.Failed() {
+			r.UnwindIndex(i14)
+			r.Unwind("ranks")
+			return
+		}
+		v.Ranks[i14].Value = r.I32(e12 + i14*8 + 4)
+	}
+	if _, k := fbe.RepeatedPairKey(v.Ranks, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("ranks", e12-4)
+		return
+	}
+	if n < 20 {
+		v.fbeDefaults(2)
+		return
+	}
+	e15, n16 := r.Vector(b, b+16, 8, 4, "names")
+	v.Names = v.Names[:0]
+	for i17 := range n16 {
+		v.Names = fbe.Grow(v.Names)
+		v.Names[i17].Key.FBERead(r, b, e15+i17*8)
+		if r.Failed() {
+			r.UnwindIndex(i17)
+			r.Unwind("names")
+			return
+		}
+		v.Names[i17].Value = r.String(b, e15+i17*8+4, "names")
+	}
+	if _, k := fbe.RepeatedPairKey(v.Names, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("names", e15-4)
+		return
+	}
+}
+
+// FBEVerifyRoutes checks the versioned body the slot at slot points to (from base) as
+// FBERead reads it, without building the value.
+func FBEVerifyRoutes(r *fbe.Reader, base, slot int) {
+	b, n := r.Struct(base, slot, 1034, 12)
+	if n == 0 {
+		return
+	}
+	defer r.Leave()
+	if n < 12 {
+		return
+	}
+	var t18 []Route
+	e19, n20 := r.Vector(b, b+8, 4, 0, "routes")
+	t18 = t18[:0]
+	for i21 := range n20 {
+		t18 = fbe.Grow(t18)
+		t18[i21].FBERead(r, b, e19+i21*4)
+		if r.Failed() {
+			r.UnwindIndex(i21)
+			r.Unwind("routes")
+			return
+		}
+	}
+	if _, k := fbe.RepeatedKey(t18, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("routes", e19-4)
+		return
+	}
+	if n < 16 {
+		return
+	}
+	var t22 []fbe.Pair[Route, int32]
+	e23, n24 := r.Vector(b, b+12, 8, 4, "ranks")
+	t22 = t22[:0]
+	for i25 := range n24 {
+		t22 = fbe.Grow(t22)
+		t22[i25].Key.FBERead(r, b, e23+i25*8)
+		if r.Failed() {
+			r.UnwindIndex(i25)
+			r.Unwind("ranks")
+			return
+		}
+		t22[i25].Value = r.I32(e23 + i25*8 + 4)
+	}
+	if _, k := fbe.RepeatedPairKey(t22, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("ranks", e23-4)
+		return
+	}
+	if n < 20 {
+		return
+	}
+	var t26 []fbe.Pair[Route, string]
+	e27, n28 := r.Vector(b, b+16, 8, 4, "names")
+	t26 = t26[:0]
+	for i29 := range n28 {
+		t26 = fbe.Grow(t26)
+		t26[i29].Key.FBERead(r, b, e27+i29*8)
+		if r.Failed() {
+			r.UnwindIndex(i29)
+			r.Unwind("names")
+			return
+		}
+		t26[i29].Value = r.String(b, e27+i29*8+4, "names")
+	}
+	if _, k := fbe.RepeatedPairKey(t26, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("names", e27-4)
+		return
+	}
+}
+
+// MarshalFBE is v as a versioned root (docs/format.md 3.2).
+func (v *Routes) MarshalFBE() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFBE(&w)
+}
+
+// AppendFBE writes v as a versioned root into w (reset first) and returns w's bytes:
+// with a reused Writer, serializing allocates nothing.
+func (v *Routes) AppendFBE(w *fbe.Writer) ([]byte, error) {
+	w.BeginVersioned()
+	v.FBEWrite(w, 0, 4)
+	w.Within("everything.Routes")
+	return w.EndVersioned()
+}
+
+// UnmarshalFBE reads v from a versioned root under fbe.DefaultLimits.
+func (v *Routes) UnmarshalFBE(data []byte) error {
+	return v.ReadFBE(data, nil)
+}
+
+// ReadFBE reads v from a versioned root under lim (nil: fbe.DefaultLimits).
+func (v *Routes) ReadFBE(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	v.FBERead(&r, 0, 4)
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Routes")
+	}
+	return r.Err()
+}
+
+// VerifyFBERoutes is nil exactly when UnmarshalFBE of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFBERoutes(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginVersioned(data, lim)
+	FBEVerifyRoutes(&r, 0, 4)
+	r.Within("everything.Routes")
+	return r.Err()
+}
+
+// FBEWriteFinal appends v's fields (final model, docs/format.md 4.2).
+func (v *Routes) FBEWriteFinal(w *fbe.Writer) {
+	if i, k := fbe.RepeatedKey(v.Routes, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		w.SameElements("routes", i, k)
+		return
+	}
+	s30 := fbe.SortedBy(v.Routes, (*Route).FBEKeyCompare)
+	w.AppendCount(len(s30))
+	for i31 := range s30 {
+		(s30[i31]).FBEWriteFinal(w)
+	}
+	if i, k := fbe.RepeatedPairKey(v.Ranks, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		w.SameKeys("ranks", i, k)
+		return
+	}
+	s32 := fbe.SortedPairs(v.Ranks, (*Route).FBEKeyCompare)
+	w.AppendCount(len(s32))
+	for i33 := range s32 {
+		(s32[i33].Key).FBEWriteFinal(w)
+		w.AppendI32(s32[i33].Value)
+	}
+	if i, k := fbe.RepeatedPairKey(v.Names, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		w.SameKeys("names", i, k)
+		return
+	}
+	w.AppendCount(len(v.Names))
+	for i34 := range v.Names {
+		(v.Names[i34].Key).FBEWriteFinal(w)
+		w.AppendString(v.Names[i34].Value)
+	}
+}
+
+// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every
+// field and reusing what v holds; after an error v is left part read (the roots reset it).
+func (v *Routes) FBEReadFinal(r *fbe.Reader) {
+	if !r.Enter(12) {
+		return
+	}
+	defer r.Leave()
+	n35 := r.FinalCount(16, 0, "routes")
+	v.Routes = v.Routes[:0]
+	for i36 := range n35 {
+		v.Routes = fbe.Grow(v.Routes)
+		v.Routes[i36].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i36)
+			r.Unwind("routes")
+			return
+		}
+	}
+	if _, k := fbe.RepeatedKey(v.Routes, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("routes", r.Pos)
+		return
+	}
+	n37 := r.FinalCount(20, 4, "ranks")
+	v.Ranks = v.Ranks[:0]
+	for i38 := range n37 {
+		v.Ranks = fbe.Grow(v.Ranks)
+		v.Ranks[i38].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i38)
+			r.Unwind("ranks")
+			return
+		}
+		if p39 := r.Fixed(4, "ranks"); p39 >= 0 {
+			v.Ranks[i38].Value = r.I32(p39)
+		}
+	}
+	if _, k := fbe.RepeatedPairKey(v.Ranks, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("ranks", r.Pos)
+		return
+	}
+	n40 := r.FinalCount(20, 4, "names")
+	v.Names = v.Names[:0]
+	for i41 := range n40 {
+		v.Names = fbe.Grow(v.Names)
+		v.Names[i41].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i41)
+			r.Unwind("names")
+			return
+		}
+		v.Names[i41].Value = r.FinalString("names")
+	}
+	if _, k := fbe.RepeatedPairKey(v.Names, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("names", r.Pos)
+		return
+	}
+}
+
+// FBEVerifyFinalRoutes checks v's fields at the Reader's cursor as FBEReadFinal reads them,
+// without building the value.
+func FBEVerifyFinalRoutes(r *fbe.Reader) {
+	if !r.Enter(12) {
+		return
+	}
+	defer r.Leave()
+	var t42 []Route
+	n43 := r.FinalCount(16, 0, "routes")
+	t42 = t42[:0]
+	for i44 := range n43 {
+		t42 = fbe.Grow(t42)
+		t42[i44].FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i44)
+			r.Unwind("routes")
+			return
+		}
+	}
+	if _, k := fbe.RepeatedKey(t42, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("routes", r.Pos)
+		return
+	}
+	var t45 []fbe.Pair[Route, int32]
+	n46 := r.FinalCount(20, 4, "ranks")
+	t45 = t45[:0]
+	for i47 := range n46 {
+		t45 = fbe.Grow(t45)
+		t45[i47].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i47)
+			r.Unwind("ranks")
+			return
+		}
+		if p48 := r.Fixed(4, "ranks"); p48 >= 0 {
+			t45[i47].Value = r.I32(p48)
+		}
+	}
+	if _, k := fbe.RepeatedPairKey(t45, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("ranks", r.Pos)
+		return
+	}
+	var t49 []fbe.Pair[Route, string]
+	n50 := r.FinalCount(20, 4, "names")
+	t49 = t49[:0]
+	for i51 := range n50 {
+		t49 = fbe.Grow(t49)
+		t49[i51].Key.FBEReadFinal(r)
+		if r.Failed() {
+			r.UnwindIndex(i51)
+			r.Unwind("names")
+			return
+		}
+		t49[i51].Value = r.FinalString("names")
+	}
+	if _, k := fbe.RepeatedPairKey(t49, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		r.DuplicateKey("names", r.Pos)
+		return
+	}
+}
+
+// MarshalFinal is v as a final root (docs/format.md 4.1).
+func (v *Routes) MarshalFinal() ([]byte, error) {
+	var w fbe.Writer
+	return v.AppendFinal(&w)
+}
+
+// AppendFinal writes v as a final root into w (reset first) and returns w's bytes.
+func (v *Routes) AppendFinal(w *fbe.Writer) ([]byte, error) {
+	w.BeginFinal()
+	v.FBEWriteFinal(w)
+	w.Within("everything.Routes")
+	return w.EndFinal(1034)
+}
+
+// UnmarshalFinal reads v from a final root under fbe.DefaultLimits.
+func (v *Routes) UnmarshalFinal(data []byte) error {
+	return v.ReadFinal(data, nil)
+}
+
+// ReadFinal reads v from a final root under lim (nil: fbe.DefaultLimits).
+func (v *Routes) ReadFinal(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1034, lim)
+	v.FBEReadFinal(&r)
+	r.EndFinal()
+	if r.Failed() {
+		v.Reset()
+		r.Within("everything.Routes")
+	}
+	return r.Err()
+}
+
+// VerifyFinalRoutes is nil exactly when UnmarshalFinal of data succeeds (docs/limits.md 4);
+// it builds no value.
+func VerifyFinalRoutes(data []byte, lim *fbe.Limits) error {
+	var r fbe.Reader
+	r.BeginFinal(data, 1034, lim)
+	FBEVerifyFinalRoutes(&r)
+	r.EndFinal()
+	r.Within("everything.Routes")
+	return r.Err()
+}
+
+// FBEWriteText writes v in the original's text form (docs/format.md 9).
+func (v *Routes) FBEWriteText(t *fbe.TextWriter) {
+	t.Raw("Routes(routes=")
+	s2 := fbe.SortedBy(v.Routes, (*Route).FBEKeyCompare)
+	t.Count(len(s2), "{")
+	for i1 := range s2 {
+		if i1 > 0 {
+			t.Raw(",")
+		}
+		s2[i1].FBEWriteText(t)
+	}
+	t.Raw("},ranks=")
+	s3 := fbe.SortedPairs(v.Ranks, (*Route).FBEKeyCompare)
+	t.Count(len(s3), "<{")
+	for i4 := range s3 {
+		if i4 > 0 {
+			t.Raw(",")
+		}
+		s3[i4].Key.FBEWriteText(t)
+		t.Raw("->")
+		t.Int(int64(s3[i4].Value))
+	}
+	t.Raw("}>,names=")
+	t.Count(len(v.Names), "[{")
+	for i5 := range v.Names {
+		if i5 > 0 {
+			t.Raw(",")
+		}
+		v.Names[i5].Key.FBEWriteText(t)
+		t.Raw("->")
+		t.String(v.Names[i5].Value)
+	}
+	t.Raw("}])")
+}
+
+// String is v in the original's text form (docs/format.md 9).
+func (v Routes) String() string {
+	var t fbe.TextWriter
+	v.FBEWriteText(&t)
+	return string(t.B)
+}
+
+// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).
+func (v *Routes) FBEWriteJSON(j *fbe.JSONWriter) {
+	j.Raw(`{"routes":`)
+	if i, k := fbe.RepeatedKey(v.Routes, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		j.SameElements("routes", i, k)
+		return
+	}
+	s2 := fbe.SortedBy(v.Routes, (*Route).FBEKeyCompare)
+	j.Byte('[')
+	for i1 := range s2 {
+		if i1 > 0 {
+			j.Byte(',')
+		}
+		s2[i1].FBEWriteJSON(j)
+	}
+	j.Raw(`],"ranks":`)
+	if i, k := fbe.RepeatedPairKey(v.Ranks, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		j.SameKeys("ranks", i, k)
+		return
+	}
+	s4 := fbe.SortedPairs(v.Ranks, (*Route).FBEKeyCompare)
+	j.Byte('[')
+	for i3 := range s4 {
+		if i3 > 0 {
+			j.Byte(',')
+		}
+		j.Byte('[')
+		s4[i3].Key.FBEWriteJSON(j)
+		j.Byte(',')
+		j.Int(int64(s4[i3].Value))
+		j.Byte(']')
+	}
+	j.Raw(`],"names":`)
+	if i, k := fbe.RepeatedPairKey(v.Names, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+		j.SameKeys("names", i, k)
+		return
+	}
+	j.Byte('[')
+	for i5 := range v.Names {
+		if i5 > 0 {
+			j.Byte(',')
+		}
+		j.Byte('[')
+		v.Names[i5].Key.FBEWriteJSON(j)
+		j.Byte(',')
+		j.String(v.Names[i5].Value)
+		j.Byte(']')
+	}
+	j.Raw(`]}`)
+}
+
+// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown
+// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7).
+func (v *Routes) FBEReadJSON(r *fbe.JSONReader) {
+	v.Reset()
+	if !r.BeginStruct(12) {
+		return
+	}
+	defer r.Leave()
+	var seen [3]bool
+	for r.More() {
+		switch name := r.Name(); name {
+		case "routes":
+			r.Once(&seen[0], name)
+			if r.BeginArray("routes") {
+				v.Routes = v.Routes[:0]
+				for i6 := 0; r.More(); i6++ {
+					v.Routes = fbe.Grow(v.Routes)
+					v.Routes[i6].FBEReadJSON(r)
+					if r.Failed() {
+						r.UnwindIndex(i6)
+						r.Unwind("routes")
+						return
+					}
+				}
+				if _, k := fbe.RepeatedKey(v.Routes, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+					r.DuplicateElement("routes")
+					return
+				}
+			}
+		case "ranks":
+			r.Once(&seen[1], name)
+			if r.BeginArray("ranks") {
+				v.Ranks = v.Ranks[:0]
+				for i7 := 0; r.More(); i7++ {
+					r.Spend(4, "ranks")
+					v.Ranks = fbe.Grow(v.Ranks)
+					if r.BeginPair("ranks") {
+						v.Ranks[i7].Key.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i7)
+							r.Unwind("ranks")
+							return
+						}
+						v.Ranks[i7].Value = int32(r.Int(-2147483648, 2147483647, "ranks"))
+						r.EndPair("ranks")
+					}
+				}
+				if _, k := fbe.RepeatedPairKey(v.Ranks, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+					r.DuplicateKey("ranks")
+					return
+				}
+			}
+		case "names":
+			r.Once(&seen[2], name)
+			if r.BeginArray("names") {
+				v.Names = v.Names[:0]
+				for i8 := 0; r.More(); i8++ {
+					r.Spend(4, "names")
+					v.Names = fbe.Grow(v.Names)
+					if r.BeginPair("names") {
+						v.Names[i8].Key.FBEReadJSON(r)
+						if r.Failed() {
+							r.UnwindIndex(i8)
+							r.Unwind("names")
+							return
+						}
+						v.Names[i8].Value = r.String("names")
+						r.EndPair("names")
+					}
+				}
+				if _, k := fbe.RepeatedPairKey(v.Names, (*Route).FBEKey, (*Route).FBEKeyCompare); k >= 0 {
+					r.DuplicateKey("names")
+					return
+				}
+			}
+		default:
+			r.Skip(name)
+		}
+	}
+}
+
+// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.
+func (v Routes) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil)
+}
+
+// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing
+// but what maps need to order their keys.
+func (v *Routes) AppendJSON(dst []byte) ([]byte, error) {
+	j := fbe.JSONWriter{B: dst}
+	v.FBEWriteJSON(&j)
+	j.Within("everything.Routes")
+	return j.Result(len(dst))
+}
+
+// UnmarshalJSON reads v from FBE JSON under fbe.DefaultLimits: json.Unmarshal(data, &v) reads it.
+func (v *Routes) UnmarshalJSON(data []byte) error {
+	return v.ReadJSON(data, nil)
+}
+
+// ReadJSON reads v from FBE JSON under lim (nil: fbe.DefaultLimits; docs/limits.md).
+func (v *Routes) ReadJSON(data []byte, lim *fbe.Limits) error {
+	var r fbe.JSONReader
+	r.Begin(data, lim)
+	v.FBEReadJSON(&r)
+	r.End()
+	r.Within("everything.Routes")
 	return r.Err()
 }
 

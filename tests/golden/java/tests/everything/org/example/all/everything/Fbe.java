@@ -12,7 +12,7 @@ public final class Fbe {
     /** The schema package's version. */
     public static final String VERSION = "3.14";
     /** The schema's fingerprint: SHA-256 of the package's wire contract, in hex. */
-    public static final String FINGERPRINT = "b3c80180bc659caa1ee6917eb815c1c8d42022690867560b66b95b9483bb7cbe";
+    public static final String FINGERPRINT = "f78588568f67cff105f109bc8b4a5b039718860a6497ebe73e4d653a88fca334";
 
     private Fbe() {
     }
