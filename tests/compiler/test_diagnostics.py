@@ -109,6 +109,17 @@ CASES = [
     ('default_bad_uuid',
      'package p\nstruct S { uuid u = "not-a-uuid"; }\n',
      {}, 1, "p.fbe:2:21: error: 'not-a-uuid' is not a uuid (expected xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)"),
+    ('default_string_lone_surrogate',      # a string is UTF-8 on the wire: every target crashed writing it
+     'package p\nstruct S { string s = "x\\uD800y"; }\n',
+     {}, 1, ('p.fbe:2:23: error: string literal "x\\uD800y" holds the lone surrogate U+D800, which UTF-8 cannot '
+            'encode (write a pair, or the character itself)')),
+    ('default_string_surrogates_reversed',
+     'package p\nstruct S { string s = "\\uDE00\\uD83D"; }\n',
+     {}, 1, ('p.fbe:2:23: error: string literal "\\uDE00\\uD83D" holds the lone surrogate U+DE00, which UTF-8 cannot '
+            'encode (write a pair, or the character itself)')),
+    ('default_char_beyond_unicode',
+     "package p\nstruct S { wchar c = '\\U00110000'; }\n",
+     {}, 1, "p.fbe:2:22: error: escape '\\U00110000' is beyond U+10FFFF, the last Unicode code point"),
     ('default_enum_wrong_type',
      'package p\nenum A { x; }\nenum B { y; }\nstruct S { A a = B.y; }\n',
      {}, 1, "p.fbe:4:18: error: 'B.y' is a value of p.B, but field 'a' has type p.A"),

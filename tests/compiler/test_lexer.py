@@ -45,6 +45,8 @@ def test_attributes_are_single_tokens():
 def test_strings_and_chars():
     assert kinds(r'"a\"b" '"'!' '\\n'") == [(STRING, r'"a\"b"'), (CHAR, "'!'"), (CHAR, r"'\n'")]
     assert string_value(r'"a\"b\t\x41\u0444"') == 'a"b\tA\u0444'
+    # a surrogate pair written as two escapes is one code point (its UTF-8 is 4 bytes, as the character's)
+    assert string_value(r'"\uD83D\uDE00"') == "\U0001F600" == string_value(r'"\U0001F600"')
     assert [char_value(c) for c in ("'!'", r"'\n'", r"'\0'", r"'\x7f'", "'\u0444'")] == [33, 10, 0, 127, 0x444]
 
 

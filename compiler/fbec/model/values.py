@@ -22,6 +22,8 @@ def unescape(body: str) -> str:
     def replace(m: re.Match[str]) -> str:
         e = m.group(1)
         if e[0] in "xuU":
+            if int(e[1:], 16) > 0x10FFFF:
+                raise LiteralError(f"escape '\\{e}' is beyond U+10FFFF, the last Unicode code point")
             return chr(int(e[1:], 16))
         if e[0].isdigit() and e[0] in "01234567" and (len(e) > 1 or e == "0"):
             return chr(int(e, 8))
@@ -52,7 +54,14 @@ def char_value(text: str) -> int:
 
 
 def string_value(text: str) -> str:
-    return unescape(text[1:-1])
+    """The text of a STRING token. A surrogate pair written as two escapes (`\\uD83D\\uDE00`) is one
+    code point; a lone surrogate is refused: strings are UTF-8 on the wire, which cannot hold one."""
+    value = unescape(text[1:-1]).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    lone = next((c for c in value if 0xD800 <= ord(c) <= 0xDFFF), None)
+    if lone is not None:
+        raise LiteralError(f"string literal {text} holds the lone surrogate U+{ord(lone):04X}, "
+                           "which UTF-8 cannot encode (write a pair, or the character itself)")
+    return value
 
 
 def decimal_literal_problem(text: str) -> str | None:
