@@ -778,10 +778,56 @@ struct VSequence {
                     return false;
         } else if constexpr (!E::fixed) {
             std::size_t item_slot = base + offset + 4;
+            if constexpr (std::is_base_of_v<VStruct<T>, E> && !D::exact) {
+                if constexpr (VBody<T>::fixed_fields) {
+                    bool ok = true;
+                    if (FBE_LIKELY(verify_packed(d, base, item_slot, count, ok)))
+                        return ok;
+                }
+            }
             for (uint32_t i = 0; i < count; ++i, item_slot += E::inline_size)
                 if (!E::verify(d, base, item_slot))
                     return false;
         }
+        return true;
+    }
+    //! verify() of struct elements laid out as read_packed() takes them: the
+    //! bodies back to back from the mark, each of exactly this schema's size
+    //! and type id. The offsets are compared in one pass (vectorised), the
+    //! headers in another; then each body's own checks run as
+    //! VStruct::verify() runs them, the mark at its end: the same verdict and
+    //! error as the general way, which takes any other layout (false, the
+    //! decoder untouched). `ok` is the verdict when this returns true.
+    template <class D>
+    FBE_INLINE static bool verify_packed(D& d, std::size_t base, std::size_t item_slot, uint32_t count, bool& ok) {
+        constexpr std::size_t body_size = VBody<T>::body_size;
+        if constexpr (VBody<T>::cost > body_size)
+            return false; // each is charged more than its bytes: VStruct::verify
+        const std::size_t first = d.mark;
+        if (d.depth_left == 0 || count > (d.size - first) / body_size ||
+            first - base + std::size_t(count) * body_size > UINT32_MAX)
+            return false;
+        const uint8_t* slots = d.data + item_slot;
+        uint32_t expected = uint32_t(first - base);
+        uint32_t mismatch = 0;
+        for (std::size_t i = 0; i < count; ++i, expected += uint32_t(body_size))
+            mismatch |= load_u32(slots + i * E::inline_size) ^ expected;
+        constexpr uint64_t header = uint64_t(VBody<T>::type_id) << 32 | body_size;
+        uint64_t header_mismatch = 0;
+        for (std::size_t i = 0; i < count; ++i)
+            header_mismatch |= load<uint64_t>(d.data + first + i * body_size) ^ header;
+        if ((mismatch | header_mismatch) != 0)
+            return false;
+        --d.depth_left;
+        for (std::size_t i = 0; i < count; ++i) {
+            const std::size_t body = first + i * body_size;
+            d.mark = body + body_size;
+            if (!verify_body<T>(d, body, uint32_t(body_size))) {
+                ok = false;
+                break;
+            }
+        }
+        d.leave();
         return true;
     }
 };
