@@ -4,6 +4,7 @@
 
 use fbe::{ErrorKind, Limits, Struct, Writer};
 use generated::project::hostile::{Empties, Holder, Wide, Wides};
+use generated::project::import::Listed;
 
 /// A versioned Wides whose one element is an older writer's 8-byte body of a Wide: it asks for
 /// the 4 MB default of `int32[1000000]`.
@@ -61,4 +62,33 @@ fn elements_that_take_no_bytes_cost_32_each() {
         Empties::from_final(&root(u32::MAX)).unwrap_err().kind(),
         ErrorKind::Budget
     );
+}
+
+/// An older writer's body too short for even the inherited fields (8 bytes of an
+/// `import.Listed : market.Instrument`): every field takes its default, charged at once
+/// (docs/format.md 3.6), and the error names the first field, the first one missing
+/// (docs/limits.md 3: the type, the field and the offset).
+#[test]
+fn a_body_without_its_base_fields_names_the_first_one() {
+    let mut w = Writer::new();
+    w.begin_versioned();
+    w.struct_body(0, 4, 8, Listed::TYPE_ID);
+    let root = w.end_versioned().unwrap().to_vec();
+    // the struct's own charge (12) is paid, its fields' defaults (4) are not
+    let tight = Limits {
+        budget_factor: 0,
+        budget_slack: 15,
+        ..Limits::default()
+    };
+    let e = Listed::from_fbe_with(&root, &tight).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Budget, "{e}");
+    assert_eq!(
+        e.to_string(),
+        "decode budget exceeded (import.Listed.symbol, offset 8)"
+    );
+    assert_eq!(
+        Listed::verify_fbe(&root, &tight).unwrap_err().to_string(),
+        e.to_string()
+    );
+    assert_eq!(Listed::from_fbe(&root).unwrap(), Listed::default());
 }

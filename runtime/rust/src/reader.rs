@@ -76,13 +76,19 @@ pub struct Reader<'a> {
     budget: usize,
     depth: usize,
     max_depth: usize,
-    pos: usize,
+    /// The final model's cursor: the bytes from the next value to the end of the root (each value
+    /// claimed with one compare of its size against their length; its position is
+    /// `data.len() - rest.len()`).
+    rest: &'a [u8],
 }
 
 impl<'a> Reader<'a> {
     #[inline(always)]
     fn start(data: &'a [u8], limits: &Limits) -> Self {
-        Reader { data, mark: 8, budget: limits.budget(data.len()), depth: 0, max_depth: limits.max_depth, pos: 8 }
+        // `data` holds at least the 8 bytes of the root's header ([`Reader::versioned`],
+        // [`Reader::final_root`])
+        let rest = data.get(8..).unwrap_or_default();
+        Reader { data, mark: 8, budget: limits.budget(data.len()), depth: 0, max_depth: limits.max_depth, rest }
     }
 
     /// Checks a versioned root's header (docs/format.md 3.2, 5.1: at least 16 bytes, a total
@@ -200,7 +206,7 @@ impl<'a> Reader<'a> {
     #[inline]
     fn enter_at(&mut self, cost: usize, at: usize) -> Result<()> {
         if self.depth >= self.max_depth {
-            return Err(self.too_deep(at));
+            return Err(Self::too_deep(self.max_depth, at));
         }
         self.spend(cost, at, "")?;
         self.depth += 1;
@@ -209,8 +215,8 @@ impl<'a> Reader<'a> {
 
     #[cold]
     #[inline(never)]
-    fn too_deep(&self, at: usize) -> DecodeError {
-        DecodeError::of_kind(ErrorKind::Depth, format!("structs nested deeper than {}", self.max_depth), "", Some(at))
+    fn too_deep(max_depth: usize, at: usize) -> DecodeError {
+        DecodeError::of_kind(ErrorKind::Depth, format!("structs nested deeper than {max_depth}"), "", Some(at))
     }
 
     /// Leaves a struct entered with [`Reader::struct_body`] or [`Reader::enter`].
@@ -229,7 +235,7 @@ impl<'a> Reader<'a> {
     /// The length or count of a `what` block at `at`, inside the root or an error naming `field`.
     #[inline]
     fn u32_at(&self, at: usize, what: &str, field: &str) -> Result<usize> {
-        match self.data.get(at..).and_then(<[u8]>::first_chunk) {
+        match self.chunk_at::<4>(at) {
             Some(b) => Ok(u32::from_le_bytes(*b) as usize),
             None => Err(Self::size_beyond(what, field, at)),
         }
@@ -255,12 +261,12 @@ impl<'a> Reader<'a> {
     }
 
     #[cold]
-    fn backwards(&self, what: &str, at: usize, field: &str) -> DecodeError {
+    fn backwards(mark: usize, what: &str, at: usize, field: &str) -> DecodeError {
         DecodeError::new(
             format!(
                 "{what} at {at} before the end of the previous block ({}): out-of-line blocks must follow each \
                  other in allocation order",
-                self.mark
+                mark
             ),
             field,
             Some(at),
@@ -271,15 +277,25 @@ impl<'a> Reader<'a> {
     /// charged.
     #[inline(always)]
     fn prefixed(&mut self, what: &str, p: usize, field: &str) -> Result<&'a [u8]> {
-        let Some((length, rest)) = self.data.get(p..).and_then(<[u8]>::split_first_chunk) else {
+        let Some(length) = self.chunk_at::<4>(p) else {
             return Err(Self::size_beyond(what, field, p));
         };
         let n = u32::from_le_bytes(*length) as usize;
-        let Some(b) = rest.get(..n) else {
+        if n > self.data.len() - p - 4 {
             return Err(Self::length_beyond(what, n, field, p));
-        };
+        }
         self.spend(n, p, field)?;
-        Ok(b)
+        Ok(&self.data[p + 4..][..n])
+    }
+
+    /// The `N` bytes at `p` when they lie inside the root: one compare of `p` with the root's
+    /// size less `N`.
+    #[inline(always)]
+    fn chunk_at<const N: usize>(&self, p: usize) -> Option<&'a [u8; N]> {
+        if p > self.data.len().checked_sub(N)? {
+            return None;
+        }
+        self.data[p..].first_chunk()
     }
 
     /// The count of a collection at `p`: inside the root, `n` elements of `item` bytes within
@@ -322,7 +338,7 @@ impl<'a> Reader<'a> {
         // block read last (the body or value slot holding the slot), so `base < mark`.
         debug_assert!(base < self.mark);
         if p >= self.mark {
-            if let Some(header) = self.data.get(p..).and_then(<[u8]>::first_chunk::<8>) {
+            if let Some(header) = self.chunk_at::<8>(p) {
                 let size = get_u32(header, 0) as usize;
                 if size >= 8 && size <= self.data.len() - p && get_u32(header, 4) == type_id {
                     self.mark = p + size;
@@ -331,7 +347,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        Err(self.struct_error(base, slot, type_id))
+        Err(Self::struct_error(self.data, self.mark, base, slot, type_id))
     }
 
     /// The body of `size` bytes at `body` that [`Reader::struct_body`] returned: its fixed-size
@@ -339,7 +355,7 @@ impl<'a> Reader<'a> {
     /// besides the slice's one.
     #[inline(always)]
     pub fn body(&self, body: usize, size: usize) -> &'a [u8] {
-        &self.data[body..body + size]
+        &self.data[body..][..size]
     }
 
     /// The body at `body` that [`Reader::struct_body`] returned as the `N` bytes of this
@@ -353,30 +369,41 @@ impl<'a> Reader<'a> {
         self.data[body..].first_chunk()
     }
 
+    /// Runs `f` (an out-of-line read: an older writer's body, a value the reused object lacks)
+    /// on a copy of the reader, which then replaces it: the reader's own address is never
+    /// taken, so where it is inlined it stays in registers.
+    #[inline(always)]
+    pub fn detached<T>(&mut self, f: impl FnOnce(&mut Reader<'a>) -> T) -> T {
+        let mut r = self.clone();
+        let v = f(&mut r);
+        *self = r;
+        v
+    }
+
     /// Why [`Reader::struct_body`] refused the struct (out of line: the checks again, each with
     /// its message).
     #[cold]
     #[inline(never)]
-    fn struct_error(&self, base: usize, slot: usize, type_id: u32) -> DecodeError {
-        let off = get_u32(self.data, slot) as usize;
+    fn struct_error(data: &[u8], mark: usize, base: usize, slot: usize, type_id: u32) -> DecodeError {
+        let off = get_u32(data, slot) as usize;
         if off == 0 {
             return DecodeError::new("struct offset 0", "", Some(slot));
         }
         let p = base + off;
-        if p < self.mark {
-            return self.backwards("struct body", p, "");
+        if p < mark {
+            return Self::backwards(mark, "struct body", p, "");
         }
-        if p + 8 > self.data.len() {
+        if p + 8 > data.len() {
             return DecodeError::new("struct header beyond the end of the buffer", "", Some(p));
         }
-        let size = get_u32(self.data, p) as usize;
+        let size = get_u32(data, p) as usize;
         if size < 8 {
             return DecodeError::new(format!("struct body size {size} below 8"), "", Some(p));
         }
-        if size > self.data.len() - p {
+        if size > data.len() - p {
             return DecodeError::new(format!("struct body of {size} bytes beyond the end of the buffer"), "", Some(p));
         }
-        let tid = get_u32(self.data, p + 4);
+        let tid = get_u32(data, p + 4);
         DecodeError::new(format!("type id {tid} where {type_id} was expected"), "", Some(p))
     }
 
@@ -389,7 +416,7 @@ impl<'a> Reader<'a> {
         }
         let p = base + off;
         if p < self.mark {
-            return Err(self.backwards(what, p, field));
+            return Err(Self::backwards(self.mark, what, p, field));
         }
         let b = self.prefixed(what, p, field)?;
         self.mark = p + 4 + b.len();
@@ -454,7 +481,7 @@ impl<'a> Reader<'a> {
         }
         let p = base + off;
         if p < self.mark {
-            return Err(self.backwards("collection", p, field));
+            return Err(Self::backwards(self.mark, "collection", p, field));
         }
         let n = self.count(p, item, cost, field)?;
         self.mark = p + 4 + n * item;
@@ -488,7 +515,7 @@ impl<'a> Reader<'a> {
         }
         let p = base + off;
         if p < self.mark {
-            return Err(self.backwards("optional value", p, field));
+            return Err(Self::backwards(self.mark, "optional value", p, field));
         }
         if self.data.get(p..p + size).is_none() {
             return Err(DecodeError::new("value slot beyond the end of the buffer", field, Some(p)));
@@ -502,32 +529,34 @@ impl<'a> Reader<'a> {
     /// The final model's cursor: the position of the next value.
     #[inline]
     pub fn pos(&self) -> usize {
-        self.pos
+        self.data.len() - self.rest.len()
     }
 
     /// Checks that the fields covered the root exactly (docs/format.md 5.2).
+    #[inline]
     pub fn end_final(&self) -> Result<()> {
-        if self.pos != self.data.len() {
-            return Err(DecodeError::new(
-                format!("final root covers {} bytes, its size says {}", self.pos, self.data.len()),
-                "",
-                Some(0),
-            ));
+        if !self.rest.is_empty() {
+            return Err(Self::not_covered(self.pos(), self.data.len()));
         }
         Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_covered(pos: usize, size: usize) -> DecodeError {
+        DecodeError::new(format!("final root covers {pos} bytes, its size says {size}"), "", Some(0))
     }
 
     /// Claims the next `n` bytes of a final root for one fixed-size value of `field` and
     /// returns them.
     #[inline]
     pub fn fixed(&mut self, n: usize, field: &str) -> Result<&'a [u8]> {
-        let p = self.pos;
-        match self.data.get(p..).and_then(|rest| rest.get(..n)) {
-            Some(b) => {
-                self.pos = p + n;
+        match self.rest.split_at_checked(n) {
+            Some((b, rest)) => {
+                self.rest = rest;
                 Ok(b)
             }
-            None => Err(Self::value_beyond(field, p)),
+            None => Err(Self::value_beyond(field, self.pos())),
         }
     }
 
@@ -544,38 +573,45 @@ impl<'a> Reader<'a> {
     /// fields one by one would: naming the first field that is not there, at its offset.
     #[inline]
     pub fn run(&mut self, n: usize, fields: &str) -> Result<&'a [u8]> {
-        let p = self.pos;
-        match self.data.get(p..).and_then(|rest| rest.get(..n)) {
-            Some(b) => {
-                self.pos = p + n;
+        match self.rest.split_at_checked(n) {
+            Some((b, rest)) => {
+                self.rest = rest;
                 Ok(b)
             }
-            None => Err(self.run_beyond(fields)),
+            None => Err(Self::run_beyond(self.pos(), self.rest.len(), fields)),
         }
     }
 
     #[cold]
-    fn run_beyond(&self, fields: &str) -> DecodeError {
-        let mut p = self.pos;
+    fn run_beyond(pos: usize, left: usize, fields: &str) -> DecodeError {
+        let (mut p, end) = (pos, pos + left);
         for f in fields.split(',') {
             let (name, size) = f.split_once('=').unwrap_or((f, "0"));
             let (one, count) = size.split_once('*').unwrap_or((size, "1"));
             let (one, count): (usize, usize) = (one.parse().unwrap_or(0), count.parse().unwrap_or(1));
             for _ in 0..count {
-                if one > self.data.len() - p {
+                if one > end - p {
                     return DecodeError::new("value beyond the end of the buffer", name, Some(p));
                 }
                 p += one;
             }
         }
-        DecodeError::new("value beyond the end of the buffer", "", Some(self.pos))
+        DecodeError::new("value beyond the end of the buffer", "", Some(pos))
     }
 
+    /// A length and the bytes after it at the cursor (a string or `bytes` value), charged: the
+    /// checks of a versioned string's block, in their order, on the bytes after the cursor.
     #[inline(always)]
     fn final_payload(&mut self, what: &str, field: &str) -> Result<&'a [u8]> {
-        let p = self.pos;
-        let b = self.prefixed(what, p, field)?;
-        self.pos = p + 4 + b.len();
+        let Some((length, rest)) = self.rest.split_first_chunk() else {
+            return Err(Self::size_beyond(what, field, self.pos()));
+        };
+        let n = u32::from_le_bytes(*length) as usize;
+        let Some((b, rest)) = rest.split_at_checked(n) else {
+            return Err(Self::length_beyond(what, n, field, self.pos()));
+        };
+        self.spend(n, self.data.len() - self.rest.len(), field)?;
+        self.rest = rest;
         Ok(b)
     }
 
@@ -593,39 +629,53 @@ impl<'a> Reader<'a> {
 
     /// A collection's count at the cursor; `item` is the fewest bytes one element takes (so a
     /// count cannot exceed what the bytes left hold; 0 for elements that take no bytes, which
-    /// the budget alone bounds), `cost` what one element costs (docs/limits.md 3).
+    /// the budget alone bounds), `cost` what one element costs (docs/limits.md 3): the checks of
+    /// a versioned collection's count, in their order, on the bytes after the cursor.
     #[inline]
     pub fn final_count(&mut self, item: usize, cost: usize, field: &str) -> Result<usize> {
-        let n = self.count(self.pos, item, cost, field)?;
-        self.pos += 4;
+        let Some((count, rest)) = self.rest.split_first_chunk() else {
+            return Err(Self::size_beyond("collection", field, self.pos()));
+        };
+        let n = u32::from_le_bytes(*count) as usize;
+        if n.checked_mul(item).is_none_or(|bytes| bytes > rest.len()) {
+            return Err(Self::at_error(format_args!("count {n} exceeds the buffer"), field, self.pos()));
+        }
+        self.spend(n.saturating_mul(cost), self.data.len() - self.rest.len(), field)?;
+        self.rest = rest;
         Ok(n)
     }
 
     /// An optional's presence byte at the cursor.
     #[inline]
     pub fn final_has(&mut self, field: &str) -> Result<bool> {
-        match self.data.get(self.pos) {
-            Some(&flag) => {
-                self.pos += 1;
+        match self.rest.split_first() {
+            Some((&flag, rest)) => {
+                self.rest = rest;
                 Ok(flag != 0)
             }
-            None => Err(DecodeError::new("optional flag beyond the end of the buffer", field, Some(self.pos))),
+            None => Err(Self::flag_beyond(field, self.pos())),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flag_beyond(field: &str, at: usize) -> DecodeError {
+        DecodeError::new("optional flag beyond the end of the buffer", field, Some(at))
     }
 
     /// The decimal at the cursor (16 bytes), its flags checked.
     #[inline]
     pub fn final_decimal(&mut self, field: &str) -> Result<Decimal> {
-        let p = self.pos;
-        self.fixed(16, field)?;
-        self.decimal(p, field)
+        let p = self.pos();
+        let b = self.fixed(16, field)?;
+        Decimal::from_wire(&bytes(b, 0)).map_err(|e| DecodeError::new(e.to_string(), field, Some(p)))
     }
 
     /// Starts a final-model struct value costing `cost` bytes (depth and budget); the caller
     /// reads the fields and calls [`Reader::leave`]. The error is the struct's own.
     #[inline]
     pub fn enter(&mut self, cost: usize) -> Result<()> {
-        self.enter_at(cost, self.pos)
+        self.enter_at(cost, self.pos())
     }
 
     /// The error of a set or map entry at `at` whose key was read before (docs/limits.md 4).

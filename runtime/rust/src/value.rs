@@ -542,7 +542,7 @@ fn optional_into<T: Value>(v: &mut Option<T>, r: &mut Reader<'_>, p: Option<usiz
     match (p, v) {
         (None, v) => *v = None,
         (Some(p), Some(v)) => v.get_into_at(r, p, &r.data()[p..p + T::SLOT], p, 0)?,
-        (Some(p), v) => *v = Some(T::get(r, p, p)?),
+        (Some(p), v) => *v = Some(r.detached(|r| T::get(r, p, p))?),
     }
     Ok(())
 }
@@ -841,7 +841,7 @@ fn elements_into<T: Value>(
         let at = first + i * T::SLOT;
         match v.get_mut(i) {
             Some(x) => x.get_into_at(r, base, slot, at, 0),
-            None => T::get(r, base, at).map(|x| v.push(x)),
+            None => r.detached(|r| T::get(r, base, at)).map(|x| v.push(x)),
         }
         .map_err(|e| e.in_index(i))?;
     }
@@ -923,12 +923,13 @@ impl<T: Value> Value for Vec<T> {
     fn take_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {
         let n = r.final_count(T::FINAL_MIN, T::COST, "")?;
         make_room(self, n, r.budget());
-        for i in 0..n {
-            match self.get_mut(i) {
-                Some(v) => v.take_into(r),
-                None => T::take(r).map(|v| self.push(v)),
-            }
-            .map_err(|e| e.in_index(i))?;
+        // the elements the vector holds (at most n), then new ones
+        let reused = self.len();
+        for (i, v) in self.iter_mut().enumerate() {
+            v.take_into(r).map_err(|e| e.in_index(i))?;
+        }
+        for i in reused..n {
+            self.push(T::take(r).map_err(|e| e.in_index(i))?);
         }
         Ok(())
     }

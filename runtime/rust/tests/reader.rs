@@ -167,6 +167,22 @@ fn final_roots_name_the_first_missing_field() {
     assert!(r.final_has("flag").unwrap_err().to_string().starts_with("optional flag beyond the end"));
     let mut r = Reader::final_root(&root, 5, &lim).unwrap();
     assert_eq!(r.final_count(2, 2, "items").unwrap_err().to_string(), "count 1 exceeds the buffer (items, offset 8)");
+    // a string at 8: the length 1 (the i32), its byte the 2 at 12
+    let mut r = Reader::final_root(&root, 5, &lim).unwrap();
+    assert_eq!(r.final_string("name").unwrap(), [2]);
+    r.end_final().unwrap();
+    let mut r = Reader::final_root(&root, 5, &lim).unwrap();
+    r.fixed(4, "id").unwrap();
+    let e = r.final_string("name").unwrap_err();
+    assert_eq!(e.to_string(), "string size beyond the end of the buffer (name, offset 12)");
+    let mut long = root.clone();
+    long[8] = 9;
+    let mut r = Reader::final_root(&long, 5, &lim).unwrap();
+    let e = r.final_string("name").unwrap_err();
+    assert_eq!(e.to_string(), "string of 9 bytes beyond the end of the buffer (name, offset 8)");
+    let none = Limits { budget_factor: 0, budget_slack: 0, ..Limits::default() };
+    let mut r = Reader::final_root(&root, 5, &none).unwrap();
+    assert_eq!(r.final_blob("name").unwrap_err().to_string(), "decode budget exceeded (name, offset 8)");
 }
 
 #[test]

@@ -484,7 +484,7 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
             fields_by_size(w, c, s, p, verify)
         else:
             with w.block(f"let Some(body) = r.full_body::<{s.body_size}>(b, n) else {{", "};"):
-                w.line("return self.read_older(r, b, n);")
+                w.line("return r.detached(|r| self.read_older(r, b, n));")
             for fp in fields:
                 if ir.reads_unchecked(fp.type):
                     w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(body, {fp.offset});")
@@ -518,8 +518,8 @@ def fields_by_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, 
             w.line("*self = Self::default();")
     if p.base_fields:
         with w.block(f"if n < {s.base_size} {{", "}"):
-            if p.older_cost:
-                w.line(f'r.spend({p.older_cost}, b, "")?;')
+            if p.older_cost:   # every field's defaults, named after the first one (the first missing)
+                w.line(f'r.spend({p.older_cost}, b, "{p.fields[0].name}")?;')
             w.line("r.leave();")
             w.line("return Ok(());")
         for fp in p.base_fields:

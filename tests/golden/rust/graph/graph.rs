@@ -39,7 +39,7 @@ impl fbe::Struct for Node {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 20)?;
         let Some(body) = r.full_body::<28>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.name, b, body, 12, "name")?;
@@ -216,7 +216,7 @@ impl fbe::Struct for Edge {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 12)?;
         let Some(body) = r.full_body::<20>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.source = fbe::Fixed::at(body, 8);
         self.target = fbe::Fixed::at(body, 12);
@@ -365,7 +365,7 @@ impl fbe::Struct for Graph {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 8)?;
         let Some(body) = r.full_body::<16>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.nodes, b, body, 8, "nodes")?;
         r.field_into_at(&mut self.edges, b, body, 12, "edges")?;

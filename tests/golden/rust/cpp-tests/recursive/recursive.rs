@@ -38,7 +38,7 @@ impl fbe::Struct for Node {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
         let Some(body) = r.full_body::<20>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.label, b, body, 12, "label")?;

@@ -37,7 +37,7 @@ impl fbe::Struct for Edge {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
         let Some(body) = r.full_body::<20>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.source = fbe::Fixed::at(body, 8);
         self.target = fbe::Fixed::at(body, 12);
@@ -188,7 +188,7 @@ impl fbe::Struct for Point {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 11)?;
         let Some(body) = r.full_body::<19>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.flag = fbe::Fixed::at(body, 8);
         self.x = fbe::Fixed::at(body, 9);
@@ -341,7 +341,7 @@ impl fbe::Struct for Point3 {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 19)?;
         let Some(body) = r.full_body::<27>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.flag = fbe::Fixed::at(body, 8);
         self.x = fbe::Fixed::at(body, 9);
@@ -499,7 +499,7 @@ impl fbe::Struct for Named {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 4, 8)?;
         let Some(body) = r.full_body::<16>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.name, b, body, 8, "name")?;
         r.field_into_at(&mut self.values, b, body, 12, "values")?;
@@ -658,7 +658,7 @@ impl fbe::Struct for Holder {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 10, 24)?;
         let Some(body) = r.full_body::<32>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
         r.field_into_at(&mut self.points, b, body, 12, "points")?;

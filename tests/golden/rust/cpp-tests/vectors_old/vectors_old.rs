@@ -33,7 +33,7 @@ impl fbe::Struct for Edge {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.source = fbe::Fixed::at(body, 8);
         r.leave();
@@ -156,7 +156,7 @@ impl fbe::Struct for Holder {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 10, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
         r.leave();

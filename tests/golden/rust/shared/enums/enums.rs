@@ -1210,7 +1210,7 @@ impl fbe::Struct for Enums {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 216)?;
         let Some(body) = r.full_body::<224>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.byte0 = fbe::Fixed::at(body, 8);
         self.byte1 = fbe::Fixed::at(body, 9);

@@ -231,7 +231,7 @@ impl fbe::Struct for Order {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 26)?;
         let Some(body) = r.full_body::<34>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.symbol, b, body, 12, "symbol")?;
@@ -420,7 +420,7 @@ impl fbe::Struct for Balance {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 12)?;
         let Some(body) = r.full_body::<20>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
         self.amount = fbe::Fixed::at(body, 12);
@@ -583,7 +583,7 @@ impl fbe::Struct for Account {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 14)?;
         let Some(body) = r.full_body::<30>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.name, b, body, 12, "name")?;
@@ -811,7 +811,7 @@ impl fbe::Struct for OrderMessage {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 1)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
@@ -946,7 +946,7 @@ impl fbe::Struct for BalanceMessage {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 1)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
@@ -1081,7 +1081,7 @@ impl fbe::Struct for AccountMessage {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 1)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();

@@ -262,7 +262,7 @@ impl fbe::Struct for Order {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 42)?;
         let Some(body) = r.full_body::<50>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.symbol, b, body, 12, "symbol")?;
@@ -475,7 +475,7 @@ impl fbe::Struct for Balance {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 20)?;
         let Some(body) = r.full_body::<28>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
         self.amount = fbe::Fixed::at(body, 12);
@@ -653,7 +653,7 @@ impl fbe::Struct for Account {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 14)?;
         let Some(body) = r.full_body::<30>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.name, b, body, 12, "name")?;
@@ -881,7 +881,7 @@ impl fbe::Struct for OrderMessage {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 11, 1)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
@@ -1016,7 +1016,7 @@ impl fbe::Struct for BalanceMessage {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 12, 1)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
@@ -1151,7 +1151,7 @@ impl fbe::Struct for AccountMessage {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 13, 1)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();

@@ -510,7 +510,7 @@ impl fbe::Struct for StructSimple {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 110, 217)?;
         let Some(body) = r.full_body::<237>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         self.f1 = fbe::Fixed::at(body, 12);
@@ -1724,7 +1724,7 @@ impl fbe::Struct for StructOptional {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 111, 283)?;
         let Some(body) = r.full_body::<567>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         self.f1 = fbe::Fixed::at(body, 12);
@@ -1851,7 +1851,7 @@ impl fbe::Struct for StructOptional {
         let (b, n) = r.struct_at(base, slot, off, 111, 283)?;
         let body = r.body(b, n);
         if n < 237 {
-            r.spend(64, b, "")?;
+            r.spend(64, b, "id")?;
             r.leave();
             return Ok(());
         }
@@ -2402,7 +2402,7 @@ impl StructOptional {
             *self = Self::default();
         }
         if n < 237 {
-            r.spend(64, b, "")?;
+            r.spend(64, b, "id")?;
             r.leave();
             return Ok(());
         }
@@ -3922,7 +3922,7 @@ impl fbe::Struct for StructNested {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 112, 306)?;
         let Some(body) = r.full_body::<622>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         self.f1 = fbe::Fixed::at(body, 12);
@@ -4061,7 +4061,7 @@ impl fbe::Struct for StructNested {
         let (b, n) = r.struct_at(base, slot, off, 112, 306)?;
         let body = r.body(b, n);
         if n < 567 {
-            r.spend(692, b, "")?;
+            r.spend(692, b, "id")?;
             r.leave();
             return Ok(());
         }
@@ -4566,7 +4566,7 @@ impl StructNested {
             *self = Self::default();
         }
         if n < 567 {
-            r.spend(692, b, "")?;
+            r.spend(692, b, "id")?;
             r.leave();
             return Ok(());
         }
@@ -5732,7 +5732,7 @@ impl fbe::Struct for StructBytes {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 120, 6)?;
         let Some(body) = r.full_body::<22>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -5916,7 +5916,7 @@ impl fbe::Struct for StructArray {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 125, 36)?;
         let Some(body) = r.full_body::<92>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.f1 = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.f2, b, body, 10, "f2")?;
@@ -6310,7 +6310,7 @@ impl fbe::Struct for StructVector {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 130, 40)?;
         let Some(body) = r.full_body::<48>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -6671,7 +6671,7 @@ impl fbe::Struct for StructList {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 131, 40)?;
         let Some(body) = r.full_body::<48>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -7020,7 +7020,7 @@ impl fbe::Struct for StructSet {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 132, 16)?;
         let Some(body) = r.full_body::<24>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -7235,7 +7235,7 @@ impl fbe::Struct for StructMap {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 140, 40)?;
         let Some(body) = r.full_body::<48>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -7616,7 +7616,7 @@ impl fbe::Struct for StructHash {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 141, 40)?;
         let Some(body) = r.full_body::<48>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -7981,7 +7981,7 @@ impl fbe::Struct for StructHashEx {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 142, 8)?;
         let Some(body) = r.full_body::<16>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;

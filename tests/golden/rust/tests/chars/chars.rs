@@ -118,7 +118,7 @@ impl fbe::Struct for CharKeys {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 8)?;
         let Some(body) = r.full_body::<16>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.letters, b, body, 8, "letters")?;
         r.field_into_at(&mut self.count_by_letter, b, body, 12, "countByLetter")?;
@@ -279,7 +279,7 @@ impl fbe::Struct for GradeKeys {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 8)?;
         let Some(body) = r.full_body::<16>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.grades, b, body, 8, "grades")?;
         r.field_into_at(&mut self.count_by_grade, b, body, 12, "countByGrade")?;

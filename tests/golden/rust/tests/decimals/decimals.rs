@@ -52,7 +52,7 @@ impl fbe::Struct for Prices {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 77)?;
         let Some(body) = r.full_body::<89>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.price, b, body, 8, "price")?;
         r.field_into_at(&mut self.maybe_price, b, body, 24, "maybePrice")?;

@@ -180,7 +180,7 @@ impl fbe::Struct for Zeros {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 17)?;
         let Some(body) = r.full_body::<77>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.b_, b, body, 12, "b")?;

@@ -1147,7 +1147,7 @@ impl fbe::Struct for Counted {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1001, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.a = fbe::Fixed::at(body, 8);
         r.leave();
@@ -1270,7 +1270,7 @@ impl fbe::Struct for Shifted {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1020, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.a = fbe::Fixed::at(body, 8);
         r.leave();
@@ -1393,7 +1393,7 @@ impl fbe::Struct for AfterShift {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1021, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.a = fbe::Fixed::at(body, 8);
         r.leave();
@@ -1516,7 +1516,7 @@ impl fbe::Struct for Fixed {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 7, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.a = fbe::Fixed::at(body, 8);
         r.leave();
@@ -1641,7 +1641,7 @@ impl fbe::Struct for Derived {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 7, 8)?;
         let Some(body) = r.full_body::<16>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.a = fbe::Fixed::at(body, 8);
         self.b_ = fbe::Fixed::at(body, 12);
@@ -1793,7 +1793,7 @@ impl fbe::Struct for ImportedBase {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1022, 16)?;
         let Some(body) = r.full_body::<24>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
         self.digits = fbe::Fixed::at(body, 12);
@@ -1956,7 +1956,7 @@ impl fbe::Struct for Note {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1023, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.text, b, body, 8, "text")?;
         r.leave();
@@ -2086,7 +2086,7 @@ impl fbe::Struct for Quiet {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1024, 8)?;
         let Some(body) = r.full_body::<16>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.password, b, body, 8, "password")?;
         self.legacy = fbe::Fixed::at(body, 12);
@@ -2481,7 +2481,7 @@ impl fbe::Struct for Everything {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1026, 258)?;
         let Some(body) = r.full_body::<310>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         self.f1 = fbe::Fixed::at(body, 12);
@@ -3627,7 +3627,7 @@ impl fbe::Struct for PlaceOrder {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1027, 16)?;
         let Some(body) = r.full_body::<28>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.instrument, b, body, 24, "instrument")?;
@@ -3785,7 +3785,7 @@ impl fbe::Struct for Accepted {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1028, 16)?;
         let Some(body) = r.full_body::<24>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.leave();
@@ -3919,7 +3919,7 @@ impl fbe::Struct for Rejected {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1029, 20)?;
         let Some(body) = r.full_body::<28>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
@@ -4059,7 +4059,7 @@ impl fbe::Struct for Ping {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1030, 8)?;
         let Some(body) = r.full_body::<16>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.sequence = fbe::Fixed::at(body, 8);
         r.leave();
@@ -4186,7 +4186,7 @@ impl fbe::Struct for FixedKeywords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1031, 9)?;
         let Some(body) = r.full_body::<17>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.new = fbe::Fixed::at(body, 8);
         self.swap = fbe::Fixed::at(body, 12);
@@ -4365,7 +4365,7 @@ impl fbe::Struct for Keywords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1032, 30)?;
         let Some(body) = r.full_body::<42>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.new = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.class, b, body, 12, "class")?;
@@ -4607,7 +4607,7 @@ impl fbe::Struct for Route {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1033, 16)?;
         let Some(body) = r.full_body::<24>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.venue, b, body, 8, "venue")?;
         self.weight = fbe::Fixed::at(body, 12);
@@ -4768,7 +4768,7 @@ impl fbe::Struct for Routes {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1034, 12)?;
         let Some(body) = r.full_body::<20>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.routes, b, body, 8, "routes")?;
         r.field_into_at(&mut self.ranks, b, body, 12, "ranks")?;

@@ -122,7 +122,7 @@ impl fbe::Struct for Empties {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.items, b, body, 8, "items")?;
         r.leave();
@@ -268,7 +268,7 @@ impl fbe::Struct for Wide {
         }
         let (b, n) = r.struct_at(base, slot, off, 3, 4000000)?;
         let Some(body) = r.full_body::<4000008>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.values = fbe::Fixed::at(body, 8);
         r.leave();
@@ -401,7 +401,7 @@ impl fbe::Struct for Wides {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 4, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.items, b, body, 8, "items")?;
         r.leave();
@@ -543,7 +543,7 @@ impl fbe::Struct for Holder {
         }
         let (b, n) = r.struct_at(base, slot, off, 5, 5)?;
         let Some(body) = r.full_body::<21>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.wide, b, body, 8, "wide")?;
         r.field_into_at(&mut self.maybe, b, body, 12, "maybe")?;

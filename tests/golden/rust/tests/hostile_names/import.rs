@@ -2552,7 +2552,7 @@ impl fbe::Struct for Order {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
         let Some(body) = r.full_body::<20>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.side = fbe::Fixed::at(body, 8);
         self.s = fbe::Fixed::at(body, 12);
@@ -3049,7 +3049,7 @@ impl fbe::Struct for CppWords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 2, 619)?;
         let Some(body) = r.full_body::<703>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.alignas = fbe::Fixed::at(body, 8);
         self.alignof = fbe::Fixed::at(body, 10);
@@ -4997,7 +4997,7 @@ impl fbe::Struct for PythonWords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 3, 239)?;
         let Some(body) = r.full_body::<275>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.false_ = fbe::Fixed::at(body, 8);
         self.none = fbe::Fixed::at(body, 10);
@@ -5888,7 +5888,7 @@ impl fbe::Struct for GoWords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 4, 202)?;
         let Some(body) = r.full_body::<234>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.chan = fbe::Fixed::at(body, 8);
         self.defer = fbe::Fixed::at(body, 10);
@@ -6657,7 +6657,7 @@ impl fbe::Struct for JavaWords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 5, 182)?;
         let Some(body) = r.full_body::<210>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.abstract_ = fbe::Fixed::at(body, 8);
         self.boolean = fbe::Fixed::at(body, 10);
@@ -7371,7 +7371,7 @@ impl fbe::Struct for KotlinWords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 6, 207)?;
         let Some(body) = r.full_body::<243>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fun = fbe::Fixed::at(body, 8);
         self.typealias = fbe::Fixed::at(body, 10);
@@ -8204,7 +8204,7 @@ impl fbe::Struct for JsWords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 7, 223)?;
         let Some(body) = r.full_body::<259>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.debugger = fbe::Fixed::at(body, 8);
         self.function = fbe::Fixed::at(body, 10);
@@ -9057,7 +9057,7 @@ impl fbe::Struct for RustWords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 8, 195)?;
         let Some(body) = r.full_body::<223>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.crate_ = fbe::Fixed::at(body, 8);
         self.dyn_ = fbe::Fixed::at(body, 10);
@@ -9776,7 +9776,7 @@ impl fbe::Struct for CSharpWords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 9, 150)?;
         let Some(body) = r.full_body::<178>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.checked = fbe::Fixed::at(body, 8);
         self.event = fbe::Fixed::at(body, 10);
@@ -10397,7 +10397,7 @@ impl fbe::Struct for RubyWords {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 10, 98)?;
         let Some(body) = r.full_body::<118>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.begin = fbe::Fixed::at(body, 8);
         self.end = fbe::Fixed::at(body, 10);
@@ -10813,7 +10813,7 @@ impl fbe::Struct for CppMembers {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 11, 48)?;
         let Some(body) = r.full_body::<64>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.swap = fbe::Fixed::at(body, 8);
         self.fbe_type = fbe::Fixed::at(body, 10);
@@ -11140,7 +11140,7 @@ impl fbe::Struct for PythonMembers {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 12, 96)?;
         let Some(body) = r.full_body::<112>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.to_json = fbe::Fixed::at(body, 8);
         self.from_json = fbe::Fixed::at(body, 10);
@@ -11568,7 +11568,7 @@ impl fbe::Struct for GoMembers {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 13, 129)?;
         let Some(body) = r.full_body::<153>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fbe_key = fbe::Fixed::at(body, 8);
         self.fbe_key_compare = fbe::Fixed::at(body, 10);
@@ -12148,7 +12148,7 @@ impl fbe::Struct for JvmMembers {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 14, 137)?;
         let Some(body) = r.full_body::<161>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.type_id = fbe::Fixed::at(body, 8);
         self.key_order = fbe::Fixed::at(body, 10);
@@ -12649,7 +12649,7 @@ impl fbe::Struct for JsMembers {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 15, 11)?;
         let Some(body) = r.full_body::<23>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fbe_key = fbe::Fixed::at(body, 8);
         self.to_json = fbe::Fixed::at(body, 10);
@@ -12910,7 +12910,7 @@ impl fbe::Struct for RuntimeNames {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 16, 142)?;
         let Some(body) = r.full_body::<170>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.buffer = fbe::Fixed::at(body, 8);
         self.write_buffer = fbe::Fixed::at(body, 10);
@@ -13444,7 +13444,7 @@ impl fbe::Struct for Class {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 17, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.class = fbe::Fixed::at(body, 8);
         r.leave();
@@ -13567,7 +13567,7 @@ impl fbe::Struct for Object {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 18, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.object = fbe::Fixed::at(body, 8);
         r.leave();
@@ -13690,7 +13690,7 @@ impl fbe::Struct for String_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 19, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.string = fbe::Fixed::at(body, 8);
         r.leave();
@@ -13813,7 +13813,7 @@ impl fbe::Struct for List {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 20, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.list = fbe::Fixed::at(body, 8);
         r.leave();
@@ -13936,7 +13936,7 @@ impl fbe::Struct for Map {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 21, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.map = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14059,7 +14059,7 @@ impl fbe::Struct for Model {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 22, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.model = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14182,7 +14182,7 @@ impl fbe::Struct for FinalModel {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 23, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.final_model = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14305,7 +14305,7 @@ impl fbe::Struct for Buffer {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 24, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.buffer = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14428,7 +14428,7 @@ impl fbe::Struct for Reader_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 25, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.reader = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14551,7 +14551,7 @@ impl fbe::Struct for Writer_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 26, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.writer = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14674,7 +14674,7 @@ impl fbe::Struct for Limits {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 27, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.limits = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14797,7 +14797,7 @@ impl fbe::Struct for DecodeError_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 28, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.decode_error = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14920,7 +14920,7 @@ impl fbe::Struct for DecodeException {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 29, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.decode_exception = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15045,7 +15045,7 @@ impl fbe::Struct for Decimal {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 30, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.decimal = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15168,7 +15168,7 @@ impl fbe::Struct for Uuid {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 31, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.uuid = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15291,7 +15291,7 @@ impl fbe::Struct for Uuid_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 32, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.uuid = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15414,7 +15414,7 @@ impl fbe::Struct for Timestamp {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 33, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.timestamp = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15537,7 +15537,7 @@ impl fbe::Struct for Sender {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 34, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.sender = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15660,7 +15660,7 @@ impl fbe::Struct for Receiver {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 35, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.receiver = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15783,7 +15783,7 @@ impl fbe::Struct for Client {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 36, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.client = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15906,7 +15906,7 @@ impl fbe::Struct for Proxy {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 37, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.proxy = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16029,7 +16029,7 @@ impl fbe::Struct for Handler {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 38, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.handler = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16152,7 +16152,7 @@ impl fbe::Struct for Fbe {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 39, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fbe = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16275,7 +16275,7 @@ impl fbe::Struct for Fbe_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 40, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fbe = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16398,7 +16398,7 @@ impl fbe::Struct for Std {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 41, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.std = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16521,7 +16521,7 @@ impl fbe::Struct for Companion {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 42, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.companion = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16644,7 +16644,7 @@ impl fbe::Struct for Any {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 43, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.any = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16767,7 +16767,7 @@ impl fbe::Struct for Self_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 44, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.self_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16890,7 +16890,7 @@ impl fbe::Struct for Self__ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 45, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.self_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17013,7 +17013,7 @@ impl fbe::Struct for None_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 46, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.none = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17136,7 +17136,7 @@ impl fbe::Struct for Option_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 47, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.option = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17259,7 +17259,7 @@ impl fbe::Struct for Result_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 48, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.result = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17382,7 +17382,7 @@ impl fbe::Struct for Vec_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 49, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.vec = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17505,7 +17505,7 @@ impl fbe::Struct for Box_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 50, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.box_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17628,7 +17628,7 @@ impl fbe::Struct for Error {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 51, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.error = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17751,7 +17751,7 @@ impl fbe::Struct for Exception {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 52, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.exception = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17874,7 +17874,7 @@ impl fbe::Struct for Text {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 53, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.text = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17997,7 +17997,7 @@ impl fbe::Struct for JsonWriter {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 54, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.json_writer = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18120,7 +18120,7 @@ impl fbe::Struct for Int32T {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 55, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.int32_t = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18243,7 +18243,7 @@ impl fbe::Struct for SizeT {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 56, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.size_t = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18366,7 +18366,7 @@ impl fbe::Struct for List_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 57, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.list = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18489,7 +18489,7 @@ impl fbe::Struct for Object_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 58, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.object = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18612,7 +18612,7 @@ impl fbe::Struct for V {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 59, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.v_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18735,7 +18735,7 @@ impl fbe::Struct for R {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 60, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.r_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18858,7 +18858,7 @@ impl fbe::Struct for W {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 61, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.w_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18981,7 +18981,7 @@ impl fbe::Struct for SideBuy {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 62, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.side_buy = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19104,7 +19104,7 @@ impl fbe::Struct for OrderKey {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 63, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.order_key = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19227,7 +19227,7 @@ impl fbe::Struct for TextOfside {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 64, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.text_ofside = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19350,7 +19350,7 @@ impl fbe::Struct for Decimal1 {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 65, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.decimal_1 = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19473,7 +19473,7 @@ impl fbe::Struct for OrderModel {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 66, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.order_model = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19596,7 +19596,7 @@ impl fbe::Struct for OrderFinal {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 67, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.order_final = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19719,7 +19719,7 @@ impl fbe::Struct for NewOrder {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 68, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.new_order = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19842,7 +19842,7 @@ impl fbe::Struct for VerifyFbeOrder {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 69, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.verify_fbe_order = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19967,7 +19967,7 @@ impl fbe::Struct for FbeVrOrder {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 70, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fbe_vr_order = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20090,7 +20090,7 @@ impl fbe::Struct for E1 {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 71, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.e1 = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20213,7 +20213,7 @@ impl fbe::Struct for I2 {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 72, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.i2 = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20336,7 +20336,7 @@ impl fbe::Struct for O3 {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 73, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.o3 = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20459,7 +20459,7 @@ impl fbe::Struct for Fbe__ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 74, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fbe = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20582,7 +20582,7 @@ impl fbe::Struct for Fingerprint {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 75, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fingerprint = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20705,7 +20705,7 @@ impl fbe::Struct for FbeFingerprint {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 76, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fbe_fingerprint = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20830,7 +20830,7 @@ impl fbe::Struct for FbeFingerprint_ {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 77, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.fbe_fingerprint = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20969,7 +20969,7 @@ impl fbe::Struct for Case {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 78, 32)?;
         let Some(body) = r.full_body::<40>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.name = fbe::Fixed::at(body, 8);
         self.name_ = fbe::Fixed::at(body, 12);
@@ -21191,7 +21191,7 @@ impl fbe::Struct for Imported {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 79, 2)?;
         let Some(body) = r.full_body::<14>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.market = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.org, b, body, 9, "org")?;
@@ -21363,7 +21363,7 @@ impl fbe::Struct for Symbol {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 80, 4)?;
         let Some(body) = r.full_body::<12>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.digits = fbe::Fixed::at(body, 8);
         r.leave();
@@ -21503,7 +21503,7 @@ impl fbe::Struct for Listed {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 81, 12)?;
         let Some(body) = r.full_body::<24>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
         self.digits = fbe::Fixed::at(body, 12);
@@ -21523,7 +21523,7 @@ impl fbe::Struct for Listed {
         let (b, n) = r.struct_at(base, slot, off, 81, 12)?;
         let body = r.body(b, n);
         if n < 16 {
-            r.spend(4, b, "")?;
+            r.spend(4, b, "symbol")?;
             r.leave();
             return Ok(());
         }
@@ -21583,7 +21583,7 @@ impl Listed {
             *self = Self::default();
         }
         if n < 16 {
-            r.spend(4, b, "")?;
+            r.spend(4, b, "symbol")?;
             r.leave();
             return Ok(());
         }
@@ -21707,7 +21707,7 @@ impl fbe::Struct for Derived {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 82, 18)?;
         let Some(body) = r.full_body::<26>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.side = fbe::Fixed::at(body, 8);
         self.s = fbe::Fixed::at(body, 12);
@@ -22125,7 +22125,7 @@ impl fbe::Struct for Hostile {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 83, 4)?;
         let Some(body) = r.full_body::<336>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.order, b, body, 8, "Order")?;
         r.field_into_at(&mut self.cpp_words, b, body, 12, "CppWords")?;

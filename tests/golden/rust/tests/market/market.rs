@@ -118,7 +118,7 @@ impl fbe::Struct for Instrument {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 501, 8)?;
         let Some(body) = r.full_body::<16>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
         self.digits = fbe::Fixed::at(body, 12);
@@ -260,7 +260,7 @@ impl fbe::Struct for Failure {
     ) -> Result<(), DecodeError> {
         let (b, n) = r.struct_at(base, slot, off, 502, 20)?;
         let Some(body) = r.full_body::<28>(b, n) else {
-            return self.read_older(r, b, n);
+            return r.detached(|r| self.read_older(r, b, n));
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
