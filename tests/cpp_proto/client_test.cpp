@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <future>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -193,6 +194,24 @@ TYPED_TEST(ClientTest, QueuedTransportIsNotAFailure) {
     client.receive(server.out);
     ASSERT_TRUE(ready(f));
     EXPECT_EQ(f.get().sequence, 1);
+}
+
+TYPED_TEST(ClientTest, SendThatThrowsFailsTheRequest) {
+    // The runtime's Client::send_request: a request whose send throws fails with the original's text
+    // (docs/cpp-json-protocol.md), with a response or without one.
+    struct Broken : ClientOf<typename TypeParam::Client> {
+        std::size_t onSend(const void* /*data*/, std::size_t /*size*/) override {
+            throw std::runtime_error("link down");
+        }
+    } client;
+    auto answered = client.request(ping(1));
+    ASSERT_TRUE(ready(answered));
+    EXPECT_EQ(error_of(answered), "Send request failed! link down");
+    ::rpc::Notice notice;
+    notice.text = "hello";
+    auto sent = client.request(notice);
+    ASSERT_TRUE(ready(sent));
+    EXPECT_EQ(error_of(sent), "Send request failed! link down");
 }
 
 TYPED_TEST(ClientTest, WatchdogTimesOutOnlyExpiredRequests) {

@@ -321,30 +321,11 @@ def _fail(w: CppWriter, reject: str, tables: list[str], clients: list[str], then
 
 
 def _request(w: CppWriter, r: Struct) -> None:
-    """A Client's request(value, timeout) for one request type."""
+    """A Client's request(value, timeout) for one request type: the runtime's Client::send_request."""
     result = f"std::future<{qualified(r.response)}>" if r.response else "std::future<void>"
     what = f"completes with the {r.response} of the same id" if r.response else "completes once sent"
     w.line(f"//! Sends {r.qualified}; the future {what}. timeout in milliseconds, 0 = none.")
-    with w.braced(f"{result} request(const {qualified(r.qualified)}& value, uint64_t timeout = 0)"):
-        w.line("std::scoped_lock locker(this->_lock);")
-        if r.response:
-            rt = qualified(r.response)
-            w.line(f"std::promise<{rt}> promise;")
-            w.line(f"std::future<{rt}> future = promise.get_future();")
-            w.line(f"_requests_{_ident(r.response)}.add(value.id, this->unique_timestamp(), timeout * 1000000, "
-                   "std::move(promise));")
-            with w.braced("try"):
-                w.line("this->send(value);")
-            with w.braced("catch (const std::exception& ex)"):
-                w.line(f'_requests_{_ident(r.response)}.fail(value.id, std::string("Send request failed! ") + ex.what());')
-        else:
-            w.line("(void)timeout;")
-            w.line("std::promise<void> promise;")
-            w.line("std::future<void> future = promise.get_future();")
-            with w.braced("try"):
-                w.line("this->send(value);")
-                w.line("promise.set_value();")
-            with w.braced("catch (const std::exception& ex)"):
-                w.line('promise.set_exception(std::make_exception_ptr(std::runtime_error('
-                       'std::string("Send request failed! ") + ex.what())));')
-        w.line("return future;")
+    timeout = "timeout" if r.response else "/*timeout*/"
+    with w.braced(f"{result} request(const {qualified(r.qualified)}& value, uint64_t {timeout} = 0)"):
+        pending = f"_requests_{_ident(r.response)}, value.id, timeout, " if r.response else ""
+        w.line(f"return this->send_request({pending}[&] {{ this->send(value); }});")

@@ -586,6 +586,40 @@ protected:
     //! Fails the pending request `id` of any type (used by global rejects).
     virtual bool fail_request(const uuid_t& /*id*/, const std::string& /*error*/) { return false; }
 
+    //! A request answered by a response of type R (the generated request(value, timeout)): with the client
+    //! lock held, registered in `pending` under `id` (timeout in milliseconds, 0 = none), then sent by
+    //! `send()`; a send that throws fails it. The future completes with the response or fails.
+    template <typename R, typename TSend>
+    std::future<R> send_request(PendingRequests<R>& pending, const uuid_t& id, uint64_t timeout, TSend&& send) {
+        std::scoped_lock locker(_lock);
+        std::promise<R> promise;
+        std::future<R> future = promise.get_future();
+        pending.add(id, unique_timestamp(), timeout * 1000000, std::move(promise));
+        try {
+            send();
+        } catch (const std::exception& ex) {
+            pending.fail(id, std::string("Send request failed! ") + ex.what());
+        }
+        return future;
+    }
+
+    //! A request without a response: sent by `send()` with the client lock held; the future completes once
+    //! sent, or fails with what the send threw.
+    template <typename TSend>
+    std::future<void> send_request(TSend&& send) {
+        std::scoped_lock locker(_lock);
+        std::promise<void> promise;
+        std::future<void> future = promise.get_future();
+        try {
+            send();
+            promise.set_value();
+        } catch (const std::exception& ex) {
+            promise.set_exception(
+                std::make_exception_ptr(std::runtime_error(std::string("Send request failed! ") + ex.what())));
+        }
+        return future;
+    }
+
     //! A timestamp unique within this client: current UTC nanoseconds,
     //! bumped by one when not greater than the previous one.
     uint64_t unique_timestamp() {

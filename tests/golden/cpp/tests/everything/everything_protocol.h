@@ -186,37 +186,12 @@ public:
     //! Sends everything.PlaceOrder; the future completes with the everything.Accepted of the same id. timeout in milliseconds, 0 = none.
     std::future<::everything::Accepted> request(const ::everything::PlaceOrder& value, uint64_t timeout = 0)
     {
-        std::scoped_lock locker(this->_lock);
-        std::promise<::everything::Accepted> promise;
-        std::future<::everything::Accepted> future = promise.get_future();
-        _requests_everything_Accepted.add(value.id, this->unique_timestamp(), timeout * 1000000, std::move(promise));
-        try
-        {
-            this->send(value);
-        }
-        catch (const std::exception& ex)
-        {
-            _requests_everything_Accepted.fail(value.id, std::string("Send request failed! ") + ex.what());
-        }
-        return future;
+        return this->send_request(_requests_everything_Accepted, value.id, timeout, [&] { this->send(value); });
     }
     //! Sends everything.Ping; the future completes once sent. timeout in milliseconds, 0 = none.
-    std::future<void> request(const ::everything::Ping& value, uint64_t timeout = 0)
+    std::future<void> request(const ::everything::Ping& value, uint64_t /*timeout*/ = 0)
     {
-        std::scoped_lock locker(this->_lock);
-        (void)timeout;
-        std::promise<void> promise;
-        std::future<void> future = promise.get_future();
-        try
-        {
-            this->send(value);
-            promise.set_value();
-        }
-        catch (const std::exception& ex)
-        {
-            promise.set_exception(std::make_exception_ptr(std::runtime_error(std::string("Send request failed! ") + ex.what())));
-        }
-        return future;
+        return this->send_request([&] { this->send(value); });
     }
 
 protected:
