@@ -45,21 +45,15 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
             w.line("template <class TWriter>")
             w.line(f"struct ValueWriter<TWriter, {cpp}>")
-            with w.block("{", "};"):
-                args = "TWriter& writer, const " + cpp + "& value, bool scope = true"
-                if not own and not base:
-                    args = "TWriter& writer, const " + cpp + "&, bool scope = true"
-                with w.braced(f"static bool to_json({args})"):
-                    # no writer writes what no reader reads: struct nesting within kMaxDepth
-                    w.line("const detail::WriteLevel level(scope);")
-                    guard(w, "!level.ok()", f'return detail::write_too_deep("{s.qualified}");')
-                    guard(w, "scope && !writer.StartObject()")
-                    if base:
-                        guard(w, f"!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false)")
-                    for f in own:
-                        guard(w, f'!FBE::JSON::to_json_key(writer, "{f.name}") || '
-                                 f"!FBE::JSON::to_json(writer, value.{field_ident(f)})")
-                    w.line("return !scope || writer.EndObject();")
+            head = f"static bool to_json(TWriter& writer, const {cpp}& value, bool scope = true)"
+            with w.block("{", "};"), w.function(head, False), \
+                    w.block(f'return detail::write_struct(writer, scope, "{s.qualified}", [&] {{', "});"):
+                if base:
+                    guard(w, f"!FBE::JSON::to_json(writer, static_cast<const {base}&>(value), false)")
+                for f in own:
+                    guard(w, f'!FBE::JSON::to_json_key(writer, "{f.name}") || '
+                             f"!FBE::JSON::to_json(writer, value.{field_ident(f)})")
+                w.line("return true;")
             w.blank()
 
             w.line("template <class TJson>")
@@ -72,13 +66,9 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                     w.line(f"static constexpr uint64_t default_cost = {s.default_cost};")
                 w.blank()
                 with w.function(f"static bool from_json(const TJson& json, {cpp}& value)"):
-                    # depth, object and cost; the root names its type in errors
-                    w.line("const detail::ReadLevel level;")
-                    guard(w, f'!detail::enter_struct(level, json, "{s.qualified}", cost)')
-                    w.line(f'return detail::leave_struct(level, read_members(json, value), "{s.qualified}");')
-                w.line("//! The members (inherited ones first) of an object checked by from_json, in one pass:")
-                w.line("//! each name is matched once (the next field in declaration order first), a name")
-                w.line("//! seen twice is refused, a field without a member takes its default.")
+                    w.line(f'return detail::read_struct(json, "{s.qualified}", cost, '
+                           "[&] { return read_members(json, value); });")
+                w.line("//! The members of the object (inherited ones first): detail::read_fields, then the defaults.")
                 with w.function(f"static bool read_members(const TJson& json, {cpp}& value)", False):
                     _read_members(w, schema, s)
             w.blank()
@@ -95,21 +85,11 @@ def _read_members(w: CppWriter, schema: Schema, s: Struct) -> None:
     w.line(f"static constexpr std::string_view names[] = {{{names}}};")
     w.line(f"bool seen[{len(fields)}] = {{}};")
     w.line("bool result = true;")
-    w.line("std::size_t next = 0;")
-    with w.braced("for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)"):
-        w.line("const std::string_view name(it->name.GetString(), it->name.GetStringLength());")
-        w.line(f"const std::size_t i = detail::field_index(names, {len(fields)}, name, next);")
-        guard(w, f"i == {len(fields)}", "continue; // unknown members are ignored")
-        guard(w, "seen[i]", "return detail::duplicate_member(name);")
-        w.line("seen[i] = true;")
-        w.line("next = i + 1;")
-        with w.braced("switch (i)"):
-            for i, f in enumerate(fields):
-                w.line(f'case {i}: result &= detail::read_member<TJson>(it->value, '
-                       f'value.{field_ident(f)}, "{f.name}"); break;')
-            w.line("default: break;")
-        guard(w, "FBE_UNLIKELY(!result) && detail::exhausted()",
-              "return false; // beyond the decode budget: stop at once")
+    with w.block("const auto read = [&](std::size_t i, const TJson& member) {", "};"), w.braced("switch (i)"):
+        for i, f in enumerate(fields):
+            w.line(f'case {i}: return detail::read_member<TJson>(member, value.{field_ident(f)}, "{f.name}");')
+        w.line("default: return true;")
+    guard(w, "!detail::read_fields(json, names, seen, result, read)")
     # omitted members (JSON of an older schema version): defaults, their structs charged
     costs = [f.default_cost for f in plan.of(schema).struct(s.qualified).fields]
     charged = any(costs)

@@ -867,6 +867,31 @@ inline bool duplicate_member(std::string_view name) {
     return false;
 }
 
+//! The members of a struct's object checked by enter_struct (generated read_members), in one pass: each
+//! name is matched among the struct's field `names` once (the next field in declaration order first), an
+//! unknown name is ignored, a name seen twice is refused; `read(i, member)` reads the member of field i.
+//! Marks the fields read in `seen`; `result` is whether every member read. False when the object must be
+//! refused at once: a name seen twice, or a member failed beyond the decode budget.
+template <class TJson, std::size_t N, typename TRead>
+bool read_fields(const TJson& json, const std::string_view (&names)[N], bool (&seen)[N], bool& result,
+                 TRead&& read) {
+    std::size_t next = 0;
+    for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
+        const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+        const std::size_t i = field_index(names, N, name, next);
+        if (i == N)
+            continue; // unknown members are ignored
+        if (seen[i])
+            return duplicate_member(name);
+        seen[i] = true;
+        next = i + 1;
+        result &= read(i, it->value);
+        if (FBE_UNLIKELY(!result) && exhausted())
+            return false; // beyond the decode budget: stop at once
+    }
+    return true;
+}
+
 //! Ends a struct's from_json: the root names its type in front of the error.
 inline bool leave_struct(const ReadLevel& level, bool result, const char* type) {
     if (!result && level.depth() == 1)
@@ -879,6 +904,29 @@ inline bool write_too_deep(const char* type) {
     clear_error();
     fail(1, std::string("cannot write ") + type + ": structs nested deeper than " + std::to_string(kMaxDepth));
     return false;
+}
+
+//! A struct's to_json (generated ValueWriter): its object with `members()` writing the members inside (a
+//! base written inside its derived struct's object, !scope, adds no braces and no level); no writer writes
+//! what no reader reads: struct nesting within kMaxDepth.
+template <class TWriter, typename TMembers>
+bool write_struct(TWriter& writer, bool scope, const char* type, TMembers&& members) {
+    const WriteLevel level(scope);
+    if (!level.ok())
+        return write_too_deep(type);
+    if (scope && !writer.StartObject())
+        return false;
+    return members() && (!scope || writer.EndObject());
+}
+
+//! A struct's from_json (generated ValueReader): the depth, the object and its cost checked (enter_struct),
+//! then `members()` reads the members; the root names its type in errors.
+template <class TJson, typename TMembers>
+FBE_INLINE bool read_struct(const TJson& json, const char* type, uint64_t cost, TMembers&& members) {
+    const ReadLevel level;
+    if (!enter_struct(level, json, type, cost))
+        return false;
+    return leave_struct(level, members(), type);
 }
 
 } // namespace detail

@@ -16,20 +16,17 @@ struct ValueWriter<TWriter, ::graph::Node>
 {
     static bool to_json(TWriter& writer, const ::graph::Node& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("graph.Node");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "value") || !FBE::JSON::to_json(writer, value.value))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "out_edges") || !FBE::JSON::to_json(writer, value.out_edges))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "graph.Node", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "value") || !FBE::JSON::to_json(writer, value.value))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "out_edges") || !FBE::JSON::to_json(writer, value.out_edges))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -41,42 +38,27 @@ struct ValueReader<TJson, ::graph::Node>
 
     static bool from_json(const TJson& json, ::graph::Node& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "graph.Node", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "graph.Node");
+        return detail::read_struct(json, "graph.Node", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::graph::Node& value)
     {
         static constexpr std::string_view names[] = {"id", "name", "value", "out_edges"};
         bool seen[4] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 4, name, next);
-            if (i == 4)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.name, "name"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.value, "value"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.out_edges, "out_edges"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.name, "name");
+                case 2: return detail::read_member<TJson>(member, value.value, "value");
+                case 3: return detail::read_member<TJson>(member, value.out_edges, "out_edges");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.id = {};
         if (!seen[1])
@@ -94,18 +76,15 @@ struct ValueWriter<TWriter, ::graph::Edge>
 {
     static bool to_json(TWriter& writer, const ::graph::Edge& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("graph.Edge");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "target") || !FBE::JSON::to_json(writer, value.target))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "graph.Edge", [&] {
+            if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "target") || !FBE::JSON::to_json(writer, value.target))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -117,41 +96,26 @@ struct ValueReader<TJson, ::graph::Edge>
 
     static bool from_json(const TJson& json, ::graph::Edge& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "graph.Edge", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "graph.Edge");
+        return detail::read_struct(json, "graph.Edge", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::graph::Edge& value)
     {
         static constexpr std::string_view names[] = {"source", "target", "weight"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.source, "source"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.target, "target"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.source, "source");
+                case 1: return detail::read_member<TJson>(member, value.target, "target");
+                case 2: return detail::read_member<TJson>(member, value.weight, "weight");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.source = {};
         if (!seen[1])
@@ -167,16 +131,13 @@ struct ValueWriter<TWriter, ::graph::Graph>
 {
     static bool to_json(TWriter& writer, const ::graph::Graph& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("graph.Graph");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "nodes") || !FBE::JSON::to_json(writer, value.nodes))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "graph.Graph", [&] {
+            if (!FBE::JSON::to_json_key(writer, "nodes") || !FBE::JSON::to_json(writer, value.nodes))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -188,40 +149,25 @@ struct ValueReader<TJson, ::graph::Graph>
 
     static bool from_json(const TJson& json, ::graph::Graph& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "graph.Graph", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "graph.Graph");
+        return detail::read_struct(json, "graph.Graph", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::graph::Graph& value)
     {
         static constexpr std::string_view names[] = {"nodes", "edges"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.nodes, "nodes"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.nodes, "nodes");
+                case 1: return detail::read_member<TJson>(member, value.edges, "edges");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.nodes = {};
         if (!seen[1])

@@ -16,24 +16,21 @@ struct ValueWriter<TWriter, ::proto::Order>
 {
     static bool to_json(TWriter& writer, const ::proto::Order& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("proto.Order");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "side") || !FBE::JSON::to_json(writer, value.side))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "volume") || !FBE::JSON::to_json(writer, value.volume))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "proto.Order", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "side") || !FBE::JSON::to_json(writer, value.side))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "volume") || !FBE::JSON::to_json(writer, value.volume))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -45,44 +42,29 @@ struct ValueReader<TJson, ::proto::Order>
 
     static bool from_json(const TJson& json, ::proto::Order& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.Order", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "proto.Order");
+        return detail::read_struct(json, "proto.Order", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::Order& value)
     {
         static constexpr std::string_view names[] = {"id", "symbol", "side", "type", "price", "volume"};
         bool seen[6] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 6, name, next);
-            if (i == 6)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.symbol, "symbol"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.side, "side"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.type, "type"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.price, "price"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.volume, "volume"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.symbol, "symbol");
+                case 2: return detail::read_member<TJson>(member, value.side, "side");
+                case 3: return detail::read_member<TJson>(member, value.type, "type");
+                case 4: return detail::read_member<TJson>(member, value.price, "price");
+                case 5: return detail::read_member<TJson>(member, value.volume, "volume");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.id = {};
         if (!seen[1])
@@ -104,16 +86,13 @@ struct ValueWriter<TWriter, ::proto::Balance>
 {
     static bool to_json(TWriter& writer, const ::proto::Balance& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("proto.Balance");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "currency") || !FBE::JSON::to_json(writer, value.currency))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "amount") || !FBE::JSON::to_json(writer, value.amount))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "proto.Balance", [&] {
+            if (!FBE::JSON::to_json_key(writer, "currency") || !FBE::JSON::to_json(writer, value.currency))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "amount") || !FBE::JSON::to_json(writer, value.amount))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -125,40 +104,25 @@ struct ValueReader<TJson, ::proto::Balance>
 
     static bool from_json(const TJson& json, ::proto::Balance& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.Balance", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "proto.Balance");
+        return detail::read_struct(json, "proto.Balance", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::Balance& value)
     {
         static constexpr std::string_view names[] = {"currency", "amount"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.currency, "currency"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.amount, "amount"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.currency, "currency");
+                case 1: return detail::read_member<TJson>(member, value.amount, "amount");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.currency = {};
         if (!seen[1])
@@ -172,24 +136,21 @@ struct ValueWriter<TWriter, ::proto::Account>
 {
     static bool to_json(TWriter& writer, const ::proto::Account& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("proto.Account");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "state") || !FBE::JSON::to_json(writer, value.state))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wallet") || !FBE::JSON::to_json(writer, value.wallet))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "asset") || !FBE::JSON::to_json(writer, value.asset))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "orders") || !FBE::JSON::to_json(writer, value.orders))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "proto.Account", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "state") || !FBE::JSON::to_json(writer, value.state))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wallet") || !FBE::JSON::to_json(writer, value.wallet))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "asset") || !FBE::JSON::to_json(writer, value.asset))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "orders") || !FBE::JSON::to_json(writer, value.orders))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -201,44 +162,29 @@ struct ValueReader<TJson, ::proto::Account>
 
     static bool from_json(const TJson& json, ::proto::Account& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.Account", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "proto.Account");
+        return detail::read_struct(json, "proto.Account", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::Account& value)
     {
         static constexpr std::string_view names[] = {"id", "name", "state", "wallet", "asset", "orders"};
         bool seen[6] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 6, name, next);
-            if (i == 6)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.name, "name"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.state, "state"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.wallet, "wallet"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.asset, "asset"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.orders, "orders"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.name, "name");
+                case 2: return detail::read_member<TJson>(member, value.state, "state");
+                case 3: return detail::read_member<TJson>(member, value.wallet, "wallet");
+                case 4: return detail::read_member<TJson>(member, value.asset, "asset");
+                case 5: return detail::read_member<TJson>(member, value.orders, "orders");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             value.id = {};
@@ -264,14 +210,11 @@ struct ValueWriter<TWriter, ::proto::OrderMessage>
 {
     static bool to_json(TWriter& writer, const ::proto::OrderMessage& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("proto.OrderMessage");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "proto.OrderMessage", [&] {
+            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -283,39 +226,24 @@ struct ValueReader<TJson, ::proto::OrderMessage>
 
     static bool from_json(const TJson& json, ::proto::OrderMessage& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.OrderMessage", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "proto.OrderMessage");
+        return detail::read_struct(json, "proto.OrderMessage", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::OrderMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.body, "body");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
         {
@@ -331,14 +259,11 @@ struct ValueWriter<TWriter, ::proto::BalanceMessage>
 {
     static bool to_json(TWriter& writer, const ::proto::BalanceMessage& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("proto.BalanceMessage");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "proto.BalanceMessage", [&] {
+            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -350,39 +275,24 @@ struct ValueReader<TJson, ::proto::BalanceMessage>
 
     static bool from_json(const TJson& json, ::proto::BalanceMessage& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.BalanceMessage", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "proto.BalanceMessage");
+        return detail::read_struct(json, "proto.BalanceMessage", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::BalanceMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.body, "body");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
         {
@@ -398,14 +308,11 @@ struct ValueWriter<TWriter, ::proto::AccountMessage>
 {
     static bool to_json(TWriter& writer, const ::proto::AccountMessage& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("proto.AccountMessage");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "proto.AccountMessage", [&] {
+            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -417,39 +324,24 @@ struct ValueReader<TJson, ::proto::AccountMessage>
 
     static bool from_json(const TJson& json, ::proto::AccountMessage& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "proto.AccountMessage", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "proto.AccountMessage");
+        return detail::read_struct(json, "proto.AccountMessage", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::proto::AccountMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.body, "body");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
         {

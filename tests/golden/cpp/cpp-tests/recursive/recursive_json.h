@@ -16,18 +16,15 @@ struct ValueWriter<TWriter, ::recursive::Node>
 {
     static bool to_json(TWriter& writer, const ::recursive::Node& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("recursive.Node");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "label") || !FBE::JSON::to_json(writer, value.label))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "children") || !FBE::JSON::to_json(writer, value.children))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "recursive.Node", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "label") || !FBE::JSON::to_json(writer, value.label))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "children") || !FBE::JSON::to_json(writer, value.children))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -39,41 +36,26 @@ struct ValueReader<TJson, ::recursive::Node>
 
     static bool from_json(const TJson& json, ::recursive::Node& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "recursive.Node", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "recursive.Node");
+        return detail::read_struct(json, "recursive.Node", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::recursive::Node& value)
     {
         static constexpr std::string_view names[] = {"id", "label", "children"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.label, "label"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.children, "children"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.label, "label");
+                case 2: return detail::read_member<TJson>(member, value.children, "children");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.id = {};
         if (!seen[1])

@@ -16,18 +16,15 @@ struct ValueWriter<TWriter, ::vectors::Edge>
 {
     static bool to_json(TWriter& writer, const ::vectors::Edge& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("vectors.Edge");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "target") || !FBE::JSON::to_json(writer, value.target))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "vectors.Edge", [&] {
+            if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "target") || !FBE::JSON::to_json(writer, value.target))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -39,41 +36,26 @@ struct ValueReader<TJson, ::vectors::Edge>
 
     static bool from_json(const TJson& json, ::vectors::Edge& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Edge", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "vectors.Edge");
+        return detail::read_struct(json, "vectors.Edge", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Edge& value)
     {
         static constexpr std::string_view names[] = {"source", "target", "weight"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.source, "source"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.target, "target"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.source, "source");
+                case 1: return detail::read_member<TJson>(member, value.target, "target");
+                case 2: return detail::read_member<TJson>(member, value.weight, "weight");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.source = {};
         if (!seen[1])
@@ -89,18 +71,15 @@ struct ValueWriter<TWriter, ::vectors::Point>
 {
     static bool to_json(TWriter& writer, const ::vectors::Point& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("vectors.Point");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "flag") || !FBE::JSON::to_json(writer, value.flag))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "x") || !FBE::JSON::to_json(writer, value.x))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "y") || !FBE::JSON::to_json(writer, value.y))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "vectors.Point", [&] {
+            if (!FBE::JSON::to_json_key(writer, "flag") || !FBE::JSON::to_json(writer, value.flag))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "x") || !FBE::JSON::to_json(writer, value.x))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "y") || !FBE::JSON::to_json(writer, value.y))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -112,41 +91,26 @@ struct ValueReader<TJson, ::vectors::Point>
 
     static bool from_json(const TJson& json, ::vectors::Point& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Point", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "vectors.Point");
+        return detail::read_struct(json, "vectors.Point", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Point& value)
     {
         static constexpr std::string_view names[] = {"flag", "x", "y"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.flag, "flag"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.x, "x"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.y, "y"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.flag, "flag");
+                case 1: return detail::read_member<TJson>(member, value.x, "x");
+                case 2: return detail::read_member<TJson>(member, value.y, "y");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.flag = {};
         if (!seen[1])
@@ -162,16 +126,13 @@ struct ValueWriter<TWriter, ::vectors::Point3>
 {
     static bool to_json(TWriter& writer, const ::vectors::Point3& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("vectors.Point3");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json(writer, static_cast<const ::vectors::Point&>(value), false))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "z") || !FBE::JSON::to_json(writer, value.z))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "vectors.Point3", [&] {
+            if (!FBE::JSON::to_json(writer, static_cast<const ::vectors::Point&>(value), false))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "z") || !FBE::JSON::to_json(writer, value.z))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -183,42 +144,27 @@ struct ValueReader<TJson, ::vectors::Point3>
 
     static bool from_json(const TJson& json, ::vectors::Point3& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Point3", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "vectors.Point3");
+        return detail::read_struct(json, "vectors.Point3", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Point3& value)
     {
         static constexpr std::string_view names[] = {"flag", "x", "y", "z"};
         bool seen[4] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 4, name, next);
-            if (i == 4)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.flag, "flag"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.x, "x"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.y, "y"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.z, "z"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.flag, "flag");
+                case 1: return detail::read_member<TJson>(member, value.x, "x");
+                case 2: return detail::read_member<TJson>(member, value.y, "y");
+                case 3: return detail::read_member<TJson>(member, value.z, "z");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.flag = {};
         if (!seen[1])
@@ -236,16 +182,13 @@ struct ValueWriter<TWriter, ::vectors::Named>
 {
     static bool to_json(TWriter& writer, const ::vectors::Named& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("vectors.Named");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "values") || !FBE::JSON::to_json(writer, value.values))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "vectors.Named", [&] {
+            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "values") || !FBE::JSON::to_json(writer, value.values))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -257,40 +200,25 @@ struct ValueReader<TJson, ::vectors::Named>
 
     static bool from_json(const TJson& json, ::vectors::Named& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Named", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "vectors.Named");
+        return detail::read_struct(json, "vectors.Named", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Named& value)
     {
         static constexpr std::string_view names[] = {"name", "values"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.name, "name"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.values, "values"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.name, "name");
+                case 1: return detail::read_member<TJson>(member, value.values, "values");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.name = {};
         if (!seen[1])
@@ -304,24 +232,21 @@ struct ValueWriter<TWriter, ::vectors::Holder>
 {
     static bool to_json(TWriter& writer, const ::vectors::Holder& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("vectors.Holder");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "points") || !FBE::JSON::to_json(writer, value.points))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ints") || !FBE::JSON::to_json(writer, value.ints))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "switches") || !FBE::JSON::to_json(writer, value.switches))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "reals") || !FBE::JSON::to_json(writer, value.reals))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "named") || !FBE::JSON::to_json(writer, value.named))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "vectors.Holder", [&] {
+            if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "points") || !FBE::JSON::to_json(writer, value.points))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ints") || !FBE::JSON::to_json(writer, value.ints))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "switches") || !FBE::JSON::to_json(writer, value.switches))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "reals") || !FBE::JSON::to_json(writer, value.reals))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "named") || !FBE::JSON::to_json(writer, value.named))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -333,44 +258,29 @@ struct ValueReader<TJson, ::vectors::Holder>
 
     static bool from_json(const TJson& json, ::vectors::Holder& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors.Holder", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "vectors.Holder");
+        return detail::read_struct(json, "vectors.Holder", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors::Holder& value)
     {
         static constexpr std::string_view names[] = {"edges", "points", "ints", "switches", "reals", "named"};
         bool seen[6] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 6, name, next);
-            if (i == 6)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.points, "points"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.ints, "ints"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.switches, "switches"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.reals, "reals"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.named, "named"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.edges, "edges");
+                case 1: return detail::read_member<TJson>(member, value.points, "points");
+                case 2: return detail::read_member<TJson>(member, value.ints, "ints");
+                case 3: return detail::read_member<TJson>(member, value.switches, "switches");
+                case 4: return detail::read_member<TJson>(member, value.reals, "reals");
+                case 5: return detail::read_member<TJson>(member, value.named, "named");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.edges = {};
         if (!seen[1])

@@ -16,20 +16,17 @@ struct ValueWriter<TWriter, ::vectors_new::Edge>
 {
     static bool to_json(TWriter& writer, const ::vectors_new::Edge& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("vectors_new.Edge");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "target") || !FBE::JSON::to_json(writer, value.target))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "note") || !FBE::JSON::to_json(writer, value.note))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "vectors_new.Edge", [&] {
+            if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "target") || !FBE::JSON::to_json(writer, value.target))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "note") || !FBE::JSON::to_json(writer, value.note))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -41,42 +38,27 @@ struct ValueReader<TJson, ::vectors_new::Edge>
 
     static bool from_json(const TJson& json, ::vectors_new::Edge& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors_new.Edge", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "vectors_new.Edge");
+        return detail::read_struct(json, "vectors_new.Edge", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors_new::Edge& value)
     {
         static constexpr std::string_view names[] = {"source", "target", "weight", "note"};
         bool seen[4] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 4, name, next);
-            if (i == 4)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.source, "source"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.target, "target"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.note, "note"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.source, "source");
+                case 1: return detail::read_member<TJson>(member, value.target, "target");
+                case 2: return detail::read_member<TJson>(member, value.weight, "weight");
+                case 3: return detail::read_member<TJson>(member, value.note, "note");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.source = {};
         if (!seen[1])
@@ -94,14 +76,11 @@ struct ValueWriter<TWriter, ::vectors_new::Holder>
 {
     static bool to_json(TWriter& writer, const ::vectors_new::Holder& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("vectors_new.Holder");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "vectors_new.Holder", [&] {
+            if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -113,39 +92,24 @@ struct ValueReader<TJson, ::vectors_new::Holder>
 
     static bool from_json(const TJson& json, ::vectors_new::Holder& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors_new.Holder", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "vectors_new.Holder");
+        return detail::read_struct(json, "vectors_new.Holder", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors_new::Holder& value)
     {
         static constexpr std::string_view names[] = {"edges"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.edges, "edges");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.edges = {};
         return result;

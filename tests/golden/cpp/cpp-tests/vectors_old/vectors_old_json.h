@@ -16,14 +16,11 @@ struct ValueWriter<TWriter, ::vectors_old::Edge>
 {
     static bool to_json(TWriter& writer, const ::vectors_old::Edge& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("vectors_old.Edge");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "vectors_old.Edge", [&] {
+            if (!FBE::JSON::to_json_key(writer, "source") || !FBE::JSON::to_json(writer, value.source))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -35,39 +32,24 @@ struct ValueReader<TJson, ::vectors_old::Edge>
 
     static bool from_json(const TJson& json, ::vectors_old::Edge& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors_old.Edge", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "vectors_old.Edge");
+        return detail::read_struct(json, "vectors_old.Edge", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors_old::Edge& value)
     {
         static constexpr std::string_view names[] = {"source"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.source, "source"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.source, "source");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.source = {};
         return result;
@@ -79,14 +61,11 @@ struct ValueWriter<TWriter, ::vectors_old::Holder>
 {
     static bool to_json(TWriter& writer, const ::vectors_old::Holder& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("vectors_old.Holder");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "vectors_old.Holder", [&] {
+            if (!FBE::JSON::to_json_key(writer, "edges") || !FBE::JSON::to_json(writer, value.edges))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -98,39 +77,24 @@ struct ValueReader<TJson, ::vectors_old::Holder>
 
     static bool from_json(const TJson& json, ::vectors_old::Holder& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "vectors_old.Holder", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "vectors_old.Holder");
+        return detail::read_struct(json, "vectors_old.Holder", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::vectors_old::Holder& value)
     {
         static constexpr std::string_view names[] = {"edges"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.edges, "edges"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.edges, "edges");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.edges = {};
         return result;

@@ -16,144 +16,141 @@ struct ValueWriter<TWriter, ::enums::Enums>
 {
     static bool to_json(TWriter& writer, const ::enums::Enums& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("enums.Enums");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "byte0") || !FBE::JSON::to_json(writer, value.byte0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "byte1") || !FBE::JSON::to_json(writer, value.byte1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "byte2") || !FBE::JSON::to_json(writer, value.byte2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "byte3") || !FBE::JSON::to_json(writer, value.byte3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "byte4") || !FBE::JSON::to_json(writer, value.byte4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "byte5") || !FBE::JSON::to_json(writer, value.byte5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "char0") || !FBE::JSON::to_json(writer, value.char0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "char1") || !FBE::JSON::to_json(writer, value.char1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "char2") || !FBE::JSON::to_json(writer, value.char2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "char3") || !FBE::JSON::to_json(writer, value.char3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "char4") || !FBE::JSON::to_json(writer, value.char4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "char5") || !FBE::JSON::to_json(writer, value.char5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wchar0") || !FBE::JSON::to_json(writer, value.wchar0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wchar1") || !FBE::JSON::to_json(writer, value.wchar1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wchar2") || !FBE::JSON::to_json(writer, value.wchar2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wchar3") || !FBE::JSON::to_json(writer, value.wchar3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wchar4") || !FBE::JSON::to_json(writer, value.wchar4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wchar5") || !FBE::JSON::to_json(writer, value.wchar5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int8b0") || !FBE::JSON::to_json(writer, value.int8b0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int8b1") || !FBE::JSON::to_json(writer, value.int8b1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int8b2") || !FBE::JSON::to_json(writer, value.int8b2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int8b3") || !FBE::JSON::to_json(writer, value.int8b3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int8b4") || !FBE::JSON::to_json(writer, value.int8b4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int8b5") || !FBE::JSON::to_json(writer, value.int8b5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint8b0") || !FBE::JSON::to_json(writer, value.uint8b0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint8b1") || !FBE::JSON::to_json(writer, value.uint8b1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint8b2") || !FBE::JSON::to_json(writer, value.uint8b2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint8b3") || !FBE::JSON::to_json(writer, value.uint8b3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint8b4") || !FBE::JSON::to_json(writer, value.uint8b4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint8b5") || !FBE::JSON::to_json(writer, value.uint8b5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int16b0") || !FBE::JSON::to_json(writer, value.int16b0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int16b1") || !FBE::JSON::to_json(writer, value.int16b1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int16b2") || !FBE::JSON::to_json(writer, value.int16b2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int16b3") || !FBE::JSON::to_json(writer, value.int16b3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int16b4") || !FBE::JSON::to_json(writer, value.int16b4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int16b5") || !FBE::JSON::to_json(writer, value.int16b5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint16b0") || !FBE::JSON::to_json(writer, value.uint16b0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint16b1") || !FBE::JSON::to_json(writer, value.uint16b1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint16b2") || !FBE::JSON::to_json(writer, value.uint16b2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint16b3") || !FBE::JSON::to_json(writer, value.uint16b3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint16b4") || !FBE::JSON::to_json(writer, value.uint16b4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint16b5") || !FBE::JSON::to_json(writer, value.uint16b5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int32b0") || !FBE::JSON::to_json(writer, value.int32b0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int32b1") || !FBE::JSON::to_json(writer, value.int32b1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int32b2") || !FBE::JSON::to_json(writer, value.int32b2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int32b3") || !FBE::JSON::to_json(writer, value.int32b3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int32b4") || !FBE::JSON::to_json(writer, value.int32b4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int32b5") || !FBE::JSON::to_json(writer, value.int32b5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint32b0") || !FBE::JSON::to_json(writer, value.uint32b0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint32b1") || !FBE::JSON::to_json(writer, value.uint32b1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint32b2") || !FBE::JSON::to_json(writer, value.uint32b2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint32b3") || !FBE::JSON::to_json(writer, value.uint32b3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint32b4") || !FBE::JSON::to_json(writer, value.uint32b4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint32b5") || !FBE::JSON::to_json(writer, value.uint32b5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int64b0") || !FBE::JSON::to_json(writer, value.int64b0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int64b1") || !FBE::JSON::to_json(writer, value.int64b1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int64b2") || !FBE::JSON::to_json(writer, value.int64b2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int64b3") || !FBE::JSON::to_json(writer, value.int64b3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int64b4") || !FBE::JSON::to_json(writer, value.int64b4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int64b5") || !FBE::JSON::to_json(writer, value.int64b5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint64b0") || !FBE::JSON::to_json(writer, value.uint64b0))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint64b1") || !FBE::JSON::to_json(writer, value.uint64b1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint64b2") || !FBE::JSON::to_json(writer, value.uint64b2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint64b3") || !FBE::JSON::to_json(writer, value.uint64b3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint64b4") || !FBE::JSON::to_json(writer, value.uint64b4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint64b5") || !FBE::JSON::to_json(writer, value.uint64b5))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "enums.Enums", [&] {
+            if (!FBE::JSON::to_json_key(writer, "byte0") || !FBE::JSON::to_json(writer, value.byte0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "byte1") || !FBE::JSON::to_json(writer, value.byte1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "byte2") || !FBE::JSON::to_json(writer, value.byte2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "byte3") || !FBE::JSON::to_json(writer, value.byte3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "byte4") || !FBE::JSON::to_json(writer, value.byte4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "byte5") || !FBE::JSON::to_json(writer, value.byte5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "char0") || !FBE::JSON::to_json(writer, value.char0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "char1") || !FBE::JSON::to_json(writer, value.char1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "char2") || !FBE::JSON::to_json(writer, value.char2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "char3") || !FBE::JSON::to_json(writer, value.char3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "char4") || !FBE::JSON::to_json(writer, value.char4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "char5") || !FBE::JSON::to_json(writer, value.char5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wchar0") || !FBE::JSON::to_json(writer, value.wchar0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wchar1") || !FBE::JSON::to_json(writer, value.wchar1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wchar2") || !FBE::JSON::to_json(writer, value.wchar2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wchar3") || !FBE::JSON::to_json(writer, value.wchar3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wchar4") || !FBE::JSON::to_json(writer, value.wchar4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wchar5") || !FBE::JSON::to_json(writer, value.wchar5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int8b0") || !FBE::JSON::to_json(writer, value.int8b0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int8b1") || !FBE::JSON::to_json(writer, value.int8b1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int8b2") || !FBE::JSON::to_json(writer, value.int8b2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int8b3") || !FBE::JSON::to_json(writer, value.int8b3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int8b4") || !FBE::JSON::to_json(writer, value.int8b4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int8b5") || !FBE::JSON::to_json(writer, value.int8b5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint8b0") || !FBE::JSON::to_json(writer, value.uint8b0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint8b1") || !FBE::JSON::to_json(writer, value.uint8b1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint8b2") || !FBE::JSON::to_json(writer, value.uint8b2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint8b3") || !FBE::JSON::to_json(writer, value.uint8b3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint8b4") || !FBE::JSON::to_json(writer, value.uint8b4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint8b5") || !FBE::JSON::to_json(writer, value.uint8b5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int16b0") || !FBE::JSON::to_json(writer, value.int16b0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int16b1") || !FBE::JSON::to_json(writer, value.int16b1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int16b2") || !FBE::JSON::to_json(writer, value.int16b2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int16b3") || !FBE::JSON::to_json(writer, value.int16b3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int16b4") || !FBE::JSON::to_json(writer, value.int16b4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int16b5") || !FBE::JSON::to_json(writer, value.int16b5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint16b0") || !FBE::JSON::to_json(writer, value.uint16b0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint16b1") || !FBE::JSON::to_json(writer, value.uint16b1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint16b2") || !FBE::JSON::to_json(writer, value.uint16b2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint16b3") || !FBE::JSON::to_json(writer, value.uint16b3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint16b4") || !FBE::JSON::to_json(writer, value.uint16b4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint16b5") || !FBE::JSON::to_json(writer, value.uint16b5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int32b0") || !FBE::JSON::to_json(writer, value.int32b0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int32b1") || !FBE::JSON::to_json(writer, value.int32b1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int32b2") || !FBE::JSON::to_json(writer, value.int32b2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int32b3") || !FBE::JSON::to_json(writer, value.int32b3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int32b4") || !FBE::JSON::to_json(writer, value.int32b4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int32b5") || !FBE::JSON::to_json(writer, value.int32b5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint32b0") || !FBE::JSON::to_json(writer, value.uint32b0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint32b1") || !FBE::JSON::to_json(writer, value.uint32b1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint32b2") || !FBE::JSON::to_json(writer, value.uint32b2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint32b3") || !FBE::JSON::to_json(writer, value.uint32b3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint32b4") || !FBE::JSON::to_json(writer, value.uint32b4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint32b5") || !FBE::JSON::to_json(writer, value.uint32b5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int64b0") || !FBE::JSON::to_json(writer, value.int64b0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int64b1") || !FBE::JSON::to_json(writer, value.int64b1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int64b2") || !FBE::JSON::to_json(writer, value.int64b2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int64b3") || !FBE::JSON::to_json(writer, value.int64b3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int64b4") || !FBE::JSON::to_json(writer, value.int64b4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int64b5") || !FBE::JSON::to_json(writer, value.int64b5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint64b0") || !FBE::JSON::to_json(writer, value.uint64b0))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint64b1") || !FBE::JSON::to_json(writer, value.uint64b1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint64b2") || !FBE::JSON::to_json(writer, value.uint64b2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint64b3") || !FBE::JSON::to_json(writer, value.uint64b3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint64b4") || !FBE::JSON::to_json(writer, value.uint64b4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint64b5") || !FBE::JSON::to_json(writer, value.uint64b5))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -165,104 +162,89 @@ struct ValueReader<TJson, ::enums::Enums>
 
     static bool from_json(const TJson& json, ::enums::Enums& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "enums.Enums", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "enums.Enums");
+        return detail::read_struct(json, "enums.Enums", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::enums::Enums& value)
     {
         static constexpr std::string_view names[] = {"byte0", "byte1", "byte2", "byte3", "byte4", "byte5", "char0", "char1", "char2", "char3", "char4", "char5", "wchar0", "wchar1", "wchar2", "wchar3", "wchar4", "wchar5", "int8b0", "int8b1", "int8b2", "int8b3", "int8b4", "int8b5", "uint8b0", "uint8b1", "uint8b2", "uint8b3", "uint8b4", "uint8b5", "int16b0", "int16b1", "int16b2", "int16b3", "int16b4", "int16b5", "uint16b0", "uint16b1", "uint16b2", "uint16b3", "uint16b4", "uint16b5", "int32b0", "int32b1", "int32b2", "int32b3", "int32b4", "int32b5", "uint32b0", "uint32b1", "uint32b2", "uint32b3", "uint32b4", "uint32b5", "int64b0", "int64b1", "int64b2", "int64b3", "int64b4", "int64b5", "uint64b0", "uint64b1", "uint64b2", "uint64b3", "uint64b4", "uint64b5"};
         bool seen[66] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 66, name, next);
-            if (i == 66)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.byte0, "byte0"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.byte1, "byte1"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.byte2, "byte2"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.byte3, "byte3"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.byte4, "byte4"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.byte5, "byte5"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.char0, "char0"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.char1, "char1"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.char2, "char2"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.char3, "char3"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.char4, "char4"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.char5, "char5"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.wchar0, "wchar0"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.wchar1, "wchar1"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.wchar2, "wchar2"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.wchar3, "wchar3"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.wchar4, "wchar4"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.wchar5, "wchar5"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.int8b0, "int8b0"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.int8b1, "int8b1"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.int8b2, "int8b2"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.int8b3, "int8b3"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.int8b4, "int8b4"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.int8b5, "int8b5"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.uint8b0, "uint8b0"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.uint8b1, "uint8b1"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.uint8b2, "uint8b2"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.uint8b3, "uint8b3"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.uint8b4, "uint8b4"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.uint8b5, "uint8b5"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.int16b0, "int16b0"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.int16b1, "int16b1"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.int16b2, "int16b2"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.int16b3, "int16b3"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.int16b4, "int16b4"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.int16b5, "int16b5"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.uint16b0, "uint16b0"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.uint16b1, "uint16b1"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.uint16b2, "uint16b2"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.uint16b3, "uint16b3"); break;
-                case 40: result &= detail::read_member<TJson>(it->value, value.uint16b4, "uint16b4"); break;
-                case 41: result &= detail::read_member<TJson>(it->value, value.uint16b5, "uint16b5"); break;
-                case 42: result &= detail::read_member<TJson>(it->value, value.int32b0, "int32b0"); break;
-                case 43: result &= detail::read_member<TJson>(it->value, value.int32b1, "int32b1"); break;
-                case 44: result &= detail::read_member<TJson>(it->value, value.int32b2, "int32b2"); break;
-                case 45: result &= detail::read_member<TJson>(it->value, value.int32b3, "int32b3"); break;
-                case 46: result &= detail::read_member<TJson>(it->value, value.int32b4, "int32b4"); break;
-                case 47: result &= detail::read_member<TJson>(it->value, value.int32b5, "int32b5"); break;
-                case 48: result &= detail::read_member<TJson>(it->value, value.uint32b0, "uint32b0"); break;
-                case 49: result &= detail::read_member<TJson>(it->value, value.uint32b1, "uint32b1"); break;
-                case 50: result &= detail::read_member<TJson>(it->value, value.uint32b2, "uint32b2"); break;
-                case 51: result &= detail::read_member<TJson>(it->value, value.uint32b3, "uint32b3"); break;
-                case 52: result &= detail::read_member<TJson>(it->value, value.uint32b4, "uint32b4"); break;
-                case 53: result &= detail::read_member<TJson>(it->value, value.uint32b5, "uint32b5"); break;
-                case 54: result &= detail::read_member<TJson>(it->value, value.int64b0, "int64b0"); break;
-                case 55: result &= detail::read_member<TJson>(it->value, value.int64b1, "int64b1"); break;
-                case 56: result &= detail::read_member<TJson>(it->value, value.int64b2, "int64b2"); break;
-                case 57: result &= detail::read_member<TJson>(it->value, value.int64b3, "int64b3"); break;
-                case 58: result &= detail::read_member<TJson>(it->value, value.int64b4, "int64b4"); break;
-                case 59: result &= detail::read_member<TJson>(it->value, value.int64b5, "int64b5"); break;
-                case 60: result &= detail::read_member<TJson>(it->value, value.uint64b0, "uint64b0"); break;
-                case 61: result &= detail::read_member<TJson>(it->value, value.uint64b1, "uint64b1"); break;
-                case 62: result &= detail::read_member<TJson>(it->value, value.uint64b2, "uint64b2"); break;
-                case 63: result &= detail::read_member<TJson>(it->value, value.uint64b3, "uint64b3"); break;
-                case 64: result &= detail::read_member<TJson>(it->value, value.uint64b4, "uint64b4"); break;
-                case 65: result &= detail::read_member<TJson>(it->value, value.uint64b5, "uint64b5"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.byte0, "byte0");
+                case 1: return detail::read_member<TJson>(member, value.byte1, "byte1");
+                case 2: return detail::read_member<TJson>(member, value.byte2, "byte2");
+                case 3: return detail::read_member<TJson>(member, value.byte3, "byte3");
+                case 4: return detail::read_member<TJson>(member, value.byte4, "byte4");
+                case 5: return detail::read_member<TJson>(member, value.byte5, "byte5");
+                case 6: return detail::read_member<TJson>(member, value.char0, "char0");
+                case 7: return detail::read_member<TJson>(member, value.char1, "char1");
+                case 8: return detail::read_member<TJson>(member, value.char2, "char2");
+                case 9: return detail::read_member<TJson>(member, value.char3, "char3");
+                case 10: return detail::read_member<TJson>(member, value.char4, "char4");
+                case 11: return detail::read_member<TJson>(member, value.char5, "char5");
+                case 12: return detail::read_member<TJson>(member, value.wchar0, "wchar0");
+                case 13: return detail::read_member<TJson>(member, value.wchar1, "wchar1");
+                case 14: return detail::read_member<TJson>(member, value.wchar2, "wchar2");
+                case 15: return detail::read_member<TJson>(member, value.wchar3, "wchar3");
+                case 16: return detail::read_member<TJson>(member, value.wchar4, "wchar4");
+                case 17: return detail::read_member<TJson>(member, value.wchar5, "wchar5");
+                case 18: return detail::read_member<TJson>(member, value.int8b0, "int8b0");
+                case 19: return detail::read_member<TJson>(member, value.int8b1, "int8b1");
+                case 20: return detail::read_member<TJson>(member, value.int8b2, "int8b2");
+                case 21: return detail::read_member<TJson>(member, value.int8b3, "int8b3");
+                case 22: return detail::read_member<TJson>(member, value.int8b4, "int8b4");
+                case 23: return detail::read_member<TJson>(member, value.int8b5, "int8b5");
+                case 24: return detail::read_member<TJson>(member, value.uint8b0, "uint8b0");
+                case 25: return detail::read_member<TJson>(member, value.uint8b1, "uint8b1");
+                case 26: return detail::read_member<TJson>(member, value.uint8b2, "uint8b2");
+                case 27: return detail::read_member<TJson>(member, value.uint8b3, "uint8b3");
+                case 28: return detail::read_member<TJson>(member, value.uint8b4, "uint8b4");
+                case 29: return detail::read_member<TJson>(member, value.uint8b5, "uint8b5");
+                case 30: return detail::read_member<TJson>(member, value.int16b0, "int16b0");
+                case 31: return detail::read_member<TJson>(member, value.int16b1, "int16b1");
+                case 32: return detail::read_member<TJson>(member, value.int16b2, "int16b2");
+                case 33: return detail::read_member<TJson>(member, value.int16b3, "int16b3");
+                case 34: return detail::read_member<TJson>(member, value.int16b4, "int16b4");
+                case 35: return detail::read_member<TJson>(member, value.int16b5, "int16b5");
+                case 36: return detail::read_member<TJson>(member, value.uint16b0, "uint16b0");
+                case 37: return detail::read_member<TJson>(member, value.uint16b1, "uint16b1");
+                case 38: return detail::read_member<TJson>(member, value.uint16b2, "uint16b2");
+                case 39: return detail::read_member<TJson>(member, value.uint16b3, "uint16b3");
+                case 40: return detail::read_member<TJson>(member, value.uint16b4, "uint16b4");
+                case 41: return detail::read_member<TJson>(member, value.uint16b5, "uint16b5");
+                case 42: return detail::read_member<TJson>(member, value.int32b0, "int32b0");
+                case 43: return detail::read_member<TJson>(member, value.int32b1, "int32b1");
+                case 44: return detail::read_member<TJson>(member, value.int32b2, "int32b2");
+                case 45: return detail::read_member<TJson>(member, value.int32b3, "int32b3");
+                case 46: return detail::read_member<TJson>(member, value.int32b4, "int32b4");
+                case 47: return detail::read_member<TJson>(member, value.int32b5, "int32b5");
+                case 48: return detail::read_member<TJson>(member, value.uint32b0, "uint32b0");
+                case 49: return detail::read_member<TJson>(member, value.uint32b1, "uint32b1");
+                case 50: return detail::read_member<TJson>(member, value.uint32b2, "uint32b2");
+                case 51: return detail::read_member<TJson>(member, value.uint32b3, "uint32b3");
+                case 52: return detail::read_member<TJson>(member, value.uint32b4, "uint32b4");
+                case 53: return detail::read_member<TJson>(member, value.uint32b5, "uint32b5");
+                case 54: return detail::read_member<TJson>(member, value.int64b0, "int64b0");
+                case 55: return detail::read_member<TJson>(member, value.int64b1, "int64b1");
+                case 56: return detail::read_member<TJson>(member, value.int64b2, "int64b2");
+                case 57: return detail::read_member<TJson>(member, value.int64b3, "int64b3");
+                case 58: return detail::read_member<TJson>(member, value.int64b4, "int64b4");
+                case 59: return detail::read_member<TJson>(member, value.int64b5, "int64b5");
+                case 60: return detail::read_member<TJson>(member, value.uint64b0, "uint64b0");
+                case 61: return detail::read_member<TJson>(member, value.uint64b1, "uint64b1");
+                case 62: return detail::read_member<TJson>(member, value.uint64b2, "uint64b2");
+                case 63: return detail::read_member<TJson>(member, value.uint64b3, "uint64b3");
+                case 64: return detail::read_member<TJson>(member, value.uint64b4, "uint64b4");
+                case 65: return detail::read_member<TJson>(member, value.uint64b5, "uint64b5");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.byte0 = ::enums::EnumByte::ENUM_VALUE_0;
         if (!seen[1])

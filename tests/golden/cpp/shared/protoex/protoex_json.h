@@ -17,28 +17,25 @@ struct ValueWriter<TWriter, ::protoex::Order>
 {
     static bool to_json(TWriter& writer, const ::protoex::Order& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("protoex.Order");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "side") || !FBE::JSON::to_json(writer, value.side))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "volume") || !FBE::JSON::to_json(writer, value.volume))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "tp") || !FBE::JSON::to_json(writer, value.tp))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "sl") || !FBE::JSON::to_json(writer, value.sl))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "protoex.Order", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "side") || !FBE::JSON::to_json(writer, value.side))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "volume") || !FBE::JSON::to_json(writer, value.volume))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "tp") || !FBE::JSON::to_json(writer, value.tp))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "sl") || !FBE::JSON::to_json(writer, value.sl))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -50,46 +47,31 @@ struct ValueReader<TJson, ::protoex::Order>
 
     static bool from_json(const TJson& json, ::protoex::Order& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.Order", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "protoex.Order");
+        return detail::read_struct(json, "protoex.Order", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::Order& value)
     {
         static constexpr std::string_view names[] = {"id", "symbol", "side", "type", "price", "volume", "tp", "sl"};
         bool seen[8] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 8, name, next);
-            if (i == 8)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.symbol, "symbol"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.side, "side"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.type, "type"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.price, "price"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.volume, "volume"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.tp, "tp"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.sl, "sl"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.symbol, "symbol");
+                case 2: return detail::read_member<TJson>(member, value.side, "side");
+                case 3: return detail::read_member<TJson>(member, value.type, "type");
+                case 4: return detail::read_member<TJson>(member, value.price, "price");
+                case 5: return detail::read_member<TJson>(member, value.volume, "volume");
+                case 6: return detail::read_member<TJson>(member, value.tp, "tp");
+                case 7: return detail::read_member<TJson>(member, value.sl, "sl");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.id = {};
         if (!seen[1])
@@ -115,16 +97,13 @@ struct ValueWriter<TWriter, ::protoex::Balance>
 {
     static bool to_json(TWriter& writer, const ::protoex::Balance& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("protoex.Balance");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json(writer, static_cast<const ::proto::Balance&>(value), false))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "locked") || !FBE::JSON::to_json(writer, value.locked))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "protoex.Balance", [&] {
+            if (!FBE::JSON::to_json(writer, static_cast<const ::proto::Balance&>(value), false))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "locked") || !FBE::JSON::to_json(writer, value.locked))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -136,41 +115,26 @@ struct ValueReader<TJson, ::protoex::Balance>
 
     static bool from_json(const TJson& json, ::protoex::Balance& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.Balance", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "protoex.Balance");
+        return detail::read_struct(json, "protoex.Balance", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::Balance& value)
     {
         static constexpr std::string_view names[] = {"currency", "amount", "locked"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.currency, "currency"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.amount, "amount"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.locked, "locked"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.currency, "currency");
+                case 1: return detail::read_member<TJson>(member, value.amount, "amount");
+                case 2: return detail::read_member<TJson>(member, value.locked, "locked");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.currency = {};
         if (!seen[1])
@@ -186,24 +150,21 @@ struct ValueWriter<TWriter, ::protoex::Account>
 {
     static bool to_json(TWriter& writer, const ::protoex::Account& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("protoex.Account");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "state") || !FBE::JSON::to_json(writer, value.state))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wallet") || !FBE::JSON::to_json(writer, value.wallet))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "asset") || !FBE::JSON::to_json(writer, value.asset))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "orders") || !FBE::JSON::to_json(writer, value.orders))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "protoex.Account", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "state") || !FBE::JSON::to_json(writer, value.state))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wallet") || !FBE::JSON::to_json(writer, value.wallet))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "asset") || !FBE::JSON::to_json(writer, value.asset))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "orders") || !FBE::JSON::to_json(writer, value.orders))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -215,44 +176,29 @@ struct ValueReader<TJson, ::protoex::Account>
 
     static bool from_json(const TJson& json, ::protoex::Account& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.Account", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "protoex.Account");
+        return detail::read_struct(json, "protoex.Account", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::Account& value)
     {
         static constexpr std::string_view names[] = {"id", "name", "state", "wallet", "asset", "orders"};
         bool seen[6] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 6, name, next);
-            if (i == 6)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.name, "name"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.state, "state"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.wallet, "wallet"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.asset, "asset"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.orders, "orders"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.name, "name");
+                case 2: return detail::read_member<TJson>(member, value.state, "state");
+                case 3: return detail::read_member<TJson>(member, value.wallet, "wallet");
+                case 4: return detail::read_member<TJson>(member, value.asset, "asset");
+                case 5: return detail::read_member<TJson>(member, value.orders, "orders");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             value.id = {};
@@ -278,14 +224,11 @@ struct ValueWriter<TWriter, ::protoex::OrderMessage>
 {
     static bool to_json(TWriter& writer, const ::protoex::OrderMessage& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("protoex.OrderMessage");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "protoex.OrderMessage", [&] {
+            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -297,39 +240,24 @@ struct ValueReader<TJson, ::protoex::OrderMessage>
 
     static bool from_json(const TJson& json, ::protoex::OrderMessage& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.OrderMessage", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "protoex.OrderMessage");
+        return detail::read_struct(json, "protoex.OrderMessage", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::OrderMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.body, "body");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
         {
@@ -345,14 +273,11 @@ struct ValueWriter<TWriter, ::protoex::BalanceMessage>
 {
     static bool to_json(TWriter& writer, const ::protoex::BalanceMessage& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("protoex.BalanceMessage");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "protoex.BalanceMessage", [&] {
+            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -364,39 +289,24 @@ struct ValueReader<TJson, ::protoex::BalanceMessage>
 
     static bool from_json(const TJson& json, ::protoex::BalanceMessage& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.BalanceMessage", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "protoex.BalanceMessage");
+        return detail::read_struct(json, "protoex.BalanceMessage", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::BalanceMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.body, "body");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
         {
@@ -412,14 +322,11 @@ struct ValueWriter<TWriter, ::protoex::AccountMessage>
 {
     static bool to_json(TWriter& writer, const ::protoex::AccountMessage& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("protoex.AccountMessage");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "protoex.AccountMessage", [&] {
+            if (!FBE::JSON::to_json_key(writer, "body") || !FBE::JSON::to_json(writer, value.body))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -431,39 +338,24 @@ struct ValueReader<TJson, ::protoex::AccountMessage>
 
     static bool from_json(const TJson& json, ::protoex::AccountMessage& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "protoex.AccountMessage", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "protoex.AccountMessage");
+        return detail::read_struct(json, "protoex.AccountMessage", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::protoex::AccountMessage& value)
     {
         static constexpr std::string_view names[] = {"body"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.body, "body"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.body, "body");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
         {

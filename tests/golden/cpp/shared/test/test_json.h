@@ -17,102 +17,99 @@ struct ValueWriter<TWriter, ::test::StructSimple>
 {
     static bool to_json(TWriter& writer, const ::test::StructSimple& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructSimple");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f11") || !FBE::JSON::to_json(writer, value.f11))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f12") || !FBE::JSON::to_json(writer, value.f12))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f13") || !FBE::JSON::to_json(writer, value.f13))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f14") || !FBE::JSON::to_json(writer, value.f14))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f15") || !FBE::JSON::to_json(writer, value.f15))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f16") || !FBE::JSON::to_json(writer, value.f16))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f17") || !FBE::JSON::to_json(writer, value.f17))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f18") || !FBE::JSON::to_json(writer, value.f18))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f19") || !FBE::JSON::to_json(writer, value.f19))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f20") || !FBE::JSON::to_json(writer, value.f20))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f21") || !FBE::JSON::to_json(writer, value.f21))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f22") || !FBE::JSON::to_json(writer, value.f22))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f23") || !FBE::JSON::to_json(writer, value.f23))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f24") || !FBE::JSON::to_json(writer, value.f24))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f25") || !FBE::JSON::to_json(writer, value.f25))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f26") || !FBE::JSON::to_json(writer, value.f26))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f27") || !FBE::JSON::to_json(writer, value.f27))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f28") || !FBE::JSON::to_json(writer, value.f28))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f29") || !FBE::JSON::to_json(writer, value.f29))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f30") || !FBE::JSON::to_json(writer, value.f30))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f31") || !FBE::JSON::to_json(writer, value.f31))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f32") || !FBE::JSON::to_json(writer, value.f32))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f33") || !FBE::JSON::to_json(writer, value.f33))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f34") || !FBE::JSON::to_json(writer, value.f34))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f35") || !FBE::JSON::to_json(writer, value.f35))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f36") || !FBE::JSON::to_json(writer, value.f36))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f37") || !FBE::JSON::to_json(writer, value.f37))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f38") || !FBE::JSON::to_json(writer, value.f38))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f39") || !FBE::JSON::to_json(writer, value.f39))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f40") || !FBE::JSON::to_json(writer, value.f40))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f41") || !FBE::JSON::to_json(writer, value.f41))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f42") || !FBE::JSON::to_json(writer, value.f42))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f43") || !FBE::JSON::to_json(writer, value.f43))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f44") || !FBE::JSON::to_json(writer, value.f44))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructSimple", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f11") || !FBE::JSON::to_json(writer, value.f11))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f12") || !FBE::JSON::to_json(writer, value.f12))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f13") || !FBE::JSON::to_json(writer, value.f13))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f14") || !FBE::JSON::to_json(writer, value.f14))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f15") || !FBE::JSON::to_json(writer, value.f15))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f16") || !FBE::JSON::to_json(writer, value.f16))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f17") || !FBE::JSON::to_json(writer, value.f17))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f18") || !FBE::JSON::to_json(writer, value.f18))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f19") || !FBE::JSON::to_json(writer, value.f19))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f20") || !FBE::JSON::to_json(writer, value.f20))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f21") || !FBE::JSON::to_json(writer, value.f21))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f22") || !FBE::JSON::to_json(writer, value.f22))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f23") || !FBE::JSON::to_json(writer, value.f23))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f24") || !FBE::JSON::to_json(writer, value.f24))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f25") || !FBE::JSON::to_json(writer, value.f25))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f26") || !FBE::JSON::to_json(writer, value.f26))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f27") || !FBE::JSON::to_json(writer, value.f27))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f28") || !FBE::JSON::to_json(writer, value.f28))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f29") || !FBE::JSON::to_json(writer, value.f29))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f30") || !FBE::JSON::to_json(writer, value.f30))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f31") || !FBE::JSON::to_json(writer, value.f31))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f32") || !FBE::JSON::to_json(writer, value.f32))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f33") || !FBE::JSON::to_json(writer, value.f33))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f34") || !FBE::JSON::to_json(writer, value.f34))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f35") || !FBE::JSON::to_json(writer, value.f35))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f36") || !FBE::JSON::to_json(writer, value.f36))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f37") || !FBE::JSON::to_json(writer, value.f37))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f38") || !FBE::JSON::to_json(writer, value.f38))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f39") || !FBE::JSON::to_json(writer, value.f39))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f40") || !FBE::JSON::to_json(writer, value.f40))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f41") || !FBE::JSON::to_json(writer, value.f41))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f42") || !FBE::JSON::to_json(writer, value.f42))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f43") || !FBE::JSON::to_json(writer, value.f43))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f44") || !FBE::JSON::to_json(writer, value.f44))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -124,83 +121,68 @@ struct ValueReader<TJson, ::test::StructSimple>
 
     static bool from_json(const TJson& json, ::test::StructSimple& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructSimple", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructSimple");
+        return detail::read_struct(json, "test.StructSimple", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructSimple& value)
     {
         static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44"};
         bool seen[45] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 45, name, next);
-            if (i == 45)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.f11, "f11"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.f12, "f12"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.f13, "f13"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.f14, "f14"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.f15, "f15"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.f16, "f16"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.f17, "f17"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.f18, "f18"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.f19, "f19"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.f20, "f20"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.f21, "f21"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.f22, "f22"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.f23, "f23"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.f24, "f24"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.f25, "f25"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.f26, "f26"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.f27, "f27"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.f28, "f28"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.f29, "f29"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.f30, "f30"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.f31, "f31"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.f32, "f32"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.f33, "f33"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.f34, "f34"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.f35, "f35"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.f36, "f36"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.f37, "f37"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.f38, "f38"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.f39, "f39"); break;
-                case 40: result &= detail::read_member<TJson>(it->value, value.f40, "f40"); break;
-                case 41: result &= detail::read_member<TJson>(it->value, value.f41, "f41"); break;
-                case 42: result &= detail::read_member<TJson>(it->value, value.f42, "f42"); break;
-                case 43: result &= detail::read_member<TJson>(it->value, value.f43, "f43"); break;
-                case 44: result &= detail::read_member<TJson>(it->value, value.f44, "f44"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 2: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 3: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 4: return detail::read_member<TJson>(member, value.f4, "f4");
+                case 5: return detail::read_member<TJson>(member, value.f5, "f5");
+                case 6: return detail::read_member<TJson>(member, value.f6, "f6");
+                case 7: return detail::read_member<TJson>(member, value.f7, "f7");
+                case 8: return detail::read_member<TJson>(member, value.f8, "f8");
+                case 9: return detail::read_member<TJson>(member, value.f9, "f9");
+                case 10: return detail::read_member<TJson>(member, value.f10, "f10");
+                case 11: return detail::read_member<TJson>(member, value.f11, "f11");
+                case 12: return detail::read_member<TJson>(member, value.f12, "f12");
+                case 13: return detail::read_member<TJson>(member, value.f13, "f13");
+                case 14: return detail::read_member<TJson>(member, value.f14, "f14");
+                case 15: return detail::read_member<TJson>(member, value.f15, "f15");
+                case 16: return detail::read_member<TJson>(member, value.f16, "f16");
+                case 17: return detail::read_member<TJson>(member, value.f17, "f17");
+                case 18: return detail::read_member<TJson>(member, value.f18, "f18");
+                case 19: return detail::read_member<TJson>(member, value.f19, "f19");
+                case 20: return detail::read_member<TJson>(member, value.f20, "f20");
+                case 21: return detail::read_member<TJson>(member, value.f21, "f21");
+                case 22: return detail::read_member<TJson>(member, value.f22, "f22");
+                case 23: return detail::read_member<TJson>(member, value.f23, "f23");
+                case 24: return detail::read_member<TJson>(member, value.f24, "f24");
+                case 25: return detail::read_member<TJson>(member, value.f25, "f25");
+                case 26: return detail::read_member<TJson>(member, value.f26, "f26");
+                case 27: return detail::read_member<TJson>(member, value.f27, "f27");
+                case 28: return detail::read_member<TJson>(member, value.f28, "f28");
+                case 29: return detail::read_member<TJson>(member, value.f29, "f29");
+                case 30: return detail::read_member<TJson>(member, value.f30, "f30");
+                case 31: return detail::read_member<TJson>(member, value.f31, "f31");
+                case 32: return detail::read_member<TJson>(member, value.f32, "f32");
+                case 33: return detail::read_member<TJson>(member, value.f33, "f33");
+                case 34: return detail::read_member<TJson>(member, value.f34, "f34");
+                case 35: return detail::read_member<TJson>(member, value.f35, "f35");
+                case 36: return detail::read_member<TJson>(member, value.f36, "f36");
+                case 37: return detail::read_member<TJson>(member, value.f37, "f37");
+                case 38: return detail::read_member<TJson>(member, value.f38, "f38");
+                case 39: return detail::read_member<TJson>(member, value.f39, "f39");
+                case 40: return detail::read_member<TJson>(member, value.f40, "f40");
+                case 41: return detail::read_member<TJson>(member, value.f41, "f41");
+                case 42: return detail::read_member<TJson>(member, value.f42, "f42");
+                case 43: return detail::read_member<TJson>(member, value.f43, "f43");
+                case 44: return detail::read_member<TJson>(member, value.f44, "f44");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             value.id = {};
@@ -310,146 +292,143 @@ struct ValueWriter<TWriter, ::test::StructOptional>
 {
     static bool to_json(TWriter& writer, const ::test::StructOptional& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructOptional");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json(writer, static_cast<const ::test::StructSimple&>(value), false))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f100") || !FBE::JSON::to_json(writer, value.f100))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f101") || !FBE::JSON::to_json(writer, value.f101))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f102") || !FBE::JSON::to_json(writer, value.f102))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f103") || !FBE::JSON::to_json(writer, value.f103))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f104") || !FBE::JSON::to_json(writer, value.f104))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f105") || !FBE::JSON::to_json(writer, value.f105))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f106") || !FBE::JSON::to_json(writer, value.f106))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f107") || !FBE::JSON::to_json(writer, value.f107))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f108") || !FBE::JSON::to_json(writer, value.f108))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f109") || !FBE::JSON::to_json(writer, value.f109))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f110") || !FBE::JSON::to_json(writer, value.f110))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f111") || !FBE::JSON::to_json(writer, value.f111))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f112") || !FBE::JSON::to_json(writer, value.f112))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f113") || !FBE::JSON::to_json(writer, value.f113))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f114") || !FBE::JSON::to_json(writer, value.f114))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f115") || !FBE::JSON::to_json(writer, value.f115))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f116") || !FBE::JSON::to_json(writer, value.f116))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f117") || !FBE::JSON::to_json(writer, value.f117))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f118") || !FBE::JSON::to_json(writer, value.f118))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f119") || !FBE::JSON::to_json(writer, value.f119))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f120") || !FBE::JSON::to_json(writer, value.f120))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f121") || !FBE::JSON::to_json(writer, value.f121))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f122") || !FBE::JSON::to_json(writer, value.f122))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f123") || !FBE::JSON::to_json(writer, value.f123))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f124") || !FBE::JSON::to_json(writer, value.f124))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f125") || !FBE::JSON::to_json(writer, value.f125))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f126") || !FBE::JSON::to_json(writer, value.f126))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f127") || !FBE::JSON::to_json(writer, value.f127))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f128") || !FBE::JSON::to_json(writer, value.f128))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f129") || !FBE::JSON::to_json(writer, value.f129))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f130") || !FBE::JSON::to_json(writer, value.f130))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f131") || !FBE::JSON::to_json(writer, value.f131))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f132") || !FBE::JSON::to_json(writer, value.f132))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f133") || !FBE::JSON::to_json(writer, value.f133))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f134") || !FBE::JSON::to_json(writer, value.f134))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f135") || !FBE::JSON::to_json(writer, value.f135))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f136") || !FBE::JSON::to_json(writer, value.f136))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f137") || !FBE::JSON::to_json(writer, value.f137))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f138") || !FBE::JSON::to_json(writer, value.f138))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f139") || !FBE::JSON::to_json(writer, value.f139))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f140") || !FBE::JSON::to_json(writer, value.f140))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f141") || !FBE::JSON::to_json(writer, value.f141))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f142") || !FBE::JSON::to_json(writer, value.f142))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f143") || !FBE::JSON::to_json(writer, value.f143))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f144") || !FBE::JSON::to_json(writer, value.f144))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f145") || !FBE::JSON::to_json(writer, value.f145))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f146") || !FBE::JSON::to_json(writer, value.f146))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f147") || !FBE::JSON::to_json(writer, value.f147))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f148") || !FBE::JSON::to_json(writer, value.f148))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f149") || !FBE::JSON::to_json(writer, value.f149))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f150") || !FBE::JSON::to_json(writer, value.f150))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f151") || !FBE::JSON::to_json(writer, value.f151))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f152") || !FBE::JSON::to_json(writer, value.f152))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f153") || !FBE::JSON::to_json(writer, value.f153))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f154") || !FBE::JSON::to_json(writer, value.f154))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f155") || !FBE::JSON::to_json(writer, value.f155))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f156") || !FBE::JSON::to_json(writer, value.f156))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f157") || !FBE::JSON::to_json(writer, value.f157))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f158") || !FBE::JSON::to_json(writer, value.f158))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f159") || !FBE::JSON::to_json(writer, value.f159))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f160") || !FBE::JSON::to_json(writer, value.f160))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f161") || !FBE::JSON::to_json(writer, value.f161))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f162") || !FBE::JSON::to_json(writer, value.f162))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f163") || !FBE::JSON::to_json(writer, value.f163))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f164") || !FBE::JSON::to_json(writer, value.f164))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f165") || !FBE::JSON::to_json(writer, value.f165))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructOptional", [&] {
+            if (!FBE::JSON::to_json(writer, static_cast<const ::test::StructSimple&>(value), false))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f100") || !FBE::JSON::to_json(writer, value.f100))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f101") || !FBE::JSON::to_json(writer, value.f101))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f102") || !FBE::JSON::to_json(writer, value.f102))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f103") || !FBE::JSON::to_json(writer, value.f103))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f104") || !FBE::JSON::to_json(writer, value.f104))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f105") || !FBE::JSON::to_json(writer, value.f105))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f106") || !FBE::JSON::to_json(writer, value.f106))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f107") || !FBE::JSON::to_json(writer, value.f107))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f108") || !FBE::JSON::to_json(writer, value.f108))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f109") || !FBE::JSON::to_json(writer, value.f109))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f110") || !FBE::JSON::to_json(writer, value.f110))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f111") || !FBE::JSON::to_json(writer, value.f111))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f112") || !FBE::JSON::to_json(writer, value.f112))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f113") || !FBE::JSON::to_json(writer, value.f113))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f114") || !FBE::JSON::to_json(writer, value.f114))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f115") || !FBE::JSON::to_json(writer, value.f115))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f116") || !FBE::JSON::to_json(writer, value.f116))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f117") || !FBE::JSON::to_json(writer, value.f117))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f118") || !FBE::JSON::to_json(writer, value.f118))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f119") || !FBE::JSON::to_json(writer, value.f119))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f120") || !FBE::JSON::to_json(writer, value.f120))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f121") || !FBE::JSON::to_json(writer, value.f121))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f122") || !FBE::JSON::to_json(writer, value.f122))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f123") || !FBE::JSON::to_json(writer, value.f123))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f124") || !FBE::JSON::to_json(writer, value.f124))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f125") || !FBE::JSON::to_json(writer, value.f125))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f126") || !FBE::JSON::to_json(writer, value.f126))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f127") || !FBE::JSON::to_json(writer, value.f127))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f128") || !FBE::JSON::to_json(writer, value.f128))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f129") || !FBE::JSON::to_json(writer, value.f129))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f130") || !FBE::JSON::to_json(writer, value.f130))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f131") || !FBE::JSON::to_json(writer, value.f131))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f132") || !FBE::JSON::to_json(writer, value.f132))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f133") || !FBE::JSON::to_json(writer, value.f133))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f134") || !FBE::JSON::to_json(writer, value.f134))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f135") || !FBE::JSON::to_json(writer, value.f135))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f136") || !FBE::JSON::to_json(writer, value.f136))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f137") || !FBE::JSON::to_json(writer, value.f137))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f138") || !FBE::JSON::to_json(writer, value.f138))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f139") || !FBE::JSON::to_json(writer, value.f139))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f140") || !FBE::JSON::to_json(writer, value.f140))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f141") || !FBE::JSON::to_json(writer, value.f141))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f142") || !FBE::JSON::to_json(writer, value.f142))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f143") || !FBE::JSON::to_json(writer, value.f143))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f144") || !FBE::JSON::to_json(writer, value.f144))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f145") || !FBE::JSON::to_json(writer, value.f145))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f146") || !FBE::JSON::to_json(writer, value.f146))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f147") || !FBE::JSON::to_json(writer, value.f147))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f148") || !FBE::JSON::to_json(writer, value.f148))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f149") || !FBE::JSON::to_json(writer, value.f149))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f150") || !FBE::JSON::to_json(writer, value.f150))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f151") || !FBE::JSON::to_json(writer, value.f151))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f152") || !FBE::JSON::to_json(writer, value.f152))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f153") || !FBE::JSON::to_json(writer, value.f153))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f154") || !FBE::JSON::to_json(writer, value.f154))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f155") || !FBE::JSON::to_json(writer, value.f155))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f156") || !FBE::JSON::to_json(writer, value.f156))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f157") || !FBE::JSON::to_json(writer, value.f157))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f158") || !FBE::JSON::to_json(writer, value.f158))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f159") || !FBE::JSON::to_json(writer, value.f159))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f160") || !FBE::JSON::to_json(writer, value.f160))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f161") || !FBE::JSON::to_json(writer, value.f161))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f162") || !FBE::JSON::to_json(writer, value.f162))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f163") || !FBE::JSON::to_json(writer, value.f163))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f164") || !FBE::JSON::to_json(writer, value.f164))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f165") || !FBE::JSON::to_json(writer, value.f165))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -461,149 +440,134 @@ struct ValueReader<TJson, ::test::StructOptional>
 
     static bool from_json(const TJson& json, ::test::StructOptional& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructOptional", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructOptional");
+        return detail::read_struct(json, "test.StructOptional", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructOptional& value)
     {
         static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165"};
         bool seen[111] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 111, name, next);
-            if (i == 111)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.f11, "f11"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.f12, "f12"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.f13, "f13"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.f14, "f14"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.f15, "f15"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.f16, "f16"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.f17, "f17"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.f18, "f18"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.f19, "f19"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.f20, "f20"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.f21, "f21"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.f22, "f22"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.f23, "f23"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.f24, "f24"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.f25, "f25"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.f26, "f26"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.f27, "f27"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.f28, "f28"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.f29, "f29"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.f30, "f30"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.f31, "f31"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.f32, "f32"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.f33, "f33"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.f34, "f34"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.f35, "f35"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.f36, "f36"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.f37, "f37"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.f38, "f38"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.f39, "f39"); break;
-                case 40: result &= detail::read_member<TJson>(it->value, value.f40, "f40"); break;
-                case 41: result &= detail::read_member<TJson>(it->value, value.f41, "f41"); break;
-                case 42: result &= detail::read_member<TJson>(it->value, value.f42, "f42"); break;
-                case 43: result &= detail::read_member<TJson>(it->value, value.f43, "f43"); break;
-                case 44: result &= detail::read_member<TJson>(it->value, value.f44, "f44"); break;
-                case 45: result &= detail::read_member<TJson>(it->value, value.f100, "f100"); break;
-                case 46: result &= detail::read_member<TJson>(it->value, value.f101, "f101"); break;
-                case 47: result &= detail::read_member<TJson>(it->value, value.f102, "f102"); break;
-                case 48: result &= detail::read_member<TJson>(it->value, value.f103, "f103"); break;
-                case 49: result &= detail::read_member<TJson>(it->value, value.f104, "f104"); break;
-                case 50: result &= detail::read_member<TJson>(it->value, value.f105, "f105"); break;
-                case 51: result &= detail::read_member<TJson>(it->value, value.f106, "f106"); break;
-                case 52: result &= detail::read_member<TJson>(it->value, value.f107, "f107"); break;
-                case 53: result &= detail::read_member<TJson>(it->value, value.f108, "f108"); break;
-                case 54: result &= detail::read_member<TJson>(it->value, value.f109, "f109"); break;
-                case 55: result &= detail::read_member<TJson>(it->value, value.f110, "f110"); break;
-                case 56: result &= detail::read_member<TJson>(it->value, value.f111, "f111"); break;
-                case 57: result &= detail::read_member<TJson>(it->value, value.f112, "f112"); break;
-                case 58: result &= detail::read_member<TJson>(it->value, value.f113, "f113"); break;
-                case 59: result &= detail::read_member<TJson>(it->value, value.f114, "f114"); break;
-                case 60: result &= detail::read_member<TJson>(it->value, value.f115, "f115"); break;
-                case 61: result &= detail::read_member<TJson>(it->value, value.f116, "f116"); break;
-                case 62: result &= detail::read_member<TJson>(it->value, value.f117, "f117"); break;
-                case 63: result &= detail::read_member<TJson>(it->value, value.f118, "f118"); break;
-                case 64: result &= detail::read_member<TJson>(it->value, value.f119, "f119"); break;
-                case 65: result &= detail::read_member<TJson>(it->value, value.f120, "f120"); break;
-                case 66: result &= detail::read_member<TJson>(it->value, value.f121, "f121"); break;
-                case 67: result &= detail::read_member<TJson>(it->value, value.f122, "f122"); break;
-                case 68: result &= detail::read_member<TJson>(it->value, value.f123, "f123"); break;
-                case 69: result &= detail::read_member<TJson>(it->value, value.f124, "f124"); break;
-                case 70: result &= detail::read_member<TJson>(it->value, value.f125, "f125"); break;
-                case 71: result &= detail::read_member<TJson>(it->value, value.f126, "f126"); break;
-                case 72: result &= detail::read_member<TJson>(it->value, value.f127, "f127"); break;
-                case 73: result &= detail::read_member<TJson>(it->value, value.f128, "f128"); break;
-                case 74: result &= detail::read_member<TJson>(it->value, value.f129, "f129"); break;
-                case 75: result &= detail::read_member<TJson>(it->value, value.f130, "f130"); break;
-                case 76: result &= detail::read_member<TJson>(it->value, value.f131, "f131"); break;
-                case 77: result &= detail::read_member<TJson>(it->value, value.f132, "f132"); break;
-                case 78: result &= detail::read_member<TJson>(it->value, value.f133, "f133"); break;
-                case 79: result &= detail::read_member<TJson>(it->value, value.f134, "f134"); break;
-                case 80: result &= detail::read_member<TJson>(it->value, value.f135, "f135"); break;
-                case 81: result &= detail::read_member<TJson>(it->value, value.f136, "f136"); break;
-                case 82: result &= detail::read_member<TJson>(it->value, value.f137, "f137"); break;
-                case 83: result &= detail::read_member<TJson>(it->value, value.f138, "f138"); break;
-                case 84: result &= detail::read_member<TJson>(it->value, value.f139, "f139"); break;
-                case 85: result &= detail::read_member<TJson>(it->value, value.f140, "f140"); break;
-                case 86: result &= detail::read_member<TJson>(it->value, value.f141, "f141"); break;
-                case 87: result &= detail::read_member<TJson>(it->value, value.f142, "f142"); break;
-                case 88: result &= detail::read_member<TJson>(it->value, value.f143, "f143"); break;
-                case 89: result &= detail::read_member<TJson>(it->value, value.f144, "f144"); break;
-                case 90: result &= detail::read_member<TJson>(it->value, value.f145, "f145"); break;
-                case 91: result &= detail::read_member<TJson>(it->value, value.f146, "f146"); break;
-                case 92: result &= detail::read_member<TJson>(it->value, value.f147, "f147"); break;
-                case 93: result &= detail::read_member<TJson>(it->value, value.f148, "f148"); break;
-                case 94: result &= detail::read_member<TJson>(it->value, value.f149, "f149"); break;
-                case 95: result &= detail::read_member<TJson>(it->value, value.f150, "f150"); break;
-                case 96: result &= detail::read_member<TJson>(it->value, value.f151, "f151"); break;
-                case 97: result &= detail::read_member<TJson>(it->value, value.f152, "f152"); break;
-                case 98: result &= detail::read_member<TJson>(it->value, value.f153, "f153"); break;
-                case 99: result &= detail::read_member<TJson>(it->value, value.f154, "f154"); break;
-                case 100: result &= detail::read_member<TJson>(it->value, value.f155, "f155"); break;
-                case 101: result &= detail::read_member<TJson>(it->value, value.f156, "f156"); break;
-                case 102: result &= detail::read_member<TJson>(it->value, value.f157, "f157"); break;
-                case 103: result &= detail::read_member<TJson>(it->value, value.f158, "f158"); break;
-                case 104: result &= detail::read_member<TJson>(it->value, value.f159, "f159"); break;
-                case 105: result &= detail::read_member<TJson>(it->value, value.f160, "f160"); break;
-                case 106: result &= detail::read_member<TJson>(it->value, value.f161, "f161"); break;
-                case 107: result &= detail::read_member<TJson>(it->value, value.f162, "f162"); break;
-                case 108: result &= detail::read_member<TJson>(it->value, value.f163, "f163"); break;
-                case 109: result &= detail::read_member<TJson>(it->value, value.f164, "f164"); break;
-                case 110: result &= detail::read_member<TJson>(it->value, value.f165, "f165"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 2: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 3: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 4: return detail::read_member<TJson>(member, value.f4, "f4");
+                case 5: return detail::read_member<TJson>(member, value.f5, "f5");
+                case 6: return detail::read_member<TJson>(member, value.f6, "f6");
+                case 7: return detail::read_member<TJson>(member, value.f7, "f7");
+                case 8: return detail::read_member<TJson>(member, value.f8, "f8");
+                case 9: return detail::read_member<TJson>(member, value.f9, "f9");
+                case 10: return detail::read_member<TJson>(member, value.f10, "f10");
+                case 11: return detail::read_member<TJson>(member, value.f11, "f11");
+                case 12: return detail::read_member<TJson>(member, value.f12, "f12");
+                case 13: return detail::read_member<TJson>(member, value.f13, "f13");
+                case 14: return detail::read_member<TJson>(member, value.f14, "f14");
+                case 15: return detail::read_member<TJson>(member, value.f15, "f15");
+                case 16: return detail::read_member<TJson>(member, value.f16, "f16");
+                case 17: return detail::read_member<TJson>(member, value.f17, "f17");
+                case 18: return detail::read_member<TJson>(member, value.f18, "f18");
+                case 19: return detail::read_member<TJson>(member, value.f19, "f19");
+                case 20: return detail::read_member<TJson>(member, value.f20, "f20");
+                case 21: return detail::read_member<TJson>(member, value.f21, "f21");
+                case 22: return detail::read_member<TJson>(member, value.f22, "f22");
+                case 23: return detail::read_member<TJson>(member, value.f23, "f23");
+                case 24: return detail::read_member<TJson>(member, value.f24, "f24");
+                case 25: return detail::read_member<TJson>(member, value.f25, "f25");
+                case 26: return detail::read_member<TJson>(member, value.f26, "f26");
+                case 27: return detail::read_member<TJson>(member, value.f27, "f27");
+                case 28: return detail::read_member<TJson>(member, value.f28, "f28");
+                case 29: return detail::read_member<TJson>(member, value.f29, "f29");
+                case 30: return detail::read_member<TJson>(member, value.f30, "f30");
+                case 31: return detail::read_member<TJson>(member, value.f31, "f31");
+                case 32: return detail::read_member<TJson>(member, value.f32, "f32");
+                case 33: return detail::read_member<TJson>(member, value.f33, "f33");
+                case 34: return detail::read_member<TJson>(member, value.f34, "f34");
+                case 35: return detail::read_member<TJson>(member, value.f35, "f35");
+                case 36: return detail::read_member<TJson>(member, value.f36, "f36");
+                case 37: return detail::read_member<TJson>(member, value.f37, "f37");
+                case 38: return detail::read_member<TJson>(member, value.f38, "f38");
+                case 39: return detail::read_member<TJson>(member, value.f39, "f39");
+                case 40: return detail::read_member<TJson>(member, value.f40, "f40");
+                case 41: return detail::read_member<TJson>(member, value.f41, "f41");
+                case 42: return detail::read_member<TJson>(member, value.f42, "f42");
+                case 43: return detail::read_member<TJson>(member, value.f43, "f43");
+                case 44: return detail::read_member<TJson>(member, value.f44, "f44");
+                case 45: return detail::read_member<TJson>(member, value.f100, "f100");
+                case 46: return detail::read_member<TJson>(member, value.f101, "f101");
+                case 47: return detail::read_member<TJson>(member, value.f102, "f102");
+                case 48: return detail::read_member<TJson>(member, value.f103, "f103");
+                case 49: return detail::read_member<TJson>(member, value.f104, "f104");
+                case 50: return detail::read_member<TJson>(member, value.f105, "f105");
+                case 51: return detail::read_member<TJson>(member, value.f106, "f106");
+                case 52: return detail::read_member<TJson>(member, value.f107, "f107");
+                case 53: return detail::read_member<TJson>(member, value.f108, "f108");
+                case 54: return detail::read_member<TJson>(member, value.f109, "f109");
+                case 55: return detail::read_member<TJson>(member, value.f110, "f110");
+                case 56: return detail::read_member<TJson>(member, value.f111, "f111");
+                case 57: return detail::read_member<TJson>(member, value.f112, "f112");
+                case 58: return detail::read_member<TJson>(member, value.f113, "f113");
+                case 59: return detail::read_member<TJson>(member, value.f114, "f114");
+                case 60: return detail::read_member<TJson>(member, value.f115, "f115");
+                case 61: return detail::read_member<TJson>(member, value.f116, "f116");
+                case 62: return detail::read_member<TJson>(member, value.f117, "f117");
+                case 63: return detail::read_member<TJson>(member, value.f118, "f118");
+                case 64: return detail::read_member<TJson>(member, value.f119, "f119");
+                case 65: return detail::read_member<TJson>(member, value.f120, "f120");
+                case 66: return detail::read_member<TJson>(member, value.f121, "f121");
+                case 67: return detail::read_member<TJson>(member, value.f122, "f122");
+                case 68: return detail::read_member<TJson>(member, value.f123, "f123");
+                case 69: return detail::read_member<TJson>(member, value.f124, "f124");
+                case 70: return detail::read_member<TJson>(member, value.f125, "f125");
+                case 71: return detail::read_member<TJson>(member, value.f126, "f126");
+                case 72: return detail::read_member<TJson>(member, value.f127, "f127");
+                case 73: return detail::read_member<TJson>(member, value.f128, "f128");
+                case 74: return detail::read_member<TJson>(member, value.f129, "f129");
+                case 75: return detail::read_member<TJson>(member, value.f130, "f130");
+                case 76: return detail::read_member<TJson>(member, value.f131, "f131");
+                case 77: return detail::read_member<TJson>(member, value.f132, "f132");
+                case 78: return detail::read_member<TJson>(member, value.f133, "f133");
+                case 79: return detail::read_member<TJson>(member, value.f134, "f134");
+                case 80: return detail::read_member<TJson>(member, value.f135, "f135");
+                case 81: return detail::read_member<TJson>(member, value.f136, "f136");
+                case 82: return detail::read_member<TJson>(member, value.f137, "f137");
+                case 83: return detail::read_member<TJson>(member, value.f138, "f138");
+                case 84: return detail::read_member<TJson>(member, value.f139, "f139");
+                case 85: return detail::read_member<TJson>(member, value.f140, "f140");
+                case 86: return detail::read_member<TJson>(member, value.f141, "f141");
+                case 87: return detail::read_member<TJson>(member, value.f142, "f142");
+                case 88: return detail::read_member<TJson>(member, value.f143, "f143");
+                case 89: return detail::read_member<TJson>(member, value.f144, "f144");
+                case 90: return detail::read_member<TJson>(member, value.f145, "f145");
+                case 91: return detail::read_member<TJson>(member, value.f146, "f146");
+                case 92: return detail::read_member<TJson>(member, value.f147, "f147");
+                case 93: return detail::read_member<TJson>(member, value.f148, "f148");
+                case 94: return detail::read_member<TJson>(member, value.f149, "f149");
+                case 95: return detail::read_member<TJson>(member, value.f150, "f150");
+                case 96: return detail::read_member<TJson>(member, value.f151, "f151");
+                case 97: return detail::read_member<TJson>(member, value.f152, "f152");
+                case 98: return detail::read_member<TJson>(member, value.f153, "f153");
+                case 99: return detail::read_member<TJson>(member, value.f154, "f154");
+                case 100: return detail::read_member<TJson>(member, value.f155, "f155");
+                case 101: return detail::read_member<TJson>(member, value.f156, "f156");
+                case 102: return detail::read_member<TJson>(member, value.f157, "f157");
+                case 103: return detail::read_member<TJson>(member, value.f158, "f158");
+                case 104: return detail::read_member<TJson>(member, value.f159, "f159");
+                case 105: return detail::read_member<TJson>(member, value.f160, "f160");
+                case 106: return detail::read_member<TJson>(member, value.f161, "f161");
+                case 107: return detail::read_member<TJson>(member, value.f162, "f162");
+                case 108: return detail::read_member<TJson>(member, value.f163, "f163");
+                case 109: return detail::read_member<TJson>(member, value.f164, "f164");
+                case 110: return detail::read_member<TJson>(member, value.f165, "f165");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             value.id = {};
@@ -845,38 +809,35 @@ struct ValueWriter<TWriter, ::test::StructNested>
 {
     static bool to_json(TWriter& writer, const ::test::StructNested& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructNested");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json(writer, static_cast<const ::test::StructOptional&>(value), false))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1000") || !FBE::JSON::to_json(writer, value.f1000))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1001") || !FBE::JSON::to_json(writer, value.f1001))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1002") || !FBE::JSON::to_json(writer, value.f1002))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1003") || !FBE::JSON::to_json(writer, value.f1003))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1004") || !FBE::JSON::to_json(writer, value.f1004))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1005") || !FBE::JSON::to_json(writer, value.f1005))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1006") || !FBE::JSON::to_json(writer, value.f1006))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1007") || !FBE::JSON::to_json(writer, value.f1007))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1008") || !FBE::JSON::to_json(writer, value.f1008))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1009") || !FBE::JSON::to_json(writer, value.f1009))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1010") || !FBE::JSON::to_json(writer, value.f1010))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1011") || !FBE::JSON::to_json(writer, value.f1011))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructNested", [&] {
+            if (!FBE::JSON::to_json(writer, static_cast<const ::test::StructOptional&>(value), false))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1000") || !FBE::JSON::to_json(writer, value.f1000))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1001") || !FBE::JSON::to_json(writer, value.f1001))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1002") || !FBE::JSON::to_json(writer, value.f1002))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1003") || !FBE::JSON::to_json(writer, value.f1003))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1004") || !FBE::JSON::to_json(writer, value.f1004))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1005") || !FBE::JSON::to_json(writer, value.f1005))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1006") || !FBE::JSON::to_json(writer, value.f1006))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1007") || !FBE::JSON::to_json(writer, value.f1007))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1008") || !FBE::JSON::to_json(writer, value.f1008))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1009") || !FBE::JSON::to_json(writer, value.f1009))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1010") || !FBE::JSON::to_json(writer, value.f1010))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1011") || !FBE::JSON::to_json(writer, value.f1011))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -888,161 +849,146 @@ struct ValueReader<TJson, ::test::StructNested>
 
     static bool from_json(const TJson& json, ::test::StructNested& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructNested", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructNested");
+        return detail::read_struct(json, "test.StructNested", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructNested& value)
     {
         static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165", "f1000", "f1001", "f1002", "f1003", "f1004", "f1005", "f1006", "f1007", "f1008", "f1009", "f1010", "f1011"};
         bool seen[123] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 123, name, next);
-            if (i == 123)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.f11, "f11"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.f12, "f12"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.f13, "f13"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.f14, "f14"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.f15, "f15"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.f16, "f16"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.f17, "f17"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.f18, "f18"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.f19, "f19"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.f20, "f20"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.f21, "f21"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.f22, "f22"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.f23, "f23"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.f24, "f24"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.f25, "f25"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.f26, "f26"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.f27, "f27"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.f28, "f28"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.f29, "f29"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.f30, "f30"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.f31, "f31"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.f32, "f32"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.f33, "f33"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.f34, "f34"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.f35, "f35"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.f36, "f36"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.f37, "f37"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.f38, "f38"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.f39, "f39"); break;
-                case 40: result &= detail::read_member<TJson>(it->value, value.f40, "f40"); break;
-                case 41: result &= detail::read_member<TJson>(it->value, value.f41, "f41"); break;
-                case 42: result &= detail::read_member<TJson>(it->value, value.f42, "f42"); break;
-                case 43: result &= detail::read_member<TJson>(it->value, value.f43, "f43"); break;
-                case 44: result &= detail::read_member<TJson>(it->value, value.f44, "f44"); break;
-                case 45: result &= detail::read_member<TJson>(it->value, value.f100, "f100"); break;
-                case 46: result &= detail::read_member<TJson>(it->value, value.f101, "f101"); break;
-                case 47: result &= detail::read_member<TJson>(it->value, value.f102, "f102"); break;
-                case 48: result &= detail::read_member<TJson>(it->value, value.f103, "f103"); break;
-                case 49: result &= detail::read_member<TJson>(it->value, value.f104, "f104"); break;
-                case 50: result &= detail::read_member<TJson>(it->value, value.f105, "f105"); break;
-                case 51: result &= detail::read_member<TJson>(it->value, value.f106, "f106"); break;
-                case 52: result &= detail::read_member<TJson>(it->value, value.f107, "f107"); break;
-                case 53: result &= detail::read_member<TJson>(it->value, value.f108, "f108"); break;
-                case 54: result &= detail::read_member<TJson>(it->value, value.f109, "f109"); break;
-                case 55: result &= detail::read_member<TJson>(it->value, value.f110, "f110"); break;
-                case 56: result &= detail::read_member<TJson>(it->value, value.f111, "f111"); break;
-                case 57: result &= detail::read_member<TJson>(it->value, value.f112, "f112"); break;
-                case 58: result &= detail::read_member<TJson>(it->value, value.f113, "f113"); break;
-                case 59: result &= detail::read_member<TJson>(it->value, value.f114, "f114"); break;
-                case 60: result &= detail::read_member<TJson>(it->value, value.f115, "f115"); break;
-                case 61: result &= detail::read_member<TJson>(it->value, value.f116, "f116"); break;
-                case 62: result &= detail::read_member<TJson>(it->value, value.f117, "f117"); break;
-                case 63: result &= detail::read_member<TJson>(it->value, value.f118, "f118"); break;
-                case 64: result &= detail::read_member<TJson>(it->value, value.f119, "f119"); break;
-                case 65: result &= detail::read_member<TJson>(it->value, value.f120, "f120"); break;
-                case 66: result &= detail::read_member<TJson>(it->value, value.f121, "f121"); break;
-                case 67: result &= detail::read_member<TJson>(it->value, value.f122, "f122"); break;
-                case 68: result &= detail::read_member<TJson>(it->value, value.f123, "f123"); break;
-                case 69: result &= detail::read_member<TJson>(it->value, value.f124, "f124"); break;
-                case 70: result &= detail::read_member<TJson>(it->value, value.f125, "f125"); break;
-                case 71: result &= detail::read_member<TJson>(it->value, value.f126, "f126"); break;
-                case 72: result &= detail::read_member<TJson>(it->value, value.f127, "f127"); break;
-                case 73: result &= detail::read_member<TJson>(it->value, value.f128, "f128"); break;
-                case 74: result &= detail::read_member<TJson>(it->value, value.f129, "f129"); break;
-                case 75: result &= detail::read_member<TJson>(it->value, value.f130, "f130"); break;
-                case 76: result &= detail::read_member<TJson>(it->value, value.f131, "f131"); break;
-                case 77: result &= detail::read_member<TJson>(it->value, value.f132, "f132"); break;
-                case 78: result &= detail::read_member<TJson>(it->value, value.f133, "f133"); break;
-                case 79: result &= detail::read_member<TJson>(it->value, value.f134, "f134"); break;
-                case 80: result &= detail::read_member<TJson>(it->value, value.f135, "f135"); break;
-                case 81: result &= detail::read_member<TJson>(it->value, value.f136, "f136"); break;
-                case 82: result &= detail::read_member<TJson>(it->value, value.f137, "f137"); break;
-                case 83: result &= detail::read_member<TJson>(it->value, value.f138, "f138"); break;
-                case 84: result &= detail::read_member<TJson>(it->value, value.f139, "f139"); break;
-                case 85: result &= detail::read_member<TJson>(it->value, value.f140, "f140"); break;
-                case 86: result &= detail::read_member<TJson>(it->value, value.f141, "f141"); break;
-                case 87: result &= detail::read_member<TJson>(it->value, value.f142, "f142"); break;
-                case 88: result &= detail::read_member<TJson>(it->value, value.f143, "f143"); break;
-                case 89: result &= detail::read_member<TJson>(it->value, value.f144, "f144"); break;
-                case 90: result &= detail::read_member<TJson>(it->value, value.f145, "f145"); break;
-                case 91: result &= detail::read_member<TJson>(it->value, value.f146, "f146"); break;
-                case 92: result &= detail::read_member<TJson>(it->value, value.f147, "f147"); break;
-                case 93: result &= detail::read_member<TJson>(it->value, value.f148, "f148"); break;
-                case 94: result &= detail::read_member<TJson>(it->value, value.f149, "f149"); break;
-                case 95: result &= detail::read_member<TJson>(it->value, value.f150, "f150"); break;
-                case 96: result &= detail::read_member<TJson>(it->value, value.f151, "f151"); break;
-                case 97: result &= detail::read_member<TJson>(it->value, value.f152, "f152"); break;
-                case 98: result &= detail::read_member<TJson>(it->value, value.f153, "f153"); break;
-                case 99: result &= detail::read_member<TJson>(it->value, value.f154, "f154"); break;
-                case 100: result &= detail::read_member<TJson>(it->value, value.f155, "f155"); break;
-                case 101: result &= detail::read_member<TJson>(it->value, value.f156, "f156"); break;
-                case 102: result &= detail::read_member<TJson>(it->value, value.f157, "f157"); break;
-                case 103: result &= detail::read_member<TJson>(it->value, value.f158, "f158"); break;
-                case 104: result &= detail::read_member<TJson>(it->value, value.f159, "f159"); break;
-                case 105: result &= detail::read_member<TJson>(it->value, value.f160, "f160"); break;
-                case 106: result &= detail::read_member<TJson>(it->value, value.f161, "f161"); break;
-                case 107: result &= detail::read_member<TJson>(it->value, value.f162, "f162"); break;
-                case 108: result &= detail::read_member<TJson>(it->value, value.f163, "f163"); break;
-                case 109: result &= detail::read_member<TJson>(it->value, value.f164, "f164"); break;
-                case 110: result &= detail::read_member<TJson>(it->value, value.f165, "f165"); break;
-                case 111: result &= detail::read_member<TJson>(it->value, value.f1000, "f1000"); break;
-                case 112: result &= detail::read_member<TJson>(it->value, value.f1001, "f1001"); break;
-                case 113: result &= detail::read_member<TJson>(it->value, value.f1002, "f1002"); break;
-                case 114: result &= detail::read_member<TJson>(it->value, value.f1003, "f1003"); break;
-                case 115: result &= detail::read_member<TJson>(it->value, value.f1004, "f1004"); break;
-                case 116: result &= detail::read_member<TJson>(it->value, value.f1005, "f1005"); break;
-                case 117: result &= detail::read_member<TJson>(it->value, value.f1006, "f1006"); break;
-                case 118: result &= detail::read_member<TJson>(it->value, value.f1007, "f1007"); break;
-                case 119: result &= detail::read_member<TJson>(it->value, value.f1008, "f1008"); break;
-                case 120: result &= detail::read_member<TJson>(it->value, value.f1009, "f1009"); break;
-                case 121: result &= detail::read_member<TJson>(it->value, value.f1010, "f1010"); break;
-                case 122: result &= detail::read_member<TJson>(it->value, value.f1011, "f1011"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 2: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 3: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 4: return detail::read_member<TJson>(member, value.f4, "f4");
+                case 5: return detail::read_member<TJson>(member, value.f5, "f5");
+                case 6: return detail::read_member<TJson>(member, value.f6, "f6");
+                case 7: return detail::read_member<TJson>(member, value.f7, "f7");
+                case 8: return detail::read_member<TJson>(member, value.f8, "f8");
+                case 9: return detail::read_member<TJson>(member, value.f9, "f9");
+                case 10: return detail::read_member<TJson>(member, value.f10, "f10");
+                case 11: return detail::read_member<TJson>(member, value.f11, "f11");
+                case 12: return detail::read_member<TJson>(member, value.f12, "f12");
+                case 13: return detail::read_member<TJson>(member, value.f13, "f13");
+                case 14: return detail::read_member<TJson>(member, value.f14, "f14");
+                case 15: return detail::read_member<TJson>(member, value.f15, "f15");
+                case 16: return detail::read_member<TJson>(member, value.f16, "f16");
+                case 17: return detail::read_member<TJson>(member, value.f17, "f17");
+                case 18: return detail::read_member<TJson>(member, value.f18, "f18");
+                case 19: return detail::read_member<TJson>(member, value.f19, "f19");
+                case 20: return detail::read_member<TJson>(member, value.f20, "f20");
+                case 21: return detail::read_member<TJson>(member, value.f21, "f21");
+                case 22: return detail::read_member<TJson>(member, value.f22, "f22");
+                case 23: return detail::read_member<TJson>(member, value.f23, "f23");
+                case 24: return detail::read_member<TJson>(member, value.f24, "f24");
+                case 25: return detail::read_member<TJson>(member, value.f25, "f25");
+                case 26: return detail::read_member<TJson>(member, value.f26, "f26");
+                case 27: return detail::read_member<TJson>(member, value.f27, "f27");
+                case 28: return detail::read_member<TJson>(member, value.f28, "f28");
+                case 29: return detail::read_member<TJson>(member, value.f29, "f29");
+                case 30: return detail::read_member<TJson>(member, value.f30, "f30");
+                case 31: return detail::read_member<TJson>(member, value.f31, "f31");
+                case 32: return detail::read_member<TJson>(member, value.f32, "f32");
+                case 33: return detail::read_member<TJson>(member, value.f33, "f33");
+                case 34: return detail::read_member<TJson>(member, value.f34, "f34");
+                case 35: return detail::read_member<TJson>(member, value.f35, "f35");
+                case 36: return detail::read_member<TJson>(member, value.f36, "f36");
+                case 37: return detail::read_member<TJson>(member, value.f37, "f37");
+                case 38: return detail::read_member<TJson>(member, value.f38, "f38");
+                case 39: return detail::read_member<TJson>(member, value.f39, "f39");
+                case 40: return detail::read_member<TJson>(member, value.f40, "f40");
+                case 41: return detail::read_member<TJson>(member, value.f41, "f41");
+                case 42: return detail::read_member<TJson>(member, value.f42, "f42");
+                case 43: return detail::read_member<TJson>(member, value.f43, "f43");
+                case 44: return detail::read_member<TJson>(member, value.f44, "f44");
+                case 45: return detail::read_member<TJson>(member, value.f100, "f100");
+                case 46: return detail::read_member<TJson>(member, value.f101, "f101");
+                case 47: return detail::read_member<TJson>(member, value.f102, "f102");
+                case 48: return detail::read_member<TJson>(member, value.f103, "f103");
+                case 49: return detail::read_member<TJson>(member, value.f104, "f104");
+                case 50: return detail::read_member<TJson>(member, value.f105, "f105");
+                case 51: return detail::read_member<TJson>(member, value.f106, "f106");
+                case 52: return detail::read_member<TJson>(member, value.f107, "f107");
+                case 53: return detail::read_member<TJson>(member, value.f108, "f108");
+                case 54: return detail::read_member<TJson>(member, value.f109, "f109");
+                case 55: return detail::read_member<TJson>(member, value.f110, "f110");
+                case 56: return detail::read_member<TJson>(member, value.f111, "f111");
+                case 57: return detail::read_member<TJson>(member, value.f112, "f112");
+                case 58: return detail::read_member<TJson>(member, value.f113, "f113");
+                case 59: return detail::read_member<TJson>(member, value.f114, "f114");
+                case 60: return detail::read_member<TJson>(member, value.f115, "f115");
+                case 61: return detail::read_member<TJson>(member, value.f116, "f116");
+                case 62: return detail::read_member<TJson>(member, value.f117, "f117");
+                case 63: return detail::read_member<TJson>(member, value.f118, "f118");
+                case 64: return detail::read_member<TJson>(member, value.f119, "f119");
+                case 65: return detail::read_member<TJson>(member, value.f120, "f120");
+                case 66: return detail::read_member<TJson>(member, value.f121, "f121");
+                case 67: return detail::read_member<TJson>(member, value.f122, "f122");
+                case 68: return detail::read_member<TJson>(member, value.f123, "f123");
+                case 69: return detail::read_member<TJson>(member, value.f124, "f124");
+                case 70: return detail::read_member<TJson>(member, value.f125, "f125");
+                case 71: return detail::read_member<TJson>(member, value.f126, "f126");
+                case 72: return detail::read_member<TJson>(member, value.f127, "f127");
+                case 73: return detail::read_member<TJson>(member, value.f128, "f128");
+                case 74: return detail::read_member<TJson>(member, value.f129, "f129");
+                case 75: return detail::read_member<TJson>(member, value.f130, "f130");
+                case 76: return detail::read_member<TJson>(member, value.f131, "f131");
+                case 77: return detail::read_member<TJson>(member, value.f132, "f132");
+                case 78: return detail::read_member<TJson>(member, value.f133, "f133");
+                case 79: return detail::read_member<TJson>(member, value.f134, "f134");
+                case 80: return detail::read_member<TJson>(member, value.f135, "f135");
+                case 81: return detail::read_member<TJson>(member, value.f136, "f136");
+                case 82: return detail::read_member<TJson>(member, value.f137, "f137");
+                case 83: return detail::read_member<TJson>(member, value.f138, "f138");
+                case 84: return detail::read_member<TJson>(member, value.f139, "f139");
+                case 85: return detail::read_member<TJson>(member, value.f140, "f140");
+                case 86: return detail::read_member<TJson>(member, value.f141, "f141");
+                case 87: return detail::read_member<TJson>(member, value.f142, "f142");
+                case 88: return detail::read_member<TJson>(member, value.f143, "f143");
+                case 89: return detail::read_member<TJson>(member, value.f144, "f144");
+                case 90: return detail::read_member<TJson>(member, value.f145, "f145");
+                case 91: return detail::read_member<TJson>(member, value.f146, "f146");
+                case 92: return detail::read_member<TJson>(member, value.f147, "f147");
+                case 93: return detail::read_member<TJson>(member, value.f148, "f148");
+                case 94: return detail::read_member<TJson>(member, value.f149, "f149");
+                case 95: return detail::read_member<TJson>(member, value.f150, "f150");
+                case 96: return detail::read_member<TJson>(member, value.f151, "f151");
+                case 97: return detail::read_member<TJson>(member, value.f152, "f152");
+                case 98: return detail::read_member<TJson>(member, value.f153, "f153");
+                case 99: return detail::read_member<TJson>(member, value.f154, "f154");
+                case 100: return detail::read_member<TJson>(member, value.f155, "f155");
+                case 101: return detail::read_member<TJson>(member, value.f156, "f156");
+                case 102: return detail::read_member<TJson>(member, value.f157, "f157");
+                case 103: return detail::read_member<TJson>(member, value.f158, "f158");
+                case 104: return detail::read_member<TJson>(member, value.f159, "f159");
+                case 105: return detail::read_member<TJson>(member, value.f160, "f160");
+                case 106: return detail::read_member<TJson>(member, value.f161, "f161");
+                case 107: return detail::read_member<TJson>(member, value.f162, "f162");
+                case 108: return detail::read_member<TJson>(member, value.f163, "f163");
+                case 109: return detail::read_member<TJson>(member, value.f164, "f164");
+                case 110: return detail::read_member<TJson>(member, value.f165, "f165");
+                case 111: return detail::read_member<TJson>(member, value.f1000, "f1000");
+                case 112: return detail::read_member<TJson>(member, value.f1001, "f1001");
+                case 113: return detail::read_member<TJson>(member, value.f1002, "f1002");
+                case 114: return detail::read_member<TJson>(member, value.f1003, "f1003");
+                case 115: return detail::read_member<TJson>(member, value.f1004, "f1004");
+                case 116: return detail::read_member<TJson>(member, value.f1005, "f1005");
+                case 117: return detail::read_member<TJson>(member, value.f1006, "f1006");
+                case 118: return detail::read_member<TJson>(member, value.f1007, "f1007");
+                case 119: return detail::read_member<TJson>(member, value.f1008, "f1008");
+                case 120: return detail::read_member<TJson>(member, value.f1009, "f1009");
+                case 121: return detail::read_member<TJson>(member, value.f1010, "f1010");
+                case 122: return detail::read_member<TJson>(member, value.f1011, "f1011");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             value.id = {};
@@ -1314,18 +1260,15 @@ struct ValueWriter<TWriter, ::test::StructBytes>
 {
     static bool to_json(TWriter& writer, const ::test::StructBytes& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructBytes");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructBytes", [&] {
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1337,41 +1280,26 @@ struct ValueReader<TJson, ::test::StructBytes>
 
     static bool from_json(const TJson& json, ::test::StructBytes& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructBytes", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructBytes");
+        return detail::read_struct(json, "test.StructBytes", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructBytes& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 1: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 2: return detail::read_member<TJson>(member, value.f3, "f3");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.f1 = {};
         if (!seen[1])
@@ -1387,32 +1315,29 @@ struct ValueWriter<TWriter, ::test::StructArray>
 {
     static bool to_json(TWriter& writer, const ::test::StructArray& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructArray");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructArray", [&] {
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1424,48 +1349,33 @@ struct ValueReader<TJson, ::test::StructArray>
 
     static bool from_json(const TJson& json, ::test::StructArray& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructArray", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructArray");
+        return detail::read_struct(json, "test.StructArray", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructArray& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 10, name, next);
-            if (i == 10)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 1: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 2: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 3: return detail::read_member<TJson>(member, value.f4, "f4");
+                case 4: return detail::read_member<TJson>(member, value.f5, "f5");
+                case 5: return detail::read_member<TJson>(member, value.f6, "f6");
+                case 6: return detail::read_member<TJson>(member, value.f7, "f7");
+                case 7: return detail::read_member<TJson>(member, value.f8, "f8");
+                case 8: return detail::read_member<TJson>(member, value.f9, "f9");
+                case 9: return detail::read_member<TJson>(member, value.f10, "f10");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             FBE::detail::assign_default(value.f1);
@@ -1499,32 +1409,29 @@ struct ValueWriter<TWriter, ::test::StructVector>
 {
     static bool to_json(TWriter& writer, const ::test::StructVector& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructVector");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructVector", [&] {
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1536,48 +1443,33 @@ struct ValueReader<TJson, ::test::StructVector>
 
     static bool from_json(const TJson& json, ::test::StructVector& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructVector", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructVector");
+        return detail::read_struct(json, "test.StructVector", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructVector& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 10, name, next);
-            if (i == 10)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 1: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 2: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 3: return detail::read_member<TJson>(member, value.f4, "f4");
+                case 4: return detail::read_member<TJson>(member, value.f5, "f5");
+                case 5: return detail::read_member<TJson>(member, value.f6, "f6");
+                case 6: return detail::read_member<TJson>(member, value.f7, "f7");
+                case 7: return detail::read_member<TJson>(member, value.f8, "f8");
+                case 8: return detail::read_member<TJson>(member, value.f9, "f9");
+                case 9: return detail::read_member<TJson>(member, value.f10, "f10");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.f1 = {};
         if (!seen[1])
@@ -1607,32 +1499,29 @@ struct ValueWriter<TWriter, ::test::StructList>
 {
     static bool to_json(TWriter& writer, const ::test::StructList& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructList");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructList", [&] {
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1644,48 +1533,33 @@ struct ValueReader<TJson, ::test::StructList>
 
     static bool from_json(const TJson& json, ::test::StructList& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructList", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructList");
+        return detail::read_struct(json, "test.StructList", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructList& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 10, name, next);
-            if (i == 10)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 1: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 2: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 3: return detail::read_member<TJson>(member, value.f4, "f4");
+                case 4: return detail::read_member<TJson>(member, value.f5, "f5");
+                case 5: return detail::read_member<TJson>(member, value.f6, "f6");
+                case 6: return detail::read_member<TJson>(member, value.f7, "f7");
+                case 7: return detail::read_member<TJson>(member, value.f8, "f8");
+                case 8: return detail::read_member<TJson>(member, value.f9, "f9");
+                case 9: return detail::read_member<TJson>(member, value.f10, "f10");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.f1 = {};
         if (!seen[1])
@@ -1715,20 +1589,17 @@ struct ValueWriter<TWriter, ::test::StructSet>
 {
     static bool to_json(TWriter& writer, const ::test::StructSet& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructSet");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructSet", [&] {
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1740,42 +1611,27 @@ struct ValueReader<TJson, ::test::StructSet>
 
     static bool from_json(const TJson& json, ::test::StructSet& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructSet", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructSet");
+        return detail::read_struct(json, "test.StructSet", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructSet& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4"};
         bool seen[4] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 4, name, next);
-            if (i == 4)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 1: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 2: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 3: return detail::read_member<TJson>(member, value.f4, "f4");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.f1 = {};
         if (!seen[1])
@@ -1793,32 +1649,29 @@ struct ValueWriter<TWriter, ::test::StructMap>
 {
     static bool to_json(TWriter& writer, const ::test::StructMap& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructMap");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructMap", [&] {
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1830,48 +1683,33 @@ struct ValueReader<TJson, ::test::StructMap>
 
     static bool from_json(const TJson& json, ::test::StructMap& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructMap", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructMap");
+        return detail::read_struct(json, "test.StructMap", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructMap& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 10, name, next);
-            if (i == 10)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 1: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 2: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 3: return detail::read_member<TJson>(member, value.f4, "f4");
+                case 4: return detail::read_member<TJson>(member, value.f5, "f5");
+                case 5: return detail::read_member<TJson>(member, value.f6, "f6");
+                case 6: return detail::read_member<TJson>(member, value.f7, "f7");
+                case 7: return detail::read_member<TJson>(member, value.f8, "f8");
+                case 8: return detail::read_member<TJson>(member, value.f9, "f9");
+                case 9: return detail::read_member<TJson>(member, value.f10, "f10");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.f1 = {};
         if (!seen[1])
@@ -1901,32 +1739,29 @@ struct ValueWriter<TWriter, ::test::StructHash>
 {
     static bool to_json(TWriter& writer, const ::test::StructHash& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructHash");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructHash", [&] {
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1938,48 +1773,33 @@ struct ValueReader<TJson, ::test::StructHash>
 
     static bool from_json(const TJson& json, ::test::StructHash& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructHash", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructHash");
+        return detail::read_struct(json, "test.StructHash", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructHash& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"};
         bool seen[10] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 10, name, next);
-            if (i == 10)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 1: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 2: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 3: return detail::read_member<TJson>(member, value.f4, "f4");
+                case 4: return detail::read_member<TJson>(member, value.f5, "f5");
+                case 5: return detail::read_member<TJson>(member, value.f6, "f6");
+                case 6: return detail::read_member<TJson>(member, value.f7, "f7");
+                case 7: return detail::read_member<TJson>(member, value.f8, "f8");
+                case 8: return detail::read_member<TJson>(member, value.f9, "f9");
+                case 9: return detail::read_member<TJson>(member, value.f10, "f10");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.f1 = {};
         if (!seen[1])
@@ -2009,16 +1829,13 @@ struct ValueWriter<TWriter, ::test::StructHashEx>
 {
     static bool to_json(TWriter& writer, const ::test::StructHashEx& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructHashEx");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructHashEx", [&] {
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -2030,40 +1847,25 @@ struct ValueReader<TJson, ::test::StructHashEx>
 
     static bool from_json(const TJson& json, ::test::StructHashEx& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructHashEx", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructHashEx");
+        return detail::read_struct(json, "test.StructHashEx", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::test::StructHashEx& value)
     {
         static constexpr std::string_view names[] = {"f1", "f2"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 1: return detail::read_member<TJson>(member, value.f2, "f2");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.f1 = {};
         if (!seen[1])
@@ -2075,14 +1877,11 @@ struct ValueReader<TJson, ::test::StructHashEx>
 template <class TWriter>
 struct ValueWriter<TWriter, ::test::StructEmpty>
 {
-    static bool to_json(TWriter& writer, const ::test::StructEmpty&, bool scope = true)
+    static bool to_json(TWriter& writer, const ::test::StructEmpty& /*value*/, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("test.StructEmpty");
-        if (scope && !writer.StartObject())
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "test.StructEmpty", [&] {
+            return true;
+        });
     }
 };
 
@@ -2094,15 +1893,10 @@ struct ValueReader<TJson, ::test::StructEmpty>
 
     static bool from_json(const TJson& json, ::test::StructEmpty& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "test.StructEmpty", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "test.StructEmpty");
+        return detail::read_struct(json, "test.StructEmpty", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& /*json*/, ::test::StructEmpty& /*value*/)
     {
         return true;

@@ -16,16 +16,13 @@ struct ValueWriter<TWriter, ::chars::CharKeys>
 {
     static bool to_json(TWriter& writer, const ::chars::CharKeys& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("chars.CharKeys");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "letters") || !FBE::JSON::to_json(writer, value.letters))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "countByLetter") || !FBE::JSON::to_json(writer, value.countByLetter))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "chars.CharKeys", [&] {
+            if (!FBE::JSON::to_json_key(writer, "letters") || !FBE::JSON::to_json(writer, value.letters))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "countByLetter") || !FBE::JSON::to_json(writer, value.countByLetter))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -37,40 +34,25 @@ struct ValueReader<TJson, ::chars::CharKeys>
 
     static bool from_json(const TJson& json, ::chars::CharKeys& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "chars.CharKeys", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "chars.CharKeys");
+        return detail::read_struct(json, "chars.CharKeys", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::chars::CharKeys& value)
     {
         static constexpr std::string_view names[] = {"letters", "countByLetter"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.letters, "letters"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.countByLetter, "countByLetter"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.letters, "letters");
+                case 1: return detail::read_member<TJson>(member, value.countByLetter, "countByLetter");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.letters = {};
         if (!seen[1])
@@ -84,16 +66,13 @@ struct ValueWriter<TWriter, ::chars::GradeKeys>
 {
     static bool to_json(TWriter& writer, const ::chars::GradeKeys& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("chars.GradeKeys");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "grades") || !FBE::JSON::to_json(writer, value.grades))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "countByGrade") || !FBE::JSON::to_json(writer, value.countByGrade))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "chars.GradeKeys", [&] {
+            if (!FBE::JSON::to_json_key(writer, "grades") || !FBE::JSON::to_json(writer, value.grades))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "countByGrade") || !FBE::JSON::to_json(writer, value.countByGrade))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -105,40 +84,25 @@ struct ValueReader<TJson, ::chars::GradeKeys>
 
     static bool from_json(const TJson& json, ::chars::GradeKeys& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "chars.GradeKeys", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "chars.GradeKeys");
+        return detail::read_struct(json, "chars.GradeKeys", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::chars::GradeKeys& value)
     {
         static constexpr std::string_view names[] = {"grades", "countByGrade"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.grades, "grades"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.countByGrade, "countByGrade"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.grades, "grades");
+                case 1: return detail::read_member<TJson>(member, value.countByGrade, "countByGrade");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.grades = {};
         if (!seen[1])

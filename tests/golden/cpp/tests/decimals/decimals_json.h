@@ -16,32 +16,29 @@ struct ValueWriter<TWriter, ::decimals::Prices>
 {
     static bool to_json(TWriter& writer, const ::decimals::Prices& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("decimals.Prices");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "maybePrice") || !FBE::JSON::to_json(writer, value.maybePrice))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "pair") || !FBE::JSON::to_json(writer, value.pair))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "priceVector") || !FBE::JSON::to_json(writer, value.priceVector))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "priceList") || !FBE::JSON::to_json(writer, value.priceList))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "priceSet") || !FBE::JSON::to_json(writer, value.priceSet))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "priceById") || !FBE::JSON::to_json(writer, value.priceById))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "idByPrice") || !FBE::JSON::to_json(writer, value.idByPrice))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "priceByPrice") || !FBE::JSON::to_json(writer, value.priceByPrice))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "maybePrices") || !FBE::JSON::to_json(writer, value.maybePrices))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "decimals.Prices", [&] {
+            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "maybePrice") || !FBE::JSON::to_json(writer, value.maybePrice))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "pair") || !FBE::JSON::to_json(writer, value.pair))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "priceVector") || !FBE::JSON::to_json(writer, value.priceVector))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "priceList") || !FBE::JSON::to_json(writer, value.priceList))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "priceSet") || !FBE::JSON::to_json(writer, value.priceSet))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "priceById") || !FBE::JSON::to_json(writer, value.priceById))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "idByPrice") || !FBE::JSON::to_json(writer, value.idByPrice))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "priceByPrice") || !FBE::JSON::to_json(writer, value.priceByPrice))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "maybePrices") || !FBE::JSON::to_json(writer, value.maybePrices))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -53,48 +50,33 @@ struct ValueReader<TJson, ::decimals::Prices>
 
     static bool from_json(const TJson& json, ::decimals::Prices& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "decimals.Prices", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "decimals.Prices");
+        return detail::read_struct(json, "decimals.Prices", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::decimals::Prices& value)
     {
         static constexpr std::string_view names[] = {"price", "maybePrice", "pair", "priceVector", "priceList", "priceSet", "priceById", "idByPrice", "priceByPrice", "maybePrices"};
         bool seen[10] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 10, name, next);
-            if (i == 10)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.price, "price"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.maybePrice, "maybePrice"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.pair, "pair"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.priceVector, "priceVector"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.priceList, "priceList"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.priceSet, "priceSet"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.priceById, "priceById"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.idByPrice, "idByPrice"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.priceByPrice, "priceByPrice"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.maybePrices, "maybePrices"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.price, "price");
+                case 1: return detail::read_member<TJson>(member, value.maybePrice, "maybePrice");
+                case 2: return detail::read_member<TJson>(member, value.pair, "pair");
+                case 3: return detail::read_member<TJson>(member, value.priceVector, "priceVector");
+                case 4: return detail::read_member<TJson>(member, value.priceList, "priceList");
+                case 5: return detail::read_member<TJson>(member, value.priceSet, "priceSet");
+                case 6: return detail::read_member<TJson>(member, value.priceById, "priceById");
+                case 7: return detail::read_member<TJson>(member, value.idByPrice, "idByPrice");
+                case 8: return detail::read_member<TJson>(member, value.priceByPrice, "priceByPrice");
+                case 9: return detail::read_member<TJson>(member, value.maybePrices, "maybePrices");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.price = {};
         if (!seen[1])

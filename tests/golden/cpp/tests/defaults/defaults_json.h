@@ -16,40 +16,37 @@ struct ValueWriter<TWriter, ::defaults::Zeros>
 {
     static bool to_json(TWriter& writer, const ::defaults::Zeros& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("defaults.Zeros");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "b") || !FBE::JSON::to_json(writer, value.b))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "i") || !FBE::JSON::to_json(writer, value.i))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "l") || !FBE::JSON::to_json(writer, value.l))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f") || !FBE::JSON::to_json(writer, value.f))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "d") || !FBE::JSON::to_json(writer, value.d))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "m") || !FBE::JSON::to_json(writer, value.m))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "s") || !FBE::JSON::to_json(writer, value.s))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "c") || !FBE::JSON::to_json(writer, value.c))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fl") || !FBE::JSON::to_json(writer, value.fl))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "t") || !FBE::JSON::to_json(writer, value.t))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "u") || !FBE::JSON::to_json(writer, value.u))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "n") || !FBE::JSON::to_json(writer, value.n))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "absent") || !FBE::JSON::to_json(writer, value.absent))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "defaults.Zeros", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "b") || !FBE::JSON::to_json(writer, value.b))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "i") || !FBE::JSON::to_json(writer, value.i))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "l") || !FBE::JSON::to_json(writer, value.l))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f") || !FBE::JSON::to_json(writer, value.f))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "d") || !FBE::JSON::to_json(writer, value.d))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "m") || !FBE::JSON::to_json(writer, value.m))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "s") || !FBE::JSON::to_json(writer, value.s))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "c") || !FBE::JSON::to_json(writer, value.c))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fl") || !FBE::JSON::to_json(writer, value.fl))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "t") || !FBE::JSON::to_json(writer, value.t))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "u") || !FBE::JSON::to_json(writer, value.u))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "n") || !FBE::JSON::to_json(writer, value.n))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "absent") || !FBE::JSON::to_json(writer, value.absent))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -61,52 +58,37 @@ struct ValueReader<TJson, ::defaults::Zeros>
 
     static bool from_json(const TJson& json, ::defaults::Zeros& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "defaults.Zeros", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "defaults.Zeros");
+        return detail::read_struct(json, "defaults.Zeros", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::defaults::Zeros& value)
     {
         static constexpr std::string_view names[] = {"id", "b", "i", "l", "f", "d", "m", "s", "c", "fl", "t", "u", "n", "absent"};
         bool seen[14] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 14, name, next);
-            if (i == 14)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.b, "b"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.i, "i"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.l, "l"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f, "f"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.d, "d"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.m, "m"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.s, "s"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.c, "c"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.fl, "fl"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.t, "t"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.u, "u"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.n, "n"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.absent, "absent"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.b, "b");
+                case 2: return detail::read_member<TJson>(member, value.i, "i");
+                case 3: return detail::read_member<TJson>(member, value.l, "l");
+                case 4: return detail::read_member<TJson>(member, value.f, "f");
+                case 5: return detail::read_member<TJson>(member, value.d, "d");
+                case 6: return detail::read_member<TJson>(member, value.m, "m");
+                case 7: return detail::read_member<TJson>(member, value.s, "s");
+                case 8: return detail::read_member<TJson>(member, value.c, "c");
+                case 9: return detail::read_member<TJson>(member, value.fl, "fl");
+                case 10: return detail::read_member<TJson>(member, value.t, "t");
+                case 11: return detail::read_member<TJson>(member, value.u, "u");
+                case 12: return detail::read_member<TJson>(member, value.n, "n");
+                case 13: return detail::read_member<TJson>(member, value.absent, "absent");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.id = 7;
         if (!seen[1])

@@ -20,14 +20,11 @@ struct ValueWriter<TWriter, ::everything::Counted>
 {
     static bool to_json(TWriter& writer, const ::everything::Counted& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Counted");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Counted", [&] {
+            if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -39,39 +36,24 @@ struct ValueReader<TJson, ::everything::Counted>
 
     static bool from_json(const TJson& json, ::everything::Counted& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Counted", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Counted");
+        return detail::read_struct(json, "everything.Counted", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Counted& value)
     {
         static constexpr std::string_view names[] = {"a"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.a, "a");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.a = {};
         return result;
@@ -83,14 +65,11 @@ struct ValueWriter<TWriter, ::everything::Shifted>
 {
     static bool to_json(TWriter& writer, const ::everything::Shifted& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Shifted");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Shifted", [&] {
+            if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -102,39 +81,24 @@ struct ValueReader<TJson, ::everything::Shifted>
 
     static bool from_json(const TJson& json, ::everything::Shifted& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Shifted", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Shifted");
+        return detail::read_struct(json, "everything.Shifted", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Shifted& value)
     {
         static constexpr std::string_view names[] = {"a"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.a, "a");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.a = {};
         return result;
@@ -146,14 +110,11 @@ struct ValueWriter<TWriter, ::everything::AfterShift>
 {
     static bool to_json(TWriter& writer, const ::everything::AfterShift& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.AfterShift");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.AfterShift", [&] {
+            if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -165,39 +126,24 @@ struct ValueReader<TJson, ::everything::AfterShift>
 
     static bool from_json(const TJson& json, ::everything::AfterShift& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.AfterShift", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.AfterShift");
+        return detail::read_struct(json, "everything.AfterShift", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::AfterShift& value)
     {
         static constexpr std::string_view names[] = {"a"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.a, "a");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.a = {};
         return result;
@@ -209,14 +155,11 @@ struct ValueWriter<TWriter, ::everything::Fixed>
 {
     static bool to_json(TWriter& writer, const ::everything::Fixed& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Fixed");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Fixed", [&] {
+            if (!FBE::JSON::to_json_key(writer, "a") || !FBE::JSON::to_json(writer, value.a))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -228,39 +171,24 @@ struct ValueReader<TJson, ::everything::Fixed>
 
     static bool from_json(const TJson& json, ::everything::Fixed& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Fixed", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Fixed");
+        return detail::read_struct(json, "everything.Fixed", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Fixed& value)
     {
         static constexpr std::string_view names[] = {"a"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.a, "a");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.a = {};
         return result;
@@ -272,16 +200,13 @@ struct ValueWriter<TWriter, ::everything::Derived>
 {
     static bool to_json(TWriter& writer, const ::everything::Derived& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Derived");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json(writer, static_cast<const ::everything::Fixed&>(value), false))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "b") || !FBE::JSON::to_json(writer, value.b))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Derived", [&] {
+            if (!FBE::JSON::to_json(writer, static_cast<const ::everything::Fixed&>(value), false))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "b") || !FBE::JSON::to_json(writer, value.b))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -293,40 +218,25 @@ struct ValueReader<TJson, ::everything::Derived>
 
     static bool from_json(const TJson& json, ::everything::Derived& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Derived", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Derived");
+        return detail::read_struct(json, "everything.Derived", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Derived& value)
     {
         static constexpr std::string_view names[] = {"a", "b"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.a, "a"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.b, "b"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.a, "a");
+                case 1: return detail::read_member<TJson>(member, value.b, "b");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.a = {};
         if (!seen[1])
@@ -340,16 +250,13 @@ struct ValueWriter<TWriter, ::everything::ImportedBase>
 {
     static bool to_json(TWriter& writer, const ::everything::ImportedBase& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.ImportedBase");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json(writer, static_cast<const ::market::Instrument&>(value), false))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.ImportedBase", [&] {
+            if (!FBE::JSON::to_json(writer, static_cast<const ::market::Instrument&>(value), false))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "price") || !FBE::JSON::to_json(writer, value.price))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -361,41 +268,26 @@ struct ValueReader<TJson, ::everything::ImportedBase>
 
     static bool from_json(const TJson& json, ::everything::ImportedBase& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.ImportedBase", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.ImportedBase");
+        return detail::read_struct(json, "everything.ImportedBase", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::ImportedBase& value)
     {
         static constexpr std::string_view names[] = {"symbol", "digits", "price"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.symbol, "symbol"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.digits, "digits"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.price, "price"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.symbol, "symbol");
+                case 1: return detail::read_member<TJson>(member, value.digits, "digits");
+                case 2: return detail::read_member<TJson>(member, value.price, "price");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.symbol = {};
         if (!seen[1])
@@ -411,14 +303,11 @@ struct ValueWriter<TWriter, ::everything::Note>
 {
     static bool to_json(TWriter& writer, const ::everything::Note& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Note");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "text") || !FBE::JSON::to_json(writer, value.text))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Note", [&] {
+            if (!FBE::JSON::to_json_key(writer, "text") || !FBE::JSON::to_json(writer, value.text))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -430,39 +319,24 @@ struct ValueReader<TJson, ::everything::Note>
 
     static bool from_json(const TJson& json, ::everything::Note& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Note", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Note");
+        return detail::read_struct(json, "everything.Note", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Note& value)
     {
         static constexpr std::string_view names[] = {"text"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.text, "text"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.text, "text");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.text = "hi \"there\"\012";
         return result;
@@ -474,16 +348,13 @@ struct ValueWriter<TWriter, ::everything::Quiet>
 {
     static bool to_json(TWriter& writer, const ::everything::Quiet& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Quiet");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "password") || !FBE::JSON::to_json(writer, value.password))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "legacy") || !FBE::JSON::to_json(writer, value.legacy))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Quiet", [&] {
+            if (!FBE::JSON::to_json_key(writer, "password") || !FBE::JSON::to_json(writer, value.password))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "legacy") || !FBE::JSON::to_json(writer, value.legacy))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -495,40 +366,25 @@ struct ValueReader<TJson, ::everything::Quiet>
 
     static bool from_json(const TJson& json, ::everything::Quiet& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Quiet", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Quiet");
+        return detail::read_struct(json, "everything.Quiet", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Quiet& value)
     {
         static constexpr std::string_view names[] = {"password", "legacy"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.password, "password"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.legacy, "legacy"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.password, "password");
+                case 1: return detail::read_member<TJson>(member, value.legacy, "legacy");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.password = {};
         if (!seen[1])
@@ -540,14 +396,11 @@ struct ValueReader<TJson, ::everything::Quiet>
 template <class TWriter>
 struct ValueWriter<TWriter, ::everything::Empty>
 {
-    static bool to_json(TWriter& writer, const ::everything::Empty&, bool scope = true)
+    static bool to_json(TWriter& writer, const ::everything::Empty& /*value*/, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Empty");
-        if (scope && !writer.StartObject())
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Empty", [&] {
+            return true;
+        });
     }
 };
 
@@ -559,15 +412,10 @@ struct ValueReader<TJson, ::everything::Empty>
 
     static bool from_json(const TJson& json, ::everything::Empty& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Empty", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Empty");
+        return detail::read_struct(json, "everything.Empty", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& /*json*/, ::everything::Empty& /*value*/)
     {
         return true;
@@ -579,120 +427,117 @@ struct ValueWriter<TWriter, ::everything::Everything>
 {
     static bool to_json(TWriter& writer, const ::everything::Everything& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Everything");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f11") || !FBE::JSON::to_json(writer, value.f11))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f12") || !FBE::JSON::to_json(writer, value.f12))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f13") || !FBE::JSON::to_json(writer, value.f13))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f14") || !FBE::JSON::to_json(writer, value.f14))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f15") || !FBE::JSON::to_json(writer, value.f15))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f16") || !FBE::JSON::to_json(writer, value.f16))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f17") || !FBE::JSON::to_json(writer, value.f17))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f18") || !FBE::JSON::to_json(writer, value.f18))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f19") || !FBE::JSON::to_json(writer, value.f19))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f20") || !FBE::JSON::to_json(writer, value.f20))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f21") || !FBE::JSON::to_json(writer, value.f21))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f22") || !FBE::JSON::to_json(writer, value.f22))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f23") || !FBE::JSON::to_json(writer, value.f23))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f24") || !FBE::JSON::to_json(writer, value.f24))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f25") || !FBE::JSON::to_json(writer, value.f25))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f26") || !FBE::JSON::to_json(writer, value.f26))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f27") || !FBE::JSON::to_json(writer, value.f27))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f28") || !FBE::JSON::to_json(writer, value.f28))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f29") || !FBE::JSON::to_json(writer, value.f29))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f30") || !FBE::JSON::to_json(writer, value.f30))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f31") || !FBE::JSON::to_json(writer, value.f31))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f32") || !FBE::JSON::to_json(writer, value.f32))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f33") || !FBE::JSON::to_json(writer, value.f33))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f34") || !FBE::JSON::to_json(writer, value.f34))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f35") || !FBE::JSON::to_json(writer, value.f35))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f36") || !FBE::JSON::to_json(writer, value.f36))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f37") || !FBE::JSON::to_json(writer, value.f37))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f38") || !FBE::JSON::to_json(writer, value.f38))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f39") || !FBE::JSON::to_json(writer, value.f39))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f40") || !FBE::JSON::to_json(writer, value.f40))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f41") || !FBE::JSON::to_json(writer, value.f41))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f42") || !FBE::JSON::to_json(writer, value.f42))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f43") || !FBE::JSON::to_json(writer, value.f43))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f44") || !FBE::JSON::to_json(writer, value.f44))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f45") || !FBE::JSON::to_json(writer, value.f45))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f46") || !FBE::JSON::to_json(writer, value.f46))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f47") || !FBE::JSON::to_json(writer, value.f47))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f47Reset") || !FBE::JSON::to_json(writer, value.f47Reset))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f48") || !FBE::JSON::to_json(writer, value.f48))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f49") || !FBE::JSON::to_json(writer, value.f49))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f50") || !FBE::JSON::to_json(writer, value.f50))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f51") || !FBE::JSON::to_json(writer, value.f51))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "f52") || !FBE::JSON::to_json(writer, value.f52))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Everything", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f1") || !FBE::JSON::to_json(writer, value.f1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f2") || !FBE::JSON::to_json(writer, value.f2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f3") || !FBE::JSON::to_json(writer, value.f3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f4") || !FBE::JSON::to_json(writer, value.f4))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f5") || !FBE::JSON::to_json(writer, value.f5))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f6") || !FBE::JSON::to_json(writer, value.f6))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f7") || !FBE::JSON::to_json(writer, value.f7))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f8") || !FBE::JSON::to_json(writer, value.f8))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f9") || !FBE::JSON::to_json(writer, value.f9))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f10") || !FBE::JSON::to_json(writer, value.f10))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f11") || !FBE::JSON::to_json(writer, value.f11))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f12") || !FBE::JSON::to_json(writer, value.f12))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f13") || !FBE::JSON::to_json(writer, value.f13))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f14") || !FBE::JSON::to_json(writer, value.f14))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f15") || !FBE::JSON::to_json(writer, value.f15))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f16") || !FBE::JSON::to_json(writer, value.f16))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f17") || !FBE::JSON::to_json(writer, value.f17))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f18") || !FBE::JSON::to_json(writer, value.f18))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f19") || !FBE::JSON::to_json(writer, value.f19))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f20") || !FBE::JSON::to_json(writer, value.f20))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f21") || !FBE::JSON::to_json(writer, value.f21))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f22") || !FBE::JSON::to_json(writer, value.f22))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f23") || !FBE::JSON::to_json(writer, value.f23))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f24") || !FBE::JSON::to_json(writer, value.f24))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f25") || !FBE::JSON::to_json(writer, value.f25))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f26") || !FBE::JSON::to_json(writer, value.f26))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f27") || !FBE::JSON::to_json(writer, value.f27))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f28") || !FBE::JSON::to_json(writer, value.f28))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f29") || !FBE::JSON::to_json(writer, value.f29))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f30") || !FBE::JSON::to_json(writer, value.f30))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f31") || !FBE::JSON::to_json(writer, value.f31))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f32") || !FBE::JSON::to_json(writer, value.f32))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f33") || !FBE::JSON::to_json(writer, value.f33))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f34") || !FBE::JSON::to_json(writer, value.f34))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f35") || !FBE::JSON::to_json(writer, value.f35))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f36") || !FBE::JSON::to_json(writer, value.f36))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f37") || !FBE::JSON::to_json(writer, value.f37))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f38") || !FBE::JSON::to_json(writer, value.f38))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f39") || !FBE::JSON::to_json(writer, value.f39))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f40") || !FBE::JSON::to_json(writer, value.f40))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f41") || !FBE::JSON::to_json(writer, value.f41))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f42") || !FBE::JSON::to_json(writer, value.f42))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f43") || !FBE::JSON::to_json(writer, value.f43))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f44") || !FBE::JSON::to_json(writer, value.f44))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f45") || !FBE::JSON::to_json(writer, value.f45))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f46") || !FBE::JSON::to_json(writer, value.f46))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f47") || !FBE::JSON::to_json(writer, value.f47))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f47Reset") || !FBE::JSON::to_json(writer, value.f47Reset))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f48") || !FBE::JSON::to_json(writer, value.f48))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f49") || !FBE::JSON::to_json(writer, value.f49))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f50") || !FBE::JSON::to_json(writer, value.f50))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f51") || !FBE::JSON::to_json(writer, value.f51))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "f52") || !FBE::JSON::to_json(writer, value.f52))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -704,92 +549,77 @@ struct ValueReader<TJson, ::everything::Everything>
 
     static bool from_json(const TJson& json, ::everything::Everything& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Everything", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Everything");
+        return detail::read_struct(json, "everything.Everything", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Everything& value)
     {
         static constexpr std::string_view names[] = {"id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50", "f51", "f52"};
         bool seen[54] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 54, name, next);
-            if (i == 54)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.f1, "f1"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.f2, "f2"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.f3, "f3"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.f4, "f4"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.f5, "f5"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.f6, "f6"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.f7, "f7"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.f8, "f8"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.f9, "f9"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.f10, "f10"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.f11, "f11"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.f12, "f12"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.f13, "f13"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.f14, "f14"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.f15, "f15"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.f16, "f16"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.f17, "f17"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.f18, "f18"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.f19, "f19"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.f20, "f20"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.f21, "f21"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.f22, "f22"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.f23, "f23"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.f24, "f24"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.f25, "f25"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.f26, "f26"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.f27, "f27"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.f28, "f28"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.f29, "f29"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.f30, "f30"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.f31, "f31"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.f32, "f32"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.f33, "f33"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.f34, "f34"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.f35, "f35"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.f36, "f36"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.f37, "f37"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.f38, "f38"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.f39, "f39"); break;
-                case 40: result &= detail::read_member<TJson>(it->value, value.f40, "f40"); break;
-                case 41: result &= detail::read_member<TJson>(it->value, value.f41, "f41"); break;
-                case 42: result &= detail::read_member<TJson>(it->value, value.f42, "f42"); break;
-                case 43: result &= detail::read_member<TJson>(it->value, value.f43, "f43"); break;
-                case 44: result &= detail::read_member<TJson>(it->value, value.f44, "f44"); break;
-                case 45: result &= detail::read_member<TJson>(it->value, value.f45, "f45"); break;
-                case 46: result &= detail::read_member<TJson>(it->value, value.f46, "f46"); break;
-                case 47: result &= detail::read_member<TJson>(it->value, value.f47, "f47"); break;
-                case 48: result &= detail::read_member<TJson>(it->value, value.f47Reset, "f47Reset"); break;
-                case 49: result &= detail::read_member<TJson>(it->value, value.f48, "f48"); break;
-                case 50: result &= detail::read_member<TJson>(it->value, value.f49, "f49"); break;
-                case 51: result &= detail::read_member<TJson>(it->value, value.f50, "f50"); break;
-                case 52: result &= detail::read_member<TJson>(it->value, value.f51, "f51"); break;
-                case 53: result &= detail::read_member<TJson>(it->value, value.f52, "f52"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.f1, "f1");
+                case 2: return detail::read_member<TJson>(member, value.f2, "f2");
+                case 3: return detail::read_member<TJson>(member, value.f3, "f3");
+                case 4: return detail::read_member<TJson>(member, value.f4, "f4");
+                case 5: return detail::read_member<TJson>(member, value.f5, "f5");
+                case 6: return detail::read_member<TJson>(member, value.f6, "f6");
+                case 7: return detail::read_member<TJson>(member, value.f7, "f7");
+                case 8: return detail::read_member<TJson>(member, value.f8, "f8");
+                case 9: return detail::read_member<TJson>(member, value.f9, "f9");
+                case 10: return detail::read_member<TJson>(member, value.f10, "f10");
+                case 11: return detail::read_member<TJson>(member, value.f11, "f11");
+                case 12: return detail::read_member<TJson>(member, value.f12, "f12");
+                case 13: return detail::read_member<TJson>(member, value.f13, "f13");
+                case 14: return detail::read_member<TJson>(member, value.f14, "f14");
+                case 15: return detail::read_member<TJson>(member, value.f15, "f15");
+                case 16: return detail::read_member<TJson>(member, value.f16, "f16");
+                case 17: return detail::read_member<TJson>(member, value.f17, "f17");
+                case 18: return detail::read_member<TJson>(member, value.f18, "f18");
+                case 19: return detail::read_member<TJson>(member, value.f19, "f19");
+                case 20: return detail::read_member<TJson>(member, value.f20, "f20");
+                case 21: return detail::read_member<TJson>(member, value.f21, "f21");
+                case 22: return detail::read_member<TJson>(member, value.f22, "f22");
+                case 23: return detail::read_member<TJson>(member, value.f23, "f23");
+                case 24: return detail::read_member<TJson>(member, value.f24, "f24");
+                case 25: return detail::read_member<TJson>(member, value.f25, "f25");
+                case 26: return detail::read_member<TJson>(member, value.f26, "f26");
+                case 27: return detail::read_member<TJson>(member, value.f27, "f27");
+                case 28: return detail::read_member<TJson>(member, value.f28, "f28");
+                case 29: return detail::read_member<TJson>(member, value.f29, "f29");
+                case 30: return detail::read_member<TJson>(member, value.f30, "f30");
+                case 31: return detail::read_member<TJson>(member, value.f31, "f31");
+                case 32: return detail::read_member<TJson>(member, value.f32, "f32");
+                case 33: return detail::read_member<TJson>(member, value.f33, "f33");
+                case 34: return detail::read_member<TJson>(member, value.f34, "f34");
+                case 35: return detail::read_member<TJson>(member, value.f35, "f35");
+                case 36: return detail::read_member<TJson>(member, value.f36, "f36");
+                case 37: return detail::read_member<TJson>(member, value.f37, "f37");
+                case 38: return detail::read_member<TJson>(member, value.f38, "f38");
+                case 39: return detail::read_member<TJson>(member, value.f39, "f39");
+                case 40: return detail::read_member<TJson>(member, value.f40, "f40");
+                case 41: return detail::read_member<TJson>(member, value.f41, "f41");
+                case 42: return detail::read_member<TJson>(member, value.f42, "f42");
+                case 43: return detail::read_member<TJson>(member, value.f43, "f43");
+                case 44: return detail::read_member<TJson>(member, value.f44, "f44");
+                case 45: return detail::read_member<TJson>(member, value.f45, "f45");
+                case 46: return detail::read_member<TJson>(member, value.f46, "f46");
+                case 47: return detail::read_member<TJson>(member, value.f47, "f47");
+                case 48: return detail::read_member<TJson>(member, value.f47Reset, "f47Reset");
+                case 49: return detail::read_member<TJson>(member, value.f48, "f48");
+                case 50: return detail::read_member<TJson>(member, value.f49, "f49");
+                case 51: return detail::read_member<TJson>(member, value.f50, "f50");
+                case 52: return detail::read_member<TJson>(member, value.f51, "f51");
+                case 53: return detail::read_member<TJson>(member, value.f52, "f52");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             value.id = 42;
@@ -914,16 +744,13 @@ struct ValueWriter<TWriter, ::everything::PlaceOrder>
 {
     static bool to_json(TWriter& writer, const ::everything::PlaceOrder& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.PlaceOrder");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "instrument") || !FBE::JSON::to_json(writer, value.instrument))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.PlaceOrder", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "instrument") || !FBE::JSON::to_json(writer, value.instrument))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -935,40 +762,25 @@ struct ValueReader<TJson, ::everything::PlaceOrder>
 
     static bool from_json(const TJson& json, ::everything::PlaceOrder& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.PlaceOrder", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.PlaceOrder");
+        return detail::read_struct(json, "everything.PlaceOrder", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::PlaceOrder& value)
     {
         static constexpr std::string_view names[] = {"id", "instrument"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.instrument, "instrument"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.instrument, "instrument");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             value.id = FBE::uuid_t::sequential();
@@ -986,14 +798,11 @@ struct ValueWriter<TWriter, ::everything::Accepted>
 {
     static bool to_json(TWriter& writer, const ::everything::Accepted& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Accepted");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Accepted", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1005,39 +814,24 @@ struct ValueReader<TJson, ::everything::Accepted>
 
     static bool from_json(const TJson& json, ::everything::Accepted& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Accepted", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Accepted");
+        return detail::read_struct(json, "everything.Accepted", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Accepted& value)
     {
         static constexpr std::string_view names[] = {"id"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.id = FBE::uuid_t::sequential();
         return result;
@@ -1049,16 +843,13 @@ struct ValueWriter<TWriter, ::everything::Rejected>
 {
     static bool to_json(TWriter& writer, const ::everything::Rejected& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Rejected");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "reason") || !FBE::JSON::to_json(writer, value.reason))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Rejected", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "reason") || !FBE::JSON::to_json(writer, value.reason))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1070,40 +861,25 @@ struct ValueReader<TJson, ::everything::Rejected>
 
     static bool from_json(const TJson& json, ::everything::Rejected& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Rejected", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Rejected");
+        return detail::read_struct(json, "everything.Rejected", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Rejected& value)
     {
         static constexpr std::string_view names[] = {"id", "reason"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.reason, "reason"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.reason, "reason");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.id = FBE::uuid_t::sequential();
         if (!seen[1])
@@ -1117,14 +893,11 @@ struct ValueWriter<TWriter, ::everything::Ping>
 {
     static bool to_json(TWriter& writer, const ::everything::Ping& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Ping");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "sequence") || !FBE::JSON::to_json(writer, value.sequence))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Ping", [&] {
+            if (!FBE::JSON::to_json_key(writer, "sequence") || !FBE::JSON::to_json(writer, value.sequence))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1136,39 +909,24 @@ struct ValueReader<TJson, ::everything::Ping>
 
     static bool from_json(const TJson& json, ::everything::Ping& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Ping", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Ping");
+        return detail::read_struct(json, "everything.Ping", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Ping& value)
     {
         static constexpr std::string_view names[] = {"sequence"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.sequence, "sequence"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.sequence, "sequence");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.sequence = {};
         return result;
@@ -1180,18 +938,15 @@ struct ValueWriter<TWriter, ::everything::FixedKeywords>
 {
     static bool to_json(TWriter& writer, const ::everything::FixedKeywords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.FixedKeywords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "swap") || !FBE::JSON::to_json(writer, value.swap_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "default") || !FBE::JSON::to_json(writer, value.default_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.FixedKeywords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "swap") || !FBE::JSON::to_json(writer, value.swap_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "default") || !FBE::JSON::to_json(writer, value.default_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1203,41 +958,26 @@ struct ValueReader<TJson, ::everything::FixedKeywords>
 
     static bool from_json(const TJson& json, ::everything::FixedKeywords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.FixedKeywords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.FixedKeywords");
+        return detail::read_struct(json, "everything.FixedKeywords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::FixedKeywords& value)
     {
         static constexpr std::string_view names[] = {"new", "swap", "default"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.new_, "new"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.swap_, "swap"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.default_, "default"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.new_, "new");
+                case 1: return detail::read_member<TJson>(member, value.swap_, "swap");
+                case 2: return detail::read_member<TJson>(member, value.default_, "default");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.new_ = {};
         if (!seen[1])
@@ -1253,30 +993,27 @@ struct ValueWriter<TWriter, ::everything::Keywords>
 {
     static bool to_json(TWriter& writer, const ::everything::Keywords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Keywords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "default") || !FBE::JSON::to_json(writer, value.default_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "swap") || !FBE::JSON::to_json(writer, value.swap_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "from") || !FBE::JSON::to_json(writer, value.from))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "NULL") || !FBE::JSON::to_json(writer, value.NULL_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "operator") || !FBE::JSON::to_json(writer, value.operator_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "this") || !FBE::JSON::to_json(writer, value.this_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Keywords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "default") || !FBE::JSON::to_json(writer, value.default_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "swap") || !FBE::JSON::to_json(writer, value.swap_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "from") || !FBE::JSON::to_json(writer, value.from))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "NULL") || !FBE::JSON::to_json(writer, value.NULL_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "operator") || !FBE::JSON::to_json(writer, value.operator_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "this") || !FBE::JSON::to_json(writer, value.this_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1288,47 +1025,32 @@ struct ValueReader<TJson, ::everything::Keywords>
 
     static bool from_json(const TJson& json, ::everything::Keywords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Keywords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Keywords");
+        return detail::read_struct(json, "everything.Keywords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Keywords& value)
     {
         static constexpr std::string_view names[] = {"new", "class", "default", "swap", "from", "None", "NULL", "operator", "this"};
         bool seen[9] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 9, name, next);
-            if (i == 9)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.new_, "new"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.class_, "class"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.default_, "default"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.swap_, "swap"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.from, "from"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.None, "None"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.NULL_, "NULL"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.operator_, "operator"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.this_, "this"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.new_, "new");
+                case 1: return detail::read_member<TJson>(member, value.class_, "class");
+                case 2: return detail::read_member<TJson>(member, value.default_, "default");
+                case 3: return detail::read_member<TJson>(member, value.swap_, "swap");
+                case 4: return detail::read_member<TJson>(member, value.from, "from");
+                case 5: return detail::read_member<TJson>(member, value.None, "None");
+                case 6: return detail::read_member<TJson>(member, value.NULL_, "NULL");
+                case 7: return detail::read_member<TJson>(member, value.operator_, "operator");
+                case 8: return detail::read_member<TJson>(member, value.this_, "this");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.new_ = {};
         if (!seen[1])
@@ -1356,18 +1078,15 @@ struct ValueWriter<TWriter, ::everything::Route>
 {
     static bool to_json(TWriter& writer, const ::everything::Route& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Route");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "venue") || !FBE::JSON::to_json(writer, value.venue))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "leg") || !FBE::JSON::to_json(writer, value.leg))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Route", [&] {
+            if (!FBE::JSON::to_json_key(writer, "venue") || !FBE::JSON::to_json(writer, value.venue))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "weight") || !FBE::JSON::to_json(writer, value.weight))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "leg") || !FBE::JSON::to_json(writer, value.leg))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1379,41 +1098,26 @@ struct ValueReader<TJson, ::everything::Route>
 
     static bool from_json(const TJson& json, ::everything::Route& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Route", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Route");
+        return detail::read_struct(json, "everything.Route", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Route& value)
     {
         static constexpr std::string_view names[] = {"venue", "weight", "leg"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.venue, "venue"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.weight, "weight"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.leg, "leg"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.venue, "venue");
+                case 1: return detail::read_member<TJson>(member, value.weight, "weight");
+                case 2: return detail::read_member<TJson>(member, value.leg, "leg");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.venue = {};
         if (!seen[1])
@@ -1429,18 +1133,15 @@ struct ValueWriter<TWriter, ::everything::Routes>
 {
     static bool to_json(TWriter& writer, const ::everything::Routes& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("everything.Routes");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "routes") || !FBE::JSON::to_json(writer, value.routes))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ranks") || !FBE::JSON::to_json(writer, value.ranks))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "names") || !FBE::JSON::to_json(writer, value.names))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "everything.Routes", [&] {
+            if (!FBE::JSON::to_json_key(writer, "routes") || !FBE::JSON::to_json(writer, value.routes))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ranks") || !FBE::JSON::to_json(writer, value.ranks))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "names") || !FBE::JSON::to_json(writer, value.names))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1452,41 +1153,26 @@ struct ValueReader<TJson, ::everything::Routes>
 
     static bool from_json(const TJson& json, ::everything::Routes& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "everything.Routes", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "everything.Routes");
+        return detail::read_struct(json, "everything.Routes", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::everything::Routes& value)
     {
         static constexpr std::string_view names[] = {"routes", "ranks", "names"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.routes, "routes"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.ranks, "ranks"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.names, "names"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.routes, "routes");
+                case 1: return detail::read_member<TJson>(member, value.ranks, "ranks");
+                case 2: return detail::read_member<TJson>(member, value.names, "names");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.routes = {};
         if (!seen[1])

@@ -14,14 +14,11 @@ namespace JSON {
 template <class TWriter>
 struct ValueWriter<TWriter, ::hostile::Empty>
 {
-    static bool to_json(TWriter& writer, const ::hostile::Empty&, bool scope = true)
+    static bool to_json(TWriter& writer, const ::hostile::Empty& /*value*/, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("hostile.Empty");
-        if (scope && !writer.StartObject())
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "hostile.Empty", [&] {
+            return true;
+        });
     }
 };
 
@@ -33,15 +30,10 @@ struct ValueReader<TJson, ::hostile::Empty>
 
     static bool from_json(const TJson& json, ::hostile::Empty& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "hostile.Empty", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "hostile.Empty");
+        return detail::read_struct(json, "hostile.Empty", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& /*json*/, ::hostile::Empty& /*value*/)
     {
         return true;
@@ -53,14 +45,11 @@ struct ValueWriter<TWriter, ::hostile::Empties>
 {
     static bool to_json(TWriter& writer, const ::hostile::Empties& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("hostile.Empties");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "items") || !FBE::JSON::to_json(writer, value.items))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "hostile.Empties", [&] {
+            if (!FBE::JSON::to_json_key(writer, "items") || !FBE::JSON::to_json(writer, value.items))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -72,39 +61,24 @@ struct ValueReader<TJson, ::hostile::Empties>
 
     static bool from_json(const TJson& json, ::hostile::Empties& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "hostile.Empties", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "hostile.Empties");
+        return detail::read_struct(json, "hostile.Empties", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::hostile::Empties& value)
     {
         static constexpr std::string_view names[] = {"items"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.items, "items"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.items, "items");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.items = {};
         return result;
@@ -116,14 +90,11 @@ struct ValueWriter<TWriter, ::hostile::Wide>
 {
     static bool to_json(TWriter& writer, const ::hostile::Wide& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("hostile.Wide");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "values") || !FBE::JSON::to_json(writer, value.values))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "hostile.Wide", [&] {
+            if (!FBE::JSON::to_json_key(writer, "values") || !FBE::JSON::to_json(writer, value.values))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -137,39 +108,24 @@ struct ValueReader<TJson, ::hostile::Wide>
 
     static bool from_json(const TJson& json, ::hostile::Wide& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "hostile.Wide", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "hostile.Wide");
+        return detail::read_struct(json, "hostile.Wide", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::hostile::Wide& value)
     {
         static constexpr std::string_view names[] = {"values"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.values, "values"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.values, "values");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             FBE::detail::assign_default(value.values);
         return result;
@@ -181,14 +137,11 @@ struct ValueWriter<TWriter, ::hostile::Wides>
 {
     static bool to_json(TWriter& writer, const ::hostile::Wides& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("hostile.Wides");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "items") || !FBE::JSON::to_json(writer, value.items))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "hostile.Wides", [&] {
+            if (!FBE::JSON::to_json_key(writer, "items") || !FBE::JSON::to_json(writer, value.items))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -200,39 +153,24 @@ struct ValueReader<TJson, ::hostile::Wides>
 
     static bool from_json(const TJson& json, ::hostile::Wides& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "hostile.Wides", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "hostile.Wides");
+        return detail::read_struct(json, "hostile.Wides", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::hostile::Wides& value)
     {
         static constexpr std::string_view names[] = {"items"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.items, "items"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.items, "items");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.items = {};
         return result;
@@ -244,18 +182,15 @@ struct ValueWriter<TWriter, ::hostile::Holder>
 {
     static bool to_json(TWriter& writer, const ::hostile::Holder& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("hostile.Holder");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wide") || !FBE::JSON::to_json(writer, value.wide))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "maybe") || !FBE::JSON::to_json(writer, value.maybe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "byId") || !FBE::JSON::to_json(writer, value.byId))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "hostile.Holder", [&] {
+            if (!FBE::JSON::to_json_key(writer, "wide") || !FBE::JSON::to_json(writer, value.wide))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "maybe") || !FBE::JSON::to_json(writer, value.maybe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "byId") || !FBE::JSON::to_json(writer, value.byId))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -269,41 +204,26 @@ struct ValueReader<TJson, ::hostile::Holder>
 
     static bool from_json(const TJson& json, ::hostile::Holder& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "hostile.Holder", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "hostile.Holder");
+        return detail::read_struct(json, "hostile.Holder", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::hostile::Holder& value)
     {
         static constexpr std::string_view names[] = {"wide", "maybe", "byId"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.wide, "wide"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.maybe, "maybe"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.byId, "byId"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.wide, "wide");
+                case 1: return detail::read_member<TJson>(member, value.maybe, "maybe");
+                case 2: return detail::read_member<TJson>(member, value.byId, "byId");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
         {

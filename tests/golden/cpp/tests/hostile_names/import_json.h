@@ -17,18 +17,15 @@ struct ValueWriter<TWriter, ::import::Order>
 {
     static bool to_json(TWriter& writer, const ::import::Order& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Order");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "side") || !FBE::JSON::to_json(writer, value.side))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "s") || !FBE::JSON::to_json(writer, value.s))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "range") || !FBE::JSON::to_json(writer, value.range))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Order", [&] {
+            if (!FBE::JSON::to_json_key(writer, "side") || !FBE::JSON::to_json(writer, value.side))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "s") || !FBE::JSON::to_json(writer, value.s))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "range") || !FBE::JSON::to_json(writer, value.range))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -40,41 +37,26 @@ struct ValueReader<TJson, ::import::Order>
 
     static bool from_json(const TJson& json, ::import::Order& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Order", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Order");
+        return detail::read_struct(json, "import.Order", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Order& value)
     {
         static constexpr std::string_view names[] = {"side", "s", "range"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.side, "side"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.s, "s"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.range, "range"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.side, "side");
+                case 1: return detail::read_member<TJson>(member, value.s, "s");
+                case 2: return detail::read_member<TJson>(member, value.range, "range");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.side = {};
         if (!seen[1])
@@ -90,242 +72,239 @@ struct ValueWriter<TWriter, ::import::CppWords>
 {
     static bool to_json(TWriter& writer, const ::import::CppWords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.CppWords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "alignas") || !FBE::JSON::to_json(writer, value.alignas_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "alignof") || !FBE::JSON::to_json(writer, value.alignof_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "and") || !FBE::JSON::to_json(writer, value.and_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "and_eq") || !FBE::JSON::to_json(writer, value.and_eq_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "asm") || !FBE::JSON::to_json(writer, value.asm_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "auto") || !FBE::JSON::to_json(writer, value.auto_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "bitand") || !FBE::JSON::to_json(writer, value.bitand_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "bitor") || !FBE::JSON::to_json(writer, value.bitor_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "break") || !FBE::JSON::to_json(writer, value.break_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "case") || !FBE::JSON::to_json(writer, value.case_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "catch") || !FBE::JSON::to_json(writer, value.catch_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "char8_t") || !FBE::JSON::to_json(writer, value.char8_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "char16_t") || !FBE::JSON::to_json(writer, value.char16_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "char32_t") || !FBE::JSON::to_json(writer, value.char32_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "compl") || !FBE::JSON::to_json(writer, value.compl_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "concept") || !FBE::JSON::to_json(writer, value.concept_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "const") || !FBE::JSON::to_json(writer, value.const_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "consteval") || !FBE::JSON::to_json(writer, value.consteval_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "constexpr") || !FBE::JSON::to_json(writer, value.constexpr_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "constinit") || !FBE::JSON::to_json(writer, value.constinit_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "const_cast") || !FBE::JSON::to_json(writer, value.const_cast_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "continue") || !FBE::JSON::to_json(writer, value.continue_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "co_await") || !FBE::JSON::to_json(writer, value.co_await_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "co_return") || !FBE::JSON::to_json(writer, value.co_return_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "co_yield") || !FBE::JSON::to_json(writer, value.co_yield_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "decltype") || !FBE::JSON::to_json(writer, value.decltype_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "default") || !FBE::JSON::to_json(writer, value.default_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "delete") || !FBE::JSON::to_json(writer, value.delete_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "do") || !FBE::JSON::to_json(writer, value.do_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "dynamic_cast") || !FBE::JSON::to_json(writer, value.dynamic_cast_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "else") || !FBE::JSON::to_json(writer, value.else_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "explicit") || !FBE::JSON::to_json(writer, value.explicit_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "export") || !FBE::JSON::to_json(writer, value.export_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "extern") || !FBE::JSON::to_json(writer, value.extern_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "final") || !FBE::JSON::to_json(writer, value.final))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "for") || !FBE::JSON::to_json(writer, value.for_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "friend") || !FBE::JSON::to_json(writer, value.friend_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "goto") || !FBE::JSON::to_json(writer, value.goto_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "if") || !FBE::JSON::to_json(writer, value.if_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "import") || !FBE::JSON::to_json(writer, value.import))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "inline") || !FBE::JSON::to_json(writer, value.inline_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int") || !FBE::JSON::to_json(writer, value.int_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "long") || !FBE::JSON::to_json(writer, value.long_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "module") || !FBE::JSON::to_json(writer, value.module))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "mutable") || !FBE::JSON::to_json(writer, value.mutable_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "namespace") || !FBE::JSON::to_json(writer, value.namespace_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "noexcept") || !FBE::JSON::to_json(writer, value.noexcept_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "not") || !FBE::JSON::to_json(writer, value.not_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "not_eq") || !FBE::JSON::to_json(writer, value.not_eq_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "nullptr") || !FBE::JSON::to_json(writer, value.nullptr_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "operator") || !FBE::JSON::to_json(writer, value.operator_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "or") || !FBE::JSON::to_json(writer, value.or_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "or_eq") || !FBE::JSON::to_json(writer, value.or_eq_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "override") || !FBE::JSON::to_json(writer, value.override))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "private") || !FBE::JSON::to_json(writer, value.private_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "protected") || !FBE::JSON::to_json(writer, value.protected_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "public") || !FBE::JSON::to_json(writer, value.public_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "register") || !FBE::JSON::to_json(writer, value.register_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "reinterpret_cast") || !FBE::JSON::to_json(writer, value.reinterpret_cast_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "requires") || !FBE::JSON::to_json(writer, value.requires_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "return") || !FBE::JSON::to_json(writer, value.return_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "short") || !FBE::JSON::to_json(writer, value.short_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "signed") || !FBE::JSON::to_json(writer, value.signed_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "sizeof") || !FBE::JSON::to_json(writer, value.sizeof_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "static") || !FBE::JSON::to_json(writer, value.static_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "static_assert") || !FBE::JSON::to_json(writer, value.static_assert_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "static_cast") || !FBE::JSON::to_json(writer, value.static_cast_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "switch") || !FBE::JSON::to_json(writer, value.switch_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "template") || !FBE::JSON::to_json(writer, value.template_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "this") || !FBE::JSON::to_json(writer, value.this_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "thread_local") || !FBE::JSON::to_json(writer, value.thread_local_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "throw") || !FBE::JSON::to_json(writer, value.throw_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "try") || !FBE::JSON::to_json(writer, value.try_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "typedef") || !FBE::JSON::to_json(writer, value.typedef_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "typeid") || !FBE::JSON::to_json(writer, value.typeid_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "typename") || !FBE::JSON::to_json(writer, value.typename_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "union") || !FBE::JSON::to_json(writer, value.union_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "unsigned") || !FBE::JSON::to_json(writer, value.unsigned_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "using") || !FBE::JSON::to_json(writer, value.using_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "virtual") || !FBE::JSON::to_json(writer, value.virtual_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "void") || !FBE::JSON::to_json(writer, value.void_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "volatile") || !FBE::JSON::to_json(writer, value.volatile_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wchar_t") || !FBE::JSON::to_json(writer, value.wchar_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "while") || !FBE::JSON::to_json(writer, value.while_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "xor") || !FBE::JSON::to_json(writer, value.xor_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "xor_eq") || !FBE::JSON::to_json(writer, value.xor_eq_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "assert") || !FBE::JSON::to_json(writer, value.assert_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "errno") || !FBE::JSON::to_json(writer, value.errno_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "EOF") || !FBE::JSON::to_json(writer, value.EOF_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "NULL") || !FBE::JSON::to_json(writer, value.NULL_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "stdin") || !FBE::JSON::to_json(writer, value.stdin_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "stdout") || !FBE::JSON::to_json(writer, value.stdout_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "stderr") || !FBE::JSON::to_json(writer, value.stderr_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "offsetof") || !FBE::JSON::to_json(writer, value.offsetof_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int8_t") || !FBE::JSON::to_json(writer, value.int8_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint8_t") || !FBE::JSON::to_json(writer, value.uint8_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int16_t") || !FBE::JSON::to_json(writer, value.int16_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint16_t") || !FBE::JSON::to_json(writer, value.uint16_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int32_t") || !FBE::JSON::to_json(writer, value.int32_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint32_t") || !FBE::JSON::to_json(writer, value.uint32_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int64_t") || !FBE::JSON::to_json(writer, value.int64_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint64_t") || !FBE::JSON::to_json(writer, value.uint64_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "size_t") || !FBE::JSON::to_json(writer, value.size_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ptrdiff_t") || !FBE::JSON::to_json(writer, value.ptrdiff_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "nullptr_t") || !FBE::JSON::to_json(writer, value.nullptr_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "linux") || !FBE::JSON::to_json(writer, value.linux_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "unix") || !FBE::JSON::to_json(writer, value.unix_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "BUFSIZ") || !FBE::JSON::to_json(writer, value.BUFSIZ_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "INT32_MAX") || !FBE::JSON::to_json(writer, value.INT32_MAX_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "CHAR_BIT") || !FBE::JSON::to_json(writer, value.CHAR_BIT))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "EINVAL") || !FBE::JSON::to_json(writer, value.EINVAL_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.CppWords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "alignas") || !FBE::JSON::to_json(writer, value.alignas_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "alignof") || !FBE::JSON::to_json(writer, value.alignof_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "and") || !FBE::JSON::to_json(writer, value.and_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "and_eq") || !FBE::JSON::to_json(writer, value.and_eq_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "asm") || !FBE::JSON::to_json(writer, value.asm_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "auto") || !FBE::JSON::to_json(writer, value.auto_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "bitand") || !FBE::JSON::to_json(writer, value.bitand_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "bitor") || !FBE::JSON::to_json(writer, value.bitor_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "break") || !FBE::JSON::to_json(writer, value.break_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "case") || !FBE::JSON::to_json(writer, value.case_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "catch") || !FBE::JSON::to_json(writer, value.catch_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "char8_t") || !FBE::JSON::to_json(writer, value.char8_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "char16_t") || !FBE::JSON::to_json(writer, value.char16_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "char32_t") || !FBE::JSON::to_json(writer, value.char32_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "compl") || !FBE::JSON::to_json(writer, value.compl_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "concept") || !FBE::JSON::to_json(writer, value.concept_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "const") || !FBE::JSON::to_json(writer, value.const_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "consteval") || !FBE::JSON::to_json(writer, value.consteval_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "constexpr") || !FBE::JSON::to_json(writer, value.constexpr_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "constinit") || !FBE::JSON::to_json(writer, value.constinit_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "const_cast") || !FBE::JSON::to_json(writer, value.const_cast_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "continue") || !FBE::JSON::to_json(writer, value.continue_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "co_await") || !FBE::JSON::to_json(writer, value.co_await_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "co_return") || !FBE::JSON::to_json(writer, value.co_return_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "co_yield") || !FBE::JSON::to_json(writer, value.co_yield_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "decltype") || !FBE::JSON::to_json(writer, value.decltype_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "default") || !FBE::JSON::to_json(writer, value.default_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "delete") || !FBE::JSON::to_json(writer, value.delete_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "do") || !FBE::JSON::to_json(writer, value.do_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "dynamic_cast") || !FBE::JSON::to_json(writer, value.dynamic_cast_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "else") || !FBE::JSON::to_json(writer, value.else_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "explicit") || !FBE::JSON::to_json(writer, value.explicit_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "export") || !FBE::JSON::to_json(writer, value.export_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "extern") || !FBE::JSON::to_json(writer, value.extern_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "final") || !FBE::JSON::to_json(writer, value.final))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "for") || !FBE::JSON::to_json(writer, value.for_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "friend") || !FBE::JSON::to_json(writer, value.friend_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "goto") || !FBE::JSON::to_json(writer, value.goto_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "if") || !FBE::JSON::to_json(writer, value.if_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "import") || !FBE::JSON::to_json(writer, value.import))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "inline") || !FBE::JSON::to_json(writer, value.inline_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int") || !FBE::JSON::to_json(writer, value.int_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "long") || !FBE::JSON::to_json(writer, value.long_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "module") || !FBE::JSON::to_json(writer, value.module))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "mutable") || !FBE::JSON::to_json(writer, value.mutable_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "namespace") || !FBE::JSON::to_json(writer, value.namespace_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "new") || !FBE::JSON::to_json(writer, value.new_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "noexcept") || !FBE::JSON::to_json(writer, value.noexcept_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "not") || !FBE::JSON::to_json(writer, value.not_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "not_eq") || !FBE::JSON::to_json(writer, value.not_eq_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "nullptr") || !FBE::JSON::to_json(writer, value.nullptr_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "operator") || !FBE::JSON::to_json(writer, value.operator_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "or") || !FBE::JSON::to_json(writer, value.or_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "or_eq") || !FBE::JSON::to_json(writer, value.or_eq_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "override") || !FBE::JSON::to_json(writer, value.override))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "private") || !FBE::JSON::to_json(writer, value.private_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "protected") || !FBE::JSON::to_json(writer, value.protected_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "public") || !FBE::JSON::to_json(writer, value.public_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "register") || !FBE::JSON::to_json(writer, value.register_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "reinterpret_cast") || !FBE::JSON::to_json(writer, value.reinterpret_cast_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "requires") || !FBE::JSON::to_json(writer, value.requires_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "return") || !FBE::JSON::to_json(writer, value.return_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "short") || !FBE::JSON::to_json(writer, value.short_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "signed") || !FBE::JSON::to_json(writer, value.signed_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "sizeof") || !FBE::JSON::to_json(writer, value.sizeof_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "static") || !FBE::JSON::to_json(writer, value.static_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "static_assert") || !FBE::JSON::to_json(writer, value.static_assert_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "static_cast") || !FBE::JSON::to_json(writer, value.static_cast_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "switch") || !FBE::JSON::to_json(writer, value.switch_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "template") || !FBE::JSON::to_json(writer, value.template_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "this") || !FBE::JSON::to_json(writer, value.this_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "thread_local") || !FBE::JSON::to_json(writer, value.thread_local_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "throw") || !FBE::JSON::to_json(writer, value.throw_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "try") || !FBE::JSON::to_json(writer, value.try_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "typedef") || !FBE::JSON::to_json(writer, value.typedef_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "typeid") || !FBE::JSON::to_json(writer, value.typeid_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "typename") || !FBE::JSON::to_json(writer, value.typename_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "union") || !FBE::JSON::to_json(writer, value.union_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "unsigned") || !FBE::JSON::to_json(writer, value.unsigned_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "using") || !FBE::JSON::to_json(writer, value.using_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "virtual") || !FBE::JSON::to_json(writer, value.virtual_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "void") || !FBE::JSON::to_json(writer, value.void_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "volatile") || !FBE::JSON::to_json(writer, value.volatile_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wchar_t") || !FBE::JSON::to_json(writer, value.wchar_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "while") || !FBE::JSON::to_json(writer, value.while_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "xor") || !FBE::JSON::to_json(writer, value.xor_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "xor_eq") || !FBE::JSON::to_json(writer, value.xor_eq_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "assert") || !FBE::JSON::to_json(writer, value.assert_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "errno") || !FBE::JSON::to_json(writer, value.errno_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "EOF") || !FBE::JSON::to_json(writer, value.EOF_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "NULL") || !FBE::JSON::to_json(writer, value.NULL_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "stdin") || !FBE::JSON::to_json(writer, value.stdin_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "stdout") || !FBE::JSON::to_json(writer, value.stdout_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "stderr") || !FBE::JSON::to_json(writer, value.stderr_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "offsetof") || !FBE::JSON::to_json(writer, value.offsetof_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int8_t") || !FBE::JSON::to_json(writer, value.int8_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint8_t") || !FBE::JSON::to_json(writer, value.uint8_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int16_t") || !FBE::JSON::to_json(writer, value.int16_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint16_t") || !FBE::JSON::to_json(writer, value.uint16_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int32_t") || !FBE::JSON::to_json(writer, value.int32_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint32_t") || !FBE::JSON::to_json(writer, value.uint32_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int64_t") || !FBE::JSON::to_json(writer, value.int64_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint64_t") || !FBE::JSON::to_json(writer, value.uint64_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "size_t") || !FBE::JSON::to_json(writer, value.size_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ptrdiff_t") || !FBE::JSON::to_json(writer, value.ptrdiff_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "nullptr_t") || !FBE::JSON::to_json(writer, value.nullptr_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "linux") || !FBE::JSON::to_json(writer, value.linux_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "unix") || !FBE::JSON::to_json(writer, value.unix_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "BUFSIZ") || !FBE::JSON::to_json(writer, value.BUFSIZ_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "INT32_MAX") || !FBE::JSON::to_json(writer, value.INT32_MAX_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "CHAR_BIT") || !FBE::JSON::to_json(writer, value.CHAR_BIT))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "EINVAL") || !FBE::JSON::to_json(writer, value.EINVAL_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -337,153 +316,138 @@ struct ValueReader<TJson, ::import::CppWords>
 
     static bool from_json(const TJson& json, ::import::CppWords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.CppWords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.CppWords");
+        return detail::read_struct(json, "import.CppWords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::CppWords& value)
     {
         static constexpr std::string_view names[] = {"alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "break", "case", "catch", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "dynamic_cast", "else", "explicit", "export", "extern", "final", "for", "friend", "goto", "if", "import", "inline", "int", "long", "module", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "override", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "switch", "template", "this", "thread_local", "throw", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq", "assert", "errno", "EOF", "NULL", "stdin", "stdout", "stderr", "offsetof", "std", "FBE", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "size_t", "ptrdiff_t", "nullptr_t", "linux", "unix", "BUFSIZ", "INT32_MAX", "CHAR_BIT", "EINVAL"};
         bool seen[115] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 115, name, next);
-            if (i == 115)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.alignas_, "alignas"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.alignof_, "alignof"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.and_, "and"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.and_eq_, "and_eq"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.asm_, "asm"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.auto_, "auto"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.bitand_, "bitand"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.bitor_, "bitor"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.break_, "break"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.case_, "case"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.catch_, "catch"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.char8_t_, "char8_t"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.char16_t_, "char16_t"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.char32_t_, "char32_t"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.class_, "class"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.compl_, "compl"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.concept_, "concept"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.const_, "const"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.consteval_, "consteval"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.constexpr_, "constexpr"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.constinit_, "constinit"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.const_cast_, "const_cast"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.continue_, "continue"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.co_await_, "co_await"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.co_return_, "co_return"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.co_yield_, "co_yield"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.decltype_, "decltype"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.default_, "default"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.delete_, "delete"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.do_, "do"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.dynamic_cast_, "dynamic_cast"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.else_, "else"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.explicit_, "explicit"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.export_, "export"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.extern_, "extern"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.final, "final"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.for_, "for"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.friend_, "friend"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.goto_, "goto"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.if_, "if"); break;
-                case 40: result &= detail::read_member<TJson>(it->value, value.import, "import"); break;
-                case 41: result &= detail::read_member<TJson>(it->value, value.inline_, "inline"); break;
-                case 42: result &= detail::read_member<TJson>(it->value, value.int_, "int"); break;
-                case 43: result &= detail::read_member<TJson>(it->value, value.long_, "long"); break;
-                case 44: result &= detail::read_member<TJson>(it->value, value.module, "module"); break;
-                case 45: result &= detail::read_member<TJson>(it->value, value.mutable_, "mutable"); break;
-                case 46: result &= detail::read_member<TJson>(it->value, value.namespace_, "namespace"); break;
-                case 47: result &= detail::read_member<TJson>(it->value, value.new_, "new"); break;
-                case 48: result &= detail::read_member<TJson>(it->value, value.noexcept_, "noexcept"); break;
-                case 49: result &= detail::read_member<TJson>(it->value, value.not_, "not"); break;
-                case 50: result &= detail::read_member<TJson>(it->value, value.not_eq_, "not_eq"); break;
-                case 51: result &= detail::read_member<TJson>(it->value, value.nullptr_, "nullptr"); break;
-                case 52: result &= detail::read_member<TJson>(it->value, value.operator_, "operator"); break;
-                case 53: result &= detail::read_member<TJson>(it->value, value.or_, "or"); break;
-                case 54: result &= detail::read_member<TJson>(it->value, value.or_eq_, "or_eq"); break;
-                case 55: result &= detail::read_member<TJson>(it->value, value.override, "override"); break;
-                case 56: result &= detail::read_member<TJson>(it->value, value.private_, "private"); break;
-                case 57: result &= detail::read_member<TJson>(it->value, value.protected_, "protected"); break;
-                case 58: result &= detail::read_member<TJson>(it->value, value.public_, "public"); break;
-                case 59: result &= detail::read_member<TJson>(it->value, value.register_, "register"); break;
-                case 60: result &= detail::read_member<TJson>(it->value, value.reinterpret_cast_, "reinterpret_cast"); break;
-                case 61: result &= detail::read_member<TJson>(it->value, value.requires_, "requires"); break;
-                case 62: result &= detail::read_member<TJson>(it->value, value.return_, "return"); break;
-                case 63: result &= detail::read_member<TJson>(it->value, value.short_, "short"); break;
-                case 64: result &= detail::read_member<TJson>(it->value, value.signed_, "signed"); break;
-                case 65: result &= detail::read_member<TJson>(it->value, value.sizeof_, "sizeof"); break;
-                case 66: result &= detail::read_member<TJson>(it->value, value.static_, "static"); break;
-                case 67: result &= detail::read_member<TJson>(it->value, value.static_assert_, "static_assert"); break;
-                case 68: result &= detail::read_member<TJson>(it->value, value.static_cast_, "static_cast"); break;
-                case 69: result &= detail::read_member<TJson>(it->value, value.switch_, "switch"); break;
-                case 70: result &= detail::read_member<TJson>(it->value, value.template_, "template"); break;
-                case 71: result &= detail::read_member<TJson>(it->value, value.this_, "this"); break;
-                case 72: result &= detail::read_member<TJson>(it->value, value.thread_local_, "thread_local"); break;
-                case 73: result &= detail::read_member<TJson>(it->value, value.throw_, "throw"); break;
-                case 74: result &= detail::read_member<TJson>(it->value, value.try_, "try"); break;
-                case 75: result &= detail::read_member<TJson>(it->value, value.typedef_, "typedef"); break;
-                case 76: result &= detail::read_member<TJson>(it->value, value.typeid_, "typeid"); break;
-                case 77: result &= detail::read_member<TJson>(it->value, value.typename_, "typename"); break;
-                case 78: result &= detail::read_member<TJson>(it->value, value.union_, "union"); break;
-                case 79: result &= detail::read_member<TJson>(it->value, value.unsigned_, "unsigned"); break;
-                case 80: result &= detail::read_member<TJson>(it->value, value.using_, "using"); break;
-                case 81: result &= detail::read_member<TJson>(it->value, value.virtual_, "virtual"); break;
-                case 82: result &= detail::read_member<TJson>(it->value, value.void_, "void"); break;
-                case 83: result &= detail::read_member<TJson>(it->value, value.volatile_, "volatile"); break;
-                case 84: result &= detail::read_member<TJson>(it->value, value.wchar_t_, "wchar_t"); break;
-                case 85: result &= detail::read_member<TJson>(it->value, value.while_, "while"); break;
-                case 86: result &= detail::read_member<TJson>(it->value, value.xor_, "xor"); break;
-                case 87: result &= detail::read_member<TJson>(it->value, value.xor_eq_, "xor_eq"); break;
-                case 88: result &= detail::read_member<TJson>(it->value, value.assert_, "assert"); break;
-                case 89: result &= detail::read_member<TJson>(it->value, value.errno_, "errno"); break;
-                case 90: result &= detail::read_member<TJson>(it->value, value.EOF_, "EOF"); break;
-                case 91: result &= detail::read_member<TJson>(it->value, value.NULL_, "NULL"); break;
-                case 92: result &= detail::read_member<TJson>(it->value, value.stdin_, "stdin"); break;
-                case 93: result &= detail::read_member<TJson>(it->value, value.stdout_, "stdout"); break;
-                case 94: result &= detail::read_member<TJson>(it->value, value.stderr_, "stderr"); break;
-                case 95: result &= detail::read_member<TJson>(it->value, value.offsetof_, "offsetof"); break;
-                case 96: result &= detail::read_member<TJson>(it->value, value.std_, "std"); break;
-                case 97: result &= detail::read_member<TJson>(it->value, value.FBE_, "FBE"); break;
-                case 98: result &= detail::read_member<TJson>(it->value, value.int8_t_, "int8_t"); break;
-                case 99: result &= detail::read_member<TJson>(it->value, value.uint8_t_, "uint8_t"); break;
-                case 100: result &= detail::read_member<TJson>(it->value, value.int16_t_, "int16_t"); break;
-                case 101: result &= detail::read_member<TJson>(it->value, value.uint16_t_, "uint16_t"); break;
-                case 102: result &= detail::read_member<TJson>(it->value, value.int32_t_, "int32_t"); break;
-                case 103: result &= detail::read_member<TJson>(it->value, value.uint32_t_, "uint32_t"); break;
-                case 104: result &= detail::read_member<TJson>(it->value, value.int64_t_, "int64_t"); break;
-                case 105: result &= detail::read_member<TJson>(it->value, value.uint64_t_, "uint64_t"); break;
-                case 106: result &= detail::read_member<TJson>(it->value, value.size_t_, "size_t"); break;
-                case 107: result &= detail::read_member<TJson>(it->value, value.ptrdiff_t_, "ptrdiff_t"); break;
-                case 108: result &= detail::read_member<TJson>(it->value, value.nullptr_t_, "nullptr_t"); break;
-                case 109: result &= detail::read_member<TJson>(it->value, value.linux_, "linux"); break;
-                case 110: result &= detail::read_member<TJson>(it->value, value.unix_, "unix"); break;
-                case 111: result &= detail::read_member<TJson>(it->value, value.BUFSIZ_, "BUFSIZ"); break;
-                case 112: result &= detail::read_member<TJson>(it->value, value.INT32_MAX_, "INT32_MAX"); break;
-                case 113: result &= detail::read_member<TJson>(it->value, value.CHAR_BIT, "CHAR_BIT"); break;
-                case 114: result &= detail::read_member<TJson>(it->value, value.EINVAL_, "EINVAL"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.alignas_, "alignas");
+                case 1: return detail::read_member<TJson>(member, value.alignof_, "alignof");
+                case 2: return detail::read_member<TJson>(member, value.and_, "and");
+                case 3: return detail::read_member<TJson>(member, value.and_eq_, "and_eq");
+                case 4: return detail::read_member<TJson>(member, value.asm_, "asm");
+                case 5: return detail::read_member<TJson>(member, value.auto_, "auto");
+                case 6: return detail::read_member<TJson>(member, value.bitand_, "bitand");
+                case 7: return detail::read_member<TJson>(member, value.bitor_, "bitor");
+                case 8: return detail::read_member<TJson>(member, value.break_, "break");
+                case 9: return detail::read_member<TJson>(member, value.case_, "case");
+                case 10: return detail::read_member<TJson>(member, value.catch_, "catch");
+                case 11: return detail::read_member<TJson>(member, value.char8_t_, "char8_t");
+                case 12: return detail::read_member<TJson>(member, value.char16_t_, "char16_t");
+                case 13: return detail::read_member<TJson>(member, value.char32_t_, "char32_t");
+                case 14: return detail::read_member<TJson>(member, value.class_, "class");
+                case 15: return detail::read_member<TJson>(member, value.compl_, "compl");
+                case 16: return detail::read_member<TJson>(member, value.concept_, "concept");
+                case 17: return detail::read_member<TJson>(member, value.const_, "const");
+                case 18: return detail::read_member<TJson>(member, value.consteval_, "consteval");
+                case 19: return detail::read_member<TJson>(member, value.constexpr_, "constexpr");
+                case 20: return detail::read_member<TJson>(member, value.constinit_, "constinit");
+                case 21: return detail::read_member<TJson>(member, value.const_cast_, "const_cast");
+                case 22: return detail::read_member<TJson>(member, value.continue_, "continue");
+                case 23: return detail::read_member<TJson>(member, value.co_await_, "co_await");
+                case 24: return detail::read_member<TJson>(member, value.co_return_, "co_return");
+                case 25: return detail::read_member<TJson>(member, value.co_yield_, "co_yield");
+                case 26: return detail::read_member<TJson>(member, value.decltype_, "decltype");
+                case 27: return detail::read_member<TJson>(member, value.default_, "default");
+                case 28: return detail::read_member<TJson>(member, value.delete_, "delete");
+                case 29: return detail::read_member<TJson>(member, value.do_, "do");
+                case 30: return detail::read_member<TJson>(member, value.dynamic_cast_, "dynamic_cast");
+                case 31: return detail::read_member<TJson>(member, value.else_, "else");
+                case 32: return detail::read_member<TJson>(member, value.explicit_, "explicit");
+                case 33: return detail::read_member<TJson>(member, value.export_, "export");
+                case 34: return detail::read_member<TJson>(member, value.extern_, "extern");
+                case 35: return detail::read_member<TJson>(member, value.final, "final");
+                case 36: return detail::read_member<TJson>(member, value.for_, "for");
+                case 37: return detail::read_member<TJson>(member, value.friend_, "friend");
+                case 38: return detail::read_member<TJson>(member, value.goto_, "goto");
+                case 39: return detail::read_member<TJson>(member, value.if_, "if");
+                case 40: return detail::read_member<TJson>(member, value.import, "import");
+                case 41: return detail::read_member<TJson>(member, value.inline_, "inline");
+                case 42: return detail::read_member<TJson>(member, value.int_, "int");
+                case 43: return detail::read_member<TJson>(member, value.long_, "long");
+                case 44: return detail::read_member<TJson>(member, value.module, "module");
+                case 45: return detail::read_member<TJson>(member, value.mutable_, "mutable");
+                case 46: return detail::read_member<TJson>(member, value.namespace_, "namespace");
+                case 47: return detail::read_member<TJson>(member, value.new_, "new");
+                case 48: return detail::read_member<TJson>(member, value.noexcept_, "noexcept");
+                case 49: return detail::read_member<TJson>(member, value.not_, "not");
+                case 50: return detail::read_member<TJson>(member, value.not_eq_, "not_eq");
+                case 51: return detail::read_member<TJson>(member, value.nullptr_, "nullptr");
+                case 52: return detail::read_member<TJson>(member, value.operator_, "operator");
+                case 53: return detail::read_member<TJson>(member, value.or_, "or");
+                case 54: return detail::read_member<TJson>(member, value.or_eq_, "or_eq");
+                case 55: return detail::read_member<TJson>(member, value.override, "override");
+                case 56: return detail::read_member<TJson>(member, value.private_, "private");
+                case 57: return detail::read_member<TJson>(member, value.protected_, "protected");
+                case 58: return detail::read_member<TJson>(member, value.public_, "public");
+                case 59: return detail::read_member<TJson>(member, value.register_, "register");
+                case 60: return detail::read_member<TJson>(member, value.reinterpret_cast_, "reinterpret_cast");
+                case 61: return detail::read_member<TJson>(member, value.requires_, "requires");
+                case 62: return detail::read_member<TJson>(member, value.return_, "return");
+                case 63: return detail::read_member<TJson>(member, value.short_, "short");
+                case 64: return detail::read_member<TJson>(member, value.signed_, "signed");
+                case 65: return detail::read_member<TJson>(member, value.sizeof_, "sizeof");
+                case 66: return detail::read_member<TJson>(member, value.static_, "static");
+                case 67: return detail::read_member<TJson>(member, value.static_assert_, "static_assert");
+                case 68: return detail::read_member<TJson>(member, value.static_cast_, "static_cast");
+                case 69: return detail::read_member<TJson>(member, value.switch_, "switch");
+                case 70: return detail::read_member<TJson>(member, value.template_, "template");
+                case 71: return detail::read_member<TJson>(member, value.this_, "this");
+                case 72: return detail::read_member<TJson>(member, value.thread_local_, "thread_local");
+                case 73: return detail::read_member<TJson>(member, value.throw_, "throw");
+                case 74: return detail::read_member<TJson>(member, value.try_, "try");
+                case 75: return detail::read_member<TJson>(member, value.typedef_, "typedef");
+                case 76: return detail::read_member<TJson>(member, value.typeid_, "typeid");
+                case 77: return detail::read_member<TJson>(member, value.typename_, "typename");
+                case 78: return detail::read_member<TJson>(member, value.union_, "union");
+                case 79: return detail::read_member<TJson>(member, value.unsigned_, "unsigned");
+                case 80: return detail::read_member<TJson>(member, value.using_, "using");
+                case 81: return detail::read_member<TJson>(member, value.virtual_, "virtual");
+                case 82: return detail::read_member<TJson>(member, value.void_, "void");
+                case 83: return detail::read_member<TJson>(member, value.volatile_, "volatile");
+                case 84: return detail::read_member<TJson>(member, value.wchar_t_, "wchar_t");
+                case 85: return detail::read_member<TJson>(member, value.while_, "while");
+                case 86: return detail::read_member<TJson>(member, value.xor_, "xor");
+                case 87: return detail::read_member<TJson>(member, value.xor_eq_, "xor_eq");
+                case 88: return detail::read_member<TJson>(member, value.assert_, "assert");
+                case 89: return detail::read_member<TJson>(member, value.errno_, "errno");
+                case 90: return detail::read_member<TJson>(member, value.EOF_, "EOF");
+                case 91: return detail::read_member<TJson>(member, value.NULL_, "NULL");
+                case 92: return detail::read_member<TJson>(member, value.stdin_, "stdin");
+                case 93: return detail::read_member<TJson>(member, value.stdout_, "stdout");
+                case 94: return detail::read_member<TJson>(member, value.stderr_, "stderr");
+                case 95: return detail::read_member<TJson>(member, value.offsetof_, "offsetof");
+                case 96: return detail::read_member<TJson>(member, value.std_, "std");
+                case 97: return detail::read_member<TJson>(member, value.FBE_, "FBE");
+                case 98: return detail::read_member<TJson>(member, value.int8_t_, "int8_t");
+                case 99: return detail::read_member<TJson>(member, value.uint8_t_, "uint8_t");
+                case 100: return detail::read_member<TJson>(member, value.int16_t_, "int16_t");
+                case 101: return detail::read_member<TJson>(member, value.uint16_t_, "uint16_t");
+                case 102: return detail::read_member<TJson>(member, value.int32_t_, "int32_t");
+                case 103: return detail::read_member<TJson>(member, value.uint32_t_, "uint32_t");
+                case 104: return detail::read_member<TJson>(member, value.int64_t_, "int64_t");
+                case 105: return detail::read_member<TJson>(member, value.uint64_t_, "uint64_t");
+                case 106: return detail::read_member<TJson>(member, value.size_t_, "size_t");
+                case 107: return detail::read_member<TJson>(member, value.ptrdiff_t_, "ptrdiff_t");
+                case 108: return detail::read_member<TJson>(member, value.nullptr_t_, "nullptr_t");
+                case 109: return detail::read_member<TJson>(member, value.linux_, "linux");
+                case 110: return detail::read_member<TJson>(member, value.unix_, "unix");
+                case 111: return detail::read_member<TJson>(member, value.BUFSIZ_, "BUFSIZ");
+                case 112: return detail::read_member<TJson>(member, value.INT32_MAX_, "INT32_MAX");
+                case 113: return detail::read_member<TJson>(member, value.CHAR_BIT, "CHAR_BIT");
+                case 114: return detail::read_member<TJson>(member, value.EINVAL_, "EINVAL");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.alignas_ = ::import::Word::alignas_;
         if (!seen[1])
@@ -723,102 +687,99 @@ struct ValueWriter<TWriter, ::import::PythonWords>
 {
     static bool to_json(TWriter& writer, const ::import::PythonWords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.PythonWords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "False") || !FBE::JSON::to_json(writer, value.False))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "True") || !FBE::JSON::to_json(writer, value.True))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "as") || !FBE::JSON::to_json(writer, value.as))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "async") || !FBE::JSON::to_json(writer, value.async))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "await") || !FBE::JSON::to_json(writer, value.await))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "def") || !FBE::JSON::to_json(writer, value.def))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "del") || !FBE::JSON::to_json(writer, value.del))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "elif") || !FBE::JSON::to_json(writer, value.elif))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "except") || !FBE::JSON::to_json(writer, value.except))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "finally") || !FBE::JSON::to_json(writer, value.finally))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "from") || !FBE::JSON::to_json(writer, value.from))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "global") || !FBE::JSON::to_json(writer, value.global))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "in") || !FBE::JSON::to_json(writer, value.in))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "is") || !FBE::JSON::to_json(writer, value.is))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "lambda") || !FBE::JSON::to_json(writer, value.lambda))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "nonlocal") || !FBE::JSON::to_json(writer, value.nonlocal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "pass") || !FBE::JSON::to_json(writer, value.pass))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "raise") || !FBE::JSON::to_json(writer, value.raise))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "with") || !FBE::JSON::to_json(writer, value.with))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "yield") || !FBE::JSON::to_json(writer, value.yield))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "_") || !FBE::JSON::to_json(writer, value._))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "match") || !FBE::JSON::to_json(writer, value.match))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "self") || !FBE::JSON::to_json(writer, value.self))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "cls") || !FBE::JSON::to_json(writer, value.cls))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "print") || !FBE::JSON::to_json(writer, value.print))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "len") || !FBE::JSON::to_json(writer, value.len))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "list") || !FBE::JSON::to_json(writer, value.list))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "dict") || !FBE::JSON::to_json(writer, value.dict))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "set") || !FBE::JSON::to_json(writer, value.set))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "str") || !FBE::JSON::to_json(writer, value.str))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "object") || !FBE::JSON::to_json(writer, value.object))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "super") || !FBE::JSON::to_json(writer, value.super))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "isinstance") || !FBE::JSON::to_json(writer, value.isinstance))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "property") || !FBE::JSON::to_json(writer, value.property))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "staticmethod") || !FBE::JSON::to_json(writer, value.staticmethod))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "classmethod") || !FBE::JSON::to_json(writer, value.classmethod))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "typing") || !FBE::JSON::to_json(writer, value.typing))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Any") || !FBE::JSON::to_json(writer, value.Any))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ClassVar") || !FBE::JSON::to_json(writer, value.ClassVar))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Callable") || !FBE::JSON::to_json(writer, value.Callable))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "IntEnum") || !FBE::JSON::to_json(writer, value.IntEnum))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "IntFlag") || !FBE::JSON::to_json(writer, value.IntFlag))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "PACKAGE") || !FBE::JSON::to_json(writer, value.PACKAGE))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "VERSION") || !FBE::JSON::to_json(writer, value.VERSION))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.PythonWords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "False") || !FBE::JSON::to_json(writer, value.False))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "True") || !FBE::JSON::to_json(writer, value.True))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "as") || !FBE::JSON::to_json(writer, value.as))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "async") || !FBE::JSON::to_json(writer, value.async))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "await") || !FBE::JSON::to_json(writer, value.await))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "def") || !FBE::JSON::to_json(writer, value.def))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "del") || !FBE::JSON::to_json(writer, value.del))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "elif") || !FBE::JSON::to_json(writer, value.elif))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "except") || !FBE::JSON::to_json(writer, value.except))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "finally") || !FBE::JSON::to_json(writer, value.finally))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "from") || !FBE::JSON::to_json(writer, value.from))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "global") || !FBE::JSON::to_json(writer, value.global))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "in") || !FBE::JSON::to_json(writer, value.in))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "is") || !FBE::JSON::to_json(writer, value.is))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "lambda") || !FBE::JSON::to_json(writer, value.lambda))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "nonlocal") || !FBE::JSON::to_json(writer, value.nonlocal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "pass") || !FBE::JSON::to_json(writer, value.pass))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "raise") || !FBE::JSON::to_json(writer, value.raise))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "with") || !FBE::JSON::to_json(writer, value.with))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "yield") || !FBE::JSON::to_json(writer, value.yield))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "_") || !FBE::JSON::to_json(writer, value._))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "match") || !FBE::JSON::to_json(writer, value.match))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "self") || !FBE::JSON::to_json(writer, value.self))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "cls") || !FBE::JSON::to_json(writer, value.cls))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "print") || !FBE::JSON::to_json(writer, value.print))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "len") || !FBE::JSON::to_json(writer, value.len))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "list") || !FBE::JSON::to_json(writer, value.list))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "dict") || !FBE::JSON::to_json(writer, value.dict))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "set") || !FBE::JSON::to_json(writer, value.set))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "str") || !FBE::JSON::to_json(writer, value.str))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "object") || !FBE::JSON::to_json(writer, value.object))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "super") || !FBE::JSON::to_json(writer, value.super))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "isinstance") || !FBE::JSON::to_json(writer, value.isinstance))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "property") || !FBE::JSON::to_json(writer, value.property))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "staticmethod") || !FBE::JSON::to_json(writer, value.staticmethod))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "classmethod") || !FBE::JSON::to_json(writer, value.classmethod))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "typing") || !FBE::JSON::to_json(writer, value.typing))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Any") || !FBE::JSON::to_json(writer, value.Any))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ClassVar") || !FBE::JSON::to_json(writer, value.ClassVar))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Callable") || !FBE::JSON::to_json(writer, value.Callable))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "IntEnum") || !FBE::JSON::to_json(writer, value.IntEnum))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "IntFlag") || !FBE::JSON::to_json(writer, value.IntFlag))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "PACKAGE") || !FBE::JSON::to_json(writer, value.PACKAGE))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "VERSION") || !FBE::JSON::to_json(writer, value.VERSION))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -830,83 +791,68 @@ struct ValueReader<TJson, ::import::PythonWords>
 
     static bool from_json(const TJson& json, ::import::PythonWords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.PythonWords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.PythonWords");
+        return detail::read_struct(json, "import.PythonWords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::PythonWords& value)
     {
         static constexpr std::string_view names[] = {"False", "None", "True", "as", "async", "await", "def", "del", "elif", "except", "finally", "from", "global", "in", "is", "lambda", "nonlocal", "pass", "raise", "with", "yield", "_", "match", "self", "cls", "print", "len", "list", "dict", "set", "str", "object", "super", "isinstance", "property", "staticmethod", "classmethod", "typing", "Any", "ClassVar", "Callable", "IntEnum", "IntFlag", "PACKAGE", "VERSION"};
         bool seen[45] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 45, name, next);
-            if (i == 45)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.False, "False"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.None, "None"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.True, "True"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.as, "as"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.async, "async"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.await, "await"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.def, "def"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.del, "del"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.elif, "elif"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.except, "except"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.finally, "finally"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.from, "from"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.global, "global"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.in, "in"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.is, "is"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.lambda, "lambda"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.nonlocal, "nonlocal"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.pass, "pass"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.raise, "raise"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.with, "with"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.yield, "yield"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value._, "_"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.match, "match"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.self, "self"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.cls, "cls"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.print, "print"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.len, "len"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.list, "list"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.dict, "dict"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.set, "set"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.str, "str"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.object, "object"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.super, "super"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.isinstance, "isinstance"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.property, "property"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.staticmethod, "staticmethod"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.classmethod, "classmethod"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.typing, "typing"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.Any, "Any"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.ClassVar, "ClassVar"); break;
-                case 40: result &= detail::read_member<TJson>(it->value, value.Callable, "Callable"); break;
-                case 41: result &= detail::read_member<TJson>(it->value, value.IntEnum, "IntEnum"); break;
-                case 42: result &= detail::read_member<TJson>(it->value, value.IntFlag, "IntFlag"); break;
-                case 43: result &= detail::read_member<TJson>(it->value, value.PACKAGE, "PACKAGE"); break;
-                case 44: result &= detail::read_member<TJson>(it->value, value.VERSION, "VERSION"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.False, "False");
+                case 1: return detail::read_member<TJson>(member, value.None, "None");
+                case 2: return detail::read_member<TJson>(member, value.True, "True");
+                case 3: return detail::read_member<TJson>(member, value.as, "as");
+                case 4: return detail::read_member<TJson>(member, value.async, "async");
+                case 5: return detail::read_member<TJson>(member, value.await, "await");
+                case 6: return detail::read_member<TJson>(member, value.def, "def");
+                case 7: return detail::read_member<TJson>(member, value.del, "del");
+                case 8: return detail::read_member<TJson>(member, value.elif, "elif");
+                case 9: return detail::read_member<TJson>(member, value.except, "except");
+                case 10: return detail::read_member<TJson>(member, value.finally, "finally");
+                case 11: return detail::read_member<TJson>(member, value.from, "from");
+                case 12: return detail::read_member<TJson>(member, value.global, "global");
+                case 13: return detail::read_member<TJson>(member, value.in, "in");
+                case 14: return detail::read_member<TJson>(member, value.is, "is");
+                case 15: return detail::read_member<TJson>(member, value.lambda, "lambda");
+                case 16: return detail::read_member<TJson>(member, value.nonlocal, "nonlocal");
+                case 17: return detail::read_member<TJson>(member, value.pass, "pass");
+                case 18: return detail::read_member<TJson>(member, value.raise, "raise");
+                case 19: return detail::read_member<TJson>(member, value.with, "with");
+                case 20: return detail::read_member<TJson>(member, value.yield, "yield");
+                case 21: return detail::read_member<TJson>(member, value._, "_");
+                case 22: return detail::read_member<TJson>(member, value.match, "match");
+                case 23: return detail::read_member<TJson>(member, value.self, "self");
+                case 24: return detail::read_member<TJson>(member, value.cls, "cls");
+                case 25: return detail::read_member<TJson>(member, value.print, "print");
+                case 26: return detail::read_member<TJson>(member, value.len, "len");
+                case 27: return detail::read_member<TJson>(member, value.list, "list");
+                case 28: return detail::read_member<TJson>(member, value.dict, "dict");
+                case 29: return detail::read_member<TJson>(member, value.set, "set");
+                case 30: return detail::read_member<TJson>(member, value.str, "str");
+                case 31: return detail::read_member<TJson>(member, value.object, "object");
+                case 32: return detail::read_member<TJson>(member, value.super, "super");
+                case 33: return detail::read_member<TJson>(member, value.isinstance, "isinstance");
+                case 34: return detail::read_member<TJson>(member, value.property, "property");
+                case 35: return detail::read_member<TJson>(member, value.staticmethod, "staticmethod");
+                case 36: return detail::read_member<TJson>(member, value.classmethod, "classmethod");
+                case 37: return detail::read_member<TJson>(member, value.typing, "typing");
+                case 38: return detail::read_member<TJson>(member, value.Any, "Any");
+                case 39: return detail::read_member<TJson>(member, value.ClassVar, "ClassVar");
+                case 40: return detail::read_member<TJson>(member, value.Callable, "Callable");
+                case 41: return detail::read_member<TJson>(member, value.IntEnum, "IntEnum");
+                case 42: return detail::read_member<TJson>(member, value.IntFlag, "IntFlag");
+                case 43: return detail::read_member<TJson>(member, value.PACKAGE, "PACKAGE");
+                case 44: return detail::read_member<TJson>(member, value.VERSION, "VERSION");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.False = ::import::Word::False;
         if (!seen[1])
@@ -1006,88 +952,85 @@ struct ValueWriter<TWriter, ::import::GoWords>
 {
     static bool to_json(TWriter& writer, const ::import::GoWords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.GoWords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "chan") || !FBE::JSON::to_json(writer, value.chan))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "defer") || !FBE::JSON::to_json(writer, value.defer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fallthrough") || !FBE::JSON::to_json(writer, value.fallthrough))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "func") || !FBE::JSON::to_json(writer, value.func))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "go") || !FBE::JSON::to_json(writer, value.go))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "interface") || !FBE::JSON::to_json(writer, value.interface))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "map") || !FBE::JSON::to_json(writer, value.map))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "package") || !FBE::JSON::to_json(writer, value.package))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "range") || !FBE::JSON::to_json(writer, value.range))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "select") || !FBE::JSON::to_json(writer, value.select))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "var") || !FBE::JSON::to_json(writer, value.var))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "any") || !FBE::JSON::to_json(writer, value.any))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "error") || !FBE::JSON::to_json(writer, value.error))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "rune") || !FBE::JSON::to_json(writer, value.rune))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uint") || !FBE::JSON::to_json(writer, value.uint))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "nil") || !FBE::JSON::to_json(writer, value.nil))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "iota") || !FBE::JSON::to_json(writer, value.iota))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "cap") || !FBE::JSON::to_json(writer, value.cap))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "make") || !FBE::JSON::to_json(writer, value.make))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "append") || !FBE::JSON::to_json(writer, value.append))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "copy") || !FBE::JSON::to_json(writer, value.copy))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "panic") || !FBE::JSON::to_json(writer, value.panic))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "recover") || !FBE::JSON::to_json(writer, value.recover))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "println") || !FBE::JSON::to_json(writer, value.println))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "complex") || !FBE::JSON::to_json(writer, value.complex))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "real") || !FBE::JSON::to_json(writer, value.real))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "imag") || !FBE::JSON::to_json(writer, value.imag))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "close") || !FBE::JSON::to_json(writer, value.close))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "min") || !FBE::JSON::to_json(writer, value.min))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "max") || !FBE::JSON::to_json(writer, value.max))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "clear") || !FBE::JSON::to_json(writer, value.clear))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uintptr") || !FBE::JSON::to_json(writer, value.uintptr))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "float32") || !FBE::JSON::to_json(writer, value.float32))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "float64") || !FBE::JSON::to_json(writer, value.float64))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "complex64") || !FBE::JSON::to_json(writer, value.complex64))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "complex128") || !FBE::JSON::to_json(writer, value.complex128))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "comparable") || !FBE::JSON::to_json(writer, value.comparable))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.GoWords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "chan") || !FBE::JSON::to_json(writer, value.chan))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "defer") || !FBE::JSON::to_json(writer, value.defer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fallthrough") || !FBE::JSON::to_json(writer, value.fallthrough))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "func") || !FBE::JSON::to_json(writer, value.func))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "go") || !FBE::JSON::to_json(writer, value.go))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "interface") || !FBE::JSON::to_json(writer, value.interface))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "map") || !FBE::JSON::to_json(writer, value.map))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "package") || !FBE::JSON::to_json(writer, value.package))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "range") || !FBE::JSON::to_json(writer, value.range))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "select") || !FBE::JSON::to_json(writer, value.select))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "type") || !FBE::JSON::to_json(writer, value.type))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "var") || !FBE::JSON::to_json(writer, value.var))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "any") || !FBE::JSON::to_json(writer, value.any))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "error") || !FBE::JSON::to_json(writer, value.error))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "rune") || !FBE::JSON::to_json(writer, value.rune))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uint") || !FBE::JSON::to_json(writer, value.uint))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "nil") || !FBE::JSON::to_json(writer, value.nil))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "iota") || !FBE::JSON::to_json(writer, value.iota))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "cap") || !FBE::JSON::to_json(writer, value.cap))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "make") || !FBE::JSON::to_json(writer, value.make))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "append") || !FBE::JSON::to_json(writer, value.append))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "copy") || !FBE::JSON::to_json(writer, value.copy))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "panic") || !FBE::JSON::to_json(writer, value.panic))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "recover") || !FBE::JSON::to_json(writer, value.recover))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "println") || !FBE::JSON::to_json(writer, value.println))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "complex") || !FBE::JSON::to_json(writer, value.complex))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "real") || !FBE::JSON::to_json(writer, value.real))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "imag") || !FBE::JSON::to_json(writer, value.imag))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "close") || !FBE::JSON::to_json(writer, value.close))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "min") || !FBE::JSON::to_json(writer, value.min))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "max") || !FBE::JSON::to_json(writer, value.max))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "clear") || !FBE::JSON::to_json(writer, value.clear))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uintptr") || !FBE::JSON::to_json(writer, value.uintptr))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "float32") || !FBE::JSON::to_json(writer, value.float32))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "float64") || !FBE::JSON::to_json(writer, value.float64))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "complex64") || !FBE::JSON::to_json(writer, value.complex64))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "complex128") || !FBE::JSON::to_json(writer, value.complex128))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "comparable") || !FBE::JSON::to_json(writer, value.comparable))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1099,76 +1042,61 @@ struct ValueReader<TJson, ::import::GoWords>
 
     static bool from_json(const TJson& json, ::import::GoWords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.GoWords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.GoWords");
+        return detail::read_struct(json, "import.GoWords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::GoWords& value)
     {
         static constexpr std::string_view names[] = {"chan", "defer", "fallthrough", "func", "go", "interface", "map", "package", "range", "select", "type", "var", "any", "error", "rune", "uint", "nil", "iota", "cap", "make", "append", "copy", "panic", "recover", "println", "complex", "real", "imag", "close", "min", "max", "clear", "uintptr", "float32", "float64", "complex64", "complex128", "comparable"};
         bool seen[38] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 38, name, next);
-            if (i == 38)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.chan, "chan"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.defer, "defer"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.fallthrough, "fallthrough"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.func, "func"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.go, "go"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.interface, "interface"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.map, "map"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.package, "package"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.range, "range"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.select, "select"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.type, "type"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.var, "var"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.any, "any"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.error, "error"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.rune, "rune"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.uint, "uint"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.nil, "nil"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.iota, "iota"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.cap, "cap"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.make, "make"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.append, "append"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.copy, "copy"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.panic, "panic"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.recover, "recover"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.println, "println"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.complex, "complex"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.real, "real"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.imag, "imag"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.close, "close"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.min, "min"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.max, "max"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.clear, "clear"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.uintptr, "uintptr"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.float32, "float32"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.float64, "float64"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.complex64, "complex64"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.complex128, "complex128"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.comparable, "comparable"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.chan, "chan");
+                case 1: return detail::read_member<TJson>(member, value.defer, "defer");
+                case 2: return detail::read_member<TJson>(member, value.fallthrough, "fallthrough");
+                case 3: return detail::read_member<TJson>(member, value.func, "func");
+                case 4: return detail::read_member<TJson>(member, value.go, "go");
+                case 5: return detail::read_member<TJson>(member, value.interface, "interface");
+                case 6: return detail::read_member<TJson>(member, value.map, "map");
+                case 7: return detail::read_member<TJson>(member, value.package, "package");
+                case 8: return detail::read_member<TJson>(member, value.range, "range");
+                case 9: return detail::read_member<TJson>(member, value.select, "select");
+                case 10: return detail::read_member<TJson>(member, value.type, "type");
+                case 11: return detail::read_member<TJson>(member, value.var, "var");
+                case 12: return detail::read_member<TJson>(member, value.any, "any");
+                case 13: return detail::read_member<TJson>(member, value.error, "error");
+                case 14: return detail::read_member<TJson>(member, value.rune, "rune");
+                case 15: return detail::read_member<TJson>(member, value.uint, "uint");
+                case 16: return detail::read_member<TJson>(member, value.nil, "nil");
+                case 17: return detail::read_member<TJson>(member, value.iota, "iota");
+                case 18: return detail::read_member<TJson>(member, value.cap, "cap");
+                case 19: return detail::read_member<TJson>(member, value.make, "make");
+                case 20: return detail::read_member<TJson>(member, value.append, "append");
+                case 21: return detail::read_member<TJson>(member, value.copy, "copy");
+                case 22: return detail::read_member<TJson>(member, value.panic, "panic");
+                case 23: return detail::read_member<TJson>(member, value.recover, "recover");
+                case 24: return detail::read_member<TJson>(member, value.println, "println");
+                case 25: return detail::read_member<TJson>(member, value.complex, "complex");
+                case 26: return detail::read_member<TJson>(member, value.real, "real");
+                case 27: return detail::read_member<TJson>(member, value.imag, "imag");
+                case 28: return detail::read_member<TJson>(member, value.close, "close");
+                case 29: return detail::read_member<TJson>(member, value.min, "min");
+                case 30: return detail::read_member<TJson>(member, value.max, "max");
+                case 31: return detail::read_member<TJson>(member, value.clear, "clear");
+                case 32: return detail::read_member<TJson>(member, value.uintptr, "uintptr");
+                case 33: return detail::read_member<TJson>(member, value.float32, "float32");
+                case 34: return detail::read_member<TJson>(member, value.float64, "float64");
+                case 35: return detail::read_member<TJson>(member, value.complex64, "complex64");
+                case 36: return detail::read_member<TJson>(member, value.complex128, "complex128");
+                case 37: return detail::read_member<TJson>(member, value.comparable, "comparable");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.chan = ::import::Word::chan;
         if (!seen[1])
@@ -1254,76 +1182,73 @@ struct ValueWriter<TWriter, ::import::JavaWords>
 {
     static bool to_json(TWriter& writer, const ::import::JavaWords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.JavaWords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "abstract") || !FBE::JSON::to_json(writer, value.abstract))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "boolean") || !FBE::JSON::to_json(writer, value.boolean))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "extends") || !FBE::JSON::to_json(writer, value.extends))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "implements") || !FBE::JSON::to_json(writer, value.implements))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "instanceof") || !FBE::JSON::to_json(writer, value.instanceof))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "native") || !FBE::JSON::to_json(writer, value.native))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "strictfp") || !FBE::JSON::to_json(writer, value.strictfp))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "synchronized") || !FBE::JSON::to_json(writer, value.synchronized))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "throws") || !FBE::JSON::to_json(writer, value.throws))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "transient") || !FBE::JSON::to_json(writer, value.transient))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "record") || !FBE::JSON::to_json(writer, value.record))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "sealed") || !FBE::JSON::to_json(writer, value.sealed))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "permits") || !FBE::JSON::to_json(writer, value.permits))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "when") || !FBE::JSON::to_json(writer, value.when))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "open") || !FBE::JSON::to_json(writer, value.open))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "exports") || !FBE::JSON::to_json(writer, value.exports))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "opens") || !FBE::JSON::to_json(writer, value.opens))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "to") || !FBE::JSON::to_json(writer, value.to))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "uses") || !FBE::JSON::to_json(writer, value.uses))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "provides") || !FBE::JSON::to_json(writer, value.provides))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "transitive") || !FBE::JSON::to_json(writer, value.transitive))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Integer") || !FBE::JSON::to_json(writer, value.Integer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Long") || !FBE::JSON::to_json(writer, value.Long))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Math") || !FBE::JSON::to_json(writer, value.Math))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "System") || !FBE::JSON::to_json(writer, value.System))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Override") || !FBE::JSON::to_json(writer, value.Override))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Class") || !FBE::JSON::to_json(writer, value.Class))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "List") || !FBE::JSON::to_json(writer, value.List))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Set") || !FBE::JSON::to_json(writer, value.Set))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.JavaWords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "abstract") || !FBE::JSON::to_json(writer, value.abstract))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "boolean") || !FBE::JSON::to_json(writer, value.boolean))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "extends") || !FBE::JSON::to_json(writer, value.extends))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "implements") || !FBE::JSON::to_json(writer, value.implements))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "instanceof") || !FBE::JSON::to_json(writer, value.instanceof))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "native") || !FBE::JSON::to_json(writer, value.native))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "strictfp") || !FBE::JSON::to_json(writer, value.strictfp))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "synchronized") || !FBE::JSON::to_json(writer, value.synchronized))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "throws") || !FBE::JSON::to_json(writer, value.throws))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "transient") || !FBE::JSON::to_json(writer, value.transient))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "record") || !FBE::JSON::to_json(writer, value.record))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "sealed") || !FBE::JSON::to_json(writer, value.sealed))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "permits") || !FBE::JSON::to_json(writer, value.permits))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "when") || !FBE::JSON::to_json(writer, value.when))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "open") || !FBE::JSON::to_json(writer, value.open))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "exports") || !FBE::JSON::to_json(writer, value.exports))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "opens") || !FBE::JSON::to_json(writer, value.opens))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "to") || !FBE::JSON::to_json(writer, value.to))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "uses") || !FBE::JSON::to_json(writer, value.uses))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "provides") || !FBE::JSON::to_json(writer, value.provides))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "transitive") || !FBE::JSON::to_json(writer, value.transitive))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Integer") || !FBE::JSON::to_json(writer, value.Integer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Long") || !FBE::JSON::to_json(writer, value.Long))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Math") || !FBE::JSON::to_json(writer, value.Math))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "System") || !FBE::JSON::to_json(writer, value.System))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Override") || !FBE::JSON::to_json(writer, value.Override))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Class") || !FBE::JSON::to_json(writer, value.Class))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "List") || !FBE::JSON::to_json(writer, value.List))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Set") || !FBE::JSON::to_json(writer, value.Set))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1335,70 +1260,55 @@ struct ValueReader<TJson, ::import::JavaWords>
 
     static bool from_json(const TJson& json, ::import::JavaWords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.JavaWords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.JavaWords");
+        return detail::read_struct(json, "import.JavaWords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JavaWords& value)
     {
         static constexpr std::string_view names[] = {"abstract", "boolean", "extends", "implements", "instanceof", "native", "strictfp", "synchronized", "throws", "transient", "record", "sealed", "permits", "when", "open", "exports", "opens", "to", "uses", "provides", "transitive", "Object", "String", "Integer", "Long", "Math", "System", "Override", "Class", "List", "Map", "Set"};
         bool seen[32] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 32, name, next);
-            if (i == 32)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.abstract, "abstract"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.boolean, "boolean"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.extends, "extends"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.implements, "implements"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.instanceof, "instanceof"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.native, "native"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.strictfp, "strictfp"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.synchronized, "synchronized"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.throws, "throws"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.transient, "transient"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.record, "record"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.sealed, "sealed"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.permits, "permits"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.when, "when"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.open, "open"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.exports, "exports"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.opens, "opens"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.to, "to"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.uses, "uses"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.provides, "provides"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.transitive, "transitive"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.Object, "Object"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.String, "String"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.Integer, "Integer"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.Long, "Long"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.Math, "Math"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.System, "System"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.Override, "Override"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.Class, "Class"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.List, "List"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.Map, "Map"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.Set, "Set"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.abstract, "abstract");
+                case 1: return detail::read_member<TJson>(member, value.boolean, "boolean");
+                case 2: return detail::read_member<TJson>(member, value.extends, "extends");
+                case 3: return detail::read_member<TJson>(member, value.implements, "implements");
+                case 4: return detail::read_member<TJson>(member, value.instanceof, "instanceof");
+                case 5: return detail::read_member<TJson>(member, value.native, "native");
+                case 6: return detail::read_member<TJson>(member, value.strictfp, "strictfp");
+                case 7: return detail::read_member<TJson>(member, value.synchronized, "synchronized");
+                case 8: return detail::read_member<TJson>(member, value.throws, "throws");
+                case 9: return detail::read_member<TJson>(member, value.transient, "transient");
+                case 10: return detail::read_member<TJson>(member, value.record, "record");
+                case 11: return detail::read_member<TJson>(member, value.sealed, "sealed");
+                case 12: return detail::read_member<TJson>(member, value.permits, "permits");
+                case 13: return detail::read_member<TJson>(member, value.when, "when");
+                case 14: return detail::read_member<TJson>(member, value.open, "open");
+                case 15: return detail::read_member<TJson>(member, value.exports, "exports");
+                case 16: return detail::read_member<TJson>(member, value.opens, "opens");
+                case 17: return detail::read_member<TJson>(member, value.to, "to");
+                case 18: return detail::read_member<TJson>(member, value.uses, "uses");
+                case 19: return detail::read_member<TJson>(member, value.provides, "provides");
+                case 20: return detail::read_member<TJson>(member, value.transitive, "transitive");
+                case 21: return detail::read_member<TJson>(member, value.Object, "Object");
+                case 22: return detail::read_member<TJson>(member, value.String, "String");
+                case 23: return detail::read_member<TJson>(member, value.Integer, "Integer");
+                case 24: return detail::read_member<TJson>(member, value.Long, "Long");
+                case 25: return detail::read_member<TJson>(member, value.Math, "Math");
+                case 26: return detail::read_member<TJson>(member, value.System, "System");
+                case 27: return detail::read_member<TJson>(member, value.Override, "Override");
+                case 28: return detail::read_member<TJson>(member, value.Class, "Class");
+                case 29: return detail::read_member<TJson>(member, value.List, "List");
+                case 30: return detail::read_member<TJson>(member, value.Map, "Map");
+                case 31: return detail::read_member<TJson>(member, value.Set, "Set");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.abstract = ::import::Word::abstract;
         if (!seen[1])
@@ -1472,92 +1382,89 @@ struct ValueWriter<TWriter, ::import::KotlinWords>
 {
     static bool to_json(TWriter& writer, const ::import::KotlinWords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.KotlinWords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fun") || !FBE::JSON::to_json(writer, value.fun))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "typealias") || !FBE::JSON::to_json(writer, value.typealias))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "typeof") || !FBE::JSON::to_json(writer, value.typeof))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "val") || !FBE::JSON::to_json(writer, value.val))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "by") || !FBE::JSON::to_json(writer, value.by))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "constructor") || !FBE::JSON::to_json(writer, value.constructor))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "delegate") || !FBE::JSON::to_json(writer, value.delegate))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "dynamic") || !FBE::JSON::to_json(writer, value.dynamic))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "field") || !FBE::JSON::to_json(writer, value.field))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "file") || !FBE::JSON::to_json(writer, value.file))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "get") || !FBE::JSON::to_json(writer, value.get))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "init") || !FBE::JSON::to_json(writer, value.init))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "param") || !FBE::JSON::to_json(writer, value.param))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "receiver") || !FBE::JSON::to_json(writer, value.receiver))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "setparam") || !FBE::JSON::to_json(writer, value.setparam))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "value") || !FBE::JSON::to_json(writer, value.value))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "where") || !FBE::JSON::to_json(writer, value.where))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "actual") || !FBE::JSON::to_json(writer, value.actual))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "annotation") || !FBE::JSON::to_json(writer, value.annotation))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "companion") || !FBE::JSON::to_json(writer, value.companion))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "crossinline") || !FBE::JSON::to_json(writer, value.crossinline))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "data") || !FBE::JSON::to_json(writer, value.data))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "expect") || !FBE::JSON::to_json(writer, value.expect))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "external") || !FBE::JSON::to_json(writer, value.external))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "infix") || !FBE::JSON::to_json(writer, value.infix))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "inner") || !FBE::JSON::to_json(writer, value.inner))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "internal") || !FBE::JSON::to_json(writer, value.internal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "lateinit") || !FBE::JSON::to_json(writer, value.lateinit))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "noinline") || !FBE::JSON::to_json(writer, value.noinline))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "out") || !FBE::JSON::to_json(writer, value.out))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "reified") || !FBE::JSON::to_json(writer, value.reified))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "suspend") || !FBE::JSON::to_json(writer, value.suspend))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "tailrec") || !FBE::JSON::to_json(writer, value.tailrec))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "vararg") || !FBE::JSON::to_json(writer, value.vararg))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "it") || !FBE::JSON::to_json(writer, value.it))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Companion") || !FBE::JSON::to_json(writer, value.Companion))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Unit") || !FBE::JSON::to_json(writer, value.Unit))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Nothing") || !FBE::JSON::to_json(writer, value.Nothing))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Int") || !FBE::JSON::to_json(writer, value.Int))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Array") || !FBE::JSON::to_json(writer, value.Array))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.KotlinWords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "fun") || !FBE::JSON::to_json(writer, value.fun))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "typealias") || !FBE::JSON::to_json(writer, value.typealias))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "typeof") || !FBE::JSON::to_json(writer, value.typeof))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "val") || !FBE::JSON::to_json(writer, value.val))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "by") || !FBE::JSON::to_json(writer, value.by))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "constructor") || !FBE::JSON::to_json(writer, value.constructor))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "delegate") || !FBE::JSON::to_json(writer, value.delegate))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "dynamic") || !FBE::JSON::to_json(writer, value.dynamic))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "field") || !FBE::JSON::to_json(writer, value.field))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "file") || !FBE::JSON::to_json(writer, value.file))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "get") || !FBE::JSON::to_json(writer, value.get))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "init") || !FBE::JSON::to_json(writer, value.init))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "param") || !FBE::JSON::to_json(writer, value.param))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "receiver") || !FBE::JSON::to_json(writer, value.receiver))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "setparam") || !FBE::JSON::to_json(writer, value.setparam))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "value") || !FBE::JSON::to_json(writer, value.value))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "where") || !FBE::JSON::to_json(writer, value.where))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "actual") || !FBE::JSON::to_json(writer, value.actual))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "annotation") || !FBE::JSON::to_json(writer, value.annotation))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "companion") || !FBE::JSON::to_json(writer, value.companion))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "crossinline") || !FBE::JSON::to_json(writer, value.crossinline))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "data") || !FBE::JSON::to_json(writer, value.data))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "expect") || !FBE::JSON::to_json(writer, value.expect))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "external") || !FBE::JSON::to_json(writer, value.external))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "infix") || !FBE::JSON::to_json(writer, value.infix))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "inner") || !FBE::JSON::to_json(writer, value.inner))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "internal") || !FBE::JSON::to_json(writer, value.internal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "lateinit") || !FBE::JSON::to_json(writer, value.lateinit))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "noinline") || !FBE::JSON::to_json(writer, value.noinline))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "out") || !FBE::JSON::to_json(writer, value.out))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "reified") || !FBE::JSON::to_json(writer, value.reified))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "suspend") || !FBE::JSON::to_json(writer, value.suspend))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "tailrec") || !FBE::JSON::to_json(writer, value.tailrec))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "vararg") || !FBE::JSON::to_json(writer, value.vararg))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "it") || !FBE::JSON::to_json(writer, value.it))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Companion") || !FBE::JSON::to_json(writer, value.Companion))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Unit") || !FBE::JSON::to_json(writer, value.Unit))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Nothing") || !FBE::JSON::to_json(writer, value.Nothing))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Int") || !FBE::JSON::to_json(writer, value.Int))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Array") || !FBE::JSON::to_json(writer, value.Array))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1569,78 +1476,63 @@ struct ValueReader<TJson, ::import::KotlinWords>
 
     static bool from_json(const TJson& json, ::import::KotlinWords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.KotlinWords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.KotlinWords");
+        return detail::read_struct(json, "import.KotlinWords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::KotlinWords& value)
     {
         static constexpr std::string_view names[] = {"fun", "typealias", "typeof", "val", "by", "constructor", "delegate", "dynamic", "field", "file", "get", "init", "param", "receiver", "setparam", "value", "where", "actual", "annotation", "companion", "crossinline", "data", "expect", "external", "infix", "inner", "internal", "lateinit", "noinline", "out", "reified", "suspend", "tailrec", "vararg", "it", "Companion", "Unit", "Nothing", "Int", "Array"};
         bool seen[40] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 40, name, next);
-            if (i == 40)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.fun, "fun"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.typealias, "typealias"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.typeof, "typeof"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.val, "val"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.by, "by"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.constructor, "constructor"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.delegate, "delegate"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.dynamic, "dynamic"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.field, "field"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.file, "file"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.get, "get"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.init, "init"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.param, "param"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.receiver, "receiver"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.setparam, "setparam"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.value, "value"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.where, "where"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.actual, "actual"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.annotation, "annotation"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.companion, "companion"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.crossinline, "crossinline"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.data, "data"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.expect, "expect"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.external, "external"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.infix, "infix"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.inner, "inner"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.internal, "internal"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.lateinit, "lateinit"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.noinline, "noinline"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.out, "out"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.reified, "reified"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.suspend, "suspend"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.tailrec, "tailrec"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.vararg, "vararg"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.it, "it"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.Companion, "Companion"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.Unit, "Unit"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.Nothing, "Nothing"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.Int, "Int"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.Array, "Array"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.fun, "fun");
+                case 1: return detail::read_member<TJson>(member, value.typealias, "typealias");
+                case 2: return detail::read_member<TJson>(member, value.typeof, "typeof");
+                case 3: return detail::read_member<TJson>(member, value.val, "val");
+                case 4: return detail::read_member<TJson>(member, value.by, "by");
+                case 5: return detail::read_member<TJson>(member, value.constructor, "constructor");
+                case 6: return detail::read_member<TJson>(member, value.delegate, "delegate");
+                case 7: return detail::read_member<TJson>(member, value.dynamic, "dynamic");
+                case 8: return detail::read_member<TJson>(member, value.field, "field");
+                case 9: return detail::read_member<TJson>(member, value.file, "file");
+                case 10: return detail::read_member<TJson>(member, value.get, "get");
+                case 11: return detail::read_member<TJson>(member, value.init, "init");
+                case 12: return detail::read_member<TJson>(member, value.param, "param");
+                case 13: return detail::read_member<TJson>(member, value.receiver, "receiver");
+                case 14: return detail::read_member<TJson>(member, value.setparam, "setparam");
+                case 15: return detail::read_member<TJson>(member, value.value, "value");
+                case 16: return detail::read_member<TJson>(member, value.where, "where");
+                case 17: return detail::read_member<TJson>(member, value.actual, "actual");
+                case 18: return detail::read_member<TJson>(member, value.annotation, "annotation");
+                case 19: return detail::read_member<TJson>(member, value.companion, "companion");
+                case 20: return detail::read_member<TJson>(member, value.crossinline, "crossinline");
+                case 21: return detail::read_member<TJson>(member, value.data, "data");
+                case 22: return detail::read_member<TJson>(member, value.expect, "expect");
+                case 23: return detail::read_member<TJson>(member, value.external, "external");
+                case 24: return detail::read_member<TJson>(member, value.infix, "infix");
+                case 25: return detail::read_member<TJson>(member, value.inner, "inner");
+                case 26: return detail::read_member<TJson>(member, value.internal, "internal");
+                case 27: return detail::read_member<TJson>(member, value.lateinit, "lateinit");
+                case 28: return detail::read_member<TJson>(member, value.noinline, "noinline");
+                case 29: return detail::read_member<TJson>(member, value.out, "out");
+                case 30: return detail::read_member<TJson>(member, value.reified, "reified");
+                case 31: return detail::read_member<TJson>(member, value.suspend, "suspend");
+                case 32: return detail::read_member<TJson>(member, value.tailrec, "tailrec");
+                case 33: return detail::read_member<TJson>(member, value.vararg, "vararg");
+                case 34: return detail::read_member<TJson>(member, value.it, "it");
+                case 35: return detail::read_member<TJson>(member, value.Companion, "Companion");
+                case 36: return detail::read_member<TJson>(member, value.Unit, "Unit");
+                case 37: return detail::read_member<TJson>(member, value.Nothing, "Nothing");
+                case 38: return detail::read_member<TJson>(member, value.Int, "Int");
+                case 39: return detail::read_member<TJson>(member, value.Array, "Array");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.fun = ::import::Word::fun;
         if (!seen[1])
@@ -1730,96 +1622,93 @@ struct ValueWriter<TWriter, ::import::JsWords>
 {
     static bool to_json(TWriter& writer, const ::import::JsWords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.JsWords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "debugger") || !FBE::JSON::to_json(writer, value.debugger))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "function") || !FBE::JSON::to_json(writer, value.function))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "let") || !FBE::JSON::to_json(writer, value.let))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "of") || !FBE::JSON::to_json(writer, value.of))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "declare") || !FBE::JSON::to_json(writer, value.declare))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "unknown") || !FBE::JSON::to_json(writer, value.unknown))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "never") || !FBE::JSON::to_json(writer, value.never))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "number") || !FBE::JSON::to_json(writer, value.number))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "bigint") || !FBE::JSON::to_json(writer, value.bigint))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "undefined") || !FBE::JSON::to_json(writer, value.undefined))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "NaN") || !FBE::JSON::to_json(writer, value.NaN))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Infinity") || !FBE::JSON::to_json(writer, value.Infinity))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Uint8Array") || !FBE::JSON::to_json(writer, value.Uint8Array))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Error") || !FBE::JSON::to_json(writer, value.Error))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Number") || !FBE::JSON::to_json(writer, value.Number))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "BigInt") || !FBE::JSON::to_json(writer, value.BigInt))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Boolean") || !FBE::JSON::to_json(writer, value.Boolean))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Symbol") || !FBE::JSON::to_json(writer, value.Symbol))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Date") || !FBE::JSON::to_json(writer, value.Date))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "JSON") || !FBE::JSON::to_json(writer, value.JSON))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Promise") || !FBE::JSON::to_json(writer, value.Promise))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Partial") || !FBE::JSON::to_json(writer, value.Partial))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Record") || !FBE::JSON::to_json(writer, value.Record))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "globalThis") || !FBE::JSON::to_json(writer, value.globalThis))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "arguments") || !FBE::JSON::to_json(writer, value.arguments))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "eval") || !FBE::JSON::to_json(writer, value.eval))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "require") || !FBE::JSON::to_json(writer, value.require))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "prototype") || !FBE::JSON::to_json(writer, value.prototype))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__proto__") || !FBE::JSON::to_json(writer, value.__proto___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "toString") || !FBE::JSON::to_json(writer, value.toString))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "valueOf") || !FBE::JSON::to_json(writer, value.valueOf))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "hasOwnProperty") || !FBE::JSON::to_json(writer, value.hasOwnProperty))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "isPrototypeOf") || !FBE::JSON::to_json(writer, value.isPrototypeOf))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "propertyIsEnumerable") || !FBE::JSON::to_json(writer, value.propertyIsEnumerable))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "toLocaleString") || !FBE::JSON::to_json(writer, value.toLocaleString))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "readonly") || !FBE::JSON::to_json(writer, value.readonly))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "keyof") || !FBE::JSON::to_json(writer, value.keyof))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "infer") || !FBE::JSON::to_json(writer, value.infer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "asserts") || !FBE::JSON::to_json(writer, value.asserts))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "satisfies") || !FBE::JSON::to_json(writer, value.satisfies))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "accessor") || !FBE::JSON::to_json(writer, value.accessor))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.JsWords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "debugger") || !FBE::JSON::to_json(writer, value.debugger))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "function") || !FBE::JSON::to_json(writer, value.function))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "let") || !FBE::JSON::to_json(writer, value.let))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "of") || !FBE::JSON::to_json(writer, value.of))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "declare") || !FBE::JSON::to_json(writer, value.declare))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "unknown") || !FBE::JSON::to_json(writer, value.unknown))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "never") || !FBE::JSON::to_json(writer, value.never))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "number") || !FBE::JSON::to_json(writer, value.number))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "bigint") || !FBE::JSON::to_json(writer, value.bigint))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "undefined") || !FBE::JSON::to_json(writer, value.undefined))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "NaN") || !FBE::JSON::to_json(writer, value.NaN))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Infinity") || !FBE::JSON::to_json(writer, value.Infinity))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Uint8Array") || !FBE::JSON::to_json(writer, value.Uint8Array))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Error") || !FBE::JSON::to_json(writer, value.Error))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Number") || !FBE::JSON::to_json(writer, value.Number))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "BigInt") || !FBE::JSON::to_json(writer, value.BigInt))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Boolean") || !FBE::JSON::to_json(writer, value.Boolean))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Symbol") || !FBE::JSON::to_json(writer, value.Symbol))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Date") || !FBE::JSON::to_json(writer, value.Date))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "JSON") || !FBE::JSON::to_json(writer, value.JSON))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Promise") || !FBE::JSON::to_json(writer, value.Promise))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Partial") || !FBE::JSON::to_json(writer, value.Partial))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Record") || !FBE::JSON::to_json(writer, value.Record))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "globalThis") || !FBE::JSON::to_json(writer, value.globalThis))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "arguments") || !FBE::JSON::to_json(writer, value.arguments))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "eval") || !FBE::JSON::to_json(writer, value.eval))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "require") || !FBE::JSON::to_json(writer, value.require))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "prototype") || !FBE::JSON::to_json(writer, value.prototype))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__proto__") || !FBE::JSON::to_json(writer, value.__proto___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "toString") || !FBE::JSON::to_json(writer, value.toString))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "valueOf") || !FBE::JSON::to_json(writer, value.valueOf))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "hasOwnProperty") || !FBE::JSON::to_json(writer, value.hasOwnProperty))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "isPrototypeOf") || !FBE::JSON::to_json(writer, value.isPrototypeOf))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "propertyIsEnumerable") || !FBE::JSON::to_json(writer, value.propertyIsEnumerable))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "toLocaleString") || !FBE::JSON::to_json(writer, value.toLocaleString))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "readonly") || !FBE::JSON::to_json(writer, value.readonly))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "keyof") || !FBE::JSON::to_json(writer, value.keyof))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "infer") || !FBE::JSON::to_json(writer, value.infer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "asserts") || !FBE::JSON::to_json(writer, value.asserts))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "satisfies") || !FBE::JSON::to_json(writer, value.satisfies))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "accessor") || !FBE::JSON::to_json(writer, value.accessor))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -1831,80 +1720,65 @@ struct ValueReader<TJson, ::import::JsWords>
 
     static bool from_json(const TJson& json, ::import::JsWords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.JsWords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.JsWords");
+        return detail::read_struct(json, "import.JsWords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JsWords& value)
     {
         static constexpr std::string_view names[] = {"debugger", "function", "let", "of", "declare", "unknown", "never", "number", "bigint", "symbol", "undefined", "NaN", "Infinity", "Uint8Array", "Error", "Number", "BigInt", "Boolean", "Symbol", "Date", "JSON", "Promise", "Partial", "Record", "globalThis", "arguments", "eval", "require", "prototype", "__proto__", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "readonly", "keyof", "infer", "asserts", "satisfies", "accessor"};
         bool seen[42] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 42, name, next);
-            if (i == 42)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.debugger, "debugger"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.function, "function"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.let, "let"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.of, "of"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.declare, "declare"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.unknown, "unknown"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.never, "never"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.number, "number"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.bigint, "bigint"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.symbol, "symbol"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.undefined, "undefined"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.NaN, "NaN"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.Infinity, "Infinity"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.Uint8Array, "Uint8Array"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.Error, "Error"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.Number, "Number"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.BigInt, "BigInt"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.Boolean, "Boolean"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.Symbol, "Symbol"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.Date, "Date"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.JSON, "JSON"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.Promise, "Promise"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.Partial, "Partial"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.Record, "Record"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.globalThis, "globalThis"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.arguments, "arguments"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.eval, "eval"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.require, "require"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.prototype, "prototype"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.__proto___, "__proto__"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.toString, "toString"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.valueOf, "valueOf"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.hasOwnProperty, "hasOwnProperty"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.isPrototypeOf, "isPrototypeOf"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.propertyIsEnumerable, "propertyIsEnumerable"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.toLocaleString, "toLocaleString"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.readonly, "readonly"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.keyof, "keyof"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.infer, "infer"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.asserts, "asserts"); break;
-                case 40: result &= detail::read_member<TJson>(it->value, value.satisfies, "satisfies"); break;
-                case 41: result &= detail::read_member<TJson>(it->value, value.accessor, "accessor"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.debugger, "debugger");
+                case 1: return detail::read_member<TJson>(member, value.function, "function");
+                case 2: return detail::read_member<TJson>(member, value.let, "let");
+                case 3: return detail::read_member<TJson>(member, value.of, "of");
+                case 4: return detail::read_member<TJson>(member, value.declare, "declare");
+                case 5: return detail::read_member<TJson>(member, value.unknown, "unknown");
+                case 6: return detail::read_member<TJson>(member, value.never, "never");
+                case 7: return detail::read_member<TJson>(member, value.number, "number");
+                case 8: return detail::read_member<TJson>(member, value.bigint, "bigint");
+                case 9: return detail::read_member<TJson>(member, value.symbol, "symbol");
+                case 10: return detail::read_member<TJson>(member, value.undefined, "undefined");
+                case 11: return detail::read_member<TJson>(member, value.NaN, "NaN");
+                case 12: return detail::read_member<TJson>(member, value.Infinity, "Infinity");
+                case 13: return detail::read_member<TJson>(member, value.Uint8Array, "Uint8Array");
+                case 14: return detail::read_member<TJson>(member, value.Error, "Error");
+                case 15: return detail::read_member<TJson>(member, value.Number, "Number");
+                case 16: return detail::read_member<TJson>(member, value.BigInt, "BigInt");
+                case 17: return detail::read_member<TJson>(member, value.Boolean, "Boolean");
+                case 18: return detail::read_member<TJson>(member, value.Symbol, "Symbol");
+                case 19: return detail::read_member<TJson>(member, value.Date, "Date");
+                case 20: return detail::read_member<TJson>(member, value.JSON, "JSON");
+                case 21: return detail::read_member<TJson>(member, value.Promise, "Promise");
+                case 22: return detail::read_member<TJson>(member, value.Partial, "Partial");
+                case 23: return detail::read_member<TJson>(member, value.Record, "Record");
+                case 24: return detail::read_member<TJson>(member, value.globalThis, "globalThis");
+                case 25: return detail::read_member<TJson>(member, value.arguments, "arguments");
+                case 26: return detail::read_member<TJson>(member, value.eval, "eval");
+                case 27: return detail::read_member<TJson>(member, value.require, "require");
+                case 28: return detail::read_member<TJson>(member, value.prototype, "prototype");
+                case 29: return detail::read_member<TJson>(member, value.__proto___, "__proto__");
+                case 30: return detail::read_member<TJson>(member, value.toString, "toString");
+                case 31: return detail::read_member<TJson>(member, value.valueOf, "valueOf");
+                case 32: return detail::read_member<TJson>(member, value.hasOwnProperty, "hasOwnProperty");
+                case 33: return detail::read_member<TJson>(member, value.isPrototypeOf, "isPrototypeOf");
+                case 34: return detail::read_member<TJson>(member, value.propertyIsEnumerable, "propertyIsEnumerable");
+                case 35: return detail::read_member<TJson>(member, value.toLocaleString, "toLocaleString");
+                case 36: return detail::read_member<TJson>(member, value.readonly, "readonly");
+                case 37: return detail::read_member<TJson>(member, value.keyof, "keyof");
+                case 38: return detail::read_member<TJson>(member, value.infer, "infer");
+                case 39: return detail::read_member<TJson>(member, value.asserts, "asserts");
+                case 40: return detail::read_member<TJson>(member, value.satisfies, "satisfies");
+                case 41: return detail::read_member<TJson>(member, value.accessor, "accessor");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.debugger = ::import::Word::debugger;
         if (!seen[1])
@@ -1998,82 +1872,79 @@ struct ValueWriter<TWriter, ::import::RustWords>
 {
     static bool to_json(TWriter& writer, const ::import::RustWords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.RustWords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "crate") || !FBE::JSON::to_json(writer, value.crate))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "dyn") || !FBE::JSON::to_json(writer, value.dyn))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fn") || !FBE::JSON::to_json(writer, value.fn))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "impl") || !FBE::JSON::to_json(writer, value.impl))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "loop") || !FBE::JSON::to_json(writer, value.loop))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "mod") || !FBE::JSON::to_json(writer, value.mod))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "move") || !FBE::JSON::to_json(writer, value.move))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "mut") || !FBE::JSON::to_json(writer, value.mut))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "pub") || !FBE::JSON::to_json(writer, value.pub))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ref") || !FBE::JSON::to_json(writer, value.ref))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Self") || !FBE::JSON::to_json(writer, value.Self))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "trait") || !FBE::JSON::to_json(writer, value.trait))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "unsafe") || !FBE::JSON::to_json(writer, value.unsafe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "use") || !FBE::JSON::to_json(writer, value.use))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "become") || !FBE::JSON::to_json(writer, value.become))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "box") || !FBE::JSON::to_json(writer, value.box))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "macro") || !FBE::JSON::to_json(writer, value.macro))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "priv") || !FBE::JSON::to_json(writer, value.priv))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "unsized") || !FBE::JSON::to_json(writer, value.unsized))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "gen") || !FBE::JSON::to_json(writer, value.gen))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "macro_rules") || !FBE::JSON::to_json(writer, value.macro_rules))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Option") || !FBE::JSON::to_json(writer, value.Option))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Some") || !FBE::JSON::to_json(writer, value.Some))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Result") || !FBE::JSON::to_json(writer, value.Result))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Ok") || !FBE::JSON::to_json(writer, value.Ok))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Err") || !FBE::JSON::to_json(writer, value.Err))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Clone") || !FBE::JSON::to_json(writer, value.Clone))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Copy") || !FBE::JSON::to_json(writer, value.Copy))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Default") || !FBE::JSON::to_json(writer, value.Default))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Drop") || !FBE::JSON::to_json(writer, value.Drop))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Send") || !FBE::JSON::to_json(writer, value.Send))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Sync") || !FBE::JSON::to_json(writer, value.Sync))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Sized") || !FBE::JSON::to_json(writer, value.Sized))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.RustWords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "crate") || !FBE::JSON::to_json(writer, value.crate))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "dyn") || !FBE::JSON::to_json(writer, value.dyn))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fn") || !FBE::JSON::to_json(writer, value.fn))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "impl") || !FBE::JSON::to_json(writer, value.impl))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "loop") || !FBE::JSON::to_json(writer, value.loop))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "mod") || !FBE::JSON::to_json(writer, value.mod))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "move") || !FBE::JSON::to_json(writer, value.move))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "mut") || !FBE::JSON::to_json(writer, value.mut))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "pub") || !FBE::JSON::to_json(writer, value.pub))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ref") || !FBE::JSON::to_json(writer, value.ref))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Self") || !FBE::JSON::to_json(writer, value.Self))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "trait") || !FBE::JSON::to_json(writer, value.trait))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "unsafe") || !FBE::JSON::to_json(writer, value.unsafe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "use") || !FBE::JSON::to_json(writer, value.use))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "become") || !FBE::JSON::to_json(writer, value.become))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "box") || !FBE::JSON::to_json(writer, value.box))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "macro") || !FBE::JSON::to_json(writer, value.macro))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "priv") || !FBE::JSON::to_json(writer, value.priv))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "unsized") || !FBE::JSON::to_json(writer, value.unsized))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "gen") || !FBE::JSON::to_json(writer, value.gen))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "macro_rules") || !FBE::JSON::to_json(writer, value.macro_rules))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Option") || !FBE::JSON::to_json(writer, value.Option))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Some") || !FBE::JSON::to_json(writer, value.Some))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Result") || !FBE::JSON::to_json(writer, value.Result))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Ok") || !FBE::JSON::to_json(writer, value.Ok))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Err") || !FBE::JSON::to_json(writer, value.Err))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Clone") || !FBE::JSON::to_json(writer, value.Clone))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Copy") || !FBE::JSON::to_json(writer, value.Copy))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Default") || !FBE::JSON::to_json(writer, value.Default))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Drop") || !FBE::JSON::to_json(writer, value.Drop))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Send") || !FBE::JSON::to_json(writer, value.Send))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Sync") || !FBE::JSON::to_json(writer, value.Sync))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Sized") || !FBE::JSON::to_json(writer, value.Sized))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -2085,73 +1956,58 @@ struct ValueReader<TJson, ::import::RustWords>
 
     static bool from_json(const TJson& json, ::import::RustWords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.RustWords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.RustWords");
+        return detail::read_struct(json, "import.RustWords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::RustWords& value)
     {
         static constexpr std::string_view names[] = {"crate", "dyn", "fn", "impl", "loop", "mod", "move", "mut", "pub", "ref", "Self", "trait", "unsafe", "use", "become", "box", "macro", "priv", "unsized", "gen", "macro_rules", "Option", "Some", "Result", "Ok", "Err", "Vec", "Box", "Clone", "Copy", "Default", "Drop", "Send", "Sync", "Sized"};
         bool seen[35] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 35, name, next);
-            if (i == 35)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.crate, "crate"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.dyn, "dyn"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.fn, "fn"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.impl, "impl"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.loop, "loop"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.mod, "mod"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.move, "move"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.mut, "mut"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.pub, "pub"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.ref, "ref"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.Self, "Self"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.trait, "trait"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.unsafe, "unsafe"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.use, "use"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.become, "become"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.box, "box"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.macro, "macro"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.priv, "priv"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.unsized, "unsized"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.gen, "gen"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.macro_rules, "macro_rules"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.Option, "Option"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.Some, "Some"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.Result, "Result"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.Ok, "Ok"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.Err, "Err"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.Vec, "Vec"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.Box, "Box"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.Clone, "Clone"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.Copy, "Copy"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.Default, "Default"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.Drop, "Drop"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.Send, "Send"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.Sync, "Sync"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.Sized, "Sized"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.crate, "crate");
+                case 1: return detail::read_member<TJson>(member, value.dyn, "dyn");
+                case 2: return detail::read_member<TJson>(member, value.fn, "fn");
+                case 3: return detail::read_member<TJson>(member, value.impl, "impl");
+                case 4: return detail::read_member<TJson>(member, value.loop, "loop");
+                case 5: return detail::read_member<TJson>(member, value.mod, "mod");
+                case 6: return detail::read_member<TJson>(member, value.move, "move");
+                case 7: return detail::read_member<TJson>(member, value.mut, "mut");
+                case 8: return detail::read_member<TJson>(member, value.pub, "pub");
+                case 9: return detail::read_member<TJson>(member, value.ref, "ref");
+                case 10: return detail::read_member<TJson>(member, value.Self, "Self");
+                case 11: return detail::read_member<TJson>(member, value.trait, "trait");
+                case 12: return detail::read_member<TJson>(member, value.unsafe, "unsafe");
+                case 13: return detail::read_member<TJson>(member, value.use, "use");
+                case 14: return detail::read_member<TJson>(member, value.become, "become");
+                case 15: return detail::read_member<TJson>(member, value.box, "box");
+                case 16: return detail::read_member<TJson>(member, value.macro, "macro");
+                case 17: return detail::read_member<TJson>(member, value.priv, "priv");
+                case 18: return detail::read_member<TJson>(member, value.unsized, "unsized");
+                case 19: return detail::read_member<TJson>(member, value.gen, "gen");
+                case 20: return detail::read_member<TJson>(member, value.macro_rules, "macro_rules");
+                case 21: return detail::read_member<TJson>(member, value.Option, "Option");
+                case 22: return detail::read_member<TJson>(member, value.Some, "Some");
+                case 23: return detail::read_member<TJson>(member, value.Result, "Result");
+                case 24: return detail::read_member<TJson>(member, value.Ok, "Ok");
+                case 25: return detail::read_member<TJson>(member, value.Err, "Err");
+                case 26: return detail::read_member<TJson>(member, value.Vec, "Vec");
+                case 27: return detail::read_member<TJson>(member, value.Box, "Box");
+                case 28: return detail::read_member<TJson>(member, value.Clone, "Clone");
+                case 29: return detail::read_member<TJson>(member, value.Copy, "Copy");
+                case 30: return detail::read_member<TJson>(member, value.Default, "Default");
+                case 31: return detail::read_member<TJson>(member, value.Drop, "Drop");
+                case 32: return detail::read_member<TJson>(member, value.Send, "Send");
+                case 33: return detail::read_member<TJson>(member, value.Sync, "Sync");
+                case 34: return detail::read_member<TJson>(member, value.Sized, "Sized");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.crate = ::import::Word::crate;
         if (!seen[1])
@@ -2231,72 +2087,69 @@ struct ValueWriter<TWriter, ::import::CSharpWords>
 {
     static bool to_json(TWriter& writer, const ::import::CSharpWords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.CSharpWords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "checked") || !FBE::JSON::to_json(writer, value.checked))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "event") || !FBE::JSON::to_json(writer, value.event))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fixed") || !FBE::JSON::to_json(writer, value.fixed))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "foreach") || !FBE::JSON::to_json(writer, value.foreach))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "implicit") || !FBE::JSON::to_json(writer, value.implicit))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "lock") || !FBE::JSON::to_json(writer, value.lock))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "params") || !FBE::JSON::to_json(writer, value.params))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "sbyte") || !FBE::JSON::to_json(writer, value.sbyte))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "stackalloc") || !FBE::JSON::to_json(writer, value.stackalloc))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ulong") || !FBE::JSON::to_json(writer, value.ulong))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "unchecked") || !FBE::JSON::to_json(writer, value.unchecked))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ushort") || !FBE::JSON::to_json(writer, value.ushort))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "add") || !FBE::JSON::to_json(writer, value.add))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "alias") || !FBE::JSON::to_json(writer, value.alias))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ascending") || !FBE::JSON::to_json(writer, value.ascending))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "descending") || !FBE::JSON::to_json(writer, value.descending))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "equals") || !FBE::JSON::to_json(writer, value.equals))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "group") || !FBE::JSON::to_json(writer, value.group))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "into") || !FBE::JSON::to_json(writer, value.into))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "join") || !FBE::JSON::to_json(writer, value.join))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "nameof") || !FBE::JSON::to_json(writer, value.nameof))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "on") || !FBE::JSON::to_json(writer, value.on))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "orderby") || !FBE::JSON::to_json(writer, value.orderby))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "partial") || !FBE::JSON::to_json(writer, value.partial))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "remove") || !FBE::JSON::to_json(writer, value.remove))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "unmanaged") || !FBE::JSON::to_json(writer, value.unmanaged))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "required") || !FBE::JSON::to_json(writer, value.required))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "scoped") || !FBE::JSON::to_json(writer, value.scoped))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "managed") || !FBE::JSON::to_json(writer, value.managed))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "notnull") || !FBE::JSON::to_json(writer, value.notnull))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.CSharpWords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "checked") || !FBE::JSON::to_json(writer, value.checked))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "event") || !FBE::JSON::to_json(writer, value.event))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fixed") || !FBE::JSON::to_json(writer, value.fixed))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "foreach") || !FBE::JSON::to_json(writer, value.foreach))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "implicit") || !FBE::JSON::to_json(writer, value.implicit))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "lock") || !FBE::JSON::to_json(writer, value.lock))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "params") || !FBE::JSON::to_json(writer, value.params))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "sbyte") || !FBE::JSON::to_json(writer, value.sbyte))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "stackalloc") || !FBE::JSON::to_json(writer, value.stackalloc))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ulong") || !FBE::JSON::to_json(writer, value.ulong))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "unchecked") || !FBE::JSON::to_json(writer, value.unchecked))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ushort") || !FBE::JSON::to_json(writer, value.ushort))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "add") || !FBE::JSON::to_json(writer, value.add))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "alias") || !FBE::JSON::to_json(writer, value.alias))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ascending") || !FBE::JSON::to_json(writer, value.ascending))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "descending") || !FBE::JSON::to_json(writer, value.descending))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "equals") || !FBE::JSON::to_json(writer, value.equals))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "group") || !FBE::JSON::to_json(writer, value.group))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "into") || !FBE::JSON::to_json(writer, value.into))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "join") || !FBE::JSON::to_json(writer, value.join))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "nameof") || !FBE::JSON::to_json(writer, value.nameof))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "on") || !FBE::JSON::to_json(writer, value.on))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "orderby") || !FBE::JSON::to_json(writer, value.orderby))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "partial") || !FBE::JSON::to_json(writer, value.partial))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "remove") || !FBE::JSON::to_json(writer, value.remove))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "unmanaged") || !FBE::JSON::to_json(writer, value.unmanaged))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "required") || !FBE::JSON::to_json(writer, value.required))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "scoped") || !FBE::JSON::to_json(writer, value.scoped))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "managed") || !FBE::JSON::to_json(writer, value.managed))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "notnull") || !FBE::JSON::to_json(writer, value.notnull))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -2308,68 +2161,53 @@ struct ValueReader<TJson, ::import::CSharpWords>
 
     static bool from_json(const TJson& json, ::import::CSharpWords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.CSharpWords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.CSharpWords");
+        return detail::read_struct(json, "import.CSharpWords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::CSharpWords& value)
     {
         static constexpr std::string_view names[] = {"checked", "event", "fixed", "foreach", "implicit", "lock", "params", "sbyte", "stackalloc", "ulong", "unchecked", "ushort", "add", "alias", "ascending", "descending", "equals", "group", "into", "join", "nameof", "on", "orderby", "partial", "remove", "unmanaged", "required", "scoped", "managed", "notnull"};
         bool seen[30] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 30, name, next);
-            if (i == 30)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.checked, "checked"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.event, "event"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.fixed, "fixed"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.foreach, "foreach"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.implicit, "implicit"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.lock, "lock"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.params, "params"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.sbyte, "sbyte"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.stackalloc, "stackalloc"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.ulong, "ulong"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.unchecked, "unchecked"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.ushort, "ushort"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.add, "add"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.alias, "alias"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.ascending, "ascending"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.descending, "descending"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.equals, "equals"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.group, "group"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.into, "into"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.join, "join"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.nameof, "nameof"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.on, "on"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.orderby, "orderby"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.partial, "partial"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.remove, "remove"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.unmanaged, "unmanaged"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.required, "required"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.scoped, "scoped"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.managed, "managed"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.notnull, "notnull"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.checked, "checked");
+                case 1: return detail::read_member<TJson>(member, value.event, "event");
+                case 2: return detail::read_member<TJson>(member, value.fixed, "fixed");
+                case 3: return detail::read_member<TJson>(member, value.foreach, "foreach");
+                case 4: return detail::read_member<TJson>(member, value.implicit, "implicit");
+                case 5: return detail::read_member<TJson>(member, value.lock, "lock");
+                case 6: return detail::read_member<TJson>(member, value.params, "params");
+                case 7: return detail::read_member<TJson>(member, value.sbyte, "sbyte");
+                case 8: return detail::read_member<TJson>(member, value.stackalloc, "stackalloc");
+                case 9: return detail::read_member<TJson>(member, value.ulong, "ulong");
+                case 10: return detail::read_member<TJson>(member, value.unchecked, "unchecked");
+                case 11: return detail::read_member<TJson>(member, value.ushort, "ushort");
+                case 12: return detail::read_member<TJson>(member, value.add, "add");
+                case 13: return detail::read_member<TJson>(member, value.alias, "alias");
+                case 14: return detail::read_member<TJson>(member, value.ascending, "ascending");
+                case 15: return detail::read_member<TJson>(member, value.descending, "descending");
+                case 16: return detail::read_member<TJson>(member, value.equals, "equals");
+                case 17: return detail::read_member<TJson>(member, value.group, "group");
+                case 18: return detail::read_member<TJson>(member, value.into, "into");
+                case 19: return detail::read_member<TJson>(member, value.join, "join");
+                case 20: return detail::read_member<TJson>(member, value.nameof, "nameof");
+                case 21: return detail::read_member<TJson>(member, value.on, "on");
+                case 22: return detail::read_member<TJson>(member, value.orderby, "orderby");
+                case 23: return detail::read_member<TJson>(member, value.partial, "partial");
+                case 24: return detail::read_member<TJson>(member, value.remove, "remove");
+                case 25: return detail::read_member<TJson>(member, value.unmanaged, "unmanaged");
+                case 26: return detail::read_member<TJson>(member, value.required, "required");
+                case 27: return detail::read_member<TJson>(member, value.scoped, "scoped");
+                case 28: return detail::read_member<TJson>(member, value.managed, "managed");
+                case 29: return detail::read_member<TJson>(member, value.notnull, "notnull");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.checked = ::import::Word::checked;
         if (!seen[1])
@@ -2439,48 +2277,45 @@ struct ValueWriter<TWriter, ::import::RubyWords>
 {
     static bool to_json(TWriter& writer, const ::import::RubyWords& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.RubyWords");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "BEGIN") || !FBE::JSON::to_json(writer, value.BEGIN))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "END") || !FBE::JSON::to_json(writer, value.END))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "begin") || !FBE::JSON::to_json(writer, value.begin))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "elsif") || !FBE::JSON::to_json(writer, value.elsif))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "end") || !FBE::JSON::to_json(writer, value.end))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ensure") || !FBE::JSON::to_json(writer, value.ensure))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "next") || !FBE::JSON::to_json(writer, value.next))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "redo") || !FBE::JSON::to_json(writer, value.redo))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "rescue") || !FBE::JSON::to_json(writer, value.rescue))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "retry") || !FBE::JSON::to_json(writer, value.retry))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "then") || !FBE::JSON::to_json(writer, value.then))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "undef") || !FBE::JSON::to_json(writer, value.undef))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "unless") || !FBE::JSON::to_json(writer, value.unless))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "until") || !FBE::JSON::to_json(writer, value.until))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__FILE__") || !FBE::JSON::to_json(writer, value.__FILE___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__LINE__") || !FBE::JSON::to_json(writer, value.__LINE___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__ENCODING__") || !FBE::JSON::to_json(writer, value.__ENCODING___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "initialize") || !FBE::JSON::to_json(writer, value.initialize))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.RubyWords", [&] {
+            if (!FBE::JSON::to_json_key(writer, "BEGIN") || !FBE::JSON::to_json(writer, value.BEGIN))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "END") || !FBE::JSON::to_json(writer, value.END))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "begin") || !FBE::JSON::to_json(writer, value.begin))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "elsif") || !FBE::JSON::to_json(writer, value.elsif))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "end") || !FBE::JSON::to_json(writer, value.end))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ensure") || !FBE::JSON::to_json(writer, value.ensure))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "next") || !FBE::JSON::to_json(writer, value.next))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "redo") || !FBE::JSON::to_json(writer, value.redo))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "rescue") || !FBE::JSON::to_json(writer, value.rescue))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "retry") || !FBE::JSON::to_json(writer, value.retry))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "then") || !FBE::JSON::to_json(writer, value.then))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "undef") || !FBE::JSON::to_json(writer, value.undef))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "unless") || !FBE::JSON::to_json(writer, value.unless))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "until") || !FBE::JSON::to_json(writer, value.until))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__FILE__") || !FBE::JSON::to_json(writer, value.__FILE___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__LINE__") || !FBE::JSON::to_json(writer, value.__LINE___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__ENCODING__") || !FBE::JSON::to_json(writer, value.__ENCODING___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "initialize") || !FBE::JSON::to_json(writer, value.initialize))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -2492,56 +2327,41 @@ struct ValueReader<TJson, ::import::RubyWords>
 
     static bool from_json(const TJson& json, ::import::RubyWords& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.RubyWords", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.RubyWords");
+        return detail::read_struct(json, "import.RubyWords", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::RubyWords& value)
     {
         static constexpr std::string_view names[] = {"BEGIN", "END", "begin", "elsif", "end", "ensure", "next", "redo", "rescue", "retry", "then", "undef", "unless", "until", "__FILE__", "__LINE__", "__ENCODING__", "initialize"};
         bool seen[18] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 18, name, next);
-            if (i == 18)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.BEGIN, "BEGIN"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.END, "END"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.begin, "begin"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.elsif, "elsif"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.end, "end"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.ensure, "ensure"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.next, "next"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.redo, "redo"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.rescue, "rescue"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.retry, "retry"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.then, "then"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.undef, "undef"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.unless, "unless"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.until, "until"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.__FILE___, "__FILE__"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.__LINE___, "__LINE__"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.__ENCODING___, "__ENCODING__"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.initialize, "initialize"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.BEGIN, "BEGIN");
+                case 1: return detail::read_member<TJson>(member, value.END, "END");
+                case 2: return detail::read_member<TJson>(member, value.begin, "begin");
+                case 3: return detail::read_member<TJson>(member, value.elsif, "elsif");
+                case 4: return detail::read_member<TJson>(member, value.end, "end");
+                case 5: return detail::read_member<TJson>(member, value.ensure, "ensure");
+                case 6: return detail::read_member<TJson>(member, value.next, "next");
+                case 7: return detail::read_member<TJson>(member, value.redo, "redo");
+                case 8: return detail::read_member<TJson>(member, value.rescue, "rescue");
+                case 9: return detail::read_member<TJson>(member, value.retry, "retry");
+                case 10: return detail::read_member<TJson>(member, value.then, "then");
+                case 11: return detail::read_member<TJson>(member, value.undef, "undef");
+                case 12: return detail::read_member<TJson>(member, value.unless, "unless");
+                case 13: return detail::read_member<TJson>(member, value.until, "until");
+                case 14: return detail::read_member<TJson>(member, value.__FILE___, "__FILE__");
+                case 15: return detail::read_member<TJson>(member, value.__LINE___, "__LINE__");
+                case 16: return detail::read_member<TJson>(member, value.__ENCODING___, "__ENCODING__");
+                case 17: return detail::read_member<TJson>(member, value.initialize, "initialize");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.BEGIN = ::import::Word::BEGIN;
         if (!seen[1])
@@ -2587,34 +2407,31 @@ struct ValueWriter<TWriter, ::import::CppMembers>
 {
     static bool to_json(TWriter& writer, const ::import::CppMembers& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.CppMembers");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "swap") || !FBE::JSON::to_json(writer, value.swap_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbe_type") || !FBE::JSON::to_json(writer, value.fbe_type_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Model") || !FBE::JSON::to_json(writer, value.Model))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FinalModel") || !FBE::JSON::to_json(writer, value.FinalModel))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FieldModel") || !FBE::JSON::to_json(writer, value.FieldModel))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "buffer") || !FBE::JSON::to_json(writer, value.buffer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "size") || !FBE::JSON::to_json(writer, value.size))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "offset") || !FBE::JSON::to_json(writer, value.offset))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "model") || !FBE::JSON::to_json(writer, value.model))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "reset") || !FBE::JSON::to_json(writer, value.reset))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.CppMembers", [&] {
+            if (!FBE::JSON::to_json_key(writer, "swap") || !FBE::JSON::to_json(writer, value.swap_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fbe_type") || !FBE::JSON::to_json(writer, value.fbe_type_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Model") || !FBE::JSON::to_json(writer, value.Model))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FinalModel") || !FBE::JSON::to_json(writer, value.FinalModel))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FieldModel") || !FBE::JSON::to_json(writer, value.FieldModel))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "buffer") || !FBE::JSON::to_json(writer, value.buffer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "size") || !FBE::JSON::to_json(writer, value.size))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "offset") || !FBE::JSON::to_json(writer, value.offset))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "model") || !FBE::JSON::to_json(writer, value.model))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "reset") || !FBE::JSON::to_json(writer, value.reset))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -2626,49 +2443,34 @@ struct ValueReader<TJson, ::import::CppMembers>
 
     static bool from_json(const TJson& json, ::import::CppMembers& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.CppMembers", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.CppMembers");
+        return detail::read_struct(json, "import.CppMembers", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::CppMembers& value)
     {
         static constexpr std::string_view names[] = {"swap", "fbe_type", "fbe", "Model", "FinalModel", "FieldModel", "buffer", "size", "offset", "model", "reset"};
         bool seen[11] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 11, name, next);
-            if (i == 11)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.swap_, "swap"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.fbe_type_, "fbe_type"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.fbe, "fbe"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.Model, "Model"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.FinalModel, "FinalModel"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.FieldModel, "FieldModel"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.buffer, "buffer"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.size, "size"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.offset, "offset"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.model, "model"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.reset, "reset"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.swap_, "swap");
+                case 1: return detail::read_member<TJson>(member, value.fbe_type_, "fbe_type");
+                case 2: return detail::read_member<TJson>(member, value.fbe, "fbe");
+                case 3: return detail::read_member<TJson>(member, value.Model, "Model");
+                case 4: return detail::read_member<TJson>(member, value.FinalModel, "FinalModel");
+                case 5: return detail::read_member<TJson>(member, value.FieldModel, "FieldModel");
+                case 6: return detail::read_member<TJson>(member, value.buffer, "buffer");
+                case 7: return detail::read_member<TJson>(member, value.size, "size");
+                case 8: return detail::read_member<TJson>(member, value.offset, "offset");
+                case 9: return detail::read_member<TJson>(member, value.model, "model");
+                case 10: return detail::read_member<TJson>(member, value.reset, "reset");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.swap_ = ::import::Word::swap;
         if (!seen[1])
@@ -2700,44 +2502,41 @@ struct ValueWriter<TWriter, ::import::PythonMembers>
 {
     static bool to_json(TWriter& writer, const ::import::PythonMembers& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.PythonMembers");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "to_json") || !FBE::JSON::to_json(writer, value.to_json))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "from_json") || !FBE::JSON::to_json(writer, value.from_json))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "to_fbe") || !FBE::JSON::to_json(writer, value.to_fbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "from_fbe") || !FBE::JSON::to_json(writer, value.from_fbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "to_final") || !FBE::JSON::to_json(writer, value.to_final))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "from_final") || !FBE::JSON::to_json(writer, value.from_final))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbe_equal") || !FBE::JSON::to_json(writer, value.fbe_equal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbe_key") || !FBE::JSON::to_json(writer, value.fbe_key))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbe_size") || !FBE::JSON::to_json(writer, value.fbe_size))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__init__") || !FBE::JSON::to_json(writer, value.__init___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__slots__") || !FBE::JSON::to_json(writer, value.__slots___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__class__") || !FBE::JSON::to_json(writer, value.__class___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__dict__") || !FBE::JSON::to_json(writer, value.__dict___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__hash__") || !FBE::JSON::to_json(writer, value.__hash___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__eq__") || !FBE::JSON::to_json(writer, value.__eq___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "__private") || !FBE::JSON::to_json(writer, value.__private_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.PythonMembers", [&] {
+            if (!FBE::JSON::to_json_key(writer, "to_json") || !FBE::JSON::to_json(writer, value.to_json))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "from_json") || !FBE::JSON::to_json(writer, value.from_json))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "to_fbe") || !FBE::JSON::to_json(writer, value.to_fbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "from_fbe") || !FBE::JSON::to_json(writer, value.from_fbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "to_final") || !FBE::JSON::to_json(writer, value.to_final))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "from_final") || !FBE::JSON::to_json(writer, value.from_final))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fbe_equal") || !FBE::JSON::to_json(writer, value.fbe_equal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fbe_key") || !FBE::JSON::to_json(writer, value.fbe_key))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fbe_size") || !FBE::JSON::to_json(writer, value.fbe_size))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__init__") || !FBE::JSON::to_json(writer, value.__init___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__slots__") || !FBE::JSON::to_json(writer, value.__slots___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__class__") || !FBE::JSON::to_json(writer, value.__class___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__dict__") || !FBE::JSON::to_json(writer, value.__dict___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__hash__") || !FBE::JSON::to_json(writer, value.__hash___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__eq__") || !FBE::JSON::to_json(writer, value.__eq___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "__private") || !FBE::JSON::to_json(writer, value.__private_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -2749,54 +2548,39 @@ struct ValueReader<TJson, ::import::PythonMembers>
 
     static bool from_json(const TJson& json, ::import::PythonMembers& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.PythonMembers", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.PythonMembers");
+        return detail::read_struct(json, "import.PythonMembers", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::PythonMembers& value)
     {
         static constexpr std::string_view names[] = {"to_json", "from_json", "to_fbe", "from_fbe", "to_final", "from_final", "fbe_equal", "fbe_key", "fbe_size", "__init__", "__slots__", "__class__", "__dict__", "__hash__", "__eq__", "__private"};
         bool seen[16] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 16, name, next);
-            if (i == 16)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.to_json, "to_json"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.from_json, "from_json"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.to_fbe, "to_fbe"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.from_fbe, "from_fbe"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.to_final, "to_final"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.from_final, "from_final"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.fbe_equal, "fbe_equal"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.fbe_key, "fbe_key"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.fbe_size, "fbe_size"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.__init___, "__init__"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.__slots___, "__slots__"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.__class___, "__class__"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.__dict___, "__dict__"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.__hash___, "__hash__"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.__eq___, "__eq__"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.__private_, "__private"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.to_json, "to_json");
+                case 1: return detail::read_member<TJson>(member, value.from_json, "from_json");
+                case 2: return detail::read_member<TJson>(member, value.to_fbe, "to_fbe");
+                case 3: return detail::read_member<TJson>(member, value.from_fbe, "from_fbe");
+                case 4: return detail::read_member<TJson>(member, value.to_final, "to_final");
+                case 5: return detail::read_member<TJson>(member, value.from_final, "from_final");
+                case 6: return detail::read_member<TJson>(member, value.fbe_equal, "fbe_equal");
+                case 7: return detail::read_member<TJson>(member, value.fbe_key, "fbe_key");
+                case 8: return detail::read_member<TJson>(member, value.fbe_size, "fbe_size");
+                case 9: return detail::read_member<TJson>(member, value.__init___, "__init__");
+                case 10: return detail::read_member<TJson>(member, value.__slots___, "__slots__");
+                case 11: return detail::read_member<TJson>(member, value.__class___, "__class__");
+                case 12: return detail::read_member<TJson>(member, value.__dict___, "__dict__");
+                case 13: return detail::read_member<TJson>(member, value.__hash___, "__hash__");
+                case 14: return detail::read_member<TJson>(member, value.__eq___, "__eq__");
+                case 15: return detail::read_member<TJson>(member, value.__private_, "__private");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.to_json = ::import::Word::to_json;
         if (!seen[1])
@@ -2838,62 +2622,59 @@ struct ValueWriter<TWriter, ::import::GoMembers>
 {
     static bool to_json(TWriter& writer, const ::import::GoMembers& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.GoMembers");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEKey") || !FBE::JSON::to_json(writer, value.FBEKey))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEKeyCompare") || !FBE::JSON::to_json(writer, value.FBEKeyCompare))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Reset") || !FBE::JSON::to_json(writer, value.Reset))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "MarshalFBE") || !FBE::JSON::to_json(writer, value.MarshalFBE))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "UnmarshalFBE") || !FBE::JSON::to_json(writer, value.UnmarshalFBE))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "AppendFBE") || !FBE::JSON::to_json(writer, value.AppendFBE))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ReadFBE") || !FBE::JSON::to_json(writer, value.ReadFBE))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEWrite") || !FBE::JSON::to_json(writer, value.FBEWrite))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBERead") || !FBE::JSON::to_json(writer, value.FBERead))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "MarshalFinal") || !FBE::JSON::to_json(writer, value.MarshalFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "UnmarshalFinal") || !FBE::JSON::to_json(writer, value.UnmarshalFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "AppendFinal") || !FBE::JSON::to_json(writer, value.AppendFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ReadFinal") || !FBE::JSON::to_json(writer, value.ReadFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEWriteFinal") || !FBE::JSON::to_json(writer, value.FBEWriteFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEReadFinal") || !FBE::JSON::to_json(writer, value.FBEReadFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "MarshalJSON") || !FBE::JSON::to_json(writer, value.MarshalJSON))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "UnmarshalJSON") || !FBE::JSON::to_json(writer, value.UnmarshalJSON))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "AppendJSON") || !FBE::JSON::to_json(writer, value.AppendJSON))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ReadJSON") || !FBE::JSON::to_json(writer, value.ReadJSON))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEWriteJSON") || !FBE::JSON::to_json(writer, value.FBEWriteJSON))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEReadJSON") || !FBE::JSON::to_json(writer, value.FBEReadJSON))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEWriteText") || !FBE::JSON::to_json(writer, value.FBEWriteText))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "TypeID") || !FBE::JSON::to_json(writer, value.TypeID))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Verify") || !FBE::JSON::to_json(writer, value.Verify))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "VerifyFinal") || !FBE::JSON::to_json(writer, value.VerifyFinal))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.GoMembers", [&] {
+            if (!FBE::JSON::to_json_key(writer, "FBEKey") || !FBE::JSON::to_json(writer, value.FBEKey))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBEKeyCompare") || !FBE::JSON::to_json(writer, value.FBEKeyCompare))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Reset") || !FBE::JSON::to_json(writer, value.Reset))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "MarshalFBE") || !FBE::JSON::to_json(writer, value.MarshalFBE))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "UnmarshalFBE") || !FBE::JSON::to_json(writer, value.UnmarshalFBE))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "AppendFBE") || !FBE::JSON::to_json(writer, value.AppendFBE))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ReadFBE") || !FBE::JSON::to_json(writer, value.ReadFBE))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBEWrite") || !FBE::JSON::to_json(writer, value.FBEWrite))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBERead") || !FBE::JSON::to_json(writer, value.FBERead))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "MarshalFinal") || !FBE::JSON::to_json(writer, value.MarshalFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "UnmarshalFinal") || !FBE::JSON::to_json(writer, value.UnmarshalFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "AppendFinal") || !FBE::JSON::to_json(writer, value.AppendFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ReadFinal") || !FBE::JSON::to_json(writer, value.ReadFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBEWriteFinal") || !FBE::JSON::to_json(writer, value.FBEWriteFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBEReadFinal") || !FBE::JSON::to_json(writer, value.FBEReadFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "MarshalJSON") || !FBE::JSON::to_json(writer, value.MarshalJSON))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "UnmarshalJSON") || !FBE::JSON::to_json(writer, value.UnmarshalJSON))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "AppendJSON") || !FBE::JSON::to_json(writer, value.AppendJSON))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ReadJSON") || !FBE::JSON::to_json(writer, value.ReadJSON))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBEWriteJSON") || !FBE::JSON::to_json(writer, value.FBEWriteJSON))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBEReadJSON") || !FBE::JSON::to_json(writer, value.FBEReadJSON))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBEWriteText") || !FBE::JSON::to_json(writer, value.FBEWriteText))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "TypeID") || !FBE::JSON::to_json(writer, value.TypeID))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Verify") || !FBE::JSON::to_json(writer, value.Verify))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "VerifyFinal") || !FBE::JSON::to_json(writer, value.VerifyFinal))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -2905,63 +2686,48 @@ struct ValueReader<TJson, ::import::GoMembers>
 
     static bool from_json(const TJson& json, ::import::GoMembers& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.GoMembers", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.GoMembers");
+        return detail::read_struct(json, "import.GoMembers", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::GoMembers& value)
     {
         static constexpr std::string_view names[] = {"FBEKey", "FBEKeyCompare", "Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE", "FBEWrite", "FBERead", "MarshalFinal", "UnmarshalFinal", "AppendFinal", "ReadFinal", "FBEWriteFinal", "FBEReadFinal", "MarshalJSON", "UnmarshalJSON", "AppendJSON", "ReadJSON", "FBEWriteJSON", "FBEReadJSON", "FBEWriteText", "TypeID", "Verify", "VerifyFinal"};
         bool seen[25] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 25, name, next);
-            if (i == 25)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.FBEKey, "FBEKey"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.FBEKeyCompare, "FBEKeyCompare"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.Reset, "Reset"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.MarshalFBE, "MarshalFBE"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.UnmarshalFBE, "UnmarshalFBE"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.AppendFBE, "AppendFBE"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.ReadFBE, "ReadFBE"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.FBEWrite, "FBEWrite"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.FBERead, "FBERead"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.MarshalFinal, "MarshalFinal"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.UnmarshalFinal, "UnmarshalFinal"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.AppendFinal, "AppendFinal"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.ReadFinal, "ReadFinal"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.FBEWriteFinal, "FBEWriteFinal"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.FBEReadFinal, "FBEReadFinal"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.MarshalJSON, "MarshalJSON"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.UnmarshalJSON, "UnmarshalJSON"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.AppendJSON, "AppendJSON"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.ReadJSON, "ReadJSON"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.FBEWriteJSON, "FBEWriteJSON"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.FBEReadJSON, "FBEReadJSON"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.FBEWriteText, "FBEWriteText"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.TypeID, "TypeID"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.Verify, "Verify"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.VerifyFinal, "VerifyFinal"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.FBEKey, "FBEKey");
+                case 1: return detail::read_member<TJson>(member, value.FBEKeyCompare, "FBEKeyCompare");
+                case 2: return detail::read_member<TJson>(member, value.Reset, "Reset");
+                case 3: return detail::read_member<TJson>(member, value.MarshalFBE, "MarshalFBE");
+                case 4: return detail::read_member<TJson>(member, value.UnmarshalFBE, "UnmarshalFBE");
+                case 5: return detail::read_member<TJson>(member, value.AppendFBE, "AppendFBE");
+                case 6: return detail::read_member<TJson>(member, value.ReadFBE, "ReadFBE");
+                case 7: return detail::read_member<TJson>(member, value.FBEWrite, "FBEWrite");
+                case 8: return detail::read_member<TJson>(member, value.FBERead, "FBERead");
+                case 9: return detail::read_member<TJson>(member, value.MarshalFinal, "MarshalFinal");
+                case 10: return detail::read_member<TJson>(member, value.UnmarshalFinal, "UnmarshalFinal");
+                case 11: return detail::read_member<TJson>(member, value.AppendFinal, "AppendFinal");
+                case 12: return detail::read_member<TJson>(member, value.ReadFinal, "ReadFinal");
+                case 13: return detail::read_member<TJson>(member, value.FBEWriteFinal, "FBEWriteFinal");
+                case 14: return detail::read_member<TJson>(member, value.FBEReadFinal, "FBEReadFinal");
+                case 15: return detail::read_member<TJson>(member, value.MarshalJSON, "MarshalJSON");
+                case 16: return detail::read_member<TJson>(member, value.UnmarshalJSON, "UnmarshalJSON");
+                case 17: return detail::read_member<TJson>(member, value.AppendJSON, "AppendJSON");
+                case 18: return detail::read_member<TJson>(member, value.ReadJSON, "ReadJSON");
+                case 19: return detail::read_member<TJson>(member, value.FBEWriteJSON, "FBEWriteJSON");
+                case 20: return detail::read_member<TJson>(member, value.FBEReadJSON, "FBEReadJSON");
+                case 21: return detail::read_member<TJson>(member, value.FBEWriteText, "FBEWriteText");
+                case 22: return detail::read_member<TJson>(member, value.TypeID, "TypeID");
+                case 23: return detail::read_member<TJson>(member, value.Verify, "Verify");
+                case 24: return detail::read_member<TJson>(member, value.VerifyFinal, "VerifyFinal");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.FBEKey = ::import::Word::FBEKey;
         if (!seen[1])
@@ -3021,64 +2787,61 @@ struct ValueWriter<TWriter, ::import::JvmMembers>
 {
     static bool to_json(TWriter& writer, const ::import::JvmMembers& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.JvmMembers");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "TYPE_ID") || !FBE::JSON::to_json(writer, value.TYPE_ID))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "KEY_ORDER") || !FBE::JSON::to_json(writer, value.KEY_ORDER))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "toFbe") || !FBE::JSON::to_json(writer, value.toFbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fromFbe") || !FBE::JSON::to_json(writer, value.fromFbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "readFbe") || !FBE::JSON::to_json(writer, value.readFbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "writeFbe") || !FBE::JSON::to_json(writer, value.writeFbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "verifyFbe") || !FBE::JSON::to_json(writer, value.verifyFbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "toFinal") || !FBE::JSON::to_json(writer, value.toFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fromFinal") || !FBE::JSON::to_json(writer, value.fromFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "readFinal") || !FBE::JSON::to_json(writer, value.readFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "writeFinal") || !FBE::JSON::to_json(writer, value.writeFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "verifyFinal") || !FBE::JSON::to_json(writer, value.verifyFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "toJson") || !FBE::JSON::to_json(writer, value.toJson))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fromJson") || !FBE::JSON::to_json(writer, value.fromJson))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "writeJson") || !FBE::JSON::to_json(writer, value.writeJson))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "readJson") || !FBE::JSON::to_json(writer, value.readJson))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "hashCode") || !FBE::JSON::to_json(writer, value.hashCode))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "getClass") || !FBE::JSON::to_json(writer, value.getClass))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "clone") || !FBE::JSON::to_json(writer, value.clone))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "finalize") || !FBE::JSON::to_json(writer, value.finalize))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "wait") || !FBE::JSON::to_json(writer, value.wait))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "notify") || !FBE::JSON::to_json(writer, value.notify))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "notifyAll") || !FBE::JSON::to_json(writer, value.notifyAll))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "javaClass") || !FBE::JSON::to_json(writer, value.javaClass))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "component1") || !FBE::JSON::to_json(writer, value.component1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbeLevels") || !FBE::JSON::to_json(writer, value.fbeLevels))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.JvmMembers", [&] {
+            if (!FBE::JSON::to_json_key(writer, "TYPE_ID") || !FBE::JSON::to_json(writer, value.TYPE_ID))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "KEY_ORDER") || !FBE::JSON::to_json(writer, value.KEY_ORDER))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "toFbe") || !FBE::JSON::to_json(writer, value.toFbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fromFbe") || !FBE::JSON::to_json(writer, value.fromFbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "readFbe") || !FBE::JSON::to_json(writer, value.readFbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "writeFbe") || !FBE::JSON::to_json(writer, value.writeFbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "verifyFbe") || !FBE::JSON::to_json(writer, value.verifyFbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "toFinal") || !FBE::JSON::to_json(writer, value.toFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fromFinal") || !FBE::JSON::to_json(writer, value.fromFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "readFinal") || !FBE::JSON::to_json(writer, value.readFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "writeFinal") || !FBE::JSON::to_json(writer, value.writeFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "verifyFinal") || !FBE::JSON::to_json(writer, value.verifyFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "toJson") || !FBE::JSON::to_json(writer, value.toJson))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fromJson") || !FBE::JSON::to_json(writer, value.fromJson))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "writeJson") || !FBE::JSON::to_json(writer, value.writeJson))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "readJson") || !FBE::JSON::to_json(writer, value.readJson))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "hashCode") || !FBE::JSON::to_json(writer, value.hashCode))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "getClass") || !FBE::JSON::to_json(writer, value.getClass))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "clone") || !FBE::JSON::to_json(writer, value.clone))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "finalize") || !FBE::JSON::to_json(writer, value.finalize))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "wait") || !FBE::JSON::to_json(writer, value.wait))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "notify") || !FBE::JSON::to_json(writer, value.notify))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "notifyAll") || !FBE::JSON::to_json(writer, value.notifyAll))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "javaClass") || !FBE::JSON::to_json(writer, value.javaClass))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "component1") || !FBE::JSON::to_json(writer, value.component1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fbeLevels") || !FBE::JSON::to_json(writer, value.fbeLevels))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3090,64 +2853,49 @@ struct ValueReader<TJson, ::import::JvmMembers>
 
     static bool from_json(const TJson& json, ::import::JvmMembers& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.JvmMembers", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.JvmMembers");
+        return detail::read_struct(json, "import.JvmMembers", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JvmMembers& value)
     {
         static constexpr std::string_view names[] = {"TYPE_ID", "KEY_ORDER", "toFbe", "fromFbe", "readFbe", "writeFbe", "verifyFbe", "toFinal", "fromFinal", "readFinal", "writeFinal", "verifyFinal", "toJson", "fromJson", "writeJson", "readJson", "hashCode", "getClass", "clone", "finalize", "wait", "notify", "notifyAll", "javaClass", "component1", "fbeLevels"};
         bool seen[26] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 26, name, next);
-            if (i == 26)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.TYPE_ID, "TYPE_ID"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.KEY_ORDER, "KEY_ORDER"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.toFbe, "toFbe"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.fromFbe, "fromFbe"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.readFbe, "readFbe"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.writeFbe, "writeFbe"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.verifyFbe, "verifyFbe"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.toFinal, "toFinal"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.fromFinal, "fromFinal"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.readFinal, "readFinal"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.writeFinal, "writeFinal"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.verifyFinal, "verifyFinal"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.toJson, "toJson"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.fromJson, "fromJson"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.writeJson, "writeJson"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.readJson, "readJson"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.hashCode, "hashCode"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.getClass, "getClass"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.clone, "clone"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.finalize, "finalize"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.wait, "wait"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.notify, "notify"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.notifyAll, "notifyAll"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.javaClass, "javaClass"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.component1, "component1"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.fbeLevels, "fbeLevels"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.TYPE_ID, "TYPE_ID");
+                case 1: return detail::read_member<TJson>(member, value.KEY_ORDER, "KEY_ORDER");
+                case 2: return detail::read_member<TJson>(member, value.toFbe, "toFbe");
+                case 3: return detail::read_member<TJson>(member, value.fromFbe, "fromFbe");
+                case 4: return detail::read_member<TJson>(member, value.readFbe, "readFbe");
+                case 5: return detail::read_member<TJson>(member, value.writeFbe, "writeFbe");
+                case 6: return detail::read_member<TJson>(member, value.verifyFbe, "verifyFbe");
+                case 7: return detail::read_member<TJson>(member, value.toFinal, "toFinal");
+                case 8: return detail::read_member<TJson>(member, value.fromFinal, "fromFinal");
+                case 9: return detail::read_member<TJson>(member, value.readFinal, "readFinal");
+                case 10: return detail::read_member<TJson>(member, value.writeFinal, "writeFinal");
+                case 11: return detail::read_member<TJson>(member, value.verifyFinal, "verifyFinal");
+                case 12: return detail::read_member<TJson>(member, value.toJson, "toJson");
+                case 13: return detail::read_member<TJson>(member, value.fromJson, "fromJson");
+                case 14: return detail::read_member<TJson>(member, value.writeJson, "writeJson");
+                case 15: return detail::read_member<TJson>(member, value.readJson, "readJson");
+                case 16: return detail::read_member<TJson>(member, value.hashCode, "hashCode");
+                case 17: return detail::read_member<TJson>(member, value.getClass, "getClass");
+                case 18: return detail::read_member<TJson>(member, value.clone, "clone");
+                case 19: return detail::read_member<TJson>(member, value.finalize, "finalize");
+                case 20: return detail::read_member<TJson>(member, value.wait, "wait");
+                case 21: return detail::read_member<TJson>(member, value.notify, "notify");
+                case 22: return detail::read_member<TJson>(member, value.notifyAll, "notifyAll");
+                case 23: return detail::read_member<TJson>(member, value.javaClass, "javaClass");
+                case 24: return detail::read_member<TJson>(member, value.component1, "component1");
+                case 25: return detail::read_member<TJson>(member, value.fbeLevels, "fbeLevels");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.TYPE_ID = ::import::Word::TYPE_ID;
         if (!seen[1])
@@ -3209,20 +2957,17 @@ struct ValueWriter<TWriter, ::import::JsMembers>
 {
     static bool to_json(TWriter& writer, const ::import::JsMembers& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.JsMembers");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbeKey") || !FBE::JSON::to_json(writer, value.fbeKey))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "toJSON") || !FBE::JSON::to_json(writer, value.toJSON))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "toText") || !FBE::JSON::to_json(writer, value.toText))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "verify") || !FBE::JSON::to_json(writer, value.verify))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.JsMembers", [&] {
+            if (!FBE::JSON::to_json_key(writer, "fbeKey") || !FBE::JSON::to_json(writer, value.fbeKey))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "toJSON") || !FBE::JSON::to_json(writer, value.toJSON))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "toText") || !FBE::JSON::to_json(writer, value.toText))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "verify") || !FBE::JSON::to_json(writer, value.verify))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3234,42 +2979,27 @@ struct ValueReader<TJson, ::import::JsMembers>
 
     static bool from_json(const TJson& json, ::import::JsMembers& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.JsMembers", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.JsMembers");
+        return detail::read_struct(json, "import.JsMembers", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JsMembers& value)
     {
         static constexpr std::string_view names[] = {"fbeKey", "toJSON", "toText", "verify"};
         bool seen[4] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 4, name, next);
-            if (i == 4)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.fbeKey, "fbeKey"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.toJSON, "toJSON"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.toText, "toText"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.verify, "verify"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.fbeKey, "fbeKey");
+                case 1: return detail::read_member<TJson>(member, value.toJSON, "toJSON");
+                case 2: return detail::read_member<TJson>(member, value.toText, "toText");
+                case 3: return detail::read_member<TJson>(member, value.verify, "verify");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.fbeKey = ::import::Word::fbeKey;
         if (!seen[1])
@@ -3287,68 +3017,65 @@ struct ValueWriter<TWriter, ::import::RuntimeNames>
 {
     static bool to_json(TWriter& writer, const ::import::RuntimeNames& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.RuntimeNames");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Buffer") || !FBE::JSON::to_json(writer, value.Buffer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "WriteBuffer") || !FBE::JSON::to_json(writer, value.WriteBuffer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ReadBuffer") || !FBE::JSON::to_json(writer, value.ReadBuffer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Reader") || !FBE::JSON::to_json(writer, value.Reader))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Writer") || !FBE::JSON::to_json(writer, value.Writer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Limits") || !FBE::JSON::to_json(writer, value.Limits))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Timestamp") || !FBE::JSON::to_json(writer, value.Timestamp))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "JsonWriter") || !FBE::JSON::to_json(writer, value.JsonWriter))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "JsonReader") || !FBE::JSON::to_json(writer, value.JsonReader))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "DecodeError") || !FBE::JSON::to_json(writer, value.DecodeError))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "EncodeError") || !FBE::JSON::to_json(writer, value.EncodeError))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "DecodeException") || !FBE::JSON::to_json(writer, value.DecodeException))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "EncodeException") || !FBE::JSON::to_json(writer, value.EncodeException))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Sender") || !FBE::JSON::to_json(writer, value.Sender))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Receiver") || !FBE::JSON::to_json(writer, value.Receiver))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Client") || !FBE::JSON::to_json(writer, value.Client))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Proxy") || !FBE::JSON::to_json(writer, value.Proxy))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Handler") || !FBE::JSON::to_json(writer, value.Handler))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Text") || !FBE::JSON::to_json(writer, value.Text))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Compare") || !FBE::JSON::to_json(writer, value.Compare))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Decimals") || !FBE::JSON::to_json(writer, value.Decimals))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Uuids") || !FBE::JSON::to_json(writer, value.Uuids))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Timestamps") || !FBE::JSON::to_json(writer, value.Timestamps))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Utf8") || !FBE::JSON::to_json(writer, value.Utf8))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Requests") || !FBE::JSON::to_json(writer, value.Requests))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.RuntimeNames", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Buffer") || !FBE::JSON::to_json(writer, value.Buffer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "WriteBuffer") || !FBE::JSON::to_json(writer, value.WriteBuffer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ReadBuffer") || !FBE::JSON::to_json(writer, value.ReadBuffer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Reader") || !FBE::JSON::to_json(writer, value.Reader))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Writer") || !FBE::JSON::to_json(writer, value.Writer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Limits") || !FBE::JSON::to_json(writer, value.Limits))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Timestamp") || !FBE::JSON::to_json(writer, value.Timestamp))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "JsonWriter") || !FBE::JSON::to_json(writer, value.JsonWriter))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "JsonReader") || !FBE::JSON::to_json(writer, value.JsonReader))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "DecodeError") || !FBE::JSON::to_json(writer, value.DecodeError))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "EncodeError") || !FBE::JSON::to_json(writer, value.EncodeError))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "DecodeException") || !FBE::JSON::to_json(writer, value.DecodeException))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "EncodeException") || !FBE::JSON::to_json(writer, value.EncodeException))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Sender") || !FBE::JSON::to_json(writer, value.Sender))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Receiver") || !FBE::JSON::to_json(writer, value.Receiver))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Client") || !FBE::JSON::to_json(writer, value.Client))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Proxy") || !FBE::JSON::to_json(writer, value.Proxy))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Handler") || !FBE::JSON::to_json(writer, value.Handler))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Text") || !FBE::JSON::to_json(writer, value.Text))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Compare") || !FBE::JSON::to_json(writer, value.Compare))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Decimals") || !FBE::JSON::to_json(writer, value.Decimals))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Uuids") || !FBE::JSON::to_json(writer, value.Uuids))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Timestamps") || !FBE::JSON::to_json(writer, value.Timestamps))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Utf8") || !FBE::JSON::to_json(writer, value.Utf8))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Requests") || !FBE::JSON::to_json(writer, value.Requests))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3360,66 +3087,51 @@ struct ValueReader<TJson, ::import::RuntimeNames>
 
     static bool from_json(const TJson& json, ::import::RuntimeNames& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.RuntimeNames", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.RuntimeNames");
+        return detail::read_struct(json, "import.RuntimeNames", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::RuntimeNames& value)
     {
         static constexpr std::string_view names[] = {"Buffer", "WriteBuffer", "ReadBuffer", "Reader", "Writer", "Limits", "Decimal", "Uuid", "UUID", "Timestamp", "JsonWriter", "JsonReader", "DecodeError", "EncodeError", "DecodeException", "EncodeException", "Sender", "Receiver", "Client", "Proxy", "Handler", "Text", "Compare", "Decimals", "Uuids", "Timestamps", "Utf8", "Requests"};
         bool seen[28] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 28, name, next);
-            if (i == 28)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Buffer, "Buffer"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.WriteBuffer, "WriteBuffer"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.ReadBuffer, "ReadBuffer"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.Reader, "Reader"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.Writer, "Writer"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.Limits, "Limits"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.Decimal, "Decimal"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.Uuid, "Uuid"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.UUID, "UUID"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.Timestamp, "Timestamp"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.JsonWriter, "JsonWriter"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.JsonReader, "JsonReader"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.DecodeError, "DecodeError"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.EncodeError, "EncodeError"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.DecodeException, "DecodeException"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.EncodeException, "EncodeException"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.Sender, "Sender"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.Receiver, "Receiver"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.Client, "Client"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.Proxy, "Proxy"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.Handler, "Handler"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.Text, "Text"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.Compare, "Compare"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.Decimals, "Decimals"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.Uuids, "Uuids"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.Timestamps, "Timestamps"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.Utf8, "Utf8"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.Requests, "Requests"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Buffer, "Buffer");
+                case 1: return detail::read_member<TJson>(member, value.WriteBuffer, "WriteBuffer");
+                case 2: return detail::read_member<TJson>(member, value.ReadBuffer, "ReadBuffer");
+                case 3: return detail::read_member<TJson>(member, value.Reader, "Reader");
+                case 4: return detail::read_member<TJson>(member, value.Writer, "Writer");
+                case 5: return detail::read_member<TJson>(member, value.Limits, "Limits");
+                case 6: return detail::read_member<TJson>(member, value.Decimal, "Decimal");
+                case 7: return detail::read_member<TJson>(member, value.Uuid, "Uuid");
+                case 8: return detail::read_member<TJson>(member, value.UUID, "UUID");
+                case 9: return detail::read_member<TJson>(member, value.Timestamp, "Timestamp");
+                case 10: return detail::read_member<TJson>(member, value.JsonWriter, "JsonWriter");
+                case 11: return detail::read_member<TJson>(member, value.JsonReader, "JsonReader");
+                case 12: return detail::read_member<TJson>(member, value.DecodeError, "DecodeError");
+                case 13: return detail::read_member<TJson>(member, value.EncodeError, "EncodeError");
+                case 14: return detail::read_member<TJson>(member, value.DecodeException, "DecodeException");
+                case 15: return detail::read_member<TJson>(member, value.EncodeException, "EncodeException");
+                case 16: return detail::read_member<TJson>(member, value.Sender, "Sender");
+                case 17: return detail::read_member<TJson>(member, value.Receiver, "Receiver");
+                case 18: return detail::read_member<TJson>(member, value.Client, "Client");
+                case 19: return detail::read_member<TJson>(member, value.Proxy, "Proxy");
+                case 20: return detail::read_member<TJson>(member, value.Handler, "Handler");
+                case 21: return detail::read_member<TJson>(member, value.Text, "Text");
+                case 22: return detail::read_member<TJson>(member, value.Compare, "Compare");
+                case 23: return detail::read_member<TJson>(member, value.Decimals, "Decimals");
+                case 24: return detail::read_member<TJson>(member, value.Uuids, "Uuids");
+                case 25: return detail::read_member<TJson>(member, value.Timestamps, "Timestamps");
+                case 26: return detail::read_member<TJson>(member, value.Utf8, "Utf8");
+                case 27: return detail::read_member<TJson>(member, value.Requests, "Requests");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Buffer = ::import::Word::Buffer;
         if (!seen[1])
@@ -3485,14 +3197,11 @@ struct ValueWriter<TWriter, ::import::class_>
 {
     static bool to_json(TWriter& writer, const ::import::class_& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.class");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class__))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.class", [&] {
+            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class__))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3504,39 +3213,24 @@ struct ValueReader<TJson, ::import::class_>
 
     static bool from_json(const TJson& json, ::import::class_& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.class", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.class");
+        return detail::read_struct(json, "import.class", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::class_& value)
     {
         static constexpr std::string_view names[] = {"class"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.class__, "class"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.class__, "class");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.class__ = {};
         return result;
@@ -3548,14 +3242,11 @@ struct ValueWriter<TWriter, ::import::Object>
 {
     static bool to_json(TWriter& writer, const ::import::Object& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Object");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Object", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3567,39 +3258,24 @@ struct ValueReader<TJson, ::import::Object>
 
     static bool from_json(const TJson& json, ::import::Object& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Object", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Object");
+        return detail::read_struct(json, "import.Object", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Object& value)
     {
         static constexpr std::string_view names[] = {"Object"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Object_, "Object"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Object_, "Object");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Object_ = {};
         return result;
@@ -3611,14 +3287,11 @@ struct ValueWriter<TWriter, ::import::String>
 {
     static bool to_json(TWriter& writer, const ::import::String& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.String");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.String", [&] {
+            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3630,39 +3303,24 @@ struct ValueReader<TJson, ::import::String>
 
     static bool from_json(const TJson& json, ::import::String& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.String", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.String");
+        return detail::read_struct(json, "import.String", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::String& value)
     {
         static constexpr std::string_view names[] = {"String"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.String_, "String"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.String_, "String");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.String_ = {};
         return result;
@@ -3674,14 +3332,11 @@ struct ValueWriter<TWriter, ::import::List>
 {
     static bool to_json(TWriter& writer, const ::import::List& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.List");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "List") || !FBE::JSON::to_json(writer, value.List_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.List", [&] {
+            if (!FBE::JSON::to_json_key(writer, "List") || !FBE::JSON::to_json(writer, value.List_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3693,39 +3348,24 @@ struct ValueReader<TJson, ::import::List>
 
     static bool from_json(const TJson& json, ::import::List& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.List", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.List");
+        return detail::read_struct(json, "import.List", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::List& value)
     {
         static constexpr std::string_view names[] = {"List"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.List_, "List"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.List_, "List");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.List_ = {};
         return result;
@@ -3737,14 +3377,11 @@ struct ValueWriter<TWriter, ::import::Map>
 {
     static bool to_json(TWriter& writer, const ::import::Map& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Map");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Map", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3756,39 +3393,24 @@ struct ValueReader<TJson, ::import::Map>
 
     static bool from_json(const TJson& json, ::import::Map& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Map", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Map");
+        return detail::read_struct(json, "import.Map", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Map& value)
     {
         static constexpr std::string_view names[] = {"Map"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Map_, "Map"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Map_, "Map");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Map_ = {};
         return result;
@@ -3800,14 +3422,11 @@ struct ValueWriter<TWriter, ::import::Model>
 {
     static bool to_json(TWriter& writer, const ::import::Model& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Model");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Model") || !FBE::JSON::to_json(writer, value.Model_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Model", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Model") || !FBE::JSON::to_json(writer, value.Model_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3819,39 +3438,24 @@ struct ValueReader<TJson, ::import::Model>
 
     static bool from_json(const TJson& json, ::import::Model& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Model", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Model");
+        return detail::read_struct(json, "import.Model", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Model& value)
     {
         static constexpr std::string_view names[] = {"Model"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Model_, "Model"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Model_, "Model");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Model_ = {};
         return result;
@@ -3863,14 +3467,11 @@ struct ValueWriter<TWriter, ::import::FinalModel>
 {
     static bool to_json(TWriter& writer, const ::import::FinalModel& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.FinalModel");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FinalModel") || !FBE::JSON::to_json(writer, value.FinalModel_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.FinalModel", [&] {
+            if (!FBE::JSON::to_json_key(writer, "FinalModel") || !FBE::JSON::to_json(writer, value.FinalModel_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3882,39 +3483,24 @@ struct ValueReader<TJson, ::import::FinalModel>
 
     static bool from_json(const TJson& json, ::import::FinalModel& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.FinalModel", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.FinalModel");
+        return detail::read_struct(json, "import.FinalModel", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FinalModel& value)
     {
         static constexpr std::string_view names[] = {"FinalModel"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.FinalModel_, "FinalModel"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.FinalModel_, "FinalModel");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.FinalModel_ = {};
         return result;
@@ -3926,14 +3512,11 @@ struct ValueWriter<TWriter, ::import::Buffer>
 {
     static bool to_json(TWriter& writer, const ::import::Buffer& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Buffer");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Buffer") || !FBE::JSON::to_json(writer, value.Buffer_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Buffer", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Buffer") || !FBE::JSON::to_json(writer, value.Buffer_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -3945,39 +3528,24 @@ struct ValueReader<TJson, ::import::Buffer>
 
     static bool from_json(const TJson& json, ::import::Buffer& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Buffer", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Buffer");
+        return detail::read_struct(json, "import.Buffer", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Buffer& value)
     {
         static constexpr std::string_view names[] = {"Buffer"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Buffer_, "Buffer"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Buffer_, "Buffer");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Buffer_ = {};
         return result;
@@ -3989,14 +3557,11 @@ struct ValueWriter<TWriter, ::import::Reader>
 {
     static bool to_json(TWriter& writer, const ::import::Reader& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Reader");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Reader") || !FBE::JSON::to_json(writer, value.Reader_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Reader", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Reader") || !FBE::JSON::to_json(writer, value.Reader_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4008,39 +3573,24 @@ struct ValueReader<TJson, ::import::Reader>
 
     static bool from_json(const TJson& json, ::import::Reader& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Reader", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Reader");
+        return detail::read_struct(json, "import.Reader", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Reader& value)
     {
         static constexpr std::string_view names[] = {"Reader"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Reader_, "Reader"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Reader_, "Reader");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Reader_ = {};
         return result;
@@ -4052,14 +3602,11 @@ struct ValueWriter<TWriter, ::import::Writer>
 {
     static bool to_json(TWriter& writer, const ::import::Writer& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Writer");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Writer") || !FBE::JSON::to_json(writer, value.Writer_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Writer", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Writer") || !FBE::JSON::to_json(writer, value.Writer_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4071,39 +3618,24 @@ struct ValueReader<TJson, ::import::Writer>
 
     static bool from_json(const TJson& json, ::import::Writer& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Writer", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Writer");
+        return detail::read_struct(json, "import.Writer", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Writer& value)
     {
         static constexpr std::string_view names[] = {"Writer"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Writer_, "Writer"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Writer_, "Writer");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Writer_ = {};
         return result;
@@ -4115,14 +3647,11 @@ struct ValueWriter<TWriter, ::import::Limits>
 {
     static bool to_json(TWriter& writer, const ::import::Limits& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Limits");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Limits") || !FBE::JSON::to_json(writer, value.Limits_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Limits", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Limits") || !FBE::JSON::to_json(writer, value.Limits_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4134,39 +3663,24 @@ struct ValueReader<TJson, ::import::Limits>
 
     static bool from_json(const TJson& json, ::import::Limits& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Limits", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Limits");
+        return detail::read_struct(json, "import.Limits", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Limits& value)
     {
         static constexpr std::string_view names[] = {"Limits"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Limits_, "Limits"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Limits_, "Limits");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Limits_ = {};
         return result;
@@ -4178,14 +3692,11 @@ struct ValueWriter<TWriter, ::import::DecodeError>
 {
     static bool to_json(TWriter& writer, const ::import::DecodeError& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.DecodeError");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "DecodeError") || !FBE::JSON::to_json(writer, value.DecodeError_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.DecodeError", [&] {
+            if (!FBE::JSON::to_json_key(writer, "DecodeError") || !FBE::JSON::to_json(writer, value.DecodeError_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4197,39 +3708,24 @@ struct ValueReader<TJson, ::import::DecodeError>
 
     static bool from_json(const TJson& json, ::import::DecodeError& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.DecodeError", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.DecodeError");
+        return detail::read_struct(json, "import.DecodeError", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::DecodeError& value)
     {
         static constexpr std::string_view names[] = {"DecodeError"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.DecodeError_, "DecodeError"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.DecodeError_, "DecodeError");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.DecodeError_ = {};
         return result;
@@ -4241,14 +3737,11 @@ struct ValueWriter<TWriter, ::import::DecodeException>
 {
     static bool to_json(TWriter& writer, const ::import::DecodeException& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.DecodeException");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "DecodeException") || !FBE::JSON::to_json(writer, value.DecodeException_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.DecodeException", [&] {
+            if (!FBE::JSON::to_json_key(writer, "DecodeException") || !FBE::JSON::to_json(writer, value.DecodeException_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4260,39 +3753,24 @@ struct ValueReader<TJson, ::import::DecodeException>
 
     static bool from_json(const TJson& json, ::import::DecodeException& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.DecodeException", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.DecodeException");
+        return detail::read_struct(json, "import.DecodeException", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::DecodeException& value)
     {
         static constexpr std::string_view names[] = {"DecodeException"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.DecodeException_, "DecodeException"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.DecodeException_, "DecodeException");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.DecodeException_ = {};
         return result;
@@ -4304,14 +3782,11 @@ struct ValueWriter<TWriter, ::import::Decimal>
 {
     static bool to_json(TWriter& writer, const ::import::Decimal& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Decimal");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Decimal", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4323,39 +3798,24 @@ struct ValueReader<TJson, ::import::Decimal>
 
     static bool from_json(const TJson& json, ::import::Decimal& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Decimal", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Decimal");
+        return detail::read_struct(json, "import.Decimal", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Decimal& value)
     {
         static constexpr std::string_view names[] = {"Decimal"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Decimal_, "Decimal"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Decimal_, "Decimal");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Decimal_ = {};
         return result;
@@ -4367,14 +3827,11 @@ struct ValueWriter<TWriter, ::import::Uuid>
 {
     static bool to_json(TWriter& writer, const ::import::Uuid& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Uuid");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Uuid", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4386,39 +3843,24 @@ struct ValueReader<TJson, ::import::Uuid>
 
     static bool from_json(const TJson& json, ::import::Uuid& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Uuid", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Uuid");
+        return detail::read_struct(json, "import.Uuid", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Uuid& value)
     {
         static constexpr std::string_view names[] = {"Uuid"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Uuid_, "Uuid"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Uuid_, "Uuid");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Uuid_ = {};
         return result;
@@ -4430,14 +3872,11 @@ struct ValueWriter<TWriter, ::import::UUID>
 {
     static bool to_json(TWriter& writer, const ::import::UUID& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.UUID");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.UUID", [&] {
+            if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4449,39 +3888,24 @@ struct ValueReader<TJson, ::import::UUID>
 
     static bool from_json(const TJson& json, ::import::UUID& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.UUID", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.UUID");
+        return detail::read_struct(json, "import.UUID", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::UUID& value)
     {
         static constexpr std::string_view names[] = {"UUID"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.UUID_, "UUID"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.UUID_, "UUID");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.UUID_ = {};
         return result;
@@ -4493,14 +3917,11 @@ struct ValueWriter<TWriter, ::import::Timestamp>
 {
     static bool to_json(TWriter& writer, const ::import::Timestamp& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Timestamp");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Timestamp") || !FBE::JSON::to_json(writer, value.Timestamp_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Timestamp", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Timestamp") || !FBE::JSON::to_json(writer, value.Timestamp_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4512,39 +3933,24 @@ struct ValueReader<TJson, ::import::Timestamp>
 
     static bool from_json(const TJson& json, ::import::Timestamp& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Timestamp", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Timestamp");
+        return detail::read_struct(json, "import.Timestamp", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Timestamp& value)
     {
         static constexpr std::string_view names[] = {"Timestamp"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Timestamp_, "Timestamp"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Timestamp_, "Timestamp");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Timestamp_ = {};
         return result;
@@ -4556,14 +3962,11 @@ struct ValueWriter<TWriter, ::import::Sender>
 {
     static bool to_json(TWriter& writer, const ::import::Sender& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Sender");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Sender") || !FBE::JSON::to_json(writer, value.Sender_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Sender", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Sender") || !FBE::JSON::to_json(writer, value.Sender_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4575,39 +3978,24 @@ struct ValueReader<TJson, ::import::Sender>
 
     static bool from_json(const TJson& json, ::import::Sender& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Sender", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Sender");
+        return detail::read_struct(json, "import.Sender", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Sender& value)
     {
         static constexpr std::string_view names[] = {"Sender"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Sender_, "Sender"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Sender_, "Sender");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Sender_ = {};
         return result;
@@ -4619,14 +4007,11 @@ struct ValueWriter<TWriter, ::import::Receiver>
 {
     static bool to_json(TWriter& writer, const ::import::Receiver& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Receiver");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Receiver") || !FBE::JSON::to_json(writer, value.Receiver_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Receiver", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Receiver") || !FBE::JSON::to_json(writer, value.Receiver_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4638,39 +4023,24 @@ struct ValueReader<TJson, ::import::Receiver>
 
     static bool from_json(const TJson& json, ::import::Receiver& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Receiver", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Receiver");
+        return detail::read_struct(json, "import.Receiver", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Receiver& value)
     {
         static constexpr std::string_view names[] = {"Receiver"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Receiver_, "Receiver"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Receiver_, "Receiver");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Receiver_ = {};
         return result;
@@ -4682,14 +4052,11 @@ struct ValueWriter<TWriter, ::import::Client>
 {
     static bool to_json(TWriter& writer, const ::import::Client& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Client");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Client") || !FBE::JSON::to_json(writer, value.Client_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Client", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Client") || !FBE::JSON::to_json(writer, value.Client_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4701,39 +4068,24 @@ struct ValueReader<TJson, ::import::Client>
 
     static bool from_json(const TJson& json, ::import::Client& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Client", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Client");
+        return detail::read_struct(json, "import.Client", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Client& value)
     {
         static constexpr std::string_view names[] = {"Client"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Client_, "Client"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Client_, "Client");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Client_ = {};
         return result;
@@ -4745,14 +4097,11 @@ struct ValueWriter<TWriter, ::import::Proxy>
 {
     static bool to_json(TWriter& writer, const ::import::Proxy& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Proxy");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Proxy") || !FBE::JSON::to_json(writer, value.Proxy_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Proxy", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Proxy") || !FBE::JSON::to_json(writer, value.Proxy_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4764,39 +4113,24 @@ struct ValueReader<TJson, ::import::Proxy>
 
     static bool from_json(const TJson& json, ::import::Proxy& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Proxy", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Proxy");
+        return detail::read_struct(json, "import.Proxy", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Proxy& value)
     {
         static constexpr std::string_view names[] = {"Proxy"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Proxy_, "Proxy"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Proxy_, "Proxy");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Proxy_ = {};
         return result;
@@ -4808,14 +4142,11 @@ struct ValueWriter<TWriter, ::import::Handler>
 {
     static bool to_json(TWriter& writer, const ::import::Handler& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Handler");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Handler") || !FBE::JSON::to_json(writer, value.Handler_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Handler", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Handler") || !FBE::JSON::to_json(writer, value.Handler_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4827,39 +4158,24 @@ struct ValueReader<TJson, ::import::Handler>
 
     static bool from_json(const TJson& json, ::import::Handler& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Handler", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Handler");
+        return detail::read_struct(json, "import.Handler", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Handler& value)
     {
         static constexpr std::string_view names[] = {"Handler"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Handler_, "Handler"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Handler_, "Handler");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Handler_ = {};
         return result;
@@ -4871,14 +4187,11 @@ struct ValueWriter<TWriter, ::import::fbe>
 {
     static bool to_json(TWriter& writer, const ::import::fbe& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.fbe");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.fbe", [&] {
+            if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4890,39 +4203,24 @@ struct ValueReader<TJson, ::import::fbe>
 
     static bool from_json(const TJson& json, ::import::fbe& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.fbe", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.fbe");
+        return detail::read_struct(json, "import.fbe", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::fbe& value)
     {
         static constexpr std::string_view names[] = {"fbe"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.fbe_, "fbe"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.fbe_, "fbe");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.fbe_ = {};
         return result;
@@ -4934,14 +4232,11 @@ struct ValueWriter<TWriter, ::import::FBE_>
 {
     static bool to_json(TWriter& writer, const ::import::FBE_& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.FBE");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE__))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.FBE", [&] {
+            if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE__))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -4953,39 +4248,24 @@ struct ValueReader<TJson, ::import::FBE_>
 
     static bool from_json(const TJson& json, ::import::FBE_& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.FBE", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.FBE");
+        return detail::read_struct(json, "import.FBE", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FBE_& value)
     {
         static constexpr std::string_view names[] = {"FBE"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.FBE__, "FBE"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.FBE__, "FBE");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.FBE__ = {};
         return result;
@@ -4997,14 +4277,11 @@ struct ValueWriter<TWriter, ::import::std_>
 {
     static bool to_json(TWriter& writer, const ::import::std_& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.std");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std__))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.std", [&] {
+            if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std__))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5016,39 +4293,24 @@ struct ValueReader<TJson, ::import::std_>
 
     static bool from_json(const TJson& json, ::import::std_& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.std", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.std");
+        return detail::read_struct(json, "import.std", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::std_& value)
     {
         static constexpr std::string_view names[] = {"std"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.std__, "std"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.std__, "std");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.std__ = {};
         return result;
@@ -5060,14 +4322,11 @@ struct ValueWriter<TWriter, ::import::Companion>
 {
     static bool to_json(TWriter& writer, const ::import::Companion& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Companion");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Companion") || !FBE::JSON::to_json(writer, value.Companion_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Companion", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Companion") || !FBE::JSON::to_json(writer, value.Companion_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5079,39 +4338,24 @@ struct ValueReader<TJson, ::import::Companion>
 
     static bool from_json(const TJson& json, ::import::Companion& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Companion", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Companion");
+        return detail::read_struct(json, "import.Companion", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Companion& value)
     {
         static constexpr std::string_view names[] = {"Companion"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Companion_, "Companion"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Companion_, "Companion");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Companion_ = {};
         return result;
@@ -5123,14 +4367,11 @@ struct ValueWriter<TWriter, ::import::Any>
 {
     static bool to_json(TWriter& writer, const ::import::Any& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Any");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Any") || !FBE::JSON::to_json(writer, value.Any_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Any", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Any") || !FBE::JSON::to_json(writer, value.Any_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5142,39 +4383,24 @@ struct ValueReader<TJson, ::import::Any>
 
     static bool from_json(const TJson& json, ::import::Any& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Any", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Any");
+        return detail::read_struct(json, "import.Any", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Any& value)
     {
         static constexpr std::string_view names[] = {"Any"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Any_, "Any"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Any_, "Any");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Any_ = {};
         return result;
@@ -5186,14 +4412,11 @@ struct ValueWriter<TWriter, ::import::Self>
 {
     static bool to_json(TWriter& writer, const ::import::Self& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Self");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Self") || !FBE::JSON::to_json(writer, value.Self_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Self", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Self") || !FBE::JSON::to_json(writer, value.Self_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5205,39 +4428,24 @@ struct ValueReader<TJson, ::import::Self>
 
     static bool from_json(const TJson& json, ::import::Self& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Self", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Self");
+        return detail::read_struct(json, "import.Self", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Self& value)
     {
         static constexpr std::string_view names[] = {"Self"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Self_, "Self"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Self_, "Self");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Self_ = {};
         return result;
@@ -5249,14 +4457,11 @@ struct ValueWriter<TWriter, ::import::self>
 {
     static bool to_json(TWriter& writer, const ::import::self& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.self");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "self") || !FBE::JSON::to_json(writer, value.self_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.self", [&] {
+            if (!FBE::JSON::to_json_key(writer, "self") || !FBE::JSON::to_json(writer, value.self_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5268,39 +4473,24 @@ struct ValueReader<TJson, ::import::self>
 
     static bool from_json(const TJson& json, ::import::self& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.self", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.self");
+        return detail::read_struct(json, "import.self", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::self& value)
     {
         static constexpr std::string_view names[] = {"self"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.self_, "self"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.self_, "self");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.self_ = {};
         return result;
@@ -5312,14 +4502,11 @@ struct ValueWriter<TWriter, ::import::None>
 {
     static bool to_json(TWriter& writer, const ::import::None& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.None");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.None", [&] {
+            if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5331,39 +4518,24 @@ struct ValueReader<TJson, ::import::None>
 
     static bool from_json(const TJson& json, ::import::None& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.None", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.None");
+        return detail::read_struct(json, "import.None", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::None& value)
     {
         static constexpr std::string_view names[] = {"None"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.None_, "None"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.None_, "None");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.None_ = {};
         return result;
@@ -5375,14 +4547,11 @@ struct ValueWriter<TWriter, ::import::Option>
 {
     static bool to_json(TWriter& writer, const ::import::Option& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Option");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Option") || !FBE::JSON::to_json(writer, value.Option_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Option", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Option") || !FBE::JSON::to_json(writer, value.Option_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5394,39 +4563,24 @@ struct ValueReader<TJson, ::import::Option>
 
     static bool from_json(const TJson& json, ::import::Option& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Option", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Option");
+        return detail::read_struct(json, "import.Option", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Option& value)
     {
         static constexpr std::string_view names[] = {"Option"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Option_, "Option"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Option_, "Option");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Option_ = {};
         return result;
@@ -5438,14 +4592,11 @@ struct ValueWriter<TWriter, ::import::Result>
 {
     static bool to_json(TWriter& writer, const ::import::Result& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Result");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Result") || !FBE::JSON::to_json(writer, value.Result_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Result", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Result") || !FBE::JSON::to_json(writer, value.Result_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5457,39 +4608,24 @@ struct ValueReader<TJson, ::import::Result>
 
     static bool from_json(const TJson& json, ::import::Result& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Result", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Result");
+        return detail::read_struct(json, "import.Result", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Result& value)
     {
         static constexpr std::string_view names[] = {"Result"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Result_, "Result"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Result_, "Result");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Result_ = {};
         return result;
@@ -5501,14 +4637,11 @@ struct ValueWriter<TWriter, ::import::Vec>
 {
     static bool to_json(TWriter& writer, const ::import::Vec& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Vec");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Vec", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5520,39 +4653,24 @@ struct ValueReader<TJson, ::import::Vec>
 
     static bool from_json(const TJson& json, ::import::Vec& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Vec", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Vec");
+        return detail::read_struct(json, "import.Vec", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Vec& value)
     {
         static constexpr std::string_view names[] = {"Vec"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Vec_, "Vec"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Vec_, "Vec");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Vec_ = {};
         return result;
@@ -5564,14 +4682,11 @@ struct ValueWriter<TWriter, ::import::Box>
 {
     static bool to_json(TWriter& writer, const ::import::Box& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Box");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Box", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5583,39 +4698,24 @@ struct ValueReader<TJson, ::import::Box>
 
     static bool from_json(const TJson& json, ::import::Box& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Box", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Box");
+        return detail::read_struct(json, "import.Box", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Box& value)
     {
         static constexpr std::string_view names[] = {"Box"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Box_, "Box"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Box_, "Box");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Box_ = {};
         return result;
@@ -5627,14 +4727,11 @@ struct ValueWriter<TWriter, ::import::Error>
 {
     static bool to_json(TWriter& writer, const ::import::Error& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Error");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Error") || !FBE::JSON::to_json(writer, value.Error_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Error", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Error") || !FBE::JSON::to_json(writer, value.Error_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5646,39 +4743,24 @@ struct ValueReader<TJson, ::import::Error>
 
     static bool from_json(const TJson& json, ::import::Error& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Error", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Error");
+        return detail::read_struct(json, "import.Error", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Error& value)
     {
         static constexpr std::string_view names[] = {"Error"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Error_, "Error"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Error_, "Error");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Error_ = {};
         return result;
@@ -5690,14 +4772,11 @@ struct ValueWriter<TWriter, ::import::Exception>
 {
     static bool to_json(TWriter& writer, const ::import::Exception& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Exception");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Exception") || !FBE::JSON::to_json(writer, value.Exception_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Exception", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Exception") || !FBE::JSON::to_json(writer, value.Exception_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5709,39 +4788,24 @@ struct ValueReader<TJson, ::import::Exception>
 
     static bool from_json(const TJson& json, ::import::Exception& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Exception", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Exception");
+        return detail::read_struct(json, "import.Exception", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Exception& value)
     {
         static constexpr std::string_view names[] = {"Exception"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Exception_, "Exception"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Exception_, "Exception");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Exception_ = {};
         return result;
@@ -5753,14 +4817,11 @@ struct ValueWriter<TWriter, ::import::Text>
 {
     static bool to_json(TWriter& writer, const ::import::Text& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Text");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Text") || !FBE::JSON::to_json(writer, value.Text_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Text", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Text") || !FBE::JSON::to_json(writer, value.Text_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5772,39 +4833,24 @@ struct ValueReader<TJson, ::import::Text>
 
     static bool from_json(const TJson& json, ::import::Text& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Text", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Text");
+        return detail::read_struct(json, "import.Text", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Text& value)
     {
         static constexpr std::string_view names[] = {"Text"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Text_, "Text"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Text_, "Text");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Text_ = {};
         return result;
@@ -5816,14 +4862,11 @@ struct ValueWriter<TWriter, ::import::JsonWriter>
 {
     static bool to_json(TWriter& writer, const ::import::JsonWriter& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.JsonWriter");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "JsonWriter") || !FBE::JSON::to_json(writer, value.JsonWriter_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.JsonWriter", [&] {
+            if (!FBE::JSON::to_json_key(writer, "JsonWriter") || !FBE::JSON::to_json(writer, value.JsonWriter_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5835,39 +4878,24 @@ struct ValueReader<TJson, ::import::JsonWriter>
 
     static bool from_json(const TJson& json, ::import::JsonWriter& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.JsonWriter", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.JsonWriter");
+        return detail::read_struct(json, "import.JsonWriter", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::JsonWriter& value)
     {
         static constexpr std::string_view names[] = {"JsonWriter"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.JsonWriter_, "JsonWriter"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.JsonWriter_, "JsonWriter");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.JsonWriter_ = {};
         return result;
@@ -5879,14 +4907,11 @@ struct ValueWriter<TWriter, ::import::int32_t_>
 {
     static bool to_json(TWriter& writer, const ::import::int32_t_& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.int32_t");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int32_t") || !FBE::JSON::to_json(writer, value.int32_t__))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.int32_t", [&] {
+            if (!FBE::JSON::to_json_key(writer, "int32_t") || !FBE::JSON::to_json(writer, value.int32_t__))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5898,39 +4923,24 @@ struct ValueReader<TJson, ::import::int32_t_>
 
     static bool from_json(const TJson& json, ::import::int32_t_& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.int32_t", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.int32_t");
+        return detail::read_struct(json, "import.int32_t", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::int32_t_& value)
     {
         static constexpr std::string_view names[] = {"int32_t"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.int32_t__, "int32_t"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.int32_t__, "int32_t");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.int32_t__ = {};
         return result;
@@ -5942,14 +4952,11 @@ struct ValueWriter<TWriter, ::import::size_t_>
 {
     static bool to_json(TWriter& writer, const ::import::size_t_& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.size_t");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "size_t") || !FBE::JSON::to_json(writer, value.size_t__))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.size_t", [&] {
+            if (!FBE::JSON::to_json_key(writer, "size_t") || !FBE::JSON::to_json(writer, value.size_t__))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -5961,39 +4968,24 @@ struct ValueReader<TJson, ::import::size_t_>
 
     static bool from_json(const TJson& json, ::import::size_t_& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.size_t", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.size_t");
+        return detail::read_struct(json, "import.size_t", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::size_t_& value)
     {
         static constexpr std::string_view names[] = {"size_t"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.size_t__, "size_t"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.size_t__, "size_t");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.size_t__ = {};
         return result;
@@ -6005,14 +4997,11 @@ struct ValueWriter<TWriter, ::import::list>
 {
     static bool to_json(TWriter& writer, const ::import::list& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.list");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "list") || !FBE::JSON::to_json(writer, value.list_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.list", [&] {
+            if (!FBE::JSON::to_json_key(writer, "list") || !FBE::JSON::to_json(writer, value.list_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6024,39 +5013,24 @@ struct ValueReader<TJson, ::import::list>
 
     static bool from_json(const TJson& json, ::import::list& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.list", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.list");
+        return detail::read_struct(json, "import.list", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::list& value)
     {
         static constexpr std::string_view names[] = {"list"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.list_, "list"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.list_, "list");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.list_ = {};
         return result;
@@ -6068,14 +5042,11 @@ struct ValueWriter<TWriter, ::import::object>
 {
     static bool to_json(TWriter& writer, const ::import::object& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.object");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "object") || !FBE::JSON::to_json(writer, value.object_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.object", [&] {
+            if (!FBE::JSON::to_json_key(writer, "object") || !FBE::JSON::to_json(writer, value.object_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6087,39 +5058,24 @@ struct ValueReader<TJson, ::import::object>
 
     static bool from_json(const TJson& json, ::import::object& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.object", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.object");
+        return detail::read_struct(json, "import.object", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::object& value)
     {
         static constexpr std::string_view names[] = {"object"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.object_, "object"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.object_, "object");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.object_ = {};
         return result;
@@ -6131,14 +5087,11 @@ struct ValueWriter<TWriter, ::import::v>
 {
     static bool to_json(TWriter& writer, const ::import::v& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.v");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "v") || !FBE::JSON::to_json(writer, value.v_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.v", [&] {
+            if (!FBE::JSON::to_json_key(writer, "v") || !FBE::JSON::to_json(writer, value.v_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6150,39 +5103,24 @@ struct ValueReader<TJson, ::import::v>
 
     static bool from_json(const TJson& json, ::import::v& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.v", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.v");
+        return detail::read_struct(json, "import.v", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::v& value)
     {
         static constexpr std::string_view names[] = {"v"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.v_, "v"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.v_, "v");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.v_ = {};
         return result;
@@ -6194,14 +5132,11 @@ struct ValueWriter<TWriter, ::import::r>
 {
     static bool to_json(TWriter& writer, const ::import::r& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.r");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "r") || !FBE::JSON::to_json(writer, value.r_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.r", [&] {
+            if (!FBE::JSON::to_json_key(writer, "r") || !FBE::JSON::to_json(writer, value.r_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6213,39 +5148,24 @@ struct ValueReader<TJson, ::import::r>
 
     static bool from_json(const TJson& json, ::import::r& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.r", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.r");
+        return detail::read_struct(json, "import.r", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::r& value)
     {
         static constexpr std::string_view names[] = {"r"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.r_, "r"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.r_, "r");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.r_ = {};
         return result;
@@ -6257,14 +5177,11 @@ struct ValueWriter<TWriter, ::import::w>
 {
     static bool to_json(TWriter& writer, const ::import::w& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.w");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "w") || !FBE::JSON::to_json(writer, value.w_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.w", [&] {
+            if (!FBE::JSON::to_json_key(writer, "w") || !FBE::JSON::to_json(writer, value.w_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6276,39 +5193,24 @@ struct ValueReader<TJson, ::import::w>
 
     static bool from_json(const TJson& json, ::import::w& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.w", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.w");
+        return detail::read_struct(json, "import.w", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::w& value)
     {
         static constexpr std::string_view names[] = {"w"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.w_, "w"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.w_, "w");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.w_ = {};
         return result;
@@ -6320,14 +5222,11 @@ struct ValueWriter<TWriter, ::import::SideBuy>
 {
     static bool to_json(TWriter& writer, const ::import::SideBuy& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.SideBuy");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "SideBuy") || !FBE::JSON::to_json(writer, value.SideBuy_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.SideBuy", [&] {
+            if (!FBE::JSON::to_json_key(writer, "SideBuy") || !FBE::JSON::to_json(writer, value.SideBuy_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6339,39 +5238,24 @@ struct ValueReader<TJson, ::import::SideBuy>
 
     static bool from_json(const TJson& json, ::import::SideBuy& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.SideBuy", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.SideBuy");
+        return detail::read_struct(json, "import.SideBuy", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::SideBuy& value)
     {
         static constexpr std::string_view names[] = {"SideBuy"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.SideBuy_, "SideBuy"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.SideBuy_, "SideBuy");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.SideBuy_ = {};
         return result;
@@ -6383,14 +5267,11 @@ struct ValueWriter<TWriter, ::import::OrderKey>
 {
     static bool to_json(TWriter& writer, const ::import::OrderKey& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.OrderKey");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "OrderKey") || !FBE::JSON::to_json(writer, value.OrderKey_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.OrderKey", [&] {
+            if (!FBE::JSON::to_json_key(writer, "OrderKey") || !FBE::JSON::to_json(writer, value.OrderKey_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6402,39 +5283,24 @@ struct ValueReader<TJson, ::import::OrderKey>
 
     static bool from_json(const TJson& json, ::import::OrderKey& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.OrderKey", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.OrderKey");
+        return detail::read_struct(json, "import.OrderKey", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::OrderKey& value)
     {
         static constexpr std::string_view names[] = {"OrderKey"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.OrderKey_, "OrderKey"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.OrderKey_, "OrderKey");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.OrderKey_ = {};
         return result;
@@ -6446,14 +5312,11 @@ struct ValueWriter<TWriter, ::import::textOfside>
 {
     static bool to_json(TWriter& writer, const ::import::textOfside& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.textOfside");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "textOfside") || !FBE::JSON::to_json(writer, value.textOfside_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.textOfside", [&] {
+            if (!FBE::JSON::to_json_key(writer, "textOfside") || !FBE::JSON::to_json(writer, value.textOfside_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6465,39 +5328,24 @@ struct ValueReader<TJson, ::import::textOfside>
 
     static bool from_json(const TJson& json, ::import::textOfside& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.textOfside", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.textOfside");
+        return detail::read_struct(json, "import.textOfside", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::textOfside& value)
     {
         static constexpr std::string_view names[] = {"textOfside"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.textOfside_, "textOfside"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.textOfside_, "textOfside");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.textOfside_ = {};
         return result;
@@ -6509,14 +5357,11 @@ struct ValueWriter<TWriter, ::import::DECIMAL_1>
 {
     static bool to_json(TWriter& writer, const ::import::DECIMAL_1& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.DECIMAL_1");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "DECIMAL_1") || !FBE::JSON::to_json(writer, value.DECIMAL_1_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.DECIMAL_1", [&] {
+            if (!FBE::JSON::to_json_key(writer, "DECIMAL_1") || !FBE::JSON::to_json(writer, value.DECIMAL_1_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6528,39 +5373,24 @@ struct ValueReader<TJson, ::import::DECIMAL_1>
 
     static bool from_json(const TJson& json, ::import::DECIMAL_1& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.DECIMAL_1", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.DECIMAL_1");
+        return detail::read_struct(json, "import.DECIMAL_1", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::DECIMAL_1& value)
     {
         static constexpr std::string_view names[] = {"DECIMAL_1"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.DECIMAL_1_, "DECIMAL_1"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.DECIMAL_1_, "DECIMAL_1");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.DECIMAL_1_ = {};
         return result;
@@ -6572,14 +5402,11 @@ struct ValueWriter<TWriter, ::import::OrderModel>
 {
     static bool to_json(TWriter& writer, const ::import::OrderModel& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.OrderModel");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "OrderModel") || !FBE::JSON::to_json(writer, value.OrderModel_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.OrderModel", [&] {
+            if (!FBE::JSON::to_json_key(writer, "OrderModel") || !FBE::JSON::to_json(writer, value.OrderModel_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6591,39 +5418,24 @@ struct ValueReader<TJson, ::import::OrderModel>
 
     static bool from_json(const TJson& json, ::import::OrderModel& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.OrderModel", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.OrderModel");
+        return detail::read_struct(json, "import.OrderModel", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::OrderModel& value)
     {
         static constexpr std::string_view names[] = {"OrderModel"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.OrderModel_, "OrderModel"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.OrderModel_, "OrderModel");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.OrderModel_ = {};
         return result;
@@ -6635,14 +5447,11 @@ struct ValueWriter<TWriter, ::import::OrderFinal>
 {
     static bool to_json(TWriter& writer, const ::import::OrderFinal& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.OrderFinal");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "OrderFinal") || !FBE::JSON::to_json(writer, value.OrderFinal_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.OrderFinal", [&] {
+            if (!FBE::JSON::to_json_key(writer, "OrderFinal") || !FBE::JSON::to_json(writer, value.OrderFinal_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6654,39 +5463,24 @@ struct ValueReader<TJson, ::import::OrderFinal>
 
     static bool from_json(const TJson& json, ::import::OrderFinal& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.OrderFinal", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.OrderFinal");
+        return detail::read_struct(json, "import.OrderFinal", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::OrderFinal& value)
     {
         static constexpr std::string_view names[] = {"OrderFinal"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.OrderFinal_, "OrderFinal"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.OrderFinal_, "OrderFinal");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.OrderFinal_ = {};
         return result;
@@ -6698,14 +5492,11 @@ struct ValueWriter<TWriter, ::import::NewOrder>
 {
     static bool to_json(TWriter& writer, const ::import::NewOrder& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.NewOrder");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "NewOrder") || !FBE::JSON::to_json(writer, value.NewOrder_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.NewOrder", [&] {
+            if (!FBE::JSON::to_json_key(writer, "NewOrder") || !FBE::JSON::to_json(writer, value.NewOrder_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6717,39 +5508,24 @@ struct ValueReader<TJson, ::import::NewOrder>
 
     static bool from_json(const TJson& json, ::import::NewOrder& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.NewOrder", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.NewOrder");
+        return detail::read_struct(json, "import.NewOrder", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::NewOrder& value)
     {
         static constexpr std::string_view names[] = {"NewOrder"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.NewOrder_, "NewOrder"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.NewOrder_, "NewOrder");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.NewOrder_ = {};
         return result;
@@ -6761,14 +5537,11 @@ struct ValueWriter<TWriter, ::import::VerifyFBEOrder>
 {
     static bool to_json(TWriter& writer, const ::import::VerifyFBEOrder& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.VerifyFBEOrder");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "VerifyFBEOrder") || !FBE::JSON::to_json(writer, value.VerifyFBEOrder_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.VerifyFBEOrder", [&] {
+            if (!FBE::JSON::to_json_key(writer, "VerifyFBEOrder") || !FBE::JSON::to_json(writer, value.VerifyFBEOrder_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6780,39 +5553,24 @@ struct ValueReader<TJson, ::import::VerifyFBEOrder>
 
     static bool from_json(const TJson& json, ::import::VerifyFBEOrder& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.VerifyFBEOrder", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.VerifyFBEOrder");
+        return detail::read_struct(json, "import.VerifyFBEOrder", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::VerifyFBEOrder& value)
     {
         static constexpr std::string_view names[] = {"VerifyFBEOrder"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.VerifyFBEOrder_, "VerifyFBEOrder"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.VerifyFBEOrder_, "VerifyFBEOrder");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.VerifyFBEOrder_ = {};
         return result;
@@ -6824,14 +5582,11 @@ struct ValueWriter<TWriter, ::import::fbe_vr_Order>
 {
     static bool to_json(TWriter& writer, const ::import::fbe_vr_Order& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.fbe_vr_Order");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbe_vr_Order") || !FBE::JSON::to_json(writer, value.fbe_vr_Order_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.fbe_vr_Order", [&] {
+            if (!FBE::JSON::to_json_key(writer, "fbe_vr_Order") || !FBE::JSON::to_json(writer, value.fbe_vr_Order_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6843,39 +5598,24 @@ struct ValueReader<TJson, ::import::fbe_vr_Order>
 
     static bool from_json(const TJson& json, ::import::fbe_vr_Order& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.fbe_vr_Order", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.fbe_vr_Order");
+        return detail::read_struct(json, "import.fbe_vr_Order", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::fbe_vr_Order& value)
     {
         static constexpr std::string_view names[] = {"fbe_vr_Order"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.fbe_vr_Order_, "fbe_vr_Order"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.fbe_vr_Order_, "fbe_vr_Order");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.fbe_vr_Order_ = {};
         return result;
@@ -6887,14 +5627,11 @@ struct ValueWriter<TWriter, ::import::e1>
 {
     static bool to_json(TWriter& writer, const ::import::e1& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.e1");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "e1") || !FBE::JSON::to_json(writer, value.e1_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.e1", [&] {
+            if (!FBE::JSON::to_json_key(writer, "e1") || !FBE::JSON::to_json(writer, value.e1_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6906,39 +5643,24 @@ struct ValueReader<TJson, ::import::e1>
 
     static bool from_json(const TJson& json, ::import::e1& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.e1", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.e1");
+        return detail::read_struct(json, "import.e1", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::e1& value)
     {
         static constexpr std::string_view names[] = {"e1"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.e1_, "e1"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.e1_, "e1");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.e1_ = {};
         return result;
@@ -6950,14 +5672,11 @@ struct ValueWriter<TWriter, ::import::i2>
 {
     static bool to_json(TWriter& writer, const ::import::i2& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.i2");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "i2") || !FBE::JSON::to_json(writer, value.i2_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.i2", [&] {
+            if (!FBE::JSON::to_json_key(writer, "i2") || !FBE::JSON::to_json(writer, value.i2_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -6969,39 +5688,24 @@ struct ValueReader<TJson, ::import::i2>
 
     static bool from_json(const TJson& json, ::import::i2& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.i2", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.i2");
+        return detail::read_struct(json, "import.i2", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::i2& value)
     {
         static constexpr std::string_view names[] = {"i2"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.i2_, "i2"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.i2_, "i2");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.i2_ = {};
         return result;
@@ -7013,14 +5717,11 @@ struct ValueWriter<TWriter, ::import::o3>
 {
     static bool to_json(TWriter& writer, const ::import::o3& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.o3");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "o3") || !FBE::JSON::to_json(writer, value.o3_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.o3", [&] {
+            if (!FBE::JSON::to_json_key(writer, "o3") || !FBE::JSON::to_json(writer, value.o3_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7032,39 +5733,24 @@ struct ValueReader<TJson, ::import::o3>
 
     static bool from_json(const TJson& json, ::import::o3& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.o3", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.o3");
+        return detail::read_struct(json, "import.o3", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::o3& value)
     {
         static constexpr std::string_view names[] = {"o3"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.o3_, "o3"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.o3_, "o3");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.o3_ = {};
         return result;
@@ -7076,14 +5762,11 @@ struct ValueWriter<TWriter, ::import::Fbe>
 {
     static bool to_json(TWriter& writer, const ::import::Fbe& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Fbe");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Fbe", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7095,39 +5778,24 @@ struct ValueReader<TJson, ::import::Fbe>
 
     static bool from_json(const TJson& json, ::import::Fbe& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Fbe", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Fbe");
+        return detail::read_struct(json, "import.Fbe", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Fbe& value)
     {
         static constexpr std::string_view names[] = {"Fbe"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Fbe_, "Fbe"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Fbe_, "Fbe");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.Fbe_ = {};
         return result;
@@ -7139,14 +5807,11 @@ struct ValueWriter<TWriter, ::import::FINGERPRINT>
 {
     static bool to_json(TWriter& writer, const ::import::FINGERPRINT& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.FINGERPRINT");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FINGERPRINT") || !FBE::JSON::to_json(writer, value.FINGERPRINT_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.FINGERPRINT", [&] {
+            if (!FBE::JSON::to_json_key(writer, "FINGERPRINT") || !FBE::JSON::to_json(writer, value.FINGERPRINT_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7158,39 +5823,24 @@ struct ValueReader<TJson, ::import::FINGERPRINT>
 
     static bool from_json(const TJson& json, ::import::FINGERPRINT& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.FINGERPRINT", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.FINGERPRINT");
+        return detail::read_struct(json, "import.FINGERPRINT", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FINGERPRINT& value)
     {
         static constexpr std::string_view names[] = {"FINGERPRINT"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.FINGERPRINT_, "FINGERPRINT"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.FINGERPRINT_, "FINGERPRINT");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.FINGERPRINT_ = {};
         return result;
@@ -7202,14 +5852,11 @@ struct ValueWriter<TWriter, ::import::FBE_FINGERPRINT>
 {
     static bool to_json(TWriter& writer, const ::import::FBE_FINGERPRINT& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.FBE_FINGERPRINT");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBE_FINGERPRINT") || !FBE::JSON::to_json(writer, value.FBE_FINGERPRINT_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.FBE_FINGERPRINT", [&] {
+            if (!FBE::JSON::to_json_key(writer, "FBE_FINGERPRINT") || !FBE::JSON::to_json(writer, value.FBE_FINGERPRINT_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7221,39 +5868,24 @@ struct ValueReader<TJson, ::import::FBE_FINGERPRINT>
 
     static bool from_json(const TJson& json, ::import::FBE_FINGERPRINT& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.FBE_FINGERPRINT", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.FBE_FINGERPRINT");
+        return detail::read_struct(json, "import.FBE_FINGERPRINT", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FBE_FINGERPRINT& value)
     {
         static constexpr std::string_view names[] = {"FBE_FINGERPRINT"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.FBE_FINGERPRINT_, "FBE_FINGERPRINT"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.FBE_FINGERPRINT_, "FBE_FINGERPRINT");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.FBE_FINGERPRINT_ = {};
         return result;
@@ -7265,14 +5897,11 @@ struct ValueWriter<TWriter, ::import::FBEFingerprint>
 {
     static bool to_json(TWriter& writer, const ::import::FBEFingerprint& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.FBEFingerprint");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEFingerprint") || !FBE::JSON::to_json(writer, value.FBEFingerprint_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.FBEFingerprint", [&] {
+            if (!FBE::JSON::to_json_key(writer, "FBEFingerprint") || !FBE::JSON::to_json(writer, value.FBEFingerprint_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7284,39 +5913,24 @@ struct ValueReader<TJson, ::import::FBEFingerprint>
 
     static bool from_json(const TJson& json, ::import::FBEFingerprint& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.FBEFingerprint", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.FBEFingerprint");
+        return detail::read_struct(json, "import.FBEFingerprint", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::FBEFingerprint& value)
     {
         static constexpr std::string_view names[] = {"FBEFingerprint"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.FBEFingerprint_, "FBEFingerprint"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.FBEFingerprint_, "FBEFingerprint");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.FBEFingerprint_ = {};
         return result;
@@ -7328,28 +5942,25 @@ struct ValueWriter<TWriter, ::import::Case>
 {
     static bool to_json(TWriter& writer, const ::import::Case& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Case");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Name") || !FBE::JSON::to_json(writer, value.Name))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "NAME") || !FBE::JSON::to_json(writer, value.NAME))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class___))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "class_") || !FBE::JSON::to_json(writer, value.class_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "class__") || !FBE::JSON::to_json(writer, value.class__))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "String_") || !FBE::JSON::to_json(writer, value.String_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Case", [&] {
+            if (!FBE::JSON::to_json_key(writer, "name") || !FBE::JSON::to_json(writer, value.name))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Name") || !FBE::JSON::to_json(writer, value.Name))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "NAME") || !FBE::JSON::to_json(writer, value.NAME))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class___))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "class_") || !FBE::JSON::to_json(writer, value.class_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "class__") || !FBE::JSON::to_json(writer, value.class__))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "String_") || !FBE::JSON::to_json(writer, value.String_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7361,46 +5972,31 @@ struct ValueReader<TJson, ::import::Case>
 
     static bool from_json(const TJson& json, ::import::Case& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Case", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Case");
+        return detail::read_struct(json, "import.Case", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Case& value)
     {
         static constexpr std::string_view names[] = {"name", "Name", "NAME", "class", "class_", "class__", "String", "String_"};
         bool seen[8] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 8, name, next);
-            if (i == 8)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.name, "name"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.Name, "Name"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.NAME, "NAME"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.class___, "class"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.class_, "class_"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.class__, "class__"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.String, "String"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.String_, "String_"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.name, "name");
+                case 1: return detail::read_member<TJson>(member, value.Name, "Name");
+                case 2: return detail::read_member<TJson>(member, value.NAME, "NAME");
+                case 3: return detail::read_member<TJson>(member, value.class___, "class");
+                case 4: return detail::read_member<TJson>(member, value.class_, "class_");
+                case 5: return detail::read_member<TJson>(member, value.class__, "class__");
+                case 6: return detail::read_member<TJson>(member, value.String, "String");
+                case 7: return detail::read_member<TJson>(member, value.String_, "String_");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.name = {};
         if (!seen[1])
@@ -7426,18 +6022,15 @@ struct ValueWriter<TWriter, ::import::Imported>
 {
     static bool to_json(TWriter& writer, const ::import::Imported& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Imported");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "market") || !FBE::JSON::to_json(writer, value.market))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "org") || !FBE::JSON::to_json(writer, value.org))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "example") || !FBE::JSON::to_json(writer, value.example))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Imported", [&] {
+            if (!FBE::JSON::to_json_key(writer, "market") || !FBE::JSON::to_json(writer, value.market))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "org") || !FBE::JSON::to_json(writer, value.org))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "example") || !FBE::JSON::to_json(writer, value.example))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7449,41 +6042,26 @@ struct ValueReader<TJson, ::import::Imported>
 
     static bool from_json(const TJson& json, ::import::Imported& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Imported", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Imported");
+        return detail::read_struct(json, "import.Imported", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Imported& value)
     {
         static constexpr std::string_view names[] = {"market", "org", "example"};
         bool seen[3] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 3, name, next);
-            if (i == 3)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.market, "market"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.org, "org"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.example, "example"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.market, "market");
+                case 1: return detail::read_member<TJson>(member, value.org, "org");
+                case 2: return detail::read_member<TJson>(member, value.example, "example");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             value.market = {};
@@ -7503,14 +6081,11 @@ struct ValueWriter<TWriter, ::import::symbol>
 {
     static bool to_json(TWriter& writer, const ::import::symbol& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.symbol");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "digits") || !FBE::JSON::to_json(writer, value.digits))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.symbol", [&] {
+            if (!FBE::JSON::to_json_key(writer, "digits") || !FBE::JSON::to_json(writer, value.digits))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7522,39 +6097,24 @@ struct ValueReader<TJson, ::import::symbol>
 
     static bool from_json(const TJson& json, ::import::symbol& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.symbol", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.symbol");
+        return detail::read_struct(json, "import.symbol", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::symbol& value)
     {
         static constexpr std::string_view names[] = {"digits"};
         bool seen[1] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 1, name, next);
-            if (i == 1)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.digits, "digits"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.digits, "digits");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.digits = ::import::digits::two;
         return result;
@@ -7566,18 +6126,15 @@ struct ValueWriter<TWriter, ::import::Listed>
 {
     static bool to_json(TWriter& writer, const ::import::Listed& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Listed");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json(writer, static_cast<const ::market::Instrument&>(value), false))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "precision") || !FBE::JSON::to_json(writer, value.precision))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "ticker") || !FBE::JSON::to_json(writer, value.ticker))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Listed", [&] {
+            if (!FBE::JSON::to_json(writer, static_cast<const ::market::Instrument&>(value), false))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "precision") || !FBE::JSON::to_json(writer, value.precision))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "ticker") || !FBE::JSON::to_json(writer, value.ticker))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7589,42 +6146,27 @@ struct ValueReader<TJson, ::import::Listed>
 
     static bool from_json(const TJson& json, ::import::Listed& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Listed", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Listed");
+        return detail::read_struct(json, "import.Listed", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Listed& value)
     {
         static constexpr std::string_view names[] = {"symbol", "digits", "precision", "ticker"};
         bool seen[4] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 4, name, next);
-            if (i == 4)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.symbol, "symbol"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.digits, "digits"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.precision, "precision"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.ticker, "ticker"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.symbol, "symbol");
+                case 1: return detail::read_member<TJson>(member, value.digits, "digits");
+                case 2: return detail::read_member<TJson>(member, value.precision, "precision");
+                case 3: return detail::read_member<TJson>(member, value.ticker, "ticker");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
             value.symbol = {};
@@ -7646,18 +6188,15 @@ struct ValueWriter<TWriter, ::import::Derived>
 {
     static bool to_json(TWriter& writer, const ::import::Derived& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Derived");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json(writer, static_cast<const ::import::Order&>(value), false))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Word") || !FBE::JSON::to_json(writer, value.Word))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "side_") || !FBE::JSON::to_json(writer, value.side_))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Derived", [&] {
+            if (!FBE::JSON::to_json(writer, static_cast<const ::import::Order&>(value), false))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Word") || !FBE::JSON::to_json(writer, value.Word))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "side_") || !FBE::JSON::to_json(writer, value.side_))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7669,43 +6208,28 @@ struct ValueReader<TJson, ::import::Derived>
 
     static bool from_json(const TJson& json, ::import::Derived& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Derived", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Derived");
+        return detail::read_struct(json, "import.Derived", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Derived& value)
     {
         static constexpr std::string_view names[] = {"side", "s", "range", "Word", "side_"};
         bool seen[5] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 5, name, next);
-            if (i == 5)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.side, "side"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.s, "s"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.range, "range"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.Word, "Word"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.side_, "side_"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.side, "side");
+                case 1: return detail::read_member<TJson>(member, value.s, "s");
+                case 2: return detail::read_member<TJson>(member, value.range, "range");
+                case 3: return detail::read_member<TJson>(member, value.Word, "Word");
+                case 4: return detail::read_member<TJson>(member, value.side_, "side_");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.side = {};
         if (!seen[1])
@@ -7725,176 +6249,173 @@ struct ValueWriter<TWriter, ::import::Hostile>
 {
     static bool to_json(TWriter& writer, const ::import::Hostile& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("import.Hostile");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Order") || !FBE::JSON::to_json(writer, value.Order))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "CppWords") || !FBE::JSON::to_json(writer, value.CppWords))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "PythonWords") || !FBE::JSON::to_json(writer, value.PythonWords))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "GoWords") || !FBE::JSON::to_json(writer, value.GoWords))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "JavaWords") || !FBE::JSON::to_json(writer, value.JavaWords))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "KotlinWords") || !FBE::JSON::to_json(writer, value.KotlinWords))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "JsWords") || !FBE::JSON::to_json(writer, value.JsWords))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "RustWords") || !FBE::JSON::to_json(writer, value.RustWords))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "CSharpWords") || !FBE::JSON::to_json(writer, value.CSharpWords))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "RubyWords") || !FBE::JSON::to_json(writer, value.RubyWords))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "CppMembers") || !FBE::JSON::to_json(writer, value.CppMembers))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "PythonMembers") || !FBE::JSON::to_json(writer, value.PythonMembers))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "GoMembers") || !FBE::JSON::to_json(writer, value.GoMembers))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "JvmMembers") || !FBE::JSON::to_json(writer, value.JvmMembers))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "JsMembers") || !FBE::JSON::to_json(writer, value.JsMembers))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "RuntimeNames") || !FBE::JSON::to_json(writer, value.RuntimeNames))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "List") || !FBE::JSON::to_json(writer, value.List))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Model") || !FBE::JSON::to_json(writer, value.Model))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FinalModel") || !FBE::JSON::to_json(writer, value.FinalModel))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Buffer") || !FBE::JSON::to_json(writer, value.Buffer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Reader") || !FBE::JSON::to_json(writer, value.Reader))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Writer") || !FBE::JSON::to_json(writer, value.Writer))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Limits") || !FBE::JSON::to_json(writer, value.Limits))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "DecodeError") || !FBE::JSON::to_json(writer, value.DecodeError))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "DecodeException") || !FBE::JSON::to_json(writer, value.DecodeException))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Timestamp") || !FBE::JSON::to_json(writer, value.Timestamp))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Sender") || !FBE::JSON::to_json(writer, value.Sender))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Receiver") || !FBE::JSON::to_json(writer, value.Receiver))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Client") || !FBE::JSON::to_json(writer, value.Client))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Proxy") || !FBE::JSON::to_json(writer, value.Proxy))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Handler") || !FBE::JSON::to_json(writer, value.Handler))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Companion") || !FBE::JSON::to_json(writer, value.Companion))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Any") || !FBE::JSON::to_json(writer, value.Any))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Self") || !FBE::JSON::to_json(writer, value.Self))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "self") || !FBE::JSON::to_json(writer, value.self))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Option") || !FBE::JSON::to_json(writer, value.Option))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Result") || !FBE::JSON::to_json(writer, value.Result))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Error") || !FBE::JSON::to_json(writer, value.Error))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Exception") || !FBE::JSON::to_json(writer, value.Exception))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Text") || !FBE::JSON::to_json(writer, value.Text))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "JsonWriter") || !FBE::JSON::to_json(writer, value.JsonWriter))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "int32_t") || !FBE::JSON::to_json(writer, value.int32_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "size_t") || !FBE::JSON::to_json(writer, value.size_t_))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "list") || !FBE::JSON::to_json(writer, value.list))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "object") || !FBE::JSON::to_json(writer, value.object))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "v") || !FBE::JSON::to_json(writer, value.v))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "r") || !FBE::JSON::to_json(writer, value.r))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "w") || !FBE::JSON::to_json(writer, value.w))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "SideBuy") || !FBE::JSON::to_json(writer, value.SideBuy))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "OrderKey") || !FBE::JSON::to_json(writer, value.OrderKey))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "textOfside") || !FBE::JSON::to_json(writer, value.textOfside))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "DECIMAL_1") || !FBE::JSON::to_json(writer, value.DECIMAL_1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "OrderModel") || !FBE::JSON::to_json(writer, value.OrderModel))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "OrderFinal") || !FBE::JSON::to_json(writer, value.OrderFinal))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "NewOrder") || !FBE::JSON::to_json(writer, value.NewOrder))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "VerifyFBEOrder") || !FBE::JSON::to_json(writer, value.VerifyFBEOrder))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "fbe_vr_Order") || !FBE::JSON::to_json(writer, value.fbe_vr_Order))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "e1") || !FBE::JSON::to_json(writer, value.e1))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "i2") || !FBE::JSON::to_json(writer, value.i2))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "o3") || !FBE::JSON::to_json(writer, value.o3))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FINGERPRINT") || !FBE::JSON::to_json(writer, value.FINGERPRINT))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBE_FINGERPRINT") || !FBE::JSON::to_json(writer, value.FBE_FINGERPRINT))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "FBEFingerprint") || !FBE::JSON::to_json(writer, value.FBEFingerprint))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Case") || !FBE::JSON::to_json(writer, value.Case))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Imported") || !FBE::JSON::to_json(writer, value.Imported))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Derived") || !FBE::JSON::to_json(writer, value.Derived))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Listed") || !FBE::JSON::to_json(writer, value.Listed))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "Letters") || !FBE::JSON::to_json(writer, value.Letters))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "import.Hostile", [&] {
+            if (!FBE::JSON::to_json_key(writer, "Order") || !FBE::JSON::to_json(writer, value.Order))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "CppWords") || !FBE::JSON::to_json(writer, value.CppWords))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "PythonWords") || !FBE::JSON::to_json(writer, value.PythonWords))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "GoWords") || !FBE::JSON::to_json(writer, value.GoWords))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "JavaWords") || !FBE::JSON::to_json(writer, value.JavaWords))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "KotlinWords") || !FBE::JSON::to_json(writer, value.KotlinWords))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "JsWords") || !FBE::JSON::to_json(writer, value.JsWords))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "RustWords") || !FBE::JSON::to_json(writer, value.RustWords))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "CSharpWords") || !FBE::JSON::to_json(writer, value.CSharpWords))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "RubyWords") || !FBE::JSON::to_json(writer, value.RubyWords))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "CppMembers") || !FBE::JSON::to_json(writer, value.CppMembers))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "PythonMembers") || !FBE::JSON::to_json(writer, value.PythonMembers))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "GoMembers") || !FBE::JSON::to_json(writer, value.GoMembers))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "JvmMembers") || !FBE::JSON::to_json(writer, value.JvmMembers))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "JsMembers") || !FBE::JSON::to_json(writer, value.JsMembers))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "RuntimeNames") || !FBE::JSON::to_json(writer, value.RuntimeNames))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "class") || !FBE::JSON::to_json(writer, value.class_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Object") || !FBE::JSON::to_json(writer, value.Object))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "String") || !FBE::JSON::to_json(writer, value.String))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "List") || !FBE::JSON::to_json(writer, value.List))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Map") || !FBE::JSON::to_json(writer, value.Map))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Model") || !FBE::JSON::to_json(writer, value.Model))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FinalModel") || !FBE::JSON::to_json(writer, value.FinalModel))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Buffer") || !FBE::JSON::to_json(writer, value.Buffer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Reader") || !FBE::JSON::to_json(writer, value.Reader))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Writer") || !FBE::JSON::to_json(writer, value.Writer))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Limits") || !FBE::JSON::to_json(writer, value.Limits))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "DecodeError") || !FBE::JSON::to_json(writer, value.DecodeError))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "DecodeException") || !FBE::JSON::to_json(writer, value.DecodeException))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Decimal") || !FBE::JSON::to_json(writer, value.Decimal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Uuid") || !FBE::JSON::to_json(writer, value.Uuid))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "UUID") || !FBE::JSON::to_json(writer, value.UUID))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Timestamp") || !FBE::JSON::to_json(writer, value.Timestamp))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Sender") || !FBE::JSON::to_json(writer, value.Sender))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Receiver") || !FBE::JSON::to_json(writer, value.Receiver))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Client") || !FBE::JSON::to_json(writer, value.Client))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Proxy") || !FBE::JSON::to_json(writer, value.Proxy))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Handler") || !FBE::JSON::to_json(writer, value.Handler))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fbe") || !FBE::JSON::to_json(writer, value.fbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBE") || !FBE::JSON::to_json(writer, value.FBE_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "std") || !FBE::JSON::to_json(writer, value.std_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Companion") || !FBE::JSON::to_json(writer, value.Companion))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Any") || !FBE::JSON::to_json(writer, value.Any))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Self") || !FBE::JSON::to_json(writer, value.Self))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "self") || !FBE::JSON::to_json(writer, value.self))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "None") || !FBE::JSON::to_json(writer, value.None))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Option") || !FBE::JSON::to_json(writer, value.Option))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Result") || !FBE::JSON::to_json(writer, value.Result))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Vec") || !FBE::JSON::to_json(writer, value.Vec))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Box") || !FBE::JSON::to_json(writer, value.Box))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Error") || !FBE::JSON::to_json(writer, value.Error))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Exception") || !FBE::JSON::to_json(writer, value.Exception))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Text") || !FBE::JSON::to_json(writer, value.Text))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "JsonWriter") || !FBE::JSON::to_json(writer, value.JsonWriter))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "int32_t") || !FBE::JSON::to_json(writer, value.int32_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "size_t") || !FBE::JSON::to_json(writer, value.size_t_))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "list") || !FBE::JSON::to_json(writer, value.list))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "object") || !FBE::JSON::to_json(writer, value.object))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "v") || !FBE::JSON::to_json(writer, value.v))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "r") || !FBE::JSON::to_json(writer, value.r))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "w") || !FBE::JSON::to_json(writer, value.w))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "SideBuy") || !FBE::JSON::to_json(writer, value.SideBuy))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "OrderKey") || !FBE::JSON::to_json(writer, value.OrderKey))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "textOfside") || !FBE::JSON::to_json(writer, value.textOfside))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "DECIMAL_1") || !FBE::JSON::to_json(writer, value.DECIMAL_1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "OrderModel") || !FBE::JSON::to_json(writer, value.OrderModel))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "OrderFinal") || !FBE::JSON::to_json(writer, value.OrderFinal))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "NewOrder") || !FBE::JSON::to_json(writer, value.NewOrder))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "VerifyFBEOrder") || !FBE::JSON::to_json(writer, value.VerifyFBEOrder))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "fbe_vr_Order") || !FBE::JSON::to_json(writer, value.fbe_vr_Order))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "e1") || !FBE::JSON::to_json(writer, value.e1))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "i2") || !FBE::JSON::to_json(writer, value.i2))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "o3") || !FBE::JSON::to_json(writer, value.o3))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Fbe") || !FBE::JSON::to_json(writer, value.Fbe))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FINGERPRINT") || !FBE::JSON::to_json(writer, value.FINGERPRINT))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBE_FINGERPRINT") || !FBE::JSON::to_json(writer, value.FBE_FINGERPRINT))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "FBEFingerprint") || !FBE::JSON::to_json(writer, value.FBEFingerprint))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Case") || !FBE::JSON::to_json(writer, value.Case))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Imported") || !FBE::JSON::to_json(writer, value.Imported))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Derived") || !FBE::JSON::to_json(writer, value.Derived))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Listed") || !FBE::JSON::to_json(writer, value.Listed))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "Letters") || !FBE::JSON::to_json(writer, value.Letters))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -7906,120 +6427,105 @@ struct ValueReader<TJson, ::import::Hostile>
 
     static bool from_json(const TJson& json, ::import::Hostile& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "import.Hostile", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "import.Hostile");
+        return detail::read_struct(json, "import.Hostile", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::import::Hostile& value)
     {
         static constexpr std::string_view names[] = {"Order", "CppWords", "PythonWords", "GoWords", "JavaWords", "KotlinWords", "JsWords", "RustWords", "CSharpWords", "RubyWords", "CppMembers", "PythonMembers", "GoMembers", "JvmMembers", "JsMembers", "RuntimeNames", "class", "Object", "String", "List", "Map", "Model", "FinalModel", "Buffer", "Reader", "Writer", "Limits", "DecodeError", "DecodeException", "Decimal", "Uuid", "UUID", "Timestamp", "Sender", "Receiver", "Client", "Proxy", "Handler", "fbe", "FBE", "std", "Companion", "Any", "Self", "self", "None", "Option", "Result", "Vec", "Box", "Error", "Exception", "Text", "JsonWriter", "int32_t", "size_t", "list", "object", "v", "r", "w", "SideBuy", "OrderKey", "textOfside", "DECIMAL_1", "OrderModel", "OrderFinal", "NewOrder", "VerifyFBEOrder", "fbe_vr_Order", "e1", "i2", "o3", "Fbe", "FINGERPRINT", "FBE_FINGERPRINT", "FBEFingerprint", "Case", "Imported", "Derived", "Listed", "Letters"};
         bool seen[82] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 82, name, next);
-            if (i == 82)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.Order, "Order"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.CppWords, "CppWords"); break;
-                case 2: result &= detail::read_member<TJson>(it->value, value.PythonWords, "PythonWords"); break;
-                case 3: result &= detail::read_member<TJson>(it->value, value.GoWords, "GoWords"); break;
-                case 4: result &= detail::read_member<TJson>(it->value, value.JavaWords, "JavaWords"); break;
-                case 5: result &= detail::read_member<TJson>(it->value, value.KotlinWords, "KotlinWords"); break;
-                case 6: result &= detail::read_member<TJson>(it->value, value.JsWords, "JsWords"); break;
-                case 7: result &= detail::read_member<TJson>(it->value, value.RustWords, "RustWords"); break;
-                case 8: result &= detail::read_member<TJson>(it->value, value.CSharpWords, "CSharpWords"); break;
-                case 9: result &= detail::read_member<TJson>(it->value, value.RubyWords, "RubyWords"); break;
-                case 10: result &= detail::read_member<TJson>(it->value, value.CppMembers, "CppMembers"); break;
-                case 11: result &= detail::read_member<TJson>(it->value, value.PythonMembers, "PythonMembers"); break;
-                case 12: result &= detail::read_member<TJson>(it->value, value.GoMembers, "GoMembers"); break;
-                case 13: result &= detail::read_member<TJson>(it->value, value.JvmMembers, "JvmMembers"); break;
-                case 14: result &= detail::read_member<TJson>(it->value, value.JsMembers, "JsMembers"); break;
-                case 15: result &= detail::read_member<TJson>(it->value, value.RuntimeNames, "RuntimeNames"); break;
-                case 16: result &= detail::read_member<TJson>(it->value, value.class_, "class"); break;
-                case 17: result &= detail::read_member<TJson>(it->value, value.Object, "Object"); break;
-                case 18: result &= detail::read_member<TJson>(it->value, value.String, "String"); break;
-                case 19: result &= detail::read_member<TJson>(it->value, value.List, "List"); break;
-                case 20: result &= detail::read_member<TJson>(it->value, value.Map, "Map"); break;
-                case 21: result &= detail::read_member<TJson>(it->value, value.Model, "Model"); break;
-                case 22: result &= detail::read_member<TJson>(it->value, value.FinalModel, "FinalModel"); break;
-                case 23: result &= detail::read_member<TJson>(it->value, value.Buffer, "Buffer"); break;
-                case 24: result &= detail::read_member<TJson>(it->value, value.Reader, "Reader"); break;
-                case 25: result &= detail::read_member<TJson>(it->value, value.Writer, "Writer"); break;
-                case 26: result &= detail::read_member<TJson>(it->value, value.Limits, "Limits"); break;
-                case 27: result &= detail::read_member<TJson>(it->value, value.DecodeError, "DecodeError"); break;
-                case 28: result &= detail::read_member<TJson>(it->value, value.DecodeException, "DecodeException"); break;
-                case 29: result &= detail::read_member<TJson>(it->value, value.Decimal, "Decimal"); break;
-                case 30: result &= detail::read_member<TJson>(it->value, value.Uuid, "Uuid"); break;
-                case 31: result &= detail::read_member<TJson>(it->value, value.UUID, "UUID"); break;
-                case 32: result &= detail::read_member<TJson>(it->value, value.Timestamp, "Timestamp"); break;
-                case 33: result &= detail::read_member<TJson>(it->value, value.Sender, "Sender"); break;
-                case 34: result &= detail::read_member<TJson>(it->value, value.Receiver, "Receiver"); break;
-                case 35: result &= detail::read_member<TJson>(it->value, value.Client, "Client"); break;
-                case 36: result &= detail::read_member<TJson>(it->value, value.Proxy, "Proxy"); break;
-                case 37: result &= detail::read_member<TJson>(it->value, value.Handler, "Handler"); break;
-                case 38: result &= detail::read_member<TJson>(it->value, value.fbe, "fbe"); break;
-                case 39: result &= detail::read_member<TJson>(it->value, value.FBE_, "FBE"); break;
-                case 40: result &= detail::read_member<TJson>(it->value, value.std_, "std"); break;
-                case 41: result &= detail::read_member<TJson>(it->value, value.Companion, "Companion"); break;
-                case 42: result &= detail::read_member<TJson>(it->value, value.Any, "Any"); break;
-                case 43: result &= detail::read_member<TJson>(it->value, value.Self, "Self"); break;
-                case 44: result &= detail::read_member<TJson>(it->value, value.self, "self"); break;
-                case 45: result &= detail::read_member<TJson>(it->value, value.None, "None"); break;
-                case 46: result &= detail::read_member<TJson>(it->value, value.Option, "Option"); break;
-                case 47: result &= detail::read_member<TJson>(it->value, value.Result, "Result"); break;
-                case 48: result &= detail::read_member<TJson>(it->value, value.Vec, "Vec"); break;
-                case 49: result &= detail::read_member<TJson>(it->value, value.Box, "Box"); break;
-                case 50: result &= detail::read_member<TJson>(it->value, value.Error, "Error"); break;
-                case 51: result &= detail::read_member<TJson>(it->value, value.Exception, "Exception"); break;
-                case 52: result &= detail::read_member<TJson>(it->value, value.Text, "Text"); break;
-                case 53: result &= detail::read_member<TJson>(it->value, value.JsonWriter, "JsonWriter"); break;
-                case 54: result &= detail::read_member<TJson>(it->value, value.int32_t_, "int32_t"); break;
-                case 55: result &= detail::read_member<TJson>(it->value, value.size_t_, "size_t"); break;
-                case 56: result &= detail::read_member<TJson>(it->value, value.list, "list"); break;
-                case 57: result &= detail::read_member<TJson>(it->value, value.object, "object"); break;
-                case 58: result &= detail::read_member<TJson>(it->value, value.v, "v"); break;
-                case 59: result &= detail::read_member<TJson>(it->value, value.r, "r"); break;
-                case 60: result &= detail::read_member<TJson>(it->value, value.w, "w"); break;
-                case 61: result &= detail::read_member<TJson>(it->value, value.SideBuy, "SideBuy"); break;
-                case 62: result &= detail::read_member<TJson>(it->value, value.OrderKey, "OrderKey"); break;
-                case 63: result &= detail::read_member<TJson>(it->value, value.textOfside, "textOfside"); break;
-                case 64: result &= detail::read_member<TJson>(it->value, value.DECIMAL_1, "DECIMAL_1"); break;
-                case 65: result &= detail::read_member<TJson>(it->value, value.OrderModel, "OrderModel"); break;
-                case 66: result &= detail::read_member<TJson>(it->value, value.OrderFinal, "OrderFinal"); break;
-                case 67: result &= detail::read_member<TJson>(it->value, value.NewOrder, "NewOrder"); break;
-                case 68: result &= detail::read_member<TJson>(it->value, value.VerifyFBEOrder, "VerifyFBEOrder"); break;
-                case 69: result &= detail::read_member<TJson>(it->value, value.fbe_vr_Order, "fbe_vr_Order"); break;
-                case 70: result &= detail::read_member<TJson>(it->value, value.e1, "e1"); break;
-                case 71: result &= detail::read_member<TJson>(it->value, value.i2, "i2"); break;
-                case 72: result &= detail::read_member<TJson>(it->value, value.o3, "o3"); break;
-                case 73: result &= detail::read_member<TJson>(it->value, value.Fbe, "Fbe"); break;
-                case 74: result &= detail::read_member<TJson>(it->value, value.FINGERPRINT, "FINGERPRINT"); break;
-                case 75: result &= detail::read_member<TJson>(it->value, value.FBE_FINGERPRINT, "FBE_FINGERPRINT"); break;
-                case 76: result &= detail::read_member<TJson>(it->value, value.FBEFingerprint, "FBEFingerprint"); break;
-                case 77: result &= detail::read_member<TJson>(it->value, value.Case, "Case"); break;
-                case 78: result &= detail::read_member<TJson>(it->value, value.Imported, "Imported"); break;
-                case 79: result &= detail::read_member<TJson>(it->value, value.Derived, "Derived"); break;
-                case 80: result &= detail::read_member<TJson>(it->value, value.Listed, "Listed"); break;
-                case 81: result &= detail::read_member<TJson>(it->value, value.Letters, "Letters"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.Order, "Order");
+                case 1: return detail::read_member<TJson>(member, value.CppWords, "CppWords");
+                case 2: return detail::read_member<TJson>(member, value.PythonWords, "PythonWords");
+                case 3: return detail::read_member<TJson>(member, value.GoWords, "GoWords");
+                case 4: return detail::read_member<TJson>(member, value.JavaWords, "JavaWords");
+                case 5: return detail::read_member<TJson>(member, value.KotlinWords, "KotlinWords");
+                case 6: return detail::read_member<TJson>(member, value.JsWords, "JsWords");
+                case 7: return detail::read_member<TJson>(member, value.RustWords, "RustWords");
+                case 8: return detail::read_member<TJson>(member, value.CSharpWords, "CSharpWords");
+                case 9: return detail::read_member<TJson>(member, value.RubyWords, "RubyWords");
+                case 10: return detail::read_member<TJson>(member, value.CppMembers, "CppMembers");
+                case 11: return detail::read_member<TJson>(member, value.PythonMembers, "PythonMembers");
+                case 12: return detail::read_member<TJson>(member, value.GoMembers, "GoMembers");
+                case 13: return detail::read_member<TJson>(member, value.JvmMembers, "JvmMembers");
+                case 14: return detail::read_member<TJson>(member, value.JsMembers, "JsMembers");
+                case 15: return detail::read_member<TJson>(member, value.RuntimeNames, "RuntimeNames");
+                case 16: return detail::read_member<TJson>(member, value.class_, "class");
+                case 17: return detail::read_member<TJson>(member, value.Object, "Object");
+                case 18: return detail::read_member<TJson>(member, value.String, "String");
+                case 19: return detail::read_member<TJson>(member, value.List, "List");
+                case 20: return detail::read_member<TJson>(member, value.Map, "Map");
+                case 21: return detail::read_member<TJson>(member, value.Model, "Model");
+                case 22: return detail::read_member<TJson>(member, value.FinalModel, "FinalModel");
+                case 23: return detail::read_member<TJson>(member, value.Buffer, "Buffer");
+                case 24: return detail::read_member<TJson>(member, value.Reader, "Reader");
+                case 25: return detail::read_member<TJson>(member, value.Writer, "Writer");
+                case 26: return detail::read_member<TJson>(member, value.Limits, "Limits");
+                case 27: return detail::read_member<TJson>(member, value.DecodeError, "DecodeError");
+                case 28: return detail::read_member<TJson>(member, value.DecodeException, "DecodeException");
+                case 29: return detail::read_member<TJson>(member, value.Decimal, "Decimal");
+                case 30: return detail::read_member<TJson>(member, value.Uuid, "Uuid");
+                case 31: return detail::read_member<TJson>(member, value.UUID, "UUID");
+                case 32: return detail::read_member<TJson>(member, value.Timestamp, "Timestamp");
+                case 33: return detail::read_member<TJson>(member, value.Sender, "Sender");
+                case 34: return detail::read_member<TJson>(member, value.Receiver, "Receiver");
+                case 35: return detail::read_member<TJson>(member, value.Client, "Client");
+                case 36: return detail::read_member<TJson>(member, value.Proxy, "Proxy");
+                case 37: return detail::read_member<TJson>(member, value.Handler, "Handler");
+                case 38: return detail::read_member<TJson>(member, value.fbe, "fbe");
+                case 39: return detail::read_member<TJson>(member, value.FBE_, "FBE");
+                case 40: return detail::read_member<TJson>(member, value.std_, "std");
+                case 41: return detail::read_member<TJson>(member, value.Companion, "Companion");
+                case 42: return detail::read_member<TJson>(member, value.Any, "Any");
+                case 43: return detail::read_member<TJson>(member, value.Self, "Self");
+                case 44: return detail::read_member<TJson>(member, value.self, "self");
+                case 45: return detail::read_member<TJson>(member, value.None, "None");
+                case 46: return detail::read_member<TJson>(member, value.Option, "Option");
+                case 47: return detail::read_member<TJson>(member, value.Result, "Result");
+                case 48: return detail::read_member<TJson>(member, value.Vec, "Vec");
+                case 49: return detail::read_member<TJson>(member, value.Box, "Box");
+                case 50: return detail::read_member<TJson>(member, value.Error, "Error");
+                case 51: return detail::read_member<TJson>(member, value.Exception, "Exception");
+                case 52: return detail::read_member<TJson>(member, value.Text, "Text");
+                case 53: return detail::read_member<TJson>(member, value.JsonWriter, "JsonWriter");
+                case 54: return detail::read_member<TJson>(member, value.int32_t_, "int32_t");
+                case 55: return detail::read_member<TJson>(member, value.size_t_, "size_t");
+                case 56: return detail::read_member<TJson>(member, value.list, "list");
+                case 57: return detail::read_member<TJson>(member, value.object, "object");
+                case 58: return detail::read_member<TJson>(member, value.v, "v");
+                case 59: return detail::read_member<TJson>(member, value.r, "r");
+                case 60: return detail::read_member<TJson>(member, value.w, "w");
+                case 61: return detail::read_member<TJson>(member, value.SideBuy, "SideBuy");
+                case 62: return detail::read_member<TJson>(member, value.OrderKey, "OrderKey");
+                case 63: return detail::read_member<TJson>(member, value.textOfside, "textOfside");
+                case 64: return detail::read_member<TJson>(member, value.DECIMAL_1, "DECIMAL_1");
+                case 65: return detail::read_member<TJson>(member, value.OrderModel, "OrderModel");
+                case 66: return detail::read_member<TJson>(member, value.OrderFinal, "OrderFinal");
+                case 67: return detail::read_member<TJson>(member, value.NewOrder, "NewOrder");
+                case 68: return detail::read_member<TJson>(member, value.VerifyFBEOrder, "VerifyFBEOrder");
+                case 69: return detail::read_member<TJson>(member, value.fbe_vr_Order, "fbe_vr_Order");
+                case 70: return detail::read_member<TJson>(member, value.e1, "e1");
+                case 71: return detail::read_member<TJson>(member, value.i2, "i2");
+                case 72: return detail::read_member<TJson>(member, value.o3, "o3");
+                case 73: return detail::read_member<TJson>(member, value.Fbe, "Fbe");
+                case 74: return detail::read_member<TJson>(member, value.FINGERPRINT, "FINGERPRINT");
+                case 75: return detail::read_member<TJson>(member, value.FBE_FINGERPRINT, "FBE_FINGERPRINT");
+                case 76: return detail::read_member<TJson>(member, value.FBEFingerprint, "FBEFingerprint");
+                case 77: return detail::read_member<TJson>(member, value.Case, "Case");
+                case 78: return detail::read_member<TJson>(member, value.Imported, "Imported");
+                case 79: return detail::read_member<TJson>(member, value.Derived, "Derived");
+                case 80: return detail::read_member<TJson>(member, value.Listed, "Listed");
+                case 81: return detail::read_member<TJson>(member, value.Letters, "Letters");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         uint64_t defaults = 0;
         if (!seen[0])
         {

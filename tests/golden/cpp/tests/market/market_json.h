@@ -16,16 +16,13 @@ struct ValueWriter<TWriter, ::market::Instrument>
 {
     static bool to_json(TWriter& writer, const ::market::Instrument& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("market.Instrument");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "digits") || !FBE::JSON::to_json(writer, value.digits))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "market.Instrument", [&] {
+            if (!FBE::JSON::to_json_key(writer, "symbol") || !FBE::JSON::to_json(writer, value.symbol))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "digits") || !FBE::JSON::to_json(writer, value.digits))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -37,40 +34,25 @@ struct ValueReader<TJson, ::market::Instrument>
 
     static bool from_json(const TJson& json, ::market::Instrument& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "market.Instrument", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "market.Instrument");
+        return detail::read_struct(json, "market.Instrument", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::market::Instrument& value)
     {
         static constexpr std::string_view names[] = {"symbol", "digits"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.symbol, "symbol"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.digits, "digits"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.symbol, "symbol");
+                case 1: return detail::read_member<TJson>(member, value.digits, "digits");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.symbol = {};
         if (!seen[1])
@@ -84,16 +66,13 @@ struct ValueWriter<TWriter, ::market::Failure>
 {
     static bool to_json(TWriter& writer, const ::market::Failure& value, bool scope = true)
     {
-        const detail::WriteLevel level(scope);
-        if (!level.ok())
-            return detail::write_too_deep("market.Failure");
-        if (scope && !writer.StartObject())
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
-            return false;
-        if (!FBE::JSON::to_json_key(writer, "reason") || !FBE::JSON::to_json(writer, value.reason))
-            return false;
-        return !scope || writer.EndObject();
+        return detail::write_struct(writer, scope, "market.Failure", [&] {
+            if (!FBE::JSON::to_json_key(writer, "id") || !FBE::JSON::to_json(writer, value.id))
+                return false;
+            if (!FBE::JSON::to_json_key(writer, "reason") || !FBE::JSON::to_json(writer, value.reason))
+                return false;
+            return true;
+        });
     }
 };
 
@@ -105,40 +84,25 @@ struct ValueReader<TJson, ::market::Failure>
 
     static bool from_json(const TJson& json, ::market::Failure& value)
     {
-        const detail::ReadLevel level;
-        if (!detail::enter_struct(level, json, "market.Failure", cost))
-            return false;
-        return detail::leave_struct(level, read_members(json, value), "market.Failure");
+        return detail::read_struct(json, "market.Failure", cost, [&] { return read_members(json, value); });
     }
 
-    //! The members (inherited ones first) of an object checked by from_json, in one pass:
-    //! each name is matched once (the next field in declaration order first), a name
-    //! seen twice is refused, a field without a member takes its default.
+    //! The members of the object (inherited ones first): detail::read_fields, then the defaults.
     static bool read_members(const TJson& json, ::market::Failure& value)
     {
         static constexpr std::string_view names[] = {"id", "reason"};
         bool seen[2] = {};
         bool result = true;
-        std::size_t next = 0;
-        for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it)
-        {
-            const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-            const std::size_t i = detail::field_index(names, 2, name, next);
-            if (i == 2)
-                continue; // unknown members are ignored
-            if (seen[i])
-                return detail::duplicate_member(name);
-            seen[i] = true;
-            next = i + 1;
+        const auto read = [&](std::size_t i, const TJson& member) {
             switch (i)
             {
-                case 0: result &= detail::read_member<TJson>(it->value, value.id, "id"); break;
-                case 1: result &= detail::read_member<TJson>(it->value, value.reason, "reason"); break;
-                default: break;
+                case 0: return detail::read_member<TJson>(member, value.id, "id");
+                case 1: return detail::read_member<TJson>(member, value.reason, "reason");
+                default: return true;
             }
-            if (FBE_UNLIKELY(!result) && detail::exhausted())
-                return false; // beyond the decode budget: stop at once
-        }
+        };
+        if (!detail::read_fields(json, names, seen, result, read))
+            return false;
         if (!seen[0])
             value.id = {};
         if (!seen[1])
