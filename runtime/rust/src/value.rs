@@ -7,6 +7,7 @@ use crate::error::{DecodeError, EncodeError};
 use crate::keys::{repeated, same_keys, KeyOrd, Pairs, Set};
 use crate::limits::Limits;
 use crate::reader::{self, Reader};
+use crate::sized::SizedWriter;
 use crate::timestamp::Timestamp;
 use crate::writer::{copy_short, Writer};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -29,8 +30,11 @@ pub trait Value: Sized {
     fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError>;
     /// Reads the value of the slot at `slot` (inside a checked block), data located from `base`.
     fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError>;
-    /// Appends the value (final model).
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError>;
+    /// Appends the value (final model) at the writer's position, into the bytes of its
+    /// [`Value::final_size`].
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError>;
+    /// The bytes [`Value::append`] writes (the final model's size walk).
+    fn final_size(&self) -> usize;
     /// Reads the value at the reader's cursor (final model).
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError>;
 
@@ -117,9 +121,14 @@ macro_rules! scalars {
             }
 
             #[inline]
-            fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+            fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
                 w.$append(*self);
                 Ok(())
+            }
+
+            #[inline(always)]
+            fn final_size(&self) -> usize {
+                $size
             }
 
             #[inline]
@@ -174,9 +183,14 @@ impl Value for Uuid {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.append_uuid(self);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn final_size(&self) -> usize {
+        16
     }
 
     #[inline]
@@ -214,9 +228,14 @@ impl Value for Decimal {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.append_decimal(self);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn final_size(&self) -> usize {
+        16
     }
 
     #[inline]
@@ -275,8 +294,13 @@ impl Value for Char {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         self.0.append(w)
+    }
+
+    #[inline(always)]
+    fn final_size(&self) -> usize {
+        1
     }
 
     #[inline]
@@ -366,9 +390,14 @@ macro_rules! texts {
             }
 
             #[inline]
-            fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+            fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
                 w.append_string(self.as_slice());
                 Ok(())
+            }
+
+            #[inline(always)]
+            fn final_size(&self) -> usize {
+                4 + self.len()
             }
 
             #[inline]
@@ -452,7 +481,7 @@ impl<T: Value> Value for Option<T> {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         match self {
             None => {
                 w.append_u8(0);
@@ -462,6 +491,14 @@ impl<T: Value> Value for Option<T> {
                 w.append_u8(1);
                 v.append(w)
             }
+        }
+    }
+
+    #[inline(always)]
+    fn final_size(&self) -> usize {
+        match self {
+            None => 1,
+            Some(v) => 1 + v.final_size(),
         }
     }
 
@@ -567,11 +604,16 @@ impl<T: Value, const N: usize> Value for [T; N] {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         for (i, v) in self.iter().enumerate() {
             v.append(w).map_err(|e| e.in_index(i))?;
         }
         Ok(())
+    }
+
+    #[inline]
+    fn final_size(&self) -> usize {
+        self.iter().map(Value::final_size).sum()
     }
 
     #[inline]
@@ -631,8 +673,13 @@ impl<T: Value, const N: usize> Value for Box<[T; N]> {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         (**self).append(w)
+    }
+
+    #[inline]
+    fn final_size(&self) -> usize {
+        (**self).final_size()
     }
 
     #[inline]
@@ -726,9 +773,14 @@ impl<K: Value, V: Value> Value for (K, V) {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         self.0.append(w)?;
         self.1.append(w)
+    }
+
+    #[inline(always)]
+    fn final_size(&self) -> usize {
+        self.0.final_size() + self.1.final_size()
     }
 
     #[inline]
@@ -756,11 +808,11 @@ fn put_all<'v, T: Value + 'v>(
 
 /// Appends the count and the `n` elements of `items` (final model).
 fn append_all<'v, T: Value + 'v>(
-    w: &mut Writer,
+    w: &mut SizedWriter<'_>,
     n: usize,
     items: impl Iterator<Item = &'v T>,
 ) -> Result<(), EncodeError> {
-    w.append_count(n);
+    w.append_count(n)?;
     for (i, v) in items.enumerate() {
         v.append(w).map_err(|e| e.in_index(i))?;
     }
@@ -878,8 +930,13 @@ impl<T: Value> Value for Vec<T> {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         append_all(w, self.len(), self.iter())
+    }
+
+    #[inline]
+    fn final_size(&self) -> usize {
+        4 + self.iter().map(Value::final_size).sum::<usize>()
     }
 
     #[inline]
@@ -971,8 +1028,13 @@ impl<T: Value + Ord> Value for BTreeSet<T> {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         append_all(w, self.len(), self.iter())
+    }
+
+    #[inline]
+    fn final_size(&self) -> usize {
+        4 + self.iter().map(Value::final_size).sum::<usize>()
     }
 
     #[inline]
@@ -1016,11 +1078,16 @@ macro_rules! unique_vecs {
             }
 
             #[inline]
-            fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+            fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
                 if let Some(pair) = repeated(&self.0, |a, b| $key(a).key_cmp($key(b))) {
                     return Err(same_keys($map, pair));
                 }
                 self.0.append(w)
+            }
+
+            #[inline]
+            fn final_size(&self) -> usize {
+                self.0.final_size()
             }
 
             #[inline]
@@ -1075,13 +1142,18 @@ macro_rules! maps {
             }
 
             #[inline]
-            fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
-                w.append_count(self.len());
+            fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
+                w.append_count(self.len())?;
                 for (i, (k, v)) in self.iter().enumerate() {
                     k.append(w).map_err(|e| e.in_index(i))?;
                     v.append(w).map_err(|e| e.in_index(i))?;
                 }
                 Ok(())
+            }
+
+            #[inline]
+            fn final_size(&self) -> usize {
+                4 + self.iter().map(|(k, v)| k.final_size() + v.final_size()).sum::<usize>()
             }
 
             #[inline]
@@ -1127,8 +1199,13 @@ macro_rules! scalar_value {
             }
 
             #[inline]
-            fn append(&self, w: &mut $crate::Writer) -> Result<(), $crate::EncodeError> {
+            fn append(&self, w: &mut $crate::SizedWriter<'_>) -> Result<(), $crate::EncodeError> {
                 $crate::Value::append(&self.$to(), w)
+            }
+
+            #[inline(always)]
+            fn final_size(&self) -> usize {
+                <$wire as $crate::Value>::FINAL_MIN
             }
 
             #[inline]
@@ -1211,7 +1288,9 @@ pub trait Struct: Sized + Default {
     /// their defaults.
     fn read_body_into(&mut self, r: &mut Reader<'_>, base: usize, slot: usize, off: usize) -> Result<(), DecodeError>;
     /// Appends the fields (final model).
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError>;
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError>;
+    /// The bytes [`Struct::write_fields`] writes (the final model's size walk).
+    fn fields_size(&self) -> usize;
     /// Reads the fields at the reader's cursor into `self` (final model).
     fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError>;
     /// Checks the versioned body as [`Struct::read_body_into`] reads it, without making the value.
@@ -1300,9 +1379,7 @@ pub trait Struct: Sized + Default {
 
     /// Writes the value as a final root into `w` (reset first) and returns its bytes.
     fn write_final<'w>(&self, w: &'w mut Writer) -> Result<&'w [u8], EncodeError> {
-        w.begin_final();
-        self.write_fields(w).map_err(|e| e.within(Self::NAME))?;
-        w.end_final(Self::TYPE_ID).map_err(|e| e.within(Self::NAME))
+        w.final_root(self.fields_size(), Self::TYPE_ID, |w| self.write_fields(w)).map_err(|e| e.within(Self::NAME))
     }
 
     /// Reads a value from a final root under the default limits.
@@ -1368,8 +1445,13 @@ impl<T: Struct> Struct for Box<T> {
     }
 
     #[inline]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         (**self).write_fields(w)
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        (**self).fields_size()
     }
 
     #[inline]
@@ -1426,8 +1508,13 @@ impl<T: Struct> Value for T {
     }
 
     #[inline]
-    fn append(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         self.write_fields(w)
+    }
+
+    #[inline(always)]
+    fn final_size(&self) -> usize {
+        self.fields_size()
     }
 
     #[inline]
@@ -1465,9 +1552,12 @@ impl Writer {
     pub fn field<T: Value>(&mut self, v: &T, base: usize, slot: usize, field: &str) -> Result<(), EncodeError> {
         v.put(self, base, slot).map_err(|e| e.in_field(field))
     }
+}
 
-    /// Appends `v` (final model); an error names `field`.
-    #[inline]
+impl SizedWriter<'_> {
+    /// Appends `v` (final model); an error names `field` (the generated final writers' one call
+    /// per field).
+    #[inline(always)]
     pub fn final_field<T: Value>(&mut self, v: &T, field: &str) -> Result<(), EncodeError> {
         v.append(self).map_err(|e| e.in_field(field))
     }

@@ -3,7 +3,9 @@
 use crate::decimal::Decimal;
 use crate::error::{EncodeError, ErrorKind};
 use crate::limits::MAX_DEPTH;
+use crate::sized::SizedWriter;
 use crate::timestamp::Timestamp;
+use crate::value::Value;
 use uuid::Uuid;
 
 /// Builds one root in one growing buffer, in the original's allocation order
@@ -130,7 +132,7 @@ impl Writer {
 
     #[cold]
     #[inline(never)]
-    fn too_deep(max_depth: usize, type_name: &str) -> EncodeError {
+    pub(crate) fn too_deep(max_depth: usize, type_name: &str) -> EncodeError {
         EncodeError::new(ErrorKind::Depth, format!("structs nested deeper than {max_depth} ({type_name})"), "")
     }
 
@@ -387,6 +389,46 @@ impl Writer {
     #[inline]
     pub fn append_string(&mut self, data: &[u8]) {
         self.length_block(data);
+    }
+
+    /// Writes a final root (docs/format.md 4.1) of type `type_id` whose fields take `size` bytes
+    /// (their size walk): refused when over 4 GiB, before anything is written; else its bytes are
+    /// made at once (those of an earlier root kept, each stored over: nothing is zeroed) and
+    /// `fields` stores them in order through a [`SizedWriter`].
+    #[inline(always)]
+    pub fn final_root(
+        &mut self,
+        size: usize,
+        type_id: u32,
+        fields: impl FnOnce(&mut SizedWriter<'_>) -> Result<(), EncodeError>,
+    ) -> Result<&[u8], EncodeError> {
+        let total = size.saturating_add(8);
+        let Ok(total32) = u32::try_from(total) else {
+            return Err(EncodeError::new(ErrorKind::TooLarge, "root larger than 4 GiB", ""));
+        };
+        if self.buf.len() < total {
+            self.buf.resize(total, 0);
+        } else {
+            self.buf.truncate(total);
+        }
+        let (header, rest) = self.buf.split_at_mut(8);
+        header[..4].copy_from_slice(&total32.to_le_bytes());
+        header[4..].copy_from_slice(&type_id.to_le_bytes());
+        let mut out = SizedWriter::new(rest, 0, self.max_depth);
+        fields(&mut out)?;
+        out.finish();
+        Ok(&self.buf)
+    }
+
+    /// Appends `v` in the final model through a [`SizedWriter`] over its `v.final_size()` bytes
+    /// (what a hand-made root of the final model appends a value with); an error names `field`.
+    pub fn final_field<T: Value>(&mut self, v: &T, field: &str) -> Result<(), EncodeError> {
+        let start = self.buf.len();
+        self.buf.resize(start + v.final_size(), 0);
+        let mut out = SizedWriter::new(&mut self.buf[start..], self.depth, self.max_depth);
+        v.append(&mut out).map_err(|e| e.in_field(field))?;
+        out.finish();
+        Ok(())
     }
 }
 

@@ -556,9 +556,26 @@ def body_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, veri
                                     str(fp.offset), f'"{fp.name}"'], "?;")
 
 
+def write_final_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
+    """fields_size: the final model's size walk, a term per step of write_fields (a run's size, a
+    field's final_size), which the root's bytes are made of before anything is stored."""
+    terms = [str(step.size) if isinstance(step, plan.Run) else
+             f"fbe::Value::final_size(&self.{c.ident.field(s.qualified, step.name)})" for step in p.final_steps]
+    w.line("#[inline(always)]")
+    with w.block("fn fields_size(&self) -> usize {", "}"):
+        if len(terms) <= 1:
+            w.line(terms[0] if terms else "0")
+        else:
+            w.line("let mut n = 0;")
+            for term in terms:
+                w.line(f"n += {term};")
+            w.line("n")
+    w.blank()
+
+
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     w.line("#[inline(always)]")
-    with w.block("fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {", "}"):
+    with w.block("fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {", "}"):
         enter(w, p)
         for k, step in enumerate(p.final_steps):
             if isinstance(step, plan.Run):
@@ -571,6 +588,7 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> 
             w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
+    write_final_size(w, c, s, p)
     w.line("#[inline(always)]")
     with w.block("fn read_fields_into(&mut self, r: &mut Reader<'_>) -> Result<(), DecodeError> {", "}"):
         guard(w, s, "Self::verify_fields(&mut r.clone())?;")

@@ -260,7 +260,7 @@ impl fbe::Struct for Order {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
@@ -270,6 +270,15 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.price, run2, 2);
         fbe::Fixed::put_at(&self.volume, run2, 10);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.id);
+        n += fbe::Value::final_size(&self.symbol);
+        n += 18;
+        n
     }
 
     #[inline(always)]
@@ -445,11 +454,19 @@ impl fbe::Struct for Balance {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
         w.final_field(&self.amount, "amount")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.currency);
+        n += fbe::Value::final_size(&self.amount);
+        n
     }
 
     #[inline(always)]
@@ -631,7 +648,7 @@ impl fbe::Struct for Account {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
@@ -640,6 +657,18 @@ impl fbe::Struct for Account {
         w.final_field(&self.asset, "asset")?;
         w.final_field(&self.orders, "orders")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.id);
+        n += fbe::Value::final_size(&self.name);
+        n += fbe::Value::final_size(&self.state);
+        n += fbe::Value::final_size(&self.wallet);
+        n += fbe::Value::final_size(&self.asset);
+        n += fbe::Value::final_size(&self.orders);
+        n
     }
 
     #[inline(always)]
@@ -837,10 +866,15 @@ impl fbe::Struct for OrderMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.body)
     }
 
     #[inline(always)]
@@ -972,10 +1006,15 @@ impl fbe::Struct for BalanceMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.body)
     }
 
     #[inline(always)]
@@ -1107,10 +1146,15 @@ impl fbe::Struct for AccountMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.body)
     }
 
     #[inline(always)]

@@ -67,13 +67,22 @@ impl fbe::Struct for Node {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.label, "label")?;
         w.final_field(&self.children, "children")?;
         w.leave();
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.id);
+        n += fbe::Value::final_size(&self.label);
+        n += fbe::Value::final_size(&self.children);
+        n
     }
 
     #[inline(always)]

@@ -58,13 +58,18 @@ impl fbe::Struct for Edge {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.source, run0, 0);
         fbe::Fixed::put_at(&self.target, run0, 4);
         fbe::Fixed::put_at(&self.weight, run0, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -209,13 +214,18 @@ impl fbe::Struct for Point {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<11>();
         fbe::Fixed::put_at(&self.flag, run0, 0);
         fbe::Fixed::put_at(&self.x, run0, 1);
         fbe::Fixed::put_at(&self.y, run0, 9);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        11
     }
 
     #[inline(always)]
@@ -363,7 +373,7 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<19>();
         fbe::Fixed::put_at(&self.flag, run0, 0);
@@ -371,6 +381,11 @@ impl fbe::Struct for Point3 {
         fbe::Fixed::put_at(&self.y, run0, 9);
         fbe::Fixed::put_at(&self.z, run0, 11);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        19
     }
 
     #[inline(always)]
@@ -527,11 +542,19 @@ impl fbe::Struct for Named {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.values, "values")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.name);
+        n += fbe::Value::final_size(&self.values);
+        n
     }
 
     #[inline(always)]
@@ -702,7 +725,7 @@ impl fbe::Struct for Holder {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
         w.final_field(&self.points, "points")?;
@@ -711,6 +734,18 @@ impl fbe::Struct for Holder {
         w.final_field(&self.reals, "reals")?;
         w.final_field(&self.named, "named")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.edges);
+        n += fbe::Value::final_size(&self.points);
+        n += fbe::Value::final_size(&self.ints);
+        n += fbe::Value::final_size(&self.switches);
+        n += fbe::Value::final_size(&self.reals);
+        n += fbe::Value::final_size(&self.named);
+        n
     }
 
     #[inline(always)]

@@ -66,7 +66,7 @@ impl fbe::Struct for Edge {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.source, run0, 0);
@@ -74,6 +74,14 @@ impl fbe::Struct for Edge {
         fbe::Fixed::put_at(&self.weight, run0, 8);
         w.final_field(&self.note, "note")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 12;
+        n += fbe::Value::final_size(&self.note);
+        n
     }
 
     #[inline(always)]
@@ -227,10 +235,15 @@ impl fbe::Struct for Holder {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.edges)
     }
 
     #[inline(always)]

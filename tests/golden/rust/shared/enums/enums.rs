@@ -1294,7 +1294,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<216>();
         fbe::Fixed::put_at(&self.byte0, run0, 0);
@@ -1364,6 +1364,11 @@ impl fbe::Struct for Enums {
         fbe::Fixed::put_at(&self.uint64b4, run0, 200);
         fbe::Fixed::put_at(&self.uint64b5, run0, 208);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        216
     }
 
     #[inline(always)]

@@ -293,7 +293,7 @@ impl fbe::Struct for Order {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
@@ -305,6 +305,15 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.tp, run2, 18);
         fbe::Fixed::put_at(&self.sl, run2, 26);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.id);
+        n += fbe::Value::final_size(&self.symbol);
+        n += 34;
+        n
     }
 
     #[inline(always)]
@@ -503,13 +512,21 @@ impl fbe::Struct for Balance {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
         let run1 = w.append_run::<16>();
         fbe::Fixed::put_at(&self.amount, run1, 0);
         fbe::Fixed::put_at(&self.locked, run1, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.currency);
+        n += 16;
+        n
     }
 
     #[inline(always)]
@@ -701,7 +718,7 @@ impl fbe::Struct for Account {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
@@ -710,6 +727,18 @@ impl fbe::Struct for Account {
         w.final_field(&self.asset, "asset")?;
         w.final_field(&self.orders, "orders")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.id);
+        n += fbe::Value::final_size(&self.name);
+        n += fbe::Value::final_size(&self.state);
+        n += fbe::Value::final_size(&self.wallet);
+        n += fbe::Value::final_size(&self.asset);
+        n += fbe::Value::final_size(&self.orders);
+        n
     }
 
     #[inline(always)]
@@ -907,10 +936,15 @@ impl fbe::Struct for OrderMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.body)
     }
 
     #[inline(always)]
@@ -1042,10 +1076,15 @@ impl fbe::Struct for BalanceMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.body)
     }
 
     #[inline(always)]
@@ -1177,10 +1216,15 @@ impl fbe::Struct for AccountMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.body)
     }
 
     #[inline(always)]

@@ -724,7 +724,7 @@ impl fbe::Struct for StructSimple {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let run0 = w.append_run::<102>();
         fbe::Fixed::put_at(&self.id, run0, 0);
@@ -774,6 +774,22 @@ impl fbe::Struct for StructSimple {
         w.final_field(&self.f43, "f43")?;
         w.final_field(&self.f44, "f44")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 102;
+        n += fbe::Value::final_size(&self.f29);
+        n += fbe::Value::final_size(&self.f30);
+        n += fbe::Value::final_size(&self.f31);
+        n += fbe::Value::final_size(&self.f32);
+        n += 74;
+        n += fbe::Value::final_size(&self.f41);
+        n += fbe::Value::final_size(&self.f42);
+        n += fbe::Value::final_size(&self.f43);
+        n += fbe::Value::final_size(&self.f44);
+        n
     }
 
     #[inline(always)]
@@ -2065,7 +2081,7 @@ impl fbe::Struct for StructOptional {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let run0 = w.append_run::<102>();
         fbe::Fixed::put_at(&self.id, run0, 0);
@@ -2181,6 +2197,88 @@ impl fbe::Struct for StructOptional {
         w.final_field(&self.f164, "f164")?;
         w.final_field(&self.f165, "f165")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 102;
+        n += fbe::Value::final_size(&self.f29);
+        n += fbe::Value::final_size(&self.f30);
+        n += fbe::Value::final_size(&self.f31);
+        n += fbe::Value::final_size(&self.f32);
+        n += 74;
+        n += fbe::Value::final_size(&self.f41);
+        n += fbe::Value::final_size(&self.f42);
+        n += fbe::Value::final_size(&self.f43);
+        n += fbe::Value::final_size(&self.f44);
+        n += fbe::Value::final_size(&self.f100);
+        n += fbe::Value::final_size(&self.f101);
+        n += fbe::Value::final_size(&self.f102);
+        n += fbe::Value::final_size(&self.f103);
+        n += fbe::Value::final_size(&self.f104);
+        n += fbe::Value::final_size(&self.f105);
+        n += fbe::Value::final_size(&self.f106);
+        n += fbe::Value::final_size(&self.f107);
+        n += fbe::Value::final_size(&self.f108);
+        n += fbe::Value::final_size(&self.f109);
+        n += fbe::Value::final_size(&self.f110);
+        n += fbe::Value::final_size(&self.f111);
+        n += fbe::Value::final_size(&self.f112);
+        n += fbe::Value::final_size(&self.f113);
+        n += fbe::Value::final_size(&self.f114);
+        n += fbe::Value::final_size(&self.f115);
+        n += fbe::Value::final_size(&self.f116);
+        n += fbe::Value::final_size(&self.f117);
+        n += fbe::Value::final_size(&self.f118);
+        n += fbe::Value::final_size(&self.f119);
+        n += fbe::Value::final_size(&self.f120);
+        n += fbe::Value::final_size(&self.f121);
+        n += fbe::Value::final_size(&self.f122);
+        n += fbe::Value::final_size(&self.f123);
+        n += fbe::Value::final_size(&self.f124);
+        n += fbe::Value::final_size(&self.f125);
+        n += fbe::Value::final_size(&self.f126);
+        n += fbe::Value::final_size(&self.f127);
+        n += fbe::Value::final_size(&self.f128);
+        n += fbe::Value::final_size(&self.f129);
+        n += fbe::Value::final_size(&self.f130);
+        n += fbe::Value::final_size(&self.f131);
+        n += fbe::Value::final_size(&self.f132);
+        n += fbe::Value::final_size(&self.f133);
+        n += fbe::Value::final_size(&self.f134);
+        n += fbe::Value::final_size(&self.f135);
+        n += fbe::Value::final_size(&self.f136);
+        n += fbe::Value::final_size(&self.f137);
+        n += fbe::Value::final_size(&self.f138);
+        n += fbe::Value::final_size(&self.f139);
+        n += fbe::Value::final_size(&self.f140);
+        n += fbe::Value::final_size(&self.f141);
+        n += fbe::Value::final_size(&self.f142);
+        n += fbe::Value::final_size(&self.f143);
+        n += fbe::Value::final_size(&self.f144);
+        n += fbe::Value::final_size(&self.f145);
+        n += fbe::Value::final_size(&self.f146);
+        n += fbe::Value::final_size(&self.f147);
+        n += fbe::Value::final_size(&self.f148);
+        n += fbe::Value::final_size(&self.f149);
+        n += fbe::Value::final_size(&self.f150);
+        n += fbe::Value::final_size(&self.f151);
+        n += fbe::Value::final_size(&self.f152);
+        n += fbe::Value::final_size(&self.f153);
+        n += fbe::Value::final_size(&self.f154);
+        n += fbe::Value::final_size(&self.f155);
+        n += fbe::Value::final_size(&self.f156);
+        n += fbe::Value::final_size(&self.f157);
+        n += fbe::Value::final_size(&self.f158);
+        n += fbe::Value::final_size(&self.f159);
+        n += fbe::Value::final_size(&self.f160);
+        n += fbe::Value::final_size(&self.f161);
+        n += fbe::Value::final_size(&self.f162);
+        n += fbe::Value::final_size(&self.f163);
+        n += fbe::Value::final_size(&self.f164);
+        n += fbe::Value::final_size(&self.f165);
+        n
     }
 
     #[inline(always)]
@@ -4193,7 +4291,7 @@ impl fbe::Struct for StructNested {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let run0 = w.append_run::<102>();
         fbe::Fixed::put_at(&self.id, run0, 0);
@@ -4321,6 +4419,100 @@ impl fbe::Struct for StructNested {
         w.final_field(&self.f1010, "f1010")?;
         w.final_field(&self.f1011, "f1011")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 102;
+        n += fbe::Value::final_size(&self.f29);
+        n += fbe::Value::final_size(&self.f30);
+        n += fbe::Value::final_size(&self.f31);
+        n += fbe::Value::final_size(&self.f32);
+        n += 74;
+        n += fbe::Value::final_size(&self.f41);
+        n += fbe::Value::final_size(&self.f42);
+        n += fbe::Value::final_size(&self.f43);
+        n += fbe::Value::final_size(&self.f44);
+        n += fbe::Value::final_size(&self.f100);
+        n += fbe::Value::final_size(&self.f101);
+        n += fbe::Value::final_size(&self.f102);
+        n += fbe::Value::final_size(&self.f103);
+        n += fbe::Value::final_size(&self.f104);
+        n += fbe::Value::final_size(&self.f105);
+        n += fbe::Value::final_size(&self.f106);
+        n += fbe::Value::final_size(&self.f107);
+        n += fbe::Value::final_size(&self.f108);
+        n += fbe::Value::final_size(&self.f109);
+        n += fbe::Value::final_size(&self.f110);
+        n += fbe::Value::final_size(&self.f111);
+        n += fbe::Value::final_size(&self.f112);
+        n += fbe::Value::final_size(&self.f113);
+        n += fbe::Value::final_size(&self.f114);
+        n += fbe::Value::final_size(&self.f115);
+        n += fbe::Value::final_size(&self.f116);
+        n += fbe::Value::final_size(&self.f117);
+        n += fbe::Value::final_size(&self.f118);
+        n += fbe::Value::final_size(&self.f119);
+        n += fbe::Value::final_size(&self.f120);
+        n += fbe::Value::final_size(&self.f121);
+        n += fbe::Value::final_size(&self.f122);
+        n += fbe::Value::final_size(&self.f123);
+        n += fbe::Value::final_size(&self.f124);
+        n += fbe::Value::final_size(&self.f125);
+        n += fbe::Value::final_size(&self.f126);
+        n += fbe::Value::final_size(&self.f127);
+        n += fbe::Value::final_size(&self.f128);
+        n += fbe::Value::final_size(&self.f129);
+        n += fbe::Value::final_size(&self.f130);
+        n += fbe::Value::final_size(&self.f131);
+        n += fbe::Value::final_size(&self.f132);
+        n += fbe::Value::final_size(&self.f133);
+        n += fbe::Value::final_size(&self.f134);
+        n += fbe::Value::final_size(&self.f135);
+        n += fbe::Value::final_size(&self.f136);
+        n += fbe::Value::final_size(&self.f137);
+        n += fbe::Value::final_size(&self.f138);
+        n += fbe::Value::final_size(&self.f139);
+        n += fbe::Value::final_size(&self.f140);
+        n += fbe::Value::final_size(&self.f141);
+        n += fbe::Value::final_size(&self.f142);
+        n += fbe::Value::final_size(&self.f143);
+        n += fbe::Value::final_size(&self.f144);
+        n += fbe::Value::final_size(&self.f145);
+        n += fbe::Value::final_size(&self.f146);
+        n += fbe::Value::final_size(&self.f147);
+        n += fbe::Value::final_size(&self.f148);
+        n += fbe::Value::final_size(&self.f149);
+        n += fbe::Value::final_size(&self.f150);
+        n += fbe::Value::final_size(&self.f151);
+        n += fbe::Value::final_size(&self.f152);
+        n += fbe::Value::final_size(&self.f153);
+        n += fbe::Value::final_size(&self.f154);
+        n += fbe::Value::final_size(&self.f155);
+        n += fbe::Value::final_size(&self.f156);
+        n += fbe::Value::final_size(&self.f157);
+        n += fbe::Value::final_size(&self.f158);
+        n += fbe::Value::final_size(&self.f159);
+        n += fbe::Value::final_size(&self.f160);
+        n += fbe::Value::final_size(&self.f161);
+        n += fbe::Value::final_size(&self.f162);
+        n += fbe::Value::final_size(&self.f163);
+        n += fbe::Value::final_size(&self.f164);
+        n += fbe::Value::final_size(&self.f165);
+        n += fbe::Value::final_size(&self.f1000);
+        n += fbe::Value::final_size(&self.f1001);
+        n += fbe::Value::final_size(&self.f1002);
+        n += fbe::Value::final_size(&self.f1003);
+        n += fbe::Value::final_size(&self.f1004);
+        n += fbe::Value::final_size(&self.f1005);
+        n += fbe::Value::final_size(&self.f1006);
+        n += fbe::Value::final_size(&self.f1007);
+        n += fbe::Value::final_size(&self.f1008);
+        n += fbe::Value::final_size(&self.f1009);
+        n += fbe::Value::final_size(&self.f1010);
+        n += fbe::Value::final_size(&self.f1011);
+        n
     }
 
     #[inline(always)]
@@ -5764,12 +5956,21 @@ impl fbe::Struct for StructBytes {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.f1);
+        n += fbe::Value::final_size(&self.f2);
+        n += fbe::Value::final_size(&self.f3);
+        n
     }
 
     #[inline(always)]
@@ -5988,7 +6189,7 @@ impl fbe::Struct for StructArray {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -6001,6 +6202,22 @@ impl fbe::Struct for StructArray {
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.f1);
+        n += fbe::Value::final_size(&self.f2);
+        n += fbe::Value::final_size(&self.f3);
+        n += fbe::Value::final_size(&self.f4);
+        n += fbe::Value::final_size(&self.f5);
+        n += fbe::Value::final_size(&self.f6);
+        n += fbe::Value::final_size(&self.f7);
+        n += fbe::Value::final_size(&self.f8);
+        n += fbe::Value::final_size(&self.f9);
+        n += fbe::Value::final_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -6370,7 +6587,7 @@ impl fbe::Struct for StructVector {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -6383,6 +6600,22 @@ impl fbe::Struct for StructVector {
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.f1);
+        n += fbe::Value::final_size(&self.f2);
+        n += fbe::Value::final_size(&self.f3);
+        n += fbe::Value::final_size(&self.f4);
+        n += fbe::Value::final_size(&self.f5);
+        n += fbe::Value::final_size(&self.f6);
+        n += fbe::Value::final_size(&self.f7);
+        n += fbe::Value::final_size(&self.f8);
+        n += fbe::Value::final_size(&self.f9);
+        n += fbe::Value::final_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -6731,7 +6964,7 @@ impl fbe::Struct for StructList {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -6744,6 +6977,22 @@ impl fbe::Struct for StructList {
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.f1);
+        n += fbe::Value::final_size(&self.f2);
+        n += fbe::Value::final_size(&self.f3);
+        n += fbe::Value::final_size(&self.f4);
+        n += fbe::Value::final_size(&self.f5);
+        n += fbe::Value::final_size(&self.f6);
+        n += fbe::Value::final_size(&self.f7);
+        n += fbe::Value::final_size(&self.f8);
+        n += fbe::Value::final_size(&self.f9);
+        n += fbe::Value::final_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -7056,13 +7305,23 @@ impl fbe::Struct for StructSet {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         w.final_field(&self.f3, "f3")?;
         w.final_field(&self.f4, "f4")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.f1);
+        n += fbe::Value::final_size(&self.f2);
+        n += fbe::Value::final_size(&self.f3);
+        n += fbe::Value::final_size(&self.f4);
+        n
     }
 
     #[inline(always)]
@@ -7295,7 +7554,7 @@ impl fbe::Struct for StructMap {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -7308,6 +7567,22 @@ impl fbe::Struct for StructMap {
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.f1);
+        n += fbe::Value::final_size(&self.f2);
+        n += fbe::Value::final_size(&self.f3);
+        n += fbe::Value::final_size(&self.f4);
+        n += fbe::Value::final_size(&self.f5);
+        n += fbe::Value::final_size(&self.f6);
+        n += fbe::Value::final_size(&self.f7);
+        n += fbe::Value::final_size(&self.f8);
+        n += fbe::Value::final_size(&self.f9);
+        n += fbe::Value::final_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -7676,7 +7951,7 @@ impl fbe::Struct for StructHash {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -7689,6 +7964,22 @@ impl fbe::Struct for StructHash {
         w.final_field(&self.f9, "f9")?;
         w.final_field(&self.f10, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.f1);
+        n += fbe::Value::final_size(&self.f2);
+        n += fbe::Value::final_size(&self.f3);
+        n += fbe::Value::final_size(&self.f4);
+        n += fbe::Value::final_size(&self.f5);
+        n += fbe::Value::final_size(&self.f6);
+        n += fbe::Value::final_size(&self.f7);
+        n += fbe::Value::final_size(&self.f8);
+        n += fbe::Value::final_size(&self.f9);
+        n += fbe::Value::final_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -8009,11 +8300,19 @@ impl fbe::Struct for StructHashEx {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(5, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.f1);
+        n += fbe::Value::final_size(&self.f2);
+        n
     }
 
     #[inline(always)]
@@ -8166,9 +8465,14 @@ impl fbe::Struct for StructEmpty {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        0
     }
 
     #[inline(always)]

@@ -146,11 +146,19 @@ impl fbe::Struct for CharKeys {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.letters, "letters")?;
         w.final_field(&self.count_by_letter, "countByLetter")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.letters);
+        n += fbe::Value::final_size(&self.count_by_letter);
+        n
     }
 
     #[inline(always)]
@@ -307,11 +315,19 @@ impl fbe::Struct for GradeKeys {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.grades, "grades")?;
         w.final_field(&self.count_by_grade, "countByGrade")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.grades);
+        n += fbe::Value::final_size(&self.count_by_grade);
+        n
     }
 
     #[inline(always)]

@@ -112,7 +112,7 @@ impl fbe::Struct for Prices {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.price, "price")?;
         w.final_field(&self.maybe_price, "maybePrice")?;
@@ -125,6 +125,22 @@ impl fbe::Struct for Prices {
         w.final_field(&self.price_by_price, "priceByPrice")?;
         w.final_field(&self.maybe_prices, "maybePrices")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.price);
+        n += fbe::Value::final_size(&self.maybe_price);
+        n += fbe::Value::final_size(&self.pair);
+        n += fbe::Value::final_size(&self.price_vector);
+        n += fbe::Value::final_size(&self.price_list);
+        n += fbe::Value::final_size(&self.price_set);
+        n += fbe::Value::final_size(&self.price_by_id);
+        n += fbe::Value::final_size(&self.id_by_price);
+        n += fbe::Value::final_size(&self.price_by_price);
+        n += fbe::Value::final_size(&self.maybe_prices);
+        n
     }
 
     #[inline(always)]

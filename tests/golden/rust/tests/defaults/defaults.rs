@@ -253,7 +253,7 @@ impl fbe::Struct for Zeros {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.b_, "b")?;
@@ -270,6 +270,26 @@ impl fbe::Struct for Zeros {
         w.final_field(&self.n_, "n")?;
         w.final_field(&self.absent, "absent")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.id);
+        n += fbe::Value::final_size(&self.b_);
+        n += fbe::Value::final_size(&self.i);
+        n += fbe::Value::final_size(&self.l);
+        n += fbe::Value::final_size(&self.f);
+        n += fbe::Value::final_size(&self.d);
+        n += fbe::Value::final_size(&self.m);
+        n += fbe::Value::final_size(&self.s);
+        n += fbe::Value::final_size(&self.c);
+        n += fbe::Value::final_size(&self.fl);
+        n += fbe::Value::final_size(&self.t);
+        n += fbe::Value::final_size(&self.u);
+        n += fbe::Value::final_size(&self.n_);
+        n += fbe::Value::final_size(&self.absent);
+        n
     }
 
     #[inline(always)]

@@ -1166,10 +1166,15 @@ impl fbe::Struct for Counted {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.a)
     }
 
     #[inline(always)]
@@ -1289,10 +1294,15 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.a)
     }
 
     #[inline(always)]
@@ -1412,10 +1422,15 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.a)
     }
 
     #[inline(always)]
@@ -1535,10 +1550,15 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.a)
     }
 
     #[inline(always)]
@@ -1661,12 +1681,17 @@ impl fbe::Struct for Derived {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<8>();
         fbe::Fixed::put_at(&self.a, run0, 0);
         fbe::Fixed::put_at(&self.b_, run0, 4);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        8
     }
 
     #[inline(always)]
@@ -1821,13 +1846,21 @@ impl fbe::Struct for ImportedBase {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         let run1 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.digits, run1, 0);
         fbe::Fixed::put_at(&self.price, run1, 4);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.symbol);
+        n += 12;
+        n
     }
 
     #[inline(always)]
@@ -1980,10 +2013,15 @@ impl fbe::Struct for Note {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.text, "text")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.text)
     }
 
     #[inline(always)]
@@ -2111,11 +2149,19 @@ impl fbe::Struct for Quiet {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.password, "password")?;
         w.final_field(&self.legacy, "legacy")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.password);
+        n += fbe::Value::final_size(&self.legacy);
+        n
     }
 
     #[inline(always)]
@@ -2237,9 +2283,14 @@ impl fbe::Struct for Empty {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        0
     }
 
     #[inline(always)]
@@ -2723,7 +2774,7 @@ impl fbe::Struct for Everything {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let run0 = w.append_run::<53>();
         fbe::Fixed::put_at(&self.id, run0, 0);
@@ -2783,6 +2834,44 @@ impl fbe::Struct for Everything {
         w.final_field(&self.f51, "f51")?;
         w.final_field(&self.f52, "f52")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 53;
+        n += fbe::Value::final_size(&self.f15);
+        n += fbe::Value::final_size(&self.f16);
+        n += fbe::Value::final_size(&self.f17);
+        n += 80;
+        n += fbe::Value::final_size(&self.f24);
+        n += 11;
+        n += fbe::Value::final_size(&self.f29);
+        n += fbe::Value::final_size(&self.f30);
+        n += fbe::Value::final_size(&self.f31);
+        n += fbe::Value::final_size(&self.f32);
+        n += fbe::Value::final_size(&self.f33);
+        n += fbe::Value::final_size(&self.f34);
+        n += fbe::Value::final_size(&self.f35);
+        n += fbe::Value::final_size(&self.f36);
+        n += fbe::Value::final_size(&self.f37);
+        n += fbe::Value::final_size(&self.f38);
+        n += fbe::Value::final_size(&self.f39);
+        n += fbe::Value::final_size(&self.f40);
+        n += fbe::Value::final_size(&self.f41);
+        n += fbe::Value::final_size(&self.f42);
+        n += fbe::Value::final_size(&self.f43);
+        n += fbe::Value::final_size(&self.f44);
+        n += fbe::Value::final_size(&self.f45);
+        n += fbe::Value::final_size(&self.f46);
+        n += fbe::Value::final_size(&self.f47);
+        n += fbe::Value::final_size(&self.f47_reset);
+        n += fbe::Value::final_size(&self.f48);
+        n += fbe::Value::final_size(&self.f49);
+        n += fbe::Value::final_size(&self.f50);
+        n += fbe::Value::final_size(&self.f51);
+        n += fbe::Value::final_size(&self.f52);
+        n
     }
 
     #[inline(always)]
@@ -3657,11 +3746,19 @@ impl fbe::Struct for PlaceOrder {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.instrument, "instrument")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.id);
+        n += fbe::Value::final_size(&self.instrument);
+        n
     }
 
     #[inline(always)]
@@ -3804,10 +3901,15 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.id)
     }
 
     #[inline(always)]
@@ -3944,11 +4046,19 @@ impl fbe::Struct for Rejected {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.id);
+        n += fbe::Value::final_size(&self.reason);
+        n
     }
 
     #[inline(always)]
@@ -4078,10 +4188,15 @@ impl fbe::Struct for Ping {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.sequence, "sequence")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.sequence)
     }
 
     #[inline(always)]
@@ -4207,13 +4322,18 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<9>();
         fbe::Fixed::put_at(&self.new, run0, 0);
         fbe::Fixed::put_at(&self.swap, run0, 4);
         fbe::Fixed::put_at(&self.default, run0, 5);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        9
     }
 
     #[inline(always)]
@@ -4403,7 +4523,7 @@ impl fbe::Struct for Keywords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.new, "new")?;
         w.final_field(&self.class, "class")?;
@@ -4416,6 +4536,17 @@ impl fbe::Struct for Keywords {
         w.final_field(&self.operator, "operator")?;
         w.final_field(&self.this, "this")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.new);
+        n += fbe::Value::final_size(&self.class);
+        n += 17;
+        n += fbe::Value::final_size(&self.operator);
+        n += fbe::Value::final_size(&self.this);
+        n
     }
 
     #[inline(always)]
@@ -4633,13 +4764,21 @@ impl fbe::Struct for Route {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.venue, "venue")?;
         let run1 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.weight, run1, 0);
         fbe::Fixed::put_at(&self.leg, run1, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.venue);
+        n += 12;
+        n
     }
 
     #[inline(always)]
@@ -4800,12 +4939,21 @@ impl fbe::Struct for Routes {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.routes, "routes")?;
         w.final_field(&self.ranks, "ranks")?;
         w.final_field(&self.names, "names")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.routes);
+        n += fbe::Value::final_size(&self.ranks);
+        n += fbe::Value::final_size(&self.names);
+        n
     }
 
     #[inline(always)]

@@ -45,9 +45,14 @@ impl fbe::Struct for Empty {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        0
     }
 
     #[inline(always)]
@@ -146,10 +151,15 @@ impl fbe::Struct for Empties {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.items, "items")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.items)
     }
 
     #[inline(always)]
@@ -287,10 +297,15 @@ impl fbe::Struct for Wide {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.values, "values")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.values)
     }
 
     #[inline(always)]
@@ -425,10 +440,15 @@ impl fbe::Struct for Wides {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.items, "items")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.items)
     }
 
     #[inline(always)]
@@ -577,12 +597,21 @@ impl fbe::Struct for Holder {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.wide, "wide")?;
         w.final_field(&self.maybe, "maybe")?;
         w.final_field(&self.by_id, "byId")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.wide);
+        n += fbe::Value::final_size(&self.maybe);
+        n += fbe::Value::final_size(&self.by_id);
+        n
     }
 
     #[inline(always)]

@@ -2573,13 +2573,18 @@ impl fbe::Struct for Order {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.side, run0, 0);
         fbe::Fixed::put_at(&self.s, run0, 4);
         fbe::Fixed::put_at(&self.range, run0, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -3334,7 +3339,7 @@ impl fbe::Struct for CppWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.alignas, run0, 0);
@@ -3472,6 +3477,82 @@ impl fbe::Struct for CppWords {
         fbe::Fixed::put_at(&self.char_bit, run69, 8);
         fbe::Fixed::put_at(&self.einval, run69, 16);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.and);
+        n += fbe::Value::final_size(&self.and_eq);
+        n += 28;
+        n += fbe::Value::final_size(&self.break_);
+        n += fbe::Value::final_size(&self.case);
+        n += fbe::Value::final_size(&self.catch);
+        n += fbe::Value::final_size(&self.char8_t);
+        n += fbe::Value::final_size(&self.char16_t);
+        n += 29;
+        n += fbe::Value::final_size(&self.const_);
+        n += 6;
+        n += fbe::Value::final_size(&self.constinit);
+        n += fbe::Value::final_size(&self.const_cast);
+        n += 28;
+        n += fbe::Value::final_size(&self.decltype);
+        n += fbe::Value::final_size(&self.default);
+        n += fbe::Value::final_size(&self.delete);
+        n += fbe::Value::final_size(&self.do_);
+        n += fbe::Value::final_size(&self.dynamic_cast);
+        n += 29;
+        n += fbe::Value::final_size(&self.final_);
+        n += 6;
+        n += fbe::Value::final_size(&self.goto);
+        n += fbe::Value::final_size(&self.if_);
+        n += 28;
+        n += fbe::Value::final_size(&self.module);
+        n += fbe::Value::final_size(&self.mutable);
+        n += fbe::Value::final_size(&self.namespace);
+        n += fbe::Value::final_size(&self.new);
+        n += fbe::Value::final_size(&self.noexcept);
+        n += 29;
+        n += fbe::Value::final_size(&self.or);
+        n += 6;
+        n += fbe::Value::final_size(&self.private);
+        n += fbe::Value::final_size(&self.protected);
+        n += 28;
+        n += fbe::Value::final_size(&self.return_);
+        n += fbe::Value::final_size(&self.short);
+        n += fbe::Value::final_size(&self.signed);
+        n += fbe::Value::final_size(&self.sizeof);
+        n += fbe::Value::final_size(&self.static_);
+        n += 29;
+        n += fbe::Value::final_size(&self.this);
+        n += 6;
+        n += fbe::Value::final_size(&self.try_);
+        n += fbe::Value::final_size(&self.typedef);
+        n += 28;
+        n += fbe::Value::final_size(&self.using);
+        n += fbe::Value::final_size(&self.virtual_);
+        n += fbe::Value::final_size(&self.void);
+        n += fbe::Value::final_size(&self.volatile);
+        n += fbe::Value::final_size(&self.wchar_t);
+        n += 29;
+        n += fbe::Value::final_size(&self.errno);
+        n += 6;
+        n += fbe::Value::final_size(&self.stdin);
+        n += fbe::Value::final_size(&self.stdout);
+        n += 28;
+        n += fbe::Value::final_size(&self.int8_t);
+        n += fbe::Value::final_size(&self.uint8_t);
+        n += fbe::Value::final_size(&self.int16_t);
+        n += fbe::Value::final_size(&self.uint16_t);
+        n += fbe::Value::final_size(&self.int32_t);
+        n += 29;
+        n += fbe::Value::final_size(&self.ptrdiff_t);
+        n += 6;
+        n += fbe::Value::final_size(&self.unix);
+        n += fbe::Value::final_size(&self.bufsiz);
+        n += 20;
+        n
     }
 
     #[inline(always)]
@@ -5119,7 +5200,7 @@ impl fbe::Struct for PythonWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.false_, run0, 0);
@@ -5175,6 +5256,39 @@ impl fbe::Struct for PythonWords {
         fbe::Fixed::put_at(&self.package, run25, 20);
         w.final_field(&self.version, "VERSION")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.true_);
+        n += fbe::Value::final_size(&self.as_);
+        n += 28;
+        n += fbe::Value::final_size(&self.elif);
+        n += fbe::Value::final_size(&self.except);
+        n += fbe::Value::final_size(&self.finally);
+        n += fbe::Value::final_size(&self.from);
+        n += fbe::Value::final_size(&self.global);
+        n += 29;
+        n += fbe::Value::final_size(&self.pass);
+        n += 6;
+        n += fbe::Value::final_size(&self.yield_);
+        n += fbe::Value::final_size(&self.x);
+        n += 28;
+        n += fbe::Value::final_size(&self.len);
+        n += fbe::Value::final_size(&self.list);
+        n += fbe::Value::final_size(&self.dict);
+        n += fbe::Value::final_size(&self.set);
+        n += fbe::Value::final_size(&self.str);
+        n += 29;
+        n += fbe::Value::final_size(&self.staticmethod);
+        n += 6;
+        n += fbe::Value::final_size(&self.any);
+        n += fbe::Value::final_size(&self.class_var);
+        n += 28;
+        n += fbe::Value::final_size(&self.version);
+        n
     }
 
     #[inline(always)]
@@ -5994,7 +6108,7 @@ impl fbe::Struct for GoWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.chan, run0, 0);
@@ -6042,6 +6156,35 @@ impl fbe::Struct for GoWords {
         fbe::Fixed::put_at(&self.complex128, run22, 0);
         fbe::Fixed::put_at(&self.comparable, run22, 2);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.fallthrough);
+        n += fbe::Value::final_size(&self.func);
+        n += 28;
+        n += fbe::Value::final_size(&self.range);
+        n += fbe::Value::final_size(&self.select);
+        n += fbe::Value::final_size(&self.type_);
+        n += fbe::Value::final_size(&self.var);
+        n += fbe::Value::final_size(&self.any);
+        n += 29;
+        n += fbe::Value::final_size(&self.iota);
+        n += 6;
+        n += fbe::Value::final_size(&self.append);
+        n += fbe::Value::final_size(&self.copy);
+        n += 28;
+        n += fbe::Value::final_size(&self.real);
+        n += fbe::Value::final_size(&self.imag);
+        n += fbe::Value::final_size(&self.close);
+        n += fbe::Value::final_size(&self.min);
+        n += fbe::Value::final_size(&self.max);
+        n += 29;
+        n += fbe::Value::final_size(&self.complex64);
+        n += 6;
+        n
     }
 
     #[inline(always)]
@@ -6754,7 +6897,7 @@ impl fbe::Struct for JavaWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.abstract_, run0, 0);
@@ -6794,6 +6937,33 @@ impl fbe::Struct for JavaWords {
         w.final_field(&self.map, "Map")?;
         w.final_field(&self.set, "Set")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.extends);
+        n += fbe::Value::final_size(&self.implements);
+        n += 28;
+        n += fbe::Value::final_size(&self.throws);
+        n += fbe::Value::final_size(&self.transient);
+        n += fbe::Value::final_size(&self.record);
+        n += fbe::Value::final_size(&self.sealed);
+        n += fbe::Value::final_size(&self.permits);
+        n += 29;
+        n += fbe::Value::final_size(&self.to);
+        n += 6;
+        n += fbe::Value::final_size(&self.transitive);
+        n += fbe::Value::final_size(&self.object);
+        n += 28;
+        n += fbe::Value::final_size(&self.system);
+        n += fbe::Value::final_size(&self.override_);
+        n += fbe::Value::final_size(&self.class);
+        n += fbe::Value::final_size(&self.list);
+        n += fbe::Value::final_size(&self.map);
+        n += fbe::Value::final_size(&self.set);
+        n
     }
 
     #[inline(always)]
@@ -7485,7 +7655,7 @@ impl fbe::Struct for KotlinWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.fun, run0, 0);
@@ -7535,6 +7705,37 @@ impl fbe::Struct for KotlinWords {
         w.final_field(&self.int, "Int")?;
         w.final_field(&self.array, "Array")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.typeof_);
+        n += fbe::Value::final_size(&self.val);
+        n += 28;
+        n += fbe::Value::final_size(&self.field);
+        n += fbe::Value::final_size(&self.file);
+        n += fbe::Value::final_size(&self.get);
+        n += fbe::Value::final_size(&self.init);
+        n += fbe::Value::final_size(&self.param);
+        n += 29;
+        n += fbe::Value::final_size(&self.actual);
+        n += 6;
+        n += fbe::Value::final_size(&self.crossinline);
+        n += fbe::Value::final_size(&self.data);
+        n += 28;
+        n += fbe::Value::final_size(&self.internal);
+        n += fbe::Value::final_size(&self.lateinit);
+        n += fbe::Value::final_size(&self.noinline);
+        n += fbe::Value::final_size(&self.out);
+        n += fbe::Value::final_size(&self.reified);
+        n += 29;
+        n += fbe::Value::final_size(&self.companion_);
+        n += 6;
+        n += fbe::Value::final_size(&self.int);
+        n += fbe::Value::final_size(&self.array);
+        n
     }
 
     #[inline(always)]
@@ -8320,7 +8521,7 @@ impl fbe::Struct for JsWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.debugger, run0, 0);
@@ -8373,6 +8574,38 @@ impl fbe::Struct for JsWords {
         fbe::Fixed::put_at(&self.satisfies, run25, 0);
         fbe::Fixed::put_at(&self.accessor, run25, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.let_);
+        n += fbe::Value::final_size(&self.of);
+        n += 28;
+        n += fbe::Value::final_size(&self.bigint);
+        n += fbe::Value::final_size(&self.symbol);
+        n += fbe::Value::final_size(&self.undefined);
+        n += fbe::Value::final_size(&self.na_n);
+        n += fbe::Value::final_size(&self.infinity);
+        n += 29;
+        n += fbe::Value::final_size(&self.boolean);
+        n += 6;
+        n += fbe::Value::final_size(&self.json);
+        n += fbe::Value::final_size(&self.promise);
+        n += 28;
+        n += fbe::Value::final_size(&self.eval);
+        n += fbe::Value::final_size(&self.require);
+        n += fbe::Value::final_size(&self.prototype);
+        n += fbe::Value::final_size(&self.proto);
+        n += fbe::Value::final_size(&self.to_string);
+        n += 29;
+        n += fbe::Value::final_size(&self.to_locale_string);
+        n += 6;
+        n += fbe::Value::final_size(&self.infer);
+        n += fbe::Value::final_size(&self.asserts);
+        n += 16;
+        n
     }
 
     #[inline(always)]
@@ -9157,7 +9390,7 @@ impl fbe::Struct for RustWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.crate_, run0, 0);
@@ -9201,6 +9434,33 @@ impl fbe::Struct for RustWords {
         fbe::Fixed::put_at(&self.sync, run20, 24);
         fbe::Fixed::put_at(&self.sized, run20, 28);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.fn_);
+        n += fbe::Value::final_size(&self.impl_);
+        n += 28;
+        n += fbe::Value::final_size(&self.pub_);
+        n += fbe::Value::final_size(&self.ref_);
+        n += fbe::Value::final_size(&self.self_);
+        n += fbe::Value::final_size(&self.trait_);
+        n += fbe::Value::final_size(&self.unsafe_);
+        n += 29;
+        n += fbe::Value::final_size(&self.priv_);
+        n += 6;
+        n += fbe::Value::final_size(&self.macro_rules);
+        n += fbe::Value::final_size(&self.option);
+        n += 28;
+        n += fbe::Value::final_size(&self.vec);
+        n += fbe::Value::final_size(&self.box__);
+        n += fbe::Value::final_size(&self.clone);
+        n += fbe::Value::final_size(&self.copy);
+        n += fbe::Value::final_size(&self.default);
+        n += 29;
+        n
     }
 
     #[inline(always)]
@@ -9868,7 +10128,7 @@ impl fbe::Struct for CSharpWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.checked, run0, 0);
@@ -9906,6 +10166,31 @@ impl fbe::Struct for CSharpWords {
         w.final_field(&self.managed, "managed")?;
         w.final_field(&self.notnull, "notnull")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.fixed);
+        n += fbe::Value::final_size(&self.foreach);
+        n += 28;
+        n += fbe::Value::final_size(&self.stackalloc);
+        n += fbe::Value::final_size(&self.ulong);
+        n += fbe::Value::final_size(&self.unchecked);
+        n += fbe::Value::final_size(&self.ushort);
+        n += fbe::Value::final_size(&self.add);
+        n += 29;
+        n += fbe::Value::final_size(&self.group);
+        n += 6;
+        n += fbe::Value::final_size(&self.nameof);
+        n += fbe::Value::final_size(&self.on);
+        n += 28;
+        n += fbe::Value::final_size(&self.required);
+        n += fbe::Value::final_size(&self.scoped);
+        n += fbe::Value::final_size(&self.managed);
+        n += fbe::Value::final_size(&self.notnull);
+        n
     }
 
     #[inline(always)]
@@ -10459,7 +10744,7 @@ impl fbe::Struct for RubyWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.begin, run0, 0);
@@ -10483,6 +10768,23 @@ impl fbe::Struct for RubyWords {
         fbe::Fixed::put_at(&self.encoding, run9, 28);
         w.final_field(&self.initialize, "initialize")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.begin_);
+        n += fbe::Value::final_size(&self.elsif);
+        n += 28;
+        n += fbe::Value::final_size(&self.rescue);
+        n += fbe::Value::final_size(&self.retry);
+        n += fbe::Value::final_size(&self.then);
+        n += fbe::Value::final_size(&self.undef);
+        n += fbe::Value::final_size(&self.unless);
+        n += 29;
+        n += fbe::Value::final_size(&self.initialize);
+        n
     }
 
     #[inline(always)]
@@ -10859,7 +11161,7 @@ impl fbe::Struct for CppMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.swap, run0, 0);
@@ -10875,6 +11177,19 @@ impl fbe::Struct for CppMembers {
         w.final_field(&self.model_, "model")?;
         w.final_field(&self.reset, "reset")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.fbe);
+        n += fbe::Value::final_size(&self.model);
+        n += 28;
+        n += fbe::Value::final_size(&self.offset);
+        n += fbe::Value::final_size(&self.model_);
+        n += fbe::Value::final_size(&self.reset);
+        n
     }
 
     #[inline(always)]
@@ -11197,7 +11512,7 @@ impl fbe::Struct for PythonMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.to_json, run0, 0);
@@ -11219,6 +11534,22 @@ impl fbe::Struct for PythonMembers {
         fbe::Fixed::put_at(&self.eq, run9, 16);
         fbe::Fixed::put_at(&self.private, run9, 24);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.to_fbe);
+        n += fbe::Value::final_size(&self.from_fbe);
+        n += 28;
+        n += fbe::Value::final_size(&self.fbe_size);
+        n += fbe::Value::final_size(&self.init);
+        n += fbe::Value::final_size(&self.slots);
+        n += fbe::Value::final_size(&self.class);
+        n += fbe::Value::final_size(&self.dict);
+        n += 28;
+        n
     }
 
     #[inline(always)]
@@ -11643,7 +11974,7 @@ impl fbe::Struct for GoMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.fbe_key, run0, 0);
@@ -11676,6 +12007,27 @@ impl fbe::Struct for GoMembers {
         fbe::Fixed::put_at(&self.verify, run14, 8);
         fbe::Fixed::put_at(&self.verify_final, run14, 16);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.reset);
+        n += fbe::Value::final_size(&self.marshal_fbe);
+        n += 28;
+        n += fbe::Value::final_size(&self.fbe_read);
+        n += fbe::Value::final_size(&self.marshal_final);
+        n += fbe::Value::final_size(&self.unmarshal_final);
+        n += fbe::Value::final_size(&self.append_final);
+        n += fbe::Value::final_size(&self.read_final);
+        n += 29;
+        n += fbe::Value::final_size(&self.append_json);
+        n += 6;
+        n += fbe::Value::final_size(&self.fbe_read_json);
+        n += fbe::Value::final_size(&self.fbe_write_text);
+        n += 20;
+        n
     }
 
     #[inline(always)]
@@ -12224,7 +12576,7 @@ impl fbe::Struct for JvmMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.type_id, run0, 0);
@@ -12258,6 +12610,27 @@ impl fbe::Struct for JvmMembers {
         fbe::Fixed::put_at(&self.component1, run14, 16);
         fbe::Fixed::put_at(&self.fbe_levels, run14, 20);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.to_fbe);
+        n += fbe::Value::final_size(&self.from_fbe);
+        n += 28;
+        n += fbe::Value::final_size(&self.from_final);
+        n += fbe::Value::final_size(&self.read_final);
+        n += fbe::Value::final_size(&self.write_final);
+        n += fbe::Value::final_size(&self.verify_final);
+        n += fbe::Value::final_size(&self.to_json);
+        n += 29;
+        n += fbe::Value::final_size(&self.get_class);
+        n += 6;
+        n += fbe::Value::final_size(&self.wait);
+        n += fbe::Value::final_size(&self.notify);
+        n += 28;
+        n
     }
 
     #[inline(always)]
@@ -12679,7 +13052,7 @@ impl fbe::Struct for JsMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.fbe_key, run0, 0);
@@ -12687,6 +13060,15 @@ impl fbe::Struct for JsMembers {
         w.final_field(&self.to_text, "toText")?;
         w.final_field(&self.verify, "verify")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.to_text);
+        n += fbe::Value::final_size(&self.verify);
+        n
     }
 
     #[inline(always)]
@@ -12994,7 +13376,7 @@ impl fbe::Struct for RuntimeNames {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.buffer, run0, 0);
@@ -13030,6 +13412,29 @@ impl fbe::Struct for RuntimeNames {
         w.final_field(&self.utf8, "Utf8")?;
         w.final_field(&self.requests, "Requests")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += 6;
+        n += fbe::Value::final_size(&self.read_buffer);
+        n += fbe::Value::final_size(&self.reader);
+        n += 28;
+        n += fbe::Value::final_size(&self.uuid_);
+        n += fbe::Value::final_size(&self.timestamp);
+        n += fbe::Value::final_size(&self.json_writer);
+        n += fbe::Value::final_size(&self.json_reader);
+        n += fbe::Value::final_size(&self.decode_error);
+        n += 29;
+        n += fbe::Value::final_size(&self.receiver);
+        n += 6;
+        n += fbe::Value::final_size(&self.handler);
+        n += fbe::Value::final_size(&self.text);
+        n += 28;
+        n += fbe::Value::final_size(&self.utf8);
+        n += fbe::Value::final_size(&self.requests);
+        n
     }
 
     #[inline(always)]
@@ -13463,10 +13868,15 @@ impl fbe::Struct for Class {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.class, "class")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.class)
     }
 
     #[inline(always)]
@@ -13586,10 +13996,15 @@ impl fbe::Struct for Object {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.object, "Object")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.object)
     }
 
     #[inline(always)]
@@ -13709,10 +14124,15 @@ impl fbe::Struct for String_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.string, "String")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.string)
     }
 
     #[inline(always)]
@@ -13832,10 +14252,15 @@ impl fbe::Struct for List {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.list, "List")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.list)
     }
 
     #[inline(always)]
@@ -13955,10 +14380,15 @@ impl fbe::Struct for Map {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.map, "Map")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.map)
     }
 
     #[inline(always)]
@@ -14078,10 +14508,15 @@ impl fbe::Struct for Model {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.model, "Model")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.model)
     }
 
     #[inline(always)]
@@ -14201,10 +14636,15 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.final_model, "FinalModel")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.final_model)
     }
 
     #[inline(always)]
@@ -14324,10 +14764,15 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.buffer, "Buffer")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.buffer)
     }
 
     #[inline(always)]
@@ -14447,10 +14892,15 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.reader, "Reader")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.reader)
     }
 
     #[inline(always)]
@@ -14570,10 +15020,15 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.writer, "Writer")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.writer)
     }
 
     #[inline(always)]
@@ -14693,10 +15148,15 @@ impl fbe::Struct for Limits {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.limits, "Limits")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.limits)
     }
 
     #[inline(always)]
@@ -14816,10 +15276,15 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.decode_error, "DecodeError")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.decode_error)
     }
 
     #[inline(always)]
@@ -14939,10 +15404,15 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.decode_exception, "DecodeException")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.decode_exception)
     }
 
     #[inline(always)]
@@ -15064,10 +15534,15 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.decimal, "Decimal")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.decimal)
     }
 
     #[inline(always)]
@@ -15187,10 +15662,15 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.uuid, "Uuid")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.uuid)
     }
 
     #[inline(always)]
@@ -15310,10 +15790,15 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.uuid, "UUID")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.uuid)
     }
 
     #[inline(always)]
@@ -15433,10 +15918,15 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.timestamp, "Timestamp")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.timestamp)
     }
 
     #[inline(always)]
@@ -15556,10 +16046,15 @@ impl fbe::Struct for Sender {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.sender, "Sender")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.sender)
     }
 
     #[inline(always)]
@@ -15679,10 +16174,15 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.receiver, "Receiver")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.receiver)
     }
 
     #[inline(always)]
@@ -15802,10 +16302,15 @@ impl fbe::Struct for Client {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.client, "Client")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.client)
     }
 
     #[inline(always)]
@@ -15925,10 +16430,15 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.proxy, "Proxy")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.proxy)
     }
 
     #[inline(always)]
@@ -16048,10 +16558,15 @@ impl fbe::Struct for Handler {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.handler, "Handler")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.handler)
     }
 
     #[inline(always)]
@@ -16171,10 +16686,15 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe, "fbe")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.fbe)
     }
 
     #[inline(always)]
@@ -16294,10 +16814,15 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe, "FBE")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.fbe)
     }
 
     #[inline(always)]
@@ -16417,10 +16942,15 @@ impl fbe::Struct for Std {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.std, "std")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.std)
     }
 
     #[inline(always)]
@@ -16540,10 +17070,15 @@ impl fbe::Struct for Companion {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.companion, "Companion")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.companion)
     }
 
     #[inline(always)]
@@ -16663,10 +17198,15 @@ impl fbe::Struct for Any {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.any, "Any")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.any)
     }
 
     #[inline(always)]
@@ -16786,10 +17326,15 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.self_, "Self")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.self_)
     }
 
     #[inline(always)]
@@ -16909,10 +17454,15 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.self_, "self")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.self_)
     }
 
     #[inline(always)]
@@ -17032,10 +17582,15 @@ impl fbe::Struct for None_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.none, "None")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.none)
     }
 
     #[inline(always)]
@@ -17155,10 +17710,15 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.option, "Option")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.option)
     }
 
     #[inline(always)]
@@ -17278,10 +17838,15 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.result, "Result")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.result)
     }
 
     #[inline(always)]
@@ -17401,10 +17966,15 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.vec, "Vec")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.vec)
     }
 
     #[inline(always)]
@@ -17524,10 +18094,15 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.box_, "Box")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.box_)
     }
 
     #[inline(always)]
@@ -17647,10 +18222,15 @@ impl fbe::Struct for Error {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.error, "Error")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.error)
     }
 
     #[inline(always)]
@@ -17770,10 +18350,15 @@ impl fbe::Struct for Exception {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.exception, "Exception")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.exception)
     }
 
     #[inline(always)]
@@ -17893,10 +18478,15 @@ impl fbe::Struct for Text {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.text, "Text")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.text)
     }
 
     #[inline(always)]
@@ -18016,10 +18606,15 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.json_writer, "JsonWriter")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.json_writer)
     }
 
     #[inline(always)]
@@ -18139,10 +18734,15 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.int32_t, "int32_t")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.int32_t)
     }
 
     #[inline(always)]
@@ -18262,10 +18862,15 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.size_t, "size_t")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.size_t)
     }
 
     #[inline(always)]
@@ -18385,10 +18990,15 @@ impl fbe::Struct for List_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.list, "list")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.list)
     }
 
     #[inline(always)]
@@ -18508,10 +19118,15 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.object, "object")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.object)
     }
 
     #[inline(always)]
@@ -18631,10 +19246,15 @@ impl fbe::Struct for V {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.v_, "v")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.v_)
     }
 
     #[inline(always)]
@@ -18754,10 +19374,15 @@ impl fbe::Struct for R {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.r_, "r")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.r_)
     }
 
     #[inline(always)]
@@ -18877,10 +19502,15 @@ impl fbe::Struct for W {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.w_, "w")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.w_)
     }
 
     #[inline(always)]
@@ -19000,10 +19630,15 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.side_buy, "SideBuy")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.side_buy)
     }
 
     #[inline(always)]
@@ -19123,10 +19758,15 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.order_key, "OrderKey")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.order_key)
     }
 
     #[inline(always)]
@@ -19246,10 +19886,15 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.text_ofside, "textOfside")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.text_ofside)
     }
 
     #[inline(always)]
@@ -19369,10 +20014,15 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.decimal_1, "DECIMAL_1")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.decimal_1)
     }
 
     #[inline(always)]
@@ -19492,10 +20142,15 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.order_model, "OrderModel")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.order_model)
     }
 
     #[inline(always)]
@@ -19615,10 +20270,15 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.order_final, "OrderFinal")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.order_final)
     }
 
     #[inline(always)]
@@ -19738,10 +20398,15 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.new_order, "NewOrder")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.new_order)
     }
 
     #[inline(always)]
@@ -19861,10 +20526,15 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.verify_fbe_order, "VerifyFBEOrder")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.verify_fbe_order)
     }
 
     #[inline(always)]
@@ -19986,10 +20656,15 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe_vr_order, "fbe_vr_Order")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.fbe_vr_order)
     }
 
     #[inline(always)]
@@ -20109,10 +20784,15 @@ impl fbe::Struct for E1 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.e1, "e1")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.e1)
     }
 
     #[inline(always)]
@@ -20232,10 +20912,15 @@ impl fbe::Struct for I2 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.i2, "i2")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.i2)
     }
 
     #[inline(always)]
@@ -20355,10 +21040,15 @@ impl fbe::Struct for O3 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.o3, "o3")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.o3)
     }
 
     #[inline(always)]
@@ -20478,10 +21168,15 @@ impl fbe::Struct for Fbe__ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe, "Fbe")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.fbe)
     }
 
     #[inline(always)]
@@ -20601,10 +21296,15 @@ impl fbe::Struct for Fingerprint {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fingerprint, "FINGERPRINT")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.fingerprint)
     }
 
     #[inline(always)]
@@ -20724,10 +21424,15 @@ impl fbe::Struct for FbeFingerprint {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe_fingerprint, "FBE_FINGERPRINT")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.fbe_fingerprint)
     }
 
     #[inline(always)]
@@ -20849,10 +21554,15 @@ impl fbe::Struct for FbeFingerprint_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe_fingerprint, "FBEFingerprint")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.fbe_fingerprint)
     }
 
     #[inline(always)]
@@ -20995,7 +21705,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<32>();
         fbe::Fixed::put_at(&self.name, run0, 0);
@@ -21007,6 +21717,11 @@ impl fbe::Struct for Case {
         fbe::Fixed::put_at(&self.string, run0, 24);
         fbe::Fixed::put_at(&self.string_, run0, 28);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        32
     }
 
     #[inline(always)]
@@ -21222,12 +21937,21 @@ impl fbe::Struct for Imported {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.market, "market")?;
         w.final_field(&self.org, "org")?;
         w.final_field(&self.example, "example")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.market);
+        n += fbe::Value::final_size(&self.org);
+        n += fbe::Value::final_size(&self.example);
+        n
     }
 
     #[inline(always)]
@@ -21382,10 +22106,15 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.digits, "digits")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        fbe::Value::final_size(&self.digits)
     }
 
     #[inline(always)]
@@ -21541,7 +22270,7 @@ impl fbe::Struct for Listed {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         let run1 = w.append_run::<8>();
@@ -21549,6 +22278,15 @@ impl fbe::Struct for Listed {
         fbe::Fixed::put_at(&self.precision, run1, 4);
         w.final_field(&self.ticker, "ticker")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.symbol);
+        n += 8;
+        n += fbe::Value::final_size(&self.ticker);
+        n
     }
 
     #[inline(always)]
@@ -21730,7 +22468,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<18>();
         fbe::Fixed::put_at(&self.side, run0, 0);
@@ -21739,6 +22477,11 @@ impl fbe::Struct for Derived {
         fbe::Fixed::put_at(&self.word, run0, 12);
         fbe::Fixed::put_at(&self.side_, run0, 14);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        18
     }
 
     #[inline(always)]
@@ -22632,7 +23375,7 @@ impl fbe::Struct for Hostile {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         w.final_field(&self.order, "Order")?;
         w.final_field(&self.cpp_words, "CppWords")?;
@@ -22717,6 +23460,94 @@ impl fbe::Struct for Hostile {
         w.final_field(&self.listed, "Listed")?;
         w.final_field(&self.letters, "Letters")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.order);
+        n += fbe::Value::final_size(&self.cpp_words);
+        n += fbe::Value::final_size(&self.python_words);
+        n += fbe::Value::final_size(&self.go_words);
+        n += fbe::Value::final_size(&self.java_words);
+        n += fbe::Value::final_size(&self.kotlin_words);
+        n += fbe::Value::final_size(&self.js_words);
+        n += fbe::Value::final_size(&self.rust_words);
+        n += fbe::Value::final_size(&self.c_sharp_words);
+        n += fbe::Value::final_size(&self.ruby_words);
+        n += fbe::Value::final_size(&self.cpp_members);
+        n += fbe::Value::final_size(&self.python_members);
+        n += fbe::Value::final_size(&self.go_members);
+        n += fbe::Value::final_size(&self.jvm_members);
+        n += fbe::Value::final_size(&self.js_members);
+        n += fbe::Value::final_size(&self.runtime_names);
+        n += fbe::Value::final_size(&self.class);
+        n += fbe::Value::final_size(&self.object);
+        n += fbe::Value::final_size(&self.string);
+        n += fbe::Value::final_size(&self.list);
+        n += fbe::Value::final_size(&self.map);
+        n += fbe::Value::final_size(&self.model);
+        n += fbe::Value::final_size(&self.final_model);
+        n += fbe::Value::final_size(&self.buffer);
+        n += fbe::Value::final_size(&self.reader);
+        n += fbe::Value::final_size(&self.writer);
+        n += fbe::Value::final_size(&self.limits);
+        n += fbe::Value::final_size(&self.decode_error);
+        n += fbe::Value::final_size(&self.decode_exception);
+        n += fbe::Value::final_size(&self.decimal);
+        n += fbe::Value::final_size(&self.uuid);
+        n += fbe::Value::final_size(&self.uuid_);
+        n += fbe::Value::final_size(&self.timestamp);
+        n += fbe::Value::final_size(&self.sender);
+        n += fbe::Value::final_size(&self.receiver);
+        n += fbe::Value::final_size(&self.client);
+        n += fbe::Value::final_size(&self.proxy);
+        n += fbe::Value::final_size(&self.handler);
+        n += fbe::Value::final_size(&self.fbe);
+        n += fbe::Value::final_size(&self.fbe_);
+        n += fbe::Value::final_size(&self.std);
+        n += fbe::Value::final_size(&self.companion);
+        n += fbe::Value::final_size(&self.any);
+        n += fbe::Value::final_size(&self.self_);
+        n += fbe::Value::final_size(&self.self__);
+        n += fbe::Value::final_size(&self.none);
+        n += fbe::Value::final_size(&self.option);
+        n += fbe::Value::final_size(&self.result);
+        n += fbe::Value::final_size(&self.vec);
+        n += fbe::Value::final_size(&self.box_);
+        n += fbe::Value::final_size(&self.error);
+        n += fbe::Value::final_size(&self.exception);
+        n += fbe::Value::final_size(&self.text);
+        n += fbe::Value::final_size(&self.json_writer);
+        n += fbe::Value::final_size(&self.int32_t);
+        n += fbe::Value::final_size(&self.size_t);
+        n += fbe::Value::final_size(&self.list_);
+        n += fbe::Value::final_size(&self.object_);
+        n += fbe::Value::final_size(&self.v_);
+        n += fbe::Value::final_size(&self.r_);
+        n += fbe::Value::final_size(&self.w_);
+        n += fbe::Value::final_size(&self.side_buy);
+        n += fbe::Value::final_size(&self.order_key);
+        n += fbe::Value::final_size(&self.text_ofside);
+        n += fbe::Value::final_size(&self.decimal_1);
+        n += fbe::Value::final_size(&self.order_model);
+        n += fbe::Value::final_size(&self.order_final);
+        n += fbe::Value::final_size(&self.new_order);
+        n += fbe::Value::final_size(&self.verify_fbe_order);
+        n += fbe::Value::final_size(&self.fbe_vr_order);
+        n += fbe::Value::final_size(&self.e1);
+        n += fbe::Value::final_size(&self.i2);
+        n += fbe::Value::final_size(&self.o3);
+        n += fbe::Value::final_size(&self.fbe__);
+        n += fbe::Value::final_size(&self.fingerprint);
+        n += fbe::Value::final_size(&self.fbe_fingerprint);
+        n += fbe::Value::final_size(&self.fbe_fingerprint_);
+        n += fbe::Value::final_size(&self.case);
+        n += fbe::Value::final_size(&self.imported);
+        n += fbe::Value::final_size(&self.derived);
+        n += fbe::Value::final_size(&self.listed);
+        n += fbe::Value::final_size(&self.letters);
+        n
     }
 
     #[inline(always)]

@@ -143,11 +143,19 @@ impl fbe::Struct for Instrument {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.symbol);
+        n += fbe::Value::final_size(&self.digits);
+        n
     }
 
     #[inline(always)]
@@ -285,11 +293,19 @@ impl fbe::Struct for Failure {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut Writer) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn fields_size(&self) -> usize {
+        let mut n = 0;
+        n += fbe::Value::final_size(&self.id);
+        n += fbe::Value::final_size(&self.reason);
+        n
     }
 
     #[inline(always)]
