@@ -81,7 +81,7 @@ pub use reader::{
 pub use serde_text::serde_text;
 #[cfg(feature = "serde")]
 pub use serde_values::serde_array;
-pub use sized::SizedWriter;
+pub use sized::{BodyWriter, SizedWriter};
 pub use timestamp::Timestamp;
 pub use uuid::{parse_uuid, uuid1, uuid4, Uuid, UuidError};
 pub use value::{boxed_array, present, Bytes, Char, Fixed, Struct, Value};

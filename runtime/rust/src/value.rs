@@ -7,7 +7,7 @@ use crate::error::{DecodeError, EncodeError};
 use crate::keys::{repeated, same_keys, KeyOrd, Pairs, Set};
 use crate::limits::Limits;
 use crate::reader::{self, Reader};
-use crate::sized::SizedWriter;
+use crate::sized::{BodyWriter, SizedWriter};
 use crate::timestamp::Timestamp;
 use crate::writer::{copy_short, Writer};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -26,8 +26,11 @@ pub trait Value: Sized {
     /// struct, which is charged as a struct).
     const COST: usize;
 
-    /// Writes the value into its slot at `slot`, out-of-line data located from `base`.
-    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError>;
+    /// Writes the value into its slot at `slot`, out-of-line data located from `base`, allocating
+    /// its [`Value::extra_size`] bytes.
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError>;
+    /// The bytes [`Value::put`] allocates beyond its slot (the versioned model's size walk).
+    fn extra_size(&self) -> usize;
     /// Reads the value of the slot at `slot` (inside a checked block), data located from `base`.
     fn get(r: &mut Reader<'_>, base: usize, slot: usize) -> Result<Self, DecodeError>;
     /// Appends the value (final model) at the writer's position, into the bytes of its
@@ -110,7 +113,7 @@ macro_rules! scalars {
             const COST: usize = $size;
 
             #[inline]
-            fn put(&self, w: &mut Writer, _base: usize, slot: usize) -> Result<(), EncodeError> {
+            fn put(&self, w: &mut BodyWriter<'_>, _base: usize, slot: usize) -> Result<(), EncodeError> {
                 w.$put(slot, *self);
                 Ok(())
             }
@@ -129,6 +132,11 @@ macro_rules! scalars {
             #[inline(always)]
             fn final_size(&self) -> usize {
                 $size
+            }
+
+            #[inline(always)]
+            fn extra_size(&self) -> usize {
+                0
             }
 
             #[inline]
@@ -172,7 +180,7 @@ impl Value for Uuid {
     const COST: usize = 16;
 
     #[inline]
-    fn put(&self, w: &mut Writer, _base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, _base: usize, slot: usize) -> Result<(), EncodeError> {
         w.put_uuid(slot, self);
         Ok(())
     }
@@ -191,6 +199,11 @@ impl Value for Uuid {
     #[inline(always)]
     fn final_size(&self) -> usize {
         16
+    }
+
+    #[inline(always)]
+    fn extra_size(&self) -> usize {
+        0
     }
 
     #[inline]
@@ -217,7 +230,7 @@ impl Value for Decimal {
     const COST: usize = 16;
 
     #[inline]
-    fn put(&self, w: &mut Writer, _base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, _base: usize, slot: usize) -> Result<(), EncodeError> {
         w.put_decimal(slot, self);
         Ok(())
     }
@@ -236,6 +249,11 @@ impl Value for Decimal {
     #[inline(always)]
     fn final_size(&self) -> usize {
         16
+    }
+
+    #[inline(always)]
+    fn extra_size(&self) -> usize {
+        0
     }
 
     #[inline]
@@ -284,7 +302,7 @@ impl Value for Char {
     const COST: usize = 1;
 
     #[inline]
-    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
         self.0.put(w, base, slot)
     }
 
@@ -301,6 +319,11 @@ impl Value for Char {
     #[inline(always)]
     fn final_size(&self) -> usize {
         1
+    }
+
+    #[inline(always)]
+    fn extra_size(&self) -> usize {
+        0
     }
 
     #[inline]
@@ -379,7 +402,7 @@ macro_rules! texts {
             const COST: usize = 4;
 
             #[inline]
-            fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+            fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
                 w.string(base, slot, self.as_slice());
                 Ok(())
             }
@@ -397,6 +420,11 @@ macro_rules! texts {
 
             #[inline(always)]
             fn final_size(&self) -> usize {
+                4 + self.len()
+            }
+
+            #[inline(always)]
+            fn extra_size(&self) -> usize {
                 4 + self.len()
             }
 
@@ -462,7 +490,7 @@ impl<T: Value> Value for Option<T> {
     const COST: usize = 1;
 
     #[inline]
-    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
         match self {
             None => Ok(()), // presence 0 and a zero offset, as allocated
             Some(v) => {
@@ -499,6 +527,14 @@ impl<T: Value> Value for Option<T> {
         match self {
             None => 1,
             Some(v) => 1 + v.final_size(),
+        }
+    }
+
+    #[inline(always)]
+    fn extra_size(&self) -> usize {
+        match self {
+            None => 0,
+            Some(v) => T::SLOT + v.extra_size(),
         }
     }
 
@@ -591,7 +627,7 @@ impl<T: Value, const N: usize> Value for [T; N] {
     const COST: usize = if T::COST == 0 || T::FINAL_MIN * N == 0 { 1 } else { T::FINAL_MIN * N };
 
     #[inline]
-    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
         for (i, v) in self.iter().enumerate() {
             v.put(w, base, slot + i * T::SLOT).map_err(|e| e.in_index(i))?;
         }
@@ -614,6 +650,11 @@ impl<T: Value, const N: usize> Value for [T; N] {
     #[inline]
     fn final_size(&self) -> usize {
         self.iter().map(Value::final_size).sum()
+    }
+
+    #[inline]
+    fn extra_size(&self) -> usize {
+        self.iter().map(Value::extra_size).sum()
     }
 
     #[inline]
@@ -663,7 +704,7 @@ impl<T: Value, const N: usize> Value for Box<[T; N]> {
     const COST: usize = <[T; N]>::COST;
 
     #[inline]
-    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
         (**self).put(w, base, slot)
     }
 
@@ -680,6 +721,11 @@ impl<T: Value, const N: usize> Value for Box<[T; N]> {
     #[inline]
     fn final_size(&self) -> usize {
         (**self).final_size()
+    }
+
+    #[inline]
+    fn extra_size(&self) -> usize {
+        (**self).extra_size()
     }
 
     #[inline]
@@ -761,7 +807,7 @@ impl<K: Value, V: Value> Value for (K, V) {
     const COST: usize = K::COST + V::COST;
 
     #[inline]
-    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
         self.0.put(w, base, slot)?;
         self.1.put(w, base, slot + K::SLOT)
     }
@@ -783,6 +829,11 @@ impl<K: Value, V: Value> Value for (K, V) {
         self.0.final_size() + self.1.final_size()
     }
 
+    #[inline(always)]
+    fn extra_size(&self) -> usize {
+        self.0.extra_size() + self.1.extra_size()
+    }
+
     #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         let k = K::take(r)?;
@@ -793,13 +844,13 @@ impl<K: Value, V: Value> Value for (K, V) {
 /// Writes the `n` elements of `items` as a versioned collection block (all slots at once, then
 /// the elements in order: docs/format.md 3.5).
 fn put_all<'v, T: Value + 'v>(
-    w: &mut Writer,
+    w: &mut BodyWriter<'_>,
     base: usize,
     slot: usize,
     n: usize,
     items: impl Iterator<Item = &'v T>,
 ) -> Result<(), EncodeError> {
-    let first = w.vector(base, slot, n, T::SLOT);
+    let first = w.vector(base, slot, n, T::SLOT)?;
     for (i, v) in items.enumerate() {
         v.put(w, base, first + i * T::SLOT).map_err(|e| e.in_index(i))?;
     }
@@ -915,7 +966,7 @@ impl<T: Value> Value for Vec<T> {
     const COST: usize = 4;
 
     #[inline]
-    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
         put_all(w, base, slot, self.len(), self.iter())
     }
 
@@ -937,6 +988,11 @@ impl<T: Value> Value for Vec<T> {
     #[inline]
     fn final_size(&self) -> usize {
         4 + self.iter().map(Value::final_size).sum::<usize>()
+    }
+
+    #[inline]
+    fn extra_size(&self) -> usize {
+        4 + self.len() * T::SLOT + self.iter().map(Value::extra_size).sum::<usize>()
     }
 
     #[inline]
@@ -1016,7 +1072,7 @@ impl<T: Value + Ord> Value for BTreeSet<T> {
     const COST: usize = 4;
 
     #[inline]
-    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
         put_all(w, base, slot, self.len(), self.iter())
     }
 
@@ -1035,6 +1091,11 @@ impl<T: Value + Ord> Value for BTreeSet<T> {
     #[inline]
     fn final_size(&self) -> usize {
         4 + self.iter().map(Value::final_size).sum::<usize>()
+    }
+
+    #[inline]
+    fn extra_size(&self) -> usize {
+        4 + self.len() * T::SLOT + self.iter().map(Value::extra_size).sum::<usize>()
     }
 
     #[inline]
@@ -1058,7 +1119,7 @@ macro_rules! unique_vecs {
             const COST: usize = 4;
 
             #[inline]
-            fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+            fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
                 if let Some(pair) = repeated(&self.0, |a, b| $key(a).key_cmp($key(b))) {
                     return Err(same_keys($map, pair));
                 }
@@ -1088,6 +1149,11 @@ macro_rules! unique_vecs {
             #[inline]
             fn final_size(&self) -> usize {
                 self.0.final_size()
+            }
+
+            #[inline]
+            fn extra_size(&self) -> usize {
+                self.0.extra_size()
             }
 
             #[inline]
@@ -1124,8 +1190,8 @@ macro_rules! maps {
             const COST: usize = 4;
 
             #[inline]
-            fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
-                let first = w.vector(base, slot, self.len(), K::SLOT + V::SLOT);
+            fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+                let first = w.vector(base, slot, self.len(), K::SLOT + V::SLOT)?;
                 for (i, (k, v)) in self.iter().enumerate() {
                     let at = first + i * (K::SLOT + V::SLOT);
                     k.put(w, base, at).map_err(|e| e.in_index(i))?;
@@ -1154,6 +1220,12 @@ macro_rules! maps {
             #[inline]
             fn final_size(&self) -> usize {
                 4 + self.iter().map(|(k, v)| k.final_size() + v.final_size()).sum::<usize>()
+            }
+
+            #[inline]
+            fn extra_size(&self) -> usize {
+                4 + self.len() * (K::SLOT + V::SLOT)
+                    + self.iter().map(|(k, v)| k.extra_size() + v.extra_size()).sum::<usize>()
             }
 
             #[inline]
@@ -1189,7 +1261,7 @@ macro_rules! scalar_value {
             const COST: usize = <$wire as $crate::Value>::COST;
 
             #[inline]
-            fn put(&self, w: &mut $crate::Writer, base: usize, slot: usize) -> Result<(), $crate::EncodeError> {
+            fn put(&self, w: &mut $crate::BodyWriter<'_>, base: usize, slot: usize) -> Result<(), $crate::EncodeError> {
                 $crate::Value::put(&self.$to(), w, base, slot)
             }
 
@@ -1206,6 +1278,11 @@ macro_rules! scalar_value {
             #[inline(always)]
             fn final_size(&self) -> usize {
                 <$wire as $crate::Value>::FINAL_MIN
+            }
+
+            #[inline(always)]
+            fn extra_size(&self) -> usize {
+                0
             }
 
             #[inline]
@@ -1282,7 +1359,10 @@ pub trait Struct: Sized + Default {
     const DEFAULT_COST: usize = 0;
 
     /// Writes the versioned body, its offset stored in the slot at `slot` (from `base`).
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError>;
+    fn write_body(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError>;
+    /// The bytes [`Struct::write_body`] allocates: the body and what its fields allocate (the
+    /// versioned model's size walk).
+    fn body_size(&self) -> usize;
     /// Reads the versioned body at offset `off` from `base` (the offset the slot at `slot` holds)
     /// into `self`, reusing its allocations; the fields an older writer's shorter body lacks take
     /// their defaults.
@@ -1331,9 +1411,7 @@ pub trait Struct: Sized + Default {
     /// Writes the value as a versioned root into `w` (reset first) and returns its bytes: with a
     /// reused writer, serializing allocates nothing.
     fn write_fbe<'w>(&self, w: &'w mut Writer) -> Result<&'w [u8], EncodeError> {
-        w.begin_versioned();
-        self.write_body(w, 0, 4).map_err(|e| e.within(Self::NAME))?;
-        w.end_versioned().map_err(|e| e.within(Self::NAME))
+        w.versioned_root(self.body_size(), |w| self.write_body(w, 0, 4)).map_err(|e| e.within(Self::NAME))
     }
 
     /// Reads a value from a versioned root under the default limits.
@@ -1425,8 +1503,13 @@ impl<T: Struct> Struct for Box<T> {
     const FINAL_MIN: usize = <T as Struct>::FINAL_MIN;
 
     #[inline]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
         (**self).write_body(w, base, slot)
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        (**self).body_size()
     }
 
     #[inline(always)]
@@ -1476,7 +1559,7 @@ impl<T: Struct> Value for T {
     const COST: usize = 0;
 
     #[inline]
-    fn put(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
         self.write_body(w, base, slot)
     }
 
@@ -1517,6 +1600,11 @@ impl<T: Struct> Value for T {
         self.fields_size()
     }
 
+    #[inline(always)]
+    fn extra_size(&self) -> usize {
+        self.body_size()
+    }
+
     #[inline]
     fn take(r: &mut Reader<'_>) -> Result<Self, DecodeError> {
         T::read_fields(r)
@@ -1545,10 +1633,10 @@ pub fn present(size: usize, ends: &[usize]) -> usize {
     ends.iter().take_while(|&&end| end <= size).count()
 }
 
-impl Writer {
+impl BodyWriter<'_> {
     /// Writes `v` into its slot at `slot` (from `base`); an error names `field` (the generated
     /// versioned writers' one call per field).
-    #[inline]
+    #[inline(always)]
     pub fn field<T: Value>(&mut self, v: &T, base: usize, slot: usize, field: &str) -> Result<(), EncodeError> {
         v.put(self, base, slot).map_err(|e| e.in_field(field))
     }

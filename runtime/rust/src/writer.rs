@@ -3,7 +3,7 @@
 use crate::decimal::Decimal;
 use crate::error::{EncodeError, ErrorKind};
 use crate::limits::MAX_DEPTH;
-use crate::sized::SizedWriter;
+use crate::sized::{BodyWriter, SizedWriter};
 use crate::timestamp::Timestamp;
 use crate::value::Value;
 use uuid::Uuid;
@@ -418,6 +418,41 @@ impl Writer {
         fields(&mut out)?;
         out.finish();
         Ok(&self.buf)
+    }
+
+    /// Writes a versioned root (docs/format.md 3.2) whose top struct allocates `size` bytes (its
+    /// size walk): refused when over 4 GiB, before anything is written; else its bytes are made at
+    /// once, zeroed (one `memset`), and `body` allocates and stores its blocks through a
+    /// [`BodyWriter`], the top struct's offset in the slot at 4.
+    #[inline(always)]
+    pub fn versioned_root(
+        &mut self,
+        size: usize,
+        body: impl FnOnce(&mut BodyWriter<'_>) -> Result<(), EncodeError>,
+    ) -> Result<&[u8], EncodeError> {
+        let total = size.saturating_add(8);
+        let Ok(total32) = u32::try_from(total) else {
+            return Err(EncodeError::new(ErrorKind::TooLarge, "root larger than 4 GiB", ""));
+        };
+        self.buf.clear();
+        self.buf.resize(total, 0);
+        let mut out = BodyWriter::new(&mut self.buf, 8, 0, self.max_depth);
+        out.put_u32(0, total32);
+        body(&mut out)?;
+        out.finish();
+        Ok(&self.buf)
+    }
+
+    /// Writes `v` into its slot at `slot` (from `base`) through a [`BodyWriter`] over the buffer,
+    /// its [`Value::extra_size`] bytes allocated (what a hand-made versioned root writes a value
+    /// with); an error names `field`.
+    pub fn field<T: Value>(&mut self, v: &T, base: usize, slot: usize, field: &str) -> Result<(), EncodeError> {
+        let start = self.buf.len();
+        self.buf.resize(start + v.extra_size(), 0);
+        let mut out = BodyWriter::new(&mut self.buf, start, self.depth, self.max_depth);
+        v.put(&mut out, base, slot).map_err(|e| e.in_field(field))?;
+        out.finish();
+        Ok(())
     }
 
     /// Appends `v` in the final model through a [`SizedWriter`] over its `v.final_size()` bytes

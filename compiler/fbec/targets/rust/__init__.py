@@ -421,7 +421,9 @@ def write_key_order(w: CodeWriter, c: Context, s: ir.Struct) -> None:
 
 def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     w.line("#[inline(always)]")
-    with w.block("fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {", "}"):
+    with w.block("fn write_body("):   # broken as rustfmt breaks it
+        w.lines("&self,\nw: &mut BodyWriter<'_>,\nbase: usize,\nslot: usize,")
+    with w.block(") -> Result<(), EncodeError> {", "}"):
         enter(w, p)
         fixed = [fp for fp in p.fields if ir.reads_unchecked(fp.type)]
         if fixed:   # the header and the fixed fields stored at their offsets, one bounds check for the body
@@ -439,6 +441,7 @@ def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan)
             w.line("w.leave();")
         w.line("Ok(())")
     w.blank()
+    write_body_size(w, c, s, p)
     write_body_reader(w, c, s, p, verify=False)
     write_body_reader(w, c, s, p, verify=True)
 
@@ -556,6 +559,28 @@ def body_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, veri
                                     str(fp.offset), f'"{fp.name}"'], "?;")
 
 
+def write_body_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
+    """body_size: the versioned model's size walk, the body's size and a term per field that
+    allocates (those not stored in the body), which the root's bytes are made of."""
+    terms = [f"fbe::Value::extra_size(&self.{c.ident.field(s.qualified, fp.name)})"
+             for fp in p.fields if not ir.reads_unchecked(fp.type)]
+    size_sum(w, str(s.body_size), terms, "fn body_size(&self) -> usize {")
+
+
+def size_sum(w: CodeWriter, first: str, terms: list[str], head: str) -> None:
+    """A size walk's function: `first` plus each term."""
+    w.line("#[inline(always)]")
+    with w.block(head, "}"):
+        if not terms:
+            w.line(first)
+        else:
+            w.line(f"let mut n = {first};")
+            for term in terms:
+                w.line(f"n += {term};")
+            w.line("n")
+    w.blank()
+
+
 def write_final_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     """fields_size: the final model's size walk, a term per step of write_fields (a run's size, a
     field's final_size), which the root's bytes are made of before anything is stored."""
@@ -575,7 +600,7 @@ def write_final_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan
 
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     w.line("#[inline(always)]")
-    with w.block("fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {", "}"):
+    with w.block("fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {", "}"):
         enter(w, p)
         for k, step in enumerate(p.final_steps):
             if isinstance(step, plan.Run):
@@ -634,8 +659,8 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -
     out.blank()
     uses = {module: sorted(names) for module, names in c.file.names.items()}
     if package.structs:
-        uses["fbe"] = sorted({*uses.get("fbe", []), "DecodeError", "EncodeError", "Reader", "Writer"},
-                             key=lambda n: (n[0].isupper(), n))   # rustfmt's order: functions first
+        fbe = {*uses.get("fbe", []), "BodyWriter", "DecodeError", "EncodeError", "Reader", "SizedWriter"}
+        uses["fbe"] = sorted(fbe, key=lambda n: (n[0].isupper(), n))   # rustfmt's order: functions first
     for module, names in sorted(uses.items()):   # rustfmt's order
         out.line(f"use {module}::{names[0]};" if len(names) == 1 else f"use {module}::{{{', '.join(names)}}};")
     out.blank()

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `graph`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `struct Node` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -19,7 +19,12 @@ impl fbe::Struct for Node {
     const FINAL_MIN: usize = 20;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -27,6 +32,14 @@ impl fbe::Struct for Node {
         w.field(&self.name, b, b + 12, "name")?;
         w.field(&self.out_edges, b, b + 24, "out_edges")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 28;
+        n += fbe::Value::extra_size(&self.name);
+        n += fbe::Value::extra_size(&self.out_edges);
+        n
     }
 
     #[inline(always)]
@@ -69,7 +82,7 @@ impl fbe::Struct for Node {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
@@ -207,13 +220,23 @@ impl fbe::Struct for Edge {
     const FINAL_MIN: usize = 12;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<20>(base, slot, 2);
         fbe::Fixed::put_at(&self.source, body, 8);
         fbe::Fixed::put_at(&self.target, body, 12);
         fbe::Fixed::put_at(&self.weight, body, 16);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        20
     }
 
     #[inline(always)]
@@ -247,7 +270,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.source, run0, 0);
@@ -362,12 +385,25 @@ impl fbe::Struct for Graph {
     const FINAL_MIN: usize = 8;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 3);
         w.field(&self.nodes, b, b + 8, "nodes")?;
         w.field(&self.edges, b, b + 12, "edges")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 16;
+        n += fbe::Value::extra_size(&self.nodes);
+        n += fbe::Value::extra_size(&self.edges);
+        n
     }
 
     #[inline(always)]
@@ -408,7 +444,7 @@ impl fbe::Struct for Graph {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.nodes, "nodes")?;
         w.final_field(&self.edges, "edges")?;

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `proto`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `enum OrderSide` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
@@ -209,7 +209,12 @@ impl fbe::Struct for Order {
     const FINAL_MIN: usize = 26;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<34>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -219,6 +224,13 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.volume, body, 26);
         w.field(&self.symbol, b, b + 12, "symbol")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 34;
+        n += fbe::Value::extra_size(&self.symbol);
+        n
     }
 
     #[inline(always)]
@@ -260,7 +272,7 @@ impl fbe::Struct for Order {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
@@ -411,12 +423,24 @@ impl fbe::Struct for Balance {
     const FINAL_MIN: usize = 12;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<20>(base, slot, 2);
         fbe::Fixed::put_at(&self.amount, body, 12);
         w.field(&self.currency, b, b + 8, "currency")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 20;
+        n += fbe::Value::extra_size(&self.currency);
+        n
     }
 
     #[inline(always)]
@@ -454,7 +478,7 @@ impl fbe::Struct for Balance {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
         w.final_field(&self.amount, "amount")?;
@@ -578,7 +602,12 @@ impl fbe::Struct for Account {
     const FINAL_MIN: usize = 26;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<30>(base, slot, 3);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -588,6 +617,16 @@ impl fbe::Struct for Account {
         w.field(&self.asset, b, b + 21, "asset")?;
         w.field(&self.orders, b, b + 26, "orders")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 30;
+        n += fbe::Value::extra_size(&self.name);
+        n += fbe::Value::extra_size(&self.wallet);
+        n += fbe::Value::extra_size(&self.asset);
+        n += fbe::Value::extra_size(&self.orders);
+        n
     }
 
     #[inline(always)]
@@ -648,7 +687,7 @@ impl fbe::Struct for Account {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
@@ -823,11 +862,23 @@ impl fbe::Struct for OrderMessage {
     const FINAL_MIN: usize = 26;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1);
         w.field(&self.body, b, b + 8, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.body);
+        n
     }
 
     #[inline(always)]
@@ -866,7 +917,7 @@ impl fbe::Struct for OrderMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -963,11 +1014,23 @@ impl fbe::Struct for BalanceMessage {
     const FINAL_MIN: usize = 12;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
         w.field(&self.body, b, b + 8, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.body);
+        n
     }
 
     #[inline(always)]
@@ -1006,7 +1069,7 @@ impl fbe::Struct for BalanceMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -1103,11 +1166,23 @@ impl fbe::Struct for AccountMessage {
     const FINAL_MIN: usize = 26;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 3);
         w.field(&self.body, b, b + 8, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.body);
+        n
     }
 
     #[inline(always)]
@@ -1146,7 +1221,7 @@ impl fbe::Struct for AccountMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())

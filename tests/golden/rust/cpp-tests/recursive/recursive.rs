@@ -2,7 +2,7 @@
 
 //! The FBE schema package `recursive`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `struct Node` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -18,7 +18,12 @@ impl fbe::Struct for Node {
     const FINAL_MIN: usize = 12;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let (b, body) = w.struct_block::<20>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -26,6 +31,14 @@ impl fbe::Struct for Node {
         w.field(&self.children, b, b + 16, "children")?;
         w.leave();
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 20;
+        n += fbe::Value::extra_size(&self.label);
+        n += fbe::Value::extra_size(&self.children);
+        n
     }
 
     #[inline(always)]
@@ -67,7 +80,7 @@ impl fbe::Struct for Node {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.label, "label")?;

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `vectors`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `struct Edge` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -18,13 +18,23 @@ impl fbe::Struct for Edge {
     const FINAL_MIN: usize = 12;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<20>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
         fbe::Fixed::put_at(&self.target, body, 12);
         fbe::Fixed::put_at(&self.weight, body, 16);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        20
     }
 
     #[inline(always)]
@@ -58,7 +68,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.source, run0, 0);
@@ -174,13 +184,23 @@ impl fbe::Struct for Point {
     const FINAL_MIN: usize = 11;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<19>(base, slot, 2);
         fbe::Fixed::put_at(&self.flag, body, 8);
         fbe::Fixed::put_at(&self.x, body, 9);
         fbe::Fixed::put_at(&self.y, body, 17);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        19
     }
 
     #[inline(always)]
@@ -214,7 +234,7 @@ impl fbe::Struct for Point {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<11>();
         fbe::Fixed::put_at(&self.flag, run0, 0);
@@ -331,7 +351,12 @@ impl fbe::Struct for Point3 {
     const FINAL_MIN: usize = 19;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<27>(base, slot, 3);
         fbe::Fixed::put_at(&self.flag, body, 8);
@@ -339,6 +364,11 @@ impl fbe::Struct for Point3 {
         fbe::Fixed::put_at(&self.y, body, 17);
         fbe::Fixed::put_at(&self.z, body, 19);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        27
     }
 
     #[inline(always)]
@@ -373,7 +403,7 @@ impl fbe::Struct for Point3 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<19>();
         fbe::Fixed::put_at(&self.flag, run0, 0);
@@ -496,12 +526,25 @@ impl fbe::Struct for Named {
     const FINAL_MIN: usize = 8;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 4);
         w.field(&self.name, b, b + 8, "name")?;
         w.field(&self.values, b, b + 12, "values")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 16;
+        n += fbe::Value::extra_size(&self.name);
+        n += fbe::Value::extra_size(&self.values);
+        n
     }
 
     #[inline(always)]
@@ -542,7 +585,7 @@ impl fbe::Struct for Named {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.name, "name")?;
         w.final_field(&self.values, "values")?;
@@ -659,7 +702,12 @@ impl fbe::Struct for Holder {
     const FINAL_MIN: usize = 24;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 32, 10);
         w.field(&self.edges, b, b + 8, "edges")?;
@@ -669,6 +717,18 @@ impl fbe::Struct for Holder {
         w.field(&self.reals, b, b + 24, "reals")?;
         w.field(&self.named, b, b + 28, "named")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 32;
+        n += fbe::Value::extra_size(&self.edges);
+        n += fbe::Value::extra_size(&self.points);
+        n += fbe::Value::extra_size(&self.ints);
+        n += fbe::Value::extra_size(&self.switches);
+        n += fbe::Value::extra_size(&self.reals);
+        n += fbe::Value::extra_size(&self.named);
+        n
     }
 
     #[inline(always)]
@@ -725,7 +785,7 @@ impl fbe::Struct for Holder {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
         w.final_field(&self.points, "points")?;

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `vectors_new`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `struct Edge` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -19,7 +19,12 @@ impl fbe::Struct for Edge {
     const FINAL_MIN: usize = 16;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
@@ -27,6 +32,13 @@ impl fbe::Struct for Edge {
         fbe::Fixed::put_at(&self.weight, body, 16);
         w.field(&self.note, b, b + 20, "note")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 24;
+        n += fbe::Value::extra_size(&self.note);
+        n
     }
 
     #[inline(always)]
@@ -66,7 +78,7 @@ impl fbe::Struct for Edge {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.source, run0, 0);
@@ -194,11 +206,23 @@ impl fbe::Struct for Holder {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 10);
         w.field(&self.edges, b, b + 8, "edges")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.edges);
+        n
     }
 
     #[inline(always)]
@@ -235,7 +259,7 @@ impl fbe::Struct for Holder {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
         Ok(())

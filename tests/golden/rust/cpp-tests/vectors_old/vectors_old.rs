@@ -2,7 +2,7 @@
 
 //! The FBE schema package `vectors_old`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `struct Edge` (type id 1).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -16,11 +16,21 @@ impl fbe::Struct for Edge {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -52,7 +62,7 @@ impl fbe::Struct for Edge {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.source, "source")?;
         Ok(())
@@ -144,11 +154,23 @@ impl fbe::Struct for Holder {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 10);
         w.field(&self.edges, b, b + 8, "edges")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.edges);
+        n
     }
 
     #[inline(always)]
@@ -185,7 +207,7 @@ impl fbe::Struct for Holder {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.edges, "edges")?;
         Ok(())

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `enums`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `enum EnumByte` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
@@ -1128,7 +1128,12 @@ impl fbe::Struct for Enums {
     const FINAL_MIN: usize = 216;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<224>(base, slot, 1);
         fbe::Fixed::put_at(&self.byte0, body, 8);
@@ -1198,6 +1203,11 @@ impl fbe::Struct for Enums {
         fbe::Fixed::put_at(&self.uint64b4, body, 208);
         fbe::Fixed::put_at(&self.uint64b5, body, 216);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        224
     }
 
     #[inline(always)]
@@ -1294,7 +1304,7 @@ impl fbe::Struct for Enums {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<216>();
         fbe::Fixed::put_at(&self.byte0, run0, 0);

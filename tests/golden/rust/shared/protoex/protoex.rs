@@ -2,7 +2,7 @@
 
 //! The FBE schema package `protoex`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `enum OrderSide` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
@@ -238,7 +238,12 @@ impl fbe::Struct for Order {
     const FINAL_MIN: usize = 42;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<50>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -250,6 +255,13 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.sl, body, 42);
         w.field(&self.symbol, b, b + 12, "symbol")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 50;
+        n += fbe::Value::extra_size(&self.symbol);
+        n
     }
 
     #[inline(always)]
@@ -293,7 +305,7 @@ impl fbe::Struct for Order {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
@@ -465,13 +477,25 @@ impl fbe::Struct for Balance {
     const FINAL_MIN: usize = 20;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 2);
         fbe::Fixed::put_at(&self.amount, body, 12);
         fbe::Fixed::put_at(&self.locked, body, 20);
         w.field(&self.currency, b, b + 8, "currency")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 28;
+        n += fbe::Value::extra_size(&self.currency);
+        n
     }
 
     #[inline(always)]
@@ -512,7 +536,7 @@ impl fbe::Struct for Balance {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.currency, "currency")?;
         let run1 = w.append_run::<16>();
@@ -648,7 +672,12 @@ impl fbe::Struct for Account {
     const FINAL_MIN: usize = 34;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<30>(base, slot, 3);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -658,6 +687,16 @@ impl fbe::Struct for Account {
         w.field(&self.asset, b, b + 21, "asset")?;
         w.field(&self.orders, b, b + 26, "orders")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 30;
+        n += fbe::Value::extra_size(&self.name);
+        n += fbe::Value::extra_size(&self.wallet);
+        n += fbe::Value::extra_size(&self.asset);
+        n += fbe::Value::extra_size(&self.orders);
+        n
     }
 
     #[inline(always)]
@@ -718,7 +757,7 @@ impl fbe::Struct for Account {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.name, "name")?;
@@ -893,11 +932,23 @@ impl fbe::Struct for OrderMessage {
     const FINAL_MIN: usize = 42;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 11);
         w.field(&self.body, b, b + 8, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.body);
+        n
     }
 
     #[inline(always)]
@@ -936,7 +987,7 @@ impl fbe::Struct for OrderMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -1033,11 +1084,23 @@ impl fbe::Struct for BalanceMessage {
     const FINAL_MIN: usize = 20;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 12);
         w.field(&self.body, b, b + 8, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.body);
+        n
     }
 
     #[inline(always)]
@@ -1076,7 +1139,7 @@ impl fbe::Struct for BalanceMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())
@@ -1173,11 +1236,23 @@ impl fbe::Struct for AccountMessage {
     const FINAL_MIN: usize = 34;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 13);
         w.field(&self.body, b, b + 8, "body")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.body);
+        n
     }
 
     #[inline(always)]
@@ -1216,7 +1291,7 @@ impl fbe::Struct for AccountMessage {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         w.final_field(&self.body, "body")?;
         Ok(())

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `test`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The schema's `enum EnumSimple` (on the wire as `i32`).
@@ -449,7 +449,12 @@ impl fbe::Struct for StructSimple {
     const FINAL_MIN: usize = 281;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let (b, body) = w.struct_block::<237>(base, slot, 110);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -498,6 +503,19 @@ impl fbe::Struct for StructSimple {
         w.field(&self.f42, b, b + 228, "f42")?;
         w.field(&self.f44, b, b + 233, "f44")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 237;
+        n += fbe::Value::extra_size(&self.f29);
+        n += fbe::Value::extra_size(&self.f30);
+        n += fbe::Value::extra_size(&self.f31);
+        n += fbe::Value::extra_size(&self.f32);
+        n += fbe::Value::extra_size(&self.f41);
+        n += fbe::Value::extra_size(&self.f42);
+        n += fbe::Value::extra_size(&self.f44);
+        n
     }
 
     #[inline(always)]
@@ -724,7 +742,7 @@ impl fbe::Struct for StructSimple {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let run0 = w.append_run::<102>();
         fbe::Fixed::put_at(&self.id, run0, 0);
@@ -1613,7 +1631,12 @@ impl fbe::Struct for StructOptional {
     const FINAL_MIN: usize = 347;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let (b, body) = w.struct_block::<567>(base, slot, 111);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -1728,6 +1751,85 @@ impl fbe::Struct for StructOptional {
         w.field(&self.f164, b, b + 557, "f164")?;
         w.field(&self.f165, b, b + 562, "f165")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 567;
+        n += fbe::Value::extra_size(&self.f29);
+        n += fbe::Value::extra_size(&self.f30);
+        n += fbe::Value::extra_size(&self.f31);
+        n += fbe::Value::extra_size(&self.f32);
+        n += fbe::Value::extra_size(&self.f41);
+        n += fbe::Value::extra_size(&self.f42);
+        n += fbe::Value::extra_size(&self.f44);
+        n += fbe::Value::extra_size(&self.f100);
+        n += fbe::Value::extra_size(&self.f101);
+        n += fbe::Value::extra_size(&self.f102);
+        n += fbe::Value::extra_size(&self.f103);
+        n += fbe::Value::extra_size(&self.f104);
+        n += fbe::Value::extra_size(&self.f105);
+        n += fbe::Value::extra_size(&self.f106);
+        n += fbe::Value::extra_size(&self.f107);
+        n += fbe::Value::extra_size(&self.f108);
+        n += fbe::Value::extra_size(&self.f109);
+        n += fbe::Value::extra_size(&self.f110);
+        n += fbe::Value::extra_size(&self.f111);
+        n += fbe::Value::extra_size(&self.f112);
+        n += fbe::Value::extra_size(&self.f113);
+        n += fbe::Value::extra_size(&self.f114);
+        n += fbe::Value::extra_size(&self.f115);
+        n += fbe::Value::extra_size(&self.f116);
+        n += fbe::Value::extra_size(&self.f117);
+        n += fbe::Value::extra_size(&self.f118);
+        n += fbe::Value::extra_size(&self.f119);
+        n += fbe::Value::extra_size(&self.f120);
+        n += fbe::Value::extra_size(&self.f121);
+        n += fbe::Value::extra_size(&self.f122);
+        n += fbe::Value::extra_size(&self.f123);
+        n += fbe::Value::extra_size(&self.f124);
+        n += fbe::Value::extra_size(&self.f125);
+        n += fbe::Value::extra_size(&self.f126);
+        n += fbe::Value::extra_size(&self.f127);
+        n += fbe::Value::extra_size(&self.f128);
+        n += fbe::Value::extra_size(&self.f129);
+        n += fbe::Value::extra_size(&self.f130);
+        n += fbe::Value::extra_size(&self.f131);
+        n += fbe::Value::extra_size(&self.f132);
+        n += fbe::Value::extra_size(&self.f133);
+        n += fbe::Value::extra_size(&self.f134);
+        n += fbe::Value::extra_size(&self.f135);
+        n += fbe::Value::extra_size(&self.f136);
+        n += fbe::Value::extra_size(&self.f137);
+        n += fbe::Value::extra_size(&self.f138);
+        n += fbe::Value::extra_size(&self.f139);
+        n += fbe::Value::extra_size(&self.f140);
+        n += fbe::Value::extra_size(&self.f141);
+        n += fbe::Value::extra_size(&self.f142);
+        n += fbe::Value::extra_size(&self.f143);
+        n += fbe::Value::extra_size(&self.f144);
+        n += fbe::Value::extra_size(&self.f145);
+        n += fbe::Value::extra_size(&self.f146);
+        n += fbe::Value::extra_size(&self.f147);
+        n += fbe::Value::extra_size(&self.f148);
+        n += fbe::Value::extra_size(&self.f149);
+        n += fbe::Value::extra_size(&self.f150);
+        n += fbe::Value::extra_size(&self.f151);
+        n += fbe::Value::extra_size(&self.f152);
+        n += fbe::Value::extra_size(&self.f153);
+        n += fbe::Value::extra_size(&self.f154);
+        n += fbe::Value::extra_size(&self.f155);
+        n += fbe::Value::extra_size(&self.f156);
+        n += fbe::Value::extra_size(&self.f157);
+        n += fbe::Value::extra_size(&self.f158);
+        n += fbe::Value::extra_size(&self.f159);
+        n += fbe::Value::extra_size(&self.f160);
+        n += fbe::Value::extra_size(&self.f161);
+        n += fbe::Value::extra_size(&self.f162);
+        n += fbe::Value::extra_size(&self.f163);
+        n += fbe::Value::extra_size(&self.f164);
+        n += fbe::Value::extra_size(&self.f165);
+        n
     }
 
     #[inline(always)]
@@ -2081,7 +2183,7 @@ impl fbe::Struct for StructOptional {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let run0 = w.append_run::<102>();
         fbe::Fixed::put_at(&self.id, run0, 0);
@@ -3881,7 +3983,12 @@ impl fbe::Struct for StructNested {
     const FINAL_MIN: usize = 998;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let (b, body) = w.struct_block::<622>(base, slot, 112);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -4008,6 +4115,93 @@ impl fbe::Struct for StructNested {
         w.field(&self.f1010, b, b + 613, "f1010")?;
         w.field(&self.f1011, b, b + 617, "f1011")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 622;
+        n += fbe::Value::extra_size(&self.f29);
+        n += fbe::Value::extra_size(&self.f30);
+        n += fbe::Value::extra_size(&self.f31);
+        n += fbe::Value::extra_size(&self.f32);
+        n += fbe::Value::extra_size(&self.f41);
+        n += fbe::Value::extra_size(&self.f42);
+        n += fbe::Value::extra_size(&self.f44);
+        n += fbe::Value::extra_size(&self.f100);
+        n += fbe::Value::extra_size(&self.f101);
+        n += fbe::Value::extra_size(&self.f102);
+        n += fbe::Value::extra_size(&self.f103);
+        n += fbe::Value::extra_size(&self.f104);
+        n += fbe::Value::extra_size(&self.f105);
+        n += fbe::Value::extra_size(&self.f106);
+        n += fbe::Value::extra_size(&self.f107);
+        n += fbe::Value::extra_size(&self.f108);
+        n += fbe::Value::extra_size(&self.f109);
+        n += fbe::Value::extra_size(&self.f110);
+        n += fbe::Value::extra_size(&self.f111);
+        n += fbe::Value::extra_size(&self.f112);
+        n += fbe::Value::extra_size(&self.f113);
+        n += fbe::Value::extra_size(&self.f114);
+        n += fbe::Value::extra_size(&self.f115);
+        n += fbe::Value::extra_size(&self.f116);
+        n += fbe::Value::extra_size(&self.f117);
+        n += fbe::Value::extra_size(&self.f118);
+        n += fbe::Value::extra_size(&self.f119);
+        n += fbe::Value::extra_size(&self.f120);
+        n += fbe::Value::extra_size(&self.f121);
+        n += fbe::Value::extra_size(&self.f122);
+        n += fbe::Value::extra_size(&self.f123);
+        n += fbe::Value::extra_size(&self.f124);
+        n += fbe::Value::extra_size(&self.f125);
+        n += fbe::Value::extra_size(&self.f126);
+        n += fbe::Value::extra_size(&self.f127);
+        n += fbe::Value::extra_size(&self.f128);
+        n += fbe::Value::extra_size(&self.f129);
+        n += fbe::Value::extra_size(&self.f130);
+        n += fbe::Value::extra_size(&self.f131);
+        n += fbe::Value::extra_size(&self.f132);
+        n += fbe::Value::extra_size(&self.f133);
+        n += fbe::Value::extra_size(&self.f134);
+        n += fbe::Value::extra_size(&self.f135);
+        n += fbe::Value::extra_size(&self.f136);
+        n += fbe::Value::extra_size(&self.f137);
+        n += fbe::Value::extra_size(&self.f138);
+        n += fbe::Value::extra_size(&self.f139);
+        n += fbe::Value::extra_size(&self.f140);
+        n += fbe::Value::extra_size(&self.f141);
+        n += fbe::Value::extra_size(&self.f142);
+        n += fbe::Value::extra_size(&self.f143);
+        n += fbe::Value::extra_size(&self.f144);
+        n += fbe::Value::extra_size(&self.f145);
+        n += fbe::Value::extra_size(&self.f146);
+        n += fbe::Value::extra_size(&self.f147);
+        n += fbe::Value::extra_size(&self.f148);
+        n += fbe::Value::extra_size(&self.f149);
+        n += fbe::Value::extra_size(&self.f150);
+        n += fbe::Value::extra_size(&self.f151);
+        n += fbe::Value::extra_size(&self.f152);
+        n += fbe::Value::extra_size(&self.f153);
+        n += fbe::Value::extra_size(&self.f154);
+        n += fbe::Value::extra_size(&self.f155);
+        n += fbe::Value::extra_size(&self.f156);
+        n += fbe::Value::extra_size(&self.f157);
+        n += fbe::Value::extra_size(&self.f158);
+        n += fbe::Value::extra_size(&self.f159);
+        n += fbe::Value::extra_size(&self.f160);
+        n += fbe::Value::extra_size(&self.f161);
+        n += fbe::Value::extra_size(&self.f162);
+        n += fbe::Value::extra_size(&self.f163);
+        n += fbe::Value::extra_size(&self.f164);
+        n += fbe::Value::extra_size(&self.f165);
+        n += fbe::Value::extra_size(&self.f1001);
+        n += fbe::Value::extra_size(&self.f1003);
+        n += fbe::Value::extra_size(&self.f1005);
+        n += fbe::Value::extra_size(&self.f1007);
+        n += fbe::Value::extra_size(&self.f1008);
+        n += fbe::Value::extra_size(&self.f1009);
+        n += fbe::Value::extra_size(&self.f1010);
+        n += fbe::Value::extra_size(&self.f1011);
+        n
     }
 
     #[inline(always)]
@@ -4291,7 +4485,7 @@ impl fbe::Struct for StructNested {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let run0 = w.append_run::<102>();
         fbe::Fixed::put_at(&self.id, run0, 0);
@@ -5905,13 +6099,27 @@ impl fbe::Struct for StructBytes {
     const FINAL_MIN: usize = 6;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 22, 120);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
         w.field(&self.f3, b, b + 17, "f3")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 22;
+        n += fbe::Value::extra_size(&self.f1);
+        n += fbe::Value::extra_size(&self.f2);
+        n += fbe::Value::extra_size(&self.f3);
+        n
     }
 
     #[inline(always)]
@@ -5956,7 +6164,7 @@ impl fbe::Struct for StructBytes {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -6091,7 +6299,12 @@ impl fbe::Struct for StructArray {
     const FINAL_MIN: usize = 598;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let (b, body) = w.struct_block::<92>(base, slot, 125);
         fbe::Fixed::put_at(&self.f1, body, 8);
@@ -6105,6 +6318,19 @@ impl fbe::Struct for StructArray {
         w.field(&self.f9, b, b + 74, "f9")?;
         w.field(&self.f10, b, b + 82, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 92;
+        n += fbe::Value::extra_size(&self.f2);
+        n += fbe::Value::extra_size(&self.f3);
+        n += fbe::Value::extra_size(&self.f4);
+        n += fbe::Value::extra_size(&self.f6);
+        n += fbe::Value::extra_size(&self.f8);
+        n += fbe::Value::extra_size(&self.f9);
+        n += fbe::Value::extra_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -6189,7 +6415,7 @@ impl fbe::Struct for StructArray {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -6501,7 +6727,12 @@ impl fbe::Struct for StructVector {
     const FINAL_MIN: usize = 40;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 130);
         w.field(&self.f1, b, b + 8, "f1")?;
@@ -6515,6 +6746,22 @@ impl fbe::Struct for StructVector {
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 48;
+        n += fbe::Value::extra_size(&self.f1);
+        n += fbe::Value::extra_size(&self.f2);
+        n += fbe::Value::extra_size(&self.f3);
+        n += fbe::Value::extra_size(&self.f4);
+        n += fbe::Value::extra_size(&self.f5);
+        n += fbe::Value::extra_size(&self.f6);
+        n += fbe::Value::extra_size(&self.f7);
+        n += fbe::Value::extra_size(&self.f8);
+        n += fbe::Value::extra_size(&self.f9);
+        n += fbe::Value::extra_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -6587,7 +6834,7 @@ impl fbe::Struct for StructVector {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -6878,7 +7125,12 @@ impl fbe::Struct for StructList {
     const FINAL_MIN: usize = 40;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 131);
         w.field(&self.f1, b, b + 8, "f1")?;
@@ -6892,6 +7144,22 @@ impl fbe::Struct for StructList {
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 48;
+        n += fbe::Value::extra_size(&self.f1);
+        n += fbe::Value::extra_size(&self.f2);
+        n += fbe::Value::extra_size(&self.f3);
+        n += fbe::Value::extra_size(&self.f4);
+        n += fbe::Value::extra_size(&self.f5);
+        n += fbe::Value::extra_size(&self.f6);
+        n += fbe::Value::extra_size(&self.f7);
+        n += fbe::Value::extra_size(&self.f8);
+        n += fbe::Value::extra_size(&self.f9);
+        n += fbe::Value::extra_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -6964,7 +7232,7 @@ impl fbe::Struct for StructList {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -7249,7 +7517,12 @@ impl fbe::Struct for StructSet {
     const FINAL_MIN: usize = 16;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 24, 132);
         w.field(&self.f1, b, b + 8, "f1")?;
@@ -7257,6 +7530,16 @@ impl fbe::Struct for StructSet {
         w.field(&self.f3, b, b + 16, "f3")?;
         w.field(&self.f4, b, b + 20, "f4")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 24;
+        n += fbe::Value::extra_size(&self.f1);
+        n += fbe::Value::extra_size(&self.f2);
+        n += fbe::Value::extra_size(&self.f3);
+        n += fbe::Value::extra_size(&self.f4);
+        n
     }
 
     #[inline(always)]
@@ -7305,7 +7588,7 @@ impl fbe::Struct for StructSet {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -7468,7 +7751,12 @@ impl fbe::Struct for StructMap {
     const FINAL_MIN: usize = 40;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 140);
         w.field(&self.f1, b, b + 8, "f1")?;
@@ -7482,6 +7770,22 @@ impl fbe::Struct for StructMap {
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 48;
+        n += fbe::Value::extra_size(&self.f1);
+        n += fbe::Value::extra_size(&self.f2);
+        n += fbe::Value::extra_size(&self.f3);
+        n += fbe::Value::extra_size(&self.f4);
+        n += fbe::Value::extra_size(&self.f5);
+        n += fbe::Value::extra_size(&self.f6);
+        n += fbe::Value::extra_size(&self.f7);
+        n += fbe::Value::extra_size(&self.f8);
+        n += fbe::Value::extra_size(&self.f9);
+        n += fbe::Value::extra_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -7554,7 +7858,7 @@ impl fbe::Struct for StructMap {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -7865,7 +8169,12 @@ impl fbe::Struct for StructHash {
     const FINAL_MIN: usize = 40;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let b = w.struct_body(base, slot, 48, 141);
         w.field(&self.f1, b, b + 8, "f1")?;
@@ -7879,6 +8188,22 @@ impl fbe::Struct for StructHash {
         w.field(&self.f9, b, b + 40, "f9")?;
         w.field(&self.f10, b, b + 44, "f10")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 48;
+        n += fbe::Value::extra_size(&self.f1);
+        n += fbe::Value::extra_size(&self.f2);
+        n += fbe::Value::extra_size(&self.f3);
+        n += fbe::Value::extra_size(&self.f4);
+        n += fbe::Value::extra_size(&self.f5);
+        n += fbe::Value::extra_size(&self.f6);
+        n += fbe::Value::extra_size(&self.f7);
+        n += fbe::Value::extra_size(&self.f8);
+        n += fbe::Value::extra_size(&self.f9);
+        n += fbe::Value::extra_size(&self.f10);
+        n
     }
 
     #[inline(always)]
@@ -7951,7 +8276,7 @@ impl fbe::Struct for StructHash {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -8254,12 +8579,25 @@ impl fbe::Struct for StructHashEx {
     const FINAL_MIN: usize = 8;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(5, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 142);
         w.field(&self.f1, b, b + 8, "f1")?;
         w.field(&self.f2, b, b + 12, "f2")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 16;
+        n += fbe::Value::extra_size(&self.f1);
+        n += fbe::Value::extra_size(&self.f2);
+        n
     }
 
     #[inline(always)]
@@ -8300,7 +8638,7 @@ impl fbe::Struct for StructHashEx {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(5, Self::NAME)?;
         w.final_field(&self.f1, "f1")?;
         w.final_field(&self.f2, "f2")?;
@@ -8435,10 +8773,20 @@ impl fbe::Struct for StructEmpty {
     const FINAL_MIN: usize = 0;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 143);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        8
     }
 
     #[inline(always)]
@@ -8465,7 +8813,7 @@ impl fbe::Struct for StructEmpty {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         Ok(())
     }

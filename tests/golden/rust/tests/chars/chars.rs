@@ -2,7 +2,7 @@
 
 //! The FBE schema package `chars`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The schema's `enum Grade` (on the wire as `u8`).
@@ -100,12 +100,25 @@ impl fbe::Struct for CharKeys {
     const FINAL_MIN: usize = 8;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 1);
         w.field(&self.letters, b, b + 8, "letters")?;
         w.field(&self.count_by_letter, b, b + 12, "countByLetter")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 16;
+        n += fbe::Value::extra_size(&self.letters);
+        n += fbe::Value::extra_size(&self.count_by_letter);
+        n
     }
 
     #[inline(always)]
@@ -146,7 +159,7 @@ impl fbe::Struct for CharKeys {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.letters, "letters")?;
         w.final_field(&self.count_by_letter, "countByLetter")?;
@@ -269,12 +282,25 @@ impl fbe::Struct for GradeKeys {
     const FINAL_MIN: usize = 8;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 16, 2);
         w.field(&self.grades, b, b + 8, "grades")?;
         w.field(&self.count_by_grade, b, b + 12, "countByGrade")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 16;
+        n += fbe::Value::extra_size(&self.grades);
+        n += fbe::Value::extra_size(&self.count_by_grade);
+        n
     }
 
     #[inline(always)]
@@ -315,7 +341,7 @@ impl fbe::Struct for GradeKeys {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.grades, "grades")?;
         w.final_field(&self.count_by_grade, "countByGrade")?;

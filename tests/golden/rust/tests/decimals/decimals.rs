@@ -2,7 +2,7 @@
 
 //! The FBE schema package `decimals`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The schema's `struct Prices` (type id 1).
@@ -26,7 +26,12 @@ impl fbe::Struct for Prices {
     const FINAL_MIN: usize = 77;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 89, 1);
         w.field(&self.price, b, b + 8, "price")?;
@@ -40,6 +45,22 @@ impl fbe::Struct for Prices {
         w.field(&self.price_by_price, b, b + 81, "priceByPrice")?;
         w.field(&self.maybe_prices, b, b + 85, "maybePrices")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 89;
+        n += fbe::Value::extra_size(&self.price);
+        n += fbe::Value::extra_size(&self.maybe_price);
+        n += fbe::Value::extra_size(&self.pair);
+        n += fbe::Value::extra_size(&self.price_vector);
+        n += fbe::Value::extra_size(&self.price_list);
+        n += fbe::Value::extra_size(&self.price_set);
+        n += fbe::Value::extra_size(&self.price_by_id);
+        n += fbe::Value::extra_size(&self.id_by_price);
+        n += fbe::Value::extra_size(&self.price_by_price);
+        n += fbe::Value::extra_size(&self.maybe_prices);
+        n
     }
 
     #[inline(always)]
@@ -112,7 +133,7 @@ impl fbe::Struct for Prices {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.price, "price")?;
         w.final_field(&self.maybe_price, "maybePrice")?;

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `defaults`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `enum Colour` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
@@ -150,7 +150,12 @@ impl fbe::Struct for Zeros {
     const FINAL_MIN: usize = 17;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<77>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -168,6 +173,25 @@ impl fbe::Struct for Zeros {
         w.field(&self.n_, b, b + 67, "n")?;
         w.field(&self.absent, b, b + 72, "absent")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 77;
+        n += fbe::Value::extra_size(&self.b_);
+        n += fbe::Value::extra_size(&self.i);
+        n += fbe::Value::extra_size(&self.l);
+        n += fbe::Value::extra_size(&self.f);
+        n += fbe::Value::extra_size(&self.d);
+        n += fbe::Value::extra_size(&self.m);
+        n += fbe::Value::extra_size(&self.s);
+        n += fbe::Value::extra_size(&self.c);
+        n += fbe::Value::extra_size(&self.fl);
+        n += fbe::Value::extra_size(&self.t);
+        n += fbe::Value::extra_size(&self.u);
+        n += fbe::Value::extra_size(&self.n_);
+        n += fbe::Value::extra_size(&self.absent);
+        n
     }
 
     #[inline(always)]
@@ -253,7 +277,7 @@ impl fbe::Struct for Zeros {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.b_, "b")?;

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `everything`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The schema's `enum EByte` (on the wire as `u8`).
@@ -1130,11 +1130,21 @@ impl fbe::Struct for Counted {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1001);
         fbe::Fixed::put_at(&self.a, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -1166,7 +1176,7 @@ impl fbe::Struct for Counted {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
         Ok(())
@@ -1258,11 +1268,21 @@ impl fbe::Struct for Shifted {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1020);
         fbe::Fixed::put_at(&self.a, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -1294,7 +1314,7 @@ impl fbe::Struct for Shifted {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
         Ok(())
@@ -1386,11 +1406,21 @@ impl fbe::Struct for AfterShift {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1021);
         fbe::Fixed::put_at(&self.a, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -1422,7 +1452,7 @@ impl fbe::Struct for AfterShift {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
         Ok(())
@@ -1514,11 +1544,21 @@ impl fbe::Struct for Fixed {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 7);
         fbe::Fixed::put_at(&self.a, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -1550,7 +1590,7 @@ impl fbe::Struct for Fixed {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.a, "a")?;
         Ok(())
@@ -1643,12 +1683,22 @@ impl fbe::Struct for Derived {
     const FINAL_MIN: usize = 8;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<16>(base, slot, 7);
         fbe::Fixed::put_at(&self.a, body, 8);
         fbe::Fixed::put_at(&self.b_, body, 12);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        16
     }
 
     #[inline(always)]
@@ -1681,7 +1731,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<8>();
         fbe::Fixed::put_at(&self.a, run0, 0);
@@ -1799,13 +1849,25 @@ impl fbe::Struct for ImportedBase {
     const FINAL_MIN: usize = 16;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 1022);
         fbe::Fixed::put_at(&self.digits, body, 12);
         fbe::Fixed::put_at(&self.price, body, 16);
         w.field(&self.symbol, b, b + 8, "symbol")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 24;
+        n += fbe::Value::extra_size(&self.symbol);
+        n
     }
 
     #[inline(always)]
@@ -1846,7 +1908,7 @@ impl fbe::Struct for ImportedBase {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         let run1 = w.append_run::<12>();
@@ -1972,11 +2034,23 @@ impl fbe::Struct for Note {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 1023);
         w.field(&self.text, b, b + 8, "text")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.text);
+        n
     }
 
     #[inline(always)]
@@ -2013,7 +2087,7 @@ impl fbe::Struct for Note {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.text, "text")?;
         Ok(())
@@ -2106,12 +2180,24 @@ impl fbe::Struct for Quiet {
     const FINAL_MIN: usize = 8;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<16>(base, slot, 1024);
         fbe::Fixed::put_at(&self.legacy, body, 12);
         w.field(&self.password, b, b + 8, "password")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 16;
+        n += fbe::Value::extra_size(&self.password);
+        n
     }
 
     #[inline(always)]
@@ -2149,7 +2235,7 @@ impl fbe::Struct for Quiet {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.password, "password")?;
         w.final_field(&self.legacy, "legacy")?;
@@ -2253,10 +2339,20 @@ impl fbe::Struct for Empty {
     const FINAL_MIN: usize = 0;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1025);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        8
     }
 
     #[inline(always)]
@@ -2283,7 +2379,7 @@ impl fbe::Struct for Empty {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         Ok(())
     }
@@ -2462,7 +2558,12 @@ impl fbe::Struct for Everything {
     const FINAL_MIN: usize = 270;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<310>(base, slot, 1026);
         fbe::Fixed::put_at(&self.id, body, 8);
@@ -2520,6 +2621,39 @@ impl fbe::Struct for Everything {
         w.field(&self.f51, b, b + 302, "f51")?;
         w.field(&self.f52, b, b + 306, "f52")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 310;
+        n += fbe::Value::extra_size(&self.f15);
+        n += fbe::Value::extra_size(&self.f16);
+        n += fbe::Value::extra_size(&self.f17);
+        n += fbe::Value::extra_size(&self.f24);
+        n += fbe::Value::extra_size(&self.f29);
+        n += fbe::Value::extra_size(&self.f30);
+        n += fbe::Value::extra_size(&self.f31);
+        n += fbe::Value::extra_size(&self.f32);
+        n += fbe::Value::extra_size(&self.f33);
+        n += fbe::Value::extra_size(&self.f34);
+        n += fbe::Value::extra_size(&self.f35);
+        n += fbe::Value::extra_size(&self.f37);
+        n += fbe::Value::extra_size(&self.f38);
+        n += fbe::Value::extra_size(&self.f39);
+        n += fbe::Value::extra_size(&self.f40);
+        n += fbe::Value::extra_size(&self.f41);
+        n += fbe::Value::extra_size(&self.f42);
+        n += fbe::Value::extra_size(&self.f43);
+        n += fbe::Value::extra_size(&self.f44);
+        n += fbe::Value::extra_size(&self.f45);
+        n += fbe::Value::extra_size(&self.f46);
+        n += fbe::Value::extra_size(&self.f47);
+        n += fbe::Value::extra_size(&self.f48);
+        n += fbe::Value::extra_size(&self.f49);
+        n += fbe::Value::extra_size(&self.f50);
+        n += fbe::Value::extra_size(&self.f51);
+        n += fbe::Value::extra_size(&self.f52);
+        n
     }
 
     #[inline(always)]
@@ -2774,7 +2908,7 @@ impl fbe::Struct for Everything {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let run0 = w.append_run::<53>();
         fbe::Fixed::put_at(&self.id, run0, 0);
@@ -3698,12 +3832,24 @@ impl fbe::Struct for PlaceOrder {
     const FINAL_MIN: usize = 24;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 1027);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.instrument, b, b + 24, "instrument")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 28;
+        n += fbe::Value::extra_size(&self.instrument);
+        n
     }
 
     #[inline(always)]
@@ -3746,7 +3892,7 @@ impl fbe::Struct for PlaceOrder {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.instrument, "instrument")?;
@@ -3865,11 +4011,21 @@ impl fbe::Struct for Accepted {
     const FINAL_MIN: usize = 16;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<24>(base, slot, 1028);
         fbe::Fixed::put_at(&self.id, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        24
     }
 
     #[inline(always)]
@@ -3901,7 +4057,7 @@ impl fbe::Struct for Accepted {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         Ok(())
@@ -4003,12 +4159,24 @@ impl fbe::Struct for Rejected {
     const FINAL_MIN: usize = 20;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 1029);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.reason, b, b + 24, "reason")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 28;
+        n += fbe::Value::extra_size(&self.reason);
+        n
     }
 
     #[inline(always)]
@@ -4046,7 +4214,7 @@ impl fbe::Struct for Rejected {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
@@ -4152,11 +4320,21 @@ impl fbe::Struct for Ping {
     const FINAL_MIN: usize = 8;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<16>(base, slot, 1030);
         fbe::Fixed::put_at(&self.sequence, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        16
     }
 
     #[inline(always)]
@@ -4188,7 +4366,7 @@ impl fbe::Struct for Ping {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.sequence, "sequence")?;
         Ok(())
@@ -4282,13 +4460,23 @@ impl fbe::Struct for FixedKeywords {
     const FINAL_MIN: usize = 9;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<17>(base, slot, 1031);
         fbe::Fixed::put_at(&self.new, body, 8);
         fbe::Fixed::put_at(&self.swap, body, 12);
         fbe::Fixed::put_at(&self.default, body, 13);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        17
     }
 
     #[inline(always)]
@@ -4322,7 +4510,7 @@ impl fbe::Struct for FixedKeywords {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<9>();
         fbe::Fixed::put_at(&self.new, run0, 0);
@@ -4460,7 +4648,12 @@ impl fbe::Struct for Keywords {
     const FINAL_MIN: usize = 30;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<42>(base, slot, 1032);
         fbe::Fixed::put_at(&self.new, body, 8);
@@ -4473,6 +4666,15 @@ impl fbe::Struct for Keywords {
         w.field(&self.operator, b, b + 33, "operator")?;
         w.field(&self.this, b, b + 38, "this")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 42;
+        n += fbe::Value::extra_size(&self.class);
+        n += fbe::Value::extra_size(&self.operator);
+        n += fbe::Value::extra_size(&self.this);
+        n
     }
 
     #[inline(always)]
@@ -4523,7 +4725,7 @@ impl fbe::Struct for Keywords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.new, "new")?;
         w.final_field(&self.class, "class")?;
@@ -4719,13 +4921,25 @@ impl fbe::Struct for Route {
     const FINAL_MIN: usize = 16;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 1033);
         fbe::Fixed::put_at(&self.weight, body, 12);
         fbe::Fixed::put_at(&self.leg, body, 20);
         w.field(&self.venue, b, b + 8, "venue")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 24;
+        n += fbe::Value::extra_size(&self.venue);
+        n
     }
 
     #[inline(always)]
@@ -4764,7 +4978,7 @@ impl fbe::Struct for Route {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.venue, "venue")?;
         let run1 = w.append_run::<12>();
@@ -4888,13 +5102,27 @@ impl fbe::Struct for Routes {
     const FINAL_MIN: usize = 12;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 20, 1034);
         w.field(&self.routes, b, b + 8, "routes")?;
         w.field(&self.ranks, b, b + 12, "ranks")?;
         w.field(&self.names, b, b + 16, "names")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 20;
+        n += fbe::Value::extra_size(&self.routes);
+        n += fbe::Value::extra_size(&self.ranks);
+        n += fbe::Value::extra_size(&self.names);
+        n
     }
 
     #[inline(always)]
@@ -4939,7 +5167,7 @@ impl fbe::Struct for Routes {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.routes, "routes")?;
         w.final_field(&self.ranks, "ranks")?;

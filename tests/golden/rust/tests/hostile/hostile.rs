@@ -2,7 +2,7 @@
 
 //! The FBE schema package `hostile`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 use std::collections::BTreeMap;
 
 /// The schema's `struct Empty` (type id 1).
@@ -15,10 +15,20 @@ impl fbe::Struct for Empty {
     const FINAL_MIN: usize = 0;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let _ = w.struct_body(base, slot, 8, 1);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        8
     }
 
     #[inline(always)]
@@ -45,7 +55,7 @@ impl fbe::Struct for Empty {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         Ok(())
     }
@@ -110,11 +120,23 @@ impl fbe::Struct for Empties {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 2);
         w.field(&self.items, b, b + 8, "items")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.items);
+        n
     }
 
     #[inline(always)]
@@ -151,7 +173,7 @@ impl fbe::Struct for Empties {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.items, "items")?;
         Ok(())
@@ -258,11 +280,21 @@ impl fbe::Struct for Wide {
     const DEFAULT_COST: usize = 4000000;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<4000008>(base, slot, 3);
         fbe::Fixed::put_at(&self.values, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        4000008
     }
 
     #[inline(always)]
@@ -297,7 +329,7 @@ impl fbe::Struct for Wide {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.values, "values")?;
         Ok(())
@@ -399,11 +431,23 @@ impl fbe::Struct for Wides {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 12, 4);
         w.field(&self.items, b, b + 8, "items")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 12;
+        n += fbe::Value::extra_size(&self.items);
+        n
     }
 
     #[inline(always)]
@@ -440,7 +484,7 @@ impl fbe::Struct for Wides {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.items, "items")?;
         Ok(())
@@ -541,13 +585,27 @@ impl fbe::Struct for Holder {
     const DEFAULT_COST: usize = 4000005;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let b = w.struct_body(base, slot, 21, 5);
         w.field(&self.wide, b, b + 8, "wide")?;
         w.field(&self.maybe, b, b + 12, "maybe")?;
         w.field(&self.by_id, b, b + 17, "byId")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 21;
+        n += fbe::Value::extra_size(&self.wide);
+        n += fbe::Value::extra_size(&self.maybe);
+        n += fbe::Value::extra_size(&self.by_id);
+        n
     }
 
     #[inline(always)]
@@ -597,7 +655,7 @@ impl fbe::Struct for Holder {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.wide, "wide")?;
         w.final_field(&self.maybe, "maybe")?;

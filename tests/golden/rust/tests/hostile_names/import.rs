@@ -2,7 +2,7 @@
 
 //! The FBE schema package `import`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 use std::collections::BTreeMap;
 
 /// The schema's `enum Word` (on the wire as `i16`).
@@ -2533,13 +2533,23 @@ impl fbe::Struct for Order {
     const FINAL_MIN: usize = 12;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<20>(base, slot, 1);
         fbe::Fixed::put_at(&self.side, body, 8);
         fbe::Fixed::put_at(&self.s, body, 12);
         fbe::Fixed::put_at(&self.range, body, 16);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        20
     }
 
     #[inline(always)]
@@ -2573,7 +2583,7 @@ impl fbe::Struct for Order {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.side, run0, 0);
@@ -2923,7 +2933,12 @@ impl fbe::Struct for CppWords {
     const FINAL_MIN: usize = 619;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<703>(base, slot, 2);
         fbe::Fixed::put_at(&self.alignas, body, 8);
@@ -3042,6 +3057,62 @@ impl fbe::Struct for CppWords {
         w.field(&self.unix, b, b + 674, "unix")?;
         w.field(&self.bufsiz, b, b + 678, "BUFSIZ")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 703;
+        n += fbe::Value::extra_size(&self.and);
+        n += fbe::Value::extra_size(&self.and_eq);
+        n += fbe::Value::extra_size(&self.break_);
+        n += fbe::Value::extra_size(&self.case);
+        n += fbe::Value::extra_size(&self.catch);
+        n += fbe::Value::extra_size(&self.char8_t);
+        n += fbe::Value::extra_size(&self.char16_t);
+        n += fbe::Value::extra_size(&self.const_);
+        n += fbe::Value::extra_size(&self.constinit);
+        n += fbe::Value::extra_size(&self.const_cast);
+        n += fbe::Value::extra_size(&self.decltype);
+        n += fbe::Value::extra_size(&self.default);
+        n += fbe::Value::extra_size(&self.delete);
+        n += fbe::Value::extra_size(&self.do_);
+        n += fbe::Value::extra_size(&self.dynamic_cast);
+        n += fbe::Value::extra_size(&self.final_);
+        n += fbe::Value::extra_size(&self.goto);
+        n += fbe::Value::extra_size(&self.if_);
+        n += fbe::Value::extra_size(&self.module);
+        n += fbe::Value::extra_size(&self.mutable);
+        n += fbe::Value::extra_size(&self.namespace);
+        n += fbe::Value::extra_size(&self.new);
+        n += fbe::Value::extra_size(&self.noexcept);
+        n += fbe::Value::extra_size(&self.or);
+        n += fbe::Value::extra_size(&self.private);
+        n += fbe::Value::extra_size(&self.protected);
+        n += fbe::Value::extra_size(&self.return_);
+        n += fbe::Value::extra_size(&self.short);
+        n += fbe::Value::extra_size(&self.signed);
+        n += fbe::Value::extra_size(&self.sizeof);
+        n += fbe::Value::extra_size(&self.static_);
+        n += fbe::Value::extra_size(&self.this);
+        n += fbe::Value::extra_size(&self.try_);
+        n += fbe::Value::extra_size(&self.typedef);
+        n += fbe::Value::extra_size(&self.using);
+        n += fbe::Value::extra_size(&self.virtual_);
+        n += fbe::Value::extra_size(&self.void);
+        n += fbe::Value::extra_size(&self.volatile);
+        n += fbe::Value::extra_size(&self.wchar_t);
+        n += fbe::Value::extra_size(&self.errno);
+        n += fbe::Value::extra_size(&self.stdin);
+        n += fbe::Value::extra_size(&self.stdout);
+        n += fbe::Value::extra_size(&self.int8_t);
+        n += fbe::Value::extra_size(&self.uint8_t);
+        n += fbe::Value::extra_size(&self.int16_t);
+        n += fbe::Value::extra_size(&self.uint16_t);
+        n += fbe::Value::extra_size(&self.int32_t);
+        n += fbe::Value::extra_size(&self.ptrdiff_t);
+        n += fbe::Value::extra_size(&self.unix);
+        n += fbe::Value::extra_size(&self.bufsiz);
+        n
     }
 
     #[inline(always)]
@@ -3339,7 +3410,7 @@ impl fbe::Struct for CppWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.alignas, run0, 0);
@@ -5017,7 +5088,12 @@ impl fbe::Struct for PythonWords {
     const FINAL_MIN: usize = 239;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<275>(base, slot, 3);
         fbe::Fixed::put_at(&self.false_, body, 8);
@@ -5066,6 +5142,31 @@ impl fbe::Struct for PythonWords {
         w.field(&self.class_var, b, b + 238, "ClassVar")?;
         w.field(&self.version, b, b + 271, "VERSION")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 275;
+        n += fbe::Value::extra_size(&self.true_);
+        n += fbe::Value::extra_size(&self.as_);
+        n += fbe::Value::extra_size(&self.elif);
+        n += fbe::Value::extra_size(&self.except);
+        n += fbe::Value::extra_size(&self.finally);
+        n += fbe::Value::extra_size(&self.from);
+        n += fbe::Value::extra_size(&self.global);
+        n += fbe::Value::extra_size(&self.pass);
+        n += fbe::Value::extra_size(&self.yield_);
+        n += fbe::Value::extra_size(&self.x);
+        n += fbe::Value::extra_size(&self.len);
+        n += fbe::Value::extra_size(&self.list);
+        n += fbe::Value::extra_size(&self.dict);
+        n += fbe::Value::extra_size(&self.set);
+        n += fbe::Value::extra_size(&self.str);
+        n += fbe::Value::extra_size(&self.staticmethod);
+        n += fbe::Value::extra_size(&self.any);
+        n += fbe::Value::extra_size(&self.class_var);
+        n += fbe::Value::extra_size(&self.version);
+        n
     }
 
     #[inline(always)]
@@ -5200,7 +5301,7 @@ impl fbe::Struct for PythonWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.false_, run0, 0);
@@ -5948,7 +6049,12 @@ impl fbe::Struct for GoWords {
     const FINAL_MIN: usize = 202;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<234>(base, slot, 4);
         fbe::Fixed::put_at(&self.chan, body, 8);
@@ -5990,6 +6096,28 @@ impl fbe::Struct for GoWords {
         w.field(&self.max, b, b + 178, "max")?;
         w.field(&self.complex64, b, b + 223, "complex64")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 234;
+        n += fbe::Value::extra_size(&self.fallthrough);
+        n += fbe::Value::extra_size(&self.func);
+        n += fbe::Value::extra_size(&self.range);
+        n += fbe::Value::extra_size(&self.select);
+        n += fbe::Value::extra_size(&self.type_);
+        n += fbe::Value::extra_size(&self.var);
+        n += fbe::Value::extra_size(&self.any);
+        n += fbe::Value::extra_size(&self.iota);
+        n += fbe::Value::extra_size(&self.append);
+        n += fbe::Value::extra_size(&self.copy);
+        n += fbe::Value::extra_size(&self.real);
+        n += fbe::Value::extra_size(&self.imag);
+        n += fbe::Value::extra_size(&self.close);
+        n += fbe::Value::extra_size(&self.min);
+        n += fbe::Value::extra_size(&self.max);
+        n += fbe::Value::extra_size(&self.complex64);
+        n
     }
 
     #[inline(always)]
@@ -6108,7 +6236,7 @@ impl fbe::Struct for GoWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.chan, run0, 0);
@@ -6752,7 +6880,12 @@ impl fbe::Struct for JavaWords {
     const FINAL_MIN: usize = 182;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<210>(base, slot, 5);
         fbe::Fixed::put_at(&self.abstract_, body, 8);
@@ -6788,6 +6921,27 @@ impl fbe::Struct for JavaWords {
         w.field(&self.list, b, b + 174, "List")?;
         w.field(&self.map, b, b + 178, "Map")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 210;
+        n += fbe::Value::extra_size(&self.extends);
+        n += fbe::Value::extra_size(&self.implements);
+        n += fbe::Value::extra_size(&self.throws);
+        n += fbe::Value::extra_size(&self.transient);
+        n += fbe::Value::extra_size(&self.record);
+        n += fbe::Value::extra_size(&self.sealed);
+        n += fbe::Value::extra_size(&self.permits);
+        n += fbe::Value::extra_size(&self.to);
+        n += fbe::Value::extra_size(&self.transitive);
+        n += fbe::Value::extra_size(&self.object);
+        n += fbe::Value::extra_size(&self.system);
+        n += fbe::Value::extra_size(&self.override_);
+        n += fbe::Value::extra_size(&self.class);
+        n += fbe::Value::extra_size(&self.list);
+        n += fbe::Value::extra_size(&self.map);
+        n
     }
 
     #[inline(always)]
@@ -6897,7 +7051,7 @@ impl fbe::Struct for JavaWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.abstract_, run0, 0);
@@ -7485,7 +7639,12 @@ impl fbe::Struct for KotlinWords {
     const FINAL_MIN: usize = 207;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<243>(base, slot, 6);
         fbe::Fixed::put_at(&self.fun, body, 8);
@@ -7529,6 +7688,30 @@ impl fbe::Struct for KotlinWords {
         w.field(&self.int, b, b + 234, "Int")?;
         w.field(&self.array, b, b + 238, "Array")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 243;
+        n += fbe::Value::extra_size(&self.typeof_);
+        n += fbe::Value::extra_size(&self.val);
+        n += fbe::Value::extra_size(&self.field);
+        n += fbe::Value::extra_size(&self.file);
+        n += fbe::Value::extra_size(&self.get);
+        n += fbe::Value::extra_size(&self.init);
+        n += fbe::Value::extra_size(&self.param);
+        n += fbe::Value::extra_size(&self.actual);
+        n += fbe::Value::extra_size(&self.crossinline);
+        n += fbe::Value::extra_size(&self.data);
+        n += fbe::Value::extra_size(&self.internal);
+        n += fbe::Value::extra_size(&self.lateinit);
+        n += fbe::Value::extra_size(&self.noinline);
+        n += fbe::Value::extra_size(&self.out);
+        n += fbe::Value::extra_size(&self.reified);
+        n += fbe::Value::extra_size(&self.companion_);
+        n += fbe::Value::extra_size(&self.int);
+        n += fbe::Value::extra_size(&self.array);
+        n
     }
 
     #[inline(always)]
@@ -7655,7 +7838,7 @@ impl fbe::Struct for KotlinWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.fun, run0, 0);
@@ -8347,7 +8530,12 @@ impl fbe::Struct for JsWords {
     const FINAL_MIN: usize = 223;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<259>(base, slot, 7);
         fbe::Fixed::put_at(&self.debugger, body, 8);
@@ -8393,6 +8581,30 @@ impl fbe::Struct for JsWords {
         w.field(&self.infer, b, b + 234, "infer")?;
         w.field(&self.asserts, b, b + 238, "asserts")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 259;
+        n += fbe::Value::extra_size(&self.let_);
+        n += fbe::Value::extra_size(&self.of);
+        n += fbe::Value::extra_size(&self.bigint);
+        n += fbe::Value::extra_size(&self.symbol);
+        n += fbe::Value::extra_size(&self.undefined);
+        n += fbe::Value::extra_size(&self.na_n);
+        n += fbe::Value::extra_size(&self.infinity);
+        n += fbe::Value::extra_size(&self.boolean);
+        n += fbe::Value::extra_size(&self.json);
+        n += fbe::Value::extra_size(&self.promise);
+        n += fbe::Value::extra_size(&self.eval);
+        n += fbe::Value::extra_size(&self.require);
+        n += fbe::Value::extra_size(&self.prototype);
+        n += fbe::Value::extra_size(&self.proto);
+        n += fbe::Value::extra_size(&self.to_string);
+        n += fbe::Value::extra_size(&self.to_locale_string);
+        n += fbe::Value::extra_size(&self.infer);
+        n += fbe::Value::extra_size(&self.asserts);
+        n
     }
 
     #[inline(always)]
@@ -8521,7 +8733,7 @@ impl fbe::Struct for JsWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.debugger, run0, 0);
@@ -9239,7 +9451,12 @@ impl fbe::Struct for RustWords {
     const FINAL_MIN: usize = 195;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<223>(base, slot, 8);
         fbe::Fixed::put_at(&self.crate_, body, 8);
@@ -9278,6 +9495,27 @@ impl fbe::Struct for RustWords {
         w.field(&self.copy, b, b + 174, "Copy")?;
         w.field(&self.default, b, b + 178, "Default")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 223;
+        n += fbe::Value::extra_size(&self.fn_);
+        n += fbe::Value::extra_size(&self.impl_);
+        n += fbe::Value::extra_size(&self.pub_);
+        n += fbe::Value::extra_size(&self.ref_);
+        n += fbe::Value::extra_size(&self.self_);
+        n += fbe::Value::extra_size(&self.trait_);
+        n += fbe::Value::extra_size(&self.unsafe_);
+        n += fbe::Value::extra_size(&self.priv_);
+        n += fbe::Value::extra_size(&self.macro_rules);
+        n += fbe::Value::extra_size(&self.option);
+        n += fbe::Value::extra_size(&self.vec);
+        n += fbe::Value::extra_size(&self.box__);
+        n += fbe::Value::extra_size(&self.clone);
+        n += fbe::Value::extra_size(&self.copy);
+        n += fbe::Value::extra_size(&self.default);
+        n
     }
 
     #[inline(always)]
@@ -9390,7 +9628,7 @@ impl fbe::Struct for RustWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.crate_, run0, 0);
@@ -9990,7 +10228,12 @@ impl fbe::Struct for CSharpWords {
     const FINAL_MIN: usize = 150;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<178>(base, slot, 9);
         fbe::Fixed::put_at(&self.checked, body, 8);
@@ -10024,6 +10267,26 @@ impl fbe::Struct for CSharpWords {
         w.field(&self.managed, b, b + 170, "managed")?;
         w.field(&self.notnull, b, b + 174, "notnull")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 178;
+        n += fbe::Value::extra_size(&self.fixed);
+        n += fbe::Value::extra_size(&self.foreach);
+        n += fbe::Value::extra_size(&self.stackalloc);
+        n += fbe::Value::extra_size(&self.ulong);
+        n += fbe::Value::extra_size(&self.unchecked);
+        n += fbe::Value::extra_size(&self.ushort);
+        n += fbe::Value::extra_size(&self.add);
+        n += fbe::Value::extra_size(&self.group);
+        n += fbe::Value::extra_size(&self.nameof);
+        n += fbe::Value::extra_size(&self.on);
+        n += fbe::Value::extra_size(&self.required);
+        n += fbe::Value::extra_size(&self.scoped);
+        n += fbe::Value::extra_size(&self.managed);
+        n += fbe::Value::extra_size(&self.notnull);
+        n
     }
 
     #[inline(always)]
@@ -10128,7 +10391,7 @@ impl fbe::Struct for CSharpWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.checked, run0, 0);
@@ -10648,7 +10911,12 @@ impl fbe::Struct for RubyWords {
     const FINAL_MIN: usize = 98;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<118>(base, slot, 10);
         fbe::Fixed::put_at(&self.begin, body, 8);
@@ -10670,6 +10938,20 @@ impl fbe::Struct for RubyWords {
         w.field(&self.unless, b, b + 68, "unless")?;
         w.field(&self.initialize, b, b + 113, "initialize")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 118;
+        n += fbe::Value::extra_size(&self.begin_);
+        n += fbe::Value::extra_size(&self.elsif);
+        n += fbe::Value::extra_size(&self.rescue);
+        n += fbe::Value::extra_size(&self.retry);
+        n += fbe::Value::extra_size(&self.then);
+        n += fbe::Value::extra_size(&self.undef);
+        n += fbe::Value::extra_size(&self.unless);
+        n += fbe::Value::extra_size(&self.initialize);
+        n
     }
 
     #[inline(always)]
@@ -10744,7 +11026,7 @@ impl fbe::Struct for RubyWords {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.begin, run0, 0);
@@ -11088,7 +11370,12 @@ impl fbe::Struct for CppMembers {
     const FINAL_MIN: usize = 48;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<64>(base, slot, 11);
         fbe::Fixed::put_at(&self.swap, body, 8);
@@ -11103,6 +11390,17 @@ impl fbe::Struct for CppMembers {
         w.field(&self.model_, b, b + 55, "model")?;
         w.field(&self.reset, b, b + 60, "reset")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 64;
+        n += fbe::Value::extra_size(&self.fbe);
+        n += fbe::Value::extra_size(&self.model);
+        n += fbe::Value::extra_size(&self.offset);
+        n += fbe::Value::extra_size(&self.model_);
+        n += fbe::Value::extra_size(&self.reset);
+        n
     }
 
     #[inline(always)]
@@ -11161,7 +11459,7 @@ impl fbe::Struct for CppMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.swap, run0, 0);
@@ -11423,7 +11721,12 @@ impl fbe::Struct for PythonMembers {
     const FINAL_MIN: usize = 96;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<112>(base, slot, 12);
         fbe::Fixed::put_at(&self.to_json, body, 8);
@@ -11443,6 +11746,19 @@ impl fbe::Struct for PythonMembers {
         w.field(&self.class, b, b + 64, "__class__")?;
         w.field(&self.dict, b, b + 68, "__dict__")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 112;
+        n += fbe::Value::extra_size(&self.to_fbe);
+        n += fbe::Value::extra_size(&self.from_fbe);
+        n += fbe::Value::extra_size(&self.fbe_size);
+        n += fbe::Value::extra_size(&self.init);
+        n += fbe::Value::extra_size(&self.slots);
+        n += fbe::Value::extra_size(&self.class);
+        n += fbe::Value::extra_size(&self.dict);
+        n
     }
 
     #[inline(always)]
@@ -11512,7 +11828,7 @@ impl fbe::Struct for PythonMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.to_json, run0, 0);
@@ -11858,7 +12174,12 @@ impl fbe::Struct for GoMembers {
     const FINAL_MIN: usize = 129;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<153>(base, slot, 13);
         fbe::Fixed::put_at(&self.fbe_key, body, 8);
@@ -11887,6 +12208,22 @@ impl fbe::Struct for GoMembers {
         w.field(&self.fbe_read_json, b, b + 124, "FBEReadJSON")?;
         w.field(&self.fbe_write_text, b, b + 128, "FBEWriteText")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 153;
+        n += fbe::Value::extra_size(&self.reset);
+        n += fbe::Value::extra_size(&self.marshal_fbe);
+        n += fbe::Value::extra_size(&self.fbe_read);
+        n += fbe::Value::extra_size(&self.marshal_final);
+        n += fbe::Value::extra_size(&self.unmarshal_final);
+        n += fbe::Value::extra_size(&self.append_final);
+        n += fbe::Value::extra_size(&self.read_final);
+        n += fbe::Value::extra_size(&self.append_json);
+        n += fbe::Value::extra_size(&self.fbe_read_json);
+        n += fbe::Value::extra_size(&self.fbe_write_text);
+        n
     }
 
     #[inline(always)]
@@ -11974,7 +12311,7 @@ impl fbe::Struct for GoMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.fbe_key, run0, 0);
@@ -12458,7 +12795,12 @@ impl fbe::Struct for JvmMembers {
     const FINAL_MIN: usize = 137;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<161>(base, slot, 14);
         fbe::Fixed::put_at(&self.type_id, body, 8);
@@ -12488,6 +12830,22 @@ impl fbe::Struct for JvmMembers {
         w.field(&self.wait, b, b + 124, "wait")?;
         w.field(&self.notify, b, b + 128, "notify")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 161;
+        n += fbe::Value::extra_size(&self.to_fbe);
+        n += fbe::Value::extra_size(&self.from_fbe);
+        n += fbe::Value::extra_size(&self.from_final);
+        n += fbe::Value::extra_size(&self.read_final);
+        n += fbe::Value::extra_size(&self.write_final);
+        n += fbe::Value::extra_size(&self.verify_final);
+        n += fbe::Value::extra_size(&self.to_json);
+        n += fbe::Value::extra_size(&self.get_class);
+        n += fbe::Value::extra_size(&self.wait);
+        n += fbe::Value::extra_size(&self.notify);
+        n
     }
 
     #[inline(always)]
@@ -12576,7 +12934,7 @@ impl fbe::Struct for JvmMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.type_id, run0, 0);
@@ -13002,7 +13360,12 @@ impl fbe::Struct for JsMembers {
     const FINAL_MIN: usize = 11;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<23>(base, slot, 15);
         fbe::Fixed::put_at(&self.fbe_key, body, 8);
@@ -13010,6 +13373,14 @@ impl fbe::Struct for JsMembers {
         w.field(&self.to_text, b, b + 14, "toText")?;
         w.field(&self.verify, b, b + 18, "verify")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 23;
+        n += fbe::Value::extra_size(&self.to_text);
+        n += fbe::Value::extra_size(&self.verify);
+        n
     }
 
     #[inline(always)]
@@ -13052,7 +13423,7 @@ impl fbe::Struct for JsMembers {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.fbe_key, run0, 0);
@@ -13248,7 +13619,12 @@ impl fbe::Struct for RuntimeNames {
     const FINAL_MIN: usize = 142;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<170>(base, slot, 16);
         fbe::Fixed::put_at(&self.buffer, body, 8);
@@ -13280,6 +13656,24 @@ impl fbe::Struct for RuntimeNames {
         w.field(&self.utf8, b, b + 161, "Utf8")?;
         w.field(&self.requests, b, b + 165, "Requests")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 170;
+        n += fbe::Value::extra_size(&self.read_buffer);
+        n += fbe::Value::extra_size(&self.reader);
+        n += fbe::Value::extra_size(&self.uuid_);
+        n += fbe::Value::extra_size(&self.timestamp);
+        n += fbe::Value::extra_size(&self.json_writer);
+        n += fbe::Value::extra_size(&self.json_reader);
+        n += fbe::Value::extra_size(&self.decode_error);
+        n += fbe::Value::extra_size(&self.receiver);
+        n += fbe::Value::extra_size(&self.handler);
+        n += fbe::Value::extra_size(&self.text);
+        n += fbe::Value::extra_size(&self.utf8);
+        n += fbe::Value::extra_size(&self.requests);
+        n
     }
 
     #[inline(always)]
@@ -13376,7 +13770,7 @@ impl fbe::Struct for RuntimeNames {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.buffer, run0, 0);
@@ -13832,11 +14226,21 @@ impl fbe::Struct for Class {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 17);
         fbe::Fixed::put_at(&self.class, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -13868,7 +14272,7 @@ impl fbe::Struct for Class {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.class, "class")?;
         Ok(())
@@ -13960,11 +14364,21 @@ impl fbe::Struct for Object {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 18);
         fbe::Fixed::put_at(&self.object, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -13996,7 +14410,7 @@ impl fbe::Struct for Object {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.object, "Object")?;
         Ok(())
@@ -14088,11 +14502,21 @@ impl fbe::Struct for String_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 19);
         fbe::Fixed::put_at(&self.string, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -14124,7 +14548,7 @@ impl fbe::Struct for String_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.string, "String")?;
         Ok(())
@@ -14216,11 +14640,21 @@ impl fbe::Struct for List {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 20);
         fbe::Fixed::put_at(&self.list, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -14252,7 +14686,7 @@ impl fbe::Struct for List {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.list, "List")?;
         Ok(())
@@ -14344,11 +14778,21 @@ impl fbe::Struct for Map {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 21);
         fbe::Fixed::put_at(&self.map, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -14380,7 +14824,7 @@ impl fbe::Struct for Map {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.map, "Map")?;
         Ok(())
@@ -14472,11 +14916,21 @@ impl fbe::Struct for Model {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 22);
         fbe::Fixed::put_at(&self.model, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -14508,7 +14962,7 @@ impl fbe::Struct for Model {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.model, "Model")?;
         Ok(())
@@ -14600,11 +15054,21 @@ impl fbe::Struct for FinalModel {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 23);
         fbe::Fixed::put_at(&self.final_model, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -14636,7 +15100,7 @@ impl fbe::Struct for FinalModel {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.final_model, "FinalModel")?;
         Ok(())
@@ -14728,11 +15192,21 @@ impl fbe::Struct for Buffer {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 24);
         fbe::Fixed::put_at(&self.buffer, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -14764,7 +15238,7 @@ impl fbe::Struct for Buffer {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.buffer, "Buffer")?;
         Ok(())
@@ -14856,11 +15330,21 @@ impl fbe::Struct for Reader_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 25);
         fbe::Fixed::put_at(&self.reader, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -14892,7 +15376,7 @@ impl fbe::Struct for Reader_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.reader, "Reader")?;
         Ok(())
@@ -14984,11 +15468,21 @@ impl fbe::Struct for Writer_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 26);
         fbe::Fixed::put_at(&self.writer, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -15020,7 +15514,7 @@ impl fbe::Struct for Writer_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.writer, "Writer")?;
         Ok(())
@@ -15112,11 +15606,21 @@ impl fbe::Struct for Limits {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 27);
         fbe::Fixed::put_at(&self.limits, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -15148,7 +15652,7 @@ impl fbe::Struct for Limits {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.limits, "Limits")?;
         Ok(())
@@ -15240,11 +15744,21 @@ impl fbe::Struct for DecodeError_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 28);
         fbe::Fixed::put_at(&self.decode_error, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -15276,7 +15790,7 @@ impl fbe::Struct for DecodeError_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.decode_error, "DecodeError")?;
         Ok(())
@@ -15368,11 +15882,21 @@ impl fbe::Struct for DecodeException {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 29);
         fbe::Fixed::put_at(&self.decode_exception, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -15404,7 +15928,7 @@ impl fbe::Struct for DecodeException {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.decode_exception, "DecodeException")?;
         Ok(())
@@ -15498,11 +16022,21 @@ impl fbe::Struct for Decimal {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 30);
         fbe::Fixed::put_at(&self.decimal, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -15534,7 +16068,7 @@ impl fbe::Struct for Decimal {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.decimal, "Decimal")?;
         Ok(())
@@ -15626,11 +16160,21 @@ impl fbe::Struct for Uuid {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 31);
         fbe::Fixed::put_at(&self.uuid, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -15662,7 +16206,7 @@ impl fbe::Struct for Uuid {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.uuid, "Uuid")?;
         Ok(())
@@ -15754,11 +16298,21 @@ impl fbe::Struct for Uuid_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 32);
         fbe::Fixed::put_at(&self.uuid, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -15790,7 +16344,7 @@ impl fbe::Struct for Uuid_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.uuid, "UUID")?;
         Ok(())
@@ -15882,11 +16436,21 @@ impl fbe::Struct for Timestamp {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 33);
         fbe::Fixed::put_at(&self.timestamp, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -15918,7 +16482,7 @@ impl fbe::Struct for Timestamp {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.timestamp, "Timestamp")?;
         Ok(())
@@ -16010,11 +16574,21 @@ impl fbe::Struct for Sender {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 34);
         fbe::Fixed::put_at(&self.sender, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -16046,7 +16620,7 @@ impl fbe::Struct for Sender {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.sender, "Sender")?;
         Ok(())
@@ -16138,11 +16712,21 @@ impl fbe::Struct for Receiver {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 35);
         fbe::Fixed::put_at(&self.receiver, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -16174,7 +16758,7 @@ impl fbe::Struct for Receiver {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.receiver, "Receiver")?;
         Ok(())
@@ -16266,11 +16850,21 @@ impl fbe::Struct for Client {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 36);
         fbe::Fixed::put_at(&self.client, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -16302,7 +16896,7 @@ impl fbe::Struct for Client {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.client, "Client")?;
         Ok(())
@@ -16394,11 +16988,21 @@ impl fbe::Struct for Proxy {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 37);
         fbe::Fixed::put_at(&self.proxy, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -16430,7 +17034,7 @@ impl fbe::Struct for Proxy {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.proxy, "Proxy")?;
         Ok(())
@@ -16522,11 +17126,21 @@ impl fbe::Struct for Handler {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 38);
         fbe::Fixed::put_at(&self.handler, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -16558,7 +17172,7 @@ impl fbe::Struct for Handler {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.handler, "Handler")?;
         Ok(())
@@ -16650,11 +17264,21 @@ impl fbe::Struct for Fbe {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 39);
         fbe::Fixed::put_at(&self.fbe, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -16686,7 +17310,7 @@ impl fbe::Struct for Fbe {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe, "fbe")?;
         Ok(())
@@ -16778,11 +17402,21 @@ impl fbe::Struct for Fbe_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 40);
         fbe::Fixed::put_at(&self.fbe, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -16814,7 +17448,7 @@ impl fbe::Struct for Fbe_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe, "FBE")?;
         Ok(())
@@ -16906,11 +17540,21 @@ impl fbe::Struct for Std {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 41);
         fbe::Fixed::put_at(&self.std, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -16942,7 +17586,7 @@ impl fbe::Struct for Std {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.std, "std")?;
         Ok(())
@@ -17034,11 +17678,21 @@ impl fbe::Struct for Companion {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 42);
         fbe::Fixed::put_at(&self.companion, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -17070,7 +17724,7 @@ impl fbe::Struct for Companion {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.companion, "Companion")?;
         Ok(())
@@ -17162,11 +17816,21 @@ impl fbe::Struct for Any {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 43);
         fbe::Fixed::put_at(&self.any, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -17198,7 +17862,7 @@ impl fbe::Struct for Any {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.any, "Any")?;
         Ok(())
@@ -17290,11 +17954,21 @@ impl fbe::Struct for Self_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 44);
         fbe::Fixed::put_at(&self.self_, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -17326,7 +18000,7 @@ impl fbe::Struct for Self_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.self_, "Self")?;
         Ok(())
@@ -17418,11 +18092,21 @@ impl fbe::Struct for Self__ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 45);
         fbe::Fixed::put_at(&self.self_, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -17454,7 +18138,7 @@ impl fbe::Struct for Self__ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.self_, "self")?;
         Ok(())
@@ -17546,11 +18230,21 @@ impl fbe::Struct for None_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 46);
         fbe::Fixed::put_at(&self.none, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -17582,7 +18276,7 @@ impl fbe::Struct for None_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.none, "None")?;
         Ok(())
@@ -17674,11 +18368,21 @@ impl fbe::Struct for Option_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 47);
         fbe::Fixed::put_at(&self.option, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -17710,7 +18414,7 @@ impl fbe::Struct for Option_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.option, "Option")?;
         Ok(())
@@ -17802,11 +18506,21 @@ impl fbe::Struct for Result_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 48);
         fbe::Fixed::put_at(&self.result, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -17838,7 +18552,7 @@ impl fbe::Struct for Result_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.result, "Result")?;
         Ok(())
@@ -17930,11 +18644,21 @@ impl fbe::Struct for Vec_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 49);
         fbe::Fixed::put_at(&self.vec, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -17966,7 +18690,7 @@ impl fbe::Struct for Vec_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.vec, "Vec")?;
         Ok(())
@@ -18058,11 +18782,21 @@ impl fbe::Struct for Box_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 50);
         fbe::Fixed::put_at(&self.box_, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -18094,7 +18828,7 @@ impl fbe::Struct for Box_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.box_, "Box")?;
         Ok(())
@@ -18186,11 +18920,21 @@ impl fbe::Struct for Error {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 51);
         fbe::Fixed::put_at(&self.error, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -18222,7 +18966,7 @@ impl fbe::Struct for Error {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.error, "Error")?;
         Ok(())
@@ -18314,11 +19058,21 @@ impl fbe::Struct for Exception {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 52);
         fbe::Fixed::put_at(&self.exception, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -18350,7 +19104,7 @@ impl fbe::Struct for Exception {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.exception, "Exception")?;
         Ok(())
@@ -18442,11 +19196,21 @@ impl fbe::Struct for Text {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 53);
         fbe::Fixed::put_at(&self.text, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -18478,7 +19242,7 @@ impl fbe::Struct for Text {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.text, "Text")?;
         Ok(())
@@ -18570,11 +19334,21 @@ impl fbe::Struct for JsonWriter {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 54);
         fbe::Fixed::put_at(&self.json_writer, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -18606,7 +19380,7 @@ impl fbe::Struct for JsonWriter {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.json_writer, "JsonWriter")?;
         Ok(())
@@ -18698,11 +19472,21 @@ impl fbe::Struct for Int32T {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 55);
         fbe::Fixed::put_at(&self.int32_t, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -18734,7 +19518,7 @@ impl fbe::Struct for Int32T {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.int32_t, "int32_t")?;
         Ok(())
@@ -18826,11 +19610,21 @@ impl fbe::Struct for SizeT {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 56);
         fbe::Fixed::put_at(&self.size_t, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -18862,7 +19656,7 @@ impl fbe::Struct for SizeT {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.size_t, "size_t")?;
         Ok(())
@@ -18954,11 +19748,21 @@ impl fbe::Struct for List_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 57);
         fbe::Fixed::put_at(&self.list, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -18990,7 +19794,7 @@ impl fbe::Struct for List_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.list, "list")?;
         Ok(())
@@ -19082,11 +19886,21 @@ impl fbe::Struct for Object_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 58);
         fbe::Fixed::put_at(&self.object, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -19118,7 +19932,7 @@ impl fbe::Struct for Object_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.object, "object")?;
         Ok(())
@@ -19210,11 +20024,21 @@ impl fbe::Struct for V {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 59);
         fbe::Fixed::put_at(&self.v_, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -19246,7 +20070,7 @@ impl fbe::Struct for V {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.v_, "v")?;
         Ok(())
@@ -19338,11 +20162,21 @@ impl fbe::Struct for R {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 60);
         fbe::Fixed::put_at(&self.r_, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -19374,7 +20208,7 @@ impl fbe::Struct for R {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.r_, "r")?;
         Ok(())
@@ -19466,11 +20300,21 @@ impl fbe::Struct for W {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 61);
         fbe::Fixed::put_at(&self.w_, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -19502,7 +20346,7 @@ impl fbe::Struct for W {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.w_, "w")?;
         Ok(())
@@ -19594,11 +20438,21 @@ impl fbe::Struct for SideBuy {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 62);
         fbe::Fixed::put_at(&self.side_buy, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -19630,7 +20484,7 @@ impl fbe::Struct for SideBuy {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.side_buy, "SideBuy")?;
         Ok(())
@@ -19722,11 +20576,21 @@ impl fbe::Struct for OrderKey {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 63);
         fbe::Fixed::put_at(&self.order_key, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -19758,7 +20622,7 @@ impl fbe::Struct for OrderKey {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.order_key, "OrderKey")?;
         Ok(())
@@ -19850,11 +20714,21 @@ impl fbe::Struct for TextOfside {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 64);
         fbe::Fixed::put_at(&self.text_ofside, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -19886,7 +20760,7 @@ impl fbe::Struct for TextOfside {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.text_ofside, "textOfside")?;
         Ok(())
@@ -19978,11 +20852,21 @@ impl fbe::Struct for Decimal1 {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 65);
         fbe::Fixed::put_at(&self.decimal_1, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -20014,7 +20898,7 @@ impl fbe::Struct for Decimal1 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.decimal_1, "DECIMAL_1")?;
         Ok(())
@@ -20106,11 +20990,21 @@ impl fbe::Struct for OrderModel {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 66);
         fbe::Fixed::put_at(&self.order_model, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -20142,7 +21036,7 @@ impl fbe::Struct for OrderModel {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.order_model, "OrderModel")?;
         Ok(())
@@ -20234,11 +21128,21 @@ impl fbe::Struct for OrderFinal {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 67);
         fbe::Fixed::put_at(&self.order_final, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -20270,7 +21174,7 @@ impl fbe::Struct for OrderFinal {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.order_final, "OrderFinal")?;
         Ok(())
@@ -20362,11 +21266,21 @@ impl fbe::Struct for NewOrder {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 68);
         fbe::Fixed::put_at(&self.new_order, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -20398,7 +21312,7 @@ impl fbe::Struct for NewOrder {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.new_order, "NewOrder")?;
         Ok(())
@@ -20490,11 +21404,21 @@ impl fbe::Struct for VerifyFbeOrder {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 69);
         fbe::Fixed::put_at(&self.verify_fbe_order, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -20526,7 +21450,7 @@ impl fbe::Struct for VerifyFbeOrder {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.verify_fbe_order, "VerifyFBEOrder")?;
         Ok(())
@@ -20620,11 +21544,21 @@ impl fbe::Struct for FbeVrOrder {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 70);
         fbe::Fixed::put_at(&self.fbe_vr_order, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -20656,7 +21590,7 @@ impl fbe::Struct for FbeVrOrder {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe_vr_order, "fbe_vr_Order")?;
         Ok(())
@@ -20748,11 +21682,21 @@ impl fbe::Struct for E1 {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 71);
         fbe::Fixed::put_at(&self.e1, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -20784,7 +21728,7 @@ impl fbe::Struct for E1 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.e1, "e1")?;
         Ok(())
@@ -20876,11 +21820,21 @@ impl fbe::Struct for I2 {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 72);
         fbe::Fixed::put_at(&self.i2, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -20912,7 +21866,7 @@ impl fbe::Struct for I2 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.i2, "i2")?;
         Ok(())
@@ -21004,11 +21958,21 @@ impl fbe::Struct for O3 {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 73);
         fbe::Fixed::put_at(&self.o3, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -21040,7 +22004,7 @@ impl fbe::Struct for O3 {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.o3, "o3")?;
         Ok(())
@@ -21132,11 +22096,21 @@ impl fbe::Struct for Fbe__ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 74);
         fbe::Fixed::put_at(&self.fbe, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -21168,7 +22142,7 @@ impl fbe::Struct for Fbe__ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe, "Fbe")?;
         Ok(())
@@ -21260,11 +22234,21 @@ impl fbe::Struct for Fingerprint {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 75);
         fbe::Fixed::put_at(&self.fingerprint, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -21296,7 +22280,7 @@ impl fbe::Struct for Fingerprint {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fingerprint, "FINGERPRINT")?;
         Ok(())
@@ -21388,11 +22372,21 @@ impl fbe::Struct for FbeFingerprint {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 76);
         fbe::Fixed::put_at(&self.fbe_fingerprint, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -21424,7 +22418,7 @@ impl fbe::Struct for FbeFingerprint {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe_fingerprint, "FBE_FINGERPRINT")?;
         Ok(())
@@ -21518,11 +22512,21 @@ impl fbe::Struct for FbeFingerprint_ {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 77);
         fbe::Fixed::put_at(&self.fbe_fingerprint, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -21554,7 +22558,7 @@ impl fbe::Struct for FbeFingerprint_ {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.fbe_fingerprint, "FBEFingerprint")?;
         Ok(())
@@ -21655,7 +22659,12 @@ impl fbe::Struct for Case {
     const FINAL_MIN: usize = 32;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<40>(base, slot, 78);
         fbe::Fixed::put_at(&self.name, body, 8);
@@ -21667,6 +22676,11 @@ impl fbe::Struct for Case {
         fbe::Fixed::put_at(&self.string, body, 32);
         fbe::Fixed::put_at(&self.string_, body, 36);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        40
     }
 
     #[inline(always)]
@@ -21705,7 +22719,7 @@ impl fbe::Struct for Case {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<32>();
         fbe::Fixed::put_at(&self.name, run0, 0);
@@ -21887,13 +22901,25 @@ impl fbe::Struct for Imported {
     const FINAL_MIN: usize = 10;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<14>(base, slot, 79);
         fbe::Fixed::put_at(&self.market, body, 8);
         fbe::Fixed::put_at(&self.example, body, 13);
         w.field(&self.org, b, b + 9, "org")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 14;
+        n += fbe::Value::extra_size(&self.org);
+        n
     }
 
     #[inline(always)]
@@ -21937,7 +22963,7 @@ impl fbe::Struct for Imported {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.market, "market")?;
         w.final_field(&self.org, "org")?;
@@ -22070,11 +23096,21 @@ impl fbe::Struct for Symbol {
     const FINAL_MIN: usize = 4;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 80);
         fbe::Fixed::put_at(&self.digits, body, 8);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        12
     }
 
     #[inline(always)]
@@ -22106,7 +23142,7 @@ impl fbe::Struct for Symbol {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.digits, "digits")?;
         Ok(())
@@ -22212,7 +23248,12 @@ impl fbe::Struct for Listed {
     const FINAL_MIN: usize = 16;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 81);
         fbe::Fixed::put_at(&self.digits, body, 12);
@@ -22220,6 +23261,14 @@ impl fbe::Struct for Listed {
         w.field(&self.symbol, b, b + 8, "symbol")?;
         w.field(&self.ticker, b, b + 20, "ticker")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 24;
+        n += fbe::Value::extra_size(&self.symbol);
+        n += fbe::Value::extra_size(&self.ticker);
+        n
     }
 
     #[inline(always)]
@@ -22270,7 +23319,7 @@ impl fbe::Struct for Listed {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         let run1 = w.append_run::<8>();
@@ -22424,7 +23473,12 @@ impl fbe::Struct for Derived {
     const FINAL_MIN: usize = 18;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<26>(base, slot, 82);
         fbe::Fixed::put_at(&self.side, body, 8);
@@ -22433,6 +23487,11 @@ impl fbe::Struct for Derived {
         fbe::Fixed::put_at(&self.word, body, 20);
         fbe::Fixed::put_at(&self.side_, body, 22);
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        26
     }
 
     #[inline(always)]
@@ -22468,7 +23527,7 @@ impl fbe::Struct for Derived {
         Ok(())
     }
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let run0 = w.append_run::<18>();
         fbe::Fixed::put_at(&self.side, run0, 0);
@@ -22770,7 +23829,12 @@ impl fbe::Struct for Hostile {
     const FINAL_MIN: usize = 3014;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let (b, body) = w.struct_block::<336>(base, slot, 83);
         fbe::Fixed::put_at(&self.letters, body, 332);
@@ -22856,6 +23920,93 @@ impl fbe::Struct for Hostile {
         w.field(&self.derived, b, b + 324, "Derived")?;
         w.field(&self.listed, b, b + 328, "Listed")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 336;
+        n += fbe::Value::extra_size(&self.order);
+        n += fbe::Value::extra_size(&self.cpp_words);
+        n += fbe::Value::extra_size(&self.python_words);
+        n += fbe::Value::extra_size(&self.go_words);
+        n += fbe::Value::extra_size(&self.java_words);
+        n += fbe::Value::extra_size(&self.kotlin_words);
+        n += fbe::Value::extra_size(&self.js_words);
+        n += fbe::Value::extra_size(&self.rust_words);
+        n += fbe::Value::extra_size(&self.c_sharp_words);
+        n += fbe::Value::extra_size(&self.ruby_words);
+        n += fbe::Value::extra_size(&self.cpp_members);
+        n += fbe::Value::extra_size(&self.python_members);
+        n += fbe::Value::extra_size(&self.go_members);
+        n += fbe::Value::extra_size(&self.jvm_members);
+        n += fbe::Value::extra_size(&self.js_members);
+        n += fbe::Value::extra_size(&self.runtime_names);
+        n += fbe::Value::extra_size(&self.class);
+        n += fbe::Value::extra_size(&self.object);
+        n += fbe::Value::extra_size(&self.string);
+        n += fbe::Value::extra_size(&self.list);
+        n += fbe::Value::extra_size(&self.map);
+        n += fbe::Value::extra_size(&self.model);
+        n += fbe::Value::extra_size(&self.final_model);
+        n += fbe::Value::extra_size(&self.buffer);
+        n += fbe::Value::extra_size(&self.reader);
+        n += fbe::Value::extra_size(&self.writer);
+        n += fbe::Value::extra_size(&self.limits);
+        n += fbe::Value::extra_size(&self.decode_error);
+        n += fbe::Value::extra_size(&self.decode_exception);
+        n += fbe::Value::extra_size(&self.decimal);
+        n += fbe::Value::extra_size(&self.uuid);
+        n += fbe::Value::extra_size(&self.uuid_);
+        n += fbe::Value::extra_size(&self.timestamp);
+        n += fbe::Value::extra_size(&self.sender);
+        n += fbe::Value::extra_size(&self.receiver);
+        n += fbe::Value::extra_size(&self.client);
+        n += fbe::Value::extra_size(&self.proxy);
+        n += fbe::Value::extra_size(&self.handler);
+        n += fbe::Value::extra_size(&self.fbe);
+        n += fbe::Value::extra_size(&self.fbe_);
+        n += fbe::Value::extra_size(&self.std);
+        n += fbe::Value::extra_size(&self.companion);
+        n += fbe::Value::extra_size(&self.any);
+        n += fbe::Value::extra_size(&self.self_);
+        n += fbe::Value::extra_size(&self.self__);
+        n += fbe::Value::extra_size(&self.none);
+        n += fbe::Value::extra_size(&self.option);
+        n += fbe::Value::extra_size(&self.result);
+        n += fbe::Value::extra_size(&self.vec);
+        n += fbe::Value::extra_size(&self.box_);
+        n += fbe::Value::extra_size(&self.error);
+        n += fbe::Value::extra_size(&self.exception);
+        n += fbe::Value::extra_size(&self.text);
+        n += fbe::Value::extra_size(&self.json_writer);
+        n += fbe::Value::extra_size(&self.int32_t);
+        n += fbe::Value::extra_size(&self.size_t);
+        n += fbe::Value::extra_size(&self.list_);
+        n += fbe::Value::extra_size(&self.object_);
+        n += fbe::Value::extra_size(&self.v_);
+        n += fbe::Value::extra_size(&self.r_);
+        n += fbe::Value::extra_size(&self.w_);
+        n += fbe::Value::extra_size(&self.side_buy);
+        n += fbe::Value::extra_size(&self.order_key);
+        n += fbe::Value::extra_size(&self.text_ofside);
+        n += fbe::Value::extra_size(&self.decimal_1);
+        n += fbe::Value::extra_size(&self.order_model);
+        n += fbe::Value::extra_size(&self.order_final);
+        n += fbe::Value::extra_size(&self.new_order);
+        n += fbe::Value::extra_size(&self.verify_fbe_order);
+        n += fbe::Value::extra_size(&self.fbe_vr_order);
+        n += fbe::Value::extra_size(&self.e1);
+        n += fbe::Value::extra_size(&self.i2);
+        n += fbe::Value::extra_size(&self.o3);
+        n += fbe::Value::extra_size(&self.fbe__);
+        n += fbe::Value::extra_size(&self.fingerprint);
+        n += fbe::Value::extra_size(&self.fbe_fingerprint);
+        n += fbe::Value::extra_size(&self.fbe_fingerprint_);
+        n += fbe::Value::extra_size(&self.case);
+        n += fbe::Value::extra_size(&self.imported);
+        n += fbe::Value::extra_size(&self.derived);
+        n += fbe::Value::extra_size(&self.listed);
+        n
     }
 
     #[inline(always)]
@@ -23375,7 +24526,7 @@ impl fbe::Struct for Hostile {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         w.final_field(&self.order, "Order")?;
         w.final_field(&self.cpp_words, "CppWords")?;

@@ -2,7 +2,7 @@
 
 //! The FBE schema package `market`: its types and their versioned and final models.
 
-use fbe::{read_frame, verify_frame, DecodeError, EncodeError, Reader, Writer};
+use fbe::{read_frame, verify_frame, BodyWriter, DecodeError, EncodeError, Reader, SizedWriter};
 
 /// The schema's `enum Side` (on the wire as `u8`).
 #[derive(Clone, Copy, Debug)]
@@ -100,12 +100,24 @@ impl fbe::Struct for Instrument {
     const FINAL_MIN: usize = 8;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<16>(base, slot, 501);
         fbe::Fixed::put_at(&self.digits, body, 12);
         w.field(&self.symbol, b, b + 8, "symbol")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 16;
+        n += fbe::Value::extra_size(&self.symbol);
+        n
     }
 
     #[inline(always)]
@@ -143,7 +155,7 @@ impl fbe::Struct for Instrument {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
@@ -250,12 +262,24 @@ impl fbe::Struct for Failure {
     const FINAL_MIN: usize = 20;
 
     #[inline(always)]
-    fn write_body(&self, w: &mut Writer, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(
+        &self,
+        w: &mut BodyWriter<'_>,
+        base: usize,
+        slot: usize,
+    ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 502);
         fbe::Fixed::put_at(&self.id, body, 8);
         w.field(&self.reason, b, b + 24, "reason")?;
         Ok(())
+    }
+
+    #[inline(always)]
+    fn body_size(&self) -> usize {
+        let mut n = 28;
+        n += fbe::Value::extra_size(&self.reason);
+        n
     }
 
     #[inline(always)]
@@ -293,7 +317,7 @@ impl fbe::Struct for Failure {
     }
 
     #[inline(always)]
-    fn write_fields(&self, w: &mut fbe::SizedWriter<'_>) -> Result<(), EncodeError> {
+    fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
