@@ -6,7 +6,7 @@
 use crate::decimal::Decimal;
 use crate::error::{EncodeError, ErrorKind};
 use crate::timestamp::Timestamp;
-use crate::writer::{copy_short, Writer};
+use crate::writer::{copy_short, depth_rule, Writer};
 use uuid::Uuid;
 
 /// Stores a final root's values in order into bytes of the size their size walk computed (made by
@@ -71,32 +71,7 @@ impl<'a> SizedWriter<'a> {
         }
     }
 
-    /// One struct level deeper; refused beyond `max_depth` (docs/limits.md 1), as
-    /// [`Writer::enter`].
-    #[inline]
-    pub fn enter(&mut self, type_name: &str) -> Result<(), EncodeError> {
-        if self.depth >= self.max_depth {
-            return Err(Writer::too_deep(self.max_depth, type_name));
-        }
-        self.depth += 1;
-        Ok(())
-    }
-
-    /// Undoes a successful [`SizedWriter::enter`].
-    #[inline]
-    pub fn leave(&mut self) {
-        self.depth -= 1;
-    }
-
-    /// Refuses a bounded struct of at most `levels` levels where they would go beyond
-    /// `max_depth`, counting nothing ([`Writer::fits`]).
-    #[inline(always)]
-    pub fn fits(&self, levels: usize, type_name: &str) -> Result<(), EncodeError> {
-        if self.depth + levels > self.max_depth {
-            return Err(Writer::too_deep(self.max_depth, type_name));
-        }
-        Ok(())
-    }
+    depth_rule!();
 
     appends! {
         append_u8 u8, append_i8 i8, append_u16 u16, append_i16 i16, append_u32 u32, append_i32 i32,
@@ -221,32 +196,7 @@ impl<'a> BodyWriter<'a> {
         p
     }
 
-    /// One struct level deeper; refused beyond `max_depth` (docs/limits.md 1), as
-    /// [`Writer::enter`].
-    #[inline]
-    pub fn enter(&mut self, type_name: &str) -> Result<(), EncodeError> {
-        if self.depth >= self.max_depth {
-            return Err(Writer::too_deep(self.max_depth, type_name));
-        }
-        self.depth += 1;
-        Ok(())
-    }
-
-    /// Undoes a successful [`BodyWriter::enter`].
-    #[inline]
-    pub fn leave(&mut self) {
-        self.depth -= 1;
-    }
-
-    /// Refuses a bounded struct of at most `levels` levels where they would go beyond
-    /// `max_depth`, counting nothing ([`Writer::fits`]).
-    #[inline(always)]
-    pub fn fits(&self, levels: usize, type_name: &str) -> Result<(), EncodeError> {
-        if self.depth + levels > self.max_depth {
-            return Err(Writer::too_deep(self.max_depth, type_name));
-        }
-        Ok(())
-    }
+    depth_rule!();
 
     puts! {
         put_u8 u8, put_i8 i8, put_u16 u16, put_i16 i16, put_u32 u32, put_i32 i32, put_u64 u64,

@@ -870,6 +870,19 @@ fn append_all<'v, T: Value + 'v>(
     Ok(())
 }
 
+/// What [`put_all`] allocates for the `n` elements of `items`: the count, the slots and what the
+/// elements allocate.
+#[inline]
+fn extra_size_all<'v, T: Value + 'v>(n: usize, items: impl Iterator<Item = &'v T>) -> usize {
+    4 + n * T::SLOT + items.map(Value::extra_size).sum::<usize>()
+}
+
+/// What [`append_all`] writes: the count and the elements.
+#[inline]
+fn final_size_all<'v, T: Value + 'v>(items: impl Iterator<Item = &'v T>) -> usize {
+    4 + items.map(Value::final_size).sum::<usize>()
+}
+
 /// Reads a versioned collection block element by element into `add` (which may refuse a key
 /// read twice, naming the element's offset).
 fn get_all<T: Value>(
@@ -987,12 +1000,12 @@ impl<T: Value> Value for Vec<T> {
 
     #[inline]
     fn final_size(&self) -> usize {
-        4 + self.iter().map(Value::final_size).sum::<usize>()
+        final_size_all(self.iter())
     }
 
     #[inline]
     fn extra_size(&self) -> usize {
-        4 + self.len() * T::SLOT + self.iter().map(Value::extra_size).sum::<usize>()
+        extra_size_all(self.len(), self.iter())
     }
 
     #[inline]
@@ -1090,12 +1103,12 @@ impl<T: Value + Ord> Value for BTreeSet<T> {
 
     #[inline]
     fn final_size(&self) -> usize {
-        4 + self.iter().map(Value::final_size).sum::<usize>()
+        final_size_all(self.iter())
     }
 
     #[inline]
     fn extra_size(&self) -> usize {
-        4 + self.len() * T::SLOT + self.iter().map(Value::extra_size).sum::<usize>()
+        extra_size_all(self.len(), self.iter())
     }
 
     #[inline]

@@ -42,6 +42,44 @@ impl Default for Writer {
     }
 }
 
+/// The depth rule of docs/limits.md 1 (nobody writes what no reader reads) on a writer with
+/// `depth` and `max_depth`: [`Writer`], and the [`SizedWriter`] and [`BodyWriter`] generated code
+/// writes through.
+macro_rules! depth_rule {
+    () => {
+        /// One struct level deeper; refused beyond `max_depth`. Generated code calls it for every
+        /// struct whose nesting the schema does not bound, as the readers count every struct they
+        /// read, and `leave` after the struct.
+        #[inline]
+        pub fn enter(&mut self, type_name: &str) -> Result<(), EncodeError> {
+            if self.depth >= self.max_depth {
+                return Err(Writer::too_deep(self.max_depth, type_name));
+            }
+            self.depth += 1;
+            Ok(())
+        }
+
+        /// Refuses a struct whose value holds at most `levels` struct levels (itself included:
+        /// the plan's levels of a struct whose nesting is bounded) where they would go beyond
+        /// `max_depth`. It counts nothing (no `leave`): the structs it holds are bounded too,
+        /// within those levels. Generated code calls it for a bounded struct instead of `enter`.
+        #[inline(always)]
+        pub fn fits(&self, levels: usize, type_name: &str) -> Result<(), EncodeError> {
+            if self.depth + levels > self.max_depth {
+                return Err(Writer::too_deep(self.max_depth, type_name));
+            }
+            Ok(())
+        }
+
+        /// Undoes a successful `enter`.
+        #[inline]
+        pub fn leave(&mut self) {
+            self.depth -= 1;
+        }
+    };
+}
+pub(crate) use depth_rule;
+
 macro_rules! put_append {
     ($($put:ident $append:ident $t:ty),* $(,)?) => {$(
         #[doc = concat!("Stores a `", stringify!($t), "` at absolute position `p` (little-endian).")]
@@ -118,41 +156,12 @@ impl Writer {
         }
     }
 
-    /// One struct level deeper; refused beyond the writer's `max_depth` (docs/limits.md 1:
-    /// nobody writes what no reader reads). Generated code calls it for every struct it writes,
-    /// as the readers count every struct they read, and [`Writer::leave`] after the struct.
-    #[inline]
-    pub fn enter(&mut self, type_name: &str) -> Result<(), EncodeError> {
-        if self.depth >= self.max_depth {
-            return Err(Self::too_deep(self.max_depth, type_name));
-        }
-        self.depth += 1;
-        Ok(())
-    }
+    depth_rule!();
 
     #[cold]
     #[inline(never)]
     pub(crate) fn too_deep(max_depth: usize, type_name: &str) -> EncodeError {
         EncodeError::new(ErrorKind::Depth, format!("structs nested deeper than {max_depth} ({type_name})"), "")
-    }
-
-    /// Refuses a struct whose value holds at most `levels` struct levels (itself included: the
-    /// plan's levels of a struct whose nesting is bounded) where they would go beyond the
-    /// writer's `max_depth`. It counts nothing (no [`Writer::leave`]): the structs it holds are
-    /// bounded too, within those levels. Generated code calls it for a bounded struct instead of
-    /// [`Writer::enter`].
-    #[inline(always)]
-    pub fn fits(&self, levels: usize, type_name: &str) -> Result<(), EncodeError> {
-        if self.depth + levels > self.max_depth {
-            return Err(Self::too_deep(self.max_depth, type_name));
-        }
-        Ok(())
-    }
-
-    /// Undoes a successful [`Writer::enter`].
-    #[inline]
-    pub fn leave(&mut self) {
-        self.depth -= 1;
     }
 
     /// Whether a struct value of `levels` levels (itself included) written at the current level
@@ -270,24 +279,7 @@ impl Writer {
     #[inline(always)]
     pub fn struct_body(&mut self, base: usize, slot: usize, body_size: usize, type_id: u32) -> usize {
         let p = self.alloc(body_size);
-        self.offset(base, slot, p);
-        let header = self.block::<8>(p);
-        header[..4].copy_from_slice(&(body_size as u32).to_le_bytes());
-        header[4..].copy_from_slice(&type_id.to_le_bytes());
-        p
-    }
-
-    /// [`Writer::struct_body`] of a body of `N` bytes, returned with its position: the header and
-    /// the fixed-size fields are stored through the one `&mut [u8; N]`, with one bounds check
-    /// ([`crate::Fixed::put_at`]).
-    #[inline(always)]
-    pub fn struct_block<const N: usize>(&mut self, base: usize, slot: usize, type_id: u32) -> (usize, &mut [u8; N]) {
-        let p = self.alloc(N);
-        self.offset(base, slot, p);
-        let body = self.block::<N>(p);
-        body[..4].copy_from_slice(&(N as u32).to_le_bytes());
-        body[4..8].copy_from_slice(&type_id.to_le_bytes());
-        (p, body)
+        BodyWriter::new(&mut self.buf, p, self.depth, self.max_depth).struct_body(base, slot, body_size, type_id)
     }
 
     /// The `N` bytes at `p` of a block just allocated (a struct body from
@@ -402,10 +394,7 @@ impl Writer {
         type_id: u32,
         fields: impl FnOnce(&mut SizedWriter<'_>) -> Result<(), EncodeError>,
     ) -> Result<&[u8], EncodeError> {
-        let total = size.saturating_add(8);
-        let Ok(total32) = u32::try_from(total) else {
-            return Err(EncodeError::new(ErrorKind::TooLarge, "root larger than 4 GiB", ""));
-        };
+        let (total, total32) = root_size(size)?;
         if self.buf.len() < total {
             self.buf.resize(total, 0);
         } else {
@@ -430,10 +419,7 @@ impl Writer {
         size: usize,
         body: impl FnOnce(&mut BodyWriter<'_>) -> Result<(), EncodeError>,
     ) -> Result<&[u8], EncodeError> {
-        let total = size.saturating_add(8);
-        let Ok(total32) = u32::try_from(total) else {
-            return Err(EncodeError::new(ErrorKind::TooLarge, "root larger than 4 GiB", ""));
-        };
+        let (total, total32) = root_size(size)?;
         self.buf.clear();
         self.buf.resize(total, 0);
         let mut out = BodyWriter::new(&mut self.buf, 8, 0, self.max_depth);
@@ -464,6 +450,17 @@ impl Writer {
         v.append(&mut out).map_err(|e| e.in_field(field))?;
         out.finish();
         Ok(())
+    }
+}
+
+/// A root of 8 header bytes and `size` more, its size as a `usize` and as the `u32` the header
+/// holds; refused when over 4 GiB (before anything is written).
+#[inline(always)]
+fn root_size(size: usize) -> Result<(usize, u32), EncodeError> {
+    let total = size.saturating_add(8);
+    match u32::try_from(total) {
+        Ok(total32) => Ok((total, total32)),
+        Err(_) => Err(EncodeError::new(ErrorKind::TooLarge, "root larger than 4 GiB", "")),
     }
 }
 
