@@ -27,8 +27,8 @@ def _run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_reports_nothing() -> None:
     _need("ruff")
-    # tests/golden holds generated code, which tests/python/test_generated_code.py lints as generated
-    r = _run(["ruff", "check", "--no-cache", "--exclude", "tests/golden", "."])
+    # tests/golden/<target>/ holds generated code, which tests/python/test_generated_code.py lints as generated
+    r = _run(["ruff", "check", "--no-cache", "--exclude", "tests/golden/*/*", "."])
     assert r.returncode == 0, r.stdout + r.stderr
 
 

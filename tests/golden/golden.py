@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -91,21 +92,32 @@ def files_below(folder: Path) -> dict[str, Path]:
 def update() -> int:
     """Rewrite tests/golden/<target>/ from scratch (a schema's files that fbec no longer writes go too).
 
+    Every target's output is written to a scratch folder first, and the golden files are replaced only
+    when fbec succeeded on every schema: a generator that fails leaves them as they were.
     Without ../shared the shared/ golden files are kept as they are.
     """
     shared = shared_schemas()
     if not shared:
         print(f"update-golden: {SHARED}/schemas not found: the golden files under */{SHARED_PREFIX}/ are kept "
               "as they are (set SHARED to the shared folder to regenerate them)", file=sys.stderr)
-    for target in TARGETS:
-        target_dir = GOLDEN / target
-        if target_dir.is_dir():
-            for child in target_dir.iterdir():
-                if child.name == SHARED_PREFIX and not shared:
-                    continue
-                shutil.rmtree(child) if child.is_dir() else child.unlink()
-        for schema in project_schemas() + shared:
-            generate(target, schema, target_dir / schema.name)
+    with tempfile.TemporaryDirectory(prefix="golden-") as scratch:
+        try:
+            for target in TARGETS:
+                for schema in project_schemas() + shared:
+                    generate(target, schema, Path(scratch) / target / schema.name)
+        except RuntimeError as e:
+            print(f"update-golden: {e}; tests/golden is unchanged", file=sys.stderr)
+            return 1
+        for target in TARGETS:
+            target_dir = GOLDEN / target
+            if target_dir.is_dir():
+                for child in target_dir.iterdir():
+                    if child.name == SHARED_PREFIX and not shared:
+                        continue
+                    shutil.rmtree(child) if child.is_dir() else child.unlink()
+            target_dir.mkdir(parents=True, exist_ok=True)
+            for child in (Path(scratch) / target).iterdir():
+                shutil.move(str(child), str(target_dir / child.name))
     count = sum(len(files_below(GOLDEN / t)) for t in TARGETS)
     print(f"update-golden: {count} files under {GOLDEN.relative_to(REPO)}/ for targets {', '.join(TARGETS)}")
     return 0
