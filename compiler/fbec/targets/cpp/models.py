@@ -249,9 +249,9 @@ class Walk:
     """A model file's walk: the plan, the structs whose readers are inlined (common.inlined_structs),
     and which steps the fast path of `read` takes: scalars and runs of them, strings, bytes,
     optionals and vectors (not of bool) of those and structs made of them (never recursive ones):
-    what a well-formed buffer holds can be checked once for the fixed part and once per length. The plan gives the fewest
-    bytes after each step (what a fast reader leaves for the steps that follow) and the levels
-    a value holds."""
+    what a well-formed buffer holds can be checked once for the fixed part and once per length.
+    The plan gives the fewest bytes after each step (what a fast reader leaves for the steps that
+    follow) and the levels a value holds."""
 
     def __init__(self, schema: Schema, inlined: set[str] | None = None) -> None:
         self.plan = plan.of(schema)
@@ -364,8 +364,10 @@ def _read_run(w: CppWriter, run: Run) -> None:
     """The fields of a run, read without checks at their offsets from p (its scalars: read_scalars)."""
     for f, at in zip(run.fields, run.at):
         if not ir.is_scalar(f.type):
-            w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p{f' + {at}' if at else ''}, value.{field_ident(f.field)});")
-    read_scalars(w, [(f.field, f"p + {at}" if at else "p") for f, at in zip(run.fields, run.at) if ir.is_scalar(f.type)])
+            w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p{f' + {at}' if at else ''}, "
+                   f"value.{field_ident(f.field)});")
+    read_scalars(w, [(f.field, f"p + {at}" if at else "p")
+                     for f, at in zip(run.fields, run.at) if ir.is_scalar(f.type)])
 
 
 def _fast_reader(w: CppWriter, m: Walk, p: StructPlan, name: str, steps: list[Step]) -> None:
@@ -467,7 +469,8 @@ def _read_fixed(w: CppWriter, m: Walk, p: StructPlan) -> None:
     with w.function(f"FBE_INLINE void FBody<{t}>::read_fixed(const uint8_t* p, {t}& value) noexcept"):
         for f in p.fields:
             if f.type.final_size:   # an empty struct or array (0 bytes) has nothing to read
-                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {f.field.final_offset}, value.{field_ident(f.field)});")
+                w.line(f"FCodec<{cpp_type(f.type)}>::read_fixed(p + {f.field.final_offset}, "
+                       f"value.{field_ident(f.field)});")
 
 
 def _else_each(w: CppWriter, items: Sequence[Any], one: Callable[[Any], None]) -> None:

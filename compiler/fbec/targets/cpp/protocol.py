@@ -154,7 +154,8 @@ def _private_models(w: CppWriter, dispatch: list[Struct], final: bool, member: s
     return bool(dispatch)
 
 
-def _on_receive(w: CppWriter, bases: list[str], dispatch: list[Struct], case: Callable[[Struct], tuple[str, str]]) -> None:
+def _on_receive(w: CppWriter, bases: list[str], dispatch: list[Struct],
+                case: Callable[[Struct], tuple[str, str]]) -> None:
     """A Receiver's or Proxy's onReceive: a switch over the type ids of `dispatch`, each case calling
     its handler (`case(s)`: the read that must succeed, the call), then the imports' classes."""
     with w.braced("bool onReceive(std::size_t type, const void* data, std::size_t size) override"):
@@ -282,7 +283,8 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
             else:
                 w.line(f"virtual bool onReceiveReject(const {t}& /*reject*/) {{ return false; }}")
             w.line(f"virtual void onReceiveNotify(const {t}& /*notify*/) {{}}")
-            with w.braced(f"void onReceive(const {t}& value) override"), w.block("if (!onReceiveResponse(value) && !onReceiveReject(value))"):
+            with w.braced(f"void onReceive(const {t}& value) override"), \
+                    w.block("if (!onReceiveResponse(value) && !onReceiveReject(value))"):
                 w.line("onReceiveNotify(value);")
         w.blank()
         with w.function("void reset_requests() override"):

@@ -118,7 +118,8 @@ def _flags(w: CppWriter, f: Enum) -> None:
 
 def _params(s: Struct) -> list[str]:
     """The parameters of the constructor taking every field (a derived struct's base object first)."""
-    return ([f"const {qualified(s.base)}& base"] if s.base else []) + [f"{param_type(f.type)} arg_{f.name}" for f in s.fields]
+    own = [f"{param_type(f.type)} arg_{f.name}" for f in s.fields]
+    return ([f"const {qualified(s.base)}& base"] if s.base else []) + own
 
 
 def _struct(w: CppWriter, s: Struct) -> None:
@@ -141,7 +142,8 @@ def _struct(w: CppWriter, s: Struct) -> None:
         # == and < on the key fields (defined below), the others through them
         for op, body in (("==", ""), ("!=", "!(*this == other)"), ("<", ""), ("<=", "!(other < *this)"),
                          (">", "other < *this"), (">=", "!(*this < other)")):
-            w.line(f"bool operator{op}(const {name}& other) const noexcept" + (f" {{ return {body}; }}" if body else ";"))
+            w.line(f"bool operator{op}(const {name}& other) const noexcept"
+                   + (f" {{ return {body}; }}" if body else ";"))
         w.blank()
         w.line("std::string string() const;")
         w.blank()

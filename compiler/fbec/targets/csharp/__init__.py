@@ -20,7 +20,8 @@ from fbec.targets.csharp.proto import USINGS, uses_client, write_protocol
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     name, wire = c.ident.type(e.qualified), PRIMITIVES[e.wire]
     kind = "flags" if e.kind == "flags" else "enum"
-    w.line(f"/// <summary>The schema's <c>{kind} {e.name}</c> (on the wire as <c>{wire}</c>); values it does not name are kept.</summary>")
+    w.line(f"/// <summary>The schema's <c>{kind} {e.name}</c> (on the wire as <c>{wire}</c>); values it does not "
+           "name are kept.</summary>")
     if e.kind == "flags":
         w.line("[Flags]")
     with braces(w, f"public enum {name} : {wire}"):
@@ -94,14 +95,16 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     virtual = "override" if s.base else "virtual"
     for model, doc in (("Fbe", "versioned"), ("Final", "final")):
         for summary, head, body in (
-                (f"The value as a {doc} root.", f"{virtual} byte[] To{model}()", f"return Model.Instance.To{model}(this);"),
+                (f"The value as a {doc} root.", f"{virtual} byte[] To{model}()",
+                 f"return Model.Instance.To{model}(this);"),
                 ((f"Writes the value as a {doc} root into <paramref name=\"w\"/> (reset first): the root is "
-                  "<c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing."), f"{virtual} void Write{model}(Writer w)",
-                 f"Model.Instance.Write{model}(w, this);"),
+                  "<c>w.Buffer[0..w.Size)</c>; a reused writer allocates nothing."),
+                 f"{virtual} void Write{model}(Writer w)", f"Model.Instance.Write{model}(w, this);"),
                 (f"Reads a value from a {doc} root under the default limits (docs/limits.md).",
                  f"static {hide}{name} From{model}(byte[] data)",
                  f"return Model.Instance.From{model}(data, data.Length, Limits.Default);"),
-                (f"Reads a value from a {doc} root of <paramref name=\"length\"/> bytes under <paramref name=\"limits\"/>.",
+                ((f"Reads a value from a {doc} root of <paramref name=\"length\"/> bytes under "
+                  "<paramref name=\"limits\"/>."),
                  f"static {hide}{name} From{model}(byte[] data, int length, Limits limits)",
                  f"return Model.Instance.From{model}(data, length, limits);"),
                 (f"Returns exactly when From{model} reads the root, throws its error otherwise.",
@@ -115,8 +118,9 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     name = c.ident.type(s.qualified)
     base = f" : {s.base}" if s.base else ""
     w.line(f"/// <summary>The schema's <c>struct {s.name}{base}</c> (type id {s.type_id}).</summary>")
+    comparable = all(keyed(f.type) for f in s.all_fields if f.name in s.keys)
     parents = ([c.named(s.base)] if s.base else []) + (
-        [f"IComparable<{name}>", f"IEquatable<{name}>"] if all(keyed(f.type) for f in s.all_fields if f.name in s.keys) else [])
+        [f"IComparable<{name}>", f"IEquatable<{name}>"] if comparable else [])
     with braces(w, f"public class {name}" + (f" : {', '.join(parents)}" if parents else "")):
         w.line("/// <summary>The type id (docs/format.md 6).</summary>")
         w.line(f"public {'new ' if s.base else ''}const uint TypeId = {s.type_id};")
@@ -132,15 +136,17 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
             write_keys(w, c, s, name)
         if c.options.json:
             member(w, "The value as JSON (docs/format.md 8), the original's bytes.",
-                   f"public {'override' if s.base else 'virtual'} string ToJson()", "return Model.Instance.ToJson(this);")
+                   f"public {'override' if s.base else 'virtual'} string ToJson()",
+                   "return Model.Instance.ToJson(this);")
             w.blank()
             hide = "new " if s.base else ""
             member(w, "Reads a value from JSON text under the default limits (docs/limits.md 7).",
                    f"public static {hide}{name} FromJson(string json)", "byte[] utf8 = Utf8.Bytes(json);",
                    "return Model.Instance.FromJson(utf8, utf8.Length, Limits.Default);")
             w.blank()
-            member(w, "Reads a value from UTF-8 JSON text of <paramref name=\"length\"/> bytes under "
-                   "<paramref name=\"limits\"/>.", f"public static {hide}{name} FromJson(byte[] utf8, int length, Limits limits)",
+            member(w, ("Reads a value from UTF-8 JSON text of <paramref name=\"length\"/> bytes under "
+                       "<paramref name=\"limits\"/>."),
+                   f"public static {hide}{name} FromJson(byte[] utf8, int length, Limits limits)",
                    "return Model.Instance.FromJson(utf8, length, limits);")
             w.blank()
         member(w, "The text form (docs/format.md 9), as the original's operator&lt;&lt; prints it.",
@@ -166,7 +172,8 @@ def generate_package(schema: ir.Schema, package: ir.Package, options: Options) -
     out = CodeWriter(options)
     out.lines(generated_header(package))
     out.blank()
-    usings = ("System", "System.Collections.Generic", *(USINGS if options.proto and uses_client(package) else ()), "Fbe")
+    usings = ("System", "System.Collections.Generic",
+              *(USINGS if options.proto and uses_client(package) else ()), "Fbe")
     for using in usings:
         out.line(f"using {using};")
     out.blank()

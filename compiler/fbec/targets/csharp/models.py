@@ -51,7 +51,8 @@ def write_text(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, name
     with braces(w, f"public override void Text(TextBuilder t, {name} v)"):
         raw = Raw(w)
         text_struct(raw, s, lambda base: f"{c.qualified(base)}.Model.Instance.Text(t, v);",
-                    lambda f: raw.line(f"{codec(c, s, fields[f.name])}.Text(t, v.{c.ident.field(s.qualified, f.name)});"))
+                    lambda f: raw.line(f"{codec(c, s, fields[f.name])}.Text(t, "
+                                       f"v.{c.ident.field(s.qualified, f.name)});"))
 
 
 def guard(w: CodeWriter, s: ir.Struct, verify: str) -> None:

@@ -62,18 +62,21 @@ class Idents(TableIdents):
 
     def __init__(self, schema: ir.Schema) -> None:
         super().__init__()
-        self.namespaces = scope_idents(((p.name, ".".join(pascal(x) for x in p.name.split("."))) for p in schema.packages),
+        self.namespaces = scope_idents(((p.name, ".".join(pascal(x) for x in p.name.split(".")))
+                                        for p in schema.packages),
                                        lambda x: x in KEYWORDS or x in NAMESPACE_USES)
         for p in schema.packages:
             self.scope_types(p, pascal, lambda x: x in KEYWORDS or x in NAMESPACE_USES)
         for p in schema.packages:
             for s in p.structs:     # bases first: a derived class keeps its base's identifiers
-                inherited = {f.name: self.fields[(s.base, f.name)] for f in s.all_fields if s.base and f.owner != s.qualified}
+                inherited = {f.name: self.fields[(s.base, f.name)]
+                             for f in s.all_fields if s.base and f.owner != s.qualified}
                 taken = frozenset(inherited.values()) | CLASS_MEMBERS | {self.types[s.qualified]} | KEYWORDS
                 own = scope_idents(((f.name, pascal(f.name)) for f in s.fields), taken.__contains__)
                 self.fields.update({(s.qualified, k): v for k, v in {**inherited, **own}.items()})
             for e in p.enums + p.flags:
-                self.scope(self.values, e.qualified, ((v.name, pascal(v.name)) for v in e.values), lambda x: x in KEYWORDS)
+                self.scope(self.values, e.qualified, ((v.name, pascal(v.name)) for v in e.values),
+                           lambda x: x in KEYWORDS)
 
     def namespace(self, package: str) -> str:
         return self.namespaces[package]

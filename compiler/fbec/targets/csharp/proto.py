@@ -39,8 +39,11 @@ def write_protocol(w: CodeWriter, c: Context) -> None:
         return
     receiver, sender = c.file.declare("Receiver"), c.file.declare("Sender")
     own = package.name
-    events = scope_idents(((d.type, "On" + ("" if d.type.rpartition(".")[0] == own else pascal(d.type.rpartition(".")[0]))
-                            + c.ident.type(d.type)) for d in package.dispatch), lambda x: x in MEMBERS)
+    def event(t: str) -> str:
+        pkg = t.rpartition(".")[0]
+        return "On" + ("" if pkg == own else pascal(pkg)) + c.ident.type(t)
+
+    events = scope_idents(((d.type, event(d.type)) for d in package.dispatch), lambda x: x in MEMBERS)
     w.line("/// <summary>Receives the package's messages and its imports' from a stream of frames fed in chunks of "
            "any size (docs/format.md 7.4).</summary>")
     _dispatcher(w, c, receiver, "bool final, Limits limits", "final", events, lambda t: t, lambda d: (
@@ -120,14 +123,14 @@ def _client(w: CodeWriter, c: Context, receiver: str, sender: str, events: dict[
     answers, requests = protocol.client(c.schema, c.package)
     w.line("/// <summary>A Sender and a Receiver of the package with requests (docs/format.md 7.6): RequestAsync sends "
            "a [request] message and gives the task of the response of its id; every message that answers no pending "
-           "request is raised as an event. Feed it what the other end sends with Receive (one thread) and Reset it when "
-           "the connection closes; requests may be sent from any thread (other sends: lock the Sender).</summary>")
+           "request is raised as an event. Feed it what the other end sends with Receive (one thread) and Reset it "
+           "when the connection closes; requests may be sent from any thread (other sends: lock the Sender).</summary>")
     with braces(w, f"public sealed class {client}"):
         w.line("private readonly global::Fbe.Requests _requests = new global::Fbe.Requests();")
         w.blank()
-        w.line("/// <summary>A client of versioned frames, or of final ones with <paramref name=\"final\"/>, read under "
-               "<paramref name=\"limits\"/> and sent to <paramref name=\"transport\"/> (the bytes, their offset and "
-               "count; returns how many it took).</summary>")
+        w.line("/// <summary>A client of versioned frames, or of final ones with <paramref name=\"final\"/>, read "
+               "under <paramref name=\"limits\"/> and sent to <paramref name=\"transport\"/> (the bytes, their "
+               "offset and count; returns how many it took).</summary>")
         with braces(w, f"public {client}(bool final, Limits limits, Func<byte[], int, int, int> transport)"):
             w.line(f"Sender = new {sender}(final, transport);")
             w.line(f"Receiver = new {receiver}(final, limits);")
@@ -180,10 +183,10 @@ def _client(w: CodeWriter, c: Context, receiver: str, sender: str, events: dict[
             response = c.qualified(r.response)
             rejects = ", ".join(f"typeof({c.qualified(x)})" for x in r.rejects)
             rejected = f", or fails with a RejectException on a {' or '.join(r.rejects)} of its id" if r.rejects else ""
-            w.line(f"/// <summary>Sends the {r.struct.qualified} request and gives the {r.response} of its id{rejected}; "
-                   "it fails with a TimeoutException after <paramref name=\"timeout\"/> (Timeout.InfiniteTimeSpan: "
-                   "never), is canceled with <paramref name=\"cancellation\"/>, and fails with what the sending "
-                   "threw.</summary>")
+            w.line(f"/// <summary>Sends the {r.struct.qualified} request and gives the {r.response} of its "
+                   f"id{rejected}; it fails with a TimeoutException after <paramref name=\"timeout\"/> "
+                   "(Timeout.InfiniteTimeSpan: never), is canceled with <paramref name=\"cancellation\"/>, and fails "
+                   "with what the sending threw.</summary>")
             with braces(w, f"public Task<{response}> RequestAsync({t} message, TimeSpan timeout, "
                            "CancellationToken cancellation = default(CancellationToken))"):
                 ident = c.ident.field(r.struct.qualified, r.id.name)

@@ -73,8 +73,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
         with decl(w, ["// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of",
                       f'// {name} are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever',
                       "// their FBEKey is the same."], f"func (v *{name}) FBEKeyCompare(o *{name}) int {{"):
-            compares = [x for x in (c.compare_of(f.type, f"v.{c.ident.field(f)}", f"o.{c.ident.field(f)}") for f in keys)
-                        if x is not None]
+            compares = [x for x in (c.compare_of(f.type, f"v.{c.ident.field(f)}", f"o.{c.ident.field(f)}")
+                                    for f in keys) if x is not None]
             for x in compares[:-1]:
                 with w.block(f"if c := {x}; c != 0 {{", "}"):
                     w.line("return c")

@@ -28,7 +28,8 @@ JSON_CALLS = {**{n: "Int(int64({}))" for n in SIGNED}, "int64": "Int({})", "uint
               **{n: "Uint(uint64({}))" for n in ("byte", "char", "wchar", "uint8", "uint16", "uint32", "timestamp")},
               **{n: method + "({})" for n, method in RUNTIME_VALUES.items()}}
 """The JSONWriter's call writing a primitive's value (a map key's: Key and the call)."""
-TEXT_CALLS = {**JSON_CALLS, "char": "Char({})", "wchar": "WChar({})", "float": "Float(float64({}))", "double": "Float({})"}
+TEXT_CALLS = {**JSON_CALLS, "char": "Char({})", "wchar": "WChar({})", "float": "Float(float64({}))",
+              "double": "Float({})"}
 """The TextWriter's call writing a primitive's value."""
 
 

@@ -57,7 +57,8 @@ def write_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | Non
         if at is None:
             w.line(f"w.Append{kind}({arg})")
         else:
-            w.line(f"w.{kind}({at[0]}, {at[1]}, {arg})" if kind in ("String", "Blob") else f"w.Put{kind}({at[1]}, {arg})")
+            w.line(f"w.{kind}({at[0]}, {at[1]}, {arg})" if kind in ("String", "Blob")
+                   else f"w.Put{kind}({at[1]}, {arg})")
 
     if isinstance(t, (ir.Primitive, ir.EnumRef)):      # an enum as its wire type
         put(SLOT[ir.wire_name(t)], value if isinstance(t, ir.Primitive) else f"{GO_PRIMITIVES[t.wire]}({value})")
@@ -140,7 +141,8 @@ def refuse_repeated(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, valu
                     writer: str) -> None:
     """A writer's check that a set holds each element, or a map held as pairs each key, once: no
     reader reads it otherwise (docs/limits.md 4). The writer records the error and stops."""
-    repeated(w, c, t, value, "i", f'{writer}.Same{"Elements" if isinstance(t, ir.Sequence) else "Keys"}("{field}", i, k)')
+    same = "Elements" if isinstance(t, ir.Sequence) else "Keys"
+    repeated(w, c, t, value, "i", f'{writer}.Same{same}("{field}", i, k)')
 
 
 def repeated(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, value: str, i: str, report: str) -> None:
@@ -236,7 +238,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
             opening, where = f"if r.FinalHas({quoted}) {{", None
         else:
             s, ok = names("s"), names("ok")
-            opening, where = f"if {s}, {ok} := r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted}); {ok} {{", (s, s)
+            opening = f"if {s}, {ok} := r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted}); {ok} {{"
+            where = (s, s)
         with w.block(opening, "} else {"):
             paid(t.element, where, unwind)
             w.line(f"{dst} = {c.rt('Reuse')}({dst})")
@@ -262,7 +265,8 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
         if isinstance(t, ir.Sequence):
             # scalars sized at once (n is bounded by the bytes left), structs grown one by one as they are
             # read (fbe.Grow): a Go struct can be much larger than its slot, and a bad one stops the read
-            w.line(f"{dst} = " + (f"{dst}[:0]" if isinstance(t.element, ir.StructRef) else f"{c.rt('Resize')}({dst}, {n})"))
+            w.line(f"{dst} = " + (f"{dst}[:0]" if isinstance(t.element, ir.StructRef)
+                                  else f"{c.rt('Resize')}({dst}, {n})"))
             with w.block(f"for {i} := range {n} {{", "}"):
                 if isinstance(t.element, ir.StructRef):
                     paid(t.element, key_slot, inner_unwind)
@@ -396,7 +400,8 @@ def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | No
             e, n, i = names("e"), names("n"), names("i")
             w.line(f"{e}, {n} := {call}")
         slot = f"{e}+{i}*{t.item_size}"      # an element's, or an entry's key's (its value's after it)
-        parts = [(t.element, slot)] if isinstance(t, ir.Sequence) else [(t.key, slot), (t.value, f"{slot}+{t.key.size}")]
+        parts = ([(t.element, slot)] if isinstance(t, ir.Sequence)
+                 else [(t.key, slot), (t.value, f"{slot}+{t.key.size}")])
 
         def item(body: CodeWriter) -> None:
             for part, pos in parts:
@@ -535,12 +540,14 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     if own:
         write_defaults(w, c, s, name, own)
     write_body_reader(w, c, s, ["// FBERead reads v from the versioned body the slot at slot points to (from base),",
-                                "// overwriting every field and reusing what v holds (slices, maps, optional pointers);",
+                                ("// overwriting every field and reusing what v holds (slices, maps, "
+                                 "optional pointers);"),
                                 "// fields an older writer did not write take the schema's defaults. After an error",
                                 "// (the Reader's) v is left part read: the roots reset it."],
                       f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{",
                       lambda body, f: read_value(body, c, f.type, ("b", f"b+{f.offset}"),
-                                                 f"v.{c.ident.field(f.field)}", f.name, names, [f'r.Unwind("{f.name}")']),
+                                                 f"v.{c.ident.field(f.field)}", f.name, names,
+                                                 [f'r.Unwind("{f.name}")']),
                       True)
     # FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps); an own
     # field with nothing to check is left out: when absent, the next field's test returns alike

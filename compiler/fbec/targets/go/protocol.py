@@ -89,8 +89,9 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
 
     # ------------------------------------------------------------ proxy (versioned, as the original)
     proxy, proxy_handler, base_proxy = names("Proxy"), names("ProxyHandler"), names("BaseProxyHandler")
-    _handler(w, f"// {proxy_handler} gets the verified versioned frames a {proxy} of {pkg} dispatches, raw: to look at\n"
-             "// or forward unchanged. A frame is valid during the call only (copy what you keep).", proxy_handler,
+    _handler(w, (f"// {proxy_handler} gets the verified versioned frames a {proxy} of {pkg} dispatches, raw: "
+                 "to look at\n// or forward unchanged. A frame is valid during the call only (copy what you keep)."),
+             proxy_handler,
              base_proxy, "frame", "", dispatch, "Frame", lambda m: ("frame", "[]byte"))
     doc = (f"// {proxy} dispatches versioned frames of {pkg} like a {names('Receiver')} but hands the verified frame,\n"
            "// not a decoded value, to Handler (docs/format.md 7.5).")
@@ -177,7 +178,8 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
     waiting = [m for m in requests if m.struct.qualified in waits]
     client_handler = "clientHandler"
 
-    with decl(w, [f"// {client_handler} is the Handler of a Client's Receiver: responses and rejects of pending requests",
+    with decl(w, [(f"// {client_handler} is the Handler of a Client's Receiver: responses and rejects of pending "
+                   "requests"),
                   "// answer them, every other message goes to notify."], f"type {client_handler} struct {{"):
         w.line(f"notify   *{handler}")
         w.line(f"requests *{fbe('Requests')}")
@@ -192,7 +194,8 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
                 w.line(f"(*h.notify).On{m.suffix}(v)")
     for m in waiting:
         response = by_name[m.struct.response or ""]
-        with decl(w, f"// answers{m.suffix} tells which messages answer {m.struct.qualified}: its response and rejects.",
+        with decl(w, (f"// answers{m.suffix} tells which messages answer {m.struct.qualified}: its response "
+                      "and rejects."),
                   f"func answers{m.suffix}(v any) {fbe('AnswerKind')} {{"):
             with w.block("switch v.(type) {", "}"):
                 w.label(f"case *{response.named}:")
@@ -209,7 +212,8 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
         receiver = names("FinalReceiver" if fin else "Receiver")
         kind = "final" if fin else "versioned"
         with decl(w, [f"// {client} is a {sender} and a {receiver} of {pkg} with requests (docs/format.md 7.6):",
-                      "// Request<Message> sends a [request] message and waits for the response of its id while another",
+                      ("// Request<Message> sends a [request] message and waits for the response of its id while "
+                       "another"),
                       "// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other",
                       f"// message goes to Notify. Make it with New{client}."], f"type {client} struct {{"):
             w.line(sender)
@@ -218,7 +222,8 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
             w.line(f"Notify {handler}")
             w.blank()
             w.line(f"requests {fbe('Requests')}")
-        with decl(w, f"// New{client} is a {client} writing its {kind} frames to out and handing notifications to notify.",
+        with decl(w, (f"// New{client} is a {client} writing its {kind} frames to out and handing notifications "
+                      "to notify."),
                   f"func New{client}(out {c.file.qualified('io', 'Writer')}, notify {handler}) *{client} {{"):
             w.line(f"c := &{client}{{Notify: notify}}")
             w.line(f"c.{sender}.Out = out")
@@ -237,10 +242,12 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
             if m in waiting:
                 response = by_name[m.struct.response or ""]
                 rej = ", ".join(r.type for r in m.struct.rejects)
-                doc = [f"// Request{m.suffix} sends v and waits for the {response.struct.qualified} of its id; ctx is its",
+                doc = [(f"// Request{m.suffix} sends v and waits for the {response.struct.qualified} of its id; "
+                        "ctx is its"),
                        "// timeout (the error then wraps context.DeadlineExceeded)."]
                 with decl(w, doc + ([f"// A reject ({rej}) fails it with a *fbe.RejectError."] if rej else []),
-                          f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) (*{response.named}, error) {{"):
+                          (f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) "
+                           f"(*{response.named}, error) {{")):
                     w.line(f'return {fbe("Request")}[*{response.named}](ctx, &c.requests, "{m.struct.qualified}", '
                            f"v.{id_of(c, m)}, answers{m.suffix}, func() error {{")
                     with w.indented():

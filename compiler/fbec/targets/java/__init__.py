@@ -35,7 +35,8 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
     doc(w, f"{summary(e)}: a constant per", "declared value; {@link #of} keeps any other value as it is.")
     with w.block(f"public final class {name} implements Comparable<{name}> {{", "}"):
         for v in e.values:
-            w.line(f"public static final {name} {c.ident.value(e.qualified, v.name)} = new {name}({java_int_literal(v.value, java)});")
+            w.line(f"public static final {name} {c.ident.value(e.qualified, v.name)} = "
+                   f"new {name}({java_int_literal(v.value, java)});")
         if e.values:
             w.blank()
         w.line(f"private final {java} value;")
@@ -48,7 +49,8 @@ def write_enum(c: Context, w: CodeWriter, e: ir.Enum, options: Options) -> str:
         with w.block(f"public static {name} of({java} value) {{", "}"):
             long = "L" if java == "long" else ""
             firsts = [(f"{signed(v.value, bits)}{long}", v) for v in e.text_values]
-            returned(w, java != "long", [(s, c.ident.value(e.qualified, v.name)) for s, v in firsts], f"new {name}(value)")
+            returned(w, java != "long", [(s, c.ident.value(e.qualified, v.name)) for s, v in firsts],
+                     f"new {name}(value)")
         w.blank()
         members = [("@return the wire integer", "value", "", java, "value")]
         if flags:
@@ -119,7 +121,8 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
         w.blank()
     write_keys(w, c, s, name)
     write_to_string(w)
-    text.write_text(w, c, s, name, "Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.",
+    text.write_text(w, c, s, name,
+                    "Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.",
                     "", "@param t the text so far", "@param v the value")
     write_models(w, c, s, name, options.final)
     if options.json:

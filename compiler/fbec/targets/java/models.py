@@ -97,8 +97,8 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     reset = f"{failed}; this value is reset"
     # each root reader (into: a new value v, this value, none: verify) with the default limits, then given them
     for method, returns, into, short, full in (
-            ("from", f"static {name}", "v", (f"Reads a {model} root under the default limits.", "", "@param data the root",
-                                              "@return the value", failed),
+            ("from", f"static {name}", "v", (f"Reads a {model} root under the default limits.", "",
+                                              "@param data the root", "@return the value", failed),
              (f"Reads a {model} root of length bytes at data[offset] under limits.", "", *given, "@return the value",
               failed)),
             ("read", "void", "this",
@@ -124,7 +124,8 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
                 if lines is full:
                     models.root_read(w, c, s, versioned, into, name)
                 else:
-                    w.line(f"{'return ' if into == 'v' else ''}{method}{suffix}(data, 0, data.length, {limits}.DEFAULT);")
+                    w.line(f"{'return ' if into == 'v' else ''}{method}{suffix}(data, 0, data.length, "
+                           f"{limits}.DEFAULT);")
             w.blank()
 
 

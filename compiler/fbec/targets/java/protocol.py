@@ -67,7 +67,8 @@ def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool)
     def method(d: ir.Dispatch) -> None:
         doc(w, f"A frame of {d.type} (type id {d.type_id}).", "", "@param frame  the buffer",
             "@param offset the frame's first byte", "@param size   the frame's size")
-        with w.block(f"default void {c.ident.frame_method(c.package.name, d.type)}(byte[] frame, int offset, int size) {{", "}"):
+        handler = c.ident.frame_method(c.package.name, d.type)
+        with w.block(f"default void {handler}(byte[] frame, int offset, int size) {{", "}"):
             w.line(f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size);")
 
     protocol.interface(w, c, "ProxyHandler", every, method)
@@ -128,7 +129,8 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
             with w.block(f"receiver = new {receiver_class}(new Handler() {{", "});"):
                 protocol.client_answers(c, w, answers)
         w.blank()
-        for what, cls, text in (("sender", sender_class, "send any message"), ("receiver", receiver_class, "limits, errors")):
+        for what, cls, text in (("sender", sender_class, "send any message"),
+                                ("receiver", receiver_class, "limits, errors")):
             w.line(f"/** @return the {what} ({text}) */")
             c.returns(w, c.method(what, "", cls), what)
             w.blank()

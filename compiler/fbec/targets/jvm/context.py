@@ -306,7 +306,9 @@ class Context(DefaultLiterals):
 
     def real_default(self, t: ir.Type, text: str) -> str:
         assert isinstance(t, ir.Primitive)
-        return f'{self.rt("Decimals")}.parse("{text}")' if t.name == "decimal" else self.float_literal(text, t.name == "float")
+        if t.name == "decimal":
+            return f'{self.rt("Decimals")}.parse("{text}")'
+        return self.float_literal(text, t.name == "float")
 
     def string_default(self, text: str) -> str:
         return self.string_literal(text)
@@ -379,10 +381,10 @@ class Context(DefaultLiterals):
     call whose last argument runs a statement: the statement), `override`, `method` and `static`
     (the head of a method overriding one, of another, of a static one (Kotlin: in the companion):
     name, parameters, what result() makes of the return type), `throws` (what a method head says of
-    the checked exception it throws, none in Kotlin), `interface` (the head of one: name), `param` (name, type), `same` (two
-    references to one object), `other_class` (the object is of another class than this one),
-    `property` (a field of this value from inside its class), `bits` (the bits two integers both
-    have set), `empty_text` (a StringBuilder holds nothing)."""
+    the checked exception it throws, none in Kotlin), `interface` (the head of one: name), `param`
+    (name, type), `same` (two references to one object), `other_class` (the object is of another
+    class than this one), `property` (a field of this value from inside its class), `bits` (the bits
+    two integers both have set), `empty_text` (a StringBuilder holds nothing)."""
     # (each default below is Java's; Kotlin's Context sets its own)
     BRACES: ClassVar[bool] = True           # the statement under an if is a block (Java), else on its line
     NULLS: ClassVar[bool] = True            # a field's type may hold a null it cannot write (Java)

@@ -105,7 +105,8 @@ def write_reset(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     own = bool(c.plan.struct(s.qualified).own_fields)
     if s.base is not None and not own:
         return
-    w.line("/** Sets every property to the schema's default, as a new value has them (collections emptied in place). */")
+    w.line("/** Sets every property to the schema's default, as a new value has them "
+           "(collections emptied in place). */")
     if s.base is None:
         head = "open fun reset()"
         if not own:
@@ -184,12 +185,14 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     limits, decode_exception = c.rt("Limits"), c.rt("DecodeException")
     params = ["data: ByteArray", "offset: Int = 0", "length: Int = data.size", f"limits: {limits} = {limits}.DEFAULT"]
     for into, head, tail, lines in (
-            ("v", f"fun from{suffix}", f": {name} {{", (f"Reads a {model} root of [length] bytes at `data[offset]` under [limits].",
-                                                          "", "@throws DecodeException at the first problem (type, field path, offset)")),
+            ("v", f"fun from{suffix}", f": {name} {{", (
+                f"Reads a {model} root of [length] bytes at `data[offset]` under [limits].",
+                "", "@throws DecodeException at the first problem (type, field path, offset)")),
             (None, f"fun verify{suffix}", " {", (
                 f"Checks a {model} root without building the value: returns exactly when [from{suffix}]",
                 "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
-                "are read, into locals, to find a key read twice.", "", "@throws DecodeException why the root cannot be read"))):
+                "are read, into locals, to find a key read twice.", "",
+                "@throws DecodeException why the root cannot be read"))):
         doc(w, *lines)
         w.line("@JvmStatic")
         w.line("@JvmOverloads")

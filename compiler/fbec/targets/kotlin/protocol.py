@@ -76,7 +76,8 @@ def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
                 w.blank()
             w.line(f"/** Sends a {d.type}; returns the frame's size. */")
             w.line(f"@Throws({io_exception}::class)")
-            w.line(f"fun send(value: {c.named(d.type)}): Int = sendFrame(value::{'writeFinal' if final else 'writeFbe'})")
+            write = "writeFinal" if final else "writeFbe"
+            w.line(f"fun send(value: {c.named(d.type)}): Int = sendFrame(value::{write})")
 
 
 def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:

@@ -256,17 +256,21 @@ class Context(context.Context):
 
     # Kotlin's unsigned types print their unsigned value as they are; timestamp is a Long holding one.
     TEXT_CONVERSIONS: ClassVar[dict[str, str]] = {"float": "{}.toDouble()", "timestamp": "{}.toULong()"}
-    JSON_CONVERSIONS: ClassVar[dict[str, str]] = {"byte": ".toByte()", "uint8": ".toByte()", "int8": ".toLong()", "int16": ".toLong()",
-                        "uint16": ".toShort()", "int32": ".toLong()", "uint32": ".toInt()", "uint64": ".toLong()"}
+    JSON_CONVERSIONS: ClassVar[dict[str, str]] = {
+        "byte": ".toByte()", "uint8": ".toByte()", "int8": ".toLong()", "int16": ".toLong()",
+        "uint16": ".toShort()", "int32": ".toLong()", "uint32": ".toInt()", "uint64": ".toLong()",
+    }
     KEY_CONVERSIONS: ClassVar[dict[str, str]] = {
         "byte": "{}.toLong()", "uint8": "{}.toLong()", "char": "({}.code and 0xFF).toLong()", "int8": "{}.toLong()",
         "int16": "{}.toLong()", "uint16": "{}.toLong()", "int32": "{}.toLong()", "uint32": "{}.toLong()",
         "wchar": "({}.toLong() and 0xFFFFFFFFL)", "uint64": "{}.toLong()",
     }
     # The conversion of a value read as a Long, per integer primitive or wire type.
-    NARROW: ClassVar[dict[str, str]] = {"int8": ".toByte()", "int16": ".toShort()", "int32": ".toInt()", "wchar": ".toInt()",
-              "byte": ".toUByte()", "uint8": ".toUByte()", "uint16": ".toUShort()", "uint32": ".toUInt()",
-              "uint64": ".toULong()"}
+    NARROW: ClassVar[dict[str, str]] = {
+        "int8": ".toByte()", "int16": ".toShort()", "int32": ".toInt()", "wchar": ".toInt()",
+        "byte": ".toUByte()", "uint8": ".toUByte()", "uint16": ".toUShort()", "uint32": ".toUInt()",
+        "uint64": ".toULong()",
+    }
 
     def raw_literal(self, text: str) -> str:
         return char_literal(ord(text)) if len(text) == 1 else kotlin_string(text)

@@ -76,7 +76,8 @@ class Context(base.DefaultLiterals):
             # codec's wire is called for anything else (an Integer, an undeclared value, a wrong class)
             named = self.named(t.name)
             if t.kind == "flags":
-                return FORMATS[ir.value_name(t)], f"{value}.is_a?({named}) ? {value}.value : {named}::FBE_TYPE.wire({value})"
+                return (FORMATS[ir.value_name(t)],
+                        f"{value}.is_a?({named}) ? {value}.value : {named}::FBE_TYPE.wire({value})")
             return FORMATS[ir.value_name(t)], f"{named}::FBE_WIRE[{value}] || {named}::FBE_TYPE.wire({value})"
         if not isinstance(t, ir.Primitive) or t.name not in FORMATS:
             return None
@@ -125,7 +126,9 @@ class Context(base.DefaultLiterals):
         """`text`, the String whose bytes a string or bytes field writes: the value itself when it is a
         String of UTF-8 (a string) or any String (bytes), the codec's raw (which converts or raises) otherwise."""
         w.line(f"{text} = {value}")
-        condition = f"{text}.is_a?(String)" + (" && " + f"{text}.encoding == Encoding::UTF_8" if t.name == "string" else "")
+        condition = f"{text}.is_a?(String)"
+        if t.name == "string":
+            condition += f" && {text}.encoding == Encoding::UTF_8"
         unless(w, f"{text} = {codec}.raw({text})", condition)
 
     def unpacks(self, run: plan.Run) -> bool:
@@ -134,7 +137,8 @@ class Context(base.DefaultLiterals):
 
     def run_format(self, run: plan.Run) -> str:
         """The String#unpack format of a run's fields."""
-        return counted([FORMATS[value_name(fp.type)] for fp in run.fields if isinstance(fp.type, (ir.Primitive, ir.EnumRef))])
+        return counted([FORMATS[value_name(fp.type)]
+                        for fp in run.fields if isinstance(fp.type, (ir.Primitive, ir.EnumRef))])
 
     def read(self, t: ir.Type, pos: str) -> str | None:
         """The value of a scalar at pos read in place (None for what its codec reads: a decimal's flags
@@ -359,7 +363,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     p = c.plan.struct(s.qualified)
     idents = {f.name: c.ident.field(s.qualified, f.name) for f in s.all_fields}
     base = f" : {s.base}" if s.base else ""
-    w.line(f"# The schema's `struct {s.name}{base}` (type id {integer(s.type_id)}){'; its base fields first' if s.base else ''}.")
+    w.line(f"# The schema's `struct {s.name}{base}` (type id {integer(s.type_id)})"
+           f"{'; its base fields first' if s.base else ''}.")
     with w.block(f"class {name}{' < ' + c.named(s.base) if s.base else ''}", "end"):
         if not s.base:
             w.line("include Fbe::Value")
@@ -508,7 +513,8 @@ def write_read_body(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan,
         otherwise.insert(0, "data = r.data")
     condition = f"n >= {integer(p.fields[-1].end)}"
     code = re.sub(r"'[^']*'", "''", "\n".join([condition] + then + otherwise))
-    names = ", ".join(name if re.search(rf"(?<![@\w]){name}\b", code) else f"_{name}" for name in ("r", "b", "n", "values"))
+    names = ", ".join(name if re.search(rf"(?<![@\w]){name}\b", code) else f"_{name}"
+                      for name in ("r", "b", "n", "values"))
     with w.block(f"def fbe_read_body({names})", "end"):
         target = then[0].partition(" = ")[0]
         if len(then) == len(otherwise) == 1 and target == otherwise[0].partition(" = ")[0]:
@@ -637,7 +643,8 @@ def read_older(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, iden
             continue
         if isinstance(step, plan.Run) and c.unpacks(step) and step.fields[-1].end < p.fields[-1].end:
             with w.block(f"if n >= {integer(step.fields[-1].end)}", "end"):
-                unpack(w, c, step, idents, f"data.unpack('{c.run_format(step)}', offset: b + {integer(step.fields[0].offset)})")
+                unpack(w, c, step, idents,
+                       f"data.unpack('{c.run_format(step)}', offset: b + {integer(step.fields[0].offset)})")
                 w.label("else")
                 for fp in step.fields:
                     before = read_field(w, c, s, fp, idents, before, p.fields[-1].end)
@@ -714,7 +721,8 @@ class Packed:
                 at = " - ".join([f"{buffer}.bytesize", integer(tail)]
                                 + [f"{v}.bytesize" for f, v, _ in self.items[k + 1:] if f == "a*"])
             modifier(w, "unless", f"Fbe::Types::FLOAT.narrow({buffer}, {at}, {value})",   # no call if in range
-                     f"{value} <= Fbe::Types::FLOAT_MAX && {value} >= Fbe::Types::FLOAT_LOWEST", last and k == floats[-1])
+                     f"{value} <= Fbe::Types::FLOAT_MAX && {value} >= Fbe::Types::FLOAT_LOWEST",
+                     last and k == floats[-1])
         self.items = []
         self.fields = []
 
@@ -831,7 +839,8 @@ def read_base(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ident
             for step in p.final_steps:
                 fields = step.fields if isinstance(step, plan.Run) else (step,)
                 if isinstance(step, plan.Run) and c.unpacks(step) and step.fields[-1].inherited:
-                    unpack(w, c, step, idents, f"data.unpack('{c.run_format(step)}', offset: b + {integer(fields[0].offset)})")
+                    unpack(w, c, step, idents,
+                           f"data.unpack('{c.run_format(step)}', offset: b + {integer(fields[0].offset)})")
                     continue
                 for fp in fields:
                     if fp.inherited:
@@ -863,7 +872,8 @@ def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, iden
     f = fp.field
     if fp.end >= whole:     # never in a shorter body: its default
         if fp.missing_cost:
-            w.line(f"r.spend({integer(fp.missing_cost)}, b, '{f.name}')" + (f" if n >= {integer(before)}" if before > 8 else ""))
+            w.line(f"r.spend({integer(fp.missing_cost)}, b, '{f.name}')"
+                   + (f" if n >= {integer(before)}" if before > 8 else ""))
         w.line(f"@{idents[f.name]} = {c.default(f.type, f.default)}")
         return fp.end
     read = field_read(c, s, fp)
@@ -875,7 +885,8 @@ def read_field(w: CodeWriter, c: Context, s: ir.Struct, fp: plan.FieldPlan, iden
     with w.block(f"if n >= {integer(fp.end)}", "end"):
         w.line(f"{ivar} = {read}")
         w.label("else")
-        w.line(f"r.spend({integer(fp.missing_cost)}, b, '{f.name}')" + (f" if n >= {integer(before)}" if before > 8 else ""))
+        w.line(f"r.spend({integer(fp.missing_cost)}, b, '{f.name}')"
+               + (f" if n >= {integer(before)}" if before > 8 else ""))
         w.line(f"{ivar} = {default}")
     return fp.end
 
@@ -939,7 +950,9 @@ def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ide
                 for fp, at in zip(step.fields, step.at):
                     f = fp.field
                     read = c.read(f.type, f"run + {integer(at)}")
-                    w.line(f"@{idents[f.name]} = {read or f'{field_codec(c, s, f)}.read(r, run, run + {integer(at)}, {chr(39)}{f.name}{chr(39)})'}")
+                    if not read:
+                        read = f"{field_codec(c, s, f)}.read(r, run, run + {integer(at)}, '{f.name}')"
+                    w.line(f"@{idents[f.name]} = {read}")
             else:
                 f = step.field
                 read = c.read(f.type, f"r.take({f.type.size}, 'value', '{f.name}')")
@@ -955,7 +968,7 @@ def write_verify_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPl
     """fbe_verify_final_fields, verify_final's walk: the cursor moved over every field as
     fbe_read_final_fields moves it, with its checks, and no value (the reader is verifying)."""
     w.line("# The checks of fbe_read_final_fields, in its order, making no value (verify_final).")
-    with w.block("def self.fbe_verify_final_fields(r)" if p.final_steps else "def self.fbe_verify_final_fields(_r)", "end"):
+    with w.block(f"def self.fbe_verify_final_fields({'r' if p.final_steps else '_r'})", "end"):
         if not p.final_steps:
             w.line("nil")
         for step in p.final_steps:
@@ -986,7 +999,8 @@ def write_text(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) 
     fbe_text, as a nested call of its name (`Balance(Balance(currency="USD",amount=1000),locked=0)`)."""
     with w.block("def fbe_text(out)", "end"):
         raw = Raw(w)
-        text_struct(raw, s, lambda base: "super", lambda f: raw.line(f"{field_codec(c, s, f)}.text(out, @{idents[f.name]})"))
+        text_struct(raw, s, lambda base: "super",
+                    lambda f: raw.line(f"{field_codec(c, s, f)}.text(out, @{idents[f.name]})"))
 
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, idents: dict[str, str]) -> None:

@@ -349,7 +349,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct) -> None:
     defaults = {f.name: c.default(f.type, f.default) for f in s.all_fields}
     derive = "Clone, Debug, PartialEq" + ("" if any(defaults.values()) else ", Default")
     base = f" : {s.base}" if s.base else ""
-    w.line(f"/// The schema's `struct {s.name}{base}` (type id {s.type_id}){'; its base fields first' if s.base else ''}.")
+    w.line(f"/// The schema's `struct {s.name}{base}` (type id {s.type_id})"
+           f"{'; its base fields first' if s.base else ''}.")
     w.line(f"#[derive({derive})]")
     serde_derive(w, c)
     if not s.all_fields:

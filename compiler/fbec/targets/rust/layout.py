@@ -10,7 +10,8 @@ from fbec.targets.base import CodeWriter, quoted
 RUSTFMT_WIDTH = 100   # rustfmt's max_width: the generated code is what rustfmt makes of it
 FN_CALL_WIDTH = 60     # rustfmt's fn_call_width: a call with longer arguments has one a line
 STRUCT_LIT_WIDTH = 18  # rustfmt's struct_lit_width: a longer struct literal's fields go one per line
-SHORT_ARG_WIDTH = 10   # rustfmt's short_array_element_width_threshold: a broken call of such simple arguments packs them
+# rustfmt's short_array_element_width_threshold: a broken call of such simple arguments packs them
+SHORT_ARG_WIDTH = 10
 
 
 def rust_string(text: str) -> str:

@@ -71,7 +71,9 @@ def write_protocol(w: CodeWriter, c: Context) -> None:
     variants: dict[str, str] = {}
     for p in import_closure(c.schema, package):
         for s in p.protocol_types:
-            v = c.ident.type(s.qualified) if p.name == own else camel(c.ident.module(p.name)) + c.ident.type(s.qualified)
+            v = c.ident.type(s.qualified)
+            if p.name != own:
+                v = camel(c.ident.module(p.name)) + v
             while v in variants.values():
                 v += "_"
             variants[s.qualified] = v

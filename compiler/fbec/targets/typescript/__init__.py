@@ -96,9 +96,11 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             key_over = "override " if s.base and c.schema.struct(s.base).key_fields else ""
             with c.member(w, "/** The [key] fields as one string: a set, or a map keyed by this struct, holds each key "
                           "once. */", key_over, "fbeKey", [], "string"):
-                w.line(f"return {c.rt('keysOf')}({', '.join(key_value(f.type, 'this.' + c.ident.field(f)) for f in keys)});")
-            with c.member(w, "/**\n * Orders values by their [key] fields in turn, as sets of them and maps keyed by them are"
-                          " written;\n * 0 for the same key, which no set or map holds twice (docs/limits.md 4).\n */",
+                values = ", ".join(key_value(f.type, "this." + c.ident.field(f)) for f in keys)
+                w.line(f"return {c.rt('keysOf')}({values});")
+            with c.member(w, "/**\n * Orders values by their [key] fields in turn, as sets of them and maps keyed by "
+                          "them are written;\n * 0 for the same key, which no set or map holds twice "
+                          "(docs/limits.md 4).\n */",
                           f"static {key_over}", "fbeCompareKey", [("a", name), ("b", name)], "number"):
                 terms = [key_compare(c, f.type, "a." + c.ident.field(f), "b." + c.ident.field(f)) for f in keys]
                 w.line(f"return {' || '.join(t for t in terms if t) or '0'};")

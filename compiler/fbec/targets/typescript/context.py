@@ -228,7 +228,8 @@ def zero(c: Context, t: ir.Type) -> str:
         return f"{c.rt(RUNTIME_TYPES[t.name])}.{'NIL' if t.name == 'uuid' else 'ZERO'}"
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
         name = ir.wire_name(t)
-        return {"bool": "false", "string": '""', "bytes": "new Uint8Array(0)"}.get(name, "0n" if name in BIGINTS else "0")
+        number = "0n" if name in BIGINTS else "0"
+        return {"bool": "false", "string": '""', "bytes": "new Uint8Array(0)"}.get(name, number)
     if isinstance(t, ir.StructRef):
         return f"new {c.named(t.name)}()"
     if isinstance(t, ir.Optional_):

@@ -225,8 +225,8 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeReadJson (a struct from its parsed object) and fromJson."""
     names = Locals()
     with c.member(w, "/**\n"
-                     " * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document leaves\n"
-                     " * out keep their defaults.\n"
+                     " * Reads a value from its parsed JSON object, into `into` as fbeRead; members the document "
+                     "leaves\n * out keep their defaults.\n"
                      " */",
                      f"static {c.over}", "fbeReadJson",
                      [("r", c.rt("JsonReader", False)), ("x", "unknown"), ("into?", name)], name):
@@ -243,7 +243,8 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                           True)
         w.line("r.leave();")
         w.line("return v;")
-    with c.member(w, "/** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */",
+    with c.member(w, ("/** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong "
+                      "and where. */"),
                      f"static {c.over}", "fromJson",
                      [("text", "string | Uint8Array"), ("limits?", c.rt("Limits", False))], name):
         caught(w, f"const r = {c.rt('JsonReader')}.parse(text, limits);\nreturn {name}.fbeReadJson(r, r.root);",

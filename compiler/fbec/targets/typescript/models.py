@@ -435,7 +435,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         w.line("r.leave();")
         w.line("return v;")
 
-    with c.member(w, "/** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, without the value. */",
+    with c.member(w, ("/** Checks a value's fields at the Reader's cursor as fbeReadFinal reads them, "
+                      "without the value. */"),
                      f"static {c.over}", "fbeVerifyFinal", [("r", rt('Reader', False))], "void"):
         w.line(f"r.enterFinal({struct_costs(s)});")
         for f in plan.fields:
@@ -456,8 +457,8 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool)
         verify = f"{reader}\n{name}.fbeVerifyFinal(r);\nr.endFinal();"
     else:
         suffix, model, what = "Fbe", "Versioned", "a versioned root"
-        to_doc = ("/**\n * This value as a versioned root (docs/format.md 3.2), written into `writer` when given (reused:\n"
-                  " * the bytes returned are its buffer, overwritten by its next use).\n */")
+        to_doc = ("/**\n * This value as a versioned root (docs/format.md 3.2), written into `writer` when given "
+                  "(reused:\n * the bytes returned are its buffer, overwritten by its next use).\n */")
         write = f"{name}.fbeWrite(w, 0, 4, this);\nw.endVersioned();"
         read = f"return {name}.fbeRead({rt('Reader')}.versioned(data, limits), 0, 4);"
         verify = f"{name}.fbeVerify({rt('Reader')}.versioned(data, limits), 0, 4);"
@@ -509,6 +510,6 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, name: str, verb: 
     words = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text))
     params = [reader, *([("v", name)] if value else []), ("b", "number"), ("n", "number")]
     over = "override " if s.base is not None and c.schema.struct(s.base).all_fields else ""
-    with c.member(w, docs[1], f"static {over}", f"fbe{verb}Body", [(p if p in words else "_" + p, t) for p, t in params],
-                  "void"):
+    with c.member(w, docs[1], f"static {over}", f"fbe{verb}Body",
+                  [(p if p in words else "_" + p, t) for p, t in params], "void"):
         w.lines(text)

@@ -88,7 +88,8 @@ def write_protocol(w: CodeWriter, c: Context, d: CodeWriter | None) -> None:
     for fin in models:
         fn = decode_final if fin else decode_fbe
         read = "fromFinal" if fin else "fromFbe"
-        w.line(f"/** Reads a whole {'final' if fin else 'versioned'} frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */")
+        w.line(f"/** Reads a whole {'final' if fin else 'versioned'} frame's message "
+               "(fbe.UNKNOWN_TYPE: no message has typeId). */")
         def decoded(m: Message, read: str = read) -> None:
             w.line(f"return {m.named}.{read}(frame, limits);")
         params = [("typeId", "number"), ("frame", "Uint8Array"), ("limits", rt("Limits", False))]
@@ -227,7 +228,8 @@ def _clients(w: CodeWriter, c: Context, d: CodeWriter | None, names: Callable[[s
                       " * options)` sends a [request] message and returns a Promise of the response of its id,",
                       " * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its",
                       " * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends",
-                      f" * (`receive`); every message that answers no request goes to `handler`. {kind.capitalize()} frames.",
+                      (" * (`receive`); every message that answers no request goes to `handler`. "
+                       f"{kind.capitalize()} frames."),
                       " */"], client, receiver):
             c.field(w, f"readonly sender: {sender};")
             c.field(w, f"readonly requests: {rt('Requests', False)};")
@@ -263,7 +265,8 @@ def _clients(w: CodeWriter, c: Context, d: CodeWriter | None, names: Callable[[s
                 w.line(" */")
                 overloads = []
                 for m in requests:
-                    result = f"Promise<{t(m.struct.response or '')}>" if m.struct.qualified in waiting else "Promise<void>"
+                    result = (f"Promise<{t(m.struct.response or '')}>" if m.struct.qualified in waiting
+                              else "Promise<void>")
                     overloads.append(f"request(value: {t(m.struct.qualified)}, options?: {options}): {result};")
                 if c.ts:
                     for line in overloads:
@@ -280,6 +283,6 @@ def _clients(w: CodeWriter, c: Context, d: CodeWriter | None, names: Callable[[s
                         ident = f"value.{c.ident.field(f)}" if f is not None else '""'
                         match = matchers.get(q, "undefined")
                         with w.block(f"if (value instanceof {m.named}) {{", "}"):
-                            w.line(f'return this.requests.request("{q}", {ident}, {match}, () => this.sender.send(value), '
-                                   "options);")
+                            w.line(f'return this.requests.request("{q}", {ident}, {match}, '
+                                   "() => this.sender.send(value), options);")
                     w.line(f'return Promise.reject(new TypeError("not a request message of {pkg}"));')

@@ -104,7 +104,8 @@ def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
         raw = Raw(w, "t")
         text_struct(raw, s, lambda base: f"{c.named(base)}.fbeWriteText(t, v);",
                     lambda f: text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names))
-    with c.member(w, "/** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */",
+    with c.member(w, ("/** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is "
+                      "the original's bytes. */"),
                      c.over, "toString", [], "string"):
         w.line(f"const t = new {c.rt('TextWriter')}();")
         w.line(f"{name}.fbeWriteText(t, this);")
