@@ -190,8 +190,8 @@ namespace Fbe.Conformance
         }
 
         /// <summary>
-        /// A float or double of a description: a number, or its text as a string ("-0": negative zero, see
-        /// Testee.NegativeZero; any other: Testee.QuotedReals), read correctly rounded (Fbe.Numbers.ParseDouble).
+        /// A float or double of a description: a number, or its text as a string (Testee.QuotedReals; "-0" is
+        /// negative zero), read correctly rounded (Fbe.Numbers.ParseDouble).
         /// </summary>
         private static double Real(JToken v)
         {

@@ -71,8 +71,6 @@ namespace Fbe.Conformance
     public static class Testee
     {
         private static readonly Dictionary<string, Model> Models = new Dictionary<string, Model>();
-        private static readonly System.Text.RegularExpressions.Regex NegativeZero =
-            new System.Text.RegularExpressions.Regex(@"(?<=[:\[,]\s*)-0(\.0+)?(?=\s*[,\]\}])");
 
         /// <summary>Every generated Model of the assembly, by the struct's qualified schema name.</summary>
         private static void Load(Assembly generated)
@@ -177,15 +175,10 @@ namespace Fbe.Conformance
         }
 
         /// <summary>
-        /// Newtonsoft reads a lone surrogate escape as U+FFFD: each string of <paramref name="token"/> holding U+FFFD is
-        /// read again from its text in <paramref name="text"/> with the runtime's JsonSource.Unescape, so that the
-        /// description's \udcXY stays the byte 0xXY and any other lone surrogate reaches the check that refuses it.
-        /// </summary>
-        /// <summary>
         /// The JSON text with every number that has a fraction or an exponent made a string of its digits, which
         /// Describe reads with Fbe.Numbers.ParseDouble: Newtonsoft reads them with Mono's double.Parse, which is
-        /// not correctly rounded (2.225073858507203e-309, a subnormal, read as 2.2250738585072e-309). Strings are
-        /// copied as they are.
+        /// not correctly rounded (2.225073858507203e-309, a subnormal, read as 2.2250738585072e-309) and drops the
+        /// sign of a negative zero (so "-0" is made a string too). Strings are copied as they are.
         /// </summary>
         private static string QuotedReals(string text)
         {
@@ -207,7 +200,7 @@ namespace Fbe.Conformance
                     while (end < text.Length && "+-.eE0123456789".IndexOf(text[end]) >= 0)
                         end++;
                     string number = text.Substring(i, end - i);
-                    bool real = number.IndexOfAny(new[] { '.', 'e', 'E' }) >= 0;
+                    bool real = number.IndexOfAny(new[] { '.', 'e', 'E' }) >= 0 || number == "-0";
                     quoted.Append(real ? "\"" + number + "\"" : number);
                     i = end;
                 }
@@ -220,6 +213,11 @@ namespace Fbe.Conformance
             return quoted.ToString();
         }
 
+        /// <summary>
+        /// Newtonsoft reads a lone surrogate escape as U+FFFD: each string of <paramref name="token"/> holding U+FFFD is
+        /// read again from its text in <paramref name="text"/> with the runtime's JsonSource.Unescape, so that the
+        /// description's \udcXY stays the byte 0xXY and any other lone surrogate reaches the check that refuses it.
+        /// </summary>
         private static void KeepSurrogates(JToken token, string text)
         {
             var value = token as JValue;
@@ -309,11 +307,11 @@ namespace Fbe.Conformance
                     return 0;
                 string text = Encoding.UTF8.GetString(body);
                 JObject request = Parse(text);
-                // Mono's double.Parse drops the sign of -0.0: a value description's negative zero becomes the
-                // string "-0" first, which Describe reads as -0.0
+                // a value description's reals (negative zero included, whose sign Mono's double.Parse drops)
+                // become strings, which Describe reads correctly rounded
                 if ((string)request["input"]?["format"] == "value")
                 {
-                    string described = QuotedReals(NegativeZero.Replace(text, "\"-0\""));
+                    string described = QuotedReals(text);
                     request = Parse(described);
                     KeepSurrogates(request["input"]["payload"], described);
                 }
