@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, schema_constants
-from fbec.targets.go.context import GO_PRIMITIVES, Context, aligned, decl, write_imports
+from fbec.targets.go.context import GO_PRIMITIVES, Context, aligned, decl, declared, one_line, write_imports
 from fbec.targets.go.jsontext import write_enum_text, write_struct_json, write_struct_text
 from fbec.targets.go.models import write_models, write_reset
 from fbec.targets.go.names import SCHEMA_CONSTANTS, package_name
@@ -41,9 +41,8 @@ def write_schema_constants(w: CodeWriter, c: Context, package: ir.Package) -> No
 def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
     name = c.named(e.qualified)
     what = "flags" if e.kind == "flags" else "enum"
-    w.line(f"// {name} is the {what} {e.qualified} (on the wire: {e.wire}).")
-    w.line(f"type {name} {GO_PRIMITIVES[e.wire]}")
-    w.blank()
+    one_line(w, f"// {name} is the {what} {e.qualified} (on the wire: {e.wire}).",
+             f"type {name} {GO_PRIMITIVES[e.wire]}")
     if e.values:
         with w.block("const (", ")"):
             aligned(w, [[c.ident.constant(e.qualified, v.name), name, f"= {v.value}"] for v in e.values])
@@ -58,8 +57,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
         if s.base is not None:      # embedded: a row of its own, apart from the fields gofmt aligns
             w.line(c.named(s.base))
         aligned(w, [[c.ident.field(f), c.type(f.type)] for f in s.fields])
-    with decl(w, f"// TypeID is the type id of {s.qualified}.", f"func ({name}) TypeID() uint32 {{"):
-        w.line(f"return {s.type_id}")
+    declared(w, f"// TypeID is the type id of {s.qualified}.", f"func ({name}) TypeID() uint32 {{",
+             f"return {s.type_id}")
     if c.keyed(s.ref()):
         keys = c.key_fields(s.ref())
         shape = c.key_type(s.ref())
@@ -80,10 +79,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
                     w.line("return c")
             w.line(f"return {compares[-1]}" if compares else "return 0")
     new = c.ident.function("New", s.qualified)
-    with decl(w, f"// {new} is a new {name} with the schema's defaults.", f"func {new}() *{name} {{"):
-        w.line(f"v := new({name})")
-        w.line("v.Reset()")
-        w.line("return v")
+    declared(w, f"// {new} is a new {name} with the schema's defaults.", f"func {new}() *{name} {{",
+             f"v := new({name})", "v.Reset()", "return v")
     with decl(w, "// Reset sets every field to the schema's default.", f"func (v *{name}) Reset() {{"):
         if s.base is not None:
             w.line(f"v.{c.named(s.base).rpartition('.')[2]}.Reset()")

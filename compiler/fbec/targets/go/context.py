@@ -266,6 +266,20 @@ def decl(w: CodeWriter, doc: str | list[str], opening: str) -> Iterator[None]:
     w.blank()
 
 
+def one_line(w: CodeWriter, doc: str, declaration: str) -> None:
+    """A documented declaration of one line, and a blank line."""
+    w.lines(doc)
+    w.line(declaration)
+    w.blank()
+
+
+def declared(w: CodeWriter, doc: str | list[str], opening: str, *body: str) -> None:
+    """A documented declaration (decl) of the lines body (an empty one left out)."""
+    with decl(w, doc, opening):
+        for line in body:
+            w.lines(line)
+
+
 def write_imports(w: CodeWriter, modules: dict[str, str]) -> None:
     """The import block of a file's modules (GeneratedFile.modules: module -> qualifier): the standard
     library's, then the others, each sorted; a module named otherwise than its last part is named."""

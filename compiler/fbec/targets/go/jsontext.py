@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, RawText, json_object, text_struct
-from fbec.targets.go.context import Context, compare, decl, entered, leave
+from fbec.targets.go.context import Context, compare, decl, declared, entered, leave
 from fbec.targets.go.models import (
     fails,
     in_order,
@@ -342,16 +342,12 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
                     with w.block(f"if !seen[{n}] {{", "}"):
                         w.line(f'r.Spend({fp.default_cost}, "{fp.name}")')
 
-    with decl(w, "// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.",
-                 f"func (v {name}) MarshalJSON() ([]byte, error) {{"):
-        w.line("return v.AppendJSON(nil)")
-    with decl(w, ["// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing",
-                  "// but what maps need to order their keys."],
-                 f"func (v *{name}) AppendJSON(dst []byte) ([]byte, error) {{"):
-        w.line(f"j := {c.rt('JSONWriter')}{{B: dst}}")
-        w.line("v.FBEWriteJSON(&j)")
-        w.line(f'j.Within("{q}")')
-        w.line("return j.Result(len(dst))")
+    declared(w, "// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.",
+             f"func (v {name}) MarshalJSON() ([]byte, error) {{", "return v.AppendJSON(nil)")
+    declared(w, ["// AppendJSON appends v as FBE JSON to dst: with a reused dst, writing allocates nothing",
+                 "// but what maps need to order their keys."],
+             f"func (v *{name}) AppendJSON(dst []byte) ([]byte, error) {{", f"j := {c.rt('JSONWriter')}{{B: dst}}",
+             "v.FBEWriteJSON(&j)", f'j.Within("{q}")', "return j.Result(len(dst))")
     read_root(w, c, name, "JSON", "FBE JSON", (": json.Unmarshal(data, &v) reads it", "; docs/limits.md"),
               "JSONReader", lambda: w.lines(f'r.Begin(data, lim)\nv.FBEReadJSON(&r)\nr.End()\nr.Within("{q}")'))
 
@@ -364,8 +360,5 @@ def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
         raw = Raw(w, "t", '"')
         text_struct(raw, s, lambda base: f"v.{c.named(base).rpartition('.')[2]}.FBEWriteText(t)",
                     lambda f: text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names))
-    with decl(w, "// String is v in the original's text form (docs/format.md 9).",
-                 f"func (v {name}) String() string {{"):
-        w.line(f"var t {c.rt('TextWriter')}")
-        w.line("v.FBEWriteText(&t)")
-        w.line("return string(t.B)")
+    declared(w, "// String is v in the original's text form (docs/format.md 9).", f"func (v {name}) String() string {{",
+             f"var t {c.rt('TextWriter')}", "v.FBEWriteText(&t)", "return string(t.B)")

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run, StructPlan
 from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, Options
-from fbec.targets.go.context import GO_PRIMITIVES, Context, compare, compare_func, decl, entered, leave, zero
+from fbec.targets.go.context import GO_PRIMITIVES, Context, compare, compare_func, decl, declared, entered, leave, zero
 from fbec.targets.go.nesting import check, counting
 
 # Primitive -> the fbe.Writer Put/Append and fbe.Reader method suffix of its slot.
@@ -602,16 +602,12 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool,
         begin_r, read, end_r = "r.BeginVersioned(data, lim)", "v.FBERead(&r, 0, 4)", ""
         append_doc = "returns w's bytes:\n// with a reused Writer, serializing allocates nothing."
         verify_call = f"{fbe_verify}(&r, 0, 4)"
-    with decl(w, f"// Marshal{suffix} is v as {what} (docs/format.md {section}).",
-                 f"func (v *{name}) Marshal{suffix}() ([]byte, error) {{"):
-        w.line(f"var w {c.rt('Writer')}")
-        w.line(f"return v.Append{suffix}(&w)")
-    with decl(w, f"// Append{suffix} writes v as {what} into w (reset first) and {append_doc}",
-                 f"func (v *{name}) Append{suffix}(w *{c.rt('Writer')}) ([]byte, error) {{"):
-        w.line(f"w.{begin_w}")
-        w.line(write)
-        w.line(f'w.Within("{q}")')
-        w.line(f"return w.{end_w}")
+    declared(w, f"// Marshal{suffix} is v as {what} (docs/format.md {section}).",
+             f"func (v *{name}) Marshal{suffix}() ([]byte, error) {{", f"var w {c.rt('Writer')}",
+             f"return v.Append{suffix}(&w)")
+    declared(w, f"// Append{suffix} writes v as {what} into w (reset first) and {append_doc}",
+             f"func (v *{name}) Append{suffix}(w *{c.rt('Writer')}) ([]byte, error) {{", f"w.{begin_w}", write,
+             f'w.Within("{q}")', f"return w.{end_w}")
 
     def body() -> None:
         w.line(begin_r)
@@ -621,22 +617,16 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool,
             w.line("v.Reset()")
             w.line(f'r.Within("{q}")')
     read_root(w, c, name, suffix, what, ("", ""), "Reader", body)
-    with decl(w, [f"// {verify} is nil exactly when Unmarshal{suffix} of data succeeds (docs/limits.md 4);",
-                  "// it builds no value."], f"func {verify}(data []byte, lim *{c.rt('Limits')}) error {{"):
-        w.line(f"var r {c.rt('Reader')}")
-        w.line(begin_r)
-        w.line(verify_call)
-        w.lines(end_r)
-        w.line(f'r.Within("{q}")')
-        w.line("return r.Err()")
+    declared(w, [f"// {verify} is nil exactly when Unmarshal{suffix} of data succeeds (docs/limits.md 4);",
+                 "// it builds no value."], f"func {verify}(data []byte, lim *{c.rt('Limits')}) error {{",
+             f"var r {c.rt('Reader')}", begin_r, verify_call, end_r, f'r.Within("{q}")', "return r.Err()")
 
 
 def read_root(w: CodeWriter, c: Context, name: str, suffix: str, what: str, notes: tuple[str, str], reader: str,
               body: Callable[[], None]) -> None:
     """Unmarshal<suffix> (under fbe.DefaultLimits) and Read<suffix> (under lim): a Reader r, body, r's error."""
-    with decl(w, f"// Unmarshal{suffix} reads v from {what} under fbe.DefaultLimits{notes[0]}.",
-                 f"func (v *{name}) Unmarshal{suffix}(data []byte) error {{"):
-        w.line(f"return v.Read{suffix}(data, nil)")
+    declared(w, f"// Unmarshal{suffix} reads v from {what} under fbe.DefaultLimits{notes[0]}.",
+             f"func (v *{name}) Unmarshal{suffix}(data []byte) error {{", f"return v.Read{suffix}(data, nil)")
     with decl(w, f"// Read{suffix} reads v from {what} under lim (nil: fbe.DefaultLimits{notes[1]}).",
                  f"func (v *{name}) Read{suffix}(data []byte, lim *{c.rt('Limits')}) error {{"):
         w.line(f"var r {c.rt(reader)}")

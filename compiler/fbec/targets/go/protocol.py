@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fbec.targets.base import CodeWriter, Message, client_answers, protocol_messages
-from fbec.targets.go.context import Context, decl, leave
+from fbec.targets.go.context import Context, decl, declared, leave, one_line
 from fbec.targets.go.names import exported, package_name
 
 
@@ -48,14 +48,10 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
              "// package and of its imports. Each value is new; the handler may keep it.\n"
              f"// Embed {base_handler} to implement only some methods, or use {handler_func}.", handler,
              base_handler, "message", "define the methods you need", dispatch, "", lambda m: ("v", f"*{m.named}"))
-    w.line(f"// {handler_func} is a {handler} that hands every message to one function (a type switch tells them")
-    w.line("// apart), as http.HandlerFunc.")
-    w.line(f"type {handler_func} func(v any)")
-    w.blank()
+    one_line(w, f"// {handler_func} is a {handler} that hands every message to one function (a type switch tells them\n"
+             "// apart), as http.HandlerFunc.", f"type {handler_func} func(v any)")
     for m in dispatch:
-        w.line(f"// On{m.suffix} calls f(v).")
-        w.line(f"func (f {handler_func}) On{m.suffix}(v *{m.named}) {{ f(v) }}")
-        w.blank()
+        one_line(w, f"// On{m.suffix} calls f(v).", f"func (f {handler_func}) On{m.suffix}(v *{m.named}) {{ f(v) }}")
 
     # ------------------------------------------------------------ senders
     models = [False, True] if final else [False]
@@ -63,17 +59,16 @@ def write_protocol(w: CodeWriter, c: Context, final: bool) -> None:
         sender = names("FinalSender" if fin else "Sender")
         kind = "final" if fin else "versioned"
         append = "AppendFinal" if fin else "AppendFBE"
-        with decl(w, [f"// {sender} writes the messages of {pkg} and its imports as {kind} frames",
-                      "// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.",
-                      "// Safe for concurrent use."], f"type {sender} struct {{"):
-            w.line(fbe("Sender"))
-        with decl(w, f"// New{sender} is a {sender} writing its frames to out.",
-                     f"func New{sender}(out {c.file.qualified('io', 'Writer')}) *{sender} {{"):
-            w.line(f"return &{sender}{{{fbe('Sender')}{{Out: out}}}}")
+        declared(w, [f"// {sender} writes the messages of {pkg} and its imports as {kind} frames",
+                     "// (docs/format.md 7.3): each to Out in one Write, or queued in Buffered when Out is nil.",
+                     "// Safe for concurrent use."], f"type {sender} struct {{", fbe("Sender"))
+        declared(w, f"// New{sender} is a {sender} writing its frames to out.",
+                 f"func New{sender}(out {c.file.qualified('io', 'Writer')}) *{sender} {{",
+                 f"return &{sender}{{{fbe('Sender')}{{Out: out}}}}")
         for m in send:
-            with decl(w, f"// Send{m.suffix} sends v as a {kind} frame; it returns the frame's size.",
-                         f"func (s *{sender}) Send{m.suffix}(v *{m.named}) (int, error) {{"):
-                w.line(f"return s.Sender.SendFrame(v.{append})")
+            declared(w, f"// Send{m.suffix} sends v as a {kind} frame; it returns the frame's size.",
+                     f"func (s *{sender}) Send{m.suffix}(v *{m.named}) (int, error) {{",
+                     f"return s.Sender.SendFrame(v.{append})")
 
     # ------------------------------------------------------------ receivers
     for fin in models:
@@ -116,13 +111,11 @@ def _handler(w: CodeWriter, doc: str, name: str, base: str, what: str, base_doc:
     with decl(w, doc, f"type {name} interface {{"):
         for m in dispatch:
             w.line(f"On{m.suffix}{suffix}({' '.join(param(m))})")
-    w.line(f"// {base} ignores every {what}: embed it in a {name}{' and ' + base_doc if base_doc else ''}.")
-    w.line(f"type {base} struct{{}}")
-    w.blank()
+    one_line(w, f"// {base} ignores every {what}: embed it in a {name}{' and ' + base_doc if base_doc else ''}.",
+             f"type {base} struct{{}}")
     for m in dispatch:
-        w.line(f"// On{m.suffix}{suffix} ignores a {m.struct.qualified}{'' if what == 'message' else ' ' + what}.")
-        w.line(f"func ({base}) On{m.suffix}{suffix}({param(m)[1]}) {{}}")
-        w.blank()
+        one_line(w, f"// On{m.suffix}{suffix} ignores a {m.struct.qualified}{'' if what == 'message' else ' ' + what}.",
+                 f"func ({base}) On{m.suffix}{suffix}({param(m)[1]}) {{}}")
 
 
 def _receiver(w: CodeWriter, c: Context, name: str, r: str, handler: str, final: bool, doc: str, what: str,
@@ -130,11 +123,9 @@ def _receiver(w: CodeWriter, c: Context, name: str, r: str, handler: str, final:
     """A Receiver or Proxy: the type over fbe.Receiver and its Handler, its constructor, its feeding
     methods and DispatchFrame, whose case of a message type runs case(message)'s (setup, call, handled):
     setup, then call, whose error it returns, then the Handler's method handled."""
-    with decl(w, doc, f"type {name} struct {{"):
-        w.line(c.rt("Receiver"))
-        w.line(f"Handler {handler}")
-    with decl(w, f"// New{name} is a {name} handing the {what} to h.", f"func New{name}(h {handler}) *{name} {{"):
-        w.line(f"return &{name}{{Handler: h}}")
+    declared(w, doc, f"type {name} struct {{", c.rt("Receiver"), f"Handler {handler}")
+    declared(w, f"// New{name} is a {name} handing the {what} to h.", f"func New{name}(h {handler}) *{name} {{",
+             f"return &{name}{{Handler: h}}")
     _feeding(w, c, name, r, final)
     with decl(w, f"// DispatchFrame {dispatching} (Receive calls it).",
               f"func ({r} *{name}) DispatchFrame(typeID uint32, frame []byte, lim *{c.rt('Limits')}) (bool, error) {{"):
@@ -155,17 +146,16 @@ def _receiver(w: CodeWriter, c: Context, name: str, r: str, handler: str, final:
 def _feeding(w: CodeWriter, c: Context, name: str, r: str, final: bool) -> None:
     """Receive, Write (io.Writer) and ReadFrom (io.ReaderFrom) of a Receiver or Proxy."""
     fin = "true" if final else "false"
-    with decl(w, ["// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error",
-                  "// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost",
-                  "// stream's (fbe.FrameTooSmall)."], f"func ({r} *{name}) Receive(data []byte) error {{"):
-        w.line(f"return {r}.Receiver.Feed(data, {r}, {fin})")
-    with decl(w, "// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.",
-                 f"func ({r} *{name}) Write(p []byte) (int, error) {{"):
-        w.line(f"return len(p), {r}.Receive(p)")
-    with decl(w, ["// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so",
-                  "// io.Copy(receiver, conn) works."],
-                 f"func ({r} *{name}) ReadFrom(src {c.file.qualified('io', 'Reader')}) (int64, error) {{"):
-        w.line(f"return {r}.Receiver.Pump(src, {r}, {fin})")
+    declared(w, ["// Receive feeds a chunk of the stream (any size); each frame it completes is dispatched. Its error",
+                 "// is a bad frame's (when OnError is nil; the bytes after it wait for the next Receive) or a lost",
+                 "// stream's (fbe.FrameTooSmall)."], f"func ({r} *{name}) Receive(data []byte) error {{",
+             f"return {r}.Receiver.Feed(data, {r}, {fin})")
+    declared(w, "// Write is Receive as an io.Writer: it takes all of p and returns Receive's error.",
+             f"func ({r} *{name}) Write(p []byte) (int, error) {{", f"return len(p), {r}.Receive(p)")
+    declared(w, ["// ReadFrom feeds what src delivers until EOF (nil) or an error, as an io.ReaderFrom, so",
+                 "// io.Copy(receiver, conn) works."],
+             f"func ({r} *{name}) ReadFrom(src {c.file.qualified('io', 'Reader')}) (int64, error) {{",
+             f"return {r}.Receiver.Pump(src, {r}, {fin})")
 
 
 def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[Message], dispatch: list[Message],
@@ -178,11 +168,9 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
     waiting = [m for m in requests if m.struct.qualified in waits]
     client_handler = "clientHandler"
 
-    with decl(w, [(f"// {client_handler} is the Handler of a Client's Receiver: responses and rejects of pending "
-                   "requests"),
-                  "// answer them, every other message goes to notify."], f"type {client_handler} struct {{"):
-        w.line(f"notify   *{handler}")
-        w.line(f"requests *{fbe('Requests')}")
+    declared(w, ["// clientHandler is the Handler of a Client's Receiver: responses and rejects of pending requests",
+                 "// answer them, every other message goes to notify."], f"type {client_handler} struct {{",
+             f"notify   *{handler}", f"requests *{fbe('Requests')}")
     for m in dispatch:
         q = m.struct.qualified
         with decl(w, f"// On{m.suffix} hands v to notify"
@@ -222,21 +210,15 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
             w.line(f"Notify {handler}")
             w.blank()
             w.line(f"requests {fbe('Requests')}")
-        with decl(w, (f"// New{client} is a {client} writing its {kind} frames to out and handing notifications "
-                      "to notify."),
-                  f"func New{client}(out {c.file.qualified('io', 'Writer')}, notify {handler}) *{client} {{"):
-            w.line(f"c := &{client}{{Notify: notify}}")
-            w.line(f"c.{sender}.Out = out")
-            w.line(f"c.{receiver}.Handler = {client_handler}{{&c.Notify, &c.requests}}")
-            w.line("return c")
-        with decl(w, "// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.",
-                     f"func (c *{client}) Reset() {{"):
-            w.line("c.requests.Reset()")
-            w.line(f"c.{sender}.Reset()")
-            w.line(f"c.{receiver}.Reset()")
-        with decl(w, "// PendingRequests is the number of requests waiting for their response.",
-                     f"func (c *{client}) PendingRequests() int {{"):
-            w.line("return c.requests.Len()")
+        declared(w, f"// New{client} is a {client} writing its {kind} frames to out and handing notifications to "
+                 "notify.",
+                 f"func New{client}(out {c.file.qualified('io', 'Writer')}, notify {handler}) *{client} {{",
+                 f"c := &{client}{{Notify: notify}}", f"c.{sender}.Out = out",
+                 f"c.{receiver}.Handler = {client_handler}{{&c.Notify, &c.requests}}", "return c")
+        declared(w, "// Reset fails every pending request with fbe.ErrReset and drops the queued and partial frames.",
+                 f"func (c *{client}) Reset() {{", "c.requests.Reset()", f"c.{sender}.Reset()", f"c.{receiver}.Reset()")
+        declared(w, "// PendingRequests is the number of requests waiting for their response.",
+                 f"func (c *{client}) PendingRequests() int {{", "return c.requests.Len()")
         for m in requests:
             ctx = c.file.qualified("context", "Context")
             if m in waiting:
