@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, schema_constants
-from fbec.targets.go.context import GO_PRIMITIVES, Context, aligned, decl, declared, one_line, write_imports
+from fbec.targets.go.context import GO_PRIMITIVES, Context, aligned, braced, decl, declared, one_line, write_imports
 from fbec.targets.go.jsontext import write_enum_text, write_struct_json, write_struct_text
 from fbec.targets.go.models import write_models, write_reset
 from fbec.targets.go.names import SCHEMA_CONSTANTS, package_name
@@ -75,8 +75,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
             compares = [x for x in (c.compare_of(f.type, f"v.{c.ident.field(f)}", f"o.{c.ident.field(f)}")
                                     for f in keys) if x is not None]
             for x in compares[:-1]:
-                with w.block(f"if c := {x}; c != 0 {{", "}"):
-                    w.line("return c")
+                braced(w, f"if c := {x}; c != 0 {{", "return c")
             w.line(f"return {compares[-1]}" if compares else "return 0")
     new = c.ident.function("New", s.qualified)
     declared(w, f"// {new} is a new {name} with the schema's defaults.", f"func {new}() *{name} {{",

@@ -242,11 +242,16 @@ def compare(c: Context, t: ir.Type) -> str:
     return compare_func(c, t) or c.file.qualified("cmp", "Compare") + f"[{c.type(t)}]"
 
 
+def braced(w: CodeWriter, opening: str, *body: str) -> None:
+    """`opening`, the lines body one level deeper and `}`."""
+    with w.block(opening, "}"):
+        w.lines("\n".join(body))
+
+
 def leave(w: CodeWriter, cond: str, unwind: list[str], *first: str) -> None:
     """`if cond {`: the lines `first`, then the path named on the way out (unwind: the Unwind calls,
     innermost first) and return."""
-    with w.block(f"if {cond} {{", "}"):
-        w.lines("\n".join([*first, *unwind, "return"]))
+    braced(w, f"if {cond} {{", *first, *unwind, "return")
 
 
 def entered(w: CodeWriter, cond: str, leave_call: str) -> None:

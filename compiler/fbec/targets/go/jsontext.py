@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, Locals, RawText, json_object, text_struct
-from fbec.targets.go.context import Context, compare, decl, declared, entered, leave
+from fbec.targets.go.context import Context, braced, compare, decl, declared, entered, leave
 from fbec.targets.go.models import (
     fails,
     in_order,
@@ -53,8 +53,7 @@ def items(raw: Raw, loop: str, i: str, item: Callable[[], None], closing: str) -
     items, a comma before all but the first (the loop's index i is 0), then the closing text."""
     raw.flush()
     with raw.w.block(loop, "}"):
-        with raw.w.block(f"if {i} > 0 {{", "}"):
-            raw.w.line(raw.write(","))
+        braced(raw.w, f"if {i} > 0 {{", raw.write(","))
         item()
         raw.flush()
     raw(closing)
@@ -325,8 +324,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
         w.line("v.Reset()")
         entered(w, f"!r.BeginStruct({s.decode_cost})", "r.Leave()")
         if not fields:
-            with w.block("for r.More() {", "}"):
-                w.line("r.Skip(r.Name())")
+            braced(w, "for r.More() {", "r.Skip(r.Name())")
         else:
             w.line(f"var seen [{len(fields)}]bool")
             with w.block("for r.More() {", "}"), w.block("switch name := r.Name(); name {", "}"):
@@ -339,8 +337,7 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
             # a missing member's default holds struct values: they are charged (docs/limits.md 3)
             for n, fp in enumerate(plan.fields):
                 if fp.default_cost:
-                    with w.block(f"if !seen[{n}] {{", "}"):
-                        w.line(f'r.Spend({fp.default_cost}, "{fp.name}")')
+                    braced(w, f"if !seen[{n}] {{", f'r.Spend({fp.default_cost}, "{fp.name}")')
 
     declared(w, "// MarshalJSON is v as FBE JSON (docs/format.md 8): json.Marshal(v) writes it.",
              f"func (v {name}) MarshalJSON() ([]byte, error) {{", "return v.AppendJSON(nil)")

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from fbec.model import ir
 from fbec.model.plan import StructPlan
 from fbec.targets.base import CodeWriter, Locals
-from fbec.targets.go.context import Context, decl, entered, leave
+from fbec.targets.go.context import Context, braced, decl, entered, leave
 
 
 def walked(c: Context, name: str) -> bool:
@@ -63,8 +63,7 @@ def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Locals) -> Non
         if isinstance(t, (ir.StructRef, ir.Array)):
             w.line(levels)
         else:
-            with w.block(f"if {x} != nil {{" if isinstance(t, ir.Optional_) else f"if len({x}) > 0 {{", "}"):
-                w.line(levels)
+            braced(w, f"if {x} != nil {{" if isinstance(t, ir.Optional_) else f"if len({x}) > 0 {{", levels)
     elif isinstance(t, ir.StructRef):
         c.levels_walks.add(t.name)
         w.line(f"n = max(n, {x}.fbeLevels())")

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fbec.targets.base import CodeWriter, Message, client_answers, protocol_messages
-from fbec.targets.go.context import Context, decl, declared, leave, one_line
+from fbec.targets.go.context import Context, braced, decl, declared, leave, one_line
 from fbec.targets.go.names import exported, package_name
 
 
@@ -134,10 +134,8 @@ def _receiver(w: CodeWriter, c: Context, name: str, r: str, handler: str, final:
                 w.label(f"case {m.struct.type_id}:")
                 setup, call, handled = case(m)
                 w.lines(setup)
-                with w.block(f"if err := {call}; err != nil {{", "}"):
-                    w.line("return true, err")
-                with w.block(f"if {r}.Handler != nil {{", "}"):
-                    w.line(f"{r}.Handler.{handled}")
+                braced(w, f"if err := {call}; err != nil {{", "return true, err")
+                braced(w, f"if {r}.Handler != nil {{", f"{r}.Handler.{handled}")
             w.label("default:")
             w.line("return false, nil")
         w.line("return true, nil")
@@ -178,8 +176,7 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
                   f"func (h {client_handler}) On{m.suffix}(v *{m.named}) {{"):
             if q in answers:
                 leave(w, f"h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()})", [])
-            with w.block("if *h.notify != nil {", "}"):
-                w.line(f"(*h.notify).On{m.suffix}(v)")
+            braced(w, "if *h.notify != nil {", f"(*h.notify).On{m.suffix}(v)")
     for m in waiting:
         response = by_name[m.struct.response or ""]
         with decl(w, (f"// answers{m.suffix} tells which messages answer {m.struct.qualified}: its response "
@@ -240,7 +237,6 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
                 with decl(w, f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx "
                           "has ended).",
                           f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) error {{"):
-                    with w.block("if err := ctx.Err(); err != nil {", "}"):
-                        w.line("return err")
+                    braced(w, "if err := ctx.Err(); err != nil {", "return err")
                     w.line(f"_, err := c.Send{m.suffix}(v)")
                     w.line("return err")
