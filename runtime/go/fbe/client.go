@@ -148,17 +148,18 @@ func (q *Requests) Fail(err error) {
 	}
 }
 
-// Request registers a request of id, sends it and waits for its answer:
-// the response (of type R), or a *RequestError wrapping a *RejectError,
-// ErrReset, the context's error (a deadline is the request's timeout) or the
-// send's error. match says which messages answer it (its response and
-// reject types). Generated Request<Message> methods call it; the Client's
-// Receiver must be fed by another goroutine meanwhile.
-func Request[R any](ctx context.Context, q *Requests, name string, id UUID, match func(any) AnswerKind,
-	send func() error) (R, error) {
+// Request registers the request v of id, sends it with send (a generated
+// Send<Message> method) and waits for its answer: the response (of type R),
+// or a *RequestError wrapping a *RejectError, ErrReset, the context's error
+// (a deadline is the request's timeout) or the send's error. match says
+// which messages answer it (its response and reject types). Generated
+// Request<Message> methods call it; the Client's Receiver must be fed by
+// another goroutine meanwhile.
+func Request[R, V any](ctx context.Context, q *Requests, name string, id UUID, match func(any) AnswerKind,
+	send func(V) (int, error), v V) (R, error) {
 	var zero R
 	p := q.add(id, match)
-	if err := send(); err != nil {
+	if _, err := send(v); err != nil {
 		q.forget(id, p)
 		return zero, &RequestError{Request: name, ID: id, Err: err}
 	}
@@ -176,4 +177,15 @@ func Request[R any](ctx context.Context, q *Requests, name string, id UUID, matc
 		return zero, &RequestError{Request: name, ID: id, Err: p.err}
 	}
 	return p.value.(R), nil
+}
+
+// SendRequest sends the request v with send (a generated Send<Message>
+// method) unless ctx has ended: a request without response is done once
+// sent. Generated Request<Message> methods of such requests call it.
+func SendRequest[V any](ctx context.Context, send func(V) (int, error), v V) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := send(v)
+	return err
 }

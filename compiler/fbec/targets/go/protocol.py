@@ -224,19 +224,11 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
                 doc = [(f"// Request{m.suffix} sends v and waits for the {response.struct.qualified} of its id; "
                         "ctx is its"),
                        "// timeout (the error then wraps context.DeadlineExceeded)."]
-                with decl(w, doc + ([f"// A reject ({rej}) fails it with a *fbe.RejectError."] if rej else []),
-                          (f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) "
-                           f"(*{response.named}, error) {{")):
-                    w.line(f'return {fbe("Request")}[*{response.named}](ctx, &c.requests, "{m.struct.qualified}", '
-                           f"v.{id_of(c, m)}, answers{m.suffix}, func() error {{")
-                    with w.indented():
-                        w.line(f"_, err := c.Send{m.suffix}(v)")
-                        w.line("return err")
-                    w.line("})")
+                declared(w, doc + ([f"// A reject ({rej}) fails it with a *fbe.RejectError."] if rej else []),
+                         f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) (*{response.named}, error) {{",
+                         f'return {fbe("Request")}[*{response.named}](ctx, &c.requests, "{m.struct.qualified}", '
+                         f"v.{id_of(c, m)}, answers{m.suffix}, c.Send{m.suffix}, v)")
             else:
-                with decl(w, f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx "
-                          "has ended).",
-                          f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) error {{"):
-                    braced(w, "if err := ctx.Err(); err != nil {", "return err")
-                    w.line(f"_, err := c.Send{m.suffix}(v)")
-                    w.line("return err")
+                declared(w, f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx "
+                         "has ended).", f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) error {{",
+                         f"return {fbe('SendRequest')}(ctx, c.Send{m.suffix}, v)")

@@ -9328,19 +9328,12 @@ func (c *Client) PendingRequests() int {
 // timeout (the error then wraps context.DeadlineExceeded).
 // A reject (market.Failure, everything.Rejected) fails it with a *fbe.RejectError.
 func (c *Client) RequestPlaceOrder(ctx context.Context, v *PlaceOrder) (*Accepted, error) {
-	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, answersPlaceOrder, func() error {
-		_, err := c.SendPlaceOrder(v)
-		return err
-	})
+	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, answersPlaceOrder, c.SendPlaceOrder, v)
 }
 
 // RequestPing sends v (a request without response: done once sent, or when ctx has ended).
 func (c *Client) RequestPing(ctx context.Context, v *Ping) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	_, err := c.SendPing(v)
-	return err
+	return fbe.SendRequest(ctx, c.SendPing, v)
 }
 
 // FinalClient is a FinalSender and a FinalReceiver of everything with requests (docs/format.md 7.6):
@@ -9380,17 +9373,10 @@ func (c *FinalClient) PendingRequests() int {
 // timeout (the error then wraps context.DeadlineExceeded).
 // A reject (market.Failure, everything.Rejected) fails it with a *fbe.RejectError.
 func (c *FinalClient) RequestPlaceOrder(ctx context.Context, v *PlaceOrder) (*Accepted, error) {
-	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, answersPlaceOrder, func() error {
-		_, err := c.SendPlaceOrder(v)
-		return err
-	})
+	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, answersPlaceOrder, c.SendPlaceOrder, v)
 }
 
 // RequestPing sends v (a request without response: done once sent, or when ctx has ended).
 func (c *FinalClient) RequestPing(ctx context.Context, v *Ping) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	_, err := c.SendPing(v)
-	return err
+	return fbe.SendRequest(ctx, c.SendPing, v)
 }
