@@ -30,7 +30,7 @@ from .protocol import (
     model_notice,
     wait_response,
 )
-from .struct import DEFAULT, Default, EnumMembers, Struct, enum_missing, explain
+from .struct import DEFAULT, Codec, Default, EnumMembers, Struct, bind, enum_missing, explain
 from .text import text_bytes
 from .values import (
     EPOCH,
@@ -57,6 +57,7 @@ __all__ = [
     "NIL_UUID",
     "Budget",
     "ClientBase",
+    "Codec",
     "DecodeError",
     "Default",
     "EncodeError",
@@ -75,6 +76,7 @@ __all__ = [
     "Struct",
     "WriteBuffer",
     "attach_stream",
+    "bind",
     "buffer",
     "connect_sender",
     "decimal_from_double",

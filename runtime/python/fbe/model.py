@@ -13,13 +13,14 @@ section 4): one decode, the same checks, the same limits.
 from __future__ import annotations
 
 import struct
-from typing import Callable, Generic, TypeVar
+from typing import TYPE_CHECKING, Callable, ClassVar, Generic, TypeVar
 
 from .buffer import BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
 from .errors import DecodeError, EncodeError, FBEError
 from .limits import MAX_DEPTH, Limits
-from .native import Core
-from .struct import explain
+
+if TYPE_CHECKING:
+    from .struct import Struct  # which imports this module
 
 T = TypeVar("T")
 
@@ -45,15 +46,21 @@ def writable(within_depth: bool, value: T) -> T:
     return value
 
 
+def _cannot_encode(value: object, error: Exception) -> EncodeError:
+    """A writer's error, explained (fbe.explain)."""
+    from .struct import explain  # fbe.struct imports this module
+
+    return EncodeError(explain(value, error))
+
+
 def encode_versioned(write: VersionedWrite[T], value: T) -> bytearray:
     """A versioned root: ``u32 total size | u32 struct offset (8) | body | data``."""
     w = bytearray(8)
     try:
         p = write(w, value)
-    except EncodeError as e:
-        raise EncodeError(explain(value, e)) from None
-    except (struct.error, OverflowError, TypeError, AttributeError, ValueError, KeyError, RecursionError) as e:
-        raise EncodeError(explain(value, e)) from None
+    except (EncodeError, struct.error, OverflowError, TypeError, AttributeError, ValueError, KeyError,
+            RecursionError) as e:
+        raise _cannot_encode(value, e) from None
     pack_u32x2_into(w, 0, len(w), p)
     return w
 
@@ -79,10 +86,9 @@ def encode_final(write: FinalWrite[T], value: T, type_id: int) -> bytearray:
     w = bytearray(8)
     try:
         write(w, value)
-    except EncodeError as e:
-        raise EncodeError(explain(value, e)) from None
-    except (struct.error, OverflowError, TypeError, AttributeError, ValueError, KeyError, RecursionError) as e:
-        raise EncodeError(explain(value, e)) from None
+    except (EncodeError, struct.error, OverflowError, TypeError, AttributeError, ValueError, KeyError,
+            RecursionError) as e:
+        raise _cannot_encode(value, e) from None
     pack_u32x2_into(w, 0, len(w), type_id)
     return w
 
@@ -108,6 +114,8 @@ def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, limits: Limi
 
 class _ModelBase(Generic[T]):
     fbe_type: int = 0
+    fbe_struct: ClassVar[type[Struct]]
+    """The generated struct class whose values the model reads and writes (its ``fbe_codec``)."""
     _final = False
 
     def __init__(self, buffer: WriteBuffer | ReadBuffer | None = None, limits: Limits | None = None) -> None:
@@ -128,21 +136,11 @@ class _ModelBase(Generic[T]):
     def reset(self) -> None:
         self.buffer = WriteBuffer()
 
-    def _encode(self, value: T) -> bytearray:
-        raise NotImplementedError
-
-    def _decode(self, data: bytes) -> tuple[T, int]:
-        raise NotImplementedError
-
-    def _core(self) -> tuple[Core | None, int]:
-        """The generated module's native core (None: pure Python) and this type's index in it."""
-        return None, 0
-
     def serialize(self, value: T) -> int:
         """Serialize ``value`` as the only root of the buffer; return its size."""
-        core, index = self._core()
-        native = None if core is None else (core.to_final if self._final else core.to_fbe)(index, value)
-        data = self._encode(value) if native is None else bytearray(native)
+        c = self.fbe_struct.fbe_codec
+        native = None if c.core is None else (c.core.to_final if self._final else c.core.to_fbe)(c.index, value)
+        data = c.encode(value, self._final) if native is None else bytearray(native)
         buf = WriteBuffer()
         buf.buffer = data
         self.buffer = buf
@@ -151,23 +149,23 @@ class _ModelBase(Generic[T]):
     def deserialize(self, value: T | None = None) -> tuple[T, int]:
         """Decode the buffer; returns ``(value, size)``. Raises :class:`DecodeError`."""
         data = self._data()
-        core, index = self._core()
-        if core is not None:
-            v = (core.from_final if self._final else core.from_fbe)(index, data, self.limits)
+        c = self.fbe_struct.fbe_codec
+        if c.core is not None:
+            v = (c.core.from_final if self._final else c.core.from_fbe)(c.index, data, self.limits)
             if v is not None:  # the root's size: what the Python reader returns (versioned: total_size)
                 return v, unpack_u32x2(data, 0)[0]
-        return self._decode(data)
+        return c.decode(data, self._final, self.limits)
 
     def verify(self) -> bool:
         """True when the buffer holds a well-formed root of this type: exactly when deserialize() succeeds."""
         data = self._data()
-        core, index = self._core()
-        if core is not None:
-            verdict = (core.verify_final if self._final else core.verify)(index, data, self.limits)
+        c = self.fbe_struct.fbe_codec
+        if c.core is not None:
+            verdict = (c.core.verify_final if self._final else c.core.verify)(c.index, data, self.limits)
             if verdict is not None:
                 return verdict
         try:
-            self._decode(data)
+            c.decode(data, self._final, self.limits)
         except FBEError:
             return False
         return True

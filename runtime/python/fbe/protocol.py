@@ -28,6 +28,7 @@ from typing import Any, Callable, ClassVar
 from .buffer import BytesLike, WriteBuffer, unpack_u32
 from .errors import DecodeError, FBEError, FrameError, RequestError
 from .limits import DEFAULT_LIMITS, Limits
+from .struct import Struct
 from .values import utc
 
 MIN_VERSIONED_FRAME = 16
@@ -52,8 +53,6 @@ def model_notice_text(size: int, final: bool) -> str:
     return (f"model notice: the other end reads {theirs} frames and refused ours: this end sends {ours} frames "
             "(start both ends with the same model)")
 
-Decoder = Callable[[bytes, Limits | None], Any]
-
 
 def frame_type(frame: BytesLike, final: bool) -> int:
     """The type id of a frame (versioned: through the root struct offset)."""
@@ -71,9 +70,15 @@ def frame_type(frame: BytesLike, final: bool) -> int:
 
 
 class Sender:
-    """Serializes messages into frames and hands the queued bytes to ``on_send``."""
+    """Serializes messages into frames and hands the queued bytes to ``on_send``.
+
+    Generated subclasses fill ``fbe_messages``, the message classes they send, and ``fbe_package``,
+    the schema package whose messages they are.
+    """
 
     fbe_final: ClassVar[bool] = False
+    fbe_package: ClassVar[str] = ""
+    fbe_messages: ClassVar[frozenset[type]] = frozenset()
 
     def __init__(self, buffer: WriteBuffer | None = None) -> None:
         self.buffer = buffer if buffer is not None else WriteBuffer()
@@ -90,7 +95,13 @@ class Sender:
     def on_send_log(self, message: str) -> None:
         """Called with the printed text of each sent message when ``logging`` is on."""
 
-    def _fbe_send_frame(self, frame: bytearray, value: object) -> int:
+    def send(self, value: Struct) -> int:
+        """Serialize a message into the send buffer and flush it; return the frame size."""
+        if type(value) not in self.fbe_messages:
+            raise TypeError(f"{type(value).__name__} is not a message of {self.fbe_package}")
+        return self._fbe_send_frame(value.to_final() if self.fbe_final else value.to_fbe(), value)
+
+    def _fbe_send_frame(self, frame: bytes | bytearray, value: object) -> int:
         buf = self.buffer.buffer
         buf += frame
         if self.logging:
@@ -210,12 +221,12 @@ class _Assembler:
 class Receiver(_Assembler):
     """Reassembles frames and calls ``on_receive_<message>(value)`` per message.
 
-    Generated subclasses fill ``_fbe_handlers``: type id -> (decoder, handler
+    Generated subclasses fill ``_fbe_handlers``: type id -> (message class, handler
     name). A frame of an unknown type id is reported to ``on_receive_error`` and skipped (the
     original ignores it).
     """
 
-    _fbe_handlers: ClassVar[dict[int, tuple[Decoder, str]]] = {}
+    _fbe_handlers: ClassVar[dict[int, tuple[type[Struct], str]]] = {}
 
     def on_receive(self, value: Any) -> None:
         """Called for every received message whose typed handler was not overridden."""
@@ -228,8 +239,8 @@ class Receiver(_Assembler):
         entry = self._fbe_handlers.get(tid)
         if entry is None:
             raise unknown_type(tid, len(frame))
-        decode, handler = entry
-        value = decode(frame, self.limits)
+        message, handler = entry
+        value = message.from_final(frame, self.limits) if self.fbe_final else message.from_fbe(frame, self.limits)
         if self.logging:
             self.on_receive_log(str(value))
         self._fbe_deliver(value, handler)

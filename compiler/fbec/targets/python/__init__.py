@@ -81,6 +81,7 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
              f'FINGERPRINT = "{ctx.plan.fingerprint(pkg.name)}"', "", ""]
 
     body = head + enums + consts + classes + texts + vcode + fcode + jcode + pcode + helpers + core_table(ctx)
+    body += ["", ""] + ctx.codec_lines()
     # at most two blank lines in a row (PEP 8 between top-level definitions), none at the end
     ctx.file.text = re.sub(r"\n{4,}", "\n\n\n", "\n".join(body)).rstrip("\n") + "\n"
     return ctx.file

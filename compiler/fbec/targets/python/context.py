@@ -234,13 +234,6 @@ class Context(DefaultLiterals):
         # of the output folder can call the others'
         self.depth_walked = {s.qualified for s in self.plan.depth_walk()}
 
-    def writable(self, qualified: str, x: str) -> str:
-        """``x`` (a value of the struct) checked before a writer takes it: nesting within
-        fbe.MAX_DEPTH, walked only for the structs that can nest without a bound (checks.py)."""
-        if self.plan.struct(qualified).bounded:
-            return x
-        return f"fbe.writable({self.ref(qualified, 'fbe_dn_')}({x}, 1), {x})"
-
     # ------------------------------------------------------------ names
 
     def module_alias(self, pkg: str) -> str:
@@ -254,19 +247,6 @@ class Context(DefaultLiterals):
         if pkg == self.package.name:
             return local
         return self.file.qualified(module_name(pkg), local, self.module_alias(pkg))
-
-    def encode(self, s: ir.Struct, final: bool, x: str) -> str:
-        """The runtime's encoding of x, a root of the struct s in either model (fbe.encode_versioned,
-        fbe.encode_final), after its depth check (writable)."""
-        write, x = self.ref(s.qualified, "fbe_fw_" if final else "fbe_vw_"), self.writable(s.qualified, x)
-        return f"fbe.encode_final({write}, {x}, {s.type_id})" if final else f"fbe.encode_versioned({write}, {x})"
-
-    def decode(self, s: ir.Struct, final: bool, limits: str) -> str:
-        """The runtime's decoding of ``data``, a root of the struct s in either model: (value, size)."""
-        read = self.ref(s.qualified, "fbe_fr_" if final else "fbe_vr_")
-        if final:
-            return f"fbe.decode_final({read}, data, {s.type_id}, {limits})"
-        return f"fbe.decode_versioned({read}, data, {limits})"
 
     def writer(self) -> CodeWriter:
         """A code writer indenting as the options say (``-n INDENT``, ``-t``)."""
@@ -408,24 +388,35 @@ class Context(DefaultLiterals):
         return f"{cls}.{m}" if m else self.constant(f"{cls}({value})")
 
     def model_class(self, s: ir.Struct, final: bool) -> list[str]:
-        """The model class of a struct (`OrderModel`, final: `OrderFinalModel`): its type id, the
-        runtime's encode and decode of its generated write and read functions, and its entry in the
-        module's native core (`FBE_CORE`, native.py), which the runtime's model asks first."""
-        cls = self.ident.type(s.qualified)
+        """The model class of a struct (`OrderModel`, final: `OrderFinalModel`): its type id and its
+        struct class, whose ``fbe_codec`` (codec_lines) the runtime's model runs."""
         code = self.writer()
         base, what = ("FinalModel", "Final model") if final else ("Model", "Versioned model")
-        with code.block(f"class {self.ident.model(s.qualified, final)}(fbe.{base}[{cls}]):"):
+        with code.block(f"class {self.ident.model(s.qualified, final)}(fbe.{base}[{self.ident.type(s.qualified)}]):"):
             code.line(f'"""{what} of {s.name}: ' + ("compact, no versioning (docs/format.md section 4)." if final
                       else "serialize, deserialize, verify (docs/format.md section 3).") + '"""')
             code.blank()
             code.line(f"fbe_type = {s.type_id}")
-            code.blank()
-            with code.block(f"def _encode(self, value: {cls}) -> bytearray:"):
-                code.line(f"return {self.encode(s, final, 'value')}")
-            code.blank()
-            with code.block(f"def _decode(self, data: bytes) -> tuple[{cls}, int]:"):
-                code.line(f"return {self.decode(s, final, 'self.limits')}")
-            code.blank()
-            with code.block("def _core(self) -> tuple[fbe.native.Core | None, int]:"):
-                code.line(f"return FBE_CORE, {self.package.structs.index(s)}")
+            code.line(f"fbe_struct = {self.ident.type(s.qualified)}")
         return code.text().splitlines() + ["", ""]
+
+    def codec_lines(self) -> list[str]:
+        """Each struct class's codec (fbe.bind): its generated functions, which its shortcuts
+        (``to_fbe``...), its models and the protocol classes run, and its entry in the native core."""
+        if not self.package.structs:
+            return []
+        code = self.writer()
+        code.line("# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run")
+        for index, s in enumerate(self.package.structs):
+            args = [self.ident.type(s.qualified), f'"{s.name}"', "FBE_CORE", str(index),
+                    f"(fbe_vw_{s.name}, fbe_vr_{s.name})"]
+            if self.options.final:
+                args.append(f"final=(fbe_fw_{s.name}, fbe_fr_{s.name})")
+            if self.options.json:
+                args.append(f"json=(fbe_js_{s.name}, fbe_jr_{s.name})")
+            if not self.plan.struct(s.qualified).bounded:
+                args.append(f"depth=fbe_dn_{s.name}")
+            with code.block("fbe.bind(", ")"):
+                for arg in args:
+                    code.line(f"{arg},")
+        return code.text().splitlines()

@@ -70,7 +70,8 @@ LOCAL = re.compile(r"[a-z]{1,2}[0-9]*[hvo]?")
 GENERATED_PREFIX = ("fbe_", "FBE_", "pkg_")
 # Members of generated struct classes (and of fbe.Struct).
 STRUCT_MEMBERS = frozenset({"to_fbe", "from_fbe", "to_final", "from_final", "to_json", "from_json", "fbe_fields",
-                            "fbe_type", "fbe_spec", "fbe_equal", "clone", "fbe_copy"})
+                            "fbe_type", "fbe_spec", "fbe_codec", "fbe_key", "fbe_order", "fbe_equal", "clone",
+                            "fbe_copy"})
 # Members of generated enum and flags classes, of Python's Enum and of int (their base) that a member
 # may not take.
 ENUM_MEMBERS = frozenset({"name", "value", "mro", "has_flags", "real", "imag", "numerator", "denominator",

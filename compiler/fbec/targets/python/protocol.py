@@ -20,36 +20,22 @@ def protocol_code(ctx: Context) -> list[str]:
     send, dispatch = protocol_messages(ctx.schema, ctx.package, ctx.ref, str.lower, str.lower)
     finals = [False, True] if ctx.options.final else [False]
     w = ctx.writer()
-    for m in dispatch:  # the decoders the Receivers call
-        for final in finals:
-            with w.block(f"def {_decoder(m, final)}(data: bytes, limits: fbe.Limits | None) -> {m.named}:"):
-                w.line(f"return {ctx.decode(m.struct, final, 'limits')}[0]")
-            w.blank(2)
-
     for final in finals:
-        prefix, table = ("Final", "FBE_SEND_F") if final else ("", "FBE_SEND_V")
-        with w.block(f"{table}: dict[type, {callable_}[[{any_}], bytearray]] = {{", "}"):
-            for m in send:
-                w.line(f"{m.named}: lambda v: {ctx.encode(m.struct, final, 'v')},")
-        w.blank(2)
-        with w.block(f"class {prefix}Sender(fbe.Sender):"):
+        with w.block(f"class {'Final' if final else ''}Sender(fbe.Sender):"):
             _head(ctx, w, f"Sends {pkg} messages as {'final' if final else 'versioned'} frames; override "
                   "``on_send``.", final)
-            w.blank()
-            with w.block("def send(self, value: fbe.Struct) -> int:"):
-                w.line('"""Serialize a message into the send buffer and flush it; return the frame size."""')
-                w.line(f"encode = {table}.get(type(value))")
-                with w.block("if encode is None:"):
-                    w.line(f'raise TypeError(f"{{type(value).__name__}} is not a message of {pkg}")')
-                w.line("return self._fbe_send_frame(encode(value), value)")
+            class_var = ctx.std("typing", "ClassVar")
+            w.line(f'fbe_package: {class_var}[str] = "{pkg}"')
+            with w.block(f"fbe_messages: {class_var}[frozenset[type]] = frozenset({{", "})"):
+                for m in send:
+                    w.line(f"{m.named},")
         w.blank(2)
 
     for final in finals:
         with w.block(f"class {'Final' if final else ''}Receiver(fbe.Receiver):"):
             _head(ctx, w, f"Receives {pkg} {'final' if final else 'versioned'} frames fed in any chunks; override "
                   "``on_receive_<message>``.", final)
-            _handlers(ctx, w, f"{callable_}[[bytes, fbe.Limits | None], {any_}]", "receive",
-                      [(m, _decoder(m, final)) for m in dispatch])
+            _handlers(ctx, w, "type[fbe.Struct]", "receive", [(m, m.named) for m in dispatch])
             for m in dispatch:
                 head = f"on_receive_{ctx.ident.handler(pkg, m.struct.qualified)}(self, value: {m.named})"
                 with w.block(f"def {head} -> None:"):
@@ -98,11 +84,6 @@ def protocol_code(ctx: Context) -> list[str]:
                 w.line(f"{prefix}Sender.reset(self)")
         w.blank(2)
     return w.text().splitlines() + ["", ""]
-
-
-def _decoder(m: Message, final: bool) -> str:
-    """The module's function decoding a frame's message (fbe_dv_<qualified>, fbe_df_ in the final model)."""
-    return f"fbe_d{'f' if final else 'v'}_{m.struct.qualified.replace('.', '_')}"
 
 
 def _head(ctx: Context, w: CodeWriter, doc: str, final: bool | None = None) -> None:

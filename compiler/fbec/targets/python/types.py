@@ -111,12 +111,10 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
     with code.block(f"class {cls}({base}):"):
         _struct_head(ctx, code, s)
         _constructor(ctx, code, s)
+        _keys(ctx, code, s)
         code.blank()
-        _comparisons(ctx, code, s)
         with code.block("def __str__(self) -> str:"):
             code.line(f"return fbe_tx_{s.name}(self)")
-        code.blank()
-        _shortcuts(ctx, code, s)
     return code.text().splitlines() + ["", ""]
 
 
@@ -194,72 +192,22 @@ def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
             code.line(b)
 
 
-def _comparisons(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
-    """Key-based equality, hashing and ordering (the order of the original's std::set: a ``char`` key
-    field as C++'s signed char, flags of a signed type by their signed value)."""
-    cls = ctx.ident.type(s.qualified)
-
-    def key_tuple(who: str, ordered: bool) -> str:
-        orders = [order_key(f.type) if ordered else None for f in s.key_fields]
-        return py_tuple([f"{order}({who}.{ctx.ident.field(f)})" if order else f"{who}.{ctx.ident.field(f)}"
-                         for f, order in zip(s.key_fields, orders)])
-
-    mine, theirs = key_tuple("self", False), key_tuple("other", False)
-    mine_order, theirs_order = key_tuple("self", True), key_tuple("other", True)
-    with code.block("def __eq__(self, other: object) -> bool:"):
-        with code.block(f"if not isinstance(other, {cls}):"):
-            code.line("return NotImplemented")
-        code.line(f"return {mine} == {theirs}" if s.keys else "return True")
+def _keys(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
+    """The key fields' values, which fbe.Struct's equality and hashing compare (``fbe_key``), and
+    (``fbe_order``) what its ordering compares where that is not the same (the order of the original's
+    std::set: a ``char`` key field as C++'s signed char, flags of a signed type by their signed value)."""
+    if not s.keys and s.base is None:
+        return  # fbe.Struct's: every value is equal
+    fields = [(ctx.ident.field(f), order_key(f.type)) for f in s.key_fields]
+    keys = py_tuple([f"self.{name}" for name, _ in fields])
+    order = py_tuple([f"{o}(self.{name})" if o else f"self.{name}" for name, o in fields])
+    any_ = ctx.std("typing", "Any")
     code.blank()
-    with code.block("def __hash__(self) -> int:"):
-        code.line(f"return hash({mine})")
+    with code.block(f"def fbe_key(self) -> tuple[{any_}, ...]:"):
+        code.line(f"return {keys}")
     code.blank()
-    for op, sym in (("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">=")):
-        with code.block(f"def __{op}__(self, other: object) -> bool:"):
-            with code.block(f"if not isinstance(other, {cls}):"):
-                code.line("return NotImplemented")
-            code.line(f"return {mine_order} {sym} {theirs_order}")
-        code.blank()
-
-
-def _shortcuts(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
-    """to_fbe/from_fbe, to_final/from_final (--final), to_json/from_json (--json)."""
-    cls = ctx.ident.type(s.qualified)
-    buffer = "data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None"
-    index = ctx.package.structs.index(s)  # its entry in FBE_CORE (native.py)
-
-    def core_first(target: str, call: str) -> None:
-        """What the native core answers (native.py), when it answers; else the Python code next."""
-        with code.block("if FBE_CORE is not None:"):
-            code.line(f"{target} = FBE_CORE.{call}")
-            with code.block(f"if {target.partition(':')[0]} is not None:"):
-                code.line(f"return {target.partition(':')[0]}")
-
-    for final in (False, True) if ctx.options.final else (False,):
-        name, model, section = ("final", "final", 4) if final else ("fbe", "versioned", 3)
-        with code.block(f"def to_{name}(self) -> bytes:"):
-            code.line(f'"""This value as a {model} root (docs/format.md section {section})."""')
-            core_first("data", f"to_{name}({index}, self)")
-            code.line(f"return bytes({ctx.encode(s, final, 'self')})")
-        code.blank()
-        code.line("@classmethod")
-        with code.block(f"def from_{name}(cls, {buffer}) -> {cls}:"):
-            code.line(f'"""Decode a {model} root; raises fbe.DecodeError on bad input (docs/limits.md)."""')
-            core_first(f"v: {cls} | None", f"from_{name}({index}, data, limits)")
-            code.line(f"return {ctx.decode(s, final, 'limits')}[0]")
-        code.blank()
-    if ctx.options.json:
-        read = f'fbe_jr_{s.name}(fbe.jsonfmt.parse(text), "{s.name}", fbe.jsonfmt.budget(text, limits))'
-        with code.block("def to_json(self) -> str:"):
-            code.line('"""Compact JSON exactly as the original writes it (docs/format.md section 8)."""')
-            with code.block("try:"):
-                code.line(f"return fbe_js_{s.name}({ctx.writable(s.qualified, 'self')})")
-            with code.block("except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) "
-                            "as e:"):
-                code.line("raise fbe.EncodeError(fbe.explain(self, e)) from None")
-        code.blank()
-        code.line("@classmethod")
-        with code.block(f"def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> {cls}:"):
-            code.line('"""Parse JSON (missing members keep their defaults); raises fbe.DecodeError '
-                      '(docs/limits.md)."""')
-            code.line(f"return {read}")
+    if order == keys:
+        code.line("fbe_order = fbe_key")
+    else:
+        with code.block(f"def fbe_order(self) -> tuple[{any_}, ...]:"):
+            code.line(f"return {order}")

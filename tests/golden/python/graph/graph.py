@@ -56,82 +56,13 @@ class Node(fbe.Struct):
         self.value = value
         self.out_edges = [] if out_edges is None else out_edges
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Node(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Node, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Node | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Node, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Node | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Node(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Node:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits))
 
 
 class Edge(fbe.Struct):
@@ -158,82 +89,8 @@ class Edge(fbe.Struct):
         self.target = target
         self.weight = weight
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Edge(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Edge | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Edge, self, 2))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Edge | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Edge, data, 2, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Edge(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Edge:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Edge(fbe.jsonfmt.parse(text), "Edge", fbe.jsonfmt.budget(text, limits))
 
 
 class Graph(fbe.Struct):
@@ -257,82 +114,8 @@ class Graph(fbe.Struct):
         self.nodes = [] if nodes is None else nodes
         self.edges = [] if edges is None else edges
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Graph):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Graph):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Graph):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Graph):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Graph):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Graph(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Graph, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Graph:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Graph | None = FBE_CORE.from_fbe(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Graph, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Graph, self, 3))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Graph:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Graph | None = FBE_CORE.from_final(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Graph, data, 3, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Graph(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Graph:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Graph(fbe.jsonfmt.parse(text), "Graph", fbe.jsonfmt.budget(text, limits))
 
 
 Node.fbe_spec = (
@@ -492,45 +275,21 @@ class NodeModel(fbe.Model[Node]):
     """Versioned model of Node: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Node) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Node, value)
-
-    def _decode(self, data: bytes) -> tuple[Node, int]:
-        return fbe.decode_versioned(fbe_vr_Node, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Node
 
 
 class EdgeModel(fbe.Model[Edge]):
     """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
-
-    def _encode(self, value: Edge) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Edge, value)
-
-    def _decode(self, data: bytes) -> tuple[Edge, int]:
-        return fbe.decode_versioned(fbe_vr_Edge, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Edge
 
 
 class GraphModel(fbe.Model[Graph]):
     """Versioned model of Graph: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
-
-    def _encode(self, value: Graph) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Graph, value)
-
-    def _decode(self, data: bytes) -> tuple[Graph, int]:
-        return fbe.decode_versioned(fbe_vr_Graph, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = Graph
 
 
 def fbe_fw_Node(w: bytearray, v: Node) -> None:
@@ -639,45 +398,21 @@ class NodeFinalModel(fbe.FinalModel[Node]):
     """Final model of Node: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Node) -> bytearray:
-        return fbe.encode_final(fbe_fw_Node, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[Node, int]:
-        return fbe.decode_final(fbe_fr_Node, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Node
 
 
 class EdgeFinalModel(fbe.FinalModel[Edge]):
     """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
-
-    def _encode(self, value: Edge) -> bytearray:
-        return fbe.encode_final(fbe_fw_Edge, value, 2)
-
-    def _decode(self, data: bytes) -> tuple[Edge, int]:
-        return fbe.decode_final(fbe_fr_Edge, data, 2, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Edge
 
 
 class GraphFinalModel(fbe.FinalModel[Graph]):
     """Final model of Graph: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
-
-    def _encode(self, value: Graph) -> bytearray:
-        return fbe.encode_final(fbe_fw_Graph, value, 3)
-
-    def _decode(self, data: bytes) -> tuple[Graph, int]:
-        return fbe.decode_final(fbe_fr_Graph, data, 3, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = Graph
 
 
 def fbe_js_Node(v: Node) -> str:
@@ -767,78 +502,38 @@ def fbe_jr_Graph(o: Any, f: str, b: fbe.Budget) -> Graph:
     return v
 
 
-def fbe_dv_graph_Node(data: bytes, limits: fbe.Limits | None) -> Node:
-    return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
-
-
-def fbe_df_graph_Node(data: bytes, limits: fbe.Limits | None) -> Node:
-    return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
-
-
-def fbe_dv_graph_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
-    return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
-
-
-def fbe_df_graph_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
-    return fbe.decode_final(fbe_fr_Edge, data, 2, limits)[0]
-
-
-def fbe_dv_graph_Graph(data: bytes, limits: fbe.Limits | None) -> Graph:
-    return fbe.decode_versioned(fbe_vr_Graph, data, limits)[0]
-
-
-def fbe_df_graph_Graph(data: bytes, limits: fbe.Limits | None) -> Graph:
-    return fbe.decode_final(fbe_fr_Graph, data, 3, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Node: lambda v: fbe.encode_versioned(fbe_vw_Node, v),
-    Edge: lambda v: fbe.encode_versioned(fbe_vw_Edge, v),
-    Graph: lambda v: fbe.encode_versioned(fbe_vw_Graph, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends graph messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of graph")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Node: lambda v: fbe.encode_final(fbe_fw_Node, v, 1),
-    Edge: lambda v: fbe.encode_final(fbe_fw_Edge, v, 2),
-    Graph: lambda v: fbe.encode_final(fbe_fw_Graph, v, 3),
-}
+    fbe_package: ClassVar[str] = "graph"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Node,
+        Edge,
+        Graph,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends graph messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of graph")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "graph"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Node,
+        Edge,
+        Graph,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives graph versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_graph_Node, "on_receive_node"),
-        2: (fbe_dv_graph_Edge, "on_receive_edge"),
-        3: (fbe_dv_graph_Graph, "on_receive_graph"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Node, "on_receive_node"),
+        2: (Edge, "on_receive_edge"),
+        3: (Graph, "on_receive_graph"),
     }
 
     def on_receive_node(self, value: Node) -> None:
@@ -855,10 +550,10 @@ class FinalReceiver(fbe.Receiver):
     """Receives graph final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_graph_Node, "on_receive_node"),
-        2: (fbe_df_graph_Edge, "on_receive_edge"),
-        3: (fbe_df_graph_Graph, "on_receive_graph"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Node, "on_receive_node"),
+        2: (Edge, "on_receive_edge"),
+        3: (Graph, "on_receive_graph"),
     }
 
     def on_receive_node(self, value: Node) -> None:
@@ -989,3 +684,33 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Edge, 2, 20, 12, 8, (("source", 8, "i", 0), ("target", 12, "i", 0), ("weight", 16, "i", 0),)),
     (Graph, 3, 16, 8, 8, (("nodes", 8, ("v", ("S", 0), 0, 20), 0), ("edges", 12, ("v", ("S", 1), 0, 12), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Node,
+    "Node",
+    FBE_CORE,
+    0,
+    (fbe_vw_Node, fbe_vr_Node),
+    final=(fbe_fw_Node, fbe_fr_Node),
+    json=(fbe_js_Node, fbe_jr_Node),
+)
+fbe.bind(
+    Edge,
+    "Edge",
+    FBE_CORE,
+    1,
+    (fbe_vw_Edge, fbe_vr_Edge),
+    final=(fbe_fw_Edge, fbe_fr_Edge),
+    json=(fbe_js_Edge, fbe_jr_Edge),
+)
+fbe.bind(
+    Graph,
+    "Graph",
+    FBE_CORE,
+    2,
+    (fbe_vw_Graph, fbe_vr_Graph),
+    final=(fbe_fw_Graph, fbe_fr_Graph),
+    json=(fbe_js_Graph, fbe_jr_Graph),
+)

@@ -152,82 +152,13 @@ class Order(fbe.Struct):
         self.price = price
         self.volume = volume
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Order(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Order, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Order | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Order, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Order, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Order | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Order, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Order(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Order:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Order(fbe.jsonfmt.parse(text), "Order", fbe.jsonfmt.budget(text, limits))
 
 
 class Balance(fbe.Struct):
@@ -251,82 +182,13 @@ class Balance(fbe.Struct):
         self.currency = currency
         self.amount = amount
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Balance):
-            return NotImplemented
-        return (self.currency,) == (other.currency,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.currency,)
 
-    def __hash__(self) -> int:
-        return hash((self.currency,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Balance):
-            return NotImplemented
-        return (self.currency,) < (other.currency,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Balance):
-            return NotImplemented
-        return (self.currency,) <= (other.currency,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Balance):
-            return NotImplemented
-        return (self.currency,) > (other.currency,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Balance):
-            return NotImplemented
-        return (self.currency,) >= (other.currency,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Balance(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Balance, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Balance:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Balance | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Balance, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Balance, self, 2))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Balance:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Balance | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Balance, data, 2, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Balance(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Balance:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Balance(fbe.jsonfmt.parse(text), "Balance", fbe.jsonfmt.budget(text, limits))
 
 
 class Account(fbe.Struct):
@@ -362,82 +224,13 @@ class Account(fbe.Struct):
         self.asset = asset
         self.orders = [] if orders is None else orders
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Account):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Account):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Account):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Account):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Account):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Account(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Account, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Account:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Account | None = FBE_CORE.from_fbe(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Account, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Account, self, 3))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Account:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Account | None = FBE_CORE.from_final(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Account, data, 3, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Account(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Account:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Account(fbe.jsonfmt.parse(text), "Account", fbe.jsonfmt.budget(text, limits))
 
 
 class OrderMessage(fbe.Struct):
@@ -458,82 +251,8 @@ class OrderMessage(fbe.Struct):
     ) -> None:
         self.body = Order() if body is None else body
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, OrderMessage):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, OrderMessage):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, OrderMessage):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, OrderMessage):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, OrderMessage):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_OrderMessage(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_OrderMessage, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderMessage:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: OrderMessage | None = FBE_CORE.from_fbe(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_OrderMessage, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_OrderMessage, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderMessage:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: OrderMessage | None = FBE_CORE.from_final(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_OrderMessage, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_OrderMessage(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> OrderMessage:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_OrderMessage(fbe.jsonfmt.parse(text), "OrderMessage", fbe.jsonfmt.budget(text, limits))
 
 
 class BalanceMessage(fbe.Struct):
@@ -554,82 +273,8 @@ class BalanceMessage(fbe.Struct):
     ) -> None:
         self.body = Balance() if body is None else body
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BalanceMessage):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, BalanceMessage):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, BalanceMessage):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, BalanceMessage):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, BalanceMessage):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_BalanceMessage(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_BalanceMessage, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> BalanceMessage:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: BalanceMessage | None = FBE_CORE.from_fbe(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_BalanceMessage, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_BalanceMessage, self, 2))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> BalanceMessage:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: BalanceMessage | None = FBE_CORE.from_final(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_BalanceMessage(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> BalanceMessage:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_BalanceMessage(fbe.jsonfmt.parse(text), "BalanceMessage", fbe.jsonfmt.budget(text, limits))
 
 
 class AccountMessage(fbe.Struct):
@@ -650,82 +295,8 @@ class AccountMessage(fbe.Struct):
     ) -> None:
         self.body = Account() if body is None else body
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AccountMessage):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, AccountMessage):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, AccountMessage):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, AccountMessage):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, AccountMessage):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_AccountMessage(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(5, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_AccountMessage, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AccountMessage:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: AccountMessage | None = FBE_CORE.from_fbe(5, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_AccountMessage, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(5, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_AccountMessage, self, 3))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AccountMessage:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: AccountMessage | None = FBE_CORE.from_final(5, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_AccountMessage, data, 3, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_AccountMessage(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> AccountMessage:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_AccountMessage(fbe.jsonfmt.parse(text), "AccountMessage", fbe.jsonfmt.budget(text, limits))
 
 
 Order.fbe_spec = (
@@ -1044,90 +615,42 @@ class OrderModel(fbe.Model[Order]):
     """Versioned model of Order: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Order) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Order, value)
-
-    def _decode(self, data: bytes) -> tuple[Order, int]:
-        return fbe.decode_versioned(fbe_vr_Order, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Order
 
 
 class BalanceModel(fbe.Model[Balance]):
     """Versioned model of Balance: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
-
-    def _encode(self, value: Balance) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Balance, value)
-
-    def _decode(self, data: bytes) -> tuple[Balance, int]:
-        return fbe.decode_versioned(fbe_vr_Balance, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Balance
 
 
 class AccountModel(fbe.Model[Account]):
     """Versioned model of Account: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
-
-    def _encode(self, value: Account) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Account, value)
-
-    def _decode(self, data: bytes) -> tuple[Account, int]:
-        return fbe.decode_versioned(fbe_vr_Account, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = Account
 
 
 class OrderMessageModel(fbe.Model[OrderMessage]):
     """Versioned model of OrderMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: OrderMessage) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_OrderMessage, value)
-
-    def _decode(self, data: bytes) -> tuple[OrderMessage, int]:
-        return fbe.decode_versioned(fbe_vr_OrderMessage, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = OrderMessage
 
 
 class BalanceMessageModel(fbe.Model[BalanceMessage]):
     """Versioned model of BalanceMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
-
-    def _encode(self, value: BalanceMessage) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_BalanceMessage, value)
-
-    def _decode(self, data: bytes) -> tuple[BalanceMessage, int]:
-        return fbe.decode_versioned(fbe_vr_BalanceMessage, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = BalanceMessage
 
 
 class AccountMessageModel(fbe.Model[AccountMessage]):
     """Versioned model of AccountMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
-
-    def _encode(self, value: AccountMessage) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_AccountMessage, value)
-
-    def _decode(self, data: bytes) -> tuple[AccountMessage, int]:
-        return fbe.decode_versioned(fbe_vr_AccountMessage, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 5
+    fbe_struct = AccountMessage
 
 
 def fbe_fw_Order(w: bytearray, v: Order) -> None:
@@ -1331,90 +854,42 @@ class OrderFinalModel(fbe.FinalModel[Order]):
     """Final model of Order: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Order) -> bytearray:
-        return fbe.encode_final(fbe_fw_Order, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[Order, int]:
-        return fbe.decode_final(fbe_fr_Order, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Order
 
 
 class BalanceFinalModel(fbe.FinalModel[Balance]):
     """Final model of Balance: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
-
-    def _encode(self, value: Balance) -> bytearray:
-        return fbe.encode_final(fbe_fw_Balance, value, 2)
-
-    def _decode(self, data: bytes) -> tuple[Balance, int]:
-        return fbe.decode_final(fbe_fr_Balance, data, 2, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Balance
 
 
 class AccountFinalModel(fbe.FinalModel[Account]):
     """Final model of Account: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
-
-    def _encode(self, value: Account) -> bytearray:
-        return fbe.encode_final(fbe_fw_Account, value, 3)
-
-    def _decode(self, data: bytes) -> tuple[Account, int]:
-        return fbe.decode_final(fbe_fr_Account, data, 3, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = Account
 
 
 class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
     """Final model of OrderMessage: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: OrderMessage) -> bytearray:
-        return fbe.encode_final(fbe_fw_OrderMessage, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[OrderMessage, int]:
-        return fbe.decode_final(fbe_fr_OrderMessage, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = OrderMessage
 
 
 class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
     """Final model of BalanceMessage: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
-
-    def _encode(self, value: BalanceMessage) -> bytearray:
-        return fbe.encode_final(fbe_fw_BalanceMessage, value, 2)
-
-    def _decode(self, data: bytes) -> tuple[BalanceMessage, int]:
-        return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = BalanceMessage
 
 
 class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
     """Final model of AccountMessage: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
-
-    def _encode(self, value: AccountMessage) -> bytearray:
-        return fbe.encode_final(fbe_fw_AccountMessage, value, 3)
-
-    def _decode(self, data: bytes) -> tuple[AccountMessage, int]:
-        return fbe.decode_final(fbe_fr_AccountMessage, data, 3, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 5
+    fbe_struct = AccountMessage
 
 
 def fbe_js_Order(v: Order) -> str:
@@ -1588,78 +1063,38 @@ def fbe_jr_AccountMessage(o: Any, f: str, b: fbe.Budget) -> AccountMessage:
     return v
 
 
-def fbe_dv_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> OrderMessage:
-    return fbe.decode_versioned(fbe_vr_OrderMessage, data, limits)[0]
-
-
-def fbe_df_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> OrderMessage:
-    return fbe.decode_final(fbe_fr_OrderMessage, data, 1, limits)[0]
-
-
-def fbe_dv_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> BalanceMessage:
-    return fbe.decode_versioned(fbe_vr_BalanceMessage, data, limits)[0]
-
-
-def fbe_df_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> BalanceMessage:
-    return fbe.decode_final(fbe_fr_BalanceMessage, data, 2, limits)[0]
-
-
-def fbe_dv_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> AccountMessage:
-    return fbe.decode_versioned(fbe_vr_AccountMessage, data, limits)[0]
-
-
-def fbe_df_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> AccountMessage:
-    return fbe.decode_final(fbe_fr_AccountMessage, data, 3, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    OrderMessage: lambda v: fbe.encode_versioned(fbe_vw_OrderMessage, v),
-    BalanceMessage: lambda v: fbe.encode_versioned(fbe_vw_BalanceMessage, v),
-    AccountMessage: lambda v: fbe.encode_versioned(fbe_vw_AccountMessage, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends proto messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of proto")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    OrderMessage: lambda v: fbe.encode_final(fbe_fw_OrderMessage, v, 1),
-    BalanceMessage: lambda v: fbe.encode_final(fbe_fw_BalanceMessage, v, 2),
-    AccountMessage: lambda v: fbe.encode_final(fbe_fw_AccountMessage, v, 3),
-}
+    fbe_package: ClassVar[str] = "proto"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        OrderMessage,
+        BalanceMessage,
+        AccountMessage,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends proto messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of proto")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "proto"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        OrderMessage,
+        BalanceMessage,
+        AccountMessage,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives proto versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_proto_OrderMessage, "on_receive_ordermessage"),
-        2: (fbe_dv_proto_BalanceMessage, "on_receive_balancemessage"),
-        3: (fbe_dv_proto_AccountMessage, "on_receive_accountmessage"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (OrderMessage, "on_receive_ordermessage"),
+        2: (BalanceMessage, "on_receive_balancemessage"),
+        3: (AccountMessage, "on_receive_accountmessage"),
     }
 
     def on_receive_ordermessage(self, value: OrderMessage) -> None:
@@ -1676,10 +1111,10 @@ class FinalReceiver(fbe.Receiver):
     """Receives proto final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_proto_OrderMessage, "on_receive_ordermessage"),
-        2: (fbe_df_proto_BalanceMessage, "on_receive_balancemessage"),
-        3: (fbe_df_proto_AccountMessage, "on_receive_accountmessage"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (OrderMessage, "on_receive_ordermessage"),
+        2: (BalanceMessage, "on_receive_balancemessage"),
+        3: (AccountMessage, "on_receive_accountmessage"),
     }
 
     def on_receive_ordermessage(self, value: OrderMessage) -> None:
@@ -1788,3 +1223,60 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (BalanceMessage, 2, 12, 1, 8, (("body", 8, ("S", 1), 12),)),
     (AccountMessage, 3, 12, 1, 8, (("body", 8, ("S", 2), 26),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Order,
+    "Order",
+    FBE_CORE,
+    0,
+    (fbe_vw_Order, fbe_vr_Order),
+    final=(fbe_fw_Order, fbe_fr_Order),
+    json=(fbe_js_Order, fbe_jr_Order),
+)
+fbe.bind(
+    Balance,
+    "Balance",
+    FBE_CORE,
+    1,
+    (fbe_vw_Balance, fbe_vr_Balance),
+    final=(fbe_fw_Balance, fbe_fr_Balance),
+    json=(fbe_js_Balance, fbe_jr_Balance),
+)
+fbe.bind(
+    Account,
+    "Account",
+    FBE_CORE,
+    2,
+    (fbe_vw_Account, fbe_vr_Account),
+    final=(fbe_fw_Account, fbe_fr_Account),
+    json=(fbe_js_Account, fbe_jr_Account),
+)
+fbe.bind(
+    OrderMessage,
+    "OrderMessage",
+    FBE_CORE,
+    3,
+    (fbe_vw_OrderMessage, fbe_vr_OrderMessage),
+    final=(fbe_fw_OrderMessage, fbe_fr_OrderMessage),
+    json=(fbe_js_OrderMessage, fbe_jr_OrderMessage),
+)
+fbe.bind(
+    BalanceMessage,
+    "BalanceMessage",
+    FBE_CORE,
+    4,
+    (fbe_vw_BalanceMessage, fbe_vr_BalanceMessage),
+    final=(fbe_fw_BalanceMessage, fbe_fr_BalanceMessage),
+    json=(fbe_js_BalanceMessage, fbe_jr_BalanceMessage),
+)
+fbe.bind(
+    AccountMessage,
+    "AccountMessage",
+    FBE_CORE,
+    5,
+    (fbe_vw_AccountMessage, fbe_vr_AccountMessage),
+    final=(fbe_fw_AccountMessage, fbe_fr_AccountMessage),
+    json=(fbe_js_AccountMessage, fbe_jr_AccountMessage),
+)

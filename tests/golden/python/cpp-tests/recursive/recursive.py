@@ -47,82 +47,13 @@ class Node(fbe.Struct):
         self.label = label
         self.children = [] if children is None else children
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Node):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Node(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(self, 1), self)))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Node | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(self, 1), self), 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Node:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Node | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Node(fbe.writable(fbe_dn_Node(self, 1), self))
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Node:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Node(fbe.jsonfmt.parse(text), "Node", fbe.jsonfmt.budget(text, limits))
 
 
 Node.fbe_spec = (
@@ -188,15 +119,7 @@ class NodeModel(fbe.Model[Node]):
     """Versioned model of Node: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Node) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(value, 1), value))
-
-    def _decode(self, data: bytes) -> tuple[Node, int]:
-        return fbe.decode_versioned(fbe_vr_Node, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Node
 
 
 def fbe_fw_Node(w: bytearray, v: Node) -> None:
@@ -246,15 +169,7 @@ class NodeFinalModel(fbe.FinalModel[Node]):
     """Final model of Node: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Node) -> bytearray:
-        return fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(value, 1), value), 1)
-
-    def _decode(self, data: bytes) -> tuple[Node, int]:
-        return fbe.decode_final(fbe_fr_Node, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Node
 
 
 def fbe_js_Node(v: Node) -> str:
@@ -286,56 +201,32 @@ def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
     return v
 
 
-def fbe_dv_recursive_Node(data: bytes, limits: fbe.Limits | None) -> Node:
-    return fbe.decode_versioned(fbe_vr_Node, data, limits)[0]
-
-
-def fbe_df_recursive_Node(data: bytes, limits: fbe.Limits | None) -> Node:
-    return fbe.decode_final(fbe_fr_Node, data, 1, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Node: lambda v: fbe.encode_versioned(fbe_vw_Node, fbe.writable(fbe_dn_Node(v, 1), v)),
-}
-
-
 class Sender(fbe.Sender):
     """Sends recursive messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of recursive")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Node: lambda v: fbe.encode_final(fbe_fw_Node, fbe.writable(fbe_dn_Node(v, 1), v), 1),
-}
+    fbe_package: ClassVar[str] = "recursive"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Node,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends recursive messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of recursive")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "recursive"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Node,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives recursive versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_recursive_Node, "on_receive_node"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Node, "on_receive_node"),
     }
 
     def on_receive_node(self, value: Node) -> None:
@@ -346,8 +237,8 @@ class FinalReceiver(fbe.Receiver):
     """Receives recursive final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_recursive_Node, "on_receive_node"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Node, "on_receive_node"),
     }
 
     def on_receive_node(self, value: Node) -> None:
@@ -426,3 +317,16 @@ def fbe_vcr_v_recursive_Node(r: fbe.Reader, b: int, off: int, f: str) -> list[No
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Node, 1, 20, 12, 8, (("id", 8, "i", 0), ("label", 12, "s", 0), ("children", 16, ("v", ("S", 0), 0, 12), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Node,
+    "Node",
+    FBE_CORE,
+    0,
+    (fbe_vw_Node, fbe_vr_Node),
+    final=(fbe_fw_Node, fbe_fr_Node),
+    json=(fbe_js_Node, fbe_jr_Node),
+    depth=fbe_dn_Node,
+)

@@ -57,82 +57,8 @@ class Edge(fbe.Struct):
         self.target = target
         self.weight = weight
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Edge(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Edge | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Edge, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Edge | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Edge(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Edge:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Edge(fbe.jsonfmt.parse(text), "Edge", fbe.jsonfmt.budget(text, limits))
 
 
 class Point(fbe.Struct):
@@ -159,82 +85,8 @@ class Point(fbe.Struct):
         self.x = x
         self.y = y
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Point):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Point):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Point):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Point):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Point):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Point(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Point, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Point | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Point, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Point, self, 2))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Point | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Point, data, 2, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Point(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Point:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Point(fbe.jsonfmt.parse(text), "Point", fbe.jsonfmt.budget(text, limits))
 
 
 class Point3(Point):
@@ -261,82 +113,13 @@ class Point3(Point):
         self.y = y
         self.z = z
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Point3):
-            return NotImplemented
-        return True
+    def fbe_key(self) -> tuple[Any, ...]:
+        return ()
 
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Point3):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Point3):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Point3):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Point3):
-            return NotImplemented
-        return () >= ()
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Point3(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Point3, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point3:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Point3 | None = FBE_CORE.from_fbe(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Point3, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Point3, self, 3))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Point3:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Point3 | None = FBE_CORE.from_final(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Point3, data, 3, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Point3(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Point3:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Point3(fbe.jsonfmt.parse(text), "Point3", fbe.jsonfmt.budget(text, limits))
 
 
 class Named(fbe.Struct):
@@ -360,82 +143,8 @@ class Named(fbe.Struct):
         self.name = name
         self.values = [] if values is None else values
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Named):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Named):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Named):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Named):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Named):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Named(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Named, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Named:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Named | None = FBE_CORE.from_fbe(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Named, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Named, self, 4))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Named:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Named | None = FBE_CORE.from_final(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Named, data, 4, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Named(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Named:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Named(fbe.jsonfmt.parse(text), "Named", fbe.jsonfmt.budget(text, limits))
 
 
 class Holder(fbe.Struct):
@@ -471,82 +180,8 @@ class Holder(fbe.Struct):
         self.reals = [] if reals is None else reals
         self.named = [] if named is None else named
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Holder(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Holder | None = FBE_CORE.from_fbe(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Holder, self, 10))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Holder | None = FBE_CORE.from_final(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Holder(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Holder:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder", fbe.jsonfmt.budget(text, limits))
 
 
 Edge.fbe_spec = (
@@ -818,75 +453,35 @@ class EdgeModel(fbe.Model[Edge]):
     """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Edge) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Edge, value)
-
-    def _decode(self, data: bytes) -> tuple[Edge, int]:
-        return fbe.decode_versioned(fbe_vr_Edge, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Edge
 
 
 class PointModel(fbe.Model[Point]):
     """Versioned model of Point: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
-
-    def _encode(self, value: Point) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Point, value)
-
-    def _decode(self, data: bytes) -> tuple[Point, int]:
-        return fbe.decode_versioned(fbe_vr_Point, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Point
 
 
 class Point3Model(fbe.Model[Point3]):
     """Versioned model of Point3: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
-
-    def _encode(self, value: Point3) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Point3, value)
-
-    def _decode(self, data: bytes) -> tuple[Point3, int]:
-        return fbe.decode_versioned(fbe_vr_Point3, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = Point3
 
 
 class NamedModel(fbe.Model[Named]):
     """Versioned model of Named: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 4
-
-    def _encode(self, value: Named) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Named, value)
-
-    def _decode(self, data: bytes) -> tuple[Named, int]:
-        return fbe.decode_versioned(fbe_vr_Named, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = Named
 
 
 class HolderModel(fbe.Model[Holder]):
     """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 10
-
-    def _encode(self, value: Holder) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Holder, value)
-
-    def _decode(self, data: bytes) -> tuple[Holder, int]:
-        return fbe.decode_versioned(fbe_vr_Holder, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = Holder
 
 
 def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
@@ -1063,75 +658,35 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
     """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Edge) -> bytearray:
-        return fbe.encode_final(fbe_fw_Edge, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[Edge, int]:
-        return fbe.decode_final(fbe_fr_Edge, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Edge
 
 
 class PointFinalModel(fbe.FinalModel[Point]):
     """Final model of Point: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
-
-    def _encode(self, value: Point) -> bytearray:
-        return fbe.encode_final(fbe_fw_Point, value, 2)
-
-    def _decode(self, data: bytes) -> tuple[Point, int]:
-        return fbe.decode_final(fbe_fr_Point, data, 2, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Point
 
 
 class Point3FinalModel(fbe.FinalModel[Point3]):
     """Final model of Point3: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
-
-    def _encode(self, value: Point3) -> bytearray:
-        return fbe.encode_final(fbe_fw_Point3, value, 3)
-
-    def _decode(self, data: bytes) -> tuple[Point3, int]:
-        return fbe.decode_final(fbe_fr_Point3, data, 3, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = Point3
 
 
 class NamedFinalModel(fbe.FinalModel[Named]):
     """Final model of Named: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 4
-
-    def _encode(self, value: Named) -> bytearray:
-        return fbe.encode_final(fbe_fw_Named, value, 4)
-
-    def _decode(self, data: bytes) -> tuple[Named, int]:
-        return fbe.decode_final(fbe_fr_Named, data, 4, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = Named
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
     """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 10
-
-    def _encode(self, value: Holder) -> bytearray:
-        return fbe.encode_final(fbe_fw_Holder, value, 10)
-
-    def _decode(self, data: bytes) -> tuple[Holder, int]:
-        return fbe.decode_final(fbe_fr_Holder, data, 10, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = Holder
 
 
 def fbe_js_Edge(v: Edge) -> str:
@@ -1288,100 +843,44 @@ def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
     return v
 
 
-def fbe_dv_vectors_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
-    return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
-
-
-def fbe_df_vectors_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
-    return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
-
-
-def fbe_dv_vectors_Point(data: bytes, limits: fbe.Limits | None) -> Point:
-    return fbe.decode_versioned(fbe_vr_Point, data, limits)[0]
-
-
-def fbe_df_vectors_Point(data: bytes, limits: fbe.Limits | None) -> Point:
-    return fbe.decode_final(fbe_fr_Point, data, 2, limits)[0]
-
-
-def fbe_dv_vectors_Point3(data: bytes, limits: fbe.Limits | None) -> Point3:
-    return fbe.decode_versioned(fbe_vr_Point3, data, limits)[0]
-
-
-def fbe_df_vectors_Point3(data: bytes, limits: fbe.Limits | None) -> Point3:
-    return fbe.decode_final(fbe_fr_Point3, data, 3, limits)[0]
-
-
-def fbe_dv_vectors_Named(data: bytes, limits: fbe.Limits | None) -> Named:
-    return fbe.decode_versioned(fbe_vr_Named, data, limits)[0]
-
-
-def fbe_df_vectors_Named(data: bytes, limits: fbe.Limits | None) -> Named:
-    return fbe.decode_final(fbe_fr_Named, data, 4, limits)[0]
-
-
-def fbe_dv_vectors_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
-    return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
-
-
-def fbe_df_vectors_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
-    return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Edge: lambda v: fbe.encode_versioned(fbe_vw_Edge, v),
-    Point: lambda v: fbe.encode_versioned(fbe_vw_Point, v),
-    Point3: lambda v: fbe.encode_versioned(fbe_vw_Point3, v),
-    Named: lambda v: fbe.encode_versioned(fbe_vw_Named, v),
-    Holder: lambda v: fbe.encode_versioned(fbe_vw_Holder, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends vectors messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of vectors")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Edge: lambda v: fbe.encode_final(fbe_fw_Edge, v, 1),
-    Point: lambda v: fbe.encode_final(fbe_fw_Point, v, 2),
-    Point3: lambda v: fbe.encode_final(fbe_fw_Point3, v, 3),
-    Named: lambda v: fbe.encode_final(fbe_fw_Named, v, 4),
-    Holder: lambda v: fbe.encode_final(fbe_fw_Holder, v, 10),
-}
+    fbe_package: ClassVar[str] = "vectors"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Edge,
+        Point,
+        Point3,
+        Named,
+        Holder,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends vectors messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of vectors")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "vectors"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Edge,
+        Point,
+        Point3,
+        Named,
+        Holder,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives vectors versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_vectors_Edge, "on_receive_edge"),
-        2: (fbe_dv_vectors_Point, "on_receive_point"),
-        3: (fbe_dv_vectors_Point3, "on_receive_point3"),
-        4: (fbe_dv_vectors_Named, "on_receive_named"),
-        10: (fbe_dv_vectors_Holder, "on_receive_holder"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Edge, "on_receive_edge"),
+        2: (Point, "on_receive_point"),
+        3: (Point3, "on_receive_point3"),
+        4: (Named, "on_receive_named"),
+        10: (Holder, "on_receive_holder"),
     }
 
     def on_receive_edge(self, value: Edge) -> None:
@@ -1404,12 +903,12 @@ class FinalReceiver(fbe.Receiver):
     """Receives vectors final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_vectors_Edge, "on_receive_edge"),
-        2: (fbe_df_vectors_Point, "on_receive_point"),
-        3: (fbe_df_vectors_Point3, "on_receive_point3"),
-        4: (fbe_df_vectors_Named, "on_receive_named"),
-        10: (fbe_df_vectors_Holder, "on_receive_holder"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Edge, "on_receive_edge"),
+        2: (Point, "on_receive_point"),
+        3: (Point3, "on_receive_point3"),
+        4: (Named, "on_receive_named"),
+        10: (Holder, "on_receive_holder"),
     }
 
     def on_receive_edge(self, value: Edge) -> None:
@@ -1607,3 +1106,51 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Named, 4, 16, 8, 8, (("name", 8, "s", 0), ("values", 12, ("v", "i", 4, 4), 0),)),
     (Holder, 10, 32, 24, 8, (("edges", 8, ("v", ("S", 0), 0, 12), 0), ("points", 12, ("v", ("S", 2), 0, 19), 0), ("ints", 16, ("v", "i", 4, 4), 0), ("switches", 20, ("v", "?", 1, 1), 0), ("reals", 24, ("v", "d", 8, 8), 0), ("named", 28, ("v", ("S", 3), 0, 8), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Edge,
+    "Edge",
+    FBE_CORE,
+    0,
+    (fbe_vw_Edge, fbe_vr_Edge),
+    final=(fbe_fw_Edge, fbe_fr_Edge),
+    json=(fbe_js_Edge, fbe_jr_Edge),
+)
+fbe.bind(
+    Point,
+    "Point",
+    FBE_CORE,
+    1,
+    (fbe_vw_Point, fbe_vr_Point),
+    final=(fbe_fw_Point, fbe_fr_Point),
+    json=(fbe_js_Point, fbe_jr_Point),
+)
+fbe.bind(
+    Point3,
+    "Point3",
+    FBE_CORE,
+    2,
+    (fbe_vw_Point3, fbe_vr_Point3),
+    final=(fbe_fw_Point3, fbe_fr_Point3),
+    json=(fbe_js_Point3, fbe_jr_Point3),
+)
+fbe.bind(
+    Named,
+    "Named",
+    FBE_CORE,
+    3,
+    (fbe_vw_Named, fbe_vr_Named),
+    final=(fbe_fw_Named, fbe_fr_Named),
+    json=(fbe_js_Named, fbe_jr_Named),
+)
+fbe.bind(
+    Holder,
+    "Holder",
+    FBE_CORE,
+    4,
+    (fbe_vw_Holder, fbe_vr_Holder),
+    final=(fbe_fw_Holder, fbe_fr_Holder),
+    json=(fbe_js_Holder, fbe_jr_Holder),
+)

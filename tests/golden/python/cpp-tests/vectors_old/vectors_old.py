@@ -42,82 +42,8 @@ class Edge(fbe.Struct):
     ) -> None:
         self.source = source
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Edge):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Edge(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Edge, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Edge | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Edge, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Edge:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Edge | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Edge(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Edge:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Edge(fbe.jsonfmt.parse(text), "Edge", fbe.jsonfmt.budget(text, limits))
 
 
 class Holder(fbe.Struct):
@@ -138,82 +64,8 @@ class Holder(fbe.Struct):
     ) -> None:
         self.edges = [] if edges is None else edges
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Holder(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Holder | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Holder, self, 10))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Holder | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Holder(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Holder:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder", fbe.jsonfmt.budget(text, limits))
 
 
 Edge.fbe_spec = (
@@ -301,30 +153,14 @@ class EdgeModel(fbe.Model[Edge]):
     """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Edge) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Edge, value)
-
-    def _decode(self, data: bytes) -> tuple[Edge, int]:
-        return fbe.decode_versioned(fbe_vr_Edge, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Edge
 
 
 class HolderModel(fbe.Model[Holder]):
     """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 10
-
-    def _encode(self, value: Holder) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Holder, value)
-
-    def _decode(self, data: bytes) -> tuple[Holder, int]:
-        return fbe.decode_versioned(fbe_vr_Holder, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Holder
 
 
 def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
@@ -377,30 +213,14 @@ class EdgeFinalModel(fbe.FinalModel[Edge]):
     """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Edge) -> bytearray:
-        return fbe.encode_final(fbe_fw_Edge, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[Edge, int]:
-        return fbe.decode_final(fbe_fr_Edge, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Edge
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
     """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 10
-
-    def _encode(self, value: Holder) -> bytearray:
-        return fbe.encode_final(fbe_fw_Holder, value, 10)
-
-    def _decode(self, data: bytes) -> tuple[Holder, int]:
-        return fbe.decode_final(fbe_fr_Holder, data, 10, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Holder
 
 
 def fbe_js_Edge(v: Edge) -> str:
@@ -449,67 +269,35 @@ def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
     return v
 
 
-def fbe_dv_vectors_old_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
-    return fbe.decode_versioned(fbe_vr_Edge, data, limits)[0]
-
-
-def fbe_df_vectors_old_Edge(data: bytes, limits: fbe.Limits | None) -> Edge:
-    return fbe.decode_final(fbe_fr_Edge, data, 1, limits)[0]
-
-
-def fbe_dv_vectors_old_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
-    return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
-
-
-def fbe_df_vectors_old_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
-    return fbe.decode_final(fbe_fr_Holder, data, 10, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Edge: lambda v: fbe.encode_versioned(fbe_vw_Edge, v),
-    Holder: lambda v: fbe.encode_versioned(fbe_vw_Holder, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends vectors_old messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of vectors_old")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Edge: lambda v: fbe.encode_final(fbe_fw_Edge, v, 1),
-    Holder: lambda v: fbe.encode_final(fbe_fw_Holder, v, 10),
-}
+    fbe_package: ClassVar[str] = "vectors_old"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Edge,
+        Holder,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends vectors_old messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of vectors_old")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "vectors_old"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Edge,
+        Holder,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives vectors_old versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_vectors_old_Edge, "on_receive_edge"),
-        10: (fbe_dv_vectors_old_Holder, "on_receive_holder"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Edge, "on_receive_edge"),
+        10: (Holder, "on_receive_holder"),
     }
 
     def on_receive_edge(self, value: Edge) -> None:
@@ -523,9 +311,9 @@ class FinalReceiver(fbe.Receiver):
     """Receives vectors_old final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_vectors_old_Edge, "on_receive_edge"),
-        10: (fbe_df_vectors_old_Holder, "on_receive_holder"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Edge, "on_receive_edge"),
+        10: (Holder, "on_receive_holder"),
     }
 
     def on_receive_edge(self, value: Edge) -> None:
@@ -614,3 +402,24 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Edge, 1, 12, 4, 8, (("source", 8, "i", 0),)),
     (Holder, 10, 12, 4, 8, (("edges", 8, ("v", ("S", 0), 0, 4), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Edge,
+    "Edge",
+    FBE_CORE,
+    0,
+    (fbe_vw_Edge, fbe_vr_Edge),
+    final=(fbe_fw_Edge, fbe_fr_Edge),
+    json=(fbe_js_Edge, fbe_jr_Edge),
+)
+fbe.bind(
+    Holder,
+    "Holder",
+    FBE_CORE,
+    1,
+    (fbe_vw_Holder, fbe_vr_Holder),
+    final=(fbe_fw_Holder, fbe_fr_Holder),
+    json=(fbe_js_Holder, fbe_jr_Holder),
+)

@@ -555,82 +555,8 @@ class Enums(fbe.Struct):
         self.uint64b4 = uint64b4
         self.uint64b5 = uint64b5
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Enums):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Enums):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Enums):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Enums):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Enums):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Enums(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Enums, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Enums:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Enums | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Enums, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Enums, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Enums:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Enums | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Enums, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Enums(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Enums:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Enums(fbe.jsonfmt.parse(text), "Enums", fbe.jsonfmt.budget(text, limits))
 
 
 Enums.fbe_spec = (
@@ -1002,15 +928,7 @@ class EnumsModel(fbe.Model[Enums]):
     """Versioned model of Enums: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Enums) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Enums, value)
-
-    def _decode(self, data: bytes) -> tuple[Enums, int]:
-        return fbe.decode_versioned(fbe_vr_Enums, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Enums
 
 
 def fbe_fw_Enums(w: bytearray, v: Enums) -> None:
@@ -1103,15 +1021,7 @@ class EnumsFinalModel(fbe.FinalModel[Enums]):
     """Final model of Enums: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Enums) -> bytearray:
-        return fbe.encode_final(fbe_fw_Enums, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[Enums, int]:
-        return fbe.decode_final(fbe_fr_Enums, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Enums
 
 
 def fbe_js_Enums(v: Enums) -> str:
@@ -1332,56 +1242,32 @@ def fbe_jr_Enums(o: Any, f: str, b: fbe.Budget) -> Enums:
     return v
 
 
-def fbe_dv_enums_Enums(data: bytes, limits: fbe.Limits | None) -> Enums:
-    return fbe.decode_versioned(fbe_vr_Enums, data, limits)[0]
-
-
-def fbe_df_enums_Enums(data: bytes, limits: fbe.Limits | None) -> Enums:
-    return fbe.decode_final(fbe_fr_Enums, data, 1, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Enums: lambda v: fbe.encode_versioned(fbe_vw_Enums, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends enums messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of enums")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Enums: lambda v: fbe.encode_final(fbe_fw_Enums, v, 1),
-}
+    fbe_package: ClassVar[str] = "enums"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Enums,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends enums messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of enums")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "enums"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Enums,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives enums versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_enums_Enums, "on_receive_enums"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Enums, "on_receive_enums"),
     }
 
     def on_receive_enums(self, value: Enums) -> None:
@@ -1392,8 +1278,8 @@ class FinalReceiver(fbe.Receiver):
     """Receives enums final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_enums_Enums, "on_receive_enums"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Enums, "on_receive_enums"),
     }
 
     def on_receive_enums(self, value: Enums) -> None:
@@ -1455,3 +1341,15 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Enums, 1, 224, 216, 8, (("byte0", 8, ("e", "B", FBE_M_EnumByte), 0), ("byte1", 9, ("e", "B", FBE_M_EnumByte), 0), ("byte2", 10, ("e", "B", FBE_M_EnumByte), 0), ("byte3", 11, ("e", "B", FBE_M_EnumByte), 0), ("byte4", 12, ("e", "B", FBE_M_EnumByte), 0), ("byte5", 13, ("e", "B", FBE_M_EnumByte), 0), ("char0", 14, ("e", "B", FBE_M_EnumChar), 0), ("char1", 15, ("e", "B", FBE_M_EnumChar), 0), ("char2", 16, ("e", "B", FBE_M_EnumChar), 0), ("char3", 17, ("e", "B", FBE_M_EnumChar), 0), ("char4", 18, ("e", "B", FBE_M_EnumChar), 0), ("char5", 19, ("e", "B", FBE_M_EnumChar), 0), ("wchar0", 20, ("e", "I", FBE_M_EnumWChar), 0), ("wchar1", 24, ("e", "I", FBE_M_EnumWChar), 0), ("wchar2", 28, ("e", "I", FBE_M_EnumWChar), 0), ("wchar3", 32, ("e", "I", FBE_M_EnumWChar), 0), ("wchar4", 36, ("e", "I", FBE_M_EnumWChar), 0), ("wchar5", 40, ("e", "I", FBE_M_EnumWChar), 0), ("int8b0", 44, ("e", "b", FBE_M_EnumInt8), 0), ("int8b1", 45, ("e", "b", FBE_M_EnumInt8), 0), ("int8b2", 46, ("e", "b", FBE_M_EnumInt8), 0), ("int8b3", 47, ("e", "b", FBE_M_EnumInt8), 0), ("int8b4", 48, ("e", "b", FBE_M_EnumInt8), 0), ("int8b5", 49, ("e", "b", FBE_M_EnumInt8), 0), ("uint8b0", 50, ("e", "B", FBE_M_EnumUInt8), 0), ("uint8b1", 51, ("e", "B", FBE_M_EnumUInt8), 0), ("uint8b2", 52, ("e", "B", FBE_M_EnumUInt8), 0), ("uint8b3", 53, ("e", "B", FBE_M_EnumUInt8), 0), ("uint8b4", 54, ("e", "B", FBE_M_EnumUInt8), 0), ("uint8b5", 55, ("e", "B", FBE_M_EnumUInt8), 0), ("int16b0", 56, ("e", "h", FBE_M_EnumInt16), 0), ("int16b1", 58, ("e", "h", FBE_M_EnumInt16), 0), ("int16b2", 60, ("e", "h", FBE_M_EnumInt16), 0), ("int16b3", 62, ("e", "h", FBE_M_EnumInt16), 0), ("int16b4", 64, ("e", "h", FBE_M_EnumInt16), 0), ("int16b5", 66, ("e", "h", FBE_M_EnumInt16), 0), ("uint16b0", 68, ("e", "H", FBE_M_EnumUInt16), 0), ("uint16b1", 70, ("e", "H", FBE_M_EnumUInt16), 0), ("uint16b2", 72, ("e", "H", FBE_M_EnumUInt16), 0), ("uint16b3", 74, ("e", "H", FBE_M_EnumUInt16), 0), ("uint16b4", 76, ("e", "H", FBE_M_EnumUInt16), 0), ("uint16b5", 78, ("e", "H", FBE_M_EnumUInt16), 0), ("int32b0", 80, ("e", "i", FBE_M_EnumInt32), 0), ("int32b1", 84, ("e", "i", FBE_M_EnumInt32), 0), ("int32b2", 88, ("e", "i", FBE_M_EnumInt32), 0), ("int32b3", 92, ("e", "i", FBE_M_EnumInt32), 0), ("int32b4", 96, ("e", "i", FBE_M_EnumInt32), 0), ("int32b5", 100, ("e", "i", FBE_M_EnumInt32), 0), ("uint32b0", 104, ("e", "I", FBE_M_EnumUInt32), 0), ("uint32b1", 108, ("e", "I", FBE_M_EnumUInt32), 0), ("uint32b2", 112, ("e", "I", FBE_M_EnumUInt32), 0), ("uint32b3", 116, ("e", "I", FBE_M_EnumUInt32), 0), ("uint32b4", 120, ("e", "I", FBE_M_EnumUInt32), 0), ("uint32b5", 124, ("e", "I", FBE_M_EnumUInt32), 0), ("int64b0", 128, ("e", "q", FBE_M_EnumInt64), 0), ("int64b1", 136, ("e", "q", FBE_M_EnumInt64), 0), ("int64b2", 144, ("e", "q", FBE_M_EnumInt64), 0), ("int64b3", 152, ("e", "q", FBE_M_EnumInt64), 0), ("int64b4", 160, ("e", "q", FBE_M_EnumInt64), 0), ("int64b5", 168, ("e", "q", FBE_M_EnumInt64), 0), ("uint64b0", 176, ("e", "Q", FBE_M_EnumUInt64), 0), ("uint64b1", 184, ("e", "Q", FBE_M_EnumUInt64), 0), ("uint64b2", 192, ("e", "Q", FBE_M_EnumUInt64), 0), ("uint64b3", 200, ("e", "Q", FBE_M_EnumUInt64), 0), ("uint64b4", 208, ("e", "Q", FBE_M_EnumUInt64), 0), ("uint64b5", 216, ("e", "Q", FBE_M_EnumUInt64), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Enums,
+    "Enums",
+    FBE_CORE,
+    0,
+    (fbe_vw_Enums, fbe_vr_Enums),
+    final=(fbe_fw_Enums, fbe_fr_Enums),
+    json=(fbe_js_Enums, fbe_jr_Enums),
+)

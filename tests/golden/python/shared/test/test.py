@@ -388,82 +388,13 @@ class StructSimple(fbe.Struct):
         self.f43 = f43
         self.f44 = pkg_proto.Account() if f44 is None else f44
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructSimple):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructSimple):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructSimple):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructSimple):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructSimple):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_StructSimple(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructSimple, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSimple:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructSimple | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructSimple, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructSimple, self, 110))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSimple:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructSimple | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructSimple, data, 110, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructSimple(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructSimple:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructSimple(fbe.jsonfmt.parse(text), "StructSimple", fbe.jsonfmt.budget(text, limits))
 
 
 class StructOptional(StructSimple):
@@ -769,82 +700,13 @@ class StructOptional(StructSimple):
         self.f164 = f164
         self.f165 = f165
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructOptional):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructOptional):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructOptional):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructOptional):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructOptional):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_StructOptional(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructOptional, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructOptional:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructOptional | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructOptional, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructOptional, self, 111))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructOptional:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructOptional | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructOptional, data, 111, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructOptional(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructOptional:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructOptional(fbe.jsonfmt.parse(text), "StructOptional", fbe.jsonfmt.budget(text, limits))
 
 
 class StructNested(StructOptional):
@@ -1120,82 +982,13 @@ class StructNested(StructOptional):
         self.f1010 = StructOptional() if f1010 is None else f1010
         self.f1011 = f1011
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructNested):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructNested):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructNested):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructNested):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructNested):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_StructNested(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructNested, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructNested:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructNested | None = FBE_CORE.from_fbe(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructNested, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructNested, self, 112))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructNested:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructNested | None = FBE_CORE.from_final(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructNested, data, 112, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructNested(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructNested:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructNested(fbe.jsonfmt.parse(text), "StructNested", fbe.jsonfmt.budget(text, limits))
 
 
 class StructBytes(fbe.Struct):
@@ -1222,82 +1015,8 @@ class StructBytes(fbe.Struct):
         self.f2 = f2
         self.f3 = f3
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructBytes):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructBytes):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructBytes):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructBytes):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructBytes):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_StructBytes(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructBytes, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructBytes:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructBytes | None = FBE_CORE.from_fbe(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructBytes, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructBytes, self, 120))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructBytes:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructBytes | None = FBE_CORE.from_final(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructBytes, data, 120, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructBytes(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructBytes:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructBytes(fbe.jsonfmt.parse(text), "StructBytes", fbe.jsonfmt.budget(text, limits))
 
 
 class StructArray(fbe.Struct):
@@ -1345,82 +1064,8 @@ class StructArray(fbe.Struct):
         self.f9 = [StructSimple() for _ in range(2)] if f9 is None else f9
         self.f10 = [None for _ in range(2)] if f10 is None else f10
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructArray):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructArray):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructArray):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructArray):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructArray):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_StructArray(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructArray, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructArray:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructArray | None = FBE_CORE.from_fbe(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructArray, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructArray, self, 125))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructArray:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructArray | None = FBE_CORE.from_final(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructArray, data, 125, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructArray(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructArray:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructArray(fbe.jsonfmt.parse(text), "StructArray", fbe.jsonfmt.budget(text, limits))
 
 
 class StructVector(fbe.Struct):
@@ -1468,82 +1113,8 @@ class StructVector(fbe.Struct):
         self.f9 = [] if f9 is None else f9
         self.f10 = [] if f10 is None else f10
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructVector):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructVector):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructVector):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructVector):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructVector):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_StructVector(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(5, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructVector, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructVector:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructVector | None = FBE_CORE.from_fbe(5, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructVector, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(5, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructVector, self, 130))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructVector:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructVector | None = FBE_CORE.from_final(5, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructVector, data, 130, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructVector(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructVector:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructVector(fbe.jsonfmt.parse(text), "StructVector", fbe.jsonfmt.budget(text, limits))
 
 
 class StructList(fbe.Struct):
@@ -1591,82 +1162,8 @@ class StructList(fbe.Struct):
         self.f9 = [] if f9 is None else f9
         self.f10 = [] if f10 is None else f10
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructList):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructList):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructList):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructList):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructList):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_StructList(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(6, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructList, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructList:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructList | None = FBE_CORE.from_fbe(6, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructList, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(6, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructList, self, 131))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructList:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructList | None = FBE_CORE.from_final(6, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructList, data, 131, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructList(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructList:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructList(fbe.jsonfmt.parse(text), "StructList", fbe.jsonfmt.budget(text, limits))
 
 
 class StructSet(fbe.Struct):
@@ -1696,82 +1193,8 @@ class StructSet(fbe.Struct):
         self.f3 = set() if f3 is None else f3
         self.f4 = set() if f4 is None else f4
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructSet):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructSet):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructSet):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructSet):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructSet):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_StructSet(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(7, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructSet, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSet:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructSet | None = FBE_CORE.from_fbe(7, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructSet, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(7, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructSet, self, 132))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructSet:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructSet | None = FBE_CORE.from_final(7, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructSet, data, 132, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructSet(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructSet:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructSet(fbe.jsonfmt.parse(text), "StructSet", fbe.jsonfmt.budget(text, limits))
 
 
 class StructMap(fbe.Struct):
@@ -1819,82 +1242,8 @@ class StructMap(fbe.Struct):
         self.f9 = {} if f9 is None else f9
         self.f10 = {} if f10 is None else f10
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructMap):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructMap):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructMap):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructMap):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructMap):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_StructMap(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(8, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructMap, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructMap:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructMap | None = FBE_CORE.from_fbe(8, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructMap, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(8, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructMap, self, 140))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructMap:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructMap | None = FBE_CORE.from_final(8, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructMap, data, 140, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructMap(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructMap:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructMap(fbe.jsonfmt.parse(text), "StructMap", fbe.jsonfmt.budget(text, limits))
 
 
 class StructHash(fbe.Struct):
@@ -1942,82 +1291,8 @@ class StructHash(fbe.Struct):
         self.f9 = {} if f9 is None else f9
         self.f10 = {} if f10 is None else f10
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructHash):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructHash):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructHash):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructHash):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructHash):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_StructHash(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(9, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructHash, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHash:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructHash | None = FBE_CORE.from_fbe(9, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructHash, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(9, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructHash, self, 141))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHash:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructHash | None = FBE_CORE.from_final(9, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructHash, data, 141, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructHash(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructHash:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructHash(fbe.jsonfmt.parse(text), "StructHash", fbe.jsonfmt.budget(text, limits))
 
 
 class StructHashEx(fbe.Struct):
@@ -2041,82 +1316,8 @@ class StructHashEx(fbe.Struct):
         self.f1 = {} if f1 is None else f1
         self.f2 = {} if f2 is None else f2
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructHashEx):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructHashEx):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructHashEx):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructHashEx):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructHashEx):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_StructHashEx(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(10, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructHashEx, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHashEx:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructHashEx | None = FBE_CORE.from_fbe(10, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructHashEx, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(10, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructHashEx, self, 142))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructHashEx:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructHashEx | None = FBE_CORE.from_final(10, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructHashEx, data, 142, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructHashEx(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructHashEx:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructHashEx(fbe.jsonfmt.parse(text), "StructHashEx", fbe.jsonfmt.budget(text, limits))
 
 
 class StructEmpty(fbe.Struct):
@@ -2132,82 +1333,8 @@ class StructEmpty(fbe.Struct):
     def __init__(self) -> None:
         pass
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, StructEmpty):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, StructEmpty):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, StructEmpty):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, StructEmpty):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, StructEmpty):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_StructEmpty(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(11, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_StructEmpty, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructEmpty:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructEmpty | None = FBE_CORE.from_fbe(11, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_StructEmpty, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(11, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_StructEmpty, self, 143))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> StructEmpty:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: StructEmpty | None = FBE_CORE.from_final(11, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_StructEmpty, data, 143, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_StructEmpty(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> StructEmpty:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_StructEmpty(fbe.jsonfmt.parse(text), "StructEmpty", fbe.jsonfmt.budget(text, limits))
 
 
 StructSimple.fbe_spec = (
@@ -4917,180 +4044,84 @@ class StructSimpleModel(fbe.Model[StructSimple]):
     """Versioned model of StructSimple: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 110
-
-    def _encode(self, value: StructSimple) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructSimple, value)
-
-    def _decode(self, data: bytes) -> tuple[StructSimple, int]:
-        return fbe.decode_versioned(fbe_vr_StructSimple, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = StructSimple
 
 
 class StructOptionalModel(fbe.Model[StructOptional]):
     """Versioned model of StructOptional: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 111
-
-    def _encode(self, value: StructOptional) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructOptional, value)
-
-    def _decode(self, data: bytes) -> tuple[StructOptional, int]:
-        return fbe.decode_versioned(fbe_vr_StructOptional, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = StructOptional
 
 
 class StructNestedModel(fbe.Model[StructNested]):
     """Versioned model of StructNested: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 112
-
-    def _encode(self, value: StructNested) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructNested, value)
-
-    def _decode(self, data: bytes) -> tuple[StructNested, int]:
-        return fbe.decode_versioned(fbe_vr_StructNested, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = StructNested
 
 
 class StructBytesModel(fbe.Model[StructBytes]):
     """Versioned model of StructBytes: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 120
-
-    def _encode(self, value: StructBytes) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructBytes, value)
-
-    def _decode(self, data: bytes) -> tuple[StructBytes, int]:
-        return fbe.decode_versioned(fbe_vr_StructBytes, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = StructBytes
 
 
 class StructArrayModel(fbe.Model[StructArray]):
     """Versioned model of StructArray: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 125
-
-    def _encode(self, value: StructArray) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructArray, value)
-
-    def _decode(self, data: bytes) -> tuple[StructArray, int]:
-        return fbe.decode_versioned(fbe_vr_StructArray, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = StructArray
 
 
 class StructVectorModel(fbe.Model[StructVector]):
     """Versioned model of StructVector: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 130
-
-    def _encode(self, value: StructVector) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructVector, value)
-
-    def _decode(self, data: bytes) -> tuple[StructVector, int]:
-        return fbe.decode_versioned(fbe_vr_StructVector, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 5
+    fbe_struct = StructVector
 
 
 class StructListModel(fbe.Model[StructList]):
     """Versioned model of StructList: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 131
-
-    def _encode(self, value: StructList) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructList, value)
-
-    def _decode(self, data: bytes) -> tuple[StructList, int]:
-        return fbe.decode_versioned(fbe_vr_StructList, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 6
+    fbe_struct = StructList
 
 
 class StructSetModel(fbe.Model[StructSet]):
     """Versioned model of StructSet: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 132
-
-    def _encode(self, value: StructSet) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructSet, value)
-
-    def _decode(self, data: bytes) -> tuple[StructSet, int]:
-        return fbe.decode_versioned(fbe_vr_StructSet, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 7
+    fbe_struct = StructSet
 
 
 class StructMapModel(fbe.Model[StructMap]):
     """Versioned model of StructMap: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 140
-
-    def _encode(self, value: StructMap) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructMap, value)
-
-    def _decode(self, data: bytes) -> tuple[StructMap, int]:
-        return fbe.decode_versioned(fbe_vr_StructMap, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 8
+    fbe_struct = StructMap
 
 
 class StructHashModel(fbe.Model[StructHash]):
     """Versioned model of StructHash: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 141
-
-    def _encode(self, value: StructHash) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructHash, value)
-
-    def _decode(self, data: bytes) -> tuple[StructHash, int]:
-        return fbe.decode_versioned(fbe_vr_StructHash, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 9
+    fbe_struct = StructHash
 
 
 class StructHashExModel(fbe.Model[StructHashEx]):
     """Versioned model of StructHashEx: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 142
-
-    def _encode(self, value: StructHashEx) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructHashEx, value)
-
-    def _decode(self, data: bytes) -> tuple[StructHashEx, int]:
-        return fbe.decode_versioned(fbe_vr_StructHashEx, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 10
+    fbe_struct = StructHashEx
 
 
 class StructEmptyModel(fbe.Model[StructEmpty]):
     """Versioned model of StructEmpty: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 143
-
-    def _encode(self, value: StructEmpty) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_StructEmpty, value)
-
-    def _decode(self, data: bytes) -> tuple[StructEmpty, int]:
-        return fbe.decode_versioned(fbe_vr_StructEmpty, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 11
+    fbe_struct = StructEmpty
 
 
 def fbe_fw_StructSimple(w: bytearray, v: StructSimple) -> None:
@@ -8577,180 +7608,84 @@ class StructSimpleFinalModel(fbe.FinalModel[StructSimple]):
     """Final model of StructSimple: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 110
-
-    def _encode(self, value: StructSimple) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructSimple, value, 110)
-
-    def _decode(self, data: bytes) -> tuple[StructSimple, int]:
-        return fbe.decode_final(fbe_fr_StructSimple, data, 110, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = StructSimple
 
 
 class StructOptionalFinalModel(fbe.FinalModel[StructOptional]):
     """Final model of StructOptional: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 111
-
-    def _encode(self, value: StructOptional) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructOptional, value, 111)
-
-    def _decode(self, data: bytes) -> tuple[StructOptional, int]:
-        return fbe.decode_final(fbe_fr_StructOptional, data, 111, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = StructOptional
 
 
 class StructNestedFinalModel(fbe.FinalModel[StructNested]):
     """Final model of StructNested: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 112
-
-    def _encode(self, value: StructNested) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructNested, value, 112)
-
-    def _decode(self, data: bytes) -> tuple[StructNested, int]:
-        return fbe.decode_final(fbe_fr_StructNested, data, 112, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = StructNested
 
 
 class StructBytesFinalModel(fbe.FinalModel[StructBytes]):
     """Final model of StructBytes: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 120
-
-    def _encode(self, value: StructBytes) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructBytes, value, 120)
-
-    def _decode(self, data: bytes) -> tuple[StructBytes, int]:
-        return fbe.decode_final(fbe_fr_StructBytes, data, 120, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = StructBytes
 
 
 class StructArrayFinalModel(fbe.FinalModel[StructArray]):
     """Final model of StructArray: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 125
-
-    def _encode(self, value: StructArray) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructArray, value, 125)
-
-    def _decode(self, data: bytes) -> tuple[StructArray, int]:
-        return fbe.decode_final(fbe_fr_StructArray, data, 125, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = StructArray
 
 
 class StructVectorFinalModel(fbe.FinalModel[StructVector]):
     """Final model of StructVector: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 130
-
-    def _encode(self, value: StructVector) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructVector, value, 130)
-
-    def _decode(self, data: bytes) -> tuple[StructVector, int]:
-        return fbe.decode_final(fbe_fr_StructVector, data, 130, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 5
+    fbe_struct = StructVector
 
 
 class StructListFinalModel(fbe.FinalModel[StructList]):
     """Final model of StructList: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 131
-
-    def _encode(self, value: StructList) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructList, value, 131)
-
-    def _decode(self, data: bytes) -> tuple[StructList, int]:
-        return fbe.decode_final(fbe_fr_StructList, data, 131, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 6
+    fbe_struct = StructList
 
 
 class StructSetFinalModel(fbe.FinalModel[StructSet]):
     """Final model of StructSet: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 132
-
-    def _encode(self, value: StructSet) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructSet, value, 132)
-
-    def _decode(self, data: bytes) -> tuple[StructSet, int]:
-        return fbe.decode_final(fbe_fr_StructSet, data, 132, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 7
+    fbe_struct = StructSet
 
 
 class StructMapFinalModel(fbe.FinalModel[StructMap]):
     """Final model of StructMap: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 140
-
-    def _encode(self, value: StructMap) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructMap, value, 140)
-
-    def _decode(self, data: bytes) -> tuple[StructMap, int]:
-        return fbe.decode_final(fbe_fr_StructMap, data, 140, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 8
+    fbe_struct = StructMap
 
 
 class StructHashFinalModel(fbe.FinalModel[StructHash]):
     """Final model of StructHash: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 141
-
-    def _encode(self, value: StructHash) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructHash, value, 141)
-
-    def _decode(self, data: bytes) -> tuple[StructHash, int]:
-        return fbe.decode_final(fbe_fr_StructHash, data, 141, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 9
+    fbe_struct = StructHash
 
 
 class StructHashExFinalModel(fbe.FinalModel[StructHashEx]):
     """Final model of StructHashEx: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 142
-
-    def _encode(self, value: StructHashEx) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructHashEx, value, 142)
-
-    def _decode(self, data: bytes) -> tuple[StructHashEx, int]:
-        return fbe.decode_final(fbe_fr_StructHashEx, data, 142, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 10
+    fbe_struct = StructHashEx
 
 
 class StructEmptyFinalModel(fbe.FinalModel[StructEmpty]):
     """Final model of StructEmpty: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 143
-
-    def _encode(self, value: StructEmpty) -> bytearray:
-        return fbe.encode_final(fbe_fw_StructEmpty, value, 143)
-
-    def _decode(self, data: bytes) -> tuple[StructEmpty, int]:
-        return fbe.decode_final(fbe_fr_StructEmpty, data, 143, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 11
+    fbe_struct = StructEmpty
 
 
 def fbe_js_StructSimple(v: StructSimple) -> str:
@@ -10000,210 +8935,74 @@ def fbe_jr_StructEmpty(o: Any, f: str, b: fbe.Budget) -> StructEmpty:
     return StructEmpty()
 
 
-def fbe_dv_test_StructSimple(data: bytes, limits: fbe.Limits | None) -> StructSimple:
-    return fbe.decode_versioned(fbe_vr_StructSimple, data, limits)[0]
-
-
-def fbe_df_test_StructSimple(data: bytes, limits: fbe.Limits | None) -> StructSimple:
-    return fbe.decode_final(fbe_fr_StructSimple, data, 110, limits)[0]
-
-
-def fbe_dv_test_StructOptional(data: bytes, limits: fbe.Limits | None) -> StructOptional:
-    return fbe.decode_versioned(fbe_vr_StructOptional, data, limits)[0]
-
-
-def fbe_df_test_StructOptional(data: bytes, limits: fbe.Limits | None) -> StructOptional:
-    return fbe.decode_final(fbe_fr_StructOptional, data, 111, limits)[0]
-
-
-def fbe_dv_test_StructNested(data: bytes, limits: fbe.Limits | None) -> StructNested:
-    return fbe.decode_versioned(fbe_vr_StructNested, data, limits)[0]
-
-
-def fbe_df_test_StructNested(data: bytes, limits: fbe.Limits | None) -> StructNested:
-    return fbe.decode_final(fbe_fr_StructNested, data, 112, limits)[0]
-
-
-def fbe_dv_test_StructBytes(data: bytes, limits: fbe.Limits | None) -> StructBytes:
-    return fbe.decode_versioned(fbe_vr_StructBytes, data, limits)[0]
-
-
-def fbe_df_test_StructBytes(data: bytes, limits: fbe.Limits | None) -> StructBytes:
-    return fbe.decode_final(fbe_fr_StructBytes, data, 120, limits)[0]
-
-
-def fbe_dv_test_StructArray(data: bytes, limits: fbe.Limits | None) -> StructArray:
-    return fbe.decode_versioned(fbe_vr_StructArray, data, limits)[0]
-
-
-def fbe_df_test_StructArray(data: bytes, limits: fbe.Limits | None) -> StructArray:
-    return fbe.decode_final(fbe_fr_StructArray, data, 125, limits)[0]
-
-
-def fbe_dv_test_StructVector(data: bytes, limits: fbe.Limits | None) -> StructVector:
-    return fbe.decode_versioned(fbe_vr_StructVector, data, limits)[0]
-
-
-def fbe_df_test_StructVector(data: bytes, limits: fbe.Limits | None) -> StructVector:
-    return fbe.decode_final(fbe_fr_StructVector, data, 130, limits)[0]
-
-
-def fbe_dv_test_StructList(data: bytes, limits: fbe.Limits | None) -> StructList:
-    return fbe.decode_versioned(fbe_vr_StructList, data, limits)[0]
-
-
-def fbe_df_test_StructList(data: bytes, limits: fbe.Limits | None) -> StructList:
-    return fbe.decode_final(fbe_fr_StructList, data, 131, limits)[0]
-
-
-def fbe_dv_test_StructSet(data: bytes, limits: fbe.Limits | None) -> StructSet:
-    return fbe.decode_versioned(fbe_vr_StructSet, data, limits)[0]
-
-
-def fbe_df_test_StructSet(data: bytes, limits: fbe.Limits | None) -> StructSet:
-    return fbe.decode_final(fbe_fr_StructSet, data, 132, limits)[0]
-
-
-def fbe_dv_test_StructMap(data: bytes, limits: fbe.Limits | None) -> StructMap:
-    return fbe.decode_versioned(fbe_vr_StructMap, data, limits)[0]
-
-
-def fbe_df_test_StructMap(data: bytes, limits: fbe.Limits | None) -> StructMap:
-    return fbe.decode_final(fbe_fr_StructMap, data, 140, limits)[0]
-
-
-def fbe_dv_test_StructHash(data: bytes, limits: fbe.Limits | None) -> StructHash:
-    return fbe.decode_versioned(fbe_vr_StructHash, data, limits)[0]
-
-
-def fbe_df_test_StructHash(data: bytes, limits: fbe.Limits | None) -> StructHash:
-    return fbe.decode_final(fbe_fr_StructHash, data, 141, limits)[0]
-
-
-def fbe_dv_test_StructHashEx(data: bytes, limits: fbe.Limits | None) -> StructHashEx:
-    return fbe.decode_versioned(fbe_vr_StructHashEx, data, limits)[0]
-
-
-def fbe_df_test_StructHashEx(data: bytes, limits: fbe.Limits | None) -> StructHashEx:
-    return fbe.decode_final(fbe_fr_StructHashEx, data, 142, limits)[0]
-
-
-def fbe_dv_test_StructEmpty(data: bytes, limits: fbe.Limits | None) -> StructEmpty:
-    return fbe.decode_versioned(fbe_vr_StructEmpty, data, limits)[0]
-
-
-def fbe_df_test_StructEmpty(data: bytes, limits: fbe.Limits | None) -> StructEmpty:
-    return fbe.decode_final(fbe_fr_StructEmpty, data, 143, limits)[0]
-
-
-def fbe_dv_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.OrderMessage:
-    return fbe.decode_versioned(pkg_proto.fbe_vr_OrderMessage, data, limits)[0]
-
-
-def fbe_df_proto_OrderMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.OrderMessage:
-    return fbe.decode_final(pkg_proto.fbe_fr_OrderMessage, data, 1, limits)[0]
-
-
-def fbe_dv_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.BalanceMessage:
-    return fbe.decode_versioned(pkg_proto.fbe_vr_BalanceMessage, data, limits)[0]
-
-
-def fbe_df_proto_BalanceMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.BalanceMessage:
-    return fbe.decode_final(pkg_proto.fbe_fr_BalanceMessage, data, 2, limits)[0]
-
-
-def fbe_dv_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.AccountMessage:
-    return fbe.decode_versioned(pkg_proto.fbe_vr_AccountMessage, data, limits)[0]
-
-
-def fbe_df_proto_AccountMessage(data: bytes, limits: fbe.Limits | None) -> pkg_proto.AccountMessage:
-    return fbe.decode_final(pkg_proto.fbe_fr_AccountMessage, data, 3, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    StructSimple: lambda v: fbe.encode_versioned(fbe_vw_StructSimple, v),
-    StructOptional: lambda v: fbe.encode_versioned(fbe_vw_StructOptional, v),
-    StructNested: lambda v: fbe.encode_versioned(fbe_vw_StructNested, v),
-    StructBytes: lambda v: fbe.encode_versioned(fbe_vw_StructBytes, v),
-    StructArray: lambda v: fbe.encode_versioned(fbe_vw_StructArray, v),
-    StructVector: lambda v: fbe.encode_versioned(fbe_vw_StructVector, v),
-    StructList: lambda v: fbe.encode_versioned(fbe_vw_StructList, v),
-    StructSet: lambda v: fbe.encode_versioned(fbe_vw_StructSet, v),
-    StructMap: lambda v: fbe.encode_versioned(fbe_vw_StructMap, v),
-    StructHash: lambda v: fbe.encode_versioned(fbe_vw_StructHash, v),
-    StructHashEx: lambda v: fbe.encode_versioned(fbe_vw_StructHashEx, v),
-    StructEmpty: lambda v: fbe.encode_versioned(fbe_vw_StructEmpty, v),
-    pkg_proto.OrderMessage: lambda v: fbe.encode_versioned(pkg_proto.fbe_vw_OrderMessage, v),
-    pkg_proto.BalanceMessage: lambda v: fbe.encode_versioned(pkg_proto.fbe_vw_BalanceMessage, v),
-    pkg_proto.AccountMessage: lambda v: fbe.encode_versioned(pkg_proto.fbe_vw_AccountMessage, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends test messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of test")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    StructSimple: lambda v: fbe.encode_final(fbe_fw_StructSimple, v, 110),
-    StructOptional: lambda v: fbe.encode_final(fbe_fw_StructOptional, v, 111),
-    StructNested: lambda v: fbe.encode_final(fbe_fw_StructNested, v, 112),
-    StructBytes: lambda v: fbe.encode_final(fbe_fw_StructBytes, v, 120),
-    StructArray: lambda v: fbe.encode_final(fbe_fw_StructArray, v, 125),
-    StructVector: lambda v: fbe.encode_final(fbe_fw_StructVector, v, 130),
-    StructList: lambda v: fbe.encode_final(fbe_fw_StructList, v, 131),
-    StructSet: lambda v: fbe.encode_final(fbe_fw_StructSet, v, 132),
-    StructMap: lambda v: fbe.encode_final(fbe_fw_StructMap, v, 140),
-    StructHash: lambda v: fbe.encode_final(fbe_fw_StructHash, v, 141),
-    StructHashEx: lambda v: fbe.encode_final(fbe_fw_StructHashEx, v, 142),
-    StructEmpty: lambda v: fbe.encode_final(fbe_fw_StructEmpty, v, 143),
-    pkg_proto.OrderMessage: lambda v: fbe.encode_final(pkg_proto.fbe_fw_OrderMessage, v, 1),
-    pkg_proto.BalanceMessage: lambda v: fbe.encode_final(pkg_proto.fbe_fw_BalanceMessage, v, 2),
-    pkg_proto.AccountMessage: lambda v: fbe.encode_final(pkg_proto.fbe_fw_AccountMessage, v, 3),
-}
+    fbe_package: ClassVar[str] = "test"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        StructSimple,
+        StructOptional,
+        StructNested,
+        StructBytes,
+        StructArray,
+        StructVector,
+        StructList,
+        StructSet,
+        StructMap,
+        StructHash,
+        StructHashEx,
+        StructEmpty,
+        pkg_proto.OrderMessage,
+        pkg_proto.BalanceMessage,
+        pkg_proto.AccountMessage,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends test messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of test")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "test"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        StructSimple,
+        StructOptional,
+        StructNested,
+        StructBytes,
+        StructArray,
+        StructVector,
+        StructList,
+        StructSet,
+        StructMap,
+        StructHash,
+        StructHashEx,
+        StructEmpty,
+        pkg_proto.OrderMessage,
+        pkg_proto.BalanceMessage,
+        pkg_proto.AccountMessage,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives test versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        110: (fbe_dv_test_StructSimple, "on_receive_structsimple"),
-        111: (fbe_dv_test_StructOptional, "on_receive_structoptional"),
-        112: (fbe_dv_test_StructNested, "on_receive_structnested"),
-        120: (fbe_dv_test_StructBytes, "on_receive_structbytes"),
-        125: (fbe_dv_test_StructArray, "on_receive_structarray"),
-        130: (fbe_dv_test_StructVector, "on_receive_structvector"),
-        131: (fbe_dv_test_StructList, "on_receive_structlist"),
-        132: (fbe_dv_test_StructSet, "on_receive_structset"),
-        140: (fbe_dv_test_StructMap, "on_receive_structmap"),
-        141: (fbe_dv_test_StructHash, "on_receive_structhash"),
-        142: (fbe_dv_test_StructHashEx, "on_receive_structhashex"),
-        143: (fbe_dv_test_StructEmpty, "on_receive_structempty"),
-        1: (fbe_dv_proto_OrderMessage, "on_receive_proto_ordermessage"),
-        2: (fbe_dv_proto_BalanceMessage, "on_receive_proto_balancemessage"),
-        3: (fbe_dv_proto_AccountMessage, "on_receive_proto_accountmessage"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        110: (StructSimple, "on_receive_structsimple"),
+        111: (StructOptional, "on_receive_structoptional"),
+        112: (StructNested, "on_receive_structnested"),
+        120: (StructBytes, "on_receive_structbytes"),
+        125: (StructArray, "on_receive_structarray"),
+        130: (StructVector, "on_receive_structvector"),
+        131: (StructList, "on_receive_structlist"),
+        132: (StructSet, "on_receive_structset"),
+        140: (StructMap, "on_receive_structmap"),
+        141: (StructHash, "on_receive_structhash"),
+        142: (StructHashEx, "on_receive_structhashex"),
+        143: (StructEmpty, "on_receive_structempty"),
+        1: (pkg_proto.OrderMessage, "on_receive_proto_ordermessage"),
+        2: (pkg_proto.BalanceMessage, "on_receive_proto_balancemessage"),
+        3: (pkg_proto.AccountMessage, "on_receive_proto_accountmessage"),
     }
 
     def on_receive_structsimple(self, value: StructSimple) -> None:
@@ -10256,22 +9055,22 @@ class FinalReceiver(fbe.Receiver):
     """Receives test final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        110: (fbe_df_test_StructSimple, "on_receive_structsimple"),
-        111: (fbe_df_test_StructOptional, "on_receive_structoptional"),
-        112: (fbe_df_test_StructNested, "on_receive_structnested"),
-        120: (fbe_df_test_StructBytes, "on_receive_structbytes"),
-        125: (fbe_df_test_StructArray, "on_receive_structarray"),
-        130: (fbe_df_test_StructVector, "on_receive_structvector"),
-        131: (fbe_df_test_StructList, "on_receive_structlist"),
-        132: (fbe_df_test_StructSet, "on_receive_structset"),
-        140: (fbe_df_test_StructMap, "on_receive_structmap"),
-        141: (fbe_df_test_StructHash, "on_receive_structhash"),
-        142: (fbe_df_test_StructHashEx, "on_receive_structhashex"),
-        143: (fbe_df_test_StructEmpty, "on_receive_structempty"),
-        1: (fbe_df_proto_OrderMessage, "on_receive_proto_ordermessage"),
-        2: (fbe_df_proto_BalanceMessage, "on_receive_proto_balancemessage"),
-        3: (fbe_df_proto_AccountMessage, "on_receive_proto_accountmessage"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        110: (StructSimple, "on_receive_structsimple"),
+        111: (StructOptional, "on_receive_structoptional"),
+        112: (StructNested, "on_receive_structnested"),
+        120: (StructBytes, "on_receive_structbytes"),
+        125: (StructArray, "on_receive_structarray"),
+        130: (StructVector, "on_receive_structvector"),
+        131: (StructList, "on_receive_structlist"),
+        132: (StructSet, "on_receive_structset"),
+        140: (StructMap, "on_receive_structmap"),
+        141: (StructHash, "on_receive_structhash"),
+        142: (StructHashEx, "on_receive_structhashex"),
+        143: (StructEmpty, "on_receive_structempty"),
+        1: (pkg_proto.OrderMessage, "on_receive_proto_ordermessage"),
+        2: (pkg_proto.BalanceMessage, "on_receive_proto_balancemessage"),
+        3: (pkg_proto.AccountMessage, "on_receive_proto_accountmessage"),
     }
 
     def on_receive_structsimple(self, value: StructSimple) -> None:
@@ -11995,3 +10794,114 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (pkg_proto.Balance, 2, 20, 12, 8, (("currency", 8, "s", 0), ("amount", 12, "d", 0),)),
     (pkg_proto.Account, 3, 30, 14, 8, (("id", 8, "i", 12), ("name", 12, "s", 12), ("state", 16, ("e", "B", pkg_proto.FBE_M_State), 12), ("wallet", 17, ("S", 13), 12), ("asset", 21, ("o", ("S", 13)), 0), ("orders", 26, ("v", ("S", 12), 0, 26), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    StructSimple,
+    "StructSimple",
+    FBE_CORE,
+    0,
+    (fbe_vw_StructSimple, fbe_vr_StructSimple),
+    final=(fbe_fw_StructSimple, fbe_fr_StructSimple),
+    json=(fbe_js_StructSimple, fbe_jr_StructSimple),
+)
+fbe.bind(
+    StructOptional,
+    "StructOptional",
+    FBE_CORE,
+    1,
+    (fbe_vw_StructOptional, fbe_vr_StructOptional),
+    final=(fbe_fw_StructOptional, fbe_fr_StructOptional),
+    json=(fbe_js_StructOptional, fbe_jr_StructOptional),
+)
+fbe.bind(
+    StructNested,
+    "StructNested",
+    FBE_CORE,
+    2,
+    (fbe_vw_StructNested, fbe_vr_StructNested),
+    final=(fbe_fw_StructNested, fbe_fr_StructNested),
+    json=(fbe_js_StructNested, fbe_jr_StructNested),
+)
+fbe.bind(
+    StructBytes,
+    "StructBytes",
+    FBE_CORE,
+    3,
+    (fbe_vw_StructBytes, fbe_vr_StructBytes),
+    final=(fbe_fw_StructBytes, fbe_fr_StructBytes),
+    json=(fbe_js_StructBytes, fbe_jr_StructBytes),
+)
+fbe.bind(
+    StructArray,
+    "StructArray",
+    FBE_CORE,
+    4,
+    (fbe_vw_StructArray, fbe_vr_StructArray),
+    final=(fbe_fw_StructArray, fbe_fr_StructArray),
+    json=(fbe_js_StructArray, fbe_jr_StructArray),
+)
+fbe.bind(
+    StructVector,
+    "StructVector",
+    FBE_CORE,
+    5,
+    (fbe_vw_StructVector, fbe_vr_StructVector),
+    final=(fbe_fw_StructVector, fbe_fr_StructVector),
+    json=(fbe_js_StructVector, fbe_jr_StructVector),
+)
+fbe.bind(
+    StructList,
+    "StructList",
+    FBE_CORE,
+    6,
+    (fbe_vw_StructList, fbe_vr_StructList),
+    final=(fbe_fw_StructList, fbe_fr_StructList),
+    json=(fbe_js_StructList, fbe_jr_StructList),
+)
+fbe.bind(
+    StructSet,
+    "StructSet",
+    FBE_CORE,
+    7,
+    (fbe_vw_StructSet, fbe_vr_StructSet),
+    final=(fbe_fw_StructSet, fbe_fr_StructSet),
+    json=(fbe_js_StructSet, fbe_jr_StructSet),
+)
+fbe.bind(
+    StructMap,
+    "StructMap",
+    FBE_CORE,
+    8,
+    (fbe_vw_StructMap, fbe_vr_StructMap),
+    final=(fbe_fw_StructMap, fbe_fr_StructMap),
+    json=(fbe_js_StructMap, fbe_jr_StructMap),
+)
+fbe.bind(
+    StructHash,
+    "StructHash",
+    FBE_CORE,
+    9,
+    (fbe_vw_StructHash, fbe_vr_StructHash),
+    final=(fbe_fw_StructHash, fbe_fr_StructHash),
+    json=(fbe_js_StructHash, fbe_jr_StructHash),
+)
+fbe.bind(
+    StructHashEx,
+    "StructHashEx",
+    FBE_CORE,
+    10,
+    (fbe_vw_StructHashEx, fbe_vr_StructHashEx),
+    final=(fbe_fw_StructHashEx, fbe_fr_StructHashEx),
+    json=(fbe_js_StructHashEx, fbe_jr_StructHashEx),
+)
+fbe.bind(
+    StructEmpty,
+    "StructEmpty",
+    FBE_CORE,
+    11,
+    (fbe_vw_StructEmpty, fbe_vr_StructEmpty),
+    final=(fbe_fw_StructEmpty, fbe_fr_StructEmpty),
+    json=(fbe_js_StructEmpty, fbe_jr_StructEmpty),
+)

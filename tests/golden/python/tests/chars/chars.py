@@ -72,82 +72,8 @@ class CharKeys(fbe.Struct):
         self.letters = set() if letters is None else letters
         self.countByLetter = {} if countByLetter is None else countByLetter
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CharKeys):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, CharKeys):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, CharKeys):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, CharKeys):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, CharKeys):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_CharKeys(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_CharKeys, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CharKeys:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: CharKeys | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_CharKeys, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_CharKeys, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CharKeys:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: CharKeys | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_CharKeys, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_CharKeys(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> CharKeys:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_CharKeys(fbe.jsonfmt.parse(text), "CharKeys", fbe.jsonfmt.budget(text, limits))
 
 
 class GradeKeys(fbe.Struct):
@@ -171,82 +97,8 @@ class GradeKeys(fbe.Struct):
         self.grades = set() if grades is None else grades
         self.countByGrade = {} if countByGrade is None else countByGrade
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GradeKeys):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, GradeKeys):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, GradeKeys):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, GradeKeys):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, GradeKeys):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_GradeKeys(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_GradeKeys, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GradeKeys:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: GradeKeys | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_GradeKeys, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_GradeKeys, self, 2))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GradeKeys:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: GradeKeys | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_GradeKeys, data, 2, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_GradeKeys(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> GradeKeys:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_GradeKeys(fbe.jsonfmt.parse(text), "GradeKeys", fbe.jsonfmt.budget(text, limits))
 
 
 CharKeys.fbe_spec = (
@@ -346,30 +198,14 @@ class CharKeysModel(fbe.Model[CharKeys]):
     """Versioned model of CharKeys: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: CharKeys) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_CharKeys, value)
-
-    def _decode(self, data: bytes) -> tuple[CharKeys, int]:
-        return fbe.decode_versioned(fbe_vr_CharKeys, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = CharKeys
 
 
 class GradeKeysModel(fbe.Model[GradeKeys]):
     """Versioned model of GradeKeys: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
-
-    def _encode(self, value: GradeKeys) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_GradeKeys, value)
-
-    def _decode(self, data: bytes) -> tuple[GradeKeys, int]:
-        return fbe.decode_versioned(fbe_vr_GradeKeys, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = GradeKeys
 
 
 def fbe_fw_CharKeys(w: bytearray, v: CharKeys) -> None:
@@ -434,30 +270,14 @@ class CharKeysFinalModel(fbe.FinalModel[CharKeys]):
     """Final model of CharKeys: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: CharKeys) -> bytearray:
-        return fbe.encode_final(fbe_fw_CharKeys, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[CharKeys, int]:
-        return fbe.decode_final(fbe_fr_CharKeys, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = CharKeys
 
 
 class GradeKeysFinalModel(fbe.FinalModel[GradeKeys]):
     """Final model of GradeKeys: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
-
-    def _encode(self, value: GradeKeys) -> bytearray:
-        return fbe.encode_final(fbe_fw_GradeKeys, value, 2)
-
-    def _decode(self, data: bytes) -> tuple[GradeKeys, int]:
-        return fbe.decode_final(fbe_fr_GradeKeys, data, 2, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = GradeKeys
 
 
 def fbe_js_CharKeys(v: CharKeys) -> str:
@@ -512,67 +332,35 @@ def fbe_jr_GradeKeys(o: Any, f: str, b: fbe.Budget) -> GradeKeys:
     return v
 
 
-def fbe_dv_chars_CharKeys(data: bytes, limits: fbe.Limits | None) -> CharKeys:
-    return fbe.decode_versioned(fbe_vr_CharKeys, data, limits)[0]
-
-
-def fbe_df_chars_CharKeys(data: bytes, limits: fbe.Limits | None) -> CharKeys:
-    return fbe.decode_final(fbe_fr_CharKeys, data, 1, limits)[0]
-
-
-def fbe_dv_chars_GradeKeys(data: bytes, limits: fbe.Limits | None) -> GradeKeys:
-    return fbe.decode_versioned(fbe_vr_GradeKeys, data, limits)[0]
-
-
-def fbe_df_chars_GradeKeys(data: bytes, limits: fbe.Limits | None) -> GradeKeys:
-    return fbe.decode_final(fbe_fr_GradeKeys, data, 2, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    CharKeys: lambda v: fbe.encode_versioned(fbe_vw_CharKeys, v),
-    GradeKeys: lambda v: fbe.encode_versioned(fbe_vw_GradeKeys, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends chars messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of chars")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    CharKeys: lambda v: fbe.encode_final(fbe_fw_CharKeys, v, 1),
-    GradeKeys: lambda v: fbe.encode_final(fbe_fw_GradeKeys, v, 2),
-}
+    fbe_package: ClassVar[str] = "chars"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        CharKeys,
+        GradeKeys,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends chars messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of chars")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "chars"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        CharKeys,
+        GradeKeys,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives chars versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_chars_CharKeys, "on_receive_charkeys"),
-        2: (fbe_dv_chars_GradeKeys, "on_receive_gradekeys"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (CharKeys, "on_receive_charkeys"),
+        2: (GradeKeys, "on_receive_gradekeys"),
     }
 
     def on_receive_charkeys(self, value: CharKeys) -> None:
@@ -586,9 +374,9 @@ class FinalReceiver(fbe.Receiver):
     """Receives chars final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_chars_CharKeys, "on_receive_charkeys"),
-        2: (fbe_df_chars_GradeKeys, "on_receive_gradekeys"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (CharKeys, "on_receive_charkeys"),
+        2: (GradeKeys, "on_receive_gradekeys"),
     }
 
     def on_receive_charkeys(self, value: CharKeys) -> None:
@@ -722,3 +510,24 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (CharKeys, 1, 16, 8, 8, (("letters", 8, ("t", "B", 1, 1, fbe.buffer.char_order), 0), ("countByLetter", 12, ("M", "B", "i", 5, 5, fbe.buffer.first_char), 0),)),
     (GradeKeys, 2, 16, 8, 8, (("grades", 8, ("t", ("e", "B", FBE_M_Grade), 1, 1, None), 0), ("countByGrade", 12, ("M", ("e", "B", FBE_M_Grade), "i", 5, 5, fbe.buffer.first), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    CharKeys,
+    "CharKeys",
+    FBE_CORE,
+    0,
+    (fbe_vw_CharKeys, fbe_vr_CharKeys),
+    final=(fbe_fw_CharKeys, fbe_fr_CharKeys),
+    json=(fbe_js_CharKeys, fbe_jr_CharKeys),
+)
+fbe.bind(
+    GradeKeys,
+    "GradeKeys",
+    FBE_CORE,
+    1,
+    (fbe_vw_GradeKeys, fbe_vr_GradeKeys),
+    final=(fbe_fw_GradeKeys, fbe_fr_GradeKeys),
+    json=(fbe_js_GradeKeys, fbe_jr_GradeKeys),
+)

@@ -73,82 +73,8 @@ class Prices(fbe.Struct):
         self.priceByPrice = {} if priceByPrice is None else priceByPrice
         self.maybePrices = [] if maybePrices is None else maybePrices
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Prices):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Prices):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Prices):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Prices):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Prices):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Prices(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Prices, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Prices:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Prices | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Prices, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Prices, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Prices:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Prices | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Prices, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Prices(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Prices:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Prices(fbe.jsonfmt.parse(text), "Prices", fbe.jsonfmt.budget(text, limits))
 
 
 Prices.fbe_spec = (
@@ -254,15 +180,7 @@ class PricesModel(fbe.Model[Prices]):
     """Versioned model of Prices: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Prices) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Prices, value)
-
-    def _decode(self, data: bytes) -> tuple[Prices, int]:
-        return fbe.decode_versioned(fbe_vr_Prices, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Prices
 
 
 def fbe_fw_Prices(w: bytearray, v: Prices) -> None:
@@ -382,15 +300,7 @@ class PricesFinalModel(fbe.FinalModel[Prices]):
     """Final model of Prices: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Prices) -> bytearray:
-        return fbe.encode_final(fbe_fw_Prices, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[Prices, int]:
-        return fbe.decode_final(fbe_fr_Prices, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Prices
 
 
 def fbe_js_Prices(v: Prices) -> str:
@@ -443,56 +353,32 @@ def fbe_jr_Prices(o: Any, f: str, b: fbe.Budget) -> Prices:
     return v
 
 
-def fbe_dv_decimals_Prices(data: bytes, limits: fbe.Limits | None) -> Prices:
-    return fbe.decode_versioned(fbe_vr_Prices, data, limits)[0]
-
-
-def fbe_df_decimals_Prices(data: bytes, limits: fbe.Limits | None) -> Prices:
-    return fbe.decode_final(fbe_fr_Prices, data, 1, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Prices: lambda v: fbe.encode_versioned(fbe_vw_Prices, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends decimals messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of decimals")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Prices: lambda v: fbe.encode_final(fbe_fw_Prices, v, 1),
-}
+    fbe_package: ClassVar[str] = "decimals"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Prices,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends decimals messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of decimals")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "decimals"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Prices,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives decimals versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_decimals_Prices, "on_receive_prices"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Prices, "on_receive_prices"),
     }
 
     def on_receive_prices(self, value: Prices) -> None:
@@ -503,8 +389,8 @@ class FinalReceiver(fbe.Receiver):
     """Receives decimals final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_decimals_Prices, "on_receive_prices"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Prices, "on_receive_prices"),
     }
 
     def on_receive_prices(self, value: Prices) -> None:
@@ -706,3 +592,15 @@ def fbe_vcr_v_o_decimal(r: fbe.Reader, b: int, off: int, f: str) -> list[Decimal
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Prices, 1, 89, 77, 8, (("price", 8, "m", 0), ("maybePrice", 24, ("o", "m"), 0), ("pair", 29, ("a", "m", 2), 0), ("priceVector", 61, ("v", "m", 16, 16), 0), ("priceList", 65, ("v", "m", 16, 16), 0), ("priceSet", 69, ("t", "m", 16, 16, None), 0), ("priceById", 73, ("M", "i", "m", 20, 20, fbe.buffer.first), 0), ("idByPrice", 77, ("M", "m", "i", 20, 20, fbe.buffer.first), 0), ("priceByPrice", 81, ("H", "m", "m", 32, 32), 0), ("maybePrices", 85, ("v", ("o", "m"), 1, 1), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Prices,
+    "Prices",
+    FBE_CORE,
+    0,
+    (fbe_vw_Prices, fbe_vr_Prices),
+    final=(fbe_fw_Prices, fbe_fr_Prices),
+    json=(fbe_js_Prices, fbe_jr_Prices),
+)

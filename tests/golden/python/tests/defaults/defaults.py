@@ -141,82 +141,8 @@ class Zeros(fbe.Struct):
         self.n = n
         self.absent = absent
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Zeros):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Zeros):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Zeros):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Zeros):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Zeros):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Zeros(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Zeros, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Zeros:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Zeros | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Zeros, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Zeros, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Zeros:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Zeros | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Zeros, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Zeros(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Zeros:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Zeros(fbe.jsonfmt.parse(text), "Zeros", fbe.jsonfmt.budget(text, limits))
 
 
 Zeros.fbe_spec = (
@@ -406,15 +332,7 @@ class ZerosModel(fbe.Model[Zeros]):
     """Versioned model of Zeros: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Zeros) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Zeros, value)
-
-    def _decode(self, data: bytes) -> tuple[Zeros, int]:
-        return fbe.decode_versioned(fbe_vr_Zeros, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Zeros
 
 
 def fbe_fw_Zeros(w: bytearray, v: Zeros) -> None:
@@ -635,15 +553,7 @@ class ZerosFinalModel(fbe.FinalModel[Zeros]):
     """Final model of Zeros: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Zeros) -> bytearray:
-        return fbe.encode_final(fbe_fw_Zeros, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[Zeros, int]:
-        return fbe.decode_final(fbe_fr_Zeros, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Zeros
 
 
 def fbe_js_Zeros(v: Zeros) -> str:
@@ -708,56 +618,32 @@ def fbe_jr_Zeros(o: Any, f: str, b: fbe.Budget) -> Zeros:
     return v
 
 
-def fbe_dv_defaults_Zeros(data: bytes, limits: fbe.Limits | None) -> Zeros:
-    return fbe.decode_versioned(fbe_vr_Zeros, data, limits)[0]
-
-
-def fbe_df_defaults_Zeros(data: bytes, limits: fbe.Limits | None) -> Zeros:
-    return fbe.decode_final(fbe_fr_Zeros, data, 1, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Zeros: lambda v: fbe.encode_versioned(fbe_vw_Zeros, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends defaults messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of defaults")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Zeros: lambda v: fbe.encode_final(fbe_fw_Zeros, v, 1),
-}
+    fbe_package: ClassVar[str] = "defaults"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Zeros,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends defaults messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of defaults")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "defaults"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Zeros,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives defaults versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_defaults_Zeros, "on_receive_zeros"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Zeros, "on_receive_zeros"),
     }
 
     def on_receive_zeros(self, value: Zeros) -> None:
@@ -768,8 +654,8 @@ class FinalReceiver(fbe.Receiver):
     """Receives defaults final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_defaults_Zeros, "on_receive_zeros"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Zeros, "on_receive_zeros"),
     }
 
     def on_receive_zeros(self, value: Zeros) -> None:
@@ -1018,3 +904,15 @@ def fbe_vsr_uuid(r: fbe.Reader, s: int, f: str) -> uuid.UUID:
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Zeros, 1, 77, 17, 8, (("id", 8, "i", 0), ("b", 12, ("o", "?"), 0), ("i", 17, ("o", "i"), 0), ("l", 22, ("o", "q"), 0), ("f", 27, ("o", "f"), 0), ("d", 32, ("o", "d"), 0), ("m", 37, ("o", "m"), 0), ("s", 42, ("o", "s"), 0), ("c", 47, ("o", ("e", "B", FBE_M_Colour)), 0), ("fl", 52, ("o", ("e", "B", FBE_M_Mode)), 0), ("t", 57, ("o", "Q"), 0), ("u", 62, ("o", "u"), 0), ("n", 67, ("o", "i"), 0), ("absent", 72, ("o", "i"), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Zeros,
+    "Zeros",
+    FBE_CORE,
+    0,
+    (fbe_vw_Zeros, fbe_vr_Zeros),
+    final=(fbe_fw_Zeros, fbe_fr_Zeros),
+    json=(fbe_js_Zeros, fbe_jr_Zeros),
+)

@@ -527,82 +527,8 @@ class Counted(fbe.Struct):
     ) -> None:
         self.a = a
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Counted):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Counted):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Counted):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Counted):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Counted):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Counted(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Counted, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Counted:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Counted | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Counted, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Counted, self, 1001))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Counted:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Counted | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Counted, data, 1001, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Counted(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Counted:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Counted(fbe.jsonfmt.parse(text), "Counted", fbe.jsonfmt.budget(text, limits))
 
 
 class Shifted(fbe.Struct):
@@ -623,82 +549,8 @@ class Shifted(fbe.Struct):
     ) -> None:
         self.a = a
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Shifted):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Shifted):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Shifted):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Shifted):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Shifted):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Shifted(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Shifted, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Shifted:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Shifted | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Shifted, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Shifted, self, 1020))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Shifted:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Shifted | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Shifted, data, 1020, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Shifted(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Shifted:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Shifted(fbe.jsonfmt.parse(text), "Shifted", fbe.jsonfmt.budget(text, limits))
 
 
 class AfterShift(fbe.Struct):
@@ -719,82 +571,8 @@ class AfterShift(fbe.Struct):
     ) -> None:
         self.a = a
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AfterShift):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, AfterShift):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, AfterShift):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, AfterShift):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, AfterShift):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_AfterShift(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_AfterShift, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AfterShift:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: AfterShift | None = FBE_CORE.from_fbe(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_AfterShift, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_AfterShift, self, 1021))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> AfterShift:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: AfterShift | None = FBE_CORE.from_final(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_AfterShift, data, 1021, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_AfterShift(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> AfterShift:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_AfterShift(fbe.jsonfmt.parse(text), "AfterShift", fbe.jsonfmt.budget(text, limits))
 
 
 class Fixed(fbe.Struct):
@@ -815,82 +593,8 @@ class Fixed(fbe.Struct):
     ) -> None:
         self.a = a
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Fixed):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Fixed):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Fixed):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Fixed):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Fixed):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Fixed(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Fixed, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fixed:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Fixed | None = FBE_CORE.from_fbe(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Fixed, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Fixed, self, 7))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fixed:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Fixed | None = FBE_CORE.from_final(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Fixed, data, 7, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Fixed(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Fixed:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Fixed(fbe.jsonfmt.parse(text), "Fixed", fbe.jsonfmt.budget(text, limits))
 
 
 class Derived(Fixed):
@@ -913,82 +617,13 @@ class Derived(Fixed):
         self.a = a
         self.b = b
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return True
+    def fbe_key(self) -> tuple[Any, ...]:
+        return ()
 
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return () >= ()
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Derived(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Derived, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Derived | None = FBE_CORE.from_fbe(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Derived, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Derived, self, 7))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Derived | None = FBE_CORE.from_final(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Derived, data, 7, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Derived(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Derived:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Derived(fbe.jsonfmt.parse(text), "Derived", fbe.jsonfmt.budget(text, limits))
 
 
 class ImportedBase(pkg_market.Instrument):
@@ -1013,82 +648,13 @@ class ImportedBase(pkg_market.Instrument):
         self.digits = digits
         self.price = price
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, ImportedBase):
-            return NotImplemented
-        return (self.symbol,) == (other.symbol,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.symbol,)
 
-    def __hash__(self) -> int:
-        return hash((self.symbol,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, ImportedBase):
-            return NotImplemented
-        return (self.symbol,) < (other.symbol,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, ImportedBase):
-            return NotImplemented
-        return (self.symbol,) <= (other.symbol,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, ImportedBase):
-            return NotImplemented
-        return (self.symbol,) > (other.symbol,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, ImportedBase):
-            return NotImplemented
-        return (self.symbol,) >= (other.symbol,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_ImportedBase(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(5, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_ImportedBase, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> ImportedBase:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: ImportedBase | None = FBE_CORE.from_fbe(5, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_ImportedBase, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(5, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_ImportedBase, self, 1022))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> ImportedBase:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: ImportedBase | None = FBE_CORE.from_final(5, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_ImportedBase, data, 1022, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_ImportedBase(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> ImportedBase:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_ImportedBase(fbe.jsonfmt.parse(text), "ImportedBase", fbe.jsonfmt.budget(text, limits))
 
 
 class Note(fbe.Struct):
@@ -1109,82 +675,8 @@ class Note(fbe.Struct):
     ) -> None:
         self.text = text
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Note):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Note):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Note):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Note):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Note):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Note(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(6, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Note, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Note:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Note | None = FBE_CORE.from_fbe(6, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Note, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(6, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Note, self, 1023))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Note:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Note | None = FBE_CORE.from_final(6, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Note, data, 1023, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Note(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Note:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Note(fbe.jsonfmt.parse(text), "Note", fbe.jsonfmt.budget(text, limits))
 
 
 class Quiet(fbe.Struct):
@@ -1212,82 +704,8 @@ class Quiet(fbe.Struct):
         self.password = password
         self.legacy = legacy
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Quiet):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Quiet):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Quiet):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Quiet):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Quiet):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Quiet(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(7, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Quiet, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Quiet:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Quiet | None = FBE_CORE.from_fbe(7, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Quiet, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(7, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Quiet, self, 1024))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Quiet:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Quiet | None = FBE_CORE.from_final(7, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Quiet, data, 1024, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Quiet(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Quiet:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Quiet(fbe.jsonfmt.parse(text), "Quiet", fbe.jsonfmt.budget(text, limits))
 
 
 class Empty(fbe.Struct):
@@ -1303,82 +721,8 @@ class Empty(fbe.Struct):
     def __init__(self) -> None:
         pass
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Empty(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(8, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Empty, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Empty | None = FBE_CORE.from_fbe(8, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Empty, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(8, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Empty, self, 1025))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Empty | None = FBE_CORE.from_final(8, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Empty, data, 1025, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Empty(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Empty:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Empty(fbe.jsonfmt.parse(text), "Empty", fbe.jsonfmt.budget(text, limits))
 
 
 class Everything(fbe.Struct):
@@ -1558,82 +902,13 @@ class Everything(fbe.Struct):
         self.f51 = set() if f51 is None else f51
         self.f52 = {} if f52 is None else f52
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Everything):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Everything):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Everything):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Everything):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Everything):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Everything(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(9, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Everything, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Everything:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Everything | None = FBE_CORE.from_fbe(9, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Everything, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(9, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Everything, self, 1026))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Everything:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Everything | None = FBE_CORE.from_final(9, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Everything, data, 1026, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Everything(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Everything:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Everything(fbe.jsonfmt.parse(text), "Everything", fbe.jsonfmt.budget(text, limits))
 
 
 class PlaceOrder(fbe.Struct):
@@ -1657,82 +932,13 @@ class PlaceOrder(fbe.Struct):
         self.id = fbe.uuid1() if id is None else id
         self.instrument = pkg_market.Instrument() if instrument is None else instrument
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PlaceOrder):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, PlaceOrder):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, PlaceOrder):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, PlaceOrder):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, PlaceOrder):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_PlaceOrder(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(10, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_PlaceOrder, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PlaceOrder:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: PlaceOrder | None = FBE_CORE.from_fbe(10, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_PlaceOrder, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(10, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_PlaceOrder, self, 1027))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PlaceOrder:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: PlaceOrder | None = FBE_CORE.from_final(10, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_PlaceOrder(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> PlaceOrder:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_PlaceOrder(fbe.jsonfmt.parse(text), "PlaceOrder", fbe.jsonfmt.budget(text, limits))
 
 
 class Accepted(fbe.Struct):
@@ -1753,82 +959,13 @@ class Accepted(fbe.Struct):
     ) -> None:
         self.id = fbe.uuid1() if id is None else id
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Accepted):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Accepted):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Accepted):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Accepted):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Accepted):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Accepted(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(11, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Accepted, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Accepted:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Accepted | None = FBE_CORE.from_fbe(11, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Accepted, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(11, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Accepted, self, 1028))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Accepted:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Accepted | None = FBE_CORE.from_final(11, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Accepted, data, 1028, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Accepted(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Accepted:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Accepted(fbe.jsonfmt.parse(text), "Accepted", fbe.jsonfmt.budget(text, limits))
 
 
 class Rejected(fbe.Struct):
@@ -1852,82 +989,13 @@ class Rejected(fbe.Struct):
         self.id = fbe.uuid1() if id is None else id
         self.reason = reason
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Rejected):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Rejected):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Rejected):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Rejected):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Rejected):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Rejected(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(12, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Rejected, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Rejected:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Rejected | None = FBE_CORE.from_fbe(12, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Rejected, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(12, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Rejected, self, 1029))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Rejected:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Rejected | None = FBE_CORE.from_final(12, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Rejected, data, 1029, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Rejected(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Rejected:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Rejected(fbe.jsonfmt.parse(text), "Rejected", fbe.jsonfmt.budget(text, limits))
 
 
 class Ping(fbe.Struct):
@@ -1948,82 +1016,8 @@ class Ping(fbe.Struct):
     ) -> None:
         self.sequence = sequence
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Ping):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Ping):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Ping):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Ping):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Ping):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Ping(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(13, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Ping, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Ping:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Ping | None = FBE_CORE.from_fbe(13, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Ping, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(13, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Ping, self, 1030))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Ping:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Ping | None = FBE_CORE.from_final(13, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Ping, data, 1030, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Ping(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Ping:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Ping(fbe.jsonfmt.parse(text), "Ping", fbe.jsonfmt.budget(text, limits))
 
 
 class FixedKeywords(fbe.Struct):
@@ -2050,82 +1044,8 @@ class FixedKeywords(fbe.Struct):
         self.swap = swap
         self.default = default
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FixedKeywords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, FixedKeywords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, FixedKeywords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, FixedKeywords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, FixedKeywords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_FixedKeywords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(14, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_FixedKeywords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FixedKeywords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FixedKeywords | None = FBE_CORE.from_fbe(14, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_FixedKeywords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(14, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_FixedKeywords, self, 1031))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FixedKeywords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FixedKeywords | None = FBE_CORE.from_final(14, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_FixedKeywords, data, 1031, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_FixedKeywords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> FixedKeywords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_FixedKeywords(fbe.jsonfmt.parse(text), "FixedKeywords", fbe.jsonfmt.budget(text, limits))
 
 
 class Keywords(fbe.Struct):
@@ -2170,82 +1090,8 @@ class Keywords(fbe.Struct):
         self.operator = operator
         self.this = [] if this is None else this
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Keywords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Keywords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Keywords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Keywords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Keywords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Keywords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(15, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Keywords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Keywords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Keywords | None = FBE_CORE.from_fbe(15, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Keywords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(15, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Keywords, self, 1032))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Keywords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Keywords | None = FBE_CORE.from_final(15, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Keywords, data, 1032, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Keywords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Keywords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Keywords(fbe.jsonfmt.parse(text), "Keywords", fbe.jsonfmt.budget(text, limits))
 
 
 class Route(fbe.Struct):
@@ -2272,82 +1118,13 @@ class Route(fbe.Struct):
         self.weight = weight
         self.leg = leg
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Route):
-            return NotImplemented
-        return (self.venue, self.leg) == (other.venue, other.leg)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.venue, self.leg)
 
-    def __hash__(self) -> int:
-        return hash((self.venue, self.leg))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Route):
-            return NotImplemented
-        return (self.venue, self.leg) < (other.venue, other.leg)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Route):
-            return NotImplemented
-        return (self.venue, self.leg) <= (other.venue, other.leg)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Route):
-            return NotImplemented
-        return (self.venue, self.leg) > (other.venue, other.leg)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Route):
-            return NotImplemented
-        return (self.venue, self.leg) >= (other.venue, other.leg)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Route(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(16, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Route, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Route:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Route | None = FBE_CORE.from_fbe(16, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Route, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(16, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Route, self, 1033))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Route:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Route | None = FBE_CORE.from_final(16, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Route, data, 1033, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Route(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Route:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Route(fbe.jsonfmt.parse(text), "Route", fbe.jsonfmt.budget(text, limits))
 
 
 class Routes(fbe.Struct):
@@ -2374,82 +1151,8 @@ class Routes(fbe.Struct):
         self.ranks = {} if ranks is None else ranks
         self.names = {} if names is None else names
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Routes):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Routes):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Routes):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Routes):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Routes):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Routes(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(17, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Routes, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Routes:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Routes | None = FBE_CORE.from_fbe(17, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Routes, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(17, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Routes, self, 1034))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Routes:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Routes | None = FBE_CORE.from_final(17, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Routes, data, 1034, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Routes(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Routes:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Routes(fbe.jsonfmt.parse(text), "Routes", fbe.jsonfmt.budget(text, limits))
 
 
 Counted.fbe_spec = (
@@ -3584,270 +2287,126 @@ class CountedModel(fbe.Model[Counted]):
     """Versioned model of Counted: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1001
-
-    def _encode(self, value: Counted) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Counted, value)
-
-    def _decode(self, data: bytes) -> tuple[Counted, int]:
-        return fbe.decode_versioned(fbe_vr_Counted, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Counted
 
 
 class ShiftedModel(fbe.Model[Shifted]):
     """Versioned model of Shifted: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1020
-
-    def _encode(self, value: Shifted) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Shifted, value)
-
-    def _decode(self, data: bytes) -> tuple[Shifted, int]:
-        return fbe.decode_versioned(fbe_vr_Shifted, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Shifted
 
 
 class AfterShiftModel(fbe.Model[AfterShift]):
     """Versioned model of AfterShift: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1021
-
-    def _encode(self, value: AfterShift) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_AfterShift, value)
-
-    def _decode(self, data: bytes) -> tuple[AfterShift, int]:
-        return fbe.decode_versioned(fbe_vr_AfterShift, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = AfterShift
 
 
 class FixedModel(fbe.Model[Fixed]):
     """Versioned model of Fixed: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 7
-
-    def _encode(self, value: Fixed) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Fixed, value)
-
-    def _decode(self, data: bytes) -> tuple[Fixed, int]:
-        return fbe.decode_versioned(fbe_vr_Fixed, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = Fixed
 
 
 class DerivedModel(fbe.Model[Derived]):
     """Versioned model of Derived: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 7
-
-    def _encode(self, value: Derived) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Derived, value)
-
-    def _decode(self, data: bytes) -> tuple[Derived, int]:
-        return fbe.decode_versioned(fbe_vr_Derived, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = Derived
 
 
 class ImportedBaseModel(fbe.Model[ImportedBase]):
     """Versioned model of ImportedBase: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1022
-
-    def _encode(self, value: ImportedBase) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_ImportedBase, value)
-
-    def _decode(self, data: bytes) -> tuple[ImportedBase, int]:
-        return fbe.decode_versioned(fbe_vr_ImportedBase, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 5
+    fbe_struct = ImportedBase
 
 
 class NoteModel(fbe.Model[Note]):
     """Versioned model of Note: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1023
-
-    def _encode(self, value: Note) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Note, value)
-
-    def _decode(self, data: bytes) -> tuple[Note, int]:
-        return fbe.decode_versioned(fbe_vr_Note, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 6
+    fbe_struct = Note
 
 
 class QuietModel(fbe.Model[Quiet]):
     """Versioned model of Quiet: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1024
-
-    def _encode(self, value: Quiet) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Quiet, value)
-
-    def _decode(self, data: bytes) -> tuple[Quiet, int]:
-        return fbe.decode_versioned(fbe_vr_Quiet, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 7
+    fbe_struct = Quiet
 
 
 class EmptyModel(fbe.Model[Empty]):
     """Versioned model of Empty: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1025
-
-    def _encode(self, value: Empty) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Empty, value)
-
-    def _decode(self, data: bytes) -> tuple[Empty, int]:
-        return fbe.decode_versioned(fbe_vr_Empty, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 8
+    fbe_struct = Empty
 
 
 class EverythingModel(fbe.Model[Everything]):
     """Versioned model of Everything: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1026
-
-    def _encode(self, value: Everything) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Everything, value)
-
-    def _decode(self, data: bytes) -> tuple[Everything, int]:
-        return fbe.decode_versioned(fbe_vr_Everything, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 9
+    fbe_struct = Everything
 
 
 class PlaceOrderModel(fbe.Model[PlaceOrder]):
     """Versioned model of PlaceOrder: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1027
-
-    def _encode(self, value: PlaceOrder) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_PlaceOrder, value)
-
-    def _decode(self, data: bytes) -> tuple[PlaceOrder, int]:
-        return fbe.decode_versioned(fbe_vr_PlaceOrder, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 10
+    fbe_struct = PlaceOrder
 
 
 class AcceptedModel(fbe.Model[Accepted]):
     """Versioned model of Accepted: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1028
-
-    def _encode(self, value: Accepted) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Accepted, value)
-
-    def _decode(self, data: bytes) -> tuple[Accepted, int]:
-        return fbe.decode_versioned(fbe_vr_Accepted, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 11
+    fbe_struct = Accepted
 
 
 class RejectedModel(fbe.Model[Rejected]):
     """Versioned model of Rejected: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1029
-
-    def _encode(self, value: Rejected) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Rejected, value)
-
-    def _decode(self, data: bytes) -> tuple[Rejected, int]:
-        return fbe.decode_versioned(fbe_vr_Rejected, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 12
+    fbe_struct = Rejected
 
 
 class PingModel(fbe.Model[Ping]):
     """Versioned model of Ping: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1030
-
-    def _encode(self, value: Ping) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Ping, value)
-
-    def _decode(self, data: bytes) -> tuple[Ping, int]:
-        return fbe.decode_versioned(fbe_vr_Ping, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 13
+    fbe_struct = Ping
 
 
 class FixedKeywordsModel(fbe.Model[FixedKeywords]):
     """Versioned model of FixedKeywords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1031
-
-    def _encode(self, value: FixedKeywords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_FixedKeywords, value)
-
-    def _decode(self, data: bytes) -> tuple[FixedKeywords, int]:
-        return fbe.decode_versioned(fbe_vr_FixedKeywords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 14
+    fbe_struct = FixedKeywords
 
 
 class KeywordsModel(fbe.Model[Keywords]):
     """Versioned model of Keywords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1032
-
-    def _encode(self, value: Keywords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Keywords, value)
-
-    def _decode(self, data: bytes) -> tuple[Keywords, int]:
-        return fbe.decode_versioned(fbe_vr_Keywords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 15
+    fbe_struct = Keywords
 
 
 class RouteModel(fbe.Model[Route]):
     """Versioned model of Route: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1033
-
-    def _encode(self, value: Route) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Route, value)
-
-    def _decode(self, data: bytes) -> tuple[Route, int]:
-        return fbe.decode_versioned(fbe_vr_Route, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 16
+    fbe_struct = Route
 
 
 class RoutesModel(fbe.Model[Routes]):
     """Versioned model of Routes: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1034
-
-    def _encode(self, value: Routes) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Routes, value)
-
-    def _decode(self, data: bytes) -> tuple[Routes, int]:
-        return fbe.decode_versioned(fbe_vr_Routes, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 17
+    fbe_struct = Routes
 
 
 def fbe_fw_Counted(w: bytearray, v: Counted) -> None:
@@ -4766,270 +3325,126 @@ class CountedFinalModel(fbe.FinalModel[Counted]):
     """Final model of Counted: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1001
-
-    def _encode(self, value: Counted) -> bytearray:
-        return fbe.encode_final(fbe_fw_Counted, value, 1001)
-
-    def _decode(self, data: bytes) -> tuple[Counted, int]:
-        return fbe.decode_final(fbe_fr_Counted, data, 1001, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Counted
 
 
 class ShiftedFinalModel(fbe.FinalModel[Shifted]):
     """Final model of Shifted: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1020
-
-    def _encode(self, value: Shifted) -> bytearray:
-        return fbe.encode_final(fbe_fw_Shifted, value, 1020)
-
-    def _decode(self, data: bytes) -> tuple[Shifted, int]:
-        return fbe.decode_final(fbe_fr_Shifted, data, 1020, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Shifted
 
 
 class AfterShiftFinalModel(fbe.FinalModel[AfterShift]):
     """Final model of AfterShift: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1021
-
-    def _encode(self, value: AfterShift) -> bytearray:
-        return fbe.encode_final(fbe_fw_AfterShift, value, 1021)
-
-    def _decode(self, data: bytes) -> tuple[AfterShift, int]:
-        return fbe.decode_final(fbe_fr_AfterShift, data, 1021, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = AfterShift
 
 
 class FixedFinalModel(fbe.FinalModel[Fixed]):
     """Final model of Fixed: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 7
-
-    def _encode(self, value: Fixed) -> bytearray:
-        return fbe.encode_final(fbe_fw_Fixed, value, 7)
-
-    def _decode(self, data: bytes) -> tuple[Fixed, int]:
-        return fbe.decode_final(fbe_fr_Fixed, data, 7, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = Fixed
 
 
 class DerivedFinalModel(fbe.FinalModel[Derived]):
     """Final model of Derived: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 7
-
-    def _encode(self, value: Derived) -> bytearray:
-        return fbe.encode_final(fbe_fw_Derived, value, 7)
-
-    def _decode(self, data: bytes) -> tuple[Derived, int]:
-        return fbe.decode_final(fbe_fr_Derived, data, 7, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = Derived
 
 
 class ImportedBaseFinalModel(fbe.FinalModel[ImportedBase]):
     """Final model of ImportedBase: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1022
-
-    def _encode(self, value: ImportedBase) -> bytearray:
-        return fbe.encode_final(fbe_fw_ImportedBase, value, 1022)
-
-    def _decode(self, data: bytes) -> tuple[ImportedBase, int]:
-        return fbe.decode_final(fbe_fr_ImportedBase, data, 1022, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 5
+    fbe_struct = ImportedBase
 
 
 class NoteFinalModel(fbe.FinalModel[Note]):
     """Final model of Note: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1023
-
-    def _encode(self, value: Note) -> bytearray:
-        return fbe.encode_final(fbe_fw_Note, value, 1023)
-
-    def _decode(self, data: bytes) -> tuple[Note, int]:
-        return fbe.decode_final(fbe_fr_Note, data, 1023, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 6
+    fbe_struct = Note
 
 
 class QuietFinalModel(fbe.FinalModel[Quiet]):
     """Final model of Quiet: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1024
-
-    def _encode(self, value: Quiet) -> bytearray:
-        return fbe.encode_final(fbe_fw_Quiet, value, 1024)
-
-    def _decode(self, data: bytes) -> tuple[Quiet, int]:
-        return fbe.decode_final(fbe_fr_Quiet, data, 1024, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 7
+    fbe_struct = Quiet
 
 
 class EmptyFinalModel(fbe.FinalModel[Empty]):
     """Final model of Empty: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1025
-
-    def _encode(self, value: Empty) -> bytearray:
-        return fbe.encode_final(fbe_fw_Empty, value, 1025)
-
-    def _decode(self, data: bytes) -> tuple[Empty, int]:
-        return fbe.decode_final(fbe_fr_Empty, data, 1025, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 8
+    fbe_struct = Empty
 
 
 class EverythingFinalModel(fbe.FinalModel[Everything]):
     """Final model of Everything: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1026
-
-    def _encode(self, value: Everything) -> bytearray:
-        return fbe.encode_final(fbe_fw_Everything, value, 1026)
-
-    def _decode(self, data: bytes) -> tuple[Everything, int]:
-        return fbe.decode_final(fbe_fr_Everything, data, 1026, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 9
+    fbe_struct = Everything
 
 
 class PlaceOrderFinalModel(fbe.FinalModel[PlaceOrder]):
     """Final model of PlaceOrder: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1027
-
-    def _encode(self, value: PlaceOrder) -> bytearray:
-        return fbe.encode_final(fbe_fw_PlaceOrder, value, 1027)
-
-    def _decode(self, data: bytes) -> tuple[PlaceOrder, int]:
-        return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 10
+    fbe_struct = PlaceOrder
 
 
 class AcceptedFinalModel(fbe.FinalModel[Accepted]):
     """Final model of Accepted: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1028
-
-    def _encode(self, value: Accepted) -> bytearray:
-        return fbe.encode_final(fbe_fw_Accepted, value, 1028)
-
-    def _decode(self, data: bytes) -> tuple[Accepted, int]:
-        return fbe.decode_final(fbe_fr_Accepted, data, 1028, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 11
+    fbe_struct = Accepted
 
 
 class RejectedFinalModel(fbe.FinalModel[Rejected]):
     """Final model of Rejected: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1029
-
-    def _encode(self, value: Rejected) -> bytearray:
-        return fbe.encode_final(fbe_fw_Rejected, value, 1029)
-
-    def _decode(self, data: bytes) -> tuple[Rejected, int]:
-        return fbe.decode_final(fbe_fr_Rejected, data, 1029, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 12
+    fbe_struct = Rejected
 
 
 class PingFinalModel(fbe.FinalModel[Ping]):
     """Final model of Ping: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1030
-
-    def _encode(self, value: Ping) -> bytearray:
-        return fbe.encode_final(fbe_fw_Ping, value, 1030)
-
-    def _decode(self, data: bytes) -> tuple[Ping, int]:
-        return fbe.decode_final(fbe_fr_Ping, data, 1030, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 13
+    fbe_struct = Ping
 
 
 class FixedKeywordsFinalModel(fbe.FinalModel[FixedKeywords]):
     """Final model of FixedKeywords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1031
-
-    def _encode(self, value: FixedKeywords) -> bytearray:
-        return fbe.encode_final(fbe_fw_FixedKeywords, value, 1031)
-
-    def _decode(self, data: bytes) -> tuple[FixedKeywords, int]:
-        return fbe.decode_final(fbe_fr_FixedKeywords, data, 1031, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 14
+    fbe_struct = FixedKeywords
 
 
 class KeywordsFinalModel(fbe.FinalModel[Keywords]):
     """Final model of Keywords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1032
-
-    def _encode(self, value: Keywords) -> bytearray:
-        return fbe.encode_final(fbe_fw_Keywords, value, 1032)
-
-    def _decode(self, data: bytes) -> tuple[Keywords, int]:
-        return fbe.decode_final(fbe_fr_Keywords, data, 1032, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 15
+    fbe_struct = Keywords
 
 
 class RouteFinalModel(fbe.FinalModel[Route]):
     """Final model of Route: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1033
-
-    def _encode(self, value: Route) -> bytearray:
-        return fbe.encode_final(fbe_fw_Route, value, 1033)
-
-    def _decode(self, data: bytes) -> tuple[Route, int]:
-        return fbe.decode_final(fbe_fr_Route, data, 1033, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 16
+    fbe_struct = Route
 
 
 class RoutesFinalModel(fbe.FinalModel[Routes]):
     """Final model of Routes: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1034
-
-    def _encode(self, value: Routes) -> bytearray:
-        return fbe.encode_final(fbe_fw_Routes, value, 1034)
-
-    def _decode(self, data: bytes) -> tuple[Routes, int]:
-        return fbe.decode_final(fbe_fr_Routes, data, 1034, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 17
+    fbe_struct = Routes
 
 
 def fbe_js_Counted(v: Counted) -> str:
@@ -5655,111 +4070,47 @@ def fbe_jr_Routes(o: Any, f: str, b: fbe.Budget) -> Routes:
     return v
 
 
-def fbe_dv_everything_Note(data: bytes, limits: fbe.Limits | None) -> Note:
-    return fbe.decode_versioned(fbe_vr_Note, data, limits)[0]
-
-
-def fbe_df_everything_Note(data: bytes, limits: fbe.Limits | None) -> Note:
-    return fbe.decode_final(fbe_fr_Note, data, 1023, limits)[0]
-
-
-def fbe_dv_everything_PlaceOrder(data: bytes, limits: fbe.Limits | None) -> PlaceOrder:
-    return fbe.decode_versioned(fbe_vr_PlaceOrder, data, limits)[0]
-
-
-def fbe_df_everything_PlaceOrder(data: bytes, limits: fbe.Limits | None) -> PlaceOrder:
-    return fbe.decode_final(fbe_fr_PlaceOrder, data, 1027, limits)[0]
-
-
-def fbe_dv_everything_Accepted(data: bytes, limits: fbe.Limits | None) -> Accepted:
-    return fbe.decode_versioned(fbe_vr_Accepted, data, limits)[0]
-
-
-def fbe_df_everything_Accepted(data: bytes, limits: fbe.Limits | None) -> Accepted:
-    return fbe.decode_final(fbe_fr_Accepted, data, 1028, limits)[0]
-
-
-def fbe_dv_everything_Rejected(data: bytes, limits: fbe.Limits | None) -> Rejected:
-    return fbe.decode_versioned(fbe_vr_Rejected, data, limits)[0]
-
-
-def fbe_df_everything_Rejected(data: bytes, limits: fbe.Limits | None) -> Rejected:
-    return fbe.decode_final(fbe_fr_Rejected, data, 1029, limits)[0]
-
-
-def fbe_dv_everything_Ping(data: bytes, limits: fbe.Limits | None) -> Ping:
-    return fbe.decode_versioned(fbe_vr_Ping, data, limits)[0]
-
-
-def fbe_df_everything_Ping(data: bytes, limits: fbe.Limits | None) -> Ping:
-    return fbe.decode_final(fbe_fr_Ping, data, 1030, limits)[0]
-
-
-def fbe_dv_market_Failure(data: bytes, limits: fbe.Limits | None) -> pkg_market.Failure:
-    return fbe.decode_versioned(pkg_market.fbe_vr_Failure, data, limits)[0]
-
-
-def fbe_df_market_Failure(data: bytes, limits: fbe.Limits | None) -> pkg_market.Failure:
-    return fbe.decode_final(pkg_market.fbe_fr_Failure, data, 502, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Note: lambda v: fbe.encode_versioned(fbe_vw_Note, v),
-    PlaceOrder: lambda v: fbe.encode_versioned(fbe_vw_PlaceOrder, v),
-    Accepted: lambda v: fbe.encode_versioned(fbe_vw_Accepted, v),
-    Rejected: lambda v: fbe.encode_versioned(fbe_vw_Rejected, v),
-    Ping: lambda v: fbe.encode_versioned(fbe_vw_Ping, v),
-    pkg_market.Failure: lambda v: fbe.encode_versioned(pkg_market.fbe_vw_Failure, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends everything messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of everything")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Note: lambda v: fbe.encode_final(fbe_fw_Note, v, 1023),
-    PlaceOrder: lambda v: fbe.encode_final(fbe_fw_PlaceOrder, v, 1027),
-    Accepted: lambda v: fbe.encode_final(fbe_fw_Accepted, v, 1028),
-    Rejected: lambda v: fbe.encode_final(fbe_fw_Rejected, v, 1029),
-    Ping: lambda v: fbe.encode_final(fbe_fw_Ping, v, 1030),
-    pkg_market.Failure: lambda v: fbe.encode_final(pkg_market.fbe_fw_Failure, v, 502),
-}
+    fbe_package: ClassVar[str] = "everything"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Note,
+        PlaceOrder,
+        Accepted,
+        Rejected,
+        Ping,
+        pkg_market.Failure,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends everything messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of everything")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "everything"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Note,
+        PlaceOrder,
+        Accepted,
+        Rejected,
+        Ping,
+        pkg_market.Failure,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives everything versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1023: (fbe_dv_everything_Note, "on_receive_note"),
-        1027: (fbe_dv_everything_PlaceOrder, "on_receive_placeorder"),
-        1028: (fbe_dv_everything_Accepted, "on_receive_accepted"),
-        1029: (fbe_dv_everything_Rejected, "on_receive_rejected"),
-        1030: (fbe_dv_everything_Ping, "on_receive_ping"),
-        502: (fbe_dv_market_Failure, "on_receive_market_failure"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1023: (Note, "on_receive_note"),
+        1027: (PlaceOrder, "on_receive_placeorder"),
+        1028: (Accepted, "on_receive_accepted"),
+        1029: (Rejected, "on_receive_rejected"),
+        1030: (Ping, "on_receive_ping"),
+        502: (pkg_market.Failure, "on_receive_market_failure"),
     }
 
     def on_receive_note(self, value: Note) -> None:
@@ -5785,13 +4136,13 @@ class FinalReceiver(fbe.Receiver):
     """Receives everything final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1023: (fbe_df_everything_Note, "on_receive_note"),
-        1027: (fbe_df_everything_PlaceOrder, "on_receive_placeorder"),
-        1028: (fbe_df_everything_Accepted, "on_receive_accepted"),
-        1029: (fbe_df_everything_Rejected, "on_receive_rejected"),
-        1030: (fbe_df_everything_Ping, "on_receive_ping"),
-        502: (fbe_df_market_Failure, "on_receive_market_failure"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1023: (Note, "on_receive_note"),
+        1027: (PlaceOrder, "on_receive_placeorder"),
+        1028: (Accepted, "on_receive_accepted"),
+        1029: (Rejected, "on_receive_rejected"),
+        1030: (Ping, "on_receive_ping"),
+        502: (pkg_market.Failure, "on_receive_market_failure"),
     }
 
     def on_receive_note(self, value: Note) -> None:
@@ -6385,3 +4736,168 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Routes, 1034, 20, 12, 8, (("routes", 8, ("t", ("S", 16), 0, 16, None), 0), ("ranks", 12, ("M", ("S", 16), "i", 4, 20, fbe.buffer.first), 0), ("names", 16, ("H", ("S", 16), "s", 4, 20), 0),)),
     (pkg_market.Instrument, 501, 16, 8, 8, (("symbol", 8, "s", 0), ("digits", 12, "i", 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Counted,
+    "Counted",
+    FBE_CORE,
+    0,
+    (fbe_vw_Counted, fbe_vr_Counted),
+    final=(fbe_fw_Counted, fbe_fr_Counted),
+    json=(fbe_js_Counted, fbe_jr_Counted),
+)
+fbe.bind(
+    Shifted,
+    "Shifted",
+    FBE_CORE,
+    1,
+    (fbe_vw_Shifted, fbe_vr_Shifted),
+    final=(fbe_fw_Shifted, fbe_fr_Shifted),
+    json=(fbe_js_Shifted, fbe_jr_Shifted),
+)
+fbe.bind(
+    AfterShift,
+    "AfterShift",
+    FBE_CORE,
+    2,
+    (fbe_vw_AfterShift, fbe_vr_AfterShift),
+    final=(fbe_fw_AfterShift, fbe_fr_AfterShift),
+    json=(fbe_js_AfterShift, fbe_jr_AfterShift),
+)
+fbe.bind(
+    Fixed,
+    "Fixed",
+    FBE_CORE,
+    3,
+    (fbe_vw_Fixed, fbe_vr_Fixed),
+    final=(fbe_fw_Fixed, fbe_fr_Fixed),
+    json=(fbe_js_Fixed, fbe_jr_Fixed),
+)
+fbe.bind(
+    Derived,
+    "Derived",
+    FBE_CORE,
+    4,
+    (fbe_vw_Derived, fbe_vr_Derived),
+    final=(fbe_fw_Derived, fbe_fr_Derived),
+    json=(fbe_js_Derived, fbe_jr_Derived),
+)
+fbe.bind(
+    ImportedBase,
+    "ImportedBase",
+    FBE_CORE,
+    5,
+    (fbe_vw_ImportedBase, fbe_vr_ImportedBase),
+    final=(fbe_fw_ImportedBase, fbe_fr_ImportedBase),
+    json=(fbe_js_ImportedBase, fbe_jr_ImportedBase),
+)
+fbe.bind(
+    Note,
+    "Note",
+    FBE_CORE,
+    6,
+    (fbe_vw_Note, fbe_vr_Note),
+    final=(fbe_fw_Note, fbe_fr_Note),
+    json=(fbe_js_Note, fbe_jr_Note),
+)
+fbe.bind(
+    Quiet,
+    "Quiet",
+    FBE_CORE,
+    7,
+    (fbe_vw_Quiet, fbe_vr_Quiet),
+    final=(fbe_fw_Quiet, fbe_fr_Quiet),
+    json=(fbe_js_Quiet, fbe_jr_Quiet),
+)
+fbe.bind(
+    Empty,
+    "Empty",
+    FBE_CORE,
+    8,
+    (fbe_vw_Empty, fbe_vr_Empty),
+    final=(fbe_fw_Empty, fbe_fr_Empty),
+    json=(fbe_js_Empty, fbe_jr_Empty),
+)
+fbe.bind(
+    Everything,
+    "Everything",
+    FBE_CORE,
+    9,
+    (fbe_vw_Everything, fbe_vr_Everything),
+    final=(fbe_fw_Everything, fbe_fr_Everything),
+    json=(fbe_js_Everything, fbe_jr_Everything),
+)
+fbe.bind(
+    PlaceOrder,
+    "PlaceOrder",
+    FBE_CORE,
+    10,
+    (fbe_vw_PlaceOrder, fbe_vr_PlaceOrder),
+    final=(fbe_fw_PlaceOrder, fbe_fr_PlaceOrder),
+    json=(fbe_js_PlaceOrder, fbe_jr_PlaceOrder),
+)
+fbe.bind(
+    Accepted,
+    "Accepted",
+    FBE_CORE,
+    11,
+    (fbe_vw_Accepted, fbe_vr_Accepted),
+    final=(fbe_fw_Accepted, fbe_fr_Accepted),
+    json=(fbe_js_Accepted, fbe_jr_Accepted),
+)
+fbe.bind(
+    Rejected,
+    "Rejected",
+    FBE_CORE,
+    12,
+    (fbe_vw_Rejected, fbe_vr_Rejected),
+    final=(fbe_fw_Rejected, fbe_fr_Rejected),
+    json=(fbe_js_Rejected, fbe_jr_Rejected),
+)
+fbe.bind(
+    Ping,
+    "Ping",
+    FBE_CORE,
+    13,
+    (fbe_vw_Ping, fbe_vr_Ping),
+    final=(fbe_fw_Ping, fbe_fr_Ping),
+    json=(fbe_js_Ping, fbe_jr_Ping),
+)
+fbe.bind(
+    FixedKeywords,
+    "FixedKeywords",
+    FBE_CORE,
+    14,
+    (fbe_vw_FixedKeywords, fbe_vr_FixedKeywords),
+    final=(fbe_fw_FixedKeywords, fbe_fr_FixedKeywords),
+    json=(fbe_js_FixedKeywords, fbe_jr_FixedKeywords),
+)
+fbe.bind(
+    Keywords,
+    "Keywords",
+    FBE_CORE,
+    15,
+    (fbe_vw_Keywords, fbe_vr_Keywords),
+    final=(fbe_fw_Keywords, fbe_fr_Keywords),
+    json=(fbe_js_Keywords, fbe_jr_Keywords),
+)
+fbe.bind(
+    Route,
+    "Route",
+    FBE_CORE,
+    16,
+    (fbe_vw_Route, fbe_vr_Route),
+    final=(fbe_fw_Route, fbe_fr_Route),
+    json=(fbe_js_Route, fbe_jr_Route),
+)
+fbe.bind(
+    Routes,
+    "Routes",
+    FBE_CORE,
+    17,
+    (fbe_vw_Routes, fbe_vr_Routes),
+    final=(fbe_fw_Routes, fbe_fr_Routes),
+    json=(fbe_js_Routes, fbe_jr_Routes),
+)

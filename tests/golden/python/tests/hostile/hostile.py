@@ -44,82 +44,8 @@ class Empty(fbe.Struct):
     def __init__(self) -> None:
         pass
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Empty):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Empty(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Empty, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Empty | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Empty, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Empty, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empty:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Empty | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Empty, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Empty(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Empty:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Empty(fbe.jsonfmt.parse(text), "Empty", fbe.jsonfmt.budget(text, limits))
 
 
 class Empties(fbe.Struct):
@@ -140,82 +66,8 @@ class Empties(fbe.Struct):
     ) -> None:
         self.items = [] if items is None else items
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Empties):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Empties):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Empties):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Empties):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Empties):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Empties(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Empties, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empties:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Empties | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Empties, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Empties, self, 2))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Empties:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Empties | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Empties, data, 2, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Empties(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Empties:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Empties(fbe.jsonfmt.parse(text), "Empties", fbe.jsonfmt.budget(text, limits))
 
 
 class Wide(fbe.Struct):
@@ -236,82 +88,8 @@ class Wide(fbe.Struct):
     ) -> None:
         self.values = [0 for _ in range(1000000)] if values is None else values
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Wide):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Wide):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Wide):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Wide):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Wide):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Wide(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Wide, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Wide:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Wide | None = FBE_CORE.from_fbe(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Wide, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Wide, self, 3))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Wide:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Wide | None = FBE_CORE.from_final(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Wide, data, 3, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Wide(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Wide:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Wide(fbe.jsonfmt.parse(text), "Wide", fbe.jsonfmt.budget(text, limits))
 
 
 class Wides(fbe.Struct):
@@ -332,82 +110,8 @@ class Wides(fbe.Struct):
     ) -> None:
         self.items = [] if items is None else items
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Wides):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Wides):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Wides):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Wides):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Wides):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Wides(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Wides, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Wides:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Wides | None = FBE_CORE.from_fbe(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Wides, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Wides, self, 4))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Wides:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Wides | None = FBE_CORE.from_final(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Wides, data, 4, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Wides(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Wides:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Wides(fbe.jsonfmt.parse(text), "Wides", fbe.jsonfmt.budget(text, limits))
 
 
 class Holder(fbe.Struct):
@@ -434,82 +138,8 @@ class Holder(fbe.Struct):
         self.maybe = maybe
         self.byId = {} if byId is None else byId
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Holder):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Holder(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Holder, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Holder | None = FBE_CORE.from_fbe(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Holder, self, 5))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Holder:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Holder | None = FBE_CORE.from_final(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Holder, data, 5, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Holder(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Holder:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Holder(fbe.jsonfmt.parse(text), "Holder", fbe.jsonfmt.budget(text, limits))
 
 
 Empties.fbe_spec = (
@@ -718,75 +348,35 @@ class EmptyModel(fbe.Model[Empty]):
     """Versioned model of Empty: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Empty) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Empty, value)
-
-    def _decode(self, data: bytes) -> tuple[Empty, int]:
-        return fbe.decode_versioned(fbe_vr_Empty, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Empty
 
 
 class EmptiesModel(fbe.Model[Empties]):
     """Versioned model of Empties: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
-
-    def _encode(self, value: Empties) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Empties, value)
-
-    def _decode(self, data: bytes) -> tuple[Empties, int]:
-        return fbe.decode_versioned(fbe_vr_Empties, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Empties
 
 
 class WideModel(fbe.Model[Wide]):
     """Versioned model of Wide: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
-
-    def _encode(self, value: Wide) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Wide, value)
-
-    def _decode(self, data: bytes) -> tuple[Wide, int]:
-        return fbe.decode_versioned(fbe_vr_Wide, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = Wide
 
 
 class WidesModel(fbe.Model[Wides]):
     """Versioned model of Wides: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 4
-
-    def _encode(self, value: Wides) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Wides, value)
-
-    def _decode(self, data: bytes) -> tuple[Wides, int]:
-        return fbe.decode_versioned(fbe_vr_Wides, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = Wides
 
 
 class HolderModel(fbe.Model[Holder]):
     """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 5
-
-    def _encode(self, value: Holder) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Holder, value)
-
-    def _decode(self, data: bytes) -> tuple[Holder, int]:
-        return fbe.decode_versioned(fbe_vr_Holder, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = Holder
 
 
 def fbe_fw_Empty(w: bytearray, v: Empty) -> None:
@@ -926,75 +516,35 @@ class EmptyFinalModel(fbe.FinalModel[Empty]):
     """Final model of Empty: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Empty) -> bytearray:
-        return fbe.encode_final(fbe_fw_Empty, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[Empty, int]:
-        return fbe.decode_final(fbe_fr_Empty, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Empty
 
 
 class EmptiesFinalModel(fbe.FinalModel[Empties]):
     """Final model of Empties: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
-
-    def _encode(self, value: Empties) -> bytearray:
-        return fbe.encode_final(fbe_fw_Empties, value, 2)
-
-    def _decode(self, data: bytes) -> tuple[Empties, int]:
-        return fbe.decode_final(fbe_fr_Empties, data, 2, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Empties
 
 
 class WideFinalModel(fbe.FinalModel[Wide]):
     """Final model of Wide: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
-
-    def _encode(self, value: Wide) -> bytearray:
-        return fbe.encode_final(fbe_fw_Wide, value, 3)
-
-    def _decode(self, data: bytes) -> tuple[Wide, int]:
-        return fbe.decode_final(fbe_fr_Wide, data, 3, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = Wide
 
 
 class WidesFinalModel(fbe.FinalModel[Wides]):
     """Final model of Wides: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 4
-
-    def _encode(self, value: Wides) -> bytearray:
-        return fbe.encode_final(fbe_fw_Wides, value, 4)
-
-    def _decode(self, data: bytes) -> tuple[Wides, int]:
-        return fbe.decode_final(fbe_fr_Wides, data, 4, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = Wides
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
     """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 5
-
-    def _encode(self, value: Holder) -> bytearray:
-        return fbe.encode_final(fbe_fw_Holder, value, 5)
-
-    def _decode(self, data: bytes) -> tuple[Holder, int]:
-        return fbe.decode_final(fbe_fr_Holder, data, 5, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = Holder
 
 
 def fbe_js_Empty(v: Empty) -> str:
@@ -1108,100 +658,44 @@ def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
     return v
 
 
-def fbe_dv_hostile_Empty(data: bytes, limits: fbe.Limits | None) -> Empty:
-    return fbe.decode_versioned(fbe_vr_Empty, data, limits)[0]
-
-
-def fbe_df_hostile_Empty(data: bytes, limits: fbe.Limits | None) -> Empty:
-    return fbe.decode_final(fbe_fr_Empty, data, 1, limits)[0]
-
-
-def fbe_dv_hostile_Empties(data: bytes, limits: fbe.Limits | None) -> Empties:
-    return fbe.decode_versioned(fbe_vr_Empties, data, limits)[0]
-
-
-def fbe_df_hostile_Empties(data: bytes, limits: fbe.Limits | None) -> Empties:
-    return fbe.decode_final(fbe_fr_Empties, data, 2, limits)[0]
-
-
-def fbe_dv_hostile_Wide(data: bytes, limits: fbe.Limits | None) -> Wide:
-    return fbe.decode_versioned(fbe_vr_Wide, data, limits)[0]
-
-
-def fbe_df_hostile_Wide(data: bytes, limits: fbe.Limits | None) -> Wide:
-    return fbe.decode_final(fbe_fr_Wide, data, 3, limits)[0]
-
-
-def fbe_dv_hostile_Wides(data: bytes, limits: fbe.Limits | None) -> Wides:
-    return fbe.decode_versioned(fbe_vr_Wides, data, limits)[0]
-
-
-def fbe_df_hostile_Wides(data: bytes, limits: fbe.Limits | None) -> Wides:
-    return fbe.decode_final(fbe_fr_Wides, data, 4, limits)[0]
-
-
-def fbe_dv_hostile_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
-    return fbe.decode_versioned(fbe_vr_Holder, data, limits)[0]
-
-
-def fbe_df_hostile_Holder(data: bytes, limits: fbe.Limits | None) -> Holder:
-    return fbe.decode_final(fbe_fr_Holder, data, 5, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Empty: lambda v: fbe.encode_versioned(fbe_vw_Empty, v),
-    Empties: lambda v: fbe.encode_versioned(fbe_vw_Empties, v),
-    Wide: lambda v: fbe.encode_versioned(fbe_vw_Wide, v),
-    Wides: lambda v: fbe.encode_versioned(fbe_vw_Wides, v),
-    Holder: lambda v: fbe.encode_versioned(fbe_vw_Holder, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends hostile messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of hostile")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Empty: lambda v: fbe.encode_final(fbe_fw_Empty, v, 1),
-    Empties: lambda v: fbe.encode_final(fbe_fw_Empties, v, 2),
-    Wide: lambda v: fbe.encode_final(fbe_fw_Wide, v, 3),
-    Wides: lambda v: fbe.encode_final(fbe_fw_Wides, v, 4),
-    Holder: lambda v: fbe.encode_final(fbe_fw_Holder, v, 5),
-}
+    fbe_package: ClassVar[str] = "hostile"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Empty,
+        Empties,
+        Wide,
+        Wides,
+        Holder,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends hostile messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of hostile")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "hostile"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Empty,
+        Empties,
+        Wide,
+        Wides,
+        Holder,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives hostile versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_dv_hostile_Empty, "on_receive_empty"),
-        2: (fbe_dv_hostile_Empties, "on_receive_empties"),
-        3: (fbe_dv_hostile_Wide, "on_receive_wide"),
-        4: (fbe_dv_hostile_Wides, "on_receive_wides"),
-        5: (fbe_dv_hostile_Holder, "on_receive_holder"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Empty, "on_receive_empty"),
+        2: (Empties, "on_receive_empties"),
+        3: (Wide, "on_receive_wide"),
+        4: (Wides, "on_receive_wides"),
+        5: (Holder, "on_receive_holder"),
     }
 
     def on_receive_empty(self, value: Empty) -> None:
@@ -1224,12 +718,12 @@ class FinalReceiver(fbe.Receiver):
     """Receives hostile final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        1: (fbe_df_hostile_Empty, "on_receive_empty"),
-        2: (fbe_df_hostile_Empties, "on_receive_empties"),
-        3: (fbe_df_hostile_Wide, "on_receive_wide"),
-        4: (fbe_df_hostile_Wides, "on_receive_wides"),
-        5: (fbe_df_hostile_Holder, "on_receive_holder"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        1: (Empty, "on_receive_empty"),
+        2: (Empties, "on_receive_empties"),
+        3: (Wide, "on_receive_wide"),
+        4: (Wides, "on_receive_wides"),
+        5: (Holder, "on_receive_holder"),
     }
 
     def on_receive_empty(self, value: Empty) -> None:
@@ -1402,3 +896,51 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Wides, 4, 12, 4, 8, (("items", 8, ("v", ("S", 2), 0, 4000000), 0),)),
     (Holder, 5, 21, 5, 8, (("wide", 8, ("S", 2), 4000000), ("maybe", 12, ("o", ("S", 2)), 0), ("byId", 17, ("M", "i", ("S", 2), 4, 4000004, fbe.buffer.first), 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Empty,
+    "Empty",
+    FBE_CORE,
+    0,
+    (fbe_vw_Empty, fbe_vr_Empty),
+    final=(fbe_fw_Empty, fbe_fr_Empty),
+    json=(fbe_js_Empty, fbe_jr_Empty),
+)
+fbe.bind(
+    Empties,
+    "Empties",
+    FBE_CORE,
+    1,
+    (fbe_vw_Empties, fbe_vr_Empties),
+    final=(fbe_fw_Empties, fbe_fr_Empties),
+    json=(fbe_js_Empties, fbe_jr_Empties),
+)
+fbe.bind(
+    Wide,
+    "Wide",
+    FBE_CORE,
+    2,
+    (fbe_vw_Wide, fbe_vr_Wide),
+    final=(fbe_fw_Wide, fbe_fr_Wide),
+    json=(fbe_js_Wide, fbe_jr_Wide),
+)
+fbe.bind(
+    Wides,
+    "Wides",
+    FBE_CORE,
+    3,
+    (fbe_vw_Wides, fbe_vr_Wides),
+    final=(fbe_fw_Wides, fbe_fr_Wides),
+    json=(fbe_js_Wides, fbe_jr_Wides),
+)
+fbe.bind(
+    Holder,
+    "Holder",
+    FBE_CORE,
+    4,
+    (fbe_vw_Holder, fbe_vr_Holder),
+    final=(fbe_fw_Holder, fbe_fr_Holder),
+    json=(fbe_js_Holder, fbe_jr_Holder),
+)

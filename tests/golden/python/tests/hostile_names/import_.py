@@ -814,82 +814,8 @@ class Order(fbe.Struct):
         self.s = s
         self.range = range
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Order):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Order(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Order, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Order | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Order, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Order, self, 1))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Order:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Order | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Order, data, 1, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Order(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Order:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Order(fbe.jsonfmt.parse(text), "Order", fbe.jsonfmt.budget(text, limits))
 
 
 class CppWords(fbe.Struct):
@@ -1252,82 +1178,8 @@ class CppWords(fbe.Struct):
         self.CHAR_BIT = CHAR_BIT
         self.EINVAL = EINVAL
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CppWords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, CppWords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, CppWords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, CppWords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, CppWords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_CppWords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_CppWords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CppWords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: CppWords | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_CppWords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_CppWords, self, 2))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CppWords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: CppWords | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_CppWords, data, 2, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_CppWords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> CppWords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_CppWords(fbe.jsonfmt.parse(text), "CppWords", fbe.jsonfmt.budget(text, limits))
 
 
 class PythonWords(fbe.Struct):
@@ -1480,82 +1332,8 @@ class PythonWords(fbe.Struct):
         self.PACKAGE_ = PACKAGE_
         self.VERSION_ = [] if VERSION_ is None else VERSION_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PythonWords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, PythonWords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, PythonWords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, PythonWords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, PythonWords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_PythonWords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_PythonWords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PythonWords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: PythonWords | None = FBE_CORE.from_fbe(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_PythonWords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(2, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_PythonWords, self, 3))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PythonWords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: PythonWords | None = FBE_CORE.from_final(2, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_PythonWords, data, 3, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_PythonWords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> PythonWords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_PythonWords(fbe.jsonfmt.parse(text), "PythonWords", fbe.jsonfmt.budget(text, limits))
 
 
 class GoWords(fbe.Struct):
@@ -1687,82 +1465,8 @@ class GoWords(fbe.Struct):
         self.complex128 = complex128
         self.comparable = comparable
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GoWords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, GoWords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, GoWords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, GoWords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, GoWords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_GoWords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_GoWords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GoWords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: GoWords | None = FBE_CORE.from_fbe(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_GoWords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(3, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_GoWords, self, 4))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GoWords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: GoWords | None = FBE_CORE.from_final(3, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_GoWords, data, 4, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_GoWords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> GoWords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_GoWords(fbe.jsonfmt.parse(text), "GoWords", fbe.jsonfmt.budget(text, limits))
 
 
 class JavaWords(fbe.Struct):
@@ -1876,82 +1580,8 @@ class JavaWords(fbe.Struct):
         self.Map = Map
         self.Set = Set
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, JavaWords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, JavaWords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, JavaWords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, JavaWords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, JavaWords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_JavaWords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_JavaWords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JavaWords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JavaWords | None = FBE_CORE.from_fbe(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_JavaWords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(4, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_JavaWords, self, 5))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JavaWords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JavaWords | None = FBE_CORE.from_final(4, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_JavaWords, data, 5, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_JavaWords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> JavaWords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_JavaWords(fbe.jsonfmt.parse(text), "JavaWords", fbe.jsonfmt.budget(text, limits))
 
 
 class KotlinWords(fbe.Struct):
@@ -2089,82 +1719,8 @@ class KotlinWords(fbe.Struct):
         self.Int = Int
         self.Array = Array
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, KotlinWords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, KotlinWords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, KotlinWords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, KotlinWords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, KotlinWords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_KotlinWords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(5, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_KotlinWords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> KotlinWords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: KotlinWords | None = FBE_CORE.from_fbe(5, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_KotlinWords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(5, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_KotlinWords, self, 6))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> KotlinWords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: KotlinWords | None = FBE_CORE.from_final(5, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_KotlinWords, data, 6, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_KotlinWords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> KotlinWords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_KotlinWords(fbe.jsonfmt.parse(text), "KotlinWords", fbe.jsonfmt.budget(text, limits))
 
 
 class JsWords(fbe.Struct):
@@ -2308,82 +1864,8 @@ class JsWords(fbe.Struct):
         self.satisfies = satisfies
         self.accessor = accessor
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, JsWords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, JsWords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, JsWords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, JsWords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, JsWords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_JsWords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(6, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_JsWords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsWords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JsWords | None = FBE_CORE.from_fbe(6, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_JsWords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(6, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_JsWords, self, 7))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsWords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JsWords | None = FBE_CORE.from_final(6, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_JsWords, data, 7, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_JsWords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> JsWords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_JsWords(fbe.jsonfmt.parse(text), "JsWords", fbe.jsonfmt.budget(text, limits))
 
 
 class RustWords(fbe.Struct):
@@ -2506,82 +1988,8 @@ class RustWords(fbe.Struct):
         self.Sync = Sync
         self.Sized = Sized
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RustWords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, RustWords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, RustWords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, RustWords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, RustWords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_RustWords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(7, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_RustWords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RustWords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: RustWords | None = FBE_CORE.from_fbe(7, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_RustWords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(7, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_RustWords, self, 8))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RustWords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: RustWords | None = FBE_CORE.from_final(7, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_RustWords, data, 8, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_RustWords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> RustWords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_RustWords(fbe.jsonfmt.parse(text), "RustWords", fbe.jsonfmt.budget(text, limits))
 
 
 class CSharpWords(fbe.Struct):
@@ -2689,82 +2097,8 @@ class CSharpWords(fbe.Struct):
         self.managed = managed
         self.notnull = {} if notnull is None else notnull
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CSharpWords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, CSharpWords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, CSharpWords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, CSharpWords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, CSharpWords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_CSharpWords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(8, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_CSharpWords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CSharpWords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: CSharpWords | None = FBE_CORE.from_fbe(8, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_CSharpWords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(8, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_CSharpWords, self, 9))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CSharpWords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: CSharpWords | None = FBE_CORE.from_final(8, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_CSharpWords, data, 9, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_CSharpWords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> CSharpWords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_CSharpWords(fbe.jsonfmt.parse(text), "CSharpWords", fbe.jsonfmt.budget(text, limits))
 
 
 class RubyWords(fbe.Struct):
@@ -2836,82 +2170,8 @@ class RubyWords(fbe.Struct):
         self.__ENCODING__ = __ENCODING__
         self.initialize = initialize
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RubyWords):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, RubyWords):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, RubyWords):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, RubyWords):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, RubyWords):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_RubyWords(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(9, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_RubyWords, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RubyWords:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: RubyWords | None = FBE_CORE.from_fbe(9, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_RubyWords, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(9, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_RubyWords, self, 10))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RubyWords:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: RubyWords | None = FBE_CORE.from_final(9, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_RubyWords, data, 10, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_RubyWords(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> RubyWords:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_RubyWords(fbe.jsonfmt.parse(text), "RubyWords", fbe.jsonfmt.budget(text, limits))
 
 
 class CppMembers(fbe.Struct):
@@ -2962,82 +2222,8 @@ class CppMembers(fbe.Struct):
         self.model = model
         self.reset = reset
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, CppMembers):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, CppMembers):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, CppMembers):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, CppMembers):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, CppMembers):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_CppMembers(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(10, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_CppMembers, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CppMembers:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: CppMembers | None = FBE_CORE.from_fbe(10, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_CppMembers, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(10, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_CppMembers, self, 11))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> CppMembers:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: CppMembers | None = FBE_CORE.from_final(10, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_CppMembers, data, 11, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_CppMembers(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> CppMembers:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_CppMembers(fbe.jsonfmt.parse(text), "CppMembers", fbe.jsonfmt.budget(text, limits))
 
 
 class PythonMembers(fbe.Struct):
@@ -3046,8 +2232,8 @@ class PythonMembers(fbe.Struct):
     Keyword construction: ``PythonMembers(to_json_=..., from_json_=..., to_fbe_=..., ...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("__class___", "__dict___", "__eq___", "__hash___", "__init___", "__private__", "__slots___", "fbe_equal_", "fbe_key", "fbe_size", "from_fbe_", "from_final_", "from_json_", "to_fbe_", "to_final_", "to_json_")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("to_json_", "from_json_", "to_fbe_", "from_fbe_", "to_final_", "from_final_", "fbe_equal_", "fbe_key", "fbe_size", "__init___", "__slots___", "__class___", "__dict___", "__hash___", "__eq___", "__private__")
+    __slots__ = ("__class___", "__dict___", "__eq___", "__hash___", "__init___", "__private__", "__slots___", "fbe_equal_", "fbe_key_", "fbe_size", "from_fbe_", "from_final_", "from_json_", "to_fbe_", "to_final_", "to_json_")
+    fbe_fields: ClassVar[tuple[str, ...]] = ("to_json_", "from_json_", "to_fbe_", "from_fbe_", "to_final_", "from_final_", "fbe_equal_", "fbe_key_", "fbe_size", "__init___", "__slots___", "__class___", "__dict___", "__hash___", "__eq___", "__private__")
     fbe_type: ClassVar[int] = 12
 
     to_json_: Word
@@ -3057,7 +2243,7 @@ class PythonMembers(fbe.Struct):
     to_final_: Modifier
     from_final_: float
     fbe_equal_: side
-    fbe_key: int
+    fbe_key_: int
     fbe_size: list[Word]
     __init___: str | None
     __slots___: bytes
@@ -3076,7 +2262,7 @@ class PythonMembers(fbe.Struct):
         to_final_: Modifier = FBE_C0,
         from_final_: float = 0.0,
         fbe_equal_: side = side.buy,
-        fbe_key: int = 0,
+        fbe_key_: int = 0,
         fbe_size: list[Word] | None = None,
         __init___: str | None = None,
         __slots___: bytes = b"",
@@ -3093,7 +2279,7 @@ class PythonMembers(fbe.Struct):
         self.to_final_ = to_final_
         self.from_final_ = from_final_
         self.fbe_equal_ = fbe_equal_
-        self.fbe_key = fbe_key
+        self.fbe_key_ = fbe_key_
         self.fbe_size = [] if fbe_size is None else fbe_size
         self.__init___ = __init___
         self.__slots___ = __slots___
@@ -3103,82 +2289,8 @@ class PythonMembers(fbe.Struct):
         self.__eq___ = __eq___
         self.__private__ = __private__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, PythonMembers):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, PythonMembers):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, PythonMembers):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, PythonMembers):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, PythonMembers):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_PythonMembers(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(11, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_PythonMembers, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PythonMembers:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: PythonMembers | None = FBE_CORE.from_fbe(11, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_PythonMembers, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(11, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_PythonMembers, self, 12))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> PythonMembers:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: PythonMembers | None = FBE_CORE.from_final(11, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_PythonMembers, data, 12, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_PythonMembers(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> PythonMembers:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_PythonMembers(fbe.jsonfmt.parse(text), "PythonMembers", fbe.jsonfmt.budget(text, limits))
 
 
 class GoMembers(fbe.Struct):
@@ -3271,82 +2383,8 @@ class GoMembers(fbe.Struct):
         self.Verify = Verify
         self.VerifyFinal = VerifyFinal
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GoMembers):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, GoMembers):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, GoMembers):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, GoMembers):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, GoMembers):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_GoMembers(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(12, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_GoMembers, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GoMembers:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: GoMembers | None = FBE_CORE.from_fbe(12, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_GoMembers, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(12, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_GoMembers, self, 13))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> GoMembers:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: GoMembers | None = FBE_CORE.from_final(12, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_GoMembers, data, 13, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_GoMembers(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> GoMembers:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_GoMembers(fbe.jsonfmt.parse(text), "GoMembers", fbe.jsonfmt.budget(text, limits))
 
 
 class JvmMembers(fbe.Struct):
@@ -3442,82 +2480,8 @@ class JvmMembers(fbe.Struct):
         self.component1 = component1
         self.fbeLevels = fbeLevels
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, JvmMembers):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, JvmMembers):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, JvmMembers):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, JvmMembers):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, JvmMembers):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_JvmMembers(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(13, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_JvmMembers, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JvmMembers:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JvmMembers | None = FBE_CORE.from_fbe(13, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_JvmMembers, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(13, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_JvmMembers, self, 14))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JvmMembers:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JvmMembers | None = FBE_CORE.from_final(13, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_JvmMembers, data, 14, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_JvmMembers(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> JvmMembers:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_JvmMembers(fbe.jsonfmt.parse(text), "JvmMembers", fbe.jsonfmt.budget(text, limits))
 
 
 class JsMembers(fbe.Struct):
@@ -3547,82 +2511,8 @@ class JsMembers(fbe.Struct):
         self.toText = toText
         self.verify = verify
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, JsMembers):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, JsMembers):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, JsMembers):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, JsMembers):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, JsMembers):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_JsMembers(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(14, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_JsMembers, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsMembers:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JsMembers | None = FBE_CORE.from_fbe(14, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_JsMembers, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(14, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_JsMembers, self, 15))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsMembers:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JsMembers | None = FBE_CORE.from_final(14, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_JsMembers, data, 15, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_JsMembers(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> JsMembers:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_JsMembers(fbe.jsonfmt.parse(text), "JsMembers", fbe.jsonfmt.budget(text, limits))
 
 
 class RuntimeNames(fbe.Struct):
@@ -3724,82 +2614,8 @@ class RuntimeNames(fbe.Struct):
         self.Utf8 = [] if Utf8 is None else Utf8
         self.Requests = Requests
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RuntimeNames):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, RuntimeNames):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, RuntimeNames):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, RuntimeNames):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, RuntimeNames):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_RuntimeNames(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(15, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_RuntimeNames, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RuntimeNames:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: RuntimeNames | None = FBE_CORE.from_fbe(15, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_RuntimeNames, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(15, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_RuntimeNames, self, 16))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> RuntimeNames:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: RuntimeNames | None = FBE_CORE.from_final(15, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_RuntimeNames, data, 16, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_RuntimeNames(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> RuntimeNames:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_RuntimeNames(fbe.jsonfmt.parse(text), "RuntimeNames", fbe.jsonfmt.budget(text, limits))
 
 
 class class_(fbe.Struct):
@@ -3820,82 +2636,8 @@ class class_(fbe.Struct):
     ) -> None:
         self.class__ = class__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, class_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, class_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, class_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, class_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, class_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_class(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(16, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_class, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> class_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: class_ | None = FBE_CORE.from_fbe(16, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_class, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(16, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_class, self, 17))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> class_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: class_ | None = FBE_CORE.from_final(16, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_class, data, 17, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_class(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> class_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_class(fbe.jsonfmt.parse(text), "class", fbe.jsonfmt.budget(text, limits))
 
 
 class Object(fbe.Struct):
@@ -3916,82 +2658,8 @@ class Object(fbe.Struct):
     ) -> None:
         self.Object_ = Object_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Object):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Object):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Object):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Object):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Object):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Object(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(17, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Object, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Object:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Object | None = FBE_CORE.from_fbe(17, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Object, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(17, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Object, self, 18))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Object:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Object | None = FBE_CORE.from_final(17, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Object, data, 18, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Object(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Object:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Object(fbe.jsonfmt.parse(text), "Object", fbe.jsonfmt.budget(text, limits))
 
 
 class String(fbe.Struct):
@@ -4012,82 +2680,8 @@ class String(fbe.Struct):
     ) -> None:
         self.String_ = String_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, String):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, String):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, String):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, String):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, String):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_String(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(18, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_String, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> String:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: String | None = FBE_CORE.from_fbe(18, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_String, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(18, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_String, self, 19))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> String:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: String | None = FBE_CORE.from_final(18, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_String, data, 19, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_String(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> String:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_String(fbe.jsonfmt.parse(text), "String", fbe.jsonfmt.budget(text, limits))
 
 
 class List(fbe.Struct):
@@ -4108,82 +2702,8 @@ class List(fbe.Struct):
     ) -> None:
         self.List_ = List_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, List):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, List):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, List):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, List):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, List):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_List(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(19, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_List, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> List:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: List | None = FBE_CORE.from_fbe(19, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_List, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(19, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_List, self, 20))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> List:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: List | None = FBE_CORE.from_final(19, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_List, data, 20, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_List(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> List:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_List(fbe.jsonfmt.parse(text), "List", fbe.jsonfmt.budget(text, limits))
 
 
 class Map(fbe.Struct):
@@ -4204,82 +2724,8 @@ class Map(fbe.Struct):
     ) -> None:
         self.Map_ = Map_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Map):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Map):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Map):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Map):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Map):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Map(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(20, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Map, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Map:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Map | None = FBE_CORE.from_fbe(20, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Map, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(20, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Map, self, 21))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Map:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Map | None = FBE_CORE.from_final(20, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Map, data, 21, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Map(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Map:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Map(fbe.jsonfmt.parse(text), "Map", fbe.jsonfmt.budget(text, limits))
 
 
 class Model(fbe.Struct):
@@ -4300,82 +2746,8 @@ class Model(fbe.Struct):
     ) -> None:
         self.Model_ = Model_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Model):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Model):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Model):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Model):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Model):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Model(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(21, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Model, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Model:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Model | None = FBE_CORE.from_fbe(21, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Model, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(21, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Model, self, 22))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Model:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Model | None = FBE_CORE.from_final(21, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Model, data, 22, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Model(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Model:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Model(fbe.jsonfmt.parse(text), "Model", fbe.jsonfmt.budget(text, limits))
 
 
 class FinalModel(fbe.Struct):
@@ -4396,82 +2768,8 @@ class FinalModel(fbe.Struct):
     ) -> None:
         self.FinalModel_ = FinalModel_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FinalModel):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, FinalModel):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, FinalModel):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, FinalModel):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, FinalModel):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_FinalModel(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(22, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_FinalModel, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FinalModel:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FinalModel | None = FBE_CORE.from_fbe(22, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_FinalModel, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(22, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_FinalModel, self, 23))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FinalModel:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FinalModel | None = FBE_CORE.from_final(22, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_FinalModel, data, 23, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_FinalModel(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> FinalModel:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_FinalModel(fbe.jsonfmt.parse(text), "FinalModel", fbe.jsonfmt.budget(text, limits))
 
 
 class Buffer(fbe.Struct):
@@ -4492,82 +2790,8 @@ class Buffer(fbe.Struct):
     ) -> None:
         self.Buffer_ = Buffer_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Buffer):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Buffer):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Buffer):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Buffer):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Buffer):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Buffer(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(23, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Buffer, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Buffer:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Buffer | None = FBE_CORE.from_fbe(23, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Buffer, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(23, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Buffer, self, 24))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Buffer:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Buffer | None = FBE_CORE.from_final(23, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Buffer, data, 24, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Buffer(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Buffer:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Buffer(fbe.jsonfmt.parse(text), "Buffer", fbe.jsonfmt.budget(text, limits))
 
 
 class Reader(fbe.Struct):
@@ -4588,82 +2812,8 @@ class Reader(fbe.Struct):
     ) -> None:
         self.Reader_ = Reader_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Reader):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Reader):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Reader):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Reader):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Reader):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Reader(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(24, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Reader, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Reader:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Reader | None = FBE_CORE.from_fbe(24, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Reader, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(24, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Reader, self, 25))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Reader:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Reader | None = FBE_CORE.from_final(24, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Reader, data, 25, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Reader(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Reader:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Reader(fbe.jsonfmt.parse(text), "Reader", fbe.jsonfmt.budget(text, limits))
 
 
 class Writer(fbe.Struct):
@@ -4684,82 +2834,8 @@ class Writer(fbe.Struct):
     ) -> None:
         self.Writer_ = Writer_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Writer):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Writer):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Writer):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Writer):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Writer):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Writer(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(25, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Writer, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Writer:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Writer | None = FBE_CORE.from_fbe(25, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Writer, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(25, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Writer, self, 26))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Writer:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Writer | None = FBE_CORE.from_final(25, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Writer, data, 26, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Writer(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Writer:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Writer(fbe.jsonfmt.parse(text), "Writer", fbe.jsonfmt.budget(text, limits))
 
 
 class Limits(fbe.Struct):
@@ -4780,82 +2856,8 @@ class Limits(fbe.Struct):
     ) -> None:
         self.Limits_ = Limits_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Limits):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Limits):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Limits):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Limits):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Limits):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Limits(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(26, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Limits, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Limits:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Limits | None = FBE_CORE.from_fbe(26, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Limits, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(26, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Limits, self, 27))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Limits:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Limits | None = FBE_CORE.from_final(26, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Limits, data, 27, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Limits(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Limits:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Limits(fbe.jsonfmt.parse(text), "Limits", fbe.jsonfmt.budget(text, limits))
 
 
 class DecodeError(fbe.Struct):
@@ -4876,82 +2878,8 @@ class DecodeError(fbe.Struct):
     ) -> None:
         self.DecodeError_ = DecodeError_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DecodeError):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, DecodeError):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, DecodeError):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, DecodeError):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, DecodeError):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_DecodeError(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(27, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_DecodeError, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DecodeError:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: DecodeError | None = FBE_CORE.from_fbe(27, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_DecodeError, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(27, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_DecodeError, self, 28))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DecodeError:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: DecodeError | None = FBE_CORE.from_final(27, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_DecodeError, data, 28, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_DecodeError(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> DecodeError:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_DecodeError(fbe.jsonfmt.parse(text), "DecodeError", fbe.jsonfmt.budget(text, limits))
 
 
 class DecodeException(fbe.Struct):
@@ -4972,82 +2900,8 @@ class DecodeException(fbe.Struct):
     ) -> None:
         self.DecodeException_ = DecodeException_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DecodeException):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, DecodeException):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, DecodeException):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, DecodeException):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, DecodeException):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_DecodeException(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(28, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_DecodeException, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DecodeException:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: DecodeException | None = FBE_CORE.from_fbe(28, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_DecodeException, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(28, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_DecodeException, self, 29))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DecodeException:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: DecodeException | None = FBE_CORE.from_final(28, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_DecodeException, data, 29, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_DecodeException(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> DecodeException:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_DecodeException(fbe.jsonfmt.parse(text), "DecodeException", fbe.jsonfmt.budget(text, limits))
 
 
 class Decimal_(fbe.Struct):
@@ -5068,82 +2922,8 @@ class Decimal_(fbe.Struct):
     ) -> None:
         self.Decimal__ = Decimal__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Decimal_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Decimal_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Decimal_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Decimal_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Decimal_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Decimal(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(29, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Decimal, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Decimal_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Decimal_ | None = FBE_CORE.from_fbe(29, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Decimal, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(29, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Decimal, self, 30))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Decimal_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Decimal_ | None = FBE_CORE.from_final(29, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Decimal, data, 30, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Decimal(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Decimal_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Decimal(fbe.jsonfmt.parse(text), "Decimal", fbe.jsonfmt.budget(text, limits))
 
 
 class Uuid(fbe.Struct):
@@ -5164,82 +2944,8 @@ class Uuid(fbe.Struct):
     ) -> None:
         self.Uuid_ = Uuid_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Uuid):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Uuid):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Uuid):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Uuid):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Uuid):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Uuid(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(30, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Uuid, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Uuid:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Uuid | None = FBE_CORE.from_fbe(30, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Uuid, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(30, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Uuid, self, 31))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Uuid:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Uuid | None = FBE_CORE.from_final(30, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Uuid, data, 31, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Uuid(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Uuid:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Uuid(fbe.jsonfmt.parse(text), "Uuid", fbe.jsonfmt.budget(text, limits))
 
 
 class UUID(fbe.Struct):
@@ -5260,82 +2966,8 @@ class UUID(fbe.Struct):
     ) -> None:
         self.UUID_ = UUID_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, UUID):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, UUID):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, UUID):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, UUID):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, UUID):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_UUID(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(31, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_UUID, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> UUID:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: UUID | None = FBE_CORE.from_fbe(31, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_UUID, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(31, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_UUID, self, 32))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> UUID:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: UUID | None = FBE_CORE.from_final(31, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_UUID, data, 32, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_UUID(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> UUID:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_UUID(fbe.jsonfmt.parse(text), "UUID", fbe.jsonfmt.budget(text, limits))
 
 
 class Timestamp(fbe.Struct):
@@ -5356,82 +2988,8 @@ class Timestamp(fbe.Struct):
     ) -> None:
         self.Timestamp_ = Timestamp_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Timestamp):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Timestamp):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Timestamp):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Timestamp):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Timestamp):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Timestamp(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(32, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Timestamp, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Timestamp:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Timestamp | None = FBE_CORE.from_fbe(32, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Timestamp, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(32, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Timestamp, self, 33))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Timestamp:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Timestamp | None = FBE_CORE.from_final(32, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Timestamp, data, 33, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Timestamp(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Timestamp:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Timestamp(fbe.jsonfmt.parse(text), "Timestamp", fbe.jsonfmt.budget(text, limits))
 
 
 class Sender_(fbe.Struct):
@@ -5452,82 +3010,8 @@ class Sender_(fbe.Struct):
     ) -> None:
         self.Sender__ = Sender__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Sender_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Sender_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Sender_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Sender_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Sender_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Sender(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(33, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Sender, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Sender_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Sender_ | None = FBE_CORE.from_fbe(33, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Sender, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(33, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Sender, self, 34))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Sender_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Sender_ | None = FBE_CORE.from_final(33, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Sender, data, 34, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Sender(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Sender_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Sender(fbe.jsonfmt.parse(text), "Sender", fbe.jsonfmt.budget(text, limits))
 
 
 class Receiver_(fbe.Struct):
@@ -5548,82 +3032,8 @@ class Receiver_(fbe.Struct):
     ) -> None:
         self.Receiver__ = Receiver__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Receiver_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Receiver_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Receiver_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Receiver_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Receiver_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Receiver(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(34, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Receiver, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Receiver_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Receiver_ | None = FBE_CORE.from_fbe(34, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Receiver, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(34, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Receiver, self, 35))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Receiver_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Receiver_ | None = FBE_CORE.from_final(34, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Receiver, data, 35, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Receiver(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Receiver_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Receiver(fbe.jsonfmt.parse(text), "Receiver", fbe.jsonfmt.budget(text, limits))
 
 
 class Client_(fbe.Struct):
@@ -5644,82 +3054,8 @@ class Client_(fbe.Struct):
     ) -> None:
         self.Client__ = Client__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Client_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Client_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Client_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Client_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Client_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Client(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(35, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Client, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Client_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Client_ | None = FBE_CORE.from_fbe(35, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Client, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(35, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Client, self, 36))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Client_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Client_ | None = FBE_CORE.from_final(35, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Client, data, 36, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Client(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Client_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Client(fbe.jsonfmt.parse(text), "Client", fbe.jsonfmt.budget(text, limits))
 
 
 class Proxy_(fbe.Struct):
@@ -5740,82 +3076,8 @@ class Proxy_(fbe.Struct):
     ) -> None:
         self.Proxy__ = Proxy__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Proxy_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Proxy_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Proxy_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Proxy_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Proxy_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Proxy(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(36, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Proxy, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Proxy_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Proxy_ | None = FBE_CORE.from_fbe(36, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Proxy, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(36, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Proxy, self, 37))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Proxy_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Proxy_ | None = FBE_CORE.from_final(36, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Proxy, data, 37, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Proxy(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Proxy_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Proxy(fbe.jsonfmt.parse(text), "Proxy", fbe.jsonfmt.budget(text, limits))
 
 
 class Handler(fbe.Struct):
@@ -5836,82 +3098,8 @@ class Handler(fbe.Struct):
     ) -> None:
         self.Handler_ = Handler_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Handler):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Handler):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Handler):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Handler):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Handler):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Handler(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(37, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Handler, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Handler:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Handler | None = FBE_CORE.from_fbe(37, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Handler, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(37, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Handler, self, 38))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Handler:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Handler | None = FBE_CORE.from_final(37, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Handler, data, 38, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Handler(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Handler:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Handler(fbe.jsonfmt.parse(text), "Handler", fbe.jsonfmt.budget(text, limits))
 
 
 class Xfbe_(fbe.Struct):
@@ -5932,82 +3120,8 @@ class Xfbe_(fbe.Struct):
     ) -> None:
         self.fbe_ = fbe_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_fbe(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(38, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_fbe, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Xfbe_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Xfbe_ | None = FBE_CORE.from_fbe(38, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_fbe, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(38, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_fbe, self, 39))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Xfbe_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Xfbe_ | None = FBE_CORE.from_final(38, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_fbe, data, 39, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_fbe(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Xfbe_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_fbe(fbe.jsonfmt.parse(text), "fbe", fbe.jsonfmt.budget(text, limits))
 
 
 class FBE(fbe.Struct):
@@ -6028,82 +3142,8 @@ class FBE(fbe.Struct):
     ) -> None:
         self.FBE_ = FBE_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FBE):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, FBE):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, FBE):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, FBE):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, FBE):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_FBE(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(39, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_FBE, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FBE:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FBE | None = FBE_CORE.from_fbe(39, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_FBE, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(39, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_FBE, self, 40))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FBE:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FBE | None = FBE_CORE.from_final(39, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_FBE, data, 40, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_FBE(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> FBE:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_FBE(fbe.jsonfmt.parse(text), "FBE", fbe.jsonfmt.budget(text, limits))
 
 
 class std(fbe.Struct):
@@ -6124,82 +3164,8 @@ class std(fbe.Struct):
     ) -> None:
         self.std_ = std_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, std):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, std):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, std):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, std):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, std):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_std(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(40, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_std, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> std:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: std | None = FBE_CORE.from_fbe(40, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_std, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(40, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_std, self, 41))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> std:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: std | None = FBE_CORE.from_final(40, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_std, data, 41, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_std(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> std:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_std(fbe.jsonfmt.parse(text), "std", fbe.jsonfmt.budget(text, limits))
 
 
 class Companion(fbe.Struct):
@@ -6220,82 +3186,8 @@ class Companion(fbe.Struct):
     ) -> None:
         self.Companion_ = Companion_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Companion):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Companion):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Companion):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Companion):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Companion):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Companion(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(41, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Companion, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Companion:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Companion | None = FBE_CORE.from_fbe(41, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Companion, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(41, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Companion, self, 42))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Companion:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Companion | None = FBE_CORE.from_final(41, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Companion, data, 42, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Companion(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Companion:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Companion(fbe.jsonfmt.parse(text), "Companion", fbe.jsonfmt.budget(text, limits))
 
 
 class Any_(fbe.Struct):
@@ -6316,82 +3208,8 @@ class Any_(fbe.Struct):
     ) -> None:
         self.Any__ = Any__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Any_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Any_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Any_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Any_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Any_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Any(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(42, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Any, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Any_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Any_ | None = FBE_CORE.from_fbe(42, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Any, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(42, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Any, self, 43))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Any_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Any_ | None = FBE_CORE.from_final(42, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Any, data, 43, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Any(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Any_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Any(fbe.jsonfmt.parse(text), "Any", fbe.jsonfmt.budget(text, limits))
 
 
 class Self(fbe.Struct):
@@ -6412,82 +3230,8 @@ class Self(fbe.Struct):
     ) -> None:
         self.Self_ = Self_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Self):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Self):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Self):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Self):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Self):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Self(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(43, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Self, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Self:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Self | None = FBE_CORE.from_fbe(43, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Self, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(43, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Self, self, 44))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Self:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Self | None = FBE_CORE.from_final(43, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Self, data, 44, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Self(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Self:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Self(fbe.jsonfmt.parse(text), "Self", fbe.jsonfmt.budget(text, limits))
 
 
 class self_(fbe.Struct):
@@ -6508,82 +3252,8 @@ class self_(fbe.Struct):
     ) -> None:
         self.self__ = self__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, self_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, self_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, self_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, self_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, self_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_self(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(44, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_self, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> self_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: self_ | None = FBE_CORE.from_fbe(44, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_self, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(44, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_self, self, 45))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> self_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: self_ | None = FBE_CORE.from_final(44, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_self, data, 45, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_self(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> self_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_self(fbe.jsonfmt.parse(text), "self", fbe.jsonfmt.budget(text, limits))
 
 
 class None_(fbe.Struct):
@@ -6604,82 +3274,8 @@ class None_(fbe.Struct):
     ) -> None:
         self.None__ = None__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, None_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, None_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, None_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, None_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, None_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_None(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(45, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_None, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> None_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: None_ | None = FBE_CORE.from_fbe(45, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_None, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(45, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_None, self, 46))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> None_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: None_ | None = FBE_CORE.from_final(45, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_None, data, 46, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_None(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> None_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_None(fbe.jsonfmt.parse(text), "None", fbe.jsonfmt.budget(text, limits))
 
 
 class Option(fbe.Struct):
@@ -6700,82 +3296,8 @@ class Option(fbe.Struct):
     ) -> None:
         self.Option_ = Option_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Option):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Option):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Option):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Option):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Option):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Option(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(46, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Option, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Option:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Option | None = FBE_CORE.from_fbe(46, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Option, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(46, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Option, self, 47))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Option:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Option | None = FBE_CORE.from_final(46, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Option, data, 47, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Option(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Option:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Option(fbe.jsonfmt.parse(text), "Option", fbe.jsonfmt.budget(text, limits))
 
 
 class Result(fbe.Struct):
@@ -6796,82 +3318,8 @@ class Result(fbe.Struct):
     ) -> None:
         self.Result_ = Result_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Result):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Result):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Result):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Result):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Result):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Result(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(47, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Result, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Result:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Result | None = FBE_CORE.from_fbe(47, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Result, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(47, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Result, self, 48))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Result:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Result | None = FBE_CORE.from_final(47, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Result, data, 48, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Result(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Result:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Result(fbe.jsonfmt.parse(text), "Result", fbe.jsonfmt.budget(text, limits))
 
 
 class Vec(fbe.Struct):
@@ -6892,82 +3340,8 @@ class Vec(fbe.Struct):
     ) -> None:
         self.Vec_ = Vec_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Vec):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Vec):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Vec):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Vec):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Vec):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Vec(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(48, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Vec, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Vec:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Vec | None = FBE_CORE.from_fbe(48, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Vec, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(48, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Vec, self, 49))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Vec:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Vec | None = FBE_CORE.from_final(48, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Vec, data, 49, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Vec(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Vec:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Vec(fbe.jsonfmt.parse(text), "Vec", fbe.jsonfmt.budget(text, limits))
 
 
 class Box(fbe.Struct):
@@ -6988,82 +3362,8 @@ class Box(fbe.Struct):
     ) -> None:
         self.Box_ = Box_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Box):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Box):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Box):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Box):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Box):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Box(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(49, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Box, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Box:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Box | None = FBE_CORE.from_fbe(49, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Box, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(49, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Box, self, 50))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Box:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Box | None = FBE_CORE.from_final(49, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Box, data, 50, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Box(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Box:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Box(fbe.jsonfmt.parse(text), "Box", fbe.jsonfmt.budget(text, limits))
 
 
 class Error(fbe.Struct):
@@ -7084,82 +3384,8 @@ class Error(fbe.Struct):
     ) -> None:
         self.Error_ = Error_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Error):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Error):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Error):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Error):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Error):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Error(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(50, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Error, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Error:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Error | None = FBE_CORE.from_fbe(50, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Error, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(50, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Error, self, 51))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Error:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Error | None = FBE_CORE.from_final(50, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Error, data, 51, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Error(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Error:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Error(fbe.jsonfmt.parse(text), "Error", fbe.jsonfmt.budget(text, limits))
 
 
 class Exception_(fbe.Struct):
@@ -7180,82 +3406,8 @@ class Exception_(fbe.Struct):
     ) -> None:
         self.Exception = Exception
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Exception_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Exception_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Exception_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Exception_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Exception_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Exception(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(51, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Exception, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Exception_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Exception_ | None = FBE_CORE.from_fbe(51, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Exception, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(51, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Exception, self, 52))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Exception_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Exception_ | None = FBE_CORE.from_final(51, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Exception, data, 52, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Exception(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Exception_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Exception(fbe.jsonfmt.parse(text), "Exception", fbe.jsonfmt.budget(text, limits))
 
 
 class Text(fbe.Struct):
@@ -7276,82 +3428,8 @@ class Text(fbe.Struct):
     ) -> None:
         self.Text_ = Text_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Text):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Text):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Text):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Text):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Text):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Text(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(52, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Text, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Text:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Text | None = FBE_CORE.from_fbe(52, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Text, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(52, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Text, self, 53))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Text:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Text | None = FBE_CORE.from_final(52, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Text, data, 53, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Text(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Text:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Text(fbe.jsonfmt.parse(text), "Text", fbe.jsonfmt.budget(text, limits))
 
 
 class JsonWriter(fbe.Struct):
@@ -7372,82 +3450,8 @@ class JsonWriter(fbe.Struct):
     ) -> None:
         self.JsonWriter_ = JsonWriter_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, JsonWriter):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, JsonWriter):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, JsonWriter):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, JsonWriter):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, JsonWriter):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_JsonWriter(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(53, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_JsonWriter, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsonWriter:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JsonWriter | None = FBE_CORE.from_fbe(53, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_JsonWriter, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(53, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_JsonWriter, self, 54))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> JsonWriter:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: JsonWriter | None = FBE_CORE.from_final(53, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_JsonWriter, data, 54, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_JsonWriter(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> JsonWriter:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_JsonWriter(fbe.jsonfmt.parse(text), "JsonWriter", fbe.jsonfmt.budget(text, limits))
 
 
 class int32_t(fbe.Struct):
@@ -7468,82 +3472,8 @@ class int32_t(fbe.Struct):
     ) -> None:
         self.int32_t_ = int32_t_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, int32_t):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, int32_t):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, int32_t):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, int32_t):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, int32_t):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_int32_t(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(54, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_int32_t, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> int32_t:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: int32_t | None = FBE_CORE.from_fbe(54, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_int32_t, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(54, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_int32_t, self, 55))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> int32_t:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: int32_t | None = FBE_CORE.from_final(54, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_int32_t, data, 55, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_int32_t(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> int32_t:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_int32_t(fbe.jsonfmt.parse(text), "int32_t", fbe.jsonfmt.budget(text, limits))
 
 
 class size_t(fbe.Struct):
@@ -7564,82 +3494,8 @@ class size_t(fbe.Struct):
     ) -> None:
         self.size_t_ = size_t_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, size_t):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, size_t):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, size_t):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, size_t):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, size_t):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_size_t(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(55, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_size_t, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> size_t:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: size_t | None = FBE_CORE.from_fbe(55, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_size_t, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(55, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_size_t, self, 56))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> size_t:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: size_t | None = FBE_CORE.from_final(55, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_size_t, data, 56, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_size_t(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> size_t:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_size_t(fbe.jsonfmt.parse(text), "size_t", fbe.jsonfmt.budget(text, limits))
 
 
 class list_(fbe.Struct):
@@ -7660,82 +3516,8 @@ class list_(fbe.Struct):
     ) -> None:
         self.list = list
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, list_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, list_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, list_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, list_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, list_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_list(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(56, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_list, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> list_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: list_ | None = FBE_CORE.from_fbe(56, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_list, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(56, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_list, self, 57))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> list_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: list_ | None = FBE_CORE.from_final(56, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_list, data, 57, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_list(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> list_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_list(fbe.jsonfmt.parse(text), "list", fbe.jsonfmt.budget(text, limits))
 
 
 class object_(fbe.Struct):
@@ -7756,82 +3538,8 @@ class object_(fbe.Struct):
     ) -> None:
         self.object__ = object__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, object_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, object_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, object_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, object_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, object_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_object(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(57, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_object, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> object_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: object_ | None = FBE_CORE.from_fbe(57, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_object, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(57, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_object, self, 58))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> object_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: object_ | None = FBE_CORE.from_final(57, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_object, data, 58, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_object(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> object_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_object(fbe.jsonfmt.parse(text), "object", fbe.jsonfmt.budget(text, limits))
 
 
 class v_(fbe.Struct):
@@ -7852,82 +3560,8 @@ class v_(fbe.Struct):
     ) -> None:
         self.v = v
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, v_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, v_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, v_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, v_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, v_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_v(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(58, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_v, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> v_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: v_ | None = FBE_CORE.from_fbe(58, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_v, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(58, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_v, self, 59))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> v_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: v_ | None = FBE_CORE.from_final(58, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_v, data, 59, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_v(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> v_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_v(fbe.jsonfmt.parse(text), "v", fbe.jsonfmt.budget(text, limits))
 
 
 class r_(fbe.Struct):
@@ -7948,82 +3582,8 @@ class r_(fbe.Struct):
     ) -> None:
         self.r = r
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, r_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, r_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, r_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, r_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, r_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_r(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(59, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_r, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> r_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: r_ | None = FBE_CORE.from_fbe(59, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_r, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(59, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_r, self, 60))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> r_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: r_ | None = FBE_CORE.from_final(59, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_r, data, 60, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_r(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> r_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_r(fbe.jsonfmt.parse(text), "r", fbe.jsonfmt.budget(text, limits))
 
 
 class w_(fbe.Struct):
@@ -8044,82 +3604,8 @@ class w_(fbe.Struct):
     ) -> None:
         self.w = w
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, w_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, w_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, w_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, w_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, w_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_w(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(60, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_w, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> w_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: w_ | None = FBE_CORE.from_fbe(60, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_w, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(60, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_w, self, 61))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> w_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: w_ | None = FBE_CORE.from_final(60, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_w, data, 61, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_w(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> w_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_w(fbe.jsonfmt.parse(text), "w", fbe.jsonfmt.budget(text, limits))
 
 
 class SideBuy(fbe.Struct):
@@ -8140,82 +3626,8 @@ class SideBuy(fbe.Struct):
     ) -> None:
         self.SideBuy_ = SideBuy_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, SideBuy):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, SideBuy):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, SideBuy):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, SideBuy):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, SideBuy):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_SideBuy(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(61, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_SideBuy, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> SideBuy:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: SideBuy | None = FBE_CORE.from_fbe(61, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_SideBuy, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(61, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_SideBuy, self, 62))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> SideBuy:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: SideBuy | None = FBE_CORE.from_final(61, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_SideBuy, data, 62, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_SideBuy(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> SideBuy:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_SideBuy(fbe.jsonfmt.parse(text), "SideBuy", fbe.jsonfmt.budget(text, limits))
 
 
 class OrderKey(fbe.Struct):
@@ -8236,82 +3648,8 @@ class OrderKey(fbe.Struct):
     ) -> None:
         self.OrderKey_ = OrderKey_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, OrderKey):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, OrderKey):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, OrderKey):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, OrderKey):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, OrderKey):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_OrderKey(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(62, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_OrderKey, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderKey:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: OrderKey | None = FBE_CORE.from_fbe(62, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_OrderKey, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(62, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_OrderKey, self, 63))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderKey:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: OrderKey | None = FBE_CORE.from_final(62, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_OrderKey, data, 63, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_OrderKey(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> OrderKey:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_OrderKey(fbe.jsonfmt.parse(text), "OrderKey", fbe.jsonfmt.budget(text, limits))
 
 
 class textOfside(fbe.Struct):
@@ -8332,82 +3670,8 @@ class textOfside(fbe.Struct):
     ) -> None:
         self.textOfside_ = textOfside_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, textOfside):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, textOfside):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, textOfside):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, textOfside):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, textOfside):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_textOfside(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(63, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_textOfside, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> textOfside:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: textOfside | None = FBE_CORE.from_fbe(63, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_textOfside, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(63, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_textOfside, self, 64))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> textOfside:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: textOfside | None = FBE_CORE.from_final(63, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_textOfside, data, 64, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_textOfside(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> textOfside:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_textOfside(fbe.jsonfmt.parse(text), "textOfside", fbe.jsonfmt.budget(text, limits))
 
 
 class DECIMAL_1(fbe.Struct):
@@ -8428,82 +3692,8 @@ class DECIMAL_1(fbe.Struct):
     ) -> None:
         self.DECIMAL_1_ = DECIMAL_1_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, DECIMAL_1):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, DECIMAL_1):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, DECIMAL_1):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, DECIMAL_1):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, DECIMAL_1):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_DECIMAL_1(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(64, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_DECIMAL_1, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DECIMAL_1:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: DECIMAL_1 | None = FBE_CORE.from_fbe(64, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_DECIMAL_1, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(64, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_DECIMAL_1, self, 65))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> DECIMAL_1:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: DECIMAL_1 | None = FBE_CORE.from_final(64, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_DECIMAL_1, data, 65, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_DECIMAL_1(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> DECIMAL_1:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_DECIMAL_1(fbe.jsonfmt.parse(text), "DECIMAL_1", fbe.jsonfmt.budget(text, limits))
 
 
 class OrderModel(fbe.Struct):
@@ -8524,82 +3714,8 @@ class OrderModel(fbe.Struct):
     ) -> None:
         self.OrderModel_ = OrderModel_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, OrderModel):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, OrderModel):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, OrderModel):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, OrderModel):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, OrderModel):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_OrderModel(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(65, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_OrderModel, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderModel:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: OrderModel | None = FBE_CORE.from_fbe(65, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_OrderModel, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(65, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_OrderModel, self, 66))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderModel:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: OrderModel | None = FBE_CORE.from_final(65, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_OrderModel, data, 66, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_OrderModel(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> OrderModel:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_OrderModel(fbe.jsonfmt.parse(text), "OrderModel", fbe.jsonfmt.budget(text, limits))
 
 
 class OrderFinal(fbe.Struct):
@@ -8620,82 +3736,8 @@ class OrderFinal(fbe.Struct):
     ) -> None:
         self.OrderFinal_ = OrderFinal_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, OrderFinal):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, OrderFinal):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, OrderFinal):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, OrderFinal):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, OrderFinal):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_OrderFinal(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(66, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_OrderFinal, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderFinal:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: OrderFinal | None = FBE_CORE.from_fbe(66, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_OrderFinal, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(66, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_OrderFinal, self, 67))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> OrderFinal:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: OrderFinal | None = FBE_CORE.from_final(66, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_OrderFinal, data, 67, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_OrderFinal(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> OrderFinal:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_OrderFinal(fbe.jsonfmt.parse(text), "OrderFinal", fbe.jsonfmt.budget(text, limits))
 
 
 class NewOrder(fbe.Struct):
@@ -8716,82 +3758,8 @@ class NewOrder(fbe.Struct):
     ) -> None:
         self.NewOrder_ = NewOrder_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, NewOrder):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, NewOrder):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, NewOrder):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, NewOrder):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, NewOrder):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_NewOrder(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(67, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_NewOrder, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> NewOrder:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: NewOrder | None = FBE_CORE.from_fbe(67, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_NewOrder, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(67, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_NewOrder, self, 68))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> NewOrder:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: NewOrder | None = FBE_CORE.from_final(67, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_NewOrder, data, 68, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_NewOrder(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> NewOrder:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_NewOrder(fbe.jsonfmt.parse(text), "NewOrder", fbe.jsonfmt.budget(text, limits))
 
 
 class VerifyFBEOrder(fbe.Struct):
@@ -8812,82 +3780,8 @@ class VerifyFBEOrder(fbe.Struct):
     ) -> None:
         self.VerifyFBEOrder_ = VerifyFBEOrder_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, VerifyFBEOrder):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, VerifyFBEOrder):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, VerifyFBEOrder):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, VerifyFBEOrder):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, VerifyFBEOrder):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_VerifyFBEOrder(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(68, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_VerifyFBEOrder, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> VerifyFBEOrder:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: VerifyFBEOrder | None = FBE_CORE.from_fbe(68, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_VerifyFBEOrder, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(68, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_VerifyFBEOrder, self, 69))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> VerifyFBEOrder:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: VerifyFBEOrder | None = FBE_CORE.from_final(68, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_VerifyFBEOrder, data, 69, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_VerifyFBEOrder(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> VerifyFBEOrder:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_VerifyFBEOrder(fbe.jsonfmt.parse(text), "VerifyFBEOrder", fbe.jsonfmt.budget(text, limits))
 
 
 class Xfbe_vr_Order(fbe.Struct):
@@ -8908,82 +3802,8 @@ class Xfbe_vr_Order(fbe.Struct):
     ) -> None:
         self.fbe_vr_Order = fbe_vr_Order
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_vr_Order):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_vr_Order):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_vr_Order):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_vr_Order):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Xfbe_vr_Order):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_fbe_vr_Order(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(69, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_fbe_vr_Order, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Xfbe_vr_Order:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Xfbe_vr_Order | None = FBE_CORE.from_fbe(69, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_fbe_vr_Order, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(69, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_fbe_vr_Order, self, 70))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Xfbe_vr_Order:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Xfbe_vr_Order | None = FBE_CORE.from_final(69, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_fbe_vr_Order, data, 70, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_fbe_vr_Order(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Xfbe_vr_Order:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_fbe_vr_Order(fbe.jsonfmt.parse(text), "fbe_vr_Order", fbe.jsonfmt.budget(text, limits))
 
 
 class e1_(fbe.Struct):
@@ -9004,82 +3824,8 @@ class e1_(fbe.Struct):
     ) -> None:
         self.e1 = e1
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, e1_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, e1_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, e1_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, e1_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, e1_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_e1(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(70, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_e1, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> e1_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: e1_ | None = FBE_CORE.from_fbe(70, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_e1, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(70, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_e1, self, 71))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> e1_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: e1_ | None = FBE_CORE.from_final(70, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_e1, data, 71, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_e1(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> e1_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_e1(fbe.jsonfmt.parse(text), "e1", fbe.jsonfmt.budget(text, limits))
 
 
 class i2_(fbe.Struct):
@@ -9100,82 +3846,8 @@ class i2_(fbe.Struct):
     ) -> None:
         self.i2 = i2
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, i2_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, i2_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, i2_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, i2_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, i2_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_i2(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(71, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_i2, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> i2_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: i2_ | None = FBE_CORE.from_fbe(71, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_i2, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(71, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_i2, self, 72))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> i2_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: i2_ | None = FBE_CORE.from_final(71, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_i2, data, 72, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_i2(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> i2_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_i2(fbe.jsonfmt.parse(text), "i2", fbe.jsonfmt.budget(text, limits))
 
 
 class o3_(fbe.Struct):
@@ -9196,82 +3868,8 @@ class o3_(fbe.Struct):
     ) -> None:
         self.o3 = o3
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, o3_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, o3_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, o3_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, o3_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, o3_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_o3(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(72, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_o3, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> o3_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: o3_ | None = FBE_CORE.from_fbe(72, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_o3, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(72, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_o3, self, 73))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> o3_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: o3_ | None = FBE_CORE.from_final(72, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_o3, data, 73, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_o3(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> o3_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_o3(fbe.jsonfmt.parse(text), "o3", fbe.jsonfmt.budget(text, limits))
 
 
 class Fbe(fbe.Struct):
@@ -9292,82 +3890,8 @@ class Fbe(fbe.Struct):
     ) -> None:
         self.Fbe_ = Fbe_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Fbe):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Fbe):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Fbe):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Fbe):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Fbe):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Fbe(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(73, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Fbe, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fbe:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Fbe | None = FBE_CORE.from_fbe(73, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Fbe, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(73, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Fbe, self, 74))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Fbe:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Fbe | None = FBE_CORE.from_final(73, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Fbe, data, 74, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Fbe(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Fbe:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Fbe(fbe.jsonfmt.parse(text), "Fbe", fbe.jsonfmt.budget(text, limits))
 
 
 class FINGERPRINT_(fbe.Struct):
@@ -9388,82 +3912,8 @@ class FINGERPRINT_(fbe.Struct):
     ) -> None:
         self.FINGERPRINT = FINGERPRINT
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FINGERPRINT_):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, FINGERPRINT_):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, FINGERPRINT_):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, FINGERPRINT_):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, FINGERPRINT_):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_FINGERPRINT(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(74, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_FINGERPRINT, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FINGERPRINT_:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FINGERPRINT_ | None = FBE_CORE.from_fbe(74, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_FINGERPRINT, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(74, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_FINGERPRINT, self, 75))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FINGERPRINT_:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FINGERPRINT_ | None = FBE_CORE.from_final(74, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_FINGERPRINT, data, 75, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_FINGERPRINT(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> FINGERPRINT_:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_FINGERPRINT(fbe.jsonfmt.parse(text), "FINGERPRINT", fbe.jsonfmt.budget(text, limits))
 
 
 class XFBE_FINGERPRINT(fbe.Struct):
@@ -9484,82 +3934,8 @@ class XFBE_FINGERPRINT(fbe.Struct):
     ) -> None:
         self.FBE_FINGERPRINT = FBE_FINGERPRINT
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, XFBE_FINGERPRINT):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, XFBE_FINGERPRINT):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, XFBE_FINGERPRINT):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, XFBE_FINGERPRINT):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, XFBE_FINGERPRINT):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_FBE_FINGERPRINT(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(75, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_FBE_FINGERPRINT, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> XFBE_FINGERPRINT:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: XFBE_FINGERPRINT | None = FBE_CORE.from_fbe(75, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_FBE_FINGERPRINT, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(75, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_FBE_FINGERPRINT, self, 76))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> XFBE_FINGERPRINT:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: XFBE_FINGERPRINT | None = FBE_CORE.from_final(75, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_FBE_FINGERPRINT, data, 76, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_FBE_FINGERPRINT(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> XFBE_FINGERPRINT:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_FBE_FINGERPRINT(fbe.jsonfmt.parse(text), "FBE_FINGERPRINT", fbe.jsonfmt.budget(text, limits))
 
 
 class FBEFingerprint(fbe.Struct):
@@ -9580,82 +3956,8 @@ class FBEFingerprint(fbe.Struct):
     ) -> None:
         self.FBEFingerprint_ = FBEFingerprint_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, FBEFingerprint):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, FBEFingerprint):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, FBEFingerprint):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, FBEFingerprint):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, FBEFingerprint):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_FBEFingerprint(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(76, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_FBEFingerprint, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FBEFingerprint:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FBEFingerprint | None = FBE_CORE.from_fbe(76, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_FBEFingerprint, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(76, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_FBEFingerprint, self, 77))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> FBEFingerprint:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: FBEFingerprint | None = FBE_CORE.from_final(76, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_FBEFingerprint, data, 77, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_FBEFingerprint(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> FBEFingerprint:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_FBEFingerprint(fbe.jsonfmt.parse(text), "FBEFingerprint", fbe.jsonfmt.budget(text, limits))
 
 
 class Case(fbe.Struct):
@@ -9697,82 +3999,8 @@ class Case(fbe.Struct):
         self.String = String
         self.String_ = String_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Case):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Case):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Case):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Case):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Case):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Case(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(77, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Case, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Case:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Case | None = FBE_CORE.from_fbe(77, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Case, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(77, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Case, self, 78))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Case:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Case | None = FBE_CORE.from_final(77, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Case, data, 78, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Case(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Case:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Case(fbe.jsonfmt.parse(text), "Case", fbe.jsonfmt.budget(text, limits))
 
 
 class Imported(fbe.Struct):
@@ -9799,82 +4027,8 @@ class Imported(fbe.Struct):
         self.org = pkg_market.Instrument() if org is None else org
         self.example = example
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Imported):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Imported):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Imported):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Imported):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Imported):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Imported(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(78, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Imported, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Imported:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Imported | None = FBE_CORE.from_fbe(78, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Imported, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(78, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Imported, self, 79))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Imported:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Imported | None = FBE_CORE.from_final(78, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Imported, data, 79, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Imported(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Imported:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Imported(fbe.jsonfmt.parse(text), "Imported", fbe.jsonfmt.budget(text, limits))
 
 
 class symbol(fbe.Struct):
@@ -9895,82 +4049,8 @@ class symbol(fbe.Struct):
     ) -> None:
         self.digits_ = digits_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, symbol):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, symbol):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, symbol):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, symbol):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, symbol):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_symbol(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(79, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_symbol, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> symbol:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: symbol | None = FBE_CORE.from_fbe(79, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_symbol, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(79, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_symbol, self, 80))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> symbol:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: symbol | None = FBE_CORE.from_final(79, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_symbol, data, 80, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_symbol(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> symbol:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_symbol(fbe.jsonfmt.parse(text), "symbol", fbe.jsonfmt.budget(text, limits))
 
 
 FBE_R_symbol = symbol  # Listed.__init__ takes a field symbol, which hides it there
@@ -10001,82 +4081,13 @@ class Listed(pkg_market.Instrument):
         self.precision = precision
         self.ticker = FBE_R_symbol() if ticker is None else ticker
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Listed):
-            return NotImplemented
-        return (self.symbol,) == (other.symbol,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.symbol,)
 
-    def __hash__(self) -> int:
-        return hash((self.symbol,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Listed):
-            return NotImplemented
-        return (self.symbol,) < (other.symbol,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Listed):
-            return NotImplemented
-        return (self.symbol,) <= (other.symbol,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Listed):
-            return NotImplemented
-        return (self.symbol,) > (other.symbol,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Listed):
-            return NotImplemented
-        return (self.symbol,) >= (other.symbol,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Listed(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(80, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Listed, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Listed:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Listed | None = FBE_CORE.from_fbe(80, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Listed, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(80, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Listed, self, 81))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Listed:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Listed | None = FBE_CORE.from_final(80, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Listed, data, 81, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Listed(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Listed:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Listed(fbe.jsonfmt.parse(text), "Listed", fbe.jsonfmt.budget(text, limits))
 
 
 class Derived(Order):
@@ -10106,82 +4117,13 @@ class Derived(Order):
         self.Word_ = Word_
         self.side__ = side__
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return True
+    def fbe_key(self) -> tuple[Any, ...]:
+        return ()
 
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Derived):
-            return NotImplemented
-        return () >= ()
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Derived(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(81, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Derived, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Derived | None = FBE_CORE.from_fbe(81, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Derived, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(81, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Derived, self, 82))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Derived:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Derived | None = FBE_CORE.from_final(81, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Derived, data, 82, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Derived(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Derived:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Derived(fbe.jsonfmt.parse(text), "Derived", fbe.jsonfmt.budget(text, limits))
 
 
 class Hostile(fbe.Struct):
@@ -10445,82 +4387,8 @@ class Hostile(fbe.Struct):
         self.Listed_ = Listed() if Listed_ is None else Listed_
         self.Letters_ = Letters_
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Hostile):
-            return NotImplemented
-        return True
-
-    def __hash__(self) -> int:
-        return hash(())
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Hostile):
-            return NotImplemented
-        return () < ()
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Hostile):
-            return NotImplemented
-        return () <= ()
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Hostile):
-            return NotImplemented
-        return () > ()
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Hostile):
-            return NotImplemented
-        return () >= ()
-
     def __str__(self) -> str:
         return fbe_tx_Hostile(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(82, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Hostile, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Hostile:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Hostile | None = FBE_CORE.from_fbe(82, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Hostile, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(82, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Hostile, self, 83))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Hostile:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Hostile | None = FBE_CORE.from_final(82, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Hostile, data, 83, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Hostile(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Hostile:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Hostile(fbe.jsonfmt.parse(text), "Hostile", fbe.jsonfmt.budget(text, limits))
 
 
 Order.fbe_spec = (
@@ -10973,7 +4841,7 @@ PythonMembers.fbe_spec = (
     ("to_final", "to_final_", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
     ("from_final", "from_final_", ("float", "double")),
     ("fbe_equal", "fbe_equal_", ("int", "side (int32)", -2147483648, 2147483647)),
-    ("fbe_key", "fbe_key", ("int", "int64", -9223372036854775808, 9223372036854775807)),
+    ("fbe_key", "fbe_key_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
     ("fbe_size", "fbe_size", ("vector", ("int", "Word (int16)", -32768, 32767))),
     ("__init__", "__init___", ("optional", ("string",))),
     ("__slots__", "__slots___", ("bytes",)),
@@ -12370,7 +6238,7 @@ def fbe_tx_PythonMembers(v: PythonMembers) -> str:
         ",fbe_equal=",
         fbe_tx_side(v.fbe_equal_),
         ",fbe_key=",
-        str(int(v.fbe_key)),
+        str(int(v.fbe_key_)),
         ",fbe_size=",
         "[" + str(len(v.fbe_size)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.fbe_size]) + "]",
         ",__init__=",
@@ -15024,7 +8892,7 @@ def fbe_vw_PythonMembers(w: bytearray, v: PythonMembers) -> int:
         o9o = fbe_vow_string(w, o9v) - p
     o10 = fbe.buffer.write_bytes(w, v.__slots___) - p
     o11 = fbe_vcw_m_string__int32(w, p, v.__class___)
-    FBE_L16.pack_into(w, p, 112, 12, v.to_json_, v.from_json_, o2, o3h, o3o, v.to_final_, v.from_final_, v.fbe_equal_, v.fbe_key, o8, o9h, o9o, o10, o11, fbe.encode_decimal(v.__dict___), v.__hash___.bytes, v.__eq___, v.__private__)
+    FBE_L16.pack_into(w, p, 112, 12, v.to_json_, v.from_json_, o2, o3h, o3o, v.to_final_, v.from_final_, v.fbe_equal_, v.fbe_key_, o8, o9h, o9o, o10, o11, fbe.encode_decimal(v.__dict___), v.__hash___.bytes, v.__eq___, v.__private__)
     return p
 
 
@@ -15041,7 +8909,7 @@ def fbe_vr_PythonMembers(r: fbe.Reader, p: int) -> PythonMembers:
             v.to_final_ = FBE_M_Modifier[t[7]]
             v.from_final_ = t[8]
             v.fbe_equal_ = FBE_M_side[t[9]]
-            v.fbe_key = t[10]
+            v.fbe_key_ = t[10]
             v.fbe_size = fbe_vcr_v_import_Word(r, p, t[11], "fbe_size")
             v.__init___ = fbe.buffer.read_optional(r, p, t[12], t[13], "__init__", fbe_vsr_string)
             v.__slots___ = fbe.buffer.read_bytes(r, p, t[14], "__slots__")
@@ -17397,1245 +11265,581 @@ class OrderModel_(fbe.Model[Order]):
     """Versioned model of Order: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Order) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Order, value)
-
-    def _decode(self, data: bytes) -> tuple[Order, int]:
-        return fbe.decode_versioned(fbe_vr_Order, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Order
 
 
 class CppWordsModel(fbe.Model[CppWords]):
     """Versioned model of CppWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 2
-
-    def _encode(self, value: CppWords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_CppWords, value)
-
-    def _decode(self, data: bytes) -> tuple[CppWords, int]:
-        return fbe.decode_versioned(fbe_vr_CppWords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = CppWords
 
 
 class PythonWordsModel(fbe.Model[PythonWords]):
     """Versioned model of PythonWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 3
-
-    def _encode(self, value: PythonWords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_PythonWords, value)
-
-    def _decode(self, data: bytes) -> tuple[PythonWords, int]:
-        return fbe.decode_versioned(fbe_vr_PythonWords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = PythonWords
 
 
 class GoWordsModel(fbe.Model[GoWords]):
     """Versioned model of GoWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 4
-
-    def _encode(self, value: GoWords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_GoWords, value)
-
-    def _decode(self, data: bytes) -> tuple[GoWords, int]:
-        return fbe.decode_versioned(fbe_vr_GoWords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = GoWords
 
 
 class JavaWordsModel(fbe.Model[JavaWords]):
     """Versioned model of JavaWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 5
-
-    def _encode(self, value: JavaWords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_JavaWords, value)
-
-    def _decode(self, data: bytes) -> tuple[JavaWords, int]:
-        return fbe.decode_versioned(fbe_vr_JavaWords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = JavaWords
 
 
 class KotlinWordsModel(fbe.Model[KotlinWords]):
     """Versioned model of KotlinWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 6
-
-    def _encode(self, value: KotlinWords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_KotlinWords, value)
-
-    def _decode(self, data: bytes) -> tuple[KotlinWords, int]:
-        return fbe.decode_versioned(fbe_vr_KotlinWords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 5
+    fbe_struct = KotlinWords
 
 
 class JsWordsModel(fbe.Model[JsWords]):
     """Versioned model of JsWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 7
-
-    def _encode(self, value: JsWords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_JsWords, value)
-
-    def _decode(self, data: bytes) -> tuple[JsWords, int]:
-        return fbe.decode_versioned(fbe_vr_JsWords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 6
+    fbe_struct = JsWords
 
 
 class RustWordsModel(fbe.Model[RustWords]):
     """Versioned model of RustWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 8
-
-    def _encode(self, value: RustWords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_RustWords, value)
-
-    def _decode(self, data: bytes) -> tuple[RustWords, int]:
-        return fbe.decode_versioned(fbe_vr_RustWords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 7
+    fbe_struct = RustWords
 
 
 class CSharpWordsModel(fbe.Model[CSharpWords]):
     """Versioned model of CSharpWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 9
-
-    def _encode(self, value: CSharpWords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_CSharpWords, value)
-
-    def _decode(self, data: bytes) -> tuple[CSharpWords, int]:
-        return fbe.decode_versioned(fbe_vr_CSharpWords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 8
+    fbe_struct = CSharpWords
 
 
 class RubyWordsModel(fbe.Model[RubyWords]):
     """Versioned model of RubyWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 10
-
-    def _encode(self, value: RubyWords) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_RubyWords, value)
-
-    def _decode(self, data: bytes) -> tuple[RubyWords, int]:
-        return fbe.decode_versioned(fbe_vr_RubyWords, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 9
+    fbe_struct = RubyWords
 
 
 class CppMembersModel(fbe.Model[CppMembers]):
     """Versioned model of CppMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 11
-
-    def _encode(self, value: CppMembers) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_CppMembers, value)
-
-    def _decode(self, data: bytes) -> tuple[CppMembers, int]:
-        return fbe.decode_versioned(fbe_vr_CppMembers, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 10
+    fbe_struct = CppMembers
 
 
 class PythonMembersModel(fbe.Model[PythonMembers]):
     """Versioned model of PythonMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 12
-
-    def _encode(self, value: PythonMembers) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_PythonMembers, value)
-
-    def _decode(self, data: bytes) -> tuple[PythonMembers, int]:
-        return fbe.decode_versioned(fbe_vr_PythonMembers, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 11
+    fbe_struct = PythonMembers
 
 
 class GoMembersModel(fbe.Model[GoMembers]):
     """Versioned model of GoMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 13
-
-    def _encode(self, value: GoMembers) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_GoMembers, value)
-
-    def _decode(self, data: bytes) -> tuple[GoMembers, int]:
-        return fbe.decode_versioned(fbe_vr_GoMembers, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 12
+    fbe_struct = GoMembers
 
 
 class JvmMembersModel(fbe.Model[JvmMembers]):
     """Versioned model of JvmMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 14
-
-    def _encode(self, value: JvmMembers) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_JvmMembers, value)
-
-    def _decode(self, data: bytes) -> tuple[JvmMembers, int]:
-        return fbe.decode_versioned(fbe_vr_JvmMembers, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 13
+    fbe_struct = JvmMembers
 
 
 class JsMembersModel(fbe.Model[JsMembers]):
     """Versioned model of JsMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 15
-
-    def _encode(self, value: JsMembers) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_JsMembers, value)
-
-    def _decode(self, data: bytes) -> tuple[JsMembers, int]:
-        return fbe.decode_versioned(fbe_vr_JsMembers, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 14
+    fbe_struct = JsMembers
 
 
 class RuntimeNamesModel(fbe.Model[RuntimeNames]):
     """Versioned model of RuntimeNames: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 16
-
-    def _encode(self, value: RuntimeNames) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_RuntimeNames, value)
-
-    def _decode(self, data: bytes) -> tuple[RuntimeNames, int]:
-        return fbe.decode_versioned(fbe_vr_RuntimeNames, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 15
+    fbe_struct = RuntimeNames
 
 
 class classModel(fbe.Model[class_]):
     """Versioned model of class: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 17
-
-    def _encode(self, value: class_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_class, value)
-
-    def _decode(self, data: bytes) -> tuple[class_, int]:
-        return fbe.decode_versioned(fbe_vr_class, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 16
+    fbe_struct = class_
 
 
 class ObjectModel(fbe.Model[Object]):
     """Versioned model of Object: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 18
-
-    def _encode(self, value: Object) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Object, value)
-
-    def _decode(self, data: bytes) -> tuple[Object, int]:
-        return fbe.decode_versioned(fbe_vr_Object, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 17
+    fbe_struct = Object
 
 
 class StringModel(fbe.Model[String]):
     """Versioned model of String: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 19
-
-    def _encode(self, value: String) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_String, value)
-
-    def _decode(self, data: bytes) -> tuple[String, int]:
-        return fbe.decode_versioned(fbe_vr_String, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 18
+    fbe_struct = String
 
 
 class ListModel(fbe.Model[List]):
     """Versioned model of List: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 20
-
-    def _encode(self, value: List) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_List, value)
-
-    def _decode(self, data: bytes) -> tuple[List, int]:
-        return fbe.decode_versioned(fbe_vr_List, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 19
+    fbe_struct = List
 
 
 class MapModel(fbe.Model[Map]):
     """Versioned model of Map: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 21
-
-    def _encode(self, value: Map) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Map, value)
-
-    def _decode(self, data: bytes) -> tuple[Map, int]:
-        return fbe.decode_versioned(fbe_vr_Map, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 20
+    fbe_struct = Map
 
 
 class ModelModel(fbe.Model[Model]):
     """Versioned model of Model: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 22
-
-    def _encode(self, value: Model) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Model, value)
-
-    def _decode(self, data: bytes) -> tuple[Model, int]:
-        return fbe.decode_versioned(fbe_vr_Model, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 21
+    fbe_struct = Model
 
 
 class FinalModelModel(fbe.Model[FinalModel]):
     """Versioned model of FinalModel: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 23
-
-    def _encode(self, value: FinalModel) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_FinalModel, value)
-
-    def _decode(self, data: bytes) -> tuple[FinalModel, int]:
-        return fbe.decode_versioned(fbe_vr_FinalModel, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 22
+    fbe_struct = FinalModel
 
 
 class BufferModel(fbe.Model[Buffer]):
     """Versioned model of Buffer: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 24
-
-    def _encode(self, value: Buffer) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Buffer, value)
-
-    def _decode(self, data: bytes) -> tuple[Buffer, int]:
-        return fbe.decode_versioned(fbe_vr_Buffer, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 23
+    fbe_struct = Buffer
 
 
 class ReaderModel(fbe.Model[Reader]):
     """Versioned model of Reader: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 25
-
-    def _encode(self, value: Reader) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Reader, value)
-
-    def _decode(self, data: bytes) -> tuple[Reader, int]:
-        return fbe.decode_versioned(fbe_vr_Reader, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 24
+    fbe_struct = Reader
 
 
 class WriterModel(fbe.Model[Writer]):
     """Versioned model of Writer: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 26
-
-    def _encode(self, value: Writer) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Writer, value)
-
-    def _decode(self, data: bytes) -> tuple[Writer, int]:
-        return fbe.decode_versioned(fbe_vr_Writer, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 25
+    fbe_struct = Writer
 
 
 class LimitsModel(fbe.Model[Limits]):
     """Versioned model of Limits: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 27
-
-    def _encode(self, value: Limits) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Limits, value)
-
-    def _decode(self, data: bytes) -> tuple[Limits, int]:
-        return fbe.decode_versioned(fbe_vr_Limits, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 26
+    fbe_struct = Limits
 
 
 class DecodeErrorModel(fbe.Model[DecodeError]):
     """Versioned model of DecodeError: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 28
-
-    def _encode(self, value: DecodeError) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_DecodeError, value)
-
-    def _decode(self, data: bytes) -> tuple[DecodeError, int]:
-        return fbe.decode_versioned(fbe_vr_DecodeError, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 27
+    fbe_struct = DecodeError
 
 
 class DecodeExceptionModel(fbe.Model[DecodeException]):
     """Versioned model of DecodeException: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 29
-
-    def _encode(self, value: DecodeException) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_DecodeException, value)
-
-    def _decode(self, data: bytes) -> tuple[DecodeException, int]:
-        return fbe.decode_versioned(fbe_vr_DecodeException, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 28
+    fbe_struct = DecodeException
 
 
 class DecimalModel(fbe.Model[Decimal_]):
     """Versioned model of Decimal: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 30
-
-    def _encode(self, value: Decimal_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Decimal, value)
-
-    def _decode(self, data: bytes) -> tuple[Decimal_, int]:
-        return fbe.decode_versioned(fbe_vr_Decimal, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 29
+    fbe_struct = Decimal_
 
 
 class UuidModel(fbe.Model[Uuid]):
     """Versioned model of Uuid: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 31
-
-    def _encode(self, value: Uuid) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Uuid, value)
-
-    def _decode(self, data: bytes) -> tuple[Uuid, int]:
-        return fbe.decode_versioned(fbe_vr_Uuid, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 30
+    fbe_struct = Uuid
 
 
 class UUIDModel(fbe.Model[UUID]):
     """Versioned model of UUID: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 32
-
-    def _encode(self, value: UUID) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_UUID, value)
-
-    def _decode(self, data: bytes) -> tuple[UUID, int]:
-        return fbe.decode_versioned(fbe_vr_UUID, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 31
+    fbe_struct = UUID
 
 
 class TimestampModel(fbe.Model[Timestamp]):
     """Versioned model of Timestamp: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 33
-
-    def _encode(self, value: Timestamp) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Timestamp, value)
-
-    def _decode(self, data: bytes) -> tuple[Timestamp, int]:
-        return fbe.decode_versioned(fbe_vr_Timestamp, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 32
+    fbe_struct = Timestamp
 
 
 class SenderModel(fbe.Model[Sender_]):
     """Versioned model of Sender: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 34
-
-    def _encode(self, value: Sender_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Sender, value)
-
-    def _decode(self, data: bytes) -> tuple[Sender_, int]:
-        return fbe.decode_versioned(fbe_vr_Sender, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 33
+    fbe_struct = Sender_
 
 
 class ReceiverModel(fbe.Model[Receiver_]):
     """Versioned model of Receiver: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 35
-
-    def _encode(self, value: Receiver_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Receiver, value)
-
-    def _decode(self, data: bytes) -> tuple[Receiver_, int]:
-        return fbe.decode_versioned(fbe_vr_Receiver, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 34
+    fbe_struct = Receiver_
 
 
 class ClientModel(fbe.Model[Client_]):
     """Versioned model of Client: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 36
-
-    def _encode(self, value: Client_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Client, value)
-
-    def _decode(self, data: bytes) -> tuple[Client_, int]:
-        return fbe.decode_versioned(fbe_vr_Client, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 35
+    fbe_struct = Client_
 
 
 class ProxyModel(fbe.Model[Proxy_]):
     """Versioned model of Proxy: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 37
-
-    def _encode(self, value: Proxy_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Proxy, value)
-
-    def _decode(self, data: bytes) -> tuple[Proxy_, int]:
-        return fbe.decode_versioned(fbe_vr_Proxy, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 36
+    fbe_struct = Proxy_
 
 
 class HandlerModel(fbe.Model[Handler]):
     """Versioned model of Handler: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 38
-
-    def _encode(self, value: Handler) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Handler, value)
-
-    def _decode(self, data: bytes) -> tuple[Handler, int]:
-        return fbe.decode_versioned(fbe_vr_Handler, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 37
+    fbe_struct = Handler
 
 
 class fbeModel(fbe.Model[Xfbe_]):
     """Versioned model of fbe: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 39
-
-    def _encode(self, value: Xfbe_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_fbe, value)
-
-    def _decode(self, data: bytes) -> tuple[Xfbe_, int]:
-        return fbe.decode_versioned(fbe_vr_fbe, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 38
+    fbe_struct = Xfbe_
 
 
 class FBEModel(fbe.Model[FBE]):
     """Versioned model of FBE: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 40
-
-    def _encode(self, value: FBE) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_FBE, value)
-
-    def _decode(self, data: bytes) -> tuple[FBE, int]:
-        return fbe.decode_versioned(fbe_vr_FBE, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 39
+    fbe_struct = FBE
 
 
 class stdModel(fbe.Model[std]):
     """Versioned model of std: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 41
-
-    def _encode(self, value: std) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_std, value)
-
-    def _decode(self, data: bytes) -> tuple[std, int]:
-        return fbe.decode_versioned(fbe_vr_std, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 40
+    fbe_struct = std
 
 
 class CompanionModel(fbe.Model[Companion]):
     """Versioned model of Companion: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 42
-
-    def _encode(self, value: Companion) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Companion, value)
-
-    def _decode(self, data: bytes) -> tuple[Companion, int]:
-        return fbe.decode_versioned(fbe_vr_Companion, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 41
+    fbe_struct = Companion
 
 
 class AnyModel(fbe.Model[Any_]):
     """Versioned model of Any: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 43
-
-    def _encode(self, value: Any_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Any, value)
-
-    def _decode(self, data: bytes) -> tuple[Any_, int]:
-        return fbe.decode_versioned(fbe_vr_Any, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 42
+    fbe_struct = Any_
 
 
 class SelfModel(fbe.Model[Self]):
     """Versioned model of Self: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 44
-
-    def _encode(self, value: Self) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Self, value)
-
-    def _decode(self, data: bytes) -> tuple[Self, int]:
-        return fbe.decode_versioned(fbe_vr_Self, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 43
+    fbe_struct = Self
 
 
 class selfModel(fbe.Model[self_]):
     """Versioned model of self: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 45
-
-    def _encode(self, value: self_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_self, value)
-
-    def _decode(self, data: bytes) -> tuple[self_, int]:
-        return fbe.decode_versioned(fbe_vr_self, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 44
+    fbe_struct = self_
 
 
 class NoneModel(fbe.Model[None_]):
     """Versioned model of None: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 46
-
-    def _encode(self, value: None_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_None, value)
-
-    def _decode(self, data: bytes) -> tuple[None_, int]:
-        return fbe.decode_versioned(fbe_vr_None, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 45
+    fbe_struct = None_
 
 
 class OptionModel(fbe.Model[Option]):
     """Versioned model of Option: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 47
-
-    def _encode(self, value: Option) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Option, value)
-
-    def _decode(self, data: bytes) -> tuple[Option, int]:
-        return fbe.decode_versioned(fbe_vr_Option, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 46
+    fbe_struct = Option
 
 
 class ResultModel(fbe.Model[Result]):
     """Versioned model of Result: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 48
-
-    def _encode(self, value: Result) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Result, value)
-
-    def _decode(self, data: bytes) -> tuple[Result, int]:
-        return fbe.decode_versioned(fbe_vr_Result, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 47
+    fbe_struct = Result
 
 
 class VecModel(fbe.Model[Vec]):
     """Versioned model of Vec: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 49
-
-    def _encode(self, value: Vec) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Vec, value)
-
-    def _decode(self, data: bytes) -> tuple[Vec, int]:
-        return fbe.decode_versioned(fbe_vr_Vec, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 48
+    fbe_struct = Vec
 
 
 class BoxModel(fbe.Model[Box]):
     """Versioned model of Box: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 50
-
-    def _encode(self, value: Box) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Box, value)
-
-    def _decode(self, data: bytes) -> tuple[Box, int]:
-        return fbe.decode_versioned(fbe_vr_Box, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 49
+    fbe_struct = Box
 
 
 class ErrorModel(fbe.Model[Error]):
     """Versioned model of Error: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 51
-
-    def _encode(self, value: Error) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Error, value)
-
-    def _decode(self, data: bytes) -> tuple[Error, int]:
-        return fbe.decode_versioned(fbe_vr_Error, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 50
+    fbe_struct = Error
 
 
 class ExceptionModel(fbe.Model[Exception_]):
     """Versioned model of Exception: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 52
-
-    def _encode(self, value: Exception_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Exception, value)
-
-    def _decode(self, data: bytes) -> tuple[Exception_, int]:
-        return fbe.decode_versioned(fbe_vr_Exception, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 51
+    fbe_struct = Exception_
 
 
 class TextModel(fbe.Model[Text]):
     """Versioned model of Text: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 53
-
-    def _encode(self, value: Text) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Text, value)
-
-    def _decode(self, data: bytes) -> tuple[Text, int]:
-        return fbe.decode_versioned(fbe_vr_Text, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 52
+    fbe_struct = Text
 
 
 class JsonWriterModel(fbe.Model[JsonWriter]):
     """Versioned model of JsonWriter: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 54
-
-    def _encode(self, value: JsonWriter) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_JsonWriter, value)
-
-    def _decode(self, data: bytes) -> tuple[JsonWriter, int]:
-        return fbe.decode_versioned(fbe_vr_JsonWriter, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 53
+    fbe_struct = JsonWriter
 
 
 class int32_tModel(fbe.Model[int32_t]):
     """Versioned model of int32_t: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 55
-
-    def _encode(self, value: int32_t) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_int32_t, value)
-
-    def _decode(self, data: bytes) -> tuple[int32_t, int]:
-        return fbe.decode_versioned(fbe_vr_int32_t, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 54
+    fbe_struct = int32_t
 
 
 class size_tModel(fbe.Model[size_t]):
     """Versioned model of size_t: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 56
-
-    def _encode(self, value: size_t) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_size_t, value)
-
-    def _decode(self, data: bytes) -> tuple[size_t, int]:
-        return fbe.decode_versioned(fbe_vr_size_t, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 55
+    fbe_struct = size_t
 
 
 class listModel(fbe.Model[list_]):
     """Versioned model of list: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 57
-
-    def _encode(self, value: list_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_list, value)
-
-    def _decode(self, data: bytes) -> tuple[list_, int]:
-        return fbe.decode_versioned(fbe_vr_list, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 56
+    fbe_struct = list_
 
 
 class objectModel(fbe.Model[object_]):
     """Versioned model of object: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 58
-
-    def _encode(self, value: object_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_object, value)
-
-    def _decode(self, data: bytes) -> tuple[object_, int]:
-        return fbe.decode_versioned(fbe_vr_object, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 57
+    fbe_struct = object_
 
 
 class vModel(fbe.Model[v_]):
     """Versioned model of v: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 59
-
-    def _encode(self, value: v_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_v, value)
-
-    def _decode(self, data: bytes) -> tuple[v_, int]:
-        return fbe.decode_versioned(fbe_vr_v, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 58
+    fbe_struct = v_
 
 
 class rModel(fbe.Model[r_]):
     """Versioned model of r: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 60
-
-    def _encode(self, value: r_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_r, value)
-
-    def _decode(self, data: bytes) -> tuple[r_, int]:
-        return fbe.decode_versioned(fbe_vr_r, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 59
+    fbe_struct = r_
 
 
 class wModel(fbe.Model[w_]):
     """Versioned model of w: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 61
-
-    def _encode(self, value: w_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_w, value)
-
-    def _decode(self, data: bytes) -> tuple[w_, int]:
-        return fbe.decode_versioned(fbe_vr_w, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 60
+    fbe_struct = w_
 
 
 class SideBuyModel(fbe.Model[SideBuy]):
     """Versioned model of SideBuy: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 62
-
-    def _encode(self, value: SideBuy) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_SideBuy, value)
-
-    def _decode(self, data: bytes) -> tuple[SideBuy, int]:
-        return fbe.decode_versioned(fbe_vr_SideBuy, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 61
+    fbe_struct = SideBuy
 
 
 class OrderKeyModel(fbe.Model[OrderKey]):
     """Versioned model of OrderKey: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 63
-
-    def _encode(self, value: OrderKey) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_OrderKey, value)
-
-    def _decode(self, data: bytes) -> tuple[OrderKey, int]:
-        return fbe.decode_versioned(fbe_vr_OrderKey, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 62
+    fbe_struct = OrderKey
 
 
 class textOfsideModel(fbe.Model[textOfside]):
     """Versioned model of textOfside: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 64
-
-    def _encode(self, value: textOfside) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_textOfside, value)
-
-    def _decode(self, data: bytes) -> tuple[textOfside, int]:
-        return fbe.decode_versioned(fbe_vr_textOfside, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 63
+    fbe_struct = textOfside
 
 
 class DECIMAL_1Model(fbe.Model[DECIMAL_1]):
     """Versioned model of DECIMAL_1: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 65
-
-    def _encode(self, value: DECIMAL_1) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_DECIMAL_1, value)
-
-    def _decode(self, data: bytes) -> tuple[DECIMAL_1, int]:
-        return fbe.decode_versioned(fbe_vr_DECIMAL_1, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 64
+    fbe_struct = DECIMAL_1
 
 
 class OrderModelModel(fbe.Model[OrderModel]):
     """Versioned model of OrderModel: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 66
-
-    def _encode(self, value: OrderModel) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_OrderModel, value)
-
-    def _decode(self, data: bytes) -> tuple[OrderModel, int]:
-        return fbe.decode_versioned(fbe_vr_OrderModel, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 65
+    fbe_struct = OrderModel
 
 
 class OrderFinalModel(fbe.Model[OrderFinal]):
     """Versioned model of OrderFinal: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 67
-
-    def _encode(self, value: OrderFinal) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_OrderFinal, value)
-
-    def _decode(self, data: bytes) -> tuple[OrderFinal, int]:
-        return fbe.decode_versioned(fbe_vr_OrderFinal, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 66
+    fbe_struct = OrderFinal
 
 
 class NewOrderModel(fbe.Model[NewOrder]):
     """Versioned model of NewOrder: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 68
-
-    def _encode(self, value: NewOrder) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_NewOrder, value)
-
-    def _decode(self, data: bytes) -> tuple[NewOrder, int]:
-        return fbe.decode_versioned(fbe_vr_NewOrder, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 67
+    fbe_struct = NewOrder
 
 
 class VerifyFBEOrderModel(fbe.Model[VerifyFBEOrder]):
     """Versioned model of VerifyFBEOrder: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 69
-
-    def _encode(self, value: VerifyFBEOrder) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_VerifyFBEOrder, value)
-
-    def _decode(self, data: bytes) -> tuple[VerifyFBEOrder, int]:
-        return fbe.decode_versioned(fbe_vr_VerifyFBEOrder, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 68
+    fbe_struct = VerifyFBEOrder
 
 
 class Xfbe_vr_OrderModel(fbe.Model[Xfbe_vr_Order]):
     """Versioned model of fbe_vr_Order: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 70
-
-    def _encode(self, value: Xfbe_vr_Order) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_fbe_vr_Order, value)
-
-    def _decode(self, data: bytes) -> tuple[Xfbe_vr_Order, int]:
-        return fbe.decode_versioned(fbe_vr_fbe_vr_Order, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 69
+    fbe_struct = Xfbe_vr_Order
 
 
 class e1Model(fbe.Model[e1_]):
     """Versioned model of e1: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 71
-
-    def _encode(self, value: e1_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_e1, value)
-
-    def _decode(self, data: bytes) -> tuple[e1_, int]:
-        return fbe.decode_versioned(fbe_vr_e1, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 70
+    fbe_struct = e1_
 
 
 class i2Model(fbe.Model[i2_]):
     """Versioned model of i2: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 72
-
-    def _encode(self, value: i2_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_i2, value)
-
-    def _decode(self, data: bytes) -> tuple[i2_, int]:
-        return fbe.decode_versioned(fbe_vr_i2, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 71
+    fbe_struct = i2_
 
 
 class o3Model(fbe.Model[o3_]):
     """Versioned model of o3: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 73
-
-    def _encode(self, value: o3_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_o3, value)
-
-    def _decode(self, data: bytes) -> tuple[o3_, int]:
-        return fbe.decode_versioned(fbe_vr_o3, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 72
+    fbe_struct = o3_
 
 
 class FbeModel(fbe.Model[Fbe]):
     """Versioned model of Fbe: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 74
-
-    def _encode(self, value: Fbe) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Fbe, value)
-
-    def _decode(self, data: bytes) -> tuple[Fbe, int]:
-        return fbe.decode_versioned(fbe_vr_Fbe, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 73
+    fbe_struct = Fbe
 
 
 class FINGERPRINTModel(fbe.Model[FINGERPRINT_]):
     """Versioned model of FINGERPRINT: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 75
-
-    def _encode(self, value: FINGERPRINT_) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_FINGERPRINT, value)
-
-    def _decode(self, data: bytes) -> tuple[FINGERPRINT_, int]:
-        return fbe.decode_versioned(fbe_vr_FINGERPRINT, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 74
+    fbe_struct = FINGERPRINT_
 
 
 class XFBE_FINGERPRINTModel(fbe.Model[XFBE_FINGERPRINT]):
     """Versioned model of FBE_FINGERPRINT: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 76
-
-    def _encode(self, value: XFBE_FINGERPRINT) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_FBE_FINGERPRINT, value)
-
-    def _decode(self, data: bytes) -> tuple[XFBE_FINGERPRINT, int]:
-        return fbe.decode_versioned(fbe_vr_FBE_FINGERPRINT, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 75
+    fbe_struct = XFBE_FINGERPRINT
 
 
 class FBEFingerprintModel(fbe.Model[FBEFingerprint]):
     """Versioned model of FBEFingerprint: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 77
-
-    def _encode(self, value: FBEFingerprint) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_FBEFingerprint, value)
-
-    def _decode(self, data: bytes) -> tuple[FBEFingerprint, int]:
-        return fbe.decode_versioned(fbe_vr_FBEFingerprint, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 76
+    fbe_struct = FBEFingerprint
 
 
 class CaseModel(fbe.Model[Case]):
     """Versioned model of Case: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 78
-
-    def _encode(self, value: Case) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Case, value)
-
-    def _decode(self, data: bytes) -> tuple[Case, int]:
-        return fbe.decode_versioned(fbe_vr_Case, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 77
+    fbe_struct = Case
 
 
 class ImportedModel(fbe.Model[Imported]):
     """Versioned model of Imported: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 79
-
-    def _encode(self, value: Imported) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Imported, value)
-
-    def _decode(self, data: bytes) -> tuple[Imported, int]:
-        return fbe.decode_versioned(fbe_vr_Imported, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 78
+    fbe_struct = Imported
 
 
 class symbolModel(fbe.Model[symbol]):
     """Versioned model of symbol: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 80
-
-    def _encode(self, value: symbol) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_symbol, value)
-
-    def _decode(self, data: bytes) -> tuple[symbol, int]:
-        return fbe.decode_versioned(fbe_vr_symbol, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 79
+    fbe_struct = symbol
 
 
 class ListedModel(fbe.Model[Listed]):
     """Versioned model of Listed: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 81
-
-    def _encode(self, value: Listed) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Listed, value)
-
-    def _decode(self, data: bytes) -> tuple[Listed, int]:
-        return fbe.decode_versioned(fbe_vr_Listed, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 80
+    fbe_struct = Listed
 
 
 class DerivedModel(fbe.Model[Derived]):
     """Versioned model of Derived: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 82
-
-    def _encode(self, value: Derived) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Derived, value)
-
-    def _decode(self, data: bytes) -> tuple[Derived, int]:
-        return fbe.decode_versioned(fbe_vr_Derived, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 81
+    fbe_struct = Derived
 
 
 class HostileModel(fbe.Model[Hostile]):
     """Versioned model of Hostile: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 83
-
-    def _encode(self, value: Hostile) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Hostile, value)
-
-    def _decode(self, data: bytes) -> tuple[Hostile, int]:
-        return fbe.decode_versioned(fbe_vr_Hostile, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 82
+    fbe_struct = Hostile
 
 
 def fbe_fw_Order(w: bytearray, v: Order) -> None:
@@ -21608,7 +14812,7 @@ def fbe_fw_PythonMembers(w: bytearray, v: PythonMembers) -> None:
     else:
         w.append(1)
         w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.to_final_, v.from_final_, v.fbe_equal_, v.fbe_key)
+    w += FBE_L29.pack(v.to_final_, v.from_final_, v.fbe_equal_, v.fbe_key_)
     fbe.buffer.write_plain_seq(w, "h", v.fbe_size)
     y3 = v.__init___
     if y3 is None:
@@ -21706,7 +14910,7 @@ def fbe_fr_PythonMembers(r: fbe.Reader, p: int) -> tuple[PythonMembers, int]:
         v.to_final_ = FBE_M_Modifier[t14[0]]
         v.from_final_ = t14[1]
         v.fbe_equal_ = FBE_M_side[t14[2]]
-        v.fbe_key = t14[3]
+        v.fbe_key_ = t14[3]
         v.fbe_size = x15
         v.__init___ = x17
         v.__slots___ = x22
@@ -24026,1245 +17230,581 @@ class OrderFinalModel_(fbe.FinalModel[Order]):
     """Final model of Order: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 1
-
-    def _encode(self, value: Order) -> bytearray:
-        return fbe.encode_final(fbe_fw_Order, value, 1)
-
-    def _decode(self, data: bytes) -> tuple[Order, int]:
-        return fbe.decode_final(fbe_fr_Order, data, 1, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Order
 
 
 class CppWordsFinalModel(fbe.FinalModel[CppWords]):
     """Final model of CppWords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 2
-
-    def _encode(self, value: CppWords) -> bytearray:
-        return fbe.encode_final(fbe_fw_CppWords, value, 2)
-
-    def _decode(self, data: bytes) -> tuple[CppWords, int]:
-        return fbe.decode_final(fbe_fr_CppWords, data, 2, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = CppWords
 
 
 class PythonWordsFinalModel(fbe.FinalModel[PythonWords]):
     """Final model of PythonWords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 3
-
-    def _encode(self, value: PythonWords) -> bytearray:
-        return fbe.encode_final(fbe_fw_PythonWords, value, 3)
-
-    def _decode(self, data: bytes) -> tuple[PythonWords, int]:
-        return fbe.decode_final(fbe_fr_PythonWords, data, 3, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 2
+    fbe_struct = PythonWords
 
 
 class GoWordsFinalModel(fbe.FinalModel[GoWords]):
     """Final model of GoWords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 4
-
-    def _encode(self, value: GoWords) -> bytearray:
-        return fbe.encode_final(fbe_fw_GoWords, value, 4)
-
-    def _decode(self, data: bytes) -> tuple[GoWords, int]:
-        return fbe.decode_final(fbe_fr_GoWords, data, 4, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 3
+    fbe_struct = GoWords
 
 
 class JavaWordsFinalModel(fbe.FinalModel[JavaWords]):
     """Final model of JavaWords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 5
-
-    def _encode(self, value: JavaWords) -> bytearray:
-        return fbe.encode_final(fbe_fw_JavaWords, value, 5)
-
-    def _decode(self, data: bytes) -> tuple[JavaWords, int]:
-        return fbe.decode_final(fbe_fr_JavaWords, data, 5, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 4
+    fbe_struct = JavaWords
 
 
 class KotlinWordsFinalModel(fbe.FinalModel[KotlinWords]):
     """Final model of KotlinWords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 6
-
-    def _encode(self, value: KotlinWords) -> bytearray:
-        return fbe.encode_final(fbe_fw_KotlinWords, value, 6)
-
-    def _decode(self, data: bytes) -> tuple[KotlinWords, int]:
-        return fbe.decode_final(fbe_fr_KotlinWords, data, 6, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 5
+    fbe_struct = KotlinWords
 
 
 class JsWordsFinalModel(fbe.FinalModel[JsWords]):
     """Final model of JsWords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 7
-
-    def _encode(self, value: JsWords) -> bytearray:
-        return fbe.encode_final(fbe_fw_JsWords, value, 7)
-
-    def _decode(self, data: bytes) -> tuple[JsWords, int]:
-        return fbe.decode_final(fbe_fr_JsWords, data, 7, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 6
+    fbe_struct = JsWords
 
 
 class RustWordsFinalModel(fbe.FinalModel[RustWords]):
     """Final model of RustWords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 8
-
-    def _encode(self, value: RustWords) -> bytearray:
-        return fbe.encode_final(fbe_fw_RustWords, value, 8)
-
-    def _decode(self, data: bytes) -> tuple[RustWords, int]:
-        return fbe.decode_final(fbe_fr_RustWords, data, 8, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 7
+    fbe_struct = RustWords
 
 
 class CSharpWordsFinalModel(fbe.FinalModel[CSharpWords]):
     """Final model of CSharpWords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 9
-
-    def _encode(self, value: CSharpWords) -> bytearray:
-        return fbe.encode_final(fbe_fw_CSharpWords, value, 9)
-
-    def _decode(self, data: bytes) -> tuple[CSharpWords, int]:
-        return fbe.decode_final(fbe_fr_CSharpWords, data, 9, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 8
+    fbe_struct = CSharpWords
 
 
 class RubyWordsFinalModel(fbe.FinalModel[RubyWords]):
     """Final model of RubyWords: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 10
-
-    def _encode(self, value: RubyWords) -> bytearray:
-        return fbe.encode_final(fbe_fw_RubyWords, value, 10)
-
-    def _decode(self, data: bytes) -> tuple[RubyWords, int]:
-        return fbe.decode_final(fbe_fr_RubyWords, data, 10, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 9
+    fbe_struct = RubyWords
 
 
 class CppMembersFinalModel(fbe.FinalModel[CppMembers]):
     """Final model of CppMembers: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 11
-
-    def _encode(self, value: CppMembers) -> bytearray:
-        return fbe.encode_final(fbe_fw_CppMembers, value, 11)
-
-    def _decode(self, data: bytes) -> tuple[CppMembers, int]:
-        return fbe.decode_final(fbe_fr_CppMembers, data, 11, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 10
+    fbe_struct = CppMembers
 
 
 class PythonMembersFinalModel(fbe.FinalModel[PythonMembers]):
     """Final model of PythonMembers: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 12
-
-    def _encode(self, value: PythonMembers) -> bytearray:
-        return fbe.encode_final(fbe_fw_PythonMembers, value, 12)
-
-    def _decode(self, data: bytes) -> tuple[PythonMembers, int]:
-        return fbe.decode_final(fbe_fr_PythonMembers, data, 12, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 11
+    fbe_struct = PythonMembers
 
 
 class GoMembersFinalModel(fbe.FinalModel[GoMembers]):
     """Final model of GoMembers: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 13
-
-    def _encode(self, value: GoMembers) -> bytearray:
-        return fbe.encode_final(fbe_fw_GoMembers, value, 13)
-
-    def _decode(self, data: bytes) -> tuple[GoMembers, int]:
-        return fbe.decode_final(fbe_fr_GoMembers, data, 13, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 12
+    fbe_struct = GoMembers
 
 
 class JvmMembersFinalModel(fbe.FinalModel[JvmMembers]):
     """Final model of JvmMembers: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 14
-
-    def _encode(self, value: JvmMembers) -> bytearray:
-        return fbe.encode_final(fbe_fw_JvmMembers, value, 14)
-
-    def _decode(self, data: bytes) -> tuple[JvmMembers, int]:
-        return fbe.decode_final(fbe_fr_JvmMembers, data, 14, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 13
+    fbe_struct = JvmMembers
 
 
 class JsMembersFinalModel(fbe.FinalModel[JsMembers]):
     """Final model of JsMembers: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 15
-
-    def _encode(self, value: JsMembers) -> bytearray:
-        return fbe.encode_final(fbe_fw_JsMembers, value, 15)
-
-    def _decode(self, data: bytes) -> tuple[JsMembers, int]:
-        return fbe.decode_final(fbe_fr_JsMembers, data, 15, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 14
+    fbe_struct = JsMembers
 
 
 class RuntimeNamesFinalModel(fbe.FinalModel[RuntimeNames]):
     """Final model of RuntimeNames: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 16
-
-    def _encode(self, value: RuntimeNames) -> bytearray:
-        return fbe.encode_final(fbe_fw_RuntimeNames, value, 16)
-
-    def _decode(self, data: bytes) -> tuple[RuntimeNames, int]:
-        return fbe.decode_final(fbe_fr_RuntimeNames, data, 16, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 15
+    fbe_struct = RuntimeNames
 
 
 class classFinalModel(fbe.FinalModel[class_]):
     """Final model of class: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 17
-
-    def _encode(self, value: class_) -> bytearray:
-        return fbe.encode_final(fbe_fw_class, value, 17)
-
-    def _decode(self, data: bytes) -> tuple[class_, int]:
-        return fbe.decode_final(fbe_fr_class, data, 17, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 16
+    fbe_struct = class_
 
 
 class ObjectFinalModel(fbe.FinalModel[Object]):
     """Final model of Object: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 18
-
-    def _encode(self, value: Object) -> bytearray:
-        return fbe.encode_final(fbe_fw_Object, value, 18)
-
-    def _decode(self, data: bytes) -> tuple[Object, int]:
-        return fbe.decode_final(fbe_fr_Object, data, 18, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 17
+    fbe_struct = Object
 
 
 class StringFinalModel(fbe.FinalModel[String]):
     """Final model of String: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 19
-
-    def _encode(self, value: String) -> bytearray:
-        return fbe.encode_final(fbe_fw_String, value, 19)
-
-    def _decode(self, data: bytes) -> tuple[String, int]:
-        return fbe.decode_final(fbe_fr_String, data, 19, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 18
+    fbe_struct = String
 
 
 class ListFinalModel(fbe.FinalModel[List]):
     """Final model of List: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 20
-
-    def _encode(self, value: List) -> bytearray:
-        return fbe.encode_final(fbe_fw_List, value, 20)
-
-    def _decode(self, data: bytes) -> tuple[List, int]:
-        return fbe.decode_final(fbe_fr_List, data, 20, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 19
+    fbe_struct = List
 
 
 class MapFinalModel(fbe.FinalModel[Map]):
     """Final model of Map: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 21
-
-    def _encode(self, value: Map) -> bytearray:
-        return fbe.encode_final(fbe_fw_Map, value, 21)
-
-    def _decode(self, data: bytes) -> tuple[Map, int]:
-        return fbe.decode_final(fbe_fr_Map, data, 21, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 20
+    fbe_struct = Map
 
 
 class ModelFinalModel(fbe.FinalModel[Model]):
     """Final model of Model: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 22
-
-    def _encode(self, value: Model) -> bytearray:
-        return fbe.encode_final(fbe_fw_Model, value, 22)
-
-    def _decode(self, data: bytes) -> tuple[Model, int]:
-        return fbe.decode_final(fbe_fr_Model, data, 22, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 21
+    fbe_struct = Model
 
 
 class FinalModelFinalModel(fbe.FinalModel[FinalModel]):
     """Final model of FinalModel: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 23
-
-    def _encode(self, value: FinalModel) -> bytearray:
-        return fbe.encode_final(fbe_fw_FinalModel, value, 23)
-
-    def _decode(self, data: bytes) -> tuple[FinalModel, int]:
-        return fbe.decode_final(fbe_fr_FinalModel, data, 23, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 22
+    fbe_struct = FinalModel
 
 
 class BufferFinalModel(fbe.FinalModel[Buffer]):
     """Final model of Buffer: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 24
-
-    def _encode(self, value: Buffer) -> bytearray:
-        return fbe.encode_final(fbe_fw_Buffer, value, 24)
-
-    def _decode(self, data: bytes) -> tuple[Buffer, int]:
-        return fbe.decode_final(fbe_fr_Buffer, data, 24, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 23
+    fbe_struct = Buffer
 
 
 class ReaderFinalModel(fbe.FinalModel[Reader]):
     """Final model of Reader: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 25
-
-    def _encode(self, value: Reader) -> bytearray:
-        return fbe.encode_final(fbe_fw_Reader, value, 25)
-
-    def _decode(self, data: bytes) -> tuple[Reader, int]:
-        return fbe.decode_final(fbe_fr_Reader, data, 25, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 24
+    fbe_struct = Reader
 
 
 class WriterFinalModel(fbe.FinalModel[Writer]):
     """Final model of Writer: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 26
-
-    def _encode(self, value: Writer) -> bytearray:
-        return fbe.encode_final(fbe_fw_Writer, value, 26)
-
-    def _decode(self, data: bytes) -> tuple[Writer, int]:
-        return fbe.decode_final(fbe_fr_Writer, data, 26, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 25
+    fbe_struct = Writer
 
 
 class LimitsFinalModel(fbe.FinalModel[Limits]):
     """Final model of Limits: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 27
-
-    def _encode(self, value: Limits) -> bytearray:
-        return fbe.encode_final(fbe_fw_Limits, value, 27)
-
-    def _decode(self, data: bytes) -> tuple[Limits, int]:
-        return fbe.decode_final(fbe_fr_Limits, data, 27, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 26
+    fbe_struct = Limits
 
 
 class DecodeErrorFinalModel(fbe.FinalModel[DecodeError]):
     """Final model of DecodeError: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 28
-
-    def _encode(self, value: DecodeError) -> bytearray:
-        return fbe.encode_final(fbe_fw_DecodeError, value, 28)
-
-    def _decode(self, data: bytes) -> tuple[DecodeError, int]:
-        return fbe.decode_final(fbe_fr_DecodeError, data, 28, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 27
+    fbe_struct = DecodeError
 
 
 class DecodeExceptionFinalModel(fbe.FinalModel[DecodeException]):
     """Final model of DecodeException: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 29
-
-    def _encode(self, value: DecodeException) -> bytearray:
-        return fbe.encode_final(fbe_fw_DecodeException, value, 29)
-
-    def _decode(self, data: bytes) -> tuple[DecodeException, int]:
-        return fbe.decode_final(fbe_fr_DecodeException, data, 29, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 28
+    fbe_struct = DecodeException
 
 
 class DecimalFinalModel(fbe.FinalModel[Decimal_]):
     """Final model of Decimal: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 30
-
-    def _encode(self, value: Decimal_) -> bytearray:
-        return fbe.encode_final(fbe_fw_Decimal, value, 30)
-
-    def _decode(self, data: bytes) -> tuple[Decimal_, int]:
-        return fbe.decode_final(fbe_fr_Decimal, data, 30, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 29
+    fbe_struct = Decimal_
 
 
 class UuidFinalModel(fbe.FinalModel[Uuid]):
     """Final model of Uuid: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 31
-
-    def _encode(self, value: Uuid) -> bytearray:
-        return fbe.encode_final(fbe_fw_Uuid, value, 31)
-
-    def _decode(self, data: bytes) -> tuple[Uuid, int]:
-        return fbe.decode_final(fbe_fr_Uuid, data, 31, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 30
+    fbe_struct = Uuid
 
 
 class UUIDFinalModel(fbe.FinalModel[UUID]):
     """Final model of UUID: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 32
-
-    def _encode(self, value: UUID) -> bytearray:
-        return fbe.encode_final(fbe_fw_UUID, value, 32)
-
-    def _decode(self, data: bytes) -> tuple[UUID, int]:
-        return fbe.decode_final(fbe_fr_UUID, data, 32, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 31
+    fbe_struct = UUID
 
 
 class TimestampFinalModel(fbe.FinalModel[Timestamp]):
     """Final model of Timestamp: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 33
-
-    def _encode(self, value: Timestamp) -> bytearray:
-        return fbe.encode_final(fbe_fw_Timestamp, value, 33)
-
-    def _decode(self, data: bytes) -> tuple[Timestamp, int]:
-        return fbe.decode_final(fbe_fr_Timestamp, data, 33, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 32
+    fbe_struct = Timestamp
 
 
 class SenderFinalModel(fbe.FinalModel[Sender_]):
     """Final model of Sender: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 34
-
-    def _encode(self, value: Sender_) -> bytearray:
-        return fbe.encode_final(fbe_fw_Sender, value, 34)
-
-    def _decode(self, data: bytes) -> tuple[Sender_, int]:
-        return fbe.decode_final(fbe_fr_Sender, data, 34, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 33
+    fbe_struct = Sender_
 
 
 class ReceiverFinalModel(fbe.FinalModel[Receiver_]):
     """Final model of Receiver: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 35
-
-    def _encode(self, value: Receiver_) -> bytearray:
-        return fbe.encode_final(fbe_fw_Receiver, value, 35)
-
-    def _decode(self, data: bytes) -> tuple[Receiver_, int]:
-        return fbe.decode_final(fbe_fr_Receiver, data, 35, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 34
+    fbe_struct = Receiver_
 
 
 class ClientFinalModel(fbe.FinalModel[Client_]):
     """Final model of Client: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 36
-
-    def _encode(self, value: Client_) -> bytearray:
-        return fbe.encode_final(fbe_fw_Client, value, 36)
-
-    def _decode(self, data: bytes) -> tuple[Client_, int]:
-        return fbe.decode_final(fbe_fr_Client, data, 36, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 35
+    fbe_struct = Client_
 
 
 class ProxyFinalModel(fbe.FinalModel[Proxy_]):
     """Final model of Proxy: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 37
-
-    def _encode(self, value: Proxy_) -> bytearray:
-        return fbe.encode_final(fbe_fw_Proxy, value, 37)
-
-    def _decode(self, data: bytes) -> tuple[Proxy_, int]:
-        return fbe.decode_final(fbe_fr_Proxy, data, 37, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 36
+    fbe_struct = Proxy_
 
 
 class HandlerFinalModel(fbe.FinalModel[Handler]):
     """Final model of Handler: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 38
-
-    def _encode(self, value: Handler) -> bytearray:
-        return fbe.encode_final(fbe_fw_Handler, value, 38)
-
-    def _decode(self, data: bytes) -> tuple[Handler, int]:
-        return fbe.decode_final(fbe_fr_Handler, data, 38, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 37
+    fbe_struct = Handler
 
 
 class fbeFinalModel(fbe.FinalModel[Xfbe_]):
     """Final model of fbe: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 39
-
-    def _encode(self, value: Xfbe_) -> bytearray:
-        return fbe.encode_final(fbe_fw_fbe, value, 39)
-
-    def _decode(self, data: bytes) -> tuple[Xfbe_, int]:
-        return fbe.decode_final(fbe_fr_fbe, data, 39, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 38
+    fbe_struct = Xfbe_
 
 
 class FBEFinalModel(fbe.FinalModel[FBE]):
     """Final model of FBE: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 40
-
-    def _encode(self, value: FBE) -> bytearray:
-        return fbe.encode_final(fbe_fw_FBE, value, 40)
-
-    def _decode(self, data: bytes) -> tuple[FBE, int]:
-        return fbe.decode_final(fbe_fr_FBE, data, 40, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 39
+    fbe_struct = FBE
 
 
 class stdFinalModel(fbe.FinalModel[std]):
     """Final model of std: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 41
-
-    def _encode(self, value: std) -> bytearray:
-        return fbe.encode_final(fbe_fw_std, value, 41)
-
-    def _decode(self, data: bytes) -> tuple[std, int]:
-        return fbe.decode_final(fbe_fr_std, data, 41, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 40
+    fbe_struct = std
 
 
 class CompanionFinalModel(fbe.FinalModel[Companion]):
     """Final model of Companion: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 42
-
-    def _encode(self, value: Companion) -> bytearray:
-        return fbe.encode_final(fbe_fw_Companion, value, 42)
-
-    def _decode(self, data: bytes) -> tuple[Companion, int]:
-        return fbe.decode_final(fbe_fr_Companion, data, 42, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 41
+    fbe_struct = Companion
 
 
 class AnyFinalModel(fbe.FinalModel[Any_]):
     """Final model of Any: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 43
-
-    def _encode(self, value: Any_) -> bytearray:
-        return fbe.encode_final(fbe_fw_Any, value, 43)
-
-    def _decode(self, data: bytes) -> tuple[Any_, int]:
-        return fbe.decode_final(fbe_fr_Any, data, 43, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 42
+    fbe_struct = Any_
 
 
 class SelfFinalModel(fbe.FinalModel[Self]):
     """Final model of Self: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 44
-
-    def _encode(self, value: Self) -> bytearray:
-        return fbe.encode_final(fbe_fw_Self, value, 44)
-
-    def _decode(self, data: bytes) -> tuple[Self, int]:
-        return fbe.decode_final(fbe_fr_Self, data, 44, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 43
+    fbe_struct = Self
 
 
 class selfFinalModel(fbe.FinalModel[self_]):
     """Final model of self: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 45
-
-    def _encode(self, value: self_) -> bytearray:
-        return fbe.encode_final(fbe_fw_self, value, 45)
-
-    def _decode(self, data: bytes) -> tuple[self_, int]:
-        return fbe.decode_final(fbe_fr_self, data, 45, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 44
+    fbe_struct = self_
 
 
 class NoneFinalModel(fbe.FinalModel[None_]):
     """Final model of None: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 46
-
-    def _encode(self, value: None_) -> bytearray:
-        return fbe.encode_final(fbe_fw_None, value, 46)
-
-    def _decode(self, data: bytes) -> tuple[None_, int]:
-        return fbe.decode_final(fbe_fr_None, data, 46, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 45
+    fbe_struct = None_
 
 
 class OptionFinalModel(fbe.FinalModel[Option]):
     """Final model of Option: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 47
-
-    def _encode(self, value: Option) -> bytearray:
-        return fbe.encode_final(fbe_fw_Option, value, 47)
-
-    def _decode(self, data: bytes) -> tuple[Option, int]:
-        return fbe.decode_final(fbe_fr_Option, data, 47, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 46
+    fbe_struct = Option
 
 
 class ResultFinalModel(fbe.FinalModel[Result]):
     """Final model of Result: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 48
-
-    def _encode(self, value: Result) -> bytearray:
-        return fbe.encode_final(fbe_fw_Result, value, 48)
-
-    def _decode(self, data: bytes) -> tuple[Result, int]:
-        return fbe.decode_final(fbe_fr_Result, data, 48, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 47
+    fbe_struct = Result
 
 
 class VecFinalModel(fbe.FinalModel[Vec]):
     """Final model of Vec: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 49
-
-    def _encode(self, value: Vec) -> bytearray:
-        return fbe.encode_final(fbe_fw_Vec, value, 49)
-
-    def _decode(self, data: bytes) -> tuple[Vec, int]:
-        return fbe.decode_final(fbe_fr_Vec, data, 49, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 48
+    fbe_struct = Vec
 
 
 class BoxFinalModel(fbe.FinalModel[Box]):
     """Final model of Box: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 50
-
-    def _encode(self, value: Box) -> bytearray:
-        return fbe.encode_final(fbe_fw_Box, value, 50)
-
-    def _decode(self, data: bytes) -> tuple[Box, int]:
-        return fbe.decode_final(fbe_fr_Box, data, 50, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 49
+    fbe_struct = Box
 
 
 class ErrorFinalModel(fbe.FinalModel[Error]):
     """Final model of Error: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 51
-
-    def _encode(self, value: Error) -> bytearray:
-        return fbe.encode_final(fbe_fw_Error, value, 51)
-
-    def _decode(self, data: bytes) -> tuple[Error, int]:
-        return fbe.decode_final(fbe_fr_Error, data, 51, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 50
+    fbe_struct = Error
 
 
 class ExceptionFinalModel(fbe.FinalModel[Exception_]):
     """Final model of Exception: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 52
-
-    def _encode(self, value: Exception_) -> bytearray:
-        return fbe.encode_final(fbe_fw_Exception, value, 52)
-
-    def _decode(self, data: bytes) -> tuple[Exception_, int]:
-        return fbe.decode_final(fbe_fr_Exception, data, 52, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 51
+    fbe_struct = Exception_
 
 
 class TextFinalModel(fbe.FinalModel[Text]):
     """Final model of Text: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 53
-
-    def _encode(self, value: Text) -> bytearray:
-        return fbe.encode_final(fbe_fw_Text, value, 53)
-
-    def _decode(self, data: bytes) -> tuple[Text, int]:
-        return fbe.decode_final(fbe_fr_Text, data, 53, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 52
+    fbe_struct = Text
 
 
 class JsonWriterFinalModel(fbe.FinalModel[JsonWriter]):
     """Final model of JsonWriter: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 54
-
-    def _encode(self, value: JsonWriter) -> bytearray:
-        return fbe.encode_final(fbe_fw_JsonWriter, value, 54)
-
-    def _decode(self, data: bytes) -> tuple[JsonWriter, int]:
-        return fbe.decode_final(fbe_fr_JsonWriter, data, 54, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 53
+    fbe_struct = JsonWriter
 
 
 class int32_tFinalModel(fbe.FinalModel[int32_t]):
     """Final model of int32_t: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 55
-
-    def _encode(self, value: int32_t) -> bytearray:
-        return fbe.encode_final(fbe_fw_int32_t, value, 55)
-
-    def _decode(self, data: bytes) -> tuple[int32_t, int]:
-        return fbe.decode_final(fbe_fr_int32_t, data, 55, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 54
+    fbe_struct = int32_t
 
 
 class size_tFinalModel(fbe.FinalModel[size_t]):
     """Final model of size_t: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 56
-
-    def _encode(self, value: size_t) -> bytearray:
-        return fbe.encode_final(fbe_fw_size_t, value, 56)
-
-    def _decode(self, data: bytes) -> tuple[size_t, int]:
-        return fbe.decode_final(fbe_fr_size_t, data, 56, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 55
+    fbe_struct = size_t
 
 
 class listFinalModel(fbe.FinalModel[list_]):
     """Final model of list: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 57
-
-    def _encode(self, value: list_) -> bytearray:
-        return fbe.encode_final(fbe_fw_list, value, 57)
-
-    def _decode(self, data: bytes) -> tuple[list_, int]:
-        return fbe.decode_final(fbe_fr_list, data, 57, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 56
+    fbe_struct = list_
 
 
 class objectFinalModel(fbe.FinalModel[object_]):
     """Final model of object: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 58
-
-    def _encode(self, value: object_) -> bytearray:
-        return fbe.encode_final(fbe_fw_object, value, 58)
-
-    def _decode(self, data: bytes) -> tuple[object_, int]:
-        return fbe.decode_final(fbe_fr_object, data, 58, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 57
+    fbe_struct = object_
 
 
 class vFinalModel(fbe.FinalModel[v_]):
     """Final model of v: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 59
-
-    def _encode(self, value: v_) -> bytearray:
-        return fbe.encode_final(fbe_fw_v, value, 59)
-
-    def _decode(self, data: bytes) -> tuple[v_, int]:
-        return fbe.decode_final(fbe_fr_v, data, 59, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 58
+    fbe_struct = v_
 
 
 class rFinalModel(fbe.FinalModel[r_]):
     """Final model of r: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 60
-
-    def _encode(self, value: r_) -> bytearray:
-        return fbe.encode_final(fbe_fw_r, value, 60)
-
-    def _decode(self, data: bytes) -> tuple[r_, int]:
-        return fbe.decode_final(fbe_fr_r, data, 60, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 59
+    fbe_struct = r_
 
 
 class wFinalModel(fbe.FinalModel[w_]):
     """Final model of w: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 61
-
-    def _encode(self, value: w_) -> bytearray:
-        return fbe.encode_final(fbe_fw_w, value, 61)
-
-    def _decode(self, data: bytes) -> tuple[w_, int]:
-        return fbe.decode_final(fbe_fr_w, data, 61, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 60
+    fbe_struct = w_
 
 
 class SideBuyFinalModel(fbe.FinalModel[SideBuy]):
     """Final model of SideBuy: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 62
-
-    def _encode(self, value: SideBuy) -> bytearray:
-        return fbe.encode_final(fbe_fw_SideBuy, value, 62)
-
-    def _decode(self, data: bytes) -> tuple[SideBuy, int]:
-        return fbe.decode_final(fbe_fr_SideBuy, data, 62, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 61
+    fbe_struct = SideBuy
 
 
 class OrderKeyFinalModel(fbe.FinalModel[OrderKey]):
     """Final model of OrderKey: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 63
-
-    def _encode(self, value: OrderKey) -> bytearray:
-        return fbe.encode_final(fbe_fw_OrderKey, value, 63)
-
-    def _decode(self, data: bytes) -> tuple[OrderKey, int]:
-        return fbe.decode_final(fbe_fr_OrderKey, data, 63, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 62
+    fbe_struct = OrderKey
 
 
 class textOfsideFinalModel(fbe.FinalModel[textOfside]):
     """Final model of textOfside: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 64
-
-    def _encode(self, value: textOfside) -> bytearray:
-        return fbe.encode_final(fbe_fw_textOfside, value, 64)
-
-    def _decode(self, data: bytes) -> tuple[textOfside, int]:
-        return fbe.decode_final(fbe_fr_textOfside, data, 64, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 63
+    fbe_struct = textOfside
 
 
 class DECIMAL_1FinalModel(fbe.FinalModel[DECIMAL_1]):
     """Final model of DECIMAL_1: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 65
-
-    def _encode(self, value: DECIMAL_1) -> bytearray:
-        return fbe.encode_final(fbe_fw_DECIMAL_1, value, 65)
-
-    def _decode(self, data: bytes) -> tuple[DECIMAL_1, int]:
-        return fbe.decode_final(fbe_fr_DECIMAL_1, data, 65, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 64
+    fbe_struct = DECIMAL_1
 
 
 class OrderModelFinalModel(fbe.FinalModel[OrderModel]):
     """Final model of OrderModel: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 66
-
-    def _encode(self, value: OrderModel) -> bytearray:
-        return fbe.encode_final(fbe_fw_OrderModel, value, 66)
-
-    def _decode(self, data: bytes) -> tuple[OrderModel, int]:
-        return fbe.decode_final(fbe_fr_OrderModel, data, 66, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 65
+    fbe_struct = OrderModel
 
 
 class OrderFinalFinalModel(fbe.FinalModel[OrderFinal]):
     """Final model of OrderFinal: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 67
-
-    def _encode(self, value: OrderFinal) -> bytearray:
-        return fbe.encode_final(fbe_fw_OrderFinal, value, 67)
-
-    def _decode(self, data: bytes) -> tuple[OrderFinal, int]:
-        return fbe.decode_final(fbe_fr_OrderFinal, data, 67, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 66
+    fbe_struct = OrderFinal
 
 
 class NewOrderFinalModel(fbe.FinalModel[NewOrder]):
     """Final model of NewOrder: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 68
-
-    def _encode(self, value: NewOrder) -> bytearray:
-        return fbe.encode_final(fbe_fw_NewOrder, value, 68)
-
-    def _decode(self, data: bytes) -> tuple[NewOrder, int]:
-        return fbe.decode_final(fbe_fr_NewOrder, data, 68, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 67
+    fbe_struct = NewOrder
 
 
 class VerifyFBEOrderFinalModel(fbe.FinalModel[VerifyFBEOrder]):
     """Final model of VerifyFBEOrder: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 69
-
-    def _encode(self, value: VerifyFBEOrder) -> bytearray:
-        return fbe.encode_final(fbe_fw_VerifyFBEOrder, value, 69)
-
-    def _decode(self, data: bytes) -> tuple[VerifyFBEOrder, int]:
-        return fbe.decode_final(fbe_fr_VerifyFBEOrder, data, 69, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 68
+    fbe_struct = VerifyFBEOrder
 
 
 class Xfbe_vr_OrderFinalModel(fbe.FinalModel[Xfbe_vr_Order]):
     """Final model of fbe_vr_Order: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 70
-
-    def _encode(self, value: Xfbe_vr_Order) -> bytearray:
-        return fbe.encode_final(fbe_fw_fbe_vr_Order, value, 70)
-
-    def _decode(self, data: bytes) -> tuple[Xfbe_vr_Order, int]:
-        return fbe.decode_final(fbe_fr_fbe_vr_Order, data, 70, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 69
+    fbe_struct = Xfbe_vr_Order
 
 
 class e1FinalModel(fbe.FinalModel[e1_]):
     """Final model of e1: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 71
-
-    def _encode(self, value: e1_) -> bytearray:
-        return fbe.encode_final(fbe_fw_e1, value, 71)
-
-    def _decode(self, data: bytes) -> tuple[e1_, int]:
-        return fbe.decode_final(fbe_fr_e1, data, 71, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 70
+    fbe_struct = e1_
 
 
 class i2FinalModel(fbe.FinalModel[i2_]):
     """Final model of i2: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 72
-
-    def _encode(self, value: i2_) -> bytearray:
-        return fbe.encode_final(fbe_fw_i2, value, 72)
-
-    def _decode(self, data: bytes) -> tuple[i2_, int]:
-        return fbe.decode_final(fbe_fr_i2, data, 72, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 71
+    fbe_struct = i2_
 
 
 class o3FinalModel(fbe.FinalModel[o3_]):
     """Final model of o3: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 73
-
-    def _encode(self, value: o3_) -> bytearray:
-        return fbe.encode_final(fbe_fw_o3, value, 73)
-
-    def _decode(self, data: bytes) -> tuple[o3_, int]:
-        return fbe.decode_final(fbe_fr_o3, data, 73, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 72
+    fbe_struct = o3_
 
 
 class FbeFinalModel(fbe.FinalModel[Fbe]):
     """Final model of Fbe: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 74
-
-    def _encode(self, value: Fbe) -> bytearray:
-        return fbe.encode_final(fbe_fw_Fbe, value, 74)
-
-    def _decode(self, data: bytes) -> tuple[Fbe, int]:
-        return fbe.decode_final(fbe_fr_Fbe, data, 74, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 73
+    fbe_struct = Fbe
 
 
 class FINGERPRINTFinalModel(fbe.FinalModel[FINGERPRINT_]):
     """Final model of FINGERPRINT: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 75
-
-    def _encode(self, value: FINGERPRINT_) -> bytearray:
-        return fbe.encode_final(fbe_fw_FINGERPRINT, value, 75)
-
-    def _decode(self, data: bytes) -> tuple[FINGERPRINT_, int]:
-        return fbe.decode_final(fbe_fr_FINGERPRINT, data, 75, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 74
+    fbe_struct = FINGERPRINT_
 
 
 class XFBE_FINGERPRINTFinalModel(fbe.FinalModel[XFBE_FINGERPRINT]):
     """Final model of FBE_FINGERPRINT: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 76
-
-    def _encode(self, value: XFBE_FINGERPRINT) -> bytearray:
-        return fbe.encode_final(fbe_fw_FBE_FINGERPRINT, value, 76)
-
-    def _decode(self, data: bytes) -> tuple[XFBE_FINGERPRINT, int]:
-        return fbe.decode_final(fbe_fr_FBE_FINGERPRINT, data, 76, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 75
+    fbe_struct = XFBE_FINGERPRINT
 
 
 class FBEFingerprintFinalModel(fbe.FinalModel[FBEFingerprint]):
     """Final model of FBEFingerprint: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 77
-
-    def _encode(self, value: FBEFingerprint) -> bytearray:
-        return fbe.encode_final(fbe_fw_FBEFingerprint, value, 77)
-
-    def _decode(self, data: bytes) -> tuple[FBEFingerprint, int]:
-        return fbe.decode_final(fbe_fr_FBEFingerprint, data, 77, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 76
+    fbe_struct = FBEFingerprint
 
 
 class CaseFinalModel(fbe.FinalModel[Case]):
     """Final model of Case: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 78
-
-    def _encode(self, value: Case) -> bytearray:
-        return fbe.encode_final(fbe_fw_Case, value, 78)
-
-    def _decode(self, data: bytes) -> tuple[Case, int]:
-        return fbe.decode_final(fbe_fr_Case, data, 78, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 77
+    fbe_struct = Case
 
 
 class ImportedFinalModel(fbe.FinalModel[Imported]):
     """Final model of Imported: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 79
-
-    def _encode(self, value: Imported) -> bytearray:
-        return fbe.encode_final(fbe_fw_Imported, value, 79)
-
-    def _decode(self, data: bytes) -> tuple[Imported, int]:
-        return fbe.decode_final(fbe_fr_Imported, data, 79, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 78
+    fbe_struct = Imported
 
 
 class symbolFinalModel(fbe.FinalModel[symbol]):
     """Final model of symbol: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 80
-
-    def _encode(self, value: symbol) -> bytearray:
-        return fbe.encode_final(fbe_fw_symbol, value, 80)
-
-    def _decode(self, data: bytes) -> tuple[symbol, int]:
-        return fbe.decode_final(fbe_fr_symbol, data, 80, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 79
+    fbe_struct = symbol
 
 
 class ListedFinalModel(fbe.FinalModel[Listed]):
     """Final model of Listed: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 81
-
-    def _encode(self, value: Listed) -> bytearray:
-        return fbe.encode_final(fbe_fw_Listed, value, 81)
-
-    def _decode(self, data: bytes) -> tuple[Listed, int]:
-        return fbe.decode_final(fbe_fr_Listed, data, 81, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 80
+    fbe_struct = Listed
 
 
 class DerivedFinalModel(fbe.FinalModel[Derived]):
     """Final model of Derived: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 82
-
-    def _encode(self, value: Derived) -> bytearray:
-        return fbe.encode_final(fbe_fw_Derived, value, 82)
-
-    def _decode(self, data: bytes) -> tuple[Derived, int]:
-        return fbe.decode_final(fbe_fr_Derived, data, 82, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 81
+    fbe_struct = Derived
 
 
 class HostileFinalModel(fbe.FinalModel[Hostile]):
     """Final model of Hostile: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 83
-
-    def _encode(self, value: Hostile) -> bytearray:
-        return fbe.encode_final(fbe_fw_Hostile, value, 83)
-
-    def _decode(self, data: bytes) -> tuple[Hostile, int]:
-        return fbe.decode_final(fbe_fr_Hostile, data, 83, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 82
+    fbe_struct = Hostile
 
 
 def fbe_js_Order(v: Order) -> str:
@@ -26732,7 +19272,7 @@ def fbe_js_PythonMembers(v: PythonMembers) -> str:
         ',"fbe_equal":',
         str(int(v.fbe_equal_)),
         ',"fbe_key":',
-        str(int(v.fbe_key)),
+        str(int(v.fbe_key_)),
         ',"fbe_size":',
         "[" + ",".join([str(int(e0)) for e0 in v.fbe_size]) + "]",
         ',"__init__":',
@@ -28943,89 +21483,41 @@ def fbe_jr_Hostile(o: Any, f: str, b: fbe.Budget) -> Hostile:
     return v
 
 
-def fbe_dv_import_Self(data: bytes, limits: fbe.Limits | None) -> Self:
-    return fbe.decode_versioned(fbe_vr_Self, data, limits)[0]
-
-
-def fbe_df_import_Self(data: bytes, limits: fbe.Limits | None) -> Self:
-    return fbe.decode_final(fbe_fr_Self, data, 44, limits)[0]
-
-
-def fbe_dv_import_self(data: bytes, limits: fbe.Limits | None) -> self_:
-    return fbe.decode_versioned(fbe_vr_self, data, limits)[0]
-
-
-def fbe_df_import_self(data: bytes, limits: fbe.Limits | None) -> self_:
-    return fbe.decode_final(fbe_fr_self, data, 45, limits)[0]
-
-
-def fbe_dv_import_Hostile(data: bytes, limits: fbe.Limits | None) -> Hostile:
-    return fbe.decode_versioned(fbe_vr_Hostile, data, limits)[0]
-
-
-def fbe_df_import_Hostile(data: bytes, limits: fbe.Limits | None) -> Hostile:
-    return fbe.decode_final(fbe_fr_Hostile, data, 83, limits)[0]
-
-
-def fbe_dv_market_Failure(data: bytes, limits: fbe.Limits | None) -> pkg_market.Failure:
-    return fbe.decode_versioned(pkg_market.fbe_vr_Failure, data, limits)[0]
-
-
-def fbe_df_market_Failure(data: bytes, limits: fbe.Limits | None) -> pkg_market.Failure:
-    return fbe.decode_final(pkg_market.fbe_fr_Failure, data, 502, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Self: lambda v: fbe.encode_versioned(fbe_vw_Self, v),
-    self_: lambda v: fbe.encode_versioned(fbe_vw_self, v),
-    Hostile: lambda v: fbe.encode_versioned(fbe_vw_Hostile, v),
-    pkg_market.Failure: lambda v: fbe.encode_versioned(pkg_market.fbe_vw_Failure, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends import messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of import")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Self: lambda v: fbe.encode_final(fbe_fw_Self, v, 44),
-    self_: lambda v: fbe.encode_final(fbe_fw_self, v, 45),
-    Hostile: lambda v: fbe.encode_final(fbe_fw_Hostile, v, 83),
-    pkg_market.Failure: lambda v: fbe.encode_final(pkg_market.fbe_fw_Failure, v, 502),
-}
+    fbe_package: ClassVar[str] = "import"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Self,
+        self_,
+        Hostile,
+        pkg_market.Failure,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends import messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of import")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "import"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Self,
+        self_,
+        Hostile,
+        pkg_market.Failure,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives import versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        44: (fbe_dv_import_Self, "on_receive_self"),
-        45: (fbe_dv_import_self, "on_receive_self_"),
-        83: (fbe_dv_import_Hostile, "on_receive_hostile"),
-        502: (fbe_dv_market_Failure, "on_receive_market_failure"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        44: (Self, "on_receive_self"),
+        45: (self_, "on_receive_self_"),
+        83: (Hostile, "on_receive_hostile"),
+        502: (pkg_market.Failure, "on_receive_market_failure"),
     }
 
     def on_receive_self(self, value: Self) -> None:
@@ -29045,11 +21537,11 @@ class FinalReceiver(fbe.Receiver):
     """Receives import final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        44: (fbe_df_import_Self, "on_receive_self"),
-        45: (fbe_df_import_self, "on_receive_self_"),
-        83: (fbe_df_import_Hostile, "on_receive_hostile"),
-        502: (fbe_df_market_Failure, "on_receive_market_failure"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        44: (Self, "on_receive_self"),
+        45: (self_, "on_receive_self_"),
+        83: (Hostile, "on_receive_hostile"),
+        502: (pkg_market.Failure, "on_receive_market_failure"),
     }
 
     def on_receive_self(self, value: Self) -> None:
@@ -29241,7 +21733,7 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (CSharpWords, 9, 178, 150, 8, (("checked", 8, ("e", "h", FBE_M_Word), 0), ("event", 10, "i", 0), ("fixed", 14, "s", 0), ("foreach", 18, ("o", "?"), 0), ("implicit", 23, ("e", "Q", FBE_M_Modifier), 0), ("lock", 31, "d", 0), ("params", 39, ("e", "i", FBE_M_side), 0), ("sbyte", 43, "q", 0), ("stackalloc", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("ulong", 55, ("o", "s"), 0), ("unchecked", 60, "y", 0), ("ushort", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("add", 68, "m", 0), ("alias", 84, "u", 0), ("ascending", 100, "Q", 0), ("descending", 108, "f", 0), ("equals", 112, "B", 0), ("group", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("into", 118, ("e", "h", FBE_M_Word), 0), ("join", 120, "i", 0), ("nameof", 124, "s", 0), ("on", 128, ("o", "?"), 0), ("orderby", 133, ("e", "Q", FBE_M_Modifier), 0), ("partial", 141, "d", 0), ("remove", 149, ("e", "i", FBE_M_side), 0), ("unmanaged", 153, "q", 0), ("required", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("scoped", 165, ("o", "s"), 0), ("managed", 170, "y", 0), ("notnull", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0),)),
     (RubyWords, 10, 118, 98, 8, (("BEGIN", 8, ("e", "h", FBE_M_Word), 0), ("END", 10, "i", 0), ("begin", 14, "s", 0), ("elsif", 18, ("o", "?"), 0), ("end", 23, ("e", "Q", FBE_M_Modifier), 0), ("ensure", 31, "d", 0), ("next", 39, ("e", "i", FBE_M_side), 0), ("redo", 43, "q", 0), ("rescue", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("retry", 55, ("o", "s"), 0), ("then", 60, "y", 0), ("undef", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("unless", 68, "m", 0), ("until", 84, "u", 0), ("__FILE__", 100, "Q", 0), ("__LINE__", 108, "f", 0), ("__ENCODING__", 112, "B", 0), ("initialize", 113, ("o", ("e", "h", FBE_M_Word)), 0),)),
     (CppMembers, 11, 64, 48, 8, (("swap", 8, ("e", "h", FBE_M_Word), 0), ("fbe_type_", 10, "i", 0), ("fbe_", 14, "s", 0), ("Model", 18, ("o", "?"), 0), ("FinalModel", 23, ("e", "Q", FBE_M_Modifier), 0), ("FieldModel", 31, "d", 0), ("buffer", 39, ("e", "i", FBE_M_side), 0), ("size", 43, "q", 0), ("offset", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("model", 55, ("o", "s"), 0), ("reset", 60, "y", 0),)),
-    (PythonMembers, 12, 112, 96, 8, (("to_json_", 8, ("e", "h", FBE_M_Word), 0), ("from_json_", 10, "i", 0), ("to_fbe_", 14, "s", 0), ("from_fbe_", 18, ("o", "?"), 0), ("to_final_", 23, ("e", "Q", FBE_M_Modifier), 0), ("from_final_", 31, "d", 0), ("fbe_equal_", 39, ("e", "i", FBE_M_side), 0), ("fbe_key", 43, "q", 0), ("fbe_size", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("__init___", 55, ("o", "s"), 0), ("__slots___", 60, "y", 0), ("__class___", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("__dict___", 68, "m", 0), ("__hash___", 84, "u", 0), ("__eq___", 100, "Q", 0), ("__private__", 108, "f", 0),)),
+    (PythonMembers, 12, 112, 96, 8, (("to_json_", 8, ("e", "h", FBE_M_Word), 0), ("from_json_", 10, "i", 0), ("to_fbe_", 14, "s", 0), ("from_fbe_", 18, ("o", "?"), 0), ("to_final_", 23, ("e", "Q", FBE_M_Modifier), 0), ("from_final_", 31, "d", 0), ("fbe_equal_", 39, ("e", "i", FBE_M_side), 0), ("fbe_key_", 43, "q", 0), ("fbe_size", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("__init___", 55, ("o", "s"), 0), ("__slots___", 60, "y", 0), ("__class___", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("__dict___", 68, "m", 0), ("__hash___", 84, "u", 0), ("__eq___", 100, "Q", 0), ("__private__", 108, "f", 0),)),
     (GoMembers, 13, 153, 129, 8, (("FBEKey", 8, ("e", "h", FBE_M_Word), 0), ("FBEKeyCompare", 10, "i", 0), ("Reset", 14, "s", 0), ("MarshalFBE", 18, ("o", "?"), 0), ("UnmarshalFBE", 23, ("e", "Q", FBE_M_Modifier), 0), ("AppendFBE", 31, "d", 0), ("ReadFBE", 39, ("e", "i", FBE_M_side), 0), ("FBEWrite", 43, "q", 0), ("FBERead", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("MarshalFinal", 55, ("o", "s"), 0), ("UnmarshalFinal", 60, "y", 0), ("AppendFinal", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("ReadFinal", 68, "m", 0), ("FBEWriteFinal", 84, "u", 0), ("FBEReadFinal", 100, "Q", 0), ("MarshalJSON", 108, "f", 0), ("UnmarshalJSON", 112, "B", 0), ("AppendJSON", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("ReadJSON", 118, ("e", "h", FBE_M_Word), 0), ("FBEWriteJSON", 120, "i", 0), ("FBEReadJSON", 124, "s", 0), ("FBEWriteText", 128, ("o", "?"), 0), ("TypeID", 133, ("e", "Q", FBE_M_Modifier), 0), ("Verify", 141, "d", 0), ("VerifyFinal", 149, ("e", "i", FBE_M_side), 0),)),
     (JvmMembers, 14, 161, 137, 8, (("TYPE_ID", 8, ("e", "h", FBE_M_Word), 0), ("KEY_ORDER", 10, "i", 0), ("toFbe", 14, "s", 0), ("fromFbe", 18, ("o", "?"), 0), ("readFbe", 23, ("e", "Q", FBE_M_Modifier), 0), ("writeFbe", 31, "d", 0), ("verifyFbe", 39, ("e", "i", FBE_M_side), 0), ("toFinal", 43, "q", 0), ("fromFinal", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("readFinal", 55, ("o", "s"), 0), ("writeFinal", 60, "y", 0), ("verifyFinal", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("toJson", 68, "m", 0), ("fromJson", 84, "u", 0), ("writeJson", 100, "Q", 0), ("readJson", 108, "f", 0), ("hashCode", 112, "B", 0), ("getClass", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("clone_", 118, ("e", "h", FBE_M_Word), 0), ("finalize", 120, "i", 0), ("wait", 124, "s", 0), ("notify", 128, ("o", "?"), 0), ("notifyAll", 133, ("e", "Q", FBE_M_Modifier), 0), ("javaClass", 141, "d", 0), ("component1", 149, ("e", "i", FBE_M_side), 0), ("fbeLevels", 153, "q", 0),)),
     (JsMembers, 15, 23, 11, 8, (("fbeKey", 8, ("e", "h", FBE_M_Word), 0), ("toJSON", 10, "i", 0), ("toText", 14, "s", 0), ("verify", 18, ("o", "?"), 0),)),
@@ -29315,3 +21807,753 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Hostile, 83, 336, 4, 8, (("Order_", 8, ("S", 0), 3010), ("CppWords_", 12, ("S", 1), 2998), ("PythonWords_", 16, ("S", 2), 2379), ("GoWords_", 20, ("S", 3), 2140), ("JavaWords_", 24, ("S", 4), 1938), ("KotlinWords_", 28, ("S", 5), 1756), ("JsWords_", 32, ("S", 6), 1549), ("RustWords_", 36, ("S", 7), 1326), ("CSharpWords_", 40, ("S", 8), 1131), ("RubyWords_", 44, ("S", 9), 981), ("CppMembers_", 48, ("S", 10), 883), ("PythonMembers_", 52, ("S", 11), 835), ("GoMembers_", 56, ("S", 12), 739), ("JvmMembers_", 60, ("S", 13), 610), ("JsMembers_", 64, ("S", 14), 473), ("RuntimeNames_", 68, ("S", 15), 462), ("class__", 72, ("S", 16), 320), ("Object_", 76, ("S", 17), 316), ("String_", 80, ("S", 18), 312), ("List_", 84, ("S", 19), 308), ("Map_", 88, ("S", 20), 304), ("Model_", 92, ("S", 21), 300), ("FinalModel_", 96, ("S", 22), 296), ("Buffer_", 100, ("S", 23), 292), ("Reader_", 104, ("S", 24), 288), ("Writer_", 108, ("S", 25), 284), ("Limits_", 112, ("S", 26), 280), ("DecodeError_", 116, ("S", 27), 276), ("DecodeException_", 120, ("S", 28), 272), ("Decimal__", 124, ("S", 29), 268), ("Uuid_", 128, ("S", 30), 264), ("UUID_", 132, ("S", 31), 260), ("Timestamp_", 136, ("S", 32), 256), ("Sender__", 140, ("S", 33), 252), ("Receiver__", 144, ("S", 34), 248), ("Client__", 148, ("S", 35), 244), ("Proxy__", 152, ("S", 36), 240), ("Handler_", 156, ("S", 37), 236), ("fbe_", 160, ("S", 38), 232), ("FBE_", 164, ("S", 39), 228), ("std_", 168, ("S", 40), 224), ("Companion_", 172, ("S", 41), 220), ("Any__", 176, ("S", 42), 216), ("Self_", 180, ("S", 43), 212), ("self__", 184, ("S", 44), 208), ("None__", 188, ("S", 45), 204), ("Option_", 192, ("S", 46), 200), ("Result_", 196, ("S", 47), 196), ("Vec_", 200, ("S", 48), 192), ("Box_", 204, ("S", 49), 188), ("Error_", 208, ("S", 50), 184), ("Exception", 212, ("S", 51), 180), ("Text_", 216, ("S", 52), 176), ("JsonWriter_", 220, ("S", 53), 172), ("int32_t_", 224, ("S", 54), 168), ("size_t_", 228, ("S", 55), 164), ("list", 232, ("S", 56), 160), ("object__", 236, ("S", 57), 156), ("v", 240, ("S", 58), 152), ("r", 244, ("S", 59), 148), ("w", 248, ("S", 60), 144), ("SideBuy_", 252, ("S", 61), 140), ("OrderKey_", 256, ("S", 62), 136), ("textOfside_", 260, ("S", 63), 132), ("DECIMAL_1_", 264, ("S", 64), 128), ("OrderModel_", 268, ("S", 65), 124), ("OrderFinal_", 272, ("S", 66), 120), ("NewOrder_", 276, ("S", 67), 116), ("VerifyFBEOrder_", 280, ("S", 68), 112), ("fbe_vr_Order", 284, ("S", 69), 108), ("e1", 288, ("S", 70), 104), ("i2", 292, ("S", 71), 100), ("o3", 296, ("S", 72), 96), ("Fbe_", 300, ("S", 73), 92), ("FINGERPRINT", 304, ("S", 74), 88), ("FBE_FINGERPRINT", 308, ("S", 75), 84), ("FBEFingerprint_", 312, ("S", 76), 80), ("Case_", 316, ("S", 77), 76), ("Imported_", 320, ("S", 78), 44), ("Derived_", 324, ("S", 81), 34), ("Listed_", 328, ("S", 80), 16), ("Letters_", 332, ("e", "i", FBE_M_Letters), 0),)),
     (pkg_market.Instrument, 501, 16, 8, 8, (("symbol", 8, "s", 0), ("digits", 12, "i", 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Order,
+    "Order",
+    FBE_CORE,
+    0,
+    (fbe_vw_Order, fbe_vr_Order),
+    final=(fbe_fw_Order, fbe_fr_Order),
+    json=(fbe_js_Order, fbe_jr_Order),
+)
+fbe.bind(
+    CppWords,
+    "CppWords",
+    FBE_CORE,
+    1,
+    (fbe_vw_CppWords, fbe_vr_CppWords),
+    final=(fbe_fw_CppWords, fbe_fr_CppWords),
+    json=(fbe_js_CppWords, fbe_jr_CppWords),
+)
+fbe.bind(
+    PythonWords,
+    "PythonWords",
+    FBE_CORE,
+    2,
+    (fbe_vw_PythonWords, fbe_vr_PythonWords),
+    final=(fbe_fw_PythonWords, fbe_fr_PythonWords),
+    json=(fbe_js_PythonWords, fbe_jr_PythonWords),
+)
+fbe.bind(
+    GoWords,
+    "GoWords",
+    FBE_CORE,
+    3,
+    (fbe_vw_GoWords, fbe_vr_GoWords),
+    final=(fbe_fw_GoWords, fbe_fr_GoWords),
+    json=(fbe_js_GoWords, fbe_jr_GoWords),
+)
+fbe.bind(
+    JavaWords,
+    "JavaWords",
+    FBE_CORE,
+    4,
+    (fbe_vw_JavaWords, fbe_vr_JavaWords),
+    final=(fbe_fw_JavaWords, fbe_fr_JavaWords),
+    json=(fbe_js_JavaWords, fbe_jr_JavaWords),
+)
+fbe.bind(
+    KotlinWords,
+    "KotlinWords",
+    FBE_CORE,
+    5,
+    (fbe_vw_KotlinWords, fbe_vr_KotlinWords),
+    final=(fbe_fw_KotlinWords, fbe_fr_KotlinWords),
+    json=(fbe_js_KotlinWords, fbe_jr_KotlinWords),
+)
+fbe.bind(
+    JsWords,
+    "JsWords",
+    FBE_CORE,
+    6,
+    (fbe_vw_JsWords, fbe_vr_JsWords),
+    final=(fbe_fw_JsWords, fbe_fr_JsWords),
+    json=(fbe_js_JsWords, fbe_jr_JsWords),
+)
+fbe.bind(
+    RustWords,
+    "RustWords",
+    FBE_CORE,
+    7,
+    (fbe_vw_RustWords, fbe_vr_RustWords),
+    final=(fbe_fw_RustWords, fbe_fr_RustWords),
+    json=(fbe_js_RustWords, fbe_jr_RustWords),
+)
+fbe.bind(
+    CSharpWords,
+    "CSharpWords",
+    FBE_CORE,
+    8,
+    (fbe_vw_CSharpWords, fbe_vr_CSharpWords),
+    final=(fbe_fw_CSharpWords, fbe_fr_CSharpWords),
+    json=(fbe_js_CSharpWords, fbe_jr_CSharpWords),
+)
+fbe.bind(
+    RubyWords,
+    "RubyWords",
+    FBE_CORE,
+    9,
+    (fbe_vw_RubyWords, fbe_vr_RubyWords),
+    final=(fbe_fw_RubyWords, fbe_fr_RubyWords),
+    json=(fbe_js_RubyWords, fbe_jr_RubyWords),
+)
+fbe.bind(
+    CppMembers,
+    "CppMembers",
+    FBE_CORE,
+    10,
+    (fbe_vw_CppMembers, fbe_vr_CppMembers),
+    final=(fbe_fw_CppMembers, fbe_fr_CppMembers),
+    json=(fbe_js_CppMembers, fbe_jr_CppMembers),
+)
+fbe.bind(
+    PythonMembers,
+    "PythonMembers",
+    FBE_CORE,
+    11,
+    (fbe_vw_PythonMembers, fbe_vr_PythonMembers),
+    final=(fbe_fw_PythonMembers, fbe_fr_PythonMembers),
+    json=(fbe_js_PythonMembers, fbe_jr_PythonMembers),
+)
+fbe.bind(
+    GoMembers,
+    "GoMembers",
+    FBE_CORE,
+    12,
+    (fbe_vw_GoMembers, fbe_vr_GoMembers),
+    final=(fbe_fw_GoMembers, fbe_fr_GoMembers),
+    json=(fbe_js_GoMembers, fbe_jr_GoMembers),
+)
+fbe.bind(
+    JvmMembers,
+    "JvmMembers",
+    FBE_CORE,
+    13,
+    (fbe_vw_JvmMembers, fbe_vr_JvmMembers),
+    final=(fbe_fw_JvmMembers, fbe_fr_JvmMembers),
+    json=(fbe_js_JvmMembers, fbe_jr_JvmMembers),
+)
+fbe.bind(
+    JsMembers,
+    "JsMembers",
+    FBE_CORE,
+    14,
+    (fbe_vw_JsMembers, fbe_vr_JsMembers),
+    final=(fbe_fw_JsMembers, fbe_fr_JsMembers),
+    json=(fbe_js_JsMembers, fbe_jr_JsMembers),
+)
+fbe.bind(
+    RuntimeNames,
+    "RuntimeNames",
+    FBE_CORE,
+    15,
+    (fbe_vw_RuntimeNames, fbe_vr_RuntimeNames),
+    final=(fbe_fw_RuntimeNames, fbe_fr_RuntimeNames),
+    json=(fbe_js_RuntimeNames, fbe_jr_RuntimeNames),
+)
+fbe.bind(
+    class_,
+    "class",
+    FBE_CORE,
+    16,
+    (fbe_vw_class, fbe_vr_class),
+    final=(fbe_fw_class, fbe_fr_class),
+    json=(fbe_js_class, fbe_jr_class),
+)
+fbe.bind(
+    Object,
+    "Object",
+    FBE_CORE,
+    17,
+    (fbe_vw_Object, fbe_vr_Object),
+    final=(fbe_fw_Object, fbe_fr_Object),
+    json=(fbe_js_Object, fbe_jr_Object),
+)
+fbe.bind(
+    String,
+    "String",
+    FBE_CORE,
+    18,
+    (fbe_vw_String, fbe_vr_String),
+    final=(fbe_fw_String, fbe_fr_String),
+    json=(fbe_js_String, fbe_jr_String),
+)
+fbe.bind(
+    List,
+    "List",
+    FBE_CORE,
+    19,
+    (fbe_vw_List, fbe_vr_List),
+    final=(fbe_fw_List, fbe_fr_List),
+    json=(fbe_js_List, fbe_jr_List),
+)
+fbe.bind(
+    Map,
+    "Map",
+    FBE_CORE,
+    20,
+    (fbe_vw_Map, fbe_vr_Map),
+    final=(fbe_fw_Map, fbe_fr_Map),
+    json=(fbe_js_Map, fbe_jr_Map),
+)
+fbe.bind(
+    Model,
+    "Model",
+    FBE_CORE,
+    21,
+    (fbe_vw_Model, fbe_vr_Model),
+    final=(fbe_fw_Model, fbe_fr_Model),
+    json=(fbe_js_Model, fbe_jr_Model),
+)
+fbe.bind(
+    FinalModel,
+    "FinalModel",
+    FBE_CORE,
+    22,
+    (fbe_vw_FinalModel, fbe_vr_FinalModel),
+    final=(fbe_fw_FinalModel, fbe_fr_FinalModel),
+    json=(fbe_js_FinalModel, fbe_jr_FinalModel),
+)
+fbe.bind(
+    Buffer,
+    "Buffer",
+    FBE_CORE,
+    23,
+    (fbe_vw_Buffer, fbe_vr_Buffer),
+    final=(fbe_fw_Buffer, fbe_fr_Buffer),
+    json=(fbe_js_Buffer, fbe_jr_Buffer),
+)
+fbe.bind(
+    Reader,
+    "Reader",
+    FBE_CORE,
+    24,
+    (fbe_vw_Reader, fbe_vr_Reader),
+    final=(fbe_fw_Reader, fbe_fr_Reader),
+    json=(fbe_js_Reader, fbe_jr_Reader),
+)
+fbe.bind(
+    Writer,
+    "Writer",
+    FBE_CORE,
+    25,
+    (fbe_vw_Writer, fbe_vr_Writer),
+    final=(fbe_fw_Writer, fbe_fr_Writer),
+    json=(fbe_js_Writer, fbe_jr_Writer),
+)
+fbe.bind(
+    Limits,
+    "Limits",
+    FBE_CORE,
+    26,
+    (fbe_vw_Limits, fbe_vr_Limits),
+    final=(fbe_fw_Limits, fbe_fr_Limits),
+    json=(fbe_js_Limits, fbe_jr_Limits),
+)
+fbe.bind(
+    DecodeError,
+    "DecodeError",
+    FBE_CORE,
+    27,
+    (fbe_vw_DecodeError, fbe_vr_DecodeError),
+    final=(fbe_fw_DecodeError, fbe_fr_DecodeError),
+    json=(fbe_js_DecodeError, fbe_jr_DecodeError),
+)
+fbe.bind(
+    DecodeException,
+    "DecodeException",
+    FBE_CORE,
+    28,
+    (fbe_vw_DecodeException, fbe_vr_DecodeException),
+    final=(fbe_fw_DecodeException, fbe_fr_DecodeException),
+    json=(fbe_js_DecodeException, fbe_jr_DecodeException),
+)
+fbe.bind(
+    Decimal_,
+    "Decimal",
+    FBE_CORE,
+    29,
+    (fbe_vw_Decimal, fbe_vr_Decimal),
+    final=(fbe_fw_Decimal, fbe_fr_Decimal),
+    json=(fbe_js_Decimal, fbe_jr_Decimal),
+)
+fbe.bind(
+    Uuid,
+    "Uuid",
+    FBE_CORE,
+    30,
+    (fbe_vw_Uuid, fbe_vr_Uuid),
+    final=(fbe_fw_Uuid, fbe_fr_Uuid),
+    json=(fbe_js_Uuid, fbe_jr_Uuid),
+)
+fbe.bind(
+    UUID,
+    "UUID",
+    FBE_CORE,
+    31,
+    (fbe_vw_UUID, fbe_vr_UUID),
+    final=(fbe_fw_UUID, fbe_fr_UUID),
+    json=(fbe_js_UUID, fbe_jr_UUID),
+)
+fbe.bind(
+    Timestamp,
+    "Timestamp",
+    FBE_CORE,
+    32,
+    (fbe_vw_Timestamp, fbe_vr_Timestamp),
+    final=(fbe_fw_Timestamp, fbe_fr_Timestamp),
+    json=(fbe_js_Timestamp, fbe_jr_Timestamp),
+)
+fbe.bind(
+    Sender_,
+    "Sender",
+    FBE_CORE,
+    33,
+    (fbe_vw_Sender, fbe_vr_Sender),
+    final=(fbe_fw_Sender, fbe_fr_Sender),
+    json=(fbe_js_Sender, fbe_jr_Sender),
+)
+fbe.bind(
+    Receiver_,
+    "Receiver",
+    FBE_CORE,
+    34,
+    (fbe_vw_Receiver, fbe_vr_Receiver),
+    final=(fbe_fw_Receiver, fbe_fr_Receiver),
+    json=(fbe_js_Receiver, fbe_jr_Receiver),
+)
+fbe.bind(
+    Client_,
+    "Client",
+    FBE_CORE,
+    35,
+    (fbe_vw_Client, fbe_vr_Client),
+    final=(fbe_fw_Client, fbe_fr_Client),
+    json=(fbe_js_Client, fbe_jr_Client),
+)
+fbe.bind(
+    Proxy_,
+    "Proxy",
+    FBE_CORE,
+    36,
+    (fbe_vw_Proxy, fbe_vr_Proxy),
+    final=(fbe_fw_Proxy, fbe_fr_Proxy),
+    json=(fbe_js_Proxy, fbe_jr_Proxy),
+)
+fbe.bind(
+    Handler,
+    "Handler",
+    FBE_CORE,
+    37,
+    (fbe_vw_Handler, fbe_vr_Handler),
+    final=(fbe_fw_Handler, fbe_fr_Handler),
+    json=(fbe_js_Handler, fbe_jr_Handler),
+)
+fbe.bind(
+    Xfbe_,
+    "fbe",
+    FBE_CORE,
+    38,
+    (fbe_vw_fbe, fbe_vr_fbe),
+    final=(fbe_fw_fbe, fbe_fr_fbe),
+    json=(fbe_js_fbe, fbe_jr_fbe),
+)
+fbe.bind(
+    FBE,
+    "FBE",
+    FBE_CORE,
+    39,
+    (fbe_vw_FBE, fbe_vr_FBE),
+    final=(fbe_fw_FBE, fbe_fr_FBE),
+    json=(fbe_js_FBE, fbe_jr_FBE),
+)
+fbe.bind(
+    std,
+    "std",
+    FBE_CORE,
+    40,
+    (fbe_vw_std, fbe_vr_std),
+    final=(fbe_fw_std, fbe_fr_std),
+    json=(fbe_js_std, fbe_jr_std),
+)
+fbe.bind(
+    Companion,
+    "Companion",
+    FBE_CORE,
+    41,
+    (fbe_vw_Companion, fbe_vr_Companion),
+    final=(fbe_fw_Companion, fbe_fr_Companion),
+    json=(fbe_js_Companion, fbe_jr_Companion),
+)
+fbe.bind(
+    Any_,
+    "Any",
+    FBE_CORE,
+    42,
+    (fbe_vw_Any, fbe_vr_Any),
+    final=(fbe_fw_Any, fbe_fr_Any),
+    json=(fbe_js_Any, fbe_jr_Any),
+)
+fbe.bind(
+    Self,
+    "Self",
+    FBE_CORE,
+    43,
+    (fbe_vw_Self, fbe_vr_Self),
+    final=(fbe_fw_Self, fbe_fr_Self),
+    json=(fbe_js_Self, fbe_jr_Self),
+)
+fbe.bind(
+    self_,
+    "self",
+    FBE_CORE,
+    44,
+    (fbe_vw_self, fbe_vr_self),
+    final=(fbe_fw_self, fbe_fr_self),
+    json=(fbe_js_self, fbe_jr_self),
+)
+fbe.bind(
+    None_,
+    "None",
+    FBE_CORE,
+    45,
+    (fbe_vw_None, fbe_vr_None),
+    final=(fbe_fw_None, fbe_fr_None),
+    json=(fbe_js_None, fbe_jr_None),
+)
+fbe.bind(
+    Option,
+    "Option",
+    FBE_CORE,
+    46,
+    (fbe_vw_Option, fbe_vr_Option),
+    final=(fbe_fw_Option, fbe_fr_Option),
+    json=(fbe_js_Option, fbe_jr_Option),
+)
+fbe.bind(
+    Result,
+    "Result",
+    FBE_CORE,
+    47,
+    (fbe_vw_Result, fbe_vr_Result),
+    final=(fbe_fw_Result, fbe_fr_Result),
+    json=(fbe_js_Result, fbe_jr_Result),
+)
+fbe.bind(
+    Vec,
+    "Vec",
+    FBE_CORE,
+    48,
+    (fbe_vw_Vec, fbe_vr_Vec),
+    final=(fbe_fw_Vec, fbe_fr_Vec),
+    json=(fbe_js_Vec, fbe_jr_Vec),
+)
+fbe.bind(
+    Box,
+    "Box",
+    FBE_CORE,
+    49,
+    (fbe_vw_Box, fbe_vr_Box),
+    final=(fbe_fw_Box, fbe_fr_Box),
+    json=(fbe_js_Box, fbe_jr_Box),
+)
+fbe.bind(
+    Error,
+    "Error",
+    FBE_CORE,
+    50,
+    (fbe_vw_Error, fbe_vr_Error),
+    final=(fbe_fw_Error, fbe_fr_Error),
+    json=(fbe_js_Error, fbe_jr_Error),
+)
+fbe.bind(
+    Exception_,
+    "Exception",
+    FBE_CORE,
+    51,
+    (fbe_vw_Exception, fbe_vr_Exception),
+    final=(fbe_fw_Exception, fbe_fr_Exception),
+    json=(fbe_js_Exception, fbe_jr_Exception),
+)
+fbe.bind(
+    Text,
+    "Text",
+    FBE_CORE,
+    52,
+    (fbe_vw_Text, fbe_vr_Text),
+    final=(fbe_fw_Text, fbe_fr_Text),
+    json=(fbe_js_Text, fbe_jr_Text),
+)
+fbe.bind(
+    JsonWriter,
+    "JsonWriter",
+    FBE_CORE,
+    53,
+    (fbe_vw_JsonWriter, fbe_vr_JsonWriter),
+    final=(fbe_fw_JsonWriter, fbe_fr_JsonWriter),
+    json=(fbe_js_JsonWriter, fbe_jr_JsonWriter),
+)
+fbe.bind(
+    int32_t,
+    "int32_t",
+    FBE_CORE,
+    54,
+    (fbe_vw_int32_t, fbe_vr_int32_t),
+    final=(fbe_fw_int32_t, fbe_fr_int32_t),
+    json=(fbe_js_int32_t, fbe_jr_int32_t),
+)
+fbe.bind(
+    size_t,
+    "size_t",
+    FBE_CORE,
+    55,
+    (fbe_vw_size_t, fbe_vr_size_t),
+    final=(fbe_fw_size_t, fbe_fr_size_t),
+    json=(fbe_js_size_t, fbe_jr_size_t),
+)
+fbe.bind(
+    list_,
+    "list",
+    FBE_CORE,
+    56,
+    (fbe_vw_list, fbe_vr_list),
+    final=(fbe_fw_list, fbe_fr_list),
+    json=(fbe_js_list, fbe_jr_list),
+)
+fbe.bind(
+    object_,
+    "object",
+    FBE_CORE,
+    57,
+    (fbe_vw_object, fbe_vr_object),
+    final=(fbe_fw_object, fbe_fr_object),
+    json=(fbe_js_object, fbe_jr_object),
+)
+fbe.bind(
+    v_,
+    "v",
+    FBE_CORE,
+    58,
+    (fbe_vw_v, fbe_vr_v),
+    final=(fbe_fw_v, fbe_fr_v),
+    json=(fbe_js_v, fbe_jr_v),
+)
+fbe.bind(
+    r_,
+    "r",
+    FBE_CORE,
+    59,
+    (fbe_vw_r, fbe_vr_r),
+    final=(fbe_fw_r, fbe_fr_r),
+    json=(fbe_js_r, fbe_jr_r),
+)
+fbe.bind(
+    w_,
+    "w",
+    FBE_CORE,
+    60,
+    (fbe_vw_w, fbe_vr_w),
+    final=(fbe_fw_w, fbe_fr_w),
+    json=(fbe_js_w, fbe_jr_w),
+)
+fbe.bind(
+    SideBuy,
+    "SideBuy",
+    FBE_CORE,
+    61,
+    (fbe_vw_SideBuy, fbe_vr_SideBuy),
+    final=(fbe_fw_SideBuy, fbe_fr_SideBuy),
+    json=(fbe_js_SideBuy, fbe_jr_SideBuy),
+)
+fbe.bind(
+    OrderKey,
+    "OrderKey",
+    FBE_CORE,
+    62,
+    (fbe_vw_OrderKey, fbe_vr_OrderKey),
+    final=(fbe_fw_OrderKey, fbe_fr_OrderKey),
+    json=(fbe_js_OrderKey, fbe_jr_OrderKey),
+)
+fbe.bind(
+    textOfside,
+    "textOfside",
+    FBE_CORE,
+    63,
+    (fbe_vw_textOfside, fbe_vr_textOfside),
+    final=(fbe_fw_textOfside, fbe_fr_textOfside),
+    json=(fbe_js_textOfside, fbe_jr_textOfside),
+)
+fbe.bind(
+    DECIMAL_1,
+    "DECIMAL_1",
+    FBE_CORE,
+    64,
+    (fbe_vw_DECIMAL_1, fbe_vr_DECIMAL_1),
+    final=(fbe_fw_DECIMAL_1, fbe_fr_DECIMAL_1),
+    json=(fbe_js_DECIMAL_1, fbe_jr_DECIMAL_1),
+)
+fbe.bind(
+    OrderModel,
+    "OrderModel",
+    FBE_CORE,
+    65,
+    (fbe_vw_OrderModel, fbe_vr_OrderModel),
+    final=(fbe_fw_OrderModel, fbe_fr_OrderModel),
+    json=(fbe_js_OrderModel, fbe_jr_OrderModel),
+)
+fbe.bind(
+    OrderFinal,
+    "OrderFinal",
+    FBE_CORE,
+    66,
+    (fbe_vw_OrderFinal, fbe_vr_OrderFinal),
+    final=(fbe_fw_OrderFinal, fbe_fr_OrderFinal),
+    json=(fbe_js_OrderFinal, fbe_jr_OrderFinal),
+)
+fbe.bind(
+    NewOrder,
+    "NewOrder",
+    FBE_CORE,
+    67,
+    (fbe_vw_NewOrder, fbe_vr_NewOrder),
+    final=(fbe_fw_NewOrder, fbe_fr_NewOrder),
+    json=(fbe_js_NewOrder, fbe_jr_NewOrder),
+)
+fbe.bind(
+    VerifyFBEOrder,
+    "VerifyFBEOrder",
+    FBE_CORE,
+    68,
+    (fbe_vw_VerifyFBEOrder, fbe_vr_VerifyFBEOrder),
+    final=(fbe_fw_VerifyFBEOrder, fbe_fr_VerifyFBEOrder),
+    json=(fbe_js_VerifyFBEOrder, fbe_jr_VerifyFBEOrder),
+)
+fbe.bind(
+    Xfbe_vr_Order,
+    "fbe_vr_Order",
+    FBE_CORE,
+    69,
+    (fbe_vw_fbe_vr_Order, fbe_vr_fbe_vr_Order),
+    final=(fbe_fw_fbe_vr_Order, fbe_fr_fbe_vr_Order),
+    json=(fbe_js_fbe_vr_Order, fbe_jr_fbe_vr_Order),
+)
+fbe.bind(
+    e1_,
+    "e1",
+    FBE_CORE,
+    70,
+    (fbe_vw_e1, fbe_vr_e1),
+    final=(fbe_fw_e1, fbe_fr_e1),
+    json=(fbe_js_e1, fbe_jr_e1),
+)
+fbe.bind(
+    i2_,
+    "i2",
+    FBE_CORE,
+    71,
+    (fbe_vw_i2, fbe_vr_i2),
+    final=(fbe_fw_i2, fbe_fr_i2),
+    json=(fbe_js_i2, fbe_jr_i2),
+)
+fbe.bind(
+    o3_,
+    "o3",
+    FBE_CORE,
+    72,
+    (fbe_vw_o3, fbe_vr_o3),
+    final=(fbe_fw_o3, fbe_fr_o3),
+    json=(fbe_js_o3, fbe_jr_o3),
+)
+fbe.bind(
+    Fbe,
+    "Fbe",
+    FBE_CORE,
+    73,
+    (fbe_vw_Fbe, fbe_vr_Fbe),
+    final=(fbe_fw_Fbe, fbe_fr_Fbe),
+    json=(fbe_js_Fbe, fbe_jr_Fbe),
+)
+fbe.bind(
+    FINGERPRINT_,
+    "FINGERPRINT",
+    FBE_CORE,
+    74,
+    (fbe_vw_FINGERPRINT, fbe_vr_FINGERPRINT),
+    final=(fbe_fw_FINGERPRINT, fbe_fr_FINGERPRINT),
+    json=(fbe_js_FINGERPRINT, fbe_jr_FINGERPRINT),
+)
+fbe.bind(
+    XFBE_FINGERPRINT,
+    "FBE_FINGERPRINT",
+    FBE_CORE,
+    75,
+    (fbe_vw_FBE_FINGERPRINT, fbe_vr_FBE_FINGERPRINT),
+    final=(fbe_fw_FBE_FINGERPRINT, fbe_fr_FBE_FINGERPRINT),
+    json=(fbe_js_FBE_FINGERPRINT, fbe_jr_FBE_FINGERPRINT),
+)
+fbe.bind(
+    FBEFingerprint,
+    "FBEFingerprint",
+    FBE_CORE,
+    76,
+    (fbe_vw_FBEFingerprint, fbe_vr_FBEFingerprint),
+    final=(fbe_fw_FBEFingerprint, fbe_fr_FBEFingerprint),
+    json=(fbe_js_FBEFingerprint, fbe_jr_FBEFingerprint),
+)
+fbe.bind(
+    Case,
+    "Case",
+    FBE_CORE,
+    77,
+    (fbe_vw_Case, fbe_vr_Case),
+    final=(fbe_fw_Case, fbe_fr_Case),
+    json=(fbe_js_Case, fbe_jr_Case),
+)
+fbe.bind(
+    Imported,
+    "Imported",
+    FBE_CORE,
+    78,
+    (fbe_vw_Imported, fbe_vr_Imported),
+    final=(fbe_fw_Imported, fbe_fr_Imported),
+    json=(fbe_js_Imported, fbe_jr_Imported),
+)
+fbe.bind(
+    symbol,
+    "symbol",
+    FBE_CORE,
+    79,
+    (fbe_vw_symbol, fbe_vr_symbol),
+    final=(fbe_fw_symbol, fbe_fr_symbol),
+    json=(fbe_js_symbol, fbe_jr_symbol),
+)
+fbe.bind(
+    Listed,
+    "Listed",
+    FBE_CORE,
+    80,
+    (fbe_vw_Listed, fbe_vr_Listed),
+    final=(fbe_fw_Listed, fbe_fr_Listed),
+    json=(fbe_js_Listed, fbe_jr_Listed),
+)
+fbe.bind(
+    Derived,
+    "Derived",
+    FBE_CORE,
+    81,
+    (fbe_vw_Derived, fbe_vr_Derived),
+    final=(fbe_fw_Derived, fbe_fr_Derived),
+    json=(fbe_js_Derived, fbe_jr_Derived),
+)
+fbe.bind(
+    Hostile,
+    "Hostile",
+    FBE_CORE,
+    82,
+    (fbe_vw_Hostile, fbe_vr_Hostile),
+    final=(fbe_fw_Hostile, fbe_fr_Hostile),
+    json=(fbe_js_Hostile, fbe_jr_Hostile),
+)

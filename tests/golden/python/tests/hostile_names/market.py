@@ -76,82 +76,13 @@ class Instrument(fbe.Struct):
         self.symbol = symbol
         self.digits = digits
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Instrument):
-            return NotImplemented
-        return (self.symbol,) == (other.symbol,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.symbol,)
 
-    def __hash__(self) -> int:
-        return hash((self.symbol,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Instrument):
-            return NotImplemented
-        return (self.symbol,) < (other.symbol,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Instrument):
-            return NotImplemented
-        return (self.symbol,) <= (other.symbol,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Instrument):
-            return NotImplemented
-        return (self.symbol,) > (other.symbol,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Instrument):
-            return NotImplemented
-        return (self.symbol,) >= (other.symbol,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Instrument(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Instrument, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Instrument:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Instrument | None = FBE_CORE.from_fbe(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Instrument, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(0, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Instrument, self, 501))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Instrument:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Instrument | None = FBE_CORE.from_final(0, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Instrument, data, 501, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Instrument(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Instrument:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Instrument(fbe.jsonfmt.parse(text), "Instrument", fbe.jsonfmt.budget(text, limits))
 
 
 class Failure(fbe.Struct):
@@ -175,82 +106,13 @@ class Failure(fbe.Struct):
         self.id = id
         self.reason = reason
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Failure):
-            return NotImplemented
-        return (self.id,) == (other.id,)
+    def fbe_key(self) -> tuple[Any, ...]:
+        return (self.id,)
 
-    def __hash__(self) -> int:
-        return hash((self.id,))
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Failure):
-            return NotImplemented
-        return (self.id,) < (other.id,)
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Failure):
-            return NotImplemented
-        return (self.id,) <= (other.id,)
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Failure):
-            return NotImplemented
-        return (self.id,) > (other.id,)
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Failure):
-            return NotImplemented
-        return (self.id,) >= (other.id,)
+    fbe_order = fbe_key
 
     def __str__(self) -> str:
         return fbe_tx_Failure(self)
-
-    def to_fbe(self) -> bytes:
-        """This value as a versioned root (docs/format.md section 3)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_fbe(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_versioned(fbe_vw_Failure, self))
-
-    @classmethod
-    def from_fbe(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Failure:
-        """Decode a versioned root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Failure | None = FBE_CORE.from_fbe(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_versioned(fbe_vr_Failure, data, limits)[0]
-
-    def to_final(self) -> bytes:
-        """This value as a final root (docs/format.md section 4)."""
-        if FBE_CORE is not None:
-            data = FBE_CORE.to_final(1, self)
-            if data is not None:
-                return data
-        return bytes(fbe.encode_final(fbe_fw_Failure, self, 502))
-
-    @classmethod
-    def from_final(cls, data: bytes | bytearray | memoryview, limits: fbe.Limits | None = None) -> Failure:
-        """Decode a final root; raises fbe.DecodeError on bad input (docs/limits.md)."""
-        if FBE_CORE is not None:
-            v: Failure | None = FBE_CORE.from_final(1, data, limits)
-            if v is not None:
-                return v
-        return fbe.decode_final(fbe_fr_Failure, data, 502, limits)[0]
-
-    def to_json(self) -> str:
-        """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
-        try:
-            return fbe_js_Failure(self)
-        except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
-            raise fbe.EncodeError(fbe.explain(self, e)) from None
-
-    @classmethod
-    def from_json(cls, text: str | bytes, limits: fbe.Limits | None = None) -> Failure:
-        """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
-        return fbe_jr_Failure(fbe.jsonfmt.parse(text), "Failure", fbe.jsonfmt.budget(text, limits))
 
 
 Instrument.fbe_spec = (
@@ -348,30 +210,14 @@ class InstrumentModel(fbe.Model[Instrument]):
     """Versioned model of Instrument: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 501
-
-    def _encode(self, value: Instrument) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Instrument, value)
-
-    def _decode(self, data: bytes) -> tuple[Instrument, int]:
-        return fbe.decode_versioned(fbe_vr_Instrument, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Instrument
 
 
 class FailureModel(fbe.Model[Failure]):
     """Versioned model of Failure: serialize, deserialize, verify (docs/format.md section 3)."""
 
     fbe_type = 502
-
-    def _encode(self, value: Failure) -> bytearray:
-        return fbe.encode_versioned(fbe_vw_Failure, value)
-
-    def _decode(self, data: bytes) -> tuple[Failure, int]:
-        return fbe.decode_versioned(fbe_vr_Failure, data, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Failure
 
 
 def fbe_fw_Instrument(w: bytearray, v: Instrument) -> None:
@@ -447,30 +293,14 @@ class InstrumentFinalModel(fbe.FinalModel[Instrument]):
     """Final model of Instrument: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 501
-
-    def _encode(self, value: Instrument) -> bytearray:
-        return fbe.encode_final(fbe_fw_Instrument, value, 501)
-
-    def _decode(self, data: bytes) -> tuple[Instrument, int]:
-        return fbe.decode_final(fbe_fr_Instrument, data, 501, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 0
+    fbe_struct = Instrument
 
 
 class FailureFinalModel(fbe.FinalModel[Failure]):
     """Final model of Failure: compact, no versioning (docs/format.md section 4)."""
 
     fbe_type = 502
-
-    def _encode(self, value: Failure) -> bytearray:
-        return fbe.encode_final(fbe_fw_Failure, value, 502)
-
-    def _decode(self, data: bytes) -> tuple[Failure, int]:
-        return fbe.decode_final(fbe_fr_Failure, data, 502, self.limits)
-
-    def _core(self) -> tuple[fbe.native.Core | None, int]:
-        return FBE_CORE, 1
+    fbe_struct = Failure
 
 
 def fbe_js_Instrument(v: Instrument) -> str:
@@ -525,56 +355,32 @@ def fbe_jr_Failure(o: Any, f: str, b: fbe.Budget) -> Failure:
     return v
 
 
-def fbe_dv_market_Failure(data: bytes, limits: fbe.Limits | None) -> Failure:
-    return fbe.decode_versioned(fbe_vr_Failure, data, limits)[0]
-
-
-def fbe_df_market_Failure(data: bytes, limits: fbe.Limits | None) -> Failure:
-    return fbe.decode_final(fbe_fr_Failure, data, 502, limits)[0]
-
-
-FBE_SEND_V: dict[type, Callable[[Any], bytearray]] = {
-    Failure: lambda v: fbe.encode_versioned(fbe_vw_Failure, v),
-}
-
-
 class Sender(fbe.Sender):
     """Sends market messages as versioned frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = False
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_V.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of market")
-        return self._fbe_send_frame(encode(value), value)
-
-
-FBE_SEND_F: dict[type, Callable[[Any], bytearray]] = {
-    Failure: lambda v: fbe.encode_final(fbe_fw_Failure, v, 502),
-}
+    fbe_package: ClassVar[str] = "market"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Failure,
+    })
 
 
 class FinalSender(fbe.Sender):
     """Sends market messages as final frames; override ``on_send``."""
 
     fbe_final: ClassVar[bool] = True
-
-    def send(self, value: fbe.Struct) -> int:
-        """Serialize a message into the send buffer and flush it; return the frame size."""
-        encode = FBE_SEND_F.get(type(value))
-        if encode is None:
-            raise TypeError(f"{type(value).__name__} is not a message of market")
-        return self._fbe_send_frame(encode(value), value)
+    fbe_package: ClassVar[str] = "market"
+    fbe_messages: ClassVar[frozenset[type]] = frozenset({
+        Failure,
+    })
 
 
 class Receiver(fbe.Receiver):
     """Receives market versioned frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = False
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        502: (fbe_dv_market_Failure, "on_receive_failure"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        502: (Failure, "on_receive_failure"),
     }
 
     def on_receive_failure(self, value: Failure) -> None:
@@ -585,8 +391,8 @@ class FinalReceiver(fbe.Receiver):
     """Receives market final frames fed in any chunks; override ``on_receive_<message>``."""
 
     fbe_final: ClassVar[bool] = True
-    _fbe_handlers: ClassVar[dict[int, tuple[Callable[[bytes, fbe.Limits | None], Any], str]]] = {
-        502: (fbe_df_market_Failure, "on_receive_failure"),
+    _fbe_handlers: ClassVar[dict[int, tuple[type[fbe.Struct], str]]] = {
+        502: (Failure, "on_receive_failure"),
     }
 
     def on_receive_failure(self, value: Failure) -> None:
@@ -649,3 +455,24 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Instrument, 501, 16, 8, 8, (("symbol", 8, "s", 0), ("digits", 12, "i", 0),)),
     (Failure, 502, 28, 20, 8, (("id", 8, "u", 0), ("reason", 24, "s", 0),)),
 ))
+
+
+# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
+fbe.bind(
+    Instrument,
+    "Instrument",
+    FBE_CORE,
+    0,
+    (fbe_vw_Instrument, fbe_vr_Instrument),
+    final=(fbe_fw_Instrument, fbe_fr_Instrument),
+    json=(fbe_js_Instrument, fbe_jr_Instrument),
+)
+fbe.bind(
+    Failure,
+    "Failure",
+    FBE_CORE,
+    1,
+    (fbe_vw_Failure, fbe_vr_Failure),
+    final=(fbe_fw_Failure, fbe_fr_Failure),
+    json=(fbe_js_Failure, fbe_jr_Failure),
+)
