@@ -65,10 +65,10 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
         if len(keys) > 1:
             with decl(w, f"// {shape} is the value of {name}'s [key] fields (FBEKey).", f"type {shape} struct {{"):
                 aligned(w, [[c.ident.field(f), c.key_type(f.type) or ""] for f in keys])
-        with decl(w, "// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.",
-                     f"func (v *{name}) FBEKey() {shape} {{"):
-            values = [c.key_of(f.type, f"v.{c.ident.field(f)}") for f in keys]
-            w.line(f"return {values[0]}" if len(keys) == 1 else f"return {shape}{{" + ", ".join(values) + "}")
+        values = ", ".join(c.key_of(f.type, f"v.{c.ident.field(f)}") for f in keys)
+        declared(w, "// FBEKey is the value of the [key] fields: a set or a struct-keyed map holds each once.",
+                 f"func (v *{name}) FBEKey() {shape} {{",
+                 f"return {values}" if len(keys) == 1 else f"return {shape}{{{values}}}")
         with decl(w, ["// FBEKeyCompare orders v and o by their [key] fields in turn, as sets and maps of",
                       f'// {name} are written (docs/ir.md "order"): negative, 0 or positive, and 0 whenever',
                       "// their FBEKey is the same."], f"func (v *{name}) FBEKeyCompare(o *{name}) int {{"):

@@ -279,7 +279,8 @@ def one_line(w: CodeWriter, doc: str, declaration: str) -> None:
 
 
 def declared(w: CodeWriter, doc: str | list[str], opening: str, *body: str) -> None:
-    """A documented declaration (decl) of the lines body (an empty one left out)."""
+    """A documented declaration (decl) of the lines body (as CodeWriter.lines: "" writes nothing, "\\nx" a
+    blank line and x)."""
     with decl(w, doc, opening):
         for line in body:
             w.lines(line)

@@ -108,9 +108,7 @@ def _handler(w: CodeWriter, doc: str, name: str, base: str, what: str, base_doc:
              suffix: str, param: Callable[[Message], tuple[str, str]]) -> None:
     """A Handler or ProxyHandler interface (a method On<Message><suffix>(param) per message type) and
     its Base, whose methods ignore what they get."""
-    with decl(w, doc, f"type {name} interface {{"):
-        for m in dispatch:
-            w.line(f"On{m.suffix}{suffix}({' '.join(param(m))})")
+    declared(w, doc, f"type {name} interface {{", *[f"On{m.suffix}{suffix}({' '.join(param(m))})" for m in dispatch])
     one_line(w, f"// {base} ignores every {what}: embed it in a {name}{' and ' + base_doc if base_doc else ''}.",
              f"type {base} struct{{}}")
     for m in dispatch:
@@ -196,17 +194,12 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
         sender = names("FinalSender" if fin else "Sender")
         receiver = names("FinalReceiver" if fin else "Receiver")
         kind = "final" if fin else "versioned"
-        with decl(w, [f"// {client} is a {sender} and a {receiver} of {pkg} with requests (docs/format.md 7.6):",
-                      ("// Request<Message> sends a [request] message and waits for the response of its id while "
-                       "another"),
-                      "// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other",
-                      f"// message goes to Notify. Make it with New{client}."], f"type {client} struct {{"):
-            w.line(sender)
-            w.line(receiver)
-            w.line("// Notify gets every message that does not answer a pending request (nil: dropped).")
-            w.line(f"Notify {handler}")
-            w.blank()
-            w.line(f"requests {fbe('Requests')}")
+        declared(w, [f"// {client} is a {sender} and a {receiver} of {pkg} with requests (docs/format.md 7.6):",
+                     "// Request<Message> sends a [request] message and waits for the response of its id while another",
+                     "// goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other",
+                     f"// message goes to Notify. Make it with New{client}."], f"type {client} struct {{", sender,
+                 receiver, "// Notify gets every message that does not answer a pending request (nil: dropped).",
+                 f"Notify {handler}", f"\nrequests {fbe('Requests')}")
         declared(w, f"// New{client} is a {client} writing its {kind} frames to out and handing notifications to "
                  "notify.",
                  f"func New{client}(out {c.file.qualified('io', 'Writer')}, notify {handler}) *{client} {{",
