@@ -287,8 +287,9 @@ class _Pending:
         self.timeout = timeout
 
 
-class ClientBase(Receiver):
-    """Request/response/reject bookkeeping of a generated ``Client`` (docs/format.md 7.6).
+class ClientBase(Receiver, Sender):
+    """Request/response/reject bookkeeping of a generated ``Client`` (docs/format.md 7.6), which
+    derives from it, its package's Receiver and its Sender.
 
     ``request(value, timeout_ms)`` returns a :class:`concurrent.futures.Future`
     completed by the matching response (same ``id``), failed with
@@ -300,12 +301,10 @@ class ClientBase(Receiver):
 
     def __init__(self, limits: Limits | None = None) -> None:
         Receiver.__init__(self, limits)
+        Sender.__init__(self)
         self._requests: dict[_uuid.UUID, _Pending] = {}
         self._lock = threading.Lock()
         self._last_ts = 0
-
-    def _fbe_send(self, value: Any) -> int:
-        raise NotImplementedError
 
     def request(self, value: Any, timeout: int = 0) -> concurrent.futures.Future[Any]:
         """Send a request; ``timeout`` in milliseconds (0 = none)."""
@@ -322,7 +321,7 @@ class ClientBase(Receiver):
                 self._last_ts = ts
                 self._requests[value.id] = _Pending(future, response, rejects, ts, timeout * 1_000_000)
         try:
-            self._fbe_send(value)
+            self.send(value)
         except Exception as e:  # noqa: BLE001 - any transport failure fails the request
             with self._lock:
                 self._requests.pop(value.id, None)
@@ -374,6 +373,7 @@ class ClientBase(Receiver):
         """Fail all pending requests and clear the buffers."""
         self.fail_pending("Reset client!")
         Receiver.reset(self)
+        Sender.reset(self)
 
 
 # ---------------------------------------------------------------- asyncio

@@ -71,17 +71,6 @@ def protocol_code(ctx: Context) -> list[str]:
                     rej = ", ".join(ctx.ref(r.type) for r in s.rejects)
                     rejset = f"frozenset({{{rej}}})" if rej else "frozenset()"
                     w.line(f"{ctx.ident.type(s.qualified)}: ({resp}, {rejset}),")
-            w.blank()
-            with w.block("def __init__(self, limits: fbe.Limits | None = None) -> None:"):
-                w.line("fbe.ClientBase.__init__(self, limits)")
-                w.line(f"{prefix}Sender.__init__(self)")
-            w.blank()
-            with w.block(f"def _fbe_send(self, value: {any_}) -> int:"):
-                w.line("return self.send(value)")
-            w.blank()
-            with w.block("def reset(self) -> None:"):
-                w.line("fbe.ClientBase.reset(self)")
-                w.line(f"{prefix}Sender.reset(self)")
         w.blank(2)
     return w.text().splitlines() + ["", ""]
 

@@ -1306,17 +1306,6 @@ class Client(fbe.ClientBase, Receiver, Sender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
 
-    def __init__(self, limits: fbe.Limits | None = None) -> None:
-        fbe.ClientBase.__init__(self, limits)
-        Sender.__init__(self)
-
-    def _fbe_send(self, value: Any) -> int:
-        return self.send(value)
-
-    def reset(self) -> None:
-        fbe.ClientBase.reset(self)
-        Sender.reset(self)
-
 
 class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     """Sender + Receiver with request(value, timeout_ms) -> Future, responses and rejects by ``id``."""
@@ -1324,17 +1313,6 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     fbe_final: ClassVar[bool] = True
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
     }
-
-    def __init__(self, limits: fbe.Limits | None = None) -> None:
-        fbe.ClientBase.__init__(self, limits)
-        FinalSender.__init__(self)
-
-    def _fbe_send(self, value: Any) -> int:
-        return self.send(value)
-
-    def reset(self) -> None:
-        fbe.ClientBase.reset(self)
-        FinalSender.reset(self)
 
 
 # the native core's table (docs/python.md, Native core); None: the classes run the code above

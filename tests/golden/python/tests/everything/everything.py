@@ -4217,17 +4217,6 @@ class Client(fbe.ClientBase, Receiver, Sender):
         Ping: (None, frozenset()),
     }
 
-    def __init__(self, limits: fbe.Limits | None = None) -> None:
-        fbe.ClientBase.__init__(self, limits)
-        Sender.__init__(self)
-
-    def _fbe_send(self, value: Any) -> int:
-        return self.send(value)
-
-    def reset(self) -> None:
-        fbe.ClientBase.reset(self)
-        Sender.reset(self)
-
 
 class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     """Sender + Receiver with request(value, timeout_ms) -> Future, responses and rejects by ``id``."""
@@ -4238,17 +4227,6 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
         PlaceOrder: (Accepted, frozenset({pkg_market.Failure, Rejected})),
         Ping: (None, frozenset()),
     }
-
-    def __init__(self, limits: fbe.Limits | None = None) -> None:
-        fbe.ClientBase.__init__(self, limits)
-        FinalSender.__init__(self)
-
-    def _fbe_send(self, value: Any) -> int:
-        return self.send(value)
-
-    def reset(self) -> None:
-        fbe.ClientBase.reset(self)
-        FinalSender.reset(self)
 
 
 def fbe_vsw_int32(w: bytearray, b: int, s: int, x: int) -> None:

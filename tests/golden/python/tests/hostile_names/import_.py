@@ -21596,17 +21596,6 @@ class Client(fbe.ClientBase, Receiver, Sender):
         **pkg_market.Client._fbe_requests,
     }
 
-    def __init__(self, limits: fbe.Limits | None = None) -> None:
-        fbe.ClientBase.__init__(self, limits)
-        Sender.__init__(self)
-
-    def _fbe_send(self, value: Any) -> int:
-        return self.send(value)
-
-    def reset(self) -> None:
-        fbe.ClientBase.reset(self)
-        Sender.reset(self)
-
 
 class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     """Sender + Receiver with request(value, timeout_ms) -> Future, responses and rejects by ``id``."""
@@ -21615,17 +21604,6 @@ class FinalClient(fbe.ClientBase, FinalReceiver, FinalSender):
     _fbe_requests: ClassVar[dict[type, tuple[type | None, frozenset[type]]]] = {
         **pkg_market.FinalClient._fbe_requests,
     }
-
-    def __init__(self, limits: fbe.Limits | None = None) -> None:
-        fbe.ClientBase.__init__(self, limits)
-        FinalSender.__init__(self)
-
-    def _fbe_send(self, value: Any) -> int:
-        return self.send(value)
-
-    def reset(self) -> None:
-        fbe.ClientBase.reset(self)
-        FinalSender.reset(self)
 
 
 def fbe_vsw_bool(w: bytearray, b: int, s: int, x: bool) -> None:
