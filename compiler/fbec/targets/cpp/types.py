@@ -34,10 +34,10 @@ from .names import escape
 
 
 def generate(schema: Schema, package: Package, options: Options) -> str:
-    std = ("array", "cstdint", "functional", "list", "map", "optional", "ostream", "set", "sstream", "string",
+    std = ("array", "cstdint", "functional", "list", "map", "optional", "ostream", "set", "string",
            "unordered_map", "vector")
     w = header_file(options, package, f"Types of the package '{package.name}'.",
-                    ["<fbe/buffer.h>", "<fbe/decimal.h>", "<fbe/text.h>", "<fbe/uuid.h>"],
+                    ["<fbe/buffer.h>", "<fbe/decimal.h>", "<fbe/members.h>", "<fbe/text.h>", "<fbe/uuid.h>"],
                     [f"<{header}>" for header in std] + imported(schema, package, ""))
 
     structs = struct_order(package)
@@ -170,51 +170,38 @@ def _struct_functions(w: CppWriter, s: Struct) -> None:
         w.line("{}")
         w.blank()
 
-    # Equality and ordering on the key fields (IR `keys`, inherited ones included).
-    keys = [field_ident(f) for f in s.key_fields]
-    with w.function(f"inline bool {name}::operator==(const {name}& other) const noexcept"):
-        w.line("return " + (" && ".join(f"{k} == other.{k}" for k in keys) or "true") + ";")
-    with w.function(f"inline bool {name}::operator<(const {name}& other) const noexcept"):
-        for k in keys[:-1]:
-            w.line(f"if ({k} < other.{k}) return true;")
-            w.line(f"if (other.{k} < {k}) return false;")
-        w.line(f"return {keys[-1]} < other.{keys[-1]};" if keys else "return false;")
-    with w.function(f"inline std::string {name}::string() const"):
-        w.line("std::ostringstream stream;")
-        w.line("stream << *this;")
-        w.line("return stream.str();")
+    # Equality and ordering on the key fields (IR `keys`, inherited ones included), the rest through the runtime
+    # (fbe/members.h, fbe/text.h) over the members they name.
+    keys = "".join(f", &{name}::{field_ident(f)}" for f in s.key_fields)
+    w.line(f"inline bool {name}::operator==(const {name}& other) const noexcept "
+           f"{{ return FBE::equal_members(*this, other{keys}); }}")
+    w.line(f"inline bool {name}::operator<(const {name}& other) const noexcept "
+           f"{{ return FBE::less_members(*this, other{keys}); }}")
+    w.line(f"inline std::string {name}::string() const {{ return FBE::to_text(*this); }}")
+    w.blank()
     with w.function(f"inline void {name}::swap({name}& other) noexcept"):
-        if base:
-            w.line(f"{base}::swap(other);")
-        if fields:
-            w.line("using std::swap;")
-        for f in fields:
-            w.line(f"swap({field_ident(f)}, other.{field_ident(f)});")
-
+        _arguments(w, "FBE::swap_members(*this, other", [f"&{name}::{field_ident(f)}" for f in s.all_fields], ";")
     w.line(f"inline void swap({name}& a, {name}& b) noexcept {{ a.swap(b); }}")
     w.blank()
 
     # Text format (docs/format.md 9): Name(base,f1=v1,...); hidden fields print ***.
+    parts = [f"static_cast<const {base}&>(value)"] if base else []
+    parts += [f'FBE::hidden("{f.name}")' if f.hidden else f'FBE::field("{f.name}", value.{field_ident(f)})'
+              for f in fields]
     with w.function(f"inline std::ostream& operator<<(std::ostream& stream, const {name}& value)"):
-        sep = ""
-        w.line(f'stream << "{s.name}(";')
-        if base:
-            w.line(f"stream << static_cast<const {base}&>(value);")
-            sep = ","
-        for f in fields:
-            if f.hidden:
-                w.line(f'stream << "{sep}{f.name}=***";')
-            else:
-                w.line(f'stream << "{sep}{f.name}=";')
-                w.line(f"FBE::print(stream, value.{field_ident(f)});")
-            sep = ","
-        w.line('return stream << ")";')
+        _arguments(w, f'return FBE::print_struct(stream, "{s.name}"', parts, ";")
+
+
+def _arguments(w: CppWriter, call: str, arguments: list[str], end: str) -> None:
+    """`call` (a function call up to its first arguments) with more `arguments`, each on a line of its own."""
+    w.line(call + ("," if arguments else f"){end}"))
+    with w.indented():
+        for i, argument in enumerate(arguments):
+            w.line(argument + ("," if i < len(arguments) - 1 else f"){end}"))
 
 
 def _hash_function(w: CppWriter, s: Struct) -> None:
-    with w.function(f"inline std::size_t std::hash<{qualified(s.qualified)}>::operator()"
-                    f"(const {qualified(s.qualified)}& value) const noexcept"):
-        w.line("std::size_t result = 17;")
-        for k in s.key_fields:
-            w.line(f"result = result * 31 + std::hash<{cpp_type(k.type)}>()(value.{field_ident(k)});")
-        w.line("return result;")
+    t = qualified(s.qualified)
+    keys = "".join(f", &{t}::{field_ident(f)}" for f in s.key_fields)
+    with w.function(f"inline std::size_t std::hash<{t}>::operator()(const {t}& value) const noexcept"):
+        w.line(f"return FBE::hash_members(value{keys});")

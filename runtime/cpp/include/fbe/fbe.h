@@ -10,6 +10,7 @@
 #include "fbe/decimal.h"
 #include "fbe/final.h"
 #include "fbe/flags.h"
+#include "fbe/members.h"
 #include "fbe/model.h"
 #include "fbe/scalar.h"
 #include "fbe/text.h"

@@ -26,6 +26,7 @@
 
 #include "fbe/buffer.h"
 #include "fbe/common.h"
+#include "fbe/text.h"
 #include "fbe/uuid.h"
 
 #include <algorithm>
@@ -38,7 +39,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -100,15 +100,6 @@ inline std::string model_notice_text(std::size_t size, bool final) {
     return "the other end reads " + theirs + " frames and refused ours: this end sends " + ours +
            " frames (start both ends with the same model)";
 }
-
-namespace detail {
-template <typename T>
-std::string text_of(const T& value) {
-    std::ostringstream stream;
-    stream << value;
-    return stream.str();
-}
-} // namespace detail
 
 // ---------------------------------------------------------------- Sender
 
@@ -182,7 +173,7 @@ protected:
         }
         ++_sent_messages;
         if (_logging)
-            onSendLog(detail::text_of(value));
+            onSendLog(to_text(value));
         return send_serialized(serialized);
     }
 
@@ -372,7 +363,7 @@ protected:
         }
         ++_received;
         if (_logging)
-            onReceiveLog(detail::text_of(result));
+            onReceiveLog(to_text(result));
         return true;
     }
 

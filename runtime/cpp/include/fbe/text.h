@@ -17,6 +17,7 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -191,5 +192,56 @@ template <typename K, typename V> struct Printer<std::unordered_map<K, V>> {
         os << "}]";
     }
 };
+
+//! A field of a struct's text: `name=value`.
+template <typename T>
+struct TextField {
+    const char* name;
+    const T& value;
+};
+template <typename T>
+TextField<T> field(const char* name, const T& value) {
+    return {name, value};
+}
+
+//! A hidden field of a struct's text: `name=***`.
+struct TextHidden {
+    const char* name;
+};
+inline TextHidden hidden(const char* name) {
+    return {name};
+}
+
+namespace detail {
+template <typename T>
+void print_part(std::ostream& os, const TextField<T>& part) {
+    os << part.name << '=';
+    FBE::print(os, part.value);
+}
+inline void print_part(std::ostream& os, const TextHidden& part) { os << part.name << "=***"; }
+//! The base struct of a derived one: its own text, `Base(...)`.
+template <typename B>
+void print_part(std::ostream& os, const B& base) {
+    os << base;
+}
+} // namespace detail
+
+//! The text of a struct (docs/format.md 9): `Name(part,part...)`, each part an FBE::field(), an
+//! FBE::hidden() or the base struct (the generated operator<<).
+template <typename... Parts>
+std::ostream& print_struct(std::ostream& os, const char* name, const Parts&... parts) {
+    os << name << '(';
+    [[maybe_unused]] const char* separator = ""; // (unused by a struct without fields)
+    ((os << separator, detail::print_part(os, parts), separator = ","), ...);
+    return os << ')';
+}
+
+//! The text of a value, as operator<< prints it (the generated structs' string()).
+template <typename T>
+std::string to_text(const T& value) {
+    std::ostringstream stream;
+    stream << value;
+    return stream.str();
+}
 
 } // namespace FBE

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -140,46 +140,28 @@ inline Node::Node(int32_t arg_id, const std::string& arg_name, int64_t arg_value
     , out_edges(arg_out_edges)
 {}
 
-inline bool Node::operator==(const Node& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Node::operator<(const Node& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Node::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Node::operator==(const Node& other) const noexcept { return FBE::equal_members(*this, other, &Node::id); }
+inline bool Node::operator<(const Node& other) const noexcept { return FBE::less_members(*this, other, &Node::id); }
+inline std::string Node::string() const { return FBE::to_text(*this); }
 
 inline void Node::swap(Node& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(name, other.name);
-    swap(value, other.value);
-    swap(out_edges, other.out_edges);
+    FBE::swap_members(*this, other,
+        &Node::id,
+        &Node::name,
+        &Node::value,
+        &Node::out_edges);
 }
 
 inline void swap(Node& a, Node& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Node& value)
 {
-    stream << "Node(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",name=";
-    FBE::print(stream, value.name);
-    stream << ",value=";
-    FBE::print(stream, value.value);
-    stream << ",out_edges=";
-    FBE::print(stream, value.out_edges);
-    return stream << ")";
+    return FBE::print_struct(stream, "Node",
+        FBE::field("id", value.id),
+        FBE::field("name", value.name),
+        FBE::field("value", value.value),
+        FBE::field("out_edges", value.out_edges));
 }
 
 inline Edge::Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight)
@@ -188,43 +170,26 @@ inline Edge::Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight)
     , weight(arg_weight)
 {}
 
-inline bool Edge::operator==(const Edge& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Edge::operator<(const Edge& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Edge::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Edge::operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Edge::operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Edge::string() const { return FBE::to_text(*this); }
 
 inline void Edge::swap(Edge& other) noexcept
 {
-    using std::swap;
-    swap(source, other.source);
-    swap(target, other.target);
-    swap(weight, other.weight);
+    FBE::swap_members(*this, other,
+        &Edge::source,
+        &Edge::target,
+        &Edge::weight);
 }
 
 inline void swap(Edge& a, Edge& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Edge& value)
 {
-    stream << "Edge(";
-    stream << "source=";
-    FBE::print(stream, value.source);
-    stream << ",target=";
-    FBE::print(stream, value.target);
-    stream << ",weight=";
-    FBE::print(stream, value.weight);
-    return stream << ")";
+    return FBE::print_struct(stream, "Edge",
+        FBE::field("source", value.source),
+        FBE::field("target", value.target),
+        FBE::field("weight", value.weight));
 }
 
 inline Graph::Graph(const std::vector<::graph::Node>& arg_nodes, const std::vector<::graph::Edge>& arg_edges)
@@ -232,59 +197,39 @@ inline Graph::Graph(const std::vector<::graph::Node>& arg_nodes, const std::vect
     , edges(arg_edges)
 {}
 
-inline bool Graph::operator==(const Graph& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Graph::operator<(const Graph& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Graph::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Graph::operator==(const Graph& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Graph::operator<(const Graph& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Graph::string() const { return FBE::to_text(*this); }
 
 inline void Graph::swap(Graph& other) noexcept
 {
-    using std::swap;
-    swap(nodes, other.nodes);
-    swap(edges, other.edges);
+    FBE::swap_members(*this, other,
+        &Graph::nodes,
+        &Graph::edges);
 }
 
 inline void swap(Graph& a, Graph& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Graph& value)
 {
-    stream << "Graph(";
-    stream << "nodes=";
-    FBE::print(stream, value.nodes);
-    stream << ",edges=";
-    FBE::print(stream, value.edges);
-    return stream << ")";
+    return FBE::print_struct(stream, "Graph",
+        FBE::field("nodes", value.nodes),
+        FBE::field("edges", value.edges));
 }
 
 } // namespace graph
 
 inline std::size_t std::hash<::graph::Node>::operator()(const ::graph::Node& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::graph::Node::id);
 }
 
-inline std::size_t std::hash<::graph::Edge>::operator()(const ::graph::Edge& /*value*/) const noexcept
+inline std::size_t std::hash<::graph::Edge>::operator()(const ::graph::Edge& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::graph::Graph>::operator()(const ::graph::Graph& /*value*/) const noexcept
+inline std::size_t std::hash<::graph::Graph>::operator()(const ::graph::Graph& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

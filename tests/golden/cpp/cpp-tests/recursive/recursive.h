@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -71,52 +71,33 @@ inline Node::Node(int32_t arg_id, const std::string& arg_label, const std::vecto
     , children(arg_children)
 {}
 
-inline bool Node::operator==(const Node& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Node::operator<(const Node& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Node::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Node::operator==(const Node& other) const noexcept { return FBE::equal_members(*this, other, &Node::id); }
+inline bool Node::operator<(const Node& other) const noexcept { return FBE::less_members(*this, other, &Node::id); }
+inline std::string Node::string() const { return FBE::to_text(*this); }
 
 inline void Node::swap(Node& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(label, other.label);
-    swap(children, other.children);
+    FBE::swap_members(*this, other,
+        &Node::id,
+        &Node::label,
+        &Node::children);
 }
 
 inline void swap(Node& a, Node& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Node& value)
 {
-    stream << "Node(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",label=";
-    FBE::print(stream, value.label);
-    stream << ",children=";
-    FBE::print(stream, value.children);
-    return stream << ")";
+    return FBE::print_struct(stream, "Node",
+        FBE::field("id", value.id),
+        FBE::field("label", value.label),
+        FBE::field("children", value.children));
 }
 
 } // namespace recursive
 
 inline std::size_t std::hash<::recursive::Node>::operator()(const ::recursive::Node& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::recursive::Node::id);
 }
 
 namespace FBE {

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -203,43 +203,26 @@ inline Edge::Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight)
     , weight(arg_weight)
 {}
 
-inline bool Edge::operator==(const Edge& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Edge::operator<(const Edge& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Edge::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Edge::operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Edge::operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Edge::string() const { return FBE::to_text(*this); }
 
 inline void Edge::swap(Edge& other) noexcept
 {
-    using std::swap;
-    swap(source, other.source);
-    swap(target, other.target);
-    swap(weight, other.weight);
+    FBE::swap_members(*this, other,
+        &Edge::source,
+        &Edge::target,
+        &Edge::weight);
 }
 
 inline void swap(Edge& a, Edge& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Edge& value)
 {
-    stream << "Edge(";
-    stream << "source=";
-    FBE::print(stream, value.source);
-    stream << ",target=";
-    FBE::print(stream, value.target);
-    stream << ",weight=";
-    FBE::print(stream, value.weight);
-    return stream << ")";
+    return FBE::print_struct(stream, "Edge",
+        FBE::field("source", value.source),
+        FBE::field("target", value.target),
+        FBE::field("weight", value.weight));
 }
 
 inline Point::Point(bool arg_flag, int64_t arg_x, int16_t arg_y)
@@ -248,43 +231,26 @@ inline Point::Point(bool arg_flag, int64_t arg_x, int16_t arg_y)
     , y(arg_y)
 {}
 
-inline bool Point::operator==(const Point& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Point::operator<(const Point& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Point::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Point::operator==(const Point& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Point::operator<(const Point& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Point::string() const { return FBE::to_text(*this); }
 
 inline void Point::swap(Point& other) noexcept
 {
-    using std::swap;
-    swap(flag, other.flag);
-    swap(x, other.x);
-    swap(y, other.y);
+    FBE::swap_members(*this, other,
+        &Point::flag,
+        &Point::x,
+        &Point::y);
 }
 
 inline void swap(Point& a, Point& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Point& value)
 {
-    stream << "Point(";
-    stream << "flag=";
-    FBE::print(stream, value.flag);
-    stream << ",x=";
-    FBE::print(stream, value.x);
-    stream << ",y=";
-    FBE::print(stream, value.y);
-    return stream << ")";
+    return FBE::print_struct(stream, "Point",
+        FBE::field("flag", value.flag),
+        FBE::field("x", value.x),
+        FBE::field("y", value.y));
 }
 
 inline Point3::Point3(const ::vectors::Point& base, double arg_z)
@@ -292,39 +258,26 @@ inline Point3::Point3(const ::vectors::Point& base, double arg_z)
     , z(arg_z)
 {}
 
-inline bool Point3::operator==(const Point3& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Point3::operator<(const Point3& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Point3::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Point3::operator==(const Point3& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Point3::operator<(const Point3& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Point3::string() const { return FBE::to_text(*this); }
 
 inline void Point3::swap(Point3& other) noexcept
 {
-    ::vectors::Point::swap(other);
-    using std::swap;
-    swap(z, other.z);
+    FBE::swap_members(*this, other,
+        &Point3::flag,
+        &Point3::x,
+        &Point3::y,
+        &Point3::z);
 }
 
 inline void swap(Point3& a, Point3& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Point3& value)
 {
-    stream << "Point3(";
-    stream << static_cast<const ::vectors::Point&>(value);
-    stream << ",z=";
-    FBE::print(stream, value.z);
-    return stream << ")";
+    return FBE::print_struct(stream, "Point3",
+        static_cast<const ::vectors::Point&>(value),
+        FBE::field("z", value.z));
 }
 
 inline Named::Named(const std::string& arg_name, const std::vector<int32_t>& arg_values)
@@ -332,40 +285,24 @@ inline Named::Named(const std::string& arg_name, const std::vector<int32_t>& arg
     , values(arg_values)
 {}
 
-inline bool Named::operator==(const Named& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Named::operator<(const Named& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Named::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Named::operator==(const Named& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Named::operator<(const Named& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Named::string() const { return FBE::to_text(*this); }
 
 inline void Named::swap(Named& other) noexcept
 {
-    using std::swap;
-    swap(name, other.name);
-    swap(values, other.values);
+    FBE::swap_members(*this, other,
+        &Named::name,
+        &Named::values);
 }
 
 inline void swap(Named& a, Named& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Named& value)
 {
-    stream << "Named(";
-    stream << "name=";
-    FBE::print(stream, value.name);
-    stream << ",values=";
-    FBE::print(stream, value.values);
-    return stream << ")";
+    return FBE::print_struct(stream, "Named",
+        FBE::field("name", value.name),
+        FBE::field("values", value.values));
 }
 
 inline Holder::Holder(const std::vector<::vectors::Edge>& arg_edges, const std::vector<::vectors::Point3>& arg_points, const std::vector<int32_t>& arg_ints, const std::vector<bool>& arg_switches, const std::vector<double>& arg_reals, const std::vector<::vectors::Named>& arg_named)
@@ -377,82 +314,57 @@ inline Holder::Holder(const std::vector<::vectors::Edge>& arg_edges, const std::
     , named(arg_named)
 {}
 
-inline bool Holder::operator==(const Holder& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Holder::operator<(const Holder& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Holder::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Holder::operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Holder::operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Holder::string() const { return FBE::to_text(*this); }
 
 inline void Holder::swap(Holder& other) noexcept
 {
-    using std::swap;
-    swap(edges, other.edges);
-    swap(points, other.points);
-    swap(ints, other.ints);
-    swap(switches, other.switches);
-    swap(reals, other.reals);
-    swap(named, other.named);
+    FBE::swap_members(*this, other,
+        &Holder::edges,
+        &Holder::points,
+        &Holder::ints,
+        &Holder::switches,
+        &Holder::reals,
+        &Holder::named);
 }
 
 inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Holder& value)
 {
-    stream << "Holder(";
-    stream << "edges=";
-    FBE::print(stream, value.edges);
-    stream << ",points=";
-    FBE::print(stream, value.points);
-    stream << ",ints=";
-    FBE::print(stream, value.ints);
-    stream << ",switches=";
-    FBE::print(stream, value.switches);
-    stream << ",reals=";
-    FBE::print(stream, value.reals);
-    stream << ",named=";
-    FBE::print(stream, value.named);
-    return stream << ")";
+    return FBE::print_struct(stream, "Holder",
+        FBE::field("edges", value.edges),
+        FBE::field("points", value.points),
+        FBE::field("ints", value.ints),
+        FBE::field("switches", value.switches),
+        FBE::field("reals", value.reals),
+        FBE::field("named", value.named));
 }
 
 } // namespace vectors
 
-inline std::size_t std::hash<::vectors::Edge>::operator()(const ::vectors::Edge& /*value*/) const noexcept
+inline std::size_t std::hash<::vectors::Edge>::operator()(const ::vectors::Edge& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::vectors::Point>::operator()(const ::vectors::Point& /*value*/) const noexcept
+inline std::size_t std::hash<::vectors::Point>::operator()(const ::vectors::Point& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::vectors::Point3>::operator()(const ::vectors::Point3& /*value*/) const noexcept
+inline std::size_t std::hash<::vectors::Point3>::operator()(const ::vectors::Point3& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::vectors::Named>::operator()(const ::vectors::Named& /*value*/) const noexcept
+inline std::size_t std::hash<::vectors::Named>::operator()(const ::vectors::Named& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::vectors::Holder>::operator()(const ::vectors::Holder& /*value*/) const noexcept
+inline std::size_t std::hash<::vectors::Holder>::operator()(const ::vectors::Holder& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -104,95 +104,60 @@ inline Edge::Edge(int32_t arg_source, int32_t arg_target, int32_t arg_weight, co
     , note(arg_note)
 {}
 
-inline bool Edge::operator==(const Edge& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Edge::operator<(const Edge& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Edge::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Edge::operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Edge::operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Edge::string() const { return FBE::to_text(*this); }
 
 inline void Edge::swap(Edge& other) noexcept
 {
-    using std::swap;
-    swap(source, other.source);
-    swap(target, other.target);
-    swap(weight, other.weight);
-    swap(note, other.note);
+    FBE::swap_members(*this, other,
+        &Edge::source,
+        &Edge::target,
+        &Edge::weight,
+        &Edge::note);
 }
 
 inline void swap(Edge& a, Edge& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Edge& value)
 {
-    stream << "Edge(";
-    stream << "source=";
-    FBE::print(stream, value.source);
-    stream << ",target=";
-    FBE::print(stream, value.target);
-    stream << ",weight=";
-    FBE::print(stream, value.weight);
-    stream << ",note=";
-    FBE::print(stream, value.note);
-    return stream << ")";
+    return FBE::print_struct(stream, "Edge",
+        FBE::field("source", value.source),
+        FBE::field("target", value.target),
+        FBE::field("weight", value.weight),
+        FBE::field("note", value.note));
 }
 
 inline Holder::Holder(const std::vector<::vectors_new::Edge>& arg_edges)
     : edges(arg_edges)
 {}
 
-inline bool Holder::operator==(const Holder& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Holder::operator<(const Holder& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Holder::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Holder::operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Holder::operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Holder::string() const { return FBE::to_text(*this); }
 
 inline void Holder::swap(Holder& other) noexcept
 {
-    using std::swap;
-    swap(edges, other.edges);
+    FBE::swap_members(*this, other,
+        &Holder::edges);
 }
 
 inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Holder& value)
 {
-    stream << "Holder(";
-    stream << "edges=";
-    FBE::print(stream, value.edges);
-    return stream << ")";
+    return FBE::print_struct(stream, "Holder",
+        FBE::field("edges", value.edges));
 }
 
 } // namespace vectors_new
 
-inline std::size_t std::hash<::vectors_new::Edge>::operator()(const ::vectors_new::Edge& /*value*/) const noexcept
+inline std::size_t std::hash<::vectors_new::Edge>::operator()(const ::vectors_new::Edge& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::vectors_new::Holder>::operator()(const ::vectors_new::Holder& /*value*/) const noexcept
+inline std::size_t std::hash<::vectors_new::Holder>::operator()(const ::vectors_new::Holder& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

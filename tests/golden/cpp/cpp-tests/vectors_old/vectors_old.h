@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -98,86 +98,54 @@ inline Edge::Edge(int32_t arg_source)
     : source(arg_source)
 {}
 
-inline bool Edge::operator==(const Edge& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Edge::operator<(const Edge& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Edge::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Edge::operator==(const Edge& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Edge::operator<(const Edge& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Edge::string() const { return FBE::to_text(*this); }
 
 inline void Edge::swap(Edge& other) noexcept
 {
-    using std::swap;
-    swap(source, other.source);
+    FBE::swap_members(*this, other,
+        &Edge::source);
 }
 
 inline void swap(Edge& a, Edge& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Edge& value)
 {
-    stream << "Edge(";
-    stream << "source=";
-    FBE::print(stream, value.source);
-    return stream << ")";
+    return FBE::print_struct(stream, "Edge",
+        FBE::field("source", value.source));
 }
 
 inline Holder::Holder(const std::vector<::vectors_old::Edge>& arg_edges)
     : edges(arg_edges)
 {}
 
-inline bool Holder::operator==(const Holder& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Holder::operator<(const Holder& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Holder::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Holder::operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Holder::operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Holder::string() const { return FBE::to_text(*this); }
 
 inline void Holder::swap(Holder& other) noexcept
 {
-    using std::swap;
-    swap(edges, other.edges);
+    FBE::swap_members(*this, other,
+        &Holder::edges);
 }
 
 inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Holder& value)
 {
-    stream << "Holder(";
-    stream << "edges=";
-    FBE::print(stream, value.edges);
-    return stream << ")";
+    return FBE::print_struct(stream, "Holder",
+        FBE::field("edges", value.edges));
 }
 
 } // namespace vectors_old
 
-inline std::size_t std::hash<::vectors_old::Edge>::operator()(const ::vectors_old::Edge& /*value*/) const noexcept
+inline std::size_t std::hash<::vectors_old::Edge>::operator()(const ::vectors_old::Edge& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::vectors_old::Holder>::operator()(const ::vectors_old::Holder& /*value*/) const noexcept
+inline std::size_t std::hash<::vectors_old::Holder>::operator()(const ::vectors_old::Holder& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

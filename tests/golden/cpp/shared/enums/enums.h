@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -447,238 +447,157 @@ inline Enums::Enums(::enums::EnumByte arg_byte0, ::enums::EnumByte arg_byte1, ::
     , uint64b5(arg_uint64b5)
 {}
 
-inline bool Enums::operator==(const Enums& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Enums::operator<(const Enums& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Enums::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Enums::operator==(const Enums& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Enums::operator<(const Enums& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Enums::string() const { return FBE::to_text(*this); }
 
 inline void Enums::swap(Enums& other) noexcept
 {
-    using std::swap;
-    swap(byte0, other.byte0);
-    swap(byte1, other.byte1);
-    swap(byte2, other.byte2);
-    swap(byte3, other.byte3);
-    swap(byte4, other.byte4);
-    swap(byte5, other.byte5);
-    swap(char0, other.char0);
-    swap(char1, other.char1);
-    swap(char2, other.char2);
-    swap(char3, other.char3);
-    swap(char4, other.char4);
-    swap(char5, other.char5);
-    swap(wchar0, other.wchar0);
-    swap(wchar1, other.wchar1);
-    swap(wchar2, other.wchar2);
-    swap(wchar3, other.wchar3);
-    swap(wchar4, other.wchar4);
-    swap(wchar5, other.wchar5);
-    swap(int8b0, other.int8b0);
-    swap(int8b1, other.int8b1);
-    swap(int8b2, other.int8b2);
-    swap(int8b3, other.int8b3);
-    swap(int8b4, other.int8b4);
-    swap(int8b5, other.int8b5);
-    swap(uint8b0, other.uint8b0);
-    swap(uint8b1, other.uint8b1);
-    swap(uint8b2, other.uint8b2);
-    swap(uint8b3, other.uint8b3);
-    swap(uint8b4, other.uint8b4);
-    swap(uint8b5, other.uint8b5);
-    swap(int16b0, other.int16b0);
-    swap(int16b1, other.int16b1);
-    swap(int16b2, other.int16b2);
-    swap(int16b3, other.int16b3);
-    swap(int16b4, other.int16b4);
-    swap(int16b5, other.int16b5);
-    swap(uint16b0, other.uint16b0);
-    swap(uint16b1, other.uint16b1);
-    swap(uint16b2, other.uint16b2);
-    swap(uint16b3, other.uint16b3);
-    swap(uint16b4, other.uint16b4);
-    swap(uint16b5, other.uint16b5);
-    swap(int32b0, other.int32b0);
-    swap(int32b1, other.int32b1);
-    swap(int32b2, other.int32b2);
-    swap(int32b3, other.int32b3);
-    swap(int32b4, other.int32b4);
-    swap(int32b5, other.int32b5);
-    swap(uint32b0, other.uint32b0);
-    swap(uint32b1, other.uint32b1);
-    swap(uint32b2, other.uint32b2);
-    swap(uint32b3, other.uint32b3);
-    swap(uint32b4, other.uint32b4);
-    swap(uint32b5, other.uint32b5);
-    swap(int64b0, other.int64b0);
-    swap(int64b1, other.int64b1);
-    swap(int64b2, other.int64b2);
-    swap(int64b3, other.int64b3);
-    swap(int64b4, other.int64b4);
-    swap(int64b5, other.int64b5);
-    swap(uint64b0, other.uint64b0);
-    swap(uint64b1, other.uint64b1);
-    swap(uint64b2, other.uint64b2);
-    swap(uint64b3, other.uint64b3);
-    swap(uint64b4, other.uint64b4);
-    swap(uint64b5, other.uint64b5);
+    FBE::swap_members(*this, other,
+        &Enums::byte0,
+        &Enums::byte1,
+        &Enums::byte2,
+        &Enums::byte3,
+        &Enums::byte4,
+        &Enums::byte5,
+        &Enums::char0,
+        &Enums::char1,
+        &Enums::char2,
+        &Enums::char3,
+        &Enums::char4,
+        &Enums::char5,
+        &Enums::wchar0,
+        &Enums::wchar1,
+        &Enums::wchar2,
+        &Enums::wchar3,
+        &Enums::wchar4,
+        &Enums::wchar5,
+        &Enums::int8b0,
+        &Enums::int8b1,
+        &Enums::int8b2,
+        &Enums::int8b3,
+        &Enums::int8b4,
+        &Enums::int8b5,
+        &Enums::uint8b0,
+        &Enums::uint8b1,
+        &Enums::uint8b2,
+        &Enums::uint8b3,
+        &Enums::uint8b4,
+        &Enums::uint8b5,
+        &Enums::int16b0,
+        &Enums::int16b1,
+        &Enums::int16b2,
+        &Enums::int16b3,
+        &Enums::int16b4,
+        &Enums::int16b5,
+        &Enums::uint16b0,
+        &Enums::uint16b1,
+        &Enums::uint16b2,
+        &Enums::uint16b3,
+        &Enums::uint16b4,
+        &Enums::uint16b5,
+        &Enums::int32b0,
+        &Enums::int32b1,
+        &Enums::int32b2,
+        &Enums::int32b3,
+        &Enums::int32b4,
+        &Enums::int32b5,
+        &Enums::uint32b0,
+        &Enums::uint32b1,
+        &Enums::uint32b2,
+        &Enums::uint32b3,
+        &Enums::uint32b4,
+        &Enums::uint32b5,
+        &Enums::int64b0,
+        &Enums::int64b1,
+        &Enums::int64b2,
+        &Enums::int64b3,
+        &Enums::int64b4,
+        &Enums::int64b5,
+        &Enums::uint64b0,
+        &Enums::uint64b1,
+        &Enums::uint64b2,
+        &Enums::uint64b3,
+        &Enums::uint64b4,
+        &Enums::uint64b5);
 }
 
 inline void swap(Enums& a, Enums& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Enums& value)
 {
-    stream << "Enums(";
-    stream << "byte0=";
-    FBE::print(stream, value.byte0);
-    stream << ",byte1=";
-    FBE::print(stream, value.byte1);
-    stream << ",byte2=";
-    FBE::print(stream, value.byte2);
-    stream << ",byte3=";
-    FBE::print(stream, value.byte3);
-    stream << ",byte4=";
-    FBE::print(stream, value.byte4);
-    stream << ",byte5=";
-    FBE::print(stream, value.byte5);
-    stream << ",char0=";
-    FBE::print(stream, value.char0);
-    stream << ",char1=";
-    FBE::print(stream, value.char1);
-    stream << ",char2=";
-    FBE::print(stream, value.char2);
-    stream << ",char3=";
-    FBE::print(stream, value.char3);
-    stream << ",char4=";
-    FBE::print(stream, value.char4);
-    stream << ",char5=";
-    FBE::print(stream, value.char5);
-    stream << ",wchar0=";
-    FBE::print(stream, value.wchar0);
-    stream << ",wchar1=";
-    FBE::print(stream, value.wchar1);
-    stream << ",wchar2=";
-    FBE::print(stream, value.wchar2);
-    stream << ",wchar3=";
-    FBE::print(stream, value.wchar3);
-    stream << ",wchar4=";
-    FBE::print(stream, value.wchar4);
-    stream << ",wchar5=";
-    FBE::print(stream, value.wchar5);
-    stream << ",int8b0=";
-    FBE::print(stream, value.int8b0);
-    stream << ",int8b1=";
-    FBE::print(stream, value.int8b1);
-    stream << ",int8b2=";
-    FBE::print(stream, value.int8b2);
-    stream << ",int8b3=";
-    FBE::print(stream, value.int8b3);
-    stream << ",int8b4=";
-    FBE::print(stream, value.int8b4);
-    stream << ",int8b5=";
-    FBE::print(stream, value.int8b5);
-    stream << ",uint8b0=";
-    FBE::print(stream, value.uint8b0);
-    stream << ",uint8b1=";
-    FBE::print(stream, value.uint8b1);
-    stream << ",uint8b2=";
-    FBE::print(stream, value.uint8b2);
-    stream << ",uint8b3=";
-    FBE::print(stream, value.uint8b3);
-    stream << ",uint8b4=";
-    FBE::print(stream, value.uint8b4);
-    stream << ",uint8b5=";
-    FBE::print(stream, value.uint8b5);
-    stream << ",int16b0=";
-    FBE::print(stream, value.int16b0);
-    stream << ",int16b1=";
-    FBE::print(stream, value.int16b1);
-    stream << ",int16b2=";
-    FBE::print(stream, value.int16b2);
-    stream << ",int16b3=";
-    FBE::print(stream, value.int16b3);
-    stream << ",int16b4=";
-    FBE::print(stream, value.int16b4);
-    stream << ",int16b5=";
-    FBE::print(stream, value.int16b5);
-    stream << ",uint16b0=";
-    FBE::print(stream, value.uint16b0);
-    stream << ",uint16b1=";
-    FBE::print(stream, value.uint16b1);
-    stream << ",uint16b2=";
-    FBE::print(stream, value.uint16b2);
-    stream << ",uint16b3=";
-    FBE::print(stream, value.uint16b3);
-    stream << ",uint16b4=";
-    FBE::print(stream, value.uint16b4);
-    stream << ",uint16b5=";
-    FBE::print(stream, value.uint16b5);
-    stream << ",int32b0=";
-    FBE::print(stream, value.int32b0);
-    stream << ",int32b1=";
-    FBE::print(stream, value.int32b1);
-    stream << ",int32b2=";
-    FBE::print(stream, value.int32b2);
-    stream << ",int32b3=";
-    FBE::print(stream, value.int32b3);
-    stream << ",int32b4=";
-    FBE::print(stream, value.int32b4);
-    stream << ",int32b5=";
-    FBE::print(stream, value.int32b5);
-    stream << ",uint32b0=";
-    FBE::print(stream, value.uint32b0);
-    stream << ",uint32b1=";
-    FBE::print(stream, value.uint32b1);
-    stream << ",uint32b2=";
-    FBE::print(stream, value.uint32b2);
-    stream << ",uint32b3=";
-    FBE::print(stream, value.uint32b3);
-    stream << ",uint32b4=";
-    FBE::print(stream, value.uint32b4);
-    stream << ",uint32b5=";
-    FBE::print(stream, value.uint32b5);
-    stream << ",int64b0=";
-    FBE::print(stream, value.int64b0);
-    stream << ",int64b1=";
-    FBE::print(stream, value.int64b1);
-    stream << ",int64b2=";
-    FBE::print(stream, value.int64b2);
-    stream << ",int64b3=";
-    FBE::print(stream, value.int64b3);
-    stream << ",int64b4=";
-    FBE::print(stream, value.int64b4);
-    stream << ",int64b5=";
-    FBE::print(stream, value.int64b5);
-    stream << ",uint64b0=";
-    FBE::print(stream, value.uint64b0);
-    stream << ",uint64b1=";
-    FBE::print(stream, value.uint64b1);
-    stream << ",uint64b2=";
-    FBE::print(stream, value.uint64b2);
-    stream << ",uint64b3=";
-    FBE::print(stream, value.uint64b3);
-    stream << ",uint64b4=";
-    FBE::print(stream, value.uint64b4);
-    stream << ",uint64b5=";
-    FBE::print(stream, value.uint64b5);
-    return stream << ")";
+    return FBE::print_struct(stream, "Enums",
+        FBE::field("byte0", value.byte0),
+        FBE::field("byte1", value.byte1),
+        FBE::field("byte2", value.byte2),
+        FBE::field("byte3", value.byte3),
+        FBE::field("byte4", value.byte4),
+        FBE::field("byte5", value.byte5),
+        FBE::field("char0", value.char0),
+        FBE::field("char1", value.char1),
+        FBE::field("char2", value.char2),
+        FBE::field("char3", value.char3),
+        FBE::field("char4", value.char4),
+        FBE::field("char5", value.char5),
+        FBE::field("wchar0", value.wchar0),
+        FBE::field("wchar1", value.wchar1),
+        FBE::field("wchar2", value.wchar2),
+        FBE::field("wchar3", value.wchar3),
+        FBE::field("wchar4", value.wchar4),
+        FBE::field("wchar5", value.wchar5),
+        FBE::field("int8b0", value.int8b0),
+        FBE::field("int8b1", value.int8b1),
+        FBE::field("int8b2", value.int8b2),
+        FBE::field("int8b3", value.int8b3),
+        FBE::field("int8b4", value.int8b4),
+        FBE::field("int8b5", value.int8b5),
+        FBE::field("uint8b0", value.uint8b0),
+        FBE::field("uint8b1", value.uint8b1),
+        FBE::field("uint8b2", value.uint8b2),
+        FBE::field("uint8b3", value.uint8b3),
+        FBE::field("uint8b4", value.uint8b4),
+        FBE::field("uint8b5", value.uint8b5),
+        FBE::field("int16b0", value.int16b0),
+        FBE::field("int16b1", value.int16b1),
+        FBE::field("int16b2", value.int16b2),
+        FBE::field("int16b3", value.int16b3),
+        FBE::field("int16b4", value.int16b4),
+        FBE::field("int16b5", value.int16b5),
+        FBE::field("uint16b0", value.uint16b0),
+        FBE::field("uint16b1", value.uint16b1),
+        FBE::field("uint16b2", value.uint16b2),
+        FBE::field("uint16b3", value.uint16b3),
+        FBE::field("uint16b4", value.uint16b4),
+        FBE::field("uint16b5", value.uint16b5),
+        FBE::field("int32b0", value.int32b0),
+        FBE::field("int32b1", value.int32b1),
+        FBE::field("int32b2", value.int32b2),
+        FBE::field("int32b3", value.int32b3),
+        FBE::field("int32b4", value.int32b4),
+        FBE::field("int32b5", value.int32b5),
+        FBE::field("uint32b0", value.uint32b0),
+        FBE::field("uint32b1", value.uint32b1),
+        FBE::field("uint32b2", value.uint32b2),
+        FBE::field("uint32b3", value.uint32b3),
+        FBE::field("uint32b4", value.uint32b4),
+        FBE::field("uint32b5", value.uint32b5),
+        FBE::field("int64b0", value.int64b0),
+        FBE::field("int64b1", value.int64b1),
+        FBE::field("int64b2", value.int64b2),
+        FBE::field("int64b3", value.int64b3),
+        FBE::field("int64b4", value.int64b4),
+        FBE::field("int64b5", value.int64b5),
+        FBE::field("uint64b0", value.uint64b0),
+        FBE::field("uint64b1", value.uint64b1),
+        FBE::field("uint64b2", value.uint64b2),
+        FBE::field("uint64b3", value.uint64b3),
+        FBE::field("uint64b4", value.uint64b4),
+        FBE::field("uint64b5", value.uint64b5));
 }
 
 } // namespace enums
 
-inline std::size_t std::hash<::enums::Enums>::operator()(const ::enums::Enums& /*value*/) const noexcept
+inline std::size_t std::hash<::enums::Enums>::operator()(const ::enums::Enums& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -300,52 +300,32 @@ inline Order::Order(int32_t arg_id, const std::string& arg_symbol, ::proto::Orde
     , volume(arg_volume)
 {}
 
-inline bool Order::operator==(const Order& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Order::operator<(const Order& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Order::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Order::operator==(const Order& other) const noexcept { return FBE::equal_members(*this, other, &Order::id); }
+inline bool Order::operator<(const Order& other) const noexcept { return FBE::less_members(*this, other, &Order::id); }
+inline std::string Order::string() const { return FBE::to_text(*this); }
 
 inline void Order::swap(Order& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(symbol, other.symbol);
-    swap(side, other.side);
-    swap(type, other.type);
-    swap(price, other.price);
-    swap(volume, other.volume);
+    FBE::swap_members(*this, other,
+        &Order::id,
+        &Order::symbol,
+        &Order::side,
+        &Order::type,
+        &Order::price,
+        &Order::volume);
 }
 
 inline void swap(Order& a, Order& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Order& value)
 {
-    stream << "Order(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",symbol=";
-    FBE::print(stream, value.symbol);
-    stream << ",side=";
-    FBE::print(stream, value.side);
-    stream << ",type=";
-    FBE::print(stream, value.type);
-    stream << ",price=";
-    FBE::print(stream, value.price);
-    stream << ",volume=";
-    FBE::print(stream, value.volume);
-    return stream << ")";
+    return FBE::print_struct(stream, "Order",
+        FBE::field("id", value.id),
+        FBE::field("symbol", value.symbol),
+        FBE::field("side", value.side),
+        FBE::field("type", value.type),
+        FBE::field("price", value.price),
+        FBE::field("volume", value.volume));
 }
 
 inline Balance::Balance(const std::string& arg_currency, double arg_amount)
@@ -353,40 +333,24 @@ inline Balance::Balance(const std::string& arg_currency, double arg_amount)
     , amount(arg_amount)
 {}
 
-inline bool Balance::operator==(const Balance& other) const noexcept
-{
-    return currency == other.currency;
-}
-
-inline bool Balance::operator<(const Balance& other) const noexcept
-{
-    return currency < other.currency;
-}
-
-inline std::string Balance::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Balance::operator==(const Balance& other) const noexcept { return FBE::equal_members(*this, other, &Balance::currency); }
+inline bool Balance::operator<(const Balance& other) const noexcept { return FBE::less_members(*this, other, &Balance::currency); }
+inline std::string Balance::string() const { return FBE::to_text(*this); }
 
 inline void Balance::swap(Balance& other) noexcept
 {
-    using std::swap;
-    swap(currency, other.currency);
-    swap(amount, other.amount);
+    FBE::swap_members(*this, other,
+        &Balance::currency,
+        &Balance::amount);
 }
 
 inline void swap(Balance& a, Balance& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Balance& value)
 {
-    stream << "Balance(";
-    stream << "currency=";
-    FBE::print(stream, value.currency);
-    stream << ",amount=";
-    FBE::print(stream, value.amount);
-    return stream << ")";
+    return FBE::print_struct(stream, "Balance",
+        FBE::field("currency", value.currency),
+        FBE::field("amount", value.amount));
 }
 
 inline Account::Account(int32_t arg_id, const std::string& arg_name, ::proto::State arg_state, const ::proto::Balance& arg_wallet, const std::optional<::proto::Balance>& arg_asset, const std::vector<::proto::Order>& arg_orders)
@@ -398,202 +362,128 @@ inline Account::Account(int32_t arg_id, const std::string& arg_name, ::proto::St
     , orders(arg_orders)
 {}
 
-inline bool Account::operator==(const Account& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Account::operator<(const Account& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Account::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Account::operator==(const Account& other) const noexcept { return FBE::equal_members(*this, other, &Account::id); }
+inline bool Account::operator<(const Account& other) const noexcept { return FBE::less_members(*this, other, &Account::id); }
+inline std::string Account::string() const { return FBE::to_text(*this); }
 
 inline void Account::swap(Account& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(name, other.name);
-    swap(state, other.state);
-    swap(wallet, other.wallet);
-    swap(asset, other.asset);
-    swap(orders, other.orders);
+    FBE::swap_members(*this, other,
+        &Account::id,
+        &Account::name,
+        &Account::state,
+        &Account::wallet,
+        &Account::asset,
+        &Account::orders);
 }
 
 inline void swap(Account& a, Account& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Account& value)
 {
-    stream << "Account(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",name=";
-    FBE::print(stream, value.name);
-    stream << ",state=";
-    FBE::print(stream, value.state);
-    stream << ",wallet=";
-    FBE::print(stream, value.wallet);
-    stream << ",asset=";
-    FBE::print(stream, value.asset);
-    stream << ",orders=";
-    FBE::print(stream, value.orders);
-    return stream << ")";
+    return FBE::print_struct(stream, "Account",
+        FBE::field("id", value.id),
+        FBE::field("name", value.name),
+        FBE::field("state", value.state),
+        FBE::field("wallet", value.wallet),
+        FBE::field("asset", value.asset),
+        FBE::field("orders", value.orders));
 }
 
 inline OrderMessage::OrderMessage(const ::proto::Order& arg_body)
     : body(arg_body)
 {}
 
-inline bool OrderMessage::operator==(const OrderMessage& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool OrderMessage::operator<(const OrderMessage& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string OrderMessage::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool OrderMessage::operator==(const OrderMessage& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool OrderMessage::operator<(const OrderMessage& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string OrderMessage::string() const { return FBE::to_text(*this); }
 
 inline void OrderMessage::swap(OrderMessage& other) noexcept
 {
-    using std::swap;
-    swap(body, other.body);
+    FBE::swap_members(*this, other,
+        &OrderMessage::body);
 }
 
 inline void swap(OrderMessage& a, OrderMessage& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const OrderMessage& value)
 {
-    stream << "OrderMessage(";
-    stream << "body=";
-    FBE::print(stream, value.body);
-    return stream << ")";
+    return FBE::print_struct(stream, "OrderMessage",
+        FBE::field("body", value.body));
 }
 
 inline BalanceMessage::BalanceMessage(const ::proto::Balance& arg_body)
     : body(arg_body)
 {}
 
-inline bool BalanceMessage::operator==(const BalanceMessage& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool BalanceMessage::operator<(const BalanceMessage& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string BalanceMessage::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool BalanceMessage::operator==(const BalanceMessage& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool BalanceMessage::operator<(const BalanceMessage& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string BalanceMessage::string() const { return FBE::to_text(*this); }
 
 inline void BalanceMessage::swap(BalanceMessage& other) noexcept
 {
-    using std::swap;
-    swap(body, other.body);
+    FBE::swap_members(*this, other,
+        &BalanceMessage::body);
 }
 
 inline void swap(BalanceMessage& a, BalanceMessage& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const BalanceMessage& value)
 {
-    stream << "BalanceMessage(";
-    stream << "body=";
-    FBE::print(stream, value.body);
-    return stream << ")";
+    return FBE::print_struct(stream, "BalanceMessage",
+        FBE::field("body", value.body));
 }
 
 inline AccountMessage::AccountMessage(const ::proto::Account& arg_body)
     : body(arg_body)
 {}
 
-inline bool AccountMessage::operator==(const AccountMessage& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool AccountMessage::operator<(const AccountMessage& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string AccountMessage::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool AccountMessage::operator==(const AccountMessage& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool AccountMessage::operator<(const AccountMessage& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string AccountMessage::string() const { return FBE::to_text(*this); }
 
 inline void AccountMessage::swap(AccountMessage& other) noexcept
 {
-    using std::swap;
-    swap(body, other.body);
+    FBE::swap_members(*this, other,
+        &AccountMessage::body);
 }
 
 inline void swap(AccountMessage& a, AccountMessage& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const AccountMessage& value)
 {
-    stream << "AccountMessage(";
-    stream << "body=";
-    FBE::print(stream, value.body);
-    return stream << ")";
+    return FBE::print_struct(stream, "AccountMessage",
+        FBE::field("body", value.body));
 }
 
 } // namespace proto
 
 inline std::size_t std::hash<::proto::Order>::operator()(const ::proto::Order& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::proto::Order::id);
 }
 
 inline std::size_t std::hash<::proto::Balance>::operator()(const ::proto::Balance& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<std::string>()(value.currency);
-    return result;
+    return FBE::hash_members(value, &::proto::Balance::currency);
 }
 
 inline std::size_t std::hash<::proto::Account>::operator()(const ::proto::Account& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::proto::Account::id);
 }
 
-inline std::size_t std::hash<::proto::OrderMessage>::operator()(const ::proto::OrderMessage& /*value*/) const noexcept
+inline std::size_t std::hash<::proto::OrderMessage>::operator()(const ::proto::OrderMessage& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::proto::BalanceMessage>::operator()(const ::proto::BalanceMessage& /*value*/) const noexcept
+inline std::size_t std::hash<::proto::BalanceMessage>::operator()(const ::proto::BalanceMessage& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::proto::AccountMessage>::operator()(const ::proto::AccountMessage& /*value*/) const noexcept
+inline std::size_t std::hash<::proto::AccountMessage>::operator()(const ::proto::AccountMessage& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -312,58 +312,36 @@ inline Order::Order(int32_t arg_id, const std::string& arg_symbol, ::protoex::Or
     , sl(arg_sl)
 {}
 
-inline bool Order::operator==(const Order& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Order::operator<(const Order& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Order::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Order::operator==(const Order& other) const noexcept { return FBE::equal_members(*this, other, &Order::id); }
+inline bool Order::operator<(const Order& other) const noexcept { return FBE::less_members(*this, other, &Order::id); }
+inline std::string Order::string() const { return FBE::to_text(*this); }
 
 inline void Order::swap(Order& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(symbol, other.symbol);
-    swap(side, other.side);
-    swap(type, other.type);
-    swap(price, other.price);
-    swap(volume, other.volume);
-    swap(tp, other.tp);
-    swap(sl, other.sl);
+    FBE::swap_members(*this, other,
+        &Order::id,
+        &Order::symbol,
+        &Order::side,
+        &Order::type,
+        &Order::price,
+        &Order::volume,
+        &Order::tp,
+        &Order::sl);
 }
 
 inline void swap(Order& a, Order& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Order& value)
 {
-    stream << "Order(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",symbol=";
-    FBE::print(stream, value.symbol);
-    stream << ",side=";
-    FBE::print(stream, value.side);
-    stream << ",type=";
-    FBE::print(stream, value.type);
-    stream << ",price=";
-    FBE::print(stream, value.price);
-    stream << ",volume=";
-    FBE::print(stream, value.volume);
-    stream << ",tp=";
-    FBE::print(stream, value.tp);
-    stream << ",sl=";
-    FBE::print(stream, value.sl);
-    return stream << ")";
+    return FBE::print_struct(stream, "Order",
+        FBE::field("id", value.id),
+        FBE::field("symbol", value.symbol),
+        FBE::field("side", value.side),
+        FBE::field("type", value.type),
+        FBE::field("price", value.price),
+        FBE::field("volume", value.volume),
+        FBE::field("tp", value.tp),
+        FBE::field("sl", value.sl));
 }
 
 inline Balance::Balance(const ::proto::Balance& base, double arg_locked)
@@ -371,39 +349,25 @@ inline Balance::Balance(const ::proto::Balance& base, double arg_locked)
     , locked(arg_locked)
 {}
 
-inline bool Balance::operator==(const Balance& other) const noexcept
-{
-    return currency == other.currency;
-}
-
-inline bool Balance::operator<(const Balance& other) const noexcept
-{
-    return currency < other.currency;
-}
-
-inline std::string Balance::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Balance::operator==(const Balance& other) const noexcept { return FBE::equal_members(*this, other, &Balance::currency); }
+inline bool Balance::operator<(const Balance& other) const noexcept { return FBE::less_members(*this, other, &Balance::currency); }
+inline std::string Balance::string() const { return FBE::to_text(*this); }
 
 inline void Balance::swap(Balance& other) noexcept
 {
-    ::proto::Balance::swap(other);
-    using std::swap;
-    swap(locked, other.locked);
+    FBE::swap_members(*this, other,
+        &Balance::currency,
+        &Balance::amount,
+        &Balance::locked);
 }
 
 inline void swap(Balance& a, Balance& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Balance& value)
 {
-    stream << "Balance(";
-    stream << static_cast<const ::proto::Balance&>(value);
-    stream << ",locked=";
-    FBE::print(stream, value.locked);
-    return stream << ")";
+    return FBE::print_struct(stream, "Balance",
+        static_cast<const ::proto::Balance&>(value),
+        FBE::field("locked", value.locked));
 }
 
 inline Account::Account(int32_t arg_id, const std::string& arg_name, ::protoex::StateEx arg_state, const ::protoex::Balance& arg_wallet, const std::optional<::protoex::Balance>& arg_asset, const std::vector<::protoex::Order>& arg_orders)
@@ -415,202 +379,128 @@ inline Account::Account(int32_t arg_id, const std::string& arg_name, ::protoex::
     , orders(arg_orders)
 {}
 
-inline bool Account::operator==(const Account& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Account::operator<(const Account& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Account::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Account::operator==(const Account& other) const noexcept { return FBE::equal_members(*this, other, &Account::id); }
+inline bool Account::operator<(const Account& other) const noexcept { return FBE::less_members(*this, other, &Account::id); }
+inline std::string Account::string() const { return FBE::to_text(*this); }
 
 inline void Account::swap(Account& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(name, other.name);
-    swap(state, other.state);
-    swap(wallet, other.wallet);
-    swap(asset, other.asset);
-    swap(orders, other.orders);
+    FBE::swap_members(*this, other,
+        &Account::id,
+        &Account::name,
+        &Account::state,
+        &Account::wallet,
+        &Account::asset,
+        &Account::orders);
 }
 
 inline void swap(Account& a, Account& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Account& value)
 {
-    stream << "Account(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",name=";
-    FBE::print(stream, value.name);
-    stream << ",state=";
-    FBE::print(stream, value.state);
-    stream << ",wallet=";
-    FBE::print(stream, value.wallet);
-    stream << ",asset=";
-    FBE::print(stream, value.asset);
-    stream << ",orders=";
-    FBE::print(stream, value.orders);
-    return stream << ")";
+    return FBE::print_struct(stream, "Account",
+        FBE::field("id", value.id),
+        FBE::field("name", value.name),
+        FBE::field("state", value.state),
+        FBE::field("wallet", value.wallet),
+        FBE::field("asset", value.asset),
+        FBE::field("orders", value.orders));
 }
 
 inline OrderMessage::OrderMessage(const ::protoex::Order& arg_body)
     : body(arg_body)
 {}
 
-inline bool OrderMessage::operator==(const OrderMessage& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool OrderMessage::operator<(const OrderMessage& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string OrderMessage::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool OrderMessage::operator==(const OrderMessage& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool OrderMessage::operator<(const OrderMessage& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string OrderMessage::string() const { return FBE::to_text(*this); }
 
 inline void OrderMessage::swap(OrderMessage& other) noexcept
 {
-    using std::swap;
-    swap(body, other.body);
+    FBE::swap_members(*this, other,
+        &OrderMessage::body);
 }
 
 inline void swap(OrderMessage& a, OrderMessage& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const OrderMessage& value)
 {
-    stream << "OrderMessage(";
-    stream << "body=";
-    FBE::print(stream, value.body);
-    return stream << ")";
+    return FBE::print_struct(stream, "OrderMessage",
+        FBE::field("body", value.body));
 }
 
 inline BalanceMessage::BalanceMessage(const ::protoex::Balance& arg_body)
     : body(arg_body)
 {}
 
-inline bool BalanceMessage::operator==(const BalanceMessage& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool BalanceMessage::operator<(const BalanceMessage& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string BalanceMessage::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool BalanceMessage::operator==(const BalanceMessage& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool BalanceMessage::operator<(const BalanceMessage& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string BalanceMessage::string() const { return FBE::to_text(*this); }
 
 inline void BalanceMessage::swap(BalanceMessage& other) noexcept
 {
-    using std::swap;
-    swap(body, other.body);
+    FBE::swap_members(*this, other,
+        &BalanceMessage::body);
 }
 
 inline void swap(BalanceMessage& a, BalanceMessage& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const BalanceMessage& value)
 {
-    stream << "BalanceMessage(";
-    stream << "body=";
-    FBE::print(stream, value.body);
-    return stream << ")";
+    return FBE::print_struct(stream, "BalanceMessage",
+        FBE::field("body", value.body));
 }
 
 inline AccountMessage::AccountMessage(const ::protoex::Account& arg_body)
     : body(arg_body)
 {}
 
-inline bool AccountMessage::operator==(const AccountMessage& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool AccountMessage::operator<(const AccountMessage& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string AccountMessage::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool AccountMessage::operator==(const AccountMessage& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool AccountMessage::operator<(const AccountMessage& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string AccountMessage::string() const { return FBE::to_text(*this); }
 
 inline void AccountMessage::swap(AccountMessage& other) noexcept
 {
-    using std::swap;
-    swap(body, other.body);
+    FBE::swap_members(*this, other,
+        &AccountMessage::body);
 }
 
 inline void swap(AccountMessage& a, AccountMessage& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const AccountMessage& value)
 {
-    stream << "AccountMessage(";
-    stream << "body=";
-    FBE::print(stream, value.body);
-    return stream << ")";
+    return FBE::print_struct(stream, "AccountMessage",
+        FBE::field("body", value.body));
 }
 
 } // namespace protoex
 
 inline std::size_t std::hash<::protoex::Order>::operator()(const ::protoex::Order& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::protoex::Order::id);
 }
 
 inline std::size_t std::hash<::protoex::Balance>::operator()(const ::protoex::Balance& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<std::string>()(value.currency);
-    return result;
+    return FBE::hash_members(value, &::protoex::Balance::currency);
 }
 
 inline std::size_t std::hash<::protoex::Account>::operator()(const ::protoex::Account& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::protoex::Account::id);
 }
 
-inline std::size_t std::hash<::protoex::OrderMessage>::operator()(const ::protoex::OrderMessage& /*value*/) const noexcept
+inline std::size_t std::hash<::protoex::OrderMessage>::operator()(const ::protoex::OrderMessage& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::protoex::BalanceMessage>::operator()(const ::protoex::BalanceMessage& /*value*/) const noexcept
+inline std::size_t std::hash<::protoex::BalanceMessage>::operator()(const ::protoex::BalanceMessage& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::protoex::AccountMessage>::operator()(const ::protoex::AccountMessage& /*value*/) const noexcept
+inline std::size_t std::hash<::protoex::AccountMessage>::operator()(const ::protoex::AccountMessage& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -749,169 +749,110 @@ inline StructSimple::StructSimple(int32_t arg_id, bool arg_f1, bool arg_f2, uint
     , f44(arg_f44)
 {}
 
-inline bool StructSimple::operator==(const StructSimple& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool StructSimple::operator<(const StructSimple& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string StructSimple::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructSimple::operator==(const StructSimple& other) const noexcept { return FBE::equal_members(*this, other, &StructSimple::id); }
+inline bool StructSimple::operator<(const StructSimple& other) const noexcept { return FBE::less_members(*this, other, &StructSimple::id); }
+inline std::string StructSimple::string() const { return FBE::to_text(*this); }
 
 inline void StructSimple::swap(StructSimple& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(f1, other.f1);
-    swap(f2, other.f2);
-    swap(f3, other.f3);
-    swap(f4, other.f4);
-    swap(f5, other.f5);
-    swap(f6, other.f6);
-    swap(f7, other.f7);
-    swap(f8, other.f8);
-    swap(f9, other.f9);
-    swap(f10, other.f10);
-    swap(f11, other.f11);
-    swap(f12, other.f12);
-    swap(f13, other.f13);
-    swap(f14, other.f14);
-    swap(f15, other.f15);
-    swap(f16, other.f16);
-    swap(f17, other.f17);
-    swap(f18, other.f18);
-    swap(f19, other.f19);
-    swap(f20, other.f20);
-    swap(f21, other.f21);
-    swap(f22, other.f22);
-    swap(f23, other.f23);
-    swap(f24, other.f24);
-    swap(f25, other.f25);
-    swap(f26, other.f26);
-    swap(f27, other.f27);
-    swap(f28, other.f28);
-    swap(f29, other.f29);
-    swap(f30, other.f30);
-    swap(f31, other.f31);
-    swap(f32, other.f32);
-    swap(f33, other.f33);
-    swap(f34, other.f34);
-    swap(f35, other.f35);
-    swap(f36, other.f36);
-    swap(f37, other.f37);
-    swap(f38, other.f38);
-    swap(f39, other.f39);
-    swap(f40, other.f40);
-    swap(f41, other.f41);
-    swap(f42, other.f42);
-    swap(f43, other.f43);
-    swap(f44, other.f44);
+    FBE::swap_members(*this, other,
+        &StructSimple::id,
+        &StructSimple::f1,
+        &StructSimple::f2,
+        &StructSimple::f3,
+        &StructSimple::f4,
+        &StructSimple::f5,
+        &StructSimple::f6,
+        &StructSimple::f7,
+        &StructSimple::f8,
+        &StructSimple::f9,
+        &StructSimple::f10,
+        &StructSimple::f11,
+        &StructSimple::f12,
+        &StructSimple::f13,
+        &StructSimple::f14,
+        &StructSimple::f15,
+        &StructSimple::f16,
+        &StructSimple::f17,
+        &StructSimple::f18,
+        &StructSimple::f19,
+        &StructSimple::f20,
+        &StructSimple::f21,
+        &StructSimple::f22,
+        &StructSimple::f23,
+        &StructSimple::f24,
+        &StructSimple::f25,
+        &StructSimple::f26,
+        &StructSimple::f27,
+        &StructSimple::f28,
+        &StructSimple::f29,
+        &StructSimple::f30,
+        &StructSimple::f31,
+        &StructSimple::f32,
+        &StructSimple::f33,
+        &StructSimple::f34,
+        &StructSimple::f35,
+        &StructSimple::f36,
+        &StructSimple::f37,
+        &StructSimple::f38,
+        &StructSimple::f39,
+        &StructSimple::f40,
+        &StructSimple::f41,
+        &StructSimple::f42,
+        &StructSimple::f43,
+        &StructSimple::f44);
 }
 
 inline void swap(StructSimple& a, StructSimple& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructSimple& value)
 {
-    stream << "StructSimple(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    stream << ",f3=";
-    FBE::print(stream, value.f3);
-    stream << ",f4=";
-    FBE::print(stream, value.f4);
-    stream << ",f5=";
-    FBE::print(stream, value.f5);
-    stream << ",f6=";
-    FBE::print(stream, value.f6);
-    stream << ",f7=";
-    FBE::print(stream, value.f7);
-    stream << ",f8=";
-    FBE::print(stream, value.f8);
-    stream << ",f9=";
-    FBE::print(stream, value.f9);
-    stream << ",f10=";
-    FBE::print(stream, value.f10);
-    stream << ",f11=";
-    FBE::print(stream, value.f11);
-    stream << ",f12=";
-    FBE::print(stream, value.f12);
-    stream << ",f13=";
-    FBE::print(stream, value.f13);
-    stream << ",f14=";
-    FBE::print(stream, value.f14);
-    stream << ",f15=";
-    FBE::print(stream, value.f15);
-    stream << ",f16=";
-    FBE::print(stream, value.f16);
-    stream << ",f17=";
-    FBE::print(stream, value.f17);
-    stream << ",f18=";
-    FBE::print(stream, value.f18);
-    stream << ",f19=";
-    FBE::print(stream, value.f19);
-    stream << ",f20=";
-    FBE::print(stream, value.f20);
-    stream << ",f21=";
-    FBE::print(stream, value.f21);
-    stream << ",f22=";
-    FBE::print(stream, value.f22);
-    stream << ",f23=";
-    FBE::print(stream, value.f23);
-    stream << ",f24=";
-    FBE::print(stream, value.f24);
-    stream << ",f25=";
-    FBE::print(stream, value.f25);
-    stream << ",f26=";
-    FBE::print(stream, value.f26);
-    stream << ",f27=";
-    FBE::print(stream, value.f27);
-    stream << ",f28=";
-    FBE::print(stream, value.f28);
-    stream << ",f29=";
-    FBE::print(stream, value.f29);
-    stream << ",f30=";
-    FBE::print(stream, value.f30);
-    stream << ",f31=";
-    FBE::print(stream, value.f31);
-    stream << ",f32=";
-    FBE::print(stream, value.f32);
-    stream << ",f33=";
-    FBE::print(stream, value.f33);
-    stream << ",f34=";
-    FBE::print(stream, value.f34);
-    stream << ",f35=";
-    FBE::print(stream, value.f35);
-    stream << ",f36=";
-    FBE::print(stream, value.f36);
-    stream << ",f37=";
-    FBE::print(stream, value.f37);
-    stream << ",f38=";
-    FBE::print(stream, value.f38);
-    stream << ",f39=";
-    FBE::print(stream, value.f39);
-    stream << ",f40=";
-    FBE::print(stream, value.f40);
-    stream << ",f41=";
-    FBE::print(stream, value.f41);
-    stream << ",f42=";
-    FBE::print(stream, value.f42);
-    stream << ",f43=";
-    FBE::print(stream, value.f43);
-    stream << ",f44=";
-    FBE::print(stream, value.f44);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructSimple",
+        FBE::field("id", value.id),
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2),
+        FBE::field("f3", value.f3),
+        FBE::field("f4", value.f4),
+        FBE::field("f5", value.f5),
+        FBE::field("f6", value.f6),
+        FBE::field("f7", value.f7),
+        FBE::field("f8", value.f8),
+        FBE::field("f9", value.f9),
+        FBE::field("f10", value.f10),
+        FBE::field("f11", value.f11),
+        FBE::field("f12", value.f12),
+        FBE::field("f13", value.f13),
+        FBE::field("f14", value.f14),
+        FBE::field("f15", value.f15),
+        FBE::field("f16", value.f16),
+        FBE::field("f17", value.f17),
+        FBE::field("f18", value.f18),
+        FBE::field("f19", value.f19),
+        FBE::field("f20", value.f20),
+        FBE::field("f21", value.f21),
+        FBE::field("f22", value.f22),
+        FBE::field("f23", value.f23),
+        FBE::field("f24", value.f24),
+        FBE::field("f25", value.f25),
+        FBE::field("f26", value.f26),
+        FBE::field("f27", value.f27),
+        FBE::field("f28", value.f28),
+        FBE::field("f29", value.f29),
+        FBE::field("f30", value.f30),
+        FBE::field("f31", value.f31),
+        FBE::field("f32", value.f32),
+        FBE::field("f33", value.f33),
+        FBE::field("f34", value.f34),
+        FBE::field("f35", value.f35),
+        FBE::field("f36", value.f36),
+        FBE::field("f37", value.f37),
+        FBE::field("f38", value.f38),
+        FBE::field("f39", value.f39),
+        FBE::field("f40", value.f40),
+        FBE::field("f41", value.f41),
+        FBE::field("f42", value.f42),
+        FBE::field("f43", value.f43),
+        FBE::field("f44", value.f44));
 }
 
 inline StructOptional::StructOptional(const ::test::StructSimple& base, const std::optional<bool>& arg_f100, const std::optional<bool>& arg_f101, const std::optional<bool>& arg_f102, const std::optional<uint8_t>& arg_f103, const std::optional<uint8_t>& arg_f104, const std::optional<uint8_t>& arg_f105, const std::optional<char>& arg_f106, const std::optional<char>& arg_f107, const std::optional<char>& arg_f108, const std::optional<wchar_t>& arg_f109, const std::optional<wchar_t>& arg_f110, const std::optional<wchar_t>& arg_f111, const std::optional<int8_t>& arg_f112, const std::optional<int8_t>& arg_f113, const std::optional<int8_t>& arg_f114, const std::optional<uint8_t>& arg_f115, const std::optional<uint8_t>& arg_f116, const std::optional<uint8_t>& arg_f117, const std::optional<int16_t>& arg_f118, const std::optional<int16_t>& arg_f119, const std::optional<int16_t>& arg_f120, const std::optional<uint16_t>& arg_f121, const std::optional<uint16_t>& arg_f122, const std::optional<uint16_t>& arg_f123, const std::optional<int32_t>& arg_f124, const std::optional<int32_t>& arg_f125, const std::optional<int32_t>& arg_f126, const std::optional<uint32_t>& arg_f127, const std::optional<uint32_t>& arg_f128, const std::optional<uint32_t>& arg_f129, const std::optional<int64_t>& arg_f130, const std::optional<int64_t>& arg_f131, const std::optional<int64_t>& arg_f132, const std::optional<uint64_t>& arg_f133, const std::optional<uint64_t>& arg_f134, const std::optional<uint64_t>& arg_f135, const std::optional<float>& arg_f136, const std::optional<float>& arg_f137, const std::optional<float>& arg_f138, const std::optional<double>& arg_f139, const std::optional<double>& arg_f140, const std::optional<double>& arg_f141, const std::optional<FBE::decimal_t>& arg_f142, const std::optional<FBE::decimal_t>& arg_f143, const std::optional<FBE::decimal_t>& arg_f144, const std::optional<std::string>& arg_f145, const std::optional<std::string>& arg_f146, const std::optional<std::string>& arg_f147, const std::optional<uint64_t>& arg_f148, const std::optional<uint64_t>& arg_f149, const std::optional<uint64_t>& arg_f150, const std::optional<FBE::uuid_t>& arg_f151, const std::optional<FBE::uuid_t>& arg_f152, const std::optional<FBE::uuid_t>& arg_f153, const std::optional<::proto::OrderSide>& arg_f154, const std::optional<::proto::OrderSide>& arg_f155, const std::optional<::proto::OrderType>& arg_f156, const std::optional<::proto::OrderType>& arg_f157, const std::optional<::proto::Order>& arg_f158, const std::optional<::proto::Order>& arg_f159, const std::optional<::proto::Balance>& arg_f160, const std::optional<::proto::Balance>& arg_f161, const std::optional<::proto::State>& arg_f162, const std::optional<::proto::State>& arg_f163, const std::optional<::proto::Account>& arg_f164, const std::optional<::proto::Account>& arg_f165)
@@ -984,234 +925,198 @@ inline StructOptional::StructOptional(const ::test::StructSimple& base, const st
     , f165(arg_f165)
 {}
 
-inline bool StructOptional::operator==(const StructOptional& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool StructOptional::operator<(const StructOptional& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string StructOptional::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructOptional::operator==(const StructOptional& other) const noexcept { return FBE::equal_members(*this, other, &StructOptional::id); }
+inline bool StructOptional::operator<(const StructOptional& other) const noexcept { return FBE::less_members(*this, other, &StructOptional::id); }
+inline std::string StructOptional::string() const { return FBE::to_text(*this); }
 
 inline void StructOptional::swap(StructOptional& other) noexcept
 {
-    ::test::StructSimple::swap(other);
-    using std::swap;
-    swap(f100, other.f100);
-    swap(f101, other.f101);
-    swap(f102, other.f102);
-    swap(f103, other.f103);
-    swap(f104, other.f104);
-    swap(f105, other.f105);
-    swap(f106, other.f106);
-    swap(f107, other.f107);
-    swap(f108, other.f108);
-    swap(f109, other.f109);
-    swap(f110, other.f110);
-    swap(f111, other.f111);
-    swap(f112, other.f112);
-    swap(f113, other.f113);
-    swap(f114, other.f114);
-    swap(f115, other.f115);
-    swap(f116, other.f116);
-    swap(f117, other.f117);
-    swap(f118, other.f118);
-    swap(f119, other.f119);
-    swap(f120, other.f120);
-    swap(f121, other.f121);
-    swap(f122, other.f122);
-    swap(f123, other.f123);
-    swap(f124, other.f124);
-    swap(f125, other.f125);
-    swap(f126, other.f126);
-    swap(f127, other.f127);
-    swap(f128, other.f128);
-    swap(f129, other.f129);
-    swap(f130, other.f130);
-    swap(f131, other.f131);
-    swap(f132, other.f132);
-    swap(f133, other.f133);
-    swap(f134, other.f134);
-    swap(f135, other.f135);
-    swap(f136, other.f136);
-    swap(f137, other.f137);
-    swap(f138, other.f138);
-    swap(f139, other.f139);
-    swap(f140, other.f140);
-    swap(f141, other.f141);
-    swap(f142, other.f142);
-    swap(f143, other.f143);
-    swap(f144, other.f144);
-    swap(f145, other.f145);
-    swap(f146, other.f146);
-    swap(f147, other.f147);
-    swap(f148, other.f148);
-    swap(f149, other.f149);
-    swap(f150, other.f150);
-    swap(f151, other.f151);
-    swap(f152, other.f152);
-    swap(f153, other.f153);
-    swap(f154, other.f154);
-    swap(f155, other.f155);
-    swap(f156, other.f156);
-    swap(f157, other.f157);
-    swap(f158, other.f158);
-    swap(f159, other.f159);
-    swap(f160, other.f160);
-    swap(f161, other.f161);
-    swap(f162, other.f162);
-    swap(f163, other.f163);
-    swap(f164, other.f164);
-    swap(f165, other.f165);
+    FBE::swap_members(*this, other,
+        &StructOptional::id,
+        &StructOptional::f1,
+        &StructOptional::f2,
+        &StructOptional::f3,
+        &StructOptional::f4,
+        &StructOptional::f5,
+        &StructOptional::f6,
+        &StructOptional::f7,
+        &StructOptional::f8,
+        &StructOptional::f9,
+        &StructOptional::f10,
+        &StructOptional::f11,
+        &StructOptional::f12,
+        &StructOptional::f13,
+        &StructOptional::f14,
+        &StructOptional::f15,
+        &StructOptional::f16,
+        &StructOptional::f17,
+        &StructOptional::f18,
+        &StructOptional::f19,
+        &StructOptional::f20,
+        &StructOptional::f21,
+        &StructOptional::f22,
+        &StructOptional::f23,
+        &StructOptional::f24,
+        &StructOptional::f25,
+        &StructOptional::f26,
+        &StructOptional::f27,
+        &StructOptional::f28,
+        &StructOptional::f29,
+        &StructOptional::f30,
+        &StructOptional::f31,
+        &StructOptional::f32,
+        &StructOptional::f33,
+        &StructOptional::f34,
+        &StructOptional::f35,
+        &StructOptional::f36,
+        &StructOptional::f37,
+        &StructOptional::f38,
+        &StructOptional::f39,
+        &StructOptional::f40,
+        &StructOptional::f41,
+        &StructOptional::f42,
+        &StructOptional::f43,
+        &StructOptional::f44,
+        &StructOptional::f100,
+        &StructOptional::f101,
+        &StructOptional::f102,
+        &StructOptional::f103,
+        &StructOptional::f104,
+        &StructOptional::f105,
+        &StructOptional::f106,
+        &StructOptional::f107,
+        &StructOptional::f108,
+        &StructOptional::f109,
+        &StructOptional::f110,
+        &StructOptional::f111,
+        &StructOptional::f112,
+        &StructOptional::f113,
+        &StructOptional::f114,
+        &StructOptional::f115,
+        &StructOptional::f116,
+        &StructOptional::f117,
+        &StructOptional::f118,
+        &StructOptional::f119,
+        &StructOptional::f120,
+        &StructOptional::f121,
+        &StructOptional::f122,
+        &StructOptional::f123,
+        &StructOptional::f124,
+        &StructOptional::f125,
+        &StructOptional::f126,
+        &StructOptional::f127,
+        &StructOptional::f128,
+        &StructOptional::f129,
+        &StructOptional::f130,
+        &StructOptional::f131,
+        &StructOptional::f132,
+        &StructOptional::f133,
+        &StructOptional::f134,
+        &StructOptional::f135,
+        &StructOptional::f136,
+        &StructOptional::f137,
+        &StructOptional::f138,
+        &StructOptional::f139,
+        &StructOptional::f140,
+        &StructOptional::f141,
+        &StructOptional::f142,
+        &StructOptional::f143,
+        &StructOptional::f144,
+        &StructOptional::f145,
+        &StructOptional::f146,
+        &StructOptional::f147,
+        &StructOptional::f148,
+        &StructOptional::f149,
+        &StructOptional::f150,
+        &StructOptional::f151,
+        &StructOptional::f152,
+        &StructOptional::f153,
+        &StructOptional::f154,
+        &StructOptional::f155,
+        &StructOptional::f156,
+        &StructOptional::f157,
+        &StructOptional::f158,
+        &StructOptional::f159,
+        &StructOptional::f160,
+        &StructOptional::f161,
+        &StructOptional::f162,
+        &StructOptional::f163,
+        &StructOptional::f164,
+        &StructOptional::f165);
 }
 
 inline void swap(StructOptional& a, StructOptional& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructOptional& value)
 {
-    stream << "StructOptional(";
-    stream << static_cast<const ::test::StructSimple&>(value);
-    stream << ",f100=";
-    FBE::print(stream, value.f100);
-    stream << ",f101=";
-    FBE::print(stream, value.f101);
-    stream << ",f102=";
-    FBE::print(stream, value.f102);
-    stream << ",f103=";
-    FBE::print(stream, value.f103);
-    stream << ",f104=";
-    FBE::print(stream, value.f104);
-    stream << ",f105=";
-    FBE::print(stream, value.f105);
-    stream << ",f106=";
-    FBE::print(stream, value.f106);
-    stream << ",f107=";
-    FBE::print(stream, value.f107);
-    stream << ",f108=";
-    FBE::print(stream, value.f108);
-    stream << ",f109=";
-    FBE::print(stream, value.f109);
-    stream << ",f110=";
-    FBE::print(stream, value.f110);
-    stream << ",f111=";
-    FBE::print(stream, value.f111);
-    stream << ",f112=";
-    FBE::print(stream, value.f112);
-    stream << ",f113=";
-    FBE::print(stream, value.f113);
-    stream << ",f114=";
-    FBE::print(stream, value.f114);
-    stream << ",f115=";
-    FBE::print(stream, value.f115);
-    stream << ",f116=";
-    FBE::print(stream, value.f116);
-    stream << ",f117=";
-    FBE::print(stream, value.f117);
-    stream << ",f118=";
-    FBE::print(stream, value.f118);
-    stream << ",f119=";
-    FBE::print(stream, value.f119);
-    stream << ",f120=";
-    FBE::print(stream, value.f120);
-    stream << ",f121=";
-    FBE::print(stream, value.f121);
-    stream << ",f122=";
-    FBE::print(stream, value.f122);
-    stream << ",f123=";
-    FBE::print(stream, value.f123);
-    stream << ",f124=";
-    FBE::print(stream, value.f124);
-    stream << ",f125=";
-    FBE::print(stream, value.f125);
-    stream << ",f126=";
-    FBE::print(stream, value.f126);
-    stream << ",f127=";
-    FBE::print(stream, value.f127);
-    stream << ",f128=";
-    FBE::print(stream, value.f128);
-    stream << ",f129=";
-    FBE::print(stream, value.f129);
-    stream << ",f130=";
-    FBE::print(stream, value.f130);
-    stream << ",f131=";
-    FBE::print(stream, value.f131);
-    stream << ",f132=";
-    FBE::print(stream, value.f132);
-    stream << ",f133=";
-    FBE::print(stream, value.f133);
-    stream << ",f134=";
-    FBE::print(stream, value.f134);
-    stream << ",f135=";
-    FBE::print(stream, value.f135);
-    stream << ",f136=";
-    FBE::print(stream, value.f136);
-    stream << ",f137=";
-    FBE::print(stream, value.f137);
-    stream << ",f138=";
-    FBE::print(stream, value.f138);
-    stream << ",f139=";
-    FBE::print(stream, value.f139);
-    stream << ",f140=";
-    FBE::print(stream, value.f140);
-    stream << ",f141=";
-    FBE::print(stream, value.f141);
-    stream << ",f142=";
-    FBE::print(stream, value.f142);
-    stream << ",f143=";
-    FBE::print(stream, value.f143);
-    stream << ",f144=";
-    FBE::print(stream, value.f144);
-    stream << ",f145=";
-    FBE::print(stream, value.f145);
-    stream << ",f146=";
-    FBE::print(stream, value.f146);
-    stream << ",f147=";
-    FBE::print(stream, value.f147);
-    stream << ",f148=";
-    FBE::print(stream, value.f148);
-    stream << ",f149=";
-    FBE::print(stream, value.f149);
-    stream << ",f150=";
-    FBE::print(stream, value.f150);
-    stream << ",f151=";
-    FBE::print(stream, value.f151);
-    stream << ",f152=";
-    FBE::print(stream, value.f152);
-    stream << ",f153=";
-    FBE::print(stream, value.f153);
-    stream << ",f154=";
-    FBE::print(stream, value.f154);
-    stream << ",f155=";
-    FBE::print(stream, value.f155);
-    stream << ",f156=";
-    FBE::print(stream, value.f156);
-    stream << ",f157=";
-    FBE::print(stream, value.f157);
-    stream << ",f158=";
-    FBE::print(stream, value.f158);
-    stream << ",f159=";
-    FBE::print(stream, value.f159);
-    stream << ",f160=";
-    FBE::print(stream, value.f160);
-    stream << ",f161=";
-    FBE::print(stream, value.f161);
-    stream << ",f162=";
-    FBE::print(stream, value.f162);
-    stream << ",f163=";
-    FBE::print(stream, value.f163);
-    stream << ",f164=";
-    FBE::print(stream, value.f164);
-    stream << ",f165=";
-    FBE::print(stream, value.f165);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructOptional",
+        static_cast<const ::test::StructSimple&>(value),
+        FBE::field("f100", value.f100),
+        FBE::field("f101", value.f101),
+        FBE::field("f102", value.f102),
+        FBE::field("f103", value.f103),
+        FBE::field("f104", value.f104),
+        FBE::field("f105", value.f105),
+        FBE::field("f106", value.f106),
+        FBE::field("f107", value.f107),
+        FBE::field("f108", value.f108),
+        FBE::field("f109", value.f109),
+        FBE::field("f110", value.f110),
+        FBE::field("f111", value.f111),
+        FBE::field("f112", value.f112),
+        FBE::field("f113", value.f113),
+        FBE::field("f114", value.f114),
+        FBE::field("f115", value.f115),
+        FBE::field("f116", value.f116),
+        FBE::field("f117", value.f117),
+        FBE::field("f118", value.f118),
+        FBE::field("f119", value.f119),
+        FBE::field("f120", value.f120),
+        FBE::field("f121", value.f121),
+        FBE::field("f122", value.f122),
+        FBE::field("f123", value.f123),
+        FBE::field("f124", value.f124),
+        FBE::field("f125", value.f125),
+        FBE::field("f126", value.f126),
+        FBE::field("f127", value.f127),
+        FBE::field("f128", value.f128),
+        FBE::field("f129", value.f129),
+        FBE::field("f130", value.f130),
+        FBE::field("f131", value.f131),
+        FBE::field("f132", value.f132),
+        FBE::field("f133", value.f133),
+        FBE::field("f134", value.f134),
+        FBE::field("f135", value.f135),
+        FBE::field("f136", value.f136),
+        FBE::field("f137", value.f137),
+        FBE::field("f138", value.f138),
+        FBE::field("f139", value.f139),
+        FBE::field("f140", value.f140),
+        FBE::field("f141", value.f141),
+        FBE::field("f142", value.f142),
+        FBE::field("f143", value.f143),
+        FBE::field("f144", value.f144),
+        FBE::field("f145", value.f145),
+        FBE::field("f146", value.f146),
+        FBE::field("f147", value.f147),
+        FBE::field("f148", value.f148),
+        FBE::field("f149", value.f149),
+        FBE::field("f150", value.f150),
+        FBE::field("f151", value.f151),
+        FBE::field("f152", value.f152),
+        FBE::field("f153", value.f153),
+        FBE::field("f154", value.f154),
+        FBE::field("f155", value.f155),
+        FBE::field("f156", value.f156),
+        FBE::field("f157", value.f157),
+        FBE::field("f158", value.f158),
+        FBE::field("f159", value.f159),
+        FBE::field("f160", value.f160),
+        FBE::field("f161", value.f161),
+        FBE::field("f162", value.f162),
+        FBE::field("f163", value.f163),
+        FBE::field("f164", value.f164),
+        FBE::field("f165", value.f165));
 }
 
 inline StructNested::StructNested(const ::test::StructOptional& base, ::test::EnumSimple arg_f1000, const std::optional<::test::EnumSimple>& arg_f1001, ::test::EnumTyped arg_f1002, const std::optional<::test::EnumTyped>& arg_f1003, ::test::FlagsSimple arg_f1004, const std::optional<::test::FlagsSimple>& arg_f1005, ::test::FlagsTyped arg_f1006, const std::optional<::test::FlagsTyped>& arg_f1007, const ::test::StructSimple& arg_f1008, const std::optional<::test::StructSimple>& arg_f1009, const ::test::StructOptional& arg_f1010, const std::optional<::test::StructOptional>& arg_f1011)
@@ -1230,72 +1135,156 @@ inline StructNested::StructNested(const ::test::StructOptional& base, ::test::En
     , f1011(arg_f1011)
 {}
 
-inline bool StructNested::operator==(const StructNested& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool StructNested::operator<(const StructNested& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string StructNested::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructNested::operator==(const StructNested& other) const noexcept { return FBE::equal_members(*this, other, &StructNested::id); }
+inline bool StructNested::operator<(const StructNested& other) const noexcept { return FBE::less_members(*this, other, &StructNested::id); }
+inline std::string StructNested::string() const { return FBE::to_text(*this); }
 
 inline void StructNested::swap(StructNested& other) noexcept
 {
-    ::test::StructOptional::swap(other);
-    using std::swap;
-    swap(f1000, other.f1000);
-    swap(f1001, other.f1001);
-    swap(f1002, other.f1002);
-    swap(f1003, other.f1003);
-    swap(f1004, other.f1004);
-    swap(f1005, other.f1005);
-    swap(f1006, other.f1006);
-    swap(f1007, other.f1007);
-    swap(f1008, other.f1008);
-    swap(f1009, other.f1009);
-    swap(f1010, other.f1010);
-    swap(f1011, other.f1011);
+    FBE::swap_members(*this, other,
+        &StructNested::id,
+        &StructNested::f1,
+        &StructNested::f2,
+        &StructNested::f3,
+        &StructNested::f4,
+        &StructNested::f5,
+        &StructNested::f6,
+        &StructNested::f7,
+        &StructNested::f8,
+        &StructNested::f9,
+        &StructNested::f10,
+        &StructNested::f11,
+        &StructNested::f12,
+        &StructNested::f13,
+        &StructNested::f14,
+        &StructNested::f15,
+        &StructNested::f16,
+        &StructNested::f17,
+        &StructNested::f18,
+        &StructNested::f19,
+        &StructNested::f20,
+        &StructNested::f21,
+        &StructNested::f22,
+        &StructNested::f23,
+        &StructNested::f24,
+        &StructNested::f25,
+        &StructNested::f26,
+        &StructNested::f27,
+        &StructNested::f28,
+        &StructNested::f29,
+        &StructNested::f30,
+        &StructNested::f31,
+        &StructNested::f32,
+        &StructNested::f33,
+        &StructNested::f34,
+        &StructNested::f35,
+        &StructNested::f36,
+        &StructNested::f37,
+        &StructNested::f38,
+        &StructNested::f39,
+        &StructNested::f40,
+        &StructNested::f41,
+        &StructNested::f42,
+        &StructNested::f43,
+        &StructNested::f44,
+        &StructNested::f100,
+        &StructNested::f101,
+        &StructNested::f102,
+        &StructNested::f103,
+        &StructNested::f104,
+        &StructNested::f105,
+        &StructNested::f106,
+        &StructNested::f107,
+        &StructNested::f108,
+        &StructNested::f109,
+        &StructNested::f110,
+        &StructNested::f111,
+        &StructNested::f112,
+        &StructNested::f113,
+        &StructNested::f114,
+        &StructNested::f115,
+        &StructNested::f116,
+        &StructNested::f117,
+        &StructNested::f118,
+        &StructNested::f119,
+        &StructNested::f120,
+        &StructNested::f121,
+        &StructNested::f122,
+        &StructNested::f123,
+        &StructNested::f124,
+        &StructNested::f125,
+        &StructNested::f126,
+        &StructNested::f127,
+        &StructNested::f128,
+        &StructNested::f129,
+        &StructNested::f130,
+        &StructNested::f131,
+        &StructNested::f132,
+        &StructNested::f133,
+        &StructNested::f134,
+        &StructNested::f135,
+        &StructNested::f136,
+        &StructNested::f137,
+        &StructNested::f138,
+        &StructNested::f139,
+        &StructNested::f140,
+        &StructNested::f141,
+        &StructNested::f142,
+        &StructNested::f143,
+        &StructNested::f144,
+        &StructNested::f145,
+        &StructNested::f146,
+        &StructNested::f147,
+        &StructNested::f148,
+        &StructNested::f149,
+        &StructNested::f150,
+        &StructNested::f151,
+        &StructNested::f152,
+        &StructNested::f153,
+        &StructNested::f154,
+        &StructNested::f155,
+        &StructNested::f156,
+        &StructNested::f157,
+        &StructNested::f158,
+        &StructNested::f159,
+        &StructNested::f160,
+        &StructNested::f161,
+        &StructNested::f162,
+        &StructNested::f163,
+        &StructNested::f164,
+        &StructNested::f165,
+        &StructNested::f1000,
+        &StructNested::f1001,
+        &StructNested::f1002,
+        &StructNested::f1003,
+        &StructNested::f1004,
+        &StructNested::f1005,
+        &StructNested::f1006,
+        &StructNested::f1007,
+        &StructNested::f1008,
+        &StructNested::f1009,
+        &StructNested::f1010,
+        &StructNested::f1011);
 }
 
 inline void swap(StructNested& a, StructNested& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructNested& value)
 {
-    stream << "StructNested(";
-    stream << static_cast<const ::test::StructOptional&>(value);
-    stream << ",f1000=";
-    FBE::print(stream, value.f1000);
-    stream << ",f1001=";
-    FBE::print(stream, value.f1001);
-    stream << ",f1002=";
-    FBE::print(stream, value.f1002);
-    stream << ",f1003=";
-    FBE::print(stream, value.f1003);
-    stream << ",f1004=";
-    FBE::print(stream, value.f1004);
-    stream << ",f1005=";
-    FBE::print(stream, value.f1005);
-    stream << ",f1006=";
-    FBE::print(stream, value.f1006);
-    stream << ",f1007=";
-    FBE::print(stream, value.f1007);
-    stream << ",f1008=";
-    FBE::print(stream, value.f1008);
-    stream << ",f1009=";
-    FBE::print(stream, value.f1009);
-    stream << ",f1010=";
-    FBE::print(stream, value.f1010);
-    stream << ",f1011=";
-    FBE::print(stream, value.f1011);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructNested",
+        static_cast<const ::test::StructOptional&>(value),
+        FBE::field("f1000", value.f1000),
+        FBE::field("f1001", value.f1001),
+        FBE::field("f1002", value.f1002),
+        FBE::field("f1003", value.f1003),
+        FBE::field("f1004", value.f1004),
+        FBE::field("f1005", value.f1005),
+        FBE::field("f1006", value.f1006),
+        FBE::field("f1007", value.f1007),
+        FBE::field("f1008", value.f1008),
+        FBE::field("f1009", value.f1009),
+        FBE::field("f1010", value.f1010),
+        FBE::field("f1011", value.f1011));
 }
 
 inline StructBytes::StructBytes(const FBE::buffer_t& arg_f1, const std::optional<FBE::buffer_t>& arg_f2, const std::optional<FBE::buffer_t>& arg_f3)
@@ -1304,43 +1293,26 @@ inline StructBytes::StructBytes(const FBE::buffer_t& arg_f1, const std::optional
     , f3(arg_f3)
 {}
 
-inline bool StructBytes::operator==(const StructBytes& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool StructBytes::operator<(const StructBytes& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string StructBytes::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructBytes::operator==(const StructBytes& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool StructBytes::operator<(const StructBytes& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string StructBytes::string() const { return FBE::to_text(*this); }
 
 inline void StructBytes::swap(StructBytes& other) noexcept
 {
-    using std::swap;
-    swap(f1, other.f1);
-    swap(f2, other.f2);
-    swap(f3, other.f3);
+    FBE::swap_members(*this, other,
+        &StructBytes::f1,
+        &StructBytes::f2,
+        &StructBytes::f3);
 }
 
 inline void swap(StructBytes& a, StructBytes& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructBytes& value)
 {
-    stream << "StructBytes(";
-    stream << "f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    stream << ",f3=";
-    FBE::print(stream, value.f3);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructBytes",
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2),
+        FBE::field("f3", value.f3));
 }
 
 inline StructArray::StructArray(const std::array<uint8_t, 2>& arg_f1, const std::array<std::optional<uint8_t>, 2>& arg_f2, const std::array<FBE::buffer_t, 2>& arg_f3, const std::array<std::optional<FBE::buffer_t>, 2>& arg_f4, const std::array<::test::EnumSimple, 2>& arg_f5, const std::array<std::optional<::test::EnumSimple>, 2>& arg_f6, const std::array<::test::FlagsSimple, 2>& arg_f7, const std::array<std::optional<::test::FlagsSimple>, 2>& arg_f8, const std::array<::test::StructSimple, 2>& arg_f9, const std::array<std::optional<::test::StructSimple>, 2>& arg_f10)
@@ -1356,64 +1328,40 @@ inline StructArray::StructArray(const std::array<uint8_t, 2>& arg_f1, const std:
     , f10(arg_f10)
 {}
 
-inline bool StructArray::operator==(const StructArray& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool StructArray::operator<(const StructArray& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string StructArray::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructArray::operator==(const StructArray& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool StructArray::operator<(const StructArray& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string StructArray::string() const { return FBE::to_text(*this); }
 
 inline void StructArray::swap(StructArray& other) noexcept
 {
-    using std::swap;
-    swap(f1, other.f1);
-    swap(f2, other.f2);
-    swap(f3, other.f3);
-    swap(f4, other.f4);
-    swap(f5, other.f5);
-    swap(f6, other.f6);
-    swap(f7, other.f7);
-    swap(f8, other.f8);
-    swap(f9, other.f9);
-    swap(f10, other.f10);
+    FBE::swap_members(*this, other,
+        &StructArray::f1,
+        &StructArray::f2,
+        &StructArray::f3,
+        &StructArray::f4,
+        &StructArray::f5,
+        &StructArray::f6,
+        &StructArray::f7,
+        &StructArray::f8,
+        &StructArray::f9,
+        &StructArray::f10);
 }
 
 inline void swap(StructArray& a, StructArray& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructArray& value)
 {
-    stream << "StructArray(";
-    stream << "f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    stream << ",f3=";
-    FBE::print(stream, value.f3);
-    stream << ",f4=";
-    FBE::print(stream, value.f4);
-    stream << ",f5=";
-    FBE::print(stream, value.f5);
-    stream << ",f6=";
-    FBE::print(stream, value.f6);
-    stream << ",f7=";
-    FBE::print(stream, value.f7);
-    stream << ",f8=";
-    FBE::print(stream, value.f8);
-    stream << ",f9=";
-    FBE::print(stream, value.f9);
-    stream << ",f10=";
-    FBE::print(stream, value.f10);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructArray",
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2),
+        FBE::field("f3", value.f3),
+        FBE::field("f4", value.f4),
+        FBE::field("f5", value.f5),
+        FBE::field("f6", value.f6),
+        FBE::field("f7", value.f7),
+        FBE::field("f8", value.f8),
+        FBE::field("f9", value.f9),
+        FBE::field("f10", value.f10));
 }
 
 inline StructVector::StructVector(const std::vector<uint8_t>& arg_f1, const std::vector<std::optional<uint8_t>>& arg_f2, const std::vector<FBE::buffer_t>& arg_f3, const std::vector<std::optional<FBE::buffer_t>>& arg_f4, const std::vector<::test::EnumSimple>& arg_f5, const std::vector<std::optional<::test::EnumSimple>>& arg_f6, const std::vector<::test::FlagsSimple>& arg_f7, const std::vector<std::optional<::test::FlagsSimple>>& arg_f8, const std::vector<::test::StructSimple>& arg_f9, const std::vector<std::optional<::test::StructSimple>>& arg_f10)
@@ -1429,64 +1377,40 @@ inline StructVector::StructVector(const std::vector<uint8_t>& arg_f1, const std:
     , f10(arg_f10)
 {}
 
-inline bool StructVector::operator==(const StructVector& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool StructVector::operator<(const StructVector& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string StructVector::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructVector::operator==(const StructVector& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool StructVector::operator<(const StructVector& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string StructVector::string() const { return FBE::to_text(*this); }
 
 inline void StructVector::swap(StructVector& other) noexcept
 {
-    using std::swap;
-    swap(f1, other.f1);
-    swap(f2, other.f2);
-    swap(f3, other.f3);
-    swap(f4, other.f4);
-    swap(f5, other.f5);
-    swap(f6, other.f6);
-    swap(f7, other.f7);
-    swap(f8, other.f8);
-    swap(f9, other.f9);
-    swap(f10, other.f10);
+    FBE::swap_members(*this, other,
+        &StructVector::f1,
+        &StructVector::f2,
+        &StructVector::f3,
+        &StructVector::f4,
+        &StructVector::f5,
+        &StructVector::f6,
+        &StructVector::f7,
+        &StructVector::f8,
+        &StructVector::f9,
+        &StructVector::f10);
 }
 
 inline void swap(StructVector& a, StructVector& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructVector& value)
 {
-    stream << "StructVector(";
-    stream << "f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    stream << ",f3=";
-    FBE::print(stream, value.f3);
-    stream << ",f4=";
-    FBE::print(stream, value.f4);
-    stream << ",f5=";
-    FBE::print(stream, value.f5);
-    stream << ",f6=";
-    FBE::print(stream, value.f6);
-    stream << ",f7=";
-    FBE::print(stream, value.f7);
-    stream << ",f8=";
-    FBE::print(stream, value.f8);
-    stream << ",f9=";
-    FBE::print(stream, value.f9);
-    stream << ",f10=";
-    FBE::print(stream, value.f10);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructVector",
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2),
+        FBE::field("f3", value.f3),
+        FBE::field("f4", value.f4),
+        FBE::field("f5", value.f5),
+        FBE::field("f6", value.f6),
+        FBE::field("f7", value.f7),
+        FBE::field("f8", value.f8),
+        FBE::field("f9", value.f9),
+        FBE::field("f10", value.f10));
 }
 
 inline StructList::StructList(const std::list<uint8_t>& arg_f1, const std::list<std::optional<uint8_t>>& arg_f2, const std::list<FBE::buffer_t>& arg_f3, const std::list<std::optional<FBE::buffer_t>>& arg_f4, const std::list<::test::EnumSimple>& arg_f5, const std::list<std::optional<::test::EnumSimple>>& arg_f6, const std::list<::test::FlagsSimple>& arg_f7, const std::list<std::optional<::test::FlagsSimple>>& arg_f8, const std::list<::test::StructSimple>& arg_f9, const std::list<std::optional<::test::StructSimple>>& arg_f10)
@@ -1502,64 +1426,40 @@ inline StructList::StructList(const std::list<uint8_t>& arg_f1, const std::list<
     , f10(arg_f10)
 {}
 
-inline bool StructList::operator==(const StructList& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool StructList::operator<(const StructList& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string StructList::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructList::operator==(const StructList& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool StructList::operator<(const StructList& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string StructList::string() const { return FBE::to_text(*this); }
 
 inline void StructList::swap(StructList& other) noexcept
 {
-    using std::swap;
-    swap(f1, other.f1);
-    swap(f2, other.f2);
-    swap(f3, other.f3);
-    swap(f4, other.f4);
-    swap(f5, other.f5);
-    swap(f6, other.f6);
-    swap(f7, other.f7);
-    swap(f8, other.f8);
-    swap(f9, other.f9);
-    swap(f10, other.f10);
+    FBE::swap_members(*this, other,
+        &StructList::f1,
+        &StructList::f2,
+        &StructList::f3,
+        &StructList::f4,
+        &StructList::f5,
+        &StructList::f6,
+        &StructList::f7,
+        &StructList::f8,
+        &StructList::f9,
+        &StructList::f10);
 }
 
 inline void swap(StructList& a, StructList& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructList& value)
 {
-    stream << "StructList(";
-    stream << "f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    stream << ",f3=";
-    FBE::print(stream, value.f3);
-    stream << ",f4=";
-    FBE::print(stream, value.f4);
-    stream << ",f5=";
-    FBE::print(stream, value.f5);
-    stream << ",f6=";
-    FBE::print(stream, value.f6);
-    stream << ",f7=";
-    FBE::print(stream, value.f7);
-    stream << ",f8=";
-    FBE::print(stream, value.f8);
-    stream << ",f9=";
-    FBE::print(stream, value.f9);
-    stream << ",f10=";
-    FBE::print(stream, value.f10);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructList",
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2),
+        FBE::field("f3", value.f3),
+        FBE::field("f4", value.f4),
+        FBE::field("f5", value.f5),
+        FBE::field("f6", value.f6),
+        FBE::field("f7", value.f7),
+        FBE::field("f8", value.f8),
+        FBE::field("f9", value.f9),
+        FBE::field("f10", value.f10));
 }
 
 inline StructSet::StructSet(const std::set<uint8_t>& arg_f1, const std::set<::test::EnumSimple>& arg_f2, const std::set<::test::FlagsSimple>& arg_f3, const std::set<::test::StructSimple>& arg_f4)
@@ -1569,46 +1469,28 @@ inline StructSet::StructSet(const std::set<uint8_t>& arg_f1, const std::set<::te
     , f4(arg_f4)
 {}
 
-inline bool StructSet::operator==(const StructSet& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool StructSet::operator<(const StructSet& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string StructSet::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructSet::operator==(const StructSet& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool StructSet::operator<(const StructSet& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string StructSet::string() const { return FBE::to_text(*this); }
 
 inline void StructSet::swap(StructSet& other) noexcept
 {
-    using std::swap;
-    swap(f1, other.f1);
-    swap(f2, other.f2);
-    swap(f3, other.f3);
-    swap(f4, other.f4);
+    FBE::swap_members(*this, other,
+        &StructSet::f1,
+        &StructSet::f2,
+        &StructSet::f3,
+        &StructSet::f4);
 }
 
 inline void swap(StructSet& a, StructSet& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructSet& value)
 {
-    stream << "StructSet(";
-    stream << "f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    stream << ",f3=";
-    FBE::print(stream, value.f3);
-    stream << ",f4=";
-    FBE::print(stream, value.f4);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructSet",
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2),
+        FBE::field("f3", value.f3),
+        FBE::field("f4", value.f4));
 }
 
 inline StructMap::StructMap(const std::map<int32_t, uint8_t>& arg_f1, const std::map<int32_t, std::optional<uint8_t>>& arg_f2, const std::map<int32_t, FBE::buffer_t>& arg_f3, const std::map<int32_t, std::optional<FBE::buffer_t>>& arg_f4, const std::map<int32_t, ::test::EnumSimple>& arg_f5, const std::map<int32_t, std::optional<::test::EnumSimple>>& arg_f6, const std::map<int32_t, ::test::FlagsSimple>& arg_f7, const std::map<int32_t, std::optional<::test::FlagsSimple>>& arg_f8, const std::map<int32_t, ::test::StructSimple>& arg_f9, const std::map<int32_t, std::optional<::test::StructSimple>>& arg_f10)
@@ -1624,64 +1506,40 @@ inline StructMap::StructMap(const std::map<int32_t, uint8_t>& arg_f1, const std:
     , f10(arg_f10)
 {}
 
-inline bool StructMap::operator==(const StructMap& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool StructMap::operator<(const StructMap& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string StructMap::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructMap::operator==(const StructMap& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool StructMap::operator<(const StructMap& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string StructMap::string() const { return FBE::to_text(*this); }
 
 inline void StructMap::swap(StructMap& other) noexcept
 {
-    using std::swap;
-    swap(f1, other.f1);
-    swap(f2, other.f2);
-    swap(f3, other.f3);
-    swap(f4, other.f4);
-    swap(f5, other.f5);
-    swap(f6, other.f6);
-    swap(f7, other.f7);
-    swap(f8, other.f8);
-    swap(f9, other.f9);
-    swap(f10, other.f10);
+    FBE::swap_members(*this, other,
+        &StructMap::f1,
+        &StructMap::f2,
+        &StructMap::f3,
+        &StructMap::f4,
+        &StructMap::f5,
+        &StructMap::f6,
+        &StructMap::f7,
+        &StructMap::f8,
+        &StructMap::f9,
+        &StructMap::f10);
 }
 
 inline void swap(StructMap& a, StructMap& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructMap& value)
 {
-    stream << "StructMap(";
-    stream << "f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    stream << ",f3=";
-    FBE::print(stream, value.f3);
-    stream << ",f4=";
-    FBE::print(stream, value.f4);
-    stream << ",f5=";
-    FBE::print(stream, value.f5);
-    stream << ",f6=";
-    FBE::print(stream, value.f6);
-    stream << ",f7=";
-    FBE::print(stream, value.f7);
-    stream << ",f8=";
-    FBE::print(stream, value.f8);
-    stream << ",f9=";
-    FBE::print(stream, value.f9);
-    stream << ",f10=";
-    FBE::print(stream, value.f10);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructMap",
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2),
+        FBE::field("f3", value.f3),
+        FBE::field("f4", value.f4),
+        FBE::field("f5", value.f5),
+        FBE::field("f6", value.f6),
+        FBE::field("f7", value.f7),
+        FBE::field("f8", value.f8),
+        FBE::field("f9", value.f9),
+        FBE::field("f10", value.f10));
 }
 
 inline StructHash::StructHash(const std::unordered_map<std::string, uint8_t>& arg_f1, const std::unordered_map<std::string, std::optional<uint8_t>>& arg_f2, const std::unordered_map<std::string, FBE::buffer_t>& arg_f3, const std::unordered_map<std::string, std::optional<FBE::buffer_t>>& arg_f4, const std::unordered_map<std::string, ::test::EnumSimple>& arg_f5, const std::unordered_map<std::string, std::optional<::test::EnumSimple>>& arg_f6, const std::unordered_map<std::string, ::test::FlagsSimple>& arg_f7, const std::unordered_map<std::string, std::optional<::test::FlagsSimple>>& arg_f8, const std::unordered_map<std::string, ::test::StructSimple>& arg_f9, const std::unordered_map<std::string, std::optional<::test::StructSimple>>& arg_f10)
@@ -1697,64 +1555,40 @@ inline StructHash::StructHash(const std::unordered_map<std::string, uint8_t>& ar
     , f10(arg_f10)
 {}
 
-inline bool StructHash::operator==(const StructHash& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool StructHash::operator<(const StructHash& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string StructHash::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructHash::operator==(const StructHash& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool StructHash::operator<(const StructHash& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string StructHash::string() const { return FBE::to_text(*this); }
 
 inline void StructHash::swap(StructHash& other) noexcept
 {
-    using std::swap;
-    swap(f1, other.f1);
-    swap(f2, other.f2);
-    swap(f3, other.f3);
-    swap(f4, other.f4);
-    swap(f5, other.f5);
-    swap(f6, other.f6);
-    swap(f7, other.f7);
-    swap(f8, other.f8);
-    swap(f9, other.f9);
-    swap(f10, other.f10);
+    FBE::swap_members(*this, other,
+        &StructHash::f1,
+        &StructHash::f2,
+        &StructHash::f3,
+        &StructHash::f4,
+        &StructHash::f5,
+        &StructHash::f6,
+        &StructHash::f7,
+        &StructHash::f8,
+        &StructHash::f9,
+        &StructHash::f10);
 }
 
 inline void swap(StructHash& a, StructHash& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructHash& value)
 {
-    stream << "StructHash(";
-    stream << "f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    stream << ",f3=";
-    FBE::print(stream, value.f3);
-    stream << ",f4=";
-    FBE::print(stream, value.f4);
-    stream << ",f5=";
-    FBE::print(stream, value.f5);
-    stream << ",f6=";
-    FBE::print(stream, value.f6);
-    stream << ",f7=";
-    FBE::print(stream, value.f7);
-    stream << ",f8=";
-    FBE::print(stream, value.f8);
-    stream << ",f9=";
-    FBE::print(stream, value.f9);
-    stream << ",f10=";
-    FBE::print(stream, value.f10);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructHash",
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2),
+        FBE::field("f3", value.f3),
+        FBE::field("f4", value.f4),
+        FBE::field("f5", value.f5),
+        FBE::field("f6", value.f6),
+        FBE::field("f7", value.f7),
+        FBE::field("f8", value.f8),
+        FBE::field("f9", value.f9),
+        FBE::field("f10", value.f10));
 }
 
 inline StructHashEx::StructHashEx(const std::unordered_map<::test::StructSimple, ::test::StructNested>& arg_f1, const std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>& arg_f2)
@@ -1762,144 +1596,100 @@ inline StructHashEx::StructHashEx(const std::unordered_map<::test::StructSimple,
     , f2(arg_f2)
 {}
 
-inline bool StructHashEx::operator==(const StructHashEx& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool StructHashEx::operator<(const StructHashEx& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string StructHashEx::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool StructHashEx::operator==(const StructHashEx& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool StructHashEx::operator<(const StructHashEx& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string StructHashEx::string() const { return FBE::to_text(*this); }
 
 inline void StructHashEx::swap(StructHashEx& other) noexcept
 {
-    using std::swap;
-    swap(f1, other.f1);
-    swap(f2, other.f2);
+    FBE::swap_members(*this, other,
+        &StructHashEx::f1,
+        &StructHashEx::f2);
 }
 
 inline void swap(StructHashEx& a, StructHashEx& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructHashEx& value)
 {
-    stream << "StructHashEx(";
-    stream << "f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    return stream << ")";
+    return FBE::print_struct(stream, "StructHashEx",
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2));
 }
 
-inline bool StructEmpty::operator==(const StructEmpty& /*other*/) const noexcept
-{
-    return true;
-}
+inline bool StructEmpty::operator==(const StructEmpty& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool StructEmpty::operator<(const StructEmpty& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string StructEmpty::string() const { return FBE::to_text(*this); }
 
-inline bool StructEmpty::operator<(const StructEmpty& /*other*/) const noexcept
+inline void StructEmpty::swap(StructEmpty& other) noexcept
 {
-    return false;
-}
-
-inline std::string StructEmpty::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
-
-inline void StructEmpty::swap(StructEmpty& /*other*/) noexcept
-{
+    FBE::swap_members(*this, other);
 }
 
 inline void swap(StructEmpty& a, StructEmpty& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const StructEmpty& /*value*/)
 {
-    stream << "StructEmpty(";
-    return stream << ")";
+    return FBE::print_struct(stream, "StructEmpty");
 }
 
 } // namespace test
 
 inline std::size_t std::hash<::test::StructSimple>::operator()(const ::test::StructSimple& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::test::StructSimple::id);
 }
 
 inline std::size_t std::hash<::test::StructOptional>::operator()(const ::test::StructOptional& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::test::StructOptional::id);
 }
 
 inline std::size_t std::hash<::test::StructNested>::operator()(const ::test::StructNested& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::test::StructNested::id);
 }
 
-inline std::size_t std::hash<::test::StructBytes>::operator()(const ::test::StructBytes& /*value*/) const noexcept
+inline std::size_t std::hash<::test::StructBytes>::operator()(const ::test::StructBytes& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::test::StructArray>::operator()(const ::test::StructArray& /*value*/) const noexcept
+inline std::size_t std::hash<::test::StructArray>::operator()(const ::test::StructArray& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::test::StructVector>::operator()(const ::test::StructVector& /*value*/) const noexcept
+inline std::size_t std::hash<::test::StructVector>::operator()(const ::test::StructVector& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::test::StructList>::operator()(const ::test::StructList& /*value*/) const noexcept
+inline std::size_t std::hash<::test::StructList>::operator()(const ::test::StructList& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::test::StructSet>::operator()(const ::test::StructSet& /*value*/) const noexcept
+inline std::size_t std::hash<::test::StructSet>::operator()(const ::test::StructSet& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::test::StructMap>::operator()(const ::test::StructMap& /*value*/) const noexcept
+inline std::size_t std::hash<::test::StructMap>::operator()(const ::test::StructMap& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::test::StructHash>::operator()(const ::test::StructHash& /*value*/) const noexcept
+inline std::size_t std::hash<::test::StructHash>::operator()(const ::test::StructHash& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::test::StructHashEx>::operator()(const ::test::StructHashEx& /*value*/) const noexcept
+inline std::size_t std::hash<::test::StructHashEx>::operator()(const ::test::StructHashEx& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::test::StructEmpty>::operator()(const ::test::StructEmpty& /*value*/) const noexcept
+inline std::size_t std::hash<::test::StructEmpty>::operator()(const ::test::StructEmpty& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -121,40 +121,24 @@ inline CharKeys::CharKeys(const std::set<char>& arg_letters, const std::map<char
     , countByLetter(arg_countByLetter)
 {}
 
-inline bool CharKeys::operator==(const CharKeys& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool CharKeys::operator<(const CharKeys& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string CharKeys::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool CharKeys::operator==(const CharKeys& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool CharKeys::operator<(const CharKeys& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string CharKeys::string() const { return FBE::to_text(*this); }
 
 inline void CharKeys::swap(CharKeys& other) noexcept
 {
-    using std::swap;
-    swap(letters, other.letters);
-    swap(countByLetter, other.countByLetter);
+    FBE::swap_members(*this, other,
+        &CharKeys::letters,
+        &CharKeys::countByLetter);
 }
 
 inline void swap(CharKeys& a, CharKeys& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const CharKeys& value)
 {
-    stream << "CharKeys(";
-    stream << "letters=";
-    FBE::print(stream, value.letters);
-    stream << ",countByLetter=";
-    FBE::print(stream, value.countByLetter);
-    return stream << ")";
+    return FBE::print_struct(stream, "CharKeys",
+        FBE::field("letters", value.letters),
+        FBE::field("countByLetter", value.countByLetter));
 }
 
 inline GradeKeys::GradeKeys(const std::set<::chars::Grade>& arg_grades, const std::map<::chars::Grade, int32_t>& arg_countByGrade)
@@ -162,52 +146,34 @@ inline GradeKeys::GradeKeys(const std::set<::chars::Grade>& arg_grades, const st
     , countByGrade(arg_countByGrade)
 {}
 
-inline bool GradeKeys::operator==(const GradeKeys& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool GradeKeys::operator<(const GradeKeys& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string GradeKeys::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool GradeKeys::operator==(const GradeKeys& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool GradeKeys::operator<(const GradeKeys& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string GradeKeys::string() const { return FBE::to_text(*this); }
 
 inline void GradeKeys::swap(GradeKeys& other) noexcept
 {
-    using std::swap;
-    swap(grades, other.grades);
-    swap(countByGrade, other.countByGrade);
+    FBE::swap_members(*this, other,
+        &GradeKeys::grades,
+        &GradeKeys::countByGrade);
 }
 
 inline void swap(GradeKeys& a, GradeKeys& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const GradeKeys& value)
 {
-    stream << "GradeKeys(";
-    stream << "grades=";
-    FBE::print(stream, value.grades);
-    stream << ",countByGrade=";
-    FBE::print(stream, value.countByGrade);
-    return stream << ")";
+    return FBE::print_struct(stream, "GradeKeys",
+        FBE::field("grades", value.grades),
+        FBE::field("countByGrade", value.countByGrade));
 }
 
 } // namespace chars
 
-inline std::size_t std::hash<::chars::CharKeys>::operator()(const ::chars::CharKeys& /*value*/) const noexcept
+inline std::size_t std::hash<::chars::CharKeys>::operator()(const ::chars::CharKeys& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::chars::GradeKeys>::operator()(const ::chars::GradeKeys& /*value*/) const noexcept
+inline std::size_t std::hash<::chars::GradeKeys>::operator()(const ::chars::GradeKeys& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

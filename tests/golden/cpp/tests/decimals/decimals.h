@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -85,70 +85,45 @@ inline Prices::Prices(FBE::decimal_t arg_price, const std::optional<FBE::decimal
     , maybePrices(arg_maybePrices)
 {}
 
-inline bool Prices::operator==(const Prices& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Prices::operator<(const Prices& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Prices::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Prices::operator==(const Prices& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Prices::operator<(const Prices& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Prices::string() const { return FBE::to_text(*this); }
 
 inline void Prices::swap(Prices& other) noexcept
 {
-    using std::swap;
-    swap(price, other.price);
-    swap(maybePrice, other.maybePrice);
-    swap(pair, other.pair);
-    swap(priceVector, other.priceVector);
-    swap(priceList, other.priceList);
-    swap(priceSet, other.priceSet);
-    swap(priceById, other.priceById);
-    swap(idByPrice, other.idByPrice);
-    swap(priceByPrice, other.priceByPrice);
-    swap(maybePrices, other.maybePrices);
+    FBE::swap_members(*this, other,
+        &Prices::price,
+        &Prices::maybePrice,
+        &Prices::pair,
+        &Prices::priceVector,
+        &Prices::priceList,
+        &Prices::priceSet,
+        &Prices::priceById,
+        &Prices::idByPrice,
+        &Prices::priceByPrice,
+        &Prices::maybePrices);
 }
 
 inline void swap(Prices& a, Prices& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Prices& value)
 {
-    stream << "Prices(";
-    stream << "price=";
-    FBE::print(stream, value.price);
-    stream << ",maybePrice=";
-    FBE::print(stream, value.maybePrice);
-    stream << ",pair=";
-    FBE::print(stream, value.pair);
-    stream << ",priceVector=";
-    FBE::print(stream, value.priceVector);
-    stream << ",priceList=";
-    FBE::print(stream, value.priceList);
-    stream << ",priceSet=";
-    FBE::print(stream, value.priceSet);
-    stream << ",priceById=";
-    FBE::print(stream, value.priceById);
-    stream << ",idByPrice=";
-    FBE::print(stream, value.idByPrice);
-    stream << ",priceByPrice=";
-    FBE::print(stream, value.priceByPrice);
-    stream << ",maybePrices=";
-    FBE::print(stream, value.maybePrices);
-    return stream << ")";
+    return FBE::print_struct(stream, "Prices",
+        FBE::field("price", value.price),
+        FBE::field("maybePrice", value.maybePrice),
+        FBE::field("pair", value.pair),
+        FBE::field("priceVector", value.priceVector),
+        FBE::field("priceList", value.priceList),
+        FBE::field("priceSet", value.priceSet),
+        FBE::field("priceById", value.priceById),
+        FBE::field("idByPrice", value.idByPrice),
+        FBE::field("priceByPrice", value.priceByPrice),
+        FBE::field("maybePrices", value.maybePrices));
 }
 
 } // namespace decimals
 
-inline std::size_t std::hash<::decimals::Prices>::operator()(const ::decimals::Prices& /*value*/) const noexcept
+inline std::size_t std::hash<::decimals::Prices>::operator()(const ::decimals::Prices& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -125,82 +125,53 @@ inline Zeros::Zeros(int32_t arg_id, const std::optional<bool>& arg_b, const std:
     , absent(arg_absent)
 {}
 
-inline bool Zeros::operator==(const Zeros& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Zeros::operator<(const Zeros& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Zeros::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Zeros::operator==(const Zeros& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Zeros::operator<(const Zeros& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Zeros::string() const { return FBE::to_text(*this); }
 
 inline void Zeros::swap(Zeros& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(b, other.b);
-    swap(i, other.i);
-    swap(l, other.l);
-    swap(f, other.f);
-    swap(d, other.d);
-    swap(m, other.m);
-    swap(s, other.s);
-    swap(c, other.c);
-    swap(fl, other.fl);
-    swap(t, other.t);
-    swap(u, other.u);
-    swap(n, other.n);
-    swap(absent, other.absent);
+    FBE::swap_members(*this, other,
+        &Zeros::id,
+        &Zeros::b,
+        &Zeros::i,
+        &Zeros::l,
+        &Zeros::f,
+        &Zeros::d,
+        &Zeros::m,
+        &Zeros::s,
+        &Zeros::c,
+        &Zeros::fl,
+        &Zeros::t,
+        &Zeros::u,
+        &Zeros::n,
+        &Zeros::absent);
 }
 
 inline void swap(Zeros& a, Zeros& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Zeros& value)
 {
-    stream << "Zeros(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",b=";
-    FBE::print(stream, value.b);
-    stream << ",i=";
-    FBE::print(stream, value.i);
-    stream << ",l=";
-    FBE::print(stream, value.l);
-    stream << ",f=";
-    FBE::print(stream, value.f);
-    stream << ",d=";
-    FBE::print(stream, value.d);
-    stream << ",m=";
-    FBE::print(stream, value.m);
-    stream << ",s=";
-    FBE::print(stream, value.s);
-    stream << ",c=";
-    FBE::print(stream, value.c);
-    stream << ",fl=";
-    FBE::print(stream, value.fl);
-    stream << ",t=";
-    FBE::print(stream, value.t);
-    stream << ",u=";
-    FBE::print(stream, value.u);
-    stream << ",n=";
-    FBE::print(stream, value.n);
-    stream << ",absent=";
-    FBE::print(stream, value.absent);
-    return stream << ")";
+    return FBE::print_struct(stream, "Zeros",
+        FBE::field("id", value.id),
+        FBE::field("b", value.b),
+        FBE::field("i", value.i),
+        FBE::field("l", value.l),
+        FBE::field("f", value.f),
+        FBE::field("d", value.d),
+        FBE::field("m", value.m),
+        FBE::field("s", value.s),
+        FBE::field("c", value.c),
+        FBE::field("fl", value.fl),
+        FBE::field("t", value.t),
+        FBE::field("u", value.u),
+        FBE::field("n", value.n),
+        FBE::field("absent", value.absent));
 }
 
 } // namespace defaults
 
-inline std::size_t std::hash<::defaults::Zeros>::operator()(const ::defaults::Zeros& /*value*/) const noexcept
+inline std::size_t std::hash<::defaults::Zeros>::operator()(const ::defaults::Zeros& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

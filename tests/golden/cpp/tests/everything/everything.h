@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -939,148 +939,88 @@ inline Counted::Counted(int32_t arg_a)
     : a(arg_a)
 {}
 
-inline bool Counted::operator==(const Counted& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Counted::operator<(const Counted& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Counted::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Counted::operator==(const Counted& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Counted::operator<(const Counted& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Counted::string() const { return FBE::to_text(*this); }
 
 inline void Counted::swap(Counted& other) noexcept
 {
-    using std::swap;
-    swap(a, other.a);
+    FBE::swap_members(*this, other,
+        &Counted::a);
 }
 
 inline void swap(Counted& a, Counted& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Counted& value)
 {
-    stream << "Counted(";
-    stream << "a=";
-    FBE::print(stream, value.a);
-    return stream << ")";
+    return FBE::print_struct(stream, "Counted",
+        FBE::field("a", value.a));
 }
 
 inline Shifted::Shifted(int32_t arg_a)
     : a(arg_a)
 {}
 
-inline bool Shifted::operator==(const Shifted& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Shifted::operator<(const Shifted& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Shifted::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Shifted::operator==(const Shifted& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Shifted::operator<(const Shifted& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Shifted::string() const { return FBE::to_text(*this); }
 
 inline void Shifted::swap(Shifted& other) noexcept
 {
-    using std::swap;
-    swap(a, other.a);
+    FBE::swap_members(*this, other,
+        &Shifted::a);
 }
 
 inline void swap(Shifted& a, Shifted& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Shifted& value)
 {
-    stream << "Shifted(";
-    stream << "a=";
-    FBE::print(stream, value.a);
-    return stream << ")";
+    return FBE::print_struct(stream, "Shifted",
+        FBE::field("a", value.a));
 }
 
 inline AfterShift::AfterShift(int32_t arg_a)
     : a(arg_a)
 {}
 
-inline bool AfterShift::operator==(const AfterShift& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool AfterShift::operator<(const AfterShift& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string AfterShift::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool AfterShift::operator==(const AfterShift& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool AfterShift::operator<(const AfterShift& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string AfterShift::string() const { return FBE::to_text(*this); }
 
 inline void AfterShift::swap(AfterShift& other) noexcept
 {
-    using std::swap;
-    swap(a, other.a);
+    FBE::swap_members(*this, other,
+        &AfterShift::a);
 }
 
 inline void swap(AfterShift& a, AfterShift& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const AfterShift& value)
 {
-    stream << "AfterShift(";
-    stream << "a=";
-    FBE::print(stream, value.a);
-    return stream << ")";
+    return FBE::print_struct(stream, "AfterShift",
+        FBE::field("a", value.a));
 }
 
 inline Fixed::Fixed(int32_t arg_a)
     : a(arg_a)
 {}
 
-inline bool Fixed::operator==(const Fixed& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Fixed::operator<(const Fixed& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Fixed::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Fixed::operator==(const Fixed& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Fixed::operator<(const Fixed& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Fixed::string() const { return FBE::to_text(*this); }
 
 inline void Fixed::swap(Fixed& other) noexcept
 {
-    using std::swap;
-    swap(a, other.a);
+    FBE::swap_members(*this, other,
+        &Fixed::a);
 }
 
 inline void swap(Fixed& a, Fixed& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Fixed& value)
 {
-    stream << "Fixed(";
-    stream << "a=";
-    FBE::print(stream, value.a);
-    return stream << ")";
+    return FBE::print_struct(stream, "Fixed",
+        FBE::field("a", value.a));
 }
 
 inline Derived::Derived(const ::everything::Fixed& base, int32_t arg_b)
@@ -1088,39 +1028,24 @@ inline Derived::Derived(const ::everything::Fixed& base, int32_t arg_b)
     , b(arg_b)
 {}
 
-inline bool Derived::operator==(const Derived& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Derived::operator<(const Derived& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Derived::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Derived::operator==(const Derived& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Derived::operator<(const Derived& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Derived::string() const { return FBE::to_text(*this); }
 
 inline void Derived::swap(Derived& other) noexcept
 {
-    ::everything::Fixed::swap(other);
-    using std::swap;
-    swap(b, other.b);
+    FBE::swap_members(*this, other,
+        &Derived::a,
+        &Derived::b);
 }
 
 inline void swap(Derived& a, Derived& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Derived& value)
 {
-    stream << "Derived(";
-    stream << static_cast<const ::everything::Fixed&>(value);
-    stream << ",b=";
-    FBE::print(stream, value.b);
-    return stream << ")";
+    return FBE::print_struct(stream, "Derived",
+        static_cast<const ::everything::Fixed&>(value),
+        FBE::field("b", value.b));
 }
 
 inline ImportedBase::ImportedBase(const ::market::Instrument& base, double arg_price)
@@ -1128,76 +1053,47 @@ inline ImportedBase::ImportedBase(const ::market::Instrument& base, double arg_p
     , price(arg_price)
 {}
 
-inline bool ImportedBase::operator==(const ImportedBase& other) const noexcept
-{
-    return symbol == other.symbol;
-}
-
-inline bool ImportedBase::operator<(const ImportedBase& other) const noexcept
-{
-    return symbol < other.symbol;
-}
-
-inline std::string ImportedBase::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool ImportedBase::operator==(const ImportedBase& other) const noexcept { return FBE::equal_members(*this, other, &ImportedBase::symbol); }
+inline bool ImportedBase::operator<(const ImportedBase& other) const noexcept { return FBE::less_members(*this, other, &ImportedBase::symbol); }
+inline std::string ImportedBase::string() const { return FBE::to_text(*this); }
 
 inline void ImportedBase::swap(ImportedBase& other) noexcept
 {
-    ::market::Instrument::swap(other);
-    using std::swap;
-    swap(price, other.price);
+    FBE::swap_members(*this, other,
+        &ImportedBase::symbol,
+        &ImportedBase::digits,
+        &ImportedBase::price);
 }
 
 inline void swap(ImportedBase& a, ImportedBase& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const ImportedBase& value)
 {
-    stream << "ImportedBase(";
-    stream << static_cast<const ::market::Instrument&>(value);
-    stream << ",price=";
-    FBE::print(stream, value.price);
-    return stream << ")";
+    return FBE::print_struct(stream, "ImportedBase",
+        static_cast<const ::market::Instrument&>(value),
+        FBE::field("price", value.price));
 }
 
 inline Note::Note(const std::string& arg_text)
     : text(arg_text)
 {}
 
-inline bool Note::operator==(const Note& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Note::operator<(const Note& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Note::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Note::operator==(const Note& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Note::operator<(const Note& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Note::string() const { return FBE::to_text(*this); }
 
 inline void Note::swap(Note& other) noexcept
 {
-    using std::swap;
-    swap(text, other.text);
+    FBE::swap_members(*this, other,
+        &Note::text);
 }
 
 inline void swap(Note& a, Note& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Note& value)
 {
-    stream << "Note(";
-    stream << "text=";
-    FBE::print(stream, value.text);
-    return stream << ")";
+    return FBE::print_struct(stream, "Note",
+        FBE::field("text", value.text));
 }
 
 inline Quiet::Quiet(const std::string& arg_password, int32_t arg_legacy)
@@ -1205,68 +1101,40 @@ inline Quiet::Quiet(const std::string& arg_password, int32_t arg_legacy)
     , legacy(arg_legacy)
 {}
 
-inline bool Quiet::operator==(const Quiet& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Quiet::operator<(const Quiet& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Quiet::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Quiet::operator==(const Quiet& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Quiet::operator<(const Quiet& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Quiet::string() const { return FBE::to_text(*this); }
 
 inline void Quiet::swap(Quiet& other) noexcept
 {
-    using std::swap;
-    swap(password, other.password);
-    swap(legacy, other.legacy);
+    FBE::swap_members(*this, other,
+        &Quiet::password,
+        &Quiet::legacy);
 }
 
 inline void swap(Quiet& a, Quiet& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Quiet& value)
 {
-    stream << "Quiet(";
-    stream << "password=***";
-    stream << ",legacy=";
-    FBE::print(stream, value.legacy);
-    return stream << ")";
+    return FBE::print_struct(stream, "Quiet",
+        FBE::hidden("password"),
+        FBE::field("legacy", value.legacy));
 }
 
-inline bool Empty::operator==(const Empty& /*other*/) const noexcept
-{
-    return true;
-}
+inline bool Empty::operator==(const Empty& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Empty::operator<(const Empty& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Empty::string() const { return FBE::to_text(*this); }
 
-inline bool Empty::operator<(const Empty& /*other*/) const noexcept
+inline void Empty::swap(Empty& other) noexcept
 {
-    return false;
-}
-
-inline std::string Empty::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
-
-inline void Empty::swap(Empty& /*other*/) noexcept
-{
+    FBE::swap_members(*this, other);
 }
 
 inline void swap(Empty& a, Empty& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Empty& /*value*/)
 {
-    stream << "Empty(";
-    return stream << ")";
+    return FBE::print_struct(stream, "Empty");
 }
 
 inline Everything::Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char arg_f3, wchar_t arg_f4, int8_t arg_f5, uint8_t arg_f6, int16_t arg_f7, uint16_t arg_f8, int32_t arg_f9, uint32_t arg_f10, int64_t arg_f11, uint64_t arg_f12, float arg_f13, double arg_f14, FBE::decimal_t arg_f15, FBE::decimal_t arg_f16, const std::string& arg_f17, uint64_t arg_f18, uint64_t arg_f19, FBE::uuid_t arg_f20, FBE::uuid_t arg_f21, FBE::uuid_t arg_f22, FBE::uuid_t arg_f23, const FBE::buffer_t& arg_f24, ::everything::EByte arg_f25, ::market::Side arg_f26, ::everything::FByte arg_f27, ::everything::FUInt64 arg_f28, const ::everything::Counted& arg_f29, const ::market::Instrument& arg_f30, const std::optional<int32_t>& arg_f31, const std::optional<int32_t>& arg_f32, const std::optional<std::string>& arg_f33, const std::optional<::everything::EByte>& arg_f34, const std::optional<::everything::Counted>& arg_f35, const std::array<int32_t, 3>& arg_f36, const std::array<std::optional<std::string>, 2>& arg_f37, const std::vector<double>& arg_f38, const std::vector<std::optional<::everything::Counted>>& arg_f39, const std::list<std::string>& arg_f40, const std::set<int64_t>& arg_f41, const std::set<::market::Instrument>& arg_f42, const std::map<int32_t, std::string>& arg_f43, const std::map<std::string, std::optional<::everything::Counted>>& arg_f44, const std::unordered_map<FBE::uuid_t, FBE::buffer_t>& arg_f45, const std::unordered_map<::market::Instrument, ::everything::Counted>& arg_f46, const std::optional<int32_t>& arg_f47, bool arg_f47Reset, const std::optional<uint64_t>& arg_f48, const std::map<FBE::buffer_t, int32_t>& arg_f49, const std::unordered_map<FBE::buffer_t, std::string>& arg_f50, const std::set<FBE::decimal_t>& arg_f51, const std::map<FBE::decimal_t, int32_t>& arg_f52)
@@ -1326,196 +1194,128 @@ inline Everything::Everything(int32_t arg_id, bool arg_f1, uint8_t arg_f2, char 
     , f52(arg_f52)
 {}
 
-inline bool Everything::operator==(const Everything& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Everything::operator<(const Everything& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Everything::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Everything::operator==(const Everything& other) const noexcept { return FBE::equal_members(*this, other, &Everything::id); }
+inline bool Everything::operator<(const Everything& other) const noexcept { return FBE::less_members(*this, other, &Everything::id); }
+inline std::string Everything::string() const { return FBE::to_text(*this); }
 
 inline void Everything::swap(Everything& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(f1, other.f1);
-    swap(f2, other.f2);
-    swap(f3, other.f3);
-    swap(f4, other.f4);
-    swap(f5, other.f5);
-    swap(f6, other.f6);
-    swap(f7, other.f7);
-    swap(f8, other.f8);
-    swap(f9, other.f9);
-    swap(f10, other.f10);
-    swap(f11, other.f11);
-    swap(f12, other.f12);
-    swap(f13, other.f13);
-    swap(f14, other.f14);
-    swap(f15, other.f15);
-    swap(f16, other.f16);
-    swap(f17, other.f17);
-    swap(f18, other.f18);
-    swap(f19, other.f19);
-    swap(f20, other.f20);
-    swap(f21, other.f21);
-    swap(f22, other.f22);
-    swap(f23, other.f23);
-    swap(f24, other.f24);
-    swap(f25, other.f25);
-    swap(f26, other.f26);
-    swap(f27, other.f27);
-    swap(f28, other.f28);
-    swap(f29, other.f29);
-    swap(f30, other.f30);
-    swap(f31, other.f31);
-    swap(f32, other.f32);
-    swap(f33, other.f33);
-    swap(f34, other.f34);
-    swap(f35, other.f35);
-    swap(f36, other.f36);
-    swap(f37, other.f37);
-    swap(f38, other.f38);
-    swap(f39, other.f39);
-    swap(f40, other.f40);
-    swap(f41, other.f41);
-    swap(f42, other.f42);
-    swap(f43, other.f43);
-    swap(f44, other.f44);
-    swap(f45, other.f45);
-    swap(f46, other.f46);
-    swap(f47, other.f47);
-    swap(f47Reset, other.f47Reset);
-    swap(f48, other.f48);
-    swap(f49, other.f49);
-    swap(f50, other.f50);
-    swap(f51, other.f51);
-    swap(f52, other.f52);
+    FBE::swap_members(*this, other,
+        &Everything::id,
+        &Everything::f1,
+        &Everything::f2,
+        &Everything::f3,
+        &Everything::f4,
+        &Everything::f5,
+        &Everything::f6,
+        &Everything::f7,
+        &Everything::f8,
+        &Everything::f9,
+        &Everything::f10,
+        &Everything::f11,
+        &Everything::f12,
+        &Everything::f13,
+        &Everything::f14,
+        &Everything::f15,
+        &Everything::f16,
+        &Everything::f17,
+        &Everything::f18,
+        &Everything::f19,
+        &Everything::f20,
+        &Everything::f21,
+        &Everything::f22,
+        &Everything::f23,
+        &Everything::f24,
+        &Everything::f25,
+        &Everything::f26,
+        &Everything::f27,
+        &Everything::f28,
+        &Everything::f29,
+        &Everything::f30,
+        &Everything::f31,
+        &Everything::f32,
+        &Everything::f33,
+        &Everything::f34,
+        &Everything::f35,
+        &Everything::f36,
+        &Everything::f37,
+        &Everything::f38,
+        &Everything::f39,
+        &Everything::f40,
+        &Everything::f41,
+        &Everything::f42,
+        &Everything::f43,
+        &Everything::f44,
+        &Everything::f45,
+        &Everything::f46,
+        &Everything::f47,
+        &Everything::f47Reset,
+        &Everything::f48,
+        &Everything::f49,
+        &Everything::f50,
+        &Everything::f51,
+        &Everything::f52);
 }
 
 inline void swap(Everything& a, Everything& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Everything& value)
 {
-    stream << "Everything(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",f1=";
-    FBE::print(stream, value.f1);
-    stream << ",f2=";
-    FBE::print(stream, value.f2);
-    stream << ",f3=";
-    FBE::print(stream, value.f3);
-    stream << ",f4=";
-    FBE::print(stream, value.f4);
-    stream << ",f5=";
-    FBE::print(stream, value.f5);
-    stream << ",f6=";
-    FBE::print(stream, value.f6);
-    stream << ",f7=";
-    FBE::print(stream, value.f7);
-    stream << ",f8=";
-    FBE::print(stream, value.f8);
-    stream << ",f9=";
-    FBE::print(stream, value.f9);
-    stream << ",f10=";
-    FBE::print(stream, value.f10);
-    stream << ",f11=";
-    FBE::print(stream, value.f11);
-    stream << ",f12=";
-    FBE::print(stream, value.f12);
-    stream << ",f13=";
-    FBE::print(stream, value.f13);
-    stream << ",f14=";
-    FBE::print(stream, value.f14);
-    stream << ",f15=";
-    FBE::print(stream, value.f15);
-    stream << ",f16=";
-    FBE::print(stream, value.f16);
-    stream << ",f17=";
-    FBE::print(stream, value.f17);
-    stream << ",f18=";
-    FBE::print(stream, value.f18);
-    stream << ",f19=";
-    FBE::print(stream, value.f19);
-    stream << ",f20=";
-    FBE::print(stream, value.f20);
-    stream << ",f21=";
-    FBE::print(stream, value.f21);
-    stream << ",f22=";
-    FBE::print(stream, value.f22);
-    stream << ",f23=";
-    FBE::print(stream, value.f23);
-    stream << ",f24=";
-    FBE::print(stream, value.f24);
-    stream << ",f25=";
-    FBE::print(stream, value.f25);
-    stream << ",f26=";
-    FBE::print(stream, value.f26);
-    stream << ",f27=";
-    FBE::print(stream, value.f27);
-    stream << ",f28=";
-    FBE::print(stream, value.f28);
-    stream << ",f29=";
-    FBE::print(stream, value.f29);
-    stream << ",f30=";
-    FBE::print(stream, value.f30);
-    stream << ",f31=";
-    FBE::print(stream, value.f31);
-    stream << ",f32=";
-    FBE::print(stream, value.f32);
-    stream << ",f33=";
-    FBE::print(stream, value.f33);
-    stream << ",f34=";
-    FBE::print(stream, value.f34);
-    stream << ",f35=";
-    FBE::print(stream, value.f35);
-    stream << ",f36=";
-    FBE::print(stream, value.f36);
-    stream << ",f37=";
-    FBE::print(stream, value.f37);
-    stream << ",f38=";
-    FBE::print(stream, value.f38);
-    stream << ",f39=";
-    FBE::print(stream, value.f39);
-    stream << ",f40=";
-    FBE::print(stream, value.f40);
-    stream << ",f41=";
-    FBE::print(stream, value.f41);
-    stream << ",f42=";
-    FBE::print(stream, value.f42);
-    stream << ",f43=";
-    FBE::print(stream, value.f43);
-    stream << ",f44=";
-    FBE::print(stream, value.f44);
-    stream << ",f45=";
-    FBE::print(stream, value.f45);
-    stream << ",f46=";
-    FBE::print(stream, value.f46);
-    stream << ",f47=";
-    FBE::print(stream, value.f47);
-    stream << ",f47Reset=";
-    FBE::print(stream, value.f47Reset);
-    stream << ",f48=";
-    FBE::print(stream, value.f48);
-    stream << ",f49=";
-    FBE::print(stream, value.f49);
-    stream << ",f50=";
-    FBE::print(stream, value.f50);
-    stream << ",f51=";
-    FBE::print(stream, value.f51);
-    stream << ",f52=";
-    FBE::print(stream, value.f52);
-    return stream << ")";
+    return FBE::print_struct(stream, "Everything",
+        FBE::field("id", value.id),
+        FBE::field("f1", value.f1),
+        FBE::field("f2", value.f2),
+        FBE::field("f3", value.f3),
+        FBE::field("f4", value.f4),
+        FBE::field("f5", value.f5),
+        FBE::field("f6", value.f6),
+        FBE::field("f7", value.f7),
+        FBE::field("f8", value.f8),
+        FBE::field("f9", value.f9),
+        FBE::field("f10", value.f10),
+        FBE::field("f11", value.f11),
+        FBE::field("f12", value.f12),
+        FBE::field("f13", value.f13),
+        FBE::field("f14", value.f14),
+        FBE::field("f15", value.f15),
+        FBE::field("f16", value.f16),
+        FBE::field("f17", value.f17),
+        FBE::field("f18", value.f18),
+        FBE::field("f19", value.f19),
+        FBE::field("f20", value.f20),
+        FBE::field("f21", value.f21),
+        FBE::field("f22", value.f22),
+        FBE::field("f23", value.f23),
+        FBE::field("f24", value.f24),
+        FBE::field("f25", value.f25),
+        FBE::field("f26", value.f26),
+        FBE::field("f27", value.f27),
+        FBE::field("f28", value.f28),
+        FBE::field("f29", value.f29),
+        FBE::field("f30", value.f30),
+        FBE::field("f31", value.f31),
+        FBE::field("f32", value.f32),
+        FBE::field("f33", value.f33),
+        FBE::field("f34", value.f34),
+        FBE::field("f35", value.f35),
+        FBE::field("f36", value.f36),
+        FBE::field("f37", value.f37),
+        FBE::field("f38", value.f38),
+        FBE::field("f39", value.f39),
+        FBE::field("f40", value.f40),
+        FBE::field("f41", value.f41),
+        FBE::field("f42", value.f42),
+        FBE::field("f43", value.f43),
+        FBE::field("f44", value.f44),
+        FBE::field("f45", value.f45),
+        FBE::field("f46", value.f46),
+        FBE::field("f47", value.f47),
+        FBE::field("f47Reset", value.f47Reset),
+        FBE::field("f48", value.f48),
+        FBE::field("f49", value.f49),
+        FBE::field("f50", value.f50),
+        FBE::field("f51", value.f51),
+        FBE::field("f52", value.f52));
 }
 
 inline PlaceOrder::PlaceOrder(FBE::uuid_t arg_id, const ::market::Instrument& arg_instrument)
@@ -1523,77 +1323,46 @@ inline PlaceOrder::PlaceOrder(FBE::uuid_t arg_id, const ::market::Instrument& ar
     , instrument(arg_instrument)
 {}
 
-inline bool PlaceOrder::operator==(const PlaceOrder& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool PlaceOrder::operator<(const PlaceOrder& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string PlaceOrder::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool PlaceOrder::operator==(const PlaceOrder& other) const noexcept { return FBE::equal_members(*this, other, &PlaceOrder::id); }
+inline bool PlaceOrder::operator<(const PlaceOrder& other) const noexcept { return FBE::less_members(*this, other, &PlaceOrder::id); }
+inline std::string PlaceOrder::string() const { return FBE::to_text(*this); }
 
 inline void PlaceOrder::swap(PlaceOrder& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(instrument, other.instrument);
+    FBE::swap_members(*this, other,
+        &PlaceOrder::id,
+        &PlaceOrder::instrument);
 }
 
 inline void swap(PlaceOrder& a, PlaceOrder& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const PlaceOrder& value)
 {
-    stream << "PlaceOrder(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",instrument=";
-    FBE::print(stream, value.instrument);
-    return stream << ")";
+    return FBE::print_struct(stream, "PlaceOrder",
+        FBE::field("id", value.id),
+        FBE::field("instrument", value.instrument));
 }
 
 inline Accepted::Accepted(FBE::uuid_t arg_id)
     : id(arg_id)
 {}
 
-inline bool Accepted::operator==(const Accepted& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Accepted::operator<(const Accepted& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Accepted::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Accepted::operator==(const Accepted& other) const noexcept { return FBE::equal_members(*this, other, &Accepted::id); }
+inline bool Accepted::operator<(const Accepted& other) const noexcept { return FBE::less_members(*this, other, &Accepted::id); }
+inline std::string Accepted::string() const { return FBE::to_text(*this); }
 
 inline void Accepted::swap(Accepted& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
+    FBE::swap_members(*this, other,
+        &Accepted::id);
 }
 
 inline void swap(Accepted& a, Accepted& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Accepted& value)
 {
-    stream << "Accepted(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    return stream << ")";
+    return FBE::print_struct(stream, "Accepted",
+        FBE::field("id", value.id));
 }
 
 inline Rejected::Rejected(FBE::uuid_t arg_id, const std::string& arg_reason)
@@ -1601,77 +1370,46 @@ inline Rejected::Rejected(FBE::uuid_t arg_id, const std::string& arg_reason)
     , reason(arg_reason)
 {}
 
-inline bool Rejected::operator==(const Rejected& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Rejected::operator<(const Rejected& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Rejected::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Rejected::operator==(const Rejected& other) const noexcept { return FBE::equal_members(*this, other, &Rejected::id); }
+inline bool Rejected::operator<(const Rejected& other) const noexcept { return FBE::less_members(*this, other, &Rejected::id); }
+inline std::string Rejected::string() const { return FBE::to_text(*this); }
 
 inline void Rejected::swap(Rejected& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(reason, other.reason);
+    FBE::swap_members(*this, other,
+        &Rejected::id,
+        &Rejected::reason);
 }
 
 inline void swap(Rejected& a, Rejected& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Rejected& value)
 {
-    stream << "Rejected(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",reason=";
-    FBE::print(stream, value.reason);
-    return stream << ")";
+    return FBE::print_struct(stream, "Rejected",
+        FBE::field("id", value.id),
+        FBE::field("reason", value.reason));
 }
 
 inline Ping::Ping(int64_t arg_sequence)
     : sequence(arg_sequence)
 {}
 
-inline bool Ping::operator==(const Ping& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Ping::operator<(const Ping& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Ping::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Ping::operator==(const Ping& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Ping::operator<(const Ping& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Ping::string() const { return FBE::to_text(*this); }
 
 inline void Ping::swap(Ping& other) noexcept
 {
-    using std::swap;
-    swap(sequence, other.sequence);
+    FBE::swap_members(*this, other,
+        &Ping::sequence);
 }
 
 inline void swap(Ping& a, Ping& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Ping& value)
 {
-    stream << "Ping(";
-    stream << "sequence=";
-    FBE::print(stream, value.sequence);
-    return stream << ")";
+    return FBE::print_struct(stream, "Ping",
+        FBE::field("sequence", value.sequence));
 }
 
 inline FixedKeywords::FixedKeywords(int32_t arg_new, bool arg_swap, ::everything::Reserved arg_default)
@@ -1680,43 +1418,26 @@ inline FixedKeywords::FixedKeywords(int32_t arg_new, bool arg_swap, ::everything
     , default_(arg_default)
 {}
 
-inline bool FixedKeywords::operator==(const FixedKeywords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool FixedKeywords::operator<(const FixedKeywords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string FixedKeywords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool FixedKeywords::operator==(const FixedKeywords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool FixedKeywords::operator<(const FixedKeywords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string FixedKeywords::string() const { return FBE::to_text(*this); }
 
 inline void FixedKeywords::swap(FixedKeywords& other) noexcept
 {
-    using std::swap;
-    swap(new_, other.new_);
-    swap(swap_, other.swap_);
-    swap(default_, other.default_);
+    FBE::swap_members(*this, other,
+        &FixedKeywords::new_,
+        &FixedKeywords::swap_,
+        &FixedKeywords::default_);
 }
 
 inline void swap(FixedKeywords& a, FixedKeywords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const FixedKeywords& value)
 {
-    stream << "FixedKeywords(";
-    stream << "new=";
-    FBE::print(stream, value.new_);
-    stream << ",swap=";
-    FBE::print(stream, value.swap_);
-    stream << ",default=";
-    FBE::print(stream, value.default_);
-    return stream << ")";
+    return FBE::print_struct(stream, "FixedKeywords",
+        FBE::field("new", value.new_),
+        FBE::field("swap", value.swap_),
+        FBE::field("default", value.default_));
 }
 
 inline Keywords::Keywords(int32_t arg_new, const std::string& arg_class, ::everything::Reserved arg_default, bool arg_swap, int32_t arg_from, int32_t arg_None, int32_t arg_NULL, const std::optional<::everything::Reserved>& arg_operator, const std::vector<::everything::FixedKeywords>& arg_this)
@@ -1731,61 +1452,38 @@ inline Keywords::Keywords(int32_t arg_new, const std::string& arg_class, ::every
     , this_(arg_this)
 {}
 
-inline bool Keywords::operator==(const Keywords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Keywords::operator<(const Keywords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Keywords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Keywords::operator==(const Keywords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Keywords::operator<(const Keywords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Keywords::string() const { return FBE::to_text(*this); }
 
 inline void Keywords::swap(Keywords& other) noexcept
 {
-    using std::swap;
-    swap(new_, other.new_);
-    swap(class_, other.class_);
-    swap(default_, other.default_);
-    swap(swap_, other.swap_);
-    swap(from, other.from);
-    swap(None, other.None);
-    swap(NULL_, other.NULL_);
-    swap(operator_, other.operator_);
-    swap(this_, other.this_);
+    FBE::swap_members(*this, other,
+        &Keywords::new_,
+        &Keywords::class_,
+        &Keywords::default_,
+        &Keywords::swap_,
+        &Keywords::from,
+        &Keywords::None,
+        &Keywords::NULL_,
+        &Keywords::operator_,
+        &Keywords::this_);
 }
 
 inline void swap(Keywords& a, Keywords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Keywords& value)
 {
-    stream << "Keywords(";
-    stream << "new=";
-    FBE::print(stream, value.new_);
-    stream << ",class=";
-    FBE::print(stream, value.class_);
-    stream << ",default=";
-    FBE::print(stream, value.default_);
-    stream << ",swap=";
-    FBE::print(stream, value.swap_);
-    stream << ",from=";
-    FBE::print(stream, value.from);
-    stream << ",None=";
-    FBE::print(stream, value.None);
-    stream << ",NULL=";
-    FBE::print(stream, value.NULL_);
-    stream << ",operator=";
-    FBE::print(stream, value.operator_);
-    stream << ",this=";
-    FBE::print(stream, value.this_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Keywords",
+        FBE::field("new", value.new_),
+        FBE::field("class", value.class_),
+        FBE::field("default", value.default_),
+        FBE::field("swap", value.swap_),
+        FBE::field("from", value.from),
+        FBE::field("None", value.None),
+        FBE::field("NULL", value.NULL_),
+        FBE::field("operator", value.operator_),
+        FBE::field("this", value.this_));
 }
 
 inline Route::Route(const std::string& arg_venue, double arg_weight, int32_t arg_leg)
@@ -1794,45 +1492,26 @@ inline Route::Route(const std::string& arg_venue, double arg_weight, int32_t arg
     , leg(arg_leg)
 {}
 
-inline bool Route::operator==(const Route& other) const noexcept
-{
-    return venue == other.venue && leg == other.leg;
-}
-
-inline bool Route::operator<(const Route& other) const noexcept
-{
-    if (venue < other.venue) return true;
-    if (other.venue < venue) return false;
-    return leg < other.leg;
-}
-
-inline std::string Route::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Route::operator==(const Route& other) const noexcept { return FBE::equal_members(*this, other, &Route::venue, &Route::leg); }
+inline bool Route::operator<(const Route& other) const noexcept { return FBE::less_members(*this, other, &Route::venue, &Route::leg); }
+inline std::string Route::string() const { return FBE::to_text(*this); }
 
 inline void Route::swap(Route& other) noexcept
 {
-    using std::swap;
-    swap(venue, other.venue);
-    swap(weight, other.weight);
-    swap(leg, other.leg);
+    FBE::swap_members(*this, other,
+        &Route::venue,
+        &Route::weight,
+        &Route::leg);
 }
 
 inline void swap(Route& a, Route& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Route& value)
 {
-    stream << "Route(";
-    stream << "venue=";
-    FBE::print(stream, value.venue);
-    stream << ",weight=";
-    FBE::print(stream, value.weight);
-    stream << ",leg=";
-    FBE::print(stream, value.leg);
-    return stream << ")";
+    return FBE::print_struct(stream, "Route",
+        FBE::field("venue", value.venue),
+        FBE::field("weight", value.weight),
+        FBE::field("leg", value.leg));
 }
 
 inline Routes::Routes(const std::set<::everything::Route>& arg_routes, const std::map<::everything::Route, int32_t>& arg_ranks, const std::unordered_map<::everything::Route, std::string>& arg_names)
@@ -1841,158 +1520,116 @@ inline Routes::Routes(const std::set<::everything::Route>& arg_routes, const std
     , names(arg_names)
 {}
 
-inline bool Routes::operator==(const Routes& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Routes::operator<(const Routes& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Routes::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Routes::operator==(const Routes& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Routes::operator<(const Routes& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Routes::string() const { return FBE::to_text(*this); }
 
 inline void Routes::swap(Routes& other) noexcept
 {
-    using std::swap;
-    swap(routes, other.routes);
-    swap(ranks, other.ranks);
-    swap(names, other.names);
+    FBE::swap_members(*this, other,
+        &Routes::routes,
+        &Routes::ranks,
+        &Routes::names);
 }
 
 inline void swap(Routes& a, Routes& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Routes& value)
 {
-    stream << "Routes(";
-    stream << "routes=";
-    FBE::print(stream, value.routes);
-    stream << ",ranks=";
-    FBE::print(stream, value.ranks);
-    stream << ",names=";
-    FBE::print(stream, value.names);
-    return stream << ")";
+    return FBE::print_struct(stream, "Routes",
+        FBE::field("routes", value.routes),
+        FBE::field("ranks", value.ranks),
+        FBE::field("names", value.names));
 }
 
 } // namespace everything
 
-inline std::size_t std::hash<::everything::Counted>::operator()(const ::everything::Counted& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Counted>::operator()(const ::everything::Counted& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::everything::Shifted>::operator()(const ::everything::Shifted& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Shifted>::operator()(const ::everything::Shifted& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::everything::AfterShift>::operator()(const ::everything::AfterShift& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::AfterShift>::operator()(const ::everything::AfterShift& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::everything::Fixed>::operator()(const ::everything::Fixed& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Fixed>::operator()(const ::everything::Fixed& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::everything::Derived>::operator()(const ::everything::Derived& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Derived>::operator()(const ::everything::Derived& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
 inline std::size_t std::hash<::everything::ImportedBase>::operator()(const ::everything::ImportedBase& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<std::string>()(value.symbol);
-    return result;
+    return FBE::hash_members(value, &::everything::ImportedBase::symbol);
 }
 
-inline std::size_t std::hash<::everything::Note>::operator()(const ::everything::Note& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Note>::operator()(const ::everything::Note& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::everything::Quiet>::operator()(const ::everything::Quiet& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Quiet>::operator()(const ::everything::Quiet& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::everything::Empty>::operator()(const ::everything::Empty& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Empty>::operator()(const ::everything::Empty& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
 inline std::size_t std::hash<::everything::Everything>::operator()(const ::everything::Everything& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<int32_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::everything::Everything::id);
 }
 
 inline std::size_t std::hash<::everything::PlaceOrder>::operator()(const ::everything::PlaceOrder& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<FBE::uuid_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::everything::PlaceOrder::id);
 }
 
 inline std::size_t std::hash<::everything::Accepted>::operator()(const ::everything::Accepted& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<FBE::uuid_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::everything::Accepted::id);
 }
 
 inline std::size_t std::hash<::everything::Rejected>::operator()(const ::everything::Rejected& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<FBE::uuid_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::everything::Rejected::id);
 }
 
-inline std::size_t std::hash<::everything::Ping>::operator()(const ::everything::Ping& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Ping>::operator()(const ::everything::Ping& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::everything::FixedKeywords>::operator()(const ::everything::FixedKeywords& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::FixedKeywords>::operator()(const ::everything::FixedKeywords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::everything::Keywords>::operator()(const ::everything::Keywords& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Keywords>::operator()(const ::everything::Keywords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
 inline std::size_t std::hash<::everything::Route>::operator()(const ::everything::Route& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<std::string>()(value.venue);
-    result = result * 31 + std::hash<int32_t>()(value.leg);
-    return result;
+    return FBE::hash_members(value, &::everything::Route::venue, &::everything::Route::leg);
 }
 
-inline std::size_t std::hash<::everything::Routes>::operator()(const ::everything::Routes& /*value*/) const noexcept
+inline std::size_t std::hash<::everything::Routes>::operator()(const ::everything::Routes& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -186,144 +186,86 @@ struct Holder
     friend std::ostream& operator<<(std::ostream&, const Holder&);
 };
 
-inline bool Empty::operator==(const Empty& /*other*/) const noexcept
-{
-    return true;
-}
+inline bool Empty::operator==(const Empty& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Empty::operator<(const Empty& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Empty::string() const { return FBE::to_text(*this); }
 
-inline bool Empty::operator<(const Empty& /*other*/) const noexcept
+inline void Empty::swap(Empty& other) noexcept
 {
-    return false;
-}
-
-inline std::string Empty::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
-
-inline void Empty::swap(Empty& /*other*/) noexcept
-{
+    FBE::swap_members(*this, other);
 }
 
 inline void swap(Empty& a, Empty& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Empty& /*value*/)
 {
-    stream << "Empty(";
-    return stream << ")";
+    return FBE::print_struct(stream, "Empty");
 }
 
 inline Empties::Empties(const std::vector<::hostile::Empty>& arg_items)
     : items(arg_items)
 {}
 
-inline bool Empties::operator==(const Empties& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Empties::operator<(const Empties& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Empties::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Empties::operator==(const Empties& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Empties::operator<(const Empties& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Empties::string() const { return FBE::to_text(*this); }
 
 inline void Empties::swap(Empties& other) noexcept
 {
-    using std::swap;
-    swap(items, other.items);
+    FBE::swap_members(*this, other,
+        &Empties::items);
 }
 
 inline void swap(Empties& a, Empties& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Empties& value)
 {
-    stream << "Empties(";
-    stream << "items=";
-    FBE::print(stream, value.items);
-    return stream << ")";
+    return FBE::print_struct(stream, "Empties",
+        FBE::field("items", value.items));
 }
 
 inline Wide::Wide(const std::array<int32_t, 1000000>& arg_values)
     : values(arg_values)
 {}
 
-inline bool Wide::operator==(const Wide& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Wide::operator<(const Wide& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Wide::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Wide::operator==(const Wide& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Wide::operator<(const Wide& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Wide::string() const { return FBE::to_text(*this); }
 
 inline void Wide::swap(Wide& other) noexcept
 {
-    using std::swap;
-    swap(values, other.values);
+    FBE::swap_members(*this, other,
+        &Wide::values);
 }
 
 inline void swap(Wide& a, Wide& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Wide& value)
 {
-    stream << "Wide(";
-    stream << "values=";
-    FBE::print(stream, value.values);
-    return stream << ")";
+    return FBE::print_struct(stream, "Wide",
+        FBE::field("values", value.values));
 }
 
 inline Wides::Wides(const std::vector<::hostile::Wide>& arg_items)
     : items(arg_items)
 {}
 
-inline bool Wides::operator==(const Wides& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Wides::operator<(const Wides& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Wides::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Wides::operator==(const Wides& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Wides::operator<(const Wides& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Wides::string() const { return FBE::to_text(*this); }
 
 inline void Wides::swap(Wides& other) noexcept
 {
-    using std::swap;
-    swap(items, other.items);
+    FBE::swap_members(*this, other,
+        &Wides::items);
 }
 
 inline void swap(Wides& a, Wides& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Wides& value)
 {
-    stream << "Wides(";
-    stream << "items=";
-    FBE::print(stream, value.items);
-    return stream << ")";
+    return FBE::print_struct(stream, "Wides",
+        FBE::field("items", value.items));
 }
 
 inline Holder::Holder(const ::hostile::Wide& arg_wide, const std::optional<::hostile::Wide>& arg_maybe, const std::map<int32_t, ::hostile::Wide>& arg_byId)
@@ -332,73 +274,51 @@ inline Holder::Holder(const ::hostile::Wide& arg_wide, const std::optional<::hos
     , byId(arg_byId)
 {}
 
-inline bool Holder::operator==(const Holder& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Holder::operator<(const Holder& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Holder::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Holder::operator==(const Holder& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Holder::operator<(const Holder& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Holder::string() const { return FBE::to_text(*this); }
 
 inline void Holder::swap(Holder& other) noexcept
 {
-    using std::swap;
-    swap(wide, other.wide);
-    swap(maybe, other.maybe);
-    swap(byId, other.byId);
+    FBE::swap_members(*this, other,
+        &Holder::wide,
+        &Holder::maybe,
+        &Holder::byId);
 }
 
 inline void swap(Holder& a, Holder& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Holder& value)
 {
-    stream << "Holder(";
-    stream << "wide=";
-    FBE::print(stream, value.wide);
-    stream << ",maybe=";
-    FBE::print(stream, value.maybe);
-    stream << ",byId=";
-    FBE::print(stream, value.byId);
-    return stream << ")";
+    return FBE::print_struct(stream, "Holder",
+        FBE::field("wide", value.wide),
+        FBE::field("maybe", value.maybe),
+        FBE::field("byId", value.byId));
 }
 
 } // namespace hostile
 
-inline std::size_t std::hash<::hostile::Empty>::operator()(const ::hostile::Empty& /*value*/) const noexcept
+inline std::size_t std::hash<::hostile::Empty>::operator()(const ::hostile::Empty& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::hostile::Empties>::operator()(const ::hostile::Empties& /*value*/) const noexcept
+inline std::size_t std::hash<::hostile::Empties>::operator()(const ::hostile::Empties& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::hostile::Wide>::operator()(const ::hostile::Wide& /*value*/) const noexcept
+inline std::size_t std::hash<::hostile::Wide>::operator()(const ::hostile::Wide& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::hostile::Wides>::operator()(const ::hostile::Wides& /*value*/) const noexcept
+inline std::size_t std::hash<::hostile::Wides>::operator()(const ::hostile::Wides& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::hostile::Holder>::operator()(const ::hostile::Holder& /*value*/) const noexcept
+inline std::size_t std::hash<::hostile::Holder>::operator()(const ::hostile::Holder& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -4387,43 +4387,26 @@ inline Order::Order(int32_t arg_side, ::import::side arg_s, ::import::range arg_
     , range(arg_range)
 {}
 
-inline bool Order::operator==(const Order& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Order::operator<(const Order& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Order::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Order::operator==(const Order& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Order::operator<(const Order& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Order::string() const { return FBE::to_text(*this); }
 
 inline void Order::swap(Order& other) noexcept
 {
-    using std::swap;
-    swap(side, other.side);
-    swap(s, other.s);
-    swap(range, other.range);
+    FBE::swap_members(*this, other,
+        &Order::side,
+        &Order::s,
+        &Order::range);
 }
 
 inline void swap(Order& a, Order& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Order& value)
 {
-    stream << "Order(";
-    stream << "side=";
-    FBE::print(stream, value.side);
-    stream << ",s=";
-    FBE::print(stream, value.s);
-    stream << ",range=";
-    FBE::print(stream, value.range);
-    return stream << ")";
+    return FBE::print_struct(stream, "Order",
+        FBE::field("side", value.side),
+        FBE::field("s", value.s),
+        FBE::field("range", value.range));
 }
 
 inline CppWords::CppWords(::import::Word arg_alignas, int32_t arg_alignof, const std::string& arg_and, const std::optional<bool>& arg_and_eq, ::import::Modifier arg_asm, double arg_auto, ::import::side arg_bitand, int64_t arg_bitor, const std::vector<::import::Word>& arg_break, const std::optional<std::string>& arg_case, const FBE::buffer_t& arg_catch, const std::map<std::string, int32_t>& arg_char8_t, FBE::decimal_t arg_char16_t, FBE::uuid_t arg_char32_t, uint64_t arg_class, float arg_compl, uint8_t arg_concept, const std::optional<::import::Word>& arg_const, ::import::Word arg_consteval, int32_t arg_constexpr, const std::string& arg_constinit, const std::optional<bool>& arg_const_cast, ::import::Modifier arg_continue, double arg_co_await, ::import::side arg_co_return, int64_t arg_co_yield, const std::vector<::import::Word>& arg_decltype, const std::optional<std::string>& arg_default, const FBE::buffer_t& arg_delete, const std::map<std::string, int32_t>& arg_do, FBE::decimal_t arg_dynamic_cast, FBE::uuid_t arg_else, uint64_t arg_explicit, float arg_export, uint8_t arg_extern, const std::optional<::import::Word>& arg_final, ::import::Word arg_for, int32_t arg_friend, const std::string& arg_goto, const std::optional<bool>& arg_if, ::import::Modifier arg_import, double arg_inline, ::import::side arg_int, int64_t arg_long, const std::vector<::import::Word>& arg_module, const std::optional<std::string>& arg_mutable, const FBE::buffer_t& arg_namespace, const std::map<std::string, int32_t>& arg_new, FBE::decimal_t arg_noexcept, FBE::uuid_t arg_not, uint64_t arg_not_eq, float arg_nullptr, uint8_t arg_operator, const std::optional<::import::Word>& arg_or, ::import::Word arg_or_eq, int32_t arg_override, const std::string& arg_private, const std::optional<bool>& arg_protected, ::import::Modifier arg_public, double arg_register, ::import::side arg_reinterpret_cast, int64_t arg_requires, const std::vector<::import::Word>& arg_return, const std::optional<std::string>& arg_short, const FBE::buffer_t& arg_signed, const std::map<std::string, int32_t>& arg_sizeof, FBE::decimal_t arg_static, FBE::uuid_t arg_static_assert, uint64_t arg_static_cast, float arg_switch, uint8_t arg_template, const std::optional<::import::Word>& arg_this, ::import::Word arg_thread_local, int32_t arg_throw, const std::string& arg_try, const std::optional<bool>& arg_typedef, ::import::Modifier arg_typeid, double arg_typename, ::import::side arg_union, int64_t arg_unsigned, const std::vector<::import::Word>& arg_using, const std::optional<std::string>& arg_virtual, const FBE::buffer_t& arg_void, const std::map<std::string, int32_t>& arg_volatile, FBE::decimal_t arg_wchar_t, FBE::uuid_t arg_while, uint64_t arg_xor, float arg_xor_eq, uint8_t arg_assert, const std::optional<::import::Word>& arg_errno, ::import::Word arg_EOF, int32_t arg_NULL, const std::string& arg_stdin, const std::optional<bool>& arg_stdout, ::import::Modifier arg_stderr, double arg_offsetof, ::import::side arg_std, int64_t arg_FBE, const std::vector<::import::Word>& arg_int8_t, const std::optional<std::string>& arg_uint8_t, const FBE::buffer_t& arg_int16_t, const std::map<std::string, int32_t>& arg_uint16_t, FBE::decimal_t arg_int32_t, FBE::uuid_t arg_uint32_t, uint64_t arg_int64_t, float arg_uint64_t, uint8_t arg_size_t, const std::optional<::import::Word>& arg_ptrdiff_t, ::import::Word arg_nullptr_t, int32_t arg_linux, const std::string& arg_unix, const std::optional<bool>& arg_BUFSIZ, ::import::Modifier arg_INT32_MAX, double arg_CHAR_BIT, ::import::side arg_EINVAL)
@@ -4544,379 +4527,250 @@ inline CppWords::CppWords(::import::Word arg_alignas, int32_t arg_alignof, const
     , EINVAL_(arg_EINVAL)
 {}
 
-inline bool CppWords::operator==(const CppWords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool CppWords::operator<(const CppWords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string CppWords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool CppWords::operator==(const CppWords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool CppWords::operator<(const CppWords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string CppWords::string() const { return FBE::to_text(*this); }
 
 inline void CppWords::swap(CppWords& other) noexcept
 {
-    using std::swap;
-    swap(alignas_, other.alignas_);
-    swap(alignof_, other.alignof_);
-    swap(and_, other.and_);
-    swap(and_eq_, other.and_eq_);
-    swap(asm_, other.asm_);
-    swap(auto_, other.auto_);
-    swap(bitand_, other.bitand_);
-    swap(bitor_, other.bitor_);
-    swap(break_, other.break_);
-    swap(case_, other.case_);
-    swap(catch_, other.catch_);
-    swap(char8_t_, other.char8_t_);
-    swap(char16_t_, other.char16_t_);
-    swap(char32_t_, other.char32_t_);
-    swap(class_, other.class_);
-    swap(compl_, other.compl_);
-    swap(concept_, other.concept_);
-    swap(const_, other.const_);
-    swap(consteval_, other.consteval_);
-    swap(constexpr_, other.constexpr_);
-    swap(constinit_, other.constinit_);
-    swap(const_cast_, other.const_cast_);
-    swap(continue_, other.continue_);
-    swap(co_await_, other.co_await_);
-    swap(co_return_, other.co_return_);
-    swap(co_yield_, other.co_yield_);
-    swap(decltype_, other.decltype_);
-    swap(default_, other.default_);
-    swap(delete_, other.delete_);
-    swap(do_, other.do_);
-    swap(dynamic_cast_, other.dynamic_cast_);
-    swap(else_, other.else_);
-    swap(explicit_, other.explicit_);
-    swap(export_, other.export_);
-    swap(extern_, other.extern_);
-    swap(final, other.final);
-    swap(for_, other.for_);
-    swap(friend_, other.friend_);
-    swap(goto_, other.goto_);
-    swap(if_, other.if_);
-    swap(import, other.import);
-    swap(inline_, other.inline_);
-    swap(int_, other.int_);
-    swap(long_, other.long_);
-    swap(module, other.module);
-    swap(mutable_, other.mutable_);
-    swap(namespace_, other.namespace_);
-    swap(new_, other.new_);
-    swap(noexcept_, other.noexcept_);
-    swap(not_, other.not_);
-    swap(not_eq_, other.not_eq_);
-    swap(nullptr_, other.nullptr_);
-    swap(operator_, other.operator_);
-    swap(or_, other.or_);
-    swap(or_eq_, other.or_eq_);
-    swap(override, other.override);
-    swap(private_, other.private_);
-    swap(protected_, other.protected_);
-    swap(public_, other.public_);
-    swap(register_, other.register_);
-    swap(reinterpret_cast_, other.reinterpret_cast_);
-    swap(requires_, other.requires_);
-    swap(return_, other.return_);
-    swap(short_, other.short_);
-    swap(signed_, other.signed_);
-    swap(sizeof_, other.sizeof_);
-    swap(static_, other.static_);
-    swap(static_assert_, other.static_assert_);
-    swap(static_cast_, other.static_cast_);
-    swap(switch_, other.switch_);
-    swap(template_, other.template_);
-    swap(this_, other.this_);
-    swap(thread_local_, other.thread_local_);
-    swap(throw_, other.throw_);
-    swap(try_, other.try_);
-    swap(typedef_, other.typedef_);
-    swap(typeid_, other.typeid_);
-    swap(typename_, other.typename_);
-    swap(union_, other.union_);
-    swap(unsigned_, other.unsigned_);
-    swap(using_, other.using_);
-    swap(virtual_, other.virtual_);
-    swap(void_, other.void_);
-    swap(volatile_, other.volatile_);
-    swap(wchar_t_, other.wchar_t_);
-    swap(while_, other.while_);
-    swap(xor_, other.xor_);
-    swap(xor_eq_, other.xor_eq_);
-    swap(assert_, other.assert_);
-    swap(errno_, other.errno_);
-    swap(EOF_, other.EOF_);
-    swap(NULL_, other.NULL_);
-    swap(stdin_, other.stdin_);
-    swap(stdout_, other.stdout_);
-    swap(stderr_, other.stderr_);
-    swap(offsetof_, other.offsetof_);
-    swap(std_, other.std_);
-    swap(FBE_, other.FBE_);
-    swap(int8_t_, other.int8_t_);
-    swap(uint8_t_, other.uint8_t_);
-    swap(int16_t_, other.int16_t_);
-    swap(uint16_t_, other.uint16_t_);
-    swap(int32_t_, other.int32_t_);
-    swap(uint32_t_, other.uint32_t_);
-    swap(int64_t_, other.int64_t_);
-    swap(uint64_t_, other.uint64_t_);
-    swap(size_t_, other.size_t_);
-    swap(ptrdiff_t_, other.ptrdiff_t_);
-    swap(nullptr_t_, other.nullptr_t_);
-    swap(linux_, other.linux_);
-    swap(unix_, other.unix_);
-    swap(BUFSIZ_, other.BUFSIZ_);
-    swap(INT32_MAX_, other.INT32_MAX_);
-    swap(CHAR_BIT, other.CHAR_BIT);
-    swap(EINVAL_, other.EINVAL_);
+    FBE::swap_members(*this, other,
+        &CppWords::alignas_,
+        &CppWords::alignof_,
+        &CppWords::and_,
+        &CppWords::and_eq_,
+        &CppWords::asm_,
+        &CppWords::auto_,
+        &CppWords::bitand_,
+        &CppWords::bitor_,
+        &CppWords::break_,
+        &CppWords::case_,
+        &CppWords::catch_,
+        &CppWords::char8_t_,
+        &CppWords::char16_t_,
+        &CppWords::char32_t_,
+        &CppWords::class_,
+        &CppWords::compl_,
+        &CppWords::concept_,
+        &CppWords::const_,
+        &CppWords::consteval_,
+        &CppWords::constexpr_,
+        &CppWords::constinit_,
+        &CppWords::const_cast_,
+        &CppWords::continue_,
+        &CppWords::co_await_,
+        &CppWords::co_return_,
+        &CppWords::co_yield_,
+        &CppWords::decltype_,
+        &CppWords::default_,
+        &CppWords::delete_,
+        &CppWords::do_,
+        &CppWords::dynamic_cast_,
+        &CppWords::else_,
+        &CppWords::explicit_,
+        &CppWords::export_,
+        &CppWords::extern_,
+        &CppWords::final,
+        &CppWords::for_,
+        &CppWords::friend_,
+        &CppWords::goto_,
+        &CppWords::if_,
+        &CppWords::import,
+        &CppWords::inline_,
+        &CppWords::int_,
+        &CppWords::long_,
+        &CppWords::module,
+        &CppWords::mutable_,
+        &CppWords::namespace_,
+        &CppWords::new_,
+        &CppWords::noexcept_,
+        &CppWords::not_,
+        &CppWords::not_eq_,
+        &CppWords::nullptr_,
+        &CppWords::operator_,
+        &CppWords::or_,
+        &CppWords::or_eq_,
+        &CppWords::override,
+        &CppWords::private_,
+        &CppWords::protected_,
+        &CppWords::public_,
+        &CppWords::register_,
+        &CppWords::reinterpret_cast_,
+        &CppWords::requires_,
+        &CppWords::return_,
+        &CppWords::short_,
+        &CppWords::signed_,
+        &CppWords::sizeof_,
+        &CppWords::static_,
+        &CppWords::static_assert_,
+        &CppWords::static_cast_,
+        &CppWords::switch_,
+        &CppWords::template_,
+        &CppWords::this_,
+        &CppWords::thread_local_,
+        &CppWords::throw_,
+        &CppWords::try_,
+        &CppWords::typedef_,
+        &CppWords::typeid_,
+        &CppWords::typename_,
+        &CppWords::union_,
+        &CppWords::unsigned_,
+        &CppWords::using_,
+        &CppWords::virtual_,
+        &CppWords::void_,
+        &CppWords::volatile_,
+        &CppWords::wchar_t_,
+        &CppWords::while_,
+        &CppWords::xor_,
+        &CppWords::xor_eq_,
+        &CppWords::assert_,
+        &CppWords::errno_,
+        &CppWords::EOF_,
+        &CppWords::NULL_,
+        &CppWords::stdin_,
+        &CppWords::stdout_,
+        &CppWords::stderr_,
+        &CppWords::offsetof_,
+        &CppWords::std_,
+        &CppWords::FBE_,
+        &CppWords::int8_t_,
+        &CppWords::uint8_t_,
+        &CppWords::int16_t_,
+        &CppWords::uint16_t_,
+        &CppWords::int32_t_,
+        &CppWords::uint32_t_,
+        &CppWords::int64_t_,
+        &CppWords::uint64_t_,
+        &CppWords::size_t_,
+        &CppWords::ptrdiff_t_,
+        &CppWords::nullptr_t_,
+        &CppWords::linux_,
+        &CppWords::unix_,
+        &CppWords::BUFSIZ_,
+        &CppWords::INT32_MAX_,
+        &CppWords::CHAR_BIT,
+        &CppWords::EINVAL_);
 }
 
 inline void swap(CppWords& a, CppWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const CppWords& value)
 {
-    stream << "CppWords(";
-    stream << "alignas=";
-    FBE::print(stream, value.alignas_);
-    stream << ",alignof=";
-    FBE::print(stream, value.alignof_);
-    stream << ",and=";
-    FBE::print(stream, value.and_);
-    stream << ",and_eq=";
-    FBE::print(stream, value.and_eq_);
-    stream << ",asm=";
-    FBE::print(stream, value.asm_);
-    stream << ",auto=";
-    FBE::print(stream, value.auto_);
-    stream << ",bitand=";
-    FBE::print(stream, value.bitand_);
-    stream << ",bitor=";
-    FBE::print(stream, value.bitor_);
-    stream << ",break=";
-    FBE::print(stream, value.break_);
-    stream << ",case=";
-    FBE::print(stream, value.case_);
-    stream << ",catch=";
-    FBE::print(stream, value.catch_);
-    stream << ",char8_t=";
-    FBE::print(stream, value.char8_t_);
-    stream << ",char16_t=";
-    FBE::print(stream, value.char16_t_);
-    stream << ",char32_t=";
-    FBE::print(stream, value.char32_t_);
-    stream << ",class=";
-    FBE::print(stream, value.class_);
-    stream << ",compl=";
-    FBE::print(stream, value.compl_);
-    stream << ",concept=";
-    FBE::print(stream, value.concept_);
-    stream << ",const=";
-    FBE::print(stream, value.const_);
-    stream << ",consteval=";
-    FBE::print(stream, value.consteval_);
-    stream << ",constexpr=";
-    FBE::print(stream, value.constexpr_);
-    stream << ",constinit=";
-    FBE::print(stream, value.constinit_);
-    stream << ",const_cast=";
-    FBE::print(stream, value.const_cast_);
-    stream << ",continue=";
-    FBE::print(stream, value.continue_);
-    stream << ",co_await=";
-    FBE::print(stream, value.co_await_);
-    stream << ",co_return=";
-    FBE::print(stream, value.co_return_);
-    stream << ",co_yield=";
-    FBE::print(stream, value.co_yield_);
-    stream << ",decltype=";
-    FBE::print(stream, value.decltype_);
-    stream << ",default=";
-    FBE::print(stream, value.default_);
-    stream << ",delete=";
-    FBE::print(stream, value.delete_);
-    stream << ",do=";
-    FBE::print(stream, value.do_);
-    stream << ",dynamic_cast=";
-    FBE::print(stream, value.dynamic_cast_);
-    stream << ",else=";
-    FBE::print(stream, value.else_);
-    stream << ",explicit=";
-    FBE::print(stream, value.explicit_);
-    stream << ",export=";
-    FBE::print(stream, value.export_);
-    stream << ",extern=";
-    FBE::print(stream, value.extern_);
-    stream << ",final=";
-    FBE::print(stream, value.final);
-    stream << ",for=";
-    FBE::print(stream, value.for_);
-    stream << ",friend=";
-    FBE::print(stream, value.friend_);
-    stream << ",goto=";
-    FBE::print(stream, value.goto_);
-    stream << ",if=";
-    FBE::print(stream, value.if_);
-    stream << ",import=";
-    FBE::print(stream, value.import);
-    stream << ",inline=";
-    FBE::print(stream, value.inline_);
-    stream << ",int=";
-    FBE::print(stream, value.int_);
-    stream << ",long=";
-    FBE::print(stream, value.long_);
-    stream << ",module=";
-    FBE::print(stream, value.module);
-    stream << ",mutable=";
-    FBE::print(stream, value.mutable_);
-    stream << ",namespace=";
-    FBE::print(stream, value.namespace_);
-    stream << ",new=";
-    FBE::print(stream, value.new_);
-    stream << ",noexcept=";
-    FBE::print(stream, value.noexcept_);
-    stream << ",not=";
-    FBE::print(stream, value.not_);
-    stream << ",not_eq=";
-    FBE::print(stream, value.not_eq_);
-    stream << ",nullptr=";
-    FBE::print(stream, value.nullptr_);
-    stream << ",operator=";
-    FBE::print(stream, value.operator_);
-    stream << ",or=";
-    FBE::print(stream, value.or_);
-    stream << ",or_eq=";
-    FBE::print(stream, value.or_eq_);
-    stream << ",override=";
-    FBE::print(stream, value.override);
-    stream << ",private=";
-    FBE::print(stream, value.private_);
-    stream << ",protected=";
-    FBE::print(stream, value.protected_);
-    stream << ",public=";
-    FBE::print(stream, value.public_);
-    stream << ",register=";
-    FBE::print(stream, value.register_);
-    stream << ",reinterpret_cast=";
-    FBE::print(stream, value.reinterpret_cast_);
-    stream << ",requires=";
-    FBE::print(stream, value.requires_);
-    stream << ",return=";
-    FBE::print(stream, value.return_);
-    stream << ",short=";
-    FBE::print(stream, value.short_);
-    stream << ",signed=";
-    FBE::print(stream, value.signed_);
-    stream << ",sizeof=";
-    FBE::print(stream, value.sizeof_);
-    stream << ",static=";
-    FBE::print(stream, value.static_);
-    stream << ",static_assert=";
-    FBE::print(stream, value.static_assert_);
-    stream << ",static_cast=";
-    FBE::print(stream, value.static_cast_);
-    stream << ",switch=";
-    FBE::print(stream, value.switch_);
-    stream << ",template=";
-    FBE::print(stream, value.template_);
-    stream << ",this=";
-    FBE::print(stream, value.this_);
-    stream << ",thread_local=";
-    FBE::print(stream, value.thread_local_);
-    stream << ",throw=";
-    FBE::print(stream, value.throw_);
-    stream << ",try=";
-    FBE::print(stream, value.try_);
-    stream << ",typedef=";
-    FBE::print(stream, value.typedef_);
-    stream << ",typeid=";
-    FBE::print(stream, value.typeid_);
-    stream << ",typename=";
-    FBE::print(stream, value.typename_);
-    stream << ",union=";
-    FBE::print(stream, value.union_);
-    stream << ",unsigned=";
-    FBE::print(stream, value.unsigned_);
-    stream << ",using=";
-    FBE::print(stream, value.using_);
-    stream << ",virtual=";
-    FBE::print(stream, value.virtual_);
-    stream << ",void=";
-    FBE::print(stream, value.void_);
-    stream << ",volatile=";
-    FBE::print(stream, value.volatile_);
-    stream << ",wchar_t=";
-    FBE::print(stream, value.wchar_t_);
-    stream << ",while=";
-    FBE::print(stream, value.while_);
-    stream << ",xor=";
-    FBE::print(stream, value.xor_);
-    stream << ",xor_eq=";
-    FBE::print(stream, value.xor_eq_);
-    stream << ",assert=";
-    FBE::print(stream, value.assert_);
-    stream << ",errno=";
-    FBE::print(stream, value.errno_);
-    stream << ",EOF=";
-    FBE::print(stream, value.EOF_);
-    stream << ",NULL=";
-    FBE::print(stream, value.NULL_);
-    stream << ",stdin=";
-    FBE::print(stream, value.stdin_);
-    stream << ",stdout=";
-    FBE::print(stream, value.stdout_);
-    stream << ",stderr=";
-    FBE::print(stream, value.stderr_);
-    stream << ",offsetof=";
-    FBE::print(stream, value.offsetof_);
-    stream << ",std=";
-    FBE::print(stream, value.std_);
-    stream << ",FBE=";
-    FBE::print(stream, value.FBE_);
-    stream << ",int8_t=";
-    FBE::print(stream, value.int8_t_);
-    stream << ",uint8_t=";
-    FBE::print(stream, value.uint8_t_);
-    stream << ",int16_t=";
-    FBE::print(stream, value.int16_t_);
-    stream << ",uint16_t=";
-    FBE::print(stream, value.uint16_t_);
-    stream << ",int32_t=";
-    FBE::print(stream, value.int32_t_);
-    stream << ",uint32_t=";
-    FBE::print(stream, value.uint32_t_);
-    stream << ",int64_t=";
-    FBE::print(stream, value.int64_t_);
-    stream << ",uint64_t=";
-    FBE::print(stream, value.uint64_t_);
-    stream << ",size_t=";
-    FBE::print(stream, value.size_t_);
-    stream << ",ptrdiff_t=";
-    FBE::print(stream, value.ptrdiff_t_);
-    stream << ",nullptr_t=";
-    FBE::print(stream, value.nullptr_t_);
-    stream << ",linux=";
-    FBE::print(stream, value.linux_);
-    stream << ",unix=";
-    FBE::print(stream, value.unix_);
-    stream << ",BUFSIZ=";
-    FBE::print(stream, value.BUFSIZ_);
-    stream << ",INT32_MAX=";
-    FBE::print(stream, value.INT32_MAX_);
-    stream << ",CHAR_BIT=";
-    FBE::print(stream, value.CHAR_BIT);
-    stream << ",EINVAL=";
-    FBE::print(stream, value.EINVAL_);
-    return stream << ")";
+    return FBE::print_struct(stream, "CppWords",
+        FBE::field("alignas", value.alignas_),
+        FBE::field("alignof", value.alignof_),
+        FBE::field("and", value.and_),
+        FBE::field("and_eq", value.and_eq_),
+        FBE::field("asm", value.asm_),
+        FBE::field("auto", value.auto_),
+        FBE::field("bitand", value.bitand_),
+        FBE::field("bitor", value.bitor_),
+        FBE::field("break", value.break_),
+        FBE::field("case", value.case_),
+        FBE::field("catch", value.catch_),
+        FBE::field("char8_t", value.char8_t_),
+        FBE::field("char16_t", value.char16_t_),
+        FBE::field("char32_t", value.char32_t_),
+        FBE::field("class", value.class_),
+        FBE::field("compl", value.compl_),
+        FBE::field("concept", value.concept_),
+        FBE::field("const", value.const_),
+        FBE::field("consteval", value.consteval_),
+        FBE::field("constexpr", value.constexpr_),
+        FBE::field("constinit", value.constinit_),
+        FBE::field("const_cast", value.const_cast_),
+        FBE::field("continue", value.continue_),
+        FBE::field("co_await", value.co_await_),
+        FBE::field("co_return", value.co_return_),
+        FBE::field("co_yield", value.co_yield_),
+        FBE::field("decltype", value.decltype_),
+        FBE::field("default", value.default_),
+        FBE::field("delete", value.delete_),
+        FBE::field("do", value.do_),
+        FBE::field("dynamic_cast", value.dynamic_cast_),
+        FBE::field("else", value.else_),
+        FBE::field("explicit", value.explicit_),
+        FBE::field("export", value.export_),
+        FBE::field("extern", value.extern_),
+        FBE::field("final", value.final),
+        FBE::field("for", value.for_),
+        FBE::field("friend", value.friend_),
+        FBE::field("goto", value.goto_),
+        FBE::field("if", value.if_),
+        FBE::field("import", value.import),
+        FBE::field("inline", value.inline_),
+        FBE::field("int", value.int_),
+        FBE::field("long", value.long_),
+        FBE::field("module", value.module),
+        FBE::field("mutable", value.mutable_),
+        FBE::field("namespace", value.namespace_),
+        FBE::field("new", value.new_),
+        FBE::field("noexcept", value.noexcept_),
+        FBE::field("not", value.not_),
+        FBE::field("not_eq", value.not_eq_),
+        FBE::field("nullptr", value.nullptr_),
+        FBE::field("operator", value.operator_),
+        FBE::field("or", value.or_),
+        FBE::field("or_eq", value.or_eq_),
+        FBE::field("override", value.override),
+        FBE::field("private", value.private_),
+        FBE::field("protected", value.protected_),
+        FBE::field("public", value.public_),
+        FBE::field("register", value.register_),
+        FBE::field("reinterpret_cast", value.reinterpret_cast_),
+        FBE::field("requires", value.requires_),
+        FBE::field("return", value.return_),
+        FBE::field("short", value.short_),
+        FBE::field("signed", value.signed_),
+        FBE::field("sizeof", value.sizeof_),
+        FBE::field("static", value.static_),
+        FBE::field("static_assert", value.static_assert_),
+        FBE::field("static_cast", value.static_cast_),
+        FBE::field("switch", value.switch_),
+        FBE::field("template", value.template_),
+        FBE::field("this", value.this_),
+        FBE::field("thread_local", value.thread_local_),
+        FBE::field("throw", value.throw_),
+        FBE::field("try", value.try_),
+        FBE::field("typedef", value.typedef_),
+        FBE::field("typeid", value.typeid_),
+        FBE::field("typename", value.typename_),
+        FBE::field("union", value.union_),
+        FBE::field("unsigned", value.unsigned_),
+        FBE::field("using", value.using_),
+        FBE::field("virtual", value.virtual_),
+        FBE::field("void", value.void_),
+        FBE::field("volatile", value.volatile_),
+        FBE::field("wchar_t", value.wchar_t_),
+        FBE::field("while", value.while_),
+        FBE::field("xor", value.xor_),
+        FBE::field("xor_eq", value.xor_eq_),
+        FBE::field("assert", value.assert_),
+        FBE::field("errno", value.errno_),
+        FBE::field("EOF", value.EOF_),
+        FBE::field("NULL", value.NULL_),
+        FBE::field("stdin", value.stdin_),
+        FBE::field("stdout", value.stdout_),
+        FBE::field("stderr", value.stderr_),
+        FBE::field("offsetof", value.offsetof_),
+        FBE::field("std", value.std_),
+        FBE::field("FBE", value.FBE_),
+        FBE::field("int8_t", value.int8_t_),
+        FBE::field("uint8_t", value.uint8_t_),
+        FBE::field("int16_t", value.int16_t_),
+        FBE::field("uint16_t", value.uint16_t_),
+        FBE::field("int32_t", value.int32_t_),
+        FBE::field("uint32_t", value.uint32_t_),
+        FBE::field("int64_t", value.int64_t_),
+        FBE::field("uint64_t", value.uint64_t_),
+        FBE::field("size_t", value.size_t_),
+        FBE::field("ptrdiff_t", value.ptrdiff_t_),
+        FBE::field("nullptr_t", value.nullptr_t_),
+        FBE::field("linux", value.linux_),
+        FBE::field("unix", value.unix_),
+        FBE::field("BUFSIZ", value.BUFSIZ_),
+        FBE::field("INT32_MAX", value.INT32_MAX_),
+        FBE::field("CHAR_BIT", value.CHAR_BIT),
+        FBE::field("EINVAL", value.EINVAL_));
 }
 
 inline PythonWords::PythonWords(::import::Word arg_False, int32_t arg_None, const std::string& arg_True, const std::optional<bool>& arg_as, ::import::Modifier arg_async, double arg_await, ::import::side arg_def, int64_t arg_del, const std::vector<::import::Word>& arg_elif, const std::optional<std::string>& arg_except, const FBE::buffer_t& arg_finally, const std::map<std::string, int32_t>& arg_from, FBE::decimal_t arg_global, FBE::uuid_t arg_in, uint64_t arg_is, float arg_lambda, uint8_t arg_nonlocal, const std::optional<::import::Word>& arg_pass, ::import::Word arg_raise, int32_t arg_with, const std::string& arg_yield, const std::optional<bool>& arg__, ::import::Modifier arg_match, double arg_self, ::import::side arg_cls, int64_t arg_print, const std::vector<::import::Word>& arg_len, const std::optional<std::string>& arg_list, const FBE::buffer_t& arg_dict, const std::map<std::string, int32_t>& arg_set, FBE::decimal_t arg_str, FBE::uuid_t arg_object, uint64_t arg_super, float arg_isinstance, uint8_t arg_property, const std::optional<::import::Word>& arg_staticmethod, ::import::Word arg_classmethod, int32_t arg_typing, const std::string& arg_Any, const std::optional<bool>& arg_ClassVar, ::import::Modifier arg_Callable, double arg_IntEnum, ::import::side arg_IntFlag, int64_t arg_PACKAGE, const std::vector<::import::Word>& arg_VERSION)
@@ -4967,169 +4821,110 @@ inline PythonWords::PythonWords(::import::Word arg_False, int32_t arg_None, cons
     , VERSION(arg_VERSION)
 {}
 
-inline bool PythonWords::operator==(const PythonWords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool PythonWords::operator<(const PythonWords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string PythonWords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool PythonWords::operator==(const PythonWords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool PythonWords::operator<(const PythonWords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string PythonWords::string() const { return FBE::to_text(*this); }
 
 inline void PythonWords::swap(PythonWords& other) noexcept
 {
-    using std::swap;
-    swap(False, other.False);
-    swap(None, other.None);
-    swap(True, other.True);
-    swap(as, other.as);
-    swap(async, other.async);
-    swap(await, other.await);
-    swap(def, other.def);
-    swap(del, other.del);
-    swap(elif, other.elif);
-    swap(except, other.except);
-    swap(finally, other.finally);
-    swap(from, other.from);
-    swap(global, other.global);
-    swap(in, other.in);
-    swap(is, other.is);
-    swap(lambda, other.lambda);
-    swap(nonlocal, other.nonlocal);
-    swap(pass, other.pass);
-    swap(raise, other.raise);
-    swap(with, other.with);
-    swap(yield, other.yield);
-    swap(_, other._);
-    swap(match, other.match);
-    swap(self, other.self);
-    swap(cls, other.cls);
-    swap(print, other.print);
-    swap(len, other.len);
-    swap(list, other.list);
-    swap(dict, other.dict);
-    swap(set, other.set);
-    swap(str, other.str);
-    swap(object, other.object);
-    swap(super, other.super);
-    swap(isinstance, other.isinstance);
-    swap(property, other.property);
-    swap(staticmethod, other.staticmethod);
-    swap(classmethod, other.classmethod);
-    swap(typing, other.typing);
-    swap(Any, other.Any);
-    swap(ClassVar, other.ClassVar);
-    swap(Callable, other.Callable);
-    swap(IntEnum, other.IntEnum);
-    swap(IntFlag, other.IntFlag);
-    swap(PACKAGE, other.PACKAGE);
-    swap(VERSION, other.VERSION);
+    FBE::swap_members(*this, other,
+        &PythonWords::False,
+        &PythonWords::None,
+        &PythonWords::True,
+        &PythonWords::as,
+        &PythonWords::async,
+        &PythonWords::await,
+        &PythonWords::def,
+        &PythonWords::del,
+        &PythonWords::elif,
+        &PythonWords::except,
+        &PythonWords::finally,
+        &PythonWords::from,
+        &PythonWords::global,
+        &PythonWords::in,
+        &PythonWords::is,
+        &PythonWords::lambda,
+        &PythonWords::nonlocal,
+        &PythonWords::pass,
+        &PythonWords::raise,
+        &PythonWords::with,
+        &PythonWords::yield,
+        &PythonWords::_,
+        &PythonWords::match,
+        &PythonWords::self,
+        &PythonWords::cls,
+        &PythonWords::print,
+        &PythonWords::len,
+        &PythonWords::list,
+        &PythonWords::dict,
+        &PythonWords::set,
+        &PythonWords::str,
+        &PythonWords::object,
+        &PythonWords::super,
+        &PythonWords::isinstance,
+        &PythonWords::property,
+        &PythonWords::staticmethod,
+        &PythonWords::classmethod,
+        &PythonWords::typing,
+        &PythonWords::Any,
+        &PythonWords::ClassVar,
+        &PythonWords::Callable,
+        &PythonWords::IntEnum,
+        &PythonWords::IntFlag,
+        &PythonWords::PACKAGE,
+        &PythonWords::VERSION);
 }
 
 inline void swap(PythonWords& a, PythonWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const PythonWords& value)
 {
-    stream << "PythonWords(";
-    stream << "False=";
-    FBE::print(stream, value.False);
-    stream << ",None=";
-    FBE::print(stream, value.None);
-    stream << ",True=";
-    FBE::print(stream, value.True);
-    stream << ",as=";
-    FBE::print(stream, value.as);
-    stream << ",async=";
-    FBE::print(stream, value.async);
-    stream << ",await=";
-    FBE::print(stream, value.await);
-    stream << ",def=";
-    FBE::print(stream, value.def);
-    stream << ",del=";
-    FBE::print(stream, value.del);
-    stream << ",elif=";
-    FBE::print(stream, value.elif);
-    stream << ",except=";
-    FBE::print(stream, value.except);
-    stream << ",finally=";
-    FBE::print(stream, value.finally);
-    stream << ",from=";
-    FBE::print(stream, value.from);
-    stream << ",global=";
-    FBE::print(stream, value.global);
-    stream << ",in=";
-    FBE::print(stream, value.in);
-    stream << ",is=";
-    FBE::print(stream, value.is);
-    stream << ",lambda=";
-    FBE::print(stream, value.lambda);
-    stream << ",nonlocal=";
-    FBE::print(stream, value.nonlocal);
-    stream << ",pass=";
-    FBE::print(stream, value.pass);
-    stream << ",raise=";
-    FBE::print(stream, value.raise);
-    stream << ",with=";
-    FBE::print(stream, value.with);
-    stream << ",yield=";
-    FBE::print(stream, value.yield);
-    stream << ",_=";
-    FBE::print(stream, value._);
-    stream << ",match=";
-    FBE::print(stream, value.match);
-    stream << ",self=";
-    FBE::print(stream, value.self);
-    stream << ",cls=";
-    FBE::print(stream, value.cls);
-    stream << ",print=";
-    FBE::print(stream, value.print);
-    stream << ",len=";
-    FBE::print(stream, value.len);
-    stream << ",list=";
-    FBE::print(stream, value.list);
-    stream << ",dict=";
-    FBE::print(stream, value.dict);
-    stream << ",set=";
-    FBE::print(stream, value.set);
-    stream << ",str=";
-    FBE::print(stream, value.str);
-    stream << ",object=";
-    FBE::print(stream, value.object);
-    stream << ",super=";
-    FBE::print(stream, value.super);
-    stream << ",isinstance=";
-    FBE::print(stream, value.isinstance);
-    stream << ",property=";
-    FBE::print(stream, value.property);
-    stream << ",staticmethod=";
-    FBE::print(stream, value.staticmethod);
-    stream << ",classmethod=";
-    FBE::print(stream, value.classmethod);
-    stream << ",typing=";
-    FBE::print(stream, value.typing);
-    stream << ",Any=";
-    FBE::print(stream, value.Any);
-    stream << ",ClassVar=";
-    FBE::print(stream, value.ClassVar);
-    stream << ",Callable=";
-    FBE::print(stream, value.Callable);
-    stream << ",IntEnum=";
-    FBE::print(stream, value.IntEnum);
-    stream << ",IntFlag=";
-    FBE::print(stream, value.IntFlag);
-    stream << ",PACKAGE=";
-    FBE::print(stream, value.PACKAGE);
-    stream << ",VERSION=";
-    FBE::print(stream, value.VERSION);
-    return stream << ")";
+    return FBE::print_struct(stream, "PythonWords",
+        FBE::field("False", value.False),
+        FBE::field("None", value.None),
+        FBE::field("True", value.True),
+        FBE::field("as", value.as),
+        FBE::field("async", value.async),
+        FBE::field("await", value.await),
+        FBE::field("def", value.def),
+        FBE::field("del", value.del),
+        FBE::field("elif", value.elif),
+        FBE::field("except", value.except),
+        FBE::field("finally", value.finally),
+        FBE::field("from", value.from),
+        FBE::field("global", value.global),
+        FBE::field("in", value.in),
+        FBE::field("is", value.is),
+        FBE::field("lambda", value.lambda),
+        FBE::field("nonlocal", value.nonlocal),
+        FBE::field("pass", value.pass),
+        FBE::field("raise", value.raise),
+        FBE::field("with", value.with),
+        FBE::field("yield", value.yield),
+        FBE::field("_", value._),
+        FBE::field("match", value.match),
+        FBE::field("self", value.self),
+        FBE::field("cls", value.cls),
+        FBE::field("print", value.print),
+        FBE::field("len", value.len),
+        FBE::field("list", value.list),
+        FBE::field("dict", value.dict),
+        FBE::field("set", value.set),
+        FBE::field("str", value.str),
+        FBE::field("object", value.object),
+        FBE::field("super", value.super),
+        FBE::field("isinstance", value.isinstance),
+        FBE::field("property", value.property),
+        FBE::field("staticmethod", value.staticmethod),
+        FBE::field("classmethod", value.classmethod),
+        FBE::field("typing", value.typing),
+        FBE::field("Any", value.Any),
+        FBE::field("ClassVar", value.ClassVar),
+        FBE::field("Callable", value.Callable),
+        FBE::field("IntEnum", value.IntEnum),
+        FBE::field("IntFlag", value.IntFlag),
+        FBE::field("PACKAGE", value.PACKAGE),
+        FBE::field("VERSION", value.VERSION));
 }
 
 inline GoWords::GoWords(::import::Word arg_chan, int32_t arg_defer, const std::string& arg_fallthrough, const std::optional<bool>& arg_func, ::import::Modifier arg_go, double arg_interface, ::import::side arg_map, int64_t arg_package, const std::vector<::import::Word>& arg_range, const std::optional<std::string>& arg_select, const FBE::buffer_t& arg_type, const std::map<std::string, int32_t>& arg_var, FBE::decimal_t arg_any, FBE::uuid_t arg_error, uint64_t arg_rune, float arg_uint, uint8_t arg_nil, const std::optional<::import::Word>& arg_iota, ::import::Word arg_cap, int32_t arg_make, const std::string& arg_append, const std::optional<bool>& arg_copy, ::import::Modifier arg_panic, double arg_recover, ::import::side arg_println, int64_t arg_complex, const std::vector<::import::Word>& arg_real, const std::optional<std::string>& arg_imag, const FBE::buffer_t& arg_close, const std::map<std::string, int32_t>& arg_min, FBE::decimal_t arg_max, FBE::uuid_t arg_clear, uint64_t arg_uintptr, float arg_float32, uint8_t arg_float64, const std::optional<::import::Word>& arg_complex64, ::import::Word arg_complex128, int32_t arg_comparable)
@@ -5173,148 +4968,96 @@ inline GoWords::GoWords(::import::Word arg_chan, int32_t arg_defer, const std::s
     , comparable(arg_comparable)
 {}
 
-inline bool GoWords::operator==(const GoWords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool GoWords::operator<(const GoWords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string GoWords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool GoWords::operator==(const GoWords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool GoWords::operator<(const GoWords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string GoWords::string() const { return FBE::to_text(*this); }
 
 inline void GoWords::swap(GoWords& other) noexcept
 {
-    using std::swap;
-    swap(chan, other.chan);
-    swap(defer, other.defer);
-    swap(fallthrough, other.fallthrough);
-    swap(func, other.func);
-    swap(go, other.go);
-    swap(interface, other.interface);
-    swap(map, other.map);
-    swap(package, other.package);
-    swap(range, other.range);
-    swap(select, other.select);
-    swap(type, other.type);
-    swap(var, other.var);
-    swap(any, other.any);
-    swap(error, other.error);
-    swap(rune, other.rune);
-    swap(uint, other.uint);
-    swap(nil, other.nil);
-    swap(iota, other.iota);
-    swap(cap, other.cap);
-    swap(make, other.make);
-    swap(append, other.append);
-    swap(copy, other.copy);
-    swap(panic, other.panic);
-    swap(recover, other.recover);
-    swap(println, other.println);
-    swap(complex, other.complex);
-    swap(real, other.real);
-    swap(imag, other.imag);
-    swap(close, other.close);
-    swap(min, other.min);
-    swap(max, other.max);
-    swap(clear, other.clear);
-    swap(uintptr, other.uintptr);
-    swap(float32, other.float32);
-    swap(float64, other.float64);
-    swap(complex64, other.complex64);
-    swap(complex128, other.complex128);
-    swap(comparable, other.comparable);
+    FBE::swap_members(*this, other,
+        &GoWords::chan,
+        &GoWords::defer,
+        &GoWords::fallthrough,
+        &GoWords::func,
+        &GoWords::go,
+        &GoWords::interface,
+        &GoWords::map,
+        &GoWords::package,
+        &GoWords::range,
+        &GoWords::select,
+        &GoWords::type,
+        &GoWords::var,
+        &GoWords::any,
+        &GoWords::error,
+        &GoWords::rune,
+        &GoWords::uint,
+        &GoWords::nil,
+        &GoWords::iota,
+        &GoWords::cap,
+        &GoWords::make,
+        &GoWords::append,
+        &GoWords::copy,
+        &GoWords::panic,
+        &GoWords::recover,
+        &GoWords::println,
+        &GoWords::complex,
+        &GoWords::real,
+        &GoWords::imag,
+        &GoWords::close,
+        &GoWords::min,
+        &GoWords::max,
+        &GoWords::clear,
+        &GoWords::uintptr,
+        &GoWords::float32,
+        &GoWords::float64,
+        &GoWords::complex64,
+        &GoWords::complex128,
+        &GoWords::comparable);
 }
 
 inline void swap(GoWords& a, GoWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const GoWords& value)
 {
-    stream << "GoWords(";
-    stream << "chan=";
-    FBE::print(stream, value.chan);
-    stream << ",defer=";
-    FBE::print(stream, value.defer);
-    stream << ",fallthrough=";
-    FBE::print(stream, value.fallthrough);
-    stream << ",func=";
-    FBE::print(stream, value.func);
-    stream << ",go=";
-    FBE::print(stream, value.go);
-    stream << ",interface=";
-    FBE::print(stream, value.interface);
-    stream << ",map=";
-    FBE::print(stream, value.map);
-    stream << ",package=";
-    FBE::print(stream, value.package);
-    stream << ",range=";
-    FBE::print(stream, value.range);
-    stream << ",select=";
-    FBE::print(stream, value.select);
-    stream << ",type=";
-    FBE::print(stream, value.type);
-    stream << ",var=";
-    FBE::print(stream, value.var);
-    stream << ",any=";
-    FBE::print(stream, value.any);
-    stream << ",error=";
-    FBE::print(stream, value.error);
-    stream << ",rune=";
-    FBE::print(stream, value.rune);
-    stream << ",uint=";
-    FBE::print(stream, value.uint);
-    stream << ",nil=";
-    FBE::print(stream, value.nil);
-    stream << ",iota=";
-    FBE::print(stream, value.iota);
-    stream << ",cap=";
-    FBE::print(stream, value.cap);
-    stream << ",make=";
-    FBE::print(stream, value.make);
-    stream << ",append=";
-    FBE::print(stream, value.append);
-    stream << ",copy=";
-    FBE::print(stream, value.copy);
-    stream << ",panic=";
-    FBE::print(stream, value.panic);
-    stream << ",recover=";
-    FBE::print(stream, value.recover);
-    stream << ",println=";
-    FBE::print(stream, value.println);
-    stream << ",complex=";
-    FBE::print(stream, value.complex);
-    stream << ",real=";
-    FBE::print(stream, value.real);
-    stream << ",imag=";
-    FBE::print(stream, value.imag);
-    stream << ",close=";
-    FBE::print(stream, value.close);
-    stream << ",min=";
-    FBE::print(stream, value.min);
-    stream << ",max=";
-    FBE::print(stream, value.max);
-    stream << ",clear=";
-    FBE::print(stream, value.clear);
-    stream << ",uintptr=";
-    FBE::print(stream, value.uintptr);
-    stream << ",float32=";
-    FBE::print(stream, value.float32);
-    stream << ",float64=";
-    FBE::print(stream, value.float64);
-    stream << ",complex64=";
-    FBE::print(stream, value.complex64);
-    stream << ",complex128=";
-    FBE::print(stream, value.complex128);
-    stream << ",comparable=";
-    FBE::print(stream, value.comparable);
-    return stream << ")";
+    return FBE::print_struct(stream, "GoWords",
+        FBE::field("chan", value.chan),
+        FBE::field("defer", value.defer),
+        FBE::field("fallthrough", value.fallthrough),
+        FBE::field("func", value.func),
+        FBE::field("go", value.go),
+        FBE::field("interface", value.interface),
+        FBE::field("map", value.map),
+        FBE::field("package", value.package),
+        FBE::field("range", value.range),
+        FBE::field("select", value.select),
+        FBE::field("type", value.type),
+        FBE::field("var", value.var),
+        FBE::field("any", value.any),
+        FBE::field("error", value.error),
+        FBE::field("rune", value.rune),
+        FBE::field("uint", value.uint),
+        FBE::field("nil", value.nil),
+        FBE::field("iota", value.iota),
+        FBE::field("cap", value.cap),
+        FBE::field("make", value.make),
+        FBE::field("append", value.append),
+        FBE::field("copy", value.copy),
+        FBE::field("panic", value.panic),
+        FBE::field("recover", value.recover),
+        FBE::field("println", value.println),
+        FBE::field("complex", value.complex),
+        FBE::field("real", value.real),
+        FBE::field("imag", value.imag),
+        FBE::field("close", value.close),
+        FBE::field("min", value.min),
+        FBE::field("max", value.max),
+        FBE::field("clear", value.clear),
+        FBE::field("uintptr", value.uintptr),
+        FBE::field("float32", value.float32),
+        FBE::field("float64", value.float64),
+        FBE::field("complex64", value.complex64),
+        FBE::field("complex128", value.complex128),
+        FBE::field("comparable", value.comparable));
 }
 
 inline JavaWords::JavaWords(::import::Word arg_abstract, int32_t arg_boolean, const std::string& arg_extends, const std::optional<bool>& arg_implements, ::import::Modifier arg_instanceof, double arg_native, ::import::side arg_strictfp, int64_t arg_synchronized, const std::vector<::import::Word>& arg_throws, const std::optional<std::string>& arg_transient, const FBE::buffer_t& arg_record, const std::map<std::string, int32_t>& arg_sealed, FBE::decimal_t arg_permits, FBE::uuid_t arg_when, uint64_t arg_open, float arg_exports, uint8_t arg_opens, const std::optional<::import::Word>& arg_to, ::import::Word arg_uses, int32_t arg_provides, const std::string& arg_transitive, const std::optional<bool>& arg_Object, ::import::Modifier arg_String, double arg_Integer, ::import::side arg_Long, int64_t arg_Math, const std::vector<::import::Word>& arg_System, const std::optional<std::string>& arg_Override, const FBE::buffer_t& arg_Class, const std::map<std::string, int32_t>& arg_List, FBE::decimal_t arg_Map, FBE::uuid_t arg_Set)
@@ -5352,130 +5095,84 @@ inline JavaWords::JavaWords(::import::Word arg_abstract, int32_t arg_boolean, co
     , Set(arg_Set)
 {}
 
-inline bool JavaWords::operator==(const JavaWords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool JavaWords::operator<(const JavaWords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string JavaWords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool JavaWords::operator==(const JavaWords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool JavaWords::operator<(const JavaWords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string JavaWords::string() const { return FBE::to_text(*this); }
 
 inline void JavaWords::swap(JavaWords& other) noexcept
 {
-    using std::swap;
-    swap(abstract, other.abstract);
-    swap(boolean, other.boolean);
-    swap(extends, other.extends);
-    swap(implements, other.implements);
-    swap(instanceof, other.instanceof);
-    swap(native, other.native);
-    swap(strictfp, other.strictfp);
-    swap(synchronized, other.synchronized);
-    swap(throws, other.throws);
-    swap(transient, other.transient);
-    swap(record, other.record);
-    swap(sealed, other.sealed);
-    swap(permits, other.permits);
-    swap(when, other.when);
-    swap(open, other.open);
-    swap(exports, other.exports);
-    swap(opens, other.opens);
-    swap(to, other.to);
-    swap(uses, other.uses);
-    swap(provides, other.provides);
-    swap(transitive, other.transitive);
-    swap(Object, other.Object);
-    swap(String, other.String);
-    swap(Integer, other.Integer);
-    swap(Long, other.Long);
-    swap(Math, other.Math);
-    swap(System, other.System);
-    swap(Override, other.Override);
-    swap(Class, other.Class);
-    swap(List, other.List);
-    swap(Map, other.Map);
-    swap(Set, other.Set);
+    FBE::swap_members(*this, other,
+        &JavaWords::abstract,
+        &JavaWords::boolean,
+        &JavaWords::extends,
+        &JavaWords::implements,
+        &JavaWords::instanceof,
+        &JavaWords::native,
+        &JavaWords::strictfp,
+        &JavaWords::synchronized,
+        &JavaWords::throws,
+        &JavaWords::transient,
+        &JavaWords::record,
+        &JavaWords::sealed,
+        &JavaWords::permits,
+        &JavaWords::when,
+        &JavaWords::open,
+        &JavaWords::exports,
+        &JavaWords::opens,
+        &JavaWords::to,
+        &JavaWords::uses,
+        &JavaWords::provides,
+        &JavaWords::transitive,
+        &JavaWords::Object,
+        &JavaWords::String,
+        &JavaWords::Integer,
+        &JavaWords::Long,
+        &JavaWords::Math,
+        &JavaWords::System,
+        &JavaWords::Override,
+        &JavaWords::Class,
+        &JavaWords::List,
+        &JavaWords::Map,
+        &JavaWords::Set);
 }
 
 inline void swap(JavaWords& a, JavaWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const JavaWords& value)
 {
-    stream << "JavaWords(";
-    stream << "abstract=";
-    FBE::print(stream, value.abstract);
-    stream << ",boolean=";
-    FBE::print(stream, value.boolean);
-    stream << ",extends=";
-    FBE::print(stream, value.extends);
-    stream << ",implements=";
-    FBE::print(stream, value.implements);
-    stream << ",instanceof=";
-    FBE::print(stream, value.instanceof);
-    stream << ",native=";
-    FBE::print(stream, value.native);
-    stream << ",strictfp=";
-    FBE::print(stream, value.strictfp);
-    stream << ",synchronized=";
-    FBE::print(stream, value.synchronized);
-    stream << ",throws=";
-    FBE::print(stream, value.throws);
-    stream << ",transient=";
-    FBE::print(stream, value.transient);
-    stream << ",record=";
-    FBE::print(stream, value.record);
-    stream << ",sealed=";
-    FBE::print(stream, value.sealed);
-    stream << ",permits=";
-    FBE::print(stream, value.permits);
-    stream << ",when=";
-    FBE::print(stream, value.when);
-    stream << ",open=";
-    FBE::print(stream, value.open);
-    stream << ",exports=";
-    FBE::print(stream, value.exports);
-    stream << ",opens=";
-    FBE::print(stream, value.opens);
-    stream << ",to=";
-    FBE::print(stream, value.to);
-    stream << ",uses=";
-    FBE::print(stream, value.uses);
-    stream << ",provides=";
-    FBE::print(stream, value.provides);
-    stream << ",transitive=";
-    FBE::print(stream, value.transitive);
-    stream << ",Object=";
-    FBE::print(stream, value.Object);
-    stream << ",String=";
-    FBE::print(stream, value.String);
-    stream << ",Integer=";
-    FBE::print(stream, value.Integer);
-    stream << ",Long=";
-    FBE::print(stream, value.Long);
-    stream << ",Math=";
-    FBE::print(stream, value.Math);
-    stream << ",System=";
-    FBE::print(stream, value.System);
-    stream << ",Override=";
-    FBE::print(stream, value.Override);
-    stream << ",Class=";
-    FBE::print(stream, value.Class);
-    stream << ",List=";
-    FBE::print(stream, value.List);
-    stream << ",Map=";
-    FBE::print(stream, value.Map);
-    stream << ",Set=";
-    FBE::print(stream, value.Set);
-    return stream << ")";
+    return FBE::print_struct(stream, "JavaWords",
+        FBE::field("abstract", value.abstract),
+        FBE::field("boolean", value.boolean),
+        FBE::field("extends", value.extends),
+        FBE::field("implements", value.implements),
+        FBE::field("instanceof", value.instanceof),
+        FBE::field("native", value.native),
+        FBE::field("strictfp", value.strictfp),
+        FBE::field("synchronized", value.synchronized),
+        FBE::field("throws", value.throws),
+        FBE::field("transient", value.transient),
+        FBE::field("record", value.record),
+        FBE::field("sealed", value.sealed),
+        FBE::field("permits", value.permits),
+        FBE::field("when", value.when),
+        FBE::field("open", value.open),
+        FBE::field("exports", value.exports),
+        FBE::field("opens", value.opens),
+        FBE::field("to", value.to),
+        FBE::field("uses", value.uses),
+        FBE::field("provides", value.provides),
+        FBE::field("transitive", value.transitive),
+        FBE::field("Object", value.Object),
+        FBE::field("String", value.String),
+        FBE::field("Integer", value.Integer),
+        FBE::field("Long", value.Long),
+        FBE::field("Math", value.Math),
+        FBE::field("System", value.System),
+        FBE::field("Override", value.Override),
+        FBE::field("Class", value.Class),
+        FBE::field("List", value.List),
+        FBE::field("Map", value.Map),
+        FBE::field("Set", value.Set));
 }
 
 inline KotlinWords::KotlinWords(::import::Word arg_fun, int32_t arg_typealias, const std::string& arg_typeof, const std::optional<bool>& arg_val, ::import::Modifier arg_by, double arg_constructor, ::import::side arg_delegate, int64_t arg_dynamic, const std::vector<::import::Word>& arg_field, const std::optional<std::string>& arg_file, const FBE::buffer_t& arg_get, const std::map<std::string, int32_t>& arg_init, FBE::decimal_t arg_param, FBE::uuid_t arg_receiver, uint64_t arg_setparam, float arg_value, uint8_t arg_where, const std::optional<::import::Word>& arg_actual, ::import::Word arg_annotation, int32_t arg_companion, const std::string& arg_crossinline, const std::optional<bool>& arg_data, ::import::Modifier arg_expect, double arg_external, ::import::side arg_infix, int64_t arg_inner, const std::vector<::import::Word>& arg_internal, const std::optional<std::string>& arg_lateinit, const FBE::buffer_t& arg_noinline, const std::map<std::string, int32_t>& arg_out, FBE::decimal_t arg_reified, FBE::uuid_t arg_suspend, uint64_t arg_tailrec, float arg_vararg, uint8_t arg_it, const std::optional<::import::Word>& arg_Companion, ::import::Word arg_Unit, int32_t arg_Nothing, const std::string& arg_Int, const std::optional<bool>& arg_Array)
@@ -5521,154 +5218,100 @@ inline KotlinWords::KotlinWords(::import::Word arg_fun, int32_t arg_typealias, c
     , Array(arg_Array)
 {}
 
-inline bool KotlinWords::operator==(const KotlinWords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool KotlinWords::operator<(const KotlinWords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string KotlinWords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool KotlinWords::operator==(const KotlinWords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool KotlinWords::operator<(const KotlinWords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string KotlinWords::string() const { return FBE::to_text(*this); }
 
 inline void KotlinWords::swap(KotlinWords& other) noexcept
 {
-    using std::swap;
-    swap(fun, other.fun);
-    swap(typealias, other.typealias);
-    swap(typeof, other.typeof);
-    swap(val, other.val);
-    swap(by, other.by);
-    swap(constructor, other.constructor);
-    swap(delegate, other.delegate);
-    swap(dynamic, other.dynamic);
-    swap(field, other.field);
-    swap(file, other.file);
-    swap(get, other.get);
-    swap(init, other.init);
-    swap(param, other.param);
-    swap(receiver, other.receiver);
-    swap(setparam, other.setparam);
-    swap(value, other.value);
-    swap(where, other.where);
-    swap(actual, other.actual);
-    swap(annotation, other.annotation);
-    swap(companion, other.companion);
-    swap(crossinline, other.crossinline);
-    swap(data, other.data);
-    swap(expect, other.expect);
-    swap(external, other.external);
-    swap(infix, other.infix);
-    swap(inner, other.inner);
-    swap(internal, other.internal);
-    swap(lateinit, other.lateinit);
-    swap(noinline, other.noinline);
-    swap(out, other.out);
-    swap(reified, other.reified);
-    swap(suspend, other.suspend);
-    swap(tailrec, other.tailrec);
-    swap(vararg, other.vararg);
-    swap(it, other.it);
-    swap(Companion, other.Companion);
-    swap(Unit, other.Unit);
-    swap(Nothing, other.Nothing);
-    swap(Int, other.Int);
-    swap(Array, other.Array);
+    FBE::swap_members(*this, other,
+        &KotlinWords::fun,
+        &KotlinWords::typealias,
+        &KotlinWords::typeof,
+        &KotlinWords::val,
+        &KotlinWords::by,
+        &KotlinWords::constructor,
+        &KotlinWords::delegate,
+        &KotlinWords::dynamic,
+        &KotlinWords::field,
+        &KotlinWords::file,
+        &KotlinWords::get,
+        &KotlinWords::init,
+        &KotlinWords::param,
+        &KotlinWords::receiver,
+        &KotlinWords::setparam,
+        &KotlinWords::value,
+        &KotlinWords::where,
+        &KotlinWords::actual,
+        &KotlinWords::annotation,
+        &KotlinWords::companion,
+        &KotlinWords::crossinline,
+        &KotlinWords::data,
+        &KotlinWords::expect,
+        &KotlinWords::external,
+        &KotlinWords::infix,
+        &KotlinWords::inner,
+        &KotlinWords::internal,
+        &KotlinWords::lateinit,
+        &KotlinWords::noinline,
+        &KotlinWords::out,
+        &KotlinWords::reified,
+        &KotlinWords::suspend,
+        &KotlinWords::tailrec,
+        &KotlinWords::vararg,
+        &KotlinWords::it,
+        &KotlinWords::Companion,
+        &KotlinWords::Unit,
+        &KotlinWords::Nothing,
+        &KotlinWords::Int,
+        &KotlinWords::Array);
 }
 
 inline void swap(KotlinWords& a, KotlinWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const KotlinWords& value)
 {
-    stream << "KotlinWords(";
-    stream << "fun=";
-    FBE::print(stream, value.fun);
-    stream << ",typealias=";
-    FBE::print(stream, value.typealias);
-    stream << ",typeof=";
-    FBE::print(stream, value.typeof);
-    stream << ",val=";
-    FBE::print(stream, value.val);
-    stream << ",by=";
-    FBE::print(stream, value.by);
-    stream << ",constructor=";
-    FBE::print(stream, value.constructor);
-    stream << ",delegate=";
-    FBE::print(stream, value.delegate);
-    stream << ",dynamic=";
-    FBE::print(stream, value.dynamic);
-    stream << ",field=";
-    FBE::print(stream, value.field);
-    stream << ",file=";
-    FBE::print(stream, value.file);
-    stream << ",get=";
-    FBE::print(stream, value.get);
-    stream << ",init=";
-    FBE::print(stream, value.init);
-    stream << ",param=";
-    FBE::print(stream, value.param);
-    stream << ",receiver=";
-    FBE::print(stream, value.receiver);
-    stream << ",setparam=";
-    FBE::print(stream, value.setparam);
-    stream << ",value=";
-    FBE::print(stream, value.value);
-    stream << ",where=";
-    FBE::print(stream, value.where);
-    stream << ",actual=";
-    FBE::print(stream, value.actual);
-    stream << ",annotation=";
-    FBE::print(stream, value.annotation);
-    stream << ",companion=";
-    FBE::print(stream, value.companion);
-    stream << ",crossinline=";
-    FBE::print(stream, value.crossinline);
-    stream << ",data=";
-    FBE::print(stream, value.data);
-    stream << ",expect=";
-    FBE::print(stream, value.expect);
-    stream << ",external=";
-    FBE::print(stream, value.external);
-    stream << ",infix=";
-    FBE::print(stream, value.infix);
-    stream << ",inner=";
-    FBE::print(stream, value.inner);
-    stream << ",internal=";
-    FBE::print(stream, value.internal);
-    stream << ",lateinit=";
-    FBE::print(stream, value.lateinit);
-    stream << ",noinline=";
-    FBE::print(stream, value.noinline);
-    stream << ",out=";
-    FBE::print(stream, value.out);
-    stream << ",reified=";
-    FBE::print(stream, value.reified);
-    stream << ",suspend=";
-    FBE::print(stream, value.suspend);
-    stream << ",tailrec=";
-    FBE::print(stream, value.tailrec);
-    stream << ",vararg=";
-    FBE::print(stream, value.vararg);
-    stream << ",it=";
-    FBE::print(stream, value.it);
-    stream << ",Companion=";
-    FBE::print(stream, value.Companion);
-    stream << ",Unit=";
-    FBE::print(stream, value.Unit);
-    stream << ",Nothing=";
-    FBE::print(stream, value.Nothing);
-    stream << ",Int=";
-    FBE::print(stream, value.Int);
-    stream << ",Array=";
-    FBE::print(stream, value.Array);
-    return stream << ")";
+    return FBE::print_struct(stream, "KotlinWords",
+        FBE::field("fun", value.fun),
+        FBE::field("typealias", value.typealias),
+        FBE::field("typeof", value.typeof),
+        FBE::field("val", value.val),
+        FBE::field("by", value.by),
+        FBE::field("constructor", value.constructor),
+        FBE::field("delegate", value.delegate),
+        FBE::field("dynamic", value.dynamic),
+        FBE::field("field", value.field),
+        FBE::field("file", value.file),
+        FBE::field("get", value.get),
+        FBE::field("init", value.init),
+        FBE::field("param", value.param),
+        FBE::field("receiver", value.receiver),
+        FBE::field("setparam", value.setparam),
+        FBE::field("value", value.value),
+        FBE::field("where", value.where),
+        FBE::field("actual", value.actual),
+        FBE::field("annotation", value.annotation),
+        FBE::field("companion", value.companion),
+        FBE::field("crossinline", value.crossinline),
+        FBE::field("data", value.data),
+        FBE::field("expect", value.expect),
+        FBE::field("external", value.external),
+        FBE::field("infix", value.infix),
+        FBE::field("inner", value.inner),
+        FBE::field("internal", value.internal),
+        FBE::field("lateinit", value.lateinit),
+        FBE::field("noinline", value.noinline),
+        FBE::field("out", value.out),
+        FBE::field("reified", value.reified),
+        FBE::field("suspend", value.suspend),
+        FBE::field("tailrec", value.tailrec),
+        FBE::field("vararg", value.vararg),
+        FBE::field("it", value.it),
+        FBE::field("Companion", value.Companion),
+        FBE::field("Unit", value.Unit),
+        FBE::field("Nothing", value.Nothing),
+        FBE::field("Int", value.Int),
+        FBE::field("Array", value.Array));
 }
 
 inline JsWords::JsWords(::import::Word arg_debugger, int32_t arg_function, const std::string& arg_let, const std::optional<bool>& arg_of, ::import::Modifier arg_declare, double arg_unknown, ::import::side arg_never, int64_t arg_number, const std::vector<::import::Word>& arg_bigint, const std::optional<std::string>& arg_symbol, const FBE::buffer_t& arg_undefined, const std::map<std::string, int32_t>& arg_NaN, FBE::decimal_t arg_Infinity, FBE::uuid_t arg_Uint8Array, uint64_t arg_Error, float arg_Number, uint8_t arg_BigInt, const std::optional<::import::Word>& arg_Boolean, ::import::Word arg_Symbol, int32_t arg_Date, const std::string& arg_JSON, const std::optional<bool>& arg_Promise, ::import::Modifier arg_Partial, double arg_Record, ::import::side arg_globalThis, int64_t arg_arguments, const std::vector<::import::Word>& arg_eval, const std::optional<std::string>& arg_require, const FBE::buffer_t& arg_prototype, const std::map<std::string, int32_t>& arg___proto__, FBE::decimal_t arg_toString, FBE::uuid_t arg_valueOf, uint64_t arg_hasOwnProperty, float arg_isPrototypeOf, uint8_t arg_propertyIsEnumerable, const std::optional<::import::Word>& arg_toLocaleString, ::import::Word arg_readonly, int32_t arg_keyof, const std::string& arg_infer, const std::optional<bool>& arg_asserts, ::import::Modifier arg_satisfies, double arg_accessor)
@@ -5716,160 +5359,104 @@ inline JsWords::JsWords(::import::Word arg_debugger, int32_t arg_function, const
     , accessor(arg_accessor)
 {}
 
-inline bool JsWords::operator==(const JsWords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool JsWords::operator<(const JsWords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string JsWords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool JsWords::operator==(const JsWords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool JsWords::operator<(const JsWords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string JsWords::string() const { return FBE::to_text(*this); }
 
 inline void JsWords::swap(JsWords& other) noexcept
 {
-    using std::swap;
-    swap(debugger, other.debugger);
-    swap(function, other.function);
-    swap(let, other.let);
-    swap(of, other.of);
-    swap(declare, other.declare);
-    swap(unknown, other.unknown);
-    swap(never, other.never);
-    swap(number, other.number);
-    swap(bigint, other.bigint);
-    swap(symbol, other.symbol);
-    swap(undefined, other.undefined);
-    swap(NaN, other.NaN);
-    swap(Infinity, other.Infinity);
-    swap(Uint8Array, other.Uint8Array);
-    swap(Error, other.Error);
-    swap(Number, other.Number);
-    swap(BigInt, other.BigInt);
-    swap(Boolean, other.Boolean);
-    swap(Symbol, other.Symbol);
-    swap(Date, other.Date);
-    swap(JSON, other.JSON);
-    swap(Promise, other.Promise);
-    swap(Partial, other.Partial);
-    swap(Record, other.Record);
-    swap(globalThis, other.globalThis);
-    swap(arguments, other.arguments);
-    swap(eval, other.eval);
-    swap(require, other.require);
-    swap(prototype, other.prototype);
-    swap(__proto___, other.__proto___);
-    swap(toString, other.toString);
-    swap(valueOf, other.valueOf);
-    swap(hasOwnProperty, other.hasOwnProperty);
-    swap(isPrototypeOf, other.isPrototypeOf);
-    swap(propertyIsEnumerable, other.propertyIsEnumerable);
-    swap(toLocaleString, other.toLocaleString);
-    swap(readonly, other.readonly);
-    swap(keyof, other.keyof);
-    swap(infer, other.infer);
-    swap(asserts, other.asserts);
-    swap(satisfies, other.satisfies);
-    swap(accessor, other.accessor);
+    FBE::swap_members(*this, other,
+        &JsWords::debugger,
+        &JsWords::function,
+        &JsWords::let,
+        &JsWords::of,
+        &JsWords::declare,
+        &JsWords::unknown,
+        &JsWords::never,
+        &JsWords::number,
+        &JsWords::bigint,
+        &JsWords::symbol,
+        &JsWords::undefined,
+        &JsWords::NaN,
+        &JsWords::Infinity,
+        &JsWords::Uint8Array,
+        &JsWords::Error,
+        &JsWords::Number,
+        &JsWords::BigInt,
+        &JsWords::Boolean,
+        &JsWords::Symbol,
+        &JsWords::Date,
+        &JsWords::JSON,
+        &JsWords::Promise,
+        &JsWords::Partial,
+        &JsWords::Record,
+        &JsWords::globalThis,
+        &JsWords::arguments,
+        &JsWords::eval,
+        &JsWords::require,
+        &JsWords::prototype,
+        &JsWords::__proto___,
+        &JsWords::toString,
+        &JsWords::valueOf,
+        &JsWords::hasOwnProperty,
+        &JsWords::isPrototypeOf,
+        &JsWords::propertyIsEnumerable,
+        &JsWords::toLocaleString,
+        &JsWords::readonly,
+        &JsWords::keyof,
+        &JsWords::infer,
+        &JsWords::asserts,
+        &JsWords::satisfies,
+        &JsWords::accessor);
 }
 
 inline void swap(JsWords& a, JsWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const JsWords& value)
 {
-    stream << "JsWords(";
-    stream << "debugger=";
-    FBE::print(stream, value.debugger);
-    stream << ",function=";
-    FBE::print(stream, value.function);
-    stream << ",let=";
-    FBE::print(stream, value.let);
-    stream << ",of=";
-    FBE::print(stream, value.of);
-    stream << ",declare=";
-    FBE::print(stream, value.declare);
-    stream << ",unknown=";
-    FBE::print(stream, value.unknown);
-    stream << ",never=";
-    FBE::print(stream, value.never);
-    stream << ",number=";
-    FBE::print(stream, value.number);
-    stream << ",bigint=";
-    FBE::print(stream, value.bigint);
-    stream << ",symbol=";
-    FBE::print(stream, value.symbol);
-    stream << ",undefined=";
-    FBE::print(stream, value.undefined);
-    stream << ",NaN=";
-    FBE::print(stream, value.NaN);
-    stream << ",Infinity=";
-    FBE::print(stream, value.Infinity);
-    stream << ",Uint8Array=";
-    FBE::print(stream, value.Uint8Array);
-    stream << ",Error=";
-    FBE::print(stream, value.Error);
-    stream << ",Number=";
-    FBE::print(stream, value.Number);
-    stream << ",BigInt=";
-    FBE::print(stream, value.BigInt);
-    stream << ",Boolean=";
-    FBE::print(stream, value.Boolean);
-    stream << ",Symbol=";
-    FBE::print(stream, value.Symbol);
-    stream << ",Date=";
-    FBE::print(stream, value.Date);
-    stream << ",JSON=";
-    FBE::print(stream, value.JSON);
-    stream << ",Promise=";
-    FBE::print(stream, value.Promise);
-    stream << ",Partial=";
-    FBE::print(stream, value.Partial);
-    stream << ",Record=";
-    FBE::print(stream, value.Record);
-    stream << ",globalThis=";
-    FBE::print(stream, value.globalThis);
-    stream << ",arguments=";
-    FBE::print(stream, value.arguments);
-    stream << ",eval=";
-    FBE::print(stream, value.eval);
-    stream << ",require=";
-    FBE::print(stream, value.require);
-    stream << ",prototype=";
-    FBE::print(stream, value.prototype);
-    stream << ",__proto__=";
-    FBE::print(stream, value.__proto___);
-    stream << ",toString=";
-    FBE::print(stream, value.toString);
-    stream << ",valueOf=";
-    FBE::print(stream, value.valueOf);
-    stream << ",hasOwnProperty=";
-    FBE::print(stream, value.hasOwnProperty);
-    stream << ",isPrototypeOf=";
-    FBE::print(stream, value.isPrototypeOf);
-    stream << ",propertyIsEnumerable=";
-    FBE::print(stream, value.propertyIsEnumerable);
-    stream << ",toLocaleString=";
-    FBE::print(stream, value.toLocaleString);
-    stream << ",readonly=";
-    FBE::print(stream, value.readonly);
-    stream << ",keyof=";
-    FBE::print(stream, value.keyof);
-    stream << ",infer=";
-    FBE::print(stream, value.infer);
-    stream << ",asserts=";
-    FBE::print(stream, value.asserts);
-    stream << ",satisfies=";
-    FBE::print(stream, value.satisfies);
-    stream << ",accessor=";
-    FBE::print(stream, value.accessor);
-    return stream << ")";
+    return FBE::print_struct(stream, "JsWords",
+        FBE::field("debugger", value.debugger),
+        FBE::field("function", value.function),
+        FBE::field("let", value.let),
+        FBE::field("of", value.of),
+        FBE::field("declare", value.declare),
+        FBE::field("unknown", value.unknown),
+        FBE::field("never", value.never),
+        FBE::field("number", value.number),
+        FBE::field("bigint", value.bigint),
+        FBE::field("symbol", value.symbol),
+        FBE::field("undefined", value.undefined),
+        FBE::field("NaN", value.NaN),
+        FBE::field("Infinity", value.Infinity),
+        FBE::field("Uint8Array", value.Uint8Array),
+        FBE::field("Error", value.Error),
+        FBE::field("Number", value.Number),
+        FBE::field("BigInt", value.BigInt),
+        FBE::field("Boolean", value.Boolean),
+        FBE::field("Symbol", value.Symbol),
+        FBE::field("Date", value.Date),
+        FBE::field("JSON", value.JSON),
+        FBE::field("Promise", value.Promise),
+        FBE::field("Partial", value.Partial),
+        FBE::field("Record", value.Record),
+        FBE::field("globalThis", value.globalThis),
+        FBE::field("arguments", value.arguments),
+        FBE::field("eval", value.eval),
+        FBE::field("require", value.require),
+        FBE::field("prototype", value.prototype),
+        FBE::field("__proto__", value.__proto___),
+        FBE::field("toString", value.toString),
+        FBE::field("valueOf", value.valueOf),
+        FBE::field("hasOwnProperty", value.hasOwnProperty),
+        FBE::field("isPrototypeOf", value.isPrototypeOf),
+        FBE::field("propertyIsEnumerable", value.propertyIsEnumerable),
+        FBE::field("toLocaleString", value.toLocaleString),
+        FBE::field("readonly", value.readonly),
+        FBE::field("keyof", value.keyof),
+        FBE::field("infer", value.infer),
+        FBE::field("asserts", value.asserts),
+        FBE::field("satisfies", value.satisfies),
+        FBE::field("accessor", value.accessor));
 }
 
 inline RustWords::RustWords(::import::Word arg_crate, int32_t arg_dyn, const std::string& arg_fn, const std::optional<bool>& arg_impl, ::import::Modifier arg_loop, double arg_mod, ::import::side arg_move, int64_t arg_mut, const std::vector<::import::Word>& arg_pub, const std::optional<std::string>& arg_ref, const FBE::buffer_t& arg_Self, const std::map<std::string, int32_t>& arg_trait, FBE::decimal_t arg_unsafe, FBE::uuid_t arg_use, uint64_t arg_become, float arg_box, uint8_t arg_macro, const std::optional<::import::Word>& arg_priv, ::import::Word arg_unsized, int32_t arg_gen, const std::string& arg_macro_rules, const std::optional<bool>& arg_Option, ::import::Modifier arg_Some, double arg_Result, ::import::side arg_Ok, int64_t arg_Err, const std::vector<::import::Word>& arg_Vec, const std::optional<std::string>& arg_Box, const FBE::buffer_t& arg_Clone, const std::map<std::string, int32_t>& arg_Copy, FBE::decimal_t arg_Default, FBE::uuid_t arg_Drop, uint64_t arg_Send, float arg_Sync, uint8_t arg_Sized)
@@ -5910,139 +5497,90 @@ inline RustWords::RustWords(::import::Word arg_crate, int32_t arg_dyn, const std
     , Sized(arg_Sized)
 {}
 
-inline bool RustWords::operator==(const RustWords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool RustWords::operator<(const RustWords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string RustWords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool RustWords::operator==(const RustWords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool RustWords::operator<(const RustWords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string RustWords::string() const { return FBE::to_text(*this); }
 
 inline void RustWords::swap(RustWords& other) noexcept
 {
-    using std::swap;
-    swap(crate, other.crate);
-    swap(dyn, other.dyn);
-    swap(fn, other.fn);
-    swap(impl, other.impl);
-    swap(loop, other.loop);
-    swap(mod, other.mod);
-    swap(move, other.move);
-    swap(mut, other.mut);
-    swap(pub, other.pub);
-    swap(ref, other.ref);
-    swap(Self, other.Self);
-    swap(trait, other.trait);
-    swap(unsafe, other.unsafe);
-    swap(use, other.use);
-    swap(become, other.become);
-    swap(box, other.box);
-    swap(macro, other.macro);
-    swap(priv, other.priv);
-    swap(unsized, other.unsized);
-    swap(gen, other.gen);
-    swap(macro_rules, other.macro_rules);
-    swap(Option, other.Option);
-    swap(Some, other.Some);
-    swap(Result, other.Result);
-    swap(Ok, other.Ok);
-    swap(Err, other.Err);
-    swap(Vec, other.Vec);
-    swap(Box, other.Box);
-    swap(Clone, other.Clone);
-    swap(Copy, other.Copy);
-    swap(Default, other.Default);
-    swap(Drop, other.Drop);
-    swap(Send, other.Send);
-    swap(Sync, other.Sync);
-    swap(Sized, other.Sized);
+    FBE::swap_members(*this, other,
+        &RustWords::crate,
+        &RustWords::dyn,
+        &RustWords::fn,
+        &RustWords::impl,
+        &RustWords::loop,
+        &RustWords::mod,
+        &RustWords::move,
+        &RustWords::mut,
+        &RustWords::pub,
+        &RustWords::ref,
+        &RustWords::Self,
+        &RustWords::trait,
+        &RustWords::unsafe,
+        &RustWords::use,
+        &RustWords::become,
+        &RustWords::box,
+        &RustWords::macro,
+        &RustWords::priv,
+        &RustWords::unsized,
+        &RustWords::gen,
+        &RustWords::macro_rules,
+        &RustWords::Option,
+        &RustWords::Some,
+        &RustWords::Result,
+        &RustWords::Ok,
+        &RustWords::Err,
+        &RustWords::Vec,
+        &RustWords::Box,
+        &RustWords::Clone,
+        &RustWords::Copy,
+        &RustWords::Default,
+        &RustWords::Drop,
+        &RustWords::Send,
+        &RustWords::Sync,
+        &RustWords::Sized);
 }
 
 inline void swap(RustWords& a, RustWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const RustWords& value)
 {
-    stream << "RustWords(";
-    stream << "crate=";
-    FBE::print(stream, value.crate);
-    stream << ",dyn=";
-    FBE::print(stream, value.dyn);
-    stream << ",fn=";
-    FBE::print(stream, value.fn);
-    stream << ",impl=";
-    FBE::print(stream, value.impl);
-    stream << ",loop=";
-    FBE::print(stream, value.loop);
-    stream << ",mod=";
-    FBE::print(stream, value.mod);
-    stream << ",move=";
-    FBE::print(stream, value.move);
-    stream << ",mut=";
-    FBE::print(stream, value.mut);
-    stream << ",pub=";
-    FBE::print(stream, value.pub);
-    stream << ",ref=";
-    FBE::print(stream, value.ref);
-    stream << ",Self=";
-    FBE::print(stream, value.Self);
-    stream << ",trait=";
-    FBE::print(stream, value.trait);
-    stream << ",unsafe=";
-    FBE::print(stream, value.unsafe);
-    stream << ",use=";
-    FBE::print(stream, value.use);
-    stream << ",become=";
-    FBE::print(stream, value.become);
-    stream << ",box=";
-    FBE::print(stream, value.box);
-    stream << ",macro=";
-    FBE::print(stream, value.macro);
-    stream << ",priv=";
-    FBE::print(stream, value.priv);
-    stream << ",unsized=";
-    FBE::print(stream, value.unsized);
-    stream << ",gen=";
-    FBE::print(stream, value.gen);
-    stream << ",macro_rules=";
-    FBE::print(stream, value.macro_rules);
-    stream << ",Option=";
-    FBE::print(stream, value.Option);
-    stream << ",Some=";
-    FBE::print(stream, value.Some);
-    stream << ",Result=";
-    FBE::print(stream, value.Result);
-    stream << ",Ok=";
-    FBE::print(stream, value.Ok);
-    stream << ",Err=";
-    FBE::print(stream, value.Err);
-    stream << ",Vec=";
-    FBE::print(stream, value.Vec);
-    stream << ",Box=";
-    FBE::print(stream, value.Box);
-    stream << ",Clone=";
-    FBE::print(stream, value.Clone);
-    stream << ",Copy=";
-    FBE::print(stream, value.Copy);
-    stream << ",Default=";
-    FBE::print(stream, value.Default);
-    stream << ",Drop=";
-    FBE::print(stream, value.Drop);
-    stream << ",Send=";
-    FBE::print(stream, value.Send);
-    stream << ",Sync=";
-    FBE::print(stream, value.Sync);
-    stream << ",Sized=";
-    FBE::print(stream, value.Sized);
-    return stream << ")";
+    return FBE::print_struct(stream, "RustWords",
+        FBE::field("crate", value.crate),
+        FBE::field("dyn", value.dyn),
+        FBE::field("fn", value.fn),
+        FBE::field("impl", value.impl),
+        FBE::field("loop", value.loop),
+        FBE::field("mod", value.mod),
+        FBE::field("move", value.move),
+        FBE::field("mut", value.mut),
+        FBE::field("pub", value.pub),
+        FBE::field("ref", value.ref),
+        FBE::field("Self", value.Self),
+        FBE::field("trait", value.trait),
+        FBE::field("unsafe", value.unsafe),
+        FBE::field("use", value.use),
+        FBE::field("become", value.become),
+        FBE::field("box", value.box),
+        FBE::field("macro", value.macro),
+        FBE::field("priv", value.priv),
+        FBE::field("unsized", value.unsized),
+        FBE::field("gen", value.gen),
+        FBE::field("macro_rules", value.macro_rules),
+        FBE::field("Option", value.Option),
+        FBE::field("Some", value.Some),
+        FBE::field("Result", value.Result),
+        FBE::field("Ok", value.Ok),
+        FBE::field("Err", value.Err),
+        FBE::field("Vec", value.Vec),
+        FBE::field("Box", value.Box),
+        FBE::field("Clone", value.Clone),
+        FBE::field("Copy", value.Copy),
+        FBE::field("Default", value.Default),
+        FBE::field("Drop", value.Drop),
+        FBE::field("Send", value.Send),
+        FBE::field("Sync", value.Sync),
+        FBE::field("Sized", value.Sized));
 }
 
 inline CSharpWords::CSharpWords(::import::Word arg_checked, int32_t arg_event, const std::string& arg_fixed, const std::optional<bool>& arg_foreach, ::import::Modifier arg_implicit, double arg_lock, ::import::side arg_params, int64_t arg_sbyte, const std::vector<::import::Word>& arg_stackalloc, const std::optional<std::string>& arg_ulong, const FBE::buffer_t& arg_unchecked, const std::map<std::string, int32_t>& arg_ushort, FBE::decimal_t arg_add, FBE::uuid_t arg_alias, uint64_t arg_ascending, float arg_descending, uint8_t arg_equals, const std::optional<::import::Word>& arg_group, ::import::Word arg_into, int32_t arg_join, const std::string& arg_nameof, const std::optional<bool>& arg_on, ::import::Modifier arg_orderby, double arg_partial, ::import::side arg_remove, int64_t arg_unmanaged, const std::vector<::import::Word>& arg_required, const std::optional<std::string>& arg_scoped, const FBE::buffer_t& arg_managed, const std::map<std::string, int32_t>& arg_notnull)
@@ -6078,124 +5616,80 @@ inline CSharpWords::CSharpWords(::import::Word arg_checked, int32_t arg_event, c
     , notnull(arg_notnull)
 {}
 
-inline bool CSharpWords::operator==(const CSharpWords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool CSharpWords::operator<(const CSharpWords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string CSharpWords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool CSharpWords::operator==(const CSharpWords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool CSharpWords::operator<(const CSharpWords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string CSharpWords::string() const { return FBE::to_text(*this); }
 
 inline void CSharpWords::swap(CSharpWords& other) noexcept
 {
-    using std::swap;
-    swap(checked, other.checked);
-    swap(event, other.event);
-    swap(fixed, other.fixed);
-    swap(foreach, other.foreach);
-    swap(implicit, other.implicit);
-    swap(lock, other.lock);
-    swap(params, other.params);
-    swap(sbyte, other.sbyte);
-    swap(stackalloc, other.stackalloc);
-    swap(ulong, other.ulong);
-    swap(unchecked, other.unchecked);
-    swap(ushort, other.ushort);
-    swap(add, other.add);
-    swap(alias, other.alias);
-    swap(ascending, other.ascending);
-    swap(descending, other.descending);
-    swap(equals, other.equals);
-    swap(group, other.group);
-    swap(into, other.into);
-    swap(join, other.join);
-    swap(nameof, other.nameof);
-    swap(on, other.on);
-    swap(orderby, other.orderby);
-    swap(partial, other.partial);
-    swap(remove, other.remove);
-    swap(unmanaged, other.unmanaged);
-    swap(required, other.required);
-    swap(scoped, other.scoped);
-    swap(managed, other.managed);
-    swap(notnull, other.notnull);
+    FBE::swap_members(*this, other,
+        &CSharpWords::checked,
+        &CSharpWords::event,
+        &CSharpWords::fixed,
+        &CSharpWords::foreach,
+        &CSharpWords::implicit,
+        &CSharpWords::lock,
+        &CSharpWords::params,
+        &CSharpWords::sbyte,
+        &CSharpWords::stackalloc,
+        &CSharpWords::ulong,
+        &CSharpWords::unchecked,
+        &CSharpWords::ushort,
+        &CSharpWords::add,
+        &CSharpWords::alias,
+        &CSharpWords::ascending,
+        &CSharpWords::descending,
+        &CSharpWords::equals,
+        &CSharpWords::group,
+        &CSharpWords::into,
+        &CSharpWords::join,
+        &CSharpWords::nameof,
+        &CSharpWords::on,
+        &CSharpWords::orderby,
+        &CSharpWords::partial,
+        &CSharpWords::remove,
+        &CSharpWords::unmanaged,
+        &CSharpWords::required,
+        &CSharpWords::scoped,
+        &CSharpWords::managed,
+        &CSharpWords::notnull);
 }
 
 inline void swap(CSharpWords& a, CSharpWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const CSharpWords& value)
 {
-    stream << "CSharpWords(";
-    stream << "checked=";
-    FBE::print(stream, value.checked);
-    stream << ",event=";
-    FBE::print(stream, value.event);
-    stream << ",fixed=";
-    FBE::print(stream, value.fixed);
-    stream << ",foreach=";
-    FBE::print(stream, value.foreach);
-    stream << ",implicit=";
-    FBE::print(stream, value.implicit);
-    stream << ",lock=";
-    FBE::print(stream, value.lock);
-    stream << ",params=";
-    FBE::print(stream, value.params);
-    stream << ",sbyte=";
-    FBE::print(stream, value.sbyte);
-    stream << ",stackalloc=";
-    FBE::print(stream, value.stackalloc);
-    stream << ",ulong=";
-    FBE::print(stream, value.ulong);
-    stream << ",unchecked=";
-    FBE::print(stream, value.unchecked);
-    stream << ",ushort=";
-    FBE::print(stream, value.ushort);
-    stream << ",add=";
-    FBE::print(stream, value.add);
-    stream << ",alias=";
-    FBE::print(stream, value.alias);
-    stream << ",ascending=";
-    FBE::print(stream, value.ascending);
-    stream << ",descending=";
-    FBE::print(stream, value.descending);
-    stream << ",equals=";
-    FBE::print(stream, value.equals);
-    stream << ",group=";
-    FBE::print(stream, value.group);
-    stream << ",into=";
-    FBE::print(stream, value.into);
-    stream << ",join=";
-    FBE::print(stream, value.join);
-    stream << ",nameof=";
-    FBE::print(stream, value.nameof);
-    stream << ",on=";
-    FBE::print(stream, value.on);
-    stream << ",orderby=";
-    FBE::print(stream, value.orderby);
-    stream << ",partial=";
-    FBE::print(stream, value.partial);
-    stream << ",remove=";
-    FBE::print(stream, value.remove);
-    stream << ",unmanaged=";
-    FBE::print(stream, value.unmanaged);
-    stream << ",required=";
-    FBE::print(stream, value.required);
-    stream << ",scoped=";
-    FBE::print(stream, value.scoped);
-    stream << ",managed=";
-    FBE::print(stream, value.managed);
-    stream << ",notnull=";
-    FBE::print(stream, value.notnull);
-    return stream << ")";
+    return FBE::print_struct(stream, "CSharpWords",
+        FBE::field("checked", value.checked),
+        FBE::field("event", value.event),
+        FBE::field("fixed", value.fixed),
+        FBE::field("foreach", value.foreach),
+        FBE::field("implicit", value.implicit),
+        FBE::field("lock", value.lock),
+        FBE::field("params", value.params),
+        FBE::field("sbyte", value.sbyte),
+        FBE::field("stackalloc", value.stackalloc),
+        FBE::field("ulong", value.ulong),
+        FBE::field("unchecked", value.unchecked),
+        FBE::field("ushort", value.ushort),
+        FBE::field("add", value.add),
+        FBE::field("alias", value.alias),
+        FBE::field("ascending", value.ascending),
+        FBE::field("descending", value.descending),
+        FBE::field("equals", value.equals),
+        FBE::field("group", value.group),
+        FBE::field("into", value.into),
+        FBE::field("join", value.join),
+        FBE::field("nameof", value.nameof),
+        FBE::field("on", value.on),
+        FBE::field("orderby", value.orderby),
+        FBE::field("partial", value.partial),
+        FBE::field("remove", value.remove),
+        FBE::field("unmanaged", value.unmanaged),
+        FBE::field("required", value.required),
+        FBE::field("scoped", value.scoped),
+        FBE::field("managed", value.managed),
+        FBE::field("notnull", value.notnull));
 }
 
 inline RubyWords::RubyWords(::import::Word arg_BEGIN, int32_t arg_END, const std::string& arg_begin, const std::optional<bool>& arg_elsif, ::import::Modifier arg_end, double arg_ensure, ::import::side arg_next, int64_t arg_redo, const std::vector<::import::Word>& arg_rescue, const std::optional<std::string>& arg_retry, const FBE::buffer_t& arg_then, const std::map<std::string, int32_t>& arg_undef, FBE::decimal_t arg_unless, FBE::uuid_t arg_until, uint64_t arg___FILE__, float arg___LINE__, uint8_t arg___ENCODING__, const std::optional<::import::Word>& arg_initialize)
@@ -6219,88 +5713,56 @@ inline RubyWords::RubyWords(::import::Word arg_BEGIN, int32_t arg_END, const std
     , initialize(arg_initialize)
 {}
 
-inline bool RubyWords::operator==(const RubyWords& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool RubyWords::operator<(const RubyWords& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string RubyWords::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool RubyWords::operator==(const RubyWords& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool RubyWords::operator<(const RubyWords& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string RubyWords::string() const { return FBE::to_text(*this); }
 
 inline void RubyWords::swap(RubyWords& other) noexcept
 {
-    using std::swap;
-    swap(BEGIN, other.BEGIN);
-    swap(END, other.END);
-    swap(begin, other.begin);
-    swap(elsif, other.elsif);
-    swap(end, other.end);
-    swap(ensure, other.ensure);
-    swap(next, other.next);
-    swap(redo, other.redo);
-    swap(rescue, other.rescue);
-    swap(retry, other.retry);
-    swap(then, other.then);
-    swap(undef, other.undef);
-    swap(unless, other.unless);
-    swap(until, other.until);
-    swap(__FILE___, other.__FILE___);
-    swap(__LINE___, other.__LINE___);
-    swap(__ENCODING___, other.__ENCODING___);
-    swap(initialize, other.initialize);
+    FBE::swap_members(*this, other,
+        &RubyWords::BEGIN,
+        &RubyWords::END,
+        &RubyWords::begin,
+        &RubyWords::elsif,
+        &RubyWords::end,
+        &RubyWords::ensure,
+        &RubyWords::next,
+        &RubyWords::redo,
+        &RubyWords::rescue,
+        &RubyWords::retry,
+        &RubyWords::then,
+        &RubyWords::undef,
+        &RubyWords::unless,
+        &RubyWords::until,
+        &RubyWords::__FILE___,
+        &RubyWords::__LINE___,
+        &RubyWords::__ENCODING___,
+        &RubyWords::initialize);
 }
 
 inline void swap(RubyWords& a, RubyWords& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const RubyWords& value)
 {
-    stream << "RubyWords(";
-    stream << "BEGIN=";
-    FBE::print(stream, value.BEGIN);
-    stream << ",END=";
-    FBE::print(stream, value.END);
-    stream << ",begin=";
-    FBE::print(stream, value.begin);
-    stream << ",elsif=";
-    FBE::print(stream, value.elsif);
-    stream << ",end=";
-    FBE::print(stream, value.end);
-    stream << ",ensure=";
-    FBE::print(stream, value.ensure);
-    stream << ",next=";
-    FBE::print(stream, value.next);
-    stream << ",redo=";
-    FBE::print(stream, value.redo);
-    stream << ",rescue=";
-    FBE::print(stream, value.rescue);
-    stream << ",retry=";
-    FBE::print(stream, value.retry);
-    stream << ",then=";
-    FBE::print(stream, value.then);
-    stream << ",undef=";
-    FBE::print(stream, value.undef);
-    stream << ",unless=";
-    FBE::print(stream, value.unless);
-    stream << ",until=";
-    FBE::print(stream, value.until);
-    stream << ",__FILE__=";
-    FBE::print(stream, value.__FILE___);
-    stream << ",__LINE__=";
-    FBE::print(stream, value.__LINE___);
-    stream << ",__ENCODING__=";
-    FBE::print(stream, value.__ENCODING___);
-    stream << ",initialize=";
-    FBE::print(stream, value.initialize);
-    return stream << ")";
+    return FBE::print_struct(stream, "RubyWords",
+        FBE::field("BEGIN", value.BEGIN),
+        FBE::field("END", value.END),
+        FBE::field("begin", value.begin),
+        FBE::field("elsif", value.elsif),
+        FBE::field("end", value.end),
+        FBE::field("ensure", value.ensure),
+        FBE::field("next", value.next),
+        FBE::field("redo", value.redo),
+        FBE::field("rescue", value.rescue),
+        FBE::field("retry", value.retry),
+        FBE::field("then", value.then),
+        FBE::field("undef", value.undef),
+        FBE::field("unless", value.unless),
+        FBE::field("until", value.until),
+        FBE::field("__FILE__", value.__FILE___),
+        FBE::field("__LINE__", value.__LINE___),
+        FBE::field("__ENCODING__", value.__ENCODING___),
+        FBE::field("initialize", value.initialize));
 }
 
 inline CppMembers::CppMembers(::import::Word arg_swap, int32_t arg_fbe_type, const std::string& arg_fbe, const std::optional<bool>& arg_Model, ::import::Modifier arg_FinalModel, double arg_FieldModel, ::import::side arg_buffer, int64_t arg_size, const std::vector<::import::Word>& arg_offset, const std::optional<std::string>& arg_model, const FBE::buffer_t& arg_reset)
@@ -6317,67 +5779,42 @@ inline CppMembers::CppMembers(::import::Word arg_swap, int32_t arg_fbe_type, con
     , reset(arg_reset)
 {}
 
-inline bool CppMembers::operator==(const CppMembers& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool CppMembers::operator<(const CppMembers& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string CppMembers::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool CppMembers::operator==(const CppMembers& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool CppMembers::operator<(const CppMembers& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string CppMembers::string() const { return FBE::to_text(*this); }
 
 inline void CppMembers::swap(CppMembers& other) noexcept
 {
-    using std::swap;
-    swap(swap_, other.swap_);
-    swap(fbe_type_, other.fbe_type_);
-    swap(fbe, other.fbe);
-    swap(Model, other.Model);
-    swap(FinalModel, other.FinalModel);
-    swap(FieldModel, other.FieldModel);
-    swap(buffer, other.buffer);
-    swap(size, other.size);
-    swap(offset, other.offset);
-    swap(model, other.model);
-    swap(reset, other.reset);
+    FBE::swap_members(*this, other,
+        &CppMembers::swap_,
+        &CppMembers::fbe_type_,
+        &CppMembers::fbe,
+        &CppMembers::Model,
+        &CppMembers::FinalModel,
+        &CppMembers::FieldModel,
+        &CppMembers::buffer,
+        &CppMembers::size,
+        &CppMembers::offset,
+        &CppMembers::model,
+        &CppMembers::reset);
 }
 
 inline void swap(CppMembers& a, CppMembers& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const CppMembers& value)
 {
-    stream << "CppMembers(";
-    stream << "swap=";
-    FBE::print(stream, value.swap_);
-    stream << ",fbe_type=";
-    FBE::print(stream, value.fbe_type_);
-    stream << ",fbe=";
-    FBE::print(stream, value.fbe);
-    stream << ",Model=";
-    FBE::print(stream, value.Model);
-    stream << ",FinalModel=";
-    FBE::print(stream, value.FinalModel);
-    stream << ",FieldModel=";
-    FBE::print(stream, value.FieldModel);
-    stream << ",buffer=";
-    FBE::print(stream, value.buffer);
-    stream << ",size=";
-    FBE::print(stream, value.size);
-    stream << ",offset=";
-    FBE::print(stream, value.offset);
-    stream << ",model=";
-    FBE::print(stream, value.model);
-    stream << ",reset=";
-    FBE::print(stream, value.reset);
-    return stream << ")";
+    return FBE::print_struct(stream, "CppMembers",
+        FBE::field("swap", value.swap_),
+        FBE::field("fbe_type", value.fbe_type_),
+        FBE::field("fbe", value.fbe),
+        FBE::field("Model", value.Model),
+        FBE::field("FinalModel", value.FinalModel),
+        FBE::field("FieldModel", value.FieldModel),
+        FBE::field("buffer", value.buffer),
+        FBE::field("size", value.size),
+        FBE::field("offset", value.offset),
+        FBE::field("model", value.model),
+        FBE::field("reset", value.reset));
 }
 
 inline PythonMembers::PythonMembers(::import::Word arg_to_json, int32_t arg_from_json, const std::string& arg_to_fbe, const std::optional<bool>& arg_from_fbe, ::import::Modifier arg_to_final, double arg_from_final, ::import::side arg_fbe_equal, int64_t arg_fbe_key, const std::vector<::import::Word>& arg_fbe_size, const std::optional<std::string>& arg___init__, const FBE::buffer_t& arg___slots__, const std::map<std::string, int32_t>& arg___class__, FBE::decimal_t arg___dict__, FBE::uuid_t arg___hash__, uint64_t arg___eq__, float arg___private)
@@ -6399,82 +5836,52 @@ inline PythonMembers::PythonMembers(::import::Word arg_to_json, int32_t arg_from
     , __private_(arg___private)
 {}
 
-inline bool PythonMembers::operator==(const PythonMembers& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool PythonMembers::operator<(const PythonMembers& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string PythonMembers::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool PythonMembers::operator==(const PythonMembers& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool PythonMembers::operator<(const PythonMembers& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string PythonMembers::string() const { return FBE::to_text(*this); }
 
 inline void PythonMembers::swap(PythonMembers& other) noexcept
 {
-    using std::swap;
-    swap(to_json, other.to_json);
-    swap(from_json, other.from_json);
-    swap(to_fbe, other.to_fbe);
-    swap(from_fbe, other.from_fbe);
-    swap(to_final, other.to_final);
-    swap(from_final, other.from_final);
-    swap(fbe_equal, other.fbe_equal);
-    swap(fbe_key, other.fbe_key);
-    swap(fbe_size, other.fbe_size);
-    swap(__init___, other.__init___);
-    swap(__slots___, other.__slots___);
-    swap(__class___, other.__class___);
-    swap(__dict___, other.__dict___);
-    swap(__hash___, other.__hash___);
-    swap(__eq___, other.__eq___);
-    swap(__private_, other.__private_);
+    FBE::swap_members(*this, other,
+        &PythonMembers::to_json,
+        &PythonMembers::from_json,
+        &PythonMembers::to_fbe,
+        &PythonMembers::from_fbe,
+        &PythonMembers::to_final,
+        &PythonMembers::from_final,
+        &PythonMembers::fbe_equal,
+        &PythonMembers::fbe_key,
+        &PythonMembers::fbe_size,
+        &PythonMembers::__init___,
+        &PythonMembers::__slots___,
+        &PythonMembers::__class___,
+        &PythonMembers::__dict___,
+        &PythonMembers::__hash___,
+        &PythonMembers::__eq___,
+        &PythonMembers::__private_);
 }
 
 inline void swap(PythonMembers& a, PythonMembers& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const PythonMembers& value)
 {
-    stream << "PythonMembers(";
-    stream << "to_json=";
-    FBE::print(stream, value.to_json);
-    stream << ",from_json=";
-    FBE::print(stream, value.from_json);
-    stream << ",to_fbe=";
-    FBE::print(stream, value.to_fbe);
-    stream << ",from_fbe=";
-    FBE::print(stream, value.from_fbe);
-    stream << ",to_final=";
-    FBE::print(stream, value.to_final);
-    stream << ",from_final=";
-    FBE::print(stream, value.from_final);
-    stream << ",fbe_equal=";
-    FBE::print(stream, value.fbe_equal);
-    stream << ",fbe_key=";
-    FBE::print(stream, value.fbe_key);
-    stream << ",fbe_size=";
-    FBE::print(stream, value.fbe_size);
-    stream << ",__init__=";
-    FBE::print(stream, value.__init___);
-    stream << ",__slots__=";
-    FBE::print(stream, value.__slots___);
-    stream << ",__class__=";
-    FBE::print(stream, value.__class___);
-    stream << ",__dict__=";
-    FBE::print(stream, value.__dict___);
-    stream << ",__hash__=";
-    FBE::print(stream, value.__hash___);
-    stream << ",__eq__=";
-    FBE::print(stream, value.__eq___);
-    stream << ",__private=";
-    FBE::print(stream, value.__private_);
-    return stream << ")";
+    return FBE::print_struct(stream, "PythonMembers",
+        FBE::field("to_json", value.to_json),
+        FBE::field("from_json", value.from_json),
+        FBE::field("to_fbe", value.to_fbe),
+        FBE::field("from_fbe", value.from_fbe),
+        FBE::field("to_final", value.to_final),
+        FBE::field("from_final", value.from_final),
+        FBE::field("fbe_equal", value.fbe_equal),
+        FBE::field("fbe_key", value.fbe_key),
+        FBE::field("fbe_size", value.fbe_size),
+        FBE::field("__init__", value.__init___),
+        FBE::field("__slots__", value.__slots___),
+        FBE::field("__class__", value.__class___),
+        FBE::field("__dict__", value.__dict___),
+        FBE::field("__hash__", value.__hash___),
+        FBE::field("__eq__", value.__eq___),
+        FBE::field("__private", value.__private_));
 }
 
 inline GoMembers::GoMembers(::import::Word arg_FBEKey, int32_t arg_FBEKeyCompare, const std::string& arg_Reset, const std::optional<bool>& arg_MarshalFBE, ::import::Modifier arg_UnmarshalFBE, double arg_AppendFBE, ::import::side arg_ReadFBE, int64_t arg_FBEWrite, const std::vector<::import::Word>& arg_FBERead, const std::optional<std::string>& arg_MarshalFinal, const FBE::buffer_t& arg_UnmarshalFinal, const std::map<std::string, int32_t>& arg_AppendFinal, FBE::decimal_t arg_ReadFinal, FBE::uuid_t arg_FBEWriteFinal, uint64_t arg_FBEReadFinal, float arg_MarshalJSON, uint8_t arg_UnmarshalJSON, const std::optional<::import::Word>& arg_AppendJSON, ::import::Word arg_ReadJSON, int32_t arg_FBEWriteJSON, const std::string& arg_FBEReadJSON, const std::optional<bool>& arg_FBEWriteText, ::import::Modifier arg_TypeID, double arg_Verify, ::import::side arg_VerifyFinal)
@@ -6505,109 +5912,70 @@ inline GoMembers::GoMembers(::import::Word arg_FBEKey, int32_t arg_FBEKeyCompare
     , VerifyFinal(arg_VerifyFinal)
 {}
 
-inline bool GoMembers::operator==(const GoMembers& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool GoMembers::operator<(const GoMembers& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string GoMembers::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool GoMembers::operator==(const GoMembers& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool GoMembers::operator<(const GoMembers& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string GoMembers::string() const { return FBE::to_text(*this); }
 
 inline void GoMembers::swap(GoMembers& other) noexcept
 {
-    using std::swap;
-    swap(FBEKey, other.FBEKey);
-    swap(FBEKeyCompare, other.FBEKeyCompare);
-    swap(Reset, other.Reset);
-    swap(MarshalFBE, other.MarshalFBE);
-    swap(UnmarshalFBE, other.UnmarshalFBE);
-    swap(AppendFBE, other.AppendFBE);
-    swap(ReadFBE, other.ReadFBE);
-    swap(FBEWrite, other.FBEWrite);
-    swap(FBERead, other.FBERead);
-    swap(MarshalFinal, other.MarshalFinal);
-    swap(UnmarshalFinal, other.UnmarshalFinal);
-    swap(AppendFinal, other.AppendFinal);
-    swap(ReadFinal, other.ReadFinal);
-    swap(FBEWriteFinal, other.FBEWriteFinal);
-    swap(FBEReadFinal, other.FBEReadFinal);
-    swap(MarshalJSON, other.MarshalJSON);
-    swap(UnmarshalJSON, other.UnmarshalJSON);
-    swap(AppendJSON, other.AppendJSON);
-    swap(ReadJSON, other.ReadJSON);
-    swap(FBEWriteJSON, other.FBEWriteJSON);
-    swap(FBEReadJSON, other.FBEReadJSON);
-    swap(FBEWriteText, other.FBEWriteText);
-    swap(TypeID, other.TypeID);
-    swap(Verify, other.Verify);
-    swap(VerifyFinal, other.VerifyFinal);
+    FBE::swap_members(*this, other,
+        &GoMembers::FBEKey,
+        &GoMembers::FBEKeyCompare,
+        &GoMembers::Reset,
+        &GoMembers::MarshalFBE,
+        &GoMembers::UnmarshalFBE,
+        &GoMembers::AppendFBE,
+        &GoMembers::ReadFBE,
+        &GoMembers::FBEWrite,
+        &GoMembers::FBERead,
+        &GoMembers::MarshalFinal,
+        &GoMembers::UnmarshalFinal,
+        &GoMembers::AppendFinal,
+        &GoMembers::ReadFinal,
+        &GoMembers::FBEWriteFinal,
+        &GoMembers::FBEReadFinal,
+        &GoMembers::MarshalJSON,
+        &GoMembers::UnmarshalJSON,
+        &GoMembers::AppendJSON,
+        &GoMembers::ReadJSON,
+        &GoMembers::FBEWriteJSON,
+        &GoMembers::FBEReadJSON,
+        &GoMembers::FBEWriteText,
+        &GoMembers::TypeID,
+        &GoMembers::Verify,
+        &GoMembers::VerifyFinal);
 }
 
 inline void swap(GoMembers& a, GoMembers& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const GoMembers& value)
 {
-    stream << "GoMembers(";
-    stream << "FBEKey=";
-    FBE::print(stream, value.FBEKey);
-    stream << ",FBEKeyCompare=";
-    FBE::print(stream, value.FBEKeyCompare);
-    stream << ",Reset=";
-    FBE::print(stream, value.Reset);
-    stream << ",MarshalFBE=";
-    FBE::print(stream, value.MarshalFBE);
-    stream << ",UnmarshalFBE=";
-    FBE::print(stream, value.UnmarshalFBE);
-    stream << ",AppendFBE=";
-    FBE::print(stream, value.AppendFBE);
-    stream << ",ReadFBE=";
-    FBE::print(stream, value.ReadFBE);
-    stream << ",FBEWrite=";
-    FBE::print(stream, value.FBEWrite);
-    stream << ",FBERead=";
-    FBE::print(stream, value.FBERead);
-    stream << ",MarshalFinal=";
-    FBE::print(stream, value.MarshalFinal);
-    stream << ",UnmarshalFinal=";
-    FBE::print(stream, value.UnmarshalFinal);
-    stream << ",AppendFinal=";
-    FBE::print(stream, value.AppendFinal);
-    stream << ",ReadFinal=";
-    FBE::print(stream, value.ReadFinal);
-    stream << ",FBEWriteFinal=";
-    FBE::print(stream, value.FBEWriteFinal);
-    stream << ",FBEReadFinal=";
-    FBE::print(stream, value.FBEReadFinal);
-    stream << ",MarshalJSON=";
-    FBE::print(stream, value.MarshalJSON);
-    stream << ",UnmarshalJSON=";
-    FBE::print(stream, value.UnmarshalJSON);
-    stream << ",AppendJSON=";
-    FBE::print(stream, value.AppendJSON);
-    stream << ",ReadJSON=";
-    FBE::print(stream, value.ReadJSON);
-    stream << ",FBEWriteJSON=";
-    FBE::print(stream, value.FBEWriteJSON);
-    stream << ",FBEReadJSON=";
-    FBE::print(stream, value.FBEReadJSON);
-    stream << ",FBEWriteText=";
-    FBE::print(stream, value.FBEWriteText);
-    stream << ",TypeID=";
-    FBE::print(stream, value.TypeID);
-    stream << ",Verify=";
-    FBE::print(stream, value.Verify);
-    stream << ",VerifyFinal=";
-    FBE::print(stream, value.VerifyFinal);
-    return stream << ")";
+    return FBE::print_struct(stream, "GoMembers",
+        FBE::field("FBEKey", value.FBEKey),
+        FBE::field("FBEKeyCompare", value.FBEKeyCompare),
+        FBE::field("Reset", value.Reset),
+        FBE::field("MarshalFBE", value.MarshalFBE),
+        FBE::field("UnmarshalFBE", value.UnmarshalFBE),
+        FBE::field("AppendFBE", value.AppendFBE),
+        FBE::field("ReadFBE", value.ReadFBE),
+        FBE::field("FBEWrite", value.FBEWrite),
+        FBE::field("FBERead", value.FBERead),
+        FBE::field("MarshalFinal", value.MarshalFinal),
+        FBE::field("UnmarshalFinal", value.UnmarshalFinal),
+        FBE::field("AppendFinal", value.AppendFinal),
+        FBE::field("ReadFinal", value.ReadFinal),
+        FBE::field("FBEWriteFinal", value.FBEWriteFinal),
+        FBE::field("FBEReadFinal", value.FBEReadFinal),
+        FBE::field("MarshalJSON", value.MarshalJSON),
+        FBE::field("UnmarshalJSON", value.UnmarshalJSON),
+        FBE::field("AppendJSON", value.AppendJSON),
+        FBE::field("ReadJSON", value.ReadJSON),
+        FBE::field("FBEWriteJSON", value.FBEWriteJSON),
+        FBE::field("FBEReadJSON", value.FBEReadJSON),
+        FBE::field("FBEWriteText", value.FBEWriteText),
+        FBE::field("TypeID", value.TypeID),
+        FBE::field("Verify", value.Verify),
+        FBE::field("VerifyFinal", value.VerifyFinal));
 }
 
 inline JvmMembers::JvmMembers(::import::Word arg_TYPE_ID, int32_t arg_KEY_ORDER, const std::string& arg_toFbe, const std::optional<bool>& arg_fromFbe, ::import::Modifier arg_readFbe, double arg_writeFbe, ::import::side arg_verifyFbe, int64_t arg_toFinal, const std::vector<::import::Word>& arg_fromFinal, const std::optional<std::string>& arg_readFinal, const FBE::buffer_t& arg_writeFinal, const std::map<std::string, int32_t>& arg_verifyFinal, FBE::decimal_t arg_toJson, FBE::uuid_t arg_fromJson, uint64_t arg_writeJson, float arg_readJson, uint8_t arg_hashCode, const std::optional<::import::Word>& arg_getClass, ::import::Word arg_clone, int32_t arg_finalize, const std::string& arg_wait, const std::optional<bool>& arg_notify, ::import::Modifier arg_notifyAll, double arg_javaClass, ::import::side arg_component1, int64_t arg_fbeLevels)
@@ -6639,112 +6007,72 @@ inline JvmMembers::JvmMembers(::import::Word arg_TYPE_ID, int32_t arg_KEY_ORDER,
     , fbeLevels(arg_fbeLevels)
 {}
 
-inline bool JvmMembers::operator==(const JvmMembers& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool JvmMembers::operator<(const JvmMembers& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string JvmMembers::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool JvmMembers::operator==(const JvmMembers& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool JvmMembers::operator<(const JvmMembers& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string JvmMembers::string() const { return FBE::to_text(*this); }
 
 inline void JvmMembers::swap(JvmMembers& other) noexcept
 {
-    using std::swap;
-    swap(TYPE_ID, other.TYPE_ID);
-    swap(KEY_ORDER, other.KEY_ORDER);
-    swap(toFbe, other.toFbe);
-    swap(fromFbe, other.fromFbe);
-    swap(readFbe, other.readFbe);
-    swap(writeFbe, other.writeFbe);
-    swap(verifyFbe, other.verifyFbe);
-    swap(toFinal, other.toFinal);
-    swap(fromFinal, other.fromFinal);
-    swap(readFinal, other.readFinal);
-    swap(writeFinal, other.writeFinal);
-    swap(verifyFinal, other.verifyFinal);
-    swap(toJson, other.toJson);
-    swap(fromJson, other.fromJson);
-    swap(writeJson, other.writeJson);
-    swap(readJson, other.readJson);
-    swap(hashCode, other.hashCode);
-    swap(getClass, other.getClass);
-    swap(clone, other.clone);
-    swap(finalize, other.finalize);
-    swap(wait, other.wait);
-    swap(notify, other.notify);
-    swap(notifyAll, other.notifyAll);
-    swap(javaClass, other.javaClass);
-    swap(component1, other.component1);
-    swap(fbeLevels, other.fbeLevels);
+    FBE::swap_members(*this, other,
+        &JvmMembers::TYPE_ID,
+        &JvmMembers::KEY_ORDER,
+        &JvmMembers::toFbe,
+        &JvmMembers::fromFbe,
+        &JvmMembers::readFbe,
+        &JvmMembers::writeFbe,
+        &JvmMembers::verifyFbe,
+        &JvmMembers::toFinal,
+        &JvmMembers::fromFinal,
+        &JvmMembers::readFinal,
+        &JvmMembers::writeFinal,
+        &JvmMembers::verifyFinal,
+        &JvmMembers::toJson,
+        &JvmMembers::fromJson,
+        &JvmMembers::writeJson,
+        &JvmMembers::readJson,
+        &JvmMembers::hashCode,
+        &JvmMembers::getClass,
+        &JvmMembers::clone,
+        &JvmMembers::finalize,
+        &JvmMembers::wait,
+        &JvmMembers::notify,
+        &JvmMembers::notifyAll,
+        &JvmMembers::javaClass,
+        &JvmMembers::component1,
+        &JvmMembers::fbeLevels);
 }
 
 inline void swap(JvmMembers& a, JvmMembers& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const JvmMembers& value)
 {
-    stream << "JvmMembers(";
-    stream << "TYPE_ID=";
-    FBE::print(stream, value.TYPE_ID);
-    stream << ",KEY_ORDER=";
-    FBE::print(stream, value.KEY_ORDER);
-    stream << ",toFbe=";
-    FBE::print(stream, value.toFbe);
-    stream << ",fromFbe=";
-    FBE::print(stream, value.fromFbe);
-    stream << ",readFbe=";
-    FBE::print(stream, value.readFbe);
-    stream << ",writeFbe=";
-    FBE::print(stream, value.writeFbe);
-    stream << ",verifyFbe=";
-    FBE::print(stream, value.verifyFbe);
-    stream << ",toFinal=";
-    FBE::print(stream, value.toFinal);
-    stream << ",fromFinal=";
-    FBE::print(stream, value.fromFinal);
-    stream << ",readFinal=";
-    FBE::print(stream, value.readFinal);
-    stream << ",writeFinal=";
-    FBE::print(stream, value.writeFinal);
-    stream << ",verifyFinal=";
-    FBE::print(stream, value.verifyFinal);
-    stream << ",toJson=";
-    FBE::print(stream, value.toJson);
-    stream << ",fromJson=";
-    FBE::print(stream, value.fromJson);
-    stream << ",writeJson=";
-    FBE::print(stream, value.writeJson);
-    stream << ",readJson=";
-    FBE::print(stream, value.readJson);
-    stream << ",hashCode=";
-    FBE::print(stream, value.hashCode);
-    stream << ",getClass=";
-    FBE::print(stream, value.getClass);
-    stream << ",clone=";
-    FBE::print(stream, value.clone);
-    stream << ",finalize=";
-    FBE::print(stream, value.finalize);
-    stream << ",wait=";
-    FBE::print(stream, value.wait);
-    stream << ",notify=";
-    FBE::print(stream, value.notify);
-    stream << ",notifyAll=";
-    FBE::print(stream, value.notifyAll);
-    stream << ",javaClass=";
-    FBE::print(stream, value.javaClass);
-    stream << ",component1=";
-    FBE::print(stream, value.component1);
-    stream << ",fbeLevels=";
-    FBE::print(stream, value.fbeLevels);
-    return stream << ")";
+    return FBE::print_struct(stream, "JvmMembers",
+        FBE::field("TYPE_ID", value.TYPE_ID),
+        FBE::field("KEY_ORDER", value.KEY_ORDER),
+        FBE::field("toFbe", value.toFbe),
+        FBE::field("fromFbe", value.fromFbe),
+        FBE::field("readFbe", value.readFbe),
+        FBE::field("writeFbe", value.writeFbe),
+        FBE::field("verifyFbe", value.verifyFbe),
+        FBE::field("toFinal", value.toFinal),
+        FBE::field("fromFinal", value.fromFinal),
+        FBE::field("readFinal", value.readFinal),
+        FBE::field("writeFinal", value.writeFinal),
+        FBE::field("verifyFinal", value.verifyFinal),
+        FBE::field("toJson", value.toJson),
+        FBE::field("fromJson", value.fromJson),
+        FBE::field("writeJson", value.writeJson),
+        FBE::field("readJson", value.readJson),
+        FBE::field("hashCode", value.hashCode),
+        FBE::field("getClass", value.getClass),
+        FBE::field("clone", value.clone),
+        FBE::field("finalize", value.finalize),
+        FBE::field("wait", value.wait),
+        FBE::field("notify", value.notify),
+        FBE::field("notifyAll", value.notifyAll),
+        FBE::field("javaClass", value.javaClass),
+        FBE::field("component1", value.component1),
+        FBE::field("fbeLevels", value.fbeLevels));
 }
 
 inline JsMembers::JsMembers(::import::Word arg_fbeKey, int32_t arg_toJSON, const std::string& arg_toText, const std::optional<bool>& arg_verify)
@@ -6754,46 +6082,28 @@ inline JsMembers::JsMembers(::import::Word arg_fbeKey, int32_t arg_toJSON, const
     , verify(arg_verify)
 {}
 
-inline bool JsMembers::operator==(const JsMembers& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool JsMembers::operator<(const JsMembers& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string JsMembers::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool JsMembers::operator==(const JsMembers& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool JsMembers::operator<(const JsMembers& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string JsMembers::string() const { return FBE::to_text(*this); }
 
 inline void JsMembers::swap(JsMembers& other) noexcept
 {
-    using std::swap;
-    swap(fbeKey, other.fbeKey);
-    swap(toJSON, other.toJSON);
-    swap(toText, other.toText);
-    swap(verify, other.verify);
+    FBE::swap_members(*this, other,
+        &JsMembers::fbeKey,
+        &JsMembers::toJSON,
+        &JsMembers::toText,
+        &JsMembers::verify);
 }
 
 inline void swap(JsMembers& a, JsMembers& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const JsMembers& value)
 {
-    stream << "JsMembers(";
-    stream << "fbeKey=";
-    FBE::print(stream, value.fbeKey);
-    stream << ",toJSON=";
-    FBE::print(stream, value.toJSON);
-    stream << ",toText=";
-    FBE::print(stream, value.toText);
-    stream << ",verify=";
-    FBE::print(stream, value.verify);
-    return stream << ")";
+    return FBE::print_struct(stream, "JsMembers",
+        FBE::field("fbeKey", value.fbeKey),
+        FBE::field("toJSON", value.toJSON),
+        FBE::field("toText", value.toText),
+        FBE::field("verify", value.verify));
 }
 
 inline RuntimeNames::RuntimeNames(::import::Word arg_Buffer, int32_t arg_WriteBuffer, const std::string& arg_ReadBuffer, const std::optional<bool>& arg_Reader, ::import::Modifier arg_Writer, double arg_Limits, ::import::side arg_Decimal, int64_t arg_Uuid, const std::vector<::import::Word>& arg_UUID, const std::optional<std::string>& arg_Timestamp, const FBE::buffer_t& arg_JsonWriter, const std::map<std::string, int32_t>& arg_JsonReader, FBE::decimal_t arg_DecodeError, FBE::uuid_t arg_EncodeError, uint64_t arg_DecodeException, float arg_EncodeException, uint8_t arg_Sender, const std::optional<::import::Word>& arg_Receiver, ::import::Word arg_Client, int32_t arg_Proxy, const std::string& arg_Handler, const std::optional<bool>& arg_Text, ::import::Modifier arg_Compare, double arg_Decimals, ::import::side arg_Uuids, int64_t arg_Timestamps, const std::vector<::import::Word>& arg_Utf8, const std::optional<std::string>& arg_Requests)
@@ -6827,2375 +6137,1418 @@ inline RuntimeNames::RuntimeNames(::import::Word arg_Buffer, int32_t arg_WriteBu
     , Requests(arg_Requests)
 {}
 
-inline bool RuntimeNames::operator==(const RuntimeNames& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool RuntimeNames::operator<(const RuntimeNames& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string RuntimeNames::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool RuntimeNames::operator==(const RuntimeNames& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool RuntimeNames::operator<(const RuntimeNames& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string RuntimeNames::string() const { return FBE::to_text(*this); }
 
 inline void RuntimeNames::swap(RuntimeNames& other) noexcept
 {
-    using std::swap;
-    swap(Buffer, other.Buffer);
-    swap(WriteBuffer, other.WriteBuffer);
-    swap(ReadBuffer, other.ReadBuffer);
-    swap(Reader, other.Reader);
-    swap(Writer, other.Writer);
-    swap(Limits, other.Limits);
-    swap(Decimal, other.Decimal);
-    swap(Uuid, other.Uuid);
-    swap(UUID, other.UUID);
-    swap(Timestamp, other.Timestamp);
-    swap(JsonWriter, other.JsonWriter);
-    swap(JsonReader, other.JsonReader);
-    swap(DecodeError, other.DecodeError);
-    swap(EncodeError, other.EncodeError);
-    swap(DecodeException, other.DecodeException);
-    swap(EncodeException, other.EncodeException);
-    swap(Sender, other.Sender);
-    swap(Receiver, other.Receiver);
-    swap(Client, other.Client);
-    swap(Proxy, other.Proxy);
-    swap(Handler, other.Handler);
-    swap(Text, other.Text);
-    swap(Compare, other.Compare);
-    swap(Decimals, other.Decimals);
-    swap(Uuids, other.Uuids);
-    swap(Timestamps, other.Timestamps);
-    swap(Utf8, other.Utf8);
-    swap(Requests, other.Requests);
+    FBE::swap_members(*this, other,
+        &RuntimeNames::Buffer,
+        &RuntimeNames::WriteBuffer,
+        &RuntimeNames::ReadBuffer,
+        &RuntimeNames::Reader,
+        &RuntimeNames::Writer,
+        &RuntimeNames::Limits,
+        &RuntimeNames::Decimal,
+        &RuntimeNames::Uuid,
+        &RuntimeNames::UUID,
+        &RuntimeNames::Timestamp,
+        &RuntimeNames::JsonWriter,
+        &RuntimeNames::JsonReader,
+        &RuntimeNames::DecodeError,
+        &RuntimeNames::EncodeError,
+        &RuntimeNames::DecodeException,
+        &RuntimeNames::EncodeException,
+        &RuntimeNames::Sender,
+        &RuntimeNames::Receiver,
+        &RuntimeNames::Client,
+        &RuntimeNames::Proxy,
+        &RuntimeNames::Handler,
+        &RuntimeNames::Text,
+        &RuntimeNames::Compare,
+        &RuntimeNames::Decimals,
+        &RuntimeNames::Uuids,
+        &RuntimeNames::Timestamps,
+        &RuntimeNames::Utf8,
+        &RuntimeNames::Requests);
 }
 
 inline void swap(RuntimeNames& a, RuntimeNames& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const RuntimeNames& value)
 {
-    stream << "RuntimeNames(";
-    stream << "Buffer=";
-    FBE::print(stream, value.Buffer);
-    stream << ",WriteBuffer=";
-    FBE::print(stream, value.WriteBuffer);
-    stream << ",ReadBuffer=";
-    FBE::print(stream, value.ReadBuffer);
-    stream << ",Reader=";
-    FBE::print(stream, value.Reader);
-    stream << ",Writer=";
-    FBE::print(stream, value.Writer);
-    stream << ",Limits=";
-    FBE::print(stream, value.Limits);
-    stream << ",Decimal=";
-    FBE::print(stream, value.Decimal);
-    stream << ",Uuid=";
-    FBE::print(stream, value.Uuid);
-    stream << ",UUID=";
-    FBE::print(stream, value.UUID);
-    stream << ",Timestamp=";
-    FBE::print(stream, value.Timestamp);
-    stream << ",JsonWriter=";
-    FBE::print(stream, value.JsonWriter);
-    stream << ",JsonReader=";
-    FBE::print(stream, value.JsonReader);
-    stream << ",DecodeError=";
-    FBE::print(stream, value.DecodeError);
-    stream << ",EncodeError=";
-    FBE::print(stream, value.EncodeError);
-    stream << ",DecodeException=";
-    FBE::print(stream, value.DecodeException);
-    stream << ",EncodeException=";
-    FBE::print(stream, value.EncodeException);
-    stream << ",Sender=";
-    FBE::print(stream, value.Sender);
-    stream << ",Receiver=";
-    FBE::print(stream, value.Receiver);
-    stream << ",Client=";
-    FBE::print(stream, value.Client);
-    stream << ",Proxy=";
-    FBE::print(stream, value.Proxy);
-    stream << ",Handler=";
-    FBE::print(stream, value.Handler);
-    stream << ",Text=";
-    FBE::print(stream, value.Text);
-    stream << ",Compare=";
-    FBE::print(stream, value.Compare);
-    stream << ",Decimals=";
-    FBE::print(stream, value.Decimals);
-    stream << ",Uuids=";
-    FBE::print(stream, value.Uuids);
-    stream << ",Timestamps=";
-    FBE::print(stream, value.Timestamps);
-    stream << ",Utf8=";
-    FBE::print(stream, value.Utf8);
-    stream << ",Requests=";
-    FBE::print(stream, value.Requests);
-    return stream << ")";
+    return FBE::print_struct(stream, "RuntimeNames",
+        FBE::field("Buffer", value.Buffer),
+        FBE::field("WriteBuffer", value.WriteBuffer),
+        FBE::field("ReadBuffer", value.ReadBuffer),
+        FBE::field("Reader", value.Reader),
+        FBE::field("Writer", value.Writer),
+        FBE::field("Limits", value.Limits),
+        FBE::field("Decimal", value.Decimal),
+        FBE::field("Uuid", value.Uuid),
+        FBE::field("UUID", value.UUID),
+        FBE::field("Timestamp", value.Timestamp),
+        FBE::field("JsonWriter", value.JsonWriter),
+        FBE::field("JsonReader", value.JsonReader),
+        FBE::field("DecodeError", value.DecodeError),
+        FBE::field("EncodeError", value.EncodeError),
+        FBE::field("DecodeException", value.DecodeException),
+        FBE::field("EncodeException", value.EncodeException),
+        FBE::field("Sender", value.Sender),
+        FBE::field("Receiver", value.Receiver),
+        FBE::field("Client", value.Client),
+        FBE::field("Proxy", value.Proxy),
+        FBE::field("Handler", value.Handler),
+        FBE::field("Text", value.Text),
+        FBE::field("Compare", value.Compare),
+        FBE::field("Decimals", value.Decimals),
+        FBE::field("Uuids", value.Uuids),
+        FBE::field("Timestamps", value.Timestamps),
+        FBE::field("Utf8", value.Utf8),
+        FBE::field("Requests", value.Requests));
 }
 
 inline class_::class_(int32_t arg_class)
     : class__(arg_class)
 {}
 
-inline bool class_::operator==(const class_& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool class_::operator<(const class_& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string class_::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool class_::operator==(const class_& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool class_::operator<(const class_& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string class_::string() const { return FBE::to_text(*this); }
 
 inline void class_::swap(class_& other) noexcept
 {
-    using std::swap;
-    swap(class__, other.class__);
+    FBE::swap_members(*this, other,
+        &class_::class__);
 }
 
 inline void swap(class_& a, class_& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const class_& value)
 {
-    stream << "class(";
-    stream << "class=";
-    FBE::print(stream, value.class__);
-    return stream << ")";
+    return FBE::print_struct(stream, "class",
+        FBE::field("class", value.class__));
 }
 
 inline Object::Object(int32_t arg_Object)
     : Object_(arg_Object)
 {}
 
-inline bool Object::operator==(const Object& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Object::operator<(const Object& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Object::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Object::operator==(const Object& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Object::operator<(const Object& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Object::string() const { return FBE::to_text(*this); }
 
 inline void Object::swap(Object& other) noexcept
 {
-    using std::swap;
-    swap(Object_, other.Object_);
+    FBE::swap_members(*this, other,
+        &Object::Object_);
 }
 
 inline void swap(Object& a, Object& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Object& value)
 {
-    stream << "Object(";
-    stream << "Object=";
-    FBE::print(stream, value.Object_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Object",
+        FBE::field("Object", value.Object_));
 }
 
 inline String::String(int32_t arg_String)
     : String_(arg_String)
 {}
 
-inline bool String::operator==(const String& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool String::operator<(const String& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string String::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool String::operator==(const String& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool String::operator<(const String& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string String::string() const { return FBE::to_text(*this); }
 
 inline void String::swap(String& other) noexcept
 {
-    using std::swap;
-    swap(String_, other.String_);
+    FBE::swap_members(*this, other,
+        &String::String_);
 }
 
 inline void swap(String& a, String& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const String& value)
 {
-    stream << "String(";
-    stream << "String=";
-    FBE::print(stream, value.String_);
-    return stream << ")";
+    return FBE::print_struct(stream, "String",
+        FBE::field("String", value.String_));
 }
 
 inline List::List(int32_t arg_List)
     : List_(arg_List)
 {}
 
-inline bool List::operator==(const List& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool List::operator<(const List& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string List::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool List::operator==(const List& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool List::operator<(const List& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string List::string() const { return FBE::to_text(*this); }
 
 inline void List::swap(List& other) noexcept
 {
-    using std::swap;
-    swap(List_, other.List_);
+    FBE::swap_members(*this, other,
+        &List::List_);
 }
 
 inline void swap(List& a, List& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const List& value)
 {
-    stream << "List(";
-    stream << "List=";
-    FBE::print(stream, value.List_);
-    return stream << ")";
+    return FBE::print_struct(stream, "List",
+        FBE::field("List", value.List_));
 }
 
 inline Map::Map(int32_t arg_Map)
     : Map_(arg_Map)
 {}
 
-inline bool Map::operator==(const Map& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Map::operator<(const Map& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Map::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Map::operator==(const Map& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Map::operator<(const Map& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Map::string() const { return FBE::to_text(*this); }
 
 inline void Map::swap(Map& other) noexcept
 {
-    using std::swap;
-    swap(Map_, other.Map_);
+    FBE::swap_members(*this, other,
+        &Map::Map_);
 }
 
 inline void swap(Map& a, Map& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Map& value)
 {
-    stream << "Map(";
-    stream << "Map=";
-    FBE::print(stream, value.Map_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Map",
+        FBE::field("Map", value.Map_));
 }
 
 inline Model::Model(int32_t arg_Model)
     : Model_(arg_Model)
 {}
 
-inline bool Model::operator==(const Model& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Model::operator<(const Model& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Model::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Model::operator==(const Model& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Model::operator<(const Model& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Model::string() const { return FBE::to_text(*this); }
 
 inline void Model::swap(Model& other) noexcept
 {
-    using std::swap;
-    swap(Model_, other.Model_);
+    FBE::swap_members(*this, other,
+        &Model::Model_);
 }
 
 inline void swap(Model& a, Model& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Model& value)
 {
-    stream << "Model(";
-    stream << "Model=";
-    FBE::print(stream, value.Model_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Model",
+        FBE::field("Model", value.Model_));
 }
 
 inline FinalModel::FinalModel(int32_t arg_FinalModel)
     : FinalModel_(arg_FinalModel)
 {}
 
-inline bool FinalModel::operator==(const FinalModel& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool FinalModel::operator<(const FinalModel& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string FinalModel::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool FinalModel::operator==(const FinalModel& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool FinalModel::operator<(const FinalModel& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string FinalModel::string() const { return FBE::to_text(*this); }
 
 inline void FinalModel::swap(FinalModel& other) noexcept
 {
-    using std::swap;
-    swap(FinalModel_, other.FinalModel_);
+    FBE::swap_members(*this, other,
+        &FinalModel::FinalModel_);
 }
 
 inline void swap(FinalModel& a, FinalModel& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const FinalModel& value)
 {
-    stream << "FinalModel(";
-    stream << "FinalModel=";
-    FBE::print(stream, value.FinalModel_);
-    return stream << ")";
+    return FBE::print_struct(stream, "FinalModel",
+        FBE::field("FinalModel", value.FinalModel_));
 }
 
 inline Buffer::Buffer(int32_t arg_Buffer)
     : Buffer_(arg_Buffer)
 {}
 
-inline bool Buffer::operator==(const Buffer& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Buffer::operator<(const Buffer& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Buffer::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Buffer::operator==(const Buffer& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Buffer::operator<(const Buffer& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Buffer::string() const { return FBE::to_text(*this); }
 
 inline void Buffer::swap(Buffer& other) noexcept
 {
-    using std::swap;
-    swap(Buffer_, other.Buffer_);
+    FBE::swap_members(*this, other,
+        &Buffer::Buffer_);
 }
 
 inline void swap(Buffer& a, Buffer& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Buffer& value)
 {
-    stream << "Buffer(";
-    stream << "Buffer=";
-    FBE::print(stream, value.Buffer_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Buffer",
+        FBE::field("Buffer", value.Buffer_));
 }
 
 inline Reader::Reader(int32_t arg_Reader)
     : Reader_(arg_Reader)
 {}
 
-inline bool Reader::operator==(const Reader& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Reader::operator<(const Reader& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Reader::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Reader::operator==(const Reader& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Reader::operator<(const Reader& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Reader::string() const { return FBE::to_text(*this); }
 
 inline void Reader::swap(Reader& other) noexcept
 {
-    using std::swap;
-    swap(Reader_, other.Reader_);
+    FBE::swap_members(*this, other,
+        &Reader::Reader_);
 }
 
 inline void swap(Reader& a, Reader& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Reader& value)
 {
-    stream << "Reader(";
-    stream << "Reader=";
-    FBE::print(stream, value.Reader_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Reader",
+        FBE::field("Reader", value.Reader_));
 }
 
 inline Writer::Writer(int32_t arg_Writer)
     : Writer_(arg_Writer)
 {}
 
-inline bool Writer::operator==(const Writer& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Writer::operator<(const Writer& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Writer::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Writer::operator==(const Writer& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Writer::operator<(const Writer& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Writer::string() const { return FBE::to_text(*this); }
 
 inline void Writer::swap(Writer& other) noexcept
 {
-    using std::swap;
-    swap(Writer_, other.Writer_);
+    FBE::swap_members(*this, other,
+        &Writer::Writer_);
 }
 
 inline void swap(Writer& a, Writer& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Writer& value)
 {
-    stream << "Writer(";
-    stream << "Writer=";
-    FBE::print(stream, value.Writer_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Writer",
+        FBE::field("Writer", value.Writer_));
 }
 
 inline Limits::Limits(int32_t arg_Limits)
     : Limits_(arg_Limits)
 {}
 
-inline bool Limits::operator==(const Limits& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Limits::operator<(const Limits& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Limits::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Limits::operator==(const Limits& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Limits::operator<(const Limits& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Limits::string() const { return FBE::to_text(*this); }
 
 inline void Limits::swap(Limits& other) noexcept
 {
-    using std::swap;
-    swap(Limits_, other.Limits_);
+    FBE::swap_members(*this, other,
+        &Limits::Limits_);
 }
 
 inline void swap(Limits& a, Limits& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Limits& value)
 {
-    stream << "Limits(";
-    stream << "Limits=";
-    FBE::print(stream, value.Limits_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Limits",
+        FBE::field("Limits", value.Limits_));
 }
 
 inline DecodeError::DecodeError(int32_t arg_DecodeError)
     : DecodeError_(arg_DecodeError)
 {}
 
-inline bool DecodeError::operator==(const DecodeError& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool DecodeError::operator<(const DecodeError& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string DecodeError::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool DecodeError::operator==(const DecodeError& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool DecodeError::operator<(const DecodeError& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string DecodeError::string() const { return FBE::to_text(*this); }
 
 inline void DecodeError::swap(DecodeError& other) noexcept
 {
-    using std::swap;
-    swap(DecodeError_, other.DecodeError_);
+    FBE::swap_members(*this, other,
+        &DecodeError::DecodeError_);
 }
 
 inline void swap(DecodeError& a, DecodeError& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const DecodeError& value)
 {
-    stream << "DecodeError(";
-    stream << "DecodeError=";
-    FBE::print(stream, value.DecodeError_);
-    return stream << ")";
+    return FBE::print_struct(stream, "DecodeError",
+        FBE::field("DecodeError", value.DecodeError_));
 }
 
 inline DecodeException::DecodeException(int32_t arg_DecodeException)
     : DecodeException_(arg_DecodeException)
 {}
 
-inline bool DecodeException::operator==(const DecodeException& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool DecodeException::operator<(const DecodeException& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string DecodeException::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool DecodeException::operator==(const DecodeException& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool DecodeException::operator<(const DecodeException& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string DecodeException::string() const { return FBE::to_text(*this); }
 
 inline void DecodeException::swap(DecodeException& other) noexcept
 {
-    using std::swap;
-    swap(DecodeException_, other.DecodeException_);
+    FBE::swap_members(*this, other,
+        &DecodeException::DecodeException_);
 }
 
 inline void swap(DecodeException& a, DecodeException& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const DecodeException& value)
 {
-    stream << "DecodeException(";
-    stream << "DecodeException=";
-    FBE::print(stream, value.DecodeException_);
-    return stream << ")";
+    return FBE::print_struct(stream, "DecodeException",
+        FBE::field("DecodeException", value.DecodeException_));
 }
 
 inline Decimal::Decimal(int32_t arg_Decimal)
     : Decimal_(arg_Decimal)
 {}
 
-inline bool Decimal::operator==(const Decimal& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Decimal::operator<(const Decimal& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Decimal::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Decimal::operator==(const Decimal& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Decimal::operator<(const Decimal& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Decimal::string() const { return FBE::to_text(*this); }
 
 inline void Decimal::swap(Decimal& other) noexcept
 {
-    using std::swap;
-    swap(Decimal_, other.Decimal_);
+    FBE::swap_members(*this, other,
+        &Decimal::Decimal_);
 }
 
 inline void swap(Decimal& a, Decimal& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Decimal& value)
 {
-    stream << "Decimal(";
-    stream << "Decimal=";
-    FBE::print(stream, value.Decimal_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Decimal",
+        FBE::field("Decimal", value.Decimal_));
 }
 
 inline Uuid::Uuid(int32_t arg_Uuid)
     : Uuid_(arg_Uuid)
 {}
 
-inline bool Uuid::operator==(const Uuid& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Uuid::operator<(const Uuid& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Uuid::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Uuid::operator==(const Uuid& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Uuid::operator<(const Uuid& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Uuid::string() const { return FBE::to_text(*this); }
 
 inline void Uuid::swap(Uuid& other) noexcept
 {
-    using std::swap;
-    swap(Uuid_, other.Uuid_);
+    FBE::swap_members(*this, other,
+        &Uuid::Uuid_);
 }
 
 inline void swap(Uuid& a, Uuid& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Uuid& value)
 {
-    stream << "Uuid(";
-    stream << "Uuid=";
-    FBE::print(stream, value.Uuid_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Uuid",
+        FBE::field("Uuid", value.Uuid_));
 }
 
 inline UUID::UUID(int32_t arg_UUID)
     : UUID_(arg_UUID)
 {}
 
-inline bool UUID::operator==(const UUID& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool UUID::operator<(const UUID& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string UUID::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool UUID::operator==(const UUID& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool UUID::operator<(const UUID& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string UUID::string() const { return FBE::to_text(*this); }
 
 inline void UUID::swap(UUID& other) noexcept
 {
-    using std::swap;
-    swap(UUID_, other.UUID_);
+    FBE::swap_members(*this, other,
+        &UUID::UUID_);
 }
 
 inline void swap(UUID& a, UUID& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const UUID& value)
 {
-    stream << "UUID(";
-    stream << "UUID=";
-    FBE::print(stream, value.UUID_);
-    return stream << ")";
+    return FBE::print_struct(stream, "UUID",
+        FBE::field("UUID", value.UUID_));
 }
 
 inline Timestamp::Timestamp(int32_t arg_Timestamp)
     : Timestamp_(arg_Timestamp)
 {}
 
-inline bool Timestamp::operator==(const Timestamp& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Timestamp::operator<(const Timestamp& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Timestamp::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Timestamp::operator==(const Timestamp& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Timestamp::operator<(const Timestamp& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Timestamp::string() const { return FBE::to_text(*this); }
 
 inline void Timestamp::swap(Timestamp& other) noexcept
 {
-    using std::swap;
-    swap(Timestamp_, other.Timestamp_);
+    FBE::swap_members(*this, other,
+        &Timestamp::Timestamp_);
 }
 
 inline void swap(Timestamp& a, Timestamp& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Timestamp& value)
 {
-    stream << "Timestamp(";
-    stream << "Timestamp=";
-    FBE::print(stream, value.Timestamp_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Timestamp",
+        FBE::field("Timestamp", value.Timestamp_));
 }
 
 inline Sender::Sender(int32_t arg_Sender)
     : Sender_(arg_Sender)
 {}
 
-inline bool Sender::operator==(const Sender& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Sender::operator<(const Sender& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Sender::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Sender::operator==(const Sender& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Sender::operator<(const Sender& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Sender::string() const { return FBE::to_text(*this); }
 
 inline void Sender::swap(Sender& other) noexcept
 {
-    using std::swap;
-    swap(Sender_, other.Sender_);
+    FBE::swap_members(*this, other,
+        &Sender::Sender_);
 }
 
 inline void swap(Sender& a, Sender& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Sender& value)
 {
-    stream << "Sender(";
-    stream << "Sender=";
-    FBE::print(stream, value.Sender_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Sender",
+        FBE::field("Sender", value.Sender_));
 }
 
 inline Receiver::Receiver(int32_t arg_Receiver)
     : Receiver_(arg_Receiver)
 {}
 
-inline bool Receiver::operator==(const Receiver& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Receiver::operator<(const Receiver& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Receiver::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Receiver::operator==(const Receiver& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Receiver::operator<(const Receiver& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Receiver::string() const { return FBE::to_text(*this); }
 
 inline void Receiver::swap(Receiver& other) noexcept
 {
-    using std::swap;
-    swap(Receiver_, other.Receiver_);
+    FBE::swap_members(*this, other,
+        &Receiver::Receiver_);
 }
 
 inline void swap(Receiver& a, Receiver& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Receiver& value)
 {
-    stream << "Receiver(";
-    stream << "Receiver=";
-    FBE::print(stream, value.Receiver_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Receiver",
+        FBE::field("Receiver", value.Receiver_));
 }
 
 inline Client::Client(int32_t arg_Client)
     : Client_(arg_Client)
 {}
 
-inline bool Client::operator==(const Client& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Client::operator<(const Client& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Client::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Client::operator==(const Client& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Client::operator<(const Client& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Client::string() const { return FBE::to_text(*this); }
 
 inline void Client::swap(Client& other) noexcept
 {
-    using std::swap;
-    swap(Client_, other.Client_);
+    FBE::swap_members(*this, other,
+        &Client::Client_);
 }
 
 inline void swap(Client& a, Client& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Client& value)
 {
-    stream << "Client(";
-    stream << "Client=";
-    FBE::print(stream, value.Client_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Client",
+        FBE::field("Client", value.Client_));
 }
 
 inline Proxy::Proxy(int32_t arg_Proxy)
     : Proxy_(arg_Proxy)
 {}
 
-inline bool Proxy::operator==(const Proxy& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Proxy::operator<(const Proxy& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Proxy::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Proxy::operator==(const Proxy& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Proxy::operator<(const Proxy& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Proxy::string() const { return FBE::to_text(*this); }
 
 inline void Proxy::swap(Proxy& other) noexcept
 {
-    using std::swap;
-    swap(Proxy_, other.Proxy_);
+    FBE::swap_members(*this, other,
+        &Proxy::Proxy_);
 }
 
 inline void swap(Proxy& a, Proxy& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Proxy& value)
 {
-    stream << "Proxy(";
-    stream << "Proxy=";
-    FBE::print(stream, value.Proxy_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Proxy",
+        FBE::field("Proxy", value.Proxy_));
 }
 
 inline Handler::Handler(int32_t arg_Handler)
     : Handler_(arg_Handler)
 {}
 
-inline bool Handler::operator==(const Handler& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Handler::operator<(const Handler& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Handler::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Handler::operator==(const Handler& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Handler::operator<(const Handler& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Handler::string() const { return FBE::to_text(*this); }
 
 inline void Handler::swap(Handler& other) noexcept
 {
-    using std::swap;
-    swap(Handler_, other.Handler_);
+    FBE::swap_members(*this, other,
+        &Handler::Handler_);
 }
 
 inline void swap(Handler& a, Handler& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Handler& value)
 {
-    stream << "Handler(";
-    stream << "Handler=";
-    FBE::print(stream, value.Handler_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Handler",
+        FBE::field("Handler", value.Handler_));
 }
 
 inline fbe::fbe(int32_t arg_fbe)
     : fbe_(arg_fbe)
 {}
 
-inline bool fbe::operator==(const fbe& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool fbe::operator<(const fbe& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string fbe::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool fbe::operator==(const fbe& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool fbe::operator<(const fbe& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string fbe::string() const { return FBE::to_text(*this); }
 
 inline void fbe::swap(fbe& other) noexcept
 {
-    using std::swap;
-    swap(fbe_, other.fbe_);
+    FBE::swap_members(*this, other,
+        &fbe::fbe_);
 }
 
 inline void swap(fbe& a, fbe& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const fbe& value)
 {
-    stream << "fbe(";
-    stream << "fbe=";
-    FBE::print(stream, value.fbe_);
-    return stream << ")";
+    return FBE::print_struct(stream, "fbe",
+        FBE::field("fbe", value.fbe_));
 }
 
 inline FBE_::FBE_(int32_t arg_FBE)
     : FBE__(arg_FBE)
 {}
 
-inline bool FBE_::operator==(const FBE_& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool FBE_::operator<(const FBE_& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string FBE_::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool FBE_::operator==(const FBE_& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool FBE_::operator<(const FBE_& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string FBE_::string() const { return FBE::to_text(*this); }
 
 inline void FBE_::swap(FBE_& other) noexcept
 {
-    using std::swap;
-    swap(FBE__, other.FBE__);
+    FBE::swap_members(*this, other,
+        &FBE_::FBE__);
 }
 
 inline void swap(FBE_& a, FBE_& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const FBE_& value)
 {
-    stream << "FBE(";
-    stream << "FBE=";
-    FBE::print(stream, value.FBE__);
-    return stream << ")";
+    return FBE::print_struct(stream, "FBE",
+        FBE::field("FBE", value.FBE__));
 }
 
 inline std_::std_(int32_t arg_std)
     : std__(arg_std)
 {}
 
-inline bool std_::operator==(const std_& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool std_::operator<(const std_& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string std_::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool std_::operator==(const std_& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool std_::operator<(const std_& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string std_::string() const { return FBE::to_text(*this); }
 
 inline void std_::swap(std_& other) noexcept
 {
-    using std::swap;
-    swap(std__, other.std__);
+    FBE::swap_members(*this, other,
+        &std_::std__);
 }
 
 inline void swap(std_& a, std_& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const std_& value)
 {
-    stream << "std(";
-    stream << "std=";
-    FBE::print(stream, value.std__);
-    return stream << ")";
+    return FBE::print_struct(stream, "std",
+        FBE::field("std", value.std__));
 }
 
 inline Companion::Companion(int32_t arg_Companion)
     : Companion_(arg_Companion)
 {}
 
-inline bool Companion::operator==(const Companion& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Companion::operator<(const Companion& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Companion::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Companion::operator==(const Companion& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Companion::operator<(const Companion& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Companion::string() const { return FBE::to_text(*this); }
 
 inline void Companion::swap(Companion& other) noexcept
 {
-    using std::swap;
-    swap(Companion_, other.Companion_);
+    FBE::swap_members(*this, other,
+        &Companion::Companion_);
 }
 
 inline void swap(Companion& a, Companion& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Companion& value)
 {
-    stream << "Companion(";
-    stream << "Companion=";
-    FBE::print(stream, value.Companion_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Companion",
+        FBE::field("Companion", value.Companion_));
 }
 
 inline Any::Any(int32_t arg_Any)
     : Any_(arg_Any)
 {}
 
-inline bool Any::operator==(const Any& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Any::operator<(const Any& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Any::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Any::operator==(const Any& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Any::operator<(const Any& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Any::string() const { return FBE::to_text(*this); }
 
 inline void Any::swap(Any& other) noexcept
 {
-    using std::swap;
-    swap(Any_, other.Any_);
+    FBE::swap_members(*this, other,
+        &Any::Any_);
 }
 
 inline void swap(Any& a, Any& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Any& value)
 {
-    stream << "Any(";
-    stream << "Any=";
-    FBE::print(stream, value.Any_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Any",
+        FBE::field("Any", value.Any_));
 }
 
 inline Self::Self(int32_t arg_Self)
     : Self_(arg_Self)
 {}
 
-inline bool Self::operator==(const Self& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Self::operator<(const Self& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Self::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Self::operator==(const Self& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Self::operator<(const Self& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Self::string() const { return FBE::to_text(*this); }
 
 inline void Self::swap(Self& other) noexcept
 {
-    using std::swap;
-    swap(Self_, other.Self_);
+    FBE::swap_members(*this, other,
+        &Self::Self_);
 }
 
 inline void swap(Self& a, Self& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Self& value)
 {
-    stream << "Self(";
-    stream << "Self=";
-    FBE::print(stream, value.Self_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Self",
+        FBE::field("Self", value.Self_));
 }
 
 inline self::self(int32_t arg_self)
     : self_(arg_self)
 {}
 
-inline bool self::operator==(const self& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool self::operator<(const self& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string self::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool self::operator==(const self& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool self::operator<(const self& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string self::string() const { return FBE::to_text(*this); }
 
 inline void self::swap(self& other) noexcept
 {
-    using std::swap;
-    swap(self_, other.self_);
+    FBE::swap_members(*this, other,
+        &self::self_);
 }
 
 inline void swap(self& a, self& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const self& value)
 {
-    stream << "self(";
-    stream << "self=";
-    FBE::print(stream, value.self_);
-    return stream << ")";
+    return FBE::print_struct(stream, "self",
+        FBE::field("self", value.self_));
 }
 
 inline None::None(int32_t arg_None)
     : None_(arg_None)
 {}
 
-inline bool None::operator==(const None& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool None::operator<(const None& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string None::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool None::operator==(const None& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool None::operator<(const None& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string None::string() const { return FBE::to_text(*this); }
 
 inline void None::swap(None& other) noexcept
 {
-    using std::swap;
-    swap(None_, other.None_);
+    FBE::swap_members(*this, other,
+        &None::None_);
 }
 
 inline void swap(None& a, None& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const None& value)
 {
-    stream << "None(";
-    stream << "None=";
-    FBE::print(stream, value.None_);
-    return stream << ")";
+    return FBE::print_struct(stream, "None",
+        FBE::field("None", value.None_));
 }
 
 inline Option::Option(int32_t arg_Option)
     : Option_(arg_Option)
 {}
 
-inline bool Option::operator==(const Option& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Option::operator<(const Option& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Option::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Option::operator==(const Option& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Option::operator<(const Option& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Option::string() const { return FBE::to_text(*this); }
 
 inline void Option::swap(Option& other) noexcept
 {
-    using std::swap;
-    swap(Option_, other.Option_);
+    FBE::swap_members(*this, other,
+        &Option::Option_);
 }
 
 inline void swap(Option& a, Option& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Option& value)
 {
-    stream << "Option(";
-    stream << "Option=";
-    FBE::print(stream, value.Option_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Option",
+        FBE::field("Option", value.Option_));
 }
 
 inline Result::Result(int32_t arg_Result)
     : Result_(arg_Result)
 {}
 
-inline bool Result::operator==(const Result& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Result::operator<(const Result& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Result::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Result::operator==(const Result& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Result::operator<(const Result& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Result::string() const { return FBE::to_text(*this); }
 
 inline void Result::swap(Result& other) noexcept
 {
-    using std::swap;
-    swap(Result_, other.Result_);
+    FBE::swap_members(*this, other,
+        &Result::Result_);
 }
 
 inline void swap(Result& a, Result& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Result& value)
 {
-    stream << "Result(";
-    stream << "Result=";
-    FBE::print(stream, value.Result_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Result",
+        FBE::field("Result", value.Result_));
 }
 
 inline Vec::Vec(int32_t arg_Vec)
     : Vec_(arg_Vec)
 {}
 
-inline bool Vec::operator==(const Vec& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Vec::operator<(const Vec& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Vec::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Vec::operator==(const Vec& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Vec::operator<(const Vec& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Vec::string() const { return FBE::to_text(*this); }
 
 inline void Vec::swap(Vec& other) noexcept
 {
-    using std::swap;
-    swap(Vec_, other.Vec_);
+    FBE::swap_members(*this, other,
+        &Vec::Vec_);
 }
 
 inline void swap(Vec& a, Vec& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Vec& value)
 {
-    stream << "Vec(";
-    stream << "Vec=";
-    FBE::print(stream, value.Vec_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Vec",
+        FBE::field("Vec", value.Vec_));
 }
 
 inline Box::Box(int32_t arg_Box)
     : Box_(arg_Box)
 {}
 
-inline bool Box::operator==(const Box& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Box::operator<(const Box& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Box::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Box::operator==(const Box& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Box::operator<(const Box& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Box::string() const { return FBE::to_text(*this); }
 
 inline void Box::swap(Box& other) noexcept
 {
-    using std::swap;
-    swap(Box_, other.Box_);
+    FBE::swap_members(*this, other,
+        &Box::Box_);
 }
 
 inline void swap(Box& a, Box& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Box& value)
 {
-    stream << "Box(";
-    stream << "Box=";
-    FBE::print(stream, value.Box_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Box",
+        FBE::field("Box", value.Box_));
 }
 
 inline Error::Error(int32_t arg_Error)
     : Error_(arg_Error)
 {}
 
-inline bool Error::operator==(const Error& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Error::operator<(const Error& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Error::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Error::operator==(const Error& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Error::operator<(const Error& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Error::string() const { return FBE::to_text(*this); }
 
 inline void Error::swap(Error& other) noexcept
 {
-    using std::swap;
-    swap(Error_, other.Error_);
+    FBE::swap_members(*this, other,
+        &Error::Error_);
 }
 
 inline void swap(Error& a, Error& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Error& value)
 {
-    stream << "Error(";
-    stream << "Error=";
-    FBE::print(stream, value.Error_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Error",
+        FBE::field("Error", value.Error_));
 }
 
 inline Exception::Exception(int32_t arg_Exception)
     : Exception_(arg_Exception)
 {}
 
-inline bool Exception::operator==(const Exception& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Exception::operator<(const Exception& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Exception::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Exception::operator==(const Exception& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Exception::operator<(const Exception& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Exception::string() const { return FBE::to_text(*this); }
 
 inline void Exception::swap(Exception& other) noexcept
 {
-    using std::swap;
-    swap(Exception_, other.Exception_);
+    FBE::swap_members(*this, other,
+        &Exception::Exception_);
 }
 
 inline void swap(Exception& a, Exception& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Exception& value)
 {
-    stream << "Exception(";
-    stream << "Exception=";
-    FBE::print(stream, value.Exception_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Exception",
+        FBE::field("Exception", value.Exception_));
 }
 
 inline Text::Text(int32_t arg_Text)
     : Text_(arg_Text)
 {}
 
-inline bool Text::operator==(const Text& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Text::operator<(const Text& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Text::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Text::operator==(const Text& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Text::operator<(const Text& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Text::string() const { return FBE::to_text(*this); }
 
 inline void Text::swap(Text& other) noexcept
 {
-    using std::swap;
-    swap(Text_, other.Text_);
+    FBE::swap_members(*this, other,
+        &Text::Text_);
 }
 
 inline void swap(Text& a, Text& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Text& value)
 {
-    stream << "Text(";
-    stream << "Text=";
-    FBE::print(stream, value.Text_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Text",
+        FBE::field("Text", value.Text_));
 }
 
 inline JsonWriter::JsonWriter(int32_t arg_JsonWriter)
     : JsonWriter_(arg_JsonWriter)
 {}
 
-inline bool JsonWriter::operator==(const JsonWriter& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool JsonWriter::operator<(const JsonWriter& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string JsonWriter::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool JsonWriter::operator==(const JsonWriter& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool JsonWriter::operator<(const JsonWriter& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string JsonWriter::string() const { return FBE::to_text(*this); }
 
 inline void JsonWriter::swap(JsonWriter& other) noexcept
 {
-    using std::swap;
-    swap(JsonWriter_, other.JsonWriter_);
+    FBE::swap_members(*this, other,
+        &JsonWriter::JsonWriter_);
 }
 
 inline void swap(JsonWriter& a, JsonWriter& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const JsonWriter& value)
 {
-    stream << "JsonWriter(";
-    stream << "JsonWriter=";
-    FBE::print(stream, value.JsonWriter_);
-    return stream << ")";
+    return FBE::print_struct(stream, "JsonWriter",
+        FBE::field("JsonWriter", value.JsonWriter_));
 }
 
 inline int32_t_::int32_t_(int32_t arg_int32_t)
     : int32_t__(arg_int32_t)
 {}
 
-inline bool int32_t_::operator==(const int32_t_& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool int32_t_::operator<(const int32_t_& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string int32_t_::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool int32_t_::operator==(const int32_t_& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool int32_t_::operator<(const int32_t_& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string int32_t_::string() const { return FBE::to_text(*this); }
 
 inline void int32_t_::swap(int32_t_& other) noexcept
 {
-    using std::swap;
-    swap(int32_t__, other.int32_t__);
+    FBE::swap_members(*this, other,
+        &int32_t_::int32_t__);
 }
 
 inline void swap(int32_t_& a, int32_t_& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const int32_t_& value)
 {
-    stream << "int32_t(";
-    stream << "int32_t=";
-    FBE::print(stream, value.int32_t__);
-    return stream << ")";
+    return FBE::print_struct(stream, "int32_t",
+        FBE::field("int32_t", value.int32_t__));
 }
 
 inline size_t_::size_t_(int32_t arg_size_t)
     : size_t__(arg_size_t)
 {}
 
-inline bool size_t_::operator==(const size_t_& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool size_t_::operator<(const size_t_& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string size_t_::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool size_t_::operator==(const size_t_& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool size_t_::operator<(const size_t_& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string size_t_::string() const { return FBE::to_text(*this); }
 
 inline void size_t_::swap(size_t_& other) noexcept
 {
-    using std::swap;
-    swap(size_t__, other.size_t__);
+    FBE::swap_members(*this, other,
+        &size_t_::size_t__);
 }
 
 inline void swap(size_t_& a, size_t_& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const size_t_& value)
 {
-    stream << "size_t(";
-    stream << "size_t=";
-    FBE::print(stream, value.size_t__);
-    return stream << ")";
+    return FBE::print_struct(stream, "size_t",
+        FBE::field("size_t", value.size_t__));
 }
 
 inline list::list(int32_t arg_list)
     : list_(arg_list)
 {}
 
-inline bool list::operator==(const list& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool list::operator<(const list& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string list::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool list::operator==(const list& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool list::operator<(const list& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string list::string() const { return FBE::to_text(*this); }
 
 inline void list::swap(list& other) noexcept
 {
-    using std::swap;
-    swap(list_, other.list_);
+    FBE::swap_members(*this, other,
+        &list::list_);
 }
 
 inline void swap(list& a, list& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const list& value)
 {
-    stream << "list(";
-    stream << "list=";
-    FBE::print(stream, value.list_);
-    return stream << ")";
+    return FBE::print_struct(stream, "list",
+        FBE::field("list", value.list_));
 }
 
 inline object::object(int32_t arg_object)
     : object_(arg_object)
 {}
 
-inline bool object::operator==(const object& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool object::operator<(const object& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string object::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool object::operator==(const object& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool object::operator<(const object& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string object::string() const { return FBE::to_text(*this); }
 
 inline void object::swap(object& other) noexcept
 {
-    using std::swap;
-    swap(object_, other.object_);
+    FBE::swap_members(*this, other,
+        &object::object_);
 }
 
 inline void swap(object& a, object& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const object& value)
 {
-    stream << "object(";
-    stream << "object=";
-    FBE::print(stream, value.object_);
-    return stream << ")";
+    return FBE::print_struct(stream, "object",
+        FBE::field("object", value.object_));
 }
 
 inline v::v(int32_t arg_v)
     : v_(arg_v)
 {}
 
-inline bool v::operator==(const v& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool v::operator<(const v& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string v::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool v::operator==(const v& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool v::operator<(const v& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string v::string() const { return FBE::to_text(*this); }
 
 inline void v::swap(v& other) noexcept
 {
-    using std::swap;
-    swap(v_, other.v_);
+    FBE::swap_members(*this, other,
+        &v::v_);
 }
 
 inline void swap(v& a, v& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const v& value)
 {
-    stream << "v(";
-    stream << "v=";
-    FBE::print(stream, value.v_);
-    return stream << ")";
+    return FBE::print_struct(stream, "v",
+        FBE::field("v", value.v_));
 }
 
 inline r::r(int32_t arg_r)
     : r_(arg_r)
 {}
 
-inline bool r::operator==(const r& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool r::operator<(const r& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string r::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool r::operator==(const r& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool r::operator<(const r& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string r::string() const { return FBE::to_text(*this); }
 
 inline void r::swap(r& other) noexcept
 {
-    using std::swap;
-    swap(r_, other.r_);
+    FBE::swap_members(*this, other,
+        &r::r_);
 }
 
 inline void swap(r& a, r& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const r& value)
 {
-    stream << "r(";
-    stream << "r=";
-    FBE::print(stream, value.r_);
-    return stream << ")";
+    return FBE::print_struct(stream, "r",
+        FBE::field("r", value.r_));
 }
 
 inline w::w(int32_t arg_w)
     : w_(arg_w)
 {}
 
-inline bool w::operator==(const w& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool w::operator<(const w& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string w::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool w::operator==(const w& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool w::operator<(const w& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string w::string() const { return FBE::to_text(*this); }
 
 inline void w::swap(w& other) noexcept
 {
-    using std::swap;
-    swap(w_, other.w_);
+    FBE::swap_members(*this, other,
+        &w::w_);
 }
 
 inline void swap(w& a, w& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const w& value)
 {
-    stream << "w(";
-    stream << "w=";
-    FBE::print(stream, value.w_);
-    return stream << ")";
+    return FBE::print_struct(stream, "w",
+        FBE::field("w", value.w_));
 }
 
 inline SideBuy::SideBuy(int32_t arg_SideBuy)
     : SideBuy_(arg_SideBuy)
 {}
 
-inline bool SideBuy::operator==(const SideBuy& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool SideBuy::operator<(const SideBuy& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string SideBuy::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool SideBuy::operator==(const SideBuy& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool SideBuy::operator<(const SideBuy& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string SideBuy::string() const { return FBE::to_text(*this); }
 
 inline void SideBuy::swap(SideBuy& other) noexcept
 {
-    using std::swap;
-    swap(SideBuy_, other.SideBuy_);
+    FBE::swap_members(*this, other,
+        &SideBuy::SideBuy_);
 }
 
 inline void swap(SideBuy& a, SideBuy& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const SideBuy& value)
 {
-    stream << "SideBuy(";
-    stream << "SideBuy=";
-    FBE::print(stream, value.SideBuy_);
-    return stream << ")";
+    return FBE::print_struct(stream, "SideBuy",
+        FBE::field("SideBuy", value.SideBuy_));
 }
 
 inline OrderKey::OrderKey(int32_t arg_OrderKey)
     : OrderKey_(arg_OrderKey)
 {}
 
-inline bool OrderKey::operator==(const OrderKey& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool OrderKey::operator<(const OrderKey& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string OrderKey::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool OrderKey::operator==(const OrderKey& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool OrderKey::operator<(const OrderKey& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string OrderKey::string() const { return FBE::to_text(*this); }
 
 inline void OrderKey::swap(OrderKey& other) noexcept
 {
-    using std::swap;
-    swap(OrderKey_, other.OrderKey_);
+    FBE::swap_members(*this, other,
+        &OrderKey::OrderKey_);
 }
 
 inline void swap(OrderKey& a, OrderKey& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const OrderKey& value)
 {
-    stream << "OrderKey(";
-    stream << "OrderKey=";
-    FBE::print(stream, value.OrderKey_);
-    return stream << ")";
+    return FBE::print_struct(stream, "OrderKey",
+        FBE::field("OrderKey", value.OrderKey_));
 }
 
 inline textOfside::textOfside(int32_t arg_textOfside)
     : textOfside_(arg_textOfside)
 {}
 
-inline bool textOfside::operator==(const textOfside& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool textOfside::operator<(const textOfside& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string textOfside::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool textOfside::operator==(const textOfside& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool textOfside::operator<(const textOfside& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string textOfside::string() const { return FBE::to_text(*this); }
 
 inline void textOfside::swap(textOfside& other) noexcept
 {
-    using std::swap;
-    swap(textOfside_, other.textOfside_);
+    FBE::swap_members(*this, other,
+        &textOfside::textOfside_);
 }
 
 inline void swap(textOfside& a, textOfside& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const textOfside& value)
 {
-    stream << "textOfside(";
-    stream << "textOfside=";
-    FBE::print(stream, value.textOfside_);
-    return stream << ")";
+    return FBE::print_struct(stream, "textOfside",
+        FBE::field("textOfside", value.textOfside_));
 }
 
 inline DECIMAL_1::DECIMAL_1(int32_t arg_DECIMAL_1)
     : DECIMAL_1_(arg_DECIMAL_1)
 {}
 
-inline bool DECIMAL_1::operator==(const DECIMAL_1& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool DECIMAL_1::operator<(const DECIMAL_1& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string DECIMAL_1::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool DECIMAL_1::operator==(const DECIMAL_1& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool DECIMAL_1::operator<(const DECIMAL_1& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string DECIMAL_1::string() const { return FBE::to_text(*this); }
 
 inline void DECIMAL_1::swap(DECIMAL_1& other) noexcept
 {
-    using std::swap;
-    swap(DECIMAL_1_, other.DECIMAL_1_);
+    FBE::swap_members(*this, other,
+        &DECIMAL_1::DECIMAL_1_);
 }
 
 inline void swap(DECIMAL_1& a, DECIMAL_1& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const DECIMAL_1& value)
 {
-    stream << "DECIMAL_1(";
-    stream << "DECIMAL_1=";
-    FBE::print(stream, value.DECIMAL_1_);
-    return stream << ")";
+    return FBE::print_struct(stream, "DECIMAL_1",
+        FBE::field("DECIMAL_1", value.DECIMAL_1_));
 }
 
 inline OrderModel::OrderModel(int32_t arg_OrderModel)
     : OrderModel_(arg_OrderModel)
 {}
 
-inline bool OrderModel::operator==(const OrderModel& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool OrderModel::operator<(const OrderModel& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string OrderModel::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool OrderModel::operator==(const OrderModel& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool OrderModel::operator<(const OrderModel& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string OrderModel::string() const { return FBE::to_text(*this); }
 
 inline void OrderModel::swap(OrderModel& other) noexcept
 {
-    using std::swap;
-    swap(OrderModel_, other.OrderModel_);
+    FBE::swap_members(*this, other,
+        &OrderModel::OrderModel_);
 }
 
 inline void swap(OrderModel& a, OrderModel& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const OrderModel& value)
 {
-    stream << "OrderModel(";
-    stream << "OrderModel=";
-    FBE::print(stream, value.OrderModel_);
-    return stream << ")";
+    return FBE::print_struct(stream, "OrderModel",
+        FBE::field("OrderModel", value.OrderModel_));
 }
 
 inline OrderFinal::OrderFinal(int32_t arg_OrderFinal)
     : OrderFinal_(arg_OrderFinal)
 {}
 
-inline bool OrderFinal::operator==(const OrderFinal& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool OrderFinal::operator<(const OrderFinal& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string OrderFinal::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool OrderFinal::operator==(const OrderFinal& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool OrderFinal::operator<(const OrderFinal& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string OrderFinal::string() const { return FBE::to_text(*this); }
 
 inline void OrderFinal::swap(OrderFinal& other) noexcept
 {
-    using std::swap;
-    swap(OrderFinal_, other.OrderFinal_);
+    FBE::swap_members(*this, other,
+        &OrderFinal::OrderFinal_);
 }
 
 inline void swap(OrderFinal& a, OrderFinal& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const OrderFinal& value)
 {
-    stream << "OrderFinal(";
-    stream << "OrderFinal=";
-    FBE::print(stream, value.OrderFinal_);
-    return stream << ")";
+    return FBE::print_struct(stream, "OrderFinal",
+        FBE::field("OrderFinal", value.OrderFinal_));
 }
 
 inline NewOrder::NewOrder(int32_t arg_NewOrder)
     : NewOrder_(arg_NewOrder)
 {}
 
-inline bool NewOrder::operator==(const NewOrder& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool NewOrder::operator<(const NewOrder& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string NewOrder::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool NewOrder::operator==(const NewOrder& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool NewOrder::operator<(const NewOrder& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string NewOrder::string() const { return FBE::to_text(*this); }
 
 inline void NewOrder::swap(NewOrder& other) noexcept
 {
-    using std::swap;
-    swap(NewOrder_, other.NewOrder_);
+    FBE::swap_members(*this, other,
+        &NewOrder::NewOrder_);
 }
 
 inline void swap(NewOrder& a, NewOrder& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const NewOrder& value)
 {
-    stream << "NewOrder(";
-    stream << "NewOrder=";
-    FBE::print(stream, value.NewOrder_);
-    return stream << ")";
+    return FBE::print_struct(stream, "NewOrder",
+        FBE::field("NewOrder", value.NewOrder_));
 }
 
 inline VerifyFBEOrder::VerifyFBEOrder(int32_t arg_VerifyFBEOrder)
     : VerifyFBEOrder_(arg_VerifyFBEOrder)
 {}
 
-inline bool VerifyFBEOrder::operator==(const VerifyFBEOrder& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool VerifyFBEOrder::operator<(const VerifyFBEOrder& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string VerifyFBEOrder::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool VerifyFBEOrder::operator==(const VerifyFBEOrder& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool VerifyFBEOrder::operator<(const VerifyFBEOrder& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string VerifyFBEOrder::string() const { return FBE::to_text(*this); }
 
 inline void VerifyFBEOrder::swap(VerifyFBEOrder& other) noexcept
 {
-    using std::swap;
-    swap(VerifyFBEOrder_, other.VerifyFBEOrder_);
+    FBE::swap_members(*this, other,
+        &VerifyFBEOrder::VerifyFBEOrder_);
 }
 
 inline void swap(VerifyFBEOrder& a, VerifyFBEOrder& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const VerifyFBEOrder& value)
 {
-    stream << "VerifyFBEOrder(";
-    stream << "VerifyFBEOrder=";
-    FBE::print(stream, value.VerifyFBEOrder_);
-    return stream << ")";
+    return FBE::print_struct(stream, "VerifyFBEOrder",
+        FBE::field("VerifyFBEOrder", value.VerifyFBEOrder_));
 }
 
 inline fbe_vr_Order::fbe_vr_Order(int32_t arg_fbe_vr_Order)
     : fbe_vr_Order_(arg_fbe_vr_Order)
 {}
 
-inline bool fbe_vr_Order::operator==(const fbe_vr_Order& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool fbe_vr_Order::operator<(const fbe_vr_Order& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string fbe_vr_Order::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool fbe_vr_Order::operator==(const fbe_vr_Order& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool fbe_vr_Order::operator<(const fbe_vr_Order& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string fbe_vr_Order::string() const { return FBE::to_text(*this); }
 
 inline void fbe_vr_Order::swap(fbe_vr_Order& other) noexcept
 {
-    using std::swap;
-    swap(fbe_vr_Order_, other.fbe_vr_Order_);
+    FBE::swap_members(*this, other,
+        &fbe_vr_Order::fbe_vr_Order_);
 }
 
 inline void swap(fbe_vr_Order& a, fbe_vr_Order& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const fbe_vr_Order& value)
 {
-    stream << "fbe_vr_Order(";
-    stream << "fbe_vr_Order=";
-    FBE::print(stream, value.fbe_vr_Order_);
-    return stream << ")";
+    return FBE::print_struct(stream, "fbe_vr_Order",
+        FBE::field("fbe_vr_Order", value.fbe_vr_Order_));
 }
 
 inline e1::e1(int32_t arg_e1)
     : e1_(arg_e1)
 {}
 
-inline bool e1::operator==(const e1& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool e1::operator<(const e1& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string e1::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool e1::operator==(const e1& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool e1::operator<(const e1& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string e1::string() const { return FBE::to_text(*this); }
 
 inline void e1::swap(e1& other) noexcept
 {
-    using std::swap;
-    swap(e1_, other.e1_);
+    FBE::swap_members(*this, other,
+        &e1::e1_);
 }
 
 inline void swap(e1& a, e1& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const e1& value)
 {
-    stream << "e1(";
-    stream << "e1=";
-    FBE::print(stream, value.e1_);
-    return stream << ")";
+    return FBE::print_struct(stream, "e1",
+        FBE::field("e1", value.e1_));
 }
 
 inline i2::i2(int32_t arg_i2)
     : i2_(arg_i2)
 {}
 
-inline bool i2::operator==(const i2& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool i2::operator<(const i2& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string i2::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool i2::operator==(const i2& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool i2::operator<(const i2& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string i2::string() const { return FBE::to_text(*this); }
 
 inline void i2::swap(i2& other) noexcept
 {
-    using std::swap;
-    swap(i2_, other.i2_);
+    FBE::swap_members(*this, other,
+        &i2::i2_);
 }
 
 inline void swap(i2& a, i2& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const i2& value)
 {
-    stream << "i2(";
-    stream << "i2=";
-    FBE::print(stream, value.i2_);
-    return stream << ")";
+    return FBE::print_struct(stream, "i2",
+        FBE::field("i2", value.i2_));
 }
 
 inline o3::o3(int32_t arg_o3)
     : o3_(arg_o3)
 {}
 
-inline bool o3::operator==(const o3& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool o3::operator<(const o3& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string o3::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool o3::operator==(const o3& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool o3::operator<(const o3& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string o3::string() const { return FBE::to_text(*this); }
 
 inline void o3::swap(o3& other) noexcept
 {
-    using std::swap;
-    swap(o3_, other.o3_);
+    FBE::swap_members(*this, other,
+        &o3::o3_);
 }
 
 inline void swap(o3& a, o3& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const o3& value)
 {
-    stream << "o3(";
-    stream << "o3=";
-    FBE::print(stream, value.o3_);
-    return stream << ")";
+    return FBE::print_struct(stream, "o3",
+        FBE::field("o3", value.o3_));
 }
 
 inline Fbe::Fbe(int32_t arg_Fbe)
     : Fbe_(arg_Fbe)
 {}
 
-inline bool Fbe::operator==(const Fbe& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Fbe::operator<(const Fbe& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Fbe::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Fbe::operator==(const Fbe& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Fbe::operator<(const Fbe& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Fbe::string() const { return FBE::to_text(*this); }
 
 inline void Fbe::swap(Fbe& other) noexcept
 {
-    using std::swap;
-    swap(Fbe_, other.Fbe_);
+    FBE::swap_members(*this, other,
+        &Fbe::Fbe_);
 }
 
 inline void swap(Fbe& a, Fbe& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Fbe& value)
 {
-    stream << "Fbe(";
-    stream << "Fbe=";
-    FBE::print(stream, value.Fbe_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Fbe",
+        FBE::field("Fbe", value.Fbe_));
 }
 
 inline FINGERPRINT::FINGERPRINT(int32_t arg_FINGERPRINT)
     : FINGERPRINT_(arg_FINGERPRINT)
 {}
 
-inline bool FINGERPRINT::operator==(const FINGERPRINT& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool FINGERPRINT::operator<(const FINGERPRINT& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string FINGERPRINT::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool FINGERPRINT::operator==(const FINGERPRINT& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool FINGERPRINT::operator<(const FINGERPRINT& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string FINGERPRINT::string() const { return FBE::to_text(*this); }
 
 inline void FINGERPRINT::swap(FINGERPRINT& other) noexcept
 {
-    using std::swap;
-    swap(FINGERPRINT_, other.FINGERPRINT_);
+    FBE::swap_members(*this, other,
+        &FINGERPRINT::FINGERPRINT_);
 }
 
 inline void swap(FINGERPRINT& a, FINGERPRINT& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const FINGERPRINT& value)
 {
-    stream << "FINGERPRINT(";
-    stream << "FINGERPRINT=";
-    FBE::print(stream, value.FINGERPRINT_);
-    return stream << ")";
+    return FBE::print_struct(stream, "FINGERPRINT",
+        FBE::field("FINGERPRINT", value.FINGERPRINT_));
 }
 
 inline FBE_FINGERPRINT::FBE_FINGERPRINT(int32_t arg_FBE_FINGERPRINT)
     : FBE_FINGERPRINT_(arg_FBE_FINGERPRINT)
 {}
 
-inline bool FBE_FINGERPRINT::operator==(const FBE_FINGERPRINT& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool FBE_FINGERPRINT::operator<(const FBE_FINGERPRINT& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string FBE_FINGERPRINT::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool FBE_FINGERPRINT::operator==(const FBE_FINGERPRINT& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool FBE_FINGERPRINT::operator<(const FBE_FINGERPRINT& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string FBE_FINGERPRINT::string() const { return FBE::to_text(*this); }
 
 inline void FBE_FINGERPRINT::swap(FBE_FINGERPRINT& other) noexcept
 {
-    using std::swap;
-    swap(FBE_FINGERPRINT_, other.FBE_FINGERPRINT_);
+    FBE::swap_members(*this, other,
+        &FBE_FINGERPRINT::FBE_FINGERPRINT_);
 }
 
 inline void swap(FBE_FINGERPRINT& a, FBE_FINGERPRINT& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const FBE_FINGERPRINT& value)
 {
-    stream << "FBE_FINGERPRINT(";
-    stream << "FBE_FINGERPRINT=";
-    FBE::print(stream, value.FBE_FINGERPRINT_);
-    return stream << ")";
+    return FBE::print_struct(stream, "FBE_FINGERPRINT",
+        FBE::field("FBE_FINGERPRINT", value.FBE_FINGERPRINT_));
 }
 
 inline FBEFingerprint::FBEFingerprint(int32_t arg_FBEFingerprint)
     : FBEFingerprint_(arg_FBEFingerprint)
 {}
 
-inline bool FBEFingerprint::operator==(const FBEFingerprint& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool FBEFingerprint::operator<(const FBEFingerprint& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string FBEFingerprint::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool FBEFingerprint::operator==(const FBEFingerprint& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool FBEFingerprint::operator<(const FBEFingerprint& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string FBEFingerprint::string() const { return FBE::to_text(*this); }
 
 inline void FBEFingerprint::swap(FBEFingerprint& other) noexcept
 {
-    using std::swap;
-    swap(FBEFingerprint_, other.FBEFingerprint_);
+    FBE::swap_members(*this, other,
+        &FBEFingerprint::FBEFingerprint_);
 }
 
 inline void swap(FBEFingerprint& a, FBEFingerprint& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const FBEFingerprint& value)
 {
-    stream << "FBEFingerprint(";
-    stream << "FBEFingerprint=";
-    FBE::print(stream, value.FBEFingerprint_);
-    return stream << ")";
+    return FBE::print_struct(stream, "FBEFingerprint",
+        FBE::field("FBEFingerprint", value.FBEFingerprint_));
 }
 
 inline Case::Case(int32_t arg_name, int32_t arg_Name, int32_t arg_NAME, int32_t arg_class, int32_t arg_class_, int32_t arg_class__, int32_t arg_String, int32_t arg_String_)
@@ -9209,58 +7562,36 @@ inline Case::Case(int32_t arg_name, int32_t arg_Name, int32_t arg_NAME, int32_t 
     , String_(arg_String_)
 {}
 
-inline bool Case::operator==(const Case& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Case::operator<(const Case& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Case::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Case::operator==(const Case& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Case::operator<(const Case& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Case::string() const { return FBE::to_text(*this); }
 
 inline void Case::swap(Case& other) noexcept
 {
-    using std::swap;
-    swap(name, other.name);
-    swap(Name, other.Name);
-    swap(NAME, other.NAME);
-    swap(class___, other.class___);
-    swap(class_, other.class_);
-    swap(class__, other.class__);
-    swap(String, other.String);
-    swap(String_, other.String_);
+    FBE::swap_members(*this, other,
+        &Case::name,
+        &Case::Name,
+        &Case::NAME,
+        &Case::class___,
+        &Case::class_,
+        &Case::class__,
+        &Case::String,
+        &Case::String_);
 }
 
 inline void swap(Case& a, Case& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Case& value)
 {
-    stream << "Case(";
-    stream << "name=";
-    FBE::print(stream, value.name);
-    stream << ",Name=";
-    FBE::print(stream, value.Name);
-    stream << ",NAME=";
-    FBE::print(stream, value.NAME);
-    stream << ",class=";
-    FBE::print(stream, value.class___);
-    stream << ",class_=";
-    FBE::print(stream, value.class_);
-    stream << ",class__=";
-    FBE::print(stream, value.class__);
-    stream << ",String=";
-    FBE::print(stream, value.String);
-    stream << ",String_=";
-    FBE::print(stream, value.String_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Case",
+        FBE::field("name", value.name),
+        FBE::field("Name", value.Name),
+        FBE::field("NAME", value.NAME),
+        FBE::field("class", value.class___),
+        FBE::field("class_", value.class_),
+        FBE::field("class__", value.class__),
+        FBE::field("String", value.String),
+        FBE::field("String_", value.String_));
 }
 
 inline Imported::Imported(::market::Side arg_market, const ::market::Instrument& arg_org, ::market::Side arg_example)
@@ -9269,80 +7600,48 @@ inline Imported::Imported(::market::Side arg_market, const ::market::Instrument&
     , example(arg_example)
 {}
 
-inline bool Imported::operator==(const Imported& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Imported::operator<(const Imported& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Imported::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Imported::operator==(const Imported& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Imported::operator<(const Imported& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Imported::string() const { return FBE::to_text(*this); }
 
 inline void Imported::swap(Imported& other) noexcept
 {
-    using std::swap;
-    swap(market, other.market);
-    swap(org, other.org);
-    swap(example, other.example);
+    FBE::swap_members(*this, other,
+        &Imported::market,
+        &Imported::org,
+        &Imported::example);
 }
 
 inline void swap(Imported& a, Imported& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Imported& value)
 {
-    stream << "Imported(";
-    stream << "market=";
-    FBE::print(stream, value.market);
-    stream << ",org=";
-    FBE::print(stream, value.org);
-    stream << ",example=";
-    FBE::print(stream, value.example);
-    return stream << ")";
+    return FBE::print_struct(stream, "Imported",
+        FBE::field("market", value.market),
+        FBE::field("org", value.org),
+        FBE::field("example", value.example));
 }
 
 inline symbol::symbol(::import::digits arg_digits)
     : digits(arg_digits)
 {}
 
-inline bool symbol::operator==(const symbol& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool symbol::operator<(const symbol& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string symbol::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool symbol::operator==(const symbol& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool symbol::operator<(const symbol& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string symbol::string() const { return FBE::to_text(*this); }
 
 inline void symbol::swap(symbol& other) noexcept
 {
-    using std::swap;
-    swap(digits, other.digits);
+    FBE::swap_members(*this, other,
+        &symbol::digits);
 }
 
 inline void swap(symbol& a, symbol& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const symbol& value)
 {
-    stream << "symbol(";
-    stream << "digits=";
-    FBE::print(stream, value.digits);
-    return stream << ")";
+    return FBE::print_struct(stream, "symbol",
+        FBE::field("digits", value.digits));
 }
 
 inline Listed::Listed(const ::market::Instrument& base, ::import::digits arg_precision, const ::import::symbol& arg_ticker)
@@ -9351,42 +7650,27 @@ inline Listed::Listed(const ::market::Instrument& base, ::import::digits arg_pre
     , ticker(arg_ticker)
 {}
 
-inline bool Listed::operator==(const Listed& other) const noexcept
-{
-    return symbol == other.symbol;
-}
-
-inline bool Listed::operator<(const Listed& other) const noexcept
-{
-    return symbol < other.symbol;
-}
-
-inline std::string Listed::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Listed::operator==(const Listed& other) const noexcept { return FBE::equal_members(*this, other, &Listed::symbol); }
+inline bool Listed::operator<(const Listed& other) const noexcept { return FBE::less_members(*this, other, &Listed::symbol); }
+inline std::string Listed::string() const { return FBE::to_text(*this); }
 
 inline void Listed::swap(Listed& other) noexcept
 {
-    ::market::Instrument::swap(other);
-    using std::swap;
-    swap(precision, other.precision);
-    swap(ticker, other.ticker);
+    FBE::swap_members(*this, other,
+        &Listed::symbol,
+        &Listed::digits,
+        &Listed::precision,
+        &Listed::ticker);
 }
 
 inline void swap(Listed& a, Listed& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Listed& value)
 {
-    stream << "Listed(";
-    stream << static_cast<const ::market::Instrument&>(value);
-    stream << ",precision=";
-    FBE::print(stream, value.precision);
-    stream << ",ticker=";
-    FBE::print(stream, value.ticker);
-    return stream << ")";
+    return FBE::print_struct(stream, "Listed",
+        static_cast<const ::market::Instrument&>(value),
+        FBE::field("precision", value.precision),
+        FBE::field("ticker", value.ticker));
 }
 
 inline Derived::Derived(const ::import::Order& base, ::import::Word arg_Word, ::import::range arg_side_)
@@ -9395,42 +7679,28 @@ inline Derived::Derived(const ::import::Order& base, ::import::Word arg_Word, ::
     , side_(arg_side_)
 {}
 
-inline bool Derived::operator==(const Derived& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Derived::operator<(const Derived& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Derived::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Derived::operator==(const Derived& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Derived::operator<(const Derived& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Derived::string() const { return FBE::to_text(*this); }
 
 inline void Derived::swap(Derived& other) noexcept
 {
-    ::import::Order::swap(other);
-    using std::swap;
-    swap(Word, other.Word);
-    swap(side_, other.side_);
+    FBE::swap_members(*this, other,
+        &Derived::side,
+        &Derived::s,
+        &Derived::range,
+        &Derived::Word,
+        &Derived::side_);
 }
 
 inline void swap(Derived& a, Derived& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Derived& value)
 {
-    stream << "Derived(";
-    stream << static_cast<const ::import::Order&>(value);
-    stream << ",Word=";
-    FBE::print(stream, value.Word);
-    stream << ",side_=";
-    FBE::print(stream, value.side_);
-    return stream << ")";
+    return FBE::print_struct(stream, "Derived",
+        static_cast<const ::import::Order&>(value),
+        FBE::field("Word", value.Word),
+        FBE::field("side_", value.side_));
 }
 
 inline Hostile::Hostile(const ::import::Order& arg_Order, const ::import::CppWords& arg_CppWords, const ::import::PythonWords& arg_PythonWords, const ::import::GoWords& arg_GoWords, const ::import::JavaWords& arg_JavaWords, const ::import::KotlinWords& arg_KotlinWords, const ::import::JsWords& arg_JsWords, const ::import::RustWords& arg_RustWords, const ::import::CSharpWords& arg_CSharpWords, const ::import::RubyWords& arg_RubyWords, const ::import::CppMembers& arg_CppMembers, const ::import::PythonMembers& arg_PythonMembers, const ::import::GoMembers& arg_GoMembers, const ::import::JvmMembers& arg_JvmMembers, const ::import::JsMembers& arg_JsMembers, const ::import::RuntimeNames& arg_RuntimeNames, const ::import::class_& arg_class, const ::import::Object& arg_Object, const ::import::String& arg_String, const ::import::List& arg_List, const ::import::Map& arg_Map, const ::import::Model& arg_Model, const ::import::FinalModel& arg_FinalModel, const ::import::Buffer& arg_Buffer, const ::import::Reader& arg_Reader, const ::import::Writer& arg_Writer, const ::import::Limits& arg_Limits, const ::import::DecodeError& arg_DecodeError, const ::import::DecodeException& arg_DecodeException, const ::import::Decimal& arg_Decimal, const ::import::Uuid& arg_Uuid, const ::import::UUID& arg_UUID, const ::import::Timestamp& arg_Timestamp, const ::import::Sender& arg_Sender, const ::import::Receiver& arg_Receiver, const ::import::Client& arg_Client, const ::import::Proxy& arg_Proxy, const ::import::Handler& arg_Handler, const ::import::fbe& arg_fbe, const ::import::FBE_& arg_FBE, const ::import::std_& arg_std, const ::import::Companion& arg_Companion, const ::import::Any& arg_Any, const ::import::Self& arg_Self, const ::import::self& arg_self, const ::import::None& arg_None, const ::import::Option& arg_Option, const ::import::Result& arg_Result, const ::import::Vec& arg_Vec, const ::import::Box& arg_Box, const ::import::Error& arg_Error, const ::import::Exception& arg_Exception, const ::import::Text& arg_Text, const ::import::JsonWriter& arg_JsonWriter, const ::import::int32_t_& arg_int32_t, const ::import::size_t_& arg_size_t, const ::import::list& arg_list, const ::import::object& arg_object, const ::import::v& arg_v, const ::import::r& arg_r, const ::import::w& arg_w, const ::import::SideBuy& arg_SideBuy, const ::import::OrderKey& arg_OrderKey, const ::import::textOfside& arg_textOfside, const ::import::DECIMAL_1& arg_DECIMAL_1, const ::import::OrderModel& arg_OrderModel, const ::import::OrderFinal& arg_OrderFinal, const ::import::NewOrder& arg_NewOrder, const ::import::VerifyFBEOrder& arg_VerifyFBEOrder, const ::import::fbe_vr_Order& arg_fbe_vr_Order, const ::import::e1& arg_e1, const ::import::i2& arg_i2, const ::import::o3& arg_o3, const ::import::Fbe& arg_Fbe, const ::import::FINGERPRINT& arg_FINGERPRINT, const ::import::FBE_FINGERPRINT& arg_FBE_FINGERPRINT, const ::import::FBEFingerprint& arg_FBEFingerprint, const ::import::Case& arg_Case, const ::import::Imported& arg_Imported, const ::import::Derived& arg_Derived, const ::import::Listed& arg_Listed, ::import::Letters arg_Letters)
@@ -9518,779 +7788,599 @@ inline Hostile::Hostile(const ::import::Order& arg_Order, const ::import::CppWor
     , Letters(arg_Letters)
 {}
 
-inline bool Hostile::operator==(const Hostile& /*other*/) const noexcept
-{
-    return true;
-}
-
-inline bool Hostile::operator<(const Hostile& /*other*/) const noexcept
-{
-    return false;
-}
-
-inline std::string Hostile::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Hostile::operator==(const Hostile& other) const noexcept { return FBE::equal_members(*this, other); }
+inline bool Hostile::operator<(const Hostile& other) const noexcept { return FBE::less_members(*this, other); }
+inline std::string Hostile::string() const { return FBE::to_text(*this); }
 
 inline void Hostile::swap(Hostile& other) noexcept
 {
-    using std::swap;
-    swap(Order, other.Order);
-    swap(CppWords, other.CppWords);
-    swap(PythonWords, other.PythonWords);
-    swap(GoWords, other.GoWords);
-    swap(JavaWords, other.JavaWords);
-    swap(KotlinWords, other.KotlinWords);
-    swap(JsWords, other.JsWords);
-    swap(RustWords, other.RustWords);
-    swap(CSharpWords, other.CSharpWords);
-    swap(RubyWords, other.RubyWords);
-    swap(CppMembers, other.CppMembers);
-    swap(PythonMembers, other.PythonMembers);
-    swap(GoMembers, other.GoMembers);
-    swap(JvmMembers, other.JvmMembers);
-    swap(JsMembers, other.JsMembers);
-    swap(RuntimeNames, other.RuntimeNames);
-    swap(class_, other.class_);
-    swap(Object, other.Object);
-    swap(String, other.String);
-    swap(List, other.List);
-    swap(Map, other.Map);
-    swap(Model, other.Model);
-    swap(FinalModel, other.FinalModel);
-    swap(Buffer, other.Buffer);
-    swap(Reader, other.Reader);
-    swap(Writer, other.Writer);
-    swap(Limits, other.Limits);
-    swap(DecodeError, other.DecodeError);
-    swap(DecodeException, other.DecodeException);
-    swap(Decimal, other.Decimal);
-    swap(Uuid, other.Uuid);
-    swap(UUID, other.UUID);
-    swap(Timestamp, other.Timestamp);
-    swap(Sender, other.Sender);
-    swap(Receiver, other.Receiver);
-    swap(Client, other.Client);
-    swap(Proxy, other.Proxy);
-    swap(Handler, other.Handler);
-    swap(fbe, other.fbe);
-    swap(FBE_, other.FBE_);
-    swap(std_, other.std_);
-    swap(Companion, other.Companion);
-    swap(Any, other.Any);
-    swap(Self, other.Self);
-    swap(self, other.self);
-    swap(None, other.None);
-    swap(Option, other.Option);
-    swap(Result, other.Result);
-    swap(Vec, other.Vec);
-    swap(Box, other.Box);
-    swap(Error, other.Error);
-    swap(Exception, other.Exception);
-    swap(Text, other.Text);
-    swap(JsonWriter, other.JsonWriter);
-    swap(int32_t_, other.int32_t_);
-    swap(size_t_, other.size_t_);
-    swap(list, other.list);
-    swap(object, other.object);
-    swap(v, other.v);
-    swap(r, other.r);
-    swap(w, other.w);
-    swap(SideBuy, other.SideBuy);
-    swap(OrderKey, other.OrderKey);
-    swap(textOfside, other.textOfside);
-    swap(DECIMAL_1, other.DECIMAL_1);
-    swap(OrderModel, other.OrderModel);
-    swap(OrderFinal, other.OrderFinal);
-    swap(NewOrder, other.NewOrder);
-    swap(VerifyFBEOrder, other.VerifyFBEOrder);
-    swap(fbe_vr_Order, other.fbe_vr_Order);
-    swap(e1, other.e1);
-    swap(i2, other.i2);
-    swap(o3, other.o3);
-    swap(Fbe, other.Fbe);
-    swap(FINGERPRINT, other.FINGERPRINT);
-    swap(FBE_FINGERPRINT, other.FBE_FINGERPRINT);
-    swap(FBEFingerprint, other.FBEFingerprint);
-    swap(Case, other.Case);
-    swap(Imported, other.Imported);
-    swap(Derived, other.Derived);
-    swap(Listed, other.Listed);
-    swap(Letters, other.Letters);
+    FBE::swap_members(*this, other,
+        &Hostile::Order,
+        &Hostile::CppWords,
+        &Hostile::PythonWords,
+        &Hostile::GoWords,
+        &Hostile::JavaWords,
+        &Hostile::KotlinWords,
+        &Hostile::JsWords,
+        &Hostile::RustWords,
+        &Hostile::CSharpWords,
+        &Hostile::RubyWords,
+        &Hostile::CppMembers,
+        &Hostile::PythonMembers,
+        &Hostile::GoMembers,
+        &Hostile::JvmMembers,
+        &Hostile::JsMembers,
+        &Hostile::RuntimeNames,
+        &Hostile::class_,
+        &Hostile::Object,
+        &Hostile::String,
+        &Hostile::List,
+        &Hostile::Map,
+        &Hostile::Model,
+        &Hostile::FinalModel,
+        &Hostile::Buffer,
+        &Hostile::Reader,
+        &Hostile::Writer,
+        &Hostile::Limits,
+        &Hostile::DecodeError,
+        &Hostile::DecodeException,
+        &Hostile::Decimal,
+        &Hostile::Uuid,
+        &Hostile::UUID,
+        &Hostile::Timestamp,
+        &Hostile::Sender,
+        &Hostile::Receiver,
+        &Hostile::Client,
+        &Hostile::Proxy,
+        &Hostile::Handler,
+        &Hostile::fbe,
+        &Hostile::FBE_,
+        &Hostile::std_,
+        &Hostile::Companion,
+        &Hostile::Any,
+        &Hostile::Self,
+        &Hostile::self,
+        &Hostile::None,
+        &Hostile::Option,
+        &Hostile::Result,
+        &Hostile::Vec,
+        &Hostile::Box,
+        &Hostile::Error,
+        &Hostile::Exception,
+        &Hostile::Text,
+        &Hostile::JsonWriter,
+        &Hostile::int32_t_,
+        &Hostile::size_t_,
+        &Hostile::list,
+        &Hostile::object,
+        &Hostile::v,
+        &Hostile::r,
+        &Hostile::w,
+        &Hostile::SideBuy,
+        &Hostile::OrderKey,
+        &Hostile::textOfside,
+        &Hostile::DECIMAL_1,
+        &Hostile::OrderModel,
+        &Hostile::OrderFinal,
+        &Hostile::NewOrder,
+        &Hostile::VerifyFBEOrder,
+        &Hostile::fbe_vr_Order,
+        &Hostile::e1,
+        &Hostile::i2,
+        &Hostile::o3,
+        &Hostile::Fbe,
+        &Hostile::FINGERPRINT,
+        &Hostile::FBE_FINGERPRINT,
+        &Hostile::FBEFingerprint,
+        &Hostile::Case,
+        &Hostile::Imported,
+        &Hostile::Derived,
+        &Hostile::Listed,
+        &Hostile::Letters);
 }
 
 inline void swap(Hostile& a, Hostile& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Hostile& value)
 {
-    stream << "Hostile(";
-    stream << "Order=";
-    FBE::print(stream, value.Order);
-    stream << ",CppWords=";
-    FBE::print(stream, value.CppWords);
-    stream << ",PythonWords=";
-    FBE::print(stream, value.PythonWords);
-    stream << ",GoWords=";
-    FBE::print(stream, value.GoWords);
-    stream << ",JavaWords=";
-    FBE::print(stream, value.JavaWords);
-    stream << ",KotlinWords=";
-    FBE::print(stream, value.KotlinWords);
-    stream << ",JsWords=";
-    FBE::print(stream, value.JsWords);
-    stream << ",RustWords=";
-    FBE::print(stream, value.RustWords);
-    stream << ",CSharpWords=";
-    FBE::print(stream, value.CSharpWords);
-    stream << ",RubyWords=";
-    FBE::print(stream, value.RubyWords);
-    stream << ",CppMembers=";
-    FBE::print(stream, value.CppMembers);
-    stream << ",PythonMembers=";
-    FBE::print(stream, value.PythonMembers);
-    stream << ",GoMembers=";
-    FBE::print(stream, value.GoMembers);
-    stream << ",JvmMembers=";
-    FBE::print(stream, value.JvmMembers);
-    stream << ",JsMembers=";
-    FBE::print(stream, value.JsMembers);
-    stream << ",RuntimeNames=";
-    FBE::print(stream, value.RuntimeNames);
-    stream << ",class=";
-    FBE::print(stream, value.class_);
-    stream << ",Object=";
-    FBE::print(stream, value.Object);
-    stream << ",String=";
-    FBE::print(stream, value.String);
-    stream << ",List=";
-    FBE::print(stream, value.List);
-    stream << ",Map=";
-    FBE::print(stream, value.Map);
-    stream << ",Model=";
-    FBE::print(stream, value.Model);
-    stream << ",FinalModel=";
-    FBE::print(stream, value.FinalModel);
-    stream << ",Buffer=";
-    FBE::print(stream, value.Buffer);
-    stream << ",Reader=";
-    FBE::print(stream, value.Reader);
-    stream << ",Writer=";
-    FBE::print(stream, value.Writer);
-    stream << ",Limits=";
-    FBE::print(stream, value.Limits);
-    stream << ",DecodeError=";
-    FBE::print(stream, value.DecodeError);
-    stream << ",DecodeException=";
-    FBE::print(stream, value.DecodeException);
-    stream << ",Decimal=";
-    FBE::print(stream, value.Decimal);
-    stream << ",Uuid=";
-    FBE::print(stream, value.Uuid);
-    stream << ",UUID=";
-    FBE::print(stream, value.UUID);
-    stream << ",Timestamp=";
-    FBE::print(stream, value.Timestamp);
-    stream << ",Sender=";
-    FBE::print(stream, value.Sender);
-    stream << ",Receiver=";
-    FBE::print(stream, value.Receiver);
-    stream << ",Client=";
-    FBE::print(stream, value.Client);
-    stream << ",Proxy=";
-    FBE::print(stream, value.Proxy);
-    stream << ",Handler=";
-    FBE::print(stream, value.Handler);
-    stream << ",fbe=";
-    FBE::print(stream, value.fbe);
-    stream << ",FBE=";
-    FBE::print(stream, value.FBE_);
-    stream << ",std=";
-    FBE::print(stream, value.std_);
-    stream << ",Companion=";
-    FBE::print(stream, value.Companion);
-    stream << ",Any=";
-    FBE::print(stream, value.Any);
-    stream << ",Self=";
-    FBE::print(stream, value.Self);
-    stream << ",self=";
-    FBE::print(stream, value.self);
-    stream << ",None=";
-    FBE::print(stream, value.None);
-    stream << ",Option=";
-    FBE::print(stream, value.Option);
-    stream << ",Result=";
-    FBE::print(stream, value.Result);
-    stream << ",Vec=";
-    FBE::print(stream, value.Vec);
-    stream << ",Box=";
-    FBE::print(stream, value.Box);
-    stream << ",Error=";
-    FBE::print(stream, value.Error);
-    stream << ",Exception=";
-    FBE::print(stream, value.Exception);
-    stream << ",Text=";
-    FBE::print(stream, value.Text);
-    stream << ",JsonWriter=";
-    FBE::print(stream, value.JsonWriter);
-    stream << ",int32_t=";
-    FBE::print(stream, value.int32_t_);
-    stream << ",size_t=";
-    FBE::print(stream, value.size_t_);
-    stream << ",list=";
-    FBE::print(stream, value.list);
-    stream << ",object=";
-    FBE::print(stream, value.object);
-    stream << ",v=";
-    FBE::print(stream, value.v);
-    stream << ",r=";
-    FBE::print(stream, value.r);
-    stream << ",w=";
-    FBE::print(stream, value.w);
-    stream << ",SideBuy=";
-    FBE::print(stream, value.SideBuy);
-    stream << ",OrderKey=";
-    FBE::print(stream, value.OrderKey);
-    stream << ",textOfside=";
-    FBE::print(stream, value.textOfside);
-    stream << ",DECIMAL_1=";
-    FBE::print(stream, value.DECIMAL_1);
-    stream << ",OrderModel=";
-    FBE::print(stream, value.OrderModel);
-    stream << ",OrderFinal=";
-    FBE::print(stream, value.OrderFinal);
-    stream << ",NewOrder=";
-    FBE::print(stream, value.NewOrder);
-    stream << ",VerifyFBEOrder=";
-    FBE::print(stream, value.VerifyFBEOrder);
-    stream << ",fbe_vr_Order=";
-    FBE::print(stream, value.fbe_vr_Order);
-    stream << ",e1=";
-    FBE::print(stream, value.e1);
-    stream << ",i2=";
-    FBE::print(stream, value.i2);
-    stream << ",o3=";
-    FBE::print(stream, value.o3);
-    stream << ",Fbe=";
-    FBE::print(stream, value.Fbe);
-    stream << ",FINGERPRINT=";
-    FBE::print(stream, value.FINGERPRINT);
-    stream << ",FBE_FINGERPRINT=";
-    FBE::print(stream, value.FBE_FINGERPRINT);
-    stream << ",FBEFingerprint=";
-    FBE::print(stream, value.FBEFingerprint);
-    stream << ",Case=";
-    FBE::print(stream, value.Case);
-    stream << ",Imported=";
-    FBE::print(stream, value.Imported);
-    stream << ",Derived=";
-    FBE::print(stream, value.Derived);
-    stream << ",Listed=";
-    FBE::print(stream, value.Listed);
-    stream << ",Letters=";
-    FBE::print(stream, value.Letters);
-    return stream << ")";
+    return FBE::print_struct(stream, "Hostile",
+        FBE::field("Order", value.Order),
+        FBE::field("CppWords", value.CppWords),
+        FBE::field("PythonWords", value.PythonWords),
+        FBE::field("GoWords", value.GoWords),
+        FBE::field("JavaWords", value.JavaWords),
+        FBE::field("KotlinWords", value.KotlinWords),
+        FBE::field("JsWords", value.JsWords),
+        FBE::field("RustWords", value.RustWords),
+        FBE::field("CSharpWords", value.CSharpWords),
+        FBE::field("RubyWords", value.RubyWords),
+        FBE::field("CppMembers", value.CppMembers),
+        FBE::field("PythonMembers", value.PythonMembers),
+        FBE::field("GoMembers", value.GoMembers),
+        FBE::field("JvmMembers", value.JvmMembers),
+        FBE::field("JsMembers", value.JsMembers),
+        FBE::field("RuntimeNames", value.RuntimeNames),
+        FBE::field("class", value.class_),
+        FBE::field("Object", value.Object),
+        FBE::field("String", value.String),
+        FBE::field("List", value.List),
+        FBE::field("Map", value.Map),
+        FBE::field("Model", value.Model),
+        FBE::field("FinalModel", value.FinalModel),
+        FBE::field("Buffer", value.Buffer),
+        FBE::field("Reader", value.Reader),
+        FBE::field("Writer", value.Writer),
+        FBE::field("Limits", value.Limits),
+        FBE::field("DecodeError", value.DecodeError),
+        FBE::field("DecodeException", value.DecodeException),
+        FBE::field("Decimal", value.Decimal),
+        FBE::field("Uuid", value.Uuid),
+        FBE::field("UUID", value.UUID),
+        FBE::field("Timestamp", value.Timestamp),
+        FBE::field("Sender", value.Sender),
+        FBE::field("Receiver", value.Receiver),
+        FBE::field("Client", value.Client),
+        FBE::field("Proxy", value.Proxy),
+        FBE::field("Handler", value.Handler),
+        FBE::field("fbe", value.fbe),
+        FBE::field("FBE", value.FBE_),
+        FBE::field("std", value.std_),
+        FBE::field("Companion", value.Companion),
+        FBE::field("Any", value.Any),
+        FBE::field("Self", value.Self),
+        FBE::field("self", value.self),
+        FBE::field("None", value.None),
+        FBE::field("Option", value.Option),
+        FBE::field("Result", value.Result),
+        FBE::field("Vec", value.Vec),
+        FBE::field("Box", value.Box),
+        FBE::field("Error", value.Error),
+        FBE::field("Exception", value.Exception),
+        FBE::field("Text", value.Text),
+        FBE::field("JsonWriter", value.JsonWriter),
+        FBE::field("int32_t", value.int32_t_),
+        FBE::field("size_t", value.size_t_),
+        FBE::field("list", value.list),
+        FBE::field("object", value.object),
+        FBE::field("v", value.v),
+        FBE::field("r", value.r),
+        FBE::field("w", value.w),
+        FBE::field("SideBuy", value.SideBuy),
+        FBE::field("OrderKey", value.OrderKey),
+        FBE::field("textOfside", value.textOfside),
+        FBE::field("DECIMAL_1", value.DECIMAL_1),
+        FBE::field("OrderModel", value.OrderModel),
+        FBE::field("OrderFinal", value.OrderFinal),
+        FBE::field("NewOrder", value.NewOrder),
+        FBE::field("VerifyFBEOrder", value.VerifyFBEOrder),
+        FBE::field("fbe_vr_Order", value.fbe_vr_Order),
+        FBE::field("e1", value.e1),
+        FBE::field("i2", value.i2),
+        FBE::field("o3", value.o3),
+        FBE::field("Fbe", value.Fbe),
+        FBE::field("FINGERPRINT", value.FINGERPRINT),
+        FBE::field("FBE_FINGERPRINT", value.FBE_FINGERPRINT),
+        FBE::field("FBEFingerprint", value.FBEFingerprint),
+        FBE::field("Case", value.Case),
+        FBE::field("Imported", value.Imported),
+        FBE::field("Derived", value.Derived),
+        FBE::field("Listed", value.Listed),
+        FBE::field("Letters", value.Letters));
 }
 
 } // namespace import
 
-inline std::size_t std::hash<::import::Order>::operator()(const ::import::Order& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Order>::operator()(const ::import::Order& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::CppWords>::operator()(const ::import::CppWords& /*value*/) const noexcept
+inline std::size_t std::hash<::import::CppWords>::operator()(const ::import::CppWords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::PythonWords>::operator()(const ::import::PythonWords& /*value*/) const noexcept
+inline std::size_t std::hash<::import::PythonWords>::operator()(const ::import::PythonWords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::GoWords>::operator()(const ::import::GoWords& /*value*/) const noexcept
+inline std::size_t std::hash<::import::GoWords>::operator()(const ::import::GoWords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::JavaWords>::operator()(const ::import::JavaWords& /*value*/) const noexcept
+inline std::size_t std::hash<::import::JavaWords>::operator()(const ::import::JavaWords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::KotlinWords>::operator()(const ::import::KotlinWords& /*value*/) const noexcept
+inline std::size_t std::hash<::import::KotlinWords>::operator()(const ::import::KotlinWords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::JsWords>::operator()(const ::import::JsWords& /*value*/) const noexcept
+inline std::size_t std::hash<::import::JsWords>::operator()(const ::import::JsWords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::RustWords>::operator()(const ::import::RustWords& /*value*/) const noexcept
+inline std::size_t std::hash<::import::RustWords>::operator()(const ::import::RustWords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::CSharpWords>::operator()(const ::import::CSharpWords& /*value*/) const noexcept
+inline std::size_t std::hash<::import::CSharpWords>::operator()(const ::import::CSharpWords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::RubyWords>::operator()(const ::import::RubyWords& /*value*/) const noexcept
+inline std::size_t std::hash<::import::RubyWords>::operator()(const ::import::RubyWords& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::CppMembers>::operator()(const ::import::CppMembers& /*value*/) const noexcept
+inline std::size_t std::hash<::import::CppMembers>::operator()(const ::import::CppMembers& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::PythonMembers>::operator()(const ::import::PythonMembers& /*value*/) const noexcept
+inline std::size_t std::hash<::import::PythonMembers>::operator()(const ::import::PythonMembers& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::GoMembers>::operator()(const ::import::GoMembers& /*value*/) const noexcept
+inline std::size_t std::hash<::import::GoMembers>::operator()(const ::import::GoMembers& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::JvmMembers>::operator()(const ::import::JvmMembers& /*value*/) const noexcept
+inline std::size_t std::hash<::import::JvmMembers>::operator()(const ::import::JvmMembers& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::JsMembers>::operator()(const ::import::JsMembers& /*value*/) const noexcept
+inline std::size_t std::hash<::import::JsMembers>::operator()(const ::import::JsMembers& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::RuntimeNames>::operator()(const ::import::RuntimeNames& /*value*/) const noexcept
+inline std::size_t std::hash<::import::RuntimeNames>::operator()(const ::import::RuntimeNames& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::class_>::operator()(const ::import::class_& /*value*/) const noexcept
+inline std::size_t std::hash<::import::class_>::operator()(const ::import::class_& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Object>::operator()(const ::import::Object& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Object>::operator()(const ::import::Object& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::String>::operator()(const ::import::String& /*value*/) const noexcept
+inline std::size_t std::hash<::import::String>::operator()(const ::import::String& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::List>::operator()(const ::import::List& /*value*/) const noexcept
+inline std::size_t std::hash<::import::List>::operator()(const ::import::List& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Map>::operator()(const ::import::Map& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Map>::operator()(const ::import::Map& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Model>::operator()(const ::import::Model& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Model>::operator()(const ::import::Model& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::FinalModel>::operator()(const ::import::FinalModel& /*value*/) const noexcept
+inline std::size_t std::hash<::import::FinalModel>::operator()(const ::import::FinalModel& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Buffer>::operator()(const ::import::Buffer& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Buffer>::operator()(const ::import::Buffer& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Reader>::operator()(const ::import::Reader& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Reader>::operator()(const ::import::Reader& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Writer>::operator()(const ::import::Writer& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Writer>::operator()(const ::import::Writer& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Limits>::operator()(const ::import::Limits& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Limits>::operator()(const ::import::Limits& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::DecodeError>::operator()(const ::import::DecodeError& /*value*/) const noexcept
+inline std::size_t std::hash<::import::DecodeError>::operator()(const ::import::DecodeError& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::DecodeException>::operator()(const ::import::DecodeException& /*value*/) const noexcept
+inline std::size_t std::hash<::import::DecodeException>::operator()(const ::import::DecodeException& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Decimal>::operator()(const ::import::Decimal& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Decimal>::operator()(const ::import::Decimal& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Uuid>::operator()(const ::import::Uuid& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Uuid>::operator()(const ::import::Uuid& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::UUID>::operator()(const ::import::UUID& /*value*/) const noexcept
+inline std::size_t std::hash<::import::UUID>::operator()(const ::import::UUID& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Timestamp>::operator()(const ::import::Timestamp& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Timestamp>::operator()(const ::import::Timestamp& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Sender>::operator()(const ::import::Sender& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Sender>::operator()(const ::import::Sender& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Receiver>::operator()(const ::import::Receiver& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Receiver>::operator()(const ::import::Receiver& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Client>::operator()(const ::import::Client& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Client>::operator()(const ::import::Client& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Proxy>::operator()(const ::import::Proxy& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Proxy>::operator()(const ::import::Proxy& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Handler>::operator()(const ::import::Handler& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Handler>::operator()(const ::import::Handler& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::fbe>::operator()(const ::import::fbe& /*value*/) const noexcept
+inline std::size_t std::hash<::import::fbe>::operator()(const ::import::fbe& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::FBE_>::operator()(const ::import::FBE_& /*value*/) const noexcept
+inline std::size_t std::hash<::import::FBE_>::operator()(const ::import::FBE_& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::std_>::operator()(const ::import::std_& /*value*/) const noexcept
+inline std::size_t std::hash<::import::std_>::operator()(const ::import::std_& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Companion>::operator()(const ::import::Companion& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Companion>::operator()(const ::import::Companion& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Any>::operator()(const ::import::Any& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Any>::operator()(const ::import::Any& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Self>::operator()(const ::import::Self& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Self>::operator()(const ::import::Self& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::self>::operator()(const ::import::self& /*value*/) const noexcept
+inline std::size_t std::hash<::import::self>::operator()(const ::import::self& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::None>::operator()(const ::import::None& /*value*/) const noexcept
+inline std::size_t std::hash<::import::None>::operator()(const ::import::None& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Option>::operator()(const ::import::Option& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Option>::operator()(const ::import::Option& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Result>::operator()(const ::import::Result& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Result>::operator()(const ::import::Result& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Vec>::operator()(const ::import::Vec& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Vec>::operator()(const ::import::Vec& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Box>::operator()(const ::import::Box& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Box>::operator()(const ::import::Box& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Error>::operator()(const ::import::Error& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Error>::operator()(const ::import::Error& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Exception>::operator()(const ::import::Exception& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Exception>::operator()(const ::import::Exception& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Text>::operator()(const ::import::Text& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Text>::operator()(const ::import::Text& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::JsonWriter>::operator()(const ::import::JsonWriter& /*value*/) const noexcept
+inline std::size_t std::hash<::import::JsonWriter>::operator()(const ::import::JsonWriter& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::int32_t_>::operator()(const ::import::int32_t_& /*value*/) const noexcept
+inline std::size_t std::hash<::import::int32_t_>::operator()(const ::import::int32_t_& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::size_t_>::operator()(const ::import::size_t_& /*value*/) const noexcept
+inline std::size_t std::hash<::import::size_t_>::operator()(const ::import::size_t_& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::list>::operator()(const ::import::list& /*value*/) const noexcept
+inline std::size_t std::hash<::import::list>::operator()(const ::import::list& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::object>::operator()(const ::import::object& /*value*/) const noexcept
+inline std::size_t std::hash<::import::object>::operator()(const ::import::object& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::v>::operator()(const ::import::v& /*value*/) const noexcept
+inline std::size_t std::hash<::import::v>::operator()(const ::import::v& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::r>::operator()(const ::import::r& /*value*/) const noexcept
+inline std::size_t std::hash<::import::r>::operator()(const ::import::r& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::w>::operator()(const ::import::w& /*value*/) const noexcept
+inline std::size_t std::hash<::import::w>::operator()(const ::import::w& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::SideBuy>::operator()(const ::import::SideBuy& /*value*/) const noexcept
+inline std::size_t std::hash<::import::SideBuy>::operator()(const ::import::SideBuy& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::OrderKey>::operator()(const ::import::OrderKey& /*value*/) const noexcept
+inline std::size_t std::hash<::import::OrderKey>::operator()(const ::import::OrderKey& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::textOfside>::operator()(const ::import::textOfside& /*value*/) const noexcept
+inline std::size_t std::hash<::import::textOfside>::operator()(const ::import::textOfside& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::DECIMAL_1>::operator()(const ::import::DECIMAL_1& /*value*/) const noexcept
+inline std::size_t std::hash<::import::DECIMAL_1>::operator()(const ::import::DECIMAL_1& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::OrderModel>::operator()(const ::import::OrderModel& /*value*/) const noexcept
+inline std::size_t std::hash<::import::OrderModel>::operator()(const ::import::OrderModel& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::OrderFinal>::operator()(const ::import::OrderFinal& /*value*/) const noexcept
+inline std::size_t std::hash<::import::OrderFinal>::operator()(const ::import::OrderFinal& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::NewOrder>::operator()(const ::import::NewOrder& /*value*/) const noexcept
+inline std::size_t std::hash<::import::NewOrder>::operator()(const ::import::NewOrder& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::VerifyFBEOrder>::operator()(const ::import::VerifyFBEOrder& /*value*/) const noexcept
+inline std::size_t std::hash<::import::VerifyFBEOrder>::operator()(const ::import::VerifyFBEOrder& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::fbe_vr_Order>::operator()(const ::import::fbe_vr_Order& /*value*/) const noexcept
+inline std::size_t std::hash<::import::fbe_vr_Order>::operator()(const ::import::fbe_vr_Order& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::e1>::operator()(const ::import::e1& /*value*/) const noexcept
+inline std::size_t std::hash<::import::e1>::operator()(const ::import::e1& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::i2>::operator()(const ::import::i2& /*value*/) const noexcept
+inline std::size_t std::hash<::import::i2>::operator()(const ::import::i2& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::o3>::operator()(const ::import::o3& /*value*/) const noexcept
+inline std::size_t std::hash<::import::o3>::operator()(const ::import::o3& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Fbe>::operator()(const ::import::Fbe& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Fbe>::operator()(const ::import::Fbe& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::FINGERPRINT>::operator()(const ::import::FINGERPRINT& /*value*/) const noexcept
+inline std::size_t std::hash<::import::FINGERPRINT>::operator()(const ::import::FINGERPRINT& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::FBE_FINGERPRINT>::operator()(const ::import::FBE_FINGERPRINT& /*value*/) const noexcept
+inline std::size_t std::hash<::import::FBE_FINGERPRINT>::operator()(const ::import::FBE_FINGERPRINT& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::FBEFingerprint>::operator()(const ::import::FBEFingerprint& /*value*/) const noexcept
+inline std::size_t std::hash<::import::FBEFingerprint>::operator()(const ::import::FBEFingerprint& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Case>::operator()(const ::import::Case& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Case>::operator()(const ::import::Case& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Imported>::operator()(const ::import::Imported& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Imported>::operator()(const ::import::Imported& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::symbol>::operator()(const ::import::symbol& /*value*/) const noexcept
+inline std::size_t std::hash<::import::symbol>::operator()(const ::import::symbol& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
 inline std::size_t std::hash<::import::Listed>::operator()(const ::import::Listed& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<std::string>()(value.symbol);
-    return result;
+    return FBE::hash_members(value, &::import::Listed::symbol);
 }
 
-inline std::size_t std::hash<::import::Derived>::operator()(const ::import::Derived& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Derived>::operator()(const ::import::Derived& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }
 
-inline std::size_t std::hash<::import::Hostile>::operator()(const ::import::Hostile& /*value*/) const noexcept
+inline std::size_t std::hash<::import::Hostile>::operator()(const ::import::Hostile& value) const noexcept
 {
-    std::size_t result = 17;
-    return result;
+    return FBE::hash_members(value);
 }

@@ -5,6 +5,7 @@
 
 #include <fbe/buffer.h>
 #include <fbe/decimal.h>
+#include <fbe/members.h>
 #include <fbe/text.h>
 #include <fbe/uuid.h>
 
@@ -16,7 +17,6 @@
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -119,40 +119,24 @@ inline Instrument::Instrument(const std::string& arg_symbol, int32_t arg_digits)
     , digits(arg_digits)
 {}
 
-inline bool Instrument::operator==(const Instrument& other) const noexcept
-{
-    return symbol == other.symbol;
-}
-
-inline bool Instrument::operator<(const Instrument& other) const noexcept
-{
-    return symbol < other.symbol;
-}
-
-inline std::string Instrument::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Instrument::operator==(const Instrument& other) const noexcept { return FBE::equal_members(*this, other, &Instrument::symbol); }
+inline bool Instrument::operator<(const Instrument& other) const noexcept { return FBE::less_members(*this, other, &Instrument::symbol); }
+inline std::string Instrument::string() const { return FBE::to_text(*this); }
 
 inline void Instrument::swap(Instrument& other) noexcept
 {
-    using std::swap;
-    swap(symbol, other.symbol);
-    swap(digits, other.digits);
+    FBE::swap_members(*this, other,
+        &Instrument::symbol,
+        &Instrument::digits);
 }
 
 inline void swap(Instrument& a, Instrument& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Instrument& value)
 {
-    stream << "Instrument(";
-    stream << "symbol=";
-    FBE::print(stream, value.symbol);
-    stream << ",digits=";
-    FBE::print(stream, value.digits);
-    return stream << ")";
+    return FBE::print_struct(stream, "Instrument",
+        FBE::field("symbol", value.symbol),
+        FBE::field("digits", value.digits));
 }
 
 inline Failure::Failure(FBE::uuid_t arg_id, const std::string& arg_reason)
@@ -160,54 +144,34 @@ inline Failure::Failure(FBE::uuid_t arg_id, const std::string& arg_reason)
     , reason(arg_reason)
 {}
 
-inline bool Failure::operator==(const Failure& other) const noexcept
-{
-    return id == other.id;
-}
-
-inline bool Failure::operator<(const Failure& other) const noexcept
-{
-    return id < other.id;
-}
-
-inline std::string Failure::string() const
-{
-    std::ostringstream stream;
-    stream << *this;
-    return stream.str();
-}
+inline bool Failure::operator==(const Failure& other) const noexcept { return FBE::equal_members(*this, other, &Failure::id); }
+inline bool Failure::operator<(const Failure& other) const noexcept { return FBE::less_members(*this, other, &Failure::id); }
+inline std::string Failure::string() const { return FBE::to_text(*this); }
 
 inline void Failure::swap(Failure& other) noexcept
 {
-    using std::swap;
-    swap(id, other.id);
-    swap(reason, other.reason);
+    FBE::swap_members(*this, other,
+        &Failure::id,
+        &Failure::reason);
 }
 
 inline void swap(Failure& a, Failure& b) noexcept { a.swap(b); }
 
 inline std::ostream& operator<<(std::ostream& stream, const Failure& value)
 {
-    stream << "Failure(";
-    stream << "id=";
-    FBE::print(stream, value.id);
-    stream << ",reason=";
-    FBE::print(stream, value.reason);
-    return stream << ")";
+    return FBE::print_struct(stream, "Failure",
+        FBE::field("id", value.id),
+        FBE::field("reason", value.reason));
 }
 
 } // namespace market
 
 inline std::size_t std::hash<::market::Instrument>::operator()(const ::market::Instrument& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<std::string>()(value.symbol);
-    return result;
+    return FBE::hash_members(value, &::market::Instrument::symbol);
 }
 
 inline std::size_t std::hash<::market::Failure>::operator()(const ::market::Failure& value) const noexcept
 {
-    std::size_t result = 17;
-    result = result * 31 + std::hash<FBE::uuid_t>()(value.id);
-    return result;
+    return FBE::hash_members(value, &::market::Failure::id);
 }
