@@ -599,6 +599,11 @@ func TestTextWriter(t *testing.T) {
 	if got := FlagsText[int8](0, names); got != "" {
 		t.Errorf("flags 0: %q", got)
 	}
+	for v, want := range map[int8]string{0: "none", 3: "ab", -128: "top", 4: "<unknown>"} {
+		if got := EnumText(v, names); got != want {
+			t.Errorf("enum %d: %s, want %s", v, got, want)
+		}
+	}
 }
 
 // The README account (accountJSON, 349 bytes) read by the hand-written proto.Account reader

@@ -89,10 +89,22 @@ type Integer interface {
 	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64
 }
 
-// FlagName is one declared constant of a flags type.
+// FlagName is one declared constant of a flags or enum type.
 type FlagName[T Integer] struct {
 	Value T
 	Name  string
+}
+
+// EnumText is the text form of an enum: the name of the constant of v's
+// value, else <unknown> (docs/format.md 9, as the original). names holds
+// each value once, with the first name declared for it.
+func EnumText[T Integer](v T, names []FlagName[T]) string {
+	for _, n := range names {
+		if n.Value == v {
+			return n.Name
+		}
+	}
+	return "<unknown>"
 }
 
 // FlagsText is the text form of flags: the names of the declared constants

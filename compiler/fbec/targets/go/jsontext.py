@@ -290,19 +290,13 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum) -> None:
            "// joined by |, in declaration order (docs/format.md 9)."] if flags else \
         "// String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9)."
     with decl(w, doc, f"func (v {name}) String() string {{"):
-        if flags and not e.values:
-            w.line('return ""')
-        elif flags:
-            with w.block(f"return {c.rt('FlagsText')}(v, []{c.rt('FlagName')}[{name}]{{", "})"):
-                for v in e.values:
+        if not e.values:
+            w.line('return ""' if flags else 'return "<unknown>"')
+        else:       # the runtime's walk over the constants (an enum's: each value once)
+            with w.block(f"return {c.rt('FlagsText' if flags else 'EnumText')}(v, []{c.rt('FlagName')}[{name}]{{",
+                         "})"):
+                for v in e.values if flags else e.text_values:
                     w.line(f'{{Value: {c.ident.constant(e.qualified, v.name)}, Name: "{v.name}"}},')
-        else:
-            if e.values:
-                with w.block("switch v {", "}"):
-                    for v in e.text_values:
-                        w.label(f"case {c.ident.constant(e.qualified, v.name)}:")
-                        w.line(f'return "{v.name}"')
-            w.line('return "<unknown>"')
 
 
 def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

@@ -29,13 +29,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v OrderSide) String() string {
-	switch v {
-	case OrderSideBuy:
-		return "buy"
-	case OrderSideSell:
-		return "sell"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[OrderSide]{
+		{Value: OrderSideBuy, Name: "buy"},
+		{Value: OrderSideSell, Name: "sell"},
+	})
 }
 
 // OrderType is the enum proto.OrderType (on the wire: uint8).
@@ -49,15 +46,11 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v OrderType) String() string {
-	switch v {
-	case OrderTypeMarket:
-		return "market"
-	case OrderTypeLimit:
-		return "limit"
-	case OrderTypeStop:
-		return "stop"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[OrderType]{
+		{Value: OrderTypeMarket, Name: "market"},
+		{Value: OrderTypeLimit, Name: "limit"},
+		{Value: OrderTypeStop, Name: "stop"},
+	})
 }
 
 // State is the flags proto.State (on the wire: uint8).

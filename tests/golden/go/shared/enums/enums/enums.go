@@ -32,17 +32,12 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumByte) String() string {
-	switch v {
-	case EnumByteENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumByteENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumByteENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumByteENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumByte]{
+		{Value: EnumByteENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumByteENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumByteENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumByteENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumChar is the enum enums.EnumChar (on the wire: uint8).
@@ -59,19 +54,13 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumChar) String() string {
-	switch v {
-	case EnumCharENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumCharENUM_VALUE_1:
-		return "ENUM_VALUE_1"
-	case EnumCharENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumCharENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumCharENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumChar]{
+		{Value: EnumCharENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumCharENUM_VALUE_1, Name: "ENUM_VALUE_1"},
+		{Value: EnumCharENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumCharENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumCharENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumWChar is the enum enums.EnumWChar (on the wire: uint32).
@@ -88,19 +77,13 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumWChar) String() string {
-	switch v {
-	case EnumWCharENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumWCharENUM_VALUE_1:
-		return "ENUM_VALUE_1"
-	case EnumWCharENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumWCharENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumWCharENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumWChar]{
+		{Value: EnumWCharENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumWCharENUM_VALUE_1, Name: "ENUM_VALUE_1"},
+		{Value: EnumWCharENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumWCharENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumWCharENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumInt8 is the enum enums.EnumInt8 (on the wire: int8).
@@ -117,19 +100,13 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumInt8) String() string {
-	switch v {
-	case EnumInt8ENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumInt8ENUM_VALUE_1:
-		return "ENUM_VALUE_1"
-	case EnumInt8ENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumInt8ENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumInt8ENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumInt8]{
+		{Value: EnumInt8ENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumInt8ENUM_VALUE_1, Name: "ENUM_VALUE_1"},
+		{Value: EnumInt8ENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumInt8ENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumInt8ENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumUInt8 is the enum enums.EnumUInt8 (on the wire: uint8).
@@ -146,17 +123,12 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumUInt8) String() string {
-	switch v {
-	case EnumUInt8ENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumUInt8ENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumUInt8ENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumUInt8ENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumUInt8]{
+		{Value: EnumUInt8ENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumUInt8ENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumUInt8ENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumUInt8ENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumInt16 is the enum enums.EnumInt16 (on the wire: int16).
@@ -173,19 +145,13 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumInt16) String() string {
-	switch v {
-	case EnumInt16ENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumInt16ENUM_VALUE_1:
-		return "ENUM_VALUE_1"
-	case EnumInt16ENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumInt16ENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumInt16ENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumInt16]{
+		{Value: EnumInt16ENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumInt16ENUM_VALUE_1, Name: "ENUM_VALUE_1"},
+		{Value: EnumInt16ENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumInt16ENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumInt16ENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumUInt16 is the enum enums.EnumUInt16 (on the wire: uint16).
@@ -202,17 +168,12 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumUInt16) String() string {
-	switch v {
-	case EnumUInt16ENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumUInt16ENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumUInt16ENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumUInt16ENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumUInt16]{
+		{Value: EnumUInt16ENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumUInt16ENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumUInt16ENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumUInt16ENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumInt32 is the enum enums.EnumInt32 (on the wire: int32).
@@ -229,19 +190,13 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumInt32) String() string {
-	switch v {
-	case EnumInt32ENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumInt32ENUM_VALUE_1:
-		return "ENUM_VALUE_1"
-	case EnumInt32ENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumInt32ENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumInt32ENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumInt32]{
+		{Value: EnumInt32ENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumInt32ENUM_VALUE_1, Name: "ENUM_VALUE_1"},
+		{Value: EnumInt32ENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumInt32ENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumInt32ENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumUInt32 is the enum enums.EnumUInt32 (on the wire: uint32).
@@ -258,17 +213,12 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumUInt32) String() string {
-	switch v {
-	case EnumUInt32ENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumUInt32ENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumUInt32ENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumUInt32ENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumUInt32]{
+		{Value: EnumUInt32ENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumUInt32ENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumUInt32ENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumUInt32ENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumInt64 is the enum enums.EnumInt64 (on the wire: int64).
@@ -285,19 +235,13 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumInt64) String() string {
-	switch v {
-	case EnumInt64ENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumInt64ENUM_VALUE_1:
-		return "ENUM_VALUE_1"
-	case EnumInt64ENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumInt64ENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumInt64ENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumInt64]{
+		{Value: EnumInt64ENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumInt64ENUM_VALUE_1, Name: "ENUM_VALUE_1"},
+		{Value: EnumInt64ENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumInt64ENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumInt64ENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumUInt64 is the enum enums.EnumUInt64 (on the wire: uint64).
@@ -314,17 +258,12 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumUInt64) String() string {
-	switch v {
-	case EnumUInt64ENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumUInt64ENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumUInt64ENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumUInt64ENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumUInt64]{
+		{Value: EnumUInt64ENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumUInt64ENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumUInt64ENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumUInt64ENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // Enums is the struct enums.Enums (type id 1).

@@ -31,15 +31,11 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v OrderSide) String() string {
-	switch v {
-	case OrderSideBuy:
-		return "buy"
-	case OrderSideSell:
-		return "sell"
-	case OrderSideTell:
-		return "tell"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[OrderSide]{
+		{Value: OrderSideBuy, Name: "buy"},
+		{Value: OrderSideSell, Name: "sell"},
+		{Value: OrderSideTell, Name: "tell"},
+	})
 }
 
 // OrderType is the enum protoex.OrderType (on the wire: uint8).
@@ -54,17 +50,12 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v OrderType) String() string {
-	switch v {
-	case OrderTypeMarket:
-		return "market"
-	case OrderTypeLimit:
-		return "limit"
-	case OrderTypeStop:
-		return "stop"
-	case OrderTypeStoplimit:
-		return "stoplimit"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[OrderType]{
+		{Value: OrderTypeMarket, Name: "market"},
+		{Value: OrderTypeLimit, Name: "limit"},
+		{Value: OrderTypeStop, Name: "stop"},
+		{Value: OrderTypeStoplimit, Name: "stoplimit"},
+	})
 }
 
 // StateEx is the flags protoex.StateEx (on the wire: uint8).

@@ -34,19 +34,13 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumSimple) String() string {
-	switch v {
-	case EnumSimpleENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumSimpleENUM_VALUE_1:
-		return "ENUM_VALUE_1"
-	case EnumSimpleENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumSimpleENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumSimpleENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumSimple]{
+		{Value: EnumSimpleENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumSimpleENUM_VALUE_1, Name: "ENUM_VALUE_1"},
+		{Value: EnumSimpleENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumSimpleENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumSimpleENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumTyped is the enum test.EnumTyped (on the wire: uint8).
@@ -63,19 +57,13 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EnumTyped) String() string {
-	switch v {
-	case EnumTypedENUM_VALUE_0:
-		return "ENUM_VALUE_0"
-	case EnumTypedENUM_VALUE_1:
-		return "ENUM_VALUE_1"
-	case EnumTypedENUM_VALUE_2:
-		return "ENUM_VALUE_2"
-	case EnumTypedENUM_VALUE_3:
-		return "ENUM_VALUE_3"
-	case EnumTypedENUM_VALUE_4:
-		return "ENUM_VALUE_4"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EnumTyped]{
+		{Value: EnumTypedENUM_VALUE_0, Name: "ENUM_VALUE_0"},
+		{Value: EnumTypedENUM_VALUE_1, Name: "ENUM_VALUE_1"},
+		{Value: EnumTypedENUM_VALUE_2, Name: "ENUM_VALUE_2"},
+		{Value: EnumTypedENUM_VALUE_3, Name: "ENUM_VALUE_3"},
+		{Value: EnumTypedENUM_VALUE_4, Name: "ENUM_VALUE_4"},
+	})
 }
 
 // EnumEmpty is the enum test.EnumEmpty (on the wire: int32).

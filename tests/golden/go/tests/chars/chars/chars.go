@@ -31,17 +31,12 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v Grade) String() string {
-	switch v {
-	case GradeLow:
-		return "low"
-	case GradeMid:
-		return "mid"
-	case GradeHigh:
-		return "high"
-	case GradeTop:
-		return "top"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[Grade]{
+		{Value: GradeLow, Name: "low"},
+		{Value: GradeMid, Name: "mid"},
+		{Value: GradeHigh, Name: "high"},
+		{Value: GradeTop, Name: "top"},
+	})
 }
 
 // CharKeys is the struct chars.CharKeys (type id 1).

@@ -28,13 +28,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v Colour) String() string {
-	switch v {
-	case ColourRed:
-		return "red"
-	case ColourGreen:
-		return "green"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[Colour]{
+		{Value: ColourRed, Name: "red"},
+		{Value: ColourGreen, Name: "green"},
+	})
 }
 
 // Mode is the flags defaults.Mode (on the wire: uint8).

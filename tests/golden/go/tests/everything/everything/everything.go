@@ -32,15 +32,11 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EByte) String() string {
-	switch v {
-	case EByteA:
-		return "a"
-	case EByteB:
-		return "b"
-	case EByteC:
-		return "c"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EByte]{
+		{Value: EByteA, Name: "a"},
+		{Value: EByteB, Name: "b"},
+		{Value: EByteC, Name: "c"},
+	})
 }
 
 // EChar is the enum everything.EChar (on the wire: uint8).
@@ -54,15 +50,11 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EChar) String() string {
-	switch v {
-	case ECharA:
-		return "a"
-	case ECharB:
-		return "b"
-	case ECharC:
-		return "c"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EChar]{
+		{Value: ECharA, Name: "a"},
+		{Value: ECharB, Name: "b"},
+		{Value: ECharC, Name: "c"},
+	})
 }
 
 // EWChar is the enum everything.EWChar (on the wire: uint32).
@@ -74,11 +66,9 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EWChar) String() string {
-	switch v {
-	case EWCharA:
-		return "a"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EWChar]{
+		{Value: EWCharA, Name: "a"},
+	})
 }
 
 // EInt8 is the enum everything.EInt8 (on the wire: int8).
@@ -91,13 +81,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EInt8) String() string {
-	switch v {
-	case EInt8Lo:
-		return "lo"
-	case EInt8Hi:
-		return "hi"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EInt8]{
+		{Value: EInt8Lo, Name: "lo"},
+		{Value: EInt8Hi, Name: "hi"},
+	})
 }
 
 // EUInt8 is the enum everything.EUInt8 (on the wire: uint8).
@@ -109,11 +96,9 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EUInt8) String() string {
-	switch v {
-	case EUInt8A:
-		return "a"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EUInt8]{
+		{Value: EUInt8A, Name: "a"},
+	})
 }
 
 // EInt16 is the enum everything.EInt16 (on the wire: int16).
@@ -125,11 +110,9 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EInt16) String() string {
-	switch v {
-	case EInt16A:
-		return "a"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EInt16]{
+		{Value: EInt16A, Name: "a"},
+	})
 }
 
 // EUInt16 is the enum everything.EUInt16 (on the wire: uint16).
@@ -141,11 +124,9 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EUInt16) String() string {
-	switch v {
-	case EUInt16A:
-		return "a"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EUInt16]{
+		{Value: EUInt16A, Name: "a"},
+	})
 }
 
 // EInt32 is the enum everything.EInt32 (on the wire: int32).
@@ -159,13 +140,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EInt32) String() string {
-	switch v {
-	case EInt32A:
-		return "a"
-	case EInt32B:
-		return "b"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EInt32]{
+		{Value: EInt32A, Name: "a"},
+		{Value: EInt32B, Name: "b"},
+	})
 }
 
 // EUInt32 is the enum everything.EUInt32 (on the wire: uint32).
@@ -177,11 +155,9 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EUInt32) String() string {
-	switch v {
-	case EUInt32A:
-		return "a"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EUInt32]{
+		{Value: EUInt32A, Name: "a"},
+	})
 }
 
 // EInt64 is the enum everything.EInt64 (on the wire: int64).
@@ -193,11 +169,9 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EInt64) String() string {
-	switch v {
-	case EInt64A:
-		return "a"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EInt64]{
+		{Value: EInt64A, Name: "a"},
+	})
 }
 
 // EUInt64 is the enum everything.EUInt64 (on the wire: uint64).
@@ -209,11 +183,9 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EUInt64) String() string {
-	switch v {
-	case EUInt64A:
-		return "a"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EUInt64]{
+		{Value: EUInt64A, Name: "a"},
+	})
 }
 
 // EDefault is the enum everything.EDefault (on the wire: int32).
@@ -226,13 +198,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EDefault) String() string {
-	switch v {
-	case EDefaultZero:
-		return "zero"
-	case EDefaultOne:
-		return "one"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EDefault]{
+		{Value: EDefaultZero, Name: "zero"},
+		{Value: EDefaultOne, Name: "one"},
+	})
 }
 
 // EOld is the enum everything.EOld (on the wire: int32).
@@ -245,13 +214,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v EOld) String() string {
-	switch v {
-	case EOldSecret:
-		return "secret"
-	case EOldOld:
-		return "old"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[EOld]{
+		{Value: EOldSecret, Name: "secret"},
+		{Value: EOldOld, Name: "old"},
+	})
 }
 
 // Reserved is the enum everything.Reserved (on the wire: int32).
@@ -267,19 +233,13 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v Reserved) String() string {
-	switch v {
-	case ReservedNew:
-		return "new"
-	case ReservedDelete:
-		return "delete"
-	case ReservedDefault:
-		return "default"
-	case ReservedNone:
-		return "None"
-	case ReservedLambda:
-		return "lambda"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[Reserved]{
+		{Value: ReservedNew, Name: "new"},
+		{Value: ReservedDelete, Name: "delete"},
+		{Value: ReservedDefault, Name: "default"},
+		{Value: ReservedNone, Name: "None"},
+		{Value: ReservedLambda, Name: "lambda"},
+	})
 }
 
 // FByte is the flags everything.FByte (on the wire: uint8).

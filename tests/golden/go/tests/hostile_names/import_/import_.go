@@ -533,1019 +533,513 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v Word) String() string {
-	switch v {
-	case WordAlignas:
-		return "alignas"
-	case WordAlignof:
-		return "alignof"
-	case WordAnd:
-		return "and"
-	case WordAnd_eq:
-		return "and_eq"
-	case WordAsm:
-		return "asm"
-	case WordAuto:
-		return "auto"
-	case WordBitand:
-		return "bitand"
-	case WordBitor:
-		return "bitor"
-	case WordBreak:
-		return "break"
-	case WordCase:
-		return "case"
-	case WordCatch:
-		return "catch"
-	case WordChar8_t:
-		return "char8_t"
-	case WordChar16_t:
-		return "char16_t"
-	case WordChar32_t:
-		return "char32_t"
-	case WordClass:
-		return "class"
-	case WordCompl:
-		return "compl"
-	case WordConcept:
-		return "concept"
-	case WordConst:
-		return "const"
-	case WordConsteval:
-		return "consteval"
-	case WordConstexpr:
-		return "constexpr"
-	case WordConstinit:
-		return "constinit"
-	case WordConst_cast:
-		return "const_cast"
-	case WordContinue:
-		return "continue"
-	case WordCo_await:
-		return "co_await"
-	case WordCo_return:
-		return "co_return"
-	case WordCo_yield:
-		return "co_yield"
-	case WordDecltype:
-		return "decltype"
-	case WordDefault:
-		return "default"
-	case WordDelete:
-		return "delete"
-	case WordDo:
-		return "do"
-	case WordDynamic_cast:
-		return "dynamic_cast"
-	case WordElse:
-		return "else"
-	case WordExplicit:
-		return "explicit"
-	case WordExport:
-		return "export"
-	case WordExtern:
-		return "extern"
-	case WordFinal:
-		return "final"
-	case WordFor:
-		return "for"
-	case WordFriend:
-		return "friend"
-	case WordGoto:
-		return "goto"
-	case WordIf:
-		return "if"
-	case WordImport:
-		return "import"
-	case WordInline:
-		return "inline"
-	case WordInt:
-		return "int"
-	case WordLong:
-		return "long"
-	case WordModule:
-		return "module"
-	case WordMutable:
-		return "mutable"
-	case WordNamespace:
-		return "namespace"
-	case WordNew:
-		return "new"
-	case WordNoexcept:
-		return "noexcept"
-	case WordNot:
-		return "not"
-	case WordNot_eq:
-		return "not_eq"
-	case WordNullptr:
-		return "nullptr"
-	case WordOperator:
-		return "operator"
-	case WordOr:
-		return "or"
-	case WordOr_eq:
-		return "or_eq"
-	case WordOverride:
-		return "override"
-	case WordPrivate:
-		return "private"
-	case WordProtected:
-		return "protected"
-	case WordPublic:
-		return "public"
-	case WordRegister:
-		return "register"
-	case WordReinterpret_cast:
-		return "reinterpret_cast"
-	case WordRequires:
-		return "requires"
-	case WordReturn:
-		return "return"
-	case WordShort:
-		return "short"
-	case WordSigned:
-		return "signed"
-	case WordSizeof:
-		return "sizeof"
-	case WordStatic:
-		return "static"
-	case WordStatic_assert:
-		return "static_assert"
-	case WordStatic_cast:
-		return "static_cast"
-	case WordSwitch:
-		return "switch"
-	case WordTemplate:
-		return "template"
-	case WordThis:
-		return "this"
-	case WordThread_local:
-		return "thread_local"
-	case WordThrow:
-		return "throw"
-	case WordTry:
-		return "try"
-	case WordTypedef:
-		return "typedef"
-	case WordTypeid:
-		return "typeid"
-	case WordTypename:
-		return "typename"
-	case WordUnion:
-		return "union"
-	case WordUnsigned:
-		return "unsigned"
-	case WordUsing:
-		return "using"
-	case WordVirtual:
-		return "virtual"
-	case WordVoid:
-		return "void"
-	case WordVolatile:
-		return "volatile"
-	case WordWchar_t:
-		return "wchar_t"
-	case WordWhile:
-		return "while"
-	case WordXor:
-		return "xor"
-	case WordXor_eq:
-		return "xor_eq"
-	case WordAssert:
-		return "assert"
-	case WordErrno:
-		return "errno"
-	case WordEOF:
-		return "EOF"
-	case WordNULL:
-		return "NULL"
-	case WordStdin:
-		return "stdin"
-	case WordStdout:
-		return "stdout"
-	case WordStderr:
-		return "stderr"
-	case WordOffsetof:
-		return "offsetof"
-	case WordStd:
-		return "std"
-	case WordFBE:
-		return "FBE"
-	case WordInt8_t:
-		return "int8_t"
-	case WordUint8_t:
-		return "uint8_t"
-	case WordInt16_t:
-		return "int16_t"
-	case WordUint16_t:
-		return "uint16_t"
-	case WordInt32_t:
-		return "int32_t"
-	case WordUint32_t:
-		return "uint32_t"
-	case WordInt64_t:
-		return "int64_t"
-	case WordUint64_t:
-		return "uint64_t"
-	case WordSize_t:
-		return "size_t"
-	case WordPtrdiff_t:
-		return "ptrdiff_t"
-	case WordNullptr_t:
-		return "nullptr_t"
-	case WordLinux:
-		return "linux"
-	case WordUnix:
-		return "unix"
-	case WordBUFSIZ:
-		return "BUFSIZ"
-	case WordINT32_MAX:
-		return "INT32_MAX"
-	case WordCHAR_BIT:
-		return "CHAR_BIT"
-	case WordEINVAL:
-		return "EINVAL"
-	case WordFalse:
-		return "False"
-	case WordNone:
-		return "None"
-	case WordTrue:
-		return "True"
-	case WordAs:
-		return "as"
-	case WordAsync:
-		return "async"
-	case WordAwait:
-		return "await"
-	case WordDef:
-		return "def"
-	case WordDel:
-		return "del"
-	case WordElif:
-		return "elif"
-	case WordExcept:
-		return "except"
-	case WordFinally:
-		return "finally"
-	case WordFrom:
-		return "from"
-	case WordGlobal:
-		return "global"
-	case WordIn:
-		return "in"
-	case WordIs:
-		return "is"
-	case WordLambda:
-		return "lambda"
-	case WordNonlocal:
-		return "nonlocal"
-	case WordPass:
-		return "pass"
-	case WordRaise:
-		return "raise"
-	case WordWith:
-		return "with"
-	case WordYield:
-		return "yield"
-	case WordX_:
-		return "_"
-	case WordMatch:
-		return "match"
-	case WordSelf:
-		return "self"
-	case WordCls:
-		return "cls"
-	case WordPrint:
-		return "print"
-	case WordLen:
-		return "len"
-	case WordList:
-		return "list"
-	case WordDict:
-		return "dict"
-	case WordSet:
-		return "set"
-	case WordStr:
-		return "str"
-	case WordObject:
-		return "object"
-	case WordSuper:
-		return "super"
-	case WordIsinstance:
-		return "isinstance"
-	case WordProperty:
-		return "property"
-	case WordStaticmethod:
-		return "staticmethod"
-	case WordClassmethod:
-		return "classmethod"
-	case WordTyping:
-		return "typing"
-	case WordAny:
-		return "Any"
-	case WordClassVar:
-		return "ClassVar"
-	case WordCallable:
-		return "Callable"
-	case WordIntEnum:
-		return "IntEnum"
-	case WordIntFlag:
-		return "IntFlag"
-	case WordPACKAGE:
-		return "PACKAGE"
-	case WordVERSION:
-		return "VERSION"
-	case WordChan:
-		return "chan"
-	case WordDefer:
-		return "defer"
-	case WordFallthrough:
-		return "fallthrough"
-	case WordFunc:
-		return "func"
-	case WordGo:
-		return "go"
-	case WordInterface:
-		return "interface"
-	case WordMap:
-		return "map"
-	case WordPackage:
-		return "package"
-	case WordRange:
-		return "range"
-	case WordSelect:
-		return "select"
-	case WordType:
-		return "type"
-	case WordVar:
-		return "var"
-	case WordAny_:
-		return "any"
-	case WordError:
-		return "error"
-	case WordRune:
-		return "rune"
-	case WordUint:
-		return "uint"
-	case WordNil:
-		return "nil"
-	case WordIota:
-		return "iota"
-	case WordCap:
-		return "cap"
-	case WordMake:
-		return "make"
-	case WordAppend:
-		return "append"
-	case WordCopy:
-		return "copy"
-	case WordPanic:
-		return "panic"
-	case WordRecover:
-		return "recover"
-	case WordPrintln:
-		return "println"
-	case WordComplex:
-		return "complex"
-	case WordReal:
-		return "real"
-	case WordImag:
-		return "imag"
-	case WordClose:
-		return "close"
-	case WordMin:
-		return "min"
-	case WordMax:
-		return "max"
-	case WordClear:
-		return "clear"
-	case WordUintptr:
-		return "uintptr"
-	case WordFloat32:
-		return "float32"
-	case WordFloat64:
-		return "float64"
-	case WordComplex64:
-		return "complex64"
-	case WordComplex128:
-		return "complex128"
-	case WordComparable:
-		return "comparable"
-	case WordAbstract:
-		return "abstract"
-	case WordBoolean:
-		return "boolean"
-	case WordExtends:
-		return "extends"
-	case WordImplements:
-		return "implements"
-	case WordInstanceof:
-		return "instanceof"
-	case WordNative:
-		return "native"
-	case WordStrictfp:
-		return "strictfp"
-	case WordSynchronized:
-		return "synchronized"
-	case WordThrows:
-		return "throws"
-	case WordTransient:
-		return "transient"
-	case WordRecord:
-		return "record"
-	case WordSealed:
-		return "sealed"
-	case WordPermits:
-		return "permits"
-	case WordWhen:
-		return "when"
-	case WordOpen:
-		return "open"
-	case WordExports:
-		return "exports"
-	case WordOpens:
-		return "opens"
-	case WordTo:
-		return "to"
-	case WordUses:
-		return "uses"
-	case WordProvides:
-		return "provides"
-	case WordTransitive:
-		return "transitive"
-	case WordObject_:
-		return "Object"
-	case WordString:
-		return "String"
-	case WordInteger:
-		return "Integer"
-	case WordLong_:
-		return "Long"
-	case WordMath:
-		return "Math"
-	case WordSystem:
-		return "System"
-	case WordOverride_:
-		return "Override"
-	case WordClass_:
-		return "Class"
-	case WordList_:
-		return "List"
-	case WordMap_:
-		return "Map"
-	case WordSet_:
-		return "Set"
-	case WordFun:
-		return "fun"
-	case WordTypealias:
-		return "typealias"
-	case WordTypeof:
-		return "typeof"
-	case WordVal:
-		return "val"
-	case WordBy:
-		return "by"
-	case WordConstructor:
-		return "constructor"
-	case WordDelegate:
-		return "delegate"
-	case WordDynamic:
-		return "dynamic"
-	case WordField:
-		return "field"
-	case WordFile:
-		return "file"
-	case WordGet:
-		return "get"
-	case WordInit:
-		return "init"
-	case WordParam:
-		return "param"
-	case WordReceiver:
-		return "receiver"
-	case WordSetparam:
-		return "setparam"
-	case WordValue:
-		return "value"
-	case WordWhere:
-		return "where"
-	case WordActual:
-		return "actual"
-	case WordAnnotation:
-		return "annotation"
-	case WordCompanion:
-		return "companion"
-	case WordCrossinline:
-		return "crossinline"
-	case WordData:
-		return "data"
-	case WordExpect:
-		return "expect"
-	case WordExternal:
-		return "external"
-	case WordInfix:
-		return "infix"
-	case WordInner:
-		return "inner"
-	case WordInternal:
-		return "internal"
-	case WordLateinit:
-		return "lateinit"
-	case WordNoinline:
-		return "noinline"
-	case WordOut:
-		return "out"
-	case WordReified:
-		return "reified"
-	case WordSuspend:
-		return "suspend"
-	case WordTailrec:
-		return "tailrec"
-	case WordVararg:
-		return "vararg"
-	case WordIt:
-		return "it"
-	case WordCompanion_:
-		return "Companion"
-	case WordUnit:
-		return "Unit"
-	case WordNothing:
-		return "Nothing"
-	case WordInt_:
-		return "Int"
-	case WordArray:
-		return "Array"
-	case WordDebugger:
-		return "debugger"
-	case WordFunction:
-		return "function"
-	case WordLet:
-		return "let"
-	case WordOf:
-		return "of"
-	case WordDeclare:
-		return "declare"
-	case WordUnknown:
-		return "unknown"
-	case WordNever:
-		return "never"
-	case WordNumber:
-		return "number"
-	case WordBigint:
-		return "bigint"
-	case WordSymbol:
-		return "symbol"
-	case WordUndefined:
-		return "undefined"
-	case WordNaN:
-		return "NaN"
-	case WordInfinity:
-		return "Infinity"
-	case WordUint8Array:
-		return "Uint8Array"
-	case WordError_:
-		return "Error"
-	case WordNumber_:
-		return "Number"
-	case WordBigInt:
-		return "BigInt"
-	case WordBoolean_:
-		return "Boolean"
-	case WordSymbol_:
-		return "Symbol"
-	case WordDate:
-		return "Date"
-	case WordJSON:
-		return "JSON"
-	case WordPromise:
-		return "Promise"
-	case WordPartial:
-		return "Partial"
-	case WordRecord_:
-		return "Record"
-	case WordGlobalThis:
-		return "globalThis"
-	case WordArguments:
-		return "arguments"
-	case WordEval:
-		return "eval"
-	case WordRequire:
-		return "require"
-	case WordPrototype:
-		return "prototype"
-	case WordX__proto__:
-		return "__proto__"
-	case WordToString:
-		return "toString"
-	case WordValueOf:
-		return "valueOf"
-	case WordHasOwnProperty:
-		return "hasOwnProperty"
-	case WordIsPrototypeOf:
-		return "isPrototypeOf"
-	case WordPropertyIsEnumerable:
-		return "propertyIsEnumerable"
-	case WordToLocaleString:
-		return "toLocaleString"
-	case WordReadonly:
-		return "readonly"
-	case WordKeyof:
-		return "keyof"
-	case WordInfer:
-		return "infer"
-	case WordAsserts:
-		return "asserts"
-	case WordSatisfies:
-		return "satisfies"
-	case WordAccessor:
-		return "accessor"
-	case WordCrate:
-		return "crate"
-	case WordDyn:
-		return "dyn"
-	case WordFn:
-		return "fn"
-	case WordImpl:
-		return "impl"
-	case WordLoop:
-		return "loop"
-	case WordMod:
-		return "mod"
-	case WordMove:
-		return "move"
-	case WordMut:
-		return "mut"
-	case WordPub:
-		return "pub"
-	case WordRef:
-		return "ref"
-	case WordSelf_:
-		return "Self"
-	case WordTrait:
-		return "trait"
-	case WordUnsafe:
-		return "unsafe"
-	case WordUse:
-		return "use"
-	case WordBecome:
-		return "become"
-	case WordBox:
-		return "box"
-	case WordMacro:
-		return "macro"
-	case WordPriv:
-		return "priv"
-	case WordUnsized:
-		return "unsized"
-	case WordGen:
-		return "gen"
-	case WordMacro_rules:
-		return "macro_rules"
-	case WordOption:
-		return "Option"
-	case WordSome:
-		return "Some"
-	case WordResult:
-		return "Result"
-	case WordOk:
-		return "Ok"
-	case WordErr:
-		return "Err"
-	case WordVec:
-		return "Vec"
-	case WordBox_:
-		return "Box"
-	case WordClone:
-		return "Clone"
-	case WordCopy_:
-		return "Copy"
-	case WordDefault_:
-		return "Default"
-	case WordDrop:
-		return "Drop"
-	case WordSend:
-		return "Send"
-	case WordSync:
-		return "Sync"
-	case WordSized:
-		return "Sized"
-	case WordChecked:
-		return "checked"
-	case WordEvent:
-		return "event"
-	case WordFixed:
-		return "fixed"
-	case WordForeach:
-		return "foreach"
-	case WordImplicit:
-		return "implicit"
-	case WordLock:
-		return "lock"
-	case WordParams:
-		return "params"
-	case WordSbyte:
-		return "sbyte"
-	case WordStackalloc:
-		return "stackalloc"
-	case WordUlong:
-		return "ulong"
-	case WordUnchecked:
-		return "unchecked"
-	case WordUshort:
-		return "ushort"
-	case WordAdd:
-		return "add"
-	case WordAlias:
-		return "alias"
-	case WordAscending:
-		return "ascending"
-	case WordDescending:
-		return "descending"
-	case WordEquals:
-		return "equals"
-	case WordGroup:
-		return "group"
-	case WordInto:
-		return "into"
-	case WordJoin:
-		return "join"
-	case WordNameof:
-		return "nameof"
-	case WordOn:
-		return "on"
-	case WordOrderby:
-		return "orderby"
-	case WordPartial_:
-		return "partial"
-	case WordRemove:
-		return "remove"
-	case WordUnmanaged:
-		return "unmanaged"
-	case WordRequired:
-		return "required"
-	case WordScoped:
-		return "scoped"
-	case WordManaged:
-		return "managed"
-	case WordNotnull:
-		return "notnull"
-	case WordBEGIN:
-		return "BEGIN"
-	case WordEND:
-		return "END"
-	case WordBegin:
-		return "begin"
-	case WordElsif:
-		return "elsif"
-	case WordEnd:
-		return "end"
-	case WordEnsure:
-		return "ensure"
-	case WordNext:
-		return "next"
-	case WordRedo:
-		return "redo"
-	case WordRescue:
-		return "rescue"
-	case WordRetry:
-		return "retry"
-	case WordThen:
-		return "then"
-	case WordUndef:
-		return "undef"
-	case WordUnless:
-		return "unless"
-	case WordUntil:
-		return "until"
-	case WordX__FILE__:
-		return "__FILE__"
-	case WordX__LINE__:
-		return "__LINE__"
-	case WordX__ENCODING__:
-		return "__ENCODING__"
-	case WordInitialize:
-		return "initialize"
-	case WordSwap:
-		return "swap"
-	case WordFbe_type:
-		return "fbe_type"
-	case WordFbe:
-		return "fbe"
-	case WordModel:
-		return "Model"
-	case WordFinalModel:
-		return "FinalModel"
-	case WordFieldModel:
-		return "FieldModel"
-	case WordBuffer:
-		return "buffer"
-	case WordSize:
-		return "size"
-	case WordOffset:
-		return "offset"
-	case WordModel_:
-		return "model"
-	case WordReset:
-		return "reset"
-	case WordTo_json:
-		return "to_json"
-	case WordFrom_json:
-		return "from_json"
-	case WordTo_fbe:
-		return "to_fbe"
-	case WordFrom_fbe:
-		return "from_fbe"
-	case WordTo_final:
-		return "to_final"
-	case WordFrom_final:
-		return "from_final"
-	case WordFbe_equal:
-		return "fbe_equal"
-	case WordFbe_key:
-		return "fbe_key"
-	case WordFbe_size:
-		return "fbe_size"
-	case WordX__init__:
-		return "__init__"
-	case WordX__slots__:
-		return "__slots__"
-	case WordX__class__:
-		return "__class__"
-	case WordX__dict__:
-		return "__dict__"
-	case WordX__hash__:
-		return "__hash__"
-	case WordX__eq__:
-		return "__eq__"
-	case WordX__private:
-		return "__private"
-	case WordFBEKey:
-		return "FBEKey"
-	case WordFBEKeyCompare:
-		return "FBEKeyCompare"
-	case WordReset_:
-		return "Reset"
-	case WordMarshalFBE:
-		return "MarshalFBE"
-	case WordUnmarshalFBE:
-		return "UnmarshalFBE"
-	case WordAppendFBE:
-		return "AppendFBE"
-	case WordReadFBE:
-		return "ReadFBE"
-	case WordFBEWrite:
-		return "FBEWrite"
-	case WordFBERead:
-		return "FBERead"
-	case WordMarshalFinal:
-		return "MarshalFinal"
-	case WordUnmarshalFinal:
-		return "UnmarshalFinal"
-	case WordAppendFinal:
-		return "AppendFinal"
-	case WordReadFinal:
-		return "ReadFinal"
-	case WordFBEWriteFinal:
-		return "FBEWriteFinal"
-	case WordFBEReadFinal:
-		return "FBEReadFinal"
-	case WordMarshalJSON:
-		return "MarshalJSON"
-	case WordUnmarshalJSON:
-		return "UnmarshalJSON"
-	case WordAppendJSON:
-		return "AppendJSON"
-	case WordReadJSON:
-		return "ReadJSON"
-	case WordFBEWriteJSON:
-		return "FBEWriteJSON"
-	case WordFBEReadJSON:
-		return "FBEReadJSON"
-	case WordFBEWriteText:
-		return "FBEWriteText"
-	case WordTypeID:
-		return "TypeID"
-	case WordVerify:
-		return "Verify"
-	case WordVerifyFinal:
-		return "VerifyFinal"
-	case WordTYPE_ID:
-		return "TYPE_ID"
-	case WordKEY_ORDER:
-		return "KEY_ORDER"
-	case WordToFbe:
-		return "toFbe"
-	case WordFromFbe:
-		return "fromFbe"
-	case WordReadFbe:
-		return "readFbe"
-	case WordWriteFbe:
-		return "writeFbe"
-	case WordVerifyFbe:
-		return "verifyFbe"
-	case WordToFinal:
-		return "toFinal"
-	case WordFromFinal:
-		return "fromFinal"
-	case WordReadFinal_:
-		return "readFinal"
-	case WordWriteFinal:
-		return "writeFinal"
-	case WordVerifyFinal_:
-		return "verifyFinal"
-	case WordToJson:
-		return "toJson"
-	case WordFromJson:
-		return "fromJson"
-	case WordWriteJson:
-		return "writeJson"
-	case WordReadJson:
-		return "readJson"
-	case WordHashCode:
-		return "hashCode"
-	case WordGetClass:
-		return "getClass"
-	case WordClone_:
-		return "clone"
-	case WordFinalize:
-		return "finalize"
-	case WordWait:
-		return "wait"
-	case WordNotify:
-		return "notify"
-	case WordNotifyAll:
-		return "notifyAll"
-	case WordJavaClass:
-		return "javaClass"
-	case WordComponent1:
-		return "component1"
-	case WordFbeLevels:
-		return "fbeLevels"
-	case WordFbeKey:
-		return "fbeKey"
-	case WordToJSON:
-		return "toJSON"
-	case WordToText:
-		return "toText"
-	case WordVerify_:
-		return "verify"
-	case WordBuffer_:
-		return "Buffer"
-	case WordWriteBuffer:
-		return "WriteBuffer"
-	case WordReadBuffer:
-		return "ReadBuffer"
-	case WordReader:
-		return "Reader"
-	case WordWriter:
-		return "Writer"
-	case WordLimits:
-		return "Limits"
-	case WordDecimal:
-		return "Decimal"
-	case WordUuid:
-		return "Uuid"
-	case WordUUID:
-		return "UUID"
-	case WordTimestamp:
-		return "Timestamp"
-	case WordJsonWriter:
-		return "JsonWriter"
-	case WordJsonReader:
-		return "JsonReader"
-	case WordDecodeError:
-		return "DecodeError"
-	case WordEncodeError:
-		return "EncodeError"
-	case WordDecodeException:
-		return "DecodeException"
-	case WordEncodeException:
-		return "EncodeException"
-	case WordSender:
-		return "Sender"
-	case WordReceiver_:
-		return "Receiver"
-	case WordClient:
-		return "Client"
-	case WordProxy:
-		return "Proxy"
-	case WordHandler:
-		return "Handler"
-	case WordText:
-		return "Text"
-	case WordCompare:
-		return "Compare"
-	case WordDecimals:
-		return "Decimals"
-	case WordUuids:
-		return "Uuids"
-	case WordTimestamps:
-		return "Timestamps"
-	case WordUtf8:
-		return "Utf8"
-	case WordRequests:
-		return "Requests"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[Word]{
+		{Value: WordAlignas, Name: "alignas"},
+		{Value: WordAlignof, Name: "alignof"},
+		{Value: WordAnd, Name: "and"},
+		{Value: WordAnd_eq, Name: "and_eq"},
+		{Value: WordAsm, Name: "asm"},
+		{Value: WordAuto, Name: "auto"},
+		{Value: WordBitand, Name: "bitand"},
+		{Value: WordBitor, Name: "bitor"},
+		{Value: WordBreak, Name: "break"},
+		{Value: WordCase, Name: "case"},
+		{Value: WordCatch, Name: "catch"},
+		{Value: WordChar8_t, Name: "char8_t"},
+		{Value: WordChar16_t, Name: "char16_t"},
+		{Value: WordChar32_t, Name: "char32_t"},
+		{Value: WordClass, Name: "class"},
+		{Value: WordCompl, Name: "compl"},
+		{Value: WordConcept, Name: "concept"},
+		{Value: WordConst, Name: "const"},
+		{Value: WordConsteval, Name: "consteval"},
+		{Value: WordConstexpr, Name: "constexpr"},
+		{Value: WordConstinit, Name: "constinit"},
+		{Value: WordConst_cast, Name: "const_cast"},
+		{Value: WordContinue, Name: "continue"},
+		{Value: WordCo_await, Name: "co_await"},
+		{Value: WordCo_return, Name: "co_return"},
+		{Value: WordCo_yield, Name: "co_yield"},
+		{Value: WordDecltype, Name: "decltype"},
+		{Value: WordDefault, Name: "default"},
+		{Value: WordDelete, Name: "delete"},
+		{Value: WordDo, Name: "do"},
+		{Value: WordDynamic_cast, Name: "dynamic_cast"},
+		{Value: WordElse, Name: "else"},
+		{Value: WordExplicit, Name: "explicit"},
+		{Value: WordExport, Name: "export"},
+		{Value: WordExtern, Name: "extern"},
+		{Value: WordFinal, Name: "final"},
+		{Value: WordFor, Name: "for"},
+		{Value: WordFriend, Name: "friend"},
+		{Value: WordGoto, Name: "goto"},
+		{Value: WordIf, Name: "if"},
+		{Value: WordImport, Name: "import"},
+		{Value: WordInline, Name: "inline"},
+		{Value: WordInt, Name: "int"},
+		{Value: WordLong, Name: "long"},
+		{Value: WordModule, Name: "module"},
+		{Value: WordMutable, Name: "mutable"},
+		{Value: WordNamespace, Name: "namespace"},
+		{Value: WordNew, Name: "new"},
+		{Value: WordNoexcept, Name: "noexcept"},
+		{Value: WordNot, Name: "not"},
+		{Value: WordNot_eq, Name: "not_eq"},
+		{Value: WordNullptr, Name: "nullptr"},
+		{Value: WordOperator, Name: "operator"},
+		{Value: WordOr, Name: "or"},
+		{Value: WordOr_eq, Name: "or_eq"},
+		{Value: WordOverride, Name: "override"},
+		{Value: WordPrivate, Name: "private"},
+		{Value: WordProtected, Name: "protected"},
+		{Value: WordPublic, Name: "public"},
+		{Value: WordRegister, Name: "register"},
+		{Value: WordReinterpret_cast, Name: "reinterpret_cast"},
+		{Value: WordRequires, Name: "requires"},
+		{Value: WordReturn, Name: "return"},
+		{Value: WordShort, Name: "short"},
+		{Value: WordSigned, Name: "signed"},
+		{Value: WordSizeof, Name: "sizeof"},
+		{Value: WordStatic, Name: "static"},
+		{Value: WordStatic_assert, Name: "static_assert"},
+		{Value: WordStatic_cast, Name: "static_cast"},
+		{Value: WordSwitch, Name: "switch"},
+		{Value: WordTemplate, Name: "template"},
+		{Value: WordThis, Name: "this"},
+		{Value: WordThread_local, Name: "thread_local"},
+		{Value: WordThrow, Name: "throw"},
+		{Value: WordTry, Name: "try"},
+		{Value: WordTypedef, Name: "typedef"},
+		{Value: WordTypeid, Name: "typeid"},
+		{Value: WordTypename, Name: "typename"},
+		{Value: WordUnion, Name: "union"},
+		{Value: WordUnsigned, Name: "unsigned"},
+		{Value: WordUsing, Name: "using"},
+		{Value: WordVirtual, Name: "virtual"},
+		{Value: WordVoid, Name: "void"},
+		{Value: WordVolatile, Name: "volatile"},
+		{Value: WordWchar_t, Name: "wchar_t"},
+		{Value: WordWhile, Name: "while"},
+		{Value: WordXor, Name: "xor"},
+		{Value: WordXor_eq, Name: "xor_eq"},
+		{Value: WordAssert, Name: "assert"},
+		{Value: WordErrno, Name: "errno"},
+		{Value: WordEOF, Name: "EOF"},
+		{Value: WordNULL, Name: "NULL"},
+		{Value: WordStdin, Name: "stdin"},
+		{Value: WordStdout, Name: "stdout"},
+		{Value: WordStderr, Name: "stderr"},
+		{Value: WordOffsetof, Name: "offsetof"},
+		{Value: WordStd, Name: "std"},
+		{Value: WordFBE, Name: "FBE"},
+		{Value: WordInt8_t, Name: "int8_t"},
+		{Value: WordUint8_t, Name: "uint8_t"},
+		{Value: WordInt16_t, Name: "int16_t"},
+		{Value: WordUint16_t, Name: "uint16_t"},
+		{Value: WordInt32_t, Name: "int32_t"},
+		{Value: WordUint32_t, Name: "uint32_t"},
+		{Value: WordInt64_t, Name: "int64_t"},
+		{Value: WordUint64_t, Name: "uint64_t"},
+		{Value: WordSize_t, Name: "size_t"},
+		{Value: WordPtrdiff_t, Name: "ptrdiff_t"},
+		{Value: WordNullptr_t, Name: "nullptr_t"},
+		{Value: WordLinux, Name: "linux"},
+		{Value: WordUnix, Name: "unix"},
+		{Value: WordBUFSIZ, Name: "BUFSIZ"},
+		{Value: WordINT32_MAX, Name: "INT32_MAX"},
+		{Value: WordCHAR_BIT, Name: "CHAR_BIT"},
+		{Value: WordEINVAL, Name: "EINVAL"},
+		{Value: WordFalse, Name: "False"},
+		{Value: WordNone, Name: "None"},
+		{Value: WordTrue, Name: "True"},
+		{Value: WordAs, Name: "as"},
+		{Value: WordAsync, Name: "async"},
+		{Value: WordAwait, Name: "await"},
+		{Value: WordDef, Name: "def"},
+		{Value: WordDel, Name: "del"},
+		{Value: WordElif, Name: "elif"},
+		{Value: WordExcept, Name: "except"},
+		{Value: WordFinally, Name: "finally"},
+		{Value: WordFrom, Name: "from"},
+		{Value: WordGlobal, Name: "global"},
+		{Value: WordIn, Name: "in"},
+		{Value: WordIs, Name: "is"},
+		{Value: WordLambda, Name: "lambda"},
+		{Value: WordNonlocal, Name: "nonlocal"},
+		{Value: WordPass, Name: "pass"},
+		{Value: WordRaise, Name: "raise"},
+		{Value: WordWith, Name: "with"},
+		{Value: WordYield, Name: "yield"},
+		{Value: WordX_, Name: "_"},
+		{Value: WordMatch, Name: "match"},
+		{Value: WordSelf, Name: "self"},
+		{Value: WordCls, Name: "cls"},
+		{Value: WordPrint, Name: "print"},
+		{Value: WordLen, Name: "len"},
+		{Value: WordList, Name: "list"},
+		{Value: WordDict, Name: "dict"},
+		{Value: WordSet, Name: "set"},
+		{Value: WordStr, Name: "str"},
+		{Value: WordObject, Name: "object"},
+		{Value: WordSuper, Name: "super"},
+		{Value: WordIsinstance, Name: "isinstance"},
+		{Value: WordProperty, Name: "property"},
+		{Value: WordStaticmethod, Name: "staticmethod"},
+		{Value: WordClassmethod, Name: "classmethod"},
+		{Value: WordTyping, Name: "typing"},
+		{Value: WordAny, Name: "Any"},
+		{Value: WordClassVar, Name: "ClassVar"},
+		{Value: WordCallable, Name: "Callable"},
+		{Value: WordIntEnum, Name: "IntEnum"},
+		{Value: WordIntFlag, Name: "IntFlag"},
+		{Value: WordPACKAGE, Name: "PACKAGE"},
+		{Value: WordVERSION, Name: "VERSION"},
+		{Value: WordChan, Name: "chan"},
+		{Value: WordDefer, Name: "defer"},
+		{Value: WordFallthrough, Name: "fallthrough"},
+		{Value: WordFunc, Name: "func"},
+		{Value: WordGo, Name: "go"},
+		{Value: WordInterface, Name: "interface"},
+		{Value: WordMap, Name: "map"},
+		{Value: WordPackage, Name: "package"},
+		{Value: WordRange, Name: "range"},
+		{Value: WordSelect, Name: "select"},
+		{Value: WordType, Name: "type"},
+		{Value: WordVar, Name: "var"},
+		{Value: WordAny_, Name: "any"},
+		{Value: WordError, Name: "error"},
+		{Value: WordRune, Name: "rune"},
+		{Value: WordUint, Name: "uint"},
+		{Value: WordNil, Name: "nil"},
+		{Value: WordIota, Name: "iota"},
+		{Value: WordCap, Name: "cap"},
+		{Value: WordMake, Name: "make"},
+		{Value: WordAppend, Name: "append"},
+		{Value: WordCopy, Name: "copy"},
+		{Value: WordPanic, Name: "panic"},
+		{Value: WordRecover, Name: "recover"},
+		{Value: WordPrintln, Name: "println"},
+		{Value: WordComplex, Name: "complex"},
+		{Value: WordReal, Name: "real"},
+		{Value: WordImag, Name: "imag"},
+		{Value: WordClose, Name: "close"},
+		{Value: WordMin, Name: "min"},
+		{Value: WordMax, Name: "max"},
+		{Value: WordClear, Name: "clear"},
+		{Value: WordUintptr, Name: "uintptr"},
+		{Value: WordFloat32, Name: "float32"},
+		{Value: WordFloat64, Name: "float64"},
+		{Value: WordComplex64, Name: "complex64"},
+		{Value: WordComplex128, Name: "complex128"},
+		{Value: WordComparable, Name: "comparable"},
+		{Value: WordAbstract, Name: "abstract"},
+		{Value: WordBoolean, Name: "boolean"},
+		{Value: WordExtends, Name: "extends"},
+		{Value: WordImplements, Name: "implements"},
+		{Value: WordInstanceof, Name: "instanceof"},
+		{Value: WordNative, Name: "native"},
+		{Value: WordStrictfp, Name: "strictfp"},
+		{Value: WordSynchronized, Name: "synchronized"},
+		{Value: WordThrows, Name: "throws"},
+		{Value: WordTransient, Name: "transient"},
+		{Value: WordRecord, Name: "record"},
+		{Value: WordSealed, Name: "sealed"},
+		{Value: WordPermits, Name: "permits"},
+		{Value: WordWhen, Name: "when"},
+		{Value: WordOpen, Name: "open"},
+		{Value: WordExports, Name: "exports"},
+		{Value: WordOpens, Name: "opens"},
+		{Value: WordTo, Name: "to"},
+		{Value: WordUses, Name: "uses"},
+		{Value: WordProvides, Name: "provides"},
+		{Value: WordTransitive, Name: "transitive"},
+		{Value: WordObject_, Name: "Object"},
+		{Value: WordString, Name: "String"},
+		{Value: WordInteger, Name: "Integer"},
+		{Value: WordLong_, Name: "Long"},
+		{Value: WordMath, Name: "Math"},
+		{Value: WordSystem, Name: "System"},
+		{Value: WordOverride_, Name: "Override"},
+		{Value: WordClass_, Name: "Class"},
+		{Value: WordList_, Name: "List"},
+		{Value: WordMap_, Name: "Map"},
+		{Value: WordSet_, Name: "Set"},
+		{Value: WordFun, Name: "fun"},
+		{Value: WordTypealias, Name: "typealias"},
+		{Value: WordTypeof, Name: "typeof"},
+		{Value: WordVal, Name: "val"},
+		{Value: WordBy, Name: "by"},
+		{Value: WordConstructor, Name: "constructor"},
+		{Value: WordDelegate, Name: "delegate"},
+		{Value: WordDynamic, Name: "dynamic"},
+		{Value: WordField, Name: "field"},
+		{Value: WordFile, Name: "file"},
+		{Value: WordGet, Name: "get"},
+		{Value: WordInit, Name: "init"},
+		{Value: WordParam, Name: "param"},
+		{Value: WordReceiver, Name: "receiver"},
+		{Value: WordSetparam, Name: "setparam"},
+		{Value: WordValue, Name: "value"},
+		{Value: WordWhere, Name: "where"},
+		{Value: WordActual, Name: "actual"},
+		{Value: WordAnnotation, Name: "annotation"},
+		{Value: WordCompanion, Name: "companion"},
+		{Value: WordCrossinline, Name: "crossinline"},
+		{Value: WordData, Name: "data"},
+		{Value: WordExpect, Name: "expect"},
+		{Value: WordExternal, Name: "external"},
+		{Value: WordInfix, Name: "infix"},
+		{Value: WordInner, Name: "inner"},
+		{Value: WordInternal, Name: "internal"},
+		{Value: WordLateinit, Name: "lateinit"},
+		{Value: WordNoinline, Name: "noinline"},
+		{Value: WordOut, Name: "out"},
+		{Value: WordReified, Name: "reified"},
+		{Value: WordSuspend, Name: "suspend"},
+		{Value: WordTailrec, Name: "tailrec"},
+		{Value: WordVararg, Name: "vararg"},
+		{Value: WordIt, Name: "it"},
+		{Value: WordCompanion_, Name: "Companion"},
+		{Value: WordUnit, Name: "Unit"},
+		{Value: WordNothing, Name: "Nothing"},
+		{Value: WordInt_, Name: "Int"},
+		{Value: WordArray, Name: "Array"},
+		{Value: WordDebugger, Name: "debugger"},
+		{Value: WordFunction, Name: "function"},
+		{Value: WordLet, Name: "let"},
+		{Value: WordOf, Name: "of"},
+		{Value: WordDeclare, Name: "declare"},
+		{Value: WordUnknown, Name: "unknown"},
+		{Value: WordNever, Name: "never"},
+		{Value: WordNumber, Name: "number"},
+		{Value: WordBigint, Name: "bigint"},
+		{Value: WordSymbol, Name: "symbol"},
+		{Value: WordUndefined, Name: "undefined"},
+		{Value: WordNaN, Name: "NaN"},
+		{Value: WordInfinity, Name: "Infinity"},
+		{Value: WordUint8Array, Name: "Uint8Array"},
+		{Value: WordError_, Name: "Error"},
+		{Value: WordNumber_, Name: "Number"},
+		{Value: WordBigInt, Name: "BigInt"},
+		{Value: WordBoolean_, Name: "Boolean"},
+		{Value: WordSymbol_, Name: "Symbol"},
+		{Value: WordDate, Name: "Date"},
+		{Value: WordJSON, Name: "JSON"},
+		{Value: WordPromise, Name: "Promise"},
+		{Value: WordPartial, Name: "Partial"},
+		{Value: WordRecord_, Name: "Record"},
+		{Value: WordGlobalThis, Name: "globalThis"},
+		{Value: WordArguments, Name: "arguments"},
+		{Value: WordEval, Name: "eval"},
+		{Value: WordRequire, Name: "require"},
+		{Value: WordPrototype, Name: "prototype"},
+		{Value: WordX__proto__, Name: "__proto__"},
+		{Value: WordToString, Name: "toString"},
+		{Value: WordValueOf, Name: "valueOf"},
+		{Value: WordHasOwnProperty, Name: "hasOwnProperty"},
+		{Value: WordIsPrototypeOf, Name: "isPrototypeOf"},
+		{Value: WordPropertyIsEnumerable, Name: "propertyIsEnumerable"},
+		{Value: WordToLocaleString, Name: "toLocaleString"},
+		{Value: WordReadonly, Name: "readonly"},
+		{Value: WordKeyof, Name: "keyof"},
+		{Value: WordInfer, Name: "infer"},
+		{Value: WordAsserts, Name: "asserts"},
+		{Value: WordSatisfies, Name: "satisfies"},
+		{Value: WordAccessor, Name: "accessor"},
+		{Value: WordCrate, Name: "crate"},
+		{Value: WordDyn, Name: "dyn"},
+		{Value: WordFn, Name: "fn"},
+		{Value: WordImpl, Name: "impl"},
+		{Value: WordLoop, Name: "loop"},
+		{Value: WordMod, Name: "mod"},
+		{Value: WordMove, Name: "move"},
+		{Value: WordMut, Name: "mut"},
+		{Value: WordPub, Name: "pub"},
+		{Value: WordRef, Name: "ref"},
+		{Value: WordSelf_, Name: "Self"},
+		{Value: WordTrait, Name: "trait"},
+		{Value: WordUnsafe, Name: "unsafe"},
+		{Value: WordUse, Name: "use"},
+		{Value: WordBecome, Name: "become"},
+		{Value: WordBox, Name: "box"},
+		{Value: WordMacro, Name: "macro"},
+		{Value: WordPriv, Name: "priv"},
+		{Value: WordUnsized, Name: "unsized"},
+		{Value: WordGen, Name: "gen"},
+		{Value: WordMacro_rules, Name: "macro_rules"},
+		{Value: WordOption, Name: "Option"},
+		{Value: WordSome, Name: "Some"},
+		{Value: WordResult, Name: "Result"},
+		{Value: WordOk, Name: "Ok"},
+		{Value: WordErr, Name: "Err"},
+		{Value: WordVec, Name: "Vec"},
+		{Value: WordBox_, Name: "Box"},
+		{Value: WordClone, Name: "Clone"},
+		{Value: WordCopy_, Name: "Copy"},
+		{Value: WordDefault_, Name: "Default"},
+		{Value: WordDrop, Name: "Drop"},
+		{Value: WordSend, Name: "Send"},
+		{Value: WordSync, Name: "Sync"},
+		{Value: WordSized, Name: "Sized"},
+		{Value: WordChecked, Name: "checked"},
+		{Value: WordEvent, Name: "event"},
+		{Value: WordFixed, Name: "fixed"},
+		{Value: WordForeach, Name: "foreach"},
+		{Value: WordImplicit, Name: "implicit"},
+		{Value: WordLock, Name: "lock"},
+		{Value: WordParams, Name: "params"},
+		{Value: WordSbyte, Name: "sbyte"},
+		{Value: WordStackalloc, Name: "stackalloc"},
+		{Value: WordUlong, Name: "ulong"},
+		{Value: WordUnchecked, Name: "unchecked"},
+		{Value: WordUshort, Name: "ushort"},
+		{Value: WordAdd, Name: "add"},
+		{Value: WordAlias, Name: "alias"},
+		{Value: WordAscending, Name: "ascending"},
+		{Value: WordDescending, Name: "descending"},
+		{Value: WordEquals, Name: "equals"},
+		{Value: WordGroup, Name: "group"},
+		{Value: WordInto, Name: "into"},
+		{Value: WordJoin, Name: "join"},
+		{Value: WordNameof, Name: "nameof"},
+		{Value: WordOn, Name: "on"},
+		{Value: WordOrderby, Name: "orderby"},
+		{Value: WordPartial_, Name: "partial"},
+		{Value: WordRemove, Name: "remove"},
+		{Value: WordUnmanaged, Name: "unmanaged"},
+		{Value: WordRequired, Name: "required"},
+		{Value: WordScoped, Name: "scoped"},
+		{Value: WordManaged, Name: "managed"},
+		{Value: WordNotnull, Name: "notnull"},
+		{Value: WordBEGIN, Name: "BEGIN"},
+		{Value: WordEND, Name: "END"},
+		{Value: WordBegin, Name: "begin"},
+		{Value: WordElsif, Name: "elsif"},
+		{Value: WordEnd, Name: "end"},
+		{Value: WordEnsure, Name: "ensure"},
+		{Value: WordNext, Name: "next"},
+		{Value: WordRedo, Name: "redo"},
+		{Value: WordRescue, Name: "rescue"},
+		{Value: WordRetry, Name: "retry"},
+		{Value: WordThen, Name: "then"},
+		{Value: WordUndef, Name: "undef"},
+		{Value: WordUnless, Name: "unless"},
+		{Value: WordUntil, Name: "until"},
+		{Value: WordX__FILE__, Name: "__FILE__"},
+		{Value: WordX__LINE__, Name: "__LINE__"},
+		{Value: WordX__ENCODING__, Name: "__ENCODING__"},
+		{Value: WordInitialize, Name: "initialize"},
+		{Value: WordSwap, Name: "swap"},
+		{Value: WordFbe_type, Name: "fbe_type"},
+		{Value: WordFbe, Name: "fbe"},
+		{Value: WordModel, Name: "Model"},
+		{Value: WordFinalModel, Name: "FinalModel"},
+		{Value: WordFieldModel, Name: "FieldModel"},
+		{Value: WordBuffer, Name: "buffer"},
+		{Value: WordSize, Name: "size"},
+		{Value: WordOffset, Name: "offset"},
+		{Value: WordModel_, Name: "model"},
+		{Value: WordReset, Name: "reset"},
+		{Value: WordTo_json, Name: "to_json"},
+		{Value: WordFrom_json, Name: "from_json"},
+		{Value: WordTo_fbe, Name: "to_fbe"},
+		{Value: WordFrom_fbe, Name: "from_fbe"},
+		{Value: WordTo_final, Name: "to_final"},
+		{Value: WordFrom_final, Name: "from_final"},
+		{Value: WordFbe_equal, Name: "fbe_equal"},
+		{Value: WordFbe_key, Name: "fbe_key"},
+		{Value: WordFbe_size, Name: "fbe_size"},
+		{Value: WordX__init__, Name: "__init__"},
+		{Value: WordX__slots__, Name: "__slots__"},
+		{Value: WordX__class__, Name: "__class__"},
+		{Value: WordX__dict__, Name: "__dict__"},
+		{Value: WordX__hash__, Name: "__hash__"},
+		{Value: WordX__eq__, Name: "__eq__"},
+		{Value: WordX__private, Name: "__private"},
+		{Value: WordFBEKey, Name: "FBEKey"},
+		{Value: WordFBEKeyCompare, Name: "FBEKeyCompare"},
+		{Value: WordReset_, Name: "Reset"},
+		{Value: WordMarshalFBE, Name: "MarshalFBE"},
+		{Value: WordUnmarshalFBE, Name: "UnmarshalFBE"},
+		{Value: WordAppendFBE, Name: "AppendFBE"},
+		{Value: WordReadFBE, Name: "ReadFBE"},
+		{Value: WordFBEWrite, Name: "FBEWrite"},
+		{Value: WordFBERead, Name: "FBERead"},
+		{Value: WordMarshalFinal, Name: "MarshalFinal"},
+		{Value: WordUnmarshalFinal, Name: "UnmarshalFinal"},
+		{Value: WordAppendFinal, Name: "AppendFinal"},
+		{Value: WordReadFinal, Name: "ReadFinal"},
+		{Value: WordFBEWriteFinal, Name: "FBEWriteFinal"},
+		{Value: WordFBEReadFinal, Name: "FBEReadFinal"},
+		{Value: WordMarshalJSON, Name: "MarshalJSON"},
+		{Value: WordUnmarshalJSON, Name: "UnmarshalJSON"},
+		{Value: WordAppendJSON, Name: "AppendJSON"},
+		{Value: WordReadJSON, Name: "ReadJSON"},
+		{Value: WordFBEWriteJSON, Name: "FBEWriteJSON"},
+		{Value: WordFBEReadJSON, Name: "FBEReadJSON"},
+		{Value: WordFBEWriteText, Name: "FBEWriteText"},
+		{Value: WordTypeID, Name: "TypeID"},
+		{Value: WordVerify, Name: "Verify"},
+		{Value: WordVerifyFinal, Name: "VerifyFinal"},
+		{Value: WordTYPE_ID, Name: "TYPE_ID"},
+		{Value: WordKEY_ORDER, Name: "KEY_ORDER"},
+		{Value: WordToFbe, Name: "toFbe"},
+		{Value: WordFromFbe, Name: "fromFbe"},
+		{Value: WordReadFbe, Name: "readFbe"},
+		{Value: WordWriteFbe, Name: "writeFbe"},
+		{Value: WordVerifyFbe, Name: "verifyFbe"},
+		{Value: WordToFinal, Name: "toFinal"},
+		{Value: WordFromFinal, Name: "fromFinal"},
+		{Value: WordReadFinal_, Name: "readFinal"},
+		{Value: WordWriteFinal, Name: "writeFinal"},
+		{Value: WordVerifyFinal_, Name: "verifyFinal"},
+		{Value: WordToJson, Name: "toJson"},
+		{Value: WordFromJson, Name: "fromJson"},
+		{Value: WordWriteJson, Name: "writeJson"},
+		{Value: WordReadJson, Name: "readJson"},
+		{Value: WordHashCode, Name: "hashCode"},
+		{Value: WordGetClass, Name: "getClass"},
+		{Value: WordClone_, Name: "clone"},
+		{Value: WordFinalize, Name: "finalize"},
+		{Value: WordWait, Name: "wait"},
+		{Value: WordNotify, Name: "notify"},
+		{Value: WordNotifyAll, Name: "notifyAll"},
+		{Value: WordJavaClass, Name: "javaClass"},
+		{Value: WordComponent1, Name: "component1"},
+		{Value: WordFbeLevels, Name: "fbeLevels"},
+		{Value: WordFbeKey, Name: "fbeKey"},
+		{Value: WordToJSON, Name: "toJSON"},
+		{Value: WordToText, Name: "toText"},
+		{Value: WordVerify_, Name: "verify"},
+		{Value: WordBuffer_, Name: "Buffer"},
+		{Value: WordWriteBuffer, Name: "WriteBuffer"},
+		{Value: WordReadBuffer, Name: "ReadBuffer"},
+		{Value: WordReader, Name: "Reader"},
+		{Value: WordWriter, Name: "Writer"},
+		{Value: WordLimits, Name: "Limits"},
+		{Value: WordDecimal, Name: "Decimal"},
+		{Value: WordUuid, Name: "Uuid"},
+		{Value: WordUUID, Name: "UUID"},
+		{Value: WordTimestamp, Name: "Timestamp"},
+		{Value: WordJsonWriter, Name: "JsonWriter"},
+		{Value: WordJsonReader, Name: "JsonReader"},
+		{Value: WordDecodeError, Name: "DecodeError"},
+		{Value: WordEncodeError, Name: "EncodeError"},
+		{Value: WordDecodeException, Name: "DecodeException"},
+		{Value: WordEncodeException, Name: "EncodeException"},
+		{Value: WordSender, Name: "Sender"},
+		{Value: WordReceiver_, Name: "Receiver"},
+		{Value: WordClient, Name: "Client"},
+		{Value: WordProxy, Name: "Proxy"},
+		{Value: WordHandler, Name: "Handler"},
+		{Value: WordText, Name: "Text"},
+		{Value: WordCompare, Name: "Compare"},
+		{Value: WordDecimals, Name: "Decimals"},
+		{Value: WordUuids, Name: "Uuids"},
+		{Value: WordTimestamps, Name: "Timestamps"},
+		{Value: WordUtf8, Name: "Utf8"},
+		{Value: WordRequests, Name: "Requests"},
+	})
 }
 
 // Side is the enum import.side (on the wire: int32).
@@ -1558,13 +1052,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v Side) String() string {
-	switch v {
-	case SideBuy_:
-		return "buy"
-	case SideSell:
-		return "sell"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[Side]{
+		{Value: SideBuy_, Name: "buy"},
+		{Value: SideSell, Name: "sell"},
+	})
 }
 
 // Range is the enum import.range (on the wire: int32).
@@ -1577,13 +1068,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v Range) String() string {
-	switch v {
-	case RangeLo:
-		return "lo"
-	case RangeHi:
-		return "hi"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[Range]{
+		{Value: RangeLo, Name: "lo"},
+		{Value: RangeHi, Name: "hi"},
+	})
 }
 
 // Letters is the enum import.Letters (on the wire: int32).
@@ -1600,21 +1088,14 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v Letters) String() string {
-	switch v {
-	case LettersA:
-		return "a"
-	case LettersA__:
-		return "A"
-	case LettersX_a:
-		return "_a"
-	case LettersX__a:
-		return "__a"
-	case LettersA_:
-		return "a_"
-	case LettersX_:
-		return "_"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[Letters]{
+		{Value: LettersA, Name: "a"},
+		{Value: LettersA__, Name: "A"},
+		{Value: LettersX_a, Name: "_a"},
+		{Value: LettersX__a, Name: "__a"},
+		{Value: LettersA_, Name: "a_"},
+		{Value: LettersX_, Name: "_"},
+	})
 }
 
 // Digits is the enum import.digits (on the wire: int32).
@@ -1627,13 +1108,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v Digits) String() string {
-	switch v {
-	case DigitsOne:
-		return "one"
-	case DigitsTwo:
-		return "two"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[Digits]{
+		{Value: DigitsOne, Name: "one"},
+		{Value: DigitsTwo, Name: "two"},
+	})
 }
 
 // Modifier is the flags import.Modifier (on the wire: uint64).

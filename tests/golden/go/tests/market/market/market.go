@@ -29,13 +29,10 @@ const (
 
 // String is the text form of v: the first declared name with its value, else <unknown> (docs/format.md 9).
 func (v Side) String() string {
-	switch v {
-	case SideBuy:
-		return "buy"
-	case SideSell:
-		return "sell"
-	}
-	return "<unknown>"
+	return fbe.EnumText(v, []fbe.FlagName[Side]{
+		{Value: SideBuy, Name: "buy"},
+		{Value: SideSell, Name: "sell"},
+	})
 }
 
 // Instrument is the struct market.Instrument (type id 501).
