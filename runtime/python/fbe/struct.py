@@ -26,6 +26,7 @@ from .model import (
     writable,
 )
 from .native import Core
+from .text import struct_text
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -41,17 +42,18 @@ class Codec(Generic[T]):
     first. Its class's shortcuts (``to_fbe``, ``from_json``...), its model classes and the protocol
     classes run them; the generated module gives each class its codec at its end (:func:`bind`).
 
-    ``name`` is the schema's name of the struct (a JSON error's path starts with it), ``type_id``
-    its type id; ``depth`` (``fbe_dn_<Name>``, for a struct that can nest without a bound) checks a
-    value's nesting before a writer takes it (docs/limits.md).
+    ``struct`` is the generated class, ``name`` the schema's name of the struct (its text form and a
+    JSON error's path start with it), ``type_id`` its type id; ``depth`` (``fbe_dn_<Name>``, for a
+    struct that can nest without a bound) checks a value's nesting before a writer takes it
+    (docs/limits.md).
     """
 
-    __slots__ = ("core", "depth", "final", "index", "json", "name", "type_id", "versioned")
+    __slots__ = ("core", "depth", "final", "index", "json", "name", "struct", "type_id", "versioned")
 
     def __init__(
         self,
+        struct: type[Struct],
         name: str,
-        type_id: int,
         core: Core | None,
         index: int,
         versioned: tuple[VersionedWrite[T], VersionedRead[T]],
@@ -59,8 +61,9 @@ class Codec(Generic[T]):
         json: tuple[Callable[[T], str], Callable[[Any, str, Budget], T]] | None = None,
         depth: Callable[[T, int], bool] | None = None,
     ) -> None:
+        self.struct = struct
         self.name = name
-        self.type_id = type_id
+        self.type_id = struct.fbe_type
         self.core = core
         self.index = index
         self.versioned = versioned
@@ -171,6 +174,10 @@ class Struct:
         @classmethod
         def from_json(cls, text: str | bytes, limits: Limits | None = None) -> Self: ...
 
+    def __str__(self) -> str:
+        """The original's text format (docs/format.md section 9), as the generated class prints it."""
+        return struct_text(self, self.fbe_codec.struct)
+
     def __repr__(self) -> str:
         inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.fbe_fields)
         return f"{type(self).__name__}({inner})"
@@ -211,7 +218,7 @@ def bind(
     class's codec. One method of fbe.Struct would look the codec up on every call, a class
     attribute Python 3.11 does not cache, which made the native core's calls ~30 ns (7 %) slower.
     """
-    c = Codec(name, cls.fbe_type, core, index, versioned, final, json, depth)
+    c = Codec(cls, name, core, index, versioned, final, json, depth)
     cls.fbe_codec = c
     shortcuts = [*_binary(c, False), *(_binary(c, True) if final else ()), *(_json(c) if json else ())]
     for method in shortcuts:
@@ -341,8 +348,8 @@ def _got(v: Any) -> str:
 def _problem(v: Any, spec: Any) -> tuple[str, str] | None:
     """(path below v, problem) of the first part of v that its type spec does not allow."""
     kind = spec[0]
-    if kind == "int":
-        _, name, lo, hi = spec
+    if kind == "int":  # (an enum's or flags' spec also holds its text function and sort key)
+        name, lo, hi = spec[1:4]
         if not isinstance(v, int):
             return "", f"expected an integer ({name}), {_got(v)}"
         if not lo <= v <= hi:
@@ -393,6 +400,8 @@ def _problem(v: Any, spec: Any) -> tuple[str, str] | None:
         return None
     if kind == "optional":
         return None if v is None else _problem(v, spec[1])
+    if kind == "hidden":  # a field the text form hides: its value's spec
+        return _problem(v, spec[1])
     if kind in ("array", "vector", "list", "set"):
         if kind == "set" and not isinstance(v, (set, frozenset)):
             return "", f"expected a set, {_got(v)}"

@@ -28,7 +28,7 @@ from .models import Models
 from .names import module_name
 from .native import core_table
 from .protocol import protocol_code
-from .types import enum_class, struct_class, text_function
+from .types import enum_class, struct_class
 
 __all__ = ["generate", "generate_package"]
 
@@ -50,7 +50,6 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     classes = each(partial(struct_class, ctx), partial(spec_lines, ctx))
     if any(s.all_fields for s in structs):
         classes += [""]
-    texts = each(partial(text_function, ctx))
     vcode = each(partial(depth_function, ctx), models.versioned_functions, partial(ctx.model_class, final=False))
     fcode = each(models.final_functions, partial(ctx.model_class, final=True)) if options.final else []
     jcode = each(partial(json_functions, ctx)) if options.json else []
@@ -80,7 +79,7 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})",
              f'FINGERPRINT = "{ctx.plan.fingerprint(pkg.name)}"', "", ""]
 
-    body = head + enums + consts + classes + texts + vcode + fcode + jcode + pcode + helpers + core_table(ctx)
+    body = head + enums + consts + classes + vcode + fcode + jcode + pcode + helpers + core_table(ctx)
     body += ["", ""] + ctx.codec_lines()
     # at most two blank lines in a row (PEP 8 between top-level definitions), none at the end
     ctx.file.text = re.sub(r"\n{4,}", "\n\n\n", "\n".join(body)).rstrip("\n") + "\n"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import nested_spec
 
-from .context import Context, parts
+from .context import Context, order_key, parts
 
 
 def _walk_expr(ctx: Context, t: ir.Type, x: str, n: int) -> str | None:
@@ -51,7 +51,7 @@ def depth_function(ctx: Context, s: ir.Struct) -> list[str]:
     return code.text().splitlines() + ["", ""]
 
 
-# ---------------------------------------------------------------- type specs for error messages
+# ---------------------------------------------------------------- type specs: the text form, error messages
 
 def _spec(ctx: Context, t: ir.Type) -> str:
     """The type spec of fbe.struct.explain for a value of type t (a tuple expression)."""
@@ -64,17 +64,19 @@ def _leaf_spec(ctx: Context, t: ir.Type) -> str:
         if n in ("float", "double"):
             return f'("float", "{n}")'
         return f'("{n}",)' if n == "bool" or r is None else f'("int", "{n}", {r[0]}, {r[1]})'
-    if isinstance(t, ir.EnumRef):
+    if isinstance(t, ir.EnumRef):  # and its text function, and the sort key of signed flags (order_key)
         lo, hi = ir.INTEGER_RANGES[t.wire]
         if t.kind == "flags":
             lo, hi = 0, t.mask     # flags are written as unsigned bit sets
-        return f'("int", "{t.name.rpartition(".")[2]} ({t.wire})", {lo}, {hi})'
+        order = f", {order_key(t)}" if order_key(t) else ""
+        return f'("int", "{t.name.rpartition(".")[2]} ({t.wire})", {lo}, {hi}, {ctx.ref(t.name, "fbe_tx_")}{order})'
     assert isinstance(t, ir.StructRef)
     return f'("struct", {ctx.ref(t.name)})'
 
 
 def spec_lines(ctx: Context, s: ir.Struct) -> list[str]:
-    """``<Name>.fbe_spec``: each field's type, read by fbe.struct.explain only after a write failed."""
+    """``<Name>.fbe_spec``: each field's type, read by fbe.text.struct_text (the text form: a hidden
+    field's spec is inside ``("hidden", ...)``) and by fbe.struct.explain after a write failed."""
 
     cls = ctx.ident.type(s.qualified)
     if not s.all_fields:
@@ -82,5 +84,6 @@ def spec_lines(ctx: Context, s: ir.Struct) -> list[str]:
     code = ctx.writer()
     with code.block(f"{cls}.fbe_spec = (", ")"):
         for f in s.all_fields:
-            code.line(f'("{f.name}", "{ctx.ident.field(f)}", {_spec(ctx, f.type)}),')
+            spec = f'("hidden", {_spec(ctx, f.type)})' if f.hidden else _spec(ctx, f.type)
+            code.line(f'("{f.name}", "{ctx.ident.field(f)}", {spec}),')
     return code.text().splitlines() + [""]

@@ -1,14 +1,13 @@
-"""Domain types: enums (IntEnum), flags (IntFlag), struct classes and their text form (docs/format.md 9)."""
+"""Domain types: enums (IntEnum), flags (IntFlag) and their text form (docs/format.md 9), struct classes."""
 
 from __future__ import annotations
 
 import re
-from functools import partial
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 
-from .context import Context, item_list, order_key, py_tuple
+from .context import Context, order_key, py_tuple
 
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
@@ -51,49 +50,6 @@ def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     return code.text().splitlines() + ["", ""]
 
 
-# How a primitive's value x is printed in the text format; a primitive not listed is an integer
-TEXT = {"bool": '("true" if {x} else "false")', "float": "fbe.text.fmt_g({x})", "double": "fbe.text.fmt_g({x})",
-        "decimal": "fbe.text.fmt_decimal({x})", "char": "fbe.text.fmt_char({x})", "wchar": "fbe.text.fmt_wchar({x})",
-        "string": "'\"' + {x} + '\"'", "uuid": "'\"' + str({x}) + '\"'", "bytes": '"bytes[" + str(len({x})) + "]"'}
-
-
-def text_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
-    """An expression printing x (type t) in the original's text format."""
-    if isinstance(t, ir.Primitive):
-        return TEXT.get(t.name, "str(int({x}))").format(x=x)
-    if isinstance(t, (ir.EnumRef, ir.StructRef)):
-        return f"{ctx.ref(t.name, 'fbe_tx_')}({x})"
-    if isinstance(t, ir.Optional_):
-        return f'("null" if {x} is None else {text_expr(ctx, t.element, x, depth)})'
-    assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping))
-    opn, cls = ir.TEXT_BRACKETS[t.kind]
-    items = item_list(t, x, depth, partial(text_expr, ctx), "->")
-    return f'"[" + str(len({x})) + "]{opn}" + ",".join({items}) + "{cls}"'
-
-
-def text_function(ctx: Context, s: ir.Struct) -> list[str]:
-    cls = ctx.ident.type(s.qualified)
-    parts = [] if s.base is None else [f"{ctx.ref(s.base, 'fbe_tx_')}(v)"]  # the base's fields first
-    for f in s.all_fields if s.base is None else s.fields:
-        sep = "," if parts else ""
-        if f.hidden:
-            parts.append(f'"{sep}{f.name}=***"')
-        else:
-            parts += [f'"{sep}{f.name}="', text_expr(ctx, f.type, f"v.{ctx.ident.field(f)}")]
-    code = ctx.writer()
-    with code.block(f"def fbe_tx_{s.name}(v: {cls}) -> str:"):
-        code.line(f'"""{s.name} in the original text format (docs/format.md section 9)."""')
-        if not parts:
-            code.line(f'return "{s.name}()"')
-        else:
-            with code.block('return "".join((', "))"):
-                code.line(f'"{s.name}(",')
-                for p in parts:
-                    code.line(f"{p},")
-                code.line('")",')
-    return code.text().splitlines() + ["", ""]
-
-
 def _natural(name: str) -> list[object]:
     """Natural sort key (``f2`` before ``f10``), the order ruff expects for ``__slots__``."""
     return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", name)]
@@ -112,9 +68,6 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
         _struct_head(ctx, code, s)
         _constructor(ctx, code, s)
         _keys(ctx, code, s)
-        code.blank()
-        with code.block("def __str__(self) -> str:"):
-            code.line(f"return fbe_tx_{s.name}(self)")
     return code.text().splitlines() + ["", ""]
 
 

@@ -61,9 +61,6 @@ class Node(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Node(self)
-
 
 class Edge(fbe.Struct):
     """struct graph.Edge (type 2).
@@ -89,9 +86,6 @@ class Edge(fbe.Struct):
         self.target = target
         self.weight = weight
 
-    def __str__(self) -> str:
-        return fbe_tx_Edge(self)
-
 
 class Graph(fbe.Struct):
     """struct graph.Graph (type 3).
@@ -114,9 +108,6 @@ class Graph(fbe.Struct):
         self.nodes = [] if nodes is None else nodes
         self.edges = [] if edges is None else edges
 
-    def __str__(self) -> str:
-        return fbe_tx_Graph(self)
-
 
 Node.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
@@ -135,48 +126,6 @@ Graph.fbe_spec = (
     ("nodes", "nodes", ("vector", ("struct", Node))),
     ("edges", "edges", ("vector", ("struct", Edge))),
 )
-
-
-def fbe_tx_Node(v: Node) -> str:
-    """Node in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Node(",
-        "id=",
-        str(int(v.id)),
-        ",name=",
-        '"' + v.name + '"',
-        ",value=",
-        str(int(v.value)),
-        ",out_edges=",
-        "[" + str(len(v.out_edges)) + "][" + ",".join([str(int(e0)) for e0 in v.out_edges]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_Edge(v: Edge) -> str:
-    """Edge in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Edge(",
-        "source=",
-        str(int(v.source)),
-        ",target=",
-        str(int(v.target)),
-        ",weight=",
-        str(int(v.weight)),
-        ")",
-    ))
-
-
-def fbe_tx_Graph(v: Graph) -> str:
-    """Graph in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Graph(",
-        "nodes=",
-        "[" + str(len(v.nodes)) + "][" + ",".join([fbe_tx_Node(e0) for e0 in v.nodes]) + "]",
-        ",edges=",
-        "[" + str(len(v.edges)) + "][" + ",".join([fbe_tx_Edge(e0) for e0 in v.edges]) + "]",
-        ")",
-    ))
 
 
 def fbe_vw_Node(w: bytearray, v: Node) -> int:

@@ -52,29 +52,12 @@ class Node(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Node(self)
-
 
 Node.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("label", "label", ("string",)),
     ("children", "children", ("vector", ("struct", Node))),
 )
-
-
-def fbe_tx_Node(v: Node) -> str:
-    """Node in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Node(",
-        "id=",
-        str(int(v.id)),
-        ",label=",
-        '"' + v.label + '"',
-        ",children=",
-        "[" + str(len(v.children)) + "][" + ",".join([fbe_tx_Node(e0) for e0 in v.children]) + "]",
-        ")",
-    ))
 
 
 def fbe_dn_Node(v: Node, d: int) -> bool:

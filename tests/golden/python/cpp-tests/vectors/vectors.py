@@ -57,9 +57,6 @@ class Edge(fbe.Struct):
         self.target = target
         self.weight = weight
 
-    def __str__(self) -> str:
-        return fbe_tx_Edge(self)
-
 
 class Point(fbe.Struct):
     """struct vectors.Point (type 2).
@@ -84,9 +81,6 @@ class Point(fbe.Struct):
         self.flag = flag
         self.x = x
         self.y = y
-
-    def __str__(self) -> str:
-        return fbe_tx_Point(self)
 
 
 class Point3(Point):
@@ -118,9 +112,6 @@ class Point3(Point):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Point3(self)
-
 
 class Named(fbe.Struct):
     """struct vectors.Named (type 4).
@@ -142,9 +133,6 @@ class Named(fbe.Struct):
     ) -> None:
         self.name = name
         self.values = [] if values is None else values
-
-    def __str__(self) -> str:
-        return fbe_tx_Named(self)
 
 
 class Holder(fbe.Struct):
@@ -180,9 +168,6 @@ class Holder(fbe.Struct):
         self.reals = [] if reals is None else reals
         self.named = [] if named is None else named
 
-    def __str__(self) -> str:
-        return fbe_tx_Holder(self)
-
 
 Edge.fbe_spec = (
     ("source", "source", ("int", "int32", -2147483648, 2147483647)),
@@ -216,77 +201,6 @@ Holder.fbe_spec = (
     ("reals", "reals", ("vector", ("float", "double"))),
     ("named", "named", ("vector", ("struct", Named))),
 )
-
-
-def fbe_tx_Edge(v: Edge) -> str:
-    """Edge in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Edge(",
-        "source=",
-        str(int(v.source)),
-        ",target=",
-        str(int(v.target)),
-        ",weight=",
-        str(int(v.weight)),
-        ")",
-    ))
-
-
-def fbe_tx_Point(v: Point) -> str:
-    """Point in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Point(",
-        "flag=",
-        ("true" if v.flag else "false"),
-        ",x=",
-        str(int(v.x)),
-        ",y=",
-        str(int(v.y)),
-        ")",
-    ))
-
-
-def fbe_tx_Point3(v: Point3) -> str:
-    """Point3 in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Point3(",
-        fbe_tx_Point(v),
-        ",z=",
-        fbe.text.fmt_g(v.z),
-        ")",
-    ))
-
-
-def fbe_tx_Named(v: Named) -> str:
-    """Named in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Named(",
-        "name=",
-        '"' + v.name + '"',
-        ",values=",
-        "[" + str(len(v.values)) + "][" + ",".join([str(int(e0)) for e0 in v.values]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_Holder(v: Holder) -> str:
-    """Holder in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Holder(",
-        "edges=",
-        "[" + str(len(v.edges)) + "][" + ",".join([fbe_tx_Edge(e0) for e0 in v.edges]) + "]",
-        ",points=",
-        "[" + str(len(v.points)) + "][" + ",".join([fbe_tx_Point3(e0) for e0 in v.points]) + "]",
-        ",ints=",
-        "[" + str(len(v.ints)) + "][" + ",".join([str(int(e0)) for e0 in v.ints]) + "]",
-        ",switches=",
-        "[" + str(len(v.switches)) + "][" + ",".join([("true" if e0 else "false") for e0 in v.switches]) + "]",
-        ",reals=",
-        "[" + str(len(v.reals)) + "][" + ",".join([fbe.text.fmt_g(e0) for e0 in v.reals]) + "]",
-        ",named=",
-        "[" + str(len(v.named)) + "][" + ",".join([fbe_tx_Named(e0) for e0 in v.named]) + "]",
-        ")",
-    ))
 
 
 def fbe_vw_Edge(w: bytearray, v: Edge) -> int:

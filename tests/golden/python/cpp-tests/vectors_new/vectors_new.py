@@ -53,9 +53,6 @@ class Edge(fbe.Struct):
         self.weight = weight
         self.note = note
 
-    def __str__(self) -> str:
-        return fbe_tx_Edge(self)
-
 
 class Holder(fbe.Struct):
     """struct vectors_new.Holder (type 10).
@@ -75,9 +72,6 @@ class Holder(fbe.Struct):
     ) -> None:
         self.edges = [] if edges is None else edges
 
-    def __str__(self) -> str:
-        return fbe_tx_Holder(self)
-
 
 Edge.fbe_spec = (
     ("source", "source", ("int", "int32", -2147483648, 2147483647)),
@@ -89,32 +83,6 @@ Edge.fbe_spec = (
 Holder.fbe_spec = (
     ("edges", "edges", ("vector", ("struct", Edge))),
 )
-
-
-def fbe_tx_Edge(v: Edge) -> str:
-    """Edge in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Edge(",
-        "source=",
-        str(int(v.source)),
-        ",target=",
-        str(int(v.target)),
-        ",weight=",
-        str(int(v.weight)),
-        ",note=",
-        '"' + v.note + '"',
-        ")",
-    ))
-
-
-def fbe_tx_Holder(v: Holder) -> str:
-    """Holder in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Holder(",
-        "edges=",
-        "[" + str(len(v.edges)) + "][" + ",".join([fbe_tx_Edge(e0) for e0 in v.edges]) + "]",
-        ")",
-    ))
 
 
 def fbe_vw_Edge(w: bytearray, v: Edge) -> int:

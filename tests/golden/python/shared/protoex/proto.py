@@ -157,9 +157,6 @@ class Order(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Order(self)
-
 
 class Balance(fbe.Struct):
     """struct proto.Balance (type 2).
@@ -186,9 +183,6 @@ class Balance(fbe.Struct):
         return (self.currency,)
 
     fbe_order = fbe_key
-
-    def __str__(self) -> str:
-        return fbe_tx_Balance(self)
 
 
 class Account(fbe.Struct):
@@ -229,9 +223,6 @@ class Account(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Account(self)
-
 
 class OrderMessage(fbe.Struct):
     """message proto.OrderMessage (type 1).
@@ -250,9 +241,6 @@ class OrderMessage(fbe.Struct):
         body: Order | None = None,
     ) -> None:
         self.body = Order() if body is None else body
-
-    def __str__(self) -> str:
-        return fbe_tx_OrderMessage(self)
 
 
 class BalanceMessage(fbe.Struct):
@@ -273,9 +261,6 @@ class BalanceMessage(fbe.Struct):
     ) -> None:
         self.body = Balance() if body is None else body
 
-    def __str__(self) -> str:
-        return fbe_tx_BalanceMessage(self)
-
 
 class AccountMessage(fbe.Struct):
     """message proto.AccountMessage (type 3).
@@ -295,15 +280,12 @@ class AccountMessage(fbe.Struct):
     ) -> None:
         self.body = Account() if body is None else body
 
-    def __str__(self) -> str:
-        return fbe_tx_AccountMessage(self)
-
 
 Order.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("symbol", "symbol", ("string",)),
-    ("side", "side", ("int", "OrderSide (uint8)", 0, 255)),
-    ("type", "type", ("int", "OrderType (uint8)", 0, 255)),
+    ("side", "side", ("int", "OrderSide (uint8)", 0, 255, fbe_tx_OrderSide)),
+    ("type", "type", ("int", "OrderType (uint8)", 0, 255, fbe_tx_OrderType)),
     ("price", "price", ("float", "double")),
     ("volume", "volume", ("float", "double")),
 )
@@ -316,7 +298,7 @@ Balance.fbe_spec = (
 Account.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("name", "name", ("string",)),
-    ("state", "state", ("int", "State (uint8)", 0, 255)),
+    ("state", "state", ("int", "State (uint8)", 0, 255, fbe_tx_State)),
     ("wallet", "wallet", ("struct", Balance)),
     ("asset", "asset", ("optional", ("struct", Balance))),
     ("orders", "orders", ("vector", ("struct", Order))),
@@ -333,88 +315,6 @@ BalanceMessage.fbe_spec = (
 AccountMessage.fbe_spec = (
     ("body", "body", ("struct", Account)),
 )
-
-
-def fbe_tx_Order(v: Order) -> str:
-    """Order in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Order(",
-        "id=",
-        str(int(v.id)),
-        ",symbol=",
-        '"' + v.symbol + '"',
-        ",side=",
-        fbe_tx_OrderSide(v.side),
-        ",type=",
-        fbe_tx_OrderType(v.type),
-        ",price=",
-        fbe.text.fmt_g(v.price),
-        ",volume=",
-        fbe.text.fmt_g(v.volume),
-        ")",
-    ))
-
-
-def fbe_tx_Balance(v: Balance) -> str:
-    """Balance in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Balance(",
-        "currency=",
-        '"' + v.currency + '"',
-        ",amount=",
-        fbe.text.fmt_g(v.amount),
-        ")",
-    ))
-
-
-def fbe_tx_Account(v: Account) -> str:
-    """Account in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Account(",
-        "id=",
-        str(int(v.id)),
-        ",name=",
-        '"' + v.name + '"',
-        ",state=",
-        fbe_tx_State(v.state),
-        ",wallet=",
-        fbe_tx_Balance(v.wallet),
-        ",asset=",
-        ("null" if v.asset is None else fbe_tx_Balance(v.asset)),
-        ",orders=",
-        "[" + str(len(v.orders)) + "][" + ",".join([fbe_tx_Order(e0) for e0 in v.orders]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_OrderMessage(v: OrderMessage) -> str:
-    """OrderMessage in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "OrderMessage(",
-        "body=",
-        fbe_tx_Order(v.body),
-        ")",
-    ))
-
-
-def fbe_tx_BalanceMessage(v: BalanceMessage) -> str:
-    """BalanceMessage in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "BalanceMessage(",
-        "body=",
-        fbe_tx_Balance(v.body),
-        ")",
-    ))
-
-
-def fbe_tx_AccountMessage(v: AccountMessage) -> str:
-    """AccountMessage in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "AccountMessage(",
-        "body=",
-        fbe_tx_Account(v.body),
-        ")",
-    ))
 
 
 def fbe_vw_Order(w: bytearray, v: Order) -> int:

@@ -393,9 +393,6 @@ class StructSimple(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_StructSimple(self)
-
 
 class StructOptional(StructSimple):
     """struct test.StructOptional (type 111).
@@ -705,9 +702,6 @@ class StructOptional(StructSimple):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_StructOptional(self)
-
 
 class StructNested(StructOptional):
     """struct test.StructNested (type 112).
@@ -987,9 +981,6 @@ class StructNested(StructOptional):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_StructNested(self)
-
 
 class StructBytes(fbe.Struct):
     """struct test.StructBytes (type 120).
@@ -1014,9 +1005,6 @@ class StructBytes(fbe.Struct):
         self.f1 = f1
         self.f2 = f2
         self.f3 = f3
-
-    def __str__(self) -> str:
-        return fbe_tx_StructBytes(self)
 
 
 class StructArray(fbe.Struct):
@@ -1064,9 +1052,6 @@ class StructArray(fbe.Struct):
         self.f9 = [StructSimple() for _ in range(2)] if f9 is None else f9
         self.f10 = [None for _ in range(2)] if f10 is None else f10
 
-    def __str__(self) -> str:
-        return fbe_tx_StructArray(self)
-
 
 class StructVector(fbe.Struct):
     """struct test.StructVector (type 130).
@@ -1112,9 +1097,6 @@ class StructVector(fbe.Struct):
         self.f8 = [] if f8 is None else f8
         self.f9 = [] if f9 is None else f9
         self.f10 = [] if f10 is None else f10
-
-    def __str__(self) -> str:
-        return fbe_tx_StructVector(self)
 
 
 class StructList(fbe.Struct):
@@ -1162,9 +1144,6 @@ class StructList(fbe.Struct):
         self.f9 = [] if f9 is None else f9
         self.f10 = [] if f10 is None else f10
 
-    def __str__(self) -> str:
-        return fbe_tx_StructList(self)
-
 
 class StructSet(fbe.Struct):
     """struct test.StructSet (type 132).
@@ -1192,9 +1171,6 @@ class StructSet(fbe.Struct):
         self.f2 = set() if f2 is None else f2
         self.f3 = set() if f3 is None else f3
         self.f4 = set() if f4 is None else f4
-
-    def __str__(self) -> str:
-        return fbe_tx_StructSet(self)
 
 
 class StructMap(fbe.Struct):
@@ -1242,9 +1218,6 @@ class StructMap(fbe.Struct):
         self.f9 = {} if f9 is None else f9
         self.f10 = {} if f10 is None else f10
 
-    def __str__(self) -> str:
-        return fbe_tx_StructMap(self)
-
 
 class StructHash(fbe.Struct):
     """struct test.StructHash (type 141).
@@ -1291,9 +1264,6 @@ class StructHash(fbe.Struct):
         self.f9 = {} if f9 is None else f9
         self.f10 = {} if f10 is None else f10
 
-    def __str__(self) -> str:
-        return fbe_tx_StructHash(self)
-
 
 class StructHashEx(fbe.Struct):
     """struct test.StructHashEx (type 142).
@@ -1316,9 +1286,6 @@ class StructHashEx(fbe.Struct):
         self.f1 = {} if f1 is None else f1
         self.f2 = {} if f2 is None else f2
 
-    def __str__(self) -> str:
-        return fbe_tx_StructHashEx(self)
-
 
 class StructEmpty(fbe.Struct):
     """struct test.StructEmpty (type 143).
@@ -1332,9 +1299,6 @@ class StructEmpty(fbe.Struct):
 
     def __init__(self) -> None:
         pass
-
-    def __str__(self) -> str:
-        return fbe_tx_StructEmpty(self)
 
 
 StructSimple.fbe_spec = (
@@ -1377,11 +1341,11 @@ StructSimple.fbe_spec = (
     ("f36", "f36", ("uuid",)),
     ("f37", "f37", ("uuid",)),
     ("f38", "f38", ("uuid",)),
-    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255)),
-    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255)),
+    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide)),
+    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType)),
     ("f41", "f41", ("struct", pkg_proto.Order)),
     ("f42", "f42", ("struct", pkg_proto.Balance)),
-    ("f43", "f43", ("int", "State (uint8)", 0, 255)),
+    ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State)),
     ("f44", "f44", ("struct", pkg_proto.Account)),
 )
 
@@ -1425,11 +1389,11 @@ StructOptional.fbe_spec = (
     ("f36", "f36", ("uuid",)),
     ("f37", "f37", ("uuid",)),
     ("f38", "f38", ("uuid",)),
-    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255)),
-    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255)),
+    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide)),
+    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType)),
     ("f41", "f41", ("struct", pkg_proto.Order)),
     ("f42", "f42", ("struct", pkg_proto.Balance)),
-    ("f43", "f43", ("int", "State (uint8)", 0, 255)),
+    ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State)),
     ("f44", "f44", ("struct", pkg_proto.Account)),
     ("f100", "f100", ("optional", ("bool",))),
     ("f101", "f101", ("optional", ("bool",))),
@@ -1485,16 +1449,16 @@ StructOptional.fbe_spec = (
     ("f151", "f151", ("optional", ("uuid",))),
     ("f152", "f152", ("optional", ("uuid",))),
     ("f153", "f153", ("optional", ("uuid",))),
-    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255))),
-    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255))),
-    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255))),
-    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255))),
+    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide))),
+    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide))),
+    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType))),
+    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType))),
     ("f158", "f158", ("optional", ("struct", pkg_proto.Order))),
     ("f159", "f159", ("optional", ("struct", pkg_proto.Order))),
     ("f160", "f160", ("optional", ("struct", pkg_proto.Balance))),
     ("f161", "f161", ("optional", ("struct", pkg_proto.Balance))),
-    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255))),
-    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255))),
+    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State))),
+    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State))),
     ("f164", "f164", ("optional", ("struct", pkg_proto.Account))),
     ("f165", "f165", ("optional", ("struct", pkg_proto.Account))),
 )
@@ -1539,11 +1503,11 @@ StructNested.fbe_spec = (
     ("f36", "f36", ("uuid",)),
     ("f37", "f37", ("uuid",)),
     ("f38", "f38", ("uuid",)),
-    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255)),
-    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255)),
+    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide)),
+    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType)),
     ("f41", "f41", ("struct", pkg_proto.Order)),
     ("f42", "f42", ("struct", pkg_proto.Balance)),
-    ("f43", "f43", ("int", "State (uint8)", 0, 255)),
+    ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State)),
     ("f44", "f44", ("struct", pkg_proto.Account)),
     ("f100", "f100", ("optional", ("bool",))),
     ("f101", "f101", ("optional", ("bool",))),
@@ -1599,26 +1563,26 @@ StructNested.fbe_spec = (
     ("f151", "f151", ("optional", ("uuid",))),
     ("f152", "f152", ("optional", ("uuid",))),
     ("f153", "f153", ("optional", ("uuid",))),
-    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255))),
-    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255))),
-    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255))),
-    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255))),
+    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide))),
+    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide))),
+    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType))),
+    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType))),
     ("f158", "f158", ("optional", ("struct", pkg_proto.Order))),
     ("f159", "f159", ("optional", ("struct", pkg_proto.Order))),
     ("f160", "f160", ("optional", ("struct", pkg_proto.Balance))),
     ("f161", "f161", ("optional", ("struct", pkg_proto.Balance))),
-    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255))),
-    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255))),
+    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State))),
+    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State))),
     ("f164", "f164", ("optional", ("struct", pkg_proto.Account))),
     ("f165", "f165", ("optional", ("struct", pkg_proto.Account))),
-    ("f1000", "f1000", ("int", "EnumSimple (int32)", -2147483648, 2147483647)),
-    ("f1001", "f1001", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
-    ("f1002", "f1002", ("int", "EnumTyped (uint8)", 0, 255)),
-    ("f1003", "f1003", ("optional", ("int", "EnumTyped (uint8)", 0, 255))),
-    ("f1004", "f1004", ("int", "FlagsSimple (int32)", 0, 4294967295)),
-    ("f1005", "f1005", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295))),
-    ("f1006", "f1006", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615)),
-    ("f1007", "f1007", ("optional", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615))),
+    ("f1000", "f1000", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)),
+    ("f1001", "f1001", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
+    ("f1002", "f1002", ("int", "EnumTyped (uint8)", 0, 255, fbe_tx_EnumTyped)),
+    ("f1003", "f1003", ("optional", ("int", "EnumTyped (uint8)", 0, 255, fbe_tx_EnumTyped))),
+    ("f1004", "f1004", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)),
+    ("f1005", "f1005", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
+    ("f1006", "f1006", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615, fbe_tx_FlagsTyped)),
+    ("f1007", "f1007", ("optional", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615, fbe_tx_FlagsTyped))),
     ("f1008", "f1008", ("struct", StructSimple)),
     ("f1009", "f1009", ("optional", ("struct", StructSimple))),
     ("f1010", "f1010", ("struct", StructOptional)),
@@ -1636,10 +1600,10 @@ StructArray.fbe_spec = (
     ("f2", "f2", ("array", ("optional", ("int", "byte", 0, 255)), 2)),
     ("f3", "f3", ("array", ("bytes",), 2)),
     ("f4", "f4", ("array", ("optional", ("bytes",)), 2)),
-    ("f5", "f5", ("array", ("int", "EnumSimple (int32)", -2147483648, 2147483647), 2)),
-    ("f6", "f6", ("array", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)), 2)),
-    ("f7", "f7", ("array", ("int", "FlagsSimple (int32)", 0, 4294967295), 2)),
-    ("f8", "f8", ("array", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)), 2)),
+    ("f5", "f5", ("array", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple), 2)),
+    ("f6", "f6", ("array", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)), 2)),
+    ("f7", "f7", ("array", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32), 2)),
+    ("f8", "f8", ("array", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)), 2)),
     ("f9", "f9", ("array", ("struct", StructSimple), 2)),
     ("f10", "f10", ("array", ("optional", ("struct", StructSimple)), 2)),
 )
@@ -1649,10 +1613,10 @@ StructVector.fbe_spec = (
     ("f2", "f2", ("vector", ("optional", ("int", "byte", 0, 255)))),
     ("f3", "f3", ("vector", ("bytes",))),
     ("f4", "f4", ("vector", ("optional", ("bytes",)))),
-    ("f5", "f5", ("vector", ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
-    ("f6", "f6", ("vector", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)))),
-    ("f7", "f7", ("vector", ("int", "FlagsSimple (int32)", 0, 4294967295))),
-    ("f8", "f8", ("vector", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)))),
+    ("f5", "f5", ("vector", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
+    ("f6", "f6", ("vector", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)))),
+    ("f7", "f7", ("vector", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
+    ("f8", "f8", ("vector", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)))),
     ("f9", "f9", ("vector", ("struct", StructSimple))),
     ("f10", "f10", ("vector", ("optional", ("struct", StructSimple)))),
 )
@@ -1662,18 +1626,18 @@ StructList.fbe_spec = (
     ("f2", "f2", ("list", ("optional", ("int", "byte", 0, 255)))),
     ("f3", "f3", ("list", ("bytes",))),
     ("f4", "f4", ("list", ("optional", ("bytes",)))),
-    ("f5", "f5", ("list", ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
-    ("f6", "f6", ("list", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)))),
-    ("f7", "f7", ("list", ("int", "FlagsSimple (int32)", 0, 4294967295))),
-    ("f8", "f8", ("list", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)))),
+    ("f5", "f5", ("list", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
+    ("f6", "f6", ("list", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)))),
+    ("f7", "f7", ("list", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
+    ("f8", "f8", ("list", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)))),
     ("f9", "f9", ("list", ("struct", StructSimple))),
     ("f10", "f10", ("list", ("optional", ("struct", StructSimple)))),
 )
 
 StructSet.fbe_spec = (
     ("f1", "f1", ("set", ("int", "byte", 0, 255))),
-    ("f2", "f2", ("set", ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
-    ("f3", "f3", ("set", ("int", "FlagsSimple (int32)", 0, 4294967295))),
+    ("f2", "f2", ("set", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
+    ("f3", "f3", ("set", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
     ("f4", "f4", ("set", ("struct", StructSimple))),
 )
 
@@ -1682,10 +1646,10 @@ StructMap.fbe_spec = (
     ("f2", "f2", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "byte", 0, 255)))),
     ("f3", "f3", ("map", ("int", "int32", -2147483648, 2147483647), ("bytes",))),
     ("f4", "f4", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("bytes",)))),
-    ("f5", "f5", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
-    ("f6", "f6", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)))),
-    ("f7", "f7", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "FlagsSimple (int32)", 0, 4294967295))),
-    ("f8", "f8", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)))),
+    ("f5", "f5", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
+    ("f6", "f6", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)))),
+    ("f7", "f7", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
+    ("f8", "f8", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)))),
     ("f9", "f9", ("map", ("int", "int32", -2147483648, 2147483647), ("struct", StructSimple))),
     ("f10", "f10", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("struct", StructSimple)))),
 )
@@ -1695,10 +1659,10 @@ StructHash.fbe_spec = (
     ("f2", "f2", ("hash", ("string",), ("optional", ("int", "byte", 0, 255)))),
     ("f3", "f3", ("hash", ("string",), ("bytes",))),
     ("f4", "f4", ("hash", ("string",), ("optional", ("bytes",)))),
-    ("f5", "f5", ("hash", ("string",), ("int", "EnumSimple (int32)", -2147483648, 2147483647))),
-    ("f6", "f6", ("hash", ("string",), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647)))),
-    ("f7", "f7", ("hash", ("string",), ("int", "FlagsSimple (int32)", 0, 4294967295))),
-    ("f8", "f8", ("hash", ("string",), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295)))),
+    ("f5", "f5", ("hash", ("string",), ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
+    ("f6", "f6", ("hash", ("string",), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)))),
+    ("f7", "f7", ("hash", ("string",), ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
+    ("f8", "f8", ("hash", ("string",), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)))),
     ("f9", "f9", ("hash", ("string",), ("struct", StructSimple))),
     ("f10", "f10", ("hash", ("string",), ("optional", ("struct", StructSimple)))),
 )
@@ -1707,465 +1671,6 @@ StructHashEx.fbe_spec = (
     ("f1", "f1", ("hash", ("struct", StructSimple), ("struct", StructNested))),
     ("f2", "f2", ("hash", ("struct", StructSimple), ("optional", ("struct", StructNested)))),
 )
-
-
-def fbe_tx_StructSimple(v: StructSimple) -> str:
-    """StructSimple in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructSimple(",
-        "id=",
-        str(int(v.id)),
-        ",f1=",
-        ("true" if v.f1 else "false"),
-        ",f2=",
-        ("true" if v.f2 else "false"),
-        ",f3=",
-        str(int(v.f3)),
-        ",f4=",
-        str(int(v.f4)),
-        ",f5=",
-        fbe.text.fmt_char(v.f5),
-        ",f6=",
-        fbe.text.fmt_char(v.f6),
-        ",f7=",
-        fbe.text.fmt_wchar(v.f7),
-        ",f8=",
-        fbe.text.fmt_wchar(v.f8),
-        ",f9=",
-        str(int(v.f9)),
-        ",f10=",
-        str(int(v.f10)),
-        ",f11=",
-        str(int(v.f11)),
-        ",f12=",
-        str(int(v.f12)),
-        ",f13=",
-        str(int(v.f13)),
-        ",f14=",
-        str(int(v.f14)),
-        ",f15=",
-        str(int(v.f15)),
-        ",f16=",
-        str(int(v.f16)),
-        ",f17=",
-        str(int(v.f17)),
-        ",f18=",
-        str(int(v.f18)),
-        ",f19=",
-        str(int(v.f19)),
-        ",f20=",
-        str(int(v.f20)),
-        ",f21=",
-        str(int(v.f21)),
-        ",f22=",
-        str(int(v.f22)),
-        ",f23=",
-        str(int(v.f23)),
-        ",f24=",
-        str(int(v.f24)),
-        ",f25=",
-        fbe.text.fmt_g(v.f25),
-        ",f26=",
-        fbe.text.fmt_g(v.f26),
-        ",f27=",
-        fbe.text.fmt_g(v.f27),
-        ",f28=",
-        fbe.text.fmt_g(v.f28),
-        ",f29=",
-        fbe.text.fmt_decimal(v.f29),
-        ",f30=",
-        fbe.text.fmt_decimal(v.f30),
-        ",f31=",
-        '"' + v.f31 + '"',
-        ",f32=",
-        '"' + v.f32 + '"',
-        ",f33=",
-        str(int(v.f33)),
-        ",f34=",
-        str(int(v.f34)),
-        ",f35=",
-        str(int(v.f35)),
-        ",f36=",
-        '"' + str(v.f36) + '"',
-        ",f37=",
-        '"' + str(v.f37) + '"',
-        ",f38=",
-        '"' + str(v.f38) + '"',
-        ",f39=",
-        pkg_proto.fbe_tx_OrderSide(v.f39),
-        ",f40=",
-        pkg_proto.fbe_tx_OrderType(v.f40),
-        ",f41=",
-        pkg_proto.fbe_tx_Order(v.f41),
-        ",f42=",
-        pkg_proto.fbe_tx_Balance(v.f42),
-        ",f43=",
-        pkg_proto.fbe_tx_State(v.f43),
-        ",f44=",
-        pkg_proto.fbe_tx_Account(v.f44),
-        ")",
-    ))
-
-
-def fbe_tx_StructOptional(v: StructOptional) -> str:
-    """StructOptional in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructOptional(",
-        fbe_tx_StructSimple(v),
-        ",f100=",
-        ("null" if v.f100 is None else ("true" if v.f100 else "false")),
-        ",f101=",
-        ("null" if v.f101 is None else ("true" if v.f101 else "false")),
-        ",f102=",
-        ("null" if v.f102 is None else ("true" if v.f102 else "false")),
-        ",f103=",
-        ("null" if v.f103 is None else str(int(v.f103))),
-        ",f104=",
-        ("null" if v.f104 is None else str(int(v.f104))),
-        ",f105=",
-        ("null" if v.f105 is None else str(int(v.f105))),
-        ",f106=",
-        ("null" if v.f106 is None else fbe.text.fmt_char(v.f106)),
-        ",f107=",
-        ("null" if v.f107 is None else fbe.text.fmt_char(v.f107)),
-        ",f108=",
-        ("null" if v.f108 is None else fbe.text.fmt_char(v.f108)),
-        ",f109=",
-        ("null" if v.f109 is None else fbe.text.fmt_wchar(v.f109)),
-        ",f110=",
-        ("null" if v.f110 is None else fbe.text.fmt_wchar(v.f110)),
-        ",f111=",
-        ("null" if v.f111 is None else fbe.text.fmt_wchar(v.f111)),
-        ",f112=",
-        ("null" if v.f112 is None else str(int(v.f112))),
-        ",f113=",
-        ("null" if v.f113 is None else str(int(v.f113))),
-        ",f114=",
-        ("null" if v.f114 is None else str(int(v.f114))),
-        ",f115=",
-        ("null" if v.f115 is None else str(int(v.f115))),
-        ",f116=",
-        ("null" if v.f116 is None else str(int(v.f116))),
-        ",f117=",
-        ("null" if v.f117 is None else str(int(v.f117))),
-        ",f118=",
-        ("null" if v.f118 is None else str(int(v.f118))),
-        ",f119=",
-        ("null" if v.f119 is None else str(int(v.f119))),
-        ",f120=",
-        ("null" if v.f120 is None else str(int(v.f120))),
-        ",f121=",
-        ("null" if v.f121 is None else str(int(v.f121))),
-        ",f122=",
-        ("null" if v.f122 is None else str(int(v.f122))),
-        ",f123=",
-        ("null" if v.f123 is None else str(int(v.f123))),
-        ",f124=",
-        ("null" if v.f124 is None else str(int(v.f124))),
-        ",f125=",
-        ("null" if v.f125 is None else str(int(v.f125))),
-        ",f126=",
-        ("null" if v.f126 is None else str(int(v.f126))),
-        ",f127=",
-        ("null" if v.f127 is None else str(int(v.f127))),
-        ",f128=",
-        ("null" if v.f128 is None else str(int(v.f128))),
-        ",f129=",
-        ("null" if v.f129 is None else str(int(v.f129))),
-        ",f130=",
-        ("null" if v.f130 is None else str(int(v.f130))),
-        ",f131=",
-        ("null" if v.f131 is None else str(int(v.f131))),
-        ",f132=",
-        ("null" if v.f132 is None else str(int(v.f132))),
-        ",f133=",
-        ("null" if v.f133 is None else str(int(v.f133))),
-        ",f134=",
-        ("null" if v.f134 is None else str(int(v.f134))),
-        ",f135=",
-        ("null" if v.f135 is None else str(int(v.f135))),
-        ",f136=",
-        ("null" if v.f136 is None else fbe.text.fmt_g(v.f136)),
-        ",f137=",
-        ("null" if v.f137 is None else fbe.text.fmt_g(v.f137)),
-        ",f138=",
-        ("null" if v.f138 is None else fbe.text.fmt_g(v.f138)),
-        ",f139=",
-        ("null" if v.f139 is None else fbe.text.fmt_g(v.f139)),
-        ",f140=",
-        ("null" if v.f140 is None else fbe.text.fmt_g(v.f140)),
-        ",f141=",
-        ("null" if v.f141 is None else fbe.text.fmt_g(v.f141)),
-        ",f142=",
-        ("null" if v.f142 is None else fbe.text.fmt_decimal(v.f142)),
-        ",f143=",
-        ("null" if v.f143 is None else fbe.text.fmt_decimal(v.f143)),
-        ",f144=",
-        ("null" if v.f144 is None else fbe.text.fmt_decimal(v.f144)),
-        ",f145=",
-        ("null" if v.f145 is None else '"' + v.f145 + '"'),
-        ",f146=",
-        ("null" if v.f146 is None else '"' + v.f146 + '"'),
-        ",f147=",
-        ("null" if v.f147 is None else '"' + v.f147 + '"'),
-        ",f148=",
-        ("null" if v.f148 is None else str(int(v.f148))),
-        ",f149=",
-        ("null" if v.f149 is None else str(int(v.f149))),
-        ",f150=",
-        ("null" if v.f150 is None else str(int(v.f150))),
-        ",f151=",
-        ("null" if v.f151 is None else '"' + str(v.f151) + '"'),
-        ",f152=",
-        ("null" if v.f152 is None else '"' + str(v.f152) + '"'),
-        ",f153=",
-        ("null" if v.f153 is None else '"' + str(v.f153) + '"'),
-        ",f154=",
-        ("null" if v.f154 is None else pkg_proto.fbe_tx_OrderSide(v.f154)),
-        ",f155=",
-        ("null" if v.f155 is None else pkg_proto.fbe_tx_OrderSide(v.f155)),
-        ",f156=",
-        ("null" if v.f156 is None else pkg_proto.fbe_tx_OrderType(v.f156)),
-        ",f157=",
-        ("null" if v.f157 is None else pkg_proto.fbe_tx_OrderType(v.f157)),
-        ",f158=",
-        ("null" if v.f158 is None else pkg_proto.fbe_tx_Order(v.f158)),
-        ",f159=",
-        ("null" if v.f159 is None else pkg_proto.fbe_tx_Order(v.f159)),
-        ",f160=",
-        ("null" if v.f160 is None else pkg_proto.fbe_tx_Balance(v.f160)),
-        ",f161=",
-        ("null" if v.f161 is None else pkg_proto.fbe_tx_Balance(v.f161)),
-        ",f162=",
-        ("null" if v.f162 is None else pkg_proto.fbe_tx_State(v.f162)),
-        ",f163=",
-        ("null" if v.f163 is None else pkg_proto.fbe_tx_State(v.f163)),
-        ",f164=",
-        ("null" if v.f164 is None else pkg_proto.fbe_tx_Account(v.f164)),
-        ",f165=",
-        ("null" if v.f165 is None else pkg_proto.fbe_tx_Account(v.f165)),
-        ")",
-    ))
-
-
-def fbe_tx_StructNested(v: StructNested) -> str:
-    """StructNested in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructNested(",
-        fbe_tx_StructOptional(v),
-        ",f1000=",
-        fbe_tx_EnumSimple(v.f1000),
-        ",f1001=",
-        ("null" if v.f1001 is None else fbe_tx_EnumSimple(v.f1001)),
-        ",f1002=",
-        fbe_tx_EnumTyped(v.f1002),
-        ",f1003=",
-        ("null" if v.f1003 is None else fbe_tx_EnumTyped(v.f1003)),
-        ",f1004=",
-        fbe_tx_FlagsSimple(v.f1004),
-        ",f1005=",
-        ("null" if v.f1005 is None else fbe_tx_FlagsSimple(v.f1005)),
-        ",f1006=",
-        fbe_tx_FlagsTyped(v.f1006),
-        ",f1007=",
-        ("null" if v.f1007 is None else fbe_tx_FlagsTyped(v.f1007)),
-        ",f1008=",
-        fbe_tx_StructSimple(v.f1008),
-        ",f1009=",
-        ("null" if v.f1009 is None else fbe_tx_StructSimple(v.f1009)),
-        ",f1010=",
-        fbe_tx_StructOptional(v.f1010),
-        ",f1011=",
-        ("null" if v.f1011 is None else fbe_tx_StructOptional(v.f1011)),
-        ")",
-    ))
-
-
-def fbe_tx_StructBytes(v: StructBytes) -> str:
-    """StructBytes in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructBytes(",
-        "f1=",
-        "bytes[" + str(len(v.f1)) + "]",
-        ",f2=",
-        ("null" if v.f2 is None else "bytes[" + str(len(v.f2)) + "]"),
-        ",f3=",
-        ("null" if v.f3 is None else "bytes[" + str(len(v.f3)) + "]"),
-        ")",
-    ))
-
-
-def fbe_tx_StructArray(v: StructArray) -> str:
-    """StructArray in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructArray(",
-        "f1=",
-        "[" + str(len(v.f1)) + "][" + ",".join([str(int(e0)) for e0 in v.f1]) + "]",
-        ",f2=",
-        "[" + str(len(v.f2)) + "][" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f2]) + "]",
-        ",f3=",
-        "[" + str(len(v.f3)) + "][" + ",".join(["bytes[" + str(len(e0)) + "]" for e0 in v.f3]) + "]",
-        ",f4=",
-        "[" + str(len(v.f4)) + "][" + ",".join([("null" if e0 is None else "bytes[" + str(len(e0)) + "]") for e0 in v.f4]) + "]",
-        ",f5=",
-        "[" + str(len(v.f5)) + "][" + ",".join([fbe_tx_EnumSimple(e0) for e0 in v.f5]) + "]",
-        ",f6=",
-        "[" + str(len(v.f6)) + "][" + ",".join([("null" if e0 is None else fbe_tx_EnumSimple(e0)) for e0 in v.f6]) + "]",
-        ",f7=",
-        "[" + str(len(v.f7)) + "][" + ",".join([fbe_tx_FlagsSimple(e0) for e0 in v.f7]) + "]",
-        ",f8=",
-        "[" + str(len(v.f8)) + "][" + ",".join([("null" if e0 is None else fbe_tx_FlagsSimple(e0)) for e0 in v.f8]) + "]",
-        ",f9=",
-        "[" + str(len(v.f9)) + "][" + ",".join([fbe_tx_StructSimple(e0) for e0 in v.f9]) + "]",
-        ",f10=",
-        "[" + str(len(v.f10)) + "][" + ",".join([("null" if e0 is None else fbe_tx_StructSimple(e0)) for e0 in v.f10]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_StructVector(v: StructVector) -> str:
-    """StructVector in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructVector(",
-        "f1=",
-        "[" + str(len(v.f1)) + "][" + ",".join([str(int(e0)) for e0 in v.f1]) + "]",
-        ",f2=",
-        "[" + str(len(v.f2)) + "][" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f2]) + "]",
-        ",f3=",
-        "[" + str(len(v.f3)) + "][" + ",".join(["bytes[" + str(len(e0)) + "]" for e0 in v.f3]) + "]",
-        ",f4=",
-        "[" + str(len(v.f4)) + "][" + ",".join([("null" if e0 is None else "bytes[" + str(len(e0)) + "]") for e0 in v.f4]) + "]",
-        ",f5=",
-        "[" + str(len(v.f5)) + "][" + ",".join([fbe_tx_EnumSimple(e0) for e0 in v.f5]) + "]",
-        ",f6=",
-        "[" + str(len(v.f6)) + "][" + ",".join([("null" if e0 is None else fbe_tx_EnumSimple(e0)) for e0 in v.f6]) + "]",
-        ",f7=",
-        "[" + str(len(v.f7)) + "][" + ",".join([fbe_tx_FlagsSimple(e0) for e0 in v.f7]) + "]",
-        ",f8=",
-        "[" + str(len(v.f8)) + "][" + ",".join([("null" if e0 is None else fbe_tx_FlagsSimple(e0)) for e0 in v.f8]) + "]",
-        ",f9=",
-        "[" + str(len(v.f9)) + "][" + ",".join([fbe_tx_StructSimple(e0) for e0 in v.f9]) + "]",
-        ",f10=",
-        "[" + str(len(v.f10)) + "][" + ",".join([("null" if e0 is None else fbe_tx_StructSimple(e0)) for e0 in v.f10]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_StructList(v: StructList) -> str:
-    """StructList in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructList(",
-        "f1=",
-        "[" + str(len(v.f1)) + "]<" + ",".join([str(int(e0)) for e0 in v.f1]) + ">",
-        ",f2=",
-        "[" + str(len(v.f2)) + "]<" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f2]) + ">",
-        ",f3=",
-        "[" + str(len(v.f3)) + "]<" + ",".join(["bytes[" + str(len(e0)) + "]" for e0 in v.f3]) + ">",
-        ",f4=",
-        "[" + str(len(v.f4)) + "]<" + ",".join([("null" if e0 is None else "bytes[" + str(len(e0)) + "]") for e0 in v.f4]) + ">",
-        ",f5=",
-        "[" + str(len(v.f5)) + "]<" + ",".join([fbe_tx_EnumSimple(e0) for e0 in v.f5]) + ">",
-        ",f6=",
-        "[" + str(len(v.f6)) + "]<" + ",".join([("null" if e0 is None else fbe_tx_EnumSimple(e0)) for e0 in v.f6]) + ">",
-        ",f7=",
-        "[" + str(len(v.f7)) + "]<" + ",".join([fbe_tx_FlagsSimple(e0) for e0 in v.f7]) + ">",
-        ",f8=",
-        "[" + str(len(v.f8)) + "]<" + ",".join([("null" if e0 is None else fbe_tx_FlagsSimple(e0)) for e0 in v.f8]) + ">",
-        ",f9=",
-        "[" + str(len(v.f9)) + "]<" + ",".join([fbe_tx_StructSimple(e0) for e0 in v.f9]) + ">",
-        ",f10=",
-        "[" + str(len(v.f10)) + "]<" + ",".join([("null" if e0 is None else fbe_tx_StructSimple(e0)) for e0 in v.f10]) + ">",
-        ")",
-    ))
-
-
-def fbe_tx_StructSet(v: StructSet) -> str:
-    """StructSet in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructSet(",
-        "f1=",
-        "[" + str(len(v.f1)) + "]{" + ",".join([str(int(e0)) for e0 in sorted(v.f1)]) + "}",
-        ",f2=",
-        "[" + str(len(v.f2)) + "]{" + ",".join([fbe_tx_EnumSimple(e0) for e0 in sorted(v.f2)]) + "}",
-        ",f3=",
-        "[" + str(len(v.f3)) + "]{" + ",".join([fbe_tx_FlagsSimple(e0) for e0 in sorted(v.f3, key=fbe.buffer.signed32)]) + "}",
-        ",f4=",
-        "[" + str(len(v.f4)) + "]{" + ",".join([fbe_tx_StructSimple(e0) for e0 in sorted(v.f4)]) + "}",
-        ")",
-    ))
-
-
-def fbe_tx_StructMap(v: StructMap) -> str:
-    """StructMap in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructMap(",
-        "f1=",
-        "[" + str(len(v.f1)) + "]<{" + ",".join([str(int(k0)) + "->" + str(int(v0)) for k0, v0 in sorted(v.f1.items(), key=fbe.buffer.first)]) + "}>",
-        ",f2=",
-        "[" + str(len(v.f2)) + "]<{" + ",".join([str(int(k0)) + "->" + ("null" if v0 is None else str(int(v0))) for k0, v0 in sorted(v.f2.items(), key=fbe.buffer.first)]) + "}>",
-        ",f3=",
-        "[" + str(len(v.f3)) + "]<{" + ",".join([str(int(k0)) + "->" + "bytes[" + str(len(v0)) + "]" for k0, v0 in sorted(v.f3.items(), key=fbe.buffer.first)]) + "}>",
-        ",f4=",
-        "[" + str(len(v.f4)) + "]<{" + ",".join([str(int(k0)) + "->" + ("null" if v0 is None else "bytes[" + str(len(v0)) + "]") for k0, v0 in sorted(v.f4.items(), key=fbe.buffer.first)]) + "}>",
-        ",f5=",
-        "[" + str(len(v.f5)) + "]<{" + ",".join([str(int(k0)) + "->" + fbe_tx_EnumSimple(v0) for k0, v0 in sorted(v.f5.items(), key=fbe.buffer.first)]) + "}>",
-        ",f6=",
-        "[" + str(len(v.f6)) + "]<{" + ",".join([str(int(k0)) + "->" + ("null" if v0 is None else fbe_tx_EnumSimple(v0)) for k0, v0 in sorted(v.f6.items(), key=fbe.buffer.first)]) + "}>",
-        ",f7=",
-        "[" + str(len(v.f7)) + "]<{" + ",".join([str(int(k0)) + "->" + fbe_tx_FlagsSimple(v0) for k0, v0 in sorted(v.f7.items(), key=fbe.buffer.first)]) + "}>",
-        ",f8=",
-        "[" + str(len(v.f8)) + "]<{" + ",".join([str(int(k0)) + "->" + ("null" if v0 is None else fbe_tx_FlagsSimple(v0)) for k0, v0 in sorted(v.f8.items(), key=fbe.buffer.first)]) + "}>",
-        ",f9=",
-        "[" + str(len(v.f9)) + "]<{" + ",".join([str(int(k0)) + "->" + fbe_tx_StructSimple(v0) for k0, v0 in sorted(v.f9.items(), key=fbe.buffer.first)]) + "}>",
-        ",f10=",
-        "[" + str(len(v.f10)) + "]<{" + ",".join([str(int(k0)) + "->" + ("null" if v0 is None else fbe_tx_StructSimple(v0)) for k0, v0 in sorted(v.f10.items(), key=fbe.buffer.first)]) + "}>",
-        ")",
-    ))
-
-
-def fbe_tx_StructHash(v: StructHash) -> str:
-    """StructHash in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructHash(",
-        "f1=",
-        "[" + str(len(v.f1)) + "][{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in v.f1.items()]) + "}]",
-        ",f2=",
-        "[" + str(len(v.f2)) + "][{" + ",".join(['"' + k0 + '"' + "->" + ("null" if v0 is None else str(int(v0))) for k0, v0 in v.f2.items()]) + "}]",
-        ",f3=",
-        "[" + str(len(v.f3)) + "][{" + ",".join(['"' + k0 + '"' + "->" + "bytes[" + str(len(v0)) + "]" for k0, v0 in v.f3.items()]) + "}]",
-        ",f4=",
-        "[" + str(len(v.f4)) + "][{" + ",".join(['"' + k0 + '"' + "->" + ("null" if v0 is None else "bytes[" + str(len(v0)) + "]") for k0, v0 in v.f4.items()]) + "}]",
-        ",f5=",
-        "[" + str(len(v.f5)) + "][{" + ",".join(['"' + k0 + '"' + "->" + fbe_tx_EnumSimple(v0) for k0, v0 in v.f5.items()]) + "}]",
-        ",f6=",
-        "[" + str(len(v.f6)) + "][{" + ",".join(['"' + k0 + '"' + "->" + ("null" if v0 is None else fbe_tx_EnumSimple(v0)) for k0, v0 in v.f6.items()]) + "}]",
-        ",f7=",
-        "[" + str(len(v.f7)) + "][{" + ",".join(['"' + k0 + '"' + "->" + fbe_tx_FlagsSimple(v0) for k0, v0 in v.f7.items()]) + "}]",
-        ",f8=",
-        "[" + str(len(v.f8)) + "][{" + ",".join(['"' + k0 + '"' + "->" + ("null" if v0 is None else fbe_tx_FlagsSimple(v0)) for k0, v0 in v.f8.items()]) + "}]",
-        ",f9=",
-        "[" + str(len(v.f9)) + "][{" + ",".join(['"' + k0 + '"' + "->" + fbe_tx_StructSimple(v0) for k0, v0 in v.f9.items()]) + "}]",
-        ",f10=",
-        "[" + str(len(v.f10)) + "][{" + ",".join(['"' + k0 + '"' + "->" + ("null" if v0 is None else fbe_tx_StructSimple(v0)) for k0, v0 in v.f10.items()]) + "}]",
-        ")",
-    ))
-
-
-def fbe_tx_StructHashEx(v: StructHashEx) -> str:
-    """StructHashEx in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "StructHashEx(",
-        "f1=",
-        "[" + str(len(v.f1)) + "][{" + ",".join([fbe_tx_StructSimple(k0) + "->" + fbe_tx_StructNested(v0) for k0, v0 in v.f1.items()]) + "}]",
-        ",f2=",
-        "[" + str(len(v.f2)) + "][{" + ",".join([fbe_tx_StructSimple(k0) + "->" + ("null" if v0 is None else fbe_tx_StructNested(v0)) for k0, v0 in v.f2.items()]) + "}]",
-        ")",
-    ))
-
-
-def fbe_tx_StructEmpty(v: StructEmpty) -> str:
-    """StructEmpty in the original text format (docs/format.md section 9)."""
-    return "StructEmpty()"
 
 
 def fbe_vw_StructSimple(w: bytearray, v: StructSimple) -> int:

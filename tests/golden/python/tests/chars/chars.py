@@ -72,9 +72,6 @@ class CharKeys(fbe.Struct):
         self.letters = set() if letters is None else letters
         self.countByLetter = {} if countByLetter is None else countByLetter
 
-    def __str__(self) -> str:
-        return fbe_tx_CharKeys(self)
-
 
 class GradeKeys(fbe.Struct):
     """struct chars.GradeKeys (type 2).
@@ -97,9 +94,6 @@ class GradeKeys(fbe.Struct):
         self.grades = set() if grades is None else grades
         self.countByGrade = {} if countByGrade is None else countByGrade
 
-    def __str__(self) -> str:
-        return fbe_tx_GradeKeys(self)
-
 
 CharKeys.fbe_spec = (
     ("letters", "letters", ("set", ("int", "char", 0, 255))),
@@ -107,33 +101,9 @@ CharKeys.fbe_spec = (
 )
 
 GradeKeys.fbe_spec = (
-    ("grades", "grades", ("set", ("int", "Grade (uint8)", 0, 255))),
-    ("countByGrade", "countByGrade", ("map", ("int", "Grade (uint8)", 0, 255), ("int", "int32", -2147483648, 2147483647))),
+    ("grades", "grades", ("set", ("int", "Grade (uint8)", 0, 255, fbe_tx_Grade))),
+    ("countByGrade", "countByGrade", ("map", ("int", "Grade (uint8)", 0, 255, fbe_tx_Grade), ("int", "int32", -2147483648, 2147483647))),
 )
-
-
-def fbe_tx_CharKeys(v: CharKeys) -> str:
-    """CharKeys in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "CharKeys(",
-        "letters=",
-        "[" + str(len(v.letters)) + "]{" + ",".join([fbe.text.fmt_char(e0) for e0 in sorted(v.letters, key=fbe.buffer.char_order)]) + "}",
-        ",countByLetter=",
-        "[" + str(len(v.countByLetter)) + "]<{" + ",".join([fbe.text.fmt_char(k0) + "->" + str(int(v0)) for k0, v0 in sorted(v.countByLetter.items(), key=fbe.buffer.first_char)]) + "}>",
-        ")",
-    ))
-
-
-def fbe_tx_GradeKeys(v: GradeKeys) -> str:
-    """GradeKeys in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "GradeKeys(",
-        "grades=",
-        "[" + str(len(v.grades)) + "]{" + ",".join([fbe_tx_Grade(e0) for e0 in sorted(v.grades)]) + "}",
-        ",countByGrade=",
-        "[" + str(len(v.countByGrade)) + "]<{" + ",".join([fbe_tx_Grade(k0) + "->" + str(int(v0)) for k0, v0 in sorted(v.countByGrade.items(), key=fbe.buffer.first)]) + "}>",
-        ")",
-    ))
 
 
 def fbe_vw_CharKeys(w: bytearray, v: CharKeys) -> int:

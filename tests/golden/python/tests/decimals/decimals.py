@@ -73,9 +73,6 @@ class Prices(fbe.Struct):
         self.priceByPrice = {} if priceByPrice is None else priceByPrice
         self.maybePrices = [] if maybePrices is None else maybePrices
 
-    def __str__(self) -> str:
-        return fbe_tx_Prices(self)
-
 
 Prices.fbe_spec = (
     ("price", "price", ("decimal",)),
@@ -89,34 +86,6 @@ Prices.fbe_spec = (
     ("priceByPrice", "priceByPrice", ("hash", ("decimal",), ("decimal",))),
     ("maybePrices", "maybePrices", ("vector", ("optional", ("decimal",)))),
 )
-
-
-def fbe_tx_Prices(v: Prices) -> str:
-    """Prices in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Prices(",
-        "price=",
-        fbe.text.fmt_decimal(v.price),
-        ",maybePrice=",
-        ("null" if v.maybePrice is None else fbe.text.fmt_decimal(v.maybePrice)),
-        ",pair=",
-        "[" + str(len(v.pair)) + "][" + ",".join([fbe.text.fmt_decimal(e0) for e0 in v.pair]) + "]",
-        ",priceVector=",
-        "[" + str(len(v.priceVector)) + "][" + ",".join([fbe.text.fmt_decimal(e0) for e0 in v.priceVector]) + "]",
-        ",priceList=",
-        "[" + str(len(v.priceList)) + "]<" + ",".join([fbe.text.fmt_decimal(e0) for e0 in v.priceList]) + ">",
-        ",priceSet=",
-        "[" + str(len(v.priceSet)) + "]{" + ",".join([fbe.text.fmt_decimal(e0) for e0 in sorted(v.priceSet)]) + "}",
-        ",priceById=",
-        "[" + str(len(v.priceById)) + "]<{" + ",".join([str(int(k0)) + "->" + fbe.text.fmt_decimal(v0) for k0, v0 in sorted(v.priceById.items(), key=fbe.buffer.first)]) + "}>",
-        ",idByPrice=",
-        "[" + str(len(v.idByPrice)) + "]<{" + ",".join([fbe.text.fmt_decimal(k0) + "->" + str(int(v0)) for k0, v0 in sorted(v.idByPrice.items(), key=fbe.buffer.first)]) + "}>",
-        ",priceByPrice=",
-        "[" + str(len(v.priceByPrice)) + "][{" + ",".join([fbe.text.fmt_decimal(k0) + "->" + fbe.text.fmt_decimal(v0) for k0, v0 in v.priceByPrice.items()]) + "}]",
-        ",maybePrices=",
-        "[" + str(len(v.maybePrices)) + "][" + ",".join([("null" if e0 is None else fbe.text.fmt_decimal(e0)) for e0 in v.maybePrices]) + "]",
-        ")",
-    ))
 
 
 def fbe_vw_Prices(w: bytearray, v: Prices) -> int:

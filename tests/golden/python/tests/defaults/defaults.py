@@ -141,9 +141,6 @@ class Zeros(fbe.Struct):
         self.n = n
         self.absent = absent
 
-    def __str__(self) -> str:
-        return fbe_tx_Zeros(self)
-
 
 Zeros.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
@@ -154,49 +151,13 @@ Zeros.fbe_spec = (
     ("d", "d", ("optional", ("float", "double"))),
     ("m", "m", ("optional", ("decimal",))),
     ("s", "s", ("optional", ("string",))),
-    ("c", "c", ("optional", ("int", "Colour (uint8)", 0, 255))),
-    ("fl", "fl", ("optional", ("int", "Mode (uint8)", 0, 255))),
+    ("c", "c", ("optional", ("int", "Colour (uint8)", 0, 255, fbe_tx_Colour))),
+    ("fl", "fl", ("optional", ("int", "Mode (uint8)", 0, 255, fbe_tx_Mode))),
     ("t", "t", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
     ("u", "u", ("optional", ("uuid",))),
     ("n", "n", ("optional", ("int", "int32", -2147483648, 2147483647))),
     ("absent", "absent", ("optional", ("int", "int32", -2147483648, 2147483647))),
 )
-
-
-def fbe_tx_Zeros(v: Zeros) -> str:
-    """Zeros in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Zeros(",
-        "id=",
-        str(int(v.id)),
-        ",b=",
-        ("null" if v.b is None else ("true" if v.b else "false")),
-        ",i=",
-        ("null" if v.i is None else str(int(v.i))),
-        ",l=",
-        ("null" if v.l is None else str(int(v.l))),
-        ",f=",
-        ("null" if v.f is None else fbe.text.fmt_g(v.f)),
-        ",d=",
-        ("null" if v.d is None else fbe.text.fmt_g(v.d)),
-        ",m=",
-        ("null" if v.m is None else fbe.text.fmt_decimal(v.m)),
-        ",s=",
-        ("null" if v.s is None else '"' + v.s + '"'),
-        ",c=",
-        ("null" if v.c is None else fbe_tx_Colour(v.c)),
-        ",fl=",
-        ("null" if v.fl is None else fbe_tx_Mode(v.fl)),
-        ",t=",
-        ("null" if v.t is None else str(int(v.t))),
-        ",u=",
-        ("null" if v.u is None else '"' + str(v.u) + '"'),
-        ",n=",
-        ("null" if v.n is None else str(int(v.n))),
-        ",absent=",
-        ("null" if v.absent is None else str(int(v.absent))),
-        ")",
-    ))
 
 
 def fbe_vw_Zeros(w: bytearray, v: Zeros) -> int:

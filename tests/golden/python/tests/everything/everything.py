@@ -527,9 +527,6 @@ class Counted(fbe.Struct):
     ) -> None:
         self.a = a
 
-    def __str__(self) -> str:
-        return fbe_tx_Counted(self)
-
 
 class Shifted(fbe.Struct):
     """struct everything.Shifted (type 1020).
@@ -548,9 +545,6 @@ class Shifted(fbe.Struct):
         a: int = 0,
     ) -> None:
         self.a = a
-
-    def __str__(self) -> str:
-        return fbe_tx_Shifted(self)
 
 
 class AfterShift(fbe.Struct):
@@ -571,9 +565,6 @@ class AfterShift(fbe.Struct):
     ) -> None:
         self.a = a
 
-    def __str__(self) -> str:
-        return fbe_tx_AfterShift(self)
-
 
 class Fixed(fbe.Struct):
     """struct everything.Fixed (type 7).
@@ -592,9 +583,6 @@ class Fixed(fbe.Struct):
         a: int = 0,
     ) -> None:
         self.a = a
-
-    def __str__(self) -> str:
-        return fbe_tx_Fixed(self)
 
 
 class Derived(Fixed):
@@ -621,9 +609,6 @@ class Derived(Fixed):
         return ()
 
     fbe_order = fbe_key
-
-    def __str__(self) -> str:
-        return fbe_tx_Derived(self)
 
 
 class ImportedBase(pkg_market.Instrument):
@@ -653,9 +638,6 @@ class ImportedBase(pkg_market.Instrument):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_ImportedBase(self)
-
 
 class Note(fbe.Struct):
     """message everything.Note (type 1023).
@@ -674,9 +656,6 @@ class Note(fbe.Struct):
         text: str = 'hi "there"\n',
     ) -> None:
         self.text = text
-
-    def __str__(self) -> str:
-        return fbe_tx_Note(self)
 
 
 class Quiet(fbe.Struct):
@@ -704,9 +683,6 @@ class Quiet(fbe.Struct):
         self.password = password
         self.legacy = legacy
 
-    def __str__(self) -> str:
-        return fbe_tx_Quiet(self)
-
 
 class Empty(fbe.Struct):
     """struct everything.Empty (type 1025).
@@ -720,9 +696,6 @@ class Empty(fbe.Struct):
 
     def __init__(self) -> None:
         pass
-
-    def __str__(self) -> str:
-        return fbe_tx_Empty(self)
 
 
 class Everything(fbe.Struct):
@@ -907,9 +880,6 @@ class Everything(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Everything(self)
-
 
 class PlaceOrder(fbe.Struct):
     """message everything.PlaceOrder (type 1027).
@@ -937,9 +907,6 @@ class PlaceOrder(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_PlaceOrder(self)
-
 
 class Accepted(fbe.Struct):
     """message everything.Accepted (type 1028).
@@ -963,9 +930,6 @@ class Accepted(fbe.Struct):
         return (self.id,)
 
     fbe_order = fbe_key
-
-    def __str__(self) -> str:
-        return fbe_tx_Accepted(self)
 
 
 class Rejected(fbe.Struct):
@@ -994,9 +958,6 @@ class Rejected(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Rejected(self)
-
 
 class Ping(fbe.Struct):
     """message everything.Ping (type 1030).
@@ -1015,9 +976,6 @@ class Ping(fbe.Struct):
         sequence: int = 0,
     ) -> None:
         self.sequence = sequence
-
-    def __str__(self) -> str:
-        return fbe_tx_Ping(self)
 
 
 class FixedKeywords(fbe.Struct):
@@ -1043,9 +1001,6 @@ class FixedKeywords(fbe.Struct):
         self.new = new
         self.swap = swap
         self.default = default
-
-    def __str__(self) -> str:
-        return fbe_tx_FixedKeywords(self)
 
 
 class Keywords(fbe.Struct):
@@ -1090,9 +1045,6 @@ class Keywords(fbe.Struct):
         self.operator = operator
         self.this = [] if this is None else this
 
-    def __str__(self) -> str:
-        return fbe_tx_Keywords(self)
-
 
 class Route(fbe.Struct):
     """struct everything.Route (type 1033).
@@ -1123,9 +1075,6 @@ class Route(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Route(self)
-
 
 class Routes(fbe.Struct):
     """struct everything.Routes (type 1034).
@@ -1150,9 +1099,6 @@ class Routes(fbe.Struct):
         self.routes = set() if routes is None else routes
         self.ranks = {} if ranks is None else ranks
         self.names = {} if names is None else names
-
-    def __str__(self) -> str:
-        return fbe_tx_Routes(self)
 
 
 Counted.fbe_spec = (
@@ -1187,7 +1133,7 @@ Note.fbe_spec = (
 )
 
 Quiet.fbe_spec = (
-    ("password", "password", ("string",)),
+    ("password", "password", ("hidden", ("string",))),
     ("legacy", "legacy", ("int", "int32", -2147483648, 2147483647)),
 )
 
@@ -1217,16 +1163,16 @@ Everything.fbe_spec = (
     ("f22", "f22", ("uuid",)),
     ("f23", "f23", ("uuid",)),
     ("f24", "f24", ("bytes",)),
-    ("f25", "f25", ("int", "EByte (uint8)", 0, 255)),
-    ("f26", "f26", ("int", "Side (uint8)", 0, 255)),
-    ("f27", "f27", ("int", "FByte (uint8)", 0, 255)),
-    ("f28", "f28", ("int", "FUInt64 (uint64)", 0, 18446744073709551615)),
+    ("f25", "f25", ("int", "EByte (uint8)", 0, 255, fbe_tx_EByte)),
+    ("f26", "f26", ("int", "Side (uint8)", 0, 255, pkg_market.fbe_tx_Side)),
+    ("f27", "f27", ("int", "FByte (uint8)", 0, 255, fbe_tx_FByte)),
+    ("f28", "f28", ("int", "FUInt64 (uint64)", 0, 18446744073709551615, fbe_tx_FUInt64)),
     ("f29", "f29", ("struct", Counted)),
     ("f30", "f30", ("struct", pkg_market.Instrument)),
     ("f31", "f31", ("optional", ("int", "int32", -2147483648, 2147483647))),
     ("f32", "f32", ("optional", ("int", "int32", -2147483648, 2147483647))),
     ("f33", "f33", ("optional", ("string",))),
-    ("f34", "f34", ("optional", ("int", "EByte (uint8)", 0, 255))),
+    ("f34", "f34", ("optional", ("int", "EByte (uint8)", 0, 255, fbe_tx_EByte))),
     ("f35", "f35", ("optional", ("struct", Counted))),
     ("f36", "f36", ("array", ("int", "int32", -2147483648, 2147483647), 3)),
     ("f37", "f37", ("array", ("optional", ("string",)), 2)),
@@ -1269,18 +1215,18 @@ Ping.fbe_spec = (
 FixedKeywords.fbe_spec = (
     ("new", "new", ("int", "int32", -2147483648, 2147483647)),
     ("swap", "swap", ("bool",)),
-    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647)),
+    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647, fbe_tx_Reserved)),
 )
 
 Keywords.fbe_spec = (
     ("new", "new", ("int", "int32", -2147483648, 2147483647)),
     ("class", "class_", ("string",)),
-    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647)),
+    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647, fbe_tx_Reserved)),
     ("swap", "swap", ("bool",)),
     ("from", "from_", ("int", "int32", -2147483648, 2147483647)),
     ("None", "None_", ("int", "int32", -2147483648, 2147483647)),
     ("NULL", "NULL", ("int", "int32", -2147483648, 2147483647)),
-    ("operator", "operator", ("optional", ("int", "Reserved (int32)", -2147483648, 2147483647))),
+    ("operator", "operator", ("optional", ("int", "Reserved (int32)", -2147483648, 2147483647, fbe_tx_Reserved))),
     ("this", "this", ("vector", ("struct", FixedKeywords))),
 )
 
@@ -1295,322 +1241,6 @@ Routes.fbe_spec = (
     ("ranks", "ranks", ("map", ("struct", Route), ("int", "int32", -2147483648, 2147483647))),
     ("names", "names", ("hash", ("struct", Route), ("string",))),
 )
-
-
-def fbe_tx_Counted(v: Counted) -> str:
-    """Counted in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Counted(",
-        "a=",
-        str(int(v.a)),
-        ")",
-    ))
-
-
-def fbe_tx_Shifted(v: Shifted) -> str:
-    """Shifted in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Shifted(",
-        "a=",
-        str(int(v.a)),
-        ")",
-    ))
-
-
-def fbe_tx_AfterShift(v: AfterShift) -> str:
-    """AfterShift in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "AfterShift(",
-        "a=",
-        str(int(v.a)),
-        ")",
-    ))
-
-
-def fbe_tx_Fixed(v: Fixed) -> str:
-    """Fixed in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Fixed(",
-        "a=",
-        str(int(v.a)),
-        ")",
-    ))
-
-
-def fbe_tx_Derived(v: Derived) -> str:
-    """Derived in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Derived(",
-        fbe_tx_Fixed(v),
-        ",b=",
-        str(int(v.b)),
-        ")",
-    ))
-
-
-def fbe_tx_ImportedBase(v: ImportedBase) -> str:
-    """ImportedBase in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "ImportedBase(",
-        pkg_market.fbe_tx_Instrument(v),
-        ",price=",
-        fbe.text.fmt_g(v.price),
-        ")",
-    ))
-
-
-def fbe_tx_Note(v: Note) -> str:
-    """Note in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Note(",
-        "text=",
-        '"' + v.text + '"',
-        ")",
-    ))
-
-
-def fbe_tx_Quiet(v: Quiet) -> str:
-    """Quiet in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Quiet(",
-        "password=***",
-        ",legacy=",
-        str(int(v.legacy)),
-        ")",
-    ))
-
-
-def fbe_tx_Empty(v: Empty) -> str:
-    """Empty in the original text format (docs/format.md section 9)."""
-    return "Empty()"
-
-
-def fbe_tx_Everything(v: Everything) -> str:
-    """Everything in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Everything(",
-        "id=",
-        str(int(v.id)),
-        ",f1=",
-        ("true" if v.f1 else "false"),
-        ",f2=",
-        str(int(v.f2)),
-        ",f3=",
-        fbe.text.fmt_char(v.f3),
-        ",f4=",
-        fbe.text.fmt_wchar(v.f4),
-        ",f5=",
-        str(int(v.f5)),
-        ",f6=",
-        str(int(v.f6)),
-        ",f7=",
-        str(int(v.f7)),
-        ",f8=",
-        str(int(v.f8)),
-        ",f9=",
-        str(int(v.f9)),
-        ",f10=",
-        str(int(v.f10)),
-        ",f11=",
-        str(int(v.f11)),
-        ",f12=",
-        str(int(v.f12)),
-        ",f13=",
-        fbe.text.fmt_g(v.f13),
-        ",f14=",
-        fbe.text.fmt_g(v.f14),
-        ",f15=",
-        fbe.text.fmt_decimal(v.f15),
-        ",f16=",
-        fbe.text.fmt_decimal(v.f16),
-        ",f17=",
-        '"' + v.f17 + '"',
-        ",f18=",
-        str(int(v.f18)),
-        ",f19=",
-        str(int(v.f19)),
-        ",f20=",
-        '"' + str(v.f20) + '"',
-        ",f21=",
-        '"' + str(v.f21) + '"',
-        ",f22=",
-        '"' + str(v.f22) + '"',
-        ",f23=",
-        '"' + str(v.f23) + '"',
-        ",f24=",
-        "bytes[" + str(len(v.f24)) + "]",
-        ",f25=",
-        fbe_tx_EByte(v.f25),
-        ",f26=",
-        pkg_market.fbe_tx_Side(v.f26),
-        ",f27=",
-        fbe_tx_FByte(v.f27),
-        ",f28=",
-        fbe_tx_FUInt64(v.f28),
-        ",f29=",
-        fbe_tx_Counted(v.f29),
-        ",f30=",
-        pkg_market.fbe_tx_Instrument(v.f30),
-        ",f31=",
-        ("null" if v.f31 is None else str(int(v.f31))),
-        ",f32=",
-        ("null" if v.f32 is None else str(int(v.f32))),
-        ",f33=",
-        ("null" if v.f33 is None else '"' + v.f33 + '"'),
-        ",f34=",
-        ("null" if v.f34 is None else fbe_tx_EByte(v.f34)),
-        ",f35=",
-        ("null" if v.f35 is None else fbe_tx_Counted(v.f35)),
-        ",f36=",
-        "[" + str(len(v.f36)) + "][" + ",".join([str(int(e0)) for e0 in v.f36]) + "]",
-        ",f37=",
-        "[" + str(len(v.f37)) + "][" + ",".join([("null" if e0 is None else '"' + e0 + '"') for e0 in v.f37]) + "]",
-        ",f38=",
-        "[" + str(len(v.f38)) + "][" + ",".join([fbe.text.fmt_g(e0) for e0 in v.f38]) + "]",
-        ",f39=",
-        "[" + str(len(v.f39)) + "][" + ",".join([("null" if e0 is None else fbe_tx_Counted(e0)) for e0 in v.f39]) + "]",
-        ",f40=",
-        "[" + str(len(v.f40)) + "]<" + ",".join(['"' + e0 + '"' for e0 in v.f40]) + ">",
-        ",f41=",
-        "[" + str(len(v.f41)) + "]{" + ",".join([str(int(e0)) for e0 in sorted(v.f41)]) + "}",
-        ",f42=",
-        "[" + str(len(v.f42)) + "]{" + ",".join([pkg_market.fbe_tx_Instrument(e0) for e0 in sorted(v.f42)]) + "}",
-        ",f43=",
-        "[" + str(len(v.f43)) + "]<{" + ",".join([str(int(k0)) + "->" + '"' + v0 + '"' for k0, v0 in sorted(v.f43.items(), key=fbe.buffer.first)]) + "}>",
-        ",f44=",
-        "[" + str(len(v.f44)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + ("null" if v0 is None else fbe_tx_Counted(v0)) for k0, v0 in sorted(v.f44.items(), key=fbe.buffer.first)]) + "}>",
-        ",f45=",
-        "[" + str(len(v.f45)) + "][{" + ",".join(['"' + str(k0) + '"' + "->" + "bytes[" + str(len(v0)) + "]" for k0, v0 in v.f45.items()]) + "}]",
-        ",f46=",
-        "[" + str(len(v.f46)) + "][{" + ",".join([pkg_market.fbe_tx_Instrument(k0) + "->" + fbe_tx_Counted(v0) for k0, v0 in v.f46.items()]) + "}]",
-        ",f47=",
-        ("null" if v.f47 is None else str(int(v.f47))),
-        ",f47Reset=",
-        ("true" if v.f47Reset else "false"),
-        ",f48=",
-        ("null" if v.f48 is None else str(int(v.f48))),
-        ",f49=",
-        "[" + str(len(v.f49)) + "]<{" + ",".join(["bytes[" + str(len(k0)) + "]" + "->" + str(int(v0)) for k0, v0 in sorted(v.f49.items(), key=fbe.buffer.first)]) + "}>",
-        ",f50=",
-        "[" + str(len(v.f50)) + "][{" + ",".join(["bytes[" + str(len(k0)) + "]" + "->" + '"' + v0 + '"' for k0, v0 in v.f50.items()]) + "}]",
-        ",f51=",
-        "[" + str(len(v.f51)) + "]{" + ",".join([fbe.text.fmt_decimal(e0) for e0 in sorted(v.f51)]) + "}",
-        ",f52=",
-        "[" + str(len(v.f52)) + "]<{" + ",".join([fbe.text.fmt_decimal(k0) + "->" + str(int(v0)) for k0, v0 in sorted(v.f52.items(), key=fbe.buffer.first)]) + "}>",
-        ")",
-    ))
-
-
-def fbe_tx_PlaceOrder(v: PlaceOrder) -> str:
-    """PlaceOrder in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "PlaceOrder(",
-        "id=",
-        '"' + str(v.id) + '"',
-        ",instrument=",
-        pkg_market.fbe_tx_Instrument(v.instrument),
-        ")",
-    ))
-
-
-def fbe_tx_Accepted(v: Accepted) -> str:
-    """Accepted in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Accepted(",
-        "id=",
-        '"' + str(v.id) + '"',
-        ")",
-    ))
-
-
-def fbe_tx_Rejected(v: Rejected) -> str:
-    """Rejected in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Rejected(",
-        "id=",
-        '"' + str(v.id) + '"',
-        ",reason=",
-        '"' + v.reason + '"',
-        ")",
-    ))
-
-
-def fbe_tx_Ping(v: Ping) -> str:
-    """Ping in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Ping(",
-        "sequence=",
-        str(int(v.sequence)),
-        ")",
-    ))
-
-
-def fbe_tx_FixedKeywords(v: FixedKeywords) -> str:
-    """FixedKeywords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "FixedKeywords(",
-        "new=",
-        str(int(v.new)),
-        ",swap=",
-        ("true" if v.swap else "false"),
-        ",default=",
-        fbe_tx_Reserved(v.default),
-        ")",
-    ))
-
-
-def fbe_tx_Keywords(v: Keywords) -> str:
-    """Keywords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Keywords(",
-        "new=",
-        str(int(v.new)),
-        ",class=",
-        '"' + v.class_ + '"',
-        ",default=",
-        fbe_tx_Reserved(v.default),
-        ",swap=",
-        ("true" if v.swap else "false"),
-        ",from=",
-        str(int(v.from_)),
-        ",None=",
-        str(int(v.None_)),
-        ",NULL=",
-        str(int(v.NULL)),
-        ",operator=",
-        ("null" if v.operator is None else fbe_tx_Reserved(v.operator)),
-        ",this=",
-        "[" + str(len(v.this)) + "][" + ",".join([fbe_tx_FixedKeywords(e0) for e0 in v.this]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_Route(v: Route) -> str:
-    """Route in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Route(",
-        "venue=",
-        '"' + v.venue + '"',
-        ",weight=",
-        fbe.text.fmt_g(v.weight),
-        ",leg=",
-        str(int(v.leg)),
-        ")",
-    ))
-
-
-def fbe_tx_Routes(v: Routes) -> str:
-    """Routes in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Routes(",
-        "routes=",
-        "[" + str(len(v.routes)) + "]{" + ",".join([fbe_tx_Route(e0) for e0 in sorted(v.routes)]) + "}",
-        ",ranks=",
-        "[" + str(len(v.ranks)) + "]<{" + ",".join([fbe_tx_Route(k0) + "->" + str(int(v0)) for k0, v0 in sorted(v.ranks.items(), key=fbe.buffer.first)]) + "}>",
-        ",names=",
-        "[" + str(len(v.names)) + "][{" + ",".join([fbe_tx_Route(k0) + "->" + '"' + v0 + '"' for k0, v0 in v.names.items()]) + "}]",
-        ")",
-    ))
 
 
 def fbe_vw_Counted(w: bytearray, v: Counted) -> int:

@@ -81,9 +81,6 @@ class Instrument(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Instrument(self)
-
 
 class Failure(fbe.Struct):
     """message market.Failure (type 502).
@@ -111,9 +108,6 @@ class Failure(fbe.Struct):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Failure(self)
-
 
 Instrument.fbe_spec = (
     ("symbol", "symbol", ("string",)),
@@ -124,30 +118,6 @@ Failure.fbe_spec = (
     ("id", "id", ("uuid",)),
     ("reason", "reason", ("string",)),
 )
-
-
-def fbe_tx_Instrument(v: Instrument) -> str:
-    """Instrument in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Instrument(",
-        "symbol=",
-        '"' + v.symbol + '"',
-        ",digits=",
-        str(int(v.digits)),
-        ")",
-    ))
-
-
-def fbe_tx_Failure(v: Failure) -> str:
-    """Failure in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Failure(",
-        "id=",
-        '"' + str(v.id) + '"',
-        ",reason=",
-        '"' + v.reason + '"',
-        ")",
-    ))
 
 
 def fbe_vw_Instrument(w: bytearray, v: Instrument) -> int:

@@ -44,9 +44,6 @@ class Empty(fbe.Struct):
     def __init__(self) -> None:
         pass
 
-    def __str__(self) -> str:
-        return fbe_tx_Empty(self)
-
 
 class Empties(fbe.Struct):
     """struct hostile.Empties (type 2).
@@ -65,9 +62,6 @@ class Empties(fbe.Struct):
         items: list[Empty] | None = None,
     ) -> None:
         self.items = [] if items is None else items
-
-    def __str__(self) -> str:
-        return fbe_tx_Empties(self)
 
 
 class Wide(fbe.Struct):
@@ -88,9 +82,6 @@ class Wide(fbe.Struct):
     ) -> None:
         self.values = [0 for _ in range(1000000)] if values is None else values
 
-    def __str__(self) -> str:
-        return fbe_tx_Wide(self)
-
 
 class Wides(fbe.Struct):
     """struct hostile.Wides (type 4).
@@ -109,9 +100,6 @@ class Wides(fbe.Struct):
         items: list[Wide] | None = None,
     ) -> None:
         self.items = [] if items is None else items
-
-    def __str__(self) -> str:
-        return fbe_tx_Wides(self)
 
 
 class Holder(fbe.Struct):
@@ -138,9 +126,6 @@ class Holder(fbe.Struct):
         self.maybe = maybe
         self.byId = {} if byId is None else byId
 
-    def __str__(self) -> str:
-        return fbe_tx_Holder(self)
-
 
 Empties.fbe_spec = (
     ("items", "items", ("vector", ("struct", Empty))),
@@ -159,55 +144,6 @@ Holder.fbe_spec = (
     ("maybe", "maybe", ("optional", ("struct", Wide))),
     ("byId", "byId", ("map", ("int", "int32", -2147483648, 2147483647), ("struct", Wide))),
 )
-
-
-def fbe_tx_Empty(v: Empty) -> str:
-    """Empty in the original text format (docs/format.md section 9)."""
-    return "Empty()"
-
-
-def fbe_tx_Empties(v: Empties) -> str:
-    """Empties in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Empties(",
-        "items=",
-        "[" + str(len(v.items)) + "][" + ",".join([fbe_tx_Empty(e0) for e0 in v.items]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_Wide(v: Wide) -> str:
-    """Wide in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Wide(",
-        "values=",
-        "[" + str(len(v.values)) + "][" + ",".join([str(int(e0)) for e0 in v.values]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_Wides(v: Wides) -> str:
-    """Wides in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Wides(",
-        "items=",
-        "[" + str(len(v.items)) + "][" + ",".join([fbe_tx_Wide(e0) for e0 in v.items]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_Holder(v: Holder) -> str:
-    """Holder in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Holder(",
-        "wide=",
-        fbe_tx_Wide(v.wide),
-        ",maybe=",
-        ("null" if v.maybe is None else fbe_tx_Wide(v.maybe)),
-        ",byId=",
-        "[" + str(len(v.byId)) + "]<{" + ",".join([str(int(k0)) + "->" + fbe_tx_Wide(v0) for k0, v0 in sorted(v.byId.items(), key=fbe.buffer.first)]) + "}>",
-        ")",
-    ))
 
 
 def fbe_vw_Empty(w: bytearray, v: Empty) -> int:

@@ -814,9 +814,6 @@ class Order(fbe.Struct):
         self.s = s
         self.range = range
 
-    def __str__(self) -> str:
-        return fbe_tx_Order(self)
-
 
 class CppWords(fbe.Struct):
     """struct import.CppWords (type 2).
@@ -1178,9 +1175,6 @@ class CppWords(fbe.Struct):
         self.CHAR_BIT = CHAR_BIT
         self.EINVAL = EINVAL
 
-    def __str__(self) -> str:
-        return fbe_tx_CppWords(self)
-
 
 class PythonWords(fbe.Struct):
     """struct import.PythonWords (type 3).
@@ -1332,9 +1326,6 @@ class PythonWords(fbe.Struct):
         self.PACKAGE_ = PACKAGE_
         self.VERSION_ = [] if VERSION_ is None else VERSION_
 
-    def __str__(self) -> str:
-        return fbe_tx_PythonWords(self)
-
 
 class GoWords(fbe.Struct):
     """struct import.GoWords (type 4).
@@ -1465,9 +1456,6 @@ class GoWords(fbe.Struct):
         self.complex128 = complex128
         self.comparable = comparable
 
-    def __str__(self) -> str:
-        return fbe_tx_GoWords(self)
-
 
 class JavaWords(fbe.Struct):
     """struct import.JavaWords (type 5).
@@ -1579,9 +1567,6 @@ class JavaWords(fbe.Struct):
         self.List = {} if List is None else List
         self.Map = Map
         self.Set = Set
-
-    def __str__(self) -> str:
-        return fbe_tx_JavaWords(self)
 
 
 class KotlinWords(fbe.Struct):
@@ -1718,9 +1703,6 @@ class KotlinWords(fbe.Struct):
         self.Nothing = Nothing
         self.Int = Int
         self.Array = Array
-
-    def __str__(self) -> str:
-        return fbe_tx_KotlinWords(self)
 
 
 class JsWords(fbe.Struct):
@@ -1864,9 +1846,6 @@ class JsWords(fbe.Struct):
         self.satisfies = satisfies
         self.accessor = accessor
 
-    def __str__(self) -> str:
-        return fbe_tx_JsWords(self)
-
 
 class RustWords(fbe.Struct):
     """struct import.RustWords (type 8).
@@ -1988,9 +1967,6 @@ class RustWords(fbe.Struct):
         self.Sync = Sync
         self.Sized = Sized
 
-    def __str__(self) -> str:
-        return fbe_tx_RustWords(self)
-
 
 class CSharpWords(fbe.Struct):
     """struct import.CSharpWords (type 9).
@@ -2097,9 +2073,6 @@ class CSharpWords(fbe.Struct):
         self.managed = managed
         self.notnull = {} if notnull is None else notnull
 
-    def __str__(self) -> str:
-        return fbe_tx_CSharpWords(self)
-
 
 class RubyWords(fbe.Struct):
     """struct import.RubyWords (type 10).
@@ -2170,9 +2143,6 @@ class RubyWords(fbe.Struct):
         self.__ENCODING__ = __ENCODING__
         self.initialize = initialize
 
-    def __str__(self) -> str:
-        return fbe_tx_RubyWords(self)
-
 
 class CppMembers(fbe.Struct):
     """struct import.CppMembers (type 11).
@@ -2221,9 +2191,6 @@ class CppMembers(fbe.Struct):
         self.offset = [] if offset is None else offset
         self.model = model
         self.reset = reset
-
-    def __str__(self) -> str:
-        return fbe_tx_CppMembers(self)
 
 
 class PythonMembers(fbe.Struct):
@@ -2288,9 +2255,6 @@ class PythonMembers(fbe.Struct):
         self.__hash___ = __hash___
         self.__eq___ = __eq___
         self.__private__ = __private__
-
-    def __str__(self) -> str:
-        return fbe_tx_PythonMembers(self)
 
 
 class GoMembers(fbe.Struct):
@@ -2382,9 +2346,6 @@ class GoMembers(fbe.Struct):
         self.TypeID = TypeID
         self.Verify = Verify
         self.VerifyFinal = VerifyFinal
-
-    def __str__(self) -> str:
-        return fbe_tx_GoMembers(self)
 
 
 class JvmMembers(fbe.Struct):
@@ -2480,9 +2441,6 @@ class JvmMembers(fbe.Struct):
         self.component1 = component1
         self.fbeLevels = fbeLevels
 
-    def __str__(self) -> str:
-        return fbe_tx_JvmMembers(self)
-
 
 class JsMembers(fbe.Struct):
     """struct import.JsMembers (type 15).
@@ -2510,9 +2468,6 @@ class JsMembers(fbe.Struct):
         self.toJSON = toJSON
         self.toText = toText
         self.verify = verify
-
-    def __str__(self) -> str:
-        return fbe_tx_JsMembers(self)
 
 
 class RuntimeNames(fbe.Struct):
@@ -2614,9 +2569,6 @@ class RuntimeNames(fbe.Struct):
         self.Utf8 = [] if Utf8 is None else Utf8
         self.Requests = Requests
 
-    def __str__(self) -> str:
-        return fbe_tx_RuntimeNames(self)
-
 
 class class_(fbe.Struct):
     """struct import.class (type 17).
@@ -2635,9 +2587,6 @@ class class_(fbe.Struct):
         class__: int = 0,
     ) -> None:
         self.class__ = class__
-
-    def __str__(self) -> str:
-        return fbe_tx_class(self)
 
 
 class Object(fbe.Struct):
@@ -2658,9 +2607,6 @@ class Object(fbe.Struct):
     ) -> None:
         self.Object_ = Object_
 
-    def __str__(self) -> str:
-        return fbe_tx_Object(self)
-
 
 class String(fbe.Struct):
     """struct import.String (type 19).
@@ -2679,9 +2625,6 @@ class String(fbe.Struct):
         String_: int = 0,
     ) -> None:
         self.String_ = String_
-
-    def __str__(self) -> str:
-        return fbe_tx_String(self)
 
 
 class List(fbe.Struct):
@@ -2702,9 +2645,6 @@ class List(fbe.Struct):
     ) -> None:
         self.List_ = List_
 
-    def __str__(self) -> str:
-        return fbe_tx_List(self)
-
 
 class Map(fbe.Struct):
     """struct import.Map (type 21).
@@ -2723,9 +2663,6 @@ class Map(fbe.Struct):
         Map_: int = 0,
     ) -> None:
         self.Map_ = Map_
-
-    def __str__(self) -> str:
-        return fbe_tx_Map(self)
 
 
 class Model(fbe.Struct):
@@ -2746,9 +2683,6 @@ class Model(fbe.Struct):
     ) -> None:
         self.Model_ = Model_
 
-    def __str__(self) -> str:
-        return fbe_tx_Model(self)
-
 
 class FinalModel(fbe.Struct):
     """struct import.FinalModel (type 23).
@@ -2767,9 +2701,6 @@ class FinalModel(fbe.Struct):
         FinalModel_: int = 0,
     ) -> None:
         self.FinalModel_ = FinalModel_
-
-    def __str__(self) -> str:
-        return fbe_tx_FinalModel(self)
 
 
 class Buffer(fbe.Struct):
@@ -2790,9 +2721,6 @@ class Buffer(fbe.Struct):
     ) -> None:
         self.Buffer_ = Buffer_
 
-    def __str__(self) -> str:
-        return fbe_tx_Buffer(self)
-
 
 class Reader(fbe.Struct):
     """struct import.Reader (type 25).
@@ -2811,9 +2739,6 @@ class Reader(fbe.Struct):
         Reader_: int = 0,
     ) -> None:
         self.Reader_ = Reader_
-
-    def __str__(self) -> str:
-        return fbe_tx_Reader(self)
 
 
 class Writer(fbe.Struct):
@@ -2834,9 +2759,6 @@ class Writer(fbe.Struct):
     ) -> None:
         self.Writer_ = Writer_
 
-    def __str__(self) -> str:
-        return fbe_tx_Writer(self)
-
 
 class Limits(fbe.Struct):
     """struct import.Limits (type 27).
@@ -2855,9 +2777,6 @@ class Limits(fbe.Struct):
         Limits_: int = 0,
     ) -> None:
         self.Limits_ = Limits_
-
-    def __str__(self) -> str:
-        return fbe_tx_Limits(self)
 
 
 class DecodeError(fbe.Struct):
@@ -2878,9 +2797,6 @@ class DecodeError(fbe.Struct):
     ) -> None:
         self.DecodeError_ = DecodeError_
 
-    def __str__(self) -> str:
-        return fbe_tx_DecodeError(self)
-
 
 class DecodeException(fbe.Struct):
     """struct import.DecodeException (type 29).
@@ -2899,9 +2815,6 @@ class DecodeException(fbe.Struct):
         DecodeException_: int = 0,
     ) -> None:
         self.DecodeException_ = DecodeException_
-
-    def __str__(self) -> str:
-        return fbe_tx_DecodeException(self)
 
 
 class Decimal_(fbe.Struct):
@@ -2922,9 +2835,6 @@ class Decimal_(fbe.Struct):
     ) -> None:
         self.Decimal__ = Decimal__
 
-    def __str__(self) -> str:
-        return fbe_tx_Decimal(self)
-
 
 class Uuid(fbe.Struct):
     """struct import.Uuid (type 31).
@@ -2943,9 +2853,6 @@ class Uuid(fbe.Struct):
         Uuid_: int = 0,
     ) -> None:
         self.Uuid_ = Uuid_
-
-    def __str__(self) -> str:
-        return fbe_tx_Uuid(self)
 
 
 class UUID(fbe.Struct):
@@ -2966,9 +2873,6 @@ class UUID(fbe.Struct):
     ) -> None:
         self.UUID_ = UUID_
 
-    def __str__(self) -> str:
-        return fbe_tx_UUID(self)
-
 
 class Timestamp(fbe.Struct):
     """struct import.Timestamp (type 33).
@@ -2987,9 +2891,6 @@ class Timestamp(fbe.Struct):
         Timestamp_: int = 0,
     ) -> None:
         self.Timestamp_ = Timestamp_
-
-    def __str__(self) -> str:
-        return fbe_tx_Timestamp(self)
 
 
 class Sender_(fbe.Struct):
@@ -3010,9 +2911,6 @@ class Sender_(fbe.Struct):
     ) -> None:
         self.Sender__ = Sender__
 
-    def __str__(self) -> str:
-        return fbe_tx_Sender(self)
-
 
 class Receiver_(fbe.Struct):
     """struct import.Receiver (type 35).
@@ -3031,9 +2929,6 @@ class Receiver_(fbe.Struct):
         Receiver__: int = 0,
     ) -> None:
         self.Receiver__ = Receiver__
-
-    def __str__(self) -> str:
-        return fbe_tx_Receiver(self)
 
 
 class Client_(fbe.Struct):
@@ -3054,9 +2949,6 @@ class Client_(fbe.Struct):
     ) -> None:
         self.Client__ = Client__
 
-    def __str__(self) -> str:
-        return fbe_tx_Client(self)
-
 
 class Proxy_(fbe.Struct):
     """struct import.Proxy (type 37).
@@ -3075,9 +2967,6 @@ class Proxy_(fbe.Struct):
         Proxy__: int = 0,
     ) -> None:
         self.Proxy__ = Proxy__
-
-    def __str__(self) -> str:
-        return fbe_tx_Proxy(self)
 
 
 class Handler(fbe.Struct):
@@ -3098,9 +2987,6 @@ class Handler(fbe.Struct):
     ) -> None:
         self.Handler_ = Handler_
 
-    def __str__(self) -> str:
-        return fbe_tx_Handler(self)
-
 
 class Xfbe_(fbe.Struct):
     """struct import.fbe (type 39).
@@ -3119,9 +3005,6 @@ class Xfbe_(fbe.Struct):
         fbe_: int = 0,
     ) -> None:
         self.fbe_ = fbe_
-
-    def __str__(self) -> str:
-        return fbe_tx_fbe(self)
 
 
 class FBE(fbe.Struct):
@@ -3142,9 +3025,6 @@ class FBE(fbe.Struct):
     ) -> None:
         self.FBE_ = FBE_
 
-    def __str__(self) -> str:
-        return fbe_tx_FBE(self)
-
 
 class std(fbe.Struct):
     """struct import.std (type 41).
@@ -3163,9 +3043,6 @@ class std(fbe.Struct):
         std_: int = 0,
     ) -> None:
         self.std_ = std_
-
-    def __str__(self) -> str:
-        return fbe_tx_std(self)
 
 
 class Companion(fbe.Struct):
@@ -3186,9 +3063,6 @@ class Companion(fbe.Struct):
     ) -> None:
         self.Companion_ = Companion_
 
-    def __str__(self) -> str:
-        return fbe_tx_Companion(self)
-
 
 class Any_(fbe.Struct):
     """struct import.Any (type 43).
@@ -3207,9 +3081,6 @@ class Any_(fbe.Struct):
         Any__: int = 0,
     ) -> None:
         self.Any__ = Any__
-
-    def __str__(self) -> str:
-        return fbe_tx_Any(self)
 
 
 class Self(fbe.Struct):
@@ -3230,9 +3101,6 @@ class Self(fbe.Struct):
     ) -> None:
         self.Self_ = Self_
 
-    def __str__(self) -> str:
-        return fbe_tx_Self(self)
-
 
 class self_(fbe.Struct):
     """message import.self (type 45).
@@ -3251,9 +3119,6 @@ class self_(fbe.Struct):
         self__: int = 0,
     ) -> None:
         self.self__ = self__
-
-    def __str__(self) -> str:
-        return fbe_tx_self(self)
 
 
 class None_(fbe.Struct):
@@ -3274,9 +3139,6 @@ class None_(fbe.Struct):
     ) -> None:
         self.None__ = None__
 
-    def __str__(self) -> str:
-        return fbe_tx_None(self)
-
 
 class Option(fbe.Struct):
     """struct import.Option (type 47).
@@ -3295,9 +3157,6 @@ class Option(fbe.Struct):
         Option_: int = 0,
     ) -> None:
         self.Option_ = Option_
-
-    def __str__(self) -> str:
-        return fbe_tx_Option(self)
 
 
 class Result(fbe.Struct):
@@ -3318,9 +3177,6 @@ class Result(fbe.Struct):
     ) -> None:
         self.Result_ = Result_
 
-    def __str__(self) -> str:
-        return fbe_tx_Result(self)
-
 
 class Vec(fbe.Struct):
     """struct import.Vec (type 49).
@@ -3339,9 +3195,6 @@ class Vec(fbe.Struct):
         Vec_: int = 0,
     ) -> None:
         self.Vec_ = Vec_
-
-    def __str__(self) -> str:
-        return fbe_tx_Vec(self)
 
 
 class Box(fbe.Struct):
@@ -3362,9 +3215,6 @@ class Box(fbe.Struct):
     ) -> None:
         self.Box_ = Box_
 
-    def __str__(self) -> str:
-        return fbe_tx_Box(self)
-
 
 class Error(fbe.Struct):
     """struct import.Error (type 51).
@@ -3383,9 +3233,6 @@ class Error(fbe.Struct):
         Error_: int = 0,
     ) -> None:
         self.Error_ = Error_
-
-    def __str__(self) -> str:
-        return fbe_tx_Error(self)
 
 
 class Exception_(fbe.Struct):
@@ -3406,9 +3253,6 @@ class Exception_(fbe.Struct):
     ) -> None:
         self.Exception = Exception
 
-    def __str__(self) -> str:
-        return fbe_tx_Exception(self)
-
 
 class Text(fbe.Struct):
     """struct import.Text (type 53).
@@ -3427,9 +3271,6 @@ class Text(fbe.Struct):
         Text_: int = 0,
     ) -> None:
         self.Text_ = Text_
-
-    def __str__(self) -> str:
-        return fbe_tx_Text(self)
 
 
 class JsonWriter(fbe.Struct):
@@ -3450,9 +3291,6 @@ class JsonWriter(fbe.Struct):
     ) -> None:
         self.JsonWriter_ = JsonWriter_
 
-    def __str__(self) -> str:
-        return fbe_tx_JsonWriter(self)
-
 
 class int32_t(fbe.Struct):
     """struct import.int32_t (type 55).
@@ -3471,9 +3309,6 @@ class int32_t(fbe.Struct):
         int32_t_: int = 0,
     ) -> None:
         self.int32_t_ = int32_t_
-
-    def __str__(self) -> str:
-        return fbe_tx_int32_t(self)
 
 
 class size_t(fbe.Struct):
@@ -3494,9 +3329,6 @@ class size_t(fbe.Struct):
     ) -> None:
         self.size_t_ = size_t_
 
-    def __str__(self) -> str:
-        return fbe_tx_size_t(self)
-
 
 class list_(fbe.Struct):
     """struct import.list (type 57).
@@ -3515,9 +3347,6 @@ class list_(fbe.Struct):
         list: int = 0,
     ) -> None:
         self.list = list
-
-    def __str__(self) -> str:
-        return fbe_tx_list(self)
 
 
 class object_(fbe.Struct):
@@ -3538,9 +3367,6 @@ class object_(fbe.Struct):
     ) -> None:
         self.object__ = object__
 
-    def __str__(self) -> str:
-        return fbe_tx_object(self)
-
 
 class v_(fbe.Struct):
     """struct import.v (type 59).
@@ -3559,9 +3385,6 @@ class v_(fbe.Struct):
         v: int = 0,
     ) -> None:
         self.v = v
-
-    def __str__(self) -> str:
-        return fbe_tx_v(self)
 
 
 class r_(fbe.Struct):
@@ -3582,9 +3405,6 @@ class r_(fbe.Struct):
     ) -> None:
         self.r = r
 
-    def __str__(self) -> str:
-        return fbe_tx_r(self)
-
 
 class w_(fbe.Struct):
     """struct import.w (type 61).
@@ -3603,9 +3423,6 @@ class w_(fbe.Struct):
         w: int = 0,
     ) -> None:
         self.w = w
-
-    def __str__(self) -> str:
-        return fbe_tx_w(self)
 
 
 class SideBuy(fbe.Struct):
@@ -3626,9 +3443,6 @@ class SideBuy(fbe.Struct):
     ) -> None:
         self.SideBuy_ = SideBuy_
 
-    def __str__(self) -> str:
-        return fbe_tx_SideBuy(self)
-
 
 class OrderKey(fbe.Struct):
     """struct import.OrderKey (type 63).
@@ -3647,9 +3461,6 @@ class OrderKey(fbe.Struct):
         OrderKey_: int = 0,
     ) -> None:
         self.OrderKey_ = OrderKey_
-
-    def __str__(self) -> str:
-        return fbe_tx_OrderKey(self)
 
 
 class textOfside(fbe.Struct):
@@ -3670,9 +3481,6 @@ class textOfside(fbe.Struct):
     ) -> None:
         self.textOfside_ = textOfside_
 
-    def __str__(self) -> str:
-        return fbe_tx_textOfside(self)
-
 
 class DECIMAL_1(fbe.Struct):
     """struct import.DECIMAL_1 (type 65).
@@ -3691,9 +3499,6 @@ class DECIMAL_1(fbe.Struct):
         DECIMAL_1_: int = 0,
     ) -> None:
         self.DECIMAL_1_ = DECIMAL_1_
-
-    def __str__(self) -> str:
-        return fbe_tx_DECIMAL_1(self)
 
 
 class OrderModel(fbe.Struct):
@@ -3714,9 +3519,6 @@ class OrderModel(fbe.Struct):
     ) -> None:
         self.OrderModel_ = OrderModel_
 
-    def __str__(self) -> str:
-        return fbe_tx_OrderModel(self)
-
 
 class OrderFinal(fbe.Struct):
     """struct import.OrderFinal (type 67).
@@ -3735,9 +3537,6 @@ class OrderFinal(fbe.Struct):
         OrderFinal_: int = 0,
     ) -> None:
         self.OrderFinal_ = OrderFinal_
-
-    def __str__(self) -> str:
-        return fbe_tx_OrderFinal(self)
 
 
 class NewOrder(fbe.Struct):
@@ -3758,9 +3557,6 @@ class NewOrder(fbe.Struct):
     ) -> None:
         self.NewOrder_ = NewOrder_
 
-    def __str__(self) -> str:
-        return fbe_tx_NewOrder(self)
-
 
 class VerifyFBEOrder(fbe.Struct):
     """struct import.VerifyFBEOrder (type 69).
@@ -3779,9 +3575,6 @@ class VerifyFBEOrder(fbe.Struct):
         VerifyFBEOrder_: int = 0,
     ) -> None:
         self.VerifyFBEOrder_ = VerifyFBEOrder_
-
-    def __str__(self) -> str:
-        return fbe_tx_VerifyFBEOrder(self)
 
 
 class Xfbe_vr_Order(fbe.Struct):
@@ -3802,9 +3595,6 @@ class Xfbe_vr_Order(fbe.Struct):
     ) -> None:
         self.fbe_vr_Order = fbe_vr_Order
 
-    def __str__(self) -> str:
-        return fbe_tx_fbe_vr_Order(self)
-
 
 class e1_(fbe.Struct):
     """struct import.e1 (type 71).
@@ -3823,9 +3613,6 @@ class e1_(fbe.Struct):
         e1: int = 0,
     ) -> None:
         self.e1 = e1
-
-    def __str__(self) -> str:
-        return fbe_tx_e1(self)
 
 
 class i2_(fbe.Struct):
@@ -3846,9 +3633,6 @@ class i2_(fbe.Struct):
     ) -> None:
         self.i2 = i2
 
-    def __str__(self) -> str:
-        return fbe_tx_i2(self)
-
 
 class o3_(fbe.Struct):
     """struct import.o3 (type 73).
@@ -3867,9 +3651,6 @@ class o3_(fbe.Struct):
         o3: int = 0,
     ) -> None:
         self.o3 = o3
-
-    def __str__(self) -> str:
-        return fbe_tx_o3(self)
 
 
 class Fbe(fbe.Struct):
@@ -3890,9 +3671,6 @@ class Fbe(fbe.Struct):
     ) -> None:
         self.Fbe_ = Fbe_
 
-    def __str__(self) -> str:
-        return fbe_tx_Fbe(self)
-
 
 class FINGERPRINT_(fbe.Struct):
     """struct import.FINGERPRINT (type 75).
@@ -3911,9 +3689,6 @@ class FINGERPRINT_(fbe.Struct):
         FINGERPRINT: int = 0,
     ) -> None:
         self.FINGERPRINT = FINGERPRINT
-
-    def __str__(self) -> str:
-        return fbe_tx_FINGERPRINT(self)
 
 
 class XFBE_FINGERPRINT(fbe.Struct):
@@ -3934,9 +3709,6 @@ class XFBE_FINGERPRINT(fbe.Struct):
     ) -> None:
         self.FBE_FINGERPRINT = FBE_FINGERPRINT
 
-    def __str__(self) -> str:
-        return fbe_tx_FBE_FINGERPRINT(self)
-
 
 class FBEFingerprint(fbe.Struct):
     """struct import.FBEFingerprint (type 77).
@@ -3955,9 +3727,6 @@ class FBEFingerprint(fbe.Struct):
         FBEFingerprint_: int = 0,
     ) -> None:
         self.FBEFingerprint_ = FBEFingerprint_
-
-    def __str__(self) -> str:
-        return fbe_tx_FBEFingerprint(self)
 
 
 class Case(fbe.Struct):
@@ -3999,9 +3768,6 @@ class Case(fbe.Struct):
         self.String = String
         self.String_ = String_
 
-    def __str__(self) -> str:
-        return fbe_tx_Case(self)
-
 
 class Imported(fbe.Struct):
     """struct import.Imported (type 79).
@@ -4027,9 +3793,6 @@ class Imported(fbe.Struct):
         self.org = pkg_market.Instrument() if org is None else org
         self.example = example
 
-    def __str__(self) -> str:
-        return fbe_tx_Imported(self)
-
 
 class symbol(fbe.Struct):
     """struct import.symbol (type 80).
@@ -4048,9 +3811,6 @@ class symbol(fbe.Struct):
         digits_: digits = digits.two,
     ) -> None:
         self.digits_ = digits_
-
-    def __str__(self) -> str:
-        return fbe_tx_symbol(self)
 
 
 FBE_R_symbol = symbol  # Listed.__init__ takes a field symbol, which hides it there
@@ -4086,9 +3846,6 @@ class Listed(pkg_market.Instrument):
 
     fbe_order = fbe_key
 
-    def __str__(self) -> str:
-        return fbe_tx_Listed(self)
-
 
 class Derived(Order):
     """struct import.Derived (type 82).
@@ -4121,9 +3878,6 @@ class Derived(Order):
         return ()
 
     fbe_order = fbe_key
-
-    def __str__(self) -> str:
-        return fbe_tx_Derived(self)
 
 
 class Hostile(fbe.Struct):
@@ -4387,26 +4141,23 @@ class Hostile(fbe.Struct):
         self.Listed_ = Listed() if Listed_ is None else Listed_
         self.Letters_ = Letters_
 
-    def __str__(self) -> str:
-        return fbe_tx_Hostile(self)
-
 
 Order.fbe_spec = (
     ("side", "side_", ("int", "int32", -2147483648, 2147483647)),
-    ("s", "s", ("int", "side (int32)", -2147483648, 2147483647)),
-    ("range", "range", ("int", "range (int32)", -2147483648, 2147483647)),
+    ("s", "s", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("range", "range", ("int", "range (int32)", -2147483648, 2147483647, fbe_tx_range)),
 )
 
 CppWords.fbe_spec = (
-    ("alignas", "alignas", ("int", "Word (int16)", -32768, 32767)),
+    ("alignas", "alignas", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("alignof", "alignof", ("int", "int32", -2147483648, 2147483647)),
     ("and", "and_", ("string",)),
     ("and_eq", "and_eq", ("optional", ("bool",))),
-    ("asm", "asm", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("asm", "asm", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("auto", "auto", ("float", "double")),
-    ("bitand", "bitand", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("bitand", "bitand", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("bitor", "bitor", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("break", "break_", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("break", "break_", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("case", "case", ("optional", ("string",))),
     ("catch", "catch", ("bytes",)),
     ("char8_t", "char8_t", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4415,16 +4166,16 @@ CppWords.fbe_spec = (
     ("class", "class_", ("int", "timestamp", 0, 18446744073709551615)),
     ("compl", "compl", ("float", "float")),
     ("concept", "concept", ("int", "uint8", 0, 255)),
-    ("const", "const", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("consteval", "consteval", ("int", "Word (int16)", -32768, 32767)),
+    ("const", "const", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("consteval", "consteval", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("constexpr", "constexpr", ("int", "int32", -2147483648, 2147483647)),
     ("constinit", "constinit", ("string",)),
     ("const_cast", "const_cast", ("optional", ("bool",))),
-    ("continue", "continue_", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("continue", "continue_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("co_await", "co_await", ("float", "double")),
-    ("co_return", "co_return", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("co_return", "co_return", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("co_yield", "co_yield", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("decltype", "decltype", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("decltype", "decltype", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("default", "default", ("optional", ("string",))),
     ("delete", "delete", ("bytes",)),
     ("do", "do", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4433,16 +4184,16 @@ CppWords.fbe_spec = (
     ("explicit", "explicit", ("int", "timestamp", 0, 18446744073709551615)),
     ("export", "export", ("float", "float")),
     ("extern", "extern", ("int", "uint8", 0, 255)),
-    ("final", "final", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("for", "for_", ("int", "Word (int16)", -32768, 32767)),
+    ("final", "final", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("for", "for_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("friend", "friend", ("int", "int32", -2147483648, 2147483647)),
     ("goto", "goto", ("string",)),
     ("if", "if_", ("optional", ("bool",))),
-    ("import", "import_", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("import", "import_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("inline", "inline", ("float", "double")),
-    ("int", "int_", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("int", "int_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("long", "long", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("module", "module", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("module", "module", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("mutable", "mutable", ("optional", ("string",))),
     ("namespace", "namespace", ("bytes",)),
     ("new", "new", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4451,16 +4202,16 @@ CppWords.fbe_spec = (
     ("not_eq", "not_eq", ("int", "timestamp", 0, 18446744073709551615)),
     ("nullptr", "nullptr", ("float", "float")),
     ("operator", "operator", ("int", "uint8", 0, 255)),
-    ("or", "or_", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("or_eq", "or_eq", ("int", "Word (int16)", -32768, 32767)),
+    ("or", "or_", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("or_eq", "or_eq", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("override", "override", ("int", "int32", -2147483648, 2147483647)),
     ("private", "private", ("string",)),
     ("protected", "protected", ("optional", ("bool",))),
-    ("public", "public", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("public", "public", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("register", "register", ("float", "double")),
-    ("reinterpret_cast", "reinterpret_cast", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("reinterpret_cast", "reinterpret_cast", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("requires", "requires", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("return", "return_", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("return", "return_", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("short", "short", ("optional", ("string",))),
     ("signed", "signed", ("bytes",)),
     ("sizeof", "sizeof", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4469,16 +4220,16 @@ CppWords.fbe_spec = (
     ("static_cast", "static_cast", ("int", "timestamp", 0, 18446744073709551615)),
     ("switch", "switch", ("float", "float")),
     ("template", "template", ("int", "uint8", 0, 255)),
-    ("this", "this", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("thread_local", "thread_local", ("int", "Word (int16)", -32768, 32767)),
+    ("this", "this", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("thread_local", "thread_local", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("throw", "throw", ("int", "int32", -2147483648, 2147483647)),
     ("try", "try_", ("string",)),
     ("typedef", "typedef", ("optional", ("bool",))),
-    ("typeid", "typeid", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("typeid", "typeid", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("typename", "typename", ("float", "double")),
-    ("union", "union", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("union", "union", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("unsigned", "unsigned", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("using", "using", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("using", "using", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("virtual", "virtual", ("optional", ("string",))),
     ("void", "void", ("bytes",)),
     ("volatile", "volatile", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4487,16 +4238,16 @@ CppWords.fbe_spec = (
     ("xor", "xor", ("int", "timestamp", 0, 18446744073709551615)),
     ("xor_eq", "xor_eq", ("float", "float")),
     ("assert", "assert_", ("int", "uint8", 0, 255)),
-    ("errno", "errno", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("EOF", "EOF", ("int", "Word (int16)", -32768, 32767)),
+    ("errno", "errno", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("EOF", "EOF", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("NULL", "NULL", ("int", "int32", -2147483648, 2147483647)),
     ("stdin", "stdin", ("string",)),
     ("stdout", "stdout", ("optional", ("bool",))),
-    ("stderr", "stderr", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("stderr", "stderr", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("offsetof", "offsetof", ("float", "double")),
-    ("std", "std", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("std", "std", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("FBE", "FBE", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("int8_t", "int8_t", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("int8_t", "int8_t", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("uint8_t", "uint8_t", ("optional", ("string",))),
     ("int16_t", "int16_t", ("bytes",)),
     ("uint16_t", "uint16_t", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4505,26 +4256,26 @@ CppWords.fbe_spec = (
     ("int64_t", "int64_t", ("int", "timestamp", 0, 18446744073709551615)),
     ("uint64_t", "uint64_t", ("float", "float")),
     ("size_t", "size_t", ("int", "uint8", 0, 255)),
-    ("ptrdiff_t", "ptrdiff_t", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("nullptr_t", "nullptr_t", ("int", "Word (int16)", -32768, 32767)),
+    ("ptrdiff_t", "ptrdiff_t", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("nullptr_t", "nullptr_t", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("linux", "linux", ("int", "int32", -2147483648, 2147483647)),
     ("unix", "unix", ("string",)),
     ("BUFSIZ", "BUFSIZ", ("optional", ("bool",))),
-    ("INT32_MAX", "INT32_MAX", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("INT32_MAX", "INT32_MAX", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("CHAR_BIT", "CHAR_BIT", ("float", "double")),
-    ("EINVAL", "EINVAL", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("EINVAL", "EINVAL", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
 )
 
 PythonWords.fbe_spec = (
-    ("False", "False_", ("int", "Word (int16)", -32768, 32767)),
+    ("False", "False_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("None", "None_", ("int", "int32", -2147483648, 2147483647)),
     ("True", "True_", ("string",)),
     ("as", "as_", ("optional", ("bool",))),
-    ("async", "async_", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("async", "async_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("await", "await_", ("float", "double")),
-    ("def", "def_", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("def", "def_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("del", "del_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("elif", "elif_", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("elif", "elif_", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("except", "except_", ("optional", ("string",))),
     ("finally", "finally_", ("bytes",)),
     ("from", "from_", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4533,16 +4284,16 @@ PythonWords.fbe_spec = (
     ("is", "is_", ("int", "timestamp", 0, 18446744073709551615)),
     ("lambda", "lambda_", ("float", "float")),
     ("nonlocal", "nonlocal_", ("int", "uint8", 0, 255)),
-    ("pass", "pass_", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("raise", "raise_", ("int", "Word (int16)", -32768, 32767)),
+    ("pass", "pass_", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("raise", "raise_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("with", "with_", ("int", "int32", -2147483648, 2147483647)),
     ("yield", "yield_", ("string",)),
     ("_", "_", ("optional", ("bool",))),
-    ("match", "match", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("match", "match", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("self", "self_", ("float", "double")),
-    ("cls", "cls_", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("cls", "cls_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("print", "print", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("len", "len", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("len", "len", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("list", "list_", ("optional", ("string",))),
     ("dict", "dict_", ("bytes",)),
     ("set", "set", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4551,28 +4302,28 @@ PythonWords.fbe_spec = (
     ("super", "super", ("int", "timestamp", 0, 18446744073709551615)),
     ("isinstance", "isinstance", ("float", "float")),
     ("property", "property", ("int", "uint8", 0, 255)),
-    ("staticmethod", "staticmethod", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("classmethod", "classmethod_", ("int", "Word (int16)", -32768, 32767)),
+    ("staticmethod", "staticmethod", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("classmethod", "classmethod_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("typing", "typing_", ("int", "int32", -2147483648, 2147483647)),
     ("Any", "Any_", ("string",)),
     ("ClassVar", "ClassVar_", ("optional", ("bool",))),
-    ("Callable", "Callable_", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("Callable", "Callable_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("IntEnum", "IntEnum_", ("float", "double")),
-    ("IntFlag", "IntFlag_", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("IntFlag", "IntFlag_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("PACKAGE", "PACKAGE_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("VERSION", "VERSION_", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("VERSION", "VERSION_", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
 )
 
 GoWords.fbe_spec = (
-    ("chan", "chan", ("int", "Word (int16)", -32768, 32767)),
+    ("chan", "chan", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("defer", "defer", ("int", "int32", -2147483648, 2147483647)),
     ("fallthrough", "fallthrough", ("string",)),
     ("func", "func", ("optional", ("bool",))),
-    ("go", "go", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("go", "go", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("interface", "interface", ("float", "double")),
-    ("map", "map", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("map", "map", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("package", "package", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("range", "range", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("range", "range", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("select", "select", ("optional", ("string",))),
     ("type", "type", ("bytes",)),
     ("var", "var", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4581,16 +4332,16 @@ GoWords.fbe_spec = (
     ("rune", "rune", ("int", "timestamp", 0, 18446744073709551615)),
     ("uint", "uint", ("float", "float")),
     ("nil", "nil", ("int", "uint8", 0, 255)),
-    ("iota", "iota", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("cap", "cap", ("int", "Word (int16)", -32768, 32767)),
+    ("iota", "iota", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("cap", "cap", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("make", "make", ("int", "int32", -2147483648, 2147483647)),
     ("append", "append", ("string",)),
     ("copy", "copy", ("optional", ("bool",))),
-    ("panic", "panic", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("panic", "panic", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("recover", "recover", ("float", "double")),
-    ("println", "println", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("println", "println", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("complex", "complex", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("real", "real", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("real", "real", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("imag", "imag", ("optional", ("string",))),
     ("close", "close", ("bytes",)),
     ("min", "min", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4599,21 +4350,21 @@ GoWords.fbe_spec = (
     ("uintptr", "uintptr", ("int", "timestamp", 0, 18446744073709551615)),
     ("float32", "float32", ("float", "float")),
     ("float64", "float64", ("int", "uint8", 0, 255)),
-    ("complex64", "complex64", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("complex128", "complex128", ("int", "Word (int16)", -32768, 32767)),
+    ("complex64", "complex64", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("complex128", "complex128", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("comparable", "comparable", ("int", "int32", -2147483648, 2147483647)),
 )
 
 JavaWords.fbe_spec = (
-    ("abstract", "abstract", ("int", "Word (int16)", -32768, 32767)),
+    ("abstract", "abstract", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("boolean", "boolean", ("int", "int32", -2147483648, 2147483647)),
     ("extends", "extends", ("string",)),
     ("implements", "implements", ("optional", ("bool",))),
-    ("instanceof", "instanceof", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("instanceof", "instanceof", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("native", "native", ("float", "double")),
-    ("strictfp", "strictfp", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("strictfp", "strictfp", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("synchronized", "synchronized", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("throws", "throws", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("throws", "throws", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("transient", "transient", ("optional", ("string",))),
     ("record", "record", ("bytes",)),
     ("sealed", "sealed", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4622,16 +4373,16 @@ JavaWords.fbe_spec = (
     ("open", "open", ("int", "timestamp", 0, 18446744073709551615)),
     ("exports", "exports", ("float", "float")),
     ("opens", "opens", ("int", "uint8", 0, 255)),
-    ("to", "to", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("uses", "uses", ("int", "Word (int16)", -32768, 32767)),
+    ("to", "to", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("uses", "uses", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("provides", "provides", ("int", "int32", -2147483648, 2147483647)),
     ("transitive", "transitive", ("string",)),
     ("Object", "Object", ("optional", ("bool",))),
-    ("String", "String", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("String", "String", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("Integer", "Integer", ("float", "double")),
-    ("Long", "Long", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("Long", "Long", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("Math", "Math", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("System", "System", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("System", "System", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("Override", "Override", ("optional", ("string",))),
     ("Class", "Class", ("bytes",)),
     ("List", "List", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4640,15 +4391,15 @@ JavaWords.fbe_spec = (
 )
 
 KotlinWords.fbe_spec = (
-    ("fun", "fun", ("int", "Word (int16)", -32768, 32767)),
+    ("fun", "fun", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("typealias", "typealias", ("int", "int32", -2147483648, 2147483647)),
     ("typeof", "typeof", ("string",)),
     ("val", "val", ("optional", ("bool",))),
-    ("by", "by", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("by", "by", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("constructor", "constructor", ("float", "double")),
-    ("delegate", "delegate", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("delegate", "delegate", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("dynamic", "dynamic", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("field", "field", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("field", "field", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("file", "file", ("optional", ("string",))),
     ("get", "get", ("bytes",)),
     ("init", "init", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4657,16 +4408,16 @@ KotlinWords.fbe_spec = (
     ("setparam", "setparam", ("int", "timestamp", 0, 18446744073709551615)),
     ("value", "value", ("float", "float")),
     ("where", "where", ("int", "uint8", 0, 255)),
-    ("actual", "actual", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("annotation", "annotation", ("int", "Word (int16)", -32768, 32767)),
+    ("actual", "actual", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("annotation", "annotation", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("companion", "companion", ("int", "int32", -2147483648, 2147483647)),
     ("crossinline", "crossinline", ("string",)),
     ("data", "data", ("optional", ("bool",))),
-    ("expect", "expect", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("expect", "expect", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("external", "external", ("float", "double")),
-    ("infix", "infix", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("infix", "infix", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("inner", "inner", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("internal", "internal", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("internal", "internal", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("lateinit", "lateinit", ("optional", ("string",))),
     ("noinline", "noinline", ("bytes",)),
     ("out", "out", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4675,23 +4426,23 @@ KotlinWords.fbe_spec = (
     ("tailrec", "tailrec", ("int", "timestamp", 0, 18446744073709551615)),
     ("vararg", "vararg", ("float", "float")),
     ("it", "it", ("int", "uint8", 0, 255)),
-    ("Companion", "Companion", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("Unit", "Unit", ("int", "Word (int16)", -32768, 32767)),
+    ("Companion", "Companion", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("Unit", "Unit", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("Nothing", "Nothing", ("int", "int32", -2147483648, 2147483647)),
     ("Int", "Int", ("string",)),
     ("Array", "Array", ("optional", ("bool",))),
 )
 
 JsWords.fbe_spec = (
-    ("debugger", "debugger", ("int", "Word (int16)", -32768, 32767)),
+    ("debugger", "debugger", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("function", "function", ("int", "int32", -2147483648, 2147483647)),
     ("let", "let", ("string",)),
     ("of", "of", ("optional", ("bool",))),
-    ("declare", "declare", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("declare", "declare", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("unknown", "unknown", ("float", "double")),
-    ("never", "never", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("never", "never", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("number", "number", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("bigint", "bigint", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("bigint", "bigint", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("symbol", "symbol", ("optional", ("string",))),
     ("undefined", "undefined", ("bytes",)),
     ("NaN", "NaN", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4700,16 +4451,16 @@ JsWords.fbe_spec = (
     ("Error", "Error", ("int", "timestamp", 0, 18446744073709551615)),
     ("Number", "Number", ("float", "float")),
     ("BigInt", "BigInt", ("int", "uint8", 0, 255)),
-    ("Boolean", "Boolean", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("Symbol", "Symbol", ("int", "Word (int16)", -32768, 32767)),
+    ("Boolean", "Boolean", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("Symbol", "Symbol", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("Date", "Date", ("int", "int32", -2147483648, 2147483647)),
     ("JSON", "JSON", ("string",)),
     ("Promise", "Promise", ("optional", ("bool",))),
-    ("Partial", "Partial", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("Partial", "Partial", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("Record", "Record", ("float", "double")),
-    ("globalThis", "globalThis", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("globalThis", "globalThis", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("arguments", "arguments", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("eval", "eval", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("eval", "eval", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("require", "require", ("optional", ("string",))),
     ("prototype", "prototype", ("bytes",)),
     ("__proto__", "__proto__", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4718,25 +4469,25 @@ JsWords.fbe_spec = (
     ("hasOwnProperty", "hasOwnProperty", ("int", "timestamp", 0, 18446744073709551615)),
     ("isPrototypeOf", "isPrototypeOf", ("float", "float")),
     ("propertyIsEnumerable", "propertyIsEnumerable", ("int", "uint8", 0, 255)),
-    ("toLocaleString", "toLocaleString", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("readonly", "readonly", ("int", "Word (int16)", -32768, 32767)),
+    ("toLocaleString", "toLocaleString", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("readonly", "readonly", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("keyof", "keyof", ("int", "int32", -2147483648, 2147483647)),
     ("infer", "infer", ("string",)),
     ("asserts", "asserts", ("optional", ("bool",))),
-    ("satisfies", "satisfies", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("satisfies", "satisfies", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("accessor", "accessor", ("float", "double")),
 )
 
 RustWords.fbe_spec = (
-    ("crate", "crate", ("int", "Word (int16)", -32768, 32767)),
+    ("crate", "crate", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("dyn", "dyn", ("int", "int32", -2147483648, 2147483647)),
     ("fn", "fn", ("string",)),
     ("impl", "impl", ("optional", ("bool",))),
-    ("loop", "loop", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("loop", "loop", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("mod", "mod", ("float", "double")),
-    ("move", "move", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("move", "move", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("mut", "mut", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("pub", "pub", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("pub", "pub", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("ref", "ref", ("optional", ("string",))),
     ("Self", "Self", ("bytes",)),
     ("trait", "trait", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4745,16 +4496,16 @@ RustWords.fbe_spec = (
     ("become", "become", ("int", "timestamp", 0, 18446744073709551615)),
     ("box", "box", ("float", "float")),
     ("macro", "macro", ("int", "uint8", 0, 255)),
-    ("priv", "priv", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("unsized", "unsized", ("int", "Word (int16)", -32768, 32767)),
+    ("priv", "priv", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("unsized", "unsized", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("gen", "gen", ("int", "int32", -2147483648, 2147483647)),
     ("macro_rules", "macro_rules", ("string",)),
     ("Option", "Option", ("optional", ("bool",))),
-    ("Some", "Some", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("Some", "Some", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("Result", "Result", ("float", "double")),
-    ("Ok", "Ok", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("Ok", "Ok", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("Err", "Err", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("Vec", "Vec", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("Vec", "Vec", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("Box", "Box", ("optional", ("string",))),
     ("Clone", "Clone", ("bytes",)),
     ("Copy", "Copy", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4766,15 +4517,15 @@ RustWords.fbe_spec = (
 )
 
 CSharpWords.fbe_spec = (
-    ("checked", "checked", ("int", "Word (int16)", -32768, 32767)),
+    ("checked", "checked", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("event", "event", ("int", "int32", -2147483648, 2147483647)),
     ("fixed", "fixed", ("string",)),
     ("foreach", "foreach", ("optional", ("bool",))),
-    ("implicit", "implicit", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("implicit", "implicit", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("lock", "lock", ("float", "double")),
-    ("params", "params", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("params", "params", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("sbyte", "sbyte", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("stackalloc", "stackalloc", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("stackalloc", "stackalloc", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("ulong", "ulong", ("optional", ("string",))),
     ("unchecked", "unchecked", ("bytes",)),
     ("ushort", "ushort", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4783,31 +4534,31 @@ CSharpWords.fbe_spec = (
     ("ascending", "ascending", ("int", "timestamp", 0, 18446744073709551615)),
     ("descending", "descending", ("float", "float")),
     ("equals", "equals", ("int", "uint8", 0, 255)),
-    ("group", "group", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("into", "into", ("int", "Word (int16)", -32768, 32767)),
+    ("group", "group", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("into", "into", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("join", "join", ("int", "int32", -2147483648, 2147483647)),
     ("nameof", "nameof", ("string",)),
     ("on", "on", ("optional", ("bool",))),
-    ("orderby", "orderby", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("orderby", "orderby", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("partial", "partial", ("float", "double")),
-    ("remove", "remove", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("remove", "remove", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("unmanaged", "unmanaged", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("required", "required", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("required", "required", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("scoped", "scoped", ("optional", ("string",))),
     ("managed", "managed", ("bytes",)),
     ("notnull", "notnull", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
 )
 
 RubyWords.fbe_spec = (
-    ("BEGIN", "BEGIN", ("int", "Word (int16)", -32768, 32767)),
+    ("BEGIN", "BEGIN", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("END", "END", ("int", "int32", -2147483648, 2147483647)),
     ("begin", "begin", ("string",)),
     ("elsif", "elsif", ("optional", ("bool",))),
-    ("end", "end", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("end", "end", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("ensure", "ensure", ("float", "double")),
-    ("next", "next", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("next", "next", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("redo", "redo", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("rescue", "rescue", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("rescue", "rescue", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("retry", "retry", ("optional", ("string",))),
     ("then", "then", ("bytes",)),
     ("undef", "undef", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4816,33 +4567,33 @@ RubyWords.fbe_spec = (
     ("__FILE__", "__FILE__", ("int", "timestamp", 0, 18446744073709551615)),
     ("__LINE__", "__LINE__", ("float", "float")),
     ("__ENCODING__", "__ENCODING__", ("int", "uint8", 0, 255)),
-    ("initialize", "initialize", ("optional", ("int", "Word (int16)", -32768, 32767))),
+    ("initialize", "initialize", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
 )
 
 CppMembers.fbe_spec = (
-    ("swap", "swap", ("int", "Word (int16)", -32768, 32767)),
+    ("swap", "swap", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("fbe_type", "fbe_type_", ("int", "int32", -2147483648, 2147483647)),
     ("fbe", "fbe_", ("string",)),
     ("Model", "Model", ("optional", ("bool",))),
-    ("FinalModel", "FinalModel", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("FinalModel", "FinalModel", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("FieldModel", "FieldModel", ("float", "double")),
-    ("buffer", "buffer", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("buffer", "buffer", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("size", "size", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("offset", "offset", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("offset", "offset", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("model", "model", ("optional", ("string",))),
     ("reset", "reset", ("bytes",)),
 )
 
 PythonMembers.fbe_spec = (
-    ("to_json", "to_json_", ("int", "Word (int16)", -32768, 32767)),
+    ("to_json", "to_json_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("from_json", "from_json_", ("int", "int32", -2147483648, 2147483647)),
     ("to_fbe", "to_fbe_", ("string",)),
     ("from_fbe", "from_fbe_", ("optional", ("bool",))),
-    ("to_final", "to_final_", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("to_final", "to_final_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("from_final", "from_final_", ("float", "double")),
-    ("fbe_equal", "fbe_equal_", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("fbe_equal", "fbe_equal_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("fbe_key", "fbe_key_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("fbe_size", "fbe_size", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("fbe_size", "fbe_size", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("__init__", "__init___", ("optional", ("string",))),
     ("__slots__", "__slots___", ("bytes",)),
     ("__class__", "__class___", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4853,15 +4604,15 @@ PythonMembers.fbe_spec = (
 )
 
 GoMembers.fbe_spec = (
-    ("FBEKey", "FBEKey", ("int", "Word (int16)", -32768, 32767)),
+    ("FBEKey", "FBEKey", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("FBEKeyCompare", "FBEKeyCompare", ("int", "int32", -2147483648, 2147483647)),
     ("Reset", "Reset", ("string",)),
     ("MarshalFBE", "MarshalFBE", ("optional", ("bool",))),
-    ("UnmarshalFBE", "UnmarshalFBE", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("UnmarshalFBE", "UnmarshalFBE", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("AppendFBE", "AppendFBE", ("float", "double")),
-    ("ReadFBE", "ReadFBE", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("ReadFBE", "ReadFBE", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("FBEWrite", "FBEWrite", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("FBERead", "FBERead", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("FBERead", "FBERead", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("MarshalFinal", "MarshalFinal", ("optional", ("string",))),
     ("UnmarshalFinal", "UnmarshalFinal", ("bytes",)),
     ("AppendFinal", "AppendFinal", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4870,26 +4621,26 @@ GoMembers.fbe_spec = (
     ("FBEReadFinal", "FBEReadFinal", ("int", "timestamp", 0, 18446744073709551615)),
     ("MarshalJSON", "MarshalJSON", ("float", "float")),
     ("UnmarshalJSON", "UnmarshalJSON", ("int", "uint8", 0, 255)),
-    ("AppendJSON", "AppendJSON", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("ReadJSON", "ReadJSON", ("int", "Word (int16)", -32768, 32767)),
+    ("AppendJSON", "AppendJSON", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("ReadJSON", "ReadJSON", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("FBEWriteJSON", "FBEWriteJSON", ("int", "int32", -2147483648, 2147483647)),
     ("FBEReadJSON", "FBEReadJSON", ("string",)),
     ("FBEWriteText", "FBEWriteText", ("optional", ("bool",))),
-    ("TypeID", "TypeID", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("TypeID", "TypeID", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("Verify", "Verify", ("float", "double")),
-    ("VerifyFinal", "VerifyFinal", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("VerifyFinal", "VerifyFinal", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
 )
 
 JvmMembers.fbe_spec = (
-    ("TYPE_ID", "TYPE_ID", ("int", "Word (int16)", -32768, 32767)),
+    ("TYPE_ID", "TYPE_ID", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("KEY_ORDER", "KEY_ORDER", ("int", "int32", -2147483648, 2147483647)),
     ("toFbe", "toFbe", ("string",)),
     ("fromFbe", "fromFbe", ("optional", ("bool",))),
-    ("readFbe", "readFbe", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("readFbe", "readFbe", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("writeFbe", "writeFbe", ("float", "double")),
-    ("verifyFbe", "verifyFbe", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("verifyFbe", "verifyFbe", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("toFinal", "toFinal", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("fromFinal", "fromFinal", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("fromFinal", "fromFinal", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("readFinal", "readFinal", ("optional", ("string",))),
     ("writeFinal", "writeFinal", ("bytes",)),
     ("verifyFinal", "verifyFinal", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4898,34 +4649,34 @@ JvmMembers.fbe_spec = (
     ("writeJson", "writeJson", ("int", "timestamp", 0, 18446744073709551615)),
     ("readJson", "readJson", ("float", "float")),
     ("hashCode", "hashCode", ("int", "uint8", 0, 255)),
-    ("getClass", "getClass", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("clone", "clone_", ("int", "Word (int16)", -32768, 32767)),
+    ("getClass", "getClass", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("clone", "clone_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("finalize", "finalize", ("int", "int32", -2147483648, 2147483647)),
     ("wait", "wait", ("string",)),
     ("notify", "notify", ("optional", ("bool",))),
-    ("notifyAll", "notifyAll", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("notifyAll", "notifyAll", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("javaClass", "javaClass", ("float", "double")),
-    ("component1", "component1", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("component1", "component1", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("fbeLevels", "fbeLevels", ("int", "int64", -9223372036854775808, 9223372036854775807)),
 )
 
 JsMembers.fbe_spec = (
-    ("fbeKey", "fbeKey", ("int", "Word (int16)", -32768, 32767)),
+    ("fbeKey", "fbeKey", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("toJSON", "toJSON", ("int", "int32", -2147483648, 2147483647)),
     ("toText", "toText", ("string",)),
     ("verify", "verify", ("optional", ("bool",))),
 )
 
 RuntimeNames.fbe_spec = (
-    ("Buffer", "Buffer", ("int", "Word (int16)", -32768, 32767)),
+    ("Buffer", "Buffer", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("WriteBuffer", "WriteBuffer", ("int", "int32", -2147483648, 2147483647)),
     ("ReadBuffer", "ReadBuffer", ("string",)),
     ("Reader", "Reader", ("optional", ("bool",))),
-    ("Writer", "Writer", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("Writer", "Writer", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("Limits", "Limits", ("float", "double")),
-    ("Decimal", "Decimal_", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("Decimal", "Decimal_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("Uuid", "Uuid", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("UUID", "UUID", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("UUID", "UUID", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("Timestamp", "Timestamp", ("optional", ("string",))),
     ("JsonWriter", "JsonWriter", ("bytes",)),
     ("JsonReader", "JsonReader", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4934,16 +4685,16 @@ RuntimeNames.fbe_spec = (
     ("DecodeException", "DecodeException", ("int", "timestamp", 0, 18446744073709551615)),
     ("EncodeException", "EncodeException", ("float", "float")),
     ("Sender", "Sender_", ("int", "uint8", 0, 255)),
-    ("Receiver", "Receiver_", ("optional", ("int", "Word (int16)", -32768, 32767))),
-    ("Client", "Client_", ("int", "Word (int16)", -32768, 32767)),
+    ("Receiver", "Receiver_", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("Client", "Client_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
     ("Proxy", "Proxy_", ("int", "int32", -2147483648, 2147483647)),
     ("Handler", "Handler", ("string",)),
     ("Text", "Text", ("optional", ("bool",))),
-    ("Compare", "Compare", ("int", "Modifier (uint64)", 0, 18446744073709551615)),
+    ("Compare", "Compare", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
     ("Decimals", "Decimals", ("float", "double")),
-    ("Uuids", "Uuids", ("int", "side (int32)", -2147483648, 2147483647)),
+    ("Uuids", "Uuids", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
     ("Timestamps", "Timestamps", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("Utf8", "Utf8", ("vector", ("int", "Word (int16)", -32768, 32767))),
+    ("Utf8", "Utf8", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
     ("Requests", "Requests", ("optional", ("string",))),
 )
 
@@ -5203,28 +4954,28 @@ Case.fbe_spec = (
 )
 
 Imported.fbe_spec = (
-    ("market", "market", ("int", "Side (uint8)", 0, 255)),
+    ("market", "market", ("int", "Side (uint8)", 0, 255, pkg_market.fbe_tx_Side)),
     ("org", "org", ("struct", pkg_market.Instrument)),
-    ("example", "example", ("int", "Side (uint8)", 0, 255)),
+    ("example", "example", ("int", "Side (uint8)", 0, 255, pkg_market.fbe_tx_Side)),
 )
 
 symbol.fbe_spec = (
-    ("digits", "digits_", ("int", "digits (int32)", -2147483648, 2147483647)),
+    ("digits", "digits_", ("int", "digits (int32)", -2147483648, 2147483647, fbe_tx_digits)),
 )
 
 Listed.fbe_spec = (
     ("symbol", "symbol", ("string",)),
     ("digits", "digits", ("int", "int32", -2147483648, 2147483647)),
-    ("precision", "precision", ("int", "digits (int32)", -2147483648, 2147483647)),
+    ("precision", "precision", ("int", "digits (int32)", -2147483648, 2147483647, fbe_tx_digits)),
     ("ticker", "ticker", ("struct", symbol)),
 )
 
 Derived.fbe_spec = (
     ("side", "side_", ("int", "int32", -2147483648, 2147483647)),
-    ("s", "s", ("int", "side (int32)", -2147483648, 2147483647)),
-    ("range", "range", ("int", "range (int32)", -2147483648, 2147483647)),
-    ("Word", "Word_", ("int", "Word (int16)", -32768, 32767)),
-    ("side_", "side__", ("int", "range (int32)", -2147483648, 2147483647)),
+    ("s", "s", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("range", "range", ("int", "range (int32)", -2147483648, 2147483647, fbe_tx_range)),
+    ("Word", "Word_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("side_", "side__", ("int", "range (int32)", -2147483648, 2147483647, fbe_tx_range)),
 )
 
 Hostile.fbe_spec = (
@@ -5309,2008 +5060,8 @@ Hostile.fbe_spec = (
     ("Imported", "Imported_", ("struct", Imported)),
     ("Derived", "Derived_", ("struct", Derived)),
     ("Listed", "Listed_", ("struct", Listed)),
-    ("Letters", "Letters_", ("int", "Letters (int32)", -2147483648, 2147483647)),
+    ("Letters", "Letters_", ("int", "Letters (int32)", -2147483648, 2147483647, fbe_tx_Letters)),
 )
-
-
-def fbe_tx_Order(v: Order) -> str:
-    """Order in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Order(",
-        "side=",
-        str(int(v.side_)),
-        ",s=",
-        fbe_tx_side(v.s),
-        ",range=",
-        fbe_tx_range(v.range),
-        ")",
-    ))
-
-
-def fbe_tx_CppWords(v: CppWords) -> str:
-    """CppWords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "CppWords(",
-        "alignas=",
-        fbe_tx_Word(v.alignas),
-        ",alignof=",
-        str(int(v.alignof)),
-        ",and=",
-        '"' + v.and_ + '"',
-        ",and_eq=",
-        ("null" if v.and_eq is None else ("true" if v.and_eq else "false")),
-        ",asm=",
-        fbe_tx_Modifier(v.asm),
-        ",auto=",
-        fbe.text.fmt_g(v.auto),
-        ",bitand=",
-        fbe_tx_side(v.bitand),
-        ",bitor=",
-        str(int(v.bitor)),
-        ",break=",
-        "[" + str(len(v.break_)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.break_]) + "]",
-        ",case=",
-        ("null" if v.case is None else '"' + v.case + '"'),
-        ",catch=",
-        "bytes[" + str(len(v.catch)) + "]",
-        ",char8_t=",
-        "[" + str(len(v.char8_t)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.char8_t.items(), key=fbe.buffer.first)]) + "}>",
-        ",char16_t=",
-        fbe.text.fmt_decimal(v.char16_t),
-        ",char32_t=",
-        '"' + str(v.char32_t) + '"',
-        ",class=",
-        str(int(v.class_)),
-        ",compl=",
-        fbe.text.fmt_g(v.compl),
-        ",concept=",
-        str(int(v.concept)),
-        ",const=",
-        ("null" if v.const is None else fbe_tx_Word(v.const)),
-        ",consteval=",
-        fbe_tx_Word(v.consteval),
-        ",constexpr=",
-        str(int(v.constexpr)),
-        ",constinit=",
-        '"' + v.constinit + '"',
-        ",const_cast=",
-        ("null" if v.const_cast is None else ("true" if v.const_cast else "false")),
-        ",continue=",
-        fbe_tx_Modifier(v.continue_),
-        ",co_await=",
-        fbe.text.fmt_g(v.co_await),
-        ",co_return=",
-        fbe_tx_side(v.co_return),
-        ",co_yield=",
-        str(int(v.co_yield)),
-        ",decltype=",
-        "[" + str(len(v.decltype)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.decltype]) + "]",
-        ",default=",
-        ("null" if v.default is None else '"' + v.default + '"'),
-        ",delete=",
-        "bytes[" + str(len(v.delete)) + "]",
-        ",do=",
-        "[" + str(len(v.do)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.do.items(), key=fbe.buffer.first)]) + "}>",
-        ",dynamic_cast=",
-        fbe.text.fmt_decimal(v.dynamic_cast),
-        ",else=",
-        '"' + str(v.else_) + '"',
-        ",explicit=",
-        str(int(v.explicit)),
-        ",export=",
-        fbe.text.fmt_g(v.export),
-        ",extern=",
-        str(int(v.extern)),
-        ",final=",
-        ("null" if v.final is None else fbe_tx_Word(v.final)),
-        ",for=",
-        fbe_tx_Word(v.for_),
-        ",friend=",
-        str(int(v.friend)),
-        ",goto=",
-        '"' + v.goto + '"',
-        ",if=",
-        ("null" if v.if_ is None else ("true" if v.if_ else "false")),
-        ",import=",
-        fbe_tx_Modifier(v.import_),
-        ",inline=",
-        fbe.text.fmt_g(v.inline),
-        ",int=",
-        fbe_tx_side(v.int_),
-        ",long=",
-        str(int(v.long)),
-        ",module=",
-        "[" + str(len(v.module)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.module]) + "]",
-        ",mutable=",
-        ("null" if v.mutable is None else '"' + v.mutable + '"'),
-        ",namespace=",
-        "bytes[" + str(len(v.namespace)) + "]",
-        ",new=",
-        "[" + str(len(v.new)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.new.items(), key=fbe.buffer.first)]) + "}>",
-        ",noexcept=",
-        fbe.text.fmt_decimal(v.noexcept),
-        ",not=",
-        '"' + str(v.not_) + '"',
-        ",not_eq=",
-        str(int(v.not_eq)),
-        ",nullptr=",
-        fbe.text.fmt_g(v.nullptr),
-        ",operator=",
-        str(int(v.operator)),
-        ",or=",
-        ("null" if v.or_ is None else fbe_tx_Word(v.or_)),
-        ",or_eq=",
-        fbe_tx_Word(v.or_eq),
-        ",override=",
-        str(int(v.override)),
-        ",private=",
-        '"' + v.private + '"',
-        ",protected=",
-        ("null" if v.protected is None else ("true" if v.protected else "false")),
-        ",public=",
-        fbe_tx_Modifier(v.public),
-        ",register=",
-        fbe.text.fmt_g(v.register),
-        ",reinterpret_cast=",
-        fbe_tx_side(v.reinterpret_cast),
-        ",requires=",
-        str(int(v.requires)),
-        ",return=",
-        "[" + str(len(v.return_)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.return_]) + "]",
-        ",short=",
-        ("null" if v.short is None else '"' + v.short + '"'),
-        ",signed=",
-        "bytes[" + str(len(v.signed)) + "]",
-        ",sizeof=",
-        "[" + str(len(v.sizeof)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.sizeof.items(), key=fbe.buffer.first)]) + "}>",
-        ",static=",
-        fbe.text.fmt_decimal(v.static),
-        ",static_assert=",
-        '"' + str(v.static_assert) + '"',
-        ",static_cast=",
-        str(int(v.static_cast)),
-        ",switch=",
-        fbe.text.fmt_g(v.switch),
-        ",template=",
-        str(int(v.template)),
-        ",this=",
-        ("null" if v.this is None else fbe_tx_Word(v.this)),
-        ",thread_local=",
-        fbe_tx_Word(v.thread_local),
-        ",throw=",
-        str(int(v.throw)),
-        ",try=",
-        '"' + v.try_ + '"',
-        ",typedef=",
-        ("null" if v.typedef is None else ("true" if v.typedef else "false")),
-        ",typeid=",
-        fbe_tx_Modifier(v.typeid),
-        ",typename=",
-        fbe.text.fmt_g(v.typename),
-        ",union=",
-        fbe_tx_side(v.union),
-        ",unsigned=",
-        str(int(v.unsigned)),
-        ",using=",
-        "[" + str(len(v.using)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.using]) + "]",
-        ",virtual=",
-        ("null" if v.virtual is None else '"' + v.virtual + '"'),
-        ",void=",
-        "bytes[" + str(len(v.void)) + "]",
-        ",volatile=",
-        "[" + str(len(v.volatile)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.volatile.items(), key=fbe.buffer.first)]) + "}>",
-        ",wchar_t=",
-        fbe.text.fmt_decimal(v.wchar_t),
-        ",while=",
-        '"' + str(v.while_) + '"',
-        ",xor=",
-        str(int(v.xor)),
-        ",xor_eq=",
-        fbe.text.fmt_g(v.xor_eq),
-        ",assert=",
-        str(int(v.assert_)),
-        ",errno=",
-        ("null" if v.errno is None else fbe_tx_Word(v.errno)),
-        ",EOF=",
-        fbe_tx_Word(v.EOF),
-        ",NULL=",
-        str(int(v.NULL)),
-        ",stdin=",
-        '"' + v.stdin + '"',
-        ",stdout=",
-        ("null" if v.stdout is None else ("true" if v.stdout else "false")),
-        ",stderr=",
-        fbe_tx_Modifier(v.stderr),
-        ",offsetof=",
-        fbe.text.fmt_g(v.offsetof),
-        ",std=",
-        fbe_tx_side(v.std),
-        ",FBE=",
-        str(int(v.FBE)),
-        ",int8_t=",
-        "[" + str(len(v.int8_t)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.int8_t]) + "]",
-        ",uint8_t=",
-        ("null" if v.uint8_t is None else '"' + v.uint8_t + '"'),
-        ",int16_t=",
-        "bytes[" + str(len(v.int16_t)) + "]",
-        ",uint16_t=",
-        "[" + str(len(v.uint16_t)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.uint16_t.items(), key=fbe.buffer.first)]) + "}>",
-        ",int32_t=",
-        fbe.text.fmt_decimal(v.int32_t),
-        ",uint32_t=",
-        '"' + str(v.uint32_t) + '"',
-        ",int64_t=",
-        str(int(v.int64_t)),
-        ",uint64_t=",
-        fbe.text.fmt_g(v.uint64_t),
-        ",size_t=",
-        str(int(v.size_t)),
-        ",ptrdiff_t=",
-        ("null" if v.ptrdiff_t is None else fbe_tx_Word(v.ptrdiff_t)),
-        ",nullptr_t=",
-        fbe_tx_Word(v.nullptr_t),
-        ",linux=",
-        str(int(v.linux)),
-        ",unix=",
-        '"' + v.unix + '"',
-        ",BUFSIZ=",
-        ("null" if v.BUFSIZ is None else ("true" if v.BUFSIZ else "false")),
-        ",INT32_MAX=",
-        fbe_tx_Modifier(v.INT32_MAX),
-        ",CHAR_BIT=",
-        fbe.text.fmt_g(v.CHAR_BIT),
-        ",EINVAL=",
-        fbe_tx_side(v.EINVAL),
-        ")",
-    ))
-
-
-def fbe_tx_PythonWords(v: PythonWords) -> str:
-    """PythonWords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "PythonWords(",
-        "False=",
-        fbe_tx_Word(v.False_),
-        ",None=",
-        str(int(v.None_)),
-        ",True=",
-        '"' + v.True_ + '"',
-        ",as=",
-        ("null" if v.as_ is None else ("true" if v.as_ else "false")),
-        ",async=",
-        fbe_tx_Modifier(v.async_),
-        ",await=",
-        fbe.text.fmt_g(v.await_),
-        ",def=",
-        fbe_tx_side(v.def_),
-        ",del=",
-        str(int(v.del_)),
-        ",elif=",
-        "[" + str(len(v.elif_)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.elif_]) + "]",
-        ",except=",
-        ("null" if v.except_ is None else '"' + v.except_ + '"'),
-        ",finally=",
-        "bytes[" + str(len(v.finally_)) + "]",
-        ",from=",
-        "[" + str(len(v.from_)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.from_.items(), key=fbe.buffer.first)]) + "}>",
-        ",global=",
-        fbe.text.fmt_decimal(v.global_),
-        ",in=",
-        '"' + str(v.in_) + '"',
-        ",is=",
-        str(int(v.is_)),
-        ",lambda=",
-        fbe.text.fmt_g(v.lambda_),
-        ",nonlocal=",
-        str(int(v.nonlocal_)),
-        ",pass=",
-        ("null" if v.pass_ is None else fbe_tx_Word(v.pass_)),
-        ",raise=",
-        fbe_tx_Word(v.raise_),
-        ",with=",
-        str(int(v.with_)),
-        ",yield=",
-        '"' + v.yield_ + '"',
-        ",_=",
-        ("null" if v._ is None else ("true" if v._ else "false")),
-        ",match=",
-        fbe_tx_Modifier(v.match),
-        ",self=",
-        fbe.text.fmt_g(v.self_),
-        ",cls=",
-        fbe_tx_side(v.cls_),
-        ",print=",
-        str(int(v.print)),
-        ",len=",
-        "[" + str(len(v.len)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.len]) + "]",
-        ",list=",
-        ("null" if v.list_ is None else '"' + v.list_ + '"'),
-        ",dict=",
-        "bytes[" + str(len(v.dict_)) + "]",
-        ",set=",
-        "[" + str(len(v.set)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.set.items(), key=fbe.buffer.first)]) + "}>",
-        ",str=",
-        fbe.text.fmt_decimal(v.str_),
-        ",object=",
-        '"' + str(v.object_) + '"',
-        ",super=",
-        str(int(v.super)),
-        ",isinstance=",
-        fbe.text.fmt_g(v.isinstance),
-        ",property=",
-        str(int(v.property)),
-        ",staticmethod=",
-        ("null" if v.staticmethod is None else fbe_tx_Word(v.staticmethod)),
-        ",classmethod=",
-        fbe_tx_Word(v.classmethod_),
-        ",typing=",
-        str(int(v.typing_)),
-        ",Any=",
-        '"' + v.Any_ + '"',
-        ",ClassVar=",
-        ("null" if v.ClassVar_ is None else ("true" if v.ClassVar_ else "false")),
-        ",Callable=",
-        fbe_tx_Modifier(v.Callable_),
-        ",IntEnum=",
-        fbe.text.fmt_g(v.IntEnum_),
-        ",IntFlag=",
-        fbe_tx_side(v.IntFlag_),
-        ",PACKAGE=",
-        str(int(v.PACKAGE_)),
-        ",VERSION=",
-        "[" + str(len(v.VERSION_)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.VERSION_]) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_GoWords(v: GoWords) -> str:
-    """GoWords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "GoWords(",
-        "chan=",
-        fbe_tx_Word(v.chan),
-        ",defer=",
-        str(int(v.defer)),
-        ",fallthrough=",
-        '"' + v.fallthrough + '"',
-        ",func=",
-        ("null" if v.func is None else ("true" if v.func else "false")),
-        ",go=",
-        fbe_tx_Modifier(v.go),
-        ",interface=",
-        fbe.text.fmt_g(v.interface),
-        ",map=",
-        fbe_tx_side(v.map),
-        ",package=",
-        str(int(v.package)),
-        ",range=",
-        "[" + str(len(v.range)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.range]) + "]",
-        ",select=",
-        ("null" if v.select is None else '"' + v.select + '"'),
-        ",type=",
-        "bytes[" + str(len(v.type)) + "]",
-        ",var=",
-        "[" + str(len(v.var)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.var.items(), key=fbe.buffer.first)]) + "}>",
-        ",any=",
-        fbe.text.fmt_decimal(v.any),
-        ",error=",
-        '"' + str(v.error) + '"',
-        ",rune=",
-        str(int(v.rune)),
-        ",uint=",
-        fbe.text.fmt_g(v.uint),
-        ",nil=",
-        str(int(v.nil)),
-        ",iota=",
-        ("null" if v.iota is None else fbe_tx_Word(v.iota)),
-        ",cap=",
-        fbe_tx_Word(v.cap),
-        ",make=",
-        str(int(v.make)),
-        ",append=",
-        '"' + v.append + '"',
-        ",copy=",
-        ("null" if v.copy is None else ("true" if v.copy else "false")),
-        ",panic=",
-        fbe_tx_Modifier(v.panic),
-        ",recover=",
-        fbe.text.fmt_g(v.recover),
-        ",println=",
-        fbe_tx_side(v.println),
-        ",complex=",
-        str(int(v.complex)),
-        ",real=",
-        "[" + str(len(v.real)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.real]) + "]",
-        ",imag=",
-        ("null" if v.imag is None else '"' + v.imag + '"'),
-        ",close=",
-        "bytes[" + str(len(v.close)) + "]",
-        ",min=",
-        "[" + str(len(v.min)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.min.items(), key=fbe.buffer.first)]) + "}>",
-        ",max=",
-        fbe.text.fmt_decimal(v.max),
-        ",clear=",
-        '"' + str(v.clear) + '"',
-        ",uintptr=",
-        str(int(v.uintptr)),
-        ",float32=",
-        fbe.text.fmt_g(v.float32),
-        ",float64=",
-        str(int(v.float64)),
-        ",complex64=",
-        ("null" if v.complex64 is None else fbe_tx_Word(v.complex64)),
-        ",complex128=",
-        fbe_tx_Word(v.complex128),
-        ",comparable=",
-        str(int(v.comparable)),
-        ")",
-    ))
-
-
-def fbe_tx_JavaWords(v: JavaWords) -> str:
-    """JavaWords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "JavaWords(",
-        "abstract=",
-        fbe_tx_Word(v.abstract),
-        ",boolean=",
-        str(int(v.boolean)),
-        ",extends=",
-        '"' + v.extends + '"',
-        ",implements=",
-        ("null" if v.implements is None else ("true" if v.implements else "false")),
-        ",instanceof=",
-        fbe_tx_Modifier(v.instanceof),
-        ",native=",
-        fbe.text.fmt_g(v.native),
-        ",strictfp=",
-        fbe_tx_side(v.strictfp),
-        ",synchronized=",
-        str(int(v.synchronized)),
-        ",throws=",
-        "[" + str(len(v.throws)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.throws]) + "]",
-        ",transient=",
-        ("null" if v.transient is None else '"' + v.transient + '"'),
-        ",record=",
-        "bytes[" + str(len(v.record)) + "]",
-        ",sealed=",
-        "[" + str(len(v.sealed)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.sealed.items(), key=fbe.buffer.first)]) + "}>",
-        ",permits=",
-        fbe.text.fmt_decimal(v.permits),
-        ",when=",
-        '"' + str(v.when) + '"',
-        ",open=",
-        str(int(v.open)),
-        ",exports=",
-        fbe.text.fmt_g(v.exports),
-        ",opens=",
-        str(int(v.opens)),
-        ",to=",
-        ("null" if v.to is None else fbe_tx_Word(v.to)),
-        ",uses=",
-        fbe_tx_Word(v.uses),
-        ",provides=",
-        str(int(v.provides)),
-        ",transitive=",
-        '"' + v.transitive + '"',
-        ",Object=",
-        ("null" if v.Object is None else ("true" if v.Object else "false")),
-        ",String=",
-        fbe_tx_Modifier(v.String),
-        ",Integer=",
-        fbe.text.fmt_g(v.Integer),
-        ",Long=",
-        fbe_tx_side(v.Long),
-        ",Math=",
-        str(int(v.Math)),
-        ",System=",
-        "[" + str(len(v.System)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.System]) + "]",
-        ",Override=",
-        ("null" if v.Override is None else '"' + v.Override + '"'),
-        ",Class=",
-        "bytes[" + str(len(v.Class)) + "]",
-        ",List=",
-        "[" + str(len(v.List)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.List.items(), key=fbe.buffer.first)]) + "}>",
-        ",Map=",
-        fbe.text.fmt_decimal(v.Map),
-        ",Set=",
-        '"' + str(v.Set) + '"',
-        ")",
-    ))
-
-
-def fbe_tx_KotlinWords(v: KotlinWords) -> str:
-    """KotlinWords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "KotlinWords(",
-        "fun=",
-        fbe_tx_Word(v.fun),
-        ",typealias=",
-        str(int(v.typealias)),
-        ",typeof=",
-        '"' + v.typeof + '"',
-        ",val=",
-        ("null" if v.val is None else ("true" if v.val else "false")),
-        ",by=",
-        fbe_tx_Modifier(v.by),
-        ",constructor=",
-        fbe.text.fmt_g(v.constructor),
-        ",delegate=",
-        fbe_tx_side(v.delegate),
-        ",dynamic=",
-        str(int(v.dynamic)),
-        ",field=",
-        "[" + str(len(v.field)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.field]) + "]",
-        ",file=",
-        ("null" if v.file is None else '"' + v.file + '"'),
-        ",get=",
-        "bytes[" + str(len(v.get)) + "]",
-        ",init=",
-        "[" + str(len(v.init)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.init.items(), key=fbe.buffer.first)]) + "}>",
-        ",param=",
-        fbe.text.fmt_decimal(v.param),
-        ",receiver=",
-        '"' + str(v.receiver) + '"',
-        ",setparam=",
-        str(int(v.setparam)),
-        ",value=",
-        fbe.text.fmt_g(v.value),
-        ",where=",
-        str(int(v.where)),
-        ",actual=",
-        ("null" if v.actual is None else fbe_tx_Word(v.actual)),
-        ",annotation=",
-        fbe_tx_Word(v.annotation),
-        ",companion=",
-        str(int(v.companion)),
-        ",crossinline=",
-        '"' + v.crossinline + '"',
-        ",data=",
-        ("null" if v.data is None else ("true" if v.data else "false")),
-        ",expect=",
-        fbe_tx_Modifier(v.expect),
-        ",external=",
-        fbe.text.fmt_g(v.external),
-        ",infix=",
-        fbe_tx_side(v.infix),
-        ",inner=",
-        str(int(v.inner)),
-        ",internal=",
-        "[" + str(len(v.internal)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.internal]) + "]",
-        ",lateinit=",
-        ("null" if v.lateinit is None else '"' + v.lateinit + '"'),
-        ",noinline=",
-        "bytes[" + str(len(v.noinline)) + "]",
-        ",out=",
-        "[" + str(len(v.out)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.out.items(), key=fbe.buffer.first)]) + "}>",
-        ",reified=",
-        fbe.text.fmt_decimal(v.reified),
-        ",suspend=",
-        '"' + str(v.suspend) + '"',
-        ",tailrec=",
-        str(int(v.tailrec)),
-        ",vararg=",
-        fbe.text.fmt_g(v.vararg),
-        ",it=",
-        str(int(v.it)),
-        ",Companion=",
-        ("null" if v.Companion is None else fbe_tx_Word(v.Companion)),
-        ",Unit=",
-        fbe_tx_Word(v.Unit),
-        ",Nothing=",
-        str(int(v.Nothing)),
-        ",Int=",
-        '"' + v.Int + '"',
-        ",Array=",
-        ("null" if v.Array is None else ("true" if v.Array else "false")),
-        ")",
-    ))
-
-
-def fbe_tx_JsWords(v: JsWords) -> str:
-    """JsWords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "JsWords(",
-        "debugger=",
-        fbe_tx_Word(v.debugger),
-        ",function=",
-        str(int(v.function)),
-        ",let=",
-        '"' + v.let + '"',
-        ",of=",
-        ("null" if v.of is None else ("true" if v.of else "false")),
-        ",declare=",
-        fbe_tx_Modifier(v.declare),
-        ",unknown=",
-        fbe.text.fmt_g(v.unknown),
-        ",never=",
-        fbe_tx_side(v.never),
-        ",number=",
-        str(int(v.number)),
-        ",bigint=",
-        "[" + str(len(v.bigint)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.bigint]) + "]",
-        ",symbol=",
-        ("null" if v.symbol is None else '"' + v.symbol + '"'),
-        ",undefined=",
-        "bytes[" + str(len(v.undefined)) + "]",
-        ",NaN=",
-        "[" + str(len(v.NaN)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.NaN.items(), key=fbe.buffer.first)]) + "}>",
-        ",Infinity=",
-        fbe.text.fmt_decimal(v.Infinity),
-        ",Uint8Array=",
-        '"' + str(v.Uint8Array) + '"',
-        ",Error=",
-        str(int(v.Error)),
-        ",Number=",
-        fbe.text.fmt_g(v.Number),
-        ",BigInt=",
-        str(int(v.BigInt)),
-        ",Boolean=",
-        ("null" if v.Boolean is None else fbe_tx_Word(v.Boolean)),
-        ",Symbol=",
-        fbe_tx_Word(v.Symbol),
-        ",Date=",
-        str(int(v.Date)),
-        ",JSON=",
-        '"' + v.JSON + '"',
-        ",Promise=",
-        ("null" if v.Promise is None else ("true" if v.Promise else "false")),
-        ",Partial=",
-        fbe_tx_Modifier(v.Partial),
-        ",Record=",
-        fbe.text.fmt_g(v.Record),
-        ",globalThis=",
-        fbe_tx_side(v.globalThis),
-        ",arguments=",
-        str(int(v.arguments)),
-        ",eval=",
-        "[" + str(len(v.eval)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.eval]) + "]",
-        ",require=",
-        ("null" if v.require is None else '"' + v.require + '"'),
-        ",prototype=",
-        "bytes[" + str(len(v.prototype)) + "]",
-        ",__proto__=",
-        "[" + str(len(v.__proto__)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.__proto__.items(), key=fbe.buffer.first)]) + "}>",
-        ",toString=",
-        fbe.text.fmt_decimal(v.toString),
-        ",valueOf=",
-        '"' + str(v.valueOf) + '"',
-        ",hasOwnProperty=",
-        str(int(v.hasOwnProperty)),
-        ",isPrototypeOf=",
-        fbe.text.fmt_g(v.isPrototypeOf),
-        ",propertyIsEnumerable=",
-        str(int(v.propertyIsEnumerable)),
-        ",toLocaleString=",
-        ("null" if v.toLocaleString is None else fbe_tx_Word(v.toLocaleString)),
-        ",readonly=",
-        fbe_tx_Word(v.readonly),
-        ",keyof=",
-        str(int(v.keyof)),
-        ",infer=",
-        '"' + v.infer + '"',
-        ",asserts=",
-        ("null" if v.asserts is None else ("true" if v.asserts else "false")),
-        ",satisfies=",
-        fbe_tx_Modifier(v.satisfies),
-        ",accessor=",
-        fbe.text.fmt_g(v.accessor),
-        ")",
-    ))
-
-
-def fbe_tx_RustWords(v: RustWords) -> str:
-    """RustWords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "RustWords(",
-        "crate=",
-        fbe_tx_Word(v.crate),
-        ",dyn=",
-        str(int(v.dyn)),
-        ",fn=",
-        '"' + v.fn + '"',
-        ",impl=",
-        ("null" if v.impl is None else ("true" if v.impl else "false")),
-        ",loop=",
-        fbe_tx_Modifier(v.loop),
-        ",mod=",
-        fbe.text.fmt_g(v.mod),
-        ",move=",
-        fbe_tx_side(v.move),
-        ",mut=",
-        str(int(v.mut)),
-        ",pub=",
-        "[" + str(len(v.pub)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.pub]) + "]",
-        ",ref=",
-        ("null" if v.ref is None else '"' + v.ref + '"'),
-        ",Self=",
-        "bytes[" + str(len(v.Self)) + "]",
-        ",trait=",
-        "[" + str(len(v.trait)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.trait.items(), key=fbe.buffer.first)]) + "}>",
-        ",unsafe=",
-        fbe.text.fmt_decimal(v.unsafe),
-        ",use=",
-        '"' + str(v.use) + '"',
-        ",become=",
-        str(int(v.become)),
-        ",box=",
-        fbe.text.fmt_g(v.box),
-        ",macro=",
-        str(int(v.macro)),
-        ",priv=",
-        ("null" if v.priv is None else fbe_tx_Word(v.priv)),
-        ",unsized=",
-        fbe_tx_Word(v.unsized),
-        ",gen=",
-        str(int(v.gen)),
-        ",macro_rules=",
-        '"' + v.macro_rules + '"',
-        ",Option=",
-        ("null" if v.Option is None else ("true" if v.Option else "false")),
-        ",Some=",
-        fbe_tx_Modifier(v.Some),
-        ",Result=",
-        fbe.text.fmt_g(v.Result),
-        ",Ok=",
-        fbe_tx_side(v.Ok),
-        ",Err=",
-        str(int(v.Err)),
-        ",Vec=",
-        "[" + str(len(v.Vec)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.Vec]) + "]",
-        ",Box=",
-        ("null" if v.Box is None else '"' + v.Box + '"'),
-        ",Clone=",
-        "bytes[" + str(len(v.Clone)) + "]",
-        ",Copy=",
-        "[" + str(len(v.Copy)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.Copy.items(), key=fbe.buffer.first)]) + "}>",
-        ",Default=",
-        fbe.text.fmt_decimal(v.Default),
-        ",Drop=",
-        '"' + str(v.Drop) + '"',
-        ",Send=",
-        str(int(v.Send)),
-        ",Sync=",
-        fbe.text.fmt_g(v.Sync),
-        ",Sized=",
-        str(int(v.Sized)),
-        ")",
-    ))
-
-
-def fbe_tx_CSharpWords(v: CSharpWords) -> str:
-    """CSharpWords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "CSharpWords(",
-        "checked=",
-        fbe_tx_Word(v.checked),
-        ",event=",
-        str(int(v.event)),
-        ",fixed=",
-        '"' + v.fixed + '"',
-        ",foreach=",
-        ("null" if v.foreach is None else ("true" if v.foreach else "false")),
-        ",implicit=",
-        fbe_tx_Modifier(v.implicit),
-        ",lock=",
-        fbe.text.fmt_g(v.lock),
-        ",params=",
-        fbe_tx_side(v.params),
-        ",sbyte=",
-        str(int(v.sbyte)),
-        ",stackalloc=",
-        "[" + str(len(v.stackalloc)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.stackalloc]) + "]",
-        ",ulong=",
-        ("null" if v.ulong is None else '"' + v.ulong + '"'),
-        ",unchecked=",
-        "bytes[" + str(len(v.unchecked)) + "]",
-        ",ushort=",
-        "[" + str(len(v.ushort)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.ushort.items(), key=fbe.buffer.first)]) + "}>",
-        ",add=",
-        fbe.text.fmt_decimal(v.add),
-        ",alias=",
-        '"' + str(v.alias) + '"',
-        ",ascending=",
-        str(int(v.ascending)),
-        ",descending=",
-        fbe.text.fmt_g(v.descending),
-        ",equals=",
-        str(int(v.equals)),
-        ",group=",
-        ("null" if v.group is None else fbe_tx_Word(v.group)),
-        ",into=",
-        fbe_tx_Word(v.into),
-        ",join=",
-        str(int(v.join)),
-        ",nameof=",
-        '"' + v.nameof + '"',
-        ",on=",
-        ("null" if v.on is None else ("true" if v.on else "false")),
-        ",orderby=",
-        fbe_tx_Modifier(v.orderby),
-        ",partial=",
-        fbe.text.fmt_g(v.partial),
-        ",remove=",
-        fbe_tx_side(v.remove),
-        ",unmanaged=",
-        str(int(v.unmanaged)),
-        ",required=",
-        "[" + str(len(v.required)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.required]) + "]",
-        ",scoped=",
-        ("null" if v.scoped is None else '"' + v.scoped + '"'),
-        ",managed=",
-        "bytes[" + str(len(v.managed)) + "]",
-        ",notnull=",
-        "[" + str(len(v.notnull)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.notnull.items(), key=fbe.buffer.first)]) + "}>",
-        ")",
-    ))
-
-
-def fbe_tx_RubyWords(v: RubyWords) -> str:
-    """RubyWords in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "RubyWords(",
-        "BEGIN=",
-        fbe_tx_Word(v.BEGIN),
-        ",END=",
-        str(int(v.END)),
-        ",begin=",
-        '"' + v.begin + '"',
-        ",elsif=",
-        ("null" if v.elsif is None else ("true" if v.elsif else "false")),
-        ",end=",
-        fbe_tx_Modifier(v.end),
-        ",ensure=",
-        fbe.text.fmt_g(v.ensure),
-        ",next=",
-        fbe_tx_side(v.next),
-        ",redo=",
-        str(int(v.redo)),
-        ",rescue=",
-        "[" + str(len(v.rescue)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.rescue]) + "]",
-        ",retry=",
-        ("null" if v.retry is None else '"' + v.retry + '"'),
-        ",then=",
-        "bytes[" + str(len(v.then)) + "]",
-        ",undef=",
-        "[" + str(len(v.undef)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.undef.items(), key=fbe.buffer.first)]) + "}>",
-        ",unless=",
-        fbe.text.fmt_decimal(v.unless),
-        ",until=",
-        '"' + str(v.until) + '"',
-        ",__FILE__=",
-        str(int(v.__FILE__)),
-        ",__LINE__=",
-        fbe.text.fmt_g(v.__LINE__),
-        ",__ENCODING__=",
-        str(int(v.__ENCODING__)),
-        ",initialize=",
-        ("null" if v.initialize is None else fbe_tx_Word(v.initialize)),
-        ")",
-    ))
-
-
-def fbe_tx_CppMembers(v: CppMembers) -> str:
-    """CppMembers in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "CppMembers(",
-        "swap=",
-        fbe_tx_Word(v.swap),
-        ",fbe_type=",
-        str(int(v.fbe_type_)),
-        ",fbe=",
-        '"' + v.fbe_ + '"',
-        ",Model=",
-        ("null" if v.Model is None else ("true" if v.Model else "false")),
-        ",FinalModel=",
-        fbe_tx_Modifier(v.FinalModel),
-        ",FieldModel=",
-        fbe.text.fmt_g(v.FieldModel),
-        ",buffer=",
-        fbe_tx_side(v.buffer),
-        ",size=",
-        str(int(v.size)),
-        ",offset=",
-        "[" + str(len(v.offset)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.offset]) + "]",
-        ",model=",
-        ("null" if v.model is None else '"' + v.model + '"'),
-        ",reset=",
-        "bytes[" + str(len(v.reset)) + "]",
-        ")",
-    ))
-
-
-def fbe_tx_PythonMembers(v: PythonMembers) -> str:
-    """PythonMembers in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "PythonMembers(",
-        "to_json=",
-        fbe_tx_Word(v.to_json_),
-        ",from_json=",
-        str(int(v.from_json_)),
-        ",to_fbe=",
-        '"' + v.to_fbe_ + '"',
-        ",from_fbe=",
-        ("null" if v.from_fbe_ is None else ("true" if v.from_fbe_ else "false")),
-        ",to_final=",
-        fbe_tx_Modifier(v.to_final_),
-        ",from_final=",
-        fbe.text.fmt_g(v.from_final_),
-        ",fbe_equal=",
-        fbe_tx_side(v.fbe_equal_),
-        ",fbe_key=",
-        str(int(v.fbe_key_)),
-        ",fbe_size=",
-        "[" + str(len(v.fbe_size)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.fbe_size]) + "]",
-        ",__init__=",
-        ("null" if v.__init___ is None else '"' + v.__init___ + '"'),
-        ",__slots__=",
-        "bytes[" + str(len(v.__slots___)) + "]",
-        ",__class__=",
-        "[" + str(len(v.__class___)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.__class___.items(), key=fbe.buffer.first)]) + "}>",
-        ",__dict__=",
-        fbe.text.fmt_decimal(v.__dict___),
-        ",__hash__=",
-        '"' + str(v.__hash___) + '"',
-        ",__eq__=",
-        str(int(v.__eq___)),
-        ",__private=",
-        fbe.text.fmt_g(v.__private__),
-        ")",
-    ))
-
-
-def fbe_tx_GoMembers(v: GoMembers) -> str:
-    """GoMembers in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "GoMembers(",
-        "FBEKey=",
-        fbe_tx_Word(v.FBEKey),
-        ",FBEKeyCompare=",
-        str(int(v.FBEKeyCompare)),
-        ",Reset=",
-        '"' + v.Reset + '"',
-        ",MarshalFBE=",
-        ("null" if v.MarshalFBE is None else ("true" if v.MarshalFBE else "false")),
-        ",UnmarshalFBE=",
-        fbe_tx_Modifier(v.UnmarshalFBE),
-        ",AppendFBE=",
-        fbe.text.fmt_g(v.AppendFBE),
-        ",ReadFBE=",
-        fbe_tx_side(v.ReadFBE),
-        ",FBEWrite=",
-        str(int(v.FBEWrite)),
-        ",FBERead=",
-        "[" + str(len(v.FBERead)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.FBERead]) + "]",
-        ",MarshalFinal=",
-        ("null" if v.MarshalFinal is None else '"' + v.MarshalFinal + '"'),
-        ",UnmarshalFinal=",
-        "bytes[" + str(len(v.UnmarshalFinal)) + "]",
-        ",AppendFinal=",
-        "[" + str(len(v.AppendFinal)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.AppendFinal.items(), key=fbe.buffer.first)]) + "}>",
-        ",ReadFinal=",
-        fbe.text.fmt_decimal(v.ReadFinal),
-        ",FBEWriteFinal=",
-        '"' + str(v.FBEWriteFinal) + '"',
-        ",FBEReadFinal=",
-        str(int(v.FBEReadFinal)),
-        ",MarshalJSON=",
-        fbe.text.fmt_g(v.MarshalJSON),
-        ",UnmarshalJSON=",
-        str(int(v.UnmarshalJSON)),
-        ",AppendJSON=",
-        ("null" if v.AppendJSON is None else fbe_tx_Word(v.AppendJSON)),
-        ",ReadJSON=",
-        fbe_tx_Word(v.ReadJSON),
-        ",FBEWriteJSON=",
-        str(int(v.FBEWriteJSON)),
-        ",FBEReadJSON=",
-        '"' + v.FBEReadJSON + '"',
-        ",FBEWriteText=",
-        ("null" if v.FBEWriteText is None else ("true" if v.FBEWriteText else "false")),
-        ",TypeID=",
-        fbe_tx_Modifier(v.TypeID),
-        ",Verify=",
-        fbe.text.fmt_g(v.Verify),
-        ",VerifyFinal=",
-        fbe_tx_side(v.VerifyFinal),
-        ")",
-    ))
-
-
-def fbe_tx_JvmMembers(v: JvmMembers) -> str:
-    """JvmMembers in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "JvmMembers(",
-        "TYPE_ID=",
-        fbe_tx_Word(v.TYPE_ID),
-        ",KEY_ORDER=",
-        str(int(v.KEY_ORDER)),
-        ",toFbe=",
-        '"' + v.toFbe + '"',
-        ",fromFbe=",
-        ("null" if v.fromFbe is None else ("true" if v.fromFbe else "false")),
-        ",readFbe=",
-        fbe_tx_Modifier(v.readFbe),
-        ",writeFbe=",
-        fbe.text.fmt_g(v.writeFbe),
-        ",verifyFbe=",
-        fbe_tx_side(v.verifyFbe),
-        ",toFinal=",
-        str(int(v.toFinal)),
-        ",fromFinal=",
-        "[" + str(len(v.fromFinal)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.fromFinal]) + "]",
-        ",readFinal=",
-        ("null" if v.readFinal is None else '"' + v.readFinal + '"'),
-        ",writeFinal=",
-        "bytes[" + str(len(v.writeFinal)) + "]",
-        ",verifyFinal=",
-        "[" + str(len(v.verifyFinal)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.verifyFinal.items(), key=fbe.buffer.first)]) + "}>",
-        ",toJson=",
-        fbe.text.fmt_decimal(v.toJson),
-        ",fromJson=",
-        '"' + str(v.fromJson) + '"',
-        ",writeJson=",
-        str(int(v.writeJson)),
-        ",readJson=",
-        fbe.text.fmt_g(v.readJson),
-        ",hashCode=",
-        str(int(v.hashCode)),
-        ",getClass=",
-        ("null" if v.getClass is None else fbe_tx_Word(v.getClass)),
-        ",clone=",
-        fbe_tx_Word(v.clone_),
-        ",finalize=",
-        str(int(v.finalize)),
-        ",wait=",
-        '"' + v.wait + '"',
-        ",notify=",
-        ("null" if v.notify is None else ("true" if v.notify else "false")),
-        ",notifyAll=",
-        fbe_tx_Modifier(v.notifyAll),
-        ",javaClass=",
-        fbe.text.fmt_g(v.javaClass),
-        ",component1=",
-        fbe_tx_side(v.component1),
-        ",fbeLevels=",
-        str(int(v.fbeLevels)),
-        ")",
-    ))
-
-
-def fbe_tx_JsMembers(v: JsMembers) -> str:
-    """JsMembers in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "JsMembers(",
-        "fbeKey=",
-        fbe_tx_Word(v.fbeKey),
-        ",toJSON=",
-        str(int(v.toJSON)),
-        ",toText=",
-        '"' + v.toText + '"',
-        ",verify=",
-        ("null" if v.verify is None else ("true" if v.verify else "false")),
-        ")",
-    ))
-
-
-def fbe_tx_RuntimeNames(v: RuntimeNames) -> str:
-    """RuntimeNames in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "RuntimeNames(",
-        "Buffer=",
-        fbe_tx_Word(v.Buffer),
-        ",WriteBuffer=",
-        str(int(v.WriteBuffer)),
-        ",ReadBuffer=",
-        '"' + v.ReadBuffer + '"',
-        ",Reader=",
-        ("null" if v.Reader is None else ("true" if v.Reader else "false")),
-        ",Writer=",
-        fbe_tx_Modifier(v.Writer),
-        ",Limits=",
-        fbe.text.fmt_g(v.Limits),
-        ",Decimal=",
-        fbe_tx_side(v.Decimal_),
-        ",Uuid=",
-        str(int(v.Uuid)),
-        ",UUID=",
-        "[" + str(len(v.UUID)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.UUID]) + "]",
-        ",Timestamp=",
-        ("null" if v.Timestamp is None else '"' + v.Timestamp + '"'),
-        ",JsonWriter=",
-        "bytes[" + str(len(v.JsonWriter)) + "]",
-        ",JsonReader=",
-        "[" + str(len(v.JsonReader)) + "]<{" + ",".join(['"' + k0 + '"' + "->" + str(int(v0)) for k0, v0 in sorted(v.JsonReader.items(), key=fbe.buffer.first)]) + "}>",
-        ",DecodeError=",
-        fbe.text.fmt_decimal(v.DecodeError),
-        ",EncodeError=",
-        '"' + str(v.EncodeError) + '"',
-        ",DecodeException=",
-        str(int(v.DecodeException)),
-        ",EncodeException=",
-        fbe.text.fmt_g(v.EncodeException),
-        ",Sender=",
-        str(int(v.Sender_)),
-        ",Receiver=",
-        ("null" if v.Receiver_ is None else fbe_tx_Word(v.Receiver_)),
-        ",Client=",
-        fbe_tx_Word(v.Client_),
-        ",Proxy=",
-        str(int(v.Proxy_)),
-        ",Handler=",
-        '"' + v.Handler + '"',
-        ",Text=",
-        ("null" if v.Text is None else ("true" if v.Text else "false")),
-        ",Compare=",
-        fbe_tx_Modifier(v.Compare),
-        ",Decimals=",
-        fbe.text.fmt_g(v.Decimals),
-        ",Uuids=",
-        fbe_tx_side(v.Uuids),
-        ",Timestamps=",
-        str(int(v.Timestamps)),
-        ",Utf8=",
-        "[" + str(len(v.Utf8)) + "][" + ",".join([fbe_tx_Word(e0) for e0 in v.Utf8]) + "]",
-        ",Requests=",
-        ("null" if v.Requests is None else '"' + v.Requests + '"'),
-        ")",
-    ))
-
-
-def fbe_tx_class(v: class_) -> str:
-    """class in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "class(",
-        "class=",
-        str(int(v.class__)),
-        ")",
-    ))
-
-
-def fbe_tx_Object(v: Object) -> str:
-    """Object in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Object(",
-        "Object=",
-        str(int(v.Object_)),
-        ")",
-    ))
-
-
-def fbe_tx_String(v: String) -> str:
-    """String in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "String(",
-        "String=",
-        str(int(v.String_)),
-        ")",
-    ))
-
-
-def fbe_tx_List(v: List) -> str:
-    """List in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "List(",
-        "List=",
-        str(int(v.List_)),
-        ")",
-    ))
-
-
-def fbe_tx_Map(v: Map) -> str:
-    """Map in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Map(",
-        "Map=",
-        str(int(v.Map_)),
-        ")",
-    ))
-
-
-def fbe_tx_Model(v: Model) -> str:
-    """Model in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Model(",
-        "Model=",
-        str(int(v.Model_)),
-        ")",
-    ))
-
-
-def fbe_tx_FinalModel(v: FinalModel) -> str:
-    """FinalModel in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "FinalModel(",
-        "FinalModel=",
-        str(int(v.FinalModel_)),
-        ")",
-    ))
-
-
-def fbe_tx_Buffer(v: Buffer) -> str:
-    """Buffer in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Buffer(",
-        "Buffer=",
-        str(int(v.Buffer_)),
-        ")",
-    ))
-
-
-def fbe_tx_Reader(v: Reader) -> str:
-    """Reader in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Reader(",
-        "Reader=",
-        str(int(v.Reader_)),
-        ")",
-    ))
-
-
-def fbe_tx_Writer(v: Writer) -> str:
-    """Writer in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Writer(",
-        "Writer=",
-        str(int(v.Writer_)),
-        ")",
-    ))
-
-
-def fbe_tx_Limits(v: Limits) -> str:
-    """Limits in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Limits(",
-        "Limits=",
-        str(int(v.Limits_)),
-        ")",
-    ))
-
-
-def fbe_tx_DecodeError(v: DecodeError) -> str:
-    """DecodeError in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "DecodeError(",
-        "DecodeError=",
-        str(int(v.DecodeError_)),
-        ")",
-    ))
-
-
-def fbe_tx_DecodeException(v: DecodeException) -> str:
-    """DecodeException in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "DecodeException(",
-        "DecodeException=",
-        str(int(v.DecodeException_)),
-        ")",
-    ))
-
-
-def fbe_tx_Decimal(v: Decimal_) -> str:
-    """Decimal in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Decimal(",
-        "Decimal=",
-        str(int(v.Decimal__)),
-        ")",
-    ))
-
-
-def fbe_tx_Uuid(v: Uuid) -> str:
-    """Uuid in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Uuid(",
-        "Uuid=",
-        str(int(v.Uuid_)),
-        ")",
-    ))
-
-
-def fbe_tx_UUID(v: UUID) -> str:
-    """UUID in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "UUID(",
-        "UUID=",
-        str(int(v.UUID_)),
-        ")",
-    ))
-
-
-def fbe_tx_Timestamp(v: Timestamp) -> str:
-    """Timestamp in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Timestamp(",
-        "Timestamp=",
-        str(int(v.Timestamp_)),
-        ")",
-    ))
-
-
-def fbe_tx_Sender(v: Sender_) -> str:
-    """Sender in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Sender(",
-        "Sender=",
-        str(int(v.Sender__)),
-        ")",
-    ))
-
-
-def fbe_tx_Receiver(v: Receiver_) -> str:
-    """Receiver in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Receiver(",
-        "Receiver=",
-        str(int(v.Receiver__)),
-        ")",
-    ))
-
-
-def fbe_tx_Client(v: Client_) -> str:
-    """Client in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Client(",
-        "Client=",
-        str(int(v.Client__)),
-        ")",
-    ))
-
-
-def fbe_tx_Proxy(v: Proxy_) -> str:
-    """Proxy in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Proxy(",
-        "Proxy=",
-        str(int(v.Proxy__)),
-        ")",
-    ))
-
-
-def fbe_tx_Handler(v: Handler) -> str:
-    """Handler in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Handler(",
-        "Handler=",
-        str(int(v.Handler_)),
-        ")",
-    ))
-
-
-def fbe_tx_fbe(v: Xfbe_) -> str:
-    """fbe in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "fbe(",
-        "fbe=",
-        str(int(v.fbe_)),
-        ")",
-    ))
-
-
-def fbe_tx_FBE(v: FBE) -> str:
-    """FBE in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "FBE(",
-        "FBE=",
-        str(int(v.FBE_)),
-        ")",
-    ))
-
-
-def fbe_tx_std(v: std) -> str:
-    """std in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "std(",
-        "std=",
-        str(int(v.std_)),
-        ")",
-    ))
-
-
-def fbe_tx_Companion(v: Companion) -> str:
-    """Companion in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Companion(",
-        "Companion=",
-        str(int(v.Companion_)),
-        ")",
-    ))
-
-
-def fbe_tx_Any(v: Any_) -> str:
-    """Any in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Any(",
-        "Any=",
-        str(int(v.Any__)),
-        ")",
-    ))
-
-
-def fbe_tx_Self(v: Self) -> str:
-    """Self in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Self(",
-        "Self=",
-        str(int(v.Self_)),
-        ")",
-    ))
-
-
-def fbe_tx_self(v: self_) -> str:
-    """self in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "self(",
-        "self=",
-        str(int(v.self__)),
-        ")",
-    ))
-
-
-def fbe_tx_None(v: None_) -> str:
-    """None in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "None(",
-        "None=",
-        str(int(v.None__)),
-        ")",
-    ))
-
-
-def fbe_tx_Option(v: Option) -> str:
-    """Option in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Option(",
-        "Option=",
-        str(int(v.Option_)),
-        ")",
-    ))
-
-
-def fbe_tx_Result(v: Result) -> str:
-    """Result in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Result(",
-        "Result=",
-        str(int(v.Result_)),
-        ")",
-    ))
-
-
-def fbe_tx_Vec(v: Vec) -> str:
-    """Vec in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Vec(",
-        "Vec=",
-        str(int(v.Vec_)),
-        ")",
-    ))
-
-
-def fbe_tx_Box(v: Box) -> str:
-    """Box in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Box(",
-        "Box=",
-        str(int(v.Box_)),
-        ")",
-    ))
-
-
-def fbe_tx_Error(v: Error) -> str:
-    """Error in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Error(",
-        "Error=",
-        str(int(v.Error_)),
-        ")",
-    ))
-
-
-def fbe_tx_Exception(v: Exception_) -> str:
-    """Exception in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Exception(",
-        "Exception=",
-        str(int(v.Exception)),
-        ")",
-    ))
-
-
-def fbe_tx_Text(v: Text) -> str:
-    """Text in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Text(",
-        "Text=",
-        str(int(v.Text_)),
-        ")",
-    ))
-
-
-def fbe_tx_JsonWriter(v: JsonWriter) -> str:
-    """JsonWriter in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "JsonWriter(",
-        "JsonWriter=",
-        str(int(v.JsonWriter_)),
-        ")",
-    ))
-
-
-def fbe_tx_int32_t(v: int32_t) -> str:
-    """int32_t in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "int32_t(",
-        "int32_t=",
-        str(int(v.int32_t_)),
-        ")",
-    ))
-
-
-def fbe_tx_size_t(v: size_t) -> str:
-    """size_t in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "size_t(",
-        "size_t=",
-        str(int(v.size_t_)),
-        ")",
-    ))
-
-
-def fbe_tx_list(v: list_) -> str:
-    """list in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "list(",
-        "list=",
-        str(int(v.list)),
-        ")",
-    ))
-
-
-def fbe_tx_object(v: object_) -> str:
-    """object in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "object(",
-        "object=",
-        str(int(v.object__)),
-        ")",
-    ))
-
-
-def fbe_tx_v(v: v_) -> str:
-    """v in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "v(",
-        "v=",
-        str(int(v.v)),
-        ")",
-    ))
-
-
-def fbe_tx_r(v: r_) -> str:
-    """r in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "r(",
-        "r=",
-        str(int(v.r)),
-        ")",
-    ))
-
-
-def fbe_tx_w(v: w_) -> str:
-    """w in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "w(",
-        "w=",
-        str(int(v.w)),
-        ")",
-    ))
-
-
-def fbe_tx_SideBuy(v: SideBuy) -> str:
-    """SideBuy in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "SideBuy(",
-        "SideBuy=",
-        str(int(v.SideBuy_)),
-        ")",
-    ))
-
-
-def fbe_tx_OrderKey(v: OrderKey) -> str:
-    """OrderKey in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "OrderKey(",
-        "OrderKey=",
-        str(int(v.OrderKey_)),
-        ")",
-    ))
-
-
-def fbe_tx_textOfside(v: textOfside) -> str:
-    """textOfside in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "textOfside(",
-        "textOfside=",
-        str(int(v.textOfside_)),
-        ")",
-    ))
-
-
-def fbe_tx_DECIMAL_1(v: DECIMAL_1) -> str:
-    """DECIMAL_1 in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "DECIMAL_1(",
-        "DECIMAL_1=",
-        str(int(v.DECIMAL_1_)),
-        ")",
-    ))
-
-
-def fbe_tx_OrderModel(v: OrderModel) -> str:
-    """OrderModel in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "OrderModel(",
-        "OrderModel=",
-        str(int(v.OrderModel_)),
-        ")",
-    ))
-
-
-def fbe_tx_OrderFinal(v: OrderFinal) -> str:
-    """OrderFinal in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "OrderFinal(",
-        "OrderFinal=",
-        str(int(v.OrderFinal_)),
-        ")",
-    ))
-
-
-def fbe_tx_NewOrder(v: NewOrder) -> str:
-    """NewOrder in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "NewOrder(",
-        "NewOrder=",
-        str(int(v.NewOrder_)),
-        ")",
-    ))
-
-
-def fbe_tx_VerifyFBEOrder(v: VerifyFBEOrder) -> str:
-    """VerifyFBEOrder in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "VerifyFBEOrder(",
-        "VerifyFBEOrder=",
-        str(int(v.VerifyFBEOrder_)),
-        ")",
-    ))
-
-
-def fbe_tx_fbe_vr_Order(v: Xfbe_vr_Order) -> str:
-    """fbe_vr_Order in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "fbe_vr_Order(",
-        "fbe_vr_Order=",
-        str(int(v.fbe_vr_Order)),
-        ")",
-    ))
-
-
-def fbe_tx_e1(v: e1_) -> str:
-    """e1 in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "e1(",
-        "e1=",
-        str(int(v.e1)),
-        ")",
-    ))
-
-
-def fbe_tx_i2(v: i2_) -> str:
-    """i2 in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "i2(",
-        "i2=",
-        str(int(v.i2)),
-        ")",
-    ))
-
-
-def fbe_tx_o3(v: o3_) -> str:
-    """o3 in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "o3(",
-        "o3=",
-        str(int(v.o3)),
-        ")",
-    ))
-
-
-def fbe_tx_Fbe(v: Fbe) -> str:
-    """Fbe in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Fbe(",
-        "Fbe=",
-        str(int(v.Fbe_)),
-        ")",
-    ))
-
-
-def fbe_tx_FINGERPRINT(v: FINGERPRINT_) -> str:
-    """FINGERPRINT in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "FINGERPRINT(",
-        "FINGERPRINT=",
-        str(int(v.FINGERPRINT)),
-        ")",
-    ))
-
-
-def fbe_tx_FBE_FINGERPRINT(v: XFBE_FINGERPRINT) -> str:
-    """FBE_FINGERPRINT in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "FBE_FINGERPRINT(",
-        "FBE_FINGERPRINT=",
-        str(int(v.FBE_FINGERPRINT)),
-        ")",
-    ))
-
-
-def fbe_tx_FBEFingerprint(v: FBEFingerprint) -> str:
-    """FBEFingerprint in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "FBEFingerprint(",
-        "FBEFingerprint=",
-        str(int(v.FBEFingerprint_)),
-        ")",
-    ))
-
-
-def fbe_tx_Case(v: Case) -> str:
-    """Case in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Case(",
-        "name=",
-        str(int(v.name)),
-        ",Name=",
-        str(int(v.Name)),
-        ",NAME=",
-        str(int(v.NAME)),
-        ",class=",
-        str(int(v.class___)),
-        ",class_=",
-        str(int(v.class_)),
-        ",class__=",
-        str(int(v.class__)),
-        ",String=",
-        str(int(v.String)),
-        ",String_=",
-        str(int(v.String_)),
-        ")",
-    ))
-
-
-def fbe_tx_Imported(v: Imported) -> str:
-    """Imported in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Imported(",
-        "market=",
-        pkg_market.fbe_tx_Side(v.market),
-        ",org=",
-        pkg_market.fbe_tx_Instrument(v.org),
-        ",example=",
-        pkg_market.fbe_tx_Side(v.example),
-        ")",
-    ))
-
-
-def fbe_tx_symbol(v: symbol) -> str:
-    """symbol in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "symbol(",
-        "digits=",
-        fbe_tx_digits(v.digits_),
-        ")",
-    ))
-
-
-def fbe_tx_Listed(v: Listed) -> str:
-    """Listed in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Listed(",
-        pkg_market.fbe_tx_Instrument(v),
-        ",precision=",
-        fbe_tx_digits(v.precision),
-        ",ticker=",
-        fbe_tx_symbol(v.ticker),
-        ")",
-    ))
-
-
-def fbe_tx_Derived(v: Derived) -> str:
-    """Derived in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Derived(",
-        fbe_tx_Order(v),
-        ",Word=",
-        fbe_tx_Word(v.Word_),
-        ",side_=",
-        fbe_tx_range(v.side__),
-        ")",
-    ))
-
-
-def fbe_tx_Hostile(v: Hostile) -> str:
-    """Hostile in the original text format (docs/format.md section 9)."""
-    return "".join((
-        "Hostile(",
-        "Order=",
-        fbe_tx_Order(v.Order_),
-        ",CppWords=",
-        fbe_tx_CppWords(v.CppWords_),
-        ",PythonWords=",
-        fbe_tx_PythonWords(v.PythonWords_),
-        ",GoWords=",
-        fbe_tx_GoWords(v.GoWords_),
-        ",JavaWords=",
-        fbe_tx_JavaWords(v.JavaWords_),
-        ",KotlinWords=",
-        fbe_tx_KotlinWords(v.KotlinWords_),
-        ",JsWords=",
-        fbe_tx_JsWords(v.JsWords_),
-        ",RustWords=",
-        fbe_tx_RustWords(v.RustWords_),
-        ",CSharpWords=",
-        fbe_tx_CSharpWords(v.CSharpWords_),
-        ",RubyWords=",
-        fbe_tx_RubyWords(v.RubyWords_),
-        ",CppMembers=",
-        fbe_tx_CppMembers(v.CppMembers_),
-        ",PythonMembers=",
-        fbe_tx_PythonMembers(v.PythonMembers_),
-        ",GoMembers=",
-        fbe_tx_GoMembers(v.GoMembers_),
-        ",JvmMembers=",
-        fbe_tx_JvmMembers(v.JvmMembers_),
-        ",JsMembers=",
-        fbe_tx_JsMembers(v.JsMembers_),
-        ",RuntimeNames=",
-        fbe_tx_RuntimeNames(v.RuntimeNames_),
-        ",class=",
-        fbe_tx_class(v.class__),
-        ",Object=",
-        fbe_tx_Object(v.Object_),
-        ",String=",
-        fbe_tx_String(v.String_),
-        ",List=",
-        fbe_tx_List(v.List_),
-        ",Map=",
-        fbe_tx_Map(v.Map_),
-        ",Model=",
-        fbe_tx_Model(v.Model_),
-        ",FinalModel=",
-        fbe_tx_FinalModel(v.FinalModel_),
-        ",Buffer=",
-        fbe_tx_Buffer(v.Buffer_),
-        ",Reader=",
-        fbe_tx_Reader(v.Reader_),
-        ",Writer=",
-        fbe_tx_Writer(v.Writer_),
-        ",Limits=",
-        fbe_tx_Limits(v.Limits_),
-        ",DecodeError=",
-        fbe_tx_DecodeError(v.DecodeError_),
-        ",DecodeException=",
-        fbe_tx_DecodeException(v.DecodeException_),
-        ",Decimal=",
-        fbe_tx_Decimal(v.Decimal__),
-        ",Uuid=",
-        fbe_tx_Uuid(v.Uuid_),
-        ",UUID=",
-        fbe_tx_UUID(v.UUID_),
-        ",Timestamp=",
-        fbe_tx_Timestamp(v.Timestamp_),
-        ",Sender=",
-        fbe_tx_Sender(v.Sender__),
-        ",Receiver=",
-        fbe_tx_Receiver(v.Receiver__),
-        ",Client=",
-        fbe_tx_Client(v.Client__),
-        ",Proxy=",
-        fbe_tx_Proxy(v.Proxy__),
-        ",Handler=",
-        fbe_tx_Handler(v.Handler_),
-        ",fbe=",
-        fbe_tx_fbe(v.fbe_),
-        ",FBE=",
-        fbe_tx_FBE(v.FBE_),
-        ",std=",
-        fbe_tx_std(v.std_),
-        ",Companion=",
-        fbe_tx_Companion(v.Companion_),
-        ",Any=",
-        fbe_tx_Any(v.Any__),
-        ",Self=",
-        fbe_tx_Self(v.Self_),
-        ",self=",
-        fbe_tx_self(v.self__),
-        ",None=",
-        fbe_tx_None(v.None__),
-        ",Option=",
-        fbe_tx_Option(v.Option_),
-        ",Result=",
-        fbe_tx_Result(v.Result_),
-        ",Vec=",
-        fbe_tx_Vec(v.Vec_),
-        ",Box=",
-        fbe_tx_Box(v.Box_),
-        ",Error=",
-        fbe_tx_Error(v.Error_),
-        ",Exception=",
-        fbe_tx_Exception(v.Exception),
-        ",Text=",
-        fbe_tx_Text(v.Text_),
-        ",JsonWriter=",
-        fbe_tx_JsonWriter(v.JsonWriter_),
-        ",int32_t=",
-        fbe_tx_int32_t(v.int32_t_),
-        ",size_t=",
-        fbe_tx_size_t(v.size_t_),
-        ",list=",
-        fbe_tx_list(v.list),
-        ",object=",
-        fbe_tx_object(v.object__),
-        ",v=",
-        fbe_tx_v(v.v),
-        ",r=",
-        fbe_tx_r(v.r),
-        ",w=",
-        fbe_tx_w(v.w),
-        ",SideBuy=",
-        fbe_tx_SideBuy(v.SideBuy_),
-        ",OrderKey=",
-        fbe_tx_OrderKey(v.OrderKey_),
-        ",textOfside=",
-        fbe_tx_textOfside(v.textOfside_),
-        ",DECIMAL_1=",
-        fbe_tx_DECIMAL_1(v.DECIMAL_1_),
-        ",OrderModel=",
-        fbe_tx_OrderModel(v.OrderModel_),
-        ",OrderFinal=",
-        fbe_tx_OrderFinal(v.OrderFinal_),
-        ",NewOrder=",
-        fbe_tx_NewOrder(v.NewOrder_),
-        ",VerifyFBEOrder=",
-        fbe_tx_VerifyFBEOrder(v.VerifyFBEOrder_),
-        ",fbe_vr_Order=",
-        fbe_tx_fbe_vr_Order(v.fbe_vr_Order),
-        ",e1=",
-        fbe_tx_e1(v.e1),
-        ",i2=",
-        fbe_tx_i2(v.i2),
-        ",o3=",
-        fbe_tx_o3(v.o3),
-        ",Fbe=",
-        fbe_tx_Fbe(v.Fbe_),
-        ",FINGERPRINT=",
-        fbe_tx_FINGERPRINT(v.FINGERPRINT),
-        ",FBE_FINGERPRINT=",
-        fbe_tx_FBE_FINGERPRINT(v.FBE_FINGERPRINT),
-        ",FBEFingerprint=",
-        fbe_tx_FBEFingerprint(v.FBEFingerprint_),
-        ",Case=",
-        fbe_tx_Case(v.Case_),
-        ",Imported=",
-        fbe_tx_Imported(v.Imported_),
-        ",Derived=",
-        fbe_tx_Derived(v.Derived_),
-        ",Listed=",
-        fbe_tx_Listed(v.Listed_),
-        ",Letters=",
-        fbe_tx_Letters(v.Letters_),
-        ")",
-    ))
 
 
 def fbe_vw_Order(w: bytearray, v: Order) -> int:
