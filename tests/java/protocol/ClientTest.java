@@ -3,7 +3,8 @@
 // a global reject (*market.Failure) fail it with a RejectException holding the message, a timeout
 // fails it with a TimeoutException, reset() with a CancellationException; a message that answers
 // no pending request goes to the notify handler; a request without response (Ping) is done once
-// sent. Both models. Run by tests/java/junit_java.py.
+// sent; a request whose sending fails fails with the stream's IOException. Both models. Run by
+// tests/java/junit_java.py.
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -13,6 +14,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.github.fbetoolkit.fbe.RejectException;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -109,6 +112,20 @@ class ClientTest {
         int before = toServer.size();
         client.request(new Ping());
         assertTrue(toServer.size() > before && client.pendingRequests() == 0, "a request without response");
+    }
+
+    @Test
+    void failedSend() throws Exception {
+        OutputStream closed = new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("closed");
+            }
+        };
+        Client client = new Client(closed, notify);
+        Throwable why = failure(client.request(new PlaceOrder(), 0));
+        assertInstanceOf(IOException.class, why, "the stream's exception");
+        assertEquals(0, client.pendingRequests(), "nothing pending");
     }
 
     @Test

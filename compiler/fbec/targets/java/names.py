@@ -51,7 +51,7 @@ class Idents(names.Idents):
         "FrameSender", "FrameException", "OutputStream", "IOException", "Text", "StringBuilder", "JsonWriter",
         "JsonReader",
         "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
-        "Client", "FinalClient", "Requests", "CompletableFuture", "Fbe",
+        "Client", "FinalClient", "FrameClient", "Requests", "CompletableFuture", "Fbe",
     })
     # The locals and parameters of generated methods (a class of such a name would be hidden by them) and
     # the stems the generators number fresh locals from (models.Names: `e1`, `n2`...).

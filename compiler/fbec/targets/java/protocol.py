@@ -110,40 +110,15 @@ def _dispatcher(c: Context, w: CodeWriter, name: str, handler: str, what: str, f
 def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     sender_class, receiver_class = ("FinalSender", "FinalReceiver") if final else ("Sender", "Receiver")
     answers, requests = protocol.client(c.schema, c.package)
-    rq, stream = c.rt("Requests"), c.use("java.io.OutputStream")
-    frame_exception = c.rt("FrameException")
-    c.use("java.io.IOException")    # imported whether a request throws it or not
-    doc(w, f"A {sender_class} and a {receiver_class} of {c.package.name} with requests (docs/format.md 7.6): a",
-        "{@code request} per [request] message with a response sends it and gives a future of the response of",
-        "its id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout",
-        "passes, a CancellationException on reset(). Every message that answers no pending request goes to",
-        f"the notify handler. Feed it the {model}-model stream with receive (one thread); send from any thread.")
-    with w.block(f"public class {name} {{", "}"):
-        w.line(f"private final {rq} requests = new {rq}();")
-        w.line(f"private final {sender_class} sender;")
-        w.line(f"private final {receiver_class} receiver;")
-        w.blank()
+    doc(w, f"A {sender_class} and a {receiver_class} of {c.package.name} with requests: a {{@code request}} per",
+        f"[request] message with a response; see FrameClient. Feed it the {model}-model stream.")
+    with w.block(f"public class {name} extends {c.rt('FrameClient')}<{sender_class}, {receiver_class}> {{", "}"):
         doc(w, "@param out    where the frames go", "@param notify gets every message that answers no pending request")
-        with w.block(f"public {name}({stream} out, Handler notify) {{", "}"):
-            w.line(f"sender = new {sender_class}(out);")
-            with w.block(f"receiver = new {receiver_class}(new Handler() {{", "});"):
-                protocol.client_answers(c, w, answers)
-        w.blank()
-        for what, cls, text in (("sender", sender_class, "send any message"),
-                                ("receiver", receiver_class, "limits, errors")):
-            w.line(f"/** @return the {what} ({text}) */")
-            c.returns(w, c.method(what, "", cls), what)
+        with (w.block(f"public {name}({c.use('java.io.OutputStream')} out, Handler notify) {{", "}"),
+              w.block(f"super(new {sender_class}(out), requests -> new {receiver_class}(new Handler() {{", "}));")):
+            protocol.client_answers(c, w, answers)
+        if requests:
             w.blank()
-        doc(w, "Handles one chunk of the stream.", "", "@param chunk  the buffer",
-            "@param offset the chunk's first byte", "@param length the chunk's size",
-            "@throws FrameException as the receiver's receive")
-        with w.block(f"public void receive(byte[] chunk, int offset, int length) throws {frame_exception} {{", "}"):
-            w.line("receiver.receive(chunk, offset, length);")
-        w.blank()
-        protocol.client_reset(c, w)
-        w.blank()
-        w.line("/** @return the number of requests waiting for their response */")
-        c.returns(w, c.method("pendingRequests", "", "int"), "requests.size()")
         protocol.client_requests(c, w, requests, request, request_sent)
 
 
@@ -156,9 +131,8 @@ def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str,
         "@return the response, or why there is none")
     future = c.use("java.util.concurrent.CompletableFuture")
     with w.block(f"public {future}<{r}> request({t} value, long timeoutMillis) {{", "}"):
-        w.line(f"{future}<{r}> response = requests.add(value.{field}, {r}.class, "
-               f"{c.use('java.util.Set')}.of({', '.join(rejected)}), timeoutMillis);")
-        protocol.send_request(c, w, field)
+        w.line(f"return sendRequest(value.{field}, {r}.class, {c.use('java.util.Set')}.of({', '.join(rejected)}), "
+               "timeoutMillis, () -> sender().send(value));")
 
 
 def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> None:
@@ -166,6 +140,6 @@ def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> Non
     doc(w, f"Sends a {rq.struct.qualified}, a request without response: done once sent.", "",
         "@param value the request", "@throws IOException from the stream")
     with w.block(f"public void request({t} value) throws {c.use('java.io.IOException')} {{", "}"):
-        w.line("sender.send(value);")
+        w.line("sender().send(value);")
 
 PARTS = (handler, proxy_handler, proxy, receiver, sender, client)

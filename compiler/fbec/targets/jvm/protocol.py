@@ -99,34 +99,20 @@ def client_answers(c: Context, w: CodeWriter, answers: list[Answer]) -> None:
                   "notify.onReceive(value)")
 
 
-def client_reset(c: Context, w: CodeWriter) -> None:
-    """The Client's reset()."""
-    w.line("/** Fails every pending request (CancellationException) and forgets a partial frame. */")
-    with w.block(f"{c.method('reset', '')} {{", "}"):
-        w.line(c.stmt("requests.reset()"))
-        w.line(c.stmt("receiver.reset()"))
-
-
 def client_requests(c: C, w: CodeWriter, requests: list[Request],
                     waiting: Callable[[C, CodeWriter, Request, str, str, str], None],
                     sent: Callable[[C, CodeWriter, Request, str], None]) -> None:
-    """The Client's `request` of each request, each after a blank line: waiting(c, w, the request, its
+    """The Client's `request` of each request, a blank line between: waiting(c, w, the request, its
     class, the id field it is matched by, the response's class) when it waits for a response, else
     sent(c, w, the request, its class)."""
-    for request in requests:
-        w.blank()
+    for k, request in enumerate(requests):
+        if k:
+            w.blank()
         t = c.named(request.struct.qualified)
         if request.id is not None:
             waiting(c, w, request, t, c.ident.field(request.id), c.named(request.response))
         else:
             sent(c, w, request, t)
-
-
-def send_request(c: Context, w: CodeWriter, field: str) -> None:
-    """The end of a Client's request that waits for its response: the frame sent, or when sending
-    fails (an IOException) the pending request of the id field failed with it; then the future."""
-    c.guarded(w, c.use("java.io.IOException"), "sender.send(value)", f"requests.fail(value.{field}, e)")
-    w.line(c.stmt("return response"))
 
 
 def write_protocol(schema: ir.Schema, package: ir.Package, options: Options, context: type[Context],

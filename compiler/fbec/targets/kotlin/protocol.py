@@ -104,34 +104,19 @@ def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None
 def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     sender_class, receiver_class = ("FinalSender", "FinalReceiver") if final else ("Sender", "Receiver")
     answers, requests = protocol.client(c.schema, c.package)
-    rq, stream, frame_exception = c.rt("Requests"), c.use("java.io.OutputStream"), c.rt("FrameException")
-    doc(w, f"A [{sender_class}] and a [{receiver_class}] of {c.package.name} with requests (docs/format.md 7.6): a",
-        "`request` per [request] message with a response sends it and gives a future of the response of its",
-        "id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout",
-        "passes, a CancellationException on [reset]. Every message that answers no pending request goes to",
-        f"[notify]. Feed it the {model}-model stream with [receive] (one thread); send from any thread.")
-    with w.block(f"open class {name}(out: {stream}, private val notify: Handler) {{", "}"):
-        w.line(f"private val requests = {rq}()")
-        w.blank()
-        w.line("/** The sender (send any message). */")
-        w.line(f"val sender = {sender_class}(out)")
-        w.blank()
-        w.line("/** The receiver (limits, errors). */")
-        with w.block(f"val receiver = {receiver_class}(object : Handler {{", "})"):
-            protocol.client_answers(c, w, answers)
-        w.blank()
-        w.line("/** The number of requests waiting for their response. */")
-        w.line("val pendingRequests: Int")
+    doc(w, f"A [{sender_class}] and a [{receiver_class}] of {c.package.name} with requests: a `request` per [request]",
+        f"message with a response; see FrameClient. Feed it the {model}-model stream.")
+    w.line(f"open class {name}(out: {c.use('java.io.OutputStream')}, notify: Handler) :")
+    answered = "requests" if any(a.id is not None for a in answers) else "_"
+    with (w.indented(),
+          w.block(f"{c.rt('FrameClient')}<{sender_class}, {receiver_class}>({sender_class}(out), {{ {answered} ->",
+                  "})" + (" {" if requests else "")),
+          w.block(f"{receiver_class}(object : Handler {{", "})")):
+        protocol.client_answers(c, w, answers)
+    if requests:
         with w.indented():
-            w.line("get() = requests.size()")
-        w.blank()
-        w.line("/** Handles one chunk of the stream, as the receiver's receive. */")
-        w.line(f"@Throws({frame_exception}::class)")
-        w.line("fun receive(chunk: ByteArray, offset: Int = 0, length: Int = chunk.size) = "
-               "receiver.receive(chunk, offset, length)")
-        w.blank()
-        protocol.client_reset(c, w)
-        protocol.client_requests(c, w, requests, request, request_sent)
+            protocol.client_requests(c, w, requests, request, request_sent)
+        w.line("}")
 
 
 def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str, r: str) -> None:
@@ -140,11 +125,17 @@ def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str,
     future = c.use("java.util.concurrent.CompletableFuture")
     doc(w, f"Sends a {rq.struct.qualified} and gives the {rq.response} of its id, or why there is none;",
         "[timeoutMillis] 0 waits for ever.")
-    with w.block(f"fun request(value: {t}, timeoutMillis: Long = 0): {future}<{r}> {{", "}"):
-        classes = f"setOf({', '.join(rejected)})" if rejected else "emptySet()"
-        signature(w, w.depth, "val response = requests.add", [f"value.{field}", f"{r}::class.java", classes,
-                                                              "timeoutMillis"], "")
-        protocol.send_request(c, w, field)
+    head = f"fun request(value: {t}, timeoutMillis: Long = 0): {future}<{r}> ="
+    args = [f"value.{field}", f"{r}::class.java", f"setOf({', '.join(rejected)})" if rejected else "emptySet()",
+            "timeoutMillis"]
+    call = f"sendRequest({', '.join(args)}) {{ sender.send(value) }}"
+    if fits(w, w.depth, f"{head} {call}"):
+        w.line(f"{head} {call}")
+    elif fits(w, w.depth + 1, call):    # the body on the next line
+        w.line(head)
+        w.line(w.unit + call)
+    else:
+        signature(w, w.depth, f"{head} sendRequest", args, " { sender.send(value) }")
 
 
 def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> None:

@@ -2,68 +2,25 @@
 
 package recursive;
 
-import java.io.IOException;
 import java.io.OutputStream;
 
-import io.github.fbetoolkit.fbe.FrameException;
-import io.github.fbetoolkit.fbe.Requests;
+import io.github.fbetoolkit.fbe.FrameClient;
 
 /**
- * A FinalSender and a FinalReceiver of recursive with requests (docs/format.md 7.6): a
- * {@code request} per [request] message with a response sends it and gives a future of the response of
- * its id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout
- * passes, a CancellationException on reset(). Every message that answers no pending request goes to
- * the notify handler. Feed it the final-model stream with receive (one thread); send from any thread.
+ * A FinalSender and a FinalReceiver of recursive with requests: a {@code request} per
+ * [request] message with a response; see FrameClient. Feed it the final-model stream.
  */
-public class FinalClient {
-    private final Requests requests = new Requests();
-    private final FinalSender sender;
-    private final FinalReceiver receiver;
-
+public class FinalClient extends FrameClient<FinalSender, FinalReceiver> {
     /**
      * @param out    where the frames go
      * @param notify gets every message that answers no pending request
      */
     public FinalClient(OutputStream out, Handler notify) {
-        sender = new FinalSender(out);
-        receiver = new FinalReceiver(new Handler() {
+        super(new FinalSender(out), requests -> new FinalReceiver(new Handler() {
             @Override
             public void onReceive(Node value) {
                 notify.onReceive(value);
             }
-        });
-    }
-
-    /** @return the sender (send any message) */
-    public FinalSender sender() {
-        return sender;
-    }
-
-    /** @return the receiver (limits, errors) */
-    public FinalReceiver receiver() {
-        return receiver;
-    }
-
-    /**
-     * Handles one chunk of the stream.
-     *
-     * @param chunk  the buffer
-     * @param offset the chunk's first byte
-     * @param length the chunk's size
-     * @throws FrameException as the receiver's receive
-     */
-    public void receive(byte[] chunk, int offset, int length) throws FrameException {
-        receiver.receive(chunk, offset, length);
-    }
-
-    /** Fails every pending request (CancellationException) and forgets a partial frame. */
-    public void reset() {
-        requests.reset();
-        receiver.reset();
-    }
-
-    /** @return the number of requests waiting for their response */
-    public int pendingRequests() {
-        return requests.size();
+        }));
     }
 }

@@ -2,41 +2,18 @@
 
 package chars
 
-import io.github.fbetoolkit.fbe.FrameException
-import io.github.fbetoolkit.fbe.Requests
+import io.github.fbetoolkit.fbe.FrameClient
 import java.io.OutputStream
 
 /**
- * A [Sender] and a [Receiver] of chars with requests (docs/format.md 7.6): a
- * `request` per [request] message with a response sends it and gives a future of the response of its
- * id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout
- * passes, a CancellationException on [reset]. Every message that answers no pending request goes to
- * [notify]. Feed it the versioned-model stream with [receive] (one thread); send from any thread.
+ * A [Sender] and a [Receiver] of chars with requests: a `request` per [request]
+ * message with a response; see FrameClient. Feed it the versioned-model stream.
  */
-open class Client(out: OutputStream, private val notify: Handler) {
-    private val requests = Requests()
+open class Client(out: OutputStream, notify: Handler) :
+    FrameClient<Sender, Receiver>(Sender(out), { _ ->
+        Receiver(object : Handler {
+            override fun onReceive(value: CharKeys) = notify.onReceive(value)
 
-    /** The sender (send any message). */
-    val sender = Sender(out)
-
-    /** The receiver (limits, errors). */
-    val receiver = Receiver(object : Handler {
-        override fun onReceive(value: CharKeys) = notify.onReceive(value)
-
-        override fun onReceive(value: GradeKeys) = notify.onReceive(value)
+            override fun onReceive(value: GradeKeys) = notify.onReceive(value)
+        })
     })
-
-    /** The number of requests waiting for their response. */
-    val pendingRequests: Int
-        get() = requests.size()
-
-    /** Handles one chunk of the stream, as the receiver's receive. */
-    @Throws(FrameException::class)
-    fun receive(chunk: ByteArray, offset: Int = 0, length: Int = chunk.size) = receiver.receive(chunk, offset, length)
-
-    /** Fails every pending request (CancellationException) and forgets a partial frame. */
-    fun reset() {
-        requests.reset()
-        receiver.reset()
-    }
-}

@@ -2,31 +2,21 @@
 
 package com.chronoxor.proto;
 
-import java.io.IOException;
 import java.io.OutputStream;
 
-import io.github.fbetoolkit.fbe.FrameException;
-import io.github.fbetoolkit.fbe.Requests;
+import io.github.fbetoolkit.fbe.FrameClient;
 
 /**
- * A Sender and a Receiver of proto with requests (docs/format.md 7.6): a
- * {@code request} per [request] message with a response sends it and gives a future of the response of
- * its id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout
- * passes, a CancellationException on reset(). Every message that answers no pending request goes to
- * the notify handler. Feed it the versioned-model stream with receive (one thread); send from any thread.
+ * A Sender and a Receiver of proto with requests: a {@code request} per
+ * [request] message with a response; see FrameClient. Feed it the versioned-model stream.
  */
-public class Client {
-    private final Requests requests = new Requests();
-    private final Sender sender;
-    private final Receiver receiver;
-
+public class Client extends FrameClient<Sender, Receiver> {
     /**
      * @param out    where the frames go
      * @param notify gets every message that answers no pending request
      */
     public Client(OutputStream out, Handler notify) {
-        sender = new Sender(out);
-        receiver = new Receiver(new Handler() {
+        super(new Sender(out), requests -> new Receiver(new Handler() {
             @Override
             public void onReceive(OrderMessage value) {
                 notify.onReceive(value);
@@ -41,39 +31,6 @@ public class Client {
             public void onReceive(AccountMessage value) {
                 notify.onReceive(value);
             }
-        });
-    }
-
-    /** @return the sender (send any message) */
-    public Sender sender() {
-        return sender;
-    }
-
-    /** @return the receiver (limits, errors) */
-    public Receiver receiver() {
-        return receiver;
-    }
-
-    /**
-     * Handles one chunk of the stream.
-     *
-     * @param chunk  the buffer
-     * @param offset the chunk's first byte
-     * @param length the chunk's size
-     * @throws FrameException as the receiver's receive
-     */
-    public void receive(byte[] chunk, int offset, int length) throws FrameException {
-        receiver.receive(chunk, offset, length);
-    }
-
-    /** Fails every pending request (CancellationException) and forgets a partial frame. */
-    public void reset() {
-        requests.reset();
-        receiver.reset();
-    }
-
-    /** @return the number of requests waiting for their response */
-    public int pendingRequests() {
-        return requests.size();
+        }));
     }
 }

@@ -7,28 +7,19 @@ import java.io.OutputStream;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
-import io.github.fbetoolkit.fbe.FrameException;
-import io.github.fbetoolkit.fbe.Requests;
+import io.github.fbetoolkit.fbe.FrameClient;
 
 /**
- * A FinalSender and a FinalReceiver of everything with requests (docs/format.md 7.6): a
- * {@code request} per [request] message with a response sends it and gives a future of the response of
- * its id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout
- * passes, a CancellationException on reset(). Every message that answers no pending request goes to
- * the notify handler. Feed it the final-model stream with receive (one thread); send from any thread.
+ * A FinalSender and a FinalReceiver of everything with requests: a {@code request} per
+ * [request] message with a response; see FrameClient. Feed it the final-model stream.
  */
-public class FinalClient {
-    private final Requests requests = new Requests();
-    private final FinalSender sender;
-    private final FinalReceiver receiver;
-
+public class FinalClient extends FrameClient<FinalSender, FinalReceiver> {
     /**
      * @param out    where the frames go
      * @param notify gets every message that answers no pending request
      */
     public FinalClient(OutputStream out, Handler notify) {
-        sender = new FinalSender(out);
-        receiver = new FinalReceiver(new Handler() {
+        super(new FinalSender(out), requests -> new FinalReceiver(new Handler() {
             @Override
             public void onReceive(Note value) {
                 notify.onReceive(value);
@@ -64,40 +55,7 @@ public class FinalClient {
                     notify.onReceive(value);
                 }
             }
-        });
-    }
-
-    /** @return the sender (send any message) */
-    public FinalSender sender() {
-        return sender;
-    }
-
-    /** @return the receiver (limits, errors) */
-    public FinalReceiver receiver() {
-        return receiver;
-    }
-
-    /**
-     * Handles one chunk of the stream.
-     *
-     * @param chunk  the buffer
-     * @param offset the chunk's first byte
-     * @param length the chunk's size
-     * @throws FrameException as the receiver's receive
-     */
-    public void receive(byte[] chunk, int offset, int length) throws FrameException {
-        receiver.receive(chunk, offset, length);
-    }
-
-    /** Fails every pending request (CancellationException) and forgets a partial frame. */
-    public void reset() {
-        requests.reset();
-        receiver.reset();
-    }
-
-    /** @return the number of requests waiting for their response */
-    public int pendingRequests() {
-        return requests.size();
+        }));
     }
 
     /**
@@ -108,13 +66,7 @@ public class FinalClient {
      * @return the response, or why there is none
      */
     public CompletableFuture<Accepted> request(PlaceOrder value, long timeoutMillis) {
-        CompletableFuture<Accepted> response = requests.add(value.id, Accepted.class, Set.of(Rejected.class, org.example.market.Failure.class), timeoutMillis);
-        try {
-            sender.send(value);
-        } catch (IOException e) {
-            requests.fail(value.id, e);
-        }
-        return response;
+        return sendRequest(value.id, Accepted.class, Set.of(Rejected.class, org.example.market.Failure.class), timeoutMillis, () -> sender().send(value));
     }
 
     /**
@@ -124,6 +76,6 @@ public class FinalClient {
      * @throws IOException from the stream
      */
     public void request(Ping value) throws IOException {
-        sender.send(value);
+        sender().send(value);
     }
 }

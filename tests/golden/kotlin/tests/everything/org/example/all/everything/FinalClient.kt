@@ -2,78 +2,47 @@
 
 package org.example.all.everything
 
-import io.github.fbetoolkit.fbe.FrameException
-import io.github.fbetoolkit.fbe.Requests
+import io.github.fbetoolkit.fbe.FrameClient
 import java.io.IOException
 import java.io.OutputStream
 import java.util.concurrent.CompletableFuture
 
 /**
- * A [FinalSender] and a [FinalReceiver] of everything with requests (docs/format.md 7.6): a
- * `request` per [request] message with a response sends it and gives a future of the response of its
- * id, which fails with a RejectException on one of its rejects, a TimeoutException when its timeout
- * passes, a CancellationException on [reset]. Every message that answers no pending request goes to
- * [notify]. Feed it the final-model stream with [receive] (one thread); send from any thread.
+ * A [FinalSender] and a [FinalReceiver] of everything with requests: a `request` per [request]
+ * message with a response; see FrameClient. Feed it the final-model stream.
  */
-open class FinalClient(out: OutputStream, private val notify: Handler) {
-    private val requests = Requests()
+open class FinalClient(out: OutputStream, notify: Handler) :
+    FrameClient<FinalSender, FinalReceiver>(FinalSender(out), { requests ->
+        FinalReceiver(object : Handler {
+            override fun onReceive(value: Note) = notify.onReceive(value)
 
-    /** The sender (send any message). */
-    val sender = FinalSender(out)
+            override fun onReceive(value: PlaceOrder) = notify.onReceive(value)
 
-    /** The receiver (limits, errors). */
-    val receiver = FinalReceiver(object : Handler {
-        override fun onReceive(value: Note) = notify.onReceive(value)
+            override fun onReceive(value: Accepted) {
+                if (!requests.answer(value.id, value, false)) notify.onReceive(value)
+            }
 
-        override fun onReceive(value: PlaceOrder) = notify.onReceive(value)
+            override fun onReceive(value: Rejected) {
+                if (!requests.answer(value.id, value, false)) notify.onReceive(value)
+            }
 
-        override fun onReceive(value: Accepted) {
-            if (!requests.answer(value.id, value, false)) notify.onReceive(value)
-        }
+            override fun onReceive(value: Ping) = notify.onReceive(value)
 
-        override fun onReceive(value: Rejected) {
-            if (!requests.answer(value.id, value, false)) notify.onReceive(value)
-        }
-
-        override fun onReceive(value: Ping) = notify.onReceive(value)
-
-        override fun onReceive(value: org.example.market.Failure) {
-            if (!requests.answer(value.id, value, true)) notify.onReceive(value)
-        }
-    })
-
-    /** The number of requests waiting for their response. */
-    val pendingRequests: Int
-        get() = requests.size()
-
-    /** Handles one chunk of the stream, as the receiver's receive. */
-    @Throws(FrameException::class)
-    fun receive(chunk: ByteArray, offset: Int = 0, length: Int = chunk.size) = receiver.receive(chunk, offset, length)
-
-    /** Fails every pending request (CancellationException) and forgets a partial frame. */
-    fun reset() {
-        requests.reset()
-        receiver.reset()
-    }
-
+            override fun onReceive(value: org.example.market.Failure) {
+                if (!requests.answer(value.id, value, true)) notify.onReceive(value)
+            }
+        })
+    }) {
     /**
      * Sends a everything.PlaceOrder and gives the everything.Accepted of its id, or why there is none;
      * [timeoutMillis] 0 waits for ever.
      */
-    fun request(value: PlaceOrder, timeoutMillis: Long = 0): CompletableFuture<Accepted> {
-        val response = requests.add(
-            value.id,
-            Accepted::class.java,
-            setOf(Rejected::class.java, org.example.market.Failure::class.java),
-            timeoutMillis,
-        )
-        try {
-            sender.send(value)
-        } catch (e: IOException) {
-            requests.fail(value.id, e)
-        }
-        return response
-    }
+    fun request(value: PlaceOrder, timeoutMillis: Long = 0): CompletableFuture<Accepted> = sendRequest(
+        value.id,
+        Accepted::class.java,
+        setOf(Rejected::class.java, org.example.market.Failure::class.java),
+        timeoutMillis,
+    ) { sender.send(value) }
 
     /** Sends a everything.Ping, a request without response: done once sent. */
     @Throws(IOException::class)
