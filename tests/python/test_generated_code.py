@@ -263,6 +263,7 @@ def test_enum_and_flags_types(everything: Any) -> None:
     e = everything.mods["everything"]
     assert str(e.EInt32(-1)) == "a" and str(e.EInt32(42)) == "<unknown>" and int(e.EInt32(42)) == 42
     assert str(e.FByte(3)) == "one|two|both" and e.FByte(3).has_flags(e.FByte.one)
+    assert not e.FByte.one.has_flags(e.FByte(3))  # every bit of the argument, not any
     assert str(e.FUInt64.all) == "top|low|all"
 
 

@@ -30,7 +30,7 @@ from .protocol import (
     model_notice,
     wait_response,
 )
-from .struct import DEFAULT, Codec, Default, EnumMembers, Struct, bind, enum_missing, explain
+from .struct import DEFAULT, Codec, Default, Enum, EnumMembers, Flags, Struct, bind, enum_missing, explain
 from .text import text_bytes
 from .values import (
     EPOCH,
@@ -61,9 +61,11 @@ __all__ = [
     "DecodeError",
     "Default",
     "EncodeError",
+    "Enum",
     "EnumMembers",
     "FBEError",
     "FinalModel",
+    "Flags",
     "FrameError",
     "Limits",
     "Model",

@@ -304,6 +304,23 @@ def enum_missing(cls: type[E], value: object) -> E | None:
     return None
 
 
+class Enum(enum.IntEnum):
+    """Base class of every generated enum: a value no constant has is kept (docs/format.md 2.6),
+    ``Side(42)``, and prints ``<unknown>``."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        return enum_missing(cls, value)
+
+
+class Flags(enum.IntFlag):
+    """Base class of every generated flags class (any bits are kept, as IntFlag keeps them)."""
+
+    def has_flags(self, flags: int) -> bool:
+        """True when every bit of ``flags`` is set."""
+        return (int(self) & int(flags)) == int(flags)
+
+
 class EnumMembers(dict[int, M]):
     """Wire value -> member of one generated enum/flags class (``FBE_M_<Name>``).
 

@@ -11,25 +11,17 @@ from .context import Context, order_key, py_tuple
 
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
+    """An enum's class (fbe.Enum: undeclared values kept) or a flags' (fbe.Flags: has_flags), the
+    members of its wire values (FBE_M_), its names' table (FBE_N_) and its text form (fbe_tx_)."""
     flags = e.kind == "flags"
-    base = ctx.std("enum", "IntFlag" if flags else "IntEnum")
     note = " Deprecated." if e.deprecated else ""
     cls = ctx.ident.type(e.qualified)
     code = ctx.writer()
-    with code.block(f"class {cls}({base}):"):
+    with code.block(f"class {cls}(fbe.{'Flags' if flags else 'Enum'}):"):
         code.line(f'"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire}).{note}"""')
         code.blank()
         for v in e.values:
             code.line(f"{ctx.ident.value(e.qualified, v.name)} = {v.value}")
-        code.blank()
-        if not flags:
-            code.line("@classmethod")
-            with code.block(f"def _missing_(cls, value: object) -> {cls} | None:"):
-                code.line("return fbe.enum_missing(cls, value)")
-        else:
-            with code.block("def has_flags(self, flags: int) -> bool:"):
-                code.line('"""True when every bit of ``flags`` is set."""')
-                code.line("return (int(self) & int(flags)) == int(flags)")
         code.blank()
         with code.block("def __str__(self) -> str:"):
             code.line(f"return fbe_tx_{e.name}(self)")
@@ -38,15 +30,15 @@ def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     code.blank(2)
     if flags:
         names = "tuple[tuple[str, int], ...] = " + py_tuple([f'("{v.name}", {v.value})' for v in e.values])
-        text = "the declared flags fully set in value, joined by |", f"fbe.text.fmt_flags(value, FBE_N_{e.name})"
+        text = "the declared flags fully set in value, joined by |"
     else:
         names = "dict[int, str] = {" + ", ".join(f'{v.value}: "{v.name}"' for v in e.text_values) + "}"
-        text = "the first declared name with this value, else <unknown>", f'FBE_N_{e.name}.get(int(value), "<unknown>")'
+        text = "the first declared name with this value, else <unknown>"
     code.line(f"FBE_N_{e.name}: {names}")
     code.blank(2)
     with code.block(f"def fbe_tx_{e.name}(value: int) -> str:"):
-        code.line(f'"""Text form: {text[0]}."""')
-        code.line(f"return {text[1]}")
+        code.line(f'"""Text form: {text}."""')
+        code.line(f"return fbe.text.fmt_{e.kind}(value, FBE_N_{e.name})")  # fbe.text.fmt_enum or fmt_flags
     return code.text().splitlines() + ["", ""]
 
 

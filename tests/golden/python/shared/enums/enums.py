@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from enum import IntEnum
 from typing import Any, ClassVar
 
 import fbe
@@ -18,7 +17,7 @@ VERSION = (1, 0)
 FINGERPRINT = "d0fc4fa7f25eec69f0cbcff085b29e57c1a57a05cf59006515b5e330c48d5b7b"
 
 
-class EnumByte(IntEnum):
+class EnumByte(fbe.Enum):
     """enum enums.EnumByte (byte, stored as uint8)."""
 
     ENUM_VALUE_0 = 0
@@ -27,10 +26,6 @@ class EnumByte(IntEnum):
     ENUM_VALUE_3 = 254
     ENUM_VALUE_4 = 255
     ENUM_VALUE_5 = 254
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumByte | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumByte(self)
@@ -44,10 +39,10 @@ FBE_N_EnumByte: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 254: "EN
 
 def fbe_tx_EnumByte(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumByte.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumByte)
 
 
-class EnumChar(IntEnum):
+class EnumChar(fbe.Enum):
     """enum enums.EnumChar (char, stored as uint8)."""
 
     ENUM_VALUE_0 = 0
@@ -56,10 +51,6 @@ class EnumChar(IntEnum):
     ENUM_VALUE_3 = 51
     ENUM_VALUE_4 = 52
     ENUM_VALUE_5 = 51
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumChar | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumChar(self)
@@ -73,10 +64,10 @@ FBE_N_EnumChar: dict[int, str] = {0: "ENUM_VALUE_0", 49: "ENUM_VALUE_1", 50: "EN
 
 def fbe_tx_EnumChar(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumChar.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumChar)
 
 
-class EnumWChar(IntEnum):
+class EnumWChar(fbe.Enum):
     """enum enums.EnumWChar (wchar, stored as uint32)."""
 
     ENUM_VALUE_0 = 0
@@ -85,10 +76,6 @@ class EnumWChar(IntEnum):
     ENUM_VALUE_3 = 1365
     ENUM_VALUE_4 = 1366
     ENUM_VALUE_5 = 1365
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumWChar | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumWChar(self)
@@ -102,10 +89,10 @@ FBE_N_EnumWChar: dict[int, str] = {0: "ENUM_VALUE_0", 1092: "ENUM_VALUE_1", 1093
 
 def fbe_tx_EnumWChar(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumWChar.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumWChar)
 
 
-class EnumInt8(IntEnum):
+class EnumInt8(fbe.Enum):
     """enum enums.EnumInt8 (int8, stored as int8)."""
 
     ENUM_VALUE_0 = 0
@@ -114,10 +101,6 @@ class EnumInt8(IntEnum):
     ENUM_VALUE_3 = 126
     ENUM_VALUE_4 = 127
     ENUM_VALUE_5 = 126
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumInt8 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumInt8(self)
@@ -131,10 +114,10 @@ FBE_N_EnumInt8: dict[int, str] = {0: "ENUM_VALUE_0", -128: "ENUM_VALUE_1", -127:
 
 def fbe_tx_EnumInt8(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumInt8.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumInt8)
 
 
-class EnumUInt8(IntEnum):
+class EnumUInt8(fbe.Enum):
     """enum enums.EnumUInt8 (uint8, stored as uint8)."""
 
     ENUM_VALUE_0 = 0
@@ -143,10 +126,6 @@ class EnumUInt8(IntEnum):
     ENUM_VALUE_3 = 254
     ENUM_VALUE_4 = 255
     ENUM_VALUE_5 = 254
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumUInt8 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumUInt8(self)
@@ -160,10 +139,10 @@ FBE_N_EnumUInt8: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 254: "E
 
 def fbe_tx_EnumUInt8(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumUInt8.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumUInt8)
 
 
-class EnumInt16(IntEnum):
+class EnumInt16(fbe.Enum):
     """enum enums.EnumInt16 (int16, stored as int16)."""
 
     ENUM_VALUE_0 = 0
@@ -172,10 +151,6 @@ class EnumInt16(IntEnum):
     ENUM_VALUE_3 = 32766
     ENUM_VALUE_4 = 32767
     ENUM_VALUE_5 = 32766
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumInt16 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumInt16(self)
@@ -189,10 +164,10 @@ FBE_N_EnumInt16: dict[int, str] = {0: "ENUM_VALUE_0", -32768: "ENUM_VALUE_1", -3
 
 def fbe_tx_EnumInt16(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumInt16.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumInt16)
 
 
-class EnumUInt16(IntEnum):
+class EnumUInt16(fbe.Enum):
     """enum enums.EnumUInt16 (uint16, stored as uint16)."""
 
     ENUM_VALUE_0 = 0
@@ -201,10 +176,6 @@ class EnumUInt16(IntEnum):
     ENUM_VALUE_3 = 65534
     ENUM_VALUE_4 = 65535
     ENUM_VALUE_5 = 65534
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumUInt16 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumUInt16(self)
@@ -218,10 +189,10 @@ FBE_N_EnumUInt16: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 65534:
 
 def fbe_tx_EnumUInt16(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumUInt16.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumUInt16)
 
 
-class EnumInt32(IntEnum):
+class EnumInt32(fbe.Enum):
     """enum enums.EnumInt32 (int32, stored as int32)."""
 
     ENUM_VALUE_0 = 0
@@ -230,10 +201,6 @@ class EnumInt32(IntEnum):
     ENUM_VALUE_3 = 2147483646
     ENUM_VALUE_4 = 2147483647
     ENUM_VALUE_5 = 2147483646
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumInt32 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumInt32(self)
@@ -247,10 +214,10 @@ FBE_N_EnumInt32: dict[int, str] = {0: "ENUM_VALUE_0", -2147483648: "ENUM_VALUE_1
 
 def fbe_tx_EnumInt32(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumInt32.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumInt32)
 
 
-class EnumUInt32(IntEnum):
+class EnumUInt32(fbe.Enum):
     """enum enums.EnumUInt32 (uint32, stored as uint32)."""
 
     ENUM_VALUE_0 = 0
@@ -259,10 +226,6 @@ class EnumUInt32(IntEnum):
     ENUM_VALUE_3 = 4294967294
     ENUM_VALUE_4 = 4294967295
     ENUM_VALUE_5 = 4294967294
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumUInt32 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumUInt32(self)
@@ -276,10 +239,10 @@ FBE_N_EnumUInt32: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 429496
 
 def fbe_tx_EnumUInt32(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumUInt32.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumUInt32)
 
 
-class EnumInt64(IntEnum):
+class EnumInt64(fbe.Enum):
     """enum enums.EnumInt64 (int64, stored as int64)."""
 
     ENUM_VALUE_0 = 0
@@ -288,10 +251,6 @@ class EnumInt64(IntEnum):
     ENUM_VALUE_3 = 9223372036854775806
     ENUM_VALUE_4 = 9223372036854775807
     ENUM_VALUE_5 = 9223372036854775806
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumInt64 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumInt64(self)
@@ -305,10 +264,10 @@ FBE_N_EnumInt64: dict[int, str] = {0: "ENUM_VALUE_0", -9223372036854775807: "ENU
 
 def fbe_tx_EnumInt64(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumInt64.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumInt64)
 
 
-class EnumUInt64(IntEnum):
+class EnumUInt64(fbe.Enum):
     """enum enums.EnumUInt64 (uint64, stored as uint64)."""
 
     ENUM_VALUE_0 = 0
@@ -317,10 +276,6 @@ class EnumUInt64(IntEnum):
     ENUM_VALUE_3 = 18446744073709551614
     ENUM_VALUE_4 = 18446744073709551615
     ENUM_VALUE_5 = 18446744073709551614
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumUInt64 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumUInt64(self)
@@ -334,7 +289,7 @@ FBE_N_EnumUInt64: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 184467
 
 def fbe_tx_EnumUInt64(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumUInt64.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumUInt64)
 
 
 FBE_L0 = struct.Struct("<IIBBBBBBBBBBBBIIIIIIbbbbbbBBBBBBhhhhhhHHHHHHiiiiiiIIIIIIqqqqqqQQQQQQ")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from enum import IntEnum, IntFlag
 from typing import Any, ClassVar
 
 import fbe
@@ -18,15 +17,11 @@ VERSION = (1, 0)
 FINGERPRINT = "628824befa3858a459701efa8e08fe647cebd2c46a88209de72df32611eac7d2"
 
 
-class OrderSide(IntEnum):
+class OrderSide(fbe.Enum):
     """enum proto.OrderSide (byte, stored as uint8)."""
 
     buy = 0
     sell = 1
-
-    @classmethod
-    def _missing_(cls, value: object) -> OrderSide | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_OrderSide(self)
@@ -40,19 +35,15 @@ FBE_N_OrderSide: dict[int, str] = {0: "buy", 1: "sell"}
 
 def fbe_tx_OrderSide(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_OrderSide.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_OrderSide)
 
 
-class OrderType(IntEnum):
+class OrderType(fbe.Enum):
     """enum proto.OrderType (byte, stored as uint8)."""
 
     market = 0
     limit = 1
     stop = 2
-
-    @classmethod
-    def _missing_(cls, value: object) -> OrderType | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_OrderType(self)
@@ -66,10 +57,10 @@ FBE_N_OrderType: dict[int, str] = {0: "market", 1: "limit", 2: "stop"}
 
 def fbe_tx_OrderType(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_OrderType.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_OrderType)
 
 
-class State(IntFlag):
+class State(fbe.Flags):
     """flags proto.State (byte, stored as uint8)."""
 
     unknown = 0
@@ -79,10 +70,6 @@ class State(IntFlag):
     broken = 8
     good = 6
     bad = 9
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_State(self)

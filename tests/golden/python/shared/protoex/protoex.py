@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from enum import IntEnum, IntFlag
 from typing import Any, ClassVar
 
 import fbe
@@ -22,16 +21,12 @@ VERSION = (1, 0)
 FINGERPRINT = "f1462fc340d15847ff929b52e17ca95e411ee76e3d6b275eba4f81150151c668"
 
 
-class OrderSide(IntEnum):
+class OrderSide(fbe.Enum):
     """enum protoex.OrderSide (byte, stored as uint8)."""
 
     buy = 0
     sell = 1
     tell = 2
-
-    @classmethod
-    def _missing_(cls, value: object) -> OrderSide | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_OrderSide(self)
@@ -45,20 +40,16 @@ FBE_N_OrderSide: dict[int, str] = {0: "buy", 1: "sell", 2: "tell"}
 
 def fbe_tx_OrderSide(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_OrderSide.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_OrderSide)
 
 
-class OrderType(IntEnum):
+class OrderType(fbe.Enum):
     """enum protoex.OrderType (byte, stored as uint8)."""
 
     market = 0
     limit = 1
     stop = 2
     stoplimit = 3
-
-    @classmethod
-    def _missing_(cls, value: object) -> OrderType | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_OrderType(self)
@@ -72,10 +63,10 @@ FBE_N_OrderType: dict[int, str] = {0: "market", 1: "limit", 2: "stop", 3: "stopl
 
 def fbe_tx_OrderType(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_OrderType.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_OrderType)
 
 
-class StateEx(IntFlag):
+class StateEx(fbe.Flags):
     """flags protoex.StateEx (byte, stored as uint8)."""
 
     unknown = 0
@@ -87,10 +78,6 @@ class StateEx(IntFlag):
     sad = 32
     good = 6
     bad = 9
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_StateEx(self)

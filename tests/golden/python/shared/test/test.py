@@ -10,7 +10,6 @@ import struct
 import uuid
 from collections.abc import Callable
 from decimal import Decimal
-from enum import IntEnum, IntFlag
 from typing import Any, ClassVar
 
 import fbe
@@ -24,7 +23,7 @@ VERSION = (123, 456)
 FINGERPRINT = "9f4861479150d4e303e612ad32505bfe73cbad5c25fc8a65f26a538fa5291b03"
 
 
-class EnumSimple(IntEnum):
+class EnumSimple(fbe.Enum):
     """enum test.EnumSimple (int32, stored as int32)."""
 
     ENUM_VALUE_0 = 0
@@ -33,10 +32,6 @@ class EnumSimple(IntEnum):
     ENUM_VALUE_3 = 3
     ENUM_VALUE_4 = 4
     ENUM_VALUE_5 = 3
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumSimple | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumSimple(self)
@@ -50,10 +45,10 @@ FBE_N_EnumSimple: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_1", 2: "EN
 
 def fbe_tx_EnumSimple(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumSimple.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumSimple)
 
 
-class EnumTyped(IntEnum):
+class EnumTyped(fbe.Enum):
     """enum test.EnumTyped (char, stored as uint8)."""
 
     ENUM_VALUE_0 = 0
@@ -62,10 +57,6 @@ class EnumTyped(IntEnum):
     ENUM_VALUE_3 = 51
     ENUM_VALUE_4 = 52
     ENUM_VALUE_5 = 51
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumTyped | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumTyped(self)
@@ -79,15 +70,11 @@ FBE_N_EnumTyped: dict[int, str] = {0: "ENUM_VALUE_0", 49: "ENUM_VALUE_1", 50: "E
 
 def fbe_tx_EnumTyped(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumTyped.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumTyped)
 
 
-class EnumEmpty(IntEnum):
+class EnumEmpty(fbe.Enum):
     """enum test.EnumEmpty (int32, stored as int32)."""
-
-    @classmethod
-    def _missing_(cls, value: object) -> EnumEmpty | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EnumEmpty(self)
@@ -101,10 +88,10 @@ FBE_N_EnumEmpty: dict[int, str] = {}
 
 def fbe_tx_EnumEmpty(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EnumEmpty.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EnumEmpty)
 
 
-class FlagsSimple(IntFlag):
+class FlagsSimple(fbe.Flags):
     """flags test.FlagsSimple (int32, stored as int32)."""
 
     FLAG_VALUE_0 = 0
@@ -113,10 +100,6 @@ class FlagsSimple(IntFlag):
     FLAG_VALUE_3 = 4
     FLAG_VALUE_4 = 4
     FLAG_VALUE_5 = 5
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_FlagsSimple(self)
@@ -133,7 +116,7 @@ def fbe_tx_FlagsSimple(value: int) -> str:
     return fbe.text.fmt_flags(value, FBE_N_FlagsSimple)
 
 
-class FlagsTyped(IntFlag):
+class FlagsTyped(fbe.Flags):
     """flags test.FlagsTyped (uint64, stored as uint64)."""
 
     FLAG_VALUE_0 = 0
@@ -146,10 +129,6 @@ class FlagsTyped(IntFlag):
     FLAG_VALUE_7 = 64
     FLAG_VALUE_8 = 64
     FLAG_VALUE_9 = 42
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_FlagsTyped(self)
@@ -166,12 +145,8 @@ def fbe_tx_FlagsTyped(value: int) -> str:
     return fbe.text.fmt_flags(value, FBE_N_FlagsTyped)
 
 
-class FlagsEmpty(IntFlag):
+class FlagsEmpty(fbe.Flags):
     """flags test.FlagsEmpty (int32, stored as int32)."""
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_FlagsEmpty(self)

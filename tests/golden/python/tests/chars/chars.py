@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from enum import IntEnum
 from typing import Any, ClassVar
 
 import fbe
@@ -18,17 +17,13 @@ VERSION = (0, 0)
 FINGERPRINT = "746ecaa2b8ef1eed7411be2aeae148784ea2851a36632b324888523da6362f38"
 
 
-class Grade(IntEnum):
+class Grade(fbe.Enum):
     """enum chars.Grade (char, stored as uint8)."""
 
     low = 1
     mid = 127
     high = 128
     top = 200
-
-    @classmethod
-    def _missing_(cls, value: object) -> Grade | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_Grade(self)
@@ -42,7 +37,7 @@ FBE_N_Grade: dict[int, str] = {1: "low", 127: "mid", 128: "high", 200: "top"}
 
 def fbe_tx_Grade(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_Grade.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_Grade)
 
 
 FBE_L0 = struct.Struct("<IIII")

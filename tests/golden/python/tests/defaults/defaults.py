@@ -10,7 +10,6 @@ import struct
 import uuid
 from collections.abc import Callable
 from decimal import Decimal
-from enum import IntEnum, IntFlag
 from typing import Any, ClassVar
 
 import fbe
@@ -20,15 +19,11 @@ VERSION = (0, 0)
 FINGERPRINT = "d1bd9861eedadfd5bee8247dba0afcb3c886e3f8a658eec0a4cce89d8cfc1f77"
 
 
-class Colour(IntEnum):
+class Colour(fbe.Enum):
     """enum defaults.Colour (byte, stored as uint8)."""
 
     red = 0
     green = 1
-
-    @classmethod
-    def _missing_(cls, value: object) -> Colour | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_Colour(self)
@@ -42,18 +37,14 @@ FBE_N_Colour: dict[int, str] = {0: "red", 1: "green"}
 
 def fbe_tx_Colour(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_Colour.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_Colour)
 
 
-class Mode(IntFlag):
+class Mode(fbe.Flags):
     """flags defaults.Mode (byte, stored as uint8)."""
 
     none = 0
     on = 1
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_Mode(self)

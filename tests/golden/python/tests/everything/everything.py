@@ -10,7 +10,6 @@ import struct
 import uuid
 from collections.abc import Callable
 from decimal import Decimal
-from enum import IntEnum, IntFlag
 from typing import Any, ClassVar
 
 import fbe
@@ -24,16 +23,12 @@ VERSION = (3, 14)
 FINGERPRINT = "f78588568f67cff105f109bc8b4a5b039718860a6497ebe73e4d653a88fca334"
 
 
-class EByte(IntEnum):
+class EByte(fbe.Enum):
     """enum everything.EByte (byte, stored as uint8)."""
 
     a = 0
     b = 16
     c = 17
-
-    @classmethod
-    def _missing_(cls, value: object) -> EByte | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EByte(self)
@@ -47,19 +42,15 @@ FBE_N_EByte: dict[int, str] = {0: "a", 16: "b", 17: "c"}
 
 def fbe_tx_EByte(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EByte.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EByte)
 
 
-class EChar(IntEnum):
+class EChar(fbe.Enum):
     """enum everything.EChar (char, stored as uint8)."""
 
     a = 97
     b = 98
     c = 10
-
-    @classmethod
-    def _missing_(cls, value: object) -> EChar | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EChar(self)
@@ -73,17 +64,13 @@ FBE_N_EChar: dict[int, str] = {97: "a", 98: "b", 10: "c"}
 
 def fbe_tx_EChar(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EChar.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EChar)
 
 
-class EWChar(IntEnum):
+class EWChar(fbe.Enum):
     """enum everything.EWChar (wchar, stored as uint32)."""
 
     a = 1114111
-
-    @classmethod
-    def _missing_(cls, value: object) -> EWChar | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EWChar(self)
@@ -97,18 +84,14 @@ FBE_N_EWChar: dict[int, str] = {1114111: "a"}
 
 def fbe_tx_EWChar(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EWChar.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EWChar)
 
 
-class EInt8(IntEnum):
+class EInt8(fbe.Enum):
     """enum everything.EInt8 (int8, stored as int8)."""
 
     lo = -128
     hi = 127
-
-    @classmethod
-    def _missing_(cls, value: object) -> EInt8 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EInt8(self)
@@ -122,17 +105,13 @@ FBE_N_EInt8: dict[int, str] = {-128: "lo", 127: "hi"}
 
 def fbe_tx_EInt8(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EInt8.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EInt8)
 
 
-class EUInt8(IntEnum):
+class EUInt8(fbe.Enum):
     """enum everything.EUInt8 (uint8, stored as uint8)."""
 
     a = 255
-
-    @classmethod
-    def _missing_(cls, value: object) -> EUInt8 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EUInt8(self)
@@ -146,17 +125,13 @@ FBE_N_EUInt8: dict[int, str] = {255: "a"}
 
 def fbe_tx_EUInt8(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EUInt8.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EUInt8)
 
 
-class EInt16(IntEnum):
+class EInt16(fbe.Enum):
     """enum everything.EInt16 (int16, stored as int16)."""
 
     a = -32768
-
-    @classmethod
-    def _missing_(cls, value: object) -> EInt16 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EInt16(self)
@@ -170,17 +145,13 @@ FBE_N_EInt16: dict[int, str] = {-32768: "a"}
 
 def fbe_tx_EInt16(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EInt16.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EInt16)
 
 
-class EUInt16(IntEnum):
+class EUInt16(fbe.Enum):
     """enum everything.EUInt16 (uint16, stored as uint16)."""
 
     a = 65535
-
-    @classmethod
-    def _missing_(cls, value: object) -> EUInt16 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EUInt16(self)
@@ -194,19 +165,15 @@ FBE_N_EUInt16: dict[int, str] = {65535: "a"}
 
 def fbe_tx_EUInt16(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EUInt16.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EUInt16)
 
 
-class EInt32(IntEnum):
+class EInt32(fbe.Enum):
     """enum everything.EInt32 (int32, stored as int32)."""
 
     a = -1
     b = 0
     c = -1
-
-    @classmethod
-    def _missing_(cls, value: object) -> EInt32 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EInt32(self)
@@ -220,17 +187,13 @@ FBE_N_EInt32: dict[int, str] = {-1: "a", 0: "b"}
 
 def fbe_tx_EInt32(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EInt32.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EInt32)
 
 
-class EUInt32(IntEnum):
+class EUInt32(fbe.Enum):
     """enum everything.EUInt32 (uint32, stored as uint32)."""
 
     a = 4294967295
-
-    @classmethod
-    def _missing_(cls, value: object) -> EUInt32 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EUInt32(self)
@@ -244,17 +207,13 @@ FBE_N_EUInt32: dict[int, str] = {4294967295: "a"}
 
 def fbe_tx_EUInt32(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EUInt32.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EUInt32)
 
 
-class EInt64(IntEnum):
+class EInt64(fbe.Enum):
     """enum everything.EInt64 (int64, stored as int64)."""
 
     a = -9223372036854775808
-
-    @classmethod
-    def _missing_(cls, value: object) -> EInt64 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EInt64(self)
@@ -268,17 +227,13 @@ FBE_N_EInt64: dict[int, str] = {-9223372036854775808: "a"}
 
 def fbe_tx_EInt64(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EInt64.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EInt64)
 
 
-class EUInt64(IntEnum):
+class EUInt64(fbe.Enum):
     """enum everything.EUInt64 (uint64, stored as uint64)."""
 
     a = 18446744073709551615
-
-    @classmethod
-    def _missing_(cls, value: object) -> EUInt64 | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EUInt64(self)
@@ -292,18 +247,14 @@ FBE_N_EUInt64: dict[int, str] = {18446744073709551615: "a"}
 
 def fbe_tx_EUInt64(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EUInt64.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EUInt64)
 
 
-class EDefault(IntEnum):
+class EDefault(fbe.Enum):
     """enum everything.EDefault (int32, stored as int32)."""
 
     zero = 0
     one = 1
-
-    @classmethod
-    def _missing_(cls, value: object) -> EDefault | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EDefault(self)
@@ -317,18 +268,14 @@ FBE_N_EDefault: dict[int, str] = {0: "zero", 1: "one"}
 
 def fbe_tx_EDefault(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EDefault.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EDefault)
 
 
-class EOld(IntEnum):
+class EOld(fbe.Enum):
     """enum everything.EOld (int32, stored as int32). Deprecated."""
 
     secret = 7
     old = 8
-
-    @classmethod
-    def _missing_(cls, value: object) -> EOld | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_EOld(self)
@@ -342,10 +289,10 @@ FBE_N_EOld: dict[int, str] = {7: "secret", 8: "old"}
 
 def fbe_tx_EOld(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_EOld.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_EOld)
 
 
-class Reserved(IntEnum):
+class Reserved(fbe.Enum):
     """enum everything.Reserved (int32, stored as int32)."""
 
     new = 0
@@ -353,10 +300,6 @@ class Reserved(IntEnum):
     default = 2
     None_ = 3
     lambda_ = 4
-
-    @classmethod
-    def _missing_(cls, value: object) -> Reserved | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_Reserved(self)
@@ -370,20 +313,16 @@ FBE_N_Reserved: dict[int, str] = {0: "new", 1: "delete", 2: "default", 3: "None"
 
 def fbe_tx_Reserved(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_Reserved.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_Reserved)
 
 
-class FByte(IntFlag):
+class FByte(fbe.Flags):
     """flags everything.FByte (byte, stored as uint8)."""
 
     none = 0
     one = 1
     two = 2
     both = 3
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_FByte(self)
@@ -400,16 +339,12 @@ def fbe_tx_FByte(value: int) -> str:
     return fbe.text.fmt_flags(value, FBE_N_FByte)
 
 
-class FUInt64(IntFlag):
+class FUInt64(fbe.Flags):
     """flags everything.FUInt64 (uint64, stored as uint64)."""
 
     top = 9223372036854775808
     low = 1
     all = 9223372036854775809
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_FUInt64(self)
@@ -426,14 +361,10 @@ def fbe_tx_FUInt64(value: int) -> str:
     return fbe.text.fmt_flags(value, FBE_N_FUInt64)
 
 
-class FDefault(IntFlag):
+class FDefault(fbe.Flags):
     """flags everything.FDefault (int32, stored as int32)."""
 
     x = 1
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_FDefault(self)

@@ -10,7 +10,6 @@ import struct
 import uuid
 from collections.abc import Callable
 from decimal import Decimal
-from enum import IntEnum, IntFlag
 from typing import Any, ClassVar
 
 import fbe
@@ -24,7 +23,7 @@ VERSION = (0, 0)
 FINGERPRINT = "6cb04512c61cd1da794b15702ddf783198b3c638fa773deeeaddd8b0909f857b"
 
 
-class Word(IntEnum):
+class Word(fbe.Enum):
     """enum import.Word (int16, stored as int16)."""
 
     alignas = 0
@@ -533,10 +532,6 @@ class Word(IntEnum):
     Utf8 = 503
     Requests = 504
 
-    @classmethod
-    def _missing_(cls, value: object) -> Word | None:
-        return fbe.enum_missing(cls, value)
-
     def __str__(self) -> str:
         return fbe_tx_Word(self)
 
@@ -549,18 +544,14 @@ FBE_N_Word: dict[int, str] = {0: "alignas", 1: "alignof", 2: "and", 3: "and_eq",
 
 def fbe_tx_Word(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_Word.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_Word)
 
 
-class side(IntEnum):
+class side(fbe.Enum):
     """enum import.side (int32, stored as int32)."""
 
     buy = 0
     sell = 1
-
-    @classmethod
-    def _missing_(cls, value: object) -> side | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_side(self)
@@ -574,18 +565,14 @@ FBE_N_side: dict[int, str] = {0: "buy", 1: "sell"}
 
 def fbe_tx_side(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_side.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_side)
 
 
-class range_(IntEnum):
+class range_(fbe.Enum):
     """enum import.range (int32, stored as int32)."""
 
     lo = 0
     hi = 1
-
-    @classmethod
-    def _missing_(cls, value: object) -> range_ | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_range(self)
@@ -599,10 +586,10 @@ FBE_N_range: dict[int, str] = {0: "lo", 1: "hi"}
 
 def fbe_tx_range(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_range.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_range)
 
 
-class Letters(IntEnum):
+class Letters(fbe.Enum):
     """enum import.Letters (int32, stored as int32)."""
 
     a = 0
@@ -611,10 +598,6 @@ class Letters(IntEnum):
     m__a = 3
     a_ = 4
     _ = 5
-
-    @classmethod
-    def _missing_(cls, value: object) -> Letters | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_Letters(self)
@@ -628,18 +611,14 @@ FBE_N_Letters: dict[int, str] = {0: "a", 1: "A", 2: "_a", 3: "__a", 4: "a_", 5: 
 
 def fbe_tx_Letters(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_Letters.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_Letters)
 
 
-class digits(IntEnum):
+class digits(fbe.Enum):
     """enum import.digits (int32, stored as int32)."""
 
     one = 0
     two = 1
-
-    @classmethod
-    def _missing_(cls, value: object) -> digits | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_digits(self)
@@ -653,10 +632,10 @@ FBE_N_digits: dict[int, str] = {0: "one", 1: "two"}
 
 def fbe_tx_digits(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_digits.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_digits)
 
 
-class Modifier(IntFlag):
+class Modifier(fbe.Flags):
     """flags import.Modifier (uint64, stored as uint64)."""
 
     class_ = 1
@@ -701,10 +680,6 @@ class Modifier(IntFlag):
     String = 549755813888
     toString = 1099511627776
     Companion = 2199023255552
-
-    def has_flags(self, flags: int) -> bool:
-        """True when every bit of ``flags`` is set."""
-        return (int(self) & int(flags)) == int(flags)
 
     def __str__(self) -> str:
         return fbe_tx_Modifier(self)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import struct
 import uuid
 from collections.abc import Callable
-from enum import IntEnum
 from typing import Any, ClassVar
 
 import fbe
@@ -19,15 +18,11 @@ VERSION = (2, 7)
 FINGERPRINT = "63afbf62f4a0a07fa9d63f74c53228d10032d9b4c1eaa1d378a4c849be718800"
 
 
-class Side(IntEnum):
+class Side(fbe.Enum):
     """enum market.Side (byte, stored as uint8)."""
 
     buy = 0
     sell = 1
-
-    @classmethod
-    def _missing_(cls, value: object) -> Side | None:
-        return fbe.enum_missing(cls, value)
 
     def __str__(self) -> str:
         return fbe_tx_Side(self)
@@ -41,7 +36,7 @@ FBE_N_Side: dict[int, str] = {0: "buy", 1: "sell"}
 
 def fbe_tx_Side(value: int) -> str:
     """Text form: the first declared name with this value, else <unknown>."""
-    return FBE_N_Side.get(int(value), "<unknown>")
+    return fbe.text.fmt_enum(value, FBE_N_Side)
 
 
 FBE_L0 = struct.Struct("<IIIi")
