@@ -1442,11 +1442,14 @@ pub trait Struct: Sized + Default {
     /// (strings, vectors, the structs they hold): with a reused value, deserializing allocates only
     /// what the value did not hold yet. It fails exactly when [`Struct::from_fbe`] fails, with its
     /// error, and then leaves `self` a valid value, partly read.
+    #[inline]
     fn read_fbe(&mut self, data: &[u8]) -> Result<(), DecodeError> {
         self.read_fbe_with(data, &Limits::DEFAULT)
     }
 
-    /// Reads a versioned root into `self` under `limits`.
+    /// Reads a versioned root into `self` under `limits`. Not `#[inline]` as the other roots are:
+    /// inlined into the caller, the trade `Account`'s read spilled more in the loop over its
+    /// orders than the constant limits saved (docs/rust.md, "Performance").
     fn read_fbe_with(&mut self, data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
         let mut r = Reader::versioned(data, limits).map_err(|e| e.within(Self::NAME))?;
         let off = reader::get_u32(r.data(), 4) as usize;
@@ -1455,6 +1458,9 @@ pub trait Struct: Sized + Default {
 
     /// `Ok` exactly when [`Struct::from_fbe_with`] succeeds, with its error otherwise
     /// (docs/limits.md 4); it makes no value but the sets and maps whose keys it compares.
+    /// `#[inline]`, as the final model's roots: a caller's constant limits (`&Limits::DEFAULT`)
+    /// fold into the checks (the budget without a multiply, no compare with a depth of 128).
+    #[inline]
     fn verify_fbe(data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
         let mut r = Reader::versioned(data, limits).map_err(|e| e.within(Self::NAME))?;
         let off = reader::get_u32(r.data(), 4) as usize;
@@ -1488,11 +1494,13 @@ pub trait Struct: Sized + Default {
 
     /// Reads a final root into `self` under the default limits, reusing its allocations (as
     /// [`Struct::read_fbe`]).
+    #[inline]
     fn read_final(&mut self, data: &[u8]) -> Result<(), DecodeError> {
         self.read_final_with(data, &Limits::DEFAULT)
     }
 
     /// Reads a final root into `self` under `limits`.
+    #[inline]
     fn read_final_with(&mut self, data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
         let mut r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
         self.read_fields_into(&mut r).map_err(|e| e.within(Self::NAME))?;
@@ -1500,6 +1508,7 @@ pub trait Struct: Sized + Default {
     }
 
     /// `Ok` exactly when [`Struct::from_final_with`] succeeds, with its error otherwise.
+    #[inline]
     fn verify_final(data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
         let mut r = Reader::final_root(data, Self::TYPE_ID, limits).map_err(|e| e.within(Self::NAME))?;
         Self::verify_fields(&mut r).map_err(|e| e.within(Self::NAME))?;
