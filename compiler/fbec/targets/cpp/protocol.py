@@ -238,18 +238,17 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
     _class_head(w, name, ["FBE::Client<TBuffer>", f"FBE::{escape(package.name)}::{_cls('Sender', final)}<TBuffer>",
                           f"FBE::{escape(package.name)}::{_cls('Receiver', final)}<TBuffer>"] + imp_clients)
     with w.block("{", "};"):
-        w.label("public:")
-        w.line(f"using FBE::{escape(package.name)}::{_cls('Sender', final)}<TBuffer>::send;")
-        w.line("using FBE::Client<TBuffer>::receive;")
-        w.line("using FBE::Client<TBuffer>::reset;")
-        w.line("using FBE::Client<TBuffer>::logging;")
-        w.line("using FBE::Client<TBuffer>::final;")
-        for imp, c in zip(imp_packages, imp_clients):
-            if _has_requests(schema, imp):
-                w.line(f"using {c}::request;")
+        # send(), receive(), reset()... need no using-declaration: the class that declares them last (the
+        # package's Sender, FBE::Client) dominates the virtual bases it derives from
+        imp_requests = [c for imp, c in zip(imp_packages, imp_clients) if _has_requests(schema, imp)]
+        if requests or imp_requests:
+            w.label("public:")
+        for c in imp_requests:
+            w.line(f"using {c}::request;")
         for r in requests:
             _request(w, r)
-        w.blank()
+        if requests or imp_requests:
+            w.blank()
         w.label("protected:")
         w.line(f"using FBE::{escape(package.name)}::{_cls('Receiver', final)}<TBuffer>::onReceive;")
         for imp, c in zip(imp_packages, imp_clients):
@@ -287,16 +286,6 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
                     w.block("if (!onReceiveResponse(value) && !onReceiveReject(value))"):
                 w.line("onReceiveNotify(value);")
         w.blank()
-        with w.function("void reset_requests() override"):
-            for c in imp_clients:
-                w.line(f"{c}::reset_requests();")
-            for q in responses:
-                w.line(f"_requests_{_ident(q)}.reset();")
-        with w.function("void watchdog_requests(uint64_t utc) override"):
-            for c in imp_clients:
-                w.line(f"{c}::watchdog_requests(utc);")
-            for q in responses:
-                w.line(f"_requests_{_ident(q)}.watchdog(utc);")
         with w.function("bool fail_request(const FBE::uuid_t& id, const std::string& error) override", bool(responses)):
             for q in responses:
                 guard(w, f"_requests_{_ident(q)}.fail(id, error)", "return true;")
@@ -305,8 +294,8 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
             w.line("return false;")
         if responses:
             w.label("private:")
-            for q in responses:
-                w.line(f"FBE::PendingRequests<{qualified(q)}> _requests_{_ident(q)};")
+            for q in responses:     # (each in the tables FBE::Client's reset() and watchdog() go through)
+                w.line(f"FBE::PendingRequests<{qualified(q)}> _requests_{_ident(q)}{{*this}};")
     w.blank()
 
 

@@ -450,10 +450,31 @@ private:
 
 // ---------------------------------------------------------------- Client
 
+template <class TBuffer>
+class Client;
+
+//! What a Client does with each of its tables of pending requests, whatever their response type.
+class PendingTable {
+public:
+    virtual ~PendingTable() = default;
+    //! Fails every request whose timestamp + timeout <= utc with "Timeout!".
+    virtual void watchdog(uint64_t utc) = 0;
+    //! Fails every pending request with "Reset client!".
+    virtual void reset() = 0;
+};
+
 //! The requests waiting for a response of type R, by id and by deadline.
 template <typename R>
-class PendingRequests {
+class PendingRequests : public PendingTable {
 public:
+    PendingRequests() = default;
+    //! A table of `client` (a generated Client's member), added to the tables its watchdog() and reset()
+    //! go through.
+    template <class TBuffer>
+    explicit PendingRequests(Client<TBuffer>& client) { client._pending_tables.push_back(this); }
+    PendingRequests(const PendingRequests&) = delete;
+    PendingRequests& operator=(const PendingRequests&) = delete;
+
     //! Registers a request; timeout in nanoseconds (0 = none).
     void add(const uuid_t& id, uint64_t timestamp, uint64_t timeout, std::promise<R>&& promise) {
         auto it = _by_id.find(id);
@@ -491,21 +512,19 @@ public:
         return true;
     }
 
-    //! Fails every request whose timestamp + timeout <= utc with "Timeout!".
-    void watchdog(uint64_t utc) {
+    void watchdog(uint64_t utc) override {
         while (!_by_deadline.empty() && _by_deadline.begin()->first.first <= utc) {
             const uuid_t id = _by_deadline.begin()->second;
             fail(id, "Timeout!");
         }
     }
 
-    //! Fails every pending request.
-    void reset(const std::string& error = "Reset client!") {
+    void reset() override {
         auto entries = std::move(_by_id);
         _by_id.clear();
         _by_deadline.clear();
         for (auto& item : entries)
-            item.second.promise.set_exception(std::make_exception_ptr(std::runtime_error(error)));
+            item.second.promise.set_exception(std::make_exception_ptr(std::runtime_error("Reset client!")));
     }
 
     std::size_t size() const noexcept { return _by_id.size(); }
@@ -572,8 +591,15 @@ public:
 protected:
     Client() = default;
 
-    virtual void reset_requests() {}
-    virtual void watchdog_requests(uint64_t /*utc*/) {}
+    //! reset() and watchdog() on every table of pending requests (_pending_tables).
+    virtual void reset_requests() {
+        for (PendingTable* table : _pending_tables)
+            table->reset();
+    }
+    virtual void watchdog_requests(uint64_t utc) {
+        for (PendingTable* table : _pending_tables)
+            table->watchdog(utc);
+    }
     //! Fails the pending request `id` of any type (used by global rejects).
     virtual bool fail_request(const uuid_t& /*id*/, const std::string& /*error*/) { return false; }
 
@@ -621,6 +647,12 @@ protected:
 
     std::recursive_mutex _lock;
     uint64_t _timestamp = 0;
+    //! The tables of pending requests of the generated Clients, those of the imports (virtual bases, made
+    //! first) before the package's own: each table adds itself when made (PendingRequests(client)).
+    std::vector<PendingTable*> _pending_tables;
+
+    template <typename>
+    friend class PendingRequests;
 };
 
 } // namespace FBE

@@ -94,13 +94,6 @@ class FinalClient
     , public virtual FBE::graph::FinalSender<TBuffer>
     , public virtual FBE::graph::FinalReceiver<TBuffer>
 {
-public:
-    using FBE::graph::FinalSender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::graph::FinalReceiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::graph::Node& /*response*/) { return false; }
@@ -126,14 +119,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

@@ -133,13 +133,6 @@ class Client
     , public virtual FBE::proto::Sender<TBuffer>
     , public virtual FBE::proto::Receiver<TBuffer>
 {
-public:
-    using FBE::proto::Sender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::proto::Receiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::proto::OrderMessage& /*response*/) { return false; }
@@ -165,14 +158,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

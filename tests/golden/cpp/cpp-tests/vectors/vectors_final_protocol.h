@@ -114,13 +114,6 @@ class FinalClient
     , public virtual FBE::vectors::FinalSender<TBuffer>
     , public virtual FBE::vectors::FinalReceiver<TBuffer>
 {
-public:
-    using FBE::vectors::FinalSender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::vectors::FinalReceiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::vectors::Edge& /*response*/) { return false; }
@@ -162,14 +155,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

@@ -165,13 +165,6 @@ class Client
     , public virtual FBE::vectors::Sender<TBuffer>
     , public virtual FBE::vectors::Receiver<TBuffer>
 {
-public:
-    using FBE::vectors::Sender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::vectors::Receiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::vectors::Edge& /*response*/) { return false; }
@@ -213,14 +206,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

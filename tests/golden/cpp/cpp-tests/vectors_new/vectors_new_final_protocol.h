@@ -84,13 +84,6 @@ class FinalClient
     , public virtual FBE::vectors_new::FinalSender<TBuffer>
     , public virtual FBE::vectors_new::FinalReceiver<TBuffer>
 {
-public:
-    using FBE::vectors_new::FinalSender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::vectors_new::FinalReceiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::vectors_new::Edge& /*response*/) { return false; }
@@ -108,14 +101,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

@@ -117,13 +117,6 @@ class Client
     , public virtual FBE::vectors_new::Sender<TBuffer>
     , public virtual FBE::vectors_new::Receiver<TBuffer>
 {
-public:
-    using FBE::vectors_new::Sender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::vectors_new::Receiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::vectors_new::Edge& /*response*/) { return false; }
@@ -141,14 +134,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

@@ -74,13 +74,6 @@ class FinalClient
     , public virtual FBE::enums::FinalSender<TBuffer>
     , public virtual FBE::enums::FinalReceiver<TBuffer>
 {
-public:
-    using FBE::enums::FinalSender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::enums::FinalReceiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::enums::Enums& /*response*/) { return false; }
@@ -90,14 +83,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

@@ -101,13 +101,6 @@ class Client
     , public virtual FBE::enums::Sender<TBuffer>
     , public virtual FBE::enums::Receiver<TBuffer>
 {
-public:
-    using FBE::enums::Sender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::enums::Receiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::enums::Enums& /*response*/) { return false; }
@@ -117,14 +110,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

@@ -102,13 +102,6 @@ class FinalClient
     , public virtual FBE::protoex::FinalReceiver<TBuffer>
     , public virtual FBE::proto::FinalClient<TBuffer>
 {
-public:
-    using FBE::protoex::FinalSender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::protoex::FinalReceiver<TBuffer>::onReceive;
     using FBE::proto::FinalClient<TBuffer>::onReceiveResponse;
@@ -137,16 +130,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-        FBE::proto::FinalClient<TBuffer>::reset_requests();
-    }
-
-    void watchdog_requests(uint64_t utc) override
-    {
-        FBE::proto::FinalClient<TBuffer>::watchdog_requests(utc);
     }
 
     bool fail_request(const FBE::uuid_t& id, const std::string& error) override

@@ -145,13 +145,6 @@ class Client
     , public virtual FBE::protoex::Receiver<TBuffer>
     , public virtual FBE::proto::Client<TBuffer>
 {
-public:
-    using FBE::protoex::Sender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::protoex::Receiver<TBuffer>::onReceive;
     using FBE::proto::Client<TBuffer>::onReceiveResponse;
@@ -180,16 +173,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-        FBE::proto::Client<TBuffer>::reset_requests();
-    }
-
-    void watchdog_requests(uint64_t utc) override
-    {
-        FBE::proto::Client<TBuffer>::watchdog_requests(utc);
     }
 
     bool fail_request(const FBE::uuid_t& id, const std::string& error) override

@@ -289,13 +289,6 @@ class Client
     , public virtual FBE::test::Receiver<TBuffer>
     , public virtual FBE::proto::Client<TBuffer>
 {
-public:
-    using FBE::test::Sender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::test::Receiver<TBuffer>::onReceive;
     using FBE::proto::Client<TBuffer>::onReceiveResponse;
@@ -396,16 +389,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-        FBE::proto::Client<TBuffer>::reset_requests();
-    }
-
-    void watchdog_requests(uint64_t utc) override
-    {
-        FBE::proto::Client<TBuffer>::watchdog_requests(utc);
     }
 
     bool fail_request(const FBE::uuid_t& id, const std::string& error) override

@@ -84,13 +84,6 @@ class FinalClient
     , public virtual FBE::chars::FinalSender<TBuffer>
     , public virtual FBE::chars::FinalReceiver<TBuffer>
 {
-public:
-    using FBE::chars::FinalSender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::chars::FinalReceiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::chars::CharKeys& /*response*/) { return false; }
@@ -108,14 +101,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

@@ -74,13 +74,6 @@ class FinalClient
     , public virtual FBE::defaults::FinalSender<TBuffer>
     , public virtual FBE::defaults::FinalReceiver<TBuffer>
 {
-public:
-    using FBE::defaults::FinalSender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::defaults::FinalReceiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::defaults::Zeros& /*response*/) { return false; }
@@ -90,14 +83,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override

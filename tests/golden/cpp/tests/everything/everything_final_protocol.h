@@ -123,11 +123,6 @@ class FinalClient
     , public virtual FBE::market::FinalClient<TBuffer>
 {
 public:
-    using FBE::everything::FinalSender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
     //! Sends everything.PlaceOrder; the future completes with the everything.Accepted of the same id. timeout in milliseconds, 0 = none.
     std::future<::everything::Accepted> request(const ::everything::PlaceOrder& value, uint64_t timeout = 0)
     {
@@ -200,18 +195,6 @@ protected:
         FBE::market::FinalClient<TBuffer>::onReceive(value);
     }
 
-    void reset_requests() override
-    {
-        FBE::market::FinalClient<TBuffer>::reset_requests();
-        _requests_everything_Accepted.reset();
-    }
-
-    void watchdog_requests(uint64_t utc) override
-    {
-        FBE::market::FinalClient<TBuffer>::watchdog_requests(utc);
-        _requests_everything_Accepted.watchdog(utc);
-    }
-
     bool fail_request(const FBE::uuid_t& id, const std::string& error) override
     {
         if (_requests_everything_Accepted.fail(id, error))
@@ -222,7 +205,7 @@ protected:
     }
 
 private:
-    FBE::PendingRequests<::everything::Accepted> _requests_everything_Accepted;
+    FBE::PendingRequests<::everything::Accepted> _requests_everything_Accepted{*this};
 };
 
 } // namespace everything

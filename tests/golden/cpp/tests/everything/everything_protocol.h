@@ -178,11 +178,6 @@ class Client
     , public virtual FBE::market::Client<TBuffer>
 {
 public:
-    using FBE::everything::Sender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
     //! Sends everything.PlaceOrder; the future completes with the everything.Accepted of the same id. timeout in milliseconds, 0 = none.
     std::future<::everything::Accepted> request(const ::everything::PlaceOrder& value, uint64_t timeout = 0)
     {
@@ -255,18 +250,6 @@ protected:
         FBE::market::Client<TBuffer>::onReceive(value);
     }
 
-    void reset_requests() override
-    {
-        FBE::market::Client<TBuffer>::reset_requests();
-        _requests_everything_Accepted.reset();
-    }
-
-    void watchdog_requests(uint64_t utc) override
-    {
-        FBE::market::Client<TBuffer>::watchdog_requests(utc);
-        _requests_everything_Accepted.watchdog(utc);
-    }
-
     bool fail_request(const FBE::uuid_t& id, const std::string& error) override
     {
         if (_requests_everything_Accepted.fail(id, error))
@@ -277,7 +260,7 @@ protected:
     }
 
 private:
-    FBE::PendingRequests<::everything::Accepted> _requests_everything_Accepted;
+    FBE::PendingRequests<::everything::Accepted> _requests_everything_Accepted{*this};
 };
 
 } // namespace everything

@@ -145,13 +145,6 @@ class Client
     , public virtual FBE::import::Receiver<TBuffer>
     , public virtual FBE::market::Client<TBuffer>
 {
-public:
-    using FBE::import::Sender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::import::Receiver<TBuffer>::onReceive;
     using FBE::market::Client<TBuffer>::onReceiveResponse;
@@ -180,16 +173,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-        FBE::market::Client<TBuffer>::reset_requests();
-    }
-
-    void watchdog_requests(uint64_t utc) override
-    {
-        FBE::market::Client<TBuffer>::watchdog_requests(utc);
     }
 
     bool fail_request(const FBE::uuid_t& id, const std::string& error) override

@@ -74,13 +74,6 @@ class FinalClient
     , public virtual FBE::market::FinalSender<TBuffer>
     , public virtual FBE::market::FinalReceiver<TBuffer>
 {
-public:
-    using FBE::market::FinalSender<TBuffer>::send;
-    using FBE::Client<TBuffer>::receive;
-    using FBE::Client<TBuffer>::reset;
-    using FBE::Client<TBuffer>::logging;
-    using FBE::Client<TBuffer>::final;
-
 protected:
     using FBE::market::FinalReceiver<TBuffer>::onReceive;
     virtual bool onReceiveResponse(const ::market::Failure& /*response*/) { return false; }
@@ -90,14 +83,6 @@ protected:
     {
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
-    }
-
-    void reset_requests() override
-    {
-    }
-
-    void watchdog_requests(uint64_t /*utc*/) override
-    {
     }
 
     bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override
