@@ -376,16 +376,20 @@ impl From<&[u8]> for Bytes {
     }
 }
 
-/// The bytes `b` into a string or bytes value: in its buffer when that holds them, else in a new
-/// one of their size (`make`; the old bytes are not copied to a grown buffer).
+/// The bytes `b` into a string or bytes value: over its own bytes when it holds as many, in its
+/// buffer when that holds them, else in a new one of their size (`make`; the old bytes are not
+/// copied to a grown buffer).
 #[inline(always)]
 fn refill<T: std::ops::DerefMut<Target = Vec<u8>>>(v: &mut T, b: &[u8], make: impl FnOnce(&[u8]) -> T) {
     let n = b.len();
-    if v.capacity() < n {
+    if n == v.len() && n <= 16 {
+        // A reused value mostly holds a string of the same length (C++'s assign_bytes finds it
+        // too): copied over in fixed-size parts, with no capacity read and no length stored.
+        copy_short(v, b);
+    } else if v.capacity() < n {
         *v = make(b);
     } else if n <= 16 {
-        // A reused value mostly holds a string of the same length: resized (in place), then
-        // filled without a call to memcpy.
+        // resized in place, then filled without a call to memcpy
         v.resize(n, 0);
         copy_short(v, b);
     } else {
