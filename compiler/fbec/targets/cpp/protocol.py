@@ -158,7 +158,7 @@ def _on_receive(w: CppWriter, bases: list[str], dispatch: list[Struct],
                 case: Callable[[Struct], tuple[str, str]]) -> None:
     """A Receiver's or Proxy's onReceive: a switch over the type ids of `dispatch`, each case calling
     its handler (`case(s)`: the read that must succeed, the call), then the imports' classes."""
-    with w.braced("bool onReceive(std::size_t type, const void* data, std::size_t size) override"):
+    with w.function("bool onReceive(std::size_t type, const void* data, std::size_t size) override", False):
         if dispatch:
             with w.braced("switch (type)"):
                 for s in dispatch:
@@ -172,10 +172,6 @@ def _on_receive(w: CppWriter, bases: list[str], dispatch: list[Struct],
                     w.line("break;")
         for b in bases:
             guard(w, f"{b}::onReceive(type, data, size)", "return true;")
-        if not dispatch and not bases:
-            w.line("(void)type;")
-            w.line("(void)data;")
-            w.line("(void)size;")
         w.line("return false;")
 
 
@@ -275,9 +271,8 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
             else:
                 w.line(f"virtual bool onReceiveResponse(const {t}& /*response*/) {{ return false; }}")
             if q in rejects:
-                with w.braced(f"virtual bool onReceiveReject(const {t}& reject)"):
-                    if not _fail(w, "reject", rejects[q], imp_clients if q in global_rejects else [], "return true;"):
-                        w.line("(void)reject;")
+                with w.function(f"virtual bool onReceiveReject(const {t}& reject)", False):
+                    _fail(w, "reject", rejects[q], imp_clients if q in global_rejects else [], "return true;")
                     w.line("return false;")
             else:
                 w.line(f"virtual bool onReceiveReject(const {t}& /*reject*/) {{ return false; }}")
@@ -299,16 +294,15 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
     w.blank()
 
 
-def _fail(w: CppWriter, reject: str, tables: list[str], clients: list[str], then: str) -> bool:
+def _fail(w: CppWriter, reject: str, tables: list[str], clients: list[str], then: str) -> None:
     """Fails the pending request a reject answers (`then` when one was): in this Client's `tables` of
-    each response type, then, a global reject, in the imports' `clients`. Whether it wrote any."""
+    each response type, then, a global reject, in the imports' `clients`."""
     if tables or clients:
         w.line(f"const std::string error = {reject}.string();")
     for table in tables:
         guard(w, f"_requests_{_ident(table)}.fail({reject}.id, error)", then)
     for c in clients:
         guard(w, f"{c}::fail_request({reject}.id, error)", then)
-    return bool(tables or clients)
 
 
 def _request(w: CppWriter, r: Struct) -> None:
