@@ -50,6 +50,14 @@ for (const final of [false, true]) {
     assert.deepEqual(notified, ["Accepted", "Accepted"]);
   });
 
+  test(`${model} Client: a value of no request type is a rejected TypeError, nothing sent`, async () => {
+    const { client, sent } = wire(final);
+    const note = new everything.Note() as unknown as everything.Ping;
+    await assert.rejects(client.request(note), (e: unknown) => e instanceof TypeError &&
+      e.message === "not a request message of everything");
+    assert.equal(sent.length, 0);
+  });
+
   test(`${model} Client: a reject of its id, a global reject, a timeout, an abort, reset`, async () => {
     const { client, reply, notified } = wire(final);
     const o1 = new everything.PlaceOrder();

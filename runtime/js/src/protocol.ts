@@ -89,9 +89,9 @@ export function bytesOf(chunk: Uint8Array | ArrayBuffer | ArrayBufferView): Uint
  * A value nested deeper than `maxDepth` is refused with its EncodeError and
  * nothing is sent (docs/limits.md 1).
  *
- * Generated Senders type `send` with the package's messages.
+ * Generated Senders type `send` with the package's messages (`M`).
  */
-export class Sender {
+export class Sender<M extends Sendable = Sendable> {
   /** Where frames go (undefined: queued). */
   transport: Transport | undefined;
   readonly final: boolean;
@@ -104,6 +104,11 @@ export class Sender {
     this.transport = transport;
     this.final = final;
     this.writer = new Writer(256, maxDepth);
+  }
+
+  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
+  send(value: M): number {
+    return this.sendValue(value);
   }
 
   /** Serializes `value` into a frame and sends it; returns the frame's size. */
@@ -204,8 +209,8 @@ export const UNKNOWN_TYPE: unique symbol = Symbol("unknown type");
 /**
  * Splits a byte stream fed in chunks of any size (single bytes included)
  * into frames and delivers each whole frame (docs/format.md 7.4,
- * docs/limits.md 6). Generated Receivers, Proxies and Clients extend it with
- * `decode` (a switch over the package's dispatch table) and `deliver` (the
+ * docs/limits.md 6). MessageReceiver and MessageProxy extend it with
+ * `decode` (a look-up in the package's dispatch table) and `deliver` (the
  * handler's method). Not reentrant: feed it from one place.
  *
  * Every frame is checked: a size above `limits.maxFrameSize` is refused
@@ -475,6 +480,132 @@ export abstract class FrameReceiver {
   }
 }
 
+// ---------------------------------------------------------------- a package's Receiver and Proxy
+
+/** A message class of a package's protocol: its type id, readers (`fromFinal` with --final) and verify. */
+export interface MessageType {
+  readonly fbeType: number;
+  fromFbe(frame: Uint8Array, limits?: Limits): unknown;
+  fromFinal?(frame: Uint8Array, limits?: Limits): unknown;
+  verifyFbe(frame: Uint8Array, limits?: Limits): DecodeError | undefined;
+}
+
+/** A handler's method for one message (an optional method of a generated Handler), or undefined. */
+type HandlerMethod<A> = ((value: A) => void) | undefined;
+
+/**
+ * A message of a dispatch table: its class and its ProxyHandler's method (the
+ * function reads the method off the handler: a typed property access of its own).
+ */
+export type MessageEntry<P> = readonly [MessageType, (p: P) => HandlerMethod<Uint8Array>];
+
+/**
+ * A package's dispatch table (docs/format.md 7.2): the messages its Receivers
+ * decode and its Proxy verifies, by type id, with the method of the generated
+ * ProxyHandler (`on<Message>Frame(frame)`) each frame is handed to.
+ */
+export class MessageTable<P> {
+  readonly #small = new Array<MessageEntry<P> | undefined>(SMALL_TYPE); // by type id, those below SMALL_TYPE
+  readonly #large = new Map<number, MessageEntry<P>>();
+
+  constructor(messages: ReadonlyArray<MessageEntry<P>>) {
+    for (const m of messages) {
+      const typeId = m[0].fbeType;
+      if (typeId < SMALL_TYPE) this.#small[typeId] = m;
+      else this.#large.set(typeId, m);
+    }
+  }
+
+  /** The message of `typeId`, or undefined. */
+  get(typeId: number): MessageEntry<P> | undefined {
+    return typeId < SMALL_TYPE ? this.#small[typeId] : this.#large.get(typeId);
+  }
+}
+
+/** The type ids a MessageTable finds by index in an array, not in a Map: those of most schemas. */
+const SMALL_TYPE = 4096;
+
+/**
+ * Hands a decoded message of `typeId` to the handler's method for it
+ * (`on<Message>(value)`), or to its `onMessage`: generated per package, a
+ * switch of typed calls.
+ */
+export type Deliver<H> = (handler: H, typeId: number, value: unknown) => void;
+
+/**
+ * Reads frames of a package's messages fed in chunks of any size (`receive`)
+ * and hands each message to `handler` (docs/format.md 7.4): to its method for
+ * the message (`on<Message>`), or to `onMessage` when it has none. Each value
+ * is new: a handler may keep it. A bad frame is a FrameError: see
+ * FrameReceiver for `limits` (frame size, decode limits) and `onError`.
+ * Generated Receivers and FinalReceivers extend it with their package's
+ * MessageTable, Handler and delivery.
+ */
+export class MessageReceiver<H> extends FrameReceiver {
+  /** Gets the messages. */
+  handler: H;
+  readonly #messages: MessageTable<never>;
+  readonly #deliver: Deliver<H>;
+
+  protected constructor(messages: MessageTable<never>, deliver: Deliver<H>, final: boolean, handler: H,
+    limits?: Limits) {
+    super(final, limits);
+    this.#messages = messages;
+    this.#deliver = deliver;
+    this.handler = handler;
+  }
+
+  protected decode(typeId: number, frame: Uint8Array, limits: Limits): unknown {
+    const m = this.#messages.get(typeId);
+    if (m === undefined) return UNKNOWN_TYPE;
+    if (!this.final) return m[0].fromFbe(frame, limits);
+    if (m[0].fromFinal === undefined) throw new TypeError("a final Receiver needs code generated with --final");
+    return m[0].fromFinal(frame, limits);
+  }
+
+  protected deliver(typeId: number, value: unknown): void {
+    this.#deliver(this.handler, typeId, value);
+  }
+}
+
+/**
+ * Dispatches versioned frames of a package like a MessageReceiver but hands
+ * the verified frame, not a decoded value, to `handler` (docs/format.md 7.5):
+ * to its method for the message (`on<Message>Frame(frame)`), or to
+ * `onFrame(typeId, frame)`, to look at or forward unchanged. A frame is valid
+ * during the call only (copy what you keep). The generated Proxy extends it
+ * with its package's MessageTable and ProxyHandler.
+ */
+export class MessageProxy<P extends { onFrame?(typeId: number, frame: Uint8Array): void }> extends FrameReceiver {
+  /** Gets the frames. */
+  handler: P;
+  readonly #messages: MessageTable<P>;
+
+  protected constructor(messages: MessageTable<P>, handler: P, limits?: Limits) {
+    super(false, limits);
+    this.#messages = messages;
+    this.handler = handler;
+  }
+
+  protected decode(typeId: number, frame: Uint8Array, limits: Limits): unknown {
+    const m = this.#messages.get(typeId);
+    if (m === undefined) return UNKNOWN_TYPE;
+    const error = m[0].verifyFbe(frame, limits);
+    if (error !== undefined) throw error;
+    return frame;
+  }
+
+  protected deliver(typeId: number, _value: unknown, frame: Uint8Array): void {
+    const h = this.handler;
+    const on = this.#messages.get(typeId)![1](h);
+    if (on !== undefined) {
+      on.call(h, frame);
+    } else {
+      h.onFrame?.(typeId, frame);
+    }
+  }
+}
+
 // ---------------------------------------------------------------- Client
 
 /** Why a request got no response. */
@@ -534,6 +665,60 @@ export type Answer = (typeof Answer)[keyof typeof Answer];
 /** Which messages answer a request: its response type and its reject types. */
 export type AnswerMatch = (message: unknown) => Answer;
 
+/** A class, as `instanceof` tests its values. */
+export type MessageClass = abstract new (...args: never[]) => unknown;
+
+/**
+ * A [request] message a Client sends (docs/format.md 7.6): its class, its
+ * schema name (`pkg.Name`), the property of its `uuid id` field, and when the
+ * Client waits for its response, the response's class and its rejects'.
+ */
+export interface RequestType {
+  readonly type: MessageClass;
+  readonly name: string;
+  readonly id?: string;
+  readonly response?: MessageClass;
+  readonly rejects?: readonly MessageClass[];
+}
+
+/** A message that answers a request by its `uuid id` field (`id`: its property); `global`: a reject `*E`. */
+export interface AnswerType {
+  readonly type: { readonly fbeType: number };
+  readonly id: string;
+  readonly global?: boolean;
+}
+
+/**
+ * What a package's Clients send and wait for (docs/format.md 7.6): its
+ * requests, a derived one before its base (the first whose class a value is
+ * an instance of is the one sent), and the messages that answer one.
+ */
+export class ClientTable {
+  readonly pkg: string;
+  readonly requests: ReadonlyArray<RequestType & { readonly match: AnswerMatch | undefined }>;
+  readonly answers = new Map<number, AnswerType>();
+
+  constructor(pkg: string, requests: readonly RequestType[], answers: readonly AnswerType[]) {
+    this.pkg = pkg;
+    this.requests = requests.map((r) => ({ ...r, match: matcher(r.response, r.rejects ?? []) }));
+    for (const a of answers) this.answers.set(a.type.fbeType, a);
+  }
+}
+
+/** Which messages answer a request: `response` and `rejects` (undefined: it waits for no response). */
+function matcher(response: MessageClass | undefined, rejects: readonly MessageClass[]): AnswerMatch | undefined {
+  if (response === undefined) return undefined;
+  return (m) => {
+    if (m instanceof response) return Answer.Response;
+    return rejects.some((r) => m instanceof r) ? Answer.Reject : Answer.None;
+  };
+}
+
+/** The value of the property `name` of a message. */
+function property(value: unknown, name: string): { toString(): string } {
+  return (value as Record<string, { toString(): string }>)[name]!;
+}
+
 interface Pending {
   readonly name: string;
   readonly match: AnswerMatch;
@@ -543,11 +728,39 @@ interface Pending {
 
 /**
  * The requests of a Client waiting for their response, by id (docs/format.md
- * 7.6). Generated Clients call `request` to send one and `answer` with every
- * response and reject they receive.
+ * 7.6). Generated Clients make it with their package's ClientTable, call
+ * `send` to send a request and `answered` with every message they receive.
+ * Without a table, `request` sends one and `answer` takes a response or reject.
  */
 export class Requests {
   private readonly pending = new Map<string, Pending>();
+  private readonly table: ClientTable | undefined;
+
+  constructor(table?: ClientTable) {
+    this.table = table;
+  }
+
+  /**
+   * Sends the request `value` through `send` (its type from the table) and
+   * returns the promise of its answer, as `request` does; a value of no
+   * request type of the table is a rejected TypeError.
+   */
+  send(value: unknown, send: () => void, options?: RequestOptions): Promise<unknown> {
+    const r = this.table?.requests.find((r) => value instanceof r.type);
+    if (r === undefined) return Promise.reject(new TypeError("not a request message of " + this.table?.pkg));
+    return this.request(r.name, r.id !== undefined ? property(value, r.id) : "", r.match, send, options);
+  }
+
+  /**
+   * Answers the pending request of the id of `value`, a message of `typeId`
+   * received, when the table says it answers requests (`answer`). Says whether
+   * a request took it; a Client hands a message nobody took to its handler.
+   */
+  answered(typeId: number, value: unknown): boolean {
+    if (this.pending.size === 0) return false;
+    const a = this.table?.answers.get(typeId);
+    return a !== undefined && this.answer(property(value, a.id), value, a.global ?? false);
+  }
 
   /** The number of requests waiting. */
   get size(): number {

@@ -10,6 +10,8 @@ import {
   FrameError,
   FrameReceiver,
   limits,
+  MessageReceiver,
+  MessageTable,
   Reader,
   RejectError,
   RequestError,
@@ -22,6 +24,7 @@ import {
 
 /** A message of type id 7 with one string: versioned root of 8 + 12 bytes + the string block. */
 class Note {
+  static readonly fbeType = 7;
   text: string;
   constructor(text = "") {
     this.text = text;
@@ -315,4 +318,37 @@ test("requests: response by id, reject, global reject, timeout, abort, reset, du
     throw new Error("socket closed");
   }), (e: unknown) => e instanceof RequestError && e.failure === "send" && q.size === 0);
   assert.equal(await q.request("t.Notice", "i", undefined, () => sent.push("i")), undefined);
+});
+
+interface NoteHandler {
+  onNote?(value: Note): void;
+  onMessage?(value: Note): void;
+}
+
+/** A Receiver of Note (type id 7) through a MessageTable, as the generated ones are. */
+class TableReceiver extends MessageReceiver<NoteHandler> {
+  constructor(handler: NoteHandler, final = false) {
+    const deliver = (h: NoteHandler, _typeId: number, v: unknown) => h.onNote?.(v as Note);
+    super(new MessageTable<object>([[Note as never, () => undefined]]), deliver, final, handler);
+  }
+}
+
+test("a MessageTable finds a message by its type id, small or large; a MessageReceiver decodes and delivers it", () => {
+  const note = { fbeType: 7 } as never;
+  const large = { fbeType: 0xfffffff0 } as never;
+  const table = new MessageTable<object>([[note, () => undefined], [large, () => undefined]]);
+  assert.equal(table.get(7)?.[0], note);
+  assert.equal(table.get(0xfffffff0)?.[0], large);
+  assert.equal(table.get(8), undefined);
+  assert.equal(table.get(5000), undefined);
+  assert.equal(table.get(0xfffffff1), undefined);
+
+  for (const final of [false, true]) {
+    const got: string[] = [];
+    const frame = final ? new Note("a").toFinal().slice() : new Note("a").toFbe().slice();
+    const r = new TableReceiver({ onNote: (v) => got.push("onNote " + v.text) }, final);
+    r.receive(frame);
+    assert.deepEqual(got, ["onNote a"]);
+    assert.equal(r.receivedMessages, 1);
+  }
 });

@@ -195,67 +195,35 @@ export interface ProxyHandler {
   onFrame?(typeId: number, frame: Uint8Array): void;
 }
 
-/**
- * Writes messages of vectors and its imports as versioned frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export declare class Sender extends fbe.Sender {
+/** Writes messages of vectors and its imports as versioned frames (fbe.Sender, docs/format.md 7.3). */
+export declare class Sender extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport);
-  send(value: AnyMessage): number;
 }
 
-/**
- * Writes messages of vectors and its imports as final frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export declare class FinalSender extends fbe.Sender {
+/** Writes messages of vectors and its imports as final frames (fbe.Sender, docs/format.md 7.3). */
+export declare class FinalSender extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport);
-  send(value: AnyMessage): number;
 }
 
-/**
- * Reads versioned frames of vectors fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export declare class Receiver extends fbe.FrameReceiver {
-  handler: Handler;
+/** Reads versioned frames of vectors, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export declare class Receiver extends fbe.MessageReceiver<Handler> {
   constructor(handler?: Handler, limits?: fbe.Limits);
-  protected decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown;
-  protected deliver(typeId: number, value: unknown): void;
 }
 
-/**
- * Reads final frames of vectors fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export declare class FinalReceiver extends fbe.FrameReceiver {
-  handler: Handler;
+/** Reads final frames of vectors, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export declare class FinalReceiver extends fbe.MessageReceiver<Handler> {
   constructor(handler?: Handler, limits?: fbe.Limits);
-  protected decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown;
-  protected deliver(typeId: number, value: unknown): void;
 }
 
-/**
- * Dispatches versioned frames of vectors like a Receiver but hands the verified frame, not a
- * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
- */
-export declare class Proxy extends fbe.FrameReceiver {
-  handler: ProxyHandler;
+/** Hands verified versioned frames of vectors to `handler` (fbe.MessageProxy, docs/format.md 7.5). */
+export declare class Proxy extends fbe.MessageProxy<ProxyHandler> {
   constructor(handler?: ProxyHandler, limits?: fbe.Limits);
-  protected decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown;
-  protected deliver(typeId: number, _value: unknown, frame: Uint8Array): void;
 }
 
 /**
- * A Receiver of vectors with a Sender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ * A Receiver of vectors with a Sender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export declare class Client extends Receiver {
   readonly sender: Sender;
@@ -265,11 +233,9 @@ export declare class Client extends Receiver {
 }
 
 /**
- * A FinalReceiver of vectors with a FinalSender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ * A FinalReceiver of vectors with a FinalSender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export declare class FinalClient extends FinalReceiver {
   readonly sender: FinalSender;

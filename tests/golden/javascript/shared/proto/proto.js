@@ -1864,33 +1864,12 @@ export class AccountMessage {
 
 // ---------------------------------------------------------------- protocol (docs/format.md 7)
 
-/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFbe(typeId, frame, limits) {
-  switch (typeId) {
-  case 1:
-    return OrderMessage.fromFbe(frame, limits);
-  case 2:
-    return BalanceMessage.fromFbe(frame, limits);
-  case 3:
-    return AccountMessage.fromFbe(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
-
-/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFinal(typeId, frame, limits) {
-  switch (typeId) {
-  case 1:
-    return OrderMessage.fromFinal(frame, limits);
-  case 2:
-    return BalanceMessage.fromFinal(frame, limits);
-  case 3:
-    return AccountMessage.fromFinal(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
+/** The messages a Receiver of proto reads (the dispatch table), each with its ProxyHandler's method. */
+const MESSAGES = new fbe.MessageTable([
+  [OrderMessage, (p) => p.onOrderMessageFrame],
+  [BalanceMessage, (p) => p.onBalanceMessageFrame],
+  [AccountMessage, (p) => p.onAccountMessageFrame],
+]);
 
 /** Hands a decoded message to its handler method, or to onMessage. */
 function deliverTo(h, typeId, value) {
@@ -1919,143 +1898,45 @@ function deliverTo(h, typeId, value) {
   }
 }
 
-/**
- * Writes messages of proto and its imports as versioned frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
+/** Writes messages of proto and its imports as versioned frames (fbe.Sender, docs/format.md 7.3). */
 export class Sender extends fbe.Sender {
   constructor(transport) {
     super(transport, false);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value) {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Writes messages of proto and its imports as final frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
+/** Writes messages of proto and its imports as final frames (fbe.Sender, docs/format.md 7.3). */
 export class FinalSender extends fbe.Sender {
   constructor(transport) {
     super(transport, true);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value) {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Reads versioned frames of proto fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class Receiver extends fbe.FrameReceiver {
+/** Reads versioned frames of proto, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class Receiver extends fbe.MessageReceiver {
   constructor(handler = {}, limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    return decodeFbe(typeId, frame, limits);
-  }
-
-  deliver(typeId, value) {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, false, handler, limits);
   }
 }
 
-/**
- * Reads final frames of proto fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class FinalReceiver extends fbe.FrameReceiver {
+/** Reads final frames of proto, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class FinalReceiver extends fbe.MessageReceiver {
   constructor(handler = {}, limits) {
-    super(true, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    return decodeFinal(typeId, frame, limits);
-  }
-
-  deliver(typeId, value) {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, true, handler, limits);
   }
 }
 
-/**
- * Dispatches versioned frames of proto like a Receiver but hands the verified frame, not a
- * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
- */
-export class Proxy extends fbe.FrameReceiver {
+/** Hands verified versioned frames of proto to `handler` (fbe.MessageProxy, docs/format.md 7.5). */
+export class Proxy extends fbe.MessageProxy {
   constructor(handler = {}, limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    let error;
-    switch (typeId) {
-    case 1:
-      error = OrderMessage.verifyFbe(frame, limits);
-      break;
-    case 2:
-      error = BalanceMessage.verifyFbe(frame, limits);
-      break;
-    case 3:
-      error = AccountMessage.verifyFbe(frame, limits);
-      break;
-    default:
-      return fbe.UNKNOWN_TYPE;
-    }
-    if (error !== undefined) {
-      throw error;
-    }
-    return frame;
-  }
-
-  deliver(typeId, _value, frame) {
-    const h = this.handler;
-    switch (typeId) {
-    case 1:
-      if (h.onOrderMessageFrame !== undefined) {
-        h.onOrderMessageFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 2:
-      if (h.onBalanceMessageFrame !== undefined) {
-        h.onBalanceMessageFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 3:
-      if (h.onAccountMessageFrame !== undefined) {
-        h.onAccountMessageFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    }
+    super(MESSAGES, handler, limits);
   }
 }
 
 /**
- * A Receiver of proto with a Sender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ * A Receiver of proto with a Sender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class Client extends Receiver {
   constructor(transport, handler = {}, limits) {
@@ -2072,11 +1953,9 @@ export class Client extends Receiver {
 }
 
 /**
- * A FinalReceiver of proto with a FinalSender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ * A FinalReceiver of proto with a FinalSender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class FinalClient extends FinalReceiver {
   constructor(transport, handler = {}, limits) {

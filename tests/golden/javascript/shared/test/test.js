@@ -19186,81 +19186,24 @@ export class StructEmpty {
 
 // ---------------------------------------------------------------- protocol (docs/format.md 7)
 
-/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFbe(typeId, frame, limits) {
-  switch (typeId) {
-  case 110:
-    return StructSimple.fromFbe(frame, limits);
-  case 111:
-    return StructOptional.fromFbe(frame, limits);
-  case 112:
-    return StructNested.fromFbe(frame, limits);
-  case 120:
-    return StructBytes.fromFbe(frame, limits);
-  case 125:
-    return StructArray.fromFbe(frame, limits);
-  case 130:
-    return StructVector.fromFbe(frame, limits);
-  case 131:
-    return StructList.fromFbe(frame, limits);
-  case 132:
-    return StructSet.fromFbe(frame, limits);
-  case 140:
-    return StructMap.fromFbe(frame, limits);
-  case 141:
-    return StructHash.fromFbe(frame, limits);
-  case 142:
-    return StructHashEx.fromFbe(frame, limits);
-  case 143:
-    return StructEmpty.fromFbe(frame, limits);
-  case 1:
-    return proto.OrderMessage.fromFbe(frame, limits);
-  case 2:
-    return proto.BalanceMessage.fromFbe(frame, limits);
-  case 3:
-    return proto.AccountMessage.fromFbe(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
-
-/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFinal(typeId, frame, limits) {
-  switch (typeId) {
-  case 110:
-    return StructSimple.fromFinal(frame, limits);
-  case 111:
-    return StructOptional.fromFinal(frame, limits);
-  case 112:
-    return StructNested.fromFinal(frame, limits);
-  case 120:
-    return StructBytes.fromFinal(frame, limits);
-  case 125:
-    return StructArray.fromFinal(frame, limits);
-  case 130:
-    return StructVector.fromFinal(frame, limits);
-  case 131:
-    return StructList.fromFinal(frame, limits);
-  case 132:
-    return StructSet.fromFinal(frame, limits);
-  case 140:
-    return StructMap.fromFinal(frame, limits);
-  case 141:
-    return StructHash.fromFinal(frame, limits);
-  case 142:
-    return StructHashEx.fromFinal(frame, limits);
-  case 143:
-    return StructEmpty.fromFinal(frame, limits);
-  case 1:
-    return proto.OrderMessage.fromFinal(frame, limits);
-  case 2:
-    return proto.BalanceMessage.fromFinal(frame, limits);
-  case 3:
-    return proto.AccountMessage.fromFinal(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
+/** The messages a Receiver of test reads (the dispatch table), each with its ProxyHandler's method. */
+const MESSAGES = new fbe.MessageTable([
+  [StructSimple, (p) => p.onStructSimpleFrame],
+  [StructOptional, (p) => p.onStructOptionalFrame],
+  [StructNested, (p) => p.onStructNestedFrame],
+  [StructBytes, (p) => p.onStructBytesFrame],
+  [StructArray, (p) => p.onStructArrayFrame],
+  [StructVector, (p) => p.onStructVectorFrame],
+  [StructList, (p) => p.onStructListFrame],
+  [StructSet, (p) => p.onStructSetFrame],
+  [StructMap, (p) => p.onStructMapFrame],
+  [StructHash, (p) => p.onStructHashFrame],
+  [StructHashEx, (p) => p.onStructHashExFrame],
+  [StructEmpty, (p) => p.onStructEmptyFrame],
+  [proto.OrderMessage, (p) => p.onProtoOrderMessageFrame],
+  [proto.BalanceMessage, (p) => p.onProtoBalanceMessageFrame],
+  [proto.AccountMessage, (p) => p.onProtoAccountMessageFrame],
+]);
 
 /** Hands a decoded message to its handler method, or to onMessage. */
 function deliverTo(h, typeId, value) {
@@ -19373,263 +19316,45 @@ function deliverTo(h, typeId, value) {
   }
 }
 
-/**
- * Writes messages of test and its imports as versioned frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
+/** Writes messages of test and its imports as versioned frames (fbe.Sender, docs/format.md 7.3). */
 export class Sender extends fbe.Sender {
   constructor(transport) {
     super(transport, false);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value) {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Writes messages of test and its imports as final frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
+/** Writes messages of test and its imports as final frames (fbe.Sender, docs/format.md 7.3). */
 export class FinalSender extends fbe.Sender {
   constructor(transport) {
     super(transport, true);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value) {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Reads versioned frames of test fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class Receiver extends fbe.FrameReceiver {
+/** Reads versioned frames of test, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class Receiver extends fbe.MessageReceiver {
   constructor(handler = {}, limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    return decodeFbe(typeId, frame, limits);
-  }
-
-  deliver(typeId, value) {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, false, handler, limits);
   }
 }
 
-/**
- * Reads final frames of test fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class FinalReceiver extends fbe.FrameReceiver {
+/** Reads final frames of test, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class FinalReceiver extends fbe.MessageReceiver {
   constructor(handler = {}, limits) {
-    super(true, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    return decodeFinal(typeId, frame, limits);
-  }
-
-  deliver(typeId, value) {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, true, handler, limits);
   }
 }
 
-/**
- * Dispatches versioned frames of test like a Receiver but hands the verified frame, not a
- * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
- */
-export class Proxy extends fbe.FrameReceiver {
+/** Hands verified versioned frames of test to `handler` (fbe.MessageProxy, docs/format.md 7.5). */
+export class Proxy extends fbe.MessageProxy {
   constructor(handler = {}, limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    let error;
-    switch (typeId) {
-    case 110:
-      error = StructSimple.verifyFbe(frame, limits);
-      break;
-    case 111:
-      error = StructOptional.verifyFbe(frame, limits);
-      break;
-    case 112:
-      error = StructNested.verifyFbe(frame, limits);
-      break;
-    case 120:
-      error = StructBytes.verifyFbe(frame, limits);
-      break;
-    case 125:
-      error = StructArray.verifyFbe(frame, limits);
-      break;
-    case 130:
-      error = StructVector.verifyFbe(frame, limits);
-      break;
-    case 131:
-      error = StructList.verifyFbe(frame, limits);
-      break;
-    case 132:
-      error = StructSet.verifyFbe(frame, limits);
-      break;
-    case 140:
-      error = StructMap.verifyFbe(frame, limits);
-      break;
-    case 141:
-      error = StructHash.verifyFbe(frame, limits);
-      break;
-    case 142:
-      error = StructHashEx.verifyFbe(frame, limits);
-      break;
-    case 143:
-      error = StructEmpty.verifyFbe(frame, limits);
-      break;
-    case 1:
-      error = proto.OrderMessage.verifyFbe(frame, limits);
-      break;
-    case 2:
-      error = proto.BalanceMessage.verifyFbe(frame, limits);
-      break;
-    case 3:
-      error = proto.AccountMessage.verifyFbe(frame, limits);
-      break;
-    default:
-      return fbe.UNKNOWN_TYPE;
-    }
-    if (error !== undefined) {
-      throw error;
-    }
-    return frame;
-  }
-
-  deliver(typeId, _value, frame) {
-    const h = this.handler;
-    switch (typeId) {
-    case 110:
-      if (h.onStructSimpleFrame !== undefined) {
-        h.onStructSimpleFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 111:
-      if (h.onStructOptionalFrame !== undefined) {
-        h.onStructOptionalFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 112:
-      if (h.onStructNestedFrame !== undefined) {
-        h.onStructNestedFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 120:
-      if (h.onStructBytesFrame !== undefined) {
-        h.onStructBytesFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 125:
-      if (h.onStructArrayFrame !== undefined) {
-        h.onStructArrayFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 130:
-      if (h.onStructVectorFrame !== undefined) {
-        h.onStructVectorFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 131:
-      if (h.onStructListFrame !== undefined) {
-        h.onStructListFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 132:
-      if (h.onStructSetFrame !== undefined) {
-        h.onStructSetFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 140:
-      if (h.onStructMapFrame !== undefined) {
-        h.onStructMapFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 141:
-      if (h.onStructHashFrame !== undefined) {
-        h.onStructHashFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 142:
-      if (h.onStructHashExFrame !== undefined) {
-        h.onStructHashExFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 143:
-      if (h.onStructEmptyFrame !== undefined) {
-        h.onStructEmptyFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 1:
-      if (h.onProtoOrderMessageFrame !== undefined) {
-        h.onProtoOrderMessageFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 2:
-      if (h.onProtoBalanceMessageFrame !== undefined) {
-        h.onProtoBalanceMessageFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 3:
-      if (h.onProtoAccountMessageFrame !== undefined) {
-        h.onProtoAccountMessageFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    }
+    super(MESSAGES, handler, limits);
   }
 }
 
 /**
- * A Receiver of test with a Sender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ * A Receiver of test with a Sender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class Client extends Receiver {
   constructor(transport, handler = {}, limits) {
@@ -19646,11 +19371,9 @@ export class Client extends Receiver {
 }
 
 /**
- * A FinalReceiver of test with a FinalSender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ * A FinalReceiver of test with a FinalSender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class FinalClient extends FinalReceiver {
   constructor(transport, handler = {}, limits) {

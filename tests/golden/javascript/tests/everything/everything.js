@@ -7911,45 +7911,15 @@ export class Routes {
 
 // ---------------------------------------------------------------- protocol (docs/format.md 7)
 
-/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFbe(typeId, frame, limits) {
-  switch (typeId) {
-  case 1023:
-    return Note.fromFbe(frame, limits);
-  case 1027:
-    return PlaceOrder.fromFbe(frame, limits);
-  case 1028:
-    return Accepted.fromFbe(frame, limits);
-  case 1029:
-    return Rejected.fromFbe(frame, limits);
-  case 1030:
-    return Ping.fromFbe(frame, limits);
-  case 502:
-    return market.Failure.fromFbe(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
-
-/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFinal(typeId, frame, limits) {
-  switch (typeId) {
-  case 1023:
-    return Note.fromFinal(frame, limits);
-  case 1027:
-    return PlaceOrder.fromFinal(frame, limits);
-  case 1028:
-    return Accepted.fromFinal(frame, limits);
-  case 1029:
-    return Rejected.fromFinal(frame, limits);
-  case 1030:
-    return Ping.fromFinal(frame, limits);
-  case 502:
-    return market.Failure.fromFinal(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
+/** The messages a Receiver of everything reads (the dispatch table), each with its ProxyHandler's method. */
+const MESSAGES = new fbe.MessageTable([
+  [Note, (p) => p.onNoteFrame],
+  [PlaceOrder, (p) => p.onPlaceOrderFrame],
+  [Accepted, (p) => p.onAcceptedFrame],
+  [Rejected, (p) => p.onRejectedFrame],
+  [Ping, (p) => p.onPingFrame],
+  [market.Failure, (p) => p.onMarketFailureFrame],
+]);
 
 /** Hands a decoded message to its handler method, or to onMessage. */
 function deliverTo(h, typeId, value) {
@@ -7999,190 +7969,61 @@ function deliverTo(h, typeId, value) {
   }
 }
 
-/**
- * Writes messages of everything and its imports as versioned frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
+/** The requests a Client of everything sends (a derived one first) and the messages answering one by id. */
+const REQUESTS = new fbe.ClientTable("everything", [
+  { type: PlaceOrder, name: "everything.PlaceOrder", id: "id", response: Accepted, rejects: [market.Failure, Rejected] },
+  { type: Ping, name: "everything.Ping" },
+], [
+  { type: Accepted, id: "id" },
+  { type: Rejected, id: "id" },
+  { type: market.Failure, id: "id", global: true },
+]);
+
+/** Writes messages of everything and its imports as versioned frames (fbe.Sender, docs/format.md 7.3). */
 export class Sender extends fbe.Sender {
   constructor(transport) {
     super(transport, false);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value) {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Writes messages of everything and its imports as final frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
+/** Writes messages of everything and its imports as final frames (fbe.Sender, docs/format.md 7.3). */
 export class FinalSender extends fbe.Sender {
   constructor(transport) {
     super(transport, true);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value) {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Reads versioned frames of everything fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class Receiver extends fbe.FrameReceiver {
+/** Reads versioned frames of everything, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class Receiver extends fbe.MessageReceiver {
   constructor(handler = {}, limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    return decodeFbe(typeId, frame, limits);
-  }
-
-  deliver(typeId, value) {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, false, handler, limits);
   }
 }
 
-/**
- * Reads final frames of everything fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class FinalReceiver extends fbe.FrameReceiver {
+/** Reads final frames of everything, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class FinalReceiver extends fbe.MessageReceiver {
   constructor(handler = {}, limits) {
-    super(true, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    return decodeFinal(typeId, frame, limits);
-  }
-
-  deliver(typeId, value) {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, true, handler, limits);
   }
 }
 
-/**
- * Dispatches versioned frames of everything like a Receiver but hands the verified frame, not a
- * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
- */
-export class Proxy extends fbe.FrameReceiver {
+/** Hands verified versioned frames of everything to `handler` (fbe.MessageProxy, docs/format.md 7.5). */
+export class Proxy extends fbe.MessageProxy {
   constructor(handler = {}, limits) {
-    super(false, limits);
-    this.handler = handler;
+    super(MESSAGES, handler, limits);
   }
-
-  decode(typeId, frame, limits) {
-    let error;
-    switch (typeId) {
-    case 1023:
-      error = Note.verifyFbe(frame, limits);
-      break;
-    case 1027:
-      error = PlaceOrder.verifyFbe(frame, limits);
-      break;
-    case 1028:
-      error = Accepted.verifyFbe(frame, limits);
-      break;
-    case 1029:
-      error = Rejected.verifyFbe(frame, limits);
-      break;
-    case 1030:
-      error = Ping.verifyFbe(frame, limits);
-      break;
-    case 502:
-      error = market.Failure.verifyFbe(frame, limits);
-      break;
-    default:
-      return fbe.UNKNOWN_TYPE;
-    }
-    if (error !== undefined) {
-      throw error;
-    }
-    return frame;
-  }
-
-  deliver(typeId, _value, frame) {
-    const h = this.handler;
-    switch (typeId) {
-    case 1023:
-      if (h.onNoteFrame !== undefined) {
-        h.onNoteFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 1027:
-      if (h.onPlaceOrderFrame !== undefined) {
-        h.onPlaceOrderFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 1028:
-      if (h.onAcceptedFrame !== undefined) {
-        h.onAcceptedFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 1029:
-      if (h.onRejectedFrame !== undefined) {
-        h.onRejectedFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 1030:
-      if (h.onPingFrame !== undefined) {
-        h.onPingFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 502:
-      if (h.onMarketFailureFrame !== undefined) {
-        h.onMarketFailureFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    }
-  }
-}
-
-/** Which messages answer a everything.PlaceOrder: its response and its rejects. */
-function answersPlaceOrder(m) {
-  if (m instanceof Accepted) {
-    return fbe.Answer.Response;
-  }
-  if (m instanceof market.Failure || m instanceof Rejected) {
-    return fbe.Answer.Reject;
-  }
-  return fbe.Answer.None;
 }
 
 /**
- * A Receiver of everything with a Sender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ * A Receiver of everything with a Sender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class Client extends Receiver {
   constructor(transport, handler = {}, limits) {
     super(handler, limits);
     this.sender = new Sender(transport);
-    this.requests = new fbe.Requests();
+    this.requests = new fbe.Requests(REQUESTS);
   }
 
   /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
@@ -8192,24 +8033,9 @@ export class Client extends Receiver {
   }
 
   deliver(typeId, value) {
-    switch (typeId) {
-    case 1028:
-      if (this.requests.answer(value.id, value, false)) {
-        return;
-      }
-      break;
-    case 1029:
-      if (this.requests.answer(value.id, value, false)) {
-        return;
-      }
-      break;
-    case 502:
-      if (this.requests.answer(value.id, value, true)) {
-        return;
-      }
-      break;
+    if (!this.requests.answered(typeId, value)) {
+      super.deliver(typeId, value);
     }
-    super.deliver(typeId, value);
   }
 
   /**
@@ -8217,28 +8043,20 @@ export class Client extends Receiver {
    * abort, reset()); one without is done once sent.
    */
   request(value, options) {
-    if (value instanceof PlaceOrder) {
-      return this.requests.request("everything.PlaceOrder", value.id, answersPlaceOrder, () => this.sender.send(value), options);
-    }
-    if (value instanceof Ping) {
-      return this.requests.request("everything.Ping", "", undefined, () => this.sender.send(value), options);
-    }
-    return Promise.reject(new TypeError("not a request message of everything"));
+    return this.requests.send(value, () => this.sender.send(value), options);
   }
 }
 
 /**
- * A FinalReceiver of everything with a FinalSender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ * A FinalReceiver of everything with a FinalSender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class FinalClient extends FinalReceiver {
   constructor(transport, handler = {}, limits) {
     super(handler, limits);
     this.sender = new FinalSender(transport);
-    this.requests = new fbe.Requests();
+    this.requests = new fbe.Requests(REQUESTS);
   }
 
   /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
@@ -8248,24 +8066,9 @@ export class FinalClient extends FinalReceiver {
   }
 
   deliver(typeId, value) {
-    switch (typeId) {
-    case 1028:
-      if (this.requests.answer(value.id, value, false)) {
-        return;
-      }
-      break;
-    case 1029:
-      if (this.requests.answer(value.id, value, false)) {
-        return;
-      }
-      break;
-    case 502:
-      if (this.requests.answer(value.id, value, true)) {
-        return;
-      }
-      break;
+    if (!this.requests.answered(typeId, value)) {
+      super.deliver(typeId, value);
     }
-    super.deliver(typeId, value);
   }
 
   /**
@@ -8273,12 +8076,6 @@ export class FinalClient extends FinalReceiver {
    * abort, reset()); one without is done once sent.
    */
   request(value, options) {
-    if (value instanceof PlaceOrder) {
-      return this.requests.request("everything.PlaceOrder", value.id, answersPlaceOrder, () => this.sender.send(value), options);
-    }
-    if (value instanceof Ping) {
-      return this.requests.request("everything.Ping", "", undefined, () => this.sender.send(value), options);
-    }
-    return Promise.reject(new TypeError("not a request message of everything"));
+    return this.requests.send(value, () => this.sender.send(value), options);
   }
 }

@@ -1491,41 +1491,14 @@ export class Holder {
 
 // ---------------------------------------------------------------- protocol (docs/format.md 7)
 
-/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFbe(typeId, frame, limits) {
-  switch (typeId) {
-  case 1:
-    return Empty.fromFbe(frame, limits);
-  case 2:
-    return Empties.fromFbe(frame, limits);
-  case 3:
-    return Wide.fromFbe(frame, limits);
-  case 4:
-    return Wides.fromFbe(frame, limits);
-  case 5:
-    return Holder.fromFbe(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
-
-/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFinal(typeId, frame, limits) {
-  switch (typeId) {
-  case 1:
-    return Empty.fromFinal(frame, limits);
-  case 2:
-    return Empties.fromFinal(frame, limits);
-  case 3:
-    return Wide.fromFinal(frame, limits);
-  case 4:
-    return Wides.fromFinal(frame, limits);
-  case 5:
-    return Holder.fromFinal(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
+/** The messages a Receiver of hostile reads (the dispatch table), each with its ProxyHandler's method. */
+const MESSAGES = new fbe.MessageTable([
+  [Empty, (p) => p.onEmptyFrame],
+  [Empties, (p) => p.onEmptiesFrame],
+  [Wide, (p) => p.onWideFrame],
+  [Wides, (p) => p.onWidesFrame],
+  [Holder, (p) => p.onHolderFrame],
+]);
 
 /** Hands a decoded message to its handler method, or to onMessage. */
 function deliverTo(h, typeId, value) {
@@ -1568,163 +1541,45 @@ function deliverTo(h, typeId, value) {
   }
 }
 
-/**
- * Writes messages of hostile and its imports as versioned frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
+/** Writes messages of hostile and its imports as versioned frames (fbe.Sender, docs/format.md 7.3). */
 export class Sender extends fbe.Sender {
   constructor(transport) {
     super(transport, false);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value) {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Writes messages of hostile and its imports as final frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
+/** Writes messages of hostile and its imports as final frames (fbe.Sender, docs/format.md 7.3). */
 export class FinalSender extends fbe.Sender {
   constructor(transport) {
     super(transport, true);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value) {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Reads versioned frames of hostile fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class Receiver extends fbe.FrameReceiver {
+/** Reads versioned frames of hostile, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class Receiver extends fbe.MessageReceiver {
   constructor(handler = {}, limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    return decodeFbe(typeId, frame, limits);
-  }
-
-  deliver(typeId, value) {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, false, handler, limits);
   }
 }
 
-/**
- * Reads final frames of hostile fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class FinalReceiver extends fbe.FrameReceiver {
+/** Reads final frames of hostile, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class FinalReceiver extends fbe.MessageReceiver {
   constructor(handler = {}, limits) {
-    super(true, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    return decodeFinal(typeId, frame, limits);
-  }
-
-  deliver(typeId, value) {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, true, handler, limits);
   }
 }
 
-/**
- * Dispatches versioned frames of hostile like a Receiver but hands the verified frame, not a
- * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
- */
-export class Proxy extends fbe.FrameReceiver {
+/** Hands verified versioned frames of hostile to `handler` (fbe.MessageProxy, docs/format.md 7.5). */
+export class Proxy extends fbe.MessageProxy {
   constructor(handler = {}, limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  decode(typeId, frame, limits) {
-    let error;
-    switch (typeId) {
-    case 1:
-      error = Empty.verifyFbe(frame, limits);
-      break;
-    case 2:
-      error = Empties.verifyFbe(frame, limits);
-      break;
-    case 3:
-      error = Wide.verifyFbe(frame, limits);
-      break;
-    case 4:
-      error = Wides.verifyFbe(frame, limits);
-      break;
-    case 5:
-      error = Holder.verifyFbe(frame, limits);
-      break;
-    default:
-      return fbe.UNKNOWN_TYPE;
-    }
-    if (error !== undefined) {
-      throw error;
-    }
-    return frame;
-  }
-
-  deliver(typeId, _value, frame) {
-    const h = this.handler;
-    switch (typeId) {
-    case 1:
-      if (h.onEmptyFrame !== undefined) {
-        h.onEmptyFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 2:
-      if (h.onEmptiesFrame !== undefined) {
-        h.onEmptiesFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 3:
-      if (h.onWideFrame !== undefined) {
-        h.onWideFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 4:
-      if (h.onWidesFrame !== undefined) {
-        h.onWidesFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 5:
-      if (h.onHolderFrame !== undefined) {
-        h.onHolderFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    }
+    super(MESSAGES, handler, limits);
   }
 }
 
 /**
- * A Receiver of hostile with a Sender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ * A Receiver of hostile with a Sender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class Client extends Receiver {
   constructor(transport, handler = {}, limits) {
@@ -1741,11 +1596,9 @@ export class Client extends Receiver {
 }
 
 /**
- * A FinalReceiver of hostile with a FinalSender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ * A FinalReceiver of hostile with a FinalSender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class FinalClient extends FinalReceiver {
   constructor(transport, handler = {}, limits) {

@@ -3560,67 +3560,35 @@ export interface ProxyHandler {
   onFrame?(typeId: number, frame: Uint8Array): void;
 }
 
-/**
- * Writes messages of import and its imports as versioned frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export declare class Sender_ extends fbe.Sender {
+/** Writes messages of import and its imports as versioned frames (fbe.Sender, docs/format.md 7.3). */
+export declare class Sender_ extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport);
-  send(value: AnyMessage): number;
 }
 
-/**
- * Writes messages of import and its imports as final frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export declare class FinalSender extends fbe.Sender {
+/** Writes messages of import and its imports as final frames (fbe.Sender, docs/format.md 7.3). */
+export declare class FinalSender extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport);
-  send(value: AnyMessage): number;
 }
 
-/**
- * Reads versioned frames of import fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export declare class Receiver_ extends fbe.FrameReceiver {
-  handler: Handler_;
+/** Reads versioned frames of import, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export declare class Receiver_ extends fbe.MessageReceiver<Handler_> {
   constructor(handler?: Handler_, limits?: fbe.Limits);
-  protected decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown;
-  protected deliver(typeId: number, value: unknown): void;
 }
 
-/**
- * Reads final frames of import fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export declare class FinalReceiver extends fbe.FrameReceiver {
-  handler: Handler_;
+/** Reads final frames of import, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export declare class FinalReceiver extends fbe.MessageReceiver<Handler_> {
   constructor(handler?: Handler_, limits?: fbe.Limits);
-  protected decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown;
-  protected deliver(typeId: number, value: unknown): void;
 }
 
-/**
- * Dispatches versioned frames of import like a Receiver but hands the verified frame, not a
- * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
- */
-export declare class Proxy_ extends fbe.FrameReceiver {
-  handler: ProxyHandler;
+/** Hands verified versioned frames of import to `handler` (fbe.MessageProxy, docs/format.md 7.5). */
+export declare class Proxy_ extends fbe.MessageProxy<ProxyHandler> {
   constructor(handler?: ProxyHandler, limits?: fbe.Limits);
-  protected decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown;
-  protected deliver(typeId: number, _value: unknown, frame: Uint8Array): void;
 }
 
 /**
- * A Receiver_ of import with a Sender_ and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ * A Receiver_ of import with a Sender_ and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export declare class Client_ extends Receiver_ {
   readonly sender: Sender_;
@@ -3630,11 +3598,9 @@ export declare class Client_ extends Receiver_ {
 }
 
 /**
- * A FinalReceiver of import with a FinalSender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ * A FinalReceiver of import with a FinalSender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export declare class FinalClient extends FinalReceiver {
   readonly sender: FinalSender;

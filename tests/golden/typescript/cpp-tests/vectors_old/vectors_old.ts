@@ -548,29 +548,11 @@ export interface ProxyHandler {
   onFrame?(typeId: number, frame: Uint8Array): void;
 }
 
-/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFbe(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-  switch (typeId) {
-  case 1:
-    return Edge.fromFbe(frame, limits);
-  case 10:
-    return Holder.fromFbe(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
-
-/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFinal(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-  switch (typeId) {
-  case 1:
-    return Edge.fromFinal(frame, limits);
-  case 10:
-    return Holder.fromFinal(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
+/** The messages a Receiver of vectors_old reads (the dispatch table), each with its ProxyHandler's method. */
+const MESSAGES = new fbe.MessageTable<ProxyHandler>([
+  [Edge, (p) => p.onEdgeFrame],
+  [Holder, (p) => p.onHolderFrame],
+]);
 
 /** Hands a decoded message to its handler method, or to onMessage. */
 function deliverTo(h: Handler, typeId: number, value: unknown): void {
@@ -592,139 +574,45 @@ function deliverTo(h: Handler, typeId: number, value: unknown): void {
   }
 }
 
-/**
- * Writes messages of vectors_old and its imports as versioned frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export class Sender extends fbe.Sender {
+/** Writes messages of vectors_old and its imports as versioned frames (fbe.Sender, docs/format.md 7.3). */
+export class Sender extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport) {
     super(transport, false);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value: AnyMessage): number {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Writes messages of vectors_old and its imports as final frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export class FinalSender extends fbe.Sender {
+/** Writes messages of vectors_old and its imports as final frames (fbe.Sender, docs/format.md 7.3). */
+export class FinalSender extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport) {
     super(transport, true);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value: AnyMessage): number {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Reads versioned frames of vectors_old fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class Receiver extends fbe.FrameReceiver {
-  handler: Handler;
-
+/** Reads versioned frames of vectors_old, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class Receiver extends fbe.MessageReceiver<Handler> {
   constructor(handler: Handler = {}, limits?: fbe.Limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-    return decodeFbe(typeId, frame, limits);
-  }
-
-  protected override deliver(typeId: number, value: unknown): void {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, false, handler, limits);
   }
 }
 
-/**
- * Reads final frames of vectors_old fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class FinalReceiver extends fbe.FrameReceiver {
-  handler: Handler;
-
+/** Reads final frames of vectors_old, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class FinalReceiver extends fbe.MessageReceiver<Handler> {
   constructor(handler: Handler = {}, limits?: fbe.Limits) {
-    super(true, limits);
-    this.handler = handler;
-  }
-
-  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-    return decodeFinal(typeId, frame, limits);
-  }
-
-  protected override deliver(typeId: number, value: unknown): void {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, true, handler, limits);
   }
 }
 
-/**
- * Dispatches versioned frames of vectors_old like a Receiver but hands the verified frame, not a
- * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
- */
-export class Proxy extends fbe.FrameReceiver {
-  handler: ProxyHandler;
-
+/** Hands verified versioned frames of vectors_old to `handler` (fbe.MessageProxy, docs/format.md 7.5). */
+export class Proxy extends fbe.MessageProxy<ProxyHandler> {
   constructor(handler: ProxyHandler = {}, limits?: fbe.Limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-    let error: fbe.DecodeError | undefined;
-    switch (typeId) {
-    case 1:
-      error = Edge.verifyFbe(frame, limits);
-      break;
-    case 10:
-      error = Holder.verifyFbe(frame, limits);
-      break;
-    default:
-      return fbe.UNKNOWN_TYPE;
-    }
-    if (error !== undefined) {
-      throw error;
-    }
-    return frame;
-  }
-
-  protected override deliver(typeId: number, _value: unknown, frame: Uint8Array): void {
-    const h = this.handler;
-    switch (typeId) {
-    case 1:
-      if (h.onEdgeFrame !== undefined) {
-        h.onEdgeFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 10:
-      if (h.onHolderFrame !== undefined) {
-        h.onHolderFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    }
+    super(MESSAGES, handler, limits);
   }
 }
 
 /**
- * A Receiver of vectors_old with a Sender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ * A Receiver of vectors_old with a Sender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class Client extends Receiver {
   readonly sender: Sender;
@@ -744,11 +632,9 @@ export class Client extends Receiver {
 }
 
 /**
- * A FinalReceiver of vectors_old with a FinalSender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ * A FinalReceiver of vectors_old with a FinalSender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class FinalClient extends FinalReceiver {
   readonly sender: FinalSender;

@@ -8071,45 +8071,15 @@ export interface ProxyHandler {
   onFrame?(typeId: number, frame: Uint8Array): void;
 }
 
-/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFbe(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-  switch (typeId) {
-  case 1023:
-    return Note.fromFbe(frame, limits);
-  case 1027:
-    return PlaceOrder.fromFbe(frame, limits);
-  case 1028:
-    return Accepted.fromFbe(frame, limits);
-  case 1029:
-    return Rejected.fromFbe(frame, limits);
-  case 1030:
-    return Ping.fromFbe(frame, limits);
-  case 502:
-    return market.Failure.fromFbe(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
-
-/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFinal(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-  switch (typeId) {
-  case 1023:
-    return Note.fromFinal(frame, limits);
-  case 1027:
-    return PlaceOrder.fromFinal(frame, limits);
-  case 1028:
-    return Accepted.fromFinal(frame, limits);
-  case 1029:
-    return Rejected.fromFinal(frame, limits);
-  case 1030:
-    return Ping.fromFinal(frame, limits);
-  case 502:
-    return market.Failure.fromFinal(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
+/** The messages a Receiver of everything reads (the dispatch table), each with its ProxyHandler's method. */
+const MESSAGES = new fbe.MessageTable<ProxyHandler>([
+  [Note, (p) => p.onNoteFrame],
+  [PlaceOrder, (p) => p.onPlaceOrderFrame],
+  [Accepted, (p) => p.onAcceptedFrame],
+  [Rejected, (p) => p.onRejectedFrame],
+  [Ping, (p) => p.onPingFrame],
+  [market.Failure, (p) => p.onMarketFailureFrame],
+]);
 
 /** Hands a decoded message to its handler method, or to onMessage. */
 function deliverTo(h: Handler, typeId: number, value: unknown): void {
@@ -8159,190 +8129,55 @@ function deliverTo(h: Handler, typeId: number, value: unknown): void {
   }
 }
 
-/**
- * Writes messages of everything and its imports as versioned frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export class Sender extends fbe.Sender {
+/** The requests a Client of everything sends (a derived one first) and the messages answering one by id. */
+const REQUESTS = new fbe.ClientTable("everything", [
+  { type: PlaceOrder, name: "everything.PlaceOrder", id: "id", response: Accepted, rejects: [market.Failure, Rejected] },
+  { type: Ping, name: "everything.Ping" },
+], [
+  { type: Accepted, id: "id" },
+  { type: Rejected, id: "id" },
+  { type: market.Failure, id: "id", global: true },
+]);
+
+/** Writes messages of everything and its imports as versioned frames (fbe.Sender, docs/format.md 7.3). */
+export class Sender extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport) {
     super(transport, false);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value: AnyMessage): number {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Writes messages of everything and its imports as final frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export class FinalSender extends fbe.Sender {
+/** Writes messages of everything and its imports as final frames (fbe.Sender, docs/format.md 7.3). */
+export class FinalSender extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport) {
     super(transport, true);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value: AnyMessage): number {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Reads versioned frames of everything fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class Receiver extends fbe.FrameReceiver {
-  handler: Handler;
-
+/** Reads versioned frames of everything, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class Receiver extends fbe.MessageReceiver<Handler> {
   constructor(handler: Handler = {}, limits?: fbe.Limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-    return decodeFbe(typeId, frame, limits);
-  }
-
-  protected override deliver(typeId: number, value: unknown): void {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, false, handler, limits);
   }
 }
 
-/**
- * Reads final frames of everything fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class FinalReceiver extends fbe.FrameReceiver {
-  handler: Handler;
-
+/** Reads final frames of everything, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class FinalReceiver extends fbe.MessageReceiver<Handler> {
   constructor(handler: Handler = {}, limits?: fbe.Limits) {
-    super(true, limits);
-    this.handler = handler;
-  }
-
-  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-    return decodeFinal(typeId, frame, limits);
-  }
-
-  protected override deliver(typeId: number, value: unknown): void {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, true, handler, limits);
   }
 }
 
-/**
- * Dispatches versioned frames of everything like a Receiver but hands the verified frame, not a
- * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
- */
-export class Proxy extends fbe.FrameReceiver {
-  handler: ProxyHandler;
-
+/** Hands verified versioned frames of everything to `handler` (fbe.MessageProxy, docs/format.md 7.5). */
+export class Proxy extends fbe.MessageProxy<ProxyHandler> {
   constructor(handler: ProxyHandler = {}, limits?: fbe.Limits) {
-    super(false, limits);
-    this.handler = handler;
+    super(MESSAGES, handler, limits);
   }
-
-  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-    let error: fbe.DecodeError | undefined;
-    switch (typeId) {
-    case 1023:
-      error = Note.verifyFbe(frame, limits);
-      break;
-    case 1027:
-      error = PlaceOrder.verifyFbe(frame, limits);
-      break;
-    case 1028:
-      error = Accepted.verifyFbe(frame, limits);
-      break;
-    case 1029:
-      error = Rejected.verifyFbe(frame, limits);
-      break;
-    case 1030:
-      error = Ping.verifyFbe(frame, limits);
-      break;
-    case 502:
-      error = market.Failure.verifyFbe(frame, limits);
-      break;
-    default:
-      return fbe.UNKNOWN_TYPE;
-    }
-    if (error !== undefined) {
-      throw error;
-    }
-    return frame;
-  }
-
-  protected override deliver(typeId: number, _value: unknown, frame: Uint8Array): void {
-    const h = this.handler;
-    switch (typeId) {
-    case 1023:
-      if (h.onNoteFrame !== undefined) {
-        h.onNoteFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 1027:
-      if (h.onPlaceOrderFrame !== undefined) {
-        h.onPlaceOrderFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 1028:
-      if (h.onAcceptedFrame !== undefined) {
-        h.onAcceptedFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 1029:
-      if (h.onRejectedFrame !== undefined) {
-        h.onRejectedFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 1030:
-      if (h.onPingFrame !== undefined) {
-        h.onPingFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 502:
-      if (h.onMarketFailureFrame !== undefined) {
-        h.onMarketFailureFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    }
-  }
-}
-
-/** Which messages answer a everything.PlaceOrder: its response and its rejects. */
-function answersPlaceOrder(m: unknown): fbe.Answer {
-  if (m instanceof Accepted) {
-    return fbe.Answer.Response;
-  }
-  if (m instanceof market.Failure || m instanceof Rejected) {
-    return fbe.Answer.Reject;
-  }
-  return fbe.Answer.None;
 }
 
 /**
- * A Receiver of everything with a Sender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ * A Receiver of everything with a Sender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class Client extends Receiver {
   readonly sender: Sender;
@@ -8351,7 +8186,7 @@ export class Client extends Receiver {
   constructor(transport?: fbe.Transport, handler: Handler = {}, limits?: fbe.Limits) {
     super(handler, limits);
     this.sender = new Sender(transport);
-    this.requests = new fbe.Requests();
+    this.requests = new fbe.Requests(REQUESTS);
   }
 
   /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
@@ -8361,24 +8196,9 @@ export class Client extends Receiver {
   }
 
   protected override deliver(typeId: number, value: unknown): void {
-    switch (typeId) {
-    case 1028:
-      if (this.requests.answer((value as Accepted).id, value, false)) {
-        return;
-      }
-      break;
-    case 1029:
-      if (this.requests.answer((value as Rejected).id, value, false)) {
-        return;
-      }
-      break;
-    case 502:
-      if (this.requests.answer((value as market.Failure).id, value, true)) {
-        return;
-      }
-      break;
+    if (!this.requests.answered(typeId, value)) {
+      super.deliver(typeId, value);
     }
-    super.deliver(typeId, value);
   }
 
   /**
@@ -8388,22 +8208,14 @@ export class Client extends Receiver {
   request(value: PlaceOrder, options?: fbe.RequestOptions): Promise<Accepted>;
   request(value: Ping, options?: fbe.RequestOptions): Promise<void>;
   request(value: PlaceOrder | Ping, options?: fbe.RequestOptions): Promise<unknown> {
-    if (value instanceof PlaceOrder) {
-      return this.requests.request("everything.PlaceOrder", value.id, answersPlaceOrder, () => this.sender.send(value), options);
-    }
-    if (value instanceof Ping) {
-      return this.requests.request("everything.Ping", "", undefined, () => this.sender.send(value), options);
-    }
-    return Promise.reject(new TypeError("not a request message of everything"));
+    return this.requests.send(value, () => this.sender.send(value), options);
   }
 }
 
 /**
- * A FinalReceiver of everything with a FinalSender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ * A FinalReceiver of everything with a FinalSender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class FinalClient extends FinalReceiver {
   readonly sender: FinalSender;
@@ -8412,7 +8224,7 @@ export class FinalClient extends FinalReceiver {
   constructor(transport?: fbe.Transport, handler: Handler = {}, limits?: fbe.Limits) {
     super(handler, limits);
     this.sender = new FinalSender(transport);
-    this.requests = new fbe.Requests();
+    this.requests = new fbe.Requests(REQUESTS);
   }
 
   /** Fails every pending request (an fbe.RequestError of failure "reset") and forgets a partial frame. */
@@ -8422,24 +8234,9 @@ export class FinalClient extends FinalReceiver {
   }
 
   protected override deliver(typeId: number, value: unknown): void {
-    switch (typeId) {
-    case 1028:
-      if (this.requests.answer((value as Accepted).id, value, false)) {
-        return;
-      }
-      break;
-    case 1029:
-      if (this.requests.answer((value as Rejected).id, value, false)) {
-        return;
-      }
-      break;
-    case 502:
-      if (this.requests.answer((value as market.Failure).id, value, true)) {
-        return;
-      }
-      break;
+    if (!this.requests.answered(typeId, value)) {
+      super.deliver(typeId, value);
     }
-    super.deliver(typeId, value);
   }
 
   /**
@@ -8449,12 +8246,6 @@ export class FinalClient extends FinalReceiver {
   request(value: PlaceOrder, options?: fbe.RequestOptions): Promise<Accepted>;
   request(value: Ping, options?: fbe.RequestOptions): Promise<void>;
   request(value: PlaceOrder | Ping, options?: fbe.RequestOptions): Promise<unknown> {
-    if (value instanceof PlaceOrder) {
-      return this.requests.request("everything.PlaceOrder", value.id, answersPlaceOrder, () => this.sender.send(value), options);
-    }
-    if (value instanceof Ping) {
-      return this.requests.request("everything.Ping", "", undefined, () => this.sender.send(value), options);
-    }
-    return Promise.reject(new TypeError("not a request message of everything"));
+    return this.requests.send(value, () => this.sender.send(value), options);
   }
 }

@@ -40676,37 +40676,13 @@ export interface ProxyHandler {
   onFrame?(typeId: number, frame: Uint8Array): void;
 }
 
-/** Reads a whole versioned frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFbe(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-  switch (typeId) {
-  case 44:
-    return Self.fromFbe(frame, limits);
-  case 45:
-    return self.fromFbe(frame, limits);
-  case 83:
-    return Hostile.fromFbe(frame, limits);
-  case 502:
-    return market.Failure.fromFbe(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
-
-/** Reads a whole final frame's message (fbe.UNKNOWN_TYPE: no message has typeId). */
-function decodeFinal(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-  switch (typeId) {
-  case 44:
-    return Self.fromFinal(frame, limits);
-  case 45:
-    return self.fromFinal(frame, limits);
-  case 83:
-    return Hostile.fromFinal(frame, limits);
-  case 502:
-    return market.Failure.fromFinal(frame, limits);
-  default:
-    return fbe.UNKNOWN_TYPE;
-  }
-}
+/** The messages a Receiver of import reads (the dispatch table), each with its ProxyHandler's method. */
+const MESSAGES = new fbe.MessageTable<ProxyHandler>([
+  [Self, (p) => p.onSelfFrame],
+  [self, (p) => p.onSelf_Frame],
+  [Hostile, (p) => p.onHostileFrame],
+  [market.Failure, (p) => p.onMarketFailureFrame],
+]);
 
 /** Hands a decoded message to its handler method, or to onMessage. */
 function deliverTo(h: Handler_, typeId: number, value: unknown): void {
@@ -40742,159 +40718,45 @@ function deliverTo(h: Handler_, typeId: number, value: unknown): void {
   }
 }
 
-/**
- * Writes messages of import and its imports as versioned frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export class Sender_ extends fbe.Sender {
+/** Writes messages of import and its imports as versioned frames (fbe.Sender, docs/format.md 7.3). */
+export class Sender_ extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport) {
     super(transport, false);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value: AnyMessage): number {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Writes messages of import and its imports as final frames (docs/format.md 7.3): each frame
- * to the transport (a function, or anything with write(): a node:net Socket), or queued in
- * buffered() when there is none. The serialization buffer is reused.
- */
-export class FinalSender extends fbe.Sender {
+/** Writes messages of import and its imports as final frames (fbe.Sender, docs/format.md 7.3). */
+export class FinalSender extends fbe.Sender<AnyMessage> {
   constructor(transport?: fbe.Transport) {
     super(transport, true);
   }
-
-  /** Sends `value` as one frame; returns the frame's size. An EncodeError sends nothing. */
-  send(value: AnyMessage): number {
-    return this.sendValue(value);
-  }
 }
 
-/**
- * Reads versioned frames of import fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class Receiver_ extends fbe.FrameReceiver {
-  handler: Handler_;
-
+/** Reads versioned frames of import, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class Receiver_ extends fbe.MessageReceiver<Handler_> {
   constructor(handler: Handler_ = {}, limits?: fbe.Limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-    return decodeFbe(typeId, frame, limits);
-  }
-
-  protected override deliver(typeId: number, value: unknown): void {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, false, handler, limits);
   }
 }
 
-/**
- * Reads final frames of import fed in chunks of any size (`receive`) and hands each message
- * to `handler` (docs/format.md 7.4). A bad frame is an fbe.FrameError: see fbe.FrameReceiver
- * for `limits` (frame size, decode limits) and `onError`.
- */
-export class FinalReceiver extends fbe.FrameReceiver {
-  handler: Handler_;
-
+/** Reads final frames of import, each message to `handler` (fbe.MessageReceiver, docs/format.md 7.4). */
+export class FinalReceiver extends fbe.MessageReceiver<Handler_> {
   constructor(handler: Handler_ = {}, limits?: fbe.Limits) {
-    super(true, limits);
-    this.handler = handler;
-  }
-
-  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-    return decodeFinal(typeId, frame, limits);
-  }
-
-  protected override deliver(typeId: number, value: unknown): void {
-    deliverTo(this.handler, typeId, value);
+    super(MESSAGES, deliverTo, true, handler, limits);
   }
 }
 
-/**
- * Dispatches versioned frames of import like a Receiver but hands the verified frame, not a
- * decoded value, to `handler` (docs/format.md 7.5): to look at or forward unchanged.
- */
-export class Proxy_ extends fbe.FrameReceiver {
-  handler: ProxyHandler;
-
+/** Hands verified versioned frames of import to `handler` (fbe.MessageProxy, docs/format.md 7.5). */
+export class Proxy_ extends fbe.MessageProxy<ProxyHandler> {
   constructor(handler: ProxyHandler = {}, limits?: fbe.Limits) {
-    super(false, limits);
-    this.handler = handler;
-  }
-
-  protected override decode(typeId: number, frame: Uint8Array, limits: fbe.Limits): unknown {
-    let error: fbe.DecodeError | undefined;
-    switch (typeId) {
-    case 44:
-      error = Self.verifyFbe(frame, limits);
-      break;
-    case 45:
-      error = self.verifyFbe(frame, limits);
-      break;
-    case 83:
-      error = Hostile.verifyFbe(frame, limits);
-      break;
-    case 502:
-      error = market.Failure.verifyFbe(frame, limits);
-      break;
-    default:
-      return fbe.UNKNOWN_TYPE;
-    }
-    if (error !== undefined) {
-      throw error;
-    }
-    return frame;
-  }
-
-  protected override deliver(typeId: number, _value: unknown, frame: Uint8Array): void {
-    const h = this.handler;
-    switch (typeId) {
-    case 44:
-      if (h.onSelfFrame !== undefined) {
-        h.onSelfFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 45:
-      if (h.onSelf_Frame !== undefined) {
-        h.onSelf_Frame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 83:
-      if (h.onHostileFrame !== undefined) {
-        h.onHostileFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    case 502:
-      if (h.onMarketFailureFrame !== undefined) {
-        h.onMarketFailureFrame(frame);
-      } else {
-        h.onFrame?.(typeId, frame);
-      }
-      break;
-    }
+    super(MESSAGES, handler, limits);
   }
 }
 
 /**
- * A Receiver_ of import with a Sender_ and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Versioned frames.
+ * A Receiver_ of import with a Sender_ and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class Client_ extends Receiver_ {
   readonly sender: Sender_;
@@ -40914,11 +40776,9 @@ export class Client_ extends Receiver_ {
 }
 
 /**
- * A FinalReceiver of import with a FinalSender and requests (docs/format.md 7.6): `request(value,
- * options)` sends a [request] message and returns a Promise of the response of its id,
- * rejected with an fbe.RejectError on one of its rejects and an fbe.RequestError on its
- * timeout (milliseconds), its AbortSignal or reset(). Feed it what the peer sends
- * (`receive`); every message that answers no request goes to `handler`. Final frames.
+ * A FinalReceiver of import with a FinalSender and requests (fbe.Requests, docs/format.md 7.6):
+ * `request(value, options)` sends a [request] message and returns a Promise of its response;
+ * every message that answers no request goes to `handler`.
  */
 export class FinalClient extends FinalReceiver {
   readonly sender: FinalSender;
