@@ -19,9 +19,12 @@ JS_FUZZ := cd build/fuzz/js && $(NODE) out/fuzz.js crashes=$(CURDIR)/build/fuzz/
 # jsfuzz on a corpus folder (its first argument), with Math.random seeded by JSFUZZ_SEED
 # (seed.cjs) and stopped by the target after JSFUZZ_RUNS inputs or JSFUZZ_SECONDS; a crash is
 # left in build/fuzz/crashes/js-jsfuzz.bin. Without the versifier (for text protocols), which
-# grew jsfuzz's own heap past 3 GB within seconds on these inputs.
+# grew jsfuzz's own heap past 3 GB within seconds on these inputs. jsfuzz's timeout (wall clock
+# per input) also runs while its worker starts, which took over its default 30 s at load 20 and was
+# reported as a crash before any input ran: JSFUZZ_TIMEOUT seconds (an input takes milliseconds).
+JSFUZZ_TIMEOUT ?= 300
 JSFUZZ = cd $(JSFUZZ_DIR) && NODE_OPTIONS="-r ./seed.cjs" $(NODE) node_modules/jsfuzz/build/src/index.js out/jsfuzz.js \
-	--versifier=false --exact-artifact-path=$(CURDIR)/build/fuzz/crashes/js-jsfuzz.bin
+	--versifier=false --timeout=$(JSFUZZ_TIMEOUT) --exact-artifact-path=$(CURDIR)/build/fuzz/crashes/js-jsfuzz.bin
 
 # npm ci only when the lock changed since the last install (node_modules stays otherwise).
 $(JSFUZZ_DIR)/node_modules/.installed: fuzz/js/package.json fuzz/js/package-lock.json
