@@ -310,7 +310,6 @@ def _request(w: CppWriter, r: Struct) -> None:
     result = f"std::future<{qualified(r.response)}>" if r.response else "std::future<void>"
     what = f"completes with the {r.response} of the same id" if r.response else "completes once sent"
     w.line(f"//! Sends {r.qualified}; the future {what}. timeout in milliseconds, 0 = none.")
-    timeout = "timeout" if r.response else "/*timeout*/"
-    with w.braced(f"{result} request(const {qualified(r.qualified)}& value, uint64_t {timeout} = 0)"):
+    with w.function(f"{result} request(const {qualified(r.qualified)}& value, uint64_t timeout = 0)", False):
         pending = f"_requests_{_ident(r.response)}, value.id, timeout, " if r.response else ""
         w.line(f"return this->send_request({pending}[&] {{ this->send(value); }});")

@@ -104,8 +104,7 @@ def _flags(w: CppWriter, f: Enum) -> None:
     w.blank()
     wire = PRIMITIVES[f.wire]
     with w.function(f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(f.qualified)} value)"):
-        if not f.named_flags:
-            w.line("(void)value;")
+        if not f.named_flags:     # (the unused value unnamed by CppWriter.function)
             w.line("return stream;")
             return
         with w.block(f"static constexpr FBE::FlagName<{wire}> names[] = {{", "};"):

@@ -146,9 +146,8 @@ enum class FlagsEmpty : int32_t
 
 FBE_ENUM_FLAGS(FlagsEmpty)
 
-inline std::ostream& operator<<(std::ostream& stream, FlagsEmpty value)
+inline std::ostream& operator<<(std::ostream& stream, FlagsEmpty /*value*/)
 {
-    (void)value;
     return stream;
 }
 
