@@ -139,135 +139,95 @@ impl<'a> SizedWriter<'a> {
 
 /// Writes a versioned root's blocks (docs/format.md 3) into bytes of the size their size walk
 /// computed ([`crate::Value::extra_size`], the generated `Struct::body_size`), zeroed once, in the
-/// original's allocation order: a block is allocated by moving the end (no capacity check, no
-/// zeroing of its own), and each store into a block or slot is bounds-checked against the bytes.
-/// A store beyond them (a walk smaller than what is written: a bug) panics, and so does an end
-/// short of the bytes ([`Writer::versioned_root`]), so every byte returned was allocated by this
-/// root (the rest are its zeros: an absent optional).
+/// original's allocation order. A block is split off the front of the bytes not allocated yet
+/// (one compare, no capacity check, no zeroing of its own) and handed out whole, as a slice or a
+/// `&mut [u8; N]` of its own: a struct's fields, a value's slot, a collection's slots are stored
+/// into the block that holds them at offsets the compiler checks (a constant offset into an
+/// array costs nothing at run time), never at a position in the root. A block beyond the bytes
+/// (a walk smaller than what is written: a bug) panics, and so does an end short of them
+/// ([`Writer::versioned_root`]), so every byte returned was allocated by this root (the rest are its
+/// zeros: an absent optional).
 #[derive(Debug)]
 pub struct BodyWriter<'a> {
-    buf: &'a mut [u8],
-    end: usize,
+    /// The bytes not allocated yet: a block is split off its front.
+    rest: &'a mut [u8],
+    /// The root's size: the position of `rest` is `size - rest.len()`.
+    size: usize,
     depth: usize,
     max_depth: usize,
 }
 
-macro_rules! puts {
-    ($($put:ident $t:ty),* $(,)?) => {$(
-        #[doc = concat!("Stores a `", stringify!($t), "` at absolute position `p` (little-endian).")]
-        #[inline(always)]
-        pub fn $put(&mut self, p: usize, v: $t) {
-            *self.block(p) = v.to_le_bytes();
-        }
-    )*};
-}
-
 impl<'a> BodyWriter<'a> {
-    /// Allocates into `buf` from `end` (what is before it allocated already), at struct level
-    /// `depth` of `max_depth`.
+    /// Allocates from `rest`, the bytes of a root of `size` bytes after what is allocated already,
+    /// at struct level `depth` of `max_depth`.
     #[inline(always)]
-    pub(crate) fn new(buf: &'a mut [u8], end: usize, depth: usize, max_depth: usize) -> Self {
-        BodyWriter { buf, end, depth, max_depth }
+    pub(crate) fn new(rest: &'a mut [u8], size: usize, depth: usize, max_depth: usize) -> Self {
+        BodyWriter { rest, size, depth, max_depth }
     }
 
     /// Checks that the blocks cover the bytes: the walk's size is what was allocated.
     #[inline(always)]
     pub(crate) fn finish(self) {
-        if self.end != self.buf.len() {
+        if !self.rest.is_empty() {
             beyond();
         }
     }
 
-    /// The `N` bytes at `p` (of a block allocated before).
+    /// Allocates `n` bytes (zeros): their position and the bytes.
     #[inline(always)]
-    pub fn block<const N: usize>(&mut self, p: usize) -> &mut [u8; N] {
-        match self.buf.get_mut(p..).and_then(<[u8]>::first_chunk_mut) {
-            Some(b) => b,
+    fn alloc(&mut self, n: usize) -> (usize, &'a mut [u8]) {
+        let p = self.size - self.rest.len();
+        match std::mem::take(&mut self.rest).split_at_mut_checked(n) {
+            Some((block, rest)) => {
+                self.rest = rest;
+                (p, block)
+            }
             None => beyond(),
         }
     }
 
-    /// Allocates `n` bytes (zeros) at the end and returns their position. It checks nothing: the
-    /// stores into them do.
+    /// Allocates `N` bytes (zeros): their position and the bytes.
     #[inline(always)]
-    pub fn alloc(&mut self, n: usize) -> usize {
-        let p = self.end;
-        self.end = p.wrapping_add(n);
-        p
+    fn alloc_chunk<const N: usize>(&mut self) -> (usize, &'a mut [u8; N]) {
+        let p = self.size - self.rest.len();
+        match std::mem::take(&mut self.rest).split_first_chunk_mut() {
+            Some((block, rest)) => {
+                self.rest = rest;
+                (p, block)
+            }
+            None => beyond(),
+        }
     }
 
     depth_rule!();
 
-    puts! {
-        put_u8 u8, put_i8 i8, put_u16 u16, put_i16 i16, put_u32 u32, put_i32 i32, put_u64 u64,
-        put_i64 i64, put_f32 f32, put_f64 f64,
-    }
-
-    /// Stores a `bool` (0 or 1) at `p`.
+    /// Allocates a struct body of `N` bytes, stores its offset from `base` in `slot` and its
+    /// header, and returns its position (the base of its fields) with its bytes, through which
+    /// the fixed-size fields are stored at their offsets ([`crate::Fixed::put_at`]) and the other
+    /// fields get their slots.
     #[inline(always)]
-    pub fn put_bool(&mut self, p: usize, v: bool) {
-        self.put_u8(p, u8::from(v));
-    }
-
-    /// Stores a timestamp at `p`.
-    #[inline(always)]
-    pub fn put_timestamp(&mut self, p: usize, v: Timestamp) {
-        self.put_u64(p, v.0);
-    }
-
-    /// Stores a uuid's 16 bytes at `p`.
-    #[inline(always)]
-    pub fn put_uuid(&mut self, p: usize, v: &Uuid) {
-        *self.block(p) = *v.as_bytes();
-    }
-
-    /// Stores a decimal's 16 bytes at `p`, without trailing fraction zeros.
-    #[inline(always)]
-    pub fn put_decimal(&mut self, p: usize, v: &Decimal) {
-        *self.block(p) = v.to_wire();
-    }
-
-    /// Stores at `slot` the offset of `p` from `base` (a block just allocated; below the root's
-    /// size, which was checked to fit 32 bits before anything was written).
-    #[inline(always)]
-    fn offset(&mut self, base: usize, slot: usize, p: usize) {
-        self.put_u32(slot, p.wrapping_sub(base) as u32);
-    }
-
-    /// Allocates a struct body of `N` bytes, stores its offset in the slot at `slot` (from
-    /// `base`) and its header, and returns its position with its bytes, through which the
-    /// fixed-size fields are stored at their offsets ([`crate::Fixed::put_at`]).
-    #[inline(always)]
-    pub fn struct_block<const N: usize>(&mut self, base: usize, slot: usize, type_id: u32) -> (usize, &mut [u8; N]) {
-        let p = self.alloc(N);
-        self.offset(base, slot, p);
-        let body = self.block::<N>(p);
+    pub fn struct_block<const N: usize>(
+        &mut self,
+        base: usize,
+        slot: &mut [u8],
+        type_id: u32,
+    ) -> (usize, &'a mut [u8; N]) {
+        let (p, body) = self.alloc_chunk::<N>();
+        offset(slot, base, p);
         body[..4].copy_from_slice(&(N as u32).to_le_bytes());
         body[4..8].copy_from_slice(&type_id.to_le_bytes());
         (p, body)
     }
 
-    /// [`BodyWriter::struct_block`] of a body whose fields are all written through their slots.
+    /// Allocates a length-prefixed block of a string's or bytes' `data` and stores its offset
+    /// from `base` in `slot` (docs/format.md 3.4).
     #[inline(always)]
-    pub fn struct_body(&mut self, base: usize, slot: usize, body_size: usize, type_id: u32) -> usize {
-        let p = self.alloc(body_size);
-        self.offset(base, slot, p);
-        let header = self.block::<8>(p);
-        header[..4].copy_from_slice(&(body_size as u32).to_le_bytes());
-        header[4..].copy_from_slice(&type_id.to_le_bytes());
-        p
-    }
-
-    /// Allocates a length-prefixed block of a string's or bytes' `data` and stores its offset in
-    /// the slot (docs/format.md 3.4).
-    #[inline(always)]
-    pub fn string(&mut self, base: usize, slot: usize, data: &[u8]) {
+    pub fn string(&mut self, base: usize, slot: &mut [u8], data: &[u8]) {
         let n = data.len();
-        let p = self.alloc(4 + n);
-        self.offset(base, slot, p);
-        let Some((len, bytes)) = self.buf.get_mut(p..).and_then(|b| b.split_first_chunk_mut::<4>()) else { beyond() };
-        *len = (n as u32).to_le_bytes();
-        let Some(bytes) = bytes.get_mut(..n) else { beyond() };
+        let (p, block) = self.alloc(4 + n);
+        offset(slot, base, p);
+        let (len, bytes) = block.split_at_mut(4);
+        len.copy_from_slice(&(n as u32).to_le_bytes());
         if n <= 16 {
             copy_short(bytes, data); // a few moves instead of a call to memcpy
         } else {
@@ -275,34 +235,44 @@ impl<'a> BodyWriter<'a> {
         }
     }
 
-    /// Allocates a collection block of `n` slots of `item` bytes (filled by the elements), stores
-    /// its offset and the count, and returns the position of the first slot; more than 2^32 - 1
-    /// elements are refused.
+    /// Allocates a collection block of `n` slots of `item` bytes, stores its offset from `base`
+    /// in `slot` and the count, and returns the slots (filled by the elements, whose base stays
+    /// `base`); more than 2^32 - 1 elements are refused.
     #[inline(always)]
-    pub fn vector(&mut self, base: usize, slot: usize, n: usize, item: usize) -> Result<usize, EncodeError> {
+    pub fn vector(&mut self, base: usize, slot: &mut [u8], n: usize, item: usize) -> Result<&'a mut [u8], EncodeError> {
         let Ok(count) = u32::try_from(n) else { return Err(too_many()) };
-        let p = self.alloc(4 + n.wrapping_mul(item));
-        self.put_u32(p, count);
-        self.offset(base, slot, p);
-        Ok(p + 4)
+        let (p, block) = self.alloc(4 + n.saturating_mul(item));
+        offset(slot, base, p);
+        let (count_bytes, slots) = block.split_at_mut(4);
+        count_bytes.copy_from_slice(&count.to_le_bytes());
+        Ok(slots)
     }
 
-    /// Marks the optional slot at `slot` present, allocates its value slot of `size` bytes and
-    /// returns the value slot's position: the value's base.
+    /// Marks the optional `slot` present, allocates its value slot of `size` bytes, stores its
+    /// offset from `base`, and returns the value slot's position (the value's base) and bytes.
     #[inline(always)]
-    pub fn optional(&mut self, base: usize, slot: usize, size: usize) -> usize {
-        let p = self.alloc(size);
-        self.put_u8(slot, 1);
-        self.offset(base, slot + 1, p);
-        p
+    pub fn optional(&mut self, base: usize, slot: &mut [u8], size: usize) -> (usize, &'a mut [u8]) {
+        let (p, value) = self.alloc(size);
+        let Some((present, off)) = slot.split_first_mut() else { beyond() };
+        *present = 1;
+        offset(off, base, p);
+        (p, value)
     }
+}
+
+/// Stores in the first 4 bytes of `slot` the offset of `p` from `base` (a block just allocated;
+/// below the root's size, which was checked to fit 32 bits before anything was written).
+#[inline(always)]
+fn offset(slot: &mut [u8], base: usize, p: usize) {
+    let Some(slot) = slot.first_chunk_mut::<4>() else { beyond() };
+    *slot = (p.wrapping_sub(base) as u32).to_le_bytes();
 }
 
 /// A store beyond the bytes of the size walk, or bytes left unwritten: the walk and the writes
 /// disagree (a bug), so nothing is returned.
 #[cold]
 #[inline(never)]
-fn beyond() -> ! {
+pub(crate) fn beyond() -> ! {
     panic!("fbe: a root's size walk disagrees with what was written")
 }
 
@@ -346,14 +316,24 @@ mod tests {
         w.finish();
     }
 
+    /// A body of 12 bytes after an 8-byte root header, with `extra` bytes more, through a
+    /// `BodyWriter`: the body's offset goes into the header's slot at 4, and `then` writes on.
+    fn body_of(bytes: &mut [u8], then: impl FnOnce(&mut BodyWriter<'_>, usize, &mut [u8; 12])) {
+        let size = bytes.len();
+        let (head, rest) = bytes.split_at_mut(8);
+        let mut w = BodyWriter::new(rest, size, 0, 1);
+        let (b, body) = w.struct_block::<12>(0, &mut head[4..], 9);
+        then(&mut w, b, body);
+        w.finish();
+    }
+
     #[test]
     fn allocates_in_order_and_stores_offsets_from_the_base() {
         let mut bytes = [0u8; 8 + 12 + 4 + 2];
-        let mut w = BodyWriter::new(&mut bytes, 8, 0, 1);
-        let (b, body) = w.struct_block::<12>(0, 4, 9);
-        body[8..].copy_from_slice(&[1, 2, 3, 4]);
-        w.string(b, b + 8, b"hi");
-        w.finish();
+        body_of(&mut bytes, |w, b, body| {
+            body[8..].copy_from_slice(&[1, 2, 3, 4]);
+            w.string(b, &mut body[8..], b"hi");
+        });
         assert_eq!(&bytes[4..8], &8u32.to_le_bytes()); // the body's offset from 0
         assert_eq!(&bytes[8..16], &[12, 0, 0, 0, 9, 0, 0, 0]); // its size and type
         assert_eq!(&bytes[16..20], &12u32.to_le_bytes()); // the string's offset from the body
@@ -364,18 +344,14 @@ mod tests {
     #[should_panic(expected = "size walk disagrees")]
     fn a_body_block_beyond_its_bytes_panics() {
         let mut bytes = [0u8; 8 + 12 + 4 + 1];
-        let mut w = BodyWriter::new(&mut bytes, 8, 0, 1);
-        let (b, _) = w.struct_block::<12>(0, 4, 9);
-        w.string(b, b + 8, b"hi");
+        body_of(&mut bytes, |w, b, body| w.string(b, &mut body[8..], b"hi"));
     }
 
     #[test]
     #[should_panic(expected = "size walk disagrees")]
     fn bytes_left_unallocated_panic() {
         let mut bytes = [0u8; 8 + 13];
-        let mut w = BodyWriter::new(&mut bytes, 8, 0, 1);
-        w.struct_block::<12>(0, 4, 9);
-        w.finish();
+        body_of(&mut bytes, |_, _, _| ());
     }
 
     #[test]

@@ -26,9 +26,10 @@ pub trait Value: Sized {
     /// struct, which is charged as a struct).
     const COST: usize;
 
-    /// Writes the value into its slot at `slot`, out-of-line data located from `base`, allocating
-    /// its [`Value::extra_size`] bytes.
-    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError>;
+    /// Writes the value into its slot, the first [`Value::SLOT`] bytes of `slot` (a block's bytes
+    /// from the slot on), out-of-line data located from `base`, allocating its
+    /// [`Value::extra_size`] bytes.
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError>;
     /// The bytes [`Value::put`] allocates beyond its slot (the versioned model's size walk).
     fn extra_size(&self) -> usize;
     /// Reads the value of the slot at `slot` (inside a checked block), data located from `base`.
@@ -113,8 +114,8 @@ macro_rules! scalars {
             const COST: usize = $size;
 
             #[inline]
-            fn put(&self, w: &mut BodyWriter<'_>, _base: usize, slot: usize) -> Result<(), EncodeError> {
-                w.$put(slot, *self);
+            fn put(&self, _w: &mut BodyWriter<'_>, _base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
+                self.put_at(slot, 0);
                 Ok(())
             }
 
@@ -180,8 +181,8 @@ impl Value for Uuid {
     const COST: usize = 16;
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, _base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.put_uuid(slot, self);
+    fn put(&self, _w: &mut BodyWriter<'_>, _base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
+        self.put_at(slot, 0);
         Ok(())
     }
 
@@ -230,8 +231,8 @@ impl Value for Decimal {
     const COST: usize = 16;
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, _base: usize, slot: usize) -> Result<(), EncodeError> {
-        w.put_decimal(slot, self);
+    fn put(&self, _w: &mut BodyWriter<'_>, _base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
+        slot[..16].copy_from_slice(&self.to_wire());
         Ok(())
     }
 
@@ -302,7 +303,7 @@ impl Value for Char {
     const COST: usize = 1;
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
         self.0.put(w, base, slot)
     }
 
@@ -406,7 +407,7 @@ macro_rules! texts {
             const COST: usize = 4;
 
             #[inline]
-            fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+            fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
                 w.string(base, slot, self.as_slice());
                 Ok(())
             }
@@ -494,12 +495,12 @@ impl<T: Value> Value for Option<T> {
     const COST: usize = 1;
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
         match self {
             None => Ok(()), // presence 0 and a zero offset, as allocated
             Some(v) => {
-                let p = w.optional(base, slot, T::SLOT);
-                v.put(w, p, p)
+                let (p, value) = w.optional(base, slot, T::SLOT);
+                v.put(w, p, value)
             }
         }
     }
@@ -631,9 +632,9 @@ impl<T: Value, const N: usize> Value for [T; N] {
     const COST: usize = if T::COST == 0 || T::FINAL_MIN * N == 0 { 1 } else { T::FINAL_MIN * N };
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
-        for (i, v) in self.iter().enumerate() {
-            v.put(w, base, slot + i * T::SLOT).map_err(|e| e.in_index(i))?;
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
+        for (i, (v, s)) in self.iter().zip(slots_mut(slot, N, T::SLOT)).enumerate() {
+            v.put(w, base, s).map_err(|e| e.in_index(i))?;
         }
         Ok(())
     }
@@ -708,7 +709,7 @@ impl<T: Value, const N: usize> Value for Box<[T; N]> {
     const COST: usize = <[T; N]>::COST;
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
         (**self).put(w, base, slot)
     }
 
@@ -811,9 +812,10 @@ impl<K: Value, V: Value> Value for (K, V) {
     const COST: usize = K::COST + V::COST;
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
-        self.0.put(w, base, slot)?;
-        self.1.put(w, base, slot + K::SLOT)
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
+        let (k, v) = slot.split_at_mut(K::SLOT);
+        self.0.put(w, base, k)?;
+        self.1.put(w, base, v)
     }
 
     #[inline]
@@ -850,15 +852,25 @@ impl<K: Value, V: Value> Value for (K, V) {
 fn put_all<'v, T: Value + 'v>(
     w: &mut BodyWriter<'_>,
     base: usize,
-    slot: usize,
+    slot: &mut [u8],
     n: usize,
     items: impl Iterator<Item = &'v T>,
 ) -> Result<(), EncodeError> {
-    let first = w.vector(base, slot, n, T::SLOT)?;
-    for (i, v) in items.enumerate() {
-        v.put(w, base, first + i * T::SLOT).map_err(|e| e.in_index(i))?;
+    let block = w.vector(base, slot, n, T::SLOT)?;
+    for (i, (v, s)) in items.zip(slots_mut(block, n, T::SLOT)).enumerate() {
+        v.put(w, base, s).map_err(|e| e.in_index(i))?;
     }
     Ok(())
+}
+
+/// The `n` slots of `size` bytes at the front of `block`, in order (a block too short for them, a
+/// walk smaller than what is written, panics).
+#[inline(always)]
+fn slots_mut(block: &mut [u8], n: usize, size: usize) -> std::slice::ChunksExactMut<'_, u8> {
+    match block.get_mut(..n.saturating_mul(size)) {
+        Some(all) => all.chunks_exact_mut(size),
+        None => crate::sized::beyond(),
+    }
 }
 
 /// Appends the count and the `n` elements of `items` (final model).
@@ -983,7 +995,7 @@ impl<T: Value> Value for Vec<T> {
     const COST: usize = 4;
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
         put_all(w, base, slot, self.len(), self.iter())
     }
 
@@ -1089,7 +1101,7 @@ impl<T: Value + Ord> Value for BTreeSet<T> {
     const COST: usize = 4;
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
         put_all(w, base, slot, self.len(), self.iter())
     }
 
@@ -1136,7 +1148,7 @@ macro_rules! unique_vecs {
             const COST: usize = 4;
 
             #[inline]
-            fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+            fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
                 if let Some(pair) = repeated(&self.0, |a, b| $key(a).key_cmp($key(b))) {
                     return Err(same_keys($map, pair));
                 }
@@ -1207,12 +1219,13 @@ macro_rules! maps {
             const COST: usize = 4;
 
             #[inline]
-            fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
-                let first = w.vector(base, slot, self.len(), K::SLOT + V::SLOT)?;
-                for (i, (k, v)) in self.iter().enumerate() {
-                    let at = first + i * (K::SLOT + V::SLOT);
-                    k.put(w, base, at).map_err(|e| e.in_index(i))?;
-                    v.put(w, base, at + K::SLOT).map_err(|e| e.in_index(i))?;
+            fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
+                let n = self.len();
+                let block = w.vector(base, slot, n, K::SLOT + V::SLOT)?;
+                for (i, ((k, v), s)) in self.iter().zip(slots_mut(block, n, K::SLOT + V::SLOT)).enumerate() {
+                    let (ks, vs) = s.split_at_mut(K::SLOT);
+                    k.put(w, base, ks).map_err(|e| e.in_index(i))?;
+                    v.put(w, base, vs).map_err(|e| e.in_index(i))?;
                 }
                 Ok(())
             }
@@ -1278,7 +1291,7 @@ macro_rules! scalar_value {
             const COST: usize = <$wire as $crate::Value>::COST;
 
             #[inline]
-            fn put(&self, w: &mut $crate::BodyWriter<'_>, base: usize, slot: usize) -> Result<(), $crate::EncodeError> {
+            fn put(&self, w: &mut $crate::BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), $crate::EncodeError> {
                 $crate::Value::put(&self.$to(), w, base, slot)
             }
 
@@ -1376,7 +1389,7 @@ pub trait Struct: Sized + Default {
     const DEFAULT_COST: usize = 0;
 
     /// Writes the versioned body, its offset stored in the slot at `slot` (from `base`).
-    fn write_body(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError>;
+    fn write_body(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError>;
     /// The bytes [`Struct::write_body`] allocates: the body and what its fields allocate (the
     /// versioned model's size walk).
     fn body_size(&self) -> usize;
@@ -1428,7 +1441,7 @@ pub trait Struct: Sized + Default {
     /// Writes the value as a versioned root into `w` (reset first) and returns its bytes: with a
     /// reused writer, serializing allocates nothing.
     fn write_fbe<'w>(&self, w: &'w mut Writer) -> Result<&'w [u8], EncodeError> {
-        w.versioned_root(self.body_size(), |w| self.write_body(w, 0, 4)).map_err(|e| e.within(Self::NAME))
+        w.versioned_root(self.body_size(), |w, slot| self.write_body(w, 0, slot)).map_err(|e| e.within(Self::NAME))
     }
 
     /// Reads a value from a versioned root under the default limits.
@@ -1529,7 +1542,7 @@ impl<T: Struct> Struct for Box<T> {
     const FINAL_MIN: usize = <T as Struct>::FINAL_MIN;
 
     #[inline]
-    fn write_body(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn write_body(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
         (**self).write_body(w, base, slot)
     }
 
@@ -1585,7 +1598,7 @@ impl<T: Struct> Value for T {
     const COST: usize = 0;
 
     #[inline]
-    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: usize) -> Result<(), EncodeError> {
+    fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
         self.write_body(w, base, slot)
     }
 
@@ -1660,10 +1673,10 @@ pub fn present(size: usize, ends: &[usize]) -> usize {
 }
 
 impl BodyWriter<'_> {
-    /// Writes `v` into its slot at `slot` (from `base`); an error names `field` (the generated
-    /// versioned writers' one call per field).
+    /// Writes `v` into its slot, the front of `slot` (from `base`); an error names `field` (the
+    /// generated versioned writers' one call per field).
     #[inline(always)]
-    pub fn field<T: Value>(&mut self, v: &T, base: usize, slot: usize, field: &str) -> Result<(), EncodeError> {
+    pub fn field<T: Value>(&mut self, v: &T, base: usize, slot: &mut [u8], field: &str) -> Result<(), EncodeError> {
         v.put(self, base, slot).map_err(|e| e.in_field(field))
     }
 }

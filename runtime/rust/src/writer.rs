@@ -279,7 +279,11 @@ impl Writer {
     #[inline(always)]
     pub fn struct_body(&mut self, base: usize, slot: usize, body_size: usize, type_id: u32) -> usize {
         let p = self.alloc(body_size);
-        BodyWriter::new(&mut self.buf, p, self.depth, self.max_depth).struct_body(base, slot, body_size, type_id)
+        self.offset(base, slot, p);
+        let header: &mut [u8; 8] = self.block(p);
+        header[..4].copy_from_slice(&(body_size as u32).to_le_bytes());
+        header[4..].copy_from_slice(&type_id.to_le_bytes());
+        p
     }
 
     /// The `N` bytes at `p` of a block just allocated (a struct body from
@@ -412,31 +416,34 @@ impl Writer {
     /// Writes a versioned root (docs/format.md 3.2) whose top struct allocates `size` bytes (its
     /// size walk): refused when over 4 GiB, before anything is written; else its bytes are made at
     /// once, zeroed (one `memset`), and `body` allocates and stores its blocks through a
-    /// [`BodyWriter`], the top struct's offset in the slot at 4.
+    /// [`BodyWriter`], the top struct's offset in the slot it is given (at 4).
     #[inline(always)]
     pub fn versioned_root(
         &mut self,
         size: usize,
-        body: impl FnOnce(&mut BodyWriter<'_>) -> Result<(), EncodeError>,
+        body: impl FnOnce(&mut BodyWriter<'_>, &mut [u8]) -> Result<(), EncodeError>,
     ) -> Result<&[u8], EncodeError> {
         let (total, total32) = root_size(size)?;
         self.buf.clear();
         self.buf.resize(total, 0);
-        let mut out = BodyWriter::new(&mut self.buf, 8, 0, self.max_depth);
-        out.put_u32(0, total32);
-        body(&mut out)?;
+        let Some((header, rest)) = self.buf.split_first_chunk_mut::<8>() else { unreachable!("8 bytes or more") };
+        header[..4].copy_from_slice(&total32.to_le_bytes());
+        let mut out = BodyWriter::new(rest, total, 0, self.max_depth);
+        body(&mut out, &mut header[4..])?;
         out.finish();
         Ok(&self.buf)
     }
 
-    /// Writes `v` into its slot at `slot` (from `base`) through a [`BodyWriter`] over the buffer,
-    /// its [`Value::extra_size`] bytes allocated (what a hand-made versioned root writes a value
-    /// with); an error names `field`.
+    /// Writes `v` into its slot at `slot` (from `base`; a slot allocated before) through a
+    /// [`BodyWriter`] over its [`Value::extra_size`] bytes, allocated at the end (what a hand-made
+    /// versioned root writes a value with); an error names `field`.
     pub fn field<T: Value>(&mut self, v: &T, base: usize, slot: usize, field: &str) -> Result<(), EncodeError> {
         let start = self.buf.len();
-        self.buf.resize(start + v.extra_size(), 0);
-        let mut out = BodyWriter::new(&mut self.buf, start, self.depth, self.max_depth);
-        v.put(&mut out, base, slot).map_err(|e| e.in_field(field))?;
+        let size = start + v.extra_size();
+        self.buf.resize(size, 0);
+        let (allocated, rest) = self.buf.split_at_mut(start);
+        let mut out = BodyWriter::new(rest, size, self.depth, self.max_depth);
+        v.put(&mut out, base, &mut allocated[slot..]).map_err(|e| e.in_field(field))?;
         out.finish();
         Ok(())
     }

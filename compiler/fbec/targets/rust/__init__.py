@@ -423,21 +423,21 @@ def write_key_order(w: CodeWriter, c: Context, s: ir.Struct) -> None:
 def write_versioned(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     w.line("#[inline(always)]")
     with w.block("fn write_body("):   # broken as rustfmt breaks it
-        w.lines("&self,\nw: &mut BodyWriter<'_>,\nbase: usize,\nslot: usize,")
+        w.lines("&self,\nw: &mut BodyWriter<'_>,\nbase: usize,\nslot: &mut [u8],")
     with w.block(") -> Result<(), EncodeError> {", "}"):
         enter(w, p)
+        # the body as one block: its header, the fixed fields at their offsets and the other fields'
+        # slots are stored into it at constant offsets, no bounds check at run time
         fixed = [fp for fp in p.fields if ir.reads_unchecked(fp.type)]
-        if fixed:   # the header and the fixed fields stored at their offsets, one bounds check for the body
-            b = "b" if len(fixed) < len(p.fields) else "_"
-            w.line(f"let ({b}, body) = w.struct_block::<{s.body_size}>(base, slot, {s.type_id});")
-        else:
-            w.line(f"let {'b' if s.all_fields else '_'} = w.struct_body(base, slot, {s.body_size}, {s.type_id});")
+        b = "b" if len(fixed) < len(p.fields) else "_"
+        body = "body" if p.fields else "_"
+        w.line(f"let ({b}, {body}) = w.struct_block::<{s.body_size}>(base, slot, {s.type_id});")
         for fp in fixed:
             w.line(f"fbe::Fixed::put_at(&self.{c.ident.field(s.qualified, fp.name)}, body, {fp.offset});")
         for fp in p.fields:
             if fp not in fixed:
-                call(w, "w.field", [f"&self.{c.ident.field(s.qualified, fp.name)}", "b", f"b + {fp.offset}",
-                                    f'"{fp.name}"'], "?;")
+                call(w, "w.field", [f"&self.{c.ident.field(s.qualified, fp.name)}", "b",
+                                    f"&mut body[{fp.offset}..]", f'"{fp.name}"'], "?;")
         if not p.bounded:
             w.line("w.leave();")
         w.line("Ok(())")

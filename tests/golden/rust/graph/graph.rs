@@ -23,14 +23,14 @@ impl fbe::Struct for Node {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.value, body, 16);
-        w.field(&self.name, b, b + 12, "name")?;
-        w.field(&self.out_edges, b, b + 24, "out_edges")?;
+        w.field(&self.name, b, &mut body[12..], "name")?;
+        w.field(&self.out_edges, b, &mut body[24..], "out_edges")?;
         Ok(())
     }
 
@@ -224,7 +224,7 @@ impl fbe::Struct for Edge {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<20>(base, slot, 2);
@@ -389,12 +389,12 @@ impl fbe::Struct for Graph {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 16, 3);
-        w.field(&self.nodes, b, b + 8, "nodes")?;
-        w.field(&self.edges, b, b + 12, "edges")?;
+        let (b, body) = w.struct_block::<16>(base, slot, 3);
+        w.field(&self.nodes, b, &mut body[8..], "nodes")?;
+        w.field(&self.edges, b, &mut body[12..], "edges")?;
         Ok(())
     }
 

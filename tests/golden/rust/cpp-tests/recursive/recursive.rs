@@ -22,13 +22,13 @@ impl fbe::Struct for Node {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
         let (b, body) = w.struct_block::<20>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
-        w.field(&self.label, b, b + 12, "label")?;
-        w.field(&self.children, b, b + 16, "children")?;
+        w.field(&self.label, b, &mut body[12..], "label")?;
+        w.field(&self.children, b, &mut body[16..], "children")?;
         w.leave();
         Ok(())
     }

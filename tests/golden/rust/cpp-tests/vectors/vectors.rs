@@ -22,7 +22,7 @@ impl fbe::Struct for Edge {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<20>(base, slot, 1);
@@ -188,7 +188,7 @@ impl fbe::Struct for Point {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<19>(base, slot, 2);
@@ -355,7 +355,7 @@ impl fbe::Struct for Point3 {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<27>(base, slot, 3);
@@ -530,12 +530,12 @@ impl fbe::Struct for Named {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let b = w.struct_body(base, slot, 16, 4);
-        w.field(&self.name, b, b + 8, "name")?;
-        w.field(&self.values, b, b + 12, "values")?;
+        let (b, body) = w.struct_block::<16>(base, slot, 4);
+        w.field(&self.name, b, &mut body[8..], "name")?;
+        w.field(&self.values, b, &mut body[12..], "values")?;
         Ok(())
     }
 
@@ -706,16 +706,16 @@ impl fbe::Struct for Holder {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 32, 10);
-        w.field(&self.edges, b, b + 8, "edges")?;
-        w.field(&self.points, b, b + 12, "points")?;
-        w.field(&self.ints, b, b + 16, "ints")?;
-        w.field(&self.switches, b, b + 20, "switches")?;
-        w.field(&self.reals, b, b + 24, "reals")?;
-        w.field(&self.named, b, b + 28, "named")?;
+        let (b, body) = w.struct_block::<32>(base, slot, 10);
+        w.field(&self.edges, b, &mut body[8..], "edges")?;
+        w.field(&self.points, b, &mut body[12..], "points")?;
+        w.field(&self.ints, b, &mut body[16..], "ints")?;
+        w.field(&self.switches, b, &mut body[20..], "switches")?;
+        w.field(&self.reals, b, &mut body[24..], "reals")?;
+        w.field(&self.named, b, &mut body[28..], "named")?;
         Ok(())
     }
 

@@ -23,14 +23,14 @@ impl fbe::Struct for Edge {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 1);
         fbe::Fixed::put_at(&self.source, body, 8);
         fbe::Fixed::put_at(&self.target, body, 12);
         fbe::Fixed::put_at(&self.weight, body, 16);
-        w.field(&self.note, b, b + 20, "note")?;
+        w.field(&self.note, b, &mut body[20..], "note")?;
         Ok(())
     }
 
@@ -210,11 +210,11 @@ impl fbe::Struct for Holder {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 10);
-        w.field(&self.edges, b, b + 8, "edges")?;
+        let (b, body) = w.struct_block::<12>(base, slot, 10);
+        w.field(&self.edges, b, &mut body[8..], "edges")?;
         Ok(())
     }
 

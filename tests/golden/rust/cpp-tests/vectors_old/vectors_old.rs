@@ -20,7 +20,7 @@ impl fbe::Struct for Edge {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1);
@@ -158,11 +158,11 @@ impl fbe::Struct for Holder {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 10);
-        w.field(&self.edges, b, b + 8, "edges")?;
+        let (b, body) = w.struct_block::<12>(base, slot, 10);
+        w.field(&self.edges, b, &mut body[8..], "edges")?;
         Ok(())
     }
 

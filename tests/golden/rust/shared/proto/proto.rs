@@ -213,7 +213,7 @@ impl fbe::Struct for Order {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<34>(base, slot, 1);
@@ -222,7 +222,7 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.type_, body, 17);
         fbe::Fixed::put_at(&self.price, body, 18);
         fbe::Fixed::put_at(&self.volume, body, 26);
-        w.field(&self.symbol, b, b + 12, "symbol")?;
+        w.field(&self.symbol, b, &mut body[12..], "symbol")?;
         Ok(())
     }
 
@@ -427,12 +427,12 @@ impl fbe::Struct for Balance {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<20>(base, slot, 2);
         fbe::Fixed::put_at(&self.amount, body, 12);
-        w.field(&self.currency, b, b + 8, "currency")?;
+        w.field(&self.currency, b, &mut body[8..], "currency")?;
         Ok(())
     }
 
@@ -606,16 +606,16 @@ impl fbe::Struct for Account {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<30>(base, slot, 3);
         fbe::Fixed::put_at(&self.id, body, 8);
         fbe::Fixed::put_at(&self.state, body, 16);
-        w.field(&self.name, b, b + 12, "name")?;
-        w.field(&self.wallet, b, b + 17, "wallet")?;
-        w.field(&self.asset, b, b + 21, "asset")?;
-        w.field(&self.orders, b, b + 26, "orders")?;
+        w.field(&self.name, b, &mut body[12..], "name")?;
+        w.field(&self.wallet, b, &mut body[17..], "wallet")?;
+        w.field(&self.asset, b, &mut body[21..], "asset")?;
+        w.field(&self.orders, b, &mut body[26..], "orders")?;
         Ok(())
     }
 
@@ -866,11 +866,11 @@ impl fbe::Struct for OrderMessage {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 1);
-        w.field(&self.body, b, b + 8, "body")?;
+        let (b, body) = w.struct_block::<12>(base, slot, 1);
+        w.field(&self.body, b, &mut body[8..], "body")?;
         Ok(())
     }
 
@@ -1018,11 +1018,11 @@ impl fbe::Struct for BalanceMessage {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 2);
-        w.field(&self.body, b, b + 8, "body")?;
+        let (b, body) = w.struct_block::<12>(base, slot, 2);
+        w.field(&self.body, b, &mut body[8..], "body")?;
         Ok(())
     }
 
@@ -1170,11 +1170,11 @@ impl fbe::Struct for AccountMessage {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 3);
-        w.field(&self.body, b, b + 8, "body")?;
+        let (b, body) = w.struct_block::<12>(base, slot, 3);
+        w.field(&self.body, b, &mut body[8..], "body")?;
         Ok(())
     }
 

@@ -453,7 +453,7 @@ impl fbe::Struct for StructSimple {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let (b, body) = w.struct_block::<237>(base, slot, 110);
@@ -495,13 +495,13 @@ impl fbe::Struct for StructSimple {
         fbe::Fixed::put_at(&self.f39, body, 222);
         fbe::Fixed::put_at(&self.f40, body, 223);
         fbe::Fixed::put_at(&self.f43, body, 232);
-        w.field(&self.f29, b, b + 110, "f29")?;
-        w.field(&self.f30, b, b + 126, "f30")?;
-        w.field(&self.f31, b, b + 142, "f31")?;
-        w.field(&self.f32, b, b + 146, "f32")?;
-        w.field(&self.f41, b, b + 224, "f41")?;
-        w.field(&self.f42, b, b + 228, "f42")?;
-        w.field(&self.f44, b, b + 233, "f44")?;
+        w.field(&self.f29, b, &mut body[110..], "f29")?;
+        w.field(&self.f30, b, &mut body[126..], "f30")?;
+        w.field(&self.f31, b, &mut body[142..], "f31")?;
+        w.field(&self.f32, b, &mut body[146..], "f32")?;
+        w.field(&self.f41, b, &mut body[224..], "f41")?;
+        w.field(&self.f42, b, &mut body[228..], "f42")?;
+        w.field(&self.f44, b, &mut body[233..], "f44")?;
         Ok(())
     }
 
@@ -1635,7 +1635,7 @@ impl fbe::Struct for StructOptional {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let (b, body) = w.struct_block::<567>(base, slot, 111);
@@ -1677,79 +1677,79 @@ impl fbe::Struct for StructOptional {
         fbe::Fixed::put_at(&self.f39, body, 222);
         fbe::Fixed::put_at(&self.f40, body, 223);
         fbe::Fixed::put_at(&self.f43, body, 232);
-        w.field(&self.f29, b, b + 110, "f29")?;
-        w.field(&self.f30, b, b + 126, "f30")?;
-        w.field(&self.f31, b, b + 142, "f31")?;
-        w.field(&self.f32, b, b + 146, "f32")?;
-        w.field(&self.f41, b, b + 224, "f41")?;
-        w.field(&self.f42, b, b + 228, "f42")?;
-        w.field(&self.f44, b, b + 233, "f44")?;
-        w.field(&self.f100, b, b + 237, "f100")?;
-        w.field(&self.f101, b, b + 242, "f101")?;
-        w.field(&self.f102, b, b + 247, "f102")?;
-        w.field(&self.f103, b, b + 252, "f103")?;
-        w.field(&self.f104, b, b + 257, "f104")?;
-        w.field(&self.f105, b, b + 262, "f105")?;
-        w.field(&self.f106, b, b + 267, "f106")?;
-        w.field(&self.f107, b, b + 272, "f107")?;
-        w.field(&self.f108, b, b + 277, "f108")?;
-        w.field(&self.f109, b, b + 282, "f109")?;
-        w.field(&self.f110, b, b + 287, "f110")?;
-        w.field(&self.f111, b, b + 292, "f111")?;
-        w.field(&self.f112, b, b + 297, "f112")?;
-        w.field(&self.f113, b, b + 302, "f113")?;
-        w.field(&self.f114, b, b + 307, "f114")?;
-        w.field(&self.f115, b, b + 312, "f115")?;
-        w.field(&self.f116, b, b + 317, "f116")?;
-        w.field(&self.f117, b, b + 322, "f117")?;
-        w.field(&self.f118, b, b + 327, "f118")?;
-        w.field(&self.f119, b, b + 332, "f119")?;
-        w.field(&self.f120, b, b + 337, "f120")?;
-        w.field(&self.f121, b, b + 342, "f121")?;
-        w.field(&self.f122, b, b + 347, "f122")?;
-        w.field(&self.f123, b, b + 352, "f123")?;
-        w.field(&self.f124, b, b + 357, "f124")?;
-        w.field(&self.f125, b, b + 362, "f125")?;
-        w.field(&self.f126, b, b + 367, "f126")?;
-        w.field(&self.f127, b, b + 372, "f127")?;
-        w.field(&self.f128, b, b + 377, "f128")?;
-        w.field(&self.f129, b, b + 382, "f129")?;
-        w.field(&self.f130, b, b + 387, "f130")?;
-        w.field(&self.f131, b, b + 392, "f131")?;
-        w.field(&self.f132, b, b + 397, "f132")?;
-        w.field(&self.f133, b, b + 402, "f133")?;
-        w.field(&self.f134, b, b + 407, "f134")?;
-        w.field(&self.f135, b, b + 412, "f135")?;
-        w.field(&self.f136, b, b + 417, "f136")?;
-        w.field(&self.f137, b, b + 422, "f137")?;
-        w.field(&self.f138, b, b + 427, "f138")?;
-        w.field(&self.f139, b, b + 432, "f139")?;
-        w.field(&self.f140, b, b + 437, "f140")?;
-        w.field(&self.f141, b, b + 442, "f141")?;
-        w.field(&self.f142, b, b + 447, "f142")?;
-        w.field(&self.f143, b, b + 452, "f143")?;
-        w.field(&self.f144, b, b + 457, "f144")?;
-        w.field(&self.f145, b, b + 462, "f145")?;
-        w.field(&self.f146, b, b + 467, "f146")?;
-        w.field(&self.f147, b, b + 472, "f147")?;
-        w.field(&self.f148, b, b + 477, "f148")?;
-        w.field(&self.f149, b, b + 482, "f149")?;
-        w.field(&self.f150, b, b + 487, "f150")?;
-        w.field(&self.f151, b, b + 492, "f151")?;
-        w.field(&self.f152, b, b + 497, "f152")?;
-        w.field(&self.f153, b, b + 502, "f153")?;
-        w.field(&self.f154, b, b + 507, "f154")?;
-        w.field(&self.f155, b, b + 512, "f155")?;
-        w.field(&self.f156, b, b + 517, "f156")?;
-        w.field(&self.f157, b, b + 522, "f157")?;
-        w.field(&self.f158, b, b + 527, "f158")?;
-        w.field(&self.f159, b, b + 532, "f159")?;
-        w.field(&self.f160, b, b + 537, "f160")?;
-        w.field(&self.f161, b, b + 542, "f161")?;
-        w.field(&self.f162, b, b + 547, "f162")?;
-        w.field(&self.f163, b, b + 552, "f163")?;
-        w.field(&self.f164, b, b + 557, "f164")?;
-        w.field(&self.f165, b, b + 562, "f165")?;
+        w.field(&self.f29, b, &mut body[110..], "f29")?;
+        w.field(&self.f30, b, &mut body[126..], "f30")?;
+        w.field(&self.f31, b, &mut body[142..], "f31")?;
+        w.field(&self.f32, b, &mut body[146..], "f32")?;
+        w.field(&self.f41, b, &mut body[224..], "f41")?;
+        w.field(&self.f42, b, &mut body[228..], "f42")?;
+        w.field(&self.f44, b, &mut body[233..], "f44")?;
+        w.field(&self.f100, b, &mut body[237..], "f100")?;
+        w.field(&self.f101, b, &mut body[242..], "f101")?;
+        w.field(&self.f102, b, &mut body[247..], "f102")?;
+        w.field(&self.f103, b, &mut body[252..], "f103")?;
+        w.field(&self.f104, b, &mut body[257..], "f104")?;
+        w.field(&self.f105, b, &mut body[262..], "f105")?;
+        w.field(&self.f106, b, &mut body[267..], "f106")?;
+        w.field(&self.f107, b, &mut body[272..], "f107")?;
+        w.field(&self.f108, b, &mut body[277..], "f108")?;
+        w.field(&self.f109, b, &mut body[282..], "f109")?;
+        w.field(&self.f110, b, &mut body[287..], "f110")?;
+        w.field(&self.f111, b, &mut body[292..], "f111")?;
+        w.field(&self.f112, b, &mut body[297..], "f112")?;
+        w.field(&self.f113, b, &mut body[302..], "f113")?;
+        w.field(&self.f114, b, &mut body[307..], "f114")?;
+        w.field(&self.f115, b, &mut body[312..], "f115")?;
+        w.field(&self.f116, b, &mut body[317..], "f116")?;
+        w.field(&self.f117, b, &mut body[322..], "f117")?;
+        w.field(&self.f118, b, &mut body[327..], "f118")?;
+        w.field(&self.f119, b, &mut body[332..], "f119")?;
+        w.field(&self.f120, b, &mut body[337..], "f120")?;
+        w.field(&self.f121, b, &mut body[342..], "f121")?;
+        w.field(&self.f122, b, &mut body[347..], "f122")?;
+        w.field(&self.f123, b, &mut body[352..], "f123")?;
+        w.field(&self.f124, b, &mut body[357..], "f124")?;
+        w.field(&self.f125, b, &mut body[362..], "f125")?;
+        w.field(&self.f126, b, &mut body[367..], "f126")?;
+        w.field(&self.f127, b, &mut body[372..], "f127")?;
+        w.field(&self.f128, b, &mut body[377..], "f128")?;
+        w.field(&self.f129, b, &mut body[382..], "f129")?;
+        w.field(&self.f130, b, &mut body[387..], "f130")?;
+        w.field(&self.f131, b, &mut body[392..], "f131")?;
+        w.field(&self.f132, b, &mut body[397..], "f132")?;
+        w.field(&self.f133, b, &mut body[402..], "f133")?;
+        w.field(&self.f134, b, &mut body[407..], "f134")?;
+        w.field(&self.f135, b, &mut body[412..], "f135")?;
+        w.field(&self.f136, b, &mut body[417..], "f136")?;
+        w.field(&self.f137, b, &mut body[422..], "f137")?;
+        w.field(&self.f138, b, &mut body[427..], "f138")?;
+        w.field(&self.f139, b, &mut body[432..], "f139")?;
+        w.field(&self.f140, b, &mut body[437..], "f140")?;
+        w.field(&self.f141, b, &mut body[442..], "f141")?;
+        w.field(&self.f142, b, &mut body[447..], "f142")?;
+        w.field(&self.f143, b, &mut body[452..], "f143")?;
+        w.field(&self.f144, b, &mut body[457..], "f144")?;
+        w.field(&self.f145, b, &mut body[462..], "f145")?;
+        w.field(&self.f146, b, &mut body[467..], "f146")?;
+        w.field(&self.f147, b, &mut body[472..], "f147")?;
+        w.field(&self.f148, b, &mut body[477..], "f148")?;
+        w.field(&self.f149, b, &mut body[482..], "f149")?;
+        w.field(&self.f150, b, &mut body[487..], "f150")?;
+        w.field(&self.f151, b, &mut body[492..], "f151")?;
+        w.field(&self.f152, b, &mut body[497..], "f152")?;
+        w.field(&self.f153, b, &mut body[502..], "f153")?;
+        w.field(&self.f154, b, &mut body[507..], "f154")?;
+        w.field(&self.f155, b, &mut body[512..], "f155")?;
+        w.field(&self.f156, b, &mut body[517..], "f156")?;
+        w.field(&self.f157, b, &mut body[522..], "f157")?;
+        w.field(&self.f158, b, &mut body[527..], "f158")?;
+        w.field(&self.f159, b, &mut body[532..], "f159")?;
+        w.field(&self.f160, b, &mut body[537..], "f160")?;
+        w.field(&self.f161, b, &mut body[542..], "f161")?;
+        w.field(&self.f162, b, &mut body[547..], "f162")?;
+        w.field(&self.f163, b, &mut body[552..], "f163")?;
+        w.field(&self.f164, b, &mut body[557..], "f164")?;
+        w.field(&self.f165, b, &mut body[562..], "f165")?;
         Ok(())
     }
 
@@ -3987,7 +3987,7 @@ impl fbe::Struct for StructNested {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let (b, body) = w.struct_block::<622>(base, slot, 112);
@@ -4033,87 +4033,87 @@ impl fbe::Struct for StructNested {
         fbe::Fixed::put_at(&self.f1002, body, 576);
         fbe::Fixed::put_at(&self.f1004, body, 582);
         fbe::Fixed::put_at(&self.f1006, body, 591);
-        w.field(&self.f29, b, b + 110, "f29")?;
-        w.field(&self.f30, b, b + 126, "f30")?;
-        w.field(&self.f31, b, b + 142, "f31")?;
-        w.field(&self.f32, b, b + 146, "f32")?;
-        w.field(&self.f41, b, b + 224, "f41")?;
-        w.field(&self.f42, b, b + 228, "f42")?;
-        w.field(&self.f44, b, b + 233, "f44")?;
-        w.field(&self.f100, b, b + 237, "f100")?;
-        w.field(&self.f101, b, b + 242, "f101")?;
-        w.field(&self.f102, b, b + 247, "f102")?;
-        w.field(&self.f103, b, b + 252, "f103")?;
-        w.field(&self.f104, b, b + 257, "f104")?;
-        w.field(&self.f105, b, b + 262, "f105")?;
-        w.field(&self.f106, b, b + 267, "f106")?;
-        w.field(&self.f107, b, b + 272, "f107")?;
-        w.field(&self.f108, b, b + 277, "f108")?;
-        w.field(&self.f109, b, b + 282, "f109")?;
-        w.field(&self.f110, b, b + 287, "f110")?;
-        w.field(&self.f111, b, b + 292, "f111")?;
-        w.field(&self.f112, b, b + 297, "f112")?;
-        w.field(&self.f113, b, b + 302, "f113")?;
-        w.field(&self.f114, b, b + 307, "f114")?;
-        w.field(&self.f115, b, b + 312, "f115")?;
-        w.field(&self.f116, b, b + 317, "f116")?;
-        w.field(&self.f117, b, b + 322, "f117")?;
-        w.field(&self.f118, b, b + 327, "f118")?;
-        w.field(&self.f119, b, b + 332, "f119")?;
-        w.field(&self.f120, b, b + 337, "f120")?;
-        w.field(&self.f121, b, b + 342, "f121")?;
-        w.field(&self.f122, b, b + 347, "f122")?;
-        w.field(&self.f123, b, b + 352, "f123")?;
-        w.field(&self.f124, b, b + 357, "f124")?;
-        w.field(&self.f125, b, b + 362, "f125")?;
-        w.field(&self.f126, b, b + 367, "f126")?;
-        w.field(&self.f127, b, b + 372, "f127")?;
-        w.field(&self.f128, b, b + 377, "f128")?;
-        w.field(&self.f129, b, b + 382, "f129")?;
-        w.field(&self.f130, b, b + 387, "f130")?;
-        w.field(&self.f131, b, b + 392, "f131")?;
-        w.field(&self.f132, b, b + 397, "f132")?;
-        w.field(&self.f133, b, b + 402, "f133")?;
-        w.field(&self.f134, b, b + 407, "f134")?;
-        w.field(&self.f135, b, b + 412, "f135")?;
-        w.field(&self.f136, b, b + 417, "f136")?;
-        w.field(&self.f137, b, b + 422, "f137")?;
-        w.field(&self.f138, b, b + 427, "f138")?;
-        w.field(&self.f139, b, b + 432, "f139")?;
-        w.field(&self.f140, b, b + 437, "f140")?;
-        w.field(&self.f141, b, b + 442, "f141")?;
-        w.field(&self.f142, b, b + 447, "f142")?;
-        w.field(&self.f143, b, b + 452, "f143")?;
-        w.field(&self.f144, b, b + 457, "f144")?;
-        w.field(&self.f145, b, b + 462, "f145")?;
-        w.field(&self.f146, b, b + 467, "f146")?;
-        w.field(&self.f147, b, b + 472, "f147")?;
-        w.field(&self.f148, b, b + 477, "f148")?;
-        w.field(&self.f149, b, b + 482, "f149")?;
-        w.field(&self.f150, b, b + 487, "f150")?;
-        w.field(&self.f151, b, b + 492, "f151")?;
-        w.field(&self.f152, b, b + 497, "f152")?;
-        w.field(&self.f153, b, b + 502, "f153")?;
-        w.field(&self.f154, b, b + 507, "f154")?;
-        w.field(&self.f155, b, b + 512, "f155")?;
-        w.field(&self.f156, b, b + 517, "f156")?;
-        w.field(&self.f157, b, b + 522, "f157")?;
-        w.field(&self.f158, b, b + 527, "f158")?;
-        w.field(&self.f159, b, b + 532, "f159")?;
-        w.field(&self.f160, b, b + 537, "f160")?;
-        w.field(&self.f161, b, b + 542, "f161")?;
-        w.field(&self.f162, b, b + 547, "f162")?;
-        w.field(&self.f163, b, b + 552, "f163")?;
-        w.field(&self.f164, b, b + 557, "f164")?;
-        w.field(&self.f165, b, b + 562, "f165")?;
-        w.field(&self.f1001, b, b + 571, "f1001")?;
-        w.field(&self.f1003, b, b + 577, "f1003")?;
-        w.field(&self.f1005, b, b + 586, "f1005")?;
-        w.field(&self.f1007, b, b + 599, "f1007")?;
-        w.field(&self.f1008, b, b + 604, "f1008")?;
-        w.field(&self.f1009, b, b + 608, "f1009")?;
-        w.field(&self.f1010, b, b + 613, "f1010")?;
-        w.field(&self.f1011, b, b + 617, "f1011")?;
+        w.field(&self.f29, b, &mut body[110..], "f29")?;
+        w.field(&self.f30, b, &mut body[126..], "f30")?;
+        w.field(&self.f31, b, &mut body[142..], "f31")?;
+        w.field(&self.f32, b, &mut body[146..], "f32")?;
+        w.field(&self.f41, b, &mut body[224..], "f41")?;
+        w.field(&self.f42, b, &mut body[228..], "f42")?;
+        w.field(&self.f44, b, &mut body[233..], "f44")?;
+        w.field(&self.f100, b, &mut body[237..], "f100")?;
+        w.field(&self.f101, b, &mut body[242..], "f101")?;
+        w.field(&self.f102, b, &mut body[247..], "f102")?;
+        w.field(&self.f103, b, &mut body[252..], "f103")?;
+        w.field(&self.f104, b, &mut body[257..], "f104")?;
+        w.field(&self.f105, b, &mut body[262..], "f105")?;
+        w.field(&self.f106, b, &mut body[267..], "f106")?;
+        w.field(&self.f107, b, &mut body[272..], "f107")?;
+        w.field(&self.f108, b, &mut body[277..], "f108")?;
+        w.field(&self.f109, b, &mut body[282..], "f109")?;
+        w.field(&self.f110, b, &mut body[287..], "f110")?;
+        w.field(&self.f111, b, &mut body[292..], "f111")?;
+        w.field(&self.f112, b, &mut body[297..], "f112")?;
+        w.field(&self.f113, b, &mut body[302..], "f113")?;
+        w.field(&self.f114, b, &mut body[307..], "f114")?;
+        w.field(&self.f115, b, &mut body[312..], "f115")?;
+        w.field(&self.f116, b, &mut body[317..], "f116")?;
+        w.field(&self.f117, b, &mut body[322..], "f117")?;
+        w.field(&self.f118, b, &mut body[327..], "f118")?;
+        w.field(&self.f119, b, &mut body[332..], "f119")?;
+        w.field(&self.f120, b, &mut body[337..], "f120")?;
+        w.field(&self.f121, b, &mut body[342..], "f121")?;
+        w.field(&self.f122, b, &mut body[347..], "f122")?;
+        w.field(&self.f123, b, &mut body[352..], "f123")?;
+        w.field(&self.f124, b, &mut body[357..], "f124")?;
+        w.field(&self.f125, b, &mut body[362..], "f125")?;
+        w.field(&self.f126, b, &mut body[367..], "f126")?;
+        w.field(&self.f127, b, &mut body[372..], "f127")?;
+        w.field(&self.f128, b, &mut body[377..], "f128")?;
+        w.field(&self.f129, b, &mut body[382..], "f129")?;
+        w.field(&self.f130, b, &mut body[387..], "f130")?;
+        w.field(&self.f131, b, &mut body[392..], "f131")?;
+        w.field(&self.f132, b, &mut body[397..], "f132")?;
+        w.field(&self.f133, b, &mut body[402..], "f133")?;
+        w.field(&self.f134, b, &mut body[407..], "f134")?;
+        w.field(&self.f135, b, &mut body[412..], "f135")?;
+        w.field(&self.f136, b, &mut body[417..], "f136")?;
+        w.field(&self.f137, b, &mut body[422..], "f137")?;
+        w.field(&self.f138, b, &mut body[427..], "f138")?;
+        w.field(&self.f139, b, &mut body[432..], "f139")?;
+        w.field(&self.f140, b, &mut body[437..], "f140")?;
+        w.field(&self.f141, b, &mut body[442..], "f141")?;
+        w.field(&self.f142, b, &mut body[447..], "f142")?;
+        w.field(&self.f143, b, &mut body[452..], "f143")?;
+        w.field(&self.f144, b, &mut body[457..], "f144")?;
+        w.field(&self.f145, b, &mut body[462..], "f145")?;
+        w.field(&self.f146, b, &mut body[467..], "f146")?;
+        w.field(&self.f147, b, &mut body[472..], "f147")?;
+        w.field(&self.f148, b, &mut body[477..], "f148")?;
+        w.field(&self.f149, b, &mut body[482..], "f149")?;
+        w.field(&self.f150, b, &mut body[487..], "f150")?;
+        w.field(&self.f151, b, &mut body[492..], "f151")?;
+        w.field(&self.f152, b, &mut body[497..], "f152")?;
+        w.field(&self.f153, b, &mut body[502..], "f153")?;
+        w.field(&self.f154, b, &mut body[507..], "f154")?;
+        w.field(&self.f155, b, &mut body[512..], "f155")?;
+        w.field(&self.f156, b, &mut body[517..], "f156")?;
+        w.field(&self.f157, b, &mut body[522..], "f157")?;
+        w.field(&self.f158, b, &mut body[527..], "f158")?;
+        w.field(&self.f159, b, &mut body[532..], "f159")?;
+        w.field(&self.f160, b, &mut body[537..], "f160")?;
+        w.field(&self.f161, b, &mut body[542..], "f161")?;
+        w.field(&self.f162, b, &mut body[547..], "f162")?;
+        w.field(&self.f163, b, &mut body[552..], "f163")?;
+        w.field(&self.f164, b, &mut body[557..], "f164")?;
+        w.field(&self.f165, b, &mut body[562..], "f165")?;
+        w.field(&self.f1001, b, &mut body[571..], "f1001")?;
+        w.field(&self.f1003, b, &mut body[577..], "f1003")?;
+        w.field(&self.f1005, b, &mut body[586..], "f1005")?;
+        w.field(&self.f1007, b, &mut body[599..], "f1007")?;
+        w.field(&self.f1008, b, &mut body[604..], "f1008")?;
+        w.field(&self.f1009, b, &mut body[608..], "f1009")?;
+        w.field(&self.f1010, b, &mut body[613..], "f1010")?;
+        w.field(&self.f1011, b, &mut body[617..], "f1011")?;
         Ok(())
     }
 
@@ -6103,13 +6103,13 @@ impl fbe::Struct for StructBytes {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let b = w.struct_body(base, slot, 22, 120);
-        w.field(&self.f1, b, b + 8, "f1")?;
-        w.field(&self.f2, b, b + 12, "f2")?;
-        w.field(&self.f3, b, b + 17, "f3")?;
+        let (b, body) = w.struct_block::<22>(base, slot, 120);
+        w.field(&self.f1, b, &mut body[8..], "f1")?;
+        w.field(&self.f2, b, &mut body[12..], "f2")?;
+        w.field(&self.f3, b, &mut body[17..], "f3")?;
         Ok(())
     }
 
@@ -6303,20 +6303,20 @@ impl fbe::Struct for StructArray {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
         let (b, body) = w.struct_block::<92>(base, slot, 125);
         fbe::Fixed::put_at(&self.f1, body, 8);
         fbe::Fixed::put_at(&self.f5, body, 38);
         fbe::Fixed::put_at(&self.f7, body, 56);
-        w.field(&self.f2, b, b + 10, "f2")?;
-        w.field(&self.f3, b, b + 20, "f3")?;
-        w.field(&self.f4, b, b + 28, "f4")?;
-        w.field(&self.f6, b, b + 46, "f6")?;
-        w.field(&self.f8, b, b + 64, "f8")?;
-        w.field(&self.f9, b, b + 74, "f9")?;
-        w.field(&self.f10, b, b + 82, "f10")?;
+        w.field(&self.f2, b, &mut body[10..], "f2")?;
+        w.field(&self.f3, b, &mut body[20..], "f3")?;
+        w.field(&self.f4, b, &mut body[28..], "f4")?;
+        w.field(&self.f6, b, &mut body[46..], "f6")?;
+        w.field(&self.f8, b, &mut body[64..], "f8")?;
+        w.field(&self.f9, b, &mut body[74..], "f9")?;
+        w.field(&self.f10, b, &mut body[82..], "f10")?;
         Ok(())
     }
 
@@ -6731,20 +6731,20 @@ impl fbe::Struct for StructVector {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
-        let b = w.struct_body(base, slot, 48, 130);
-        w.field(&self.f1, b, b + 8, "f1")?;
-        w.field(&self.f2, b, b + 12, "f2")?;
-        w.field(&self.f3, b, b + 16, "f3")?;
-        w.field(&self.f4, b, b + 20, "f4")?;
-        w.field(&self.f5, b, b + 24, "f5")?;
-        w.field(&self.f6, b, b + 28, "f6")?;
-        w.field(&self.f7, b, b + 32, "f7")?;
-        w.field(&self.f8, b, b + 36, "f8")?;
-        w.field(&self.f9, b, b + 40, "f9")?;
-        w.field(&self.f10, b, b + 44, "f10")?;
+        let (b, body) = w.struct_block::<48>(base, slot, 130);
+        w.field(&self.f1, b, &mut body[8..], "f1")?;
+        w.field(&self.f2, b, &mut body[12..], "f2")?;
+        w.field(&self.f3, b, &mut body[16..], "f3")?;
+        w.field(&self.f4, b, &mut body[20..], "f4")?;
+        w.field(&self.f5, b, &mut body[24..], "f5")?;
+        w.field(&self.f6, b, &mut body[28..], "f6")?;
+        w.field(&self.f7, b, &mut body[32..], "f7")?;
+        w.field(&self.f8, b, &mut body[36..], "f8")?;
+        w.field(&self.f9, b, &mut body[40..], "f9")?;
+        w.field(&self.f10, b, &mut body[44..], "f10")?;
         Ok(())
     }
 
@@ -7129,20 +7129,20 @@ impl fbe::Struct for StructList {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
-        let b = w.struct_body(base, slot, 48, 131);
-        w.field(&self.f1, b, b + 8, "f1")?;
-        w.field(&self.f2, b, b + 12, "f2")?;
-        w.field(&self.f3, b, b + 16, "f3")?;
-        w.field(&self.f4, b, b + 20, "f4")?;
-        w.field(&self.f5, b, b + 24, "f5")?;
-        w.field(&self.f6, b, b + 28, "f6")?;
-        w.field(&self.f7, b, b + 32, "f7")?;
-        w.field(&self.f8, b, b + 36, "f8")?;
-        w.field(&self.f9, b, b + 40, "f9")?;
-        w.field(&self.f10, b, b + 44, "f10")?;
+        let (b, body) = w.struct_block::<48>(base, slot, 131);
+        w.field(&self.f1, b, &mut body[8..], "f1")?;
+        w.field(&self.f2, b, &mut body[12..], "f2")?;
+        w.field(&self.f3, b, &mut body[16..], "f3")?;
+        w.field(&self.f4, b, &mut body[20..], "f4")?;
+        w.field(&self.f5, b, &mut body[24..], "f5")?;
+        w.field(&self.f6, b, &mut body[28..], "f6")?;
+        w.field(&self.f7, b, &mut body[32..], "f7")?;
+        w.field(&self.f8, b, &mut body[36..], "f8")?;
+        w.field(&self.f9, b, &mut body[40..], "f9")?;
+        w.field(&self.f10, b, &mut body[44..], "f10")?;
         Ok(())
     }
 
@@ -7521,14 +7521,14 @@ impl fbe::Struct for StructSet {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
-        let b = w.struct_body(base, slot, 24, 132);
-        w.field(&self.f1, b, b + 8, "f1")?;
-        w.field(&self.f2, b, b + 12, "f2")?;
-        w.field(&self.f3, b, b + 16, "f3")?;
-        w.field(&self.f4, b, b + 20, "f4")?;
+        let (b, body) = w.struct_block::<24>(base, slot, 132);
+        w.field(&self.f1, b, &mut body[8..], "f1")?;
+        w.field(&self.f2, b, &mut body[12..], "f2")?;
+        w.field(&self.f3, b, &mut body[16..], "f3")?;
+        w.field(&self.f4, b, &mut body[20..], "f4")?;
         Ok(())
     }
 
@@ -7755,20 +7755,20 @@ impl fbe::Struct for StructMap {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
-        let b = w.struct_body(base, slot, 48, 140);
-        w.field(&self.f1, b, b + 8, "f1")?;
-        w.field(&self.f2, b, b + 12, "f2")?;
-        w.field(&self.f3, b, b + 16, "f3")?;
-        w.field(&self.f4, b, b + 20, "f4")?;
-        w.field(&self.f5, b, b + 24, "f5")?;
-        w.field(&self.f6, b, b + 28, "f6")?;
-        w.field(&self.f7, b, b + 32, "f7")?;
-        w.field(&self.f8, b, b + 36, "f8")?;
-        w.field(&self.f9, b, b + 40, "f9")?;
-        w.field(&self.f10, b, b + 44, "f10")?;
+        let (b, body) = w.struct_block::<48>(base, slot, 140);
+        w.field(&self.f1, b, &mut body[8..], "f1")?;
+        w.field(&self.f2, b, &mut body[12..], "f2")?;
+        w.field(&self.f3, b, &mut body[16..], "f3")?;
+        w.field(&self.f4, b, &mut body[20..], "f4")?;
+        w.field(&self.f5, b, &mut body[24..], "f5")?;
+        w.field(&self.f6, b, &mut body[28..], "f6")?;
+        w.field(&self.f7, b, &mut body[32..], "f7")?;
+        w.field(&self.f8, b, &mut body[36..], "f8")?;
+        w.field(&self.f9, b, &mut body[40..], "f9")?;
+        w.field(&self.f10, b, &mut body[44..], "f10")?;
         Ok(())
     }
 
@@ -8173,20 +8173,20 @@ impl fbe::Struct for StructHash {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(4, Self::NAME)?;
-        let b = w.struct_body(base, slot, 48, 141);
-        w.field(&self.f1, b, b + 8, "f1")?;
-        w.field(&self.f2, b, b + 12, "f2")?;
-        w.field(&self.f3, b, b + 16, "f3")?;
-        w.field(&self.f4, b, b + 20, "f4")?;
-        w.field(&self.f5, b, b + 24, "f5")?;
-        w.field(&self.f6, b, b + 28, "f6")?;
-        w.field(&self.f7, b, b + 32, "f7")?;
-        w.field(&self.f8, b, b + 36, "f8")?;
-        w.field(&self.f9, b, b + 40, "f9")?;
-        w.field(&self.f10, b, b + 44, "f10")?;
+        let (b, body) = w.struct_block::<48>(base, slot, 141);
+        w.field(&self.f1, b, &mut body[8..], "f1")?;
+        w.field(&self.f2, b, &mut body[12..], "f2")?;
+        w.field(&self.f3, b, &mut body[16..], "f3")?;
+        w.field(&self.f4, b, &mut body[20..], "f4")?;
+        w.field(&self.f5, b, &mut body[24..], "f5")?;
+        w.field(&self.f6, b, &mut body[28..], "f6")?;
+        w.field(&self.f7, b, &mut body[32..], "f7")?;
+        w.field(&self.f8, b, &mut body[36..], "f8")?;
+        w.field(&self.f9, b, &mut body[40..], "f9")?;
+        w.field(&self.f10, b, &mut body[44..], "f10")?;
         Ok(())
     }
 
@@ -8583,12 +8583,12 @@ impl fbe::Struct for StructHashEx {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(5, Self::NAME)?;
-        let b = w.struct_body(base, slot, 16, 142);
-        w.field(&self.f1, b, b + 8, "f1")?;
-        w.field(&self.f2, b, b + 12, "f2")?;
+        let (b, body) = w.struct_block::<16>(base, slot, 142);
+        w.field(&self.f1, b, &mut body[8..], "f1")?;
+        w.field(&self.f2, b, &mut body[12..], "f2")?;
         Ok(())
     }
 
@@ -8777,10 +8777,10 @@ impl fbe::Struct for StructEmpty {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let _ = w.struct_body(base, slot, 8, 143);
+        let (_, _) = w.struct_block::<8>(base, slot, 143);
         Ok(())
     }
 

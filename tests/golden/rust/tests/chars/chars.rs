@@ -104,12 +104,12 @@ impl fbe::Struct for CharKeys {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let b = w.struct_body(base, slot, 16, 1);
-        w.field(&self.letters, b, b + 8, "letters")?;
-        w.field(&self.count_by_letter, b, b + 12, "countByLetter")?;
+        let (b, body) = w.struct_block::<16>(base, slot, 1);
+        w.field(&self.letters, b, &mut body[8..], "letters")?;
+        w.field(&self.count_by_letter, b, &mut body[12..], "countByLetter")?;
         Ok(())
     }
 
@@ -286,12 +286,12 @@ impl fbe::Struct for GradeKeys {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let b = w.struct_body(base, slot, 16, 2);
-        w.field(&self.grades, b, b + 8, "grades")?;
-        w.field(&self.count_by_grade, b, b + 12, "countByGrade")?;
+        let (b, body) = w.struct_block::<16>(base, slot, 2);
+        w.field(&self.grades, b, &mut body[8..], "grades")?;
+        w.field(&self.count_by_grade, b, &mut body[12..], "countByGrade")?;
         Ok(())
     }
 

@@ -30,20 +30,20 @@ impl fbe::Struct for Prices {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let b = w.struct_body(base, slot, 89, 1);
-        w.field(&self.price, b, b + 8, "price")?;
-        w.field(&self.maybe_price, b, b + 24, "maybePrice")?;
-        w.field(&self.pair, b, b + 29, "pair")?;
-        w.field(&self.price_vector, b, b + 61, "priceVector")?;
-        w.field(&self.price_list, b, b + 65, "priceList")?;
-        w.field(&self.price_set, b, b + 69, "priceSet")?;
-        w.field(&self.price_by_id, b, b + 73, "priceById")?;
-        w.field(&self.id_by_price, b, b + 77, "idByPrice")?;
-        w.field(&self.price_by_price, b, b + 81, "priceByPrice")?;
-        w.field(&self.maybe_prices, b, b + 85, "maybePrices")?;
+        let (b, body) = w.struct_block::<89>(base, slot, 1);
+        w.field(&self.price, b, &mut body[8..], "price")?;
+        w.field(&self.maybe_price, b, &mut body[24..], "maybePrice")?;
+        w.field(&self.pair, b, &mut body[29..], "pair")?;
+        w.field(&self.price_vector, b, &mut body[61..], "priceVector")?;
+        w.field(&self.price_list, b, &mut body[65..], "priceList")?;
+        w.field(&self.price_set, b, &mut body[69..], "priceSet")?;
+        w.field(&self.price_by_id, b, &mut body[73..], "priceById")?;
+        w.field(&self.id_by_price, b, &mut body[77..], "idByPrice")?;
+        w.field(&self.price_by_price, b, &mut body[81..], "priceByPrice")?;
+        w.field(&self.maybe_prices, b, &mut body[85..], "maybePrices")?;
         Ok(())
     }
 

@@ -154,24 +154,24 @@ impl fbe::Struct for Zeros {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<77>(base, slot, 1);
         fbe::Fixed::put_at(&self.id, body, 8);
-        w.field(&self.b_, b, b + 12, "b")?;
-        w.field(&self.i, b, b + 17, "i")?;
-        w.field(&self.l, b, b + 22, "l")?;
-        w.field(&self.f, b, b + 27, "f")?;
-        w.field(&self.d, b, b + 32, "d")?;
-        w.field(&self.m, b, b + 37, "m")?;
-        w.field(&self.s, b, b + 42, "s")?;
-        w.field(&self.c, b, b + 47, "c")?;
-        w.field(&self.fl, b, b + 52, "fl")?;
-        w.field(&self.t, b, b + 57, "t")?;
-        w.field(&self.u, b, b + 62, "u")?;
-        w.field(&self.n_, b, b + 67, "n")?;
-        w.field(&self.absent, b, b + 72, "absent")?;
+        w.field(&self.b_, b, &mut body[12..], "b")?;
+        w.field(&self.i, b, &mut body[17..], "i")?;
+        w.field(&self.l, b, &mut body[22..], "l")?;
+        w.field(&self.f, b, &mut body[27..], "f")?;
+        w.field(&self.d, b, &mut body[32..], "d")?;
+        w.field(&self.m, b, &mut body[37..], "m")?;
+        w.field(&self.s, b, &mut body[42..], "s")?;
+        w.field(&self.c, b, &mut body[47..], "c")?;
+        w.field(&self.fl, b, &mut body[52..], "fl")?;
+        w.field(&self.t, b, &mut body[57..], "t")?;
+        w.field(&self.u, b, &mut body[62..], "u")?;
+        w.field(&self.n_, b, &mut body[67..], "n")?;
+        w.field(&self.absent, b, &mut body[72..], "absent")?;
         Ok(())
     }
 

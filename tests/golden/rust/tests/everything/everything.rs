@@ -1134,7 +1134,7 @@ impl fbe::Struct for Counted {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1001);
@@ -1272,7 +1272,7 @@ impl fbe::Struct for Shifted {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1020);
@@ -1410,7 +1410,7 @@ impl fbe::Struct for AfterShift {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 1021);
@@ -1548,7 +1548,7 @@ impl fbe::Struct for Fixed {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 7);
@@ -1687,7 +1687,7 @@ impl fbe::Struct for Derived {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<16>(base, slot, 7);
@@ -1853,13 +1853,13 @@ impl fbe::Struct for ImportedBase {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 1022);
         fbe::Fixed::put_at(&self.digits, body, 12);
         fbe::Fixed::put_at(&self.price, body, 16);
-        w.field(&self.symbol, b, b + 8, "symbol")?;
+        w.field(&self.symbol, b, &mut body[8..], "symbol")?;
         Ok(())
     }
 
@@ -2038,11 +2038,11 @@ impl fbe::Struct for Note {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 1023);
-        w.field(&self.text, b, b + 8, "text")?;
+        let (b, body) = w.struct_block::<12>(base, slot, 1023);
+        w.field(&self.text, b, &mut body[8..], "text")?;
         Ok(())
     }
 
@@ -2184,12 +2184,12 @@ impl fbe::Struct for Quiet {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<16>(base, slot, 1024);
         fbe::Fixed::put_at(&self.legacy, body, 12);
-        w.field(&self.password, b, b + 8, "password")?;
+        w.field(&self.password, b, &mut body[8..], "password")?;
         Ok(())
     }
 
@@ -2343,10 +2343,10 @@ impl fbe::Struct for Empty {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let _ = w.struct_body(base, slot, 8, 1025);
+        let (_, _) = w.struct_block::<8>(base, slot, 1025);
         Ok(())
     }
 
@@ -2562,7 +2562,7 @@ impl fbe::Struct for Everything {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<310>(base, slot, 1026);
@@ -2593,33 +2593,33 @@ impl fbe::Struct for Everything {
         fbe::Fixed::put_at(&self.f28, body, 184);
         fbe::Fixed::put_at(&self.f36, body, 225);
         fbe::Fixed::put_at(&self.f47_reset, body, 288);
-        w.field(&self.f15, b, b + 61, "f15")?;
-        w.field(&self.f16, b, b + 77, "f16")?;
-        w.field(&self.f17, b, b + 93, "f17")?;
-        w.field(&self.f24, b, b + 177, "f24")?;
-        w.field(&self.f29, b, b + 192, "f29")?;
-        w.field(&self.f30, b, b + 196, "f30")?;
-        w.field(&self.f31, b, b + 200, "f31")?;
-        w.field(&self.f32, b, b + 205, "f32")?;
-        w.field(&self.f33, b, b + 210, "f33")?;
-        w.field(&self.f34, b, b + 215, "f34")?;
-        w.field(&self.f35, b, b + 220, "f35")?;
-        w.field(&self.f37, b, b + 237, "f37")?;
-        w.field(&self.f38, b, b + 247, "f38")?;
-        w.field(&self.f39, b, b + 251, "f39")?;
-        w.field(&self.f40, b, b + 255, "f40")?;
-        w.field(&self.f41, b, b + 259, "f41")?;
-        w.field(&self.f42, b, b + 263, "f42")?;
-        w.field(&self.f43, b, b + 267, "f43")?;
-        w.field(&self.f44, b, b + 271, "f44")?;
-        w.field(&self.f45, b, b + 275, "f45")?;
-        w.field(&self.f46, b, b + 279, "f46")?;
-        w.field(&self.f47, b, b + 283, "f47")?;
-        w.field(&self.f48, b, b + 289, "f48")?;
-        w.field(&self.f49, b, b + 294, "f49")?;
-        w.field(&self.f50, b, b + 298, "f50")?;
-        w.field(&self.f51, b, b + 302, "f51")?;
-        w.field(&self.f52, b, b + 306, "f52")?;
+        w.field(&self.f15, b, &mut body[61..], "f15")?;
+        w.field(&self.f16, b, &mut body[77..], "f16")?;
+        w.field(&self.f17, b, &mut body[93..], "f17")?;
+        w.field(&self.f24, b, &mut body[177..], "f24")?;
+        w.field(&self.f29, b, &mut body[192..], "f29")?;
+        w.field(&self.f30, b, &mut body[196..], "f30")?;
+        w.field(&self.f31, b, &mut body[200..], "f31")?;
+        w.field(&self.f32, b, &mut body[205..], "f32")?;
+        w.field(&self.f33, b, &mut body[210..], "f33")?;
+        w.field(&self.f34, b, &mut body[215..], "f34")?;
+        w.field(&self.f35, b, &mut body[220..], "f35")?;
+        w.field(&self.f37, b, &mut body[237..], "f37")?;
+        w.field(&self.f38, b, &mut body[247..], "f38")?;
+        w.field(&self.f39, b, &mut body[251..], "f39")?;
+        w.field(&self.f40, b, &mut body[255..], "f40")?;
+        w.field(&self.f41, b, &mut body[259..], "f41")?;
+        w.field(&self.f42, b, &mut body[263..], "f42")?;
+        w.field(&self.f43, b, &mut body[267..], "f43")?;
+        w.field(&self.f44, b, &mut body[271..], "f44")?;
+        w.field(&self.f45, b, &mut body[275..], "f45")?;
+        w.field(&self.f46, b, &mut body[279..], "f46")?;
+        w.field(&self.f47, b, &mut body[283..], "f47")?;
+        w.field(&self.f48, b, &mut body[289..], "f48")?;
+        w.field(&self.f49, b, &mut body[294..], "f49")?;
+        w.field(&self.f50, b, &mut body[298..], "f50")?;
+        w.field(&self.f51, b, &mut body[302..], "f51")?;
+        w.field(&self.f52, b, &mut body[306..], "f52")?;
         Ok(())
     }
 
@@ -3836,12 +3836,12 @@ impl fbe::Struct for PlaceOrder {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 1027);
         fbe::Fixed::put_at(&self.id, body, 8);
-        w.field(&self.instrument, b, b + 24, "instrument")?;
+        w.field(&self.instrument, b, &mut body[24..], "instrument")?;
         Ok(())
     }
 
@@ -4015,7 +4015,7 @@ impl fbe::Struct for Accepted {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<24>(base, slot, 1028);
@@ -4163,12 +4163,12 @@ impl fbe::Struct for Rejected {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 1029);
         fbe::Fixed::put_at(&self.id, body, 8);
-        w.field(&self.reason, b, b + 24, "reason")?;
+        w.field(&self.reason, b, &mut body[24..], "reason")?;
         Ok(())
     }
 
@@ -4324,7 +4324,7 @@ impl fbe::Struct for Ping {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<16>(base, slot, 1030);
@@ -4464,7 +4464,7 @@ impl fbe::Struct for FixedKeywords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<17>(base, slot, 1031);
@@ -4652,7 +4652,7 @@ impl fbe::Struct for Keywords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<42>(base, slot, 1032);
@@ -4662,9 +4662,9 @@ impl fbe::Struct for Keywords {
         fbe::Fixed::put_at(&self.from, body, 21);
         fbe::Fixed::put_at(&self.none, body, 25);
         fbe::Fixed::put_at(&self.null, body, 29);
-        w.field(&self.class, b, b + 12, "class")?;
-        w.field(&self.operator, b, b + 33, "operator")?;
-        w.field(&self.this, b, b + 38, "this")?;
+        w.field(&self.class, b, &mut body[12..], "class")?;
+        w.field(&self.operator, b, &mut body[33..], "operator")?;
+        w.field(&self.this, b, &mut body[38..], "this")?;
         Ok(())
     }
 
@@ -4925,13 +4925,13 @@ impl fbe::Struct for Route {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 1033);
         fbe::Fixed::put_at(&self.weight, body, 12);
         fbe::Fixed::put_at(&self.leg, body, 20);
-        w.field(&self.venue, b, b + 8, "venue")?;
+        w.field(&self.venue, b, &mut body[8..], "venue")?;
         Ok(())
     }
 
@@ -5106,13 +5106,13 @@ impl fbe::Struct for Routes {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 20, 1034);
-        w.field(&self.routes, b, b + 8, "routes")?;
-        w.field(&self.ranks, b, b + 12, "ranks")?;
-        w.field(&self.names, b, b + 16, "names")?;
+        let (b, body) = w.struct_block::<20>(base, slot, 1034);
+        w.field(&self.routes, b, &mut body[8..], "routes")?;
+        w.field(&self.ranks, b, &mut body[12..], "ranks")?;
+        w.field(&self.names, b, &mut body[16..], "names")?;
         Ok(())
     }
 

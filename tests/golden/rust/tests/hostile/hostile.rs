@@ -19,10 +19,10 @@ impl fbe::Struct for Empty {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let _ = w.struct_body(base, slot, 8, 1);
+        let (_, _) = w.struct_block::<8>(base, slot, 1);
         Ok(())
     }
 
@@ -124,11 +124,11 @@ impl fbe::Struct for Empties {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 2);
-        w.field(&self.items, b, b + 8, "items")?;
+        let (b, body) = w.struct_block::<12>(base, slot, 2);
+        w.field(&self.items, b, &mut body[8..], "items")?;
         Ok(())
     }
 
@@ -284,7 +284,7 @@ impl fbe::Struct for Wide {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<4000008>(base, slot, 3);
@@ -435,11 +435,11 @@ impl fbe::Struct for Wides {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 12, 4);
-        w.field(&self.items, b, b + 8, "items")?;
+        let (b, body) = w.struct_block::<12>(base, slot, 4);
+        w.field(&self.items, b, &mut body[8..], "items")?;
         Ok(())
     }
 
@@ -589,13 +589,13 @@ impl fbe::Struct for Holder {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let b = w.struct_body(base, slot, 21, 5);
-        w.field(&self.wide, b, b + 8, "wide")?;
-        w.field(&self.maybe, b, b + 12, "maybe")?;
-        w.field(&self.by_id, b, b + 17, "byId")?;
+        let (b, body) = w.struct_block::<21>(base, slot, 5);
+        w.field(&self.wide, b, &mut body[8..], "wide")?;
+        w.field(&self.maybe, b, &mut body[12..], "maybe")?;
+        w.field(&self.by_id, b, &mut body[17..], "byId")?;
         Ok(())
     }
 

@@ -2537,7 +2537,7 @@ impl fbe::Struct for Order {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<20>(base, slot, 1);
@@ -2937,7 +2937,7 @@ impl fbe::Struct for CppWords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<703>(base, slot, 2);
@@ -3006,56 +3006,56 @@ impl fbe::Struct for CppWords {
         fbe::Fixed::put_at(&self.int32_max, body, 683);
         fbe::Fixed::put_at(&self.char_bit, body, 691);
         fbe::Fixed::put_at(&self.einval, body, 699);
-        w.field(&self.and, b, b + 14, "and")?;
-        w.field(&self.and_eq, b, b + 18, "and_eq")?;
-        w.field(&self.break_, b, b + 51, "break")?;
-        w.field(&self.case, b, b + 55, "case")?;
-        w.field(&self.catch, b, b + 60, "catch")?;
-        w.field(&self.char8_t, b, b + 64, "char8_t")?;
-        w.field(&self.char16_t, b, b + 68, "char16_t")?;
-        w.field(&self.const_, b, b + 113, "const")?;
-        w.field(&self.constinit, b, b + 124, "constinit")?;
-        w.field(&self.const_cast, b, b + 128, "const_cast")?;
-        w.field(&self.decltype, b, b + 161, "decltype")?;
-        w.field(&self.default, b, b + 165, "default")?;
-        w.field(&self.delete, b, b + 170, "delete")?;
-        w.field(&self.do_, b, b + 174, "do")?;
-        w.field(&self.dynamic_cast, b, b + 178, "dynamic_cast")?;
-        w.field(&self.final_, b, b + 223, "final")?;
-        w.field(&self.goto, b, b + 234, "goto")?;
-        w.field(&self.if_, b, b + 238, "if")?;
-        w.field(&self.module, b, b + 271, "module")?;
-        w.field(&self.mutable, b, b + 275, "mutable")?;
-        w.field(&self.namespace, b, b + 280, "namespace")?;
-        w.field(&self.new, b, b + 284, "new")?;
-        w.field(&self.noexcept, b, b + 288, "noexcept")?;
-        w.field(&self.or, b, b + 333, "or")?;
-        w.field(&self.private, b, b + 344, "private")?;
-        w.field(&self.protected, b, b + 348, "protected")?;
-        w.field(&self.return_, b, b + 381, "return")?;
-        w.field(&self.short, b, b + 385, "short")?;
-        w.field(&self.signed, b, b + 390, "signed")?;
-        w.field(&self.sizeof, b, b + 394, "sizeof")?;
-        w.field(&self.static_, b, b + 398, "static")?;
-        w.field(&self.this, b, b + 443, "this")?;
-        w.field(&self.try_, b, b + 454, "try")?;
-        w.field(&self.typedef, b, b + 458, "typedef")?;
-        w.field(&self.using, b, b + 491, "using")?;
-        w.field(&self.virtual_, b, b + 495, "virtual")?;
-        w.field(&self.void, b, b + 500, "void")?;
-        w.field(&self.volatile, b, b + 504, "volatile")?;
-        w.field(&self.wchar_t, b, b + 508, "wchar_t")?;
-        w.field(&self.errno, b, b + 553, "errno")?;
-        w.field(&self.stdin, b, b + 564, "stdin")?;
-        w.field(&self.stdout, b, b + 568, "stdout")?;
-        w.field(&self.int8_t, b, b + 601, "int8_t")?;
-        w.field(&self.uint8_t, b, b + 605, "uint8_t")?;
-        w.field(&self.int16_t, b, b + 610, "int16_t")?;
-        w.field(&self.uint16_t, b, b + 614, "uint16_t")?;
-        w.field(&self.int32_t, b, b + 618, "int32_t")?;
-        w.field(&self.ptrdiff_t, b, b + 663, "ptrdiff_t")?;
-        w.field(&self.unix, b, b + 674, "unix")?;
-        w.field(&self.bufsiz, b, b + 678, "BUFSIZ")?;
+        w.field(&self.and, b, &mut body[14..], "and")?;
+        w.field(&self.and_eq, b, &mut body[18..], "and_eq")?;
+        w.field(&self.break_, b, &mut body[51..], "break")?;
+        w.field(&self.case, b, &mut body[55..], "case")?;
+        w.field(&self.catch, b, &mut body[60..], "catch")?;
+        w.field(&self.char8_t, b, &mut body[64..], "char8_t")?;
+        w.field(&self.char16_t, b, &mut body[68..], "char16_t")?;
+        w.field(&self.const_, b, &mut body[113..], "const")?;
+        w.field(&self.constinit, b, &mut body[124..], "constinit")?;
+        w.field(&self.const_cast, b, &mut body[128..], "const_cast")?;
+        w.field(&self.decltype, b, &mut body[161..], "decltype")?;
+        w.field(&self.default, b, &mut body[165..], "default")?;
+        w.field(&self.delete, b, &mut body[170..], "delete")?;
+        w.field(&self.do_, b, &mut body[174..], "do")?;
+        w.field(&self.dynamic_cast, b, &mut body[178..], "dynamic_cast")?;
+        w.field(&self.final_, b, &mut body[223..], "final")?;
+        w.field(&self.goto, b, &mut body[234..], "goto")?;
+        w.field(&self.if_, b, &mut body[238..], "if")?;
+        w.field(&self.module, b, &mut body[271..], "module")?;
+        w.field(&self.mutable, b, &mut body[275..], "mutable")?;
+        w.field(&self.namespace, b, &mut body[280..], "namespace")?;
+        w.field(&self.new, b, &mut body[284..], "new")?;
+        w.field(&self.noexcept, b, &mut body[288..], "noexcept")?;
+        w.field(&self.or, b, &mut body[333..], "or")?;
+        w.field(&self.private, b, &mut body[344..], "private")?;
+        w.field(&self.protected, b, &mut body[348..], "protected")?;
+        w.field(&self.return_, b, &mut body[381..], "return")?;
+        w.field(&self.short, b, &mut body[385..], "short")?;
+        w.field(&self.signed, b, &mut body[390..], "signed")?;
+        w.field(&self.sizeof, b, &mut body[394..], "sizeof")?;
+        w.field(&self.static_, b, &mut body[398..], "static")?;
+        w.field(&self.this, b, &mut body[443..], "this")?;
+        w.field(&self.try_, b, &mut body[454..], "try")?;
+        w.field(&self.typedef, b, &mut body[458..], "typedef")?;
+        w.field(&self.using, b, &mut body[491..], "using")?;
+        w.field(&self.virtual_, b, &mut body[495..], "virtual")?;
+        w.field(&self.void, b, &mut body[500..], "void")?;
+        w.field(&self.volatile, b, &mut body[504..], "volatile")?;
+        w.field(&self.wchar_t, b, &mut body[508..], "wchar_t")?;
+        w.field(&self.errno, b, &mut body[553..], "errno")?;
+        w.field(&self.stdin, b, &mut body[564..], "stdin")?;
+        w.field(&self.stdout, b, &mut body[568..], "stdout")?;
+        w.field(&self.int8_t, b, &mut body[601..], "int8_t")?;
+        w.field(&self.uint8_t, b, &mut body[605..], "uint8_t")?;
+        w.field(&self.int16_t, b, &mut body[610..], "int16_t")?;
+        w.field(&self.uint16_t, b, &mut body[614..], "uint16_t")?;
+        w.field(&self.int32_t, b, &mut body[618..], "int32_t")?;
+        w.field(&self.ptrdiff_t, b, &mut body[663..], "ptrdiff_t")?;
+        w.field(&self.unix, b, &mut body[674..], "unix")?;
+        w.field(&self.bufsiz, b, &mut body[678..], "BUFSIZ")?;
         Ok(())
     }
 
@@ -5092,7 +5092,7 @@ impl fbe::Struct for PythonWords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<275>(base, slot, 3);
@@ -5122,25 +5122,25 @@ impl fbe::Struct for PythonWords {
         fbe::Fixed::put_at(&self.int_enum, body, 251);
         fbe::Fixed::put_at(&self.int_flag, body, 259);
         fbe::Fixed::put_at(&self.package, body, 263);
-        w.field(&self.true_, b, b + 14, "True")?;
-        w.field(&self.as_, b, b + 18, "as")?;
-        w.field(&self.elif, b, b + 51, "elif")?;
-        w.field(&self.except, b, b + 55, "except")?;
-        w.field(&self.finally, b, b + 60, "finally")?;
-        w.field(&self.from, b, b + 64, "from")?;
-        w.field(&self.global, b, b + 68, "global")?;
-        w.field(&self.pass, b, b + 113, "pass")?;
-        w.field(&self.yield_, b, b + 124, "yield")?;
-        w.field(&self.x, b, b + 128, "_")?;
-        w.field(&self.len, b, b + 161, "len")?;
-        w.field(&self.list, b, b + 165, "list")?;
-        w.field(&self.dict, b, b + 170, "dict")?;
-        w.field(&self.set, b, b + 174, "set")?;
-        w.field(&self.str, b, b + 178, "str")?;
-        w.field(&self.staticmethod, b, b + 223, "staticmethod")?;
-        w.field(&self.any, b, b + 234, "Any")?;
-        w.field(&self.class_var, b, b + 238, "ClassVar")?;
-        w.field(&self.version, b, b + 271, "VERSION")?;
+        w.field(&self.true_, b, &mut body[14..], "True")?;
+        w.field(&self.as_, b, &mut body[18..], "as")?;
+        w.field(&self.elif, b, &mut body[51..], "elif")?;
+        w.field(&self.except, b, &mut body[55..], "except")?;
+        w.field(&self.finally, b, &mut body[60..], "finally")?;
+        w.field(&self.from, b, &mut body[64..], "from")?;
+        w.field(&self.global, b, &mut body[68..], "global")?;
+        w.field(&self.pass, b, &mut body[113..], "pass")?;
+        w.field(&self.yield_, b, &mut body[124..], "yield")?;
+        w.field(&self.x, b, &mut body[128..], "_")?;
+        w.field(&self.len, b, &mut body[161..], "len")?;
+        w.field(&self.list, b, &mut body[165..], "list")?;
+        w.field(&self.dict, b, &mut body[170..], "dict")?;
+        w.field(&self.set, b, &mut body[174..], "set")?;
+        w.field(&self.str, b, &mut body[178..], "str")?;
+        w.field(&self.staticmethod, b, &mut body[223..], "staticmethod")?;
+        w.field(&self.any, b, &mut body[234..], "Any")?;
+        w.field(&self.class_var, b, &mut body[238..], "ClassVar")?;
+        w.field(&self.version, b, &mut body[271..], "VERSION")?;
         Ok(())
     }
 
@@ -6053,7 +6053,7 @@ impl fbe::Struct for GoWords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<234>(base, slot, 4);
@@ -6079,22 +6079,22 @@ impl fbe::Struct for GoWords {
         fbe::Fixed::put_at(&self.float64, body, 222);
         fbe::Fixed::put_at(&self.complex128, body, 228);
         fbe::Fixed::put_at(&self.comparable, body, 230);
-        w.field(&self.fallthrough, b, b + 14, "fallthrough")?;
-        w.field(&self.func, b, b + 18, "func")?;
-        w.field(&self.range, b, b + 51, "range")?;
-        w.field(&self.select, b, b + 55, "select")?;
-        w.field(&self.type_, b, b + 60, "type")?;
-        w.field(&self.var, b, b + 64, "var")?;
-        w.field(&self.any, b, b + 68, "any")?;
-        w.field(&self.iota, b, b + 113, "iota")?;
-        w.field(&self.append, b, b + 124, "append")?;
-        w.field(&self.copy, b, b + 128, "copy")?;
-        w.field(&self.real, b, b + 161, "real")?;
-        w.field(&self.imag, b, b + 165, "imag")?;
-        w.field(&self.close, b, b + 170, "close")?;
-        w.field(&self.min, b, b + 174, "min")?;
-        w.field(&self.max, b, b + 178, "max")?;
-        w.field(&self.complex64, b, b + 223, "complex64")?;
+        w.field(&self.fallthrough, b, &mut body[14..], "fallthrough")?;
+        w.field(&self.func, b, &mut body[18..], "func")?;
+        w.field(&self.range, b, &mut body[51..], "range")?;
+        w.field(&self.select, b, &mut body[55..], "select")?;
+        w.field(&self.type_, b, &mut body[60..], "type")?;
+        w.field(&self.var, b, &mut body[64..], "var")?;
+        w.field(&self.any, b, &mut body[68..], "any")?;
+        w.field(&self.iota, b, &mut body[113..], "iota")?;
+        w.field(&self.append, b, &mut body[124..], "append")?;
+        w.field(&self.copy, b, &mut body[128..], "copy")?;
+        w.field(&self.real, b, &mut body[161..], "real")?;
+        w.field(&self.imag, b, &mut body[165..], "imag")?;
+        w.field(&self.close, b, &mut body[170..], "close")?;
+        w.field(&self.min, b, &mut body[174..], "min")?;
+        w.field(&self.max, b, &mut body[178..], "max")?;
+        w.field(&self.complex64, b, &mut body[223..], "complex64")?;
         Ok(())
     }
 
@@ -6884,7 +6884,7 @@ impl fbe::Struct for JavaWords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<210>(base, slot, 5);
@@ -6905,21 +6905,21 @@ impl fbe::Struct for JavaWords {
         fbe::Fixed::put_at(&self.long, body, 149);
         fbe::Fixed::put_at(&self.math, body, 153);
         fbe::Fixed::put_at(&self.set, body, 194);
-        w.field(&self.extends, b, b + 14, "extends")?;
-        w.field(&self.implements, b, b + 18, "implements")?;
-        w.field(&self.throws, b, b + 51, "throws")?;
-        w.field(&self.transient, b, b + 55, "transient")?;
-        w.field(&self.record, b, b + 60, "record")?;
-        w.field(&self.sealed, b, b + 64, "sealed")?;
-        w.field(&self.permits, b, b + 68, "permits")?;
-        w.field(&self.to, b, b + 113, "to")?;
-        w.field(&self.transitive, b, b + 124, "transitive")?;
-        w.field(&self.object, b, b + 128, "Object")?;
-        w.field(&self.system, b, b + 161, "System")?;
-        w.field(&self.override_, b, b + 165, "Override")?;
-        w.field(&self.class, b, b + 170, "Class")?;
-        w.field(&self.list, b, b + 174, "List")?;
-        w.field(&self.map, b, b + 178, "Map")?;
+        w.field(&self.extends, b, &mut body[14..], "extends")?;
+        w.field(&self.implements, b, &mut body[18..], "implements")?;
+        w.field(&self.throws, b, &mut body[51..], "throws")?;
+        w.field(&self.transient, b, &mut body[55..], "transient")?;
+        w.field(&self.record, b, &mut body[60..], "record")?;
+        w.field(&self.sealed, b, &mut body[64..], "sealed")?;
+        w.field(&self.permits, b, &mut body[68..], "permits")?;
+        w.field(&self.to, b, &mut body[113..], "to")?;
+        w.field(&self.transitive, b, &mut body[124..], "transitive")?;
+        w.field(&self.object, b, &mut body[128..], "Object")?;
+        w.field(&self.system, b, &mut body[161..], "System")?;
+        w.field(&self.override_, b, &mut body[165..], "Override")?;
+        w.field(&self.class, b, &mut body[170..], "Class")?;
+        w.field(&self.list, b, &mut body[174..], "List")?;
+        w.field(&self.map, b, &mut body[178..], "Map")?;
         Ok(())
     }
 
@@ -7643,7 +7643,7 @@ impl fbe::Struct for KotlinWords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<243>(base, slot, 6);
@@ -7669,24 +7669,24 @@ impl fbe::Struct for KotlinWords {
         fbe::Fixed::put_at(&self.it, body, 222);
         fbe::Fixed::put_at(&self.unit, body, 228);
         fbe::Fixed::put_at(&self.nothing, body, 230);
-        w.field(&self.typeof_, b, b + 14, "typeof")?;
-        w.field(&self.val, b, b + 18, "val")?;
-        w.field(&self.field, b, b + 51, "field")?;
-        w.field(&self.file, b, b + 55, "file")?;
-        w.field(&self.get, b, b + 60, "get")?;
-        w.field(&self.init, b, b + 64, "init")?;
-        w.field(&self.param, b, b + 68, "param")?;
-        w.field(&self.actual, b, b + 113, "actual")?;
-        w.field(&self.crossinline, b, b + 124, "crossinline")?;
-        w.field(&self.data, b, b + 128, "data")?;
-        w.field(&self.internal, b, b + 161, "internal")?;
-        w.field(&self.lateinit, b, b + 165, "lateinit")?;
-        w.field(&self.noinline, b, b + 170, "noinline")?;
-        w.field(&self.out, b, b + 174, "out")?;
-        w.field(&self.reified, b, b + 178, "reified")?;
-        w.field(&self.companion_, b, b + 223, "Companion")?;
-        w.field(&self.int, b, b + 234, "Int")?;
-        w.field(&self.array, b, b + 238, "Array")?;
+        w.field(&self.typeof_, b, &mut body[14..], "typeof")?;
+        w.field(&self.val, b, &mut body[18..], "val")?;
+        w.field(&self.field, b, &mut body[51..], "field")?;
+        w.field(&self.file, b, &mut body[55..], "file")?;
+        w.field(&self.get, b, &mut body[60..], "get")?;
+        w.field(&self.init, b, &mut body[64..], "init")?;
+        w.field(&self.param, b, &mut body[68..], "param")?;
+        w.field(&self.actual, b, &mut body[113..], "actual")?;
+        w.field(&self.crossinline, b, &mut body[124..], "crossinline")?;
+        w.field(&self.data, b, &mut body[128..], "data")?;
+        w.field(&self.internal, b, &mut body[161..], "internal")?;
+        w.field(&self.lateinit, b, &mut body[165..], "lateinit")?;
+        w.field(&self.noinline, b, &mut body[170..], "noinline")?;
+        w.field(&self.out, b, &mut body[174..], "out")?;
+        w.field(&self.reified, b, &mut body[178..], "reified")?;
+        w.field(&self.companion_, b, &mut body[223..], "Companion")?;
+        w.field(&self.int, b, &mut body[234..], "Int")?;
+        w.field(&self.array, b, &mut body[238..], "Array")?;
         Ok(())
     }
 
@@ -8534,7 +8534,7 @@ impl fbe::Struct for JsWords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<259>(base, slot, 7);
@@ -8562,24 +8562,29 @@ impl fbe::Struct for JsWords {
         fbe::Fixed::put_at(&self.keyof, body, 230);
         fbe::Fixed::put_at(&self.satisfies, body, 243);
         fbe::Fixed::put_at(&self.accessor, body, 251);
-        w.field(&self.let_, b, b + 14, "let")?;
-        w.field(&self.of, b, b + 18, "of")?;
-        w.field(&self.bigint, b, b + 51, "bigint")?;
-        w.field(&self.symbol, b, b + 55, "symbol")?;
-        w.field(&self.undefined, b, b + 60, "undefined")?;
-        w.field(&self.na_n, b, b + 64, "NaN")?;
-        w.field(&self.infinity, b, b + 68, "Infinity")?;
-        w.field(&self.boolean, b, b + 113, "Boolean")?;
-        w.field(&self.json, b, b + 124, "JSON")?;
-        w.field(&self.promise, b, b + 128, "Promise")?;
-        w.field(&self.eval, b, b + 161, "eval")?;
-        w.field(&self.require, b, b + 165, "require")?;
-        w.field(&self.prototype, b, b + 170, "prototype")?;
-        w.field(&self.proto, b, b + 174, "__proto__")?;
-        w.field(&self.to_string, b, b + 178, "toString")?;
-        w.field(&self.to_locale_string, b, b + 223, "toLocaleString")?;
-        w.field(&self.infer, b, b + 234, "infer")?;
-        w.field(&self.asserts, b, b + 238, "asserts")?;
+        w.field(&self.let_, b, &mut body[14..], "let")?;
+        w.field(&self.of, b, &mut body[18..], "of")?;
+        w.field(&self.bigint, b, &mut body[51..], "bigint")?;
+        w.field(&self.symbol, b, &mut body[55..], "symbol")?;
+        w.field(&self.undefined, b, &mut body[60..], "undefined")?;
+        w.field(&self.na_n, b, &mut body[64..], "NaN")?;
+        w.field(&self.infinity, b, &mut body[68..], "Infinity")?;
+        w.field(&self.boolean, b, &mut body[113..], "Boolean")?;
+        w.field(&self.json, b, &mut body[124..], "JSON")?;
+        w.field(&self.promise, b, &mut body[128..], "Promise")?;
+        w.field(&self.eval, b, &mut body[161..], "eval")?;
+        w.field(&self.require, b, &mut body[165..], "require")?;
+        w.field(&self.prototype, b, &mut body[170..], "prototype")?;
+        w.field(&self.proto, b, &mut body[174..], "__proto__")?;
+        w.field(&self.to_string, b, &mut body[178..], "toString")?;
+        w.field(
+            &self.to_locale_string,
+            b,
+            &mut body[223..],
+            "toLocaleString",
+        )?;
+        w.field(&self.infer, b, &mut body[234..], "infer")?;
+        w.field(&self.asserts, b, &mut body[238..], "asserts")?;
         Ok(())
     }
 
@@ -9455,7 +9460,7 @@ impl fbe::Struct for RustWords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<223>(base, slot, 8);
@@ -9479,21 +9484,21 @@ impl fbe::Struct for RustWords {
         fbe::Fixed::put_at(&self.send, body, 210);
         fbe::Fixed::put_at(&self.sync, body, 218);
         fbe::Fixed::put_at(&self.sized, body, 222);
-        w.field(&self.fn_, b, b + 14, "fn")?;
-        w.field(&self.impl_, b, b + 18, "impl")?;
-        w.field(&self.pub_, b, b + 51, "pub")?;
-        w.field(&self.ref_, b, b + 55, "ref")?;
-        w.field(&self.self_, b, b + 60, "Self")?;
-        w.field(&self.trait_, b, b + 64, "trait")?;
-        w.field(&self.unsafe_, b, b + 68, "unsafe")?;
-        w.field(&self.priv_, b, b + 113, "priv")?;
-        w.field(&self.macro_rules, b, b + 124, "macro_rules")?;
-        w.field(&self.option, b, b + 128, "Option")?;
-        w.field(&self.vec, b, b + 161, "Vec")?;
-        w.field(&self.box__, b, b + 165, "Box")?;
-        w.field(&self.clone, b, b + 170, "Clone")?;
-        w.field(&self.copy, b, b + 174, "Copy")?;
-        w.field(&self.default, b, b + 178, "Default")?;
+        w.field(&self.fn_, b, &mut body[14..], "fn")?;
+        w.field(&self.impl_, b, &mut body[18..], "impl")?;
+        w.field(&self.pub_, b, &mut body[51..], "pub")?;
+        w.field(&self.ref_, b, &mut body[55..], "ref")?;
+        w.field(&self.self_, b, &mut body[60..], "Self")?;
+        w.field(&self.trait_, b, &mut body[64..], "trait")?;
+        w.field(&self.unsafe_, b, &mut body[68..], "unsafe")?;
+        w.field(&self.priv_, b, &mut body[113..], "priv")?;
+        w.field(&self.macro_rules, b, &mut body[124..], "macro_rules")?;
+        w.field(&self.option, b, &mut body[128..], "Option")?;
+        w.field(&self.vec, b, &mut body[161..], "Vec")?;
+        w.field(&self.box__, b, &mut body[165..], "Box")?;
+        w.field(&self.clone, b, &mut body[170..], "Clone")?;
+        w.field(&self.copy, b, &mut body[174..], "Copy")?;
+        w.field(&self.default, b, &mut body[178..], "Default")?;
         Ok(())
     }
 
@@ -10232,7 +10237,7 @@ impl fbe::Struct for CSharpWords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<178>(base, slot, 9);
@@ -10252,20 +10257,20 @@ impl fbe::Struct for CSharpWords {
         fbe::Fixed::put_at(&self.partial, body, 141);
         fbe::Fixed::put_at(&self.remove, body, 149);
         fbe::Fixed::put_at(&self.unmanaged, body, 153);
-        w.field(&self.fixed, b, b + 14, "fixed")?;
-        w.field(&self.foreach, b, b + 18, "foreach")?;
-        w.field(&self.stackalloc, b, b + 51, "stackalloc")?;
-        w.field(&self.ulong, b, b + 55, "ulong")?;
-        w.field(&self.unchecked, b, b + 60, "unchecked")?;
-        w.field(&self.ushort, b, b + 64, "ushort")?;
-        w.field(&self.add, b, b + 68, "add")?;
-        w.field(&self.group, b, b + 113, "group")?;
-        w.field(&self.nameof, b, b + 124, "nameof")?;
-        w.field(&self.on, b, b + 128, "on")?;
-        w.field(&self.required, b, b + 161, "required")?;
-        w.field(&self.scoped, b, b + 165, "scoped")?;
-        w.field(&self.managed, b, b + 170, "managed")?;
-        w.field(&self.notnull, b, b + 174, "notnull")?;
+        w.field(&self.fixed, b, &mut body[14..], "fixed")?;
+        w.field(&self.foreach, b, &mut body[18..], "foreach")?;
+        w.field(&self.stackalloc, b, &mut body[51..], "stackalloc")?;
+        w.field(&self.ulong, b, &mut body[55..], "ulong")?;
+        w.field(&self.unchecked, b, &mut body[60..], "unchecked")?;
+        w.field(&self.ushort, b, &mut body[64..], "ushort")?;
+        w.field(&self.add, b, &mut body[68..], "add")?;
+        w.field(&self.group, b, &mut body[113..], "group")?;
+        w.field(&self.nameof, b, &mut body[124..], "nameof")?;
+        w.field(&self.on, b, &mut body[128..], "on")?;
+        w.field(&self.required, b, &mut body[161..], "required")?;
+        w.field(&self.scoped, b, &mut body[165..], "scoped")?;
+        w.field(&self.managed, b, &mut body[170..], "managed")?;
+        w.field(&self.notnull, b, &mut body[174..], "notnull")?;
         Ok(())
     }
 
@@ -10915,7 +10920,7 @@ impl fbe::Struct for RubyWords {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<118>(base, slot, 10);
@@ -10929,14 +10934,14 @@ impl fbe::Struct for RubyWords {
         fbe::Fixed::put_at(&self.file, body, 100);
         fbe::Fixed::put_at(&self.line, body, 108);
         fbe::Fixed::put_at(&self.encoding, body, 112);
-        w.field(&self.begin_, b, b + 14, "begin")?;
-        w.field(&self.elsif, b, b + 18, "elsif")?;
-        w.field(&self.rescue, b, b + 51, "rescue")?;
-        w.field(&self.retry, b, b + 55, "retry")?;
-        w.field(&self.then, b, b + 60, "then")?;
-        w.field(&self.undef, b, b + 64, "undef")?;
-        w.field(&self.unless, b, b + 68, "unless")?;
-        w.field(&self.initialize, b, b + 113, "initialize")?;
+        w.field(&self.begin_, b, &mut body[14..], "begin")?;
+        w.field(&self.elsif, b, &mut body[18..], "elsif")?;
+        w.field(&self.rescue, b, &mut body[51..], "rescue")?;
+        w.field(&self.retry, b, &mut body[55..], "retry")?;
+        w.field(&self.then, b, &mut body[60..], "then")?;
+        w.field(&self.undef, b, &mut body[64..], "undef")?;
+        w.field(&self.unless, b, &mut body[68..], "unless")?;
+        w.field(&self.initialize, b, &mut body[113..], "initialize")?;
         Ok(())
     }
 
@@ -11374,7 +11379,7 @@ impl fbe::Struct for CppMembers {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<64>(base, slot, 11);
@@ -11384,11 +11389,11 @@ impl fbe::Struct for CppMembers {
         fbe::Fixed::put_at(&self.field_model, body, 31);
         fbe::Fixed::put_at(&self.buffer, body, 39);
         fbe::Fixed::put_at(&self.size, body, 43);
-        w.field(&self.fbe, b, b + 14, "fbe")?;
-        w.field(&self.model, b, b + 18, "Model")?;
-        w.field(&self.offset, b, b + 51, "offset")?;
-        w.field(&self.model_, b, b + 55, "model")?;
-        w.field(&self.reset, b, b + 60, "reset")?;
+        w.field(&self.fbe, b, &mut body[14..], "fbe")?;
+        w.field(&self.model, b, &mut body[18..], "Model")?;
+        w.field(&self.offset, b, &mut body[51..], "offset")?;
+        w.field(&self.model_, b, &mut body[55..], "model")?;
+        w.field(&self.reset, b, &mut body[60..], "reset")?;
         Ok(())
     }
 
@@ -11725,7 +11730,7 @@ impl fbe::Struct for PythonMembers {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<112>(base, slot, 12);
@@ -11738,13 +11743,13 @@ impl fbe::Struct for PythonMembers {
         fbe::Fixed::put_at(&self.hash, body, 84);
         fbe::Fixed::put_at(&self.eq, body, 100);
         fbe::Fixed::put_at(&self.private, body, 108);
-        w.field(&self.to_fbe, b, b + 14, "to_fbe")?;
-        w.field(&self.from_fbe, b, b + 18, "from_fbe")?;
-        w.field(&self.fbe_size, b, b + 51, "fbe_size")?;
-        w.field(&self.init, b, b + 55, "__init__")?;
-        w.field(&self.slots, b, b + 60, "__slots__")?;
-        w.field(&self.class, b, b + 64, "__class__")?;
-        w.field(&self.dict, b, b + 68, "__dict__")?;
+        w.field(&self.to_fbe, b, &mut body[14..], "to_fbe")?;
+        w.field(&self.from_fbe, b, &mut body[18..], "from_fbe")?;
+        w.field(&self.fbe_size, b, &mut body[51..], "fbe_size")?;
+        w.field(&self.init, b, &mut body[55..], "__init__")?;
+        w.field(&self.slots, b, &mut body[60..], "__slots__")?;
+        w.field(&self.class, b, &mut body[64..], "__class__")?;
+        w.field(&self.dict, b, &mut body[68..], "__dict__")?;
         Ok(())
     }
 
@@ -12178,7 +12183,7 @@ impl fbe::Struct for GoMembers {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<153>(base, slot, 13);
@@ -12197,16 +12202,16 @@ impl fbe::Struct for GoMembers {
         fbe::Fixed::put_at(&self.type_id, body, 133);
         fbe::Fixed::put_at(&self.verify, body, 141);
         fbe::Fixed::put_at(&self.verify_final, body, 149);
-        w.field(&self.reset, b, b + 14, "Reset")?;
-        w.field(&self.marshal_fbe, b, b + 18, "MarshalFBE")?;
-        w.field(&self.fbe_read, b, b + 51, "FBERead")?;
-        w.field(&self.marshal_final, b, b + 55, "MarshalFinal")?;
-        w.field(&self.unmarshal_final, b, b + 60, "UnmarshalFinal")?;
-        w.field(&self.append_final, b, b + 64, "AppendFinal")?;
-        w.field(&self.read_final, b, b + 68, "ReadFinal")?;
-        w.field(&self.append_json, b, b + 113, "AppendJSON")?;
-        w.field(&self.fbe_read_json, b, b + 124, "FBEReadJSON")?;
-        w.field(&self.fbe_write_text, b, b + 128, "FBEWriteText")?;
+        w.field(&self.reset, b, &mut body[14..], "Reset")?;
+        w.field(&self.marshal_fbe, b, &mut body[18..], "MarshalFBE")?;
+        w.field(&self.fbe_read, b, &mut body[51..], "FBERead")?;
+        w.field(&self.marshal_final, b, &mut body[55..], "MarshalFinal")?;
+        w.field(&self.unmarshal_final, b, &mut body[60..], "UnmarshalFinal")?;
+        w.field(&self.append_final, b, &mut body[64..], "AppendFinal")?;
+        w.field(&self.read_final, b, &mut body[68..], "ReadFinal")?;
+        w.field(&self.append_json, b, &mut body[113..], "AppendJSON")?;
+        w.field(&self.fbe_read_json, b, &mut body[124..], "FBEReadJSON")?;
+        w.field(&self.fbe_write_text, b, &mut body[128..], "FBEWriteText")?;
         Ok(())
     }
 
@@ -12799,7 +12804,7 @@ impl fbe::Struct for JvmMembers {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<161>(base, slot, 14);
@@ -12819,16 +12824,16 @@ impl fbe::Struct for JvmMembers {
         fbe::Fixed::put_at(&self.java_class, body, 141);
         fbe::Fixed::put_at(&self.component1, body, 149);
         fbe::Fixed::put_at(&self.fbe_levels, body, 153);
-        w.field(&self.to_fbe, b, b + 14, "toFbe")?;
-        w.field(&self.from_fbe, b, b + 18, "fromFbe")?;
-        w.field(&self.from_final, b, b + 51, "fromFinal")?;
-        w.field(&self.read_final, b, b + 55, "readFinal")?;
-        w.field(&self.write_final, b, b + 60, "writeFinal")?;
-        w.field(&self.verify_final, b, b + 64, "verifyFinal")?;
-        w.field(&self.to_json, b, b + 68, "toJson")?;
-        w.field(&self.get_class, b, b + 113, "getClass")?;
-        w.field(&self.wait, b, b + 124, "wait")?;
-        w.field(&self.notify, b, b + 128, "notify")?;
+        w.field(&self.to_fbe, b, &mut body[14..], "toFbe")?;
+        w.field(&self.from_fbe, b, &mut body[18..], "fromFbe")?;
+        w.field(&self.from_final, b, &mut body[51..], "fromFinal")?;
+        w.field(&self.read_final, b, &mut body[55..], "readFinal")?;
+        w.field(&self.write_final, b, &mut body[60..], "writeFinal")?;
+        w.field(&self.verify_final, b, &mut body[64..], "verifyFinal")?;
+        w.field(&self.to_json, b, &mut body[68..], "toJson")?;
+        w.field(&self.get_class, b, &mut body[113..], "getClass")?;
+        w.field(&self.wait, b, &mut body[124..], "wait")?;
+        w.field(&self.notify, b, &mut body[128..], "notify")?;
         Ok(())
     }
 
@@ -13364,14 +13369,14 @@ impl fbe::Struct for JsMembers {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<23>(base, slot, 15);
         fbe::Fixed::put_at(&self.fbe_key, body, 8);
         fbe::Fixed::put_at(&self.to_json, body, 10);
-        w.field(&self.to_text, b, b + 14, "toText")?;
-        w.field(&self.verify, b, b + 18, "verify")?;
+        w.field(&self.to_text, b, &mut body[14..], "toText")?;
+        w.field(&self.verify, b, &mut body[18..], "verify")?;
         Ok(())
     }
 
@@ -13623,7 +13628,7 @@ impl fbe::Struct for RuntimeNames {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<170>(base, slot, 16);
@@ -13643,18 +13648,18 @@ impl fbe::Struct for RuntimeNames {
         fbe::Fixed::put_at(&self.decimals, body, 141);
         fbe::Fixed::put_at(&self.uuids, body, 149);
         fbe::Fixed::put_at(&self.timestamps, body, 153);
-        w.field(&self.read_buffer, b, b + 14, "ReadBuffer")?;
-        w.field(&self.reader, b, b + 18, "Reader")?;
-        w.field(&self.uuid_, b, b + 51, "UUID")?;
-        w.field(&self.timestamp, b, b + 55, "Timestamp")?;
-        w.field(&self.json_writer, b, b + 60, "JsonWriter")?;
-        w.field(&self.json_reader, b, b + 64, "JsonReader")?;
-        w.field(&self.decode_error, b, b + 68, "DecodeError")?;
-        w.field(&self.receiver, b, b + 113, "Receiver")?;
-        w.field(&self.handler, b, b + 124, "Handler")?;
-        w.field(&self.text, b, b + 128, "Text")?;
-        w.field(&self.utf8, b, b + 161, "Utf8")?;
-        w.field(&self.requests, b, b + 165, "Requests")?;
+        w.field(&self.read_buffer, b, &mut body[14..], "ReadBuffer")?;
+        w.field(&self.reader, b, &mut body[18..], "Reader")?;
+        w.field(&self.uuid_, b, &mut body[51..], "UUID")?;
+        w.field(&self.timestamp, b, &mut body[55..], "Timestamp")?;
+        w.field(&self.json_writer, b, &mut body[60..], "JsonWriter")?;
+        w.field(&self.json_reader, b, &mut body[64..], "JsonReader")?;
+        w.field(&self.decode_error, b, &mut body[68..], "DecodeError")?;
+        w.field(&self.receiver, b, &mut body[113..], "Receiver")?;
+        w.field(&self.handler, b, &mut body[124..], "Handler")?;
+        w.field(&self.text, b, &mut body[128..], "Text")?;
+        w.field(&self.utf8, b, &mut body[161..], "Utf8")?;
+        w.field(&self.requests, b, &mut body[165..], "Requests")?;
         Ok(())
     }
 
@@ -14230,7 +14235,7 @@ impl fbe::Struct for Class {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 17);
@@ -14368,7 +14373,7 @@ impl fbe::Struct for Object {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 18);
@@ -14506,7 +14511,7 @@ impl fbe::Struct for String_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 19);
@@ -14644,7 +14649,7 @@ impl fbe::Struct for List {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 20);
@@ -14782,7 +14787,7 @@ impl fbe::Struct for Map {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 21);
@@ -14920,7 +14925,7 @@ impl fbe::Struct for Model {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 22);
@@ -15058,7 +15063,7 @@ impl fbe::Struct for FinalModel {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 23);
@@ -15196,7 +15201,7 @@ impl fbe::Struct for Buffer {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 24);
@@ -15334,7 +15339,7 @@ impl fbe::Struct for Reader_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 25);
@@ -15472,7 +15477,7 @@ impl fbe::Struct for Writer_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 26);
@@ -15610,7 +15615,7 @@ impl fbe::Struct for Limits {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 27);
@@ -15748,7 +15753,7 @@ impl fbe::Struct for DecodeError_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 28);
@@ -15886,7 +15891,7 @@ impl fbe::Struct for DecodeException {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 29);
@@ -16026,7 +16031,7 @@ impl fbe::Struct for Decimal {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 30);
@@ -16164,7 +16169,7 @@ impl fbe::Struct for Uuid {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 31);
@@ -16302,7 +16307,7 @@ impl fbe::Struct for Uuid_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 32);
@@ -16440,7 +16445,7 @@ impl fbe::Struct for Timestamp {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 33);
@@ -16578,7 +16583,7 @@ impl fbe::Struct for Sender {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 34);
@@ -16716,7 +16721,7 @@ impl fbe::Struct for Receiver {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 35);
@@ -16854,7 +16859,7 @@ impl fbe::Struct for Client {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 36);
@@ -16992,7 +16997,7 @@ impl fbe::Struct for Proxy {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 37);
@@ -17130,7 +17135,7 @@ impl fbe::Struct for Handler {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 38);
@@ -17268,7 +17273,7 @@ impl fbe::Struct for Fbe {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 39);
@@ -17406,7 +17411,7 @@ impl fbe::Struct for Fbe_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 40);
@@ -17544,7 +17549,7 @@ impl fbe::Struct for Std {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 41);
@@ -17682,7 +17687,7 @@ impl fbe::Struct for Companion {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 42);
@@ -17820,7 +17825,7 @@ impl fbe::Struct for Any {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 43);
@@ -17958,7 +17963,7 @@ impl fbe::Struct for Self_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 44);
@@ -18096,7 +18101,7 @@ impl fbe::Struct for Self__ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 45);
@@ -18234,7 +18239,7 @@ impl fbe::Struct for None_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 46);
@@ -18372,7 +18377,7 @@ impl fbe::Struct for Option_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 47);
@@ -18510,7 +18515,7 @@ impl fbe::Struct for Result_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 48);
@@ -18648,7 +18653,7 @@ impl fbe::Struct for Vec_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 49);
@@ -18786,7 +18791,7 @@ impl fbe::Struct for Box_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 50);
@@ -18924,7 +18929,7 @@ impl fbe::Struct for Error {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 51);
@@ -19062,7 +19067,7 @@ impl fbe::Struct for Exception {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 52);
@@ -19200,7 +19205,7 @@ impl fbe::Struct for Text {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 53);
@@ -19338,7 +19343,7 @@ impl fbe::Struct for JsonWriter {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 54);
@@ -19476,7 +19481,7 @@ impl fbe::Struct for Int32T {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 55);
@@ -19614,7 +19619,7 @@ impl fbe::Struct for SizeT {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 56);
@@ -19752,7 +19757,7 @@ impl fbe::Struct for List_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 57);
@@ -19890,7 +19895,7 @@ impl fbe::Struct for Object_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 58);
@@ -20028,7 +20033,7 @@ impl fbe::Struct for V {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 59);
@@ -20166,7 +20171,7 @@ impl fbe::Struct for R {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 60);
@@ -20304,7 +20309,7 @@ impl fbe::Struct for W {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 61);
@@ -20442,7 +20447,7 @@ impl fbe::Struct for SideBuy {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 62);
@@ -20580,7 +20585,7 @@ impl fbe::Struct for OrderKey {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 63);
@@ -20718,7 +20723,7 @@ impl fbe::Struct for TextOfside {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 64);
@@ -20856,7 +20861,7 @@ impl fbe::Struct for Decimal1 {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 65);
@@ -20994,7 +20999,7 @@ impl fbe::Struct for OrderModel {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 66);
@@ -21132,7 +21137,7 @@ impl fbe::Struct for OrderFinal {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 67);
@@ -21270,7 +21275,7 @@ impl fbe::Struct for NewOrder {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 68);
@@ -21408,7 +21413,7 @@ impl fbe::Struct for VerifyFbeOrder {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 69);
@@ -21548,7 +21553,7 @@ impl fbe::Struct for FbeVrOrder {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 70);
@@ -21686,7 +21691,7 @@ impl fbe::Struct for E1 {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 71);
@@ -21824,7 +21829,7 @@ impl fbe::Struct for I2 {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 72);
@@ -21962,7 +21967,7 @@ impl fbe::Struct for O3 {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 73);
@@ -22100,7 +22105,7 @@ impl fbe::Struct for Fbe__ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 74);
@@ -22238,7 +22243,7 @@ impl fbe::Struct for Fingerprint {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 75);
@@ -22376,7 +22381,7 @@ impl fbe::Struct for FbeFingerprint {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 76);
@@ -22516,7 +22521,7 @@ impl fbe::Struct for FbeFingerprint_ {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 77);
@@ -22663,7 +22668,7 @@ impl fbe::Struct for Case {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<40>(base, slot, 78);
@@ -22905,13 +22910,13 @@ impl fbe::Struct for Imported {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<14>(base, slot, 79);
         fbe::Fixed::put_at(&self.market, body, 8);
         fbe::Fixed::put_at(&self.example, body, 13);
-        w.field(&self.org, b, b + 9, "org")?;
+        w.field(&self.org, b, &mut body[9..], "org")?;
         Ok(())
     }
 
@@ -23100,7 +23105,7 @@ impl fbe::Struct for Symbol {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<12>(base, slot, 80);
@@ -23252,14 +23257,14 @@ impl fbe::Struct for Listed {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
         let (b, body) = w.struct_block::<24>(base, slot, 81);
         fbe::Fixed::put_at(&self.digits, body, 12);
         fbe::Fixed::put_at(&self.precision, body, 16);
-        w.field(&self.symbol, b, b + 8, "symbol")?;
-        w.field(&self.ticker, b, b + 20, "ticker")?;
+        w.field(&self.symbol, b, &mut body[8..], "symbol")?;
+        w.field(&self.ticker, b, &mut body[20..], "ticker")?;
         Ok(())
     }
 
@@ -23477,7 +23482,7 @@ impl fbe::Struct for Derived {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (_, body) = w.struct_block::<26>(base, slot, 82);
@@ -23833,92 +23838,112 @@ impl fbe::Struct for Hostile {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(3, Self::NAME)?;
         let (b, body) = w.struct_block::<336>(base, slot, 83);
         fbe::Fixed::put_at(&self.letters, body, 332);
-        w.field(&self.order, b, b + 8, "Order")?;
-        w.field(&self.cpp_words, b, b + 12, "CppWords")?;
-        w.field(&self.python_words, b, b + 16, "PythonWords")?;
-        w.field(&self.go_words, b, b + 20, "GoWords")?;
-        w.field(&self.java_words, b, b + 24, "JavaWords")?;
-        w.field(&self.kotlin_words, b, b + 28, "KotlinWords")?;
-        w.field(&self.js_words, b, b + 32, "JsWords")?;
-        w.field(&self.rust_words, b, b + 36, "RustWords")?;
-        w.field(&self.c_sharp_words, b, b + 40, "CSharpWords")?;
-        w.field(&self.ruby_words, b, b + 44, "RubyWords")?;
-        w.field(&self.cpp_members, b, b + 48, "CppMembers")?;
-        w.field(&self.python_members, b, b + 52, "PythonMembers")?;
-        w.field(&self.go_members, b, b + 56, "GoMembers")?;
-        w.field(&self.jvm_members, b, b + 60, "JvmMembers")?;
-        w.field(&self.js_members, b, b + 64, "JsMembers")?;
-        w.field(&self.runtime_names, b, b + 68, "RuntimeNames")?;
-        w.field(&self.class, b, b + 72, "class")?;
-        w.field(&self.object, b, b + 76, "Object")?;
-        w.field(&self.string, b, b + 80, "String")?;
-        w.field(&self.list, b, b + 84, "List")?;
-        w.field(&self.map, b, b + 88, "Map")?;
-        w.field(&self.model, b, b + 92, "Model")?;
-        w.field(&self.final_model, b, b + 96, "FinalModel")?;
-        w.field(&self.buffer, b, b + 100, "Buffer")?;
-        w.field(&self.reader, b, b + 104, "Reader")?;
-        w.field(&self.writer, b, b + 108, "Writer")?;
-        w.field(&self.limits, b, b + 112, "Limits")?;
-        w.field(&self.decode_error, b, b + 116, "DecodeError")?;
-        w.field(&self.decode_exception, b, b + 120, "DecodeException")?;
-        w.field(&self.decimal, b, b + 124, "Decimal")?;
-        w.field(&self.uuid, b, b + 128, "Uuid")?;
-        w.field(&self.uuid_, b, b + 132, "UUID")?;
-        w.field(&self.timestamp, b, b + 136, "Timestamp")?;
-        w.field(&self.sender, b, b + 140, "Sender")?;
-        w.field(&self.receiver, b, b + 144, "Receiver")?;
-        w.field(&self.client, b, b + 148, "Client")?;
-        w.field(&self.proxy, b, b + 152, "Proxy")?;
-        w.field(&self.handler, b, b + 156, "Handler")?;
-        w.field(&self.fbe, b, b + 160, "fbe")?;
-        w.field(&self.fbe_, b, b + 164, "FBE")?;
-        w.field(&self.std, b, b + 168, "std")?;
-        w.field(&self.companion, b, b + 172, "Companion")?;
-        w.field(&self.any, b, b + 176, "Any")?;
-        w.field(&self.self_, b, b + 180, "Self")?;
-        w.field(&self.self__, b, b + 184, "self")?;
-        w.field(&self.none, b, b + 188, "None")?;
-        w.field(&self.option, b, b + 192, "Option")?;
-        w.field(&self.result, b, b + 196, "Result")?;
-        w.field(&self.vec, b, b + 200, "Vec")?;
-        w.field(&self.box_, b, b + 204, "Box")?;
-        w.field(&self.error, b, b + 208, "Error")?;
-        w.field(&self.exception, b, b + 212, "Exception")?;
-        w.field(&self.text, b, b + 216, "Text")?;
-        w.field(&self.json_writer, b, b + 220, "JsonWriter")?;
-        w.field(&self.int32_t, b, b + 224, "int32_t")?;
-        w.field(&self.size_t, b, b + 228, "size_t")?;
-        w.field(&self.list_, b, b + 232, "list")?;
-        w.field(&self.object_, b, b + 236, "object")?;
-        w.field(&self.v_, b, b + 240, "v")?;
-        w.field(&self.r_, b, b + 244, "r")?;
-        w.field(&self.w_, b, b + 248, "w")?;
-        w.field(&self.side_buy, b, b + 252, "SideBuy")?;
-        w.field(&self.order_key, b, b + 256, "OrderKey")?;
-        w.field(&self.text_ofside, b, b + 260, "textOfside")?;
-        w.field(&self.decimal_1, b, b + 264, "DECIMAL_1")?;
-        w.field(&self.order_model, b, b + 268, "OrderModel")?;
-        w.field(&self.order_final, b, b + 272, "OrderFinal")?;
-        w.field(&self.new_order, b, b + 276, "NewOrder")?;
-        w.field(&self.verify_fbe_order, b, b + 280, "VerifyFBEOrder")?;
-        w.field(&self.fbe_vr_order, b, b + 284, "fbe_vr_Order")?;
-        w.field(&self.e1, b, b + 288, "e1")?;
-        w.field(&self.i2, b, b + 292, "i2")?;
-        w.field(&self.o3, b, b + 296, "o3")?;
-        w.field(&self.fbe__, b, b + 300, "Fbe")?;
-        w.field(&self.fingerprint, b, b + 304, "FINGERPRINT")?;
-        w.field(&self.fbe_fingerprint, b, b + 308, "FBE_FINGERPRINT")?;
-        w.field(&self.fbe_fingerprint_, b, b + 312, "FBEFingerprint")?;
-        w.field(&self.case, b, b + 316, "Case")?;
-        w.field(&self.imported, b, b + 320, "Imported")?;
-        w.field(&self.derived, b, b + 324, "Derived")?;
-        w.field(&self.listed, b, b + 328, "Listed")?;
+        w.field(&self.order, b, &mut body[8..], "Order")?;
+        w.field(&self.cpp_words, b, &mut body[12..], "CppWords")?;
+        w.field(&self.python_words, b, &mut body[16..], "PythonWords")?;
+        w.field(&self.go_words, b, &mut body[20..], "GoWords")?;
+        w.field(&self.java_words, b, &mut body[24..], "JavaWords")?;
+        w.field(&self.kotlin_words, b, &mut body[28..], "KotlinWords")?;
+        w.field(&self.js_words, b, &mut body[32..], "JsWords")?;
+        w.field(&self.rust_words, b, &mut body[36..], "RustWords")?;
+        w.field(&self.c_sharp_words, b, &mut body[40..], "CSharpWords")?;
+        w.field(&self.ruby_words, b, &mut body[44..], "RubyWords")?;
+        w.field(&self.cpp_members, b, &mut body[48..], "CppMembers")?;
+        w.field(&self.python_members, b, &mut body[52..], "PythonMembers")?;
+        w.field(&self.go_members, b, &mut body[56..], "GoMembers")?;
+        w.field(&self.jvm_members, b, &mut body[60..], "JvmMembers")?;
+        w.field(&self.js_members, b, &mut body[64..], "JsMembers")?;
+        w.field(&self.runtime_names, b, &mut body[68..], "RuntimeNames")?;
+        w.field(&self.class, b, &mut body[72..], "class")?;
+        w.field(&self.object, b, &mut body[76..], "Object")?;
+        w.field(&self.string, b, &mut body[80..], "String")?;
+        w.field(&self.list, b, &mut body[84..], "List")?;
+        w.field(&self.map, b, &mut body[88..], "Map")?;
+        w.field(&self.model, b, &mut body[92..], "Model")?;
+        w.field(&self.final_model, b, &mut body[96..], "FinalModel")?;
+        w.field(&self.buffer, b, &mut body[100..], "Buffer")?;
+        w.field(&self.reader, b, &mut body[104..], "Reader")?;
+        w.field(&self.writer, b, &mut body[108..], "Writer")?;
+        w.field(&self.limits, b, &mut body[112..], "Limits")?;
+        w.field(&self.decode_error, b, &mut body[116..], "DecodeError")?;
+        w.field(
+            &self.decode_exception,
+            b,
+            &mut body[120..],
+            "DecodeException",
+        )?;
+        w.field(&self.decimal, b, &mut body[124..], "Decimal")?;
+        w.field(&self.uuid, b, &mut body[128..], "Uuid")?;
+        w.field(&self.uuid_, b, &mut body[132..], "UUID")?;
+        w.field(&self.timestamp, b, &mut body[136..], "Timestamp")?;
+        w.field(&self.sender, b, &mut body[140..], "Sender")?;
+        w.field(&self.receiver, b, &mut body[144..], "Receiver")?;
+        w.field(&self.client, b, &mut body[148..], "Client")?;
+        w.field(&self.proxy, b, &mut body[152..], "Proxy")?;
+        w.field(&self.handler, b, &mut body[156..], "Handler")?;
+        w.field(&self.fbe, b, &mut body[160..], "fbe")?;
+        w.field(&self.fbe_, b, &mut body[164..], "FBE")?;
+        w.field(&self.std, b, &mut body[168..], "std")?;
+        w.field(&self.companion, b, &mut body[172..], "Companion")?;
+        w.field(&self.any, b, &mut body[176..], "Any")?;
+        w.field(&self.self_, b, &mut body[180..], "Self")?;
+        w.field(&self.self__, b, &mut body[184..], "self")?;
+        w.field(&self.none, b, &mut body[188..], "None")?;
+        w.field(&self.option, b, &mut body[192..], "Option")?;
+        w.field(&self.result, b, &mut body[196..], "Result")?;
+        w.field(&self.vec, b, &mut body[200..], "Vec")?;
+        w.field(&self.box_, b, &mut body[204..], "Box")?;
+        w.field(&self.error, b, &mut body[208..], "Error")?;
+        w.field(&self.exception, b, &mut body[212..], "Exception")?;
+        w.field(&self.text, b, &mut body[216..], "Text")?;
+        w.field(&self.json_writer, b, &mut body[220..], "JsonWriter")?;
+        w.field(&self.int32_t, b, &mut body[224..], "int32_t")?;
+        w.field(&self.size_t, b, &mut body[228..], "size_t")?;
+        w.field(&self.list_, b, &mut body[232..], "list")?;
+        w.field(&self.object_, b, &mut body[236..], "object")?;
+        w.field(&self.v_, b, &mut body[240..], "v")?;
+        w.field(&self.r_, b, &mut body[244..], "r")?;
+        w.field(&self.w_, b, &mut body[248..], "w")?;
+        w.field(&self.side_buy, b, &mut body[252..], "SideBuy")?;
+        w.field(&self.order_key, b, &mut body[256..], "OrderKey")?;
+        w.field(&self.text_ofside, b, &mut body[260..], "textOfside")?;
+        w.field(&self.decimal_1, b, &mut body[264..], "DECIMAL_1")?;
+        w.field(&self.order_model, b, &mut body[268..], "OrderModel")?;
+        w.field(&self.order_final, b, &mut body[272..], "OrderFinal")?;
+        w.field(&self.new_order, b, &mut body[276..], "NewOrder")?;
+        w.field(
+            &self.verify_fbe_order,
+            b,
+            &mut body[280..],
+            "VerifyFBEOrder",
+        )?;
+        w.field(&self.fbe_vr_order, b, &mut body[284..], "fbe_vr_Order")?;
+        w.field(&self.e1, b, &mut body[288..], "e1")?;
+        w.field(&self.i2, b, &mut body[292..], "i2")?;
+        w.field(&self.o3, b, &mut body[296..], "o3")?;
+        w.field(&self.fbe__, b, &mut body[300..], "Fbe")?;
+        w.field(&self.fingerprint, b, &mut body[304..], "FINGERPRINT")?;
+        w.field(
+            &self.fbe_fingerprint,
+            b,
+            &mut body[308..],
+            "FBE_FINGERPRINT",
+        )?;
+        w.field(
+            &self.fbe_fingerprint_,
+            b,
+            &mut body[312..],
+            "FBEFingerprint",
+        )?;
+        w.field(&self.case, b, &mut body[316..], "Case")?;
+        w.field(&self.imported, b, &mut body[320..], "Imported")?;
+        w.field(&self.derived, b, &mut body[324..], "Derived")?;
+        w.field(&self.listed, b, &mut body[328..], "Listed")?;
         Ok(())
     }
 

@@ -104,12 +104,12 @@ impl fbe::Struct for Instrument {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<16>(base, slot, 501);
         fbe::Fixed::put_at(&self.digits, body, 12);
-        w.field(&self.symbol, b, b + 8, "symbol")?;
+        w.field(&self.symbol, b, &mut body[8..], "symbol")?;
         Ok(())
     }
 
@@ -266,12 +266,12 @@ impl fbe::Struct for Failure {
         &self,
         w: &mut BodyWriter<'_>,
         base: usize,
-        slot: usize,
+        slot: &mut [u8],
     ) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
         let (b, body) = w.struct_block::<28>(base, slot, 502);
         fbe::Fixed::put_at(&self.id, body, 8);
-        w.field(&self.reason, b, b + 24, "reason")?;
+        w.field(&self.reason, b, &mut body[24..], "reason")?;
         Ok(())
     }
 
