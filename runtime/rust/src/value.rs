@@ -848,7 +848,10 @@ impl<K: Value, V: Value> Value for (K, V) {
 }
 
 /// Writes the `n` elements of `items` as a versioned collection block (all slots at once, then
-/// the elements in order: docs/format.md 3.5).
+/// the elements in order: docs/format.md 3.5). Inlined into the collection's field, as the
+/// struct writers are: as a call, the writer it takes went through memory (docs/rust.md,
+/// "Performance").
+#[inline(always)]
 fn put_all<'v, T: Value + 'v>(
     w: &mut BodyWriter<'_>,
     base: usize,
@@ -873,7 +876,8 @@ fn slots_mut(block: &mut [u8], n: usize, size: usize) -> std::slice::ChunksExact
     }
 }
 
-/// Appends the count and the `n` elements of `items` (final model).
+/// Appends the count and the `n` elements of `items` (final model), inlined as [`put_all`].
+#[inline(always)]
 fn append_all<'v, T: Value + 'v>(
     w: &mut SizedWriter<'_>,
     n: usize,
