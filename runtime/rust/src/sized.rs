@@ -3,11 +3,9 @@
 //! and the fields are stored into them in order, each block with one bounds check and no
 //! capacity check, the position in a register (C++'s serialize: `extra()`, one resize, stores).
 
-use crate::decimal::Decimal;
 use crate::error::{EncodeError, ErrorKind};
-use crate::timestamp::Timestamp;
+use crate::value::Fixed;
 use crate::writer::{copy_short, depth_rule, Writer};
-use uuid::Uuid;
 
 /// Stores a final root's values in order into bytes of the size their size walk computed (made by
 /// [`Writer::final_root`] and [`Writer::final_field`]). Every store is a block split off the
@@ -20,16 +18,6 @@ pub struct SizedWriter<'a> {
     rest: &'a mut [u8],
     depth: usize,
     max_depth: usize,
-}
-
-macro_rules! appends {
-    ($($append:ident $t:ty),* $(,)?) => {$(
-        #[doc = concat!("Appends a `", stringify!($t), "` (little-endian).")]
-        #[inline(always)]
-        pub fn $append(&mut self, v: $t) {
-            *self.claim() = v.to_le_bytes();
-        }
-    )*};
 }
 
 impl<'a> SizedWriter<'a> {
@@ -73,33 +61,11 @@ impl<'a> SizedWriter<'a> {
 
     depth_rule!();
 
-    appends! {
-        append_u8 u8, append_i8 i8, append_u16 u16, append_i16 i16, append_u32 u32, append_i32 i32,
-        append_u64 u64, append_i64 i64, append_f32 f32, append_f64 f64,
-    }
-
-    /// Appends a `bool` (0 or 1).
+    /// Appends a value of fixed size in its slot's bytes (the one encoding of a scalar type,
+    /// [`Fixed::put_at`]).
     #[inline(always)]
-    pub fn append_bool(&mut self, v: bool) {
-        self.append_u8(u8::from(v));
-    }
-
-    /// Appends a timestamp.
-    #[inline(always)]
-    pub fn append_timestamp(&mut self, v: Timestamp) {
-        self.append_u64(v.0);
-    }
-
-    /// Appends a uuid's 16 bytes.
-    #[inline(always)]
-    pub fn append_uuid(&mut self, v: &Uuid) {
-        *self.claim() = *v.as_bytes();
-    }
-
-    /// Appends a decimal's 16 bytes, without trailing fraction zeros (docs/format.md 2.4).
-    #[inline(always)]
-    pub fn append_decimal(&mut self, v: &Decimal) {
-        *self.claim() = v.to_wire();
+    pub fn append_fixed<T: Fixed>(&mut self, v: &T) {
+        v.put_at(self.claim_n(T::SLOT), 0);
     }
 
     /// Appends a collection's count; more than 2^32 - 1 elements are refused.
@@ -107,7 +73,7 @@ impl<'a> SizedWriter<'a> {
     pub fn append_count(&mut self, n: usize) -> Result<(), EncodeError> {
         match u32::try_from(n) {
             Ok(count) => {
-                self.append_u32(count);
+                self.append_fixed(&count);
                 Ok(())
             }
             Err(_) => Err(too_many()),
@@ -290,9 +256,9 @@ mod tests {
     fn stores_in_order_into_exactly_its_bytes() {
         let mut bytes = [0xAAu8; 4 + 4 + 3 + 1 + 2];
         let mut w = SizedWriter::new(&mut bytes, 0, 1);
-        w.append_i32(-2);
+        w.append_fixed(&-2i32);
         w.append_string(b"abc");
-        w.append_bool(true);
+        w.append_fixed(&true);
         w.append_run::<2>().copy_from_slice(&[7, 8]);
         w.finish();
         assert_eq!(bytes, [0xFE, 0xFF, 0xFF, 0xFF, 3, 0, 0, 0, b'a', b'b', b'c', 1, 7, 8]);
@@ -303,7 +269,7 @@ mod tests {
     fn a_block_beyond_its_bytes_panics_writing_nothing_else() {
         let mut bytes = [0u8; 7];
         let mut w = SizedWriter::new(&mut bytes, 0, 1);
-        w.append_i32(1);
+        w.append_fixed(&1i32);
         w.append_string(b"");
     }
 
@@ -312,7 +278,7 @@ mod tests {
     fn bytes_left_unwritten_panic() {
         let mut bytes = [0u8; 5];
         let mut w = SizedWriter::new(&mut bytes, 0, 1);
-        w.append_i32(1);
+        w.append_fixed(&1i32);
         w.finish();
     }
 

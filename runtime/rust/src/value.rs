@@ -107,7 +107,7 @@ pub trait Fixed: Value {
 }
 
 macro_rules! scalars {
-    ($($t:ty, $size:expr, $get:path, $bytes:expr, $put:ident, $append:ident;)*) => {$(
+    ($($t:ty, $size:expr, $get:path, $bytes:expr;)*) => {$(
         impl Value for $t {
             const SLOT: usize = $size;
             const FINAL_MIN: usize = $size;
@@ -126,7 +126,7 @@ macro_rules! scalars {
 
             #[inline]
             fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
-                w.$append(*self);
+                w.append_fixed(self);
                 Ok(())
             }
 
@@ -161,18 +161,18 @@ macro_rules! scalars {
 }
 
 scalars! {
-    bool, 1, reader::get_bool, |v: bool| [u8::from(v)], put_bool, append_bool;
-    u8, 1, reader::get_u8, u8::to_le_bytes, put_u8, append_u8;
-    i8, 1, reader::get_i8, i8::to_le_bytes, put_i8, append_i8;
-    u16, 2, reader::get_u16, u16::to_le_bytes, put_u16, append_u16;
-    i16, 2, reader::get_i16, i16::to_le_bytes, put_i16, append_i16;
-    u32, 4, reader::get_u32, u32::to_le_bytes, put_u32, append_u32;
-    i32, 4, reader::get_i32, i32::to_le_bytes, put_i32, append_i32;
-    u64, 8, reader::get_u64, u64::to_le_bytes, put_u64, append_u64;
-    i64, 8, reader::get_i64, i64::to_le_bytes, put_i64, append_i64;
-    f32, 4, reader::get_f32, f32::to_le_bytes, put_f32, append_f32;
-    f64, 8, reader::get_f64, f64::to_le_bytes, put_f64, append_f64;
-    Timestamp, 8, reader::get_timestamp, |v: Timestamp| v.0.to_le_bytes(), put_timestamp, append_timestamp;
+    bool, 1, reader::get_bool, |v: bool| [u8::from(v)];
+    u8, 1, reader::get_u8, u8::to_le_bytes;
+    i8, 1, reader::get_i8, i8::to_le_bytes;
+    u16, 2, reader::get_u16, u16::to_le_bytes;
+    i16, 2, reader::get_i16, i16::to_le_bytes;
+    u32, 4, reader::get_u32, u32::to_le_bytes;
+    i32, 4, reader::get_i32, i32::to_le_bytes;
+    u64, 8, reader::get_u64, u64::to_le_bytes;
+    i64, 8, reader::get_i64, i64::to_le_bytes;
+    f32, 4, reader::get_f32, f32::to_le_bytes;
+    f64, 8, reader::get_f64, f64::to_le_bytes;
+    Timestamp, 8, reader::get_timestamp, |v: Timestamp| v.0.to_le_bytes();
 }
 
 impl Value for Uuid {
@@ -193,7 +193,7 @@ impl Value for Uuid {
 
     #[inline]
     fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
-        w.append_uuid(self);
+        w.append_fixed(self);
         Ok(())
     }
 
@@ -243,7 +243,7 @@ impl Value for Decimal {
 
     #[inline]
     fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
-        w.append_decimal(self);
+        *w.append_run::<16>() = self.to_wire();
         Ok(())
     }
 
@@ -515,15 +515,10 @@ impl<T: Value> Value for Option<T> {
 
     #[inline]
     fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
+        w.append_fixed(&self.is_some());
         match self {
-            None => {
-                w.append_u8(0);
-                Ok(())
-            }
-            Some(v) => {
-                w.append_u8(1);
-                v.append(w)
-            }
+            None => Ok(()),
+            Some(v) => v.append(w),
         }
     }
 

@@ -5,7 +5,7 @@ use crate::error::{EncodeError, ErrorKind};
 use crate::limits::MAX_DEPTH;
 use crate::sized::{BodyWriter, SizedWriter};
 use crate::timestamp::Timestamp;
-use crate::value::Value;
+use crate::value::{Fixed, Value};
 use uuid::Uuid;
 
 /// Builds one root in one growing buffer, in the original's allocation order
@@ -80,19 +80,20 @@ macro_rules! depth_rule {
 }
 pub(crate) use depth_rule;
 
+/// A scalar's `put` at a position and `append`, in its one encoding ([`Fixed::put_at`]).
 macro_rules! put_append {
     ($($put:ident $append:ident $t:ty),* $(,)?) => {$(
-        #[doc = concat!("Stores a `", stringify!($t), "` at absolute position `p` (little-endian).")]
+        #[doc = concat!("Stores a `", stringify!($t), "` at absolute position `p`.")]
         #[inline]
         pub fn $put(&mut self, p: usize, v: $t) {
-            let b = v.to_le_bytes();
-            self.buf[p..p + b.len()].copy_from_slice(&b);
+            v.put_at(&mut self.buf, p);
         }
 
         #[doc = concat!("Appends a `", stringify!($t), "` (final model).")]
         #[inline]
         pub fn $append(&mut self, v: $t) {
-            self.buf.extend_from_slice(&v.to_le_bytes());
+            let p = self.alloc(<$t as Value>::SLOT);
+            v.put_at(&mut self.buf, p);
         }
     )*};
 }
@@ -181,43 +182,21 @@ impl Writer {
     put_append! {
         put_u8 append_u8 u8, put_i8 append_i8 i8, put_u16 append_u16 u16, put_i16 append_i16 i16,
         put_u32 append_u32 u32, put_i32 append_i32 i32, put_u64 append_u64 u64, put_i64 append_i64 i64,
-        put_f32 append_f32 f32, put_f64 append_f64 f64,
-    }
-
-    /// Stores a `bool` (0 or 1) at `p`.
-    #[inline]
-    pub fn put_bool(&mut self, p: usize, v: bool) {
-        self.buf[p] = u8::from(v);
-    }
-
-    /// Appends a `bool` (0 or 1).
-    #[inline]
-    pub fn append_bool(&mut self, v: bool) {
-        self.buf.push(u8::from(v));
-    }
-
-    /// Stores a timestamp at `p`.
-    #[inline]
-    pub fn put_timestamp(&mut self, p: usize, v: Timestamp) {
-        self.put_u64(p, v.0);
-    }
-
-    /// Appends a timestamp.
-    #[inline]
-    pub fn append_timestamp(&mut self, v: Timestamp) {
-        self.append_u64(v.0);
+        put_f32 append_f32 f32, put_f64 append_f64 f64, put_bool append_bool bool,
+        put_timestamp append_timestamp Timestamp,
     }
 
     /// Stores a uuid's 16 bytes at `p`.
     #[inline]
     pub fn put_uuid(&mut self, p: usize, v: &Uuid) {
-        self.buf[p..p + 16].copy_from_slice(v.as_bytes());
+        v.put_at(&mut self.buf, p);
     }
 
     /// Appends a uuid's 16 bytes.
     #[inline]
     pub fn append_uuid(&mut self, v: &Uuid) {
-        self.buf.extend_from_slice(v.as_bytes());
+        let p = self.alloc(16);
+        v.put_at(&mut self.buf, p);
     }
 
     /// Stores a decimal's 16 bytes at `p`, without trailing fraction zeros (docs/format.md 2.4).
