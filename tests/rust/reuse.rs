@@ -1,9 +1,11 @@
 //! Reading into a value (`read_fbe`, `read_final`): the value read is the one `from_fbe` and
 //! `from_final` make, whatever the value held before (more or fewer elements, an optional present
 //! or absent, longer or shorter strings, fields an older writer's shorter body lacks), the errors
-//! are theirs, and a value of the same shape is read without allocating.
+//! are theirs, and a value of the same shape is read without allocating. A reused `Writer`
+//! writes the bytes a new one writes, whatever root it wrote before.
 
 use fbe::Struct;
+use generated::project::everything::Everything;
 use generated::trade::proto::{Account, Balance, Order, OrderSide, OrderType, State};
 
 fn order(id: i32, symbol: &str) -> Order {
@@ -64,6 +66,45 @@ fn a_value_read_into_any_value_is_the_value_read_anew() {
             assert_eq!(f, want, "final, read into {held:?}");
         }
     }
+}
+
+#[test]
+fn a_reused_writer_writes_the_bytes_a_new_one_writes() {
+    // the writers store over an earlier root's bytes without zeroing them first: none of them
+    // may be left in the next root (an absent asset after a present one, shorter strings)
+    for earlier in [large(), small(), Account::default()] {
+        for want in [large(), small(), Account::default()] {
+            let mut w = fbe::Writer::new();
+            earlier.write_fbe(&mut w).unwrap();
+            let versioned = want.write_fbe(&mut w).unwrap().to_vec();
+            assert_eq!(
+                versioned,
+                want.to_fbe().unwrap(),
+                "versioned after {earlier:?}"
+            );
+            earlier.write_final(&mut w).unwrap();
+            let final_ = want.write_final(&mut w).unwrap().to_vec();
+            assert_eq!(final_, want.to_final().unwrap(), "final after {earlier:?}");
+        }
+    }
+}
+
+#[test]
+fn an_absent_optional_element_is_written_over_a_present_one() {
+    // a collection's slots are not zeroed before its elements are written: an absent optional
+    // stores its own zeros (a struct body is zeroed as it is allocated)
+    let present = Everything {
+        f39: vec![Some(Box::default()), Some(Box::default())],
+        ..Everything::default()
+    };
+    let absent = Everything {
+        f39: vec![None, None],
+        ..Everything::default()
+    };
+    let mut w = fbe::Writer::new();
+    present.write_fbe(&mut w).unwrap();
+    let versioned = absent.write_fbe(&mut w).unwrap().to_vec();
+    assert_eq!(versioned, absent.to_fbe().unwrap());
 }
 
 #[test]

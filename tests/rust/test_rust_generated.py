@@ -75,7 +75,8 @@ def test_generated_rust_is_clippy_clean(crate: Path) -> None:
 @pytest.mark.parametrize("test", ["keys", "hostile", "depth", "chars", "reuse"])
 def test_generated_rust_tests(crate: Path, test: str) -> None:
     """keys.rs: sets and maps hold each key once; hostile.rs: the limits policy's shapes; depth.rs: nesting;
-    chars.rs: a set or map of char in the order of C++'s signed char; reuse.rs: reading into a value."""
+    chars.rs: a set or map of char in the order of C++'s signed char; reuse.rs: reading into a value, and a
+    reused writer."""
     r = cargo(["test", "--test", test])
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
     assert " 0 failed" in r.stdout, r.stdout

@@ -104,15 +104,17 @@ impl<'a> SizedWriter<'a> {
 }
 
 /// Writes a versioned root's blocks (docs/format.md 3) into bytes of the size their size walk
-/// computed ([`crate::Value::extra_size`], the generated `Struct::body_size`), zeroed once, in the
-/// original's allocation order. A block is split off the front of the bytes not allocated yet
-/// (one compare, no capacity check, no zeroing of its own) and handed out whole, as a slice or a
+/// computed ([`crate::Value::extra_size`], the generated `Struct::body_size`), in the original's
+/// allocation order. The bytes are not zeroed first (an earlier root's are written over): a struct
+/// body is zeroed as it is allocated, and every other byte is stored, a string's block by
+/// [`BodyWriter::string`], a slot by its value's [`crate::Value::put`], which writes all of it (an
+/// absent optional its zeros). A block is split off the front of the bytes not allocated yet
+/// (one compare, no capacity check) and handed out whole, as a slice or a
 /// `&mut [u8; N]` of its own: a struct's fields, a value's slot, a collection's slots are stored
 /// into the block that holds them at offsets the compiler checks (a constant offset into an
 /// array costs nothing at run time), never at a position in the root. A block beyond the bytes
 /// (a walk smaller than what is written: a bug) panics, and so does an end short of them
-/// ([`Writer::versioned_root`]), so every byte returned was allocated by this root (the rest are its
-/// zeros: an absent optional).
+/// ([`Writer::versioned_root`]), so every byte returned was allocated by this root.
 #[derive(Debug)]
 pub struct BodyWriter<'a> {
     /// The bytes not allocated yet: a block is split off its front.
@@ -180,6 +182,7 @@ impl<'a> BodyWriter<'a> {
     ) -> (usize, &'a mut [u8; N]) {
         let (p, body) = self.alloc_chunk::<N>();
         offset(slot, base, p);
+        *body = [0; N]; // what no field covers is zero (stores the fields make are not made twice)
         body[..4].copy_from_slice(&(N as u32).to_le_bytes());
         body[4..8].copy_from_slice(&type_id.to_le_bytes());
         (p, body)

@@ -28,7 +28,8 @@ pub trait Value: Sized {
 
     /// Writes the value into its slot, the first [`Value::SLOT`] bytes of `slot` (a block's bytes
     /// from the slot on), out-of-line data located from `base`, allocating its
-    /// [`Value::extra_size`] bytes.
+    /// [`Value::extra_size`] bytes. It stores every byte of the slot: the versioned writer does
+    /// not zero the bytes first ([`BodyWriter`]), so a byte left out would be an earlier root's.
     fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError>;
     /// The bytes [`Value::put`] allocates beyond its slot (the versioned model's size walk).
     fn extra_size(&self) -> usize;
@@ -497,7 +498,10 @@ impl<T: Value> Value for Option<T> {
     #[inline]
     fn put(&self, w: &mut BodyWriter<'_>, base: usize, slot: &mut [u8]) -> Result<(), EncodeError> {
         match self {
-            None => Ok(()), // presence 0 and a zero offset, as allocated
+            None => {
+                slot[..5].fill(0); // presence 0 and a zero offset
+                Ok(())
+            }
             Some(v) => {
                 let (p, value) = w.optional(base, slot, T::SLOT);
                 v.put(w, p, value)

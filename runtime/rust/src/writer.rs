@@ -378,11 +378,7 @@ impl Writer {
         fields: impl FnOnce(&mut SizedWriter<'_>) -> Result<(), EncodeError>,
     ) -> Result<&[u8], EncodeError> {
         let (total, total32) = root_size(size)?;
-        if self.buf.len() < total {
-            self.buf.resize(total, 0);
-        } else {
-            self.buf.truncate(total);
-        }
+        self.sized(total);
         let (header, rest) = self.buf.split_at_mut(8);
         header[..4].copy_from_slice(&total32.to_le_bytes());
         header[4..].copy_from_slice(&type_id.to_le_bytes());
@@ -394,8 +390,9 @@ impl Writer {
 
     /// Writes a versioned root (docs/format.md 3.2) whose top struct allocates `size` bytes (its
     /// size walk): refused when over 4 GiB, before anything is written; else its bytes are made at
-    /// once, zeroed (one `memset`), and `body` allocates and stores its blocks through a
-    /// [`BodyWriter`], the top struct's offset in the slot it is given (at 4).
+    /// once (those of an earlier root kept, each stored over: nothing is zeroed here) and `body`
+    /// allocates and stores its blocks through a [`BodyWriter`], the top struct's offset in the
+    /// slot it is given (at 4).
     #[inline(always)]
     pub fn versioned_root(
         &mut self,
@@ -403,14 +400,23 @@ impl Writer {
         body: impl FnOnce(&mut BodyWriter<'_>, &mut [u8]) -> Result<(), EncodeError>,
     ) -> Result<&[u8], EncodeError> {
         let (total, total32) = root_size(size)?;
-        self.buf.clear();
-        self.buf.resize(total, 0);
+        self.sized(total);
         let Some((header, rest)) = self.buf.split_first_chunk_mut::<8>() else { unreachable!("8 bytes or more") };
         header[..4].copy_from_slice(&total32.to_le_bytes());
         let mut out = BodyWriter::new(rest, total, 0, self.max_depth);
         body(&mut out, &mut header[4..])?;
         out.finish();
         Ok(&self.buf)
+    }
+
+    /// The buffer made `total` bytes long, keeping the bytes it holds (a root's, written over).
+    #[inline(always)]
+    fn sized(&mut self, total: usize) {
+        if self.buf.len() < total {
+            self.buf.resize(total, 0);
+        } else {
+            self.buf.truncate(total);
+        }
     }
 
     /// Writes `v` into its slot at `slot` (from `base`; a slot allocated before) through a
