@@ -19,6 +19,7 @@ import argparse
 import base64
 import json
 import os
+import re
 import selectors
 import struct
 import subprocess
@@ -163,7 +164,8 @@ class Case:
     suite: str
     request: dict[str, Any]
     expect: str                                # "result" | "parse_error" | "serialize_error"
-    result: Any = None                         # expected result (None: any result; a serialize_error's: text it holds)
+    result: Any = None                         # expected result (None: any result; an error's: text it holds,
+                                               # a parse_error's as a word: the field it names)
     mask: Sequence[tuple[int, int]] = ()       # byte ranges ignored in binary results
     compare: Callable[[Any, Any], bool] | None = None
     events: list[str] | None = None            # a stream's delivered messages and "error"s, in order
@@ -478,9 +480,11 @@ def check(case: Case, answer: dict[str, Any]) -> Outcome:
         if kind == "parse_error" and case.required and len(str(payload)) > MAX_ERROR:
             return Outcome(False, detail=f"an error message of {len(str(payload))} characters: it quotes too much "
                                          "of the input (docs/limits.md 7)")
-        if kind == "parse_error":
-            return Outcome(True)
-        return Outcome(False, detail=f"expected a parse error, got {kind}")
+        if kind != "parse_error":
+            return Outcome(False, detail=f"expected a parse error, got {kind}")
+        if case.result is not None and not re.search(rf"\b{re.escape(case.result)}\b", str(payload)):
+            return Outcome(False, detail=f"a parse error that does not name {case.result}: {_short(payload)}")
+        return Outcome(True)
     if case.expect == "serialize_error":
         if kind != "serialize_error":
             return Outcome(False, detail=f"expected a serialize error naming {case.result}, got {kind}: "

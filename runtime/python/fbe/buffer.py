@@ -309,13 +309,15 @@ def absent_struct(r: Reader, make: Callable[[], T], field: str, pos: int) -> T:
     raise DecodeError("struct offset 0", None, field, pos)
 
 
-def charge_defaults(r: Budget, costs: tuple[int, ...], present: int, pos: int) -> None:
+def charge_defaults(r: Budget, missing: tuple[tuple[int, str], ...], present: int, pos: int) -> None:
     """Charge the default struct values of the fields an older writer's body lacks.
 
-    ``costs[k]`` is what the struct-typed fields from index ``k`` on cost as
-    defaults (each its final minimum size); ``present`` fields were read.
+    ``missing[k]`` is what the struct-typed fields from index ``k`` on cost as
+    defaults (each its final minimum size) and the name of field ``k``;
+    ``present`` fields were read, so an error names the first field missing.
     """
-    r.spend(costs[present], pos)
+    cost, name = missing[present]
+    r.spend(cost, pos, name)
 
 
 def read_string(r: Reader, base: int, off: int, field: str) -> str:

@@ -659,7 +659,7 @@ _FRESH_DEFAULTS = ("utc", "uuid1", "uuid4")
 
 class _Slot:
     """One field of a struct as its node walks it."""
-    __slots__ = ("default_cost", "end", "f", "fixed", "name", "node", "offset", "own")
+    __slots__ = ("default_cost", "end", "f", "fixed", "missing_cost", "name", "node", "offset", "own")
 
     def __init__(self, f: ir.Field, node: _Node, owner: str) -> None:
         self.f = f
@@ -669,6 +669,7 @@ class _Slot:
         self.end = f.offset + node.size
         self.own = f.owner == owner
         self.default_cost = ir.default_cost(f.type)
+        self.missing_cost = 0   # the default costs of this field and every one after it (_Struct.link)
         # an immutable default (a number, a string, a Decimal, a uuid constant) is made once and shared
         # by every value that takes it: a dict of defaults holds no objects of its own but itself
         # (docs/limits.md 9)
@@ -696,6 +697,10 @@ class _Struct(_Node):
     def link(self, codec: DynamicCodec) -> None:
         s = self.s
         self.fields = [_Slot(f, codec.node(f.type), s.qualified) for f in s.all_fields]
+        missing = 0
+        for slot in reversed(self.fields):
+            missing += slot.default_cost
+            slot.missing_cost = missing
         by_name = {slot.name: slot for slot in self.fields}
         self.own = [by_name[f.name] for f in s.fields]
         if s.base is not None:
@@ -724,12 +729,15 @@ class _Struct(_Node):
         out: dict[str, Any] = {"@type": q}
         inherited_missing = self.s.base is not None and size < self.s.base_size
         try:
-            for slot in self.fields:
+            for k, slot in enumerate(self.fields):
                 name = slot.name
                 if (not slot.own and inherited_missing) or slot.end > size:
-                    r.spend(slot.default_cost, p, name)
-                    out[name] = slot.default()
-                    continue
+                    # the first field an older writer's body lacks, and so every one after it: their
+                    # defaults are charged at once, named after this field (docs/limits.md 3)
+                    r.spend(slot.missing_cost, p, name)
+                    for rest in self.fields[k:]:
+                        out[rest.name] = rest.default()
+                    break
                 try:
                     out[name] = slot.node.vread(r, p, p + slot.offset, name)
                 except DecodeError as e:

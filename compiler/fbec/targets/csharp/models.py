@@ -105,7 +105,7 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
         if p.base_fields and fields:
             with braces(w, f"if (n < {s.base_size})"):
                 if p.older_cost:
-                    w.line(f'r.Spend({p.older_cost}, b, "");')
+                    w.line(f'r.Spend({p.older_cost}, b, "{p.fields[0].name}");')
                 w.line("r.Leave();")
                 w.line("return;" if verify else "return v;")
             for fp in p.base_fields:

@@ -443,7 +443,7 @@ def older_body(w: CodeWriter, s: ir.Struct, plan: StructPlan, field: Callable[[F
                 field(f)
         with w.block("", "}"):
             if plan.older_cost:
-                w.line(f'r.Spend({plan.older_cost}, b, "")')
+                w.line(f'r.Spend({plan.older_cost}, b, "{plan.fields[0].name}")')
             if defaults:
                 w.line("v.Reset()")
             w.line("return")

@@ -497,7 +497,7 @@ def versioned_read(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> Non
         w.line(c.stmt(call))
     if plan.base_fields:
         with w.block(f"if (n < {s.base_size}) {{", "}"):
-            _older(w, c, plan.older_cost, "", "v.reset()")
+            _older(w, c, plan.older_cost, plan.fields[0].name, "v.reset()")
         for fp in plan.base_fields:
             read_field(w, c, fp.field, ("b", f"b + {fp.offset}"), f"v.{c.ident.field(fp.field)}", names)
     for k, fp in enumerate(plan.own_fields):
@@ -515,7 +515,7 @@ def versioned_verify(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> N
     body = sub(w)
     if plan.base_fields:
         with body.block(f"if (n < {s.base_size}) {{", "}"):
-            _older(body, c, plan.older_cost, "", None)
+            _older(body, c, plan.older_cost, plan.fields[0].name, None)
         for fp in plan.base_fields:
             verify_field(body, c, fp.field, ("b", f"b + {fp.offset}"), names)
     for fp in plan.own_fields:

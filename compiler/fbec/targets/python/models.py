@@ -449,7 +449,7 @@ class Models:
                 code.line(f"k = fbe.buffer.present({ends_c}, t[0], {s.base_size})")
                 # the default struct values of the missing fields are materialized too: charged (docs/limits.md)
                 if plan.older_cost:
-                    missing = c.constant(repr(tuple([f.missing_cost for f in plan.fields] + [0])))
+                    missing = c.constant(repr(tuple([(f.missing_cost, f.name) for f in plan.fields] + [(0, "")])))
                     code.line(f"fbe.buffer.charge_defaults(r, {missing}, k, p)")
                 with code.block(f"v = {cls}(", ")"):
                     for i, (f, x) in enumerate(zip(fields, exprs)):

@@ -851,7 +851,7 @@ def read_base(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan, ident
 
 def older_defaults(w: CodeWriter, c: Context, p: plan.StructPlan, idents: dict[str, str]) -> None:
     if p.older_cost:
-        w.line(f"r.spend({integer(p.older_cost)}, b)")
+        w.line(f"r.spend({integer(p.older_cost)}, b, '{p.fields[0].name}')")
     for fp in p.base_fields:
         w.line(f"@{idents[fp.name]} = {c.default(fp.type, fp.field.default)}")
 

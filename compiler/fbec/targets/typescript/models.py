@@ -360,7 +360,7 @@ def older_body(w: CodeWriter, s: ir.Struct, plan: StructPlan, field: Callable[[F
     if plan.base_fields:
         with w.block(f"if (n < {s.base_size}) {{", "}"):
             if plan.older_cost:
-                w.line(f'r.spend({plan.older_cost}, b, "");')
+                w.line(f'r.spend({plan.older_cost}, b, "{plan.fields[0].name}");')
             w.line("return;")
         for f in plan.base_fields:
             field(f)

@@ -1473,7 +1473,7 @@ namespace Test
                 var v = new StructOptional();
                 if (n < 237)
                 {
-                    r.Spend(64, b, "");
+                    r.Spend(64, b, "id");
                     r.Leave();
                     return v;
                 }
@@ -1664,7 +1664,7 @@ namespace Test
                 int b = r.StructBody(bas, slot, 111, 283, out n);
                 if (n < 237)
                 {
-                    r.Spend(64, b, "");
+                    r.Spend(64, b, "id");
                     r.Leave();
                     return;
                 }
@@ -3223,7 +3223,7 @@ namespace Test
                 var v = new StructNested();
                 if (n < 567)
                 {
-                    r.Spend(692, b, "");
+                    r.Spend(692, b, "id");
                     r.Leave();
                     return v;
                 }
@@ -3394,7 +3394,7 @@ namespace Test
                 int b = r.StructBody(bas, slot, 112, 306, out n);
                 if (n < 567)
                 {
-                    r.Spend(692, b, "");
+                    r.Spend(692, b, "id");
                     r.Leave();
                     return;
                 }

@@ -25622,7 +25622,7 @@ namespace Import
                 var v = new Listed();
                 if (n < 16)
                 {
-                    r.Spend(4, b, "");
+                    r.Spend(4, b, "symbol");
                     r.Leave();
                     return v;
                 }
@@ -25646,7 +25646,7 @@ namespace Import
                 int b = r.StructBody(bas, slot, 81, 12, out n);
                 if (n < 16)
                 {
-                    r.Spend(4, b, "");
+                    r.Spend(4, b, "symbol");
                     r.Leave();
                     return;
                 }

@@ -2172,7 +2172,7 @@ export class StructOptional extends StructSimple {
    */
   static fbeReadBody(r, v, b, n) {
     if (n < 237) {
-      r.spend(64, b, "");
+      r.spend(64, b, "id");
       return;
     }
     v.id = r.i32(b + 8);
@@ -2862,7 +2862,7 @@ export class StructOptional extends StructSimple {
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
   static fbeVerifyBody(r, b, n) {
     if (n < 237) {
-      r.spend(64, b, "");
+      r.spend(64, b, "id");
       return;
     }
     r.skipDecimal(b + 110, "f29");
@@ -7061,7 +7061,7 @@ export class StructNested extends StructOptional {
    */
   static fbeReadBody(r, v, b, n) {
     if (n < 567) {
-      r.spend(692, b, "");
+      r.spend(692, b, "id");
       return;
     }
     v.id = r.i32(b + 8);
@@ -7658,7 +7658,7 @@ export class StructNested extends StructOptional {
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
   static fbeVerifyBody(r, b, n) {
     if (n < 567) {
-      r.spend(692, b, "");
+      r.spend(692, b, "id");
       return;
     }
     r.skipDecimal(b + 110, "f29");

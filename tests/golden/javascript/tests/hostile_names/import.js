@@ -35419,7 +35419,7 @@ export class Listed extends market.Instrument {
    */
   static fbeReadBody(r, v, b, n) {
     if (n < 16) {
-      r.spend(4, b, "");
+      r.spend(4, b, "symbol");
       return;
     }
     v.symbol = r.string(b, b + 8, "symbol");
@@ -35450,7 +35450,7 @@ export class Listed extends market.Instrument {
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
   static fbeVerifyBody(r, b, n) {
     if (n < 16) {
-      r.spend(4, b, "");
+      r.spend(4, b, "symbol");
       return;
     }
     r.skipString(b, b + 8, "symbol");

@@ -100,10 +100,10 @@ FBE_L10 = struct.Struct("<B")
 FBE_C0 = (12, 16, 17, 18, 26, 34)
 FBE_C1 = (12, 20)
 FBE_C2 = (12, 16, 17, 21, 26, 30)
-FBE_C3 = (12, 12, 12, 12, 0, 0, 0)
+FBE_C3 = ((12, 'id'), (12, 'name'), (12, 'state'), (12, 'wallet'), (0, 'asset'), (0, 'orders'), (0, ''))
 FBE_C4 = (12,)
-FBE_C5 = (26, 0)
-FBE_C6 = (12, 0)
+FBE_C5 = ((26, 'body'), (0, ''))
+FBE_C6 = ((12, 'body'), (0, ''))
 
 
 class Order(fbe.Struct):

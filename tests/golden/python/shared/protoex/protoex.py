@@ -108,11 +108,11 @@ FBE_L10 = struct.Struct("<B")
 FBE_C0 = (12, 16, 17, 18, 26, 34, 42, 50)
 FBE_C1 = (12, 20, 28)
 FBE_C2 = (12, 16, 17, 21, 26, 30)
-FBE_C3 = (20, 20, 20, 20, 0, 0, 0)
+FBE_C3 = ((20, 'id'), (20, 'name'), (20, 'state'), (20, 'wallet'), (0, 'asset'), (0, 'orders'), (0, ''))
 FBE_C4 = (12,)
-FBE_C5 = (42, 0)
-FBE_C6 = (20, 0)
-FBE_C7 = (34, 0)
+FBE_C5 = ((42, 'body'), (0, ''))
+FBE_C6 = ((20, 'body'), (0, ''))
+FBE_C7 = ((34, 'body'), (0, ''))
 
 
 class Order(fbe.Struct):

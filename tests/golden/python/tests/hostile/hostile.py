@@ -28,7 +28,7 @@ FBE_L7 = struct.Struct("<1000000i")
 FBE_C0 = (12,)
 FBE_C1 = (4000008,)
 FBE_C2 = (12, 17, 21)
-FBE_C3 = (4000000, 0, 0, 0)
+FBE_C3 = ((4000000, 'wide'), (0, 'maybe'), (0, 'byId'), (0, ''))
 
 
 class Empty(fbe.Struct):

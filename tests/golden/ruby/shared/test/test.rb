@@ -2011,7 +2011,7 @@ module Test
           @f43 = Proto::State.from_wire(data.unpack1('C', offset: b + 232))
           @f44 = T_F44.read(r, b, b + 233, 'f44')
         else
-          r.spend(64, b)
+          r.spend(64, b, 'id')
           @id = 0
           @f1 = false
           @f2 = true
@@ -3937,7 +3937,7 @@ module Test
           @f164 = T_F164.read(r, b, b + 557, 'f164')
           @f165 = T_F165.read(r, b, b + 562, 'f165')
         else
-          r.spend(692, b)
+          r.spend(692, b, 'id')
           @id = 0
           @f1 = false
           @f2 = true

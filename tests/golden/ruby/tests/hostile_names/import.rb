@@ -17072,7 +17072,7 @@ module Import
           @symbol = r.string(b, b + 8, 'symbol')
           @digits = data.unpack1('l<', offset: b + 12)
         else
-          r.spend(4, b)
+          r.spend(4, b, 'symbol')
           @symbol = +''
           @digits = 5
         end

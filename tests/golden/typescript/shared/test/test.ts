@@ -2291,7 +2291,7 @@ export class StructOptional extends StructSimple {
    */
   static override fbeReadBody(r: fbe.Reader, v: StructOptional, b: number, n: number): void {
     if (n < 237) {
-      r.spend(64, b, "");
+      r.spend(64, b, "id");
       return;
     }
     v.id = r.i32(b + 8);
@@ -2981,7 +2981,7 @@ export class StructOptional extends StructSimple {
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
   static override fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
     if (n < 237) {
-      r.spend(64, b, "");
+      r.spend(64, b, "id");
       return;
     }
     r.skipDecimal(b + 110, "f29");
@@ -7193,7 +7193,7 @@ export class StructNested extends StructOptional {
    */
   static override fbeReadBody(r: fbe.Reader, v: StructNested, b: number, n: number): void {
     if (n < 567) {
-      r.spend(692, b, "");
+      r.spend(692, b, "id");
       return;
     }
     v.id = r.i32(b + 8);
@@ -7790,7 +7790,7 @@ export class StructNested extends StructOptional {
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
   static override fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
     if (n < 567) {
-      r.spend(692, b, "");
+      r.spend(692, b, "id");
       return;
     }
     r.skipDecimal(b + 110, "f29");

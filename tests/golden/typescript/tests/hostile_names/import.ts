@@ -36089,7 +36089,7 @@ export class Listed extends market.Instrument {
    */
   static override fbeReadBody(r: fbe.Reader, v: Listed, b: number, n: number): void {
     if (n < 16) {
-      r.spend(4, b, "");
+      r.spend(4, b, "symbol");
       return;
     }
     v.symbol = r.string(b, b + 8, "symbol");
@@ -36120,7 +36120,7 @@ export class Listed extends market.Instrument {
   /** Checks the fields present in the body at `b` of `n` bytes as fbeReadBody reads them. */
   static override fbeVerifyBody(r: fbe.Reader, b: number, n: number): void {
     if (n < 16) {
-      r.spend(4, b, "");
+      r.spend(4, b, "symbol");
       return;
     }
     r.skipString(b, b + 8, "symbol");

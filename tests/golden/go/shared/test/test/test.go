@@ -2354,7 +2354,7 @@ func (v *StructOptional) FBERead(r *fbe.Reader, base, slot int) {
 			return
 		}
 	} else {
-		r.Spend(64, b, "")
+		r.Spend(64, b, "id")
 		v.Reset()
 		return
 	}
@@ -3073,7 +3073,7 @@ func FBEVerifyStructOptional(r *fbe.Reader, base, slot int) {
 			return
 		}
 	} else {
-		r.Spend(64, b, "")
+		r.Spend(64, b, "id")
 		return
 	}
 	if n < 242 {
@@ -7382,7 +7382,7 @@ func (v *StructNested) FBERead(r *fbe.Reader, base, slot int) {
 			v.F165 = nil
 		}
 	} else {
-		r.Spend(692, b, "")
+		r.Spend(692, b, "id")
 		v.Reset()
 		return
 	}
@@ -7648,7 +7648,7 @@ func FBEVerifyStructNested(r *fbe.Reader, base, slot int) {
 			}
 		}
 	} else {
-		r.Spend(692, b, "")
+		r.Spend(692, b, "id")
 		return
 	}
 	if n < 571 {

@@ -39052,7 +39052,7 @@ func (v *Listed) FBERead(r *fbe.Reader, base, slot int) {
 		v.Symbol = r.String(b, b+8, "symbol")
 		v.Digits = r.I32(b + 12)
 	} else {
-		r.Spend(4, b, "")
+		r.Spend(4, b, "symbol")
 		v.Reset()
 		return
 	}
@@ -39085,7 +39085,7 @@ func FBEVerifyListed(r *fbe.Reader, base, slot int) {
 	if n >= 16 {
 		r.SkipString(b, b+8, "symbol")
 	} else {
-		r.Spend(4, b, "")
+		r.Spend(4, b, "symbol")
 		return
 	}
 	if n < 20 {

@@ -720,7 +720,7 @@ public class StructNested extends StructOptional {
         int b = r.struct(base, slot, 112, 306);
         int n = r.i32(b);
         if (n < 567) {
-            r.spend(692, b, "");
+            r.spend(692, b, "id");
             v.reset();
             r.leave();
             return;
@@ -1371,7 +1371,7 @@ public class StructNested extends StructOptional {
         int b = r.struct(base, slot, 112, 306);
         int n = r.i32(b);
         if (n < 567) {
-            r.spend(692, b, "");
+            r.spend(692, b, "id");
             r.leave();
             return;
         }

@@ -1211,7 +1211,7 @@ public class StructOptional extends StructSimple {
         int b = r.struct(base, slot, 111, 283);
         int n = r.i32(b);
         if (n < 237) {
-            r.spend(64, b, "");
+            r.spend(64, b, "id");
             v.reset();
             r.leave();
             return;
@@ -2057,7 +2057,7 @@ public class StructOptional extends StructSimple {
         int b = r.struct(base, slot, 111, 283);
         int n = r.i32(b);
         if (n < 237) {
-            r.spend(64, b, "");
+            r.spend(64, b, "id");
             r.leave();
             return;
         }

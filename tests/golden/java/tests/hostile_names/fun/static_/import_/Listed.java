@@ -143,7 +143,7 @@ public class Listed extends org.example.market.Instrument {
         int b = r.struct(base, slot, 81, 12);
         int n = r.i32(b);
         if (n < 16) {
-            r.spend(4, b, "");
+            r.spend(4, b, "symbol");
             v.reset();
             r.leave();
             return;
@@ -184,7 +184,7 @@ public class Listed extends org.example.market.Instrument {
         int b = r.struct(base, slot, 81, 12);
         int n = r.i32(b);
         if (n < 16) {
-            r.spend(4, b, "");
+            r.spend(4, b, "symbol");
             r.leave();
             return;
         }

@@ -1003,7 +1003,7 @@ open class StructNested(
             val b = r.struct(base, slot, 112, 306)
             val n = r.i32(b)
             if (n < 567) {
-                r.spend(692, b, "")
+                r.spend(692, b, "id")
                 v.reset()
                 r.leave()
                 return
@@ -1411,7 +1411,7 @@ open class StructNested(
             val b = r.struct(base, slot, 112, 306)
             val n = r.i32(b)
             if (n < 567) {
-                r.spend(692, b, "")
+                r.spend(692, b, "id")
                 r.leave()
                 return
             }

@@ -902,7 +902,7 @@ open class StructOptional(
             val b = r.struct(base, slot, 111, 283)
             val n = r.i32(b)
             if (n < 237) {
-                r.spend(64, b, "")
+                r.spend(64, b, "id")
                 v.reset()
                 r.leave()
                 return
@@ -1517,7 +1517,7 @@ open class StructOptional(
             val b = r.struct(base, slot, 111, 283)
             val n = r.i32(b)
             if (n < 237) {
-                r.spend(64, b, "")
+                r.spend(64, b, "id")
                 r.leave()
                 return
             }

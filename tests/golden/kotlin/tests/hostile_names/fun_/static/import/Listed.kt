@@ -189,7 +189,7 @@ open class Listed(
             val b = r.struct(base, slot, 81, 12)
             val n = r.i32(b)
             if (n < 16) {
-                r.spend(4, b, "")
+                r.spend(4, b, "symbol")
                 v.reset()
                 r.leave()
                 return
@@ -227,7 +227,7 @@ open class Listed(
             val b = r.struct(base, slot, 81, 12)
             val n = r.i32(b)
             if (n < 16) {
-                r.spend(4, b, "")
+                r.spend(4, b, "symbol")
                 r.leave()
                 return
             }
