@@ -227,6 +227,11 @@ CASES = [
      'package p\nmessage A { int32 x; }\nmessage B(1) { int32 y; }\n',
      {}, 1, ("p.fbe:3:11: error: message 'B' has type number 1, as message 'A' has: the Receiver of package 'p' "
             "could not tell them apart")),
+    # docs/format.md 7.6: a response without an id never answers its request (it goes to notify)
+    ('response_without_id_warning',
+     'package p\nmessage Pong { int32 n; }\n[request]\n[response(Pong)]\nmessage Ask { uuid [id] = uuid1; }\n',
+     {}, 0, ("p.fbe:4:11: warning: response 'Pong' of request 'Ask' has no uuid field 'id': it never answers the "
+             "request, which ends by its timeout or reset()")),
     ('message_and_struct_share_type_number_warning',
      'package p\nmessage A(3) { int32 x; }\nstruct B(3) { int32 y; }\n',
      {}, 0, "p.fbe:3:10: warning: type number 3 of 'B' is also used by 'A'"),
@@ -275,6 +280,14 @@ def test_bad_schema(compile_files, name, text, extra, status, first):
     assert "Traceback" not in err
     if status:
         assert out == "", "no IR may be written when compilation fails"
+
+
+def test_response_with_an_inherited_id_is_not_warned_of(compile_files):
+    """docs/format.md 7.6: a response whose id a base gives it answers its request: no warning."""
+    text = ("package p\nstruct Reply { uuid [id] = uuid1; }\nmessage Pong : Reply { int32 n; }\n"
+            "[request]\n[response(Pong)]\nmessage Ask { uuid [id] = uuid1; }\n")
+    code, _, err = compile_files({"p.fbe": text})
+    assert (code, err) == (0, "")
 
 
 def test_caret_points_at_the_column(compile_files):

@@ -135,6 +135,7 @@ class Resolver:
         self._failed: set[str] = set()
         self._final_sizes: dict[str, int | None] = {}
         self._final_stack: list[str] = []
+        self._responses: list[tuple[str, ast.Name, str]] = []   # (response, where it is named, its request)
 
     # -------------------------------------------------------------- entry
 
@@ -152,8 +153,18 @@ class Resolver:
             for s in f.structs:
                 self._struct(scope, s)
             packages.append(self._package(scope))
+        self._warn_unmatched_responses()
         self.diag.check()
         return facts.complete(ir.Schema(main=packages[-1].name, packages=tuple(packages)))
+
+    def _warn_unmatched_responses(self) -> None:
+        """A response without a uuid field `id` never answers its request (docs/format.md 7.6): it goes to
+        the notify handler, and the request ends by its timeout or reset(). Legal, but worth a warning."""
+        for response, name, request in self._responses:
+            s = self.structs.get(response)
+            if s is not None and s.id_field is None:
+                self.diag.warning(f"response '{name.text}' of request '{request}' has no uuid field 'id': it never "
+                                  "answers the request, which ends by its timeout or reset()", name.position)
 
     def _check_type_depth(self) -> bool:
         """Reports every struct whose types nest exactly one level deeper than MAX_TYPE_DEPTH (the
@@ -643,6 +654,8 @@ class Resolver:
             if rdecl is not None and not isinstance(rdecl, ast.StructDecl):
                 self.diag.error(f"response '{d.response.text}' must be a message, not {rdecl.kind}",
                                 d.response.position)
+            elif rq is not None:
+                self._responses.append((rq, d.response, d.name.text))
             response = rq
         rejects: list[ir.Reject] = []
         seen: set[str] = set()
