@@ -21,6 +21,7 @@ from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import SCHEMA_CLASS, generate_package, text, write_schema_class
 from fbec.targets.jvm.context import JAVA_WIRE, doc, java_int_literal, signed, summary
 from fbec.targets.jvm.members import flags_text, write_equality, write_key_order
+from fbec.targets.jvm.models import root_interfaces
 
 __all__ = ["Context", "generate"]
 
@@ -101,9 +102,12 @@ def returned(w: CodeWriter, switch: bool, cases: list[tuple[str, str]], default:
 def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> str:
     name = c.named(s.qualified)
     doc(w, f"{summary(s)}.")
-    extends = f" extends {c.named(s.base)}" if s.base is not None else ""
+    if s.base is not None:
+        parents = f"extends {c.named(s.base)}"
+    else:
+        parents = f"implements {', '.join(root_interfaces(c, options))}"
     inner = CodeWriter(options)
-    with w.block(f"public class {c.ident.type(s.qualified)}{extends} {{", "}"):
+    with w.block(f"public class {c.ident.type(s.qualified)} {parents} {{", "}"):
         write_struct_body(inner, c, s, name, options)
         w.lines(inner.text())
     return c.ident.type(s.qualified)

@@ -1,11 +1,10 @@
 """JSON of fbec --java --json (docs/format.md 8, docs/limits.md 7): straight-line member code on the
-runtime's JsonWriter and JsonReader (Jackson's streaming parser underneath).
-
-Per struct, static pieces other generated classes call (`fbeWriteJson`, `fbeReadJson`) and the
-methods users call (`toJson`, `writeJson`, `fromJson`). Readers read into a value made with the
-schema's defaults, so a member the text does not hold keeps its default (charged against the
-decode budget when it holds structs, docs/limits.md 3); a nested struct's reader is wrapped so the
-exception gains the member path on its way out, as in the binary readers.
+runtime's JsonWriter and JsonReader (Jackson's streaming parser underneath). Per struct, static
+pieces other generated classes call (`fbeWriteJson`, `fbeReadJson`) and the methods users call
+(`writeJson`, `fromJson`; the runtime's JsonRoot gives `toJson()`). Readers read into a value made
+with the schema's defaults, so a member the text does not hold keeps its default (charged against
+the decode budget when it holds structs, docs/limits.md 3); a nested struct's reader is wrapped so
+the exception gains the member path on its way out, as in the binary readers.
 """
 
 from __future__ import annotations
@@ -30,18 +29,10 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
         "@param r the reader", "@param v the value", "@throws DecodeException at the first problem (docs/limits.md 7)"))
 
-    with member(w, "public String toJson() {",
-                "This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.", "",
-                "@return the text", "@throws EncodeException for a value no reader reads (type, field path)"):
-        w.line(f"{json_writer} j = new {json_writer}();")
-        w.line("writeJson(j);")
-        w.line("return j.toString();")
-    with member(w, f"public int writeJson({json_writer} j) {{",
-                "Writes this value as JSON into j (reset first): with a reused writer, writing allocates",
-                "nothing for the text.", "", "@param j the writer; its first {@code size()} bytes are the UTF-8 text",
-                "@return the text's size in bytes",
-                "@throws EncodeException for a value no reader reads (type, field path); j is left empty"):
+    w.line("@Override")     # the runtime's JsonRoot documents it and gives toJson()
+    with w.block(f"public int writeJson({json_writer} j) {{", "}"):
         models.root_write(w, c, s, "json")
+    w.blank()
     with member(w, f"public static {name} fromJson(String text) throws {decode_exception} {{",
                 "Reads a value from JSON text under the default limits.", "", "@param text the text",
                 "@return the value", "@throws DecodeException at the first problem (type, member path, text offset)"):

@@ -4,7 +4,9 @@ and 4, docs/limits.md).
 
 Per struct, static codecs that other generated classes call (`fbeWrite`/`fbeRead` of a versioned
 body at a slot, `fbeWriteFinal`/`fbeReadFinal` of final-model fields) and the roots users call
-(`toFbe`, `writeFbe`, `fromFbe`, `verifyFbe` and their final twins). The codecs are static,
+(`writeFbe`, `readFbe`, `fromFbe`, `verifyFbe` and their final twins; the runtime's VersionedRoot
+and FinalRoot, which a struct without a base implements, document the first two and give their
+shorter forms, `toFbe()` and `readFbe(data)` among them). The codecs are static,
 overloaded by the struct's class, so a field declared as a base struct is written as that struct
 whatever subclass it holds. Readers read into a value made with the schema's defaults (so a
 field an older writer did not write keeps its default) and throw DecodeException at the first
@@ -75,22 +77,14 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
 
 
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str) -> None:
-    """toFbe/writeFbe/fromFbe/verifyFbe, or their final twins (suffix Final)."""
+    """write{suffix} (the runtime's VersionedRoot or FinalRoot documents it and gives to{suffix}()), then
+    from{suffix}, read{suffix} into this value and verify{suffix} (suffix Fbe or Final)."""
     writer, limits, decode_exception = c.rt("Writer"), c.rt("Limits"), c.rt("DecodeException")
     versioned = suffix == "Fbe"
-    section = "3.2" if versioned else "4.1"
-    with member(w, f"public byte[] to{suffix}() {{",
-                f"This value as a {model} root (docs/format.md {section}).", "", "@return the bytes",
-                "@throws EncodeException for a value no reader reads (type, field path)"):
-        w.line(f"{writer} w = new {writer}();")
-        w.line(f"write{suffix}(w);")
-        w.line("return w.toByteArray();")
-    with member(w, f"public int write{suffix}({writer} w) {{",
-                f"Writes this value as a {model} root into w (reset first): with a reused writer,",
-                "serializing allocates nothing for the bytes.", "",
-                "@param w the writer; its first {@code size()} bytes are the root", "@return the root's size",
-                "@throws EncodeException for a value no reader reads (type, field path); w is left empty"):
+    w.line("@Override")
+    with w.block(f"public int write{suffix}({writer} w) {{", "}"):
         models.root_write(w, c, s, model)
+    w.blank()
     given = ("@param data   the buffer", "@param offset the root's first byte", "@param length the bytes given",
              "@param limits the limits (docs/limits.md)")
     failed = "@throws DecodeException at the first problem (type, field path, offset)"
@@ -130,13 +124,11 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
 
 
 def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
-    """reset() and fbeDefaults(v, from): the schema's defaults of the fields, what fbeRead gives the
-    fields a shorter (older) body does not hold, as a new value has them (collections emptied in
-    place)."""
+    """reset() (the runtime's VersionedRoot documents it) and fbeDefaults(v, from): the schema's
+    defaults of the fields, what fbeRead gives the fields a shorter (older) body does not hold, as a
+    new value has them (collections emptied in place)."""
     own = bool(c.plan.struct(s.qualified).own_fields)
-    w.line("/** Sets every field to the schema's default, as a new value has them (collections emptied in place). */")
-    if s.base is not None:
-        w.line("@Override")
+    w.line("@Override")
     with w.block("public void reset() {", "}"):
         if s.base is not None:
             w.line("super.reset();")

@@ -52,6 +52,7 @@ class Idents(names.Idents):
         "JsonReader",
         "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
         "Client", "FinalClient", "FrameClient", "Requests", "CompletableFuture", "Fbe",
+        "VersionedRoot", "FinalRoot", "JsonRoot",
     })
     # The locals and parameters of generated methods (a class of such a name would be hidden by them) and
     # the stems the generators number fresh locals from (models.Names: `e1`, `n2`...).

@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run
-from fbec.targets.base import CodeWriter
+from fbec.targets.base import CodeWriter, Options
 from fbec.targets.jvm.context import SLOT, Context, Names, holds_struct, kept, plus, reused_struct, sub
 
 
@@ -616,6 +616,13 @@ def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, final: bool,
     with declare("fbeVerifyFinal"):
         final_read_fields(w, c, s, names, False)
     roots("Final", "final")
+
+
+def root_interfaces(c: Context, options: Options) -> list[str]:
+    """The runtime's interfaces a struct without a base implements, by the models and JSON it has:
+    they document the roots' members and give their shorter forms (toFbe, readFbe(data), toJson...)."""
+    wanted = (("VersionedRoot", True), ("FinalRoot", options.final), ("JsonRoot", options.json))
+    return [c.rt(root) for root, has in wanted if has]
 
 
 def root_write(w: CodeWriter, c: Context, s: ir.Struct, model: str, call: str = "") -> None:

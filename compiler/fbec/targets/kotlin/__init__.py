@@ -16,11 +16,12 @@ runtime `io.github.fbetoolkit.fbe` (runtime/java) that generated Java calls too 
 * unsigned integers as Kotlin's unsigned types (`UByte`, `UInt`...), optionals as nullable types,
   `MutableList`/`MutableSet`/`MutableMap` for the collections (sets and maps sorted in the wire
   order, hashes in insertion order), fixed arrays as Kotlin arrays;
-* the versioned model (models.py; `--final`: the final model too): `toFbe()`, `writeFbe(w)`,
-  `T.fromFbe(data)`, `T.verifyFbe(data)` and their final twins;
-* with `--json` JSON (json.py): `toJson()`, `writeJson(j)`, `T.fromJson(text)`;
+* the versioned model (models.py; `--final`: the final model too): `writeFbe(w)`, `readFbe(...)`
+  (the runtime's VersionedRoot gives `toFbe()` and the shorter reads), `T.fromFbe(data)`,
+  `T.verifyFbe(data)` and their final twins (FinalRoot);
+* with `--json` JSON (json.py): `writeJson(j)` (JsonRoot gives `toJson()`), `T.fromJson(text)`;
 * with `--proto` the protocol (protocol.py): Handler, Receiver, Sender, Proxy, Client and the final
-  twins on the runtime's FrameReceiver, FrameSender and Requests.
+  twins on the runtime's FrameReceiver, FrameSender and FrameClient.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.jvm import SCHEMA_CLASS, generate_package, write_schema_class
 from fbec.targets.jvm.context import doc, signed, summary
 from fbec.targets.jvm.members import flags_text, write_equality
+from fbec.targets.jvm.models import root_interfaces
 from fbec.targets.kotlin.models import write_models
 from fbec.targets.kotlin.names import kotlin_package
 from fbec.targets.kotlin.protocol import PARTS
@@ -99,15 +101,21 @@ def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> s
     inherited = [f for f in s.all_fields if f.owner != s.qualified]
     params = [f"{'' if f in inherited else 'var '}{c.ident.field(f)}: {c.type(f.type)} = {c.default(f.type, f.default)}"
               for f in s.all_fields]
-    call = f"{c.named(s.base)}({', '.join(c.ident.field(f) for f in inherited)})" if s.base is not None else ""
-    supertype = f" : {call}" if call else ""
+    derived = s.base is not None
+    if s.base is not None:      # a derived struct calls its base's constructor
+        supertypes = [f"{c.named(s.base)}({', '.join(c.ident.field(f) for f in inherited)})"]
+    else:                       # the runtime's interfaces of the roots
+        supertypes = root_interfaces(c, options)
+    # several supertypes go one per line after the first (ktlint), each but the last with its comma
+    listed = [f"{t}," for t in supertypes[:-1]] + [f"{supertypes[-1]} {{"]
     head = f"open class {c.ident.type(s.qualified)}" + (f"({', '.join(params)})" if params else "")
     flat = not any(f.deprecated for f in s.all_fields)
-    if flat and fits(w, w.depth, f"{head}{supertype} {{"):
-        w.line(f"{head}{supertype} {{")
-    elif flat and call and fits(w, w.depth, f"{head} :"):
-        w.line(f"{head} :")                                 # the supertype on a line of its own
-        w.line(f"{w.unit}{call} {{")
+    if flat and len(listed) == 1 and fits(w, w.depth, f"{head} : {listed[0]}"):
+        w.line(f"{head} : {listed[0]}")
+    elif flat and (derived or len(listed) > 1) and fits(w, w.depth, f"{head} :"):
+        w.line(f"{head} :")                                 # the supertypes on lines of their own
+        for line in listed:
+            w.line(w.unit + line)
     else:
         w.line(f"open class {c.ident.type(s.qualified)}(")
         with w.indented():
@@ -115,10 +123,12 @@ def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> s
                 if f.deprecated:
                     w.line("/** Deprecated in the schema. */")
                 w.line(param + ",")
-        if call:     # the supertype's arguments one per line when its call does not fit
+        if derived:     # the supertype's arguments one per line when its call does not fit
             signature(w, w.depth, f") : {c.named(s.base or '')}", [c.ident.field(f) for f in inherited], " {")
         else:
-            w.line(") {")
+            w.line(f") : {listed[0]}")
+            for line in listed[1:]:
+                w.line(w.unit + line)
     with w.block("", "}"):
         write_equality(w, c, s, name)
         write_to_string(w, name)

@@ -1,13 +1,12 @@
 """JSON of fbec --kotlin --json (docs/format.md 8, docs/limits.md 7), as the Java target's on the same
 runtime: straight-line member code on the runtime's JsonWriter and JsonReader (Jackson's streaming
-parser underneath).
-
-Per struct, in the companion, the pieces other generated classes call (`fbeWriteJson`,
-`fbeReadJson`) and `fromJson`; `toJson()` and `writeJson(j)` are members. Readers read into a value
-made with the schema's defaults, so a member the text does not hold keeps its default (charged
-against the decode budget when it holds structs, docs/limits.md 3); a nested struct's reader is
-wrapped so the exception gains the member path on its way out, as in the binary readers. Kotlin's
-unsigned types cross to the runtime's signed Java types of their width.
+parser underneath). Per struct, in the companion, the pieces other generated classes call
+(`fbeWriteJson`, `fbeReadJson`) and `fromJson`; `writeJson(j)` is a member (the runtime's JsonRoot
+gives `toJson()`). Readers read into a value made with the schema's defaults, so a member the text
+does not hold keeps its default (charged against the decode budget when it holds structs,
+docs/limits.md 3); a nested struct's reader is wrapped so the exception gains the member path on its
+way out, as in the binary readers. Kotlin's unsigned types cross to the runtime's signed Java types
+of their width.
 """
 
 from __future__ import annotations
@@ -15,24 +14,16 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import json, models
-from fbec.targets.jvm.context import doc, member
+from fbec.targets.jvm.context import doc
 from fbec.targets.kotlin.syntax import Context, expression_body
 
 # ---------------------------------------------------------------- per struct
 
 def write_json_members(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
-    """toJson() (in a struct without a base: derived ones inherit it) and writeJson(j)."""
-    json_writer = c.rt("JsonWriter")
-    derived = s.base is not None
-    if not derived:
-        w.line("/** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */")
-        w.line(f"fun toJson(): String = {json_writer}().also {{ writeJson(it) }}.toString()")
-        w.blank()
-    with member(w, f"{'override' if derived else 'open'} fun writeJson(j: {json_writer}): Int {{",
-                "Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a",
-                "reused writer, writing allocates nothing for the text.", "",
-                "@throws EncodeException for a value no reader reads (type, field path); [j] is left empty"):
+    """writeJson(j): the runtime's JsonRoot documents it and gives toJson()."""
+    with w.block(f"override fun writeJson(j: {c.rt('JsonWriter')}): Int {{", "}"):
         models.root_write(w, c, s, "json", f"{name}.")
+    w.blank()
 
 
 def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

@@ -4,15 +4,16 @@ runtime's Writer and Reader (docs/format.md 3 and 4, docs/limits.md), as the Jav
 Per struct, in its companion object, the codecs other generated classes call (`fbeWrite`/`fbeRead`/
 `fbeVerify` of a versioned body at a slot, `fbeWriteFinal`/`fbeReadFinal`/`fbeVerifyFinal` of
 final-model fields) and the roots users call (`fromFbe`, `verifyFbe` and their final twins);
-`toFbe()`, `writeFbe(w)`, `readFbe(data, ...)` and `reset()` (and the final twins) are members,
-open so a derived struct writes and reads its own fields. The codecs are per class, so a field
-declared as a base struct is written as that struct whatever subclass it holds. Readers overwrite
-every field of the value they read into, reusing its objects, as the Java target's (a field an
-older writer did not write takes its default) and throw DecodeException at the first problem; a
-nested struct's reader is wrapped so the exception gains the field path on its way out
-(`e.at("orders", i)`). Verify makes the reader's checks in the same order without the value (the
-Java target's helpers decide what a type needs checked), so it accepts exactly what the reader
-reads. Kotlin's unsigned types cross to the runtime's signed Java types of
+`writeFbe(w)`, `readFbe(data, offset, length, limits)` and `reset()` (and the final twins) are
+members overriding the runtime's VersionedRoot (FinalRoot), which documents them and gives their
+shorter forms (`toFbe()`, `readFbe(data)`), open so a derived struct writes and reads its own
+fields. The codecs are per class, so a field declared as a base struct is written as that struct
+whatever subclass it holds. Readers overwrite every field of the value they read into, reusing its
+objects, as the Java target's (a field an older writer did not write takes its default) and throw
+DecodeException at the first problem; a nested struct's reader is wrapped so the exception gains the
+field path on its way out (`e.at("orders", i)`). Verify makes the reader's checks in the same order
+without the value (the Java target's helpers decide what a type needs checked), so it accepts
+exactly what the reader reads. Kotlin's unsigned types cross to the runtime's signed Java types of
 their width (`toByte()`, `toUByte()`), at no cost.
 """
 
@@ -31,14 +32,12 @@ from fbec.targets.kotlin.syntax import Context, signature
 # ---------------------------------------------------------------- per struct
 
 def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool, json: bool) -> None:
-    """The members (toFbe, writeFbe and the final twins; toJson, writeJson), then the companion object
+    """The members (reset, writeFbe, readFbe and the final twins; writeJson), then the companion object
     with the codecs, the roots and the text form."""
-    writer = c.rt("Writer")
-    derived = s.base is not None
     write_reset(w, c, s)
-    write_members(w, c, s, name, "Fbe", "versioned", writer, derived)
+    write_members(w, c, s, name, "Fbe", "versioned")
     if final:
-        write_members(w, c, s, name, "Final", "final", writer, derived)
+        write_members(w, c, s, name, "Final", "final")
     if json:
         write_json_members(w, c, s, name)
     inner = sub(w)
@@ -51,27 +50,14 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         w.lines(inner.text())
 
 
-def write_members(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str, writer: str,
-                  derived: bool) -> None:
-    """to{suffix}() (in a struct without a base: derived ones inherit it), write{suffix}(w) and
-    read{suffix}(data, ...) into this value."""
-    versioned = suffix == "Fbe"
-    section = "3.2" if versioned else "4.1"
-    if not derived:
-        w.line(f"/** This value as a {model} root (docs/format.md {section}). */")
-        with w.block(f"fun to{suffix}(): ByteArray {{", "}"):
-            w.line(f"val w = {writer}()")
-            w.line(f"write{suffix}(w)")
-            w.line("return w.toByteArray()")
-        w.blank()
-    doc(w, f"Writes this value as a {model} root into [w] (reset first) and returns its size: the",
-        "root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.", "",
-        "@throws EncodeException for a value no reader reads (type, field path); [w] is left empty")
-    modifier = "override" if derived else "open"
-    with w.block(f"{modifier} fun write{suffix}(w: {writer}): Int {{", "}"):
+def write_members(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str) -> None:
+    """write{suffix}(w), overriding the runtime's VersionedRoot or FinalRoot (which documents it and gives
+    to{suffix}()), open so a derived struct writes its own fields; then read{suffix}(data, ...) into this
+    value."""
+    with w.block(f"override fun write{suffix}(w: {c.rt('Writer')}): Int {{", "}"):
         models.root_write(w, c, s, model, f"{name}.")
     w.blank()
-    write_read_into(w, c, s, name, suffix, model, derived)
+    write_read_into(w, c, s, name, suffix, model, s.base is not None)
 
 
 def write_read_into(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str, model: str,
@@ -100,22 +86,16 @@ def write_read_into(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: 
 
 
 def write_reset(w: CodeWriter, c: Context, s: ir.Struct) -> None:
-    """reset(): every property to the schema's default, as a new value has them (what readFbe leaves
-    after an error); open, a derived struct's resets its base's properties first."""
+    """reset() (the runtime's VersionedRoot documents it): every property to the schema's default, what
+    readFbe leaves after an error; a derived struct's resets its base's properties first."""
     own = bool(c.plan.struct(s.qualified).own_fields)
     if s.base is not None and not own:
         return
-    w.line("/** Sets every property to the schema's default, as a new value has them "
-           "(collections emptied in place). */")
-    if s.base is None:
-        head = "open fun reset()"
-        if not own:
-            w.line(f"{head} = Unit")
-            w.blank()
-            return
-    else:
-        head = "override fun reset()"
-    with w.block(f"{head} {{", "}"):
+    if not own:
+        w.line("override fun reset() = Unit")
+        w.blank()
+        return
+    with w.block("override fun reset() {", "}"):
         if s.base is not None:
             w.line("super.reset()")
         w.line("fbeDefaults(this, 0)")

@@ -62,7 +62,7 @@ class Idents(names.Idents):
         "Uuids", "Companion", "Utf8", "Text", "JsonWriter", "JsonReader", "FrameReceiver", "FrameSender",
         "FrameException", "OutputStream", "IOException", "Requests", "CompletableFuture", "Deprecated",
         "Suppress", "Handler", "Receiver", "FinalReceiver", "Sender", "FinalSender", "Proxy", "ProxyHandler",
-        "Client", "FinalClient", "FrameClient", "Fbe",
+        "Client", "FinalClient", "FrameClient", "Fbe", "VersionedRoot", "FinalRoot", "JsonRoot",
     })
     # The locals and parameters of generated functions (a class of such a name would be hidden by them) and
     # the stems the generators number fresh locals from (models.Names: `o1`, `i2`...).

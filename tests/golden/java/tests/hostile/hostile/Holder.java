@@ -10,15 +10,18 @@ import io.github.fbetoolkit.fbe.Compare;
 import io.github.fbetoolkit.fbe.DecodeException;
 import io.github.fbetoolkit.fbe.EncodeException;
 import io.github.fbetoolkit.fbe.Explain;
+import io.github.fbetoolkit.fbe.FinalRoot;
 import io.github.fbetoolkit.fbe.JsonReader;
+import io.github.fbetoolkit.fbe.JsonRoot;
 import io.github.fbetoolkit.fbe.JsonWriter;
 import io.github.fbetoolkit.fbe.Limits;
 import io.github.fbetoolkit.fbe.Reader;
 import io.github.fbetoolkit.fbe.Text;
+import io.github.fbetoolkit.fbe.VersionedRoot;
 import io.github.fbetoolkit.fbe.Writer;
 
 /** The struct hostile.Holder (type id 5). */
-public class Holder {
+public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
     /** The type id of hostile.Holder. */
     public static final int TYPE_ID = 5;
 
@@ -156,7 +159,7 @@ public class Holder {
         }
     }
 
-    /** Sets every field to the schema's default, as a new value has them (collections emptied in place). */
+    @Override
     public void reset() {
         fbeDefaults(this, 0);
     }
@@ -321,26 +324,7 @@ public class Holder {
         r.leave();
     }
 
-    /**
-     * This value as a versioned root (docs/format.md 3.2).
-     *
-     * @return the bytes
-     * @throws EncodeException for a value no reader reads (type, field path)
-     */
-    public byte[] toFbe() {
-        Writer w = new Writer();
-        writeFbe(w);
-        return w.toByteArray();
-    }
-
-    /**
-     * Writes this value as a versioned root into w (reset first): with a reused writer,
-     * serializing allocates nothing for the bytes.
-     *
-     * @param w the writer; its first {@code size()} bytes are the root
-     * @return the root's size
-     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
-     */
+    @Override
     public int writeFbe(Writer w) {
         try {
             w.beginVersioned();
@@ -588,26 +572,7 @@ public class Holder {
         r.leave();
     }
 
-    /**
-     * This value as a final root (docs/format.md 4.1).
-     *
-     * @return the bytes
-     * @throws EncodeException for a value no reader reads (type, field path)
-     */
-    public byte[] toFinal() {
-        Writer w = new Writer();
-        writeFinal(w);
-        return w.toByteArray();
-    }
-
-    /**
-     * Writes this value as a final root into w (reset first): with a reused writer,
-     * serializing allocates nothing for the bytes.
-     *
-     * @param w the writer; its first {@code size()} bytes are the root
-     * @return the root's size
-     * @throws EncodeException for a value no reader reads (type, field path); w is left empty
-     */
+    @Override
     public int writeFinal(Writer w) {
         try {
             w.beginFinal();
@@ -824,26 +789,7 @@ public class Holder {
         r.leave();
     }
 
-    /**
-     * This value as JSON (docs/format.md 8): the original's text for every value it writes correctly.
-     *
-     * @return the text
-     * @throws EncodeException for a value no reader reads (type, field path)
-     */
-    public String toJson() {
-        JsonWriter j = new JsonWriter();
-        writeJson(j);
-        return j.toString();
-    }
-
-    /**
-     * Writes this value as JSON into j (reset first): with a reused writer, writing allocates
-     * nothing for the text.
-     *
-     * @param j the writer; its first {@code size()} bytes are the UTF-8 text
-     * @return the text's size in bytes
-     * @throws EncodeException for a value no reader reads (type, field path); j is left empty
-     */
+    @Override
     public int writeJson(JsonWriter j) {
         try {
             j.reset();

@@ -36,18 +36,11 @@ open class Balance(currency: String = "", amount: Double = 0.0, var locked: Doub
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Balance.fbeText(it, this) }.toString()
 
-    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
     override fun reset() {
         super.reset()
         fbeDefaults(this, 0)
     }
 
-    /**
-     * Writes this value as a versioned root into [w] (reset first) and returns its size: the
-     * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
-     */
     override fun writeFbe(w: Writer): Int {
         try {
             w.beginVersioned()
@@ -79,12 +72,6 @@ open class Balance(currency: String = "", amount: Double = 0.0, var locked: Doub
         }
     }
 
-    /**
-     * Writes this value as a final root into [w] (reset first) and returns its size: the
-     * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
-     */
     override fun writeFinal(w: Writer): Int {
         try {
             w.beginFinal()
@@ -117,12 +104,6 @@ open class Balance(currency: String = "", amount: Double = 0.0, var locked: Doub
         }
     }
 
-    /**
-     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
-     * reused writer, writing allocates nothing for the text.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
-     */
     override fun writeJson(j: JsonWriter): Int {
         try {
             j.reset()

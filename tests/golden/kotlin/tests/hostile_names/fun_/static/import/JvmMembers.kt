@@ -8,12 +8,15 @@ import io.github.fbetoolkit.fbe.Compare
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
 import io.github.fbetoolkit.fbe.Explain
+import io.github.fbetoolkit.fbe.FinalRoot
 import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonRoot
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
 import io.github.fbetoolkit.fbe.Text
 import io.github.fbetoolkit.fbe.Uuids
+import io.github.fbetoolkit.fbe.VersionedRoot
 import io.github.fbetoolkit.fbe.Writer
 import java.math.BigDecimal
 import java.util.TreeMap
@@ -50,7 +53,9 @@ open class JvmMembers(
     var javaClass_: Double = 0.0,
     var component1: side = side.buy,
     var fbeLevels: Long = 0L,
-) {
+) : VersionedRoot,
+    FinalRoot,
+    JsonRoot {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -63,25 +68,11 @@ open class JvmMembers(
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { JvmMembers.fbeText(it, this) }.toString()
 
-    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
-    open fun reset() {
+    override fun reset() {
         fbeDefaults(this, 0)
     }
 
-    /** This value as a versioned root (docs/format.md 3.2). */
-    fun toFbe(): ByteArray {
-        val w = Writer()
-        writeFbe(w)
-        return w.toByteArray()
-    }
-
-    /**
-     * Writes this value as a versioned root into [w] (reset first) and returns its size: the
-     * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
-     */
-    open fun writeFbe(w: Writer): Int {
+    override fun writeFbe(w: Writer): Int {
         try {
             w.beginVersioned()
             JvmMembers.fbeWrite(w, 0, 4, this)
@@ -113,20 +104,7 @@ open class JvmMembers(
         }
     }
 
-    /** This value as a final root (docs/format.md 4.1). */
-    fun toFinal(): ByteArray {
-        val w = Writer()
-        writeFinal(w)
-        return w.toByteArray()
-    }
-
-    /**
-     * Writes this value as a final root into [w] (reset first) and returns its size: the
-     * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
-     */
-    open fun writeFinal(w: Writer): Int {
+    override fun writeFinal(w: Writer): Int {
         try {
             w.beginFinal()
             JvmMembers.fbeWriteFinal(w, this)
@@ -159,16 +137,7 @@ open class JvmMembers(
         }
     }
 
-    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
-    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
-
-    /**
-     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
-     * reused writer, writing allocates nothing for the text.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
-     */
-    open fun writeJson(j: JsonWriter): Int {
+    override fun writeJson(j: JsonWriter): Int {
         try {
             j.reset()
             JvmMembers.fbeWriteJson(j, this)

@@ -6,17 +6,23 @@ package fun_.static.import
 
 import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.EncodeException
+import io.github.fbetoolkit.fbe.FinalRoot
 import io.github.fbetoolkit.fbe.JsonReader
+import io.github.fbetoolkit.fbe.JsonRoot
 import io.github.fbetoolkit.fbe.JsonWriter
 import io.github.fbetoolkit.fbe.Limits
 import io.github.fbetoolkit.fbe.Reader
+import io.github.fbetoolkit.fbe.VersionedRoot
 import io.github.fbetoolkit.fbe.Writer
 
 /**
  * The struct import.Writer (type id 26): every property starts
  * at the schema's default, and named arguments set any of them.
  */
-open class Writer_(var Writer__: Int = 0) {
+open class Writer_(var Writer__: Int = 0) :
+    VersionedRoot,
+    FinalRoot,
+    JsonRoot {
     /** Equal when the [key] fields are (structs without keys are all equal, as the original's). */
     override fun equals(other: Any?): Boolean {
         if (this === other) return true
@@ -29,25 +35,11 @@ open class Writer_(var Writer__: Int = 0) {
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Writer_.fbeText(it, this) }.toString()
 
-    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
-    open fun reset() {
+    override fun reset() {
         fbeDefaults(this, 0)
     }
 
-    /** This value as a versioned root (docs/format.md 3.2). */
-    fun toFbe(): ByteArray {
-        val w = Writer()
-        writeFbe(w)
-        return w.toByteArray()
-    }
-
-    /**
-     * Writes this value as a versioned root into [w] (reset first) and returns its size: the
-     * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
-     */
-    open fun writeFbe(w: Writer): Int {
+    override fun writeFbe(w: Writer): Int {
         try {
             w.beginVersioned()
             Writer_.fbeWrite(w, 0, 4, this)
@@ -79,20 +71,7 @@ open class Writer_(var Writer__: Int = 0) {
         }
     }
 
-    /** This value as a final root (docs/format.md 4.1). */
-    fun toFinal(): ByteArray {
-        val w = Writer()
-        writeFinal(w)
-        return w.toByteArray()
-    }
-
-    /**
-     * Writes this value as a final root into [w] (reset first) and returns its size: the
-     * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
-     */
-    open fun writeFinal(w: Writer): Int {
+    override fun writeFinal(w: Writer): Int {
         try {
             w.beginFinal()
             Writer_.fbeWriteFinal(w, this)
@@ -125,16 +104,7 @@ open class Writer_(var Writer__: Int = 0) {
         }
     }
 
-    /** This value as JSON (docs/format.md 8): the original's text for every value it writes correctly. */
-    fun toJson(): String = JsonWriter().also { writeJson(it) }.toString()
-
-    /**
-     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
-     * reused writer, writing allocates nothing for the text.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
-     */
-    open fun writeJson(j: JsonWriter): Int {
+    override fun writeJson(j: JsonWriter): Int {
         try {
             j.reset()
             Writer_.fbeWriteJson(j, this)

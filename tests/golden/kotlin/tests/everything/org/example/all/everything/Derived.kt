@@ -27,18 +27,11 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
     /** This value in the original's text form (docs/format.md 9): `Name(field=value,...)`. */
     override fun toString(): String = StringBuilder().also { Derived.fbeText(it, this) }.toString()
 
-    /** Sets every property to the schema's default, as a new value has them (collections emptied in place). */
     override fun reset() {
         super.reset()
         fbeDefaults(this, 0)
     }
 
-    /**
-     * Writes this value as a versioned root into [w] (reset first) and returns its size: the
-     * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
-     */
     override fun writeFbe(w: Writer): Int {
         try {
             w.beginVersioned()
@@ -70,12 +63,6 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
         }
     }
 
-    /**
-     * Writes this value as a final root into [w] (reset first) and returns its size: the
-     * root is `w.buffer()[0 until size]`; with a reused writer, serializing allocates nothing.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [w] is left empty
-     */
     override fun writeFinal(w: Writer): Int {
         try {
             w.beginFinal()
@@ -108,12 +95,6 @@ open class Derived(a: Int = 0, var b: Int = 0) : Fixed(a) {
         }
     }
 
-    /**
-     * Writes this value as JSON into [j] (reset first) and returns the text's size in bytes: with a
-     * reused writer, writing allocates nothing for the text.
-     *
-     * @throws EncodeException for a value no reader reads (type, field path); [j] is left empty
-     */
     override fun writeJson(j: JsonWriter): Int {
         try {
             j.reset()
