@@ -125,9 +125,7 @@ def write_struct_body(w: CodeWriter, c: Context, s: ir.Struct, name: str, option
         w.blank()
     write_keys(w, c, s, name)
     write_to_string(w)
-    text.write_text(w, c, s, name,
-                    "Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.",
-                    "", "@param t the text so far", "@param v the value")
+    text.write_text(w, c, s, name)
     write_models(w, c, s, name, options.final)
     if options.json:
         write_json(w, c, s, name)

@@ -22,27 +22,20 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     q = s.qualified
     json_writer, json_reader, limits = c.rt("JsonWriter"), c.rt("JsonReader"), c.rt("Limits")
     decode_exception = c.rt("DecodeException")
-    json.write_codecs(w, c, s, name, (
-        "Writes v as a JSON object, inherited fields first (docs/format.md 8).", "", "@param j the writer",
-        "@param v the value"), (
-        "Reads the JSON object at r's position into v, a value with the schema's defaults: members",
-        "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
-        "@param r the reader", "@param v the value", "@throws DecodeException at the first problem (docs/limits.md 7)"))
+    json.write_codecs(w, c, s, name)
 
     w.line("@Override")     # the runtime's JsonRoot documents it and gives toJson()
     with w.block(f"public int writeJson({json_writer} j) {{", "}"):
         models.root_write(w, c, s, "json")
     w.blank()
+    failed = "@throws DecodeException at the first problem (type, member path, text offset)"
     with member(w, f"public static {name} fromJson(String text) throws {decode_exception} {{",
-                "Reads a value from JSON text under the default limits.", "", "@param text the text",
-                "@return the value", "@throws DecodeException at the first problem (type, member path, text offset)"):
+                "Reads a value from JSON text under the default limits.", "", failed):
         w.line(f"return fromJson({json_reader}.utf8(text), {limits}.DEFAULT);")
     with member(w, f"public static {name} fromJson(byte[] text) throws {decode_exception} {{",
-                "Reads a value from JSON text in UTF-8 under the default limits.", "", "@param text the UTF-8 text",
-                "@return the value", "@throws DecodeException at the first problem (type, member path, text offset)"):
+                "As fromJson(text, limits), under the default limits."):
         w.line(f"return fromJson(text, {limits}.DEFAULT);")
     with member(w, f"public static {name} fromJson(byte[] text, {limits} limits) throws {decode_exception} {{",
                 "Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).", "",
-                "@param text   the UTF-8 text", "@param limits the limits", "@return the value",
-                "@throws DecodeException at the first problem (type, member path, text offset)"):
+                failed):
         w.line(f'return {json_reader}.read(text, limits, new {name}(), {name}::fbeReadJson, "{q}");')

@@ -15,12 +15,9 @@ from fbec.targets.jvm.context import doc
 
 
 def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    doc(w, f"What a Receiver of {c.package.name} delivers: an {{@code onReceive}} per message, its own first, then",
-        "those of its imports. Each does nothing but call {@link #onMessage} unless overridden; each value is",
-        "new, a handler may keep it.")
 
     def every() -> None:
-        doc(w, "Every message whose own method is not overridden.", "", "@param value the message")
+        w.line("/** Every message whose own method is not overridden. */")
         with w.block("default void onMessage(Object value) {", "}"):
             pass
 
@@ -33,40 +30,31 @@ def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> No
 
 
 def receiver(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    doc(w, f"Receives {model}-model frames of {c.package.name} (docs/format.md 7.4) and hands each message to a",
-        "Handler; see FrameReceiver for the limits and the errors.")
     _dispatcher(c, w, name, "Handler", "messages", final, protocol.received(c, final))
 
 
 def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     base, stream, io_exception = c.rt("FrameSender"), c.use("java.io.OutputStream"), c.use("java.io.IOException")
-    doc(w, f"Sends messages of {c.package.name} (and its imports) as {model}-model frames (docs/format.md 7.3), one",
-        "write per frame; see FrameSender.")
     with w.block(f"public class {name} extends {base} {{", "}"):
         w.line("/** @param out where the frames go */")
         with w.block(f"public {name}({stream} out) {{", "}"):
             w.line("super(out);")
         for d in c.package.dispatch:
             w.blank()
-            doc(w, f"Sends a {d.type}.", "", "@param value the message", "@return the frame's size",
-                "@throws IOException from the stream")
+            w.line(f"/** Sends a {d.type}; returns the frame's size. */")
             with w.block(f"public int send({c.named(d.type)} value) throws {io_exception} {{", "}"):
                 w.line(f"return sendFrame(value::{'writeFinal' if final else 'writeFbe'});")
 
 
 def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    doc(w, f"What a Proxy of {c.package.name} hands on: each frame, verified but not decoded, to look at or forward",
-        "unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.")
 
     def every() -> None:
-        doc(w, "Every frame whose own method is not overridden.", "", "@param typeId the frame's type id",
-            "@param frame  the buffer", "@param offset the frame's first byte", "@param size   the frame's size")
+        w.line("/** Every frame whose own method is not overridden. */")
         with w.block("default void onFrame(int typeId, byte[] frame, int offset, int size) {", "}"):
             pass
 
     def method(d: ir.Dispatch) -> None:
-        doc(w, f"A frame of {d.type} (type id {d.type_id}).", "", "@param frame  the buffer",
-            "@param offset the frame's first byte", "@param size   the frame's size")
+        w.line(f"/** A frame of {d.type} (type id {d.type_id}). */")
         handler = c.ident.frame_method(c.package.name, d.type)
         with w.block(f"default void {handler}(byte[] frame, int offset, int size) {{", "}"):
             w.line(f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size);")
@@ -75,8 +63,6 @@ def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool)
 
 
 def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    doc(w, f"Receives versioned frames of {c.package.name} (docs/format.md 7.5) and hands each one, verified but not",
-        "decoded, to a ProxyHandler; see FrameReceiver for the limits and the errors.")
     _dispatcher(c, w, "Proxy", "ProxyHandler", "frames", False, protocol.proxied(c))
 
 
@@ -110,8 +96,6 @@ def _dispatcher(c: Context, w: CodeWriter, name: str, handler: str, what: str, f
 def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     sender_class, receiver_class = ("FinalSender", "FinalReceiver") if final else ("Sender", "Receiver")
     answers, requests = protocol.client(c.schema, c.package)
-    doc(w, f"A {sender_class} and a {receiver_class} of {c.package.name} with requests: a {{@code request}} per",
-        f"[request] message with a response; see FrameClient. Feed it the {model}-model stream.")
     with w.block(f"public class {name} extends {c.rt('FrameClient')}<{sender_class}, {receiver_class}> {{", "}"):
         doc(w, "@param out    where the frames go", "@param notify gets every message that answers no pending request")
         with (w.block(f"public {name}({c.use('java.io.OutputStream')} out, Handler notify) {{", "}"),
@@ -125,10 +109,8 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
 def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str, r: str) -> None:
     """The Client's request(value, timeoutMillis) of a request waiting for its response."""
     rejected = sorted({c.named(x) + ".class" for x in rq.rejects})
-    doc(w, f"Sends a {rq.struct.qualified} and waits for the {rq.response} of its id.", "",
-        "@param value         the request",
-        "@param timeoutMillis after how long the request fails with a TimeoutException (0: never)",
-        "@return the response, or why there is none")
+    doc(w, f"Sends a {rq.struct.qualified} and gives the {rq.response} of its id, or why there is none;",
+        "timeoutMillis 0 waits for ever.")
     future = c.use("java.util.concurrent.CompletableFuture")
     with w.block(f"public {future}<{r}> request({t} value, long timeoutMillis) {{", "}"):
         w.line(f"return sendRequest(value.{field}, {r}.class, {c.use('java.util.Set')}.of({', '.join(rejected)}), "
@@ -137,8 +119,7 @@ def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str,
 
 def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> None:
     """The Client's request(value) of a request without response."""
-    doc(w, f"Sends a {rq.struct.qualified}, a request without response: done once sent.", "",
-        "@param value the request", "@throws IOException from the stream")
+    w.line(f"/** Sends a {rq.struct.qualified}, a request without response: done once sent. */")
     with w.block(f"public void request({t} value) throws {c.use('java.io.IOException')} {{", "}"):
         w.line("sender().send(value);")
 

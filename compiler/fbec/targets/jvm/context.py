@@ -342,7 +342,7 @@ class Context(DefaultLiterals):
     def guarded(self, w: CodeWriter, caught: str, statement: str, handler: str) -> None:
         """statement in a try whose catch of the class `caught` (its simple name) runs handler: a
         nested struct's reader or writer with the field path put in front of the runtime's errors
-        (`throw e.at("orders", i)`), a Client's send failing the pending request."""
+        (`throw e.at("orders", i)`), a JSON member's reader with the member path."""
         with w.block("try {", f"}} {self.catch(caught)} {{"):
             w.line(self.stmt(statement))
         with w.block("", "}"):
@@ -362,7 +362,7 @@ class Context(DefaultLiterals):
         "equal": "java.util.Objects.equals({0}, {1})",
         "runnable": ", () -> {0})", "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
         "override": "public {2} {0}({1})", "method": "public {2} {0}({1})", "static": "public static {2} {0}({1})",
-        "interface": "public interface {0}", "throws": " throws {0}",
+        "interface": "public interface {0}", "throws": " throws {0}", "private": "private static {2} {0}({1})",
         "param": "{1} {0}", "same": "{0} == {1}",
         "other_class": "{0}.getClass() != getClass()", "property": "this.{0}", "bits": "({0} & {1})",
         "empty_text": "{0}.length() == 0", "compared": "c", "lambda_return": "return {0}",
@@ -378,9 +378,10 @@ class Context(DefaultLiterals):
     type), `each_key` and `each_key_first` (the head and first statement of a loop over the names
     a call gives until null: name, call), `enum_new` (a value of an enum or flags class that is
     none of its constants: class, literal), `or` (flags set in either), `runnable` (the end of a
-    call whose last argument runs a statement: the statement), `override`, `method` and `static`
-    (the head of a method overriding one, of another, of a static one (Kotlin: in the companion):
-    name, parameters, what result() makes of the return type), `throws` (what a method head says of
+    call whose last argument runs a statement: the statement), `override`, `method`, `static` and
+    `private` (the head of a method overriding one, of another, of a static one (Kotlin: in the
+    companion), of a private static one: name, parameters, what result() makes of the return type),
+    `throws` (what a method head says of
     the checked exception it throws, none in Kotlin), `interface` (the head of one: name), `param`
     (name, type), `same` (two references to one object), `other_class` (the object is of another
     class than this one), `property` (a field of this value from inside its class), `bits` (the bits

@@ -285,15 +285,17 @@ def read_object(w: CodeWriter, c: Context, s: ir.Struct, names: Names) -> None:
     w.line(c.stmt("r.leave()"))
 
 
-def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, name: str, write_doc: tuple[str, ...],
-                 read_doc: tuple[str, ...]) -> None:
+def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteJson(j, v) (write_object) and fbeReadJson(r, v) (read_object), static (Kotlin: in the
-    companion), of the struct s (its class: name), with the documentation's lines write_doc and read_doc."""
+    companion), of the struct s (its class: name), documented alike in both languages."""
     names = Names()
     value = c.spell("param", "v", name)
     head = c.spell("static", "fbeWriteJson", f"{c.spell('param', 'j', c.rt('JsonWriter'))}, {value}", c.result(""))
-    with member(w, f"{head} {{", *write_doc):
+    with member(w, f"{head} {{", "Writes v as a JSON object, inherited fields first (docs/format.md 8)."):
         write_object(w, c, s, names)
     head = c.spell("static", "fbeReadJson", f"{c.spell('param', 'r', c.rt('JsonReader'))}, {value}", c.result(""))
-    with member(w, f"{head}{c.spell('throws', c.rt('DecodeException'))} {{", *read_doc):
+    with member(w, f"{head}{c.spell('throws', c.rt('DecodeException'))} {{",
+                "Reads the JSON object at r's position into v, a value with the schema's defaults: members",
+                "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
+                "@throws DecodeException at the first problem (docs/limits.md 7)"):
         read_object(w, c, s, names)

@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from fbec.model import ir
 from fbec.model.plan import FieldPlan, Run
 from fbec.targets.base import CodeWriter, Options
-from fbec.targets.jvm.context import SLOT, Context, Names, holds_struct, kept, plus, reused_struct, sub
+from fbec.targets.jvm.context import SLOT, Context, Names, holds_struct, kept, member, plus, reused_struct, sub
 
 
 def catch(w: CodeWriter, c: Context, statement: str, field: str, index: str | None,
@@ -586,41 +586,129 @@ def defaults_fields(w: CodeWriter, c: Context, s: ir.Struct) -> None:
             c.if_(w, f"from <= {k}", f"{target} = {c.default(fp.type, fp.field.default)}")
 
 
-def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, final: bool,
-                 declare: Callable[[str], AbstractContextManager[None]], defaults: Callable[[], None],
+FAILS = "@throws DecodeException at the first problem (docs/limits.md)"
+# Each codec of a struct (write_codecs' order): its parameters and the lines of its documentation, one
+# text for both languages.
+CODECS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "fbeWrite": (("w", "base", "slot", "v"),
+                 ("Writes v's versioned body, its offset stored in the slot at slot (from base).",)),
+    "fbeExplain": (("v",), (
+        "Throws the EncodeException of the first field of v a writer refuses, naming its field path:",
+        "run after a write failed, to explain it (docs/limits.md 8).")),
+    "fbeRead": (("r", "base", "slot", "v"), (
+        "Reads the versioned body the slot at slot points to (from base) into v, overwriting every",
+        "field and reusing what v holds (nested structs, an optional struct, the elements of a vector",
+        "of structs, the collections); fields an older writer did not write take the schema's",
+        "defaults. After an error v is left part read (the roots reset it).", "", FAILS)),
+    "fbeVerify": (("r", "base", "slot"), (
+        "Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,",
+        "without building the value: the same checks in the same order, the same errors.", "", FAILS)),
+    "fbeWriteFinal": (("w", "v"), ("Appends v's fields (final model, docs/format.md 4.2).",)),
+    "fbeReadFinal": (("r", "v"), (
+        "Reads v's fields at the reader's cursor (final model) into v, overwriting every field and",
+        "reusing what v holds as fbeRead does. After an error v is left part read.", "", FAILS)),
+    "fbeVerifyFinal": (("r",), (
+        "Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without",
+        "building the value: the same checks in the same order, the same errors.", "", FAILS)),
+}
+
+
+def declare_codec(w: CodeWriter, c: Context, codec: str, name: str) -> AbstractContextManager[None]:
+    """A codec of the struct whose class is name (CODECS): its documentation and its static head (Kotlin:
+    in the companion), a reader's throwing DecodeException, then the block of its statements."""
+    params, lines = CODECS[codec]
+
+    def type_of(param: str) -> str:
+        if param == "v":
+            return name
+        if param == "w":
+            return c.rt("Writer")
+        if param == "r":
+            return c.rt("Reader")
+        return c.TYPES["int32"][0]      # base, slot
+
+    head = c.spell("static", codec, ", ".join(c.spell("param", p, type_of(p)) for p in params), c.result(""))
+    throws = c.spell("throws", c.rt("DecodeException")) if "r" in params else ""
+    return member(w, f"{head}{throws} {{", *lines)
+
+
+def write_reset(w: CodeWriter, c: Context, s: ir.Struct) -> None:
+    """reset() (the runtime's VersionedRoot documents it): a derived struct's base's fields first, then its
+    own fields' defaults (fbeDefaults); a derived struct without own fields inherits its base's."""
+    own = bool(c.plan.struct(s.qualified).own_fields)
+    if s.base is not None and not own:
+        return
+    with w.block(f"{c.override(w, 'reset', '')} {{", "}"):
+        if s.base is not None:
+            w.line(c.stmt("super.reset()"))
+        if own:
+            w.line(c.stmt("fbeDefaults(this, 0)"))
+    w.blank()
+
+
+def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """fbeDefaults(v, from), private, when s has own fields: the schema's defaults of the own fields from the
+    from-th on, what fbeRead gives the fields a shorter (older) body does not hold, as a new value has them
+    (collections emptied in place)."""
+    if c.plan.struct(s.qualified).own_fields:
+        params = f"{c.spell('param', 'v', name)}, {c.spell('param', 'from', c.TYPES['int32'][0])}"
+        with member(w, f"{c.spell('private', 'fbeDefaults', params, c.result(''))} {{",
+                    "Sets v's own fields from the from-th on to the schema's defaults."):
+            defaults_fields(w, c, s)
+
+
+def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool,
                  roots: Callable[[str, str], None]) -> None:
-    """The codecs of struct s in the order both languages declare them: fbeWrite, fbeExplain (when a
-    writer can refuse a field's value: explained), the defaults (defaults(): fbeDefaults, which
-    fbeRead calls), fbeRead, fbeVerify and the versioned roots (roots("Fbe", "versioned")); with
-    final, fbeWriteFinal, fbeReadFinal, fbeVerifyFinal and the final roots (roots("Final", "final")).
-    declare(codec) is the language's member of the codec named (its doc comment, head and block);
-    the statements in it are this module's."""
+    """The codecs of struct s (its class: name) in the order both languages declare them (declare_codec):
+    fbeWrite, fbeExplain (when a writer can refuse a field's value: explained), the defaults
+    (write_defaults: fbeDefaults, which fbeRead calls), fbeRead, fbeVerify and the versioned roots (roots("Fbe",
+    "versioned")); with final, fbeWriteFinal, fbeReadFinal, fbeVerifyFinal and the final roots
+    (roots("Final", "final"))."""
     names = Names()
-    with declare("fbeWrite"):
+    with declare_codec(w, c, "fbeWrite", name):
         versioned_write(w, c, s, names)
     if explained(c, s):
-        with declare("fbeExplain"):
+        with declare_codec(w, c, "fbeExplain", name):
             explain_fields(w, c, s, Names())
-    defaults()
-    with declare("fbeRead"):
+    write_defaults(w, c, s, name)
+    with declare_codec(w, c, "fbeRead", name):
         versioned_read(w, c, s, names)
-    with declare("fbeVerify"):
+    with declare_codec(w, c, "fbeVerify", name):
         versioned_verify(w, c, s, names)
     roots("Fbe", "versioned")
     if not final:
         return
-    with declare("fbeWriteFinal"):
+    with declare_codec(w, c, "fbeWriteFinal", name):
         final_write_fields(w, c, s, names)
-    with declare("fbeReadFinal"):
+    with declare_codec(w, c, "fbeReadFinal", name):
         final_read_fields(w, c, s, names, True)
-    with declare("fbeVerifyFinal"):
+    with declare_codec(w, c, "fbeVerifyFinal", name):
         final_read_fields(w, c, s, names, False)
     roots("Final", "final")
 
 
+def root_readers(model: str, suffix: str) -> tuple[tuple[str, str | None, tuple[str, ...]], ...]:
+    """The root readers of a model (suffix Fbe or Final): from{suffix} into a new value (v, static),
+    read{suffix} into this value (this) and verify{suffix} into none (static), each with the lines of
+    its documentation, one text for both languages."""
+    failed = "@throws DecodeException at the first problem (type, field path, offset)"
+    return (("from", "v", (f"Reads a {model} root of length bytes at data[offset] under limits.", "", failed)),
+            ("read", "this", (
+                f"Reads a {model} root of length bytes at data[offset] under limits into this value,",
+                "overwriting every field and reusing its nested structs, optional structs, the elements of",
+                "its vectors of structs and its collections: a server reading into one value allocates",
+                "little more than the strings while the messages keep their shape.", "",
+                f"{failed}; this value is reset")),
+            ("verify", None, (
+                f"Checks a {model} root without building the value: returns exactly when from{suffix}",
+                "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
+                "are read, into locals, to find a key read twice.", "",
+                "@throws DecodeException why the root cannot be read")))
+
+
 def root_interfaces(c: Context, options: Options) -> list[str]:
     """The runtime's interfaces a struct without a base implements, by the models and JSON it has:
-    they document the roots' members and give their shorter forms (toFbe, readFbe(data), toJson...)."""
+    they document the writers' members and give their shorter forms (toFbe, toFinal, toJson)."""
     wanted = (("VersionedRoot", True), ("FinalRoot", options.final), ("JsonRoot", options.json))
     return [c.rt(root) for root, has in wanted if has]
 

@@ -18,7 +18,7 @@ from typing import TypeVar
 from fbec.model import ir
 from fbec.targets import base
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
-from fbec.targets.jvm.context import Context
+from fbec.targets.jvm.context import Context, doc
 
 C = TypeVar("C", bound=Context)   # a language's Context
 
@@ -115,6 +115,26 @@ def client_requests(c: C, w: CodeWriter, requests: list[Request],
             sent(c, w, request, t)
 
 
+# The documentation of each class (a final twin's as its class's), one text for both languages: {package},
+# {model} (the class's model), {sender} and {receiver} (a Client's) filled in.
+CLASS_DOCS = {
+    "Handler": ("What a Receiver of {package} delivers: an onReceive per message, its own first, then those of",
+                "its imports. Each does nothing but call onMessage unless overridden; each value is new, a",
+                "handler may keep it."),
+    "ProxyHandler": ("What a Proxy of {package} hands on: each frame, verified but not decoded, to look at or",
+                     "forward unchanged (the bytes are valid during the call). Each method calls onFrame unless",
+                     "overridden."),
+    "Proxy": ("Receives versioned frames of {package} (docs/format.md 7.5) and hands each one, verified but not",
+              "decoded, to a ProxyHandler; see FrameReceiver for the limits and the errors."),
+    "Receiver": ("Receives {model}-model frames of {package} (docs/format.md 7.4) and hands each message to a",
+                 "Handler; see FrameReceiver for the limits and the errors."),
+    "Sender": ("Sends messages of {package} (and its imports) as {model}-model frames (docs/format.md 7.3), one",
+               "write per frame; see FrameSender."),
+    "Client": ("A {sender} and a {receiver} of {package} with requests: a request per [request] message with a",
+               "response; see FrameClient. Feed it the {model}-model stream."),
+}
+
+
 def write_protocol(schema: ir.Schema, package: ir.Package, options: Options, context: type[Context],
                    parts: tuple[Part, ...]) -> list[GeneratedFile]:
     """The protocol's files of a package (none when it has no messages); parts: the language's
@@ -125,7 +145,11 @@ def write_protocol(schema: ir.Schema, package: ir.Package, options: Options, con
 
     def file(name: str, part: Part, final: bool = False) -> GeneratedFile:
         c, w = context(schema, package, options.package_prefix), CodeWriter(options)
-        part(c, w, name, "final" if final else "versioned", final)
+        model, prefix = ("final", "Final") if final else ("versioned", "")
+        lines = CLASS_DOCS[name.removeprefix(prefix)]
+        doc(w, *(line.format(package=package.name, model=model, sender=f"{prefix}Sender", receiver=f"{prefix}Receiver")
+                 for line in lines))
+        part(c, w, name, model, final)
         return c.file(name, w, options)
 
     out = [file("Handler", handler), file("ProxyHandler", proxy_handler), file("Proxy", proxy)]

@@ -67,8 +67,9 @@ def text_fields(w: CodeWriter, c: Context, s: ir.Struct) -> None:
                 lambda f: text_value(w, c, f.type, f"v.{c.ident.field(f)}", names))
 
 
-def write_text(w: CodeWriter, c: Context, s: ir.Struct, name: str, *doc: str) -> None:
-    """fbeText(t, v): v (a name) appended to t in the text form; doc: its documentation's lines."""
+def write_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
+    """fbeText(t, v): v (a name) appended to t in the text form, documented alike in both languages."""
     params = f"{c.spell('param', 't', 'StringBuilder')}, {c.spell('param', 'v', name)}"
-    with member(w, f"{c.spell('static', 'fbeText', params, c.result(''))} {{", *doc):
+    with member(w, f"{c.spell('static', 'fbeText', params, c.result(''))} {{",
+                "Appends v in the original's text form to t, Name(field=value,...), a base struct first."):
         text_fields(w, c, s)

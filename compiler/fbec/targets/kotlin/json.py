@@ -31,10 +31,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     q = s.qualified
     json_reader, limits = c.rt("JsonReader"), c.rt("Limits")
     decode_exception = c.rt("DecodeException")
-    json.write_codecs(w, c, s, name, ("Writes [v] as a JSON object, inherited fields first (docs/format.md 8).",), (
-        "Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members",
-        "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
-        "@throws DecodeException at the first problem (docs/limits.md 7)"))
+    json.write_codecs(w, c, s, name)
 
     for text, what, body in (
             ("String", "JSON text", f"fromJson({json_reader}.utf8(text), limits)"),

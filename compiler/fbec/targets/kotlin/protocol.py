@@ -17,9 +17,6 @@ from fbec.targets.kotlin.syntax import Context, fits, signature
 
 
 def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    doc(w, f"What a Receiver of {c.package.name} delivers: an `onReceive` per message, its own first, then those",
-        "of its imports. Each does nothing but call [onMessage] unless overridden; each value is new, a",
-        "handler may keep it.")
     _interface(w, c, "Handler", "message", "fun onMessage(value: Any) {}", lambda d: [
         f"/** A {d.type} (type id {d.type_id}). */", f"fun onReceive(value: {c.named(d.type)}) = onMessage(value)"])
 
@@ -43,7 +40,6 @@ def _interface(w: CodeWriter, c: Context, name: str, what: str, every: str,
 def dispatch(w: CodeWriter, c: Context, lines: list[tuple[str, list[str]]]) -> None:
     """FrameReceiver's dispatch: the statements of each type id, false for any other."""
     limits = c.rt("Limits")
-    w.line("/** Decodes and delivers one whole frame; false when no message has the type id. */")
     with w.block(f"override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: {limits}): "
                  "Boolean {", "}"):
         with w.block("when (typeId) {", "}"):
@@ -59,8 +55,6 @@ def dispatch(w: CodeWriter, c: Context, lines: list[tuple[str, list[str]]]) -> N
 
 
 def receiver(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    doc(w, f"Receives {model}-model frames of {c.package.name} (docs/format.md 7.4) and hands each message to a",
-        "[Handler]; see FrameReceiver for the limits and the errors.")
     with w.block(f"open class {name}(private val handler: Handler) : {c.rt('FrameReceiver')}({str(final).lower()}) {{",
                  "}"):
         dispatch(w, c, protocol.received(c, final))
@@ -68,8 +62,6 @@ def receiver(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> N
 
 def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     stream, io_exception = c.use("java.io.OutputStream"), c.use("java.io.IOException")
-    doc(w, f"Sends messages of {c.package.name} (and its imports) as {model}-model frames (docs/format.md 7.3), one",
-        "write per frame; see FrameSender.")
     with w.block(f"open class {name}(out: {stream}) : {c.rt('FrameSender')}(out) {{", "}"):
         for k, d in enumerate(c.package.dispatch):
             if k:
@@ -81,9 +73,6 @@ def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
 
 
 def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    doc(w, f"What a Proxy of {c.package.name} hands on: each frame, verified but not decoded, to look at or",
-        "forward unchanged (the bytes `frame[offset until offset + size]` are valid during the call). Each",
-        "method calls [onFrame] unless overridden.")
     def method(d: ir.Dispatch) -> list[str]:
         head = f"fun {c.ident.frame_method(c.package.name, d.type)}(frame: ByteArray, offset: Int, size: Int) ="
         body = f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size)"
@@ -95,8 +84,6 @@ def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool)
 
 
 def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    doc(w, f"Receives versioned frames of {c.package.name} (docs/format.md 7.5) and hands each one, verified but",
-        "not decoded, to a [ProxyHandler]; see FrameReceiver for the limits and the errors.")
     with w.block(f"open class Proxy(private val handler: ProxyHandler) : {c.rt('FrameReceiver')}(false) {{", "}"):
         dispatch(w, c, protocol.proxied(c))
 
@@ -104,8 +91,6 @@ def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None
 def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
     sender_class, receiver_class = ("FinalSender", "FinalReceiver") if final else ("Sender", "Receiver")
     answers, requests = protocol.client(c.schema, c.package)
-    doc(w, f"A [{sender_class}] and a [{receiver_class}] of {c.package.name} with requests: a `request` per [request]",
-        f"message with a response; see FrameClient. Feed it the {model}-model stream.")
     w.line(f"open class {name}(out: {c.use('java.io.OutputStream')}, notify: Handler) :")
     answered = "requests" if any(a.id is not None for a in answers) else "_"
     with (w.indented(),

@@ -114,7 +114,7 @@ class Context(context.Context):
         "compare": "{0}.compareTo({1})", "bytes_equal": "{0}.contentEquals({1})", "equal": "{0} == {1}",
         "runnable": ") {{ {0} }}", "unsigned_max": "-1L", "int_long": "{0}L", "long": "{0}L",
         "override": "override fun {0}({1}){2}", "method": "fun {0}({1}){2}", "static": "fun {0}({1}){2}",
-        "interface": "interface {0}", "throws": "",
+        "interface": "interface {0}", "throws": "", "private": "private fun {0}({1}){2}",
         "param": "{0}: {1}", "same": "{0} === {1}",
         "other_class": "{0}.javaClass != javaClass", "property": "{0}", "bits": "({0} and {1})",
         "empty_text": "{0}.isEmpty()", "compared": "c{0}", "lambda_return": "return@{1} {0}", "lambda_result": "{0}",

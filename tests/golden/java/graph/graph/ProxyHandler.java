@@ -3,50 +3,26 @@
 package graph;
 
 /**
- * What a Proxy of graph hands on: each frame, verified but not decoded, to look at or forward
- * unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.
+ * What a Proxy of graph hands on: each frame, verified but not decoded, to look at or
+ * forward unchanged (the bytes are valid during the call). Each method calls onFrame unless
+ * overridden.
  */
 public interface ProxyHandler {
-    /**
-     * Every frame whose own method is not overridden.
-     *
-     * @param typeId the frame's type id
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** Every frame whose own method is not overridden. */
     default void onFrame(int typeId, byte[] frame, int offset, int size) {
     }
 
-    /**
-     * A frame of graph.Node (type id 1).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of graph.Node (type id 1). */
     default void onNodeFrame(byte[] frame, int offset, int size) {
         onFrame(Node.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of graph.Edge (type id 2).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of graph.Edge (type id 2). */
     default void onEdgeFrame(byte[] frame, int offset, int size) {
         onFrame(Edge.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of graph.Graph (type id 3).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of graph.Graph (type id 3). */
     default void onGraphFrame(byte[] frame, int offset, int size) {
         onFrame(Graph.TYPE_ID, frame, offset, size);
     }

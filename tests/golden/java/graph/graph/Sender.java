@@ -17,35 +17,17 @@ public class Sender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a graph.Node.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a graph.Node; returns the frame's size. */
     public int send(Node value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a graph.Edge.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a graph.Edge; returns the frame's size. */
     public int send(Edge value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a graph.Graph.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a graph.Graph; returns the frame's size. */
     public int send(Graph value) throws IOException {
         return sendFrame(value::writeFbe);
     }

@@ -17,13 +17,7 @@ public class FinalSender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a recursive.Node.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a recursive.Node; returns the frame's size. */
     public int send(Node value) throws IOException {
         return sendFrame(value::writeFinal);
     }

@@ -48,12 +48,7 @@ public class Point3 extends Point {
         return t.toString();
     }
 
-    /**
-     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
-     *
-     * @param t the text so far
-     * @param v the value
-     */
+    /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
     public static void fbeText(StringBuilder t, Point3 v) {
         t.append("Point3(");
         Point.fbeText(t, v);
@@ -62,14 +57,13 @@ public class Point3 extends Point {
         t.append(')');
     }
 
-    /**
-     * Writes v's versioned body, its offset stored in the slot at slot (from base).
-     *
-     * @param w    the writer
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
-     */
+    @Override
+    public void reset() {
+        super.reset();
+        fbeDefaults(this, 0);
+    }
+
+    /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
     public static void fbeWrite(Writer w, int base, int slot, Point3 v) {
         int b = w.struct(base, slot, 27, 3);
         w.putBool(b + 8, v.flag);
@@ -78,13 +72,7 @@ public class Point3 extends Point {
         w.putF64(b + 19, v.z);
     }
 
-    @Override
-    public void reset() {
-        super.reset();
-        fbeDefaults(this, 0);
-    }
-
-    /** Sets the own fields from the from-th on to the schema's defaults. */
+    /** Sets v's own fields from the from-th on to the schema's defaults. */
     private static void fbeDefaults(Point3 v, int from) {
         if (from <= 0) {
             v.z = 0.0;
@@ -97,10 +85,6 @@ public class Point3 extends Point {
      * of structs, the collections); fields an older writer did not write take the schema's
      * defaults. After an error v is left part read (the roots reset it).
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Point3 v) throws DecodeException {
@@ -124,12 +108,9 @@ public class Point3 extends Point {
     }
 
     /**
-     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
-     * it, without building the value: the same checks in the same order, the same errors.
+     * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+     * without building the value: the same checks in the same order, the same errors.
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
@@ -154,13 +135,7 @@ public class Point3 extends Point {
         }
     }
 
-    /**
-     * Reads a versioned root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFbe, under the default limits. */
     public static Point3 fromFbe(byte[] data) throws DecodeException {
         return fromFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -168,11 +143,6 @@ public class Point3 extends Point {
     /**
      * Reads a versioned root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static Point3 fromFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -186,12 +156,7 @@ public class Point3 extends Point {
         }
     }
 
-    /**
-     * Reads a versioned root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFbe, under the default limits. */
     @Override
     public void readFbe(byte[] data) throws DecodeException {
         readFbe(data, 0, data.length, Limits.DEFAULT);
@@ -203,12 +168,7 @@ public class Point3 extends Point {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     @Override
     public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -221,12 +181,7 @@ public class Point3 extends Point {
         }
     }
 
-    /**
-     * Checks a versioned root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFbe, under the default limits. */
     public static void verifyFbe(byte[] data) throws DecodeException {
         verifyFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -236,10 +191,6 @@ public class Point3 extends Point {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -251,12 +202,7 @@ public class Point3 extends Point {
         }
     }
 
-    /**
-     * Appends v's fields (final model, docs/format.md 4.2).
-     *
-     * @param w the writer
-     * @param v the value
-     */
+    /** Appends v's fields (final model, docs/format.md 4.2). */
     public static void fbeWriteFinal(Writer w, Point3 v) {
         w.appendBool(v.flag);
         w.appendI64(v.x);
@@ -266,10 +212,8 @@ public class Point3 extends Point {
 
     /**
      * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
+     * reusing what v holds as fbeRead does. After an error v is left part read.
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, Point3 v) throws DecodeException {
@@ -283,10 +227,9 @@ public class Point3 extends Point {
     }
 
     /**
-     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
-     * without building the value: the same checks in the same order, the same errors.
+     * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
+     * building the value: the same checks in the same order, the same errors.
      *
-     * @param r the reader
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
@@ -307,13 +250,7 @@ public class Point3 extends Point {
         }
     }
 
-    /**
-     * Reads a final root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFinal, under the default limits. */
     public static Point3 fromFinal(byte[] data) throws DecodeException {
         return fromFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -321,11 +258,6 @@ public class Point3 extends Point {
     /**
      * Reads a final root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static Point3 fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -340,12 +272,7 @@ public class Point3 extends Point {
         }
     }
 
-    /**
-     * Reads a final root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFinal, under the default limits. */
     @Override
     public void readFinal(byte[] data) throws DecodeException {
         readFinal(data, 0, data.length, Limits.DEFAULT);
@@ -357,12 +284,7 @@ public class Point3 extends Point {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     @Override
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -376,12 +298,7 @@ public class Point3 extends Point {
         }
     }
 
-    /**
-     * Checks a final root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFinal, under the default limits. */
     public static void verifyFinal(byte[] data) throws DecodeException {
         verifyFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -391,10 +308,6 @@ public class Point3 extends Point {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -407,12 +320,7 @@ public class Point3 extends Point {
         }
     }
 
-    /**
-     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
-     *
-     * @param j the writer
-     * @param v the value
-     */
+    /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
     public static void fbeWriteJson(JsonWriter j, Point3 v) {
         j.raw("{\"flag\":");
         j.bool(v.flag);
@@ -429,8 +337,6 @@ public class Point3 extends Point {
      * Reads the JSON object at r's position into v, a value with the schema's defaults: members
      * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, Point3 v) throws DecodeException {
@@ -472,21 +378,13 @@ public class Point3 extends Point {
     /**
      * Reads a value from JSON text under the default limits.
      *
-     * @param text the text
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static Point3 fromJson(String text) throws DecodeException {
         return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
     }
 
-    /**
-     * Reads a value from JSON text in UTF-8 under the default limits.
-     *
-     * @param text the UTF-8 text
-     * @return the value
-     * @throws DecodeException at the first problem (type, member path, text offset)
-     */
+    /** As fromJson(text, limits), under the default limits. */
     public static Point3 fromJson(byte[] text) throws DecodeException {
         return fromJson(text, Limits.DEFAULT);
     }
@@ -494,9 +392,6 @@ public class Point3 extends Point {
     /**
      * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
      *
-     * @param text   the UTF-8 text
-     * @param limits the limits
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static Point3 fromJson(byte[] text, Limits limits) throws DecodeException {

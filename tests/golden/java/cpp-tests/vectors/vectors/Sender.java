@@ -17,57 +17,27 @@ public class Sender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a vectors.Edge.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a vectors.Edge; returns the frame's size. */
     public int send(Edge value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a vectors.Point.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a vectors.Point; returns the frame's size. */
     public int send(Point value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a vectors.Point3.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a vectors.Point3; returns the frame's size. */
     public int send(Point3 value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a vectors.Named.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a vectors.Named; returns the frame's size. */
     public int send(Named value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a vectors.Holder.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a vectors.Holder; returns the frame's size. */
     public int send(Holder value) throws IOException {
         return sendFrame(value::writeFbe);
     }

@@ -17,24 +17,12 @@ public class FinalSender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a vectors_new.Edge.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a vectors_new.Edge; returns the frame's size. */
     public int send(Edge value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a vectors_new.Holder.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a vectors_new.Holder; returns the frame's size. */
     public int send(Holder value) throws IOException {
         return sendFrame(value::writeFinal);
     }

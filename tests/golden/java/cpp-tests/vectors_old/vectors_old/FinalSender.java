@@ -17,24 +17,12 @@ public class FinalSender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a vectors_old.Edge.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a vectors_old.Edge; returns the frame's size. */
     public int send(Edge value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a vectors_old.Holder.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a vectors_old.Holder; returns the frame's size. */
     public int send(Holder value) throws IOException {
         return sendFrame(value::writeFinal);
     }

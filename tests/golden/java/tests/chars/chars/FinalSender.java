@@ -17,24 +17,12 @@ public class FinalSender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a chars.CharKeys.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a chars.CharKeys; returns the frame's size. */
     public int send(CharKeys value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a chars.GradeKeys.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a chars.GradeKeys; returns the frame's size. */
     public int send(GradeKeys value) throws IOException {
         return sendFrame(value::writeFinal);
     }

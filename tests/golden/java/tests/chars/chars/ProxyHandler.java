@@ -3,39 +3,21 @@
 package chars;
 
 /**
- * What a Proxy of chars hands on: each frame, verified but not decoded, to look at or forward
- * unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.
+ * What a Proxy of chars hands on: each frame, verified but not decoded, to look at or
+ * forward unchanged (the bytes are valid during the call). Each method calls onFrame unless
+ * overridden.
  */
 public interface ProxyHandler {
-    /**
-     * Every frame whose own method is not overridden.
-     *
-     * @param typeId the frame's type id
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** Every frame whose own method is not overridden. */
     default void onFrame(int typeId, byte[] frame, int offset, int size) {
     }
 
-    /**
-     * A frame of chars.CharKeys (type id 1).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of chars.CharKeys (type id 1). */
     default void onCharKeysFrame(byte[] frame, int offset, int size) {
         onFrame(CharKeys.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of chars.GradeKeys (type id 2).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of chars.GradeKeys (type id 2). */
     default void onGradeKeysFrame(byte[] frame, int offset, int size) {
         onFrame(GradeKeys.TYPE_ID, frame, offset, size);
     }

@@ -17,13 +17,7 @@ public class Sender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a decimals.Prices.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a decimals.Prices; returns the frame's size. */
     public int send(Prices value) throws IOException {
         return sendFrame(value::writeFbe);
     }

@@ -17,13 +17,7 @@ public class Sender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a defaults.Zeros.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a defaults.Zeros; returns the frame's size. */
     public int send(Zeros value) throws IOException {
         return sendFrame(value::writeFbe);
     }

@@ -3,16 +3,12 @@
 package hostile;
 
 /**
- * What a Receiver of hostile delivers: an {@code onReceive} per message, its own first, then
- * those of its imports. Each does nothing but call {@link #onMessage} unless overridden; each value is
- * new, a handler may keep it.
+ * What a Receiver of hostile delivers: an onReceive per message, its own first, then those of
+ * its imports. Each does nothing but call onMessage unless overridden; each value is new, a
+ * handler may keep it.
  */
 public interface Handler {
-    /**
-     * Every message whose own method is not overridden.
-     *
-     * @param value the message
-     */
+    /** Every message whose own method is not overridden. */
     default void onMessage(Object value) {
     }
 

@@ -3,72 +3,36 @@
 package hostile;
 
 /**
- * What a Proxy of hostile hands on: each frame, verified but not decoded, to look at or forward
- * unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.
+ * What a Proxy of hostile hands on: each frame, verified but not decoded, to look at or
+ * forward unchanged (the bytes are valid during the call). Each method calls onFrame unless
+ * overridden.
  */
 public interface ProxyHandler {
-    /**
-     * Every frame whose own method is not overridden.
-     *
-     * @param typeId the frame's type id
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** Every frame whose own method is not overridden. */
     default void onFrame(int typeId, byte[] frame, int offset, int size) {
     }
 
-    /**
-     * A frame of hostile.Empty (type id 1).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of hostile.Empty (type id 1). */
     default void onEmptyFrame(byte[] frame, int offset, int size) {
         onFrame(Empty.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of hostile.Empties (type id 2).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of hostile.Empties (type id 2). */
     default void onEmptiesFrame(byte[] frame, int offset, int size) {
         onFrame(Empties.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of hostile.Wide (type id 3).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of hostile.Wide (type id 3). */
     default void onWideFrame(byte[] frame, int offset, int size) {
         onFrame(Wide.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of hostile.Wides (type id 4).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of hostile.Wides (type id 4). */
     default void onWidesFrame(byte[] frame, int offset, int size) {
         onFrame(Wides.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of hostile.Holder (type id 5).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of hostile.Holder (type id 5). */
     default void onHolderFrame(byte[] frame, int offset, int size) {
         onFrame(Holder.TYPE_ID, frame, offset, size);
     }

@@ -17,57 +17,27 @@ public class Sender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a hostile.Empty.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a hostile.Empty; returns the frame's size. */
     public int send(Empty value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a hostile.Empties.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a hostile.Empties; returns the frame's size. */
     public int send(Empties value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a hostile.Wide.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a hostile.Wide; returns the frame's size. */
     public int send(Wide value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a hostile.Wides.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a hostile.Wides; returns the frame's size. */
     public int send(Wides value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a hostile.Holder.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a hostile.Holder; returns the frame's size. */
     public int send(Holder value) throws IOException {
         return sendFrame(value::writeFbe);
     }

@@ -45,13 +45,12 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @Throws(DecodeException::class)
     override fun readFbe(data: ByteArray, offset: Int, length: Int, limits: Limits) {
@@ -76,13 +75,12 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @Throws(DecodeException::class)
     override fun readFinal(data: ByteArray, offset: Int, length: Int, limits: Limits) {
@@ -115,7 +113,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         @JvmField
         val KEY_ORDER: Comparator<Point3> = Comparator { _, _ -> 0 }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Point3) {
             val b = w.struct(base, slot, 27, 3)
             w.putBool(b + 8, v.flag)
@@ -124,16 +122,16 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
             w.putF64(b + 19, v.z)
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: Point3, from: Int) {
             if (from <= 0) v.z = 0.0
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -158,7 +156,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -174,7 +172,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -198,7 +196,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -216,7 +214,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Point3) {
             w.appendBool(v.flag)
             w.appendI64(v.x)
@@ -225,8 +223,8 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -241,7 +239,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -253,7 +251,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -278,7 +276,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -297,7 +295,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: Point3) {
             j.raw("{\"flag\":")
             j.bool(v.flag)
@@ -311,7 +309,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -360,7 +358,7 @@ open class Point3(flag: Boolean = false, x: Long = 0L, y: Short = 0, var z: Doub
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Point3 =
             JsonReader.read(text, limits, Point3(), { r, v -> fbeReadJson(r, v) }, "vectors.Point3")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: Point3) {
             t.append("Point3(")
             Point.fbeText(t, v)

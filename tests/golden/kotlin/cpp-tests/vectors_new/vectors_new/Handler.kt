@@ -5,8 +5,8 @@
 package vectors_new
 
 /**
- * What a Receiver of vectors_new delivers: an `onReceive` per message, its own first, then those
- * of its imports. Each does nothing but call [onMessage] unless overridden; each value is new, a
+ * What a Receiver of vectors_new delivers: an onReceive per message, its own first, then those of
+ * its imports. Each does nothing but call onMessage unless overridden; each value is new, a
  * handler may keep it.
  */
 interface Handler {

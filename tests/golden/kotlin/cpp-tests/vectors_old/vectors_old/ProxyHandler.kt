@@ -6,8 +6,8 @@ package vectors_old
 
 /**
  * What a Proxy of vectors_old hands on: each frame, verified but not decoded, to look at or
- * forward unchanged (the bytes `frame[offset until offset + size]` are valid during the call). Each
- * method calls [onFrame] unless overridden.
+ * forward unchanged (the bytes are valid during the call). Each method calls onFrame unless
+ * overridden.
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */

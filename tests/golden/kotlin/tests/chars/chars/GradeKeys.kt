@@ -53,13 +53,12 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -85,13 +84,12 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -125,7 +123,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         @JvmField
         val KEY_ORDER: Comparator<GradeKeys> = Comparator { _, _ -> 0 }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: GradeKeys) {
             val b = w.struct(base, slot, 16, 2)
             val e1 = w.vector(b, b + 8, v.grades.size, 1)
@@ -143,17 +141,17 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
             }
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: GradeKeys, from: Int) {
             if (from <= 0) v.grades.clear()
             if (from <= 1) v.countByGrade.clear()
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -188,7 +186,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -224,7 +222,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -248,7 +246,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -266,7 +264,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: GradeKeys) {
             w.appendCount(v.grades.size)
             for (x23 in Compare.distinct(v.grades, null, "grades")) {
@@ -280,8 +278,8 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -305,7 +303,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -332,7 +330,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -357,7 +355,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -376,7 +374,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: GradeKeys) {
             j.raw("{\"grades\":[")
             var i1 = 0
@@ -395,7 +393,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -451,7 +449,7 @@ open class GradeKeys(var grades: MutableSet<Grade> = TreeSet(), var countByGrade
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): GradeKeys =
             JsonReader.read(text, limits, GradeKeys(), { r, v -> fbeReadJson(r, v) }, "chars.GradeKeys")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: GradeKeys) {
             t.append("GradeKeys(")
             t.append("grades=")

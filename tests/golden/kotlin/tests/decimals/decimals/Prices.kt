@@ -66,13 +66,12 @@ open class Prices(
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -98,13 +97,12 @@ open class Prices(
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -138,7 +136,7 @@ open class Prices(
         @JvmField
         val KEY_ORDER: Comparator<Prices> = Comparator { _, _ -> 0 }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Prices) {
             val b = w.struct(base, slot, 89, 1)
             w.putDecimal(b + 8, v.price)
@@ -202,8 +200,7 @@ open class Prices(
         }
 
         /**
-         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
-         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
          * run after a write failed, to explain it (docs/limits.md 8).
          */
         fun fbeExplain(v: Prices) {
@@ -256,7 +253,7 @@ open class Prices(
             }
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: Prices, from: Int) {
             if (from <= 0) v.price = BigDecimal.ZERO
             if (from <= 1) v.maybePrice = null
@@ -271,10 +268,10 @@ open class Prices(
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -393,7 +390,7 @@ open class Prices(
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -506,7 +503,7 @@ open class Prices(
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -530,7 +527,7 @@ open class Prices(
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -548,7 +545,7 @@ open class Prices(
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Prices) {
             w.appendDecimal(v.price)
             val o87 = v.maybePrice
@@ -597,8 +594,8 @@ open class Prices(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -660,7 +657,7 @@ open class Prices(
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -726,7 +723,7 @@ open class Prices(
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -751,7 +748,7 @@ open class Prices(
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -770,7 +767,7 @@ open class Prices(
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: Prices) {
             j.raw("{\"price\":")
             j.decimal(v.price)
@@ -842,7 +839,7 @@ open class Prices(
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -957,7 +954,7 @@ open class Prices(
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Prices =
             JsonReader.read(text, limits, Prices(), { r, v -> fbeReadJson(r, v) }, "decimals.Prices")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: Prices) {
             t.append("Prices(")
             t.append("price=")

@@ -53,13 +53,12 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -85,13 +84,12 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -125,7 +123,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         @JvmField
         val KEY_ORDER: Comparator<Holder> = Comparator { _, _ -> 0 }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Holder) {
             val b = w.struct(base, slot, 21, 5)
             try {
@@ -156,8 +154,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
-         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
          * run after a write failed, to explain it (docs/limits.md 8).
          */
         fun fbeExplain(v: Holder) {
@@ -185,7 +182,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
             }
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: Holder, from: Int) {
             if (from <= 0) v.wide = Wide()
             if (from <= 1) v.maybe = null
@@ -193,10 +190,10 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -271,7 +268,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -331,7 +328,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -355,7 +352,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -373,7 +370,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Holder) {
             try {
                 Wide.fbeWriteFinal(w, v.wide)
@@ -403,8 +400,8 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -461,7 +458,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -506,7 +503,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -531,7 +528,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -550,7 +547,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: Holder) {
             j.raw("{\"wide\":")
             try {
@@ -584,7 +581,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -662,7 +659,7 @@ open class Holder(var wide: Wide = Wide(), var maybe: Wide? = null, var byId: Mu
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Holder =
             JsonReader.read(text, limits, Holder(), { r, v -> fbeReadJson(r, v) }, "hostile.Holder")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: Holder) {
             t.append("Holder(")
             t.append("wide=")

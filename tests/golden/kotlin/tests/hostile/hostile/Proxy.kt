@@ -6,11 +6,10 @@ import io.github.fbetoolkit.fbe.FrameReceiver
 import io.github.fbetoolkit.fbe.Limits
 
 /**
- * Receives versioned frames of hostile (docs/format.md 7.5) and hands each one, verified but
- * not decoded, to a [ProxyHandler]; see FrameReceiver for the limits and the errors.
+ * Receives versioned frames of hostile (docs/format.md 7.5) and hands each one, verified but not
+ * decoded, to a ProxyHandler; see FrameReceiver for the limits and the errors.
  */
 open class Proxy(private val handler: ProxyHandler) : FrameReceiver(false) {
-    /** Decodes and delivers one whole frame; false when no message has the type id. */
     override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: Limits): Boolean {
         when (typeId) {
             1 -> {

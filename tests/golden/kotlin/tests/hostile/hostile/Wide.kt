@@ -51,13 +51,12 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -83,13 +82,12 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -123,7 +121,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         @JvmField
         val KEY_ORDER: Comparator<Wide> = Comparator { _, _ -> 0 }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Wide) {
             val b = w.struct(base, slot, 4000008, 3)
             Writer.checkLength(v.values.size, 1000000, "values")
@@ -133,24 +131,23 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         }
 
         /**
-         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
-         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
          * run after a write failed, to explain it (docs/limits.md 8).
          */
         fun fbeExplain(v: Wide) {
             Writer.checkLength(v.values.size, 1000000, "values")
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: Wide, from: Int) {
             if (from <= 0) v.values = IntArray(1000000)
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -170,7 +167,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -181,7 +178,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -200,7 +197,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -218,7 +215,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Wide) {
             Writer.checkLength(v.values.size, 1000000, "values")
             for (i3 in 0 until 1000000) {
@@ -227,8 +224,8 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -242,7 +239,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -256,7 +253,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -281,7 +278,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -300,7 +297,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: Wide) {
             j.raw("{\"values\":")
             Writer.checkLength(v.values.size, 1000000, "values")
@@ -314,7 +311,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -360,7 +357,7 @@ open class Wide(var values: IntArray = IntArray(1000000)) :
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Wide =
             JsonReader.read(text, limits, Wide(), { r, v -> fbeReadJson(r, v) }, "hostile.Wide")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: Wide) {
             t.append("Wide(")
             t.append("values=")

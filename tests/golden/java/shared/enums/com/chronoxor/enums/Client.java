@@ -7,8 +7,8 @@ import java.io.OutputStream;
 import io.github.fbetoolkit.fbe.FrameClient;
 
 /**
- * A Sender and a Receiver of enums with requests: a {@code request} per
- * [request] message with a response; see FrameClient. Feed it the versioned-model stream.
+ * A Sender and a Receiver of enums with requests: a request per [request] message with a
+ * response; see FrameClient. Feed it the versioned-model stream.
  */
 public class Client extends FrameClient<Sender, Receiver> {
     /**

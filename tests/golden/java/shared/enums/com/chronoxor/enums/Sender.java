@@ -17,13 +17,7 @@ public class Sender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a enums.Enums.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a enums.Enums; returns the frame's size. */
     public int send(Enums value) throws IOException {
         return sendFrame(value::writeFbe);
     }

@@ -17,68 +17,32 @@ public class FinalSender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a protoex.OrderMessage.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a protoex.OrderMessage; returns the frame's size. */
     public int send(OrderMessage value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a protoex.BalanceMessage.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a protoex.BalanceMessage; returns the frame's size. */
     public int send(BalanceMessage value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a protoex.AccountMessage.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a protoex.AccountMessage; returns the frame's size. */
     public int send(AccountMessage value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a proto.OrderMessage.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a proto.OrderMessage; returns the frame's size. */
     public int send(com.chronoxor.proto.OrderMessage value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a proto.BalanceMessage.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a proto.BalanceMessage; returns the frame's size. */
     public int send(com.chronoxor.proto.BalanceMessage value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a proto.AccountMessage.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a proto.AccountMessage; returns the frame's size. */
     public int send(com.chronoxor.proto.AccountMessage value) throws IOException {
         return sendFrame(value::writeFinal);
     }

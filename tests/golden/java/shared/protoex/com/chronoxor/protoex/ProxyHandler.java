@@ -3,83 +3,41 @@
 package com.chronoxor.protoex;
 
 /**
- * What a Proxy of protoex hands on: each frame, verified but not decoded, to look at or forward
- * unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.
+ * What a Proxy of protoex hands on: each frame, verified but not decoded, to look at or
+ * forward unchanged (the bytes are valid during the call). Each method calls onFrame unless
+ * overridden.
  */
 public interface ProxyHandler {
-    /**
-     * Every frame whose own method is not overridden.
-     *
-     * @param typeId the frame's type id
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** Every frame whose own method is not overridden. */
     default void onFrame(int typeId, byte[] frame, int offset, int size) {
     }
 
-    /**
-     * A frame of protoex.OrderMessage (type id 11).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of protoex.OrderMessage (type id 11). */
     default void onOrderMessageFrame(byte[] frame, int offset, int size) {
         onFrame(OrderMessage.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of protoex.BalanceMessage (type id 12).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of protoex.BalanceMessage (type id 12). */
     default void onBalanceMessageFrame(byte[] frame, int offset, int size) {
         onFrame(BalanceMessage.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of protoex.AccountMessage (type id 13).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of protoex.AccountMessage (type id 13). */
     default void onAccountMessageFrame(byte[] frame, int offset, int size) {
         onFrame(AccountMessage.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of proto.OrderMessage (type id 1).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of proto.OrderMessage (type id 1). */
     default void onProtoOrderMessageFrame(byte[] frame, int offset, int size) {
         onFrame(com.chronoxor.proto.OrderMessage.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of proto.BalanceMessage (type id 2).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of proto.BalanceMessage (type id 2). */
     default void onProtoBalanceMessageFrame(byte[] frame, int offset, int size) {
         onFrame(com.chronoxor.proto.BalanceMessage.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of proto.AccountMessage (type id 3).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of proto.AccountMessage (type id 3). */
     default void onProtoAccountMessageFrame(byte[] frame, int offset, int size) {
         onFrame(com.chronoxor.proto.AccountMessage.TYPE_ID, frame, offset, size);
     }

@@ -3,182 +3,86 @@
 package com.chronoxor.test;
 
 /**
- * What a Proxy of test hands on: each frame, verified but not decoded, to look at or forward
- * unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.
+ * What a Proxy of test hands on: each frame, verified but not decoded, to look at or
+ * forward unchanged (the bytes are valid during the call). Each method calls onFrame unless
+ * overridden.
  */
 public interface ProxyHandler {
-    /**
-     * Every frame whose own method is not overridden.
-     *
-     * @param typeId the frame's type id
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** Every frame whose own method is not overridden. */
     default void onFrame(int typeId, byte[] frame, int offset, int size) {
     }
 
-    /**
-     * A frame of test.StructSimple (type id 110).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructSimple (type id 110). */
     default void onStructSimpleFrame(byte[] frame, int offset, int size) {
         onFrame(StructSimple.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructOptional (type id 111).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructOptional (type id 111). */
     default void onStructOptionalFrame(byte[] frame, int offset, int size) {
         onFrame(StructOptional.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructNested (type id 112).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructNested (type id 112). */
     default void onStructNestedFrame(byte[] frame, int offset, int size) {
         onFrame(StructNested.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructBytes (type id 120).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructBytes (type id 120). */
     default void onStructBytesFrame(byte[] frame, int offset, int size) {
         onFrame(StructBytes.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructArray (type id 125).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructArray (type id 125). */
     default void onStructArrayFrame(byte[] frame, int offset, int size) {
         onFrame(StructArray.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructVector (type id 130).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructVector (type id 130). */
     default void onStructVectorFrame(byte[] frame, int offset, int size) {
         onFrame(StructVector.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructList (type id 131).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructList (type id 131). */
     default void onStructListFrame(byte[] frame, int offset, int size) {
         onFrame(StructList.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructSet (type id 132).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructSet (type id 132). */
     default void onStructSetFrame(byte[] frame, int offset, int size) {
         onFrame(StructSet.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructMap (type id 140).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructMap (type id 140). */
     default void onStructMapFrame(byte[] frame, int offset, int size) {
         onFrame(StructMap.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructHash (type id 141).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructHash (type id 141). */
     default void onStructHashFrame(byte[] frame, int offset, int size) {
         onFrame(StructHash.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructHashEx (type id 142).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructHashEx (type id 142). */
     default void onStructHashExFrame(byte[] frame, int offset, int size) {
         onFrame(StructHashEx.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of test.StructEmpty (type id 143).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of test.StructEmpty (type id 143). */
     default void onStructEmptyFrame(byte[] frame, int offset, int size) {
         onFrame(StructEmpty.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of proto.OrderMessage (type id 1).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of proto.OrderMessage (type id 1). */
     default void onProtoOrderMessageFrame(byte[] frame, int offset, int size) {
         onFrame(com.chronoxor.proto.OrderMessage.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of proto.BalanceMessage (type id 2).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of proto.BalanceMessage (type id 2). */
     default void onProtoBalanceMessageFrame(byte[] frame, int offset, int size) {
         onFrame(com.chronoxor.proto.BalanceMessage.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of proto.AccountMessage (type id 3).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of proto.AccountMessage (type id 3). */
     default void onProtoAccountMessageFrame(byte[] frame, int offset, int size) {
         onFrame(com.chronoxor.proto.AccountMessage.TYPE_ID, frame, offset, size);
     }

@@ -17,167 +17,77 @@ public class Sender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a test.StructSimple.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructSimple; returns the frame's size. */
     public int send(StructSimple value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructOptional.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructOptional; returns the frame's size. */
     public int send(StructOptional value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructNested.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructNested; returns the frame's size. */
     public int send(StructNested value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructBytes.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructBytes; returns the frame's size. */
     public int send(StructBytes value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructArray.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructArray; returns the frame's size. */
     public int send(StructArray value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructVector.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructVector; returns the frame's size. */
     public int send(StructVector value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructList.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructList; returns the frame's size. */
     public int send(StructList value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructSet.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructSet; returns the frame's size. */
     public int send(StructSet value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructMap.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructMap; returns the frame's size. */
     public int send(StructMap value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructHash.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructHash; returns the frame's size. */
     public int send(StructHash value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructHashEx.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructHashEx; returns the frame's size. */
     public int send(StructHashEx value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a test.StructEmpty.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a test.StructEmpty; returns the frame's size. */
     public int send(StructEmpty value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a proto.OrderMessage.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a proto.OrderMessage; returns the frame's size. */
     public int send(com.chronoxor.proto.OrderMessage value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a proto.BalanceMessage.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a proto.BalanceMessage; returns the frame's size. */
     public int send(com.chronoxor.proto.BalanceMessage value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a proto.AccountMessage.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a proto.AccountMessage; returns the frame's size. */
     public int send(com.chronoxor.proto.AccountMessage value) throws IOException {
         return sendFrame(value::writeFbe);
     }

@@ -66,12 +66,7 @@ public class StructNested extends StructOptional {
         return t.toString();
     }
 
-    /**
-     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
-     *
-     * @param t the text so far
-     * @param v the value
-     */
+    /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
     public static void fbeText(StringBuilder t, StructNested v) {
         t.append("StructNested(");
         StructOptional.fbeText(t, v);
@@ -126,14 +121,13 @@ public class StructNested extends StructOptional {
         t.append(')');
     }
 
-    /**
-     * Writes v's versioned body, its offset stored in the slot at slot (from base).
-     *
-     * @param w    the writer
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
-     */
+    @Override
+    public void reset() {
+        super.reset();
+        fbeDefaults(this, 0);
+    }
+
+    /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
     public static void fbeWrite(Writer w, int base, int slot, StructNested v) {
         int b = w.struct(base, slot, 622, 112);
         w.putI32(b + 8, v.id);
@@ -530,11 +524,8 @@ public class StructNested extends StructOptional {
     }
 
     /**
-     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
-     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
-     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
-     *
-     * @param v the value
+     * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
+     * run after a write failed, to explain it (docs/limits.md 8).
      */
     public static void fbeExplain(StructNested v) {
         Explain.decimal(v.f29, "f29");
@@ -657,13 +648,7 @@ public class StructNested extends StructOptional {
         }
     }
 
-    @Override
-    public void reset() {
-        super.reset();
-        fbeDefaults(this, 0);
-    }
-
-    /** Sets the own fields from the from-th on to the schema's defaults. */
+    /** Sets v's own fields from the from-th on to the schema's defaults. */
     private static void fbeDefaults(StructNested v, int from) {
         if (from <= 0) {
             v.f1000 = EnumSimple.ENUM_VALUE_0;
@@ -709,10 +694,6 @@ public class StructNested extends StructOptional {
      * of structs, the collections); fields an older writer did not write take the schema's
      * defaults. After an error v is left part read (the roots reset it).
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, StructNested v) throws DecodeException {
@@ -1358,12 +1339,9 @@ public class StructNested extends StructOptional {
     }
 
     /**
-     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
-     * it, without building the value: the same checks in the same order, the same errors.
+     * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+     * without building the value: the same checks in the same order, the same errors.
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
@@ -1623,13 +1601,7 @@ public class StructNested extends StructOptional {
         }
     }
 
-    /**
-     * Reads a versioned root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFbe, under the default limits. */
     public static StructNested fromFbe(byte[] data) throws DecodeException {
         return fromFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -1637,11 +1609,6 @@ public class StructNested extends StructOptional {
     /**
      * Reads a versioned root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static StructNested fromFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1655,12 +1622,7 @@ public class StructNested extends StructOptional {
         }
     }
 
-    /**
-     * Reads a versioned root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFbe, under the default limits. */
     @Override
     public void readFbe(byte[] data) throws DecodeException {
         readFbe(data, 0, data.length, Limits.DEFAULT);
@@ -1672,12 +1634,7 @@ public class StructNested extends StructOptional {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     @Override
     public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1690,12 +1647,7 @@ public class StructNested extends StructOptional {
         }
     }
 
-    /**
-     * Checks a versioned root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFbe, under the default limits. */
     public static void verifyFbe(byte[] data) throws DecodeException {
         verifyFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -1705,10 +1657,6 @@ public class StructNested extends StructOptional {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1720,12 +1668,7 @@ public class StructNested extends StructOptional {
         }
     }
 
-    /**
-     * Appends v's fields (final model, docs/format.md 4.2).
-     *
-     * @param w the writer
-     * @param v the value
-     */
+    /** Appends v's fields (final model, docs/format.md 4.2). */
     public static void fbeWriteFinal(Writer w, StructNested v) {
         w.appendI32(v.id);
         w.appendBool(v.f1);
@@ -2122,10 +2065,8 @@ public class StructNested extends StructOptional {
 
     /**
      * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
+     * reusing what v holds as fbeRead does. After an error v is left part read.
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, StructNested v) throws DecodeException {
@@ -2623,10 +2564,9 @@ public class StructNested extends StructOptional {
     }
 
     /**
-     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
-     * without building the value: the same checks in the same order, the same errors.
+     * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
+     * building the value: the same checks in the same order, the same errors.
      *
-     * @param r the reader
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
@@ -2930,13 +2870,7 @@ public class StructNested extends StructOptional {
         }
     }
 
-    /**
-     * Reads a final root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFinal, under the default limits. */
     public static StructNested fromFinal(byte[] data) throws DecodeException {
         return fromFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -2944,11 +2878,6 @@ public class StructNested extends StructOptional {
     /**
      * Reads a final root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static StructNested fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -2963,12 +2892,7 @@ public class StructNested extends StructOptional {
         }
     }
 
-    /**
-     * Reads a final root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFinal, under the default limits. */
     @Override
     public void readFinal(byte[] data) throws DecodeException {
         readFinal(data, 0, data.length, Limits.DEFAULT);
@@ -2980,12 +2904,7 @@ public class StructNested extends StructOptional {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     @Override
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -2999,12 +2918,7 @@ public class StructNested extends StructOptional {
         }
     }
 
-    /**
-     * Checks a final root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFinal, under the default limits. */
     public static void verifyFinal(byte[] data) throws DecodeException {
         verifyFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -3014,10 +2928,6 @@ public class StructNested extends StructOptional {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -3030,12 +2940,7 @@ public class StructNested extends StructOptional {
         }
     }
 
-    /**
-     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
-     *
-     * @param j the writer
-     * @param v the value
-     */
+    /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
     public static void fbeWriteJson(JsonWriter j, StructNested v) {
         j.raw("{\"id\":");
         j.i64(v.id);
@@ -3630,8 +3535,6 @@ public class StructNested extends StructOptional {
      * Reads the JSON object at r's position into v, a value with the schema's defaults: members
      * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, StructNested v) throws DecodeException {
@@ -4411,21 +4314,13 @@ public class StructNested extends StructOptional {
     /**
      * Reads a value from JSON text under the default limits.
      *
-     * @param text the text
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static StructNested fromJson(String text) throws DecodeException {
         return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
     }
 
-    /**
-     * Reads a value from JSON text in UTF-8 under the default limits.
-     *
-     * @param text the UTF-8 text
-     * @return the value
-     * @throws DecodeException at the first problem (type, member path, text offset)
-     */
+    /** As fromJson(text, limits), under the default limits. */
     public static StructNested fromJson(byte[] text) throws DecodeException {
         return fromJson(text, Limits.DEFAULT);
     }
@@ -4433,9 +4328,6 @@ public class StructNested extends StructOptional {
     /**
      * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
      *
-     * @param text   the UTF-8 text
-     * @param limits the limits
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static StructNested fromJson(byte[] text, Limits limits) throws DecodeException {

@@ -89,12 +89,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         return t.toString();
     }
 
-    /**
-     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
-     *
-     * @param t the text so far
-     * @param v the value
-     */
+    /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
     public static void fbeText(StringBuilder t, CSharpWords v) {
         t.append("CSharpWords(");
         t.append("checked=");
@@ -216,14 +211,12 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         t.append(')');
     }
 
-    /**
-     * Writes v's versioned body, its offset stored in the slot at slot (from base).
-     *
-     * @param w    the writer
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
-     */
+    @Override
+    public void reset() {
+        fbeDefaults(this, 0);
+    }
+
+    /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
     public static void fbeWrite(Writer w, int base, int slot, CSharpWords v) {
         int b = w.struct(base, slot, 178, 9);
         w.putI16(b + 8, v.checked.value());
@@ -296,11 +289,8 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
     }
 
     /**
-     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
-     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
-     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
-     *
-     * @param v the value
+     * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
+     * run after a write failed, to explain it (docs/limits.md 8).
      */
     public static void fbeExplain(CSharpWords v) {
         Explain.present(v.checked, "import.Word", "checked");
@@ -349,12 +339,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    @Override
-    public void reset() {
-        fbeDefaults(this, 0);
-    }
-
-    /** Sets the own fields from the from-th on to the schema's defaults. */
+    /** Sets v's own fields from the from-th on to the schema's defaults. */
     private static void fbeDefaults(CSharpWords v, int from) {
         if (from <= 0) {
             v.checked = Word.checked;
@@ -454,10 +439,6 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
      * of structs, the collections); fields an older writer did not write take the schema's
      * defaults. After an error v is left part read (the roots reset it).
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, CSharpWords v) throws DecodeException {
@@ -700,12 +681,9 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
     }
 
     /**
-     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
-     * it, without building the value: the same checks in the same order, the same errors.
+     * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+     * without building the value: the same checks in the same order, the same errors.
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
@@ -822,13 +800,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /**
-     * Reads a versioned root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFbe, under the default limits. */
     public static CSharpWords fromFbe(byte[] data) throws DecodeException {
         return fromFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -836,11 +808,6 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a versioned root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static CSharpWords fromFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -854,12 +821,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /**
-     * Reads a versioned root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFbe, under the default limits. */
     public void readFbe(byte[] data) throws DecodeException {
         readFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -870,12 +832,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
@@ -887,12 +844,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /**
-     * Checks a versioned root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFbe, under the default limits. */
     public static void verifyFbe(byte[] data) throws DecodeException {
         verifyFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -902,10 +854,6 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -917,12 +865,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /**
-     * Appends v's fields (final model, docs/format.md 4.2).
-     *
-     * @param w the writer
-     * @param v the value
-     */
+    /** Appends v's fields (final model, docs/format.md 4.2). */
     public static void fbeWriteFinal(Writer w, CSharpWords v) {
         w.appendI16(v.checked.value());
         w.appendI32(v.event);
@@ -987,10 +930,8 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
 
     /**
      * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
+     * reusing what v holds as fbeRead does. After an error v is left part read.
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, CSharpWords v) throws DecodeException {
@@ -1080,10 +1021,9 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
     }
 
     /**
-     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
-     * without building the value: the same checks in the same order, the same errors.
+     * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
+     * building the value: the same checks in the same order, the same errors.
      *
-     * @param r the reader
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
@@ -1152,13 +1092,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /**
-     * Reads a final root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFinal, under the default limits. */
     public static CSharpWords fromFinal(byte[] data) throws DecodeException {
         return fromFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -1166,11 +1100,6 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a final root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static CSharpWords fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1185,12 +1114,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /**
-     * Reads a final root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFinal, under the default limits. */
     public void readFinal(byte[] data) throws DecodeException {
         readFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -1201,12 +1125,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
         try {
@@ -1219,12 +1138,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /**
-     * Checks a final root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFinal, under the default limits. */
     public static void verifyFinal(byte[] data) throws DecodeException {
         verifyFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -1234,10 +1148,6 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1250,12 +1160,7 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /**
-     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
-     *
-     * @param j the writer
-     * @param v the value
-     */
+    /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
     public static void fbeWriteJson(JsonWriter j, CSharpWords v) {
         j.raw("{\"checked\":");
         j.i64(v.checked.value());
@@ -1370,8 +1275,6 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
      * Reads the JSON object at r's position into v, a value with the schema's defaults: members
      * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, CSharpWords v) throws DecodeException {
@@ -1535,21 +1438,13 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a value from JSON text under the default limits.
      *
-     * @param text the text
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static CSharpWords fromJson(String text) throws DecodeException {
         return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
     }
 
-    /**
-     * Reads a value from JSON text in UTF-8 under the default limits.
-     *
-     * @param text the UTF-8 text
-     * @return the value
-     * @throws DecodeException at the first problem (type, member path, text offset)
-     */
+    /** As fromJson(text, limits), under the default limits. */
     public static CSharpWords fromJson(byte[] text) throws DecodeException {
         return fromJson(text, Limits.DEFAULT);
     }
@@ -1557,9 +1452,6 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
      *
-     * @param text   the UTF-8 text
-     * @param limits the limits
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static CSharpWords fromJson(byte[] text, Limits limits) throws DecodeException {

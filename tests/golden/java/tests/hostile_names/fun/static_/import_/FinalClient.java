@@ -7,8 +7,8 @@ import java.io.OutputStream;
 import io.github.fbetoolkit.fbe.FrameClient;
 
 /**
- * A FinalSender and a FinalReceiver of import with requests: a {@code request} per
- * [request] message with a response; see FrameClient. Feed it the final-model stream.
+ * A FinalSender and a FinalReceiver of import with requests: a request per [request] message with a
+ * response; see FrameClient. Feed it the final-model stream.
  */
 public class FinalClient extends FrameClient<FinalSender, FinalReceiver> {
     /**

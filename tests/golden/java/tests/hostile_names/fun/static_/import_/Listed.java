@@ -56,12 +56,7 @@ public class Listed extends org.example.market.Instrument {
         return t.toString();
     }
 
-    /**
-     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
-     *
-     * @param t the text so far
-     * @param v the value
-     */
+    /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
     public static void fbeText(StringBuilder t, Listed v) {
         t.append("Listed(");
         org.example.market.Instrument.fbeText(t, v);
@@ -72,14 +67,13 @@ public class Listed extends org.example.market.Instrument {
         t.append(')');
     }
 
-    /**
-     * Writes v's versioned body, its offset stored in the slot at slot (from base).
-     *
-     * @param w    the writer
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
-     */
+    @Override
+    public void reset() {
+        super.reset();
+        fbeDefaults(this, 0);
+    }
+
+    /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
     public static void fbeWrite(Writer w, int base, int slot, Listed v) {
         int b = w.struct(base, slot, 24, 81);
         w.string(b, b + 8, v.symbol);
@@ -93,11 +87,8 @@ public class Listed extends org.example.market.Instrument {
     }
 
     /**
-     * Throws the EncodeException of the first field of v a writer refuses (a null where the type has
-     * none, a string holding a lone surrogate, a decimal beyond 96 bits, a fixed array of another
-     * length), naming its field path: run after a write failed, to explain it (docs/limits.md 8).
-     *
-     * @param v the value
+     * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
+     * run after a write failed, to explain it (docs/limits.md 8).
      */
     public static void fbeExplain(Listed v) {
         Explain.string(v.symbol, "symbol");
@@ -110,13 +101,7 @@ public class Listed extends org.example.market.Instrument {
         }
     }
 
-    @Override
-    public void reset() {
-        super.reset();
-        fbeDefaults(this, 0);
-    }
-
-    /** Sets the own fields from the from-th on to the schema's defaults. */
+    /** Sets v's own fields from the from-th on to the schema's defaults. */
     private static void fbeDefaults(Listed v, int from) {
         if (from <= 0) {
             v.precision = fun.static_.import_.digits.two;
@@ -132,10 +117,6 @@ public class Listed extends org.example.market.Instrument {
      * of structs, the collections); fields an older writer did not write take the schema's
      * defaults. After an error v is left part read (the roots reset it).
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Listed v) throws DecodeException {
@@ -171,12 +152,9 @@ public class Listed extends org.example.market.Instrument {
     }
 
     /**
-     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
-     * it, without building the value: the same checks in the same order, the same errors.
+     * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+     * without building the value: the same checks in the same order, the same errors.
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
@@ -218,13 +196,7 @@ public class Listed extends org.example.market.Instrument {
         }
     }
 
-    /**
-     * Reads a versioned root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFbe, under the default limits. */
     public static Listed fromFbe(byte[] data) throws DecodeException {
         return fromFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -232,11 +204,6 @@ public class Listed extends org.example.market.Instrument {
     /**
      * Reads a versioned root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static Listed fromFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -250,12 +217,7 @@ public class Listed extends org.example.market.Instrument {
         }
     }
 
-    /**
-     * Reads a versioned root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFbe, under the default limits. */
     @Override
     public void readFbe(byte[] data) throws DecodeException {
         readFbe(data, 0, data.length, Limits.DEFAULT);
@@ -267,12 +229,7 @@ public class Listed extends org.example.market.Instrument {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     @Override
     public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -285,12 +242,7 @@ public class Listed extends org.example.market.Instrument {
         }
     }
 
-    /**
-     * Checks a versioned root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFbe, under the default limits. */
     public static void verifyFbe(byte[] data) throws DecodeException {
         verifyFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -300,10 +252,6 @@ public class Listed extends org.example.market.Instrument {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -315,12 +263,7 @@ public class Listed extends org.example.market.Instrument {
         }
     }
 
-    /**
-     * Appends v's fields (final model, docs/format.md 4.2).
-     *
-     * @param w the writer
-     * @param v the value
-     */
+    /** Appends v's fields (final model, docs/format.md 4.2). */
     public static void fbeWriteFinal(Writer w, Listed v) {
         w.appendString(v.symbol);
         w.appendI32(v.digits);
@@ -334,10 +277,8 @@ public class Listed extends org.example.market.Instrument {
 
     /**
      * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
+     * reusing what v holds as fbeRead does. After an error v is left part read.
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, Listed v) throws DecodeException {
@@ -355,10 +296,9 @@ public class Listed extends org.example.market.Instrument {
     }
 
     /**
-     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
-     * without building the value: the same checks in the same order, the same errors.
+     * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
+     * building the value: the same checks in the same order, the same errors.
      *
-     * @param r the reader
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
@@ -385,13 +325,7 @@ public class Listed extends org.example.market.Instrument {
         }
     }
 
-    /**
-     * Reads a final root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFinal, under the default limits. */
     public static Listed fromFinal(byte[] data) throws DecodeException {
         return fromFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -399,11 +333,6 @@ public class Listed extends org.example.market.Instrument {
     /**
      * Reads a final root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static Listed fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -418,12 +347,7 @@ public class Listed extends org.example.market.Instrument {
         }
     }
 
-    /**
-     * Reads a final root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFinal, under the default limits. */
     @Override
     public void readFinal(byte[] data) throws DecodeException {
         readFinal(data, 0, data.length, Limits.DEFAULT);
@@ -435,12 +359,7 @@ public class Listed extends org.example.market.Instrument {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     @Override
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -454,12 +373,7 @@ public class Listed extends org.example.market.Instrument {
         }
     }
 
-    /**
-     * Checks a final root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFinal, under the default limits. */
     public static void verifyFinal(byte[] data) throws DecodeException {
         verifyFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -469,10 +383,6 @@ public class Listed extends org.example.market.Instrument {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -485,12 +395,7 @@ public class Listed extends org.example.market.Instrument {
         }
     }
 
-    /**
-     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
-     *
-     * @param j the writer
-     * @param v the value
-     */
+    /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
     public static void fbeWriteJson(JsonWriter j, Listed v) {
         j.raw("{\"symbol\":");
         j.string(v.symbol);
@@ -511,8 +416,6 @@ public class Listed extends org.example.market.Instrument {
      * Reads the JSON object at r's position into v, a value with the schema's defaults: members
      * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, Listed v) throws DecodeException {
@@ -563,21 +466,13 @@ public class Listed extends org.example.market.Instrument {
     /**
      * Reads a value from JSON text under the default limits.
      *
-     * @param text the text
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static Listed fromJson(String text) throws DecodeException {
         return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
     }
 
-    /**
-     * Reads a value from JSON text in UTF-8 under the default limits.
-     *
-     * @param text the UTF-8 text
-     * @return the value
-     * @throws DecodeException at the first problem (type, member path, text offset)
-     */
+    /** As fromJson(text, limits), under the default limits. */
     public static Listed fromJson(byte[] text) throws DecodeException {
         return fromJson(text, Limits.DEFAULT);
     }
@@ -585,9 +480,6 @@ public class Listed extends org.example.market.Instrument {
     /**
      * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
      *
-     * @param text   the UTF-8 text
-     * @param limits the limits
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static Listed fromJson(byte[] text, Limits limits) throws DecodeException {

@@ -3,61 +3,31 @@
 package fun.static_.import_;
 
 /**
- * What a Proxy of import hands on: each frame, verified but not decoded, to look at or forward
- * unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.
+ * What a Proxy of import hands on: each frame, verified but not decoded, to look at or
+ * forward unchanged (the bytes are valid during the call). Each method calls onFrame unless
+ * overridden.
  */
 public interface ProxyHandler {
-    /**
-     * Every frame whose own method is not overridden.
-     *
-     * @param typeId the frame's type id
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** Every frame whose own method is not overridden. */
     default void onFrame(int typeId, byte[] frame, int offset, int size) {
     }
 
-    /**
-     * A frame of import.Self (type id 44).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of import.Self (type id 44). */
     default void onSelfFrame(byte[] frame, int offset, int size) {
         onFrame(Self.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of import.self (type id 45).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of import.self (type id 45). */
     default void onSelfFrame_(byte[] frame, int offset, int size) {
         onFrame(self.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of import.Hostile (type id 83).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of import.Hostile (type id 83). */
     default void onHostileFrame(byte[] frame, int offset, int size) {
         onFrame(Hostile.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of market.Failure (type id 502).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of market.Failure (type id 502). */
     default void onMarketFailureFrame(byte[] frame, int offset, int size) {
         onFrame(org.example.market.Failure.TYPE_ID, frame, offset, size);
     }

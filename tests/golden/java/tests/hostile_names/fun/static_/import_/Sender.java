@@ -17,46 +17,22 @@ public class Sender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a import.Self.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a import.Self; returns the frame's size. */
     public int send(Self value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a import.self.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a import.self; returns the frame's size. */
     public int send(self value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a import.Hostile.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a import.Hostile; returns the frame's size. */
     public int send(Hostile value) throws IOException {
         return sendFrame(value::writeFbe);
     }
 
-    /**
-     * Sends a market.Failure.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a market.Failure; returns the frame's size. */
     public int send(org.example.market.Failure value) throws IOException {
         return sendFrame(value::writeFbe);
     }

@@ -17,13 +17,7 @@ public class FinalSender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a market.Failure.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a market.Failure; returns the frame's size. */
     public int send(Failure value) throws IOException {
         return sendFrame(value::writeFinal);
     }

@@ -7,10 +7,9 @@ import io.github.fbetoolkit.fbe.Limits
 
 /**
  * Receives versioned-model frames of enums (docs/format.md 7.4) and hands each message to a
- * [Handler]; see FrameReceiver for the limits and the errors.
+ * Handler; see FrameReceiver for the limits and the errors.
  */
 open class Receiver(private val handler: Handler) : FrameReceiver(false) {
-    /** Decodes and delivers one whole frame; false when no message has the type id. */
     override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: Limits): Boolean {
         when (typeId) {
             1 -> handler.onReceive(Enums.fromFbe(frame, offset, size, limits))

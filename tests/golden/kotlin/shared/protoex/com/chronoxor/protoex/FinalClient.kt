@@ -6,8 +6,8 @@ import io.github.fbetoolkit.fbe.FrameClient
 import java.io.OutputStream
 
 /**
- * A [FinalSender] and a [FinalReceiver] of protoex with requests: a `request` per [request]
- * message with a response; see FrameClient. Feed it the final-model stream.
+ * A FinalSender and a FinalReceiver of protoex with requests: a request per [request] message with a
+ * response; see FrameClient. Feed it the final-model stream.
  */
 open class FinalClient(out: OutputStream, notify: Handler) :
     FrameClient<FinalSender, FinalReceiver>(FinalSender(out), { _ ->

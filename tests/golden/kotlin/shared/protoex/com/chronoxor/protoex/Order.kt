@@ -64,13 +64,12 @@ open class Order(
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -96,13 +95,12 @@ open class Order(
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -138,7 +136,7 @@ open class Order(
             a.id.compareTo(b.id)
         }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Order) {
             val b = w.struct(base, slot, 50, 1)
             w.putI32(b + 8, v.id)
@@ -152,15 +150,14 @@ open class Order(
         }
 
         /**
-         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
-         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
          * run after a write failed, to explain it (docs/limits.md 8).
          */
         fun fbeExplain(v: Order) {
             Explain.string(v.symbol, "symbol")
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: Order, from: Int) {
             if (from <= 0) v.id = 0
             if (from <= 1) v.symbol = ""
@@ -173,10 +170,10 @@ open class Order(
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -235,7 +232,7 @@ open class Order(
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -252,7 +249,7 @@ open class Order(
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -271,7 +268,7 @@ open class Order(
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -289,7 +286,7 @@ open class Order(
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Order) {
             w.appendI32(v.id)
             w.appendString(v.symbol)
@@ -302,8 +299,8 @@ open class Order(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -322,7 +319,7 @@ open class Order(
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -336,7 +333,7 @@ open class Order(
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -361,7 +358,7 @@ open class Order(
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -380,7 +377,7 @@ open class Order(
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: Order) {
             j.raw("{\"id\":")
             j.i64(v.id.toLong())
@@ -402,7 +399,7 @@ open class Order(
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -463,7 +460,7 @@ open class Order(
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Order =
             JsonReader.read(text, limits, Order(), { r, v -> fbeReadJson(r, v) }, "protoex.Order")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: Order) {
             t.append("Order(")
             t.append("id=")

@@ -50,13 +50,12 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -82,13 +81,12 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -122,7 +120,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         @JvmField
         val KEY_ORDER: Comparator<StructBytes> = Comparator { _, _ -> 0 }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: StructBytes) {
             val b = w.struct(base, slot, 22, 120)
             w.bytes(b, b + 8, v.f1)
@@ -138,7 +136,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
             }
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: StructBytes, from: Int) {
             if (from <= 0) v.f1 = ByteArray(0)
             if (from <= 1) v.f2 = null
@@ -146,10 +144,10 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -180,7 +178,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -213,7 +211,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -237,7 +235,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -255,7 +253,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructBytes) {
             w.appendBytes(v.f1)
             val o9 = v.f2
@@ -271,8 +269,8 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -285,7 +283,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -303,7 +301,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -328,7 +326,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -347,7 +345,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: StructBytes) {
             j.raw("{\"f1\":")
             j.bytes(v.f1)
@@ -369,7 +367,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -416,7 +414,7 @@ open class StructBytes(var f1: ByteArray = ByteArray(0), var f2: ByteArray? = nu
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructBytes =
             JsonReader.read(text, limits, StructBytes(), { r, v -> fbeReadJson(r, v) }, "test.StructBytes")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: StructBytes) {
             t.append("StructBytes(")
             t.append("f1=")

@@ -106,13 +106,12 @@ open class StructSimple(
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -138,13 +137,12 @@ open class StructSimple(
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -180,7 +178,7 @@ open class StructSimple(
             a.id.compareTo(b.id)
         }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: StructSimple) {
             val b = w.struct(base, slot, 237, 110)
             w.putI32(b + 8, v.id)
@@ -243,8 +241,7 @@ open class StructSimple(
         }
 
         /**
-         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
-         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
          * run after a write failed, to explain it (docs/limits.md 8).
          */
         fun fbeExplain(v: StructSimple) {
@@ -269,7 +266,7 @@ open class StructSimple(
             }
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: StructSimple, from: Int) {
             if (from <= 0) v.id = 0
             if (from <= 1) v.f1 = false
@@ -319,10 +316,10 @@ open class StructSimple(
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -660,7 +657,7 @@ open class StructSimple(
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -916,7 +913,7 @@ open class StructSimple(
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -940,7 +937,7 @@ open class StructSimple(
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -958,7 +955,7 @@ open class StructSimple(
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: StructSimple) {
             w.appendI32(v.id)
             w.appendBool(v.f1)
@@ -1020,8 +1017,8 @@ open class StructSimple(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -1094,7 +1091,7 @@ open class StructSimple(
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -1131,7 +1128,7 @@ open class StructSimple(
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -1156,7 +1153,7 @@ open class StructSimple(
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -1175,7 +1172,7 @@ open class StructSimple(
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: StructSimple) {
             j.raw("{\"id\":")
             j.i64(v.id.toLong())
@@ -1283,7 +1280,7 @@ open class StructSimple(
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -1477,7 +1474,7 @@ open class StructSimple(
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): StructSimple =
             JsonReader.read(text, limits, StructSimple(), { r, v -> fbeReadJson(r, v) }, "test.StructSimple")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: StructSimple) {
             t.append("StructSimple(")
             t.append("id=")

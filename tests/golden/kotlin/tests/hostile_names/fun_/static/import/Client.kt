@@ -8,8 +8,8 @@ import io.github.fbetoolkit.fbe.FrameClient
 import java.io.OutputStream
 
 /**
- * A [Sender] and a [Receiver] of import with requests: a `request` per [request]
- * message with a response; see FrameClient. Feed it the versioned-model stream.
+ * A Sender and a Receiver of import with requests: a request per [request] message with a
+ * response; see FrameClient. Feed it the versioned-model stream.
  */
 open class Client(out: OutputStream, notify: Handler) :
     FrameClient<Sender, Receiver>(Sender(out), { _ ->

@@ -5,8 +5,8 @@
 package fun_.static.import
 
 /**
- * What a Receiver of import delivers: an `onReceive` per message, its own first, then those
- * of its imports. Each does nothing but call [onMessage] unless overridden; each value is new, a
+ * What a Receiver of import delivers: an onReceive per message, its own first, then those of
+ * its imports. Each does nothing but call onMessage unless overridden; each value is new, a
  * handler may keep it.
  */
 interface Handler {

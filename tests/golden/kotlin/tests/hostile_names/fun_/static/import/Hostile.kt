@@ -134,13 +134,12 @@ open class Hostile(
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -166,13 +165,12 @@ open class Hostile(
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -206,7 +204,7 @@ open class Hostile(
         @JvmField
         val KEY_ORDER: Comparator<Hostile> = Comparator { _, _ -> 0 }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: Hostile) {
             val b = w.struct(base, slot, 336, 83)
             try {
@@ -618,8 +616,7 @@ open class Hostile(
         }
 
         /**
-         * Throws the EncodeException of the first field of [v] a writer refuses (a string holding a lone
-         * surrogate, a decimal beyond 96 bits, a fixed array of another length), naming its field path:
+         * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
          * run after a write failed, to explain it (docs/limits.md 8).
          */
         fun fbeExplain(v: Hostile) {
@@ -710,7 +707,7 @@ open class Hostile(
             }
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: Hostile, from: Int) {
             if (from <= 0) v.Order_ = Order()
             if (from <= 1) v.CppWords_ = CppWords()
@@ -797,10 +794,10 @@ open class Hostile(
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -1708,7 +1705,7 @@ open class Hostile(
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -2530,7 +2527,7 @@ open class Hostile(
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -2554,7 +2551,7 @@ open class Hostile(
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -2572,7 +2569,7 @@ open class Hostile(
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: Hostile) {
             try {
                 Order.fbeWriteFinal(w, v.Order_)
@@ -2983,8 +2980,8 @@ open class Hostile(
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -3400,7 +3397,7 @@ open class Hostile(
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -3817,7 +3814,7 @@ open class Hostile(
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -3842,7 +3839,7 @@ open class Hostile(
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -3861,7 +3858,7 @@ open class Hostile(
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: Hostile) {
             j.raw("{\"Order\":")
             try {
@@ -4355,7 +4352,7 @@ open class Hostile(
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -5205,7 +5202,7 @@ open class Hostile(
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): Hostile =
             JsonReader.read(text, limits, Hostile(), { r, v -> fbeReadJson(r, v) }, "import.Hostile")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: Hostile) {
             t.append("Hostile(")
             t.append("Order=")

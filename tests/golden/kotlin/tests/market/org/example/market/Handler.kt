@@ -3,8 +3,8 @@
 package org.example.market
 
 /**
- * What a Receiver of market delivers: an `onReceive` per message, its own first, then those
- * of its imports. Each does nothing but call [onMessage] unless overridden; each value is new, a
+ * What a Receiver of market delivers: an onReceive per message, its own first, then those of
+ * its imports. Each does nothing but call onMessage unless overridden; each value is new, a
  * handler may keep it.
  */
 interface Handler {

@@ -47,12 +47,7 @@ public class Derived extends Fixed {
         return t.toString();
     }
 
-    /**
-     * Appends v in the original's text form: {@code Name(field=value,...)}, a base struct first.
-     *
-     * @param t the text so far
-     * @param v the value
-     */
+    /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
     public static void fbeText(StringBuilder t, Derived v) {
         t.append("Derived(");
         Fixed.fbeText(t, v);
@@ -61,27 +56,20 @@ public class Derived extends Fixed {
         t.append(')');
     }
 
-    /**
-     * Writes v's versioned body, its offset stored in the slot at slot (from base).
-     *
-     * @param w    the writer
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
-     */
-    public static void fbeWrite(Writer w, int base, int slot, Derived v) {
-        int b = w.struct(base, slot, 16, 7);
-        w.putI32(b + 8, v.a);
-        w.putI32(b + 12, v.b);
-    }
-
     @Override
     public void reset() {
         super.reset();
         fbeDefaults(this, 0);
     }
 
-    /** Sets the own fields from the from-th on to the schema's defaults. */
+    /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
+    public static void fbeWrite(Writer w, int base, int slot, Derived v) {
+        int b = w.struct(base, slot, 16, 7);
+        w.putI32(b + 8, v.a);
+        w.putI32(b + 12, v.b);
+    }
+
+    /** Sets v's own fields from the from-th on to the schema's defaults. */
     private static void fbeDefaults(Derived v, int from) {
         if (from <= 0) {
             v.b = 0;
@@ -94,10 +82,6 @@ public class Derived extends Fixed {
      * of structs, the collections); fields an older writer did not write take the schema's
      * defaults. After an error v is left part read (the roots reset it).
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
-     * @param v    the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, Derived v) throws DecodeException {
@@ -119,12 +103,9 @@ public class Derived extends Fixed {
     }
 
     /**
-     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads
-     * it, without building the value: the same checks in the same order, the same errors.
+     * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+     * without building the value: the same checks in the same order, the same errors.
      *
-     * @param r    the reader
-     * @param base the base of the slot
-     * @param slot the slot's absolute position
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
@@ -149,13 +130,7 @@ public class Derived extends Fixed {
         }
     }
 
-    /**
-     * Reads a versioned root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFbe, under the default limits. */
     public static Derived fromFbe(byte[] data) throws DecodeException {
         return fromFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -163,11 +138,6 @@ public class Derived extends Fixed {
     /**
      * Reads a versioned root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static Derived fromFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -181,12 +151,7 @@ public class Derived extends Fixed {
         }
     }
 
-    /**
-     * Reads a versioned root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFbe, under the default limits. */
     @Override
     public void readFbe(byte[] data) throws DecodeException {
         readFbe(data, 0, data.length, Limits.DEFAULT);
@@ -198,12 +163,7 @@ public class Derived extends Fixed {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     @Override
     public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -216,12 +176,7 @@ public class Derived extends Fixed {
         }
     }
 
-    /**
-     * Checks a versioned root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFbe, under the default limits. */
     public static void verifyFbe(byte[] data) throws DecodeException {
         verifyFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -231,10 +186,6 @@ public class Derived extends Fixed {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -246,12 +197,7 @@ public class Derived extends Fixed {
         }
     }
 
-    /**
-     * Appends v's fields (final model, docs/format.md 4.2).
-     *
-     * @param w the writer
-     * @param v the value
-     */
+    /** Appends v's fields (final model, docs/format.md 4.2). */
     public static void fbeWriteFinal(Writer w, Derived v) {
         w.appendI32(v.a);
         w.appendI32(v.b);
@@ -259,10 +205,8 @@ public class Derived extends Fixed {
 
     /**
      * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
+     * reusing what v holds as fbeRead does. After an error v is left part read.
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, Derived v) throws DecodeException {
@@ -274,10 +218,9 @@ public class Derived extends Fixed {
     }
 
     /**
-     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
-     * without building the value: the same checks in the same order, the same errors.
+     * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
+     * building the value: the same checks in the same order, the same errors.
      *
-     * @param r the reader
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
@@ -298,13 +241,7 @@ public class Derived extends Fixed {
         }
     }
 
-    /**
-     * Reads a final root under the default limits.
-     *
-     * @param data the root
-     * @return the value
-     * @throws DecodeException at the first problem (type, field path, offset)
-     */
+    /** As the four-argument fromFinal, under the default limits. */
     public static Derived fromFinal(byte[] data) throws DecodeException {
         return fromFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -312,11 +249,6 @@ public class Derived extends Fixed {
     /**
      * Reads a final root of length bytes at data[offset] under limits.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
-     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static Derived fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -331,12 +263,7 @@ public class Derived extends Fixed {
         }
     }
 
-    /**
-     * Reads a final root into this value under the default limits, reusing what it holds.
-     *
-     * @param data the root
-     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     */
+    /** As the four-argument readFinal, under the default limits. */
     @Override
     public void readFinal(byte[] data) throws DecodeException {
         readFinal(data, 0, data.length, Limits.DEFAULT);
@@ -348,12 +275,7 @@ public class Derived extends Fixed {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
-     *                         to the schema's defaults
      */
     @Override
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -367,12 +289,7 @@ public class Derived extends Fixed {
         }
     }
 
-    /**
-     * Checks a final root under the default limits (see the four-argument form).
-     *
-     * @param data the root
-     * @throws DecodeException why the root cannot be read
-     */
+    /** As the four-argument verifyFinal, under the default limits. */
     public static void verifyFinal(byte[] data) throws DecodeException {
         verifyFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -382,10 +299,6 @@ public class Derived extends Fixed {
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
-     * @param data   the buffer
-     * @param offset the root's first byte
-     * @param length the bytes given
-     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -398,12 +311,7 @@ public class Derived extends Fixed {
         }
     }
 
-    /**
-     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
-     *
-     * @param j the writer
-     * @param v the value
-     */
+    /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
     public static void fbeWriteJson(JsonWriter j, Derived v) {
         j.raw("{\"a\":");
         j.i64(v.a);
@@ -416,8 +324,6 @@ public class Derived extends Fixed {
      * Reads the JSON object at r's position into v, a value with the schema's defaults: members
      * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
      *
-     * @param r the reader
-     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, Derived v) throws DecodeException {
@@ -453,21 +359,13 @@ public class Derived extends Fixed {
     /**
      * Reads a value from JSON text under the default limits.
      *
-     * @param text the text
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static Derived fromJson(String text) throws DecodeException {
         return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
     }
 
-    /**
-     * Reads a value from JSON text in UTF-8 under the default limits.
-     *
-     * @param text the UTF-8 text
-     * @return the value
-     * @throws DecodeException at the first problem (type, member path, text offset)
-     */
+    /** As fromJson(text, limits), under the default limits. */
     public static Derived fromJson(byte[] text) throws DecodeException {
         return fromJson(text, Limits.DEFAULT);
     }
@@ -475,9 +373,6 @@ public class Derived extends Fixed {
     /**
      * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
      *
-     * @param text   the UTF-8 text
-     * @param limits the limits
-     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static Derived fromJson(byte[] text, Limits limits) throws DecodeException {

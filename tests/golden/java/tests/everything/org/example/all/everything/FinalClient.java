@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import io.github.fbetoolkit.fbe.FrameClient;
 
 /**
- * A FinalSender and a FinalReceiver of everything with requests: a {@code request} per
- * [request] message with a response; see FrameClient. Feed it the final-model stream.
+ * A FinalSender and a FinalReceiver of everything with requests: a request per [request] message with a
+ * response; see FrameClient. Feed it the final-model stream.
  */
 public class FinalClient extends FrameClient<FinalSender, FinalReceiver> {
     /**
@@ -59,22 +59,14 @@ public class FinalClient extends FrameClient<FinalSender, FinalReceiver> {
     }
 
     /**
-     * Sends a everything.PlaceOrder and waits for the everything.Accepted of its id.
-     *
-     * @param value         the request
-     * @param timeoutMillis after how long the request fails with a TimeoutException (0: never)
-     * @return the response, or why there is none
+     * Sends a everything.PlaceOrder and gives the everything.Accepted of its id, or why there is none;
+     * timeoutMillis 0 waits for ever.
      */
     public CompletableFuture<Accepted> request(PlaceOrder value, long timeoutMillis) {
         return sendRequest(value.id, Accepted.class, Set.of(Rejected.class, org.example.market.Failure.class), timeoutMillis, () -> sender().send(value));
     }
 
-    /**
-     * Sends a everything.Ping, a request without response: done once sent.
-     *
-     * @param value the request
-     * @throws IOException from the stream
-     */
+    /** Sends a everything.Ping, a request without response: done once sent. */
     public void request(Ping value) throws IOException {
         sender().send(value);
     }

@@ -17,68 +17,32 @@ public class FinalSender extends FrameSender {
         super(out);
     }
 
-    /**
-     * Sends a everything.Note.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a everything.Note; returns the frame's size. */
     public int send(Note value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a everything.PlaceOrder.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a everything.PlaceOrder; returns the frame's size. */
     public int send(PlaceOrder value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a everything.Accepted.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a everything.Accepted; returns the frame's size. */
     public int send(Accepted value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a everything.Rejected.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a everything.Rejected; returns the frame's size. */
     public int send(Rejected value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a everything.Ping.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a everything.Ping; returns the frame's size. */
     public int send(Ping value) throws IOException {
         return sendFrame(value::writeFinal);
     }
 
-    /**
-     * Sends a market.Failure.
-     *
-     * @param value the message
-     * @return the frame's size
-     * @throws IOException from the stream
-     */
+    /** Sends a market.Failure; returns the frame's size. */
     public int send(org.example.market.Failure value) throws IOException {
         return sendFrame(value::writeFinal);
     }

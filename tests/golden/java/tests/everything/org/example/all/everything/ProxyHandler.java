@@ -3,83 +3,41 @@
 package org.example.all.everything;
 
 /**
- * What a Proxy of everything hands on: each frame, verified but not decoded, to look at or forward
- * unchanged (the bytes are valid during the call). Each method calls {@link #onFrame} unless overridden.
+ * What a Proxy of everything hands on: each frame, verified but not decoded, to look at or
+ * forward unchanged (the bytes are valid during the call). Each method calls onFrame unless
+ * overridden.
  */
 public interface ProxyHandler {
-    /**
-     * Every frame whose own method is not overridden.
-     *
-     * @param typeId the frame's type id
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** Every frame whose own method is not overridden. */
     default void onFrame(int typeId, byte[] frame, int offset, int size) {
     }
 
-    /**
-     * A frame of everything.Note (type id 1023).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of everything.Note (type id 1023). */
     default void onNoteFrame(byte[] frame, int offset, int size) {
         onFrame(Note.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of everything.PlaceOrder (type id 1027).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of everything.PlaceOrder (type id 1027). */
     default void onPlaceOrderFrame(byte[] frame, int offset, int size) {
         onFrame(PlaceOrder.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of everything.Accepted (type id 1028).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of everything.Accepted (type id 1028). */
     default void onAcceptedFrame(byte[] frame, int offset, int size) {
         onFrame(Accepted.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of everything.Rejected (type id 1029).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of everything.Rejected (type id 1029). */
     default void onRejectedFrame(byte[] frame, int offset, int size) {
         onFrame(Rejected.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of everything.Ping (type id 1030).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of everything.Ping (type id 1030). */
     default void onPingFrame(byte[] frame, int offset, int size) {
         onFrame(Ping.TYPE_ID, frame, offset, size);
     }
 
-    /**
-     * A frame of market.Failure (type id 502).
-     *
-     * @param frame  the buffer
-     * @param offset the frame's first byte
-     * @param size   the frame's size
-     */
+    /** A frame of market.Failure (type id 502). */
     default void onMarketFailureFrame(byte[] frame, int offset, int size) {
         onFrame(org.example.market.Failure.TYPE_ID, frame, offset, size);
     }

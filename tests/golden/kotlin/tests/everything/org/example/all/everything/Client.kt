@@ -8,8 +8,8 @@ import java.io.OutputStream
 import java.util.concurrent.CompletableFuture
 
 /**
- * A [Sender] and a [Receiver] of everything with requests: a `request` per [request]
- * message with a response; see FrameClient. Feed it the versioned-model stream.
+ * A Sender and a Receiver of everything with requests: a request per [request] message with a
+ * response; see FrameClient. Feed it the versioned-model stream.
  */
 open class Client(out: OutputStream, notify: Handler) :
     FrameClient<Sender, Receiver>(Sender(out), { requests ->

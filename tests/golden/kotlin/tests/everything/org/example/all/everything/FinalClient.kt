@@ -8,8 +8,8 @@ import java.io.OutputStream
 import java.util.concurrent.CompletableFuture
 
 /**
- * A [FinalSender] and a [FinalReceiver] of everything with requests: a `request` per [request]
- * message with a response; see FrameClient. Feed it the final-model stream.
+ * A FinalSender and a FinalReceiver of everything with requests: a request per [request] message with a
+ * response; see FrameClient. Feed it the final-model stream.
  */
 open class FinalClient(out: OutputStream, notify: Handler) :
     FrameClient<FinalSender, FinalReceiver>(FinalSender(out), { requests ->

@@ -49,13 +49,12 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
     }
 
     /**
-     * Reads a versioned root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a versioned root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -81,13 +80,12 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
     }
 
     /**
-     * Reads a final root of [length] bytes at `data[offset]` under [limits] into this value,
-     * overwriting every property and reusing its nested structs, optional structs, the elements of
-     * its vectors of structs and its collections: a server reading into one value allocates little
-     * more than the strings while the messages keep their shape.
+     * Reads a final root of length bytes at data[offset] under limits into this value,
+     * overwriting every field and reusing its nested structs, optional structs, the elements of
+     * its vectors of structs and its collections: a server reading into one value allocates
+     * little more than the strings while the messages keep their shape.
      *
-     * @throws DecodeException at the first problem (type, field path, offset); this value is then
-     *   reset to the schema's defaults
+     * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     @JvmOverloads
     @Throws(DecodeException::class)
@@ -121,7 +119,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         @JvmField
         val KEY_ORDER: Comparator<FixedKeywords> = Comparator { _, _ -> 0 }
 
-        /** Writes [v]'s versioned body, its offset stored in the slot at [slot] (from [base]). */
+        /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
         fun fbeWrite(w: Writer, base: Int, slot: Int, v: FixedKeywords) {
             val b = w.struct(base, slot, 17, 1031)
             w.putI32(b + 8, v.new)
@@ -129,7 +127,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
             w.putI32(b + 13, v.default.value)
         }
 
-        /** Sets [v]'s own properties from the [from]-th on to the schema's defaults. */
+        /** Sets v's own fields from the from-th on to the schema's defaults. */
         private fun fbeDefaults(v: FixedKeywords, from: Int) {
             if (from <= 0) v.new = 0
             if (from <= 1) v.swap = false
@@ -137,10 +135,10 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         }
 
         /**
-         * Reads the versioned body the slot at [slot] points to (from [base]) into [v], overwriting every
-         * field and reusing what [v] holds (nested structs, an optional struct, the elements of a vector
+         * Reads the versioned body the slot at slot points to (from base) into v, overwriting every
+         * field and reusing what v holds (nested structs, an optional struct, the elements of a vector
          * of structs, the collections); fields an older writer did not write take the schema's
-         * defaults. After an error [v] is left part read (the roots reset it).
+         * defaults. After an error v is left part read (the roots reset it).
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -169,7 +167,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         }
 
         /**
-         * Checks the versioned body the slot at [slot] points to (from [base]) as [fbeRead] reads it,
+         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -180,7 +178,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         }
 
         /**
-         * Reads a versioned root of [length] bytes at `data[offset]` under [limits].
+         * Reads a versioned root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -204,7 +202,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when [fromFbe]
+         * Checks a versioned root without building the value: returns exactly when fromFbe
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -222,7 +220,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
             }
         }
 
-        /** Appends [v]'s fields (final model, docs/format.md 4.2). */
+        /** Appends v's fields (final model, docs/format.md 4.2). */
         fun fbeWriteFinal(w: Writer, v: FixedKeywords) {
             w.appendI32(v.new)
             w.appendBool(v.swap)
@@ -230,8 +228,8 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         }
 
         /**
-         * Reads [v]'s fields at the reader's cursor (final model) into [v], overwriting every field and
-         * reusing what [v] holds as [fbeRead] does. After an error [v] is left part read.
+         * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
+         * reusing what v holds as fbeRead does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -245,7 +243,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them, without
+         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
          * building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -257,7 +255,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         }
 
         /**
-         * Reads a final root of [length] bytes at `data[offset]` under [limits].
+         * Reads a final root of length bytes at data[offset] under limits.
          *
          * @throws DecodeException at the first problem (type, field path, offset)
          */
@@ -282,7 +280,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when [fromFinal]
+         * Checks a final root without building the value: returns exactly when fromFinal
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -301,7 +299,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
             }
         }
 
-        /** Writes [v] as a JSON object, inherited fields first (docs/format.md 8). */
+        /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
         fun fbeWriteJson(j: JsonWriter, v: FixedKeywords) {
             j.raw("{\"new\":")
             j.i64(v.new.toLong())
@@ -313,7 +311,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         }
 
         /**
-         * Reads the JSON object at [r]'s position into [v], a value with the schema's defaults: members
+         * Reads the JSON object at r's position into v, a value with the schema's defaults: members
          * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
          *
          * @throws DecodeException at the first problem (docs/limits.md 7)
@@ -360,7 +358,7 @@ open class FixedKeywords(var new: Int = 0, var swap: Boolean = false, var defaul
         fun fromJson(text: ByteArray, limits: Limits = Limits.DEFAULT): FixedKeywords =
             JsonReader.read(text, limits, FixedKeywords(), { r, v -> fbeReadJson(r, v) }, "everything.FixedKeywords")
 
-        /** Appends [v] in the original's text form to [t]: `Name(field=value,...)`, a base struct first. */
+        /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
         fun fbeText(t: StringBuilder, v: FixedKeywords) {
             t.append("FixedKeywords(")
             t.append("new=")
