@@ -9,7 +9,10 @@ checked in every language from then on, not only in the runtime that was fixed.
 * float bits (docs/format.md 1): a float NaN's sign and payload survive a read and a write, in a
   field (`test.StructSimple.f25`, `f26`), in an optional's value (`test.StructOptional.f136`), and
   in those of a set's element, a map's and a hash's value, in both models (Ruby's Array#pack wrote
-  every NaN as 0x7FC00000: 29:6069, 29:11456).
+  every NaN as 0x7FC00000: 29:6069, 29:11456). A signalling float NaN (quiet bit clear) reads
+  quieted, sign and the rest of its payload kept, in the same places: 0x7F800001 is written back as
+  0x7FC00001 (Python, JavaScript and Ruby hold a float as a double, whose widening sets the bit; C++
+  and Go wrote it back bit for bit).
 * found inputs: the agreement run's inputs themselves, listed in agreement_regressions.txt
   (`SEED:I package type format hex`), read and written back as fbe.dynamic reads and writes them.
 
@@ -26,6 +29,8 @@ P = struct.pack
 HERE = Path(__file__).resolve().parent
 REGRESSIONS = HERE / "agreement_regressions.txt"
 NANS = (0xFFF6E979, 0x7FC00001, 0xFFFFFFFF, 0xFFC00000)   # quiet NaNs: negative, with payloads, all ones
+SIGNALLING_NANS = (0x7F800001, 0xFFA00000, 0xFFBFFFFF, 0x7F812345)   # quiet bit clear: read quieted
+QUIET_BIT = 0x00400000
 
 
 def _codec(package: str) -> Any:
@@ -47,11 +52,12 @@ def older_base_bodies() -> list[tuple[str, bytes, dict[str, Any]]]:
             ("body-16-holds-inherited", root(P("<Ii", 16, 7)), dict(default, symbol="a", digits=7))]
 
 
-def float_nans() -> list[tuple[str, str, str, bytes]]:
-    """(type, format, name, root): values whose float fields hold NaNs (written as 1.5 and 2.5 by
-    fbe.dynamic, whose bytes are then replaced): test.StructSimple's f25 and f26, test.StructOptional's
-    f136 and f137 (optionals), the same StructSimple as a set's element and a map's value, and the
-    optionals of a StructNested as a hash's value (written by other code than a struct field in Ruby)."""
+def float_nans() -> list[tuple[str, str, str, bytes, bytes]]:
+    """(type, format, name, root, root written back): values whose float fields hold NaNs (written as
+    1.5 and 2.5 by fbe.dynamic, whose bytes are then replaced): test.StructSimple's f25 and f26,
+    test.StructOptional's f136 and f137 (optionals), the same StructSimple as a set's element and a
+    map's value, and the optionals of a StructNested as a hash's value (written by other code than a
+    struct field in Ruby). A quiet NaN is written back as read; a signalling one with its quiet bit set."""
     codec = _codec("test")
     one, two = P("<f", 1.5), P("<f", 2.5)
     simple = dict(codec.default("test.StructSimple"), f25=1.5, f26=2.5)
@@ -66,9 +72,12 @@ def float_nans() -> list[tuple[str, str, str, bytes]]:
         for fmt in ("versioned", "final"):
             data = bytes(codec.encode(value, f"test.{type_}", fmt))
             assert data.count(one) == data.count(two) == 1, (type_, fmt)
-            for first, second in zip(NANS[::2], NANS[1::2]):
-                name = f"{first:08x}-{second:08x}"
-                out.append((type_, fmt, name, data.replace(one, P("<I", first)).replace(two, P("<I", second))))
+            for nans in (NANS, SIGNALLING_NANS):
+                for first, second in zip(nans[::2], nans[1::2]):
+                    name = f"{first:08x}-{second:08x}"
+                    root = data.replace(one, P("<I", first)).replace(two, P("<I", second))
+                    back = data.replace(one, P("<I", first | QUIET_BIT)).replace(two, P("<I", second | QUIET_BIT))
+                    out.append((type_, fmt, name, root, back))
     return out
 
 
@@ -91,9 +100,9 @@ def agreement_cases(add: Callable[..., None]) -> None:
         expected = bytes(everything.encode(value, "everything.ImportedBase", "versioned"))
         add(f"older bodies/ImportedBase.versioned/{name}", "agreement: older bodies",
             _binary("everything", "ImportedBase", "versioned", data), "result", result=expected)
-    for type_, fmt, name, data in float_nans():
+    for type_, fmt, name, data, back in float_nans():
         add(f"float bits/{type_}.{fmt}/{name}", "agreement: float bits", _binary("test", type_, fmt, data), "result",
-            result=data)
+            result=back)
     for input_id, package, type_, fmt, data in regressions():
         codec = _codec(package)
         value, _ = codec.decode(data, f"{package}.{type_}", fmt, check=True)

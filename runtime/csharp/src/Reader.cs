@@ -98,7 +98,16 @@ namespace Fbe
         public static int GetInt32(byte[] b, int p) { return (int)GetUInt32(b, p); }
         public static ulong GetUInt64(byte[] b, int p) { return GetUInt32(b, p) | (ulong)GetUInt32(b, p + 4) << 32; }
         public static long GetInt64(byte[] b, int p) { return (long)GetUInt64(b, p); }
-        public static float GetSingle(byte[] b, int p) { return Bits.UInt32ToSingle(GetUInt32(b, p)); }
+        /// <summary>A float bit for bit, but a signalling NaN (quiet bit clear) reads quieted, its sign and the
+        /// rest of its payload kept (docs/format.md 1): the value every language reads, as the widening to a
+        /// double makes it in those that hold a float as one.</summary>
+        public static float GetSingle(byte[] b, int p)
+        {
+            uint bits = GetUInt32(b, p);
+            if ((bits & 0x7FFFFFFFu) > 0x7F800000u)
+                bits |= 0x00400000u; // a NaN: the quiet bit set
+            return Bits.UInt32ToSingle(bits);
+        }
         public static double GetDouble(byte[] b, int p) { return BitConverter.Int64BitsToDouble(GetInt64(b, p)); }
         public static Guid GetGuid(byte[] b, int p) { return Uuid.Read(b, p); }
 

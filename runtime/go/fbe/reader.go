@@ -200,10 +200,20 @@ func GetU32(b []byte) uint32          { return binary.LittleEndian.Uint32(b) }
 func GetI32(b []byte) int32           { return int32(binary.LittleEndian.Uint32(b)) }
 func GetU64(b []byte) uint64          { return binary.LittleEndian.Uint64(b) }
 func GetI64(b []byte) int64           { return int64(binary.LittleEndian.Uint64(b)) }
-func GetF32(b []byte) float32         { return math.Float32frombits(binary.LittleEndian.Uint32(b)) }
 func GetF64(b []byte) float64         { return math.Float64frombits(binary.LittleEndian.Uint64(b)) }
 func GetTimestamp(b []byte) Timestamp { return Timestamp(binary.LittleEndian.Uint64(b)) }
 func GetUUID(b []byte) (u UUID)       { copy(u[:], b[:16]); return }
+
+// GetF32 reads a float bit for bit, but a signalling NaN (quiet bit clear) reads quieted, its sign and
+// the rest of its payload kept (docs/format.md 1): the value every language reads, as the widening to a
+// double makes it in those that hold a float as one.
+func GetF32(b []byte) float32 {
+	bits := binary.LittleEndian.Uint32(b)
+	if bits&0x7FFFFFFF > 0x7F800000 { // a NaN: the quiet bit set
+		bits |= 0x00400000
+	}
+	return math.Float32frombits(bits)
+}
 
 // ---------------------------------------------------------------- versioned model
 

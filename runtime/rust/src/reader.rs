@@ -27,7 +27,19 @@ macro_rules! getters {
 }
 
 getters!(get_u8 u8, get_i8 i8, get_u16 u16, get_i16 i16, get_u32 u32, get_i32 i32, get_u64 u64, get_i64 i64,
-         get_f32 f32, get_f64 f64);
+         get_f64 f64);
+
+/// The `f32` at `at` of `b` (little-endian), bit for bit but for a signalling NaN (quiet bit
+/// clear), which reads quieted, its sign and the rest of its payload kept (docs/format.md 1): the
+/// value every language reads, as the widening to a double makes it in those that hold a float as one.
+#[inline(always)]
+pub fn get_f32(b: &[u8], at: usize) -> f32 {
+    let mut bits = u32::from_le_bytes(bytes(b, at));
+    if bits & 0x7FFF_FFFF > 0x7F80_0000 {
+        bits |= 0x0040_0000; // a NaN: the quiet bit set
+    }
+    f32::from_bits(bits)
+}
 
 /// The `bool` at `at` of `b`: any non-zero byte is true (docs/format.md 2.2).
 #[inline(always)]

@@ -15,8 +15,9 @@ namespace FBE {
 //! bool, char, wchar_t, the fixed-width integers, float, double, decimal_t,
 //! uuid_t and every enum (stored as its underlying integer). `raw`: the wire
 //! bytes are the object representation (numbers and enums of their wire
-//! size on a little-endian host; not bool, which has two valid values), so
-//! a run of values can be copied with memcpy.
+//! size on a little-endian host; not bool, which has two valid values, nor
+//! float, whose signalling NaNs read quieted), so a run of values can be
+//! copied with memcpy.
 template <typename T, typename Enable = void>
 struct Scalar {
     static constexpr bool defined = false;
@@ -57,8 +58,27 @@ template <> struct Scalar<int32_t> : detail::ArithmeticScalar<int32_t, int32_t> 
 template <> struct Scalar<uint32_t> : detail::ArithmeticScalar<uint32_t, uint32_t> {};
 template <> struct Scalar<int64_t> : detail::ArithmeticScalar<int64_t, int64_t> {};
 template <> struct Scalar<uint64_t> : detail::ArithmeticScalar<uint64_t, uint64_t> {};
-template <> struct Scalar<float> : detail::ArithmeticScalar<float, float> {};
 template <> struct Scalar<double> : detail::ArithmeticScalar<double, double> {};
+
+//! float: the wire bits, but a signalling NaN (quiet bit clear) reads quieted, its
+//! sign and the rest of its payload kept (docs/format.md 1): the value every
+//! language reads, as the widening to a double makes it in those that hold a
+//! float as one. So floats are not `raw`: a run of them is read one by one.
+template <>
+struct Scalar<float> {
+    static constexpr bool defined = true;
+    static constexpr std::size_t size = 4;
+    static constexpr bool raw = false;
+    static void put(uint8_t* p, float value) noexcept { store<float>(p, value); }
+    static float get(const uint8_t* p) noexcept {
+        float value = load<float>(p);
+        if (FBE_UNLIKELY(value != value)) { // a NaN: its bits with the quiet bit set
+            const uint32_t bits = load<uint32_t>(p) | 0x00400000u;
+            std::memcpy(&value, &bits, sizeof(value));
+        }
+        return value;
+    }
+};
 
 template <typename E>
 struct Scalar<E, std::enable_if_t<std::is_enum_v<E>>> : detail::ArithmeticScalar<E, std::underlying_type_t<E>> {};

@@ -189,9 +189,20 @@ public final class Reader {
         return (long) I64.get(data, p);
     }
 
-    /** @param p position @return the slot's value */
+    /**
+     * A float bit for bit, but a signalling NaN (quiet bit clear) reads quieted, its sign and the rest
+     * of its payload kept (docs/format.md 1): the value every language reads, as the widening to a
+     * double makes it in those that hold a float as one.
+     *
+     * @param p position
+     * @return the slot's value
+     */
     public float f32(int p) {
-        return Float.intBitsToFloat((int) I32.get(data, p));
+        int bits = (int) I32.get(data, p);
+        if ((bits & 0x7FFFFFFF) > 0x7F800000) {
+            bits |= 0x00400000; // a NaN: the quiet bit set
+        }
+        return Float.intBitsToFloat(bits);
     }
 
     /** @param p position @return the slot's value */
