@@ -575,17 +575,23 @@ def cross_cases(writers: dict[str, Testee], m: dict[str, Any] | None, extra_valu
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--testee", action="append", default=[], metavar="NAME=COMMAND",
-                    help="run this testee (default: every language's, all built)")
+    ap.add_argument("--testee", action="append", default=[], metavar="NAME[=COMMAND]",
+                    help="run this testee: NAME alone is the built one of that name (default: every "
+                         "language's, all built)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds per request (default 10)")
     ap.add_argument("--extra-values", metavar="FILE", help="JSON list of generated values for the cross matrix")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every failing case")
     args = ap.parse_args(argv)
 
     commands: dict[str, list[str]] = {}
+    built, _ = built_testees()
     for spec in args.testee:
         name, _, cmd = spec.partition("=")
-        commands[name] = cmd.split()
+        if not cmd and name not in built:   # a name alone: the built testee of that name
+            print(f"conformance: no built testee {name!r} (built: {', '.join(sorted(built))}); "
+                  "give NAME=COMMAND", file=sys.stderr)
+            return 1
+        commands[name] = cmd.split() if cmd else built[name]
     if not commands:
         try:
             commands = testee_commands()
