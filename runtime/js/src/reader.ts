@@ -80,14 +80,17 @@ export class Reader {
     if (this.budget < 0) throw new DecodeError("decode budget exceeded", field, off, "budget");
   }
 
-  private enter(cost: number, off: number, nested: number): void {
+  private enter(cost: number, off: number, nested: number, size = 0, lacks?: (size: number) => string): void {
     if (this.depth >= this.limits.maxDepth) {
       throw new DecodeError("structs nested deeper than " + this.limits.maxDepth, "", off, "depth");
     }
     this.budget -= cost;
     // `nested`: what the default structs the value holds cost, which its read costs at least (read
-    // or defaulted): refused before the value and its defaults are made
-    if (this.budget < nested) throw new DecodeError("decode budget exceeded", "", off, "budget");
+    // or defaulted): refused before the value and its defaults are made, named as the older body's
+    // defaults are (lacks: the first field a body of `size` bytes lacks, docs/limits.md 3)
+    if (this.budget < nested) {
+      throw new DecodeError("decode budget exceeded", lacks === undefined ? "" : lacks(size), off, "budget");
+    }
     this.depth++;
   }
 
@@ -163,12 +166,15 @@ export class Reader {
    * inside the root, the expected type id, allocation order), the depth and
    * the budget (`cost`: the struct's own charge, docs/limits.md 3; `nested`:
    * what the default structs it holds cost, which the budget left must
-   * cover before the value is made). Returns the body's position; the caller
-   * reads the fields present (the body size is `u32(body)`) and calls leave.
-   * Its errors are the struct's own: the caller's catch names the field
-   * holding it.
+   * cover before the value is made; `lacks` names the first field a body of
+   * its size lacks, "" when it holds them all: what that refusal names, as a
+   * reader of the body would name its missing defaults). Returns the body's
+   * position; the caller reads the fields present (the body size is
+   * `u32(body)`) and calls leave. Its errors are the struct's own: the
+   * caller's catch names the field holding it.
    */
-  struct(base: number, slot: number, typeId: number, cost: number, nested = 0): number {
+  struct(base: number, slot: number, typeId: number, cost: number, nested = 0,
+         lacks?: (size: number) => string): number {
     const off = this.u32(slot);
     if (off === 0) throw new DecodeError("struct offset 0", "", slot);
     const p = base + off;
@@ -182,7 +188,7 @@ export class Reader {
     const tid = this.u32(p + 4);
     if (tid !== typeId) throw new DecodeError("type id " + tid + " where " + typeId + " was expected", "", p);
     this.mark = p + size;
-    this.enter(cost, p, nested);
+    this.enter(cost, p, nested, size, lacks);
     return p;
   }
 

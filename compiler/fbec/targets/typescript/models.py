@@ -402,6 +402,8 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                      [("w", rt('Writer', False)), ("base", "number"), ("slot", "number"), ("v", name)], "void"):
         write_fields(w, c, s, plan, names, False)
 
+    if s.nested_cost:
+        write_lacks(w, c, s, plan)
     write_body_reader(w, c, s, name, "Read", (
         ("/**\n * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default\n"
          " * value its parent made, when given, else into a new value.\n */"),
@@ -481,6 +483,21 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool)
         caught(w, verify, f'{rt("rootOf")}(e, "{q}")')
 
 
+def write_lacks(w: CodeWriter, c: Context, s: ir.Struct, plan: StructPlan) -> None:
+    """fbeLacks, given to the reader's struct entry of a struct holding default structs: the first field
+    a body of n bytes lacks whose defaults cost ("" when none does), what a refusal at the entry names, as
+    older_body names the charge of the defaults (docs/limits.md 3)."""
+    base = s.base is not None and c.schema.struct(s.base).nested_cost
+    with c.member(w, "/** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */",
+                  f"static {'override ' if base else ''}", "fbeLacks", [("n", "number")], "string"):
+        if plan.base_fields and plan.older_cost:
+            w.line(f'if (n < {s.base_size}) return "{plan.fields[0].name}";')
+        for f in plan.own_fields:
+            if f.missing_cost:
+                w.line(f'if (n < {f.end}) return "{f.name}";')
+        w.line('return "";')
+
+
 def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, name: str, verb: str, docs: tuple[str, str],
                       field: Callable[[CodeWriter, FieldPlan], None],
                       skip: Callable[[FieldPlan], bool] = lambda f: False) -> None:
@@ -496,7 +513,8 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, name: str, verb: 
     with c.member(w, docs[0], f"static {c.over}", f"fbe{verb}",
                   [reader, ("base", "number"), ("slot", "number"), *([("into?", name)] if value else [])],
                   name if value else "void"):
-        call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)})"
+        lacks = f", {name}.fbeLacks" if s.nested_cost else ""
+        call = f"r.struct(base, slot, {s.type_id}, {struct_costs(s)}{lacks})"
         w.line(f"const b = {call};" if text else f"{call};")
         if value:
             w.line(f"const v = into ?? new {name}();")

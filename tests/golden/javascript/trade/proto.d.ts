@@ -123,6 +123,7 @@ export declare class Account {
   static fbeCompareKey(a: Account, b: Account): number;
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Account): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Account): Account;
   static fbeReadBody(r: fbe.Reader, v: Account, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -151,6 +152,7 @@ export declare class OrderMessage {
   constructor(init?: Partial<OrderMessage>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: OrderMessage): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: OrderMessage): OrderMessage;
   static fbeReadBody(r: fbe.Reader, v: OrderMessage, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -179,6 +181,7 @@ export declare class BalanceMessage {
   constructor(init?: Partial<BalanceMessage>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: BalanceMessage): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: BalanceMessage): BalanceMessage;
   static fbeReadBody(r: fbe.Reader, v: BalanceMessage, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -207,6 +210,7 @@ export declare class AccountMessage {
   constructor(init?: Partial<AccountMessage>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: AccountMessage): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: AccountMessage): AccountMessage;
   static fbeReadBody(r: fbe.Reader, v: AccountMessage, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;

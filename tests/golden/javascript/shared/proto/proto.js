@@ -695,12 +695,21 @@ export class Account {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "id";
+    if (n < 16) return "name";
+    if (n < 17) return "state";
+    if (n < 21) return "wallet";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 3, 14, 12);
+    const b = r.struct(base, slot, 3, 14, 12, Account.fbeLacks);
     const v = into ?? new Account();
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -769,7 +778,7 @@ export class Account {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 3, 14, 12);
+    const b = r.struct(base, slot, 3, 14, 12, Account.fbeLacks);
     Account.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1162,12 +1171,18 @@ export class OrderMessage {
     Order.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 1, 1, 26);
+    const b = r.struct(base, slot, 1, 1, 26, OrderMessage.fbeLacks);
     const v = into ?? new OrderMessage();
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1192,7 +1207,7 @@ export class OrderMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 1, 1, 26);
+    const b = r.struct(base, slot, 1, 1, 26, OrderMessage.fbeLacks);
     OrderMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1404,12 +1419,18 @@ export class BalanceMessage {
     Balance.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 2, 1, 12);
+    const b = r.struct(base, slot, 2, 1, 12, BalanceMessage.fbeLacks);
     const v = into ?? new BalanceMessage();
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1434,7 +1455,7 @@ export class BalanceMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 2, 1, 12);
+    const b = r.struct(base, slot, 2, 1, 12, BalanceMessage.fbeLacks);
     BalanceMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1646,12 +1667,18 @@ export class AccountMessage {
     Account.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 3, 1, 26);
+    const b = r.struct(base, slot, 3, 1, 26, AccountMessage.fbeLacks);
     const v = into ?? new AccountMessage();
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1676,7 +1703,7 @@ export class AccountMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 3, 1, 26);
+    const b = r.struct(base, slot, 3, 1, 26, AccountMessage.fbeLacks);
     AccountMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }

@@ -752,12 +752,21 @@ export class Account {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "id";
+    if (n < 16) return "name";
+    if (n < 17) return "state";
+    if (n < 21) return "wallet";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 3, 14, 20);
+    const b = r.struct(base, slot, 3, 14, 20, Account.fbeLacks);
     const v = into ?? new Account();
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -826,7 +835,7 @@ export class Account {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 3, 14, 20);
+    const b = r.struct(base, slot, 3, 14, 20, Account.fbeLacks);
     Account.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1219,12 +1228,18 @@ export class OrderMessage {
     Order.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 11, 1, 42);
+    const b = r.struct(base, slot, 11, 1, 42, OrderMessage.fbeLacks);
     const v = into ?? new OrderMessage();
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1249,7 +1264,7 @@ export class OrderMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 11, 1, 42);
+    const b = r.struct(base, slot, 11, 1, 42, OrderMessage.fbeLacks);
     OrderMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1461,12 +1476,18 @@ export class BalanceMessage {
     Balance.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 12, 1, 20);
+    const b = r.struct(base, slot, 12, 1, 20, BalanceMessage.fbeLacks);
     const v = into ?? new BalanceMessage();
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1491,7 +1512,7 @@ export class BalanceMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 12, 1, 20);
+    const b = r.struct(base, slot, 12, 1, 20, BalanceMessage.fbeLacks);
     BalanceMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1703,12 +1724,18 @@ export class AccountMessage {
     Account.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 13, 1, 34);
+    const b = r.struct(base, slot, 13, 1, 34, AccountMessage.fbeLacks);
     const v = into ?? new AccountMessage();
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1733,7 +1760,7 @@ export class AccountMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 13, 1, 34);
+    const b = r.struct(base, slot, 13, 1, 34, AccountMessage.fbeLacks);
     AccountMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }

@@ -137,6 +137,7 @@ export declare class StructSimple {
   static fbeCompareKey(a: StructSimple, b: StructSimple): number;
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructSimple): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: StructSimple): StructSimple;
   static fbeReadBody(r: fbe.Reader, v: StructSimple, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -232,6 +233,7 @@ export declare class StructOptional extends StructSimple {
   static fbeCompareKey(a: StructOptional, b: StructOptional): number;
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructOptional): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: StructOptional): StructOptional;
   static fbeReadBody(r: fbe.Reader, v: StructOptional, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -273,6 +275,7 @@ export declare class StructNested extends StructOptional {
   static fbeCompareKey(a: StructNested, b: StructNested): number;
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructNested): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: StructNested): StructNested;
   static fbeReadBody(r: fbe.Reader, v: StructNested, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -340,6 +343,7 @@ export declare class StructArray {
   constructor(init?: Partial<StructArray>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructArray): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: StructArray): StructArray;
   static fbeReadBody(r: fbe.Reader, v: StructArray, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;

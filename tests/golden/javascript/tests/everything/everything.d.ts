@@ -493,6 +493,7 @@ export declare class Everything {
   static fbeCompareKey(a: Everything, b: Everything): number;
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Everything): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Everything): Everything;
   static fbeReadBody(r: fbe.Reader, v: Everything, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -524,6 +525,7 @@ export declare class PlaceOrder {
   static fbeCompareKey(a: PlaceOrder, b: PlaceOrder): number;
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: PlaceOrder): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: PlaceOrder): PlaceOrder;
   static fbeReadBody(r: fbe.Reader, v: PlaceOrder, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;

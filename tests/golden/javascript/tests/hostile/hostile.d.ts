@@ -125,6 +125,7 @@ export declare class Holder {
   constructor(init?: Partial<Holder>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Holder): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Holder): Holder;
   static fbeReadBody(r: fbe.Reader, v: Holder, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;

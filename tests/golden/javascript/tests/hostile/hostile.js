@@ -1076,12 +1076,18 @@ export class Holder {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "wide";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 5, 5, 4000000);
+    const b = r.struct(base, slot, 5, 5, 4000000, Holder.fbeLacks);
     const v = into ?? new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1140,7 +1146,7 @@ export class Holder {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 5, 5, 4000000);
+    const b = r.struct(base, slot, 5, 5, 4000000, Holder.fbeLacks);
     Holder.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }

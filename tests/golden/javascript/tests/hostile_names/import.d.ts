@@ -3307,6 +3307,7 @@ export declare class Imported {
   constructor(init?: Partial<Imported>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Imported): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Imported): Imported;
   static fbeReadBody(r: fbe.Reader, v: Imported, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -3366,6 +3367,7 @@ export declare class Listed extends market.Instrument {
   static fbeCompareKey(a: Listed, b: Listed): number;
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Listed): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Listed): Listed;
   static fbeReadBody(r: fbe.Reader, v: Listed, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;
@@ -3504,6 +3506,7 @@ export declare class Hostile {
   constructor(init?: Partial<Hostile>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Hostile): void;
+  static fbeLacks(n: number): string;
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Hostile): Hostile;
   static fbeReadBody(r: fbe.Reader, v: Hostile, b: number, n: number): void;
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void;

@@ -34890,12 +34890,19 @@ export class Imported {
     w.putU8(b + 13, v.example);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 9) return "market";
+    if (n < 13) return "org";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 79, 2, 8);
+    const b = r.struct(base, slot, 79, 2, 8, Imported.fbeLacks);
     const v = into ?? new Imported();
     Imported.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -34929,7 +34936,7 @@ export class Imported {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 79, 2, 8);
+    const b = r.struct(base, slot, 79, 2, 8, Imported.fbeLacks);
     Imported.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -35401,12 +35408,20 @@ export class Listed extends market.Instrument {
     symbol_.fbeWrite(w, b, b + 20, v.ticker);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 16) return "symbol";
+    if (n < 20) return "precision";
+    if (n < 24) return "ticker";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 81, 12, 4);
+    const b = r.struct(base, slot, 81, 12, 4, Listed.fbeLacks);
     const v = into ?? new Listed();
     Listed.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -35442,7 +35457,7 @@ export class Listed extends market.Instrument {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 81, 12, 4);
+    const b = r.struct(base, slot, 81, 12, 4, Listed.fbeLacks);
     Listed.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -36214,12 +36229,98 @@ export class Hostile {
     w.putI32(b + 332, v.Letters);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n) {
+    if (n < 12) return "Order";
+    if (n < 16) return "CppWords";
+    if (n < 20) return "PythonWords";
+    if (n < 24) return "GoWords";
+    if (n < 28) return "JavaWords";
+    if (n < 32) return "KotlinWords";
+    if (n < 36) return "JsWords";
+    if (n < 40) return "RustWords";
+    if (n < 44) return "CSharpWords";
+    if (n < 48) return "RubyWords";
+    if (n < 52) return "CppMembers";
+    if (n < 56) return "PythonMembers";
+    if (n < 60) return "GoMembers";
+    if (n < 64) return "JvmMembers";
+    if (n < 68) return "JsMembers";
+    if (n < 72) return "RuntimeNames";
+    if (n < 76) return "class";
+    if (n < 80) return "Object";
+    if (n < 84) return "String";
+    if (n < 88) return "List";
+    if (n < 92) return "Map";
+    if (n < 96) return "Model";
+    if (n < 100) return "FinalModel";
+    if (n < 104) return "Buffer";
+    if (n < 108) return "Reader";
+    if (n < 112) return "Writer";
+    if (n < 116) return "Limits";
+    if (n < 120) return "DecodeError";
+    if (n < 124) return "DecodeException";
+    if (n < 128) return "Decimal";
+    if (n < 132) return "Uuid";
+    if (n < 136) return "UUID";
+    if (n < 140) return "Timestamp";
+    if (n < 144) return "Sender";
+    if (n < 148) return "Receiver";
+    if (n < 152) return "Client";
+    if (n < 156) return "Proxy";
+    if (n < 160) return "Handler";
+    if (n < 164) return "fbe";
+    if (n < 168) return "FBE";
+    if (n < 172) return "std";
+    if (n < 176) return "Companion";
+    if (n < 180) return "Any";
+    if (n < 184) return "Self";
+    if (n < 188) return "self";
+    if (n < 192) return "None";
+    if (n < 196) return "Option";
+    if (n < 200) return "Result";
+    if (n < 204) return "Vec";
+    if (n < 208) return "Box";
+    if (n < 212) return "Error";
+    if (n < 216) return "Exception";
+    if (n < 220) return "Text";
+    if (n < 224) return "JsonWriter";
+    if (n < 228) return "int32_t";
+    if (n < 232) return "size_t";
+    if (n < 236) return "list";
+    if (n < 240) return "object";
+    if (n < 244) return "v";
+    if (n < 248) return "r";
+    if (n < 252) return "w";
+    if (n < 256) return "SideBuy";
+    if (n < 260) return "OrderKey";
+    if (n < 264) return "textOfside";
+    if (n < 268) return "DECIMAL_1";
+    if (n < 272) return "OrderModel";
+    if (n < 276) return "OrderFinal";
+    if (n < 280) return "NewOrder";
+    if (n < 284) return "VerifyFBEOrder";
+    if (n < 288) return "fbe_vr_Order";
+    if (n < 292) return "e1";
+    if (n < 296) return "i2";
+    if (n < 300) return "o3";
+    if (n < 304) return "Fbe";
+    if (n < 308) return "FINGERPRINT";
+    if (n < 312) return "FBE_FINGERPRINT";
+    if (n < 316) return "FBEFingerprint";
+    if (n < 320) return "Case";
+    if (n < 324) return "Imported";
+    if (n < 328) return "Derived";
+    if (n < 332) return "Listed";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r, base, slot, into) {
-    const b = r.struct(base, slot, 83, 4, 3010);
+    const b = r.struct(base, slot, 83, 4, 3010, Hostile.fbeLacks);
     const v = into ?? new Hostile();
     Hostile.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -36968,7 +37069,7 @@ export class Hostile {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r, base, slot) {
-    const b = r.struct(base, slot, 83, 4, 3010);
+    const b = r.struct(base, slot, 83, 4, 3010, Hostile.fbeLacks);
     Hostile.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }

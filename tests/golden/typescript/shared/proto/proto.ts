@@ -715,12 +715,21 @@ export class Account {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "id";
+    if (n < 16) return "name";
+    if (n < 17) return "state";
+    if (n < 21) return "wallet";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Account): Account {
-    const b = r.struct(base, slot, 3, 14, 12);
+    const b = r.struct(base, slot, 3, 14, 12, Account.fbeLacks);
     const v = into ?? new Account();
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -789,7 +798,7 @@ export class Account {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 3, 14, 12);
+    const b = r.struct(base, slot, 3, 14, 12, Account.fbeLacks);
     Account.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1184,12 +1193,18 @@ export class OrderMessage {
     Order.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: OrderMessage): OrderMessage {
-    const b = r.struct(base, slot, 1, 1, 26);
+    const b = r.struct(base, slot, 1, 1, 26, OrderMessage.fbeLacks);
     const v = into ?? new OrderMessage();
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1214,7 +1229,7 @@ export class OrderMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1, 1, 26);
+    const b = r.struct(base, slot, 1, 1, 26, OrderMessage.fbeLacks);
     OrderMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1428,12 +1443,18 @@ export class BalanceMessage {
     Balance.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: BalanceMessage): BalanceMessage {
-    const b = r.struct(base, slot, 2, 1, 12);
+    const b = r.struct(base, slot, 2, 1, 12, BalanceMessage.fbeLacks);
     const v = into ?? new BalanceMessage();
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1458,7 +1479,7 @@ export class BalanceMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 2, 1, 12);
+    const b = r.struct(base, slot, 2, 1, 12, BalanceMessage.fbeLacks);
     BalanceMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1672,12 +1693,18 @@ export class AccountMessage {
     Account.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: AccountMessage): AccountMessage {
-    const b = r.struct(base, slot, 3, 1, 26);
+    const b = r.struct(base, slot, 3, 1, 26, AccountMessage.fbeLacks);
     const v = into ?? new AccountMessage();
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1702,7 +1729,7 @@ export class AccountMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 3, 1, 26);
+    const b = r.struct(base, slot, 3, 1, 26, AccountMessage.fbeLacks);
     AccountMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }

@@ -773,12 +773,21 @@ export class Account {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "id";
+    if (n < 16) return "name";
+    if (n < 17) return "state";
+    if (n < 21) return "wallet";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Account): Account {
-    const b = r.struct(base, slot, 3, 14, 20);
+    const b = r.struct(base, slot, 3, 14, 20, Account.fbeLacks);
     const v = into ?? new Account();
     Account.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -847,7 +856,7 @@ export class Account {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 3, 14, 20);
+    const b = r.struct(base, slot, 3, 14, 20, Account.fbeLacks);
     Account.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1242,12 +1251,18 @@ export class OrderMessage {
     Order.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: OrderMessage): OrderMessage {
-    const b = r.struct(base, slot, 11, 1, 42);
+    const b = r.struct(base, slot, 11, 1, 42, OrderMessage.fbeLacks);
     const v = into ?? new OrderMessage();
     OrderMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1272,7 +1287,7 @@ export class OrderMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 11, 1, 42);
+    const b = r.struct(base, slot, 11, 1, 42, OrderMessage.fbeLacks);
     OrderMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1486,12 +1501,18 @@ export class BalanceMessage {
     Balance.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: BalanceMessage): BalanceMessage {
-    const b = r.struct(base, slot, 12, 1, 20);
+    const b = r.struct(base, slot, 12, 1, 20, BalanceMessage.fbeLacks);
     const v = into ?? new BalanceMessage();
     BalanceMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1516,7 +1537,7 @@ export class BalanceMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 12, 1, 20);
+    const b = r.struct(base, slot, 12, 1, 20, BalanceMessage.fbeLacks);
     BalanceMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -1730,12 +1751,18 @@ export class AccountMessage {
     Account.fbeWrite(w, b, b + 8, v.body);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "body";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: AccountMessage): AccountMessage {
-    const b = r.struct(base, slot, 13, 1, 34);
+    const b = r.struct(base, slot, 13, 1, 34, AccountMessage.fbeLacks);
     const v = into ?? new AccountMessage();
     AccountMessage.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1760,7 +1787,7 @@ export class AccountMessage {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 13, 1, 34);
+    const b = r.struct(base, slot, 13, 1, 34, AccountMessage.fbeLacks);
     AccountMessage.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }

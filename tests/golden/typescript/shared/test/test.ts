@@ -339,12 +339,62 @@ export class StructSimple {
     proto.Account.fbeWrite(w, b, b + 233, v.f44);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "id";
+    if (n < 13) return "f1";
+    if (n < 14) return "f2";
+    if (n < 15) return "f3";
+    if (n < 16) return "f4";
+    if (n < 17) return "f5";
+    if (n < 18) return "f6";
+    if (n < 22) return "f7";
+    if (n < 26) return "f8";
+    if (n < 27) return "f9";
+    if (n < 28) return "f10";
+    if (n < 29) return "f11";
+    if (n < 30) return "f12";
+    if (n < 32) return "f13";
+    if (n < 34) return "f14";
+    if (n < 36) return "f15";
+    if (n < 38) return "f16";
+    if (n < 42) return "f17";
+    if (n < 46) return "f18";
+    if (n < 50) return "f19";
+    if (n < 54) return "f20";
+    if (n < 62) return "f21";
+    if (n < 70) return "f22";
+    if (n < 78) return "f23";
+    if (n < 86) return "f24";
+    if (n < 90) return "f25";
+    if (n < 94) return "f26";
+    if (n < 102) return "f27";
+    if (n < 110) return "f28";
+    if (n < 126) return "f29";
+    if (n < 142) return "f30";
+    if (n < 146) return "f31";
+    if (n < 150) return "f32";
+    if (n < 158) return "f33";
+    if (n < 166) return "f34";
+    if (n < 174) return "f35";
+    if (n < 190) return "f36";
+    if (n < 206) return "f37";
+    if (n < 222) return "f38";
+    if (n < 223) return "f39";
+    if (n < 224) return "f40";
+    if (n < 228) return "f41";
+    if (n < 232) return "f42";
+    if (n < 233) return "f43";
+    if (n < 237) return "f44";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: StructSimple): StructSimple {
-    const b = r.struct(base, slot, 110, 217, 64);
+    const b = r.struct(base, slot, 110, 217, 64, StructSimple.fbeLacks);
     const v = into ?? new StructSimple();
     StructSimple.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -597,7 +647,7 @@ export class StructSimple {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 110, 217, 64);
+    const b = r.struct(base, slot, 110, 217, 64, StructSimple.fbeLacks);
     StructSimple.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -2273,12 +2323,18 @@ export class StructOptional extends StructSimple {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static override fbeLacks(n: number): string {
+    if (n < 237) return "id";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: StructOptional): StructOptional {
-    const b = r.struct(base, slot, 111, 283, 64);
+    const b = r.struct(base, slot, 111, 283, 64, StructOptional.fbeLacks);
     const v = into ?? new StructOptional();
     StructOptional.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -2973,7 +3029,7 @@ export class StructOptional extends StructSimple {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static override fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 111, 283, 64);
+    const b = r.struct(base, slot, 111, 283, 64, StructOptional.fbeLacks);
     StructOptional.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -7175,12 +7231,29 @@ export class StructNested extends StructOptional {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static override fbeLacks(n: number): string {
+    if (n < 567) return "id";
+    if (n < 571) return "f1000";
+    if (n < 576) return "f1001";
+    if (n < 577) return "f1002";
+    if (n < 582) return "f1003";
+    if (n < 586) return "f1004";
+    if (n < 591) return "f1005";
+    if (n < 599) return "f1006";
+    if (n < 604) return "f1007";
+    if (n < 608) return "f1008";
+    if (n < 613) return "f1009";
+    if (n < 617) return "f1010";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static override fbeRead(r: fbe.Reader, base: number, slot: number, into?: StructNested): StructNested {
-    const b = r.struct(base, slot, 112, 306, 692);
+    const b = r.struct(base, slot, 112, 306, 692, StructNested.fbeLacks);
     const v = into ?? new StructNested();
     StructNested.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -7782,7 +7855,7 @@ export class StructNested extends StructOptional {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static override fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 112, 306, 692);
+    const b = r.struct(base, slot, 112, 306, 692, StructNested.fbeLacks);
     StructNested.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -11501,12 +11574,26 @@ export class StructArray {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 10) return "f1";
+    if (n < 20) return "f2";
+    if (n < 28) return "f3";
+    if (n < 38) return "f4";
+    if (n < 46) return "f5";
+    if (n < 56) return "f6";
+    if (n < 64) return "f7";
+    if (n < 74) return "f8";
+    if (n < 82) return "f9";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: StructArray): StructArray {
-    const b = r.struct(base, slot, 125, 36, 562);
+    const b = r.struct(base, slot, 125, 36, 562, StructArray.fbeLacks);
     const v = into ?? new StructArray();
     StructArray.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -11634,7 +11721,7 @@ export class StructArray {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 125, 36, 562);
+    const b = r.struct(base, slot, 125, 36, 562, StructArray.fbeLacks);
     StructArray.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }

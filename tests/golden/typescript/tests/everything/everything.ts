@@ -2696,12 +2696,48 @@ export class Everything {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "id";
+    if (n < 13) return "f1";
+    if (n < 14) return "f2";
+    if (n < 15) return "f3";
+    if (n < 19) return "f4";
+    if (n < 20) return "f5";
+    if (n < 21) return "f6";
+    if (n < 23) return "f7";
+    if (n < 25) return "f8";
+    if (n < 29) return "f9";
+    if (n < 33) return "f10";
+    if (n < 41) return "f11";
+    if (n < 49) return "f12";
+    if (n < 53) return "f13";
+    if (n < 61) return "f14";
+    if (n < 77) return "f15";
+    if (n < 93) return "f16";
+    if (n < 97) return "f17";
+    if (n < 105) return "f18";
+    if (n < 113) return "f19";
+    if (n < 129) return "f20";
+    if (n < 145) return "f21";
+    if (n < 161) return "f22";
+    if (n < 177) return "f23";
+    if (n < 181) return "f24";
+    if (n < 182) return "f25";
+    if (n < 183) return "f26";
+    if (n < 184) return "f27";
+    if (n < 192) return "f28";
+    if (n < 196) return "f29";
+    if (n < 200) return "f30";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Everything): Everything {
-    const b = r.struct(base, slot, 1026, 258, 12);
+    const b = r.struct(base, slot, 1026, 258, 12, Everything.fbeLacks);
     const v = into ?? new Everything();
     Everything.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -3193,7 +3229,7 @@ export class Everything {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1026, 258, 12);
+    const b = r.struct(base, slot, 1026, 258, 12, Everything.fbeLacks);
     Everything.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
@@ -5485,12 +5521,19 @@ export class PlaceOrder {
     market.Instrument.fbeWrite(w, b, b + 24, v.instrument);
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 24) return "id";
+    if (n < 28) return "instrument";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: PlaceOrder): PlaceOrder {
-    const b = r.struct(base, slot, 1027, 16, 8);
+    const b = r.struct(base, slot, 1027, 16, 8, PlaceOrder.fbeLacks);
     const v = into ?? new PlaceOrder();
     PlaceOrder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -5520,7 +5563,7 @@ export class PlaceOrder {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 1027, 16, 8);
+    const b = r.struct(base, slot, 1027, 16, 8, PlaceOrder.fbeLacks);
     PlaceOrder.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }

@@ -1086,12 +1086,18 @@ export class Holder {
     }
   }
 
+  /** The field a refusal of the defaults of a body of `n` bytes names (docs/limits.md 3). */
+  static fbeLacks(n: number): string {
+    if (n < 12) return "wide";
+    return "";
+  }
+
   /**
    * Reads the versioned body the slot at `slot` points to (from `base`): into `into`, a default
    * value its parent made, when given, else into a new value.
    */
   static fbeRead(r: fbe.Reader, base: number, slot: number, into?: Holder): Holder {
-    const b = r.struct(base, slot, 5, 5, 4000000);
+    const b = r.struct(base, slot, 5, 5, 4000000, Holder.fbeLacks);
     const v = into ?? new Holder();
     Holder.fbeReadBody(r, v, b, r.u32(b));
     r.leave();
@@ -1150,7 +1156,7 @@ export class Holder {
 
   /** Checks the versioned body the slot at `slot` points to (from `base`) as fbeRead reads it. */
   static fbeVerify(r: fbe.Reader, base: number, slot: number): void {
-    const b = r.struct(base, slot, 5, 5, 4000000);
+    const b = r.struct(base, slot, 5, 5, 4000000, Holder.fbeLacks);
     Holder.fbeVerifyBody(r, b, r.u32(b));
     r.leave();
   }
