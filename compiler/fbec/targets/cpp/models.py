@@ -144,8 +144,26 @@ def _charge_defaults(w: CppWriter, m: Walk, p: StructPlan) -> None:
     struct values it lacks, and check the budget (docs/limits.md 3; what bodies of this schema's size
     hold costs at most their bytes, which the runtime counts; the exact count charged the struct
     when it entered it)."""
-    defaults = " + ".join(_default_terms(m, p)) or "0"
-    guard(w, f'!d.charge_older(VBody<{qualified(p.struct.qualified)}>::cost, {defaults}, "{p.struct.qualified}", body)')
+    q = p.struct.qualified
+    terms = _default_terms(m, p)
+    if not terms:   # the struct's own cost alone: named after the struct, as where it is entered
+        guard(w, f'!d.charge_older(VBody<{qualified(q)}>::cost, 0, "{q}", body)')
+        return
+    defaults = " + ".join(terms)
+    # with the defaults it lacks, named after the first field the body lacks (docs/limits.md 3): the first
+    # of all when it lacks the base's fields, else the first own field beyond it
+    ends = ([(p.struct.base_size, p.fields[0].name)] if p.struct.base else []) + [(f.end, f.name) for f in p.own_fields]
+    entries = [f'{{{end}, "{q}.{name}"}},' for end, name in ends]
+    with w.block("static constexpr FBE::detail::FieldEnd lacking[] = {", "};"):
+        line = ""
+        for entry in entries:
+            if line and len(line) + len(entry) > 110:
+                w.line(line)
+                line = ""
+            line = f"{line} {entry}" if line else entry
+        w.line(line)
+    lacking = "FBE::detail::first_lacking(lacking, size)"
+    guard(w, f"!d.charge_older(VBody<{qualified(q)}>::cost, {defaults}, {lacking}, body)")
 
 
 def _default_terms(m: Walk, p: StructPlan) -> list[str]:

@@ -50,6 +50,21 @@ struct Encoder {
 };
 
 namespace detail {
+//! A field of a struct's body and where it ends: read_older()'s table of the fields an older body may lack.
+struct FieldEnd {
+    uint32_t end;
+    const char* name;
+};
+//! The name of the first field a body of `size` bytes lacks (the last field if it holds all but the last):
+//! what the charge of an older body's defaults is named after (docs/limits.md 3).
+template <std::size_t N>
+constexpr const char* first_lacking(const FieldEnd (&fields)[N], uint32_t size) noexcept {
+    for (std::size_t i = 0; i + 1 < N; ++i)
+        if (size < fields[i].end)
+            return fields[i].name;
+    return fields[N - 1].name;
+}
+
 // Error paths of the readers (model.h: the first error wins).
 inline std::string backwards(std::size_t mark) {
     return "offset points backwards, into its own slot or at data already read (next block may start at " +

@@ -305,7 +305,11 @@ FBE_INLINE bool VBody<::proto::Account>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::proto::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value)
 {
-    if (!d.charge_older(VBody<::proto::Account>::cost, (size < 21 ? 12u : 0u), "proto.Account", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "proto.Account.id"}, {16, "proto.Account.name"}, {17, "proto.Account.state"},
+        {21, "proto.Account.wallet"}, {26, "proto.Account.asset"}, {30, "proto.Account.orders"},
+    };
+    if (!d.charge_older(VBody<::proto::Account>::cost, (size < 21 ? 12u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         value.id = {};
@@ -353,7 +357,11 @@ FBE_INLINE bool VBody<::proto::Account>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::Account>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::proto::Account>::cost, (size < 21 ? 12u : 0u), "proto.Account", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "proto.Account.id"}, {16, "proto.Account.name"}, {17, "proto.Account.state"},
+        {21, "proto.Account.wallet"}, {26, "proto.Account.asset"}, {30, "proto.Account.orders"},
+    };
+    if (!d.charge_older(VBody<::proto::Account>::cost, (size < 21 ? 12u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 16)
         return true;
@@ -395,7 +403,10 @@ FBE_INLINE bool VBody<::proto::OrderMessage>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value)
 {
-    if (!d.charge_older(VBody<::proto::OrderMessage>::cost, (size < 12 ? 26u : 0u), "proto.OrderMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "proto.OrderMessage.body"},
+    };
+    if (!d.charge_older(VBody<::proto::OrderMessage>::cost, (size < 12 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -417,7 +428,10 @@ FBE_INLINE bool VBody<::proto::OrderMessage>::verify(D& d, std::size_t body, uin
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::proto::OrderMessage>::cost, (size < 12 ? 26u : 0u), "proto.OrderMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "proto.OrderMessage.body"},
+    };
+    if (!d.charge_older(VBody<::proto::OrderMessage>::cost, (size < 12 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         return true;
@@ -447,7 +461,10 @@ FBE_INLINE bool VBody<::proto::BalanceMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value)
 {
-    if (!d.charge_older(VBody<::proto::BalanceMessage>::cost, (size < 12 ? 12u : 0u), "proto.BalanceMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "proto.BalanceMessage.body"},
+    };
+    if (!d.charge_older(VBody<::proto::BalanceMessage>::cost, (size < 12 ? 12u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -469,7 +486,10 @@ FBE_INLINE bool VBody<::proto::BalanceMessage>::verify(D& d, std::size_t body, u
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::proto::BalanceMessage>::cost, (size < 12 ? 12u : 0u), "proto.BalanceMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "proto.BalanceMessage.body"},
+    };
+    if (!d.charge_older(VBody<::proto::BalanceMessage>::cost, (size < 12 ? 12u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         return true;
@@ -499,7 +519,10 @@ FBE_INLINE bool VBody<::proto::AccountMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value)
 {
-    if (!d.charge_older(VBody<::proto::AccountMessage>::cost, (size < 12 ? 26u : 0u), "proto.AccountMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "proto.AccountMessage.body"},
+    };
+    if (!d.charge_older(VBody<::proto::AccountMessage>::cost, (size < 12 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -521,7 +544,10 @@ FBE_INLINE bool VBody<::proto::AccountMessage>::verify(D& d, std::size_t body, u
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::proto::AccountMessage>::cost, (size < 12 ? 26u : 0u), "proto.AccountMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "proto.AccountMessage.body"},
+    };
+    if (!d.charge_older(VBody<::proto::AccountMessage>::cost, (size < 12 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         return true;

@@ -321,7 +321,11 @@ FBE_INLINE bool VBody<::protoex::Account>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::protoex::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value)
 {
-    if (!d.charge_older(VBody<::protoex::Account>::cost, (size < 21 ? 20u : 0u), "protoex.Account", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "protoex.Account.id"}, {16, "protoex.Account.name"}, {17, "protoex.Account.state"},
+        {21, "protoex.Account.wallet"}, {26, "protoex.Account.asset"}, {30, "protoex.Account.orders"},
+    };
+    if (!d.charge_older(VBody<::protoex::Account>::cost, (size < 21 ? 20u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         value.id = {};
@@ -369,7 +373,11 @@ FBE_INLINE bool VBody<::protoex::Account>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::Account>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::protoex::Account>::cost, (size < 21 ? 20u : 0u), "protoex.Account", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "protoex.Account.id"}, {16, "protoex.Account.name"}, {17, "protoex.Account.state"},
+        {21, "protoex.Account.wallet"}, {26, "protoex.Account.asset"}, {30, "protoex.Account.orders"},
+    };
+    if (!d.charge_older(VBody<::protoex::Account>::cost, (size < 21 ? 20u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 16)
         return true;
@@ -411,7 +419,10 @@ FBE_INLINE bool VBody<::protoex::OrderMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value)
 {
-    if (!d.charge_older(VBody<::protoex::OrderMessage>::cost, (size < 12 ? 42u : 0u), "protoex.OrderMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "protoex.OrderMessage.body"},
+    };
+    if (!d.charge_older(VBody<::protoex::OrderMessage>::cost, (size < 12 ? 42u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -433,7 +444,10 @@ FBE_INLINE bool VBody<::protoex::OrderMessage>::verify(D& d, std::size_t body, u
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::protoex::OrderMessage>::cost, (size < 12 ? 42u : 0u), "protoex.OrderMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "protoex.OrderMessage.body"},
+    };
+    if (!d.charge_older(VBody<::protoex::OrderMessage>::cost, (size < 12 ? 42u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         return true;
@@ -463,7 +477,10 @@ FBE_INLINE bool VBody<::protoex::BalanceMessage>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value)
 {
-    if (!d.charge_older(VBody<::protoex::BalanceMessage>::cost, (size < 12 ? 20u : 0u), "protoex.BalanceMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "protoex.BalanceMessage.body"},
+    };
+    if (!d.charge_older(VBody<::protoex::BalanceMessage>::cost, (size < 12 ? 20u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -485,7 +502,10 @@ FBE_INLINE bool VBody<::protoex::BalanceMessage>::verify(D& d, std::size_t body,
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::protoex::BalanceMessage>::cost, (size < 12 ? 20u : 0u), "protoex.BalanceMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "protoex.BalanceMessage.body"},
+    };
+    if (!d.charge_older(VBody<::protoex::BalanceMessage>::cost, (size < 12 ? 20u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         return true;
@@ -515,7 +535,10 @@ FBE_INLINE bool VBody<::protoex::AccountMessage>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value)
 {
-    if (!d.charge_older(VBody<::protoex::AccountMessage>::cost, (size < 12 ? 34u : 0u), "protoex.AccountMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "protoex.AccountMessage.body"},
+    };
+    if (!d.charge_older(VBody<::protoex::AccountMessage>::cost, (size < 12 ? 34u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -537,7 +560,10 @@ FBE_INLINE bool VBody<::protoex::AccountMessage>::verify(D& d, std::size_t body,
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::protoex::AccountMessage>::cost, (size < 12 ? 34u : 0u), "protoex.AccountMessage", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "protoex.AccountMessage.body"},
+    };
+    if (!d.charge_older(VBody<::protoex::AccountMessage>::cost, (size < 12 ? 34u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         return true;

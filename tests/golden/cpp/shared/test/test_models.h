@@ -392,7 +392,24 @@ inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructSimple>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value)
 {
-    if (!d.charge_older(VBody<::test::StructSimple>::cost, (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), "test.StructSimple", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "test.StructSimple.id"}, {13, "test.StructSimple.f1"}, {14, "test.StructSimple.f2"},
+        {15, "test.StructSimple.f3"}, {16, "test.StructSimple.f4"}, {17, "test.StructSimple.f5"},
+        {18, "test.StructSimple.f6"}, {22, "test.StructSimple.f7"}, {26, "test.StructSimple.f8"},
+        {27, "test.StructSimple.f9"}, {28, "test.StructSimple.f10"}, {29, "test.StructSimple.f11"},
+        {30, "test.StructSimple.f12"}, {32, "test.StructSimple.f13"}, {34, "test.StructSimple.f14"},
+        {36, "test.StructSimple.f15"}, {38, "test.StructSimple.f16"}, {42, "test.StructSimple.f17"},
+        {46, "test.StructSimple.f18"}, {50, "test.StructSimple.f19"}, {54, "test.StructSimple.f20"},
+        {62, "test.StructSimple.f21"}, {70, "test.StructSimple.f22"}, {78, "test.StructSimple.f23"},
+        {86, "test.StructSimple.f24"}, {90, "test.StructSimple.f25"}, {94, "test.StructSimple.f26"},
+        {102, "test.StructSimple.f27"}, {110, "test.StructSimple.f28"}, {126, "test.StructSimple.f29"},
+        {142, "test.StructSimple.f30"}, {146, "test.StructSimple.f31"}, {150, "test.StructSimple.f32"},
+        {158, "test.StructSimple.f33"}, {166, "test.StructSimple.f34"}, {174, "test.StructSimple.f35"},
+        {190, "test.StructSimple.f36"}, {206, "test.StructSimple.f37"}, {222, "test.StructSimple.f38"},
+        {223, "test.StructSimple.f39"}, {224, "test.StructSimple.f40"}, {228, "test.StructSimple.f41"},
+        {232, "test.StructSimple.f42"}, {233, "test.StructSimple.f43"}, {237, "test.StructSimple.f44"},
+    };
+    if (!d.charge_older(VBody<::test::StructSimple>::cost, (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         value.id = {};
@@ -602,7 +619,24 @@ inline bool VBody<::test::StructSimple>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructSimple>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructSimple>::cost, (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), "test.StructSimple", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "test.StructSimple.id"}, {13, "test.StructSimple.f1"}, {14, "test.StructSimple.f2"},
+        {15, "test.StructSimple.f3"}, {16, "test.StructSimple.f4"}, {17, "test.StructSimple.f5"},
+        {18, "test.StructSimple.f6"}, {22, "test.StructSimple.f7"}, {26, "test.StructSimple.f8"},
+        {27, "test.StructSimple.f9"}, {28, "test.StructSimple.f10"}, {29, "test.StructSimple.f11"},
+        {30, "test.StructSimple.f12"}, {32, "test.StructSimple.f13"}, {34, "test.StructSimple.f14"},
+        {36, "test.StructSimple.f15"}, {38, "test.StructSimple.f16"}, {42, "test.StructSimple.f17"},
+        {46, "test.StructSimple.f18"}, {50, "test.StructSimple.f19"}, {54, "test.StructSimple.f20"},
+        {62, "test.StructSimple.f21"}, {70, "test.StructSimple.f22"}, {78, "test.StructSimple.f23"},
+        {86, "test.StructSimple.f24"}, {90, "test.StructSimple.f25"}, {94, "test.StructSimple.f26"},
+        {102, "test.StructSimple.f27"}, {110, "test.StructSimple.f28"}, {126, "test.StructSimple.f29"},
+        {142, "test.StructSimple.f30"}, {146, "test.StructSimple.f31"}, {150, "test.StructSimple.f32"},
+        {158, "test.StructSimple.f33"}, {166, "test.StructSimple.f34"}, {174, "test.StructSimple.f35"},
+        {190, "test.StructSimple.f36"}, {206, "test.StructSimple.f37"}, {222, "test.StructSimple.f38"},
+        {223, "test.StructSimple.f39"}, {224, "test.StructSimple.f40"}, {228, "test.StructSimple.f41"},
+        {232, "test.StructSimple.f42"}, {233, "test.StructSimple.f43"}, {237, "test.StructSimple.f44"},
+    };
+    if (!d.charge_older(VBody<::test::StructSimple>::cost, (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 126)
         return true;
@@ -920,7 +954,32 @@ inline bool VBody<::test::StructOptional>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::test::StructOptional>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value)
 {
-    if (!d.charge_older(VBody<::test::StructOptional>::cost, (size < 237 ? 64u : 0u), "test.StructOptional", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {237, "test.StructOptional.id"}, {242, "test.StructOptional.f100"}, {247, "test.StructOptional.f101"},
+        {252, "test.StructOptional.f102"}, {257, "test.StructOptional.f103"}, {262, "test.StructOptional.f104"},
+        {267, "test.StructOptional.f105"}, {272, "test.StructOptional.f106"}, {277, "test.StructOptional.f107"},
+        {282, "test.StructOptional.f108"}, {287, "test.StructOptional.f109"}, {292, "test.StructOptional.f110"},
+        {297, "test.StructOptional.f111"}, {302, "test.StructOptional.f112"}, {307, "test.StructOptional.f113"},
+        {312, "test.StructOptional.f114"}, {317, "test.StructOptional.f115"}, {322, "test.StructOptional.f116"},
+        {327, "test.StructOptional.f117"}, {332, "test.StructOptional.f118"}, {337, "test.StructOptional.f119"},
+        {342, "test.StructOptional.f120"}, {347, "test.StructOptional.f121"}, {352, "test.StructOptional.f122"},
+        {357, "test.StructOptional.f123"}, {362, "test.StructOptional.f124"}, {367, "test.StructOptional.f125"},
+        {372, "test.StructOptional.f126"}, {377, "test.StructOptional.f127"}, {382, "test.StructOptional.f128"},
+        {387, "test.StructOptional.f129"}, {392, "test.StructOptional.f130"}, {397, "test.StructOptional.f131"},
+        {402, "test.StructOptional.f132"}, {407, "test.StructOptional.f133"}, {412, "test.StructOptional.f134"},
+        {417, "test.StructOptional.f135"}, {422, "test.StructOptional.f136"}, {427, "test.StructOptional.f137"},
+        {432, "test.StructOptional.f138"}, {437, "test.StructOptional.f139"}, {442, "test.StructOptional.f140"},
+        {447, "test.StructOptional.f141"}, {452, "test.StructOptional.f142"}, {457, "test.StructOptional.f143"},
+        {462, "test.StructOptional.f144"}, {467, "test.StructOptional.f145"}, {472, "test.StructOptional.f146"},
+        {477, "test.StructOptional.f147"}, {482, "test.StructOptional.f148"}, {487, "test.StructOptional.f149"},
+        {492, "test.StructOptional.f150"}, {497, "test.StructOptional.f151"}, {502, "test.StructOptional.f152"},
+        {507, "test.StructOptional.f153"}, {512, "test.StructOptional.f154"}, {517, "test.StructOptional.f155"},
+        {522, "test.StructOptional.f156"}, {527, "test.StructOptional.f157"}, {532, "test.StructOptional.f158"},
+        {537, "test.StructOptional.f159"}, {542, "test.StructOptional.f160"}, {547, "test.StructOptional.f161"},
+        {552, "test.StructOptional.f162"}, {557, "test.StructOptional.f163"}, {562, "test.StructOptional.f164"},
+        {567, "test.StructOptional.f165"},
+    };
+    if (!d.charge_older(VBody<::test::StructOptional>::cost, (size < 237 ? 64u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     // Inherited fields: all of them, or none when the body is older than test.StructSimple.
     if (size < 237)
@@ -1339,7 +1398,32 @@ inline bool VBody<::test::StructOptional>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructOptional>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructOptional>::cost, (size < 237 ? 64u : 0u), "test.StructOptional", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {237, "test.StructOptional.id"}, {242, "test.StructOptional.f100"}, {247, "test.StructOptional.f101"},
+        {252, "test.StructOptional.f102"}, {257, "test.StructOptional.f103"}, {262, "test.StructOptional.f104"},
+        {267, "test.StructOptional.f105"}, {272, "test.StructOptional.f106"}, {277, "test.StructOptional.f107"},
+        {282, "test.StructOptional.f108"}, {287, "test.StructOptional.f109"}, {292, "test.StructOptional.f110"},
+        {297, "test.StructOptional.f111"}, {302, "test.StructOptional.f112"}, {307, "test.StructOptional.f113"},
+        {312, "test.StructOptional.f114"}, {317, "test.StructOptional.f115"}, {322, "test.StructOptional.f116"},
+        {327, "test.StructOptional.f117"}, {332, "test.StructOptional.f118"}, {337, "test.StructOptional.f119"},
+        {342, "test.StructOptional.f120"}, {347, "test.StructOptional.f121"}, {352, "test.StructOptional.f122"},
+        {357, "test.StructOptional.f123"}, {362, "test.StructOptional.f124"}, {367, "test.StructOptional.f125"},
+        {372, "test.StructOptional.f126"}, {377, "test.StructOptional.f127"}, {382, "test.StructOptional.f128"},
+        {387, "test.StructOptional.f129"}, {392, "test.StructOptional.f130"}, {397, "test.StructOptional.f131"},
+        {402, "test.StructOptional.f132"}, {407, "test.StructOptional.f133"}, {412, "test.StructOptional.f134"},
+        {417, "test.StructOptional.f135"}, {422, "test.StructOptional.f136"}, {427, "test.StructOptional.f137"},
+        {432, "test.StructOptional.f138"}, {437, "test.StructOptional.f139"}, {442, "test.StructOptional.f140"},
+        {447, "test.StructOptional.f141"}, {452, "test.StructOptional.f142"}, {457, "test.StructOptional.f143"},
+        {462, "test.StructOptional.f144"}, {467, "test.StructOptional.f145"}, {472, "test.StructOptional.f146"},
+        {477, "test.StructOptional.f147"}, {482, "test.StructOptional.f148"}, {487, "test.StructOptional.f149"},
+        {492, "test.StructOptional.f150"}, {497, "test.StructOptional.f151"}, {502, "test.StructOptional.f152"},
+        {507, "test.StructOptional.f153"}, {512, "test.StructOptional.f154"}, {517, "test.StructOptional.f155"},
+        {522, "test.StructOptional.f156"}, {527, "test.StructOptional.f157"}, {532, "test.StructOptional.f158"},
+        {537, "test.StructOptional.f159"}, {542, "test.StructOptional.f160"}, {547, "test.StructOptional.f161"},
+        {552, "test.StructOptional.f162"}, {557, "test.StructOptional.f163"}, {562, "test.StructOptional.f164"},
+        {567, "test.StructOptional.f165"},
+    };
+    if (!d.charge_older(VBody<::test::StructOptional>::cost, (size < 237 ? 64u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 237)
         return true;
@@ -1673,7 +1757,14 @@ inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructNested>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value)
 {
-    if (!d.charge_older(VBody<::test::StructNested>::cost, (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), "test.StructNested", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {567, "test.StructNested.id"}, {571, "test.StructNested.f1000"}, {576, "test.StructNested.f1001"},
+        {577, "test.StructNested.f1002"}, {582, "test.StructNested.f1003"}, {586, "test.StructNested.f1004"},
+        {591, "test.StructNested.f1005"}, {599, "test.StructNested.f1006"}, {604, "test.StructNested.f1007"},
+        {608, "test.StructNested.f1008"}, {613, "test.StructNested.f1009"}, {617, "test.StructNested.f1010"},
+        {622, "test.StructNested.f1011"},
+    };
+    if (!d.charge_older(VBody<::test::StructNested>::cost, (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     // Inherited fields: all of them, or none when the body is older than test.StructOptional.
     if (size < 567)
@@ -1760,7 +1851,14 @@ inline bool VBody<::test::StructNested>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructNested>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructNested>::cost, (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), "test.StructNested", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {567, "test.StructNested.id"}, {571, "test.StructNested.f1000"}, {576, "test.StructNested.f1001"},
+        {577, "test.StructNested.f1002"}, {582, "test.StructNested.f1003"}, {586, "test.StructNested.f1004"},
+        {591, "test.StructNested.f1005"}, {599, "test.StructNested.f1006"}, {604, "test.StructNested.f1007"},
+        {608, "test.StructNested.f1008"}, {613, "test.StructNested.f1009"}, {617, "test.StructNested.f1010"},
+        {622, "test.StructNested.f1011"},
+    };
+    if (!d.charge_older(VBody<::test::StructNested>::cost, (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 567)
         return true;
@@ -1935,7 +2033,13 @@ inline bool VBody<::test::StructArray>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::test::StructArray>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value)
 {
-    if (!d.charge_older(VBody<::test::StructArray>::cost, (size < 82 ? 562u : 0u), "test.StructArray", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {10, "test.StructArray.f1"}, {20, "test.StructArray.f2"}, {28, "test.StructArray.f3"},
+        {38, "test.StructArray.f4"}, {46, "test.StructArray.f5"}, {56, "test.StructArray.f6"},
+        {64, "test.StructArray.f7"}, {74, "test.StructArray.f8"}, {82, "test.StructArray.f9"},
+        {92, "test.StructArray.f10"},
+    };
+    if (!d.charge_older(VBody<::test::StructArray>::cost, (size < 82 ? 562u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 10)
         FBE::detail::assign_default(value.f1);
@@ -2005,7 +2109,13 @@ inline bool VBody<::test::StructArray>::verify(D& d, std::size_t body, uint32_t 
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructArray>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructArray>::cost, (size < 82 ? 562u : 0u), "test.StructArray", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {10, "test.StructArray.f1"}, {20, "test.StructArray.f2"}, {28, "test.StructArray.f3"},
+        {38, "test.StructArray.f4"}, {46, "test.StructArray.f5"}, {56, "test.StructArray.f6"},
+        {64, "test.StructArray.f7"}, {74, "test.StructArray.f8"}, {82, "test.StructArray.f9"},
+        {92, "test.StructArray.f10"},
+    };
+    if (!d.charge_older(VBody<::test::StructArray>::cost, (size < 82 ? 562u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 20)
         return true;

@@ -981,7 +981,28 @@ inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value)
 {
-    if (!d.charge_older(VBody<::everything::Everything>::cost, (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), "everything.Everything", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "everything.Everything.id"}, {13, "everything.Everything.f1"}, {14, "everything.Everything.f2"},
+        {15, "everything.Everything.f3"}, {19, "everything.Everything.f4"}, {20, "everything.Everything.f5"},
+        {21, "everything.Everything.f6"}, {23, "everything.Everything.f7"}, {25, "everything.Everything.f8"},
+        {29, "everything.Everything.f9"}, {33, "everything.Everything.f10"}, {41, "everything.Everything.f11"},
+        {49, "everything.Everything.f12"}, {53, "everything.Everything.f13"}, {61, "everything.Everything.f14"},
+        {77, "everything.Everything.f15"}, {93, "everything.Everything.f16"}, {97, "everything.Everything.f17"},
+        {105, "everything.Everything.f18"}, {113, "everything.Everything.f19"}, {129, "everything.Everything.f20"},
+        {145, "everything.Everything.f21"}, {161, "everything.Everything.f22"}, {177, "everything.Everything.f23"},
+        {181, "everything.Everything.f24"}, {182, "everything.Everything.f25"}, {183, "everything.Everything.f26"},
+        {184, "everything.Everything.f27"}, {192, "everything.Everything.f28"}, {196, "everything.Everything.f29"},
+        {200, "everything.Everything.f30"}, {205, "everything.Everything.f31"}, {210, "everything.Everything.f32"},
+        {215, "everything.Everything.f33"}, {220, "everything.Everything.f34"}, {225, "everything.Everything.f35"},
+        {237, "everything.Everything.f36"}, {247, "everything.Everything.f37"}, {251, "everything.Everything.f38"},
+        {255, "everything.Everything.f39"}, {259, "everything.Everything.f40"}, {263, "everything.Everything.f41"},
+        {267, "everything.Everything.f42"}, {271, "everything.Everything.f43"}, {275, "everything.Everything.f44"},
+        {279, "everything.Everything.f45"}, {283, "everything.Everything.f46"}, {288, "everything.Everything.f47"},
+        {289, "everything.Everything.f47Reset"}, {294, "everything.Everything.f48"},
+        {298, "everything.Everything.f49"}, {302, "everything.Everything.f50"}, {306, "everything.Everything.f51"},
+        {310, "everything.Everything.f52"},
+    };
+    if (!d.charge_older(VBody<::everything::Everything>::cost, (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         value.id = 42;
@@ -1267,7 +1288,28 @@ inline bool VBody<::everything::Everything>::verify(D& d, std::size_t body, uint
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::Everything>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Everything>::cost, (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), "everything.Everything", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "everything.Everything.id"}, {13, "everything.Everything.f1"}, {14, "everything.Everything.f2"},
+        {15, "everything.Everything.f3"}, {19, "everything.Everything.f4"}, {20, "everything.Everything.f5"},
+        {21, "everything.Everything.f6"}, {23, "everything.Everything.f7"}, {25, "everything.Everything.f8"},
+        {29, "everything.Everything.f9"}, {33, "everything.Everything.f10"}, {41, "everything.Everything.f11"},
+        {49, "everything.Everything.f12"}, {53, "everything.Everything.f13"}, {61, "everything.Everything.f14"},
+        {77, "everything.Everything.f15"}, {93, "everything.Everything.f16"}, {97, "everything.Everything.f17"},
+        {105, "everything.Everything.f18"}, {113, "everything.Everything.f19"}, {129, "everything.Everything.f20"},
+        {145, "everything.Everything.f21"}, {161, "everything.Everything.f22"}, {177, "everything.Everything.f23"},
+        {181, "everything.Everything.f24"}, {182, "everything.Everything.f25"}, {183, "everything.Everything.f26"},
+        {184, "everything.Everything.f27"}, {192, "everything.Everything.f28"}, {196, "everything.Everything.f29"},
+        {200, "everything.Everything.f30"}, {205, "everything.Everything.f31"}, {210, "everything.Everything.f32"},
+        {215, "everything.Everything.f33"}, {220, "everything.Everything.f34"}, {225, "everything.Everything.f35"},
+        {237, "everything.Everything.f36"}, {247, "everything.Everything.f37"}, {251, "everything.Everything.f38"},
+        {255, "everything.Everything.f39"}, {259, "everything.Everything.f40"}, {263, "everything.Everything.f41"},
+        {267, "everything.Everything.f42"}, {271, "everything.Everything.f43"}, {275, "everything.Everything.f44"},
+        {279, "everything.Everything.f45"}, {283, "everything.Everything.f46"}, {288, "everything.Everything.f47"},
+        {289, "everything.Everything.f47Reset"}, {294, "everything.Everything.f48"},
+        {298, "everything.Everything.f49"}, {302, "everything.Everything.f50"}, {306, "everything.Everything.f51"},
+        {310, "everything.Everything.f52"},
+    };
+    if (!d.charge_older(VBody<::everything::Everything>::cost, (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 77)
         return true;
@@ -1403,7 +1445,10 @@ FBE_INLINE bool VBody<::everything::PlaceOrder>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value)
 {
-    if (!d.charge_older(VBody<::everything::PlaceOrder>::cost, (size < 28 ? 8u : 0u), "everything.PlaceOrder", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {24, "everything.PlaceOrder.id"}, {28, "everything.PlaceOrder.instrument"},
+    };
+    if (!d.charge_older(VBody<::everything::PlaceOrder>::cost, (size < 28 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
@@ -1429,7 +1474,10 @@ FBE_INLINE bool VBody<::everything::PlaceOrder>::verify(D& d, std::size_t body, 
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::PlaceOrder>::cost, (size < 28 ? 8u : 0u), "everything.PlaceOrder", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {24, "everything.PlaceOrder.id"}, {28, "everything.PlaceOrder.instrument"},
+    };
+    if (!d.charge_older(VBody<::everything::PlaceOrder>::cost, (size < 28 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 28)
         return true;

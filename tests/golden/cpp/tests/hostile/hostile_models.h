@@ -301,7 +301,10 @@ FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::hostile::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)
 {
-    if (!d.charge_older(VBody<::hostile::Holder>::cost, (size < 12 ? 4000000u : 0u), "hostile.Holder", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "hostile.Holder.wide"}, {17, "hostile.Holder.maybe"}, {21, "hostile.Holder.byId"},
+    };
+    if (!d.charge_older(VBody<::hostile::Holder>::cost, (size < 12 ? 4000000u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.wide);
@@ -335,7 +338,10 @@ FBE_INLINE bool VBody<::hostile::Holder>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::hostile::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::hostile::Holder>::cost, (size < 12 ? 4000000u : 0u), "hostile.Holder", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "hostile.Holder.wide"}, {17, "hostile.Holder.maybe"}, {21, "hostile.Holder.byId"},
+    };
+    if (!d.charge_older(VBody<::hostile::Holder>::cost, (size < 12 ? 4000000u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         return true;

@@ -10126,7 +10126,10 @@ FBE_INLINE bool VBody<::import::Imported>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::Imported>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value)
 {
-    if (!d.charge_older(VBody<::import::Imported>::cost, (size < 13 ? 8u : 0u), "import.Imported", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {9, "import.Imported.market"}, {13, "import.Imported.org"}, {14, "import.Imported.example"},
+    };
+    if (!d.charge_older(VBody<::import::Imported>::cost, (size < 13 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 9)
         value.market = {};
@@ -10156,7 +10159,10 @@ FBE_INLINE bool VBody<::import::Imported>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::Imported>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Imported>::cost, (size < 13 ? 8u : 0u), "import.Imported", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {9, "import.Imported.market"}, {13, "import.Imported.org"}, {14, "import.Imported.example"},
+    };
+    if (!d.charge_older(VBody<::import::Imported>::cost, (size < 13 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 13)
         return true;
@@ -10237,7 +10243,10 @@ FBE_INLINE bool VBody<::import::Listed>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Listed>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value)
 {
-    if (!d.charge_older(VBody<::import::Listed>::cost, (size < 24 ? 4u : 0u), "import.Listed", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {16, "import.Listed.symbol"}, {20, "import.Listed.precision"}, {24, "import.Listed.ticker"},
+    };
+    if (!d.charge_older(VBody<::import::Listed>::cost, (size < 24 ? 4u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     // Inherited fields: all of them, or none when the body is older than market.Instrument.
     if (size < 16)
@@ -10270,7 +10279,10 @@ FBE_INLINE bool VBody<::import::Listed>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::Listed>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Listed>::cost, (size < 24 ? 4u : 0u), "import.Listed", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {16, "import.Listed.symbol"}, {20, "import.Listed.precision"}, {24, "import.Listed.ticker"},
+    };
+    if (!d.charge_older(VBody<::import::Listed>::cost, (size < 24 ? 4u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 16)
         return true;
@@ -10693,7 +10705,37 @@ inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Hostile>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
 {
-    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 4u : 0u) + (size < 308 ? 4u : 0u) + (size < 312 ? 4u : 0u) + (size < 316 ? 4u : 0u) + (size < 320 ? 32u : 0u) + (size < 324 ? 10u : 0u) + (size < 328 ? 18u : 0u) + (size < 332 ? 16u : 0u), "import.Hostile", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "import.Hostile.Order"}, {16, "import.Hostile.CppWords"}, {20, "import.Hostile.PythonWords"},
+        {24, "import.Hostile.GoWords"}, {28, "import.Hostile.JavaWords"}, {32, "import.Hostile.KotlinWords"},
+        {36, "import.Hostile.JsWords"}, {40, "import.Hostile.RustWords"}, {44, "import.Hostile.CSharpWords"},
+        {48, "import.Hostile.RubyWords"}, {52, "import.Hostile.CppMembers"}, {56, "import.Hostile.PythonMembers"},
+        {60, "import.Hostile.GoMembers"}, {64, "import.Hostile.JvmMembers"}, {68, "import.Hostile.JsMembers"},
+        {72, "import.Hostile.RuntimeNames"}, {76, "import.Hostile.class"}, {80, "import.Hostile.Object"},
+        {84, "import.Hostile.String"}, {88, "import.Hostile.List"}, {92, "import.Hostile.Map"},
+        {96, "import.Hostile.Model"}, {100, "import.Hostile.FinalModel"}, {104, "import.Hostile.Buffer"},
+        {108, "import.Hostile.Reader"}, {112, "import.Hostile.Writer"}, {116, "import.Hostile.Limits"},
+        {120, "import.Hostile.DecodeError"}, {124, "import.Hostile.DecodeException"}, {128, "import.Hostile.Decimal"},
+        {132, "import.Hostile.Uuid"}, {136, "import.Hostile.UUID"}, {140, "import.Hostile.Timestamp"},
+        {144, "import.Hostile.Sender"}, {148, "import.Hostile.Receiver"}, {152, "import.Hostile.Client"},
+        {156, "import.Hostile.Proxy"}, {160, "import.Hostile.Handler"}, {164, "import.Hostile.fbe"},
+        {168, "import.Hostile.FBE"}, {172, "import.Hostile.std"}, {176, "import.Hostile.Companion"},
+        {180, "import.Hostile.Any"}, {184, "import.Hostile.Self"}, {188, "import.Hostile.self"},
+        {192, "import.Hostile.None"}, {196, "import.Hostile.Option"}, {200, "import.Hostile.Result"},
+        {204, "import.Hostile.Vec"}, {208, "import.Hostile.Box"}, {212, "import.Hostile.Error"},
+        {216, "import.Hostile.Exception"}, {220, "import.Hostile.Text"}, {224, "import.Hostile.JsonWriter"},
+        {228, "import.Hostile.int32_t"}, {232, "import.Hostile.size_t"}, {236, "import.Hostile.list"},
+        {240, "import.Hostile.object"}, {244, "import.Hostile.v"}, {248, "import.Hostile.r"},
+        {252, "import.Hostile.w"}, {256, "import.Hostile.SideBuy"}, {260, "import.Hostile.OrderKey"},
+        {264, "import.Hostile.textOfside"}, {268, "import.Hostile.DECIMAL_1"}, {272, "import.Hostile.OrderModel"},
+        {276, "import.Hostile.OrderFinal"}, {280, "import.Hostile.NewOrder"}, {284, "import.Hostile.VerifyFBEOrder"},
+        {288, "import.Hostile.fbe_vr_Order"}, {292, "import.Hostile.e1"}, {296, "import.Hostile.i2"},
+        {300, "import.Hostile.o3"}, {304, "import.Hostile.Fbe"}, {308, "import.Hostile.FINGERPRINT"},
+        {312, "import.Hostile.FBE_FINGERPRINT"}, {316, "import.Hostile.FBEFingerprint"}, {320, "import.Hostile.Case"},
+        {324, "import.Hostile.Imported"}, {328, "import.Hostile.Derived"}, {332, "import.Hostile.Listed"},
+        {336, "import.Hostile.Letters"},
+    };
+    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 4u : 0u) + (size < 308 ? 4u : 0u) + (size < 312 ? 4u : 0u) + (size < 316 ? 4u : 0u) + (size < 320 ? 32u : 0u) + (size < 324 ? 10u : 0u) + (size < 328 ? 18u : 0u) + (size < 332 ? 16u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.Order);
@@ -11199,7 +11241,37 @@ inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t si
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::Hostile>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 4u : 0u) + (size < 308 ? 4u : 0u) + (size < 312 ? 4u : 0u) + (size < 316 ? 4u : 0u) + (size < 320 ? 32u : 0u) + (size < 324 ? 10u : 0u) + (size < 328 ? 18u : 0u) + (size < 332 ? 16u : 0u), "import.Hostile", body))
+    static constexpr FBE::detail::FieldEnd lacking[] = {
+        {12, "import.Hostile.Order"}, {16, "import.Hostile.CppWords"}, {20, "import.Hostile.PythonWords"},
+        {24, "import.Hostile.GoWords"}, {28, "import.Hostile.JavaWords"}, {32, "import.Hostile.KotlinWords"},
+        {36, "import.Hostile.JsWords"}, {40, "import.Hostile.RustWords"}, {44, "import.Hostile.CSharpWords"},
+        {48, "import.Hostile.RubyWords"}, {52, "import.Hostile.CppMembers"}, {56, "import.Hostile.PythonMembers"},
+        {60, "import.Hostile.GoMembers"}, {64, "import.Hostile.JvmMembers"}, {68, "import.Hostile.JsMembers"},
+        {72, "import.Hostile.RuntimeNames"}, {76, "import.Hostile.class"}, {80, "import.Hostile.Object"},
+        {84, "import.Hostile.String"}, {88, "import.Hostile.List"}, {92, "import.Hostile.Map"},
+        {96, "import.Hostile.Model"}, {100, "import.Hostile.FinalModel"}, {104, "import.Hostile.Buffer"},
+        {108, "import.Hostile.Reader"}, {112, "import.Hostile.Writer"}, {116, "import.Hostile.Limits"},
+        {120, "import.Hostile.DecodeError"}, {124, "import.Hostile.DecodeException"}, {128, "import.Hostile.Decimal"},
+        {132, "import.Hostile.Uuid"}, {136, "import.Hostile.UUID"}, {140, "import.Hostile.Timestamp"},
+        {144, "import.Hostile.Sender"}, {148, "import.Hostile.Receiver"}, {152, "import.Hostile.Client"},
+        {156, "import.Hostile.Proxy"}, {160, "import.Hostile.Handler"}, {164, "import.Hostile.fbe"},
+        {168, "import.Hostile.FBE"}, {172, "import.Hostile.std"}, {176, "import.Hostile.Companion"},
+        {180, "import.Hostile.Any"}, {184, "import.Hostile.Self"}, {188, "import.Hostile.self"},
+        {192, "import.Hostile.None"}, {196, "import.Hostile.Option"}, {200, "import.Hostile.Result"},
+        {204, "import.Hostile.Vec"}, {208, "import.Hostile.Box"}, {212, "import.Hostile.Error"},
+        {216, "import.Hostile.Exception"}, {220, "import.Hostile.Text"}, {224, "import.Hostile.JsonWriter"},
+        {228, "import.Hostile.int32_t"}, {232, "import.Hostile.size_t"}, {236, "import.Hostile.list"},
+        {240, "import.Hostile.object"}, {244, "import.Hostile.v"}, {248, "import.Hostile.r"},
+        {252, "import.Hostile.w"}, {256, "import.Hostile.SideBuy"}, {260, "import.Hostile.OrderKey"},
+        {264, "import.Hostile.textOfside"}, {268, "import.Hostile.DECIMAL_1"}, {272, "import.Hostile.OrderModel"},
+        {276, "import.Hostile.OrderFinal"}, {280, "import.Hostile.NewOrder"}, {284, "import.Hostile.VerifyFBEOrder"},
+        {288, "import.Hostile.fbe_vr_Order"}, {292, "import.Hostile.e1"}, {296, "import.Hostile.i2"},
+        {300, "import.Hostile.o3"}, {304, "import.Hostile.Fbe"}, {308, "import.Hostile.FINGERPRINT"},
+        {312, "import.Hostile.FBE_FINGERPRINT"}, {316, "import.Hostile.FBEFingerprint"}, {320, "import.Hostile.Case"},
+        {324, "import.Hostile.Imported"}, {328, "import.Hostile.Derived"}, {332, "import.Hostile.Listed"},
+        {336, "import.Hostile.Letters"},
+    };
+    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 4u : 0u) + (size < 308 ? 4u : 0u) + (size < 312 ? 4u : 0u) + (size < 316 ? 4u : 0u) + (size < 320 ? 32u : 0u) + (size < 324 ? 10u : 0u) + (size < 328 ? 18u : 0u) + (size < 332 ? 16u : 0u), FBE::detail::first_lacking(lacking, size), body))
         return false;
     if (size < 12)
         return true;
