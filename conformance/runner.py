@@ -46,6 +46,9 @@ class TesteeError(Exception):
     pass
 
 
+STARTUP_SECONDS = 30.0       # what a testee process may take to start, beyond its first request's time
+
+
 class Testee:
     """One language's testee process, restarted after a crash or a timeout."""
 
@@ -80,13 +83,16 @@ class Testee:
         return out
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        starting = self.proc is None or self.proc.poll() is not None
         proc = self._start()
         assert proc.stdin is not None
         body = json.dumps(request).encode()
         try:
             proc.stdin.write(struct.pack("<I", len(body)) + body)
             proc.stdin.flush()
-            deadline = time.monotonic() + self.timeout
+            # a JVM's or Python's start-up is not the request's time: on a loaded machine it alone
+            # took more than the 10 s a request has
+            deadline = time.monotonic() + self.timeout + (STARTUP_SECONDS if starting else 0)
             (size,) = struct.unpack("<I", self._read(proc, 4, deadline))
             answer = json.loads(self._read(proc, size, deadline))
         except (TesteeError, BrokenPipeError, ValueError) as e:
