@@ -40,8 +40,9 @@ class Context(DefaultLiterals):
         """Per struct, whether writing it can fail (models.can_fail)."""
         self.depth_checked = False
         """Whether the writer being generated counts its level (nesting.check)."""
-        self.levels_walks: set[str] = set()
-        """The bounded structs whose fbeLevels walk the generated code calls (nesting.write_levels)."""
+        self.levels_walks = frozenset(s.qualified for s in self.plan.depth_walk(package.name) if s.height)
+        """The structs of the plan's depth walk that are bounded and hold structs (height neither None nor 0):
+        their levels are counted by an fbeLevels walk (nesting.write_levels), not fixed by their height."""
 
     def rt(self, member: str) -> str:
         return self.file.qualified(RUNTIME, member, "fbe")

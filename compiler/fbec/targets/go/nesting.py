@@ -22,21 +22,13 @@ from fbec.targets.base import CodeWriter, Locals
 from fbec.targets.go.context import Context, braced, decl, entered, leave
 
 
-def walked(c: Context, name: str) -> bool:
-    """Whether the levels of a value of the bounded struct `name` are counted by its fbeLevels
-    walk (a struct of this package with structs below it) rather than fixed by its height."""
-    s = c.plan.struct(name)
-    return s.bounded and s.nests and name.rpartition(".")[0] == c.package.name
-
-
 def check(w: CodeWriter, c: Context, t: ir.StructRef, writer: str, value: str, unwind: list[str]) -> None:
     """Before an unbounded struct's writer (c.depth_checked) writes the bounded struct value of
     type t: stop, naming the path, when its levels go beyond MaxDepth."""
     levels = c.plan.struct(t.name).levels
     if not c.depth_checked or levels is None:
         return
-    if walked(c, t.name):
-        c.levels_walks.add(t.name)
+    if t.name in c.levels_walks:
         cond = f'{writer}.Near({levels}) && !{writer}.Fits({value}.fbeLevels(), "{t.name}")'
     else:
         cond = f'!{writer}.Fits({levels}, "{t.name}")'
@@ -57,7 +49,7 @@ def counting(w: CodeWriter, c: Context, plan: StructPlan, writer: str) -> Iterat
 
 def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Locals) -> None:
     """Statements raising n to the levels of the structs in x (of type t) that it holds."""
-    if not any(walked(c, r) for r in ir.struct_refs(t)):
+    if not any(r in c.levels_walks for r in ir.struct_refs(t)):
         # Each struct it holds has a fixed number of levels: only whether there is one counts.
         levels = f"n = max(n, {c.plan.levels(t)})"
         if isinstance(t, (ir.StructRef, ir.Array)):
@@ -65,7 +57,6 @@ def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Locals) -> Non
         else:
             braced(w, f"if {x} != nil {{" if isinstance(t, ir.Optional_) else f"if len({x}) > 0 {{", levels)
     elif isinstance(t, ir.StructRef):
-        c.levels_walks.add(t.name)
         w.line(f"n = max(n, {x}.fbeLevels())")
     elif isinstance(t, ir.Optional_):
         with w.block(f"if {x} != nil {{", "}"):
@@ -90,17 +81,12 @@ def _levels(w: CodeWriter, c: Context, t: ir.Type, x: str, names: Locals) -> Non
 
 def write_levels(w: CodeWriter, c: Context) -> None:
     """The fbeLevels walks of the package's bounded structs that unbounded writers (and these
-    walks) call, in package order."""
-    done: set[str] = set()
-    while c.levels_walks - done:
-        for s in c.package.structs:
-            if s.qualified not in c.levels_walks or s.qualified in done:
-                continue
-            done.add(s.qualified)
-            name = c.named(s.qualified)
+    walks) call (Context.levels_walks), in package order."""
+    for s in c.package.structs:
+        if s.qualified in c.levels_walks:
             with decl(w, ["// fbeLevels is the number of struct levels v holds, itself included: the writers of",
                           "// structs that can nest without a bound check it near MaxDepth (docs/limits.md 1)."],
-                         f"func (v *{name}) fbeLevels() int {{"):
+                         f"func (v *{c.named(s.qualified)}) fbeLevels() int {{"):
                 w.line("n := 0")
                 names = Locals()
                 for f in s.all_fields:
