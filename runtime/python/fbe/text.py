@@ -9,6 +9,8 @@ Use :func:`text_bytes` to get the bytes the original would print.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from .buffer import char_order
@@ -64,70 +66,113 @@ _BRACKETS = {"array": ("[", "]"), "vector": ("[", "]"), "list": ("<", ">"), "set
 """Each collection's brackets around its items (the IR's TEXT_BRACKETS)."""
 
 _PRIMITIVES: dict[str, Callable[[Any], str]] = {
-    "bool": fmt_bool, "float": "{:g}".format, "decimal": fmt_decimal, "string": '"{}"'.format,
-    "uuid": '"{}"'.format, "bytes": lambda x: "bytes[" + str(len(x)) + "]",
+    "decimal": fmt_decimal, "uuid": '"{}"'.format, "bytes": lambda x: "bytes[" + str(len(x)) + "]",
 }
-"""How a value of each leaf kind of a type spec that is not an integer is printed (``{:g}``:
-fmt_g; the built-in ``format`` methods print without a Python call)."""
+"""How a value of each leaf kind of a type spec that :func:`_expr` does not write out is printed
+(the built-in ``format`` method prints without a Python call)."""
 
 
 def struct_text(value: Any, cls: Any) -> str:
     """``value`` printed as its declared struct class ``cls`` (generated): ``Name(field=value,...)``
     with the schema's names, a derived struct's base first as ``Base(...)`` (docs/format.md 9),
-    by the printers of the class's fields (:func:`_printers`)."""
-    printers = _PRINTERS.get(cls)
-    if printers is None:
-        printers = _PRINTERS[cls] = _printers(cls)
-    head, base, fields = printers
-    parts = [] if base is None else [struct_text(value, base)]
-    for label, attr, printer in fields:
-        parts.append(label + printer(getattr(value, attr)))
-    return head + ",".join(parts) + ")"
+    by the function made for the class when it is first printed (:func:`_struct_printer`)."""
+    return (_PRINTERS.get(cls) or _printer_of(cls))(value)
 
 
-_PRINTERS: dict[Any, tuple[str, Any, list[tuple[str, str, Callable[[Any], str]]]]] = {}
-"""Each generated struct class's printers, made when it is first printed."""
+_PRINTERS: dict[Any, Callable[[Any], str]] = {}
+"""Each generated struct class's printer, made when it is first printed."""
 
 
-def _printers(cls: Any) -> tuple[str, Any, list[tuple[str, str, Callable[[Any], str]]]]:
-    """What prints a struct class: ``Name(``, its generated base class (None: fbe.Struct), and each
-    field of its own, ``name=``, its attribute and its printer, from the class's ``fbe_spec`` (the
-    type spec of every field, inherited first, which fbe.explain reads too)."""
+def _printer_of(cls: Any) -> Callable[[Any], str]:
+    """The printer of a struct class, made now if it was not (:func:`_struct_printer`). While it is
+    made, a struct it holds that holds it again (a recursive schema) takes a stand-in that calls
+    the printer once it is there."""
+    printer = _PRINTERS.get(cls)
+    if printer is None:
+        _PRINTERS[cls] = partial(struct_text, cls=cls)
+        printer = _PRINTERS[cls] = _struct_printer(cls)
+    return printer
+
+
+def _struct_printer(cls: Any) -> Callable[[Any], str]:
+    """The function printing a struct class, made from the class's ``fbe_spec`` (the type spec of
+    every field, inherited first, which fbe.explain reads too) as ``dataclasses`` makes a class's
+    methods: the source of one function joining ``Name(``, its generated base class's text (none
+    for fbe.Struct) and each field of its own as ``name=`` and its value's text (:func:`_expr`),
+    compiled once. One call per struct, as the generated ``fbe_tx_<Name>`` functions it replaced,
+    not one per field."""
     base = cls.__bases__[0]
-    fields = [(name + "=", attr, _printer(spec)) for name, attr, spec in cls.fbe_spec[len(base.fbe_spec):]]
-    return cls.fbe_codec.name + "(", base if "fbe_codec" in vars(base) else None, fields
+    own = cls.fbe_spec[len(base.fbe_spec):]
+    names: dict[str, Any] = {}
+    parts = [repr(cls.fbe_codec.name + "(")]
+    if "fbe_codec" in vars(base):
+        parts.append(f"{_named(names, _printer_of(base))}(v)")
+    for name, attr, spec in own:
+        parts += [repr(("," if len(parts) > 1 else "") + name + "="), _expr(spec, "v." + attr, names, 0)]
+    parts.append('")"')
+    exec(f"def text(v):\n    return ''.join(({', '.join(parts)},))\n", names)  # noqa: S102 (our own source)
+    return names["text"]  # type: ignore[no-any-return]
+
+
+def _named(names: dict[str, Any], value: Any) -> str:
+    """The name of a value the source of a printer uses (a function), put in its namespace."""
+    name = f"p{len(names)}"
+    names[name] = value
+    return name
+
+
+def _expr(spec: tuple[Any, ...], x: str, names: dict[str, Any], depth: int) -> str:
+    """The source of an expression printing ``x`` (a name or an attribute) of a type spec: an
+    integer, a string, an optional or a collection's items written out, any other value by its
+    printer (:func:`_printer`); depth numbers an item's local."""
+    kind = spec[0]
+    if kind == "int" and len(spec) <= 4 and spec[1] not in ("char", "wchar"):
+        return f"str(int({x}))"
+    if kind == "string":
+        return f"'\"' + {x} + '\"'"
+    if kind == "float":
+        return f'f"{{{x}:g}}"'
+    if kind == "bool":
+        return f'("true" if {x} else "false")'
+    if kind == "optional":
+        return f'("null" if {x} is None else {_expr(spec[1], x, names, depth)})'
+    if kind not in _BRACKETS:
+        return f"{_named(names, _printer(spec))}({x})"
+    opening, closing = _BRACKETS[kind]
+    k, e = f"k{depth}", f"e{depth}"
+    key = _order(spec[1])
+    if kind == "hash":
+        ordered = f"{x}.items()"
+    elif kind == "map":
+        ordered = f"sorted({x}.items(), key={_named(names, _first(key))})"
+    elif kind == "set":
+        ordered = f"sorted({x})" if key is _same else f"sorted({x}, key={_named(names, key)})"
+    else:
+        ordered = x
+    if kind in ("map", "hash"):
+        item = f'{_expr(spec[1], k, names, depth + 1)} + "->" + {_expr(spec[2], e, names, depth + 1)}'
+        each = f"{k}, {e} in {ordered}"
+    else:
+        item, each = _expr(spec[1], e, names, depth + 1), f"{e} in {ordered}"
+    return f'"[" + str(len({x})) + {"]" + opening!r} + ",".join([{item} for {each}]) + {closing!r}'
+
+
+def _first(key: Callable[[Any], Any]) -> Callable[[tuple[Any, Any]], Any]:
+    """The sort key of a map's items: its key's (:func:`_order`)."""
+    return itemgetter(0) if key is _same else lambda item: key(item[0])
 
 
 def _printer(spec: tuple[Any, ...]) -> Callable[[Any], str]:
-    """The function printing a value of a type spec (fbe.struct.explain's specs: a leaf, or a node
-    of them)."""
+    """The function printing a value of a leaf of a type spec (fbe.struct.explain's specs): an
+    enum's or flags' text function, a ``char``, a struct, a hidden field, another primitive."""
     kind = spec[0]
     if kind == "int":  # an integer: ("int", name, low, high), an enum's or flags' with its text function
-        return spec[4] if len(spec) > 4 else {"char": fmt_char, "wchar": fmt_wchar}.get(spec[1], int.__repr__)
-    if kind in _PRIMITIVES:
-        return _PRIMITIVES[kind]
+        return spec[4] if len(spec) > 4 else {"char": fmt_char, "wchar": fmt_wchar}[spec[1]]
     if kind == "struct":
-        cls = spec[1]
-        return lambda x: struct_text(x, cls)
+        return _printer_of(spec[1])
     if kind == "hidden":
         return lambda x: "***"
-    item = _printer(spec[1])
-    if kind == "optional":
-        return lambda x: "null" if x is None else item(x)
-    opening, closing = _BRACKETS[kind]
-    if kind in ("map", "hash"):
-        value, key = _printer(spec[2]), _order(spec[1])
-
-        def items(x: Any) -> list[str]:
-            pairs = x.items() if kind == "hash" else sorted(x.items(), key=lambda kv: key(kv[0]))
-            return [item(k) + "->" + value(v) for k, v in pairs]
-    else:
-        order = _order(spec[1])
-
-        def items(x: Any) -> list[str]:
-            return [item(e) for e in (sorted(x, key=order) if kind == "set" else x)]
-
-    return lambda x: "[" + str(len(x)) + "]" + opening + ",".join(items(x)) + closing
+    return _PRIMITIVES[kind]
 
 
 def _order(spec: tuple[Any, ...]) -> Callable[[Any], Any]:
