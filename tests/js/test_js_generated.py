@@ -167,6 +167,7 @@ struct Weird
 }
 struct constructor { int32 y; }
 struct Map { int32 size; }
+struct Secret : Map { [hidden] string password; Kind constructor; }
 struct Object { constructor x; int32[2] fixed; string<int32> byInt; }
 message Writer { Weird lambda; }
 struct Node { int32 id; string label; Node[] children; Node? next; }

@@ -15,31 +15,43 @@ import { Decimal } from "./decimal.js";
 import { EncodeError } from "./errors.js";
 import { Uuid } from "./uuid.js";
 
-/** A generated struct class, as the walk sees it. */
+/**
+ * A generated struct class, as the walks of its fields see it (this one and
+ * the text form's, text.ts): its schema name, its fields and, when it has
+ * [key] fields, their order.
+ */
 export interface StructClass {
-  readonly name: string;
+  readonly fbeName: string;
   fbeFields(): readonly FieldSpec[];
+  fbeCompareKey?(a: never, b: never): number;
 }
 
 /**
- * A field's type as generated code states it for this walk: the primitive's
+ * A field's type as generated code states it for the walks: the primitive's
  * schema name (`"int32"`, `"string"`...), an enum or flags `["enum",
- * "shop.Kind", "uint8"]`, a struct `["struct", "shop.Line", Line]`, an
+ * "shop.Kind", "uint8", textOfKind]` (its wire type and text function), a
+ * struct `["struct", "shop.Line", Line]`, an
  * optional `["optional", T]`, a fixed array `["array", T, n]`, a vector,
  * list or set `["vector" | "list" | "set", T]` and a map or hash
  * `["map" | "hash", K, V]`.
  */
 export type TypeSpec =
   | string
-  | readonly ["enum", string, string]
+  | readonly ["enum", string, string, (v: never) => string]
   | readonly ["struct", string, StructClass]
   | readonly ["optional", TypeSpec]
   | readonly ["array", TypeSpec, number]
   | readonly ["vector" | "list" | "set", TypeSpec]
   | readonly ["map" | "hash", TypeSpec, TypeSpec];
 
-/** A field's schema name, its type and, when the generator renamed it, its property. */
-export type FieldSpec = readonly [string, TypeSpec] | readonly [string, TypeSpec, string];
+/**
+ * A field's schema name, its type and, when the generator renamed it or the
+ * field is hidden (its text form `***`), its property, then `"hidden"`.
+ */
+export type FieldSpec =
+  | readonly [string, TypeSpec]
+  | readonly [string, TypeSpec, string]
+  | readonly [string, TypeSpec, string, "hidden"];
 
 const INT_RANGES: Record<string, readonly [number, number]> = {
   byte: [0, 0xff], uint8: [0, 0xff], int8: [-0x80, 0x7f], char: [0, 0xff], wchar: [0, 0xffffffff],

@@ -1,7 +1,8 @@
 /**
  * The original's text form of values (its operator<<, docs/format.md 9): on
  * one line, without spaces, strings and chars as their raw bytes. Generated
- * `toString()` methods print a struct with it:
+ * `toString()` methods print a struct with `textOf`, which walks its fields
+ * as the generated `fbeFields()` state them:
  *
  *   Account(id=1,name="Test",state=initialized|bad,wallet=Balance(currency="USD",amount=1000),asset=null,orders=[0][])
  *
@@ -12,6 +13,21 @@
 
 import { Decimal } from "./decimal.js";
 import { percentF, percentG } from "./dtoa.js";
+import type { StructClass, TypeSpec } from "./explain.js";
+import {
+  compareBlob,
+  compareBool,
+  compareChar,
+  compareDecimal,
+  compareFloat,
+  compareSame,
+  compareString,
+  compareUuid,
+  compareValue,
+  sortedEntries,
+  sortedValues,
+  type Compare,
+} from "./keys.js";
 import { Uuid } from "./uuid.js";
 
 function byte(b: number): string {
@@ -88,4 +104,104 @@ export function flagsText<T extends number | bigint>(v: T, names: readonly (read
     }
   }
   return out;
+}
+
+/** The brackets of a collection's items after its count (docs/format.md 9). */
+const BRACKETS: Record<string, readonly [string, string]> = {
+  array: ["[", "]"], vector: ["[", "]"], list: ["<", ">"], set: ["{", "}"], map: ["<{", "}>"], hash: ["[{", "}]"],
+};
+
+/** The comparisons of primitives other than numbers' `compareValue` (keys.ts). */
+const COMPARE: Record<string, Compare<never>> = {
+  bool: compareBool, char: compareChar, string: compareString, bytes: compareBlob, uuid: compareUuid,
+  decimal: compareDecimal, float: compareFloat,
+};
+
+/** The order a set's elements or a map's keys of type t are written and printed in (keys.ts). */
+function compareOf(t: TypeSpec): Compare<unknown> {
+  let compare: Compare<never> = compareValue;
+  if (typeof t === "string") compare = COMPARE[t] ?? compareValue;
+  else if (t[0] === "struct") compare = t[2].fbeCompareKey ?? compareSame;
+  return compare as Compare<unknown>;
+}
+
+/** A collection's count, its brackets and its items, each printed by `item`. */
+function collection<T>(t: TextWriter, kind: string, items: readonly T[], item: (x: T) => void): void {
+  const [open, close] = BRACKETS[kind]!;
+  t.count(items.length, open);
+  let first = true;
+  for (const x of items) {
+    if (!first) t.raw(",");
+    first = false;
+    item(x);
+  }
+  t.raw(close);
+}
+
+/** Prints `v`, a value of the type `type` states (explain.ts), in the text form. */
+function writeValue(t: TextWriter, v: unknown, type: TypeSpec): void {
+  if (typeof type === "string") {
+    switch (type) {
+      case "bool": return t.bool(v as boolean);
+      case "float": case "double": return t.float(v as number);
+      case "decimal": return t.decimal(v as Decimal);
+      case "uuid": return t.uuid(v as Uuid);
+      case "string": return t.string(v as string);
+      case "bytes": return t.bytes(v as Uint8Array);
+      case "char": return t.char(v as number);
+      case "wchar": return t.wchar(v as number);
+    }
+    return t.int(v as number | bigint);
+  }
+  switch (type[0]) {
+    case "enum":
+      return t.raw(type[3](v as never));
+    case "struct":
+      return writeStruct(t, v as object, type[2]);
+    case "optional":
+      return v === undefined ? t.raw("null") : writeValue(t, v, type[1]);
+    case "array": case "vector": case "list": case "set": {
+      const items = type[0] === "set" ? sortedValues(v as Set<unknown>, compareOf(type[1])) : v as unknown[];
+      return collection(t, type[0], items, (x) => writeValue(t, x, type[1]));
+    }
+    case "map": case "hash": {
+      const entries = v as Map<unknown, unknown> | [unknown, unknown][];
+      const items = type[0] === "map" ? sortedEntries(entries, compareOf(type[1])) : Array.from(entries);
+      return collection(t, type[0], items, ([key, value]) => {
+        writeValue(t, key, type[1]);
+        t.raw("->");
+        writeValue(t, value, type[2]);
+      });
+    }
+  }
+}
+
+/**
+ * Prints `v` as a value of the generated class `cls`: `Name(base,f1=...,f2=***)`,
+ * the base class's fields as its own value first, then each of its own fields.
+ */
+function writeStruct(t: TextWriter, v: object, cls: StructClass): void {
+  t.raw(cls.fbeName.slice(cls.fbeName.lastIndexOf(".") + 1) + "(");
+  let fields = cls.fbeFields();
+  let comma = false;
+  const base: Partial<StructClass> = Object.getPrototypeOf(cls);
+  if (typeof base.fbeFields === "function") {
+    writeStruct(t, v, base as StructClass);
+    fields = fields.slice(base.fbeFields().length);
+    comma = true;
+  }
+  for (const [name, type, property, hidden] of fields) {
+    t.raw((comma ? "," : "") + name + "=");
+    comma = true;
+    if (hidden !== undefined) t.raw("***");
+    else writeValue(t, (v as Record<string, unknown>)[property ?? name], type);
+  }
+  t.raw(")");
+}
+
+/** `value`, of the generated class `cls`, in the text form: what its `toString()` returns. */
+export function textOf(value: object, cls: StructClass): string {
+  const t = new TextWriter();
+  writeStruct(t, value, cls);
+  return t.text;
 }

@@ -25,7 +25,7 @@ from fbec.targets.typescript.jsonconv import write_json, write_json_read
 from fbec.targets.typescript.models import write_models
 from fbec.targets.typescript.names import SCHEMA_CONSTANTS
 from fbec.targets.typescript.protocol import write_protocol
-from fbec.targets.typescript.textform import write_enum_text, write_struct_text
+from fbec.targets.typescript.textform import text_function, write_enum_text, write_struct_text
 
 
 def write_schema_constants(w: CodeWriter, c: Context, package: ir.Package, d: CodeWriter | None) -> None:
@@ -76,9 +76,13 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
     keys = s.key_fields
     base = (c.named(s.base), c.named(s.base, False)) if s.base is not None else ("", "")
     with c.klass(w, d, [comment], name, *base):
-        w.line(f"/** The type id of {s.qualified}. */")
-        w.line(f"static {over}readonly fbeType: number = {s.type_id};" if c.ts else f"static fbeType = {s.type_id};")
-        c.declarations.append("static readonly fbeType: number;")
+        statics = (("fbeType", "number", f"The type id of {s.qualified}.", str(s.type_id)),
+                   ("fbeName", "string", "The schema name, as the text form and errors name the struct.",
+                    ts_string(s.qualified)))
+        for static, ts, doc, value in statics:
+            w.line(f"/** {doc} */")
+            w.line(f"static {over}readonly {static}: {ts} = {value};" if c.ts else f"static {static} = {value};")
+            c.declarations.append(f"static readonly {static}: {ts};")
         w.blank()
         for f in s.fields:
             c.field(w, f"{c.ident.field(f)}: {c.type(f.type)};")
@@ -109,7 +113,7 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
         if c.options.json:
             write_json(w, c, s, name)
             write_json_read(w, c, s, name)
-        write_struct_text(w, c, s, name)
+        write_struct_text(w, c, name)
 
 
 def type_spec(c: Context, t: ir.Type) -> str:
@@ -118,16 +122,17 @@ def type_spec(c: Context, t: ir.Type) -> str:
         if isinstance(t, ir.Primitive):
             return ts_string(t.name)
         if isinstance(t, ir.EnumRef):
-            return f'["enum", {ts_string(t.name)}, "{t.wire}"]'
+            return f'["enum", {ts_string(t.name)}, "{t.wire}", {text_function(c, t.name)}]'
         assert isinstance(t, ir.StructRef)
         return f'["struct", {ts_string(t.name)}, {c.named(t.name)}]'
     return nested_spec(t, leaf, lambda kind, parts: f'["{kind}", {", ".join(parts)}]')
 
 
 def write_fields(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
-    """fbeFields: each field's schema name and type (and property when renamed), which only
-    fbe.refused reads, after a root writer failed, to name the field and the type it expects."""
-    with c.member(w, "/** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */",
+    """fbeFields: each field's schema name and type (and property when renamed or hidden, then "hidden"),
+    which the text form (fbe.textOf) walks, and fbe.refused after a root writer failed, to name the field
+    and the type it expects."""
+    with c.member(w, "/** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */",
                      f"static {c.over}", "fbeFields", [], f"readonly {c.rt('FieldSpec', False)}[]"):
         if not s.all_fields:
             w.line("return [];")
@@ -135,8 +140,12 @@ def write_fields(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
         with w.block("return [", "];"):
             for f in s.all_fields:
                 prop = c.ident.field(f)
-                renamed = "" if prop == f.name else f", {ts_string(prop)}"
-                w.line(f"[{ts_string(f.name)}, {type_spec(c, f.type)}{renamed}],")
+                spec = [ts_string(f.name), type_spec(c, f.type)]
+                if prop != f.name or f.hidden:
+                    spec.append(ts_string(prop))
+                if f.hidden:
+                    spec.append('"hidden"')
+                w.line(f"[{', '.join(spec)}],")
 
 
 def key_value(t: ir.Type, x: str) -> str:

@@ -10,6 +10,7 @@ export declare const FBE_FINGERPRINT = "57135afe068abbefe9c8055edf4c2ea3946d0744
 /** The struct graph.Node (type id 1). */
 export declare class Node {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: number;
   name: string;
   value: bigint;
@@ -36,13 +37,13 @@ export declare class Node {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Node): Node;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Node;
-  static fbeWriteText(t: fbe.TextWriter, v: Node): void;
   toString(): string;
 }
 
 /** The struct graph.Edge (type id 2). */
 export declare class Edge {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   source: number;
   target: number;
   weight: number;
@@ -66,13 +67,13 @@ export declare class Edge {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Edge): Edge;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
-  static fbeWriteText(t: fbe.TextWriter, v: Edge): void;
   toString(): string;
 }
 
 /** The struct graph.Graph (type id 3). */
 export declare class Graph {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   nodes: Node[];
   edges: Edge[];
   constructor(init?: Partial<Graph>);
@@ -95,7 +96,6 @@ export declare class Graph {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Graph): Graph;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Graph;
-  static fbeWriteText(t: fbe.TextWriter, v: Graph): void;
   toString(): string;
 }
 

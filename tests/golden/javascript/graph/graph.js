@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "57135afe068abbefe9c8055edf4c2ea3946d0744ea10fd42
 export class Node {
   /** The type id of graph.Node. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "graph.Node";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -36,7 +38,7 @@ export class Node {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "int32"],
@@ -313,33 +315,9 @@ export class Node {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Node(id=");
-    t.int(v.id);
-    t.raw(",name=");
-    t.string(v.name);
-    t.raw(",value=");
-    t.int(v.value);
-    t.raw(",out_edges=");
-    const a1 = v.out_edges;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.int(y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Node.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Node);
   }
 }
 
@@ -347,6 +325,8 @@ export class Node {
 export class Edge {
   /** The type id of graph.Edge. */
   static fbeType = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "graph.Edge";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -358,7 +338,7 @@ export class Edge {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["source", "int32"],
@@ -573,22 +553,9 @@ export class Edge {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Edge(source=");
-    t.int(v.source);
-    t.raw(",target=");
-    t.int(v.target);
-    t.raw(",weight=");
-    t.int(v.weight);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Edge.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Edge);
   }
 }
 
@@ -596,6 +563,8 @@ export class Edge {
 export class Graph {
   /** The type id of graph.Graph. */
   static fbeType = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "graph.Graph";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -606,7 +575,7 @@ export class Graph {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["nodes", ["vector", ["struct", "graph.Node", Node]]],
@@ -951,38 +920,9 @@ export class Graph {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Graph(nodes=");
-    const a1 = v.nodes;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Node.fbeWriteText(t, y2);
-    }
-    t.raw("],edges=");
-    const a4 = v.edges;
-    t.count(a4.length, "[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        t.raw(",");
-      }
-      first6 = false;
-      Edge.fbeWriteText(t, y5);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Graph.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Graph);
   }
 }
 

@@ -64,6 +64,8 @@ export function textOfState(v) {
 export class Order {
   /** The type id of proto.Order. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "proto.Order";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -91,13 +93,13 @@ export class Order {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "int32"],
       ["symbol", "string"],
-      ["side", ["enum", "proto.OrderSide", "uint8"]],
-      ["type", ["enum", "proto.OrderType", "uint8"]],
+      ["side", ["enum", "proto.OrderSide", "uint8", textOfOrderSide]],
+      ["type", ["enum", "proto.OrderType", "uint8", textOfOrderType]],
       ["price", "double"],
       ["volume", "double"],
     ];
@@ -356,28 +358,9 @@ export class Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Order(id=");
-    t.int(v.id);
-    t.raw(",symbol=");
-    t.string(v.symbol);
-    t.raw(",side=");
-    t.raw(textOfOrderSide(v.side));
-    t.raw(",type=");
-    t.raw(textOfOrderType(v.type));
-    t.raw(",price=");
-    t.float(v.price);
-    t.raw(",volume=");
-    t.float(v.volume);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Order.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Order);
   }
 }
 
@@ -385,6 +368,8 @@ export class Order {
 export class Balance {
   /** The type id of proto.Balance. */
   static fbeType = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "proto.Balance";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -408,7 +393,7 @@ export class Balance {
     return fbe.compareString(a.currency, b.currency);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["currency", "string"],
@@ -613,20 +598,9 @@ export class Balance {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Balance(currency=");
-    t.string(v.currency);
-    t.raw(",amount=");
-    t.float(v.amount);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Balance.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Balance);
   }
 }
 
@@ -634,6 +608,8 @@ export class Balance {
 export class Account {
   /** The type id of proto.Account. */
   static fbeType = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "proto.Account";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -661,12 +637,12 @@ export class Account {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "int32"],
       ["name", "string"],
-      ["state", ["enum", "proto.State", "uint8"]],
+      ["state", ["enum", "proto.State", "uint8", textOfState]],
       ["wallet", ["struct", "proto.Balance", Balance]],
       ["asset", ["optional", ["struct", "proto.Balance", Balance]]],
       ["orders", ["vector", ["struct", "proto.Order", Order]]],
@@ -1106,42 +1082,9 @@ export class Account {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Account(id=");
-    t.int(v.id);
-    t.raw(",name=");
-    t.string(v.name);
-    t.raw(",state=");
-    t.raw(textOfState(v.state));
-    t.raw(",wallet=");
-    Balance.fbeWriteText(t, v.wallet);
-    t.raw(",asset=");
-    const o1 = v.asset;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      Balance.fbeWriteText(t, o1);
-    }
-    t.raw(",orders=");
-    const a2 = v.orders;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      Order.fbeWriteText(t, y3);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Account.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Account);
   }
 }
 
@@ -1149,6 +1092,8 @@ export class Account {
 export class OrderMessage {
   /** The type id of proto.OrderMessage. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "proto.OrderMessage";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1158,7 +1103,7 @@ export class OrderMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["body", ["struct", "proto.Order", Order]],
@@ -1378,18 +1323,9 @@ export class OrderMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("OrderMessage(body=");
-    Order.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    OrderMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderMessage);
   }
 }
 
@@ -1397,6 +1333,8 @@ export class OrderMessage {
 export class BalanceMessage {
   /** The type id of proto.BalanceMessage. */
   static fbeType = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "proto.BalanceMessage";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1406,7 +1344,7 @@ export class BalanceMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["body", ["struct", "proto.Balance", Balance]],
@@ -1626,18 +1564,9 @@ export class BalanceMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("BalanceMessage(body=");
-    Balance.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    BalanceMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, BalanceMessage);
   }
 }
 
@@ -1645,6 +1574,8 @@ export class BalanceMessage {
 export class AccountMessage {
   /** The type id of proto.AccountMessage. */
   static fbeType = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "proto.AccountMessage";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1654,7 +1585,7 @@ export class AccountMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["body", ["struct", "proto.Account", Account]],
@@ -1874,18 +1805,9 @@ export class AccountMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("AccountMessage(body=");
-    Account.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    AccountMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, AccountMessage);
   }
 }
 

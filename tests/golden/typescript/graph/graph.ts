@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "57135afe068abbefe9c8055edf4c2ea3946d0744ea10fd42
 export class Node {
   /** The type id of graph.Node. */
   static readonly fbeType: number = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "graph.Node";
 
   id: number;
   name: string;
@@ -41,7 +43,7 @@ export class Node {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "int32"],
@@ -318,33 +320,9 @@ export class Node {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Node): void {
-    t.raw("Node(id=");
-    t.int(v.id);
-    t.raw(",name=");
-    t.string(v.name);
-    t.raw(",value=");
-    t.int(v.value);
-    t.raw(",out_edges=");
-    const a1 = v.out_edges;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.int(y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Node.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Node);
   }
 }
 
@@ -352,6 +330,8 @@ export class Node {
 export class Edge {
   /** The type id of graph.Edge. */
   static readonly fbeType: number = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "graph.Edge";
 
   source: number;
   target: number;
@@ -367,7 +347,7 @@ export class Edge {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["source", "int32"],
@@ -582,22 +562,9 @@ export class Edge {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Edge): void {
-    t.raw("Edge(source=");
-    t.int(v.source);
-    t.raw(",target=");
-    t.int(v.target);
-    t.raw(",weight=");
-    t.int(v.weight);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Edge.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Edge);
   }
 }
 
@@ -605,6 +572,8 @@ export class Edge {
 export class Graph {
   /** The type id of graph.Graph. */
   static readonly fbeType: number = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "graph.Graph";
 
   nodes: Node[];
   edges: Edge[];
@@ -618,7 +587,7 @@ export class Graph {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["nodes", ["vector", ["struct", "graph.Node", Node]]],
@@ -963,38 +932,9 @@ export class Graph {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Graph): void {
-    t.raw("Graph(nodes=");
-    const a1 = v.nodes;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Node.fbeWriteText(t, y2);
-    }
-    t.raw("],edges=");
-    const a4 = v.edges;
-    t.count(a4.length, "[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        t.raw(",");
-      }
-      first6 = false;
-      Edge.fbeWriteText(t, y5);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Graph.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Graph);
   }
 }
 

@@ -10,6 +10,7 @@ export declare const FBE_FINGERPRINT = "4b8cb83dff4e947870647586648a4547e16c148b
 /** The struct recursive.Node (type id 1). */
 export declare class Node {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: number;
   label: string;
   children: Node[];
@@ -35,7 +36,6 @@ export declare class Node {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Node): Node;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Node;
-  static fbeWriteText(t: fbe.TextWriter, v: Node): void;
   toString(): string;
 }
 

@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "4b8cb83dff4e947870647586648a4547e16c148b152b86ad
 export class Node {
   /** The type id of recursive.Node. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "recursive.Node";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -35,7 +37,7 @@ export class Node {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "int32"],
@@ -351,31 +353,9 @@ export class Node {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Node(id=");
-    t.int(v.id);
-    t.raw(",label=");
-    t.string(v.label);
-    t.raw(",children=");
-    const a1 = v.children;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Node.fbeWriteText(t, y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Node.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Node);
   }
 }
 

@@ -10,6 +10,7 @@ export declare const FBE_FINGERPRINT = "8164ce0f06380b97f2c6b3860791a5ecb4bca0ca
 /** The struct vectors.Edge (type id 1). */
 export declare class Edge {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   source: number;
   target: number;
   weight: number;
@@ -33,13 +34,13 @@ export declare class Edge {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Edge): Edge;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
-  static fbeWriteText(t: fbe.TextWriter, v: Edge): void;
   toString(): string;
 }
 
 /** The struct vectors.Point (type id 2). */
 export declare class Point {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   flag: boolean;
   x: bigint;
   y: number;
@@ -63,13 +64,13 @@ export declare class Point {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Point): Point;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Point;
-  static fbeWriteText(t: fbe.TextWriter, v: Point): void;
   toString(): string;
 }
 
 /** The struct vectors.Point3 (type id 3). */
 export declare class Point3 extends Point {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   z: number;
   constructor(init?: Partial<Point3>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -91,13 +92,13 @@ export declare class Point3 extends Point {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Point3): Point3;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Point3;
-  static fbeWriteText(t: fbe.TextWriter, v: Point3): void;
   toString(): string;
 }
 
 /** The struct vectors.Named (type id 4). */
 export declare class Named {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   name: string;
   values: number[];
   constructor(init?: Partial<Named>);
@@ -120,13 +121,13 @@ export declare class Named {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Named): Named;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Named;
-  static fbeWriteText(t: fbe.TextWriter, v: Named): void;
   toString(): string;
 }
 
 /** The struct vectors.Holder (type id 10). */
 export declare class Holder {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   edges: Edge[];
   points: Point3[];
   ints: number[];
@@ -153,7 +154,6 @@ export declare class Holder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Holder): Holder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder;
-  static fbeWriteText(t: fbe.TextWriter, v: Holder): void;
   toString(): string;
 }
 

@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "8164ce0f06380b97f2c6b3860791a5ecb4bca0cad6f42b4c
 export class Edge {
   /** The type id of vectors.Edge. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "vectors.Edge";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -22,7 +24,7 @@ export class Edge {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["source", "int32"],
@@ -237,22 +239,9 @@ export class Edge {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Edge(source=");
-    t.int(v.source);
-    t.raw(",target=");
-    t.int(v.target);
-    t.raw(",weight=");
-    t.int(v.weight);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Edge.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Edge);
   }
 }
 
@@ -260,6 +249,8 @@ export class Edge {
 export class Point {
   /** The type id of vectors.Point. */
   static fbeType = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "vectors.Point";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -271,7 +262,7 @@ export class Point {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["flag", "bool"],
@@ -486,22 +477,9 @@ export class Point {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Point(flag=");
-    t.bool(v.flag);
-    t.raw(",x=");
-    t.int(v.x);
-    t.raw(",y=");
-    t.int(v.y);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Point.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Point);
   }
 }
 
@@ -509,6 +487,8 @@ export class Point {
 export class Point3 extends Point {
   /** The type id of vectors.Point3. */
   static fbeType = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "vectors.Point3";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -519,7 +499,7 @@ export class Point3 extends Point {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["flag", "bool"],
@@ -747,20 +727,9 @@ export class Point3 extends Point {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Point3(");
-    Point.fbeWriteText(t, v);
-    t.raw(",z=");
-    t.float(v.z);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Point3.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Point3);
   }
 }
 
@@ -768,6 +737,8 @@ export class Point3 extends Point {
 export class Named {
   /** The type id of vectors.Named. */
   static fbeType = 4;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "vectors.Named";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -778,7 +749,7 @@ export class Named {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["name", "string"],
@@ -1025,29 +996,9 @@ export class Named {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Named(name=");
-    t.string(v.name);
-    t.raw(",values=");
-    const a1 = v.values;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.int(y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Named.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Named);
   }
 }
 
@@ -1055,6 +1006,8 @@ export class Named {
 export class Holder {
   /** The type id of vectors.Holder. */
   static fbeType = 10;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "vectors.Holder";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1069,7 +1022,7 @@ export class Holder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["edges", ["vector", ["struct", "vectors.Edge", Edge]]],
@@ -1672,82 +1625,9 @@ export class Holder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Holder(edges=");
-    const a1 = v.edges;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Edge.fbeWriteText(t, y2);
-    }
-    t.raw("],points=");
-    const a4 = v.points;
-    t.count(a4.length, "[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        t.raw(",");
-      }
-      first6 = false;
-      Point3.fbeWriteText(t, y5);
-    }
-    t.raw("],ints=");
-    const a7 = v.ints;
-    t.count(a7.length, "[");
-    let first9 = true;
-    for (const y8 of a7) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.int(y8);
-    }
-    t.raw("],switches=");
-    const a10 = v.switches;
-    t.count(a10.length, "[");
-    let first12 = true;
-    for (const y11 of a10) {
-      if (!first12) {
-        t.raw(",");
-      }
-      first12 = false;
-      t.bool(y11);
-    }
-    t.raw("],reals=");
-    const a13 = v.reals;
-    t.count(a13.length, "[");
-    let first15 = true;
-    for (const y14 of a13) {
-      if (!first15) {
-        t.raw(",");
-      }
-      first15 = false;
-      t.float(y14);
-    }
-    t.raw("],named=");
-    const a16 = v.named;
-    t.count(a16.length, "[");
-    let first18 = true;
-    for (const y17 of a16) {
-      if (!first18) {
-        t.raw(",");
-      }
-      first18 = false;
-      Named.fbeWriteText(t, y17);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Holder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Holder);
   }
 }
 

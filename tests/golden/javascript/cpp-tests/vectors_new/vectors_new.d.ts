@@ -10,6 +10,7 @@ export declare const FBE_FINGERPRINT = "fcbd6d353040b7061365f023cda53255a73771b4
 /** The struct vectors_new.Edge (type id 1). */
 export declare class Edge {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   source: number;
   target: number;
   weight: number;
@@ -34,13 +35,13 @@ export declare class Edge {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Edge): Edge;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
-  static fbeWriteText(t: fbe.TextWriter, v: Edge): void;
   toString(): string;
 }
 
 /** The struct vectors_new.Holder (type id 10). */
 export declare class Holder {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   edges: Edge[];
   constructor(init?: Partial<Holder>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -62,7 +63,6 @@ export declare class Holder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Holder): Holder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder;
-  static fbeWriteText(t: fbe.TextWriter, v: Holder): void;
   toString(): string;
 }
 

@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "fcbd6d353040b7061365f023cda53255a73771b4455c041b
 export class Edge {
   /** The type id of vectors_new.Edge. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "vectors_new.Edge";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -23,7 +25,7 @@ export class Edge {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["source", "int32"],
@@ -258,24 +260,9 @@ export class Edge {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Edge(source=");
-    t.int(v.source);
-    t.raw(",target=");
-    t.int(v.target);
-    t.raw(",weight=");
-    t.int(v.weight);
-    t.raw(",note=");
-    t.string(v.note);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Edge.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Edge);
   }
 }
 
@@ -283,6 +270,8 @@ export class Edge {
 export class Holder {
   /** The type id of vectors_new.Holder. */
   static fbeType = 10;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "vectors_new.Holder";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -292,7 +281,7 @@ export class Holder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["edges", ["vector", ["struct", "vectors_new.Edge", Edge]]],
@@ -550,27 +539,9 @@ export class Holder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Holder(edges=");
-    const a1 = v.edges;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Edge.fbeWriteText(t, y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Holder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Holder);
   }
 }
 

@@ -10,6 +10,7 @@ export declare const FBE_FINGERPRINT = "34d578f73b133c3e1fec51a28449d3cd4f9aa611
 /** The struct vectors_old.Edge (type id 1). */
 export declare class Edge {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   source: number;
   constructor(init?: Partial<Edge>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -31,13 +32,13 @@ export declare class Edge {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Edge): Edge;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge;
-  static fbeWriteText(t: fbe.TextWriter, v: Edge): void;
   toString(): string;
 }
 
 /** The struct vectors_old.Holder (type id 10). */
 export declare class Holder {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   edges: Edge[];
   constructor(init?: Partial<Holder>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -59,7 +60,6 @@ export declare class Holder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Holder): Holder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder;
-  static fbeWriteText(t: fbe.TextWriter, v: Holder): void;
   toString(): string;
 }
 

@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "34d578f73b133c3e1fec51a28449d3cd4f9aa611fb04949d
 export class Edge {
   /** The type id of vectors_old.Edge. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "vectors_old.Edge";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -20,7 +22,7 @@ export class Edge {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["source", "int32"],
@@ -205,18 +207,9 @@ export class Edge {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Edge(source=");
-    t.int(v.source);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Edge.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Edge);
   }
 }
 
@@ -224,6 +217,8 @@ export class Edge {
 export class Holder {
   /** The type id of vectors_old.Holder. */
   static fbeType = 10;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "vectors_old.Holder";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -233,7 +228,7 @@ export class Holder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["edges", ["vector", ["struct", "vectors_old.Edge", Edge]]],
@@ -491,27 +486,9 @@ export class Holder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Holder(edges=");
-    const a1 = v.edges;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Edge.fbeWriteText(t, y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Holder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Holder);
   }
 }
 

@@ -164,6 +164,7 @@ export declare function textOfEnumUInt64(v: EnumUInt64): string;
 /** The struct enums.Enums (type id 1). */
 export declare class Enums {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   byte0: EnumByte;
   byte1: EnumByte;
   byte2: EnumByte;
@@ -250,7 +251,6 @@ export declare class Enums {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Enums): Enums;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Enums;
-  static fbeWriteText(t: fbe.TextWriter, v: Enums): void;
   toString(): string;
 }
 

@@ -298,6 +298,8 @@ export function textOfEnumUInt64(v) {
 export class Enums {
   /** The type id of enums.Enums. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "enums.Enums";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -372,75 +374,75 @@ export class Enums {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["byte0", ["enum", "enums.EnumByte", "uint8"]],
-      ["byte1", ["enum", "enums.EnumByte", "uint8"]],
-      ["byte2", ["enum", "enums.EnumByte", "uint8"]],
-      ["byte3", ["enum", "enums.EnumByte", "uint8"]],
-      ["byte4", ["enum", "enums.EnumByte", "uint8"]],
-      ["byte5", ["enum", "enums.EnumByte", "uint8"]],
-      ["char0", ["enum", "enums.EnumChar", "uint8"]],
-      ["char1", ["enum", "enums.EnumChar", "uint8"]],
-      ["char2", ["enum", "enums.EnumChar", "uint8"]],
-      ["char3", ["enum", "enums.EnumChar", "uint8"]],
-      ["char4", ["enum", "enums.EnumChar", "uint8"]],
-      ["char5", ["enum", "enums.EnumChar", "uint8"]],
-      ["wchar0", ["enum", "enums.EnumWChar", "uint32"]],
-      ["wchar1", ["enum", "enums.EnumWChar", "uint32"]],
-      ["wchar2", ["enum", "enums.EnumWChar", "uint32"]],
-      ["wchar3", ["enum", "enums.EnumWChar", "uint32"]],
-      ["wchar4", ["enum", "enums.EnumWChar", "uint32"]],
-      ["wchar5", ["enum", "enums.EnumWChar", "uint32"]],
-      ["int8b0", ["enum", "enums.EnumInt8", "int8"]],
-      ["int8b1", ["enum", "enums.EnumInt8", "int8"]],
-      ["int8b2", ["enum", "enums.EnumInt8", "int8"]],
-      ["int8b3", ["enum", "enums.EnumInt8", "int8"]],
-      ["int8b4", ["enum", "enums.EnumInt8", "int8"]],
-      ["int8b5", ["enum", "enums.EnumInt8", "int8"]],
-      ["uint8b0", ["enum", "enums.EnumUInt8", "uint8"]],
-      ["uint8b1", ["enum", "enums.EnumUInt8", "uint8"]],
-      ["uint8b2", ["enum", "enums.EnumUInt8", "uint8"]],
-      ["uint8b3", ["enum", "enums.EnumUInt8", "uint8"]],
-      ["uint8b4", ["enum", "enums.EnumUInt8", "uint8"]],
-      ["uint8b5", ["enum", "enums.EnumUInt8", "uint8"]],
-      ["int16b0", ["enum", "enums.EnumInt16", "int16"]],
-      ["int16b1", ["enum", "enums.EnumInt16", "int16"]],
-      ["int16b2", ["enum", "enums.EnumInt16", "int16"]],
-      ["int16b3", ["enum", "enums.EnumInt16", "int16"]],
-      ["int16b4", ["enum", "enums.EnumInt16", "int16"]],
-      ["int16b5", ["enum", "enums.EnumInt16", "int16"]],
-      ["uint16b0", ["enum", "enums.EnumUInt16", "uint16"]],
-      ["uint16b1", ["enum", "enums.EnumUInt16", "uint16"]],
-      ["uint16b2", ["enum", "enums.EnumUInt16", "uint16"]],
-      ["uint16b3", ["enum", "enums.EnumUInt16", "uint16"]],
-      ["uint16b4", ["enum", "enums.EnumUInt16", "uint16"]],
-      ["uint16b5", ["enum", "enums.EnumUInt16", "uint16"]],
-      ["int32b0", ["enum", "enums.EnumInt32", "int32"]],
-      ["int32b1", ["enum", "enums.EnumInt32", "int32"]],
-      ["int32b2", ["enum", "enums.EnumInt32", "int32"]],
-      ["int32b3", ["enum", "enums.EnumInt32", "int32"]],
-      ["int32b4", ["enum", "enums.EnumInt32", "int32"]],
-      ["int32b5", ["enum", "enums.EnumInt32", "int32"]],
-      ["uint32b0", ["enum", "enums.EnumUInt32", "uint32"]],
-      ["uint32b1", ["enum", "enums.EnumUInt32", "uint32"]],
-      ["uint32b2", ["enum", "enums.EnumUInt32", "uint32"]],
-      ["uint32b3", ["enum", "enums.EnumUInt32", "uint32"]],
-      ["uint32b4", ["enum", "enums.EnumUInt32", "uint32"]],
-      ["uint32b5", ["enum", "enums.EnumUInt32", "uint32"]],
-      ["int64b0", ["enum", "enums.EnumInt64", "int64"]],
-      ["int64b1", ["enum", "enums.EnumInt64", "int64"]],
-      ["int64b2", ["enum", "enums.EnumInt64", "int64"]],
-      ["int64b3", ["enum", "enums.EnumInt64", "int64"]],
-      ["int64b4", ["enum", "enums.EnumInt64", "int64"]],
-      ["int64b5", ["enum", "enums.EnumInt64", "int64"]],
-      ["uint64b0", ["enum", "enums.EnumUInt64", "uint64"]],
-      ["uint64b1", ["enum", "enums.EnumUInt64", "uint64"]],
-      ["uint64b2", ["enum", "enums.EnumUInt64", "uint64"]],
-      ["uint64b3", ["enum", "enums.EnumUInt64", "uint64"]],
-      ["uint64b4", ["enum", "enums.EnumUInt64", "uint64"]],
-      ["uint64b5", ["enum", "enums.EnumUInt64", "uint64"]],
+      ["byte0", ["enum", "enums.EnumByte", "uint8", textOfEnumByte]],
+      ["byte1", ["enum", "enums.EnumByte", "uint8", textOfEnumByte]],
+      ["byte2", ["enum", "enums.EnumByte", "uint8", textOfEnumByte]],
+      ["byte3", ["enum", "enums.EnumByte", "uint8", textOfEnumByte]],
+      ["byte4", ["enum", "enums.EnumByte", "uint8", textOfEnumByte]],
+      ["byte5", ["enum", "enums.EnumByte", "uint8", textOfEnumByte]],
+      ["char0", ["enum", "enums.EnumChar", "uint8", textOfEnumChar]],
+      ["char1", ["enum", "enums.EnumChar", "uint8", textOfEnumChar]],
+      ["char2", ["enum", "enums.EnumChar", "uint8", textOfEnumChar]],
+      ["char3", ["enum", "enums.EnumChar", "uint8", textOfEnumChar]],
+      ["char4", ["enum", "enums.EnumChar", "uint8", textOfEnumChar]],
+      ["char5", ["enum", "enums.EnumChar", "uint8", textOfEnumChar]],
+      ["wchar0", ["enum", "enums.EnumWChar", "uint32", textOfEnumWChar]],
+      ["wchar1", ["enum", "enums.EnumWChar", "uint32", textOfEnumWChar]],
+      ["wchar2", ["enum", "enums.EnumWChar", "uint32", textOfEnumWChar]],
+      ["wchar3", ["enum", "enums.EnumWChar", "uint32", textOfEnumWChar]],
+      ["wchar4", ["enum", "enums.EnumWChar", "uint32", textOfEnumWChar]],
+      ["wchar5", ["enum", "enums.EnumWChar", "uint32", textOfEnumWChar]],
+      ["int8b0", ["enum", "enums.EnumInt8", "int8", textOfEnumInt8]],
+      ["int8b1", ["enum", "enums.EnumInt8", "int8", textOfEnumInt8]],
+      ["int8b2", ["enum", "enums.EnumInt8", "int8", textOfEnumInt8]],
+      ["int8b3", ["enum", "enums.EnumInt8", "int8", textOfEnumInt8]],
+      ["int8b4", ["enum", "enums.EnumInt8", "int8", textOfEnumInt8]],
+      ["int8b5", ["enum", "enums.EnumInt8", "int8", textOfEnumInt8]],
+      ["uint8b0", ["enum", "enums.EnumUInt8", "uint8", textOfEnumUInt8]],
+      ["uint8b1", ["enum", "enums.EnumUInt8", "uint8", textOfEnumUInt8]],
+      ["uint8b2", ["enum", "enums.EnumUInt8", "uint8", textOfEnumUInt8]],
+      ["uint8b3", ["enum", "enums.EnumUInt8", "uint8", textOfEnumUInt8]],
+      ["uint8b4", ["enum", "enums.EnumUInt8", "uint8", textOfEnumUInt8]],
+      ["uint8b5", ["enum", "enums.EnumUInt8", "uint8", textOfEnumUInt8]],
+      ["int16b0", ["enum", "enums.EnumInt16", "int16", textOfEnumInt16]],
+      ["int16b1", ["enum", "enums.EnumInt16", "int16", textOfEnumInt16]],
+      ["int16b2", ["enum", "enums.EnumInt16", "int16", textOfEnumInt16]],
+      ["int16b3", ["enum", "enums.EnumInt16", "int16", textOfEnumInt16]],
+      ["int16b4", ["enum", "enums.EnumInt16", "int16", textOfEnumInt16]],
+      ["int16b5", ["enum", "enums.EnumInt16", "int16", textOfEnumInt16]],
+      ["uint16b0", ["enum", "enums.EnumUInt16", "uint16", textOfEnumUInt16]],
+      ["uint16b1", ["enum", "enums.EnumUInt16", "uint16", textOfEnumUInt16]],
+      ["uint16b2", ["enum", "enums.EnumUInt16", "uint16", textOfEnumUInt16]],
+      ["uint16b3", ["enum", "enums.EnumUInt16", "uint16", textOfEnumUInt16]],
+      ["uint16b4", ["enum", "enums.EnumUInt16", "uint16", textOfEnumUInt16]],
+      ["uint16b5", ["enum", "enums.EnumUInt16", "uint16", textOfEnumUInt16]],
+      ["int32b0", ["enum", "enums.EnumInt32", "int32", textOfEnumInt32]],
+      ["int32b1", ["enum", "enums.EnumInt32", "int32", textOfEnumInt32]],
+      ["int32b2", ["enum", "enums.EnumInt32", "int32", textOfEnumInt32]],
+      ["int32b3", ["enum", "enums.EnumInt32", "int32", textOfEnumInt32]],
+      ["int32b4", ["enum", "enums.EnumInt32", "int32", textOfEnumInt32]],
+      ["int32b5", ["enum", "enums.EnumInt32", "int32", textOfEnumInt32]],
+      ["uint32b0", ["enum", "enums.EnumUInt32", "uint32", textOfEnumUInt32]],
+      ["uint32b1", ["enum", "enums.EnumUInt32", "uint32", textOfEnumUInt32]],
+      ["uint32b2", ["enum", "enums.EnumUInt32", "uint32", textOfEnumUInt32]],
+      ["uint32b3", ["enum", "enums.EnumUInt32", "uint32", textOfEnumUInt32]],
+      ["uint32b4", ["enum", "enums.EnumUInt32", "uint32", textOfEnumUInt32]],
+      ["uint32b5", ["enum", "enums.EnumUInt32", "uint32", textOfEnumUInt32]],
+      ["int64b0", ["enum", "enums.EnumInt64", "int64", textOfEnumInt64]],
+      ["int64b1", ["enum", "enums.EnumInt64", "int64", textOfEnumInt64]],
+      ["int64b2", ["enum", "enums.EnumInt64", "int64", textOfEnumInt64]],
+      ["int64b3", ["enum", "enums.EnumInt64", "int64", textOfEnumInt64]],
+      ["int64b4", ["enum", "enums.EnumInt64", "int64", textOfEnumInt64]],
+      ["int64b5", ["enum", "enums.EnumInt64", "int64", textOfEnumInt64]],
+      ["uint64b0", ["enum", "enums.EnumUInt64", "uint64", textOfEnumUInt64]],
+      ["uint64b1", ["enum", "enums.EnumUInt64", "uint64", textOfEnumUInt64]],
+      ["uint64b2", ["enum", "enums.EnumUInt64", "uint64", textOfEnumUInt64]],
+      ["uint64b3", ["enum", "enums.EnumUInt64", "uint64", textOfEnumUInt64]],
+      ["uint64b4", ["enum", "enums.EnumUInt64", "uint64", textOfEnumUInt64]],
+      ["uint64b5", ["enum", "enums.EnumUInt64", "uint64", textOfEnumUInt64]],
     ];
   }
 
@@ -1532,148 +1534,9 @@ export class Enums {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Enums(byte0=");
-    t.raw(textOfEnumByte(v.byte0));
-    t.raw(",byte1=");
-    t.raw(textOfEnumByte(v.byte1));
-    t.raw(",byte2=");
-    t.raw(textOfEnumByte(v.byte2));
-    t.raw(",byte3=");
-    t.raw(textOfEnumByte(v.byte3));
-    t.raw(",byte4=");
-    t.raw(textOfEnumByte(v.byte4));
-    t.raw(",byte5=");
-    t.raw(textOfEnumByte(v.byte5));
-    t.raw(",char0=");
-    t.raw(textOfEnumChar(v.char0));
-    t.raw(",char1=");
-    t.raw(textOfEnumChar(v.char1));
-    t.raw(",char2=");
-    t.raw(textOfEnumChar(v.char2));
-    t.raw(",char3=");
-    t.raw(textOfEnumChar(v.char3));
-    t.raw(",char4=");
-    t.raw(textOfEnumChar(v.char4));
-    t.raw(",char5=");
-    t.raw(textOfEnumChar(v.char5));
-    t.raw(",wchar0=");
-    t.raw(textOfEnumWChar(v.wchar0));
-    t.raw(",wchar1=");
-    t.raw(textOfEnumWChar(v.wchar1));
-    t.raw(",wchar2=");
-    t.raw(textOfEnumWChar(v.wchar2));
-    t.raw(",wchar3=");
-    t.raw(textOfEnumWChar(v.wchar3));
-    t.raw(",wchar4=");
-    t.raw(textOfEnumWChar(v.wchar4));
-    t.raw(",wchar5=");
-    t.raw(textOfEnumWChar(v.wchar5));
-    t.raw(",int8b0=");
-    t.raw(textOfEnumInt8(v.int8b0));
-    t.raw(",int8b1=");
-    t.raw(textOfEnumInt8(v.int8b1));
-    t.raw(",int8b2=");
-    t.raw(textOfEnumInt8(v.int8b2));
-    t.raw(",int8b3=");
-    t.raw(textOfEnumInt8(v.int8b3));
-    t.raw(",int8b4=");
-    t.raw(textOfEnumInt8(v.int8b4));
-    t.raw(",int8b5=");
-    t.raw(textOfEnumInt8(v.int8b5));
-    t.raw(",uint8b0=");
-    t.raw(textOfEnumUInt8(v.uint8b0));
-    t.raw(",uint8b1=");
-    t.raw(textOfEnumUInt8(v.uint8b1));
-    t.raw(",uint8b2=");
-    t.raw(textOfEnumUInt8(v.uint8b2));
-    t.raw(",uint8b3=");
-    t.raw(textOfEnumUInt8(v.uint8b3));
-    t.raw(",uint8b4=");
-    t.raw(textOfEnumUInt8(v.uint8b4));
-    t.raw(",uint8b5=");
-    t.raw(textOfEnumUInt8(v.uint8b5));
-    t.raw(",int16b0=");
-    t.raw(textOfEnumInt16(v.int16b0));
-    t.raw(",int16b1=");
-    t.raw(textOfEnumInt16(v.int16b1));
-    t.raw(",int16b2=");
-    t.raw(textOfEnumInt16(v.int16b2));
-    t.raw(",int16b3=");
-    t.raw(textOfEnumInt16(v.int16b3));
-    t.raw(",int16b4=");
-    t.raw(textOfEnumInt16(v.int16b4));
-    t.raw(",int16b5=");
-    t.raw(textOfEnumInt16(v.int16b5));
-    t.raw(",uint16b0=");
-    t.raw(textOfEnumUInt16(v.uint16b0));
-    t.raw(",uint16b1=");
-    t.raw(textOfEnumUInt16(v.uint16b1));
-    t.raw(",uint16b2=");
-    t.raw(textOfEnumUInt16(v.uint16b2));
-    t.raw(",uint16b3=");
-    t.raw(textOfEnumUInt16(v.uint16b3));
-    t.raw(",uint16b4=");
-    t.raw(textOfEnumUInt16(v.uint16b4));
-    t.raw(",uint16b5=");
-    t.raw(textOfEnumUInt16(v.uint16b5));
-    t.raw(",int32b0=");
-    t.raw(textOfEnumInt32(v.int32b0));
-    t.raw(",int32b1=");
-    t.raw(textOfEnumInt32(v.int32b1));
-    t.raw(",int32b2=");
-    t.raw(textOfEnumInt32(v.int32b2));
-    t.raw(",int32b3=");
-    t.raw(textOfEnumInt32(v.int32b3));
-    t.raw(",int32b4=");
-    t.raw(textOfEnumInt32(v.int32b4));
-    t.raw(",int32b5=");
-    t.raw(textOfEnumInt32(v.int32b5));
-    t.raw(",uint32b0=");
-    t.raw(textOfEnumUInt32(v.uint32b0));
-    t.raw(",uint32b1=");
-    t.raw(textOfEnumUInt32(v.uint32b1));
-    t.raw(",uint32b2=");
-    t.raw(textOfEnumUInt32(v.uint32b2));
-    t.raw(",uint32b3=");
-    t.raw(textOfEnumUInt32(v.uint32b3));
-    t.raw(",uint32b4=");
-    t.raw(textOfEnumUInt32(v.uint32b4));
-    t.raw(",uint32b5=");
-    t.raw(textOfEnumUInt32(v.uint32b5));
-    t.raw(",int64b0=");
-    t.raw(textOfEnumInt64(v.int64b0));
-    t.raw(",int64b1=");
-    t.raw(textOfEnumInt64(v.int64b1));
-    t.raw(",int64b2=");
-    t.raw(textOfEnumInt64(v.int64b2));
-    t.raw(",int64b3=");
-    t.raw(textOfEnumInt64(v.int64b3));
-    t.raw(",int64b4=");
-    t.raw(textOfEnumInt64(v.int64b4));
-    t.raw(",int64b5=");
-    t.raw(textOfEnumInt64(v.int64b5));
-    t.raw(",uint64b0=");
-    t.raw(textOfEnumUInt64(v.uint64b0));
-    t.raw(",uint64b1=");
-    t.raw(textOfEnumUInt64(v.uint64b1));
-    t.raw(",uint64b2=");
-    t.raw(textOfEnumUInt64(v.uint64b2));
-    t.raw(",uint64b3=");
-    t.raw(textOfEnumUInt64(v.uint64b3));
-    t.raw(",uint64b4=");
-    t.raw(textOfEnumUInt64(v.uint64b4));
-    t.raw(",uint64b5=");
-    t.raw(textOfEnumUInt64(v.uint64b5));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Enums.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Enums);
   }
 }
 

@@ -46,6 +46,7 @@ export declare function textOfState(v: State): string;
 /** The struct proto.Order (type id 1). */
 export declare class Order {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: number;
   symbol: string;
   side: OrderSide;
@@ -74,13 +75,13 @@ export declare class Order {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Order): Order;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Order;
-  static fbeWriteText(t: fbe.TextWriter, v: Order): void;
   toString(): string;
 }
 
 /** The struct proto.Balance (type id 2). */
 export declare class Balance {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   currency: string;
   amount: number;
   constructor(init?: Partial<Balance>);
@@ -105,13 +106,13 @@ export declare class Balance {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Balance): Balance;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Balance;
-  static fbeWriteText(t: fbe.TextWriter, v: Balance): void;
   toString(): string;
 }
 
 /** The struct proto.Account (type id 3). */
 export declare class Account {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: number;
   name: string;
   state: State;
@@ -141,13 +142,13 @@ export declare class Account {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Account): Account;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Account;
-  static fbeWriteText(t: fbe.TextWriter, v: Account): void;
   toString(): string;
 }
 
 /** The message proto.OrderMessage (type id 1). */
 export declare class OrderMessage {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   body: Order;
   constructor(init?: Partial<OrderMessage>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -170,13 +171,13 @@ export declare class OrderMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderMessage): OrderMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderMessage;
-  static fbeWriteText(t: fbe.TextWriter, v: OrderMessage): void;
   toString(): string;
 }
 
 /** The message proto.BalanceMessage (type id 2). */
 export declare class BalanceMessage {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   body: Balance;
   constructor(init?: Partial<BalanceMessage>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -199,13 +200,13 @@ export declare class BalanceMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: BalanceMessage): BalanceMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): BalanceMessage;
-  static fbeWriteText(t: fbe.TextWriter, v: BalanceMessage): void;
   toString(): string;
 }
 
 /** The message proto.AccountMessage (type id 3). */
 export declare class AccountMessage {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   body: Account;
   constructor(init?: Partial<AccountMessage>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -228,7 +229,6 @@ export declare class AccountMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: AccountMessage): AccountMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AccountMessage;
-  static fbeWriteText(t: fbe.TextWriter, v: AccountMessage): void;
   toString(): string;
 }
 

@@ -51,6 +51,7 @@ export declare function textOfStateEx(v: StateEx): string;
 /** The struct protoex.Order (type id 1). */
 export declare class Order {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: number;
   symbol: string;
   side: OrderSide;
@@ -81,13 +82,13 @@ export declare class Order {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Order): Order;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Order;
-  static fbeWriteText(t: fbe.TextWriter, v: Order): void;
   toString(): string;
 }
 
 /** The struct protoex.Balance (type id 2). */
 export declare class Balance extends proto.Balance {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   locked: number;
   constructor(init?: Partial<Balance>);
   fbeKey(): string;
@@ -111,13 +112,13 @@ export declare class Balance extends proto.Balance {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Balance): Balance;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Balance;
-  static fbeWriteText(t: fbe.TextWriter, v: Balance): void;
   toString(): string;
 }
 
 /** The struct protoex.Account (type id 3). */
 export declare class Account {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: number;
   name: string;
   state: StateEx;
@@ -147,13 +148,13 @@ export declare class Account {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Account): Account;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Account;
-  static fbeWriteText(t: fbe.TextWriter, v: Account): void;
   toString(): string;
 }
 
 /** The message protoex.OrderMessage (type id 11). */
 export declare class OrderMessage {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   body: Order;
   constructor(init?: Partial<OrderMessage>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -176,13 +177,13 @@ export declare class OrderMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderMessage): OrderMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderMessage;
-  static fbeWriteText(t: fbe.TextWriter, v: OrderMessage): void;
   toString(): string;
 }
 
 /** The message protoex.BalanceMessage (type id 12). */
 export declare class BalanceMessage {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   body: Balance;
   constructor(init?: Partial<BalanceMessage>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -205,13 +206,13 @@ export declare class BalanceMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: BalanceMessage): BalanceMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): BalanceMessage;
-  static fbeWriteText(t: fbe.TextWriter, v: BalanceMessage): void;
   toString(): string;
 }
 
 /** The message protoex.AccountMessage (type id 13). */
 export declare class AccountMessage {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   body: Account;
   constructor(init?: Partial<AccountMessage>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -234,7 +235,6 @@ export declare class AccountMessage {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: AccountMessage): AccountMessage;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AccountMessage;
-  static fbeWriteText(t: fbe.TextWriter, v: AccountMessage): void;
   toString(): string;
 }
 

@@ -73,6 +73,8 @@ export function textOfStateEx(v) {
 export class Order {
   /** The type id of protoex.Order. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "protoex.Order";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -102,13 +104,13 @@ export class Order {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "int32"],
       ["symbol", "string"],
-      ["side", ["enum", "protoex.OrderSide", "uint8"]],
-      ["type", ["enum", "protoex.OrderType", "uint8"]],
+      ["side", ["enum", "protoex.OrderSide", "uint8", textOfOrderSide]],
+      ["type", ["enum", "protoex.OrderType", "uint8", textOfOrderType]],
       ["price", "double"],
       ["volume", "double"],
       ["tp", "double"],
@@ -397,32 +399,9 @@ export class Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Order(id=");
-    t.int(v.id);
-    t.raw(",symbol=");
-    t.string(v.symbol);
-    t.raw(",side=");
-    t.raw(textOfOrderSide(v.side));
-    t.raw(",type=");
-    t.raw(textOfOrderType(v.type));
-    t.raw(",price=");
-    t.float(v.price);
-    t.raw(",volume=");
-    t.float(v.volume);
-    t.raw(",tp=");
-    t.float(v.tp);
-    t.raw(",sl=");
-    t.float(v.sl);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Order.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Order);
   }
 }
 
@@ -430,6 +409,8 @@ export class Order {
 export class Balance extends proto.Balance {
   /** The type id of protoex.Balance. */
   static fbeType = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "protoex.Balance";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -453,7 +434,7 @@ export class Balance extends proto.Balance {
     return fbe.compareString(a.currency, b.currency);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["currency", "string"],
@@ -670,20 +651,9 @@ export class Balance extends proto.Balance {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Balance(");
-    proto.Balance.fbeWriteText(t, v);
-    t.raw(",locked=");
-    t.float(v.locked);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Balance.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Balance);
   }
 }
 
@@ -691,6 +661,8 @@ export class Balance extends proto.Balance {
 export class Account {
   /** The type id of protoex.Account. */
   static fbeType = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "protoex.Account";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -718,12 +690,12 @@ export class Account {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "int32"],
       ["name", "string"],
-      ["state", ["enum", "protoex.StateEx", "uint8"]],
+      ["state", ["enum", "protoex.StateEx", "uint8", textOfStateEx]],
       ["wallet", ["struct", "protoex.Balance", Balance]],
       ["asset", ["optional", ["struct", "protoex.Balance", Balance]]],
       ["orders", ["vector", ["struct", "protoex.Order", Order]]],
@@ -1163,42 +1135,9 @@ export class Account {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Account(id=");
-    t.int(v.id);
-    t.raw(",name=");
-    t.string(v.name);
-    t.raw(",state=");
-    t.raw(textOfStateEx(v.state));
-    t.raw(",wallet=");
-    Balance.fbeWriteText(t, v.wallet);
-    t.raw(",asset=");
-    const o1 = v.asset;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      Balance.fbeWriteText(t, o1);
-    }
-    t.raw(",orders=");
-    const a2 = v.orders;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      Order.fbeWriteText(t, y3);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Account.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Account);
   }
 }
 
@@ -1206,6 +1145,8 @@ export class Account {
 export class OrderMessage {
   /** The type id of protoex.OrderMessage. */
   static fbeType = 11;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "protoex.OrderMessage";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1215,7 +1156,7 @@ export class OrderMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["body", ["struct", "protoex.Order", Order]],
@@ -1435,18 +1376,9 @@ export class OrderMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("OrderMessage(body=");
-    Order.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    OrderMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderMessage);
   }
 }
 
@@ -1454,6 +1386,8 @@ export class OrderMessage {
 export class BalanceMessage {
   /** The type id of protoex.BalanceMessage. */
   static fbeType = 12;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "protoex.BalanceMessage";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1463,7 +1397,7 @@ export class BalanceMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["body", ["struct", "protoex.Balance", Balance]],
@@ -1683,18 +1617,9 @@ export class BalanceMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("BalanceMessage(body=");
-    Balance.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    BalanceMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, BalanceMessage);
   }
 }
 
@@ -1702,6 +1627,8 @@ export class BalanceMessage {
 export class AccountMessage {
   /** The type id of protoex.AccountMessage. */
   static fbeType = 13;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "protoex.AccountMessage";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1711,7 +1638,7 @@ export class AccountMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["body", ["struct", "protoex.Account", Account]],
@@ -1931,18 +1858,9 @@ export class AccountMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("AccountMessage(body=");
-    Account.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    AccountMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, AccountMessage);
   }
 }
 

@@ -87,6 +87,7 @@ export declare function textOfFlagsEmpty(v: FlagsEmpty): string;
 /** The struct test.StructSimple (type id 110). */
 export declare class StructSimple {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: number;
   f1: boolean;
   f2: boolean;
@@ -155,13 +156,13 @@ export declare class StructSimple {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructSimple): StructSimple;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSimple;
-  static fbeWriteText(t: fbe.TextWriter, v: StructSimple): void;
   toString(): string;
 }
 
 /** The struct test.StructOptional (type id 111). */
 export declare class StructOptional extends StructSimple {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f100: boolean | undefined;
   f101: boolean | undefined;
   f102: boolean | undefined;
@@ -251,13 +252,13 @@ export declare class StructOptional extends StructSimple {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructOptional): StructOptional;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructOptional;
-  static fbeWriteText(t: fbe.TextWriter, v: StructOptional): void;
   toString(): string;
 }
 
 /** The struct test.StructNested (type id 112). */
 export declare class StructNested extends StructOptional {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f1000: EnumSimple;
   f1001: EnumSimple | undefined;
   f1002: EnumTyped;
@@ -293,13 +294,13 @@ export declare class StructNested extends StructOptional {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructNested): StructNested;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructNested;
-  static fbeWriteText(t: fbe.TextWriter, v: StructNested): void;
   toString(): string;
 }
 
 /** The struct test.StructBytes (type id 120). */
 export declare class StructBytes {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f1: Uint8Array;
   f2: Uint8Array | undefined;
   f3: Uint8Array | undefined;
@@ -323,13 +324,13 @@ export declare class StructBytes {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructBytes): StructBytes;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructBytes;
-  static fbeWriteText(t: fbe.TextWriter, v: StructBytes): void;
   toString(): string;
 }
 
 /** The struct test.StructArray (type id 125). */
 export declare class StructArray {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f1: number[];
   f2: (number | undefined)[];
   f3: Uint8Array[];
@@ -361,13 +362,13 @@ export declare class StructArray {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructArray): StructArray;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructArray;
-  static fbeWriteText(t: fbe.TextWriter, v: StructArray): void;
   toString(): string;
 }
 
 /** The struct test.StructVector (type id 130). */
 export declare class StructVector {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f1: number[];
   f2: (number | undefined)[];
   f3: Uint8Array[];
@@ -398,13 +399,13 @@ export declare class StructVector {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructVector): StructVector;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructVector;
-  static fbeWriteText(t: fbe.TextWriter, v: StructVector): void;
   toString(): string;
 }
 
 /** The struct test.StructList (type id 131). */
 export declare class StructList {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f1: number[];
   f2: (number | undefined)[];
   f3: Uint8Array[];
@@ -435,13 +436,13 @@ export declare class StructList {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructList): StructList;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructList;
-  static fbeWriteText(t: fbe.TextWriter, v: StructList): void;
   toString(): string;
 }
 
 /** The struct test.StructSet (type id 132). */
 export declare class StructSet {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f1: Set<number>;
   f2: Set<EnumSimple>;
   f3: Set<FlagsSimple>;
@@ -466,13 +467,13 @@ export declare class StructSet {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructSet): StructSet;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSet;
-  static fbeWriteText(t: fbe.TextWriter, v: StructSet): void;
   toString(): string;
 }
 
 /** The struct test.StructMap (type id 140). */
 export declare class StructMap {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f1: Map<number, number>;
   f2: Map<number, number | undefined>;
   f3: Map<number, Uint8Array>;
@@ -503,13 +504,13 @@ export declare class StructMap {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructMap): StructMap;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructMap;
-  static fbeWriteText(t: fbe.TextWriter, v: StructMap): void;
   toString(): string;
 }
 
 /** The struct test.StructHash (type id 141). */
 export declare class StructHash {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f1: Map<string, number>;
   f2: Map<string, number | undefined>;
   f3: Map<string, Uint8Array>;
@@ -540,13 +541,13 @@ export declare class StructHash {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructHash): StructHash;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHash;
-  static fbeWriteText(t: fbe.TextWriter, v: StructHash): void;
   toString(): string;
 }
 
 /** The struct test.StructHashEx (type id 142). */
 export declare class StructHashEx {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   f1: Array<[StructSimple, StructNested]>;
   f2: Array<[StructSimple, StructNested | undefined]>;
   constructor(init?: Partial<StructHashEx>);
@@ -569,13 +570,13 @@ export declare class StructHashEx {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructHashEx): StructHashEx;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHashEx;
-  static fbeWriteText(t: fbe.TextWriter, v: StructHashEx): void;
   toString(): string;
 }
 
 /** The struct test.StructEmpty (type id 143). */
 export declare class StructEmpty {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   constructor(init?: Partial<StructEmpty>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructEmpty): void;
@@ -594,7 +595,6 @@ export declare class StructEmpty {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: StructEmpty): StructEmpty;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructEmpty;
-  static fbeWriteText(t: fbe.TextWriter, v: StructEmpty): void;
   toString(): string;
 }
 

@@ -22,6 +22,7 @@ export declare function textOfGrade(v: Grade): string;
 /** The struct chars.CharKeys (type id 1). */
 export declare class CharKeys {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   letters: Set<number>;
   countByLetter: Map<number, number>;
   constructor(init?: Partial<CharKeys>);
@@ -44,13 +45,13 @@ export declare class CharKeys {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: CharKeys): CharKeys;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): CharKeys;
-  static fbeWriteText(t: fbe.TextWriter, v: CharKeys): void;
   toString(): string;
 }
 
 /** The struct chars.GradeKeys (type id 2). */
 export declare class GradeKeys {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   grades: Set<Grade>;
   countByGrade: Map<Grade, number>;
   constructor(init?: Partial<GradeKeys>);
@@ -73,7 +74,6 @@ export declare class GradeKeys {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: GradeKeys): GradeKeys;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): GradeKeys;
-  static fbeWriteText(t: fbe.TextWriter, v: GradeKeys): void;
   toString(): string;
 }
 

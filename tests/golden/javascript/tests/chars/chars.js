@@ -34,6 +34,8 @@ export function textOfGrade(v) {
 export class CharKeys {
   /** The type id of chars.CharKeys. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "chars.CharKeys";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -44,7 +46,7 @@ export class CharKeys {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["letters", ["set", "char"]],
@@ -397,40 +399,9 @@ export class CharKeys {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("CharKeys(letters=");
-    const a1 = fbe.sortedValues(v.letters, fbe.compareChar);
-    t.count(a1.length, "{");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.char(y2);
-    }
-    t.raw("},countByLetter=");
-    const m4 = fbe.sortedEntries(v.countByLetter, fbe.compareChar);
-    t.count(m4.length, "<{");
-    let first7 = true;
-    for (const [k5, y6] of m4) {
-      if (!first7) {
-        t.raw(",");
-      }
-      first7 = false;
-      t.char(k5);
-      t.raw("->");
-      t.int(y6);
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    CharKeys.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, CharKeys);
   }
 }
 
@@ -438,6 +409,8 @@ export class CharKeys {
 export class GradeKeys {
   /** The type id of chars.GradeKeys. */
   static fbeType = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "chars.GradeKeys";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -448,11 +421,11 @@ export class GradeKeys {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["grades", ["set", ["enum", "chars.Grade", "uint8"]]],
-      ["countByGrade", ["map", ["enum", "chars.Grade", "uint8"], "int32"]],
+      ["grades", ["set", ["enum", "chars.Grade", "uint8", textOfGrade]]],
+      ["countByGrade", ["map", ["enum", "chars.Grade", "uint8", textOfGrade], "int32"]],
     ];
   }
 
@@ -801,40 +774,9 @@ export class GradeKeys {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("GradeKeys(grades=");
-    const a1 = fbe.sortedValues(v.grades, fbe.compareValue);
-    t.count(a1.length, "{");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.raw(textOfGrade(y2));
-    }
-    t.raw("},countByGrade=");
-    const m4 = fbe.sortedEntries(v.countByGrade, fbe.compareValue);
-    t.count(m4.length, "<{");
-    let first7 = true;
-    for (const [k5, y6] of m4) {
-      if (!first7) {
-        t.raw(",");
-      }
-      first7 = false;
-      t.raw(textOfGrade(k5));
-      t.raw("->");
-      t.int(y6);
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    GradeKeys.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, GradeKeys);
   }
 }
 

@@ -10,6 +10,7 @@ export declare const FBE_FINGERPRINT = "c802412917a481b56f9d8fd4760639383415ac50
 /** The struct decimals.Prices (type id 1). */
 export declare class Prices {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   price: fbe.Decimal;
   maybePrice: fbe.Decimal | undefined;
   pair: fbe.Decimal[];
@@ -40,7 +41,6 @@ export declare class Prices {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Prices): Prices;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Prices;
-  static fbeWriteText(t: fbe.TextWriter, v: Prices): void;
   toString(): string;
 }
 

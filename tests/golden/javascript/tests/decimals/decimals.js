@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "c802412917a481b56f9d8fd4760639383415ac5003827131
 export class Prices {
   /** The type id of decimals.Prices. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "decimals.Prices";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -29,7 +31,7 @@ export class Prices {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["price", "decimal"],
@@ -933,124 +935,9 @@ export class Prices {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Prices(price=");
-    t.decimal(v.price);
-    t.raw(",maybePrice=");
-    const o1 = v.maybePrice;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.decimal(o1);
-    }
-    t.raw(",pair=");
-    const a2 = v.pair;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.decimal(y3);
-    }
-    t.raw("],priceVector=");
-    const a5 = v.priceVector;
-    t.count(a5.length, "[");
-    let first7 = true;
-    for (const y6 of a5) {
-      if (!first7) {
-        t.raw(",");
-      }
-      first7 = false;
-      t.decimal(y6);
-    }
-    t.raw("],priceList=");
-    const a8 = v.priceList;
-    t.count(a8.length, "<");
-    let first10 = true;
-    for (const y9 of a8) {
-      if (!first10) {
-        t.raw(",");
-      }
-      first10 = false;
-      t.decimal(y9);
-    }
-    t.raw(">,priceSet=");
-    const a11 = fbe.sortedValues(v.priceSet, fbe.compareDecimal);
-    t.count(a11.length, "{");
-    let first13 = true;
-    for (const y12 of a11) {
-      if (!first13) {
-        t.raw(",");
-      }
-      first13 = false;
-      t.decimal(y12);
-    }
-    t.raw("},priceById=");
-    const m14 = fbe.sortedEntries(v.priceById, fbe.compareValue);
-    t.count(m14.length, "<{");
-    let first17 = true;
-    for (const [k15, y16] of m14) {
-      if (!first17) {
-        t.raw(",");
-      }
-      first17 = false;
-      t.int(k15);
-      t.raw("->");
-      t.decimal(y16);
-    }
-    t.raw("}>,idByPrice=");
-    const m18 = fbe.sortedEntries(v.idByPrice, fbe.compareDecimal);
-    t.count(m18.length, "<{");
-    let first21 = true;
-    for (const [k19, y20] of m18) {
-      if (!first21) {
-        t.raw(",");
-      }
-      first21 = false;
-      t.decimal(k19);
-      t.raw("->");
-      t.int(y20);
-    }
-    t.raw("}>,priceByPrice=");
-    const m22 = v.priceByPrice;
-    t.count(m22.length, "[{");
-    let first25 = true;
-    for (const [k23, y24] of m22) {
-      if (!first25) {
-        t.raw(",");
-      }
-      first25 = false;
-      t.decimal(k23);
-      t.raw("->");
-      t.decimal(y24);
-    }
-    t.raw("}],maybePrices=");
-    const a26 = v.maybePrices;
-    t.count(a26.length, "[");
-    let first28 = true;
-    for (const y27 of a26) {
-      if (!first28) {
-        t.raw(",");
-      }
-      first28 = false;
-      const o29 = y27;
-      if (o29 === undefined) {
-        t.raw("null");
-      } else {
-        t.decimal(o29);
-      }
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Prices.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Prices);
   }
 }
 

@@ -30,6 +30,7 @@ export declare function textOfMode(v: Mode): string;
 /** The struct defaults.Zeros (type id 1). */
 export declare class Zeros {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: number;
   b: boolean | undefined;
   i: number | undefined;
@@ -64,7 +65,6 @@ export declare class Zeros {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Zeros): Zeros;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Zeros;
-  static fbeWriteText(t: fbe.TextWriter, v: Zeros): void;
   toString(): string;
 }
 

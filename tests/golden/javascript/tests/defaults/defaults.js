@@ -42,6 +42,8 @@ export function textOfMode(v) {
 export class Zeros {
   /** The type id of defaults.Zeros. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "defaults.Zeros";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -64,7 +66,7 @@ export class Zeros {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "int32"],
@@ -75,8 +77,8 @@ export class Zeros {
       ["d", ["optional", "double"]],
       ["m", ["optional", "decimal"]],
       ["s", ["optional", "string"]],
-      ["c", ["optional", ["enum", "defaults.Colour", "uint8"]]],
-      ["fl", ["optional", ["enum", "defaults.Mode", "uint8"]]],
+      ["c", ["optional", ["enum", "defaults.Colour", "uint8", textOfColour]]],
+      ["fl", ["optional", ["enum", "defaults.Mode", "uint8", textOfMode]]],
       ["t", ["optional", "timestamp"]],
       ["u", ["optional", "uuid"]],
       ["n", ["optional", "int32"]],
@@ -919,109 +921,9 @@ export class Zeros {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Zeros(id=");
-    t.int(v.id);
-    t.raw(",b=");
-    const o1 = v.b;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",i=");
-    const o2 = v.i;
-    if (o2 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o2);
-    }
-    t.raw(",l=");
-    const o3 = v.l;
-    if (o3 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o3);
-    }
-    t.raw(",f=");
-    const o4 = v.f;
-    if (o4 === undefined) {
-      t.raw("null");
-    } else {
-      t.float(o4);
-    }
-    t.raw(",d=");
-    const o5 = v.d;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.float(o5);
-    }
-    t.raw(",m=");
-    const o6 = v.m;
-    if (o6 === undefined) {
-      t.raw("null");
-    } else {
-      t.decimal(o6);
-    }
-    t.raw(",s=");
-    const o7 = v.s;
-    if (o7 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o7);
-    }
-    t.raw(",c=");
-    const o8 = v.c;
-    if (o8 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfColour(o8));
-    }
-    t.raw(",fl=");
-    const o9 = v.fl;
-    if (o9 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfMode(o9));
-    }
-    t.raw(",t=");
-    const o10 = v.t;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o10);
-    }
-    t.raw(",u=");
-    const o11 = v.u;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.uuid(o11);
-    }
-    t.raw(",n=");
-    const o12 = v.n;
-    if (o12 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o12);
-    }
-    t.raw(",absent=");
-    const o13 = v.absent;
-    if (o13 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o13);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Zeros.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Zeros);
   }
 }
 

@@ -182,6 +182,7 @@ export declare function textOfFDefault(v: FDefault): string;
 /** The struct everything.Counted (type id 1001). */
 export declare class Counted {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   a: number;
   constructor(init?: Partial<Counted>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -203,13 +204,13 @@ export declare class Counted {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Counted): Counted;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Counted;
-  static fbeWriteText(t: fbe.TextWriter, v: Counted): void;
   toString(): string;
 }
 
 /** The struct everything.Shifted (type id 1020). */
 export declare class Shifted {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   a: number;
   constructor(init?: Partial<Shifted>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -231,13 +232,13 @@ export declare class Shifted {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Shifted): Shifted;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Shifted;
-  static fbeWriteText(t: fbe.TextWriter, v: Shifted): void;
   toString(): string;
 }
 
 /** The struct everything.AfterShift (type id 1021). */
 export declare class AfterShift {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   a: number;
   constructor(init?: Partial<AfterShift>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -259,13 +260,13 @@ export declare class AfterShift {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: AfterShift): AfterShift;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AfterShift;
-  static fbeWriteText(t: fbe.TextWriter, v: AfterShift): void;
   toString(): string;
 }
 
 /** The struct everything.Fixed (type id 7). */
 export declare class Fixed {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   a: number;
   constructor(init?: Partial<Fixed>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -287,13 +288,13 @@ export declare class Fixed {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Fixed): Fixed;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Fixed;
-  static fbeWriteText(t: fbe.TextWriter, v: Fixed): void;
   toString(): string;
 }
 
 /** The struct everything.Derived (type id 7). */
 export declare class Derived extends Fixed {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   b: number;
   constructor(init?: Partial<Derived>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -315,13 +316,13 @@ export declare class Derived extends Fixed {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Derived): Derived;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Derived;
-  static fbeWriteText(t: fbe.TextWriter, v: Derived): void;
   toString(): string;
 }
 
 /** The struct everything.ImportedBase (type id 1022). */
 export declare class ImportedBase extends market.Instrument {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   price: number;
   constructor(init?: Partial<ImportedBase>);
   fbeKey(): string;
@@ -345,13 +346,13 @@ export declare class ImportedBase extends market.Instrument {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: ImportedBase): ImportedBase;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): ImportedBase;
-  static fbeWriteText(t: fbe.TextWriter, v: ImportedBase): void;
   toString(): string;
 }
 
 /** The message everything.Note (type id 1023). */
 export declare class Note {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   text: string;
   constructor(init?: Partial<Note>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -373,13 +374,13 @@ export declare class Note {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Note): Note;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Note;
-  static fbeWriteText(t: fbe.TextWriter, v: Note): void;
   toString(): string;
 }
 
 /** The struct everything.Quiet (type id 1024). */
 export declare class Quiet {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   password: string;
   legacy: number;
   constructor(init?: Partial<Quiet>);
@@ -402,13 +403,13 @@ export declare class Quiet {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Quiet): Quiet;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Quiet;
-  static fbeWriteText(t: fbe.TextWriter, v: Quiet): void;
   toString(): string;
 }
 
 /** The struct everything.Empty (type id 1025). */
 export declare class Empty {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   constructor(init?: Partial<Empty>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Empty): void;
@@ -427,13 +428,13 @@ export declare class Empty {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Empty): Empty;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Empty;
-  static fbeWriteText(t: fbe.TextWriter, v: Empty): void;
   toString(): string;
 }
 
 /** The struct everything.Everything (type id 1026). */
 export declare class Everything {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: number;
   f1: boolean;
   f2: number;
@@ -511,13 +512,13 @@ export declare class Everything {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Everything): Everything;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Everything;
-  static fbeWriteText(t: fbe.TextWriter, v: Everything): void;
   toString(): string;
 }
 
 /** The message everything.PlaceOrder (type id 1027). */
 export declare class PlaceOrder {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: fbe.Uuid;
   instrument: market.Instrument;
   constructor(init?: Partial<PlaceOrder>);
@@ -543,13 +544,13 @@ export declare class PlaceOrder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: PlaceOrder): PlaceOrder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): PlaceOrder;
-  static fbeWriteText(t: fbe.TextWriter, v: PlaceOrder): void;
   toString(): string;
 }
 
 /** The message everything.Accepted (type id 1028). */
 export declare class Accepted {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: fbe.Uuid;
   constructor(init?: Partial<Accepted>);
   fbeKey(): string;
@@ -573,13 +574,13 @@ export declare class Accepted {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Accepted): Accepted;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Accepted;
-  static fbeWriteText(t: fbe.TextWriter, v: Accepted): void;
   toString(): string;
 }
 
 /** The message everything.Rejected (type id 1029). */
 export declare class Rejected {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: fbe.Uuid;
   reason: string;
   constructor(init?: Partial<Rejected>);
@@ -604,13 +605,13 @@ export declare class Rejected {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Rejected): Rejected;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Rejected;
-  static fbeWriteText(t: fbe.TextWriter, v: Rejected): void;
   toString(): string;
 }
 
 /** The message everything.Ping (type id 1030). */
 export declare class Ping {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   sequence: bigint;
   constructor(init?: Partial<Ping>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -632,13 +633,13 @@ export declare class Ping {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Ping): Ping;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Ping;
-  static fbeWriteText(t: fbe.TextWriter, v: Ping): void;
   toString(): string;
 }
 
 /** The struct everything.FixedKeywords (type id 1031). */
 export declare class FixedKeywords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   new: number;
   swap: boolean;
   default: Reserved;
@@ -662,13 +663,13 @@ export declare class FixedKeywords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FixedKeywords): FixedKeywords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FixedKeywords;
-  static fbeWriteText(t: fbe.TextWriter, v: FixedKeywords): void;
   toString(): string;
 }
 
 /** The struct everything.Keywords (type id 1032). */
 export declare class Keywords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   new: number;
   class: string;
   default: Reserved;
@@ -698,13 +699,13 @@ export declare class Keywords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Keywords): Keywords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Keywords;
-  static fbeWriteText(t: fbe.TextWriter, v: Keywords): void;
   toString(): string;
 }
 
 /** The struct everything.Route (type id 1033). */
 export declare class Route {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   venue: string;
   weight: number;
   leg: number;
@@ -730,13 +731,13 @@ export declare class Route {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Route): Route;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Route;
-  static fbeWriteText(t: fbe.TextWriter, v: Route): void;
   toString(): string;
 }
 
 /** The struct everything.Routes (type id 1034). */
 export declare class Routes {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   routes: Route[];
   ranks: Array<[Route, number]>;
   names: Array<[Route, string]>;
@@ -760,7 +761,6 @@ export declare class Routes {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Routes): Routes;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Routes;
-  static fbeWriteText(t: fbe.TextWriter, v: Routes): void;
   toString(): string;
 }
 

@@ -285,6 +285,8 @@ export function textOfFDefault(v) {
 export class Counted {
   /** The type id of everything.Counted. */
   static fbeType = 1001;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Counted";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -294,7 +296,7 @@ export class Counted {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["a", "int32"],
@@ -479,18 +481,9 @@ export class Counted {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Counted(a=");
-    t.int(v.a);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Counted.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Counted);
   }
 }
 
@@ -498,6 +491,8 @@ export class Counted {
 export class Shifted {
   /** The type id of everything.Shifted. */
   static fbeType = 1020;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Shifted";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -507,7 +502,7 @@ export class Shifted {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["a", "int32"],
@@ -692,18 +687,9 @@ export class Shifted {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Shifted(a=");
-    t.int(v.a);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Shifted.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Shifted);
   }
 }
 
@@ -711,6 +697,8 @@ export class Shifted {
 export class AfterShift {
   /** The type id of everything.AfterShift. */
   static fbeType = 1021;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.AfterShift";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -720,7 +708,7 @@ export class AfterShift {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["a", "int32"],
@@ -905,18 +893,9 @@ export class AfterShift {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("AfterShift(a=");
-    t.int(v.a);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    AfterShift.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, AfterShift);
   }
 }
 
@@ -924,6 +903,8 @@ export class AfterShift {
 export class Fixed {
   /** The type id of everything.Fixed. */
   static fbeType = 7;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Fixed";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -933,7 +914,7 @@ export class Fixed {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["a", "int32"],
@@ -1118,18 +1099,9 @@ export class Fixed {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Fixed(a=");
-    t.int(v.a);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Fixed.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Fixed);
   }
 }
 
@@ -1137,6 +1109,8 @@ export class Fixed {
 export class Derived extends Fixed {
   /** The type id of everything.Derived. */
   static fbeType = 7;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Derived";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1147,7 +1121,7 @@ export class Derived extends Fixed {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["a", "int32"],
@@ -1351,20 +1325,9 @@ export class Derived extends Fixed {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Derived(");
-    Fixed.fbeWriteText(t, v);
-    t.raw(",b=");
-    t.int(v.b);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Derived.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Derived);
   }
 }
 
@@ -1372,6 +1335,8 @@ export class Derived extends Fixed {
 export class ImportedBase extends market.Instrument {
   /** The type id of everything.ImportedBase. */
   static fbeType = 1022;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.ImportedBase";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1395,7 +1360,7 @@ export class ImportedBase extends market.Instrument {
     return fbe.compareString(a.symbol, b.symbol);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["symbol", "string"],
@@ -1612,20 +1577,9 @@ export class ImportedBase extends market.Instrument {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("ImportedBase(");
-    market.Instrument.fbeWriteText(t, v);
-    t.raw(",price=");
-    t.float(v.price);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    ImportedBase.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, ImportedBase);
   }
 }
 
@@ -1633,6 +1587,8 @@ export class ImportedBase extends market.Instrument {
 export class Note {
   /** The type id of everything.Note. */
   static fbeType = 1023;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Note";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1642,7 +1598,7 @@ export class Note {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["text", "string"],
@@ -1832,18 +1788,9 @@ export class Note {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Note(text=");
-    t.string(v.text);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Note.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Note);
   }
 }
 
@@ -1851,6 +1798,8 @@ export class Note {
 export class Quiet {
   /** The type id of everything.Quiet. */
   static fbeType = 1024;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Quiet";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1861,10 +1810,10 @@ export class Quiet {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["password", "string"],
+      ["password", "string", "password", "hidden"],
       ["legacy", "int32"],
     ];
   }
@@ -2066,18 +2015,9 @@ export class Quiet {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Quiet(password=***,legacy=");
-    t.int(v.legacy);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Quiet.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Quiet);
   }
 }
 
@@ -2085,6 +2025,8 @@ export class Quiet {
 export class Empty {
   /** The type id of everything.Empty. */
   static fbeType = 1025;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Empty";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -2093,7 +2035,7 @@ export class Empty {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [];
   }
@@ -2249,16 +2191,9 @@ export class Empty {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Empty()");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Empty.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Empty);
   }
 }
 
@@ -2266,6 +2201,8 @@ export class Empty {
 export class Everything {
   /** The type id of everything.Everything. */
   static fbeType = 1026;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Everything";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -2341,7 +2278,7 @@ export class Everything {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "int32"],
@@ -2369,16 +2306,16 @@ export class Everything {
       ["f22", "uuid"],
       ["f23", "uuid"],
       ["f24", "bytes"],
-      ["f25", ["enum", "everything.EByte", "uint8"]],
-      ["f26", ["enum", "market.Side", "uint8"]],
-      ["f27", ["enum", "everything.FByte", "uint8"]],
-      ["f28", ["enum", "everything.FUInt64", "uint64"]],
+      ["f25", ["enum", "everything.EByte", "uint8", textOfEByte]],
+      ["f26", ["enum", "market.Side", "uint8", market.textOfSide]],
+      ["f27", ["enum", "everything.FByte", "uint8", textOfFByte]],
+      ["f28", ["enum", "everything.FUInt64", "uint64", textOfFUInt64]],
       ["f29", ["struct", "everything.Counted", Counted]],
       ["f30", ["struct", "market.Instrument", market.Instrument]],
       ["f31", ["optional", "int32"]],
       ["f32", ["optional", "int32"]],
       ["f33", ["optional", "string"]],
-      ["f34", ["optional", ["enum", "everything.EByte", "uint8"]]],
+      ["f34", ["optional", ["enum", "everything.EByte", "uint8", textOfEByte]]],
       ["f35", ["optional", ["struct", "everything.Counted", Counted]]],
       ["f36", ["array", "int32", 3]],
       ["f37", ["array", ["optional", "string"], 2]],
@@ -5067,323 +5004,9 @@ export class Everything {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Everything(id=");
-    t.int(v.id);
-    t.raw(",f1=");
-    t.bool(v.f1);
-    t.raw(",f2=");
-    t.int(v.f2);
-    t.raw(",f3=");
-    t.char(v.f3);
-    t.raw(",f4=");
-    t.wchar(v.f4);
-    t.raw(",f5=");
-    t.int(v.f5);
-    t.raw(",f6=");
-    t.int(v.f6);
-    t.raw(",f7=");
-    t.int(v.f7);
-    t.raw(",f8=");
-    t.int(v.f8);
-    t.raw(",f9=");
-    t.int(v.f9);
-    t.raw(",f10=");
-    t.int(v.f10);
-    t.raw(",f11=");
-    t.int(v.f11);
-    t.raw(",f12=");
-    t.int(v.f12);
-    t.raw(",f13=");
-    t.float(v.f13);
-    t.raw(",f14=");
-    t.float(v.f14);
-    t.raw(",f15=");
-    t.decimal(v.f15);
-    t.raw(",f16=");
-    t.decimal(v.f16);
-    t.raw(",f17=");
-    t.string(v.f17);
-    t.raw(",f18=");
-    t.int(v.f18);
-    t.raw(",f19=");
-    t.int(v.f19);
-    t.raw(",f20=");
-    t.uuid(v.f20);
-    t.raw(",f21=");
-    t.uuid(v.f21);
-    t.raw(",f22=");
-    t.uuid(v.f22);
-    t.raw(",f23=");
-    t.uuid(v.f23);
-    t.raw(",f24=");
-    t.bytes(v.f24);
-    t.raw(",f25=");
-    t.raw(textOfEByte(v.f25));
-    t.raw(",f26=");
-    t.raw(market.textOfSide(v.f26));
-    t.raw(",f27=");
-    t.raw(textOfFByte(v.f27));
-    t.raw(",f28=");
-    t.raw(textOfFUInt64(v.f28));
-    t.raw(",f29=");
-    Counted.fbeWriteText(t, v.f29);
-    t.raw(",f30=");
-    market.Instrument.fbeWriteText(t, v.f30);
-    t.raw(",f31=");
-    const o1 = v.f31;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o1);
-    }
-    t.raw(",f32=");
-    const o2 = v.f32;
-    if (o2 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o2);
-    }
-    t.raw(",f33=");
-    const o3 = v.f33;
-    if (o3 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o3);
-    }
-    t.raw(",f34=");
-    const o4 = v.f34;
-    if (o4 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfEByte(o4));
-    }
-    t.raw(",f35=");
-    const o5 = v.f35;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      Counted.fbeWriteText(t, o5);
-    }
-    t.raw(",f36=");
-    const a6 = v.f36;
-    t.count(a6.length, "[");
-    let first8 = true;
-    for (const y7 of a6) {
-      if (!first8) {
-        t.raw(",");
-      }
-      first8 = false;
-      t.int(y7);
-    }
-    t.raw("],f37=");
-    const a9 = v.f37;
-    t.count(a9.length, "[");
-    let first11 = true;
-    for (const y10 of a9) {
-      if (!first11) {
-        t.raw(",");
-      }
-      first11 = false;
-      const o12 = y10;
-      if (o12 === undefined) {
-        t.raw("null");
-      } else {
-        t.string(o12);
-      }
-    }
-    t.raw("],f38=");
-    const a13 = v.f38;
-    t.count(a13.length, "[");
-    let first15 = true;
-    for (const y14 of a13) {
-      if (!first15) {
-        t.raw(",");
-      }
-      first15 = false;
-      t.float(y14);
-    }
-    t.raw("],f39=");
-    const a16 = v.f39;
-    t.count(a16.length, "[");
-    let first18 = true;
-    for (const y17 of a16) {
-      if (!first18) {
-        t.raw(",");
-      }
-      first18 = false;
-      const o19 = y17;
-      if (o19 === undefined) {
-        t.raw("null");
-      } else {
-        Counted.fbeWriteText(t, o19);
-      }
-    }
-    t.raw("],f40=");
-    const a20 = v.f40;
-    t.count(a20.length, "<");
-    let first22 = true;
-    for (const y21 of a20) {
-      if (!first22) {
-        t.raw(",");
-      }
-      first22 = false;
-      t.string(y21);
-    }
-    t.raw(">,f41=");
-    const a23 = fbe.sortedValues(v.f41, fbe.compareValue);
-    t.count(a23.length, "{");
-    let first25 = true;
-    for (const y24 of a23) {
-      if (!first25) {
-        t.raw(",");
-      }
-      first25 = false;
-      t.int(y24);
-    }
-    t.raw("},f42=");
-    const a26 = fbe.sortedValues(v.f42, market.Instrument.fbeCompareKey);
-    t.count(a26.length, "{");
-    let first28 = true;
-    for (const y27 of a26) {
-      if (!first28) {
-        t.raw(",");
-      }
-      first28 = false;
-      market.Instrument.fbeWriteText(t, y27);
-    }
-    t.raw("},f43=");
-    const m29 = fbe.sortedEntries(v.f43, fbe.compareValue);
-    t.count(m29.length, "<{");
-    let first32 = true;
-    for (const [k30, y31] of m29) {
-      if (!first32) {
-        t.raw(",");
-      }
-      first32 = false;
-      t.int(k30);
-      t.raw("->");
-      t.string(y31);
-    }
-    t.raw("}>,f44=");
-    const m33 = fbe.sortedEntries(v.f44, fbe.compareString);
-    t.count(m33.length, "<{");
-    let first36 = true;
-    for (const [k34, y35] of m33) {
-      if (!first36) {
-        t.raw(",");
-      }
-      first36 = false;
-      t.string(k34);
-      t.raw("->");
-      const o37 = y35;
-      if (o37 === undefined) {
-        t.raw("null");
-      } else {
-        Counted.fbeWriteText(t, o37);
-      }
-    }
-    t.raw("}>,f45=");
-    const m38 = v.f45;
-    t.count(m38.length, "[{");
-    let first41 = true;
-    for (const [k39, y40] of m38) {
-      if (!first41) {
-        t.raw(",");
-      }
-      first41 = false;
-      t.uuid(k39);
-      t.raw("->");
-      t.bytes(y40);
-    }
-    t.raw("}],f46=");
-    const m42 = v.f46;
-    t.count(m42.length, "[{");
-    let first45 = true;
-    for (const [k43, y44] of m42) {
-      if (!first45) {
-        t.raw(",");
-      }
-      first45 = false;
-      market.Instrument.fbeWriteText(t, k43);
-      t.raw("->");
-      Counted.fbeWriteText(t, y44);
-    }
-    t.raw("}],f47=");
-    const o46 = v.f47;
-    if (o46 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o46);
-    }
-    t.raw(",f47Reset=");
-    t.bool(v.f47Reset);
-    t.raw(",f48=");
-    const o47 = v.f48;
-    if (o47 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o47);
-    }
-    t.raw(",f49=");
-    const m48 = fbe.sortedEntries(v.f49, fbe.compareBlob);
-    t.count(m48.length, "<{");
-    let first51 = true;
-    for (const [k49, y50] of m48) {
-      if (!first51) {
-        t.raw(",");
-      }
-      first51 = false;
-      t.bytes(k49);
-      t.raw("->");
-      t.int(y50);
-    }
-    t.raw("}>,f50=");
-    const m52 = v.f50;
-    t.count(m52.length, "[{");
-    let first55 = true;
-    for (const [k53, y54] of m52) {
-      if (!first55) {
-        t.raw(",");
-      }
-      first55 = false;
-      t.bytes(k53);
-      t.raw("->");
-      t.string(y54);
-    }
-    t.raw("}],f51=");
-    const a56 = fbe.sortedValues(v.f51, fbe.compareDecimal);
-    t.count(a56.length, "{");
-    let first58 = true;
-    for (const y57 of a56) {
-      if (!first58) {
-        t.raw(",");
-      }
-      first58 = false;
-      t.decimal(y57);
-    }
-    t.raw("},f52=");
-    const m59 = fbe.sortedEntries(v.f52, fbe.compareDecimal);
-    t.count(m59.length, "<{");
-    let first62 = true;
-    for (const [k60, y61] of m59) {
-      if (!first62) {
-        t.raw(",");
-      }
-      first62 = false;
-      t.decimal(k60);
-      t.raw("->");
-      t.int(y61);
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Everything.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Everything);
   }
 }
 
@@ -5391,6 +5014,8 @@ export class Everything {
 export class PlaceOrder {
   /** The type id of everything.PlaceOrder. */
   static fbeType = 1027;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.PlaceOrder";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -5414,7 +5039,7 @@ export class PlaceOrder {
     return fbe.compareUuid(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "uuid"],
@@ -5655,20 +5280,9 @@ export class PlaceOrder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("PlaceOrder(id=");
-    t.uuid(v.id);
-    t.raw(",instrument=");
-    market.Instrument.fbeWriteText(t, v.instrument);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    PlaceOrder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, PlaceOrder);
   }
 }
 
@@ -5676,6 +5290,8 @@ export class PlaceOrder {
 export class Accepted {
   /** The type id of everything.Accepted. */
   static fbeType = 1028;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Accepted";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -5698,7 +5314,7 @@ export class Accepted {
     return fbe.compareUuid(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "uuid"],
@@ -5883,18 +5499,9 @@ export class Accepted {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Accepted(id=");
-    t.uuid(v.id);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Accepted.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Accepted);
   }
 }
 
@@ -5902,6 +5509,8 @@ export class Accepted {
 export class Rejected {
   /** The type id of everything.Rejected. */
   static fbeType = 1029;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Rejected";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -5925,7 +5534,7 @@ export class Rejected {
     return fbe.compareUuid(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "uuid"],
@@ -6130,20 +5739,9 @@ export class Rejected {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Rejected(id=");
-    t.uuid(v.id);
-    t.raw(",reason=");
-    t.string(v.reason);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Rejected.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Rejected);
   }
 }
 
@@ -6151,6 +5749,8 @@ export class Rejected {
 export class Ping {
   /** The type id of everything.Ping. */
   static fbeType = 1030;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Ping";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -6160,7 +5760,7 @@ export class Ping {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["sequence", "int64"],
@@ -6345,18 +5945,9 @@ export class Ping {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Ping(sequence=");
-    t.int(v.sequence);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Ping.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Ping);
   }
 }
 
@@ -6364,6 +5955,8 @@ export class Ping {
 export class FixedKeywords {
   /** The type id of everything.FixedKeywords. */
   static fbeType = 1031;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.FixedKeywords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -6375,12 +5968,12 @@ export class FixedKeywords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["new", "int32"],
       ["swap", "bool"],
-      ["default", ["enum", "everything.Reserved", "int32"]],
+      ["default", ["enum", "everything.Reserved", "int32", textOfReserved]],
     ];
   }
 
@@ -6590,22 +6183,9 @@ export class FixedKeywords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("FixedKeywords(new=");
-    t.int(v.new);
-    t.raw(",swap=");
-    t.bool(v.swap);
-    t.raw(",default=");
-    t.raw(textOfReserved(v.default));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    FixedKeywords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FixedKeywords);
   }
 }
 
@@ -6613,6 +6193,8 @@ export class FixedKeywords {
 export class Keywords {
   /** The type id of everything.Keywords. */
   static fbeType = 1032;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Keywords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -6630,17 +6212,17 @@ export class Keywords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["new", "int32"],
       ["class", "string"],
-      ["default", ["enum", "everything.Reserved", "int32"]],
+      ["default", ["enum", "everything.Reserved", "int32", textOfReserved]],
       ["swap", "bool"],
       ["from", "int32"],
       ["None", "int32"],
       ["NULL", "int32"],
-      ["operator", ["optional", ["enum", "everything.Reserved", "int32"]]],
+      ["operator", ["optional", ["enum", "everything.Reserved", "int32", textOfReserved]]],
       ["this", ["vector", ["struct", "everything.FixedKeywords", FixedKeywords]]],
     ];
   }
@@ -7048,48 +6630,9 @@ export class Keywords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Keywords(new=");
-    t.int(v.new);
-    t.raw(",class=");
-    t.string(v.class);
-    t.raw(",default=");
-    t.raw(textOfReserved(v.default));
-    t.raw(",swap=");
-    t.bool(v.swap);
-    t.raw(",from=");
-    t.int(v.from);
-    t.raw(",None=");
-    t.int(v.None);
-    t.raw(",NULL=");
-    t.int(v.NULL);
-    t.raw(",operator=");
-    const o1 = v.operator;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfReserved(o1));
-    }
-    t.raw(",this=");
-    const a2 = v.this;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      FixedKeywords.fbeWriteText(t, y3);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Keywords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Keywords);
   }
 }
 
@@ -7097,6 +6640,8 @@ export class Keywords {
 export class Route {
   /** The type id of everything.Route. */
   static fbeType = 1033;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Route";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -7121,7 +6666,7 @@ export class Route {
     return fbe.compareString(a.venue, b.venue) || fbe.compareValue(a.leg, b.leg);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["venue", "string"],
@@ -7341,22 +6886,9 @@ export class Route {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Route(venue=");
-    t.string(v.venue);
-    t.raw(",weight=");
-    t.float(v.weight);
-    t.raw(",leg=");
-    t.int(v.leg);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Route.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Route);
   }
 }
 
@@ -7364,6 +6896,8 @@ export class Route {
 export class Routes {
   /** The type id of everything.Routes. */
   static fbeType = 1034;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "everything.Routes";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -7375,7 +6909,7 @@ export class Routes {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["routes", ["set", ["struct", "everything.Route", Route]]],
@@ -7902,53 +7436,9 @@ export class Routes {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Routes(routes=");
-    const a1 = fbe.sortedValues(v.routes, Route.fbeCompareKey);
-    t.count(a1.length, "{");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Route.fbeWriteText(t, y2);
-    }
-    t.raw("},ranks=");
-    const m4 = fbe.sortedEntries(v.ranks, Route.fbeCompareKey);
-    t.count(m4.length, "<{");
-    let first7 = true;
-    for (const [k5, y6] of m4) {
-      if (!first7) {
-        t.raw(",");
-      }
-      first7 = false;
-      Route.fbeWriteText(t, k5);
-      t.raw("->");
-      t.int(y6);
-    }
-    t.raw("}>,names=");
-    const m8 = v.names;
-    t.count(m8.length, "[{");
-    let first11 = true;
-    for (const [k9, y10] of m8) {
-      if (!first11) {
-        t.raw(",");
-      }
-      first11 = false;
-      Route.fbeWriteText(t, k9);
-      t.raw("->");
-      t.string(y10);
-    }
-    t.raw("}])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Routes.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Routes);
   }
 }
 

@@ -10,6 +10,7 @@ export declare const FBE_FINGERPRINT = "fc5227e53aecbcabd3e74c2d4081e603a74a9eed
 /** The struct hostile.Empty (type id 1). */
 export declare class Empty {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   constructor(init?: Partial<Empty>);
   static fbeFields(): readonly fbe.FieldSpec[];
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: Empty): void;
@@ -28,13 +29,13 @@ export declare class Empty {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Empty): Empty;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Empty;
-  static fbeWriteText(t: fbe.TextWriter, v: Empty): void;
   toString(): string;
 }
 
 /** The struct hostile.Empties (type id 2). */
 export declare class Empties {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   items: Empty[];
   constructor(init?: Partial<Empties>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -56,13 +57,13 @@ export declare class Empties {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Empties): Empties;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Empties;
-  static fbeWriteText(t: fbe.TextWriter, v: Empties): void;
   toString(): string;
 }
 
 /** The struct hostile.Wide (type id 3). */
 export declare class Wide {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   values: number[];
   constructor(init?: Partial<Wide>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -84,13 +85,13 @@ export declare class Wide {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Wide): Wide;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Wide;
-  static fbeWriteText(t: fbe.TextWriter, v: Wide): void;
   toString(): string;
 }
 
 /** The struct hostile.Wides (type id 4). */
 export declare class Wides {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   items: Wide[];
   constructor(init?: Partial<Wides>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -112,13 +113,13 @@ export declare class Wides {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Wides): Wides;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Wides;
-  static fbeWriteText(t: fbe.TextWriter, v: Wides): void;
   toString(): string;
 }
 
 /** The struct hostile.Holder (type id 5). */
 export declare class Holder {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   wide: Wide;
   maybe: Wide | undefined;
   byId: Map<number, Wide>;
@@ -143,7 +144,6 @@ export declare class Holder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Holder): Holder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder;
-  static fbeWriteText(t: fbe.TextWriter, v: Holder): void;
   toString(): string;
 }
 

@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "fc5227e53aecbcabd3e74c2d4081e603a74a9eede16ac3c0
 export class Empty {
   /** The type id of hostile.Empty. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "hostile.Empty";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -19,7 +21,7 @@ export class Empty {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [];
   }
@@ -175,16 +177,9 @@ export class Empty {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Empty()");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Empty.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Empty);
   }
 }
 
@@ -192,6 +187,8 @@ export class Empty {
 export class Empties {
   /** The type id of hostile.Empties. */
   static fbeType = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "hostile.Empties";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -201,7 +198,7 @@ export class Empties {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["items", ["vector", ["struct", "hostile.Empty", Empty]]],
@@ -459,27 +456,9 @@ export class Empties {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Empties(items=");
-    const a1 = v.items;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Empty.fbeWriteText(t, y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Empties.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Empties);
   }
 }
 
@@ -487,6 +466,8 @@ export class Empties {
 export class Wide {
   /** The type id of hostile.Wide. */
   static fbeType = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "hostile.Wide";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -496,7 +477,7 @@ export class Wide {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["values", ["array", "int32", 1000000]],
@@ -713,27 +694,9 @@ export class Wide {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Wide(values=");
-    const a1 = v.values;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.int(y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Wide.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Wide);
   }
 }
 
@@ -741,6 +704,8 @@ export class Wide {
 export class Wides {
   /** The type id of hostile.Wides. */
   static fbeType = 4;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "hostile.Wides";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -750,7 +715,7 @@ export class Wides {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["items", ["vector", ["struct", "hostile.Wide", Wide]]],
@@ -1008,27 +973,9 @@ export class Wides {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Wides(items=");
-    const a1 = v.items;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Wide.fbeWriteText(t, y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Wides.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Wides);
   }
 }
 
@@ -1036,6 +983,8 @@ export class Wides {
 export class Holder {
   /** The type id of hostile.Holder. */
   static fbeType = 5;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "hostile.Holder";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1047,7 +996,7 @@ export class Holder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["wide", ["struct", "hostile.Wide", Wide]],
@@ -1460,38 +1409,9 @@ export class Holder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Holder(wide=");
-    Wide.fbeWriteText(t, v.wide);
-    t.raw(",maybe=");
-    const o1 = v.maybe;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      Wide.fbeWriteText(t, o1);
-    }
-    t.raw(",byId=");
-    const m2 = fbe.sortedEntries(v.byId, fbe.compareValue);
-    t.count(m2.length, "<{");
-    let first5 = true;
-    for (const [k3, y4] of m2) {
-      if (!first5) {
-        t.raw(",");
-      }
-      first5 = false;
-      t.int(k3);
-      t.raw("->");
-      Wide.fbeWriteText(t, y4);
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Holder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Holder);
   }
 }
 

@@ -618,6 +618,7 @@ export declare function textOfModifier(v: Modifier): string;
 /** The struct import.Order (type id 1). */
 export declare class Order {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   side: number;
   s: side;
   range: range;
@@ -641,13 +642,13 @@ export declare class Order {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Order): Order;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Order;
-  static fbeWriteText(t: fbe.TextWriter, v: Order): void;
   toString(): string;
 }
 
 /** The struct import.CppWords (type id 2). */
 export declare class CppWords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   alignas: Word;
   alignof: number;
   and: string;
@@ -783,13 +784,13 @@ export declare class CppWords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: CppWords): CppWords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): CppWords;
-  static fbeWriteText(t: fbe.TextWriter, v: CppWords): void;
   toString(): string;
 }
 
 /** The struct import.PythonWords (type id 3). */
 export declare class PythonWords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   False: Word;
   None: number;
   True: string;
@@ -855,13 +856,13 @@ export declare class PythonWords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: PythonWords): PythonWords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): PythonWords;
-  static fbeWriteText(t: fbe.TextWriter, v: PythonWords): void;
   toString(): string;
 }
 
 /** The struct import.GoWords (type id 4). */
 export declare class GoWords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   chan: Word;
   defer: number;
   fallthrough: string;
@@ -920,13 +921,13 @@ export declare class GoWords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: GoWords): GoWords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): GoWords;
-  static fbeWriteText(t: fbe.TextWriter, v: GoWords): void;
   toString(): string;
 }
 
 /** The struct import.JavaWords (type id 5). */
 export declare class JavaWords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   abstract: Word;
   boolean: number;
   extends: string;
@@ -979,13 +980,13 @@ export declare class JavaWords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JavaWords): JavaWords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JavaWords;
-  static fbeWriteText(t: fbe.TextWriter, v: JavaWords): void;
   toString(): string;
 }
 
 /** The struct import.KotlinWords (type id 6). */
 export declare class KotlinWords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   fun: Word;
   typealias: number;
   typeof: string;
@@ -1046,13 +1047,13 @@ export declare class KotlinWords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: KotlinWords): KotlinWords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): KotlinWords;
-  static fbeWriteText(t: fbe.TextWriter, v: KotlinWords): void;
   toString(): string;
 }
 
 /** The struct import.JsWords (type id 7). */
 export declare class JsWords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   debugger: Word;
   function: number;
   let: string;
@@ -1115,13 +1116,13 @@ export declare class JsWords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JsWords): JsWords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JsWords;
-  static fbeWriteText(t: fbe.TextWriter, v: JsWords): void;
   toString(): string;
 }
 
 /** The struct import.RustWords (type id 8). */
 export declare class RustWords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   crate: Word;
   dyn: number;
   fn: string;
@@ -1177,13 +1178,13 @@ export declare class RustWords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: RustWords): RustWords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): RustWords;
-  static fbeWriteText(t: fbe.TextWriter, v: RustWords): void;
   toString(): string;
 }
 
 /** The struct import.CSharpWords (type id 9). */
 export declare class CSharpWords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   checked: Word;
   event: number;
   fixed: string;
@@ -1234,13 +1235,13 @@ export declare class CSharpWords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: CSharpWords): CSharpWords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): CSharpWords;
-  static fbeWriteText(t: fbe.TextWriter, v: CSharpWords): void;
   toString(): string;
 }
 
 /** The struct import.RubyWords (type id 10). */
 export declare class RubyWords {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   BEGIN: Word;
   END: number;
   begin: string;
@@ -1279,13 +1280,13 @@ export declare class RubyWords {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: RubyWords): RubyWords;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): RubyWords;
-  static fbeWriteText(t: fbe.TextWriter, v: RubyWords): void;
   toString(): string;
 }
 
 /** The struct import.CppMembers (type id 11). */
 export declare class CppMembers {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   swap: Word;
   fbe_type: number;
   fbe: string;
@@ -1317,13 +1318,13 @@ export declare class CppMembers {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: CppMembers): CppMembers;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): CppMembers;
-  static fbeWriteText(t: fbe.TextWriter, v: CppMembers): void;
   toString(): string;
 }
 
 /** The struct import.PythonMembers (type id 12). */
 export declare class PythonMembers {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   to_json: Word;
   from_json: number;
   to_fbe: string;
@@ -1360,13 +1361,13 @@ export declare class PythonMembers {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: PythonMembers): PythonMembers;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): PythonMembers;
-  static fbeWriteText(t: fbe.TextWriter, v: PythonMembers): void;
   toString(): string;
 }
 
 /** The struct import.GoMembers (type id 13). */
 export declare class GoMembers {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   FBEKey: Word;
   FBEKeyCompare: number;
   Reset: string;
@@ -1412,13 +1413,13 @@ export declare class GoMembers {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: GoMembers): GoMembers;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): GoMembers;
-  static fbeWriteText(t: fbe.TextWriter, v: GoMembers): void;
   toString(): string;
 }
 
 /** The struct import.JvmMembers (type id 14). */
 export declare class JvmMembers {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   TYPE_ID: Word;
   KEY_ORDER: number;
   toFbe_: string;
@@ -1465,13 +1466,13 @@ export declare class JvmMembers {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JvmMembers): JvmMembers;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JvmMembers;
-  static fbeWriteText(t: fbe.TextWriter, v: JvmMembers): void;
   toString(): string;
 }
 
 /** The struct import.JsMembers (type id 15). */
 export declare class JsMembers {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   fbeKey_: Word;
   toJSON_: number;
   toText: string;
@@ -1496,13 +1497,13 @@ export declare class JsMembers {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JsMembers): JsMembers;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JsMembers;
-  static fbeWriteText(t: fbe.TextWriter, v: JsMembers): void;
   toString(): string;
 }
 
 /** The struct import.RuntimeNames (type id 16). */
 export declare class RuntimeNames {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Buffer: Word;
   WriteBuffer: number;
   ReadBuffer: string;
@@ -1551,13 +1552,13 @@ export declare class RuntimeNames {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: RuntimeNames): RuntimeNames;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): RuntimeNames;
-  static fbeWriteText(t: fbe.TextWriter, v: RuntimeNames): void;
   toString(): string;
 }
 
 /** The struct import.class (type id 17). */
 export declare class class_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   class: number;
   constructor(init?: Partial<class_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1579,13 +1580,13 @@ export declare class class_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: class_): class_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): class_;
-  static fbeWriteText(t: fbe.TextWriter, v: class_): void;
   toString(): string;
 }
 
 /** The struct import.Object (type id 18). */
 export declare class Object_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Object: number;
   constructor(init?: Partial<Object_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1607,13 +1608,13 @@ export declare class Object_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Object_): Object_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Object_;
-  static fbeWriteText(t: fbe.TextWriter, v: Object_): void;
   toString(): string;
 }
 
 /** The struct import.String (type id 19). */
 export declare class String_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   String: number;
   constructor(init?: Partial<String_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1635,13 +1636,13 @@ export declare class String_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: String_): String_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): String_;
-  static fbeWriteText(t: fbe.TextWriter, v: String_): void;
   toString(): string;
 }
 
 /** The struct import.List (type id 20). */
 export declare class List {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   List: number;
   constructor(init?: Partial<List>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1663,13 +1664,13 @@ export declare class List {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: List): List;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): List;
-  static fbeWriteText(t: fbe.TextWriter, v: List): void;
   toString(): string;
 }
 
 /** The struct import.Map (type id 21). */
 export declare class Map_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Map: number;
   constructor(init?: Partial<Map_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1691,13 +1692,13 @@ export declare class Map_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Map_): Map_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Map_;
-  static fbeWriteText(t: fbe.TextWriter, v: Map_): void;
   toString(): string;
 }
 
 /** The struct import.Model (type id 22). */
 export declare class Model {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Model: number;
   constructor(init?: Partial<Model>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1719,13 +1720,13 @@ export declare class Model {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Model): Model;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Model;
-  static fbeWriteText(t: fbe.TextWriter, v: Model): void;
   toString(): string;
 }
 
 /** The struct import.FinalModel (type id 23). */
 export declare class FinalModel {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   FinalModel: number;
   constructor(init?: Partial<FinalModel>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1747,13 +1748,13 @@ export declare class FinalModel {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FinalModel): FinalModel;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FinalModel;
-  static fbeWriteText(t: fbe.TextWriter, v: FinalModel): void;
   toString(): string;
 }
 
 /** The struct import.Buffer (type id 24). */
 export declare class Buffer {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Buffer: number;
   constructor(init?: Partial<Buffer>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1775,13 +1776,13 @@ export declare class Buffer {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Buffer): Buffer;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Buffer;
-  static fbeWriteText(t: fbe.TextWriter, v: Buffer): void;
   toString(): string;
 }
 
 /** The struct import.Reader (type id 25). */
 export declare class Reader {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Reader: number;
   constructor(init?: Partial<Reader>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1803,13 +1804,13 @@ export declare class Reader {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Reader): Reader;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Reader;
-  static fbeWriteText(t: fbe.TextWriter, v: Reader): void;
   toString(): string;
 }
 
 /** The struct import.Writer (type id 26). */
 export declare class Writer {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Writer: number;
   constructor(init?: Partial<Writer>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1831,13 +1832,13 @@ export declare class Writer {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Writer): Writer;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Writer;
-  static fbeWriteText(t: fbe.TextWriter, v: Writer): void;
   toString(): string;
 }
 
 /** The struct import.Limits (type id 27). */
 export declare class Limits {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Limits: number;
   constructor(init?: Partial<Limits>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1859,13 +1860,13 @@ export declare class Limits {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Limits): Limits;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Limits;
-  static fbeWriteText(t: fbe.TextWriter, v: Limits): void;
   toString(): string;
 }
 
 /** The struct import.DecodeError (type id 28). */
 export declare class DecodeError {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   DecodeError: number;
   constructor(init?: Partial<DecodeError>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1887,13 +1888,13 @@ export declare class DecodeError {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: DecodeError): DecodeError;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): DecodeError;
-  static fbeWriteText(t: fbe.TextWriter, v: DecodeError): void;
   toString(): string;
 }
 
 /** The struct import.DecodeException (type id 29). */
 export declare class DecodeException {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   DecodeException: number;
   constructor(init?: Partial<DecodeException>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1915,13 +1916,13 @@ export declare class DecodeException {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: DecodeException): DecodeException;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): DecodeException;
-  static fbeWriteText(t: fbe.TextWriter, v: DecodeException): void;
   toString(): string;
 }
 
 /** The struct import.Decimal (type id 30). */
 export declare class Decimal {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Decimal: number;
   constructor(init?: Partial<Decimal>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1943,13 +1944,13 @@ export declare class Decimal {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Decimal): Decimal;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Decimal;
-  static fbeWriteText(t: fbe.TextWriter, v: Decimal): void;
   toString(): string;
 }
 
 /** The struct import.Uuid (type id 31). */
 export declare class Uuid {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Uuid: number;
   constructor(init?: Partial<Uuid>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1971,13 +1972,13 @@ export declare class Uuid {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Uuid): Uuid;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Uuid;
-  static fbeWriteText(t: fbe.TextWriter, v: Uuid): void;
   toString(): string;
 }
 
 /** The struct import.UUID (type id 32). */
 export declare class UUID {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   UUID: number;
   constructor(init?: Partial<UUID>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -1999,13 +2000,13 @@ export declare class UUID {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: UUID): UUID;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): UUID;
-  static fbeWriteText(t: fbe.TextWriter, v: UUID): void;
   toString(): string;
 }
 
 /** The struct import.Timestamp (type id 33). */
 export declare class Timestamp {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Timestamp: number;
   constructor(init?: Partial<Timestamp>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2027,13 +2028,13 @@ export declare class Timestamp {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Timestamp): Timestamp;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Timestamp;
-  static fbeWriteText(t: fbe.TextWriter, v: Timestamp): void;
   toString(): string;
 }
 
 /** The struct import.Sender (type id 34). */
 export declare class Sender {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Sender: number;
   constructor(init?: Partial<Sender>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2055,13 +2056,13 @@ export declare class Sender {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Sender): Sender;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Sender;
-  static fbeWriteText(t: fbe.TextWriter, v: Sender): void;
   toString(): string;
 }
 
 /** The struct import.Receiver (type id 35). */
 export declare class Receiver {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Receiver: number;
   constructor(init?: Partial<Receiver>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2083,13 +2084,13 @@ export declare class Receiver {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Receiver): Receiver;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Receiver;
-  static fbeWriteText(t: fbe.TextWriter, v: Receiver): void;
   toString(): string;
 }
 
 /** The struct import.Client (type id 36). */
 export declare class Client {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Client: number;
   constructor(init?: Partial<Client>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2111,13 +2112,13 @@ export declare class Client {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Client): Client;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Client;
-  static fbeWriteText(t: fbe.TextWriter, v: Client): void;
   toString(): string;
 }
 
 /** The struct import.Proxy (type id 37). */
 export declare class Proxy {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Proxy: number;
   constructor(init?: Partial<Proxy>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2139,13 +2140,13 @@ export declare class Proxy {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Proxy): Proxy;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Proxy;
-  static fbeWriteText(t: fbe.TextWriter, v: Proxy): void;
   toString(): string;
 }
 
 /** The struct import.Handler (type id 38). */
 export declare class Handler {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Handler: number;
   constructor(init?: Partial<Handler>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2167,13 +2168,13 @@ export declare class Handler {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Handler): Handler;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Handler;
-  static fbeWriteText(t: fbe.TextWriter, v: Handler): void;
   toString(): string;
 }
 
 /** The struct import.fbe (type id 39). */
 export declare class fbe_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   fbe: number;
   constructor(init?: Partial<fbe_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2195,13 +2196,13 @@ export declare class fbe_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: fbe_): fbe_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): fbe_;
-  static fbeWriteText(t: fbe.TextWriter, v: fbe_): void;
   toString(): string;
 }
 
 /** The struct import.FBE (type id 40). */
 export declare class FBE {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   FBE: number;
   constructor(init?: Partial<FBE>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2223,13 +2224,13 @@ export declare class FBE {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FBE): FBE;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBE;
-  static fbeWriteText(t: fbe.TextWriter, v: FBE): void;
   toString(): string;
 }
 
 /** The struct import.std (type id 41). */
 export declare class std {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   std: number;
   constructor(init?: Partial<std>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2251,13 +2252,13 @@ export declare class std {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: std): std;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): std;
-  static fbeWriteText(t: fbe.TextWriter, v: std): void;
   toString(): string;
 }
 
 /** The struct import.Companion (type id 42). */
 export declare class Companion {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Companion: number;
   constructor(init?: Partial<Companion>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2279,13 +2280,13 @@ export declare class Companion {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Companion): Companion;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Companion;
-  static fbeWriteText(t: fbe.TextWriter, v: Companion): void;
   toString(): string;
 }
 
 /** The struct import.Any (type id 43). */
 export declare class Any {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Any: number;
   constructor(init?: Partial<Any>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2307,13 +2308,13 @@ export declare class Any {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Any): Any;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Any;
-  static fbeWriteText(t: fbe.TextWriter, v: Any): void;
   toString(): string;
 }
 
 /** The message import.Self (type id 44). */
 export declare class Self {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Self: number;
   constructor(init?: Partial<Self>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2335,13 +2336,13 @@ export declare class Self {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Self): Self;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Self;
-  static fbeWriteText(t: fbe.TextWriter, v: Self): void;
   toString(): string;
 }
 
 /** The message import.self (type id 45). */
 export declare class self {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   self: number;
   constructor(init?: Partial<self>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2363,13 +2364,13 @@ export declare class self {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: self): self;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): self;
-  static fbeWriteText(t: fbe.TextWriter, v: self): void;
   toString(): string;
 }
 
 /** The struct import.None (type id 46). */
 export declare class None {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   None: number;
   constructor(init?: Partial<None>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2391,13 +2392,13 @@ export declare class None {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: None): None;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): None;
-  static fbeWriteText(t: fbe.TextWriter, v: None): void;
   toString(): string;
 }
 
 /** The struct import.Option (type id 47). */
 export declare class Option {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Option: number;
   constructor(init?: Partial<Option>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2419,13 +2420,13 @@ export declare class Option {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Option): Option;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Option;
-  static fbeWriteText(t: fbe.TextWriter, v: Option): void;
   toString(): string;
 }
 
 /** The struct import.Result (type id 48). */
 export declare class Result {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Result: number;
   constructor(init?: Partial<Result>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2447,13 +2448,13 @@ export declare class Result {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Result): Result;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Result;
-  static fbeWriteText(t: fbe.TextWriter, v: Result): void;
   toString(): string;
 }
 
 /** The struct import.Vec (type id 49). */
 export declare class Vec {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Vec: number;
   constructor(init?: Partial<Vec>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2475,13 +2476,13 @@ export declare class Vec {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Vec): Vec;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Vec;
-  static fbeWriteText(t: fbe.TextWriter, v: Vec): void;
   toString(): string;
 }
 
 /** The struct import.Box (type id 50). */
 export declare class Box {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Box: number;
   constructor(init?: Partial<Box>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2503,13 +2504,13 @@ export declare class Box {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Box): Box;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Box;
-  static fbeWriteText(t: fbe.TextWriter, v: Box): void;
   toString(): string;
 }
 
 /** The struct import.Error (type id 51). */
 export declare class Error_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Error: number;
   constructor(init?: Partial<Error_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2531,13 +2532,13 @@ export declare class Error_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Error_): Error_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Error_;
-  static fbeWriteText(t: fbe.TextWriter, v: Error_): void;
   toString(): string;
 }
 
 /** The struct import.Exception (type id 52). */
 export declare class Exception {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Exception: number;
   constructor(init?: Partial<Exception>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2559,13 +2560,13 @@ export declare class Exception {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Exception): Exception;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Exception;
-  static fbeWriteText(t: fbe.TextWriter, v: Exception): void;
   toString(): string;
 }
 
 /** The struct import.Text (type id 53). */
 export declare class Text {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Text: number;
   constructor(init?: Partial<Text>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2587,13 +2588,13 @@ export declare class Text {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Text): Text;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Text;
-  static fbeWriteText(t: fbe.TextWriter, v: Text): void;
   toString(): string;
 }
 
 /** The struct import.JsonWriter (type id 54). */
 export declare class JsonWriter {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   JsonWriter: number;
   constructor(init?: Partial<JsonWriter>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2615,13 +2616,13 @@ export declare class JsonWriter {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: JsonWriter): JsonWriter;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JsonWriter;
-  static fbeWriteText(t: fbe.TextWriter, v: JsonWriter): void;
   toString(): string;
 }
 
 /** The struct import.int32_t (type id 55). */
 export declare class int32_t {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   int32_t: number;
   constructor(init?: Partial<int32_t>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2643,13 +2644,13 @@ export declare class int32_t {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: int32_t): int32_t;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): int32_t;
-  static fbeWriteText(t: fbe.TextWriter, v: int32_t): void;
   toString(): string;
 }
 
 /** The struct import.size_t (type id 56). */
 export declare class size_t {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   size_t: number;
   constructor(init?: Partial<size_t>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2671,13 +2672,13 @@ export declare class size_t {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: size_t): size_t;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): size_t;
-  static fbeWriteText(t: fbe.TextWriter, v: size_t): void;
   toString(): string;
 }
 
 /** The struct import.list (type id 57). */
 export declare class list {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   list: number;
   constructor(init?: Partial<list>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2699,13 +2700,13 @@ export declare class list {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: list): list;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): list;
-  static fbeWriteText(t: fbe.TextWriter, v: list): void;
   toString(): string;
 }
 
 /** The struct import.object (type id 58). */
 export declare class object_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   object: number;
   constructor(init?: Partial<object_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2727,13 +2728,13 @@ export declare class object_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: object_): object_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): object_;
-  static fbeWriteText(t: fbe.TextWriter, v: object_): void;
   toString(): string;
 }
 
 /** The struct import.v (type id 59). */
 export declare class v_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   v: number;
   constructor(init?: Partial<v_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2755,13 +2756,13 @@ export declare class v_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: v_): v_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): v_;
-  static fbeWriteText(t: fbe.TextWriter, v: v_): void;
   toString(): string;
 }
 
 /** The struct import.r (type id 60). */
 export declare class r_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   r: number;
   constructor(init?: Partial<r_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2783,13 +2784,13 @@ export declare class r_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: r_): r_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): r_;
-  static fbeWriteText(t: fbe.TextWriter, v: r_): void;
   toString(): string;
 }
 
 /** The struct import.w (type id 61). */
 export declare class w_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   w: number;
   constructor(init?: Partial<w_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2811,13 +2812,13 @@ export declare class w_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: w_): w_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): w_;
-  static fbeWriteText(t: fbe.TextWriter, v: w_): void;
   toString(): string;
 }
 
 /** The struct import.SideBuy (type id 62). */
 export declare class SideBuy {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   SideBuy: number;
   constructor(init?: Partial<SideBuy>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2839,13 +2840,13 @@ export declare class SideBuy {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: SideBuy): SideBuy;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): SideBuy;
-  static fbeWriteText(t: fbe.TextWriter, v: SideBuy): void;
   toString(): string;
 }
 
 /** The struct import.OrderKey (type id 63). */
 export declare class OrderKey {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   OrderKey: number;
   constructor(init?: Partial<OrderKey>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2867,13 +2868,13 @@ export declare class OrderKey {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderKey): OrderKey;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderKey;
-  static fbeWriteText(t: fbe.TextWriter, v: OrderKey): void;
   toString(): string;
 }
 
 /** The struct import.textOfside (type id 64). */
 export declare class textOfside {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   textOfside: number;
   constructor(init?: Partial<textOfside>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2895,13 +2896,13 @@ export declare class textOfside {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: textOfside): textOfside;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): textOfside;
-  static fbeWriteText(t: fbe.TextWriter, v: textOfside): void;
   toString(): string;
 }
 
 /** The struct import.DECIMAL_1 (type id 65). */
 export declare class DECIMAL_1 {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   DECIMAL_1: number;
   constructor(init?: Partial<DECIMAL_1>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2923,13 +2924,13 @@ export declare class DECIMAL_1 {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: DECIMAL_1): DECIMAL_1;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): DECIMAL_1;
-  static fbeWriteText(t: fbe.TextWriter, v: DECIMAL_1): void;
   toString(): string;
 }
 
 /** The struct import.OrderModel (type id 66). */
 export declare class OrderModel {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   OrderModel: number;
   constructor(init?: Partial<OrderModel>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2951,13 +2952,13 @@ export declare class OrderModel {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderModel): OrderModel;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderModel;
-  static fbeWriteText(t: fbe.TextWriter, v: OrderModel): void;
   toString(): string;
 }
 
 /** The struct import.OrderFinal (type id 67). */
 export declare class OrderFinal {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   OrderFinal: number;
   constructor(init?: Partial<OrderFinal>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -2979,13 +2980,13 @@ export declare class OrderFinal {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: OrderFinal): OrderFinal;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderFinal;
-  static fbeWriteText(t: fbe.TextWriter, v: OrderFinal): void;
   toString(): string;
 }
 
 /** The struct import.NewOrder (type id 68). */
 export declare class NewOrder {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   NewOrder: number;
   constructor(init?: Partial<NewOrder>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3007,13 +3008,13 @@ export declare class NewOrder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: NewOrder): NewOrder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): NewOrder;
-  static fbeWriteText(t: fbe.TextWriter, v: NewOrder): void;
   toString(): string;
 }
 
 /** The struct import.VerifyFBEOrder (type id 69). */
 export declare class VerifyFBEOrder {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   VerifyFBEOrder: number;
   constructor(init?: Partial<VerifyFBEOrder>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3035,13 +3036,13 @@ export declare class VerifyFBEOrder {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: VerifyFBEOrder): VerifyFBEOrder;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): VerifyFBEOrder;
-  static fbeWriteText(t: fbe.TextWriter, v: VerifyFBEOrder): void;
   toString(): string;
 }
 
 /** The struct import.fbe_vr_Order (type id 70). */
 export declare class fbe_vr_Order {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   fbe_vr_Order: number;
   constructor(init?: Partial<fbe_vr_Order>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3063,13 +3064,13 @@ export declare class fbe_vr_Order {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: fbe_vr_Order): fbe_vr_Order;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): fbe_vr_Order;
-  static fbeWriteText(t: fbe.TextWriter, v: fbe_vr_Order): void;
   toString(): string;
 }
 
 /** The struct import.e1 (type id 71). */
 export declare class e1 {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   e1: number;
   constructor(init?: Partial<e1>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3091,13 +3092,13 @@ export declare class e1 {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: e1): e1;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): e1;
-  static fbeWriteText(t: fbe.TextWriter, v: e1): void;
   toString(): string;
 }
 
 /** The struct import.i2 (type id 72). */
 export declare class i2 {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   i2: number;
   constructor(init?: Partial<i2>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3119,13 +3120,13 @@ export declare class i2 {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: i2): i2;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): i2;
-  static fbeWriteText(t: fbe.TextWriter, v: i2): void;
   toString(): string;
 }
 
 /** The struct import.o3 (type id 73). */
 export declare class o3 {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   o3: number;
   constructor(init?: Partial<o3>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3147,13 +3148,13 @@ export declare class o3 {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: o3): o3;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): o3;
-  static fbeWriteText(t: fbe.TextWriter, v: o3): void;
   toString(): string;
 }
 
 /** The struct import.Fbe (type id 74). */
 export declare class Fbe {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Fbe: number;
   constructor(init?: Partial<Fbe>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3175,13 +3176,13 @@ export declare class Fbe {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Fbe): Fbe;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Fbe;
-  static fbeWriteText(t: fbe.TextWriter, v: Fbe): void;
   toString(): string;
 }
 
 /** The struct import.FINGERPRINT (type id 75). */
 export declare class FINGERPRINT {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   FINGERPRINT: number;
   constructor(init?: Partial<FINGERPRINT>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3203,13 +3204,13 @@ export declare class FINGERPRINT {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FINGERPRINT): FINGERPRINT;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FINGERPRINT;
-  static fbeWriteText(t: fbe.TextWriter, v: FINGERPRINT): void;
   toString(): string;
 }
 
 /** The struct import.FBE_FINGERPRINT (type id 76). */
 export declare class FBE_FINGERPRINT_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   FBE_FINGERPRINT: number;
   constructor(init?: Partial<FBE_FINGERPRINT_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3231,13 +3232,13 @@ export declare class FBE_FINGERPRINT_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FBE_FINGERPRINT_): FBE_FINGERPRINT_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_;
-  static fbeWriteText(t: fbe.TextWriter, v: FBE_FINGERPRINT_): void;
   toString(): string;
 }
 
 /** The struct import.FBEFingerprint (type id 77). */
 export declare class FBEFingerprint {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   FBEFingerprint: number;
   constructor(init?: Partial<FBEFingerprint>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3259,13 +3260,13 @@ export declare class FBEFingerprint {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: FBEFingerprint): FBEFingerprint;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBEFingerprint;
-  static fbeWriteText(t: fbe.TextWriter, v: FBEFingerprint): void;
   toString(): string;
 }
 
 /** The struct import.Case (type id 78). */
 export declare class Case {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   name: number;
   Name: number;
   NAME: number;
@@ -3294,13 +3295,13 @@ export declare class Case {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Case): Case;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Case;
-  static fbeWriteText(t: fbe.TextWriter, v: Case): void;
   toString(): string;
 }
 
 /** The struct import.Imported (type id 79). */
 export declare class Imported {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   market: market.Side;
   org: market.Instrument;
   example: market.Side;
@@ -3325,13 +3326,13 @@ export declare class Imported {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Imported): Imported;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Imported;
-  static fbeWriteText(t: fbe.TextWriter, v: Imported): void;
   toString(): string;
 }
 
 /** The struct import.symbol (type id 80). */
 export declare class symbol_ {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   digits: digits;
   constructor(init?: Partial<symbol_>);
   static fbeFields(): readonly fbe.FieldSpec[];
@@ -3353,13 +3354,13 @@ export declare class symbol_ {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: symbol_): symbol_;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): symbol_;
-  static fbeWriteText(t: fbe.TextWriter, v: symbol_): void;
   toString(): string;
 }
 
 /** The struct import.Listed (type id 81). */
 export declare class Listed extends market.Instrument {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   precision: digits;
   ticker: symbol_;
   constructor(init?: Partial<Listed>);
@@ -3385,13 +3386,13 @@ export declare class Listed extends market.Instrument {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Listed): Listed;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Listed;
-  static fbeWriteText(t: fbe.TextWriter, v: Listed): void;
   toString(): string;
 }
 
 /** The struct import.Derived (type id 82). */
 export declare class Derived extends Order {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Word: Word;
   side_: range;
   constructor(init?: Partial<Derived>);
@@ -3414,13 +3415,13 @@ export declare class Derived extends Order {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Derived): Derived;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Derived;
-  static fbeWriteText(t: fbe.TextWriter, v: Derived): void;
   toString(): string;
 }
 
 /** The message import.Hostile (type id 83). */
 export declare class Hostile {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   Order: Order;
   CppWords: CppWords;
   PythonWords: PythonWords;
@@ -3524,7 +3525,6 @@ export declare class Hostile {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Hostile): Hostile;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Hostile;
-  static fbeWriteText(t: fbe.TextWriter, v: Hostile): void;
   toString(): string;
 }
 

@@ -1669,6 +1669,8 @@ export function textOfModifier(v) {
 export class Order {
   /** The type id of import.Order. */
   static fbeType = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Order";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -1680,12 +1682,12 @@ export class Order {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["side", "int32"],
-      ["s", ["enum", "import.side", "int32"]],
-      ["range", ["enum", "import.range", "int32"]],
+      ["s", ["enum", "import.side", "int32", textOfside_]],
+      ["range", ["enum", "import.range", "int32", textOfrange]],
     ];
   }
 
@@ -1895,22 +1897,9 @@ export class Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Order(side=");
-    t.int(v.side);
-    t.raw(",s=");
-    t.raw(textOfside_(v.s));
-    t.raw(",range=");
-    t.raw(textOfrange(v.range));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Order.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Order);
   }
 }
 
@@ -1918,6 +1907,8 @@ export class Order {
 export class CppWords {
   /** The type id of import.CppWords. */
   static fbeType = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.CppWords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -2041,18 +2032,18 @@ export class CppWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["alignas", ["enum", "import.Word", "int16"]],
+      ["alignas", ["enum", "import.Word", "int16", textOfWord]],
       ["alignof", "int32"],
       ["and", "string"],
       ["and_eq", ["optional", "bool"]],
-      ["asm", ["enum", "import.Modifier", "uint64"]],
+      ["asm", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["auto", "double"],
-      ["bitand", ["enum", "import.side", "int32"]],
+      ["bitand", ["enum", "import.side", "int32", textOfside_]],
       ["bitor", "int64"],
-      ["break", ["vector", ["enum", "import.Word", "int16"]]],
+      ["break", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["case", ["optional", "string"]],
       ["catch", "bytes"],
       ["char8_t", ["map", "string", "int32"]],
@@ -2061,16 +2052,16 @@ export class CppWords {
       ["class", "timestamp"],
       ["compl", "float"],
       ["concept", "uint8"],
-      ["const", ["optional", ["enum", "import.Word", "int16"]]],
-      ["consteval", ["enum", "import.Word", "int16"]],
+      ["const", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["consteval", ["enum", "import.Word", "int16", textOfWord]],
       ["constexpr", "int32"],
       ["constinit", "string"],
       ["const_cast", ["optional", "bool"]],
-      ["continue", ["enum", "import.Modifier", "uint64"]],
+      ["continue", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["co_await", "double"],
-      ["co_return", ["enum", "import.side", "int32"]],
+      ["co_return", ["enum", "import.side", "int32", textOfside_]],
       ["co_yield", "int64"],
-      ["decltype", ["vector", ["enum", "import.Word", "int16"]]],
+      ["decltype", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["default", ["optional", "string"]],
       ["delete", "bytes"],
       ["do", ["map", "string", "int32"]],
@@ -2079,16 +2070,16 @@ export class CppWords {
       ["explicit", "timestamp"],
       ["export", "float"],
       ["extern", "uint8"],
-      ["final", ["optional", ["enum", "import.Word", "int16"]]],
-      ["for", ["enum", "import.Word", "int16"]],
+      ["final", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["for", ["enum", "import.Word", "int16", textOfWord]],
       ["friend", "int32"],
       ["goto", "string"],
       ["if", ["optional", "bool"]],
-      ["import", ["enum", "import.Modifier", "uint64"]],
+      ["import", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["inline", "double"],
-      ["int", ["enum", "import.side", "int32"]],
+      ["int", ["enum", "import.side", "int32", textOfside_]],
       ["long", "int64"],
-      ["module", ["vector", ["enum", "import.Word", "int16"]]],
+      ["module", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["mutable", ["optional", "string"]],
       ["namespace", "bytes"],
       ["new", ["map", "string", "int32"]],
@@ -2097,16 +2088,16 @@ export class CppWords {
       ["not_eq", "timestamp"],
       ["nullptr", "float"],
       ["operator", "uint8"],
-      ["or", ["optional", ["enum", "import.Word", "int16"]]],
-      ["or_eq", ["enum", "import.Word", "int16"]],
+      ["or", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["or_eq", ["enum", "import.Word", "int16", textOfWord]],
       ["override", "int32"],
       ["private", "string"],
       ["protected", ["optional", "bool"]],
-      ["public", ["enum", "import.Modifier", "uint64"]],
+      ["public", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["register", "double"],
-      ["reinterpret_cast", ["enum", "import.side", "int32"]],
+      ["reinterpret_cast", ["enum", "import.side", "int32", textOfside_]],
       ["requires", "int64"],
-      ["return", ["vector", ["enum", "import.Word", "int16"]]],
+      ["return", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["short", ["optional", "string"]],
       ["signed", "bytes"],
       ["sizeof", ["map", "string", "int32"]],
@@ -2115,16 +2106,16 @@ export class CppWords {
       ["static_cast", "timestamp"],
       ["switch", "float"],
       ["template", "uint8"],
-      ["this", ["optional", ["enum", "import.Word", "int16"]]],
-      ["thread_local", ["enum", "import.Word", "int16"]],
+      ["this", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["thread_local", ["enum", "import.Word", "int16", textOfWord]],
       ["throw", "int32"],
       ["try", "string"],
       ["typedef", ["optional", "bool"]],
-      ["typeid", ["enum", "import.Modifier", "uint64"]],
+      ["typeid", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["typename", "double"],
-      ["union", ["enum", "import.side", "int32"]],
+      ["union", ["enum", "import.side", "int32", textOfside_]],
       ["unsigned", "int64"],
-      ["using", ["vector", ["enum", "import.Word", "int16"]]],
+      ["using", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["virtual", ["optional", "string"]],
       ["void", "bytes"],
       ["volatile", ["map", "string", "int32"]],
@@ -2133,16 +2124,16 @@ export class CppWords {
       ["xor", "timestamp"],
       ["xor_eq", "float"],
       ["assert", "uint8"],
-      ["errno", ["optional", ["enum", "import.Word", "int16"]]],
-      ["EOF", ["enum", "import.Word", "int16"]],
+      ["errno", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["EOF", ["enum", "import.Word", "int16", textOfWord]],
       ["NULL", "int32"],
       ["stdin", "string"],
       ["stdout", ["optional", "bool"]],
-      ["stderr", ["enum", "import.Modifier", "uint64"]],
+      ["stderr", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["offsetof", "double"],
-      ["std", ["enum", "import.side", "int32"]],
+      ["std", ["enum", "import.side", "int32", textOfside_]],
       ["FBE", "int64"],
-      ["int8_t", ["vector", ["enum", "import.Word", "int16"]]],
+      ["int8_t", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["uint8_t", ["optional", "string"]],
       ["int16_t", "bytes"],
       ["uint16_t", ["map", "string", "int32"]],
@@ -2151,14 +2142,14 @@ export class CppWords {
       ["int64_t", "timestamp"],
       ["uint64_t", "float"],
       ["size_t", "uint8"],
-      ["ptrdiff_t", ["optional", ["enum", "import.Word", "int16"]]],
-      ["nullptr_t", ["enum", "import.Word", "int16"]],
+      ["ptrdiff_t", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["nullptr_t", ["enum", "import.Word", "int16", textOfWord]],
       ["linux", "int32"],
       ["unix", "string"],
       ["BUFSIZ", ["optional", "bool"]],
-      ["INT32_MAX", ["enum", "import.Modifier", "uint64"]],
+      ["INT32_MAX", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["CHAR_BIT", "double"],
-      ["EINVAL", ["enum", "import.side", "int32"]],
+      ["EINVAL", ["enum", "import.side", "int32", textOfside_]],
     ];
   }
 
@@ -5471,461 +5462,9 @@ export class CppWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("CppWords(alignas=");
-    t.raw(textOfWord(v.alignas));
-    t.raw(",alignof=");
-    t.int(v.alignof);
-    t.raw(",and=");
-    t.string(v.and);
-    t.raw(",and_eq=");
-    const o1 = v.and_eq;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",asm=");
-    t.raw(textOfModifier(v.asm));
-    t.raw(",auto=");
-    t.float(v.auto);
-    t.raw(",bitand=");
-    t.raw(textOfside_(v.bitand));
-    t.raw(",bitor=");
-    t.int(v.bitor);
-    t.raw(",break=");
-    const a2 = v.break;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],case=");
-    const o5 = v.case;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",catch=");
-    t.bytes(v.catch);
-    t.raw(",char8_t=");
-    const m6 = fbe.sortedEntries(v.char8_t, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,char16_t=");
-    t.decimal(v.char16_t);
-    t.raw(",char32_t=");
-    t.uuid(v.char32_t);
-    t.raw(",class=");
-    t.int(v.class);
-    t.raw(",compl=");
-    t.float(v.compl);
-    t.raw(",concept=");
-    t.int(v.concept);
-    t.raw(",const=");
-    const o10 = v.const;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",consteval=");
-    t.raw(textOfWord(v.consteval));
-    t.raw(",constexpr=");
-    t.int(v.constexpr);
-    t.raw(",constinit=");
-    t.string(v.constinit);
-    t.raw(",const_cast=");
-    const o11 = v.const_cast;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",continue=");
-    t.raw(textOfModifier(v.continue));
-    t.raw(",co_await=");
-    t.float(v.co_await);
-    t.raw(",co_return=");
-    t.raw(textOfside_(v.co_return));
-    t.raw(",co_yield=");
-    t.int(v.co_yield);
-    t.raw(",decltype=");
-    const a12 = v.decltype;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],default=");
-    const o15 = v.default;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",delete=");
-    t.bytes(v.delete);
-    t.raw(",do=");
-    const m16 = fbe.sortedEntries(v.do, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,dynamic_cast=");
-    t.decimal(v.dynamic_cast);
-    t.raw(",else=");
-    t.uuid(v.else);
-    t.raw(",explicit=");
-    t.int(v.explicit);
-    t.raw(",export=");
-    t.float(v.export);
-    t.raw(",extern=");
-    t.int(v.extern);
-    t.raw(",final=");
-    const o20 = v.final;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",for=");
-    t.raw(textOfWord(v.for));
-    t.raw(",friend=");
-    t.int(v.friend);
-    t.raw(",goto=");
-    t.string(v.goto);
-    t.raw(",if=");
-    const o21 = v.if;
-    if (o21 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o21);
-    }
-    t.raw(",import=");
-    t.raw(textOfModifier(v.import));
-    t.raw(",inline=");
-    t.float(v.inline);
-    t.raw(",int=");
-    t.raw(textOfside_(v.int));
-    t.raw(",long=");
-    t.int(v.long);
-    t.raw(",module=");
-    const a22 = v.module;
-    t.count(a22.length, "[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        t.raw(",");
-      }
-      first24 = false;
-      t.raw(textOfWord(y23));
-    }
-    t.raw("],mutable=");
-    const o25 = v.mutable;
-    if (o25 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o25);
-    }
-    t.raw(",namespace=");
-    t.bytes(v.namespace);
-    t.raw(",new=");
-    const m26 = fbe.sortedEntries(v.new, fbe.compareString);
-    t.count(m26.length, "<{");
-    let first29 = true;
-    for (const [k27, y28] of m26) {
-      if (!first29) {
-        t.raw(",");
-      }
-      first29 = false;
-      t.string(k27);
-      t.raw("->");
-      t.int(y28);
-    }
-    t.raw("}>,noexcept=");
-    t.decimal(v.noexcept);
-    t.raw(",not=");
-    t.uuid(v.not);
-    t.raw(",not_eq=");
-    t.int(v.not_eq);
-    t.raw(",nullptr=");
-    t.float(v.nullptr);
-    t.raw(",operator=");
-    t.int(v.operator);
-    t.raw(",or=");
-    const o30 = v.or;
-    if (o30 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o30));
-    }
-    t.raw(",or_eq=");
-    t.raw(textOfWord(v.or_eq));
-    t.raw(",override=");
-    t.int(v.override);
-    t.raw(",private=");
-    t.string(v.private);
-    t.raw(",protected=");
-    const o31 = v.protected;
-    if (o31 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o31);
-    }
-    t.raw(",public=");
-    t.raw(textOfModifier(v.public));
-    t.raw(",register=");
-    t.float(v.register);
-    t.raw(",reinterpret_cast=");
-    t.raw(textOfside_(v.reinterpret_cast));
-    t.raw(",requires=");
-    t.int(v.requires);
-    t.raw(",return=");
-    const a32 = v.return;
-    t.count(a32.length, "[");
-    let first34 = true;
-    for (const y33 of a32) {
-      if (!first34) {
-        t.raw(",");
-      }
-      first34 = false;
-      t.raw(textOfWord(y33));
-    }
-    t.raw("],short=");
-    const o35 = v.short;
-    if (o35 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o35);
-    }
-    t.raw(",signed=");
-    t.bytes(v.signed);
-    t.raw(",sizeof=");
-    const m36 = fbe.sortedEntries(v.sizeof, fbe.compareString);
-    t.count(m36.length, "<{");
-    let first39 = true;
-    for (const [k37, y38] of m36) {
-      if (!first39) {
-        t.raw(",");
-      }
-      first39 = false;
-      t.string(k37);
-      t.raw("->");
-      t.int(y38);
-    }
-    t.raw("}>,static=");
-    t.decimal(v.static);
-    t.raw(",static_assert=");
-    t.uuid(v.static_assert);
-    t.raw(",static_cast=");
-    t.int(v.static_cast);
-    t.raw(",switch=");
-    t.float(v.switch);
-    t.raw(",template=");
-    t.int(v.template);
-    t.raw(",this=");
-    const o40 = v.this;
-    if (o40 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o40));
-    }
-    t.raw(",thread_local=");
-    t.raw(textOfWord(v.thread_local));
-    t.raw(",throw=");
-    t.int(v.throw);
-    t.raw(",try=");
-    t.string(v.try);
-    t.raw(",typedef=");
-    const o41 = v.typedef;
-    if (o41 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o41);
-    }
-    t.raw(",typeid=");
-    t.raw(textOfModifier(v.typeid));
-    t.raw(",typename=");
-    t.float(v.typename);
-    t.raw(",union=");
-    t.raw(textOfside_(v.union));
-    t.raw(",unsigned=");
-    t.int(v.unsigned);
-    t.raw(",using=");
-    const a42 = v.using;
-    t.count(a42.length, "[");
-    let first44 = true;
-    for (const y43 of a42) {
-      if (!first44) {
-        t.raw(",");
-      }
-      first44 = false;
-      t.raw(textOfWord(y43));
-    }
-    t.raw("],virtual=");
-    const o45 = v.virtual;
-    if (o45 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o45);
-    }
-    t.raw(",void=");
-    t.bytes(v.void);
-    t.raw(",volatile=");
-    const m46 = fbe.sortedEntries(v.volatile, fbe.compareString);
-    t.count(m46.length, "<{");
-    let first49 = true;
-    for (const [k47, y48] of m46) {
-      if (!first49) {
-        t.raw(",");
-      }
-      first49 = false;
-      t.string(k47);
-      t.raw("->");
-      t.int(y48);
-    }
-    t.raw("}>,wchar_t=");
-    t.decimal(v.wchar_t);
-    t.raw(",while=");
-    t.uuid(v.while);
-    t.raw(",xor=");
-    t.int(v.xor);
-    t.raw(",xor_eq=");
-    t.float(v.xor_eq);
-    t.raw(",assert=");
-    t.int(v.assert);
-    t.raw(",errno=");
-    const o50 = v.errno;
-    if (o50 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o50));
-    }
-    t.raw(",EOF=");
-    t.raw(textOfWord(v.EOF));
-    t.raw(",NULL=");
-    t.int(v.NULL);
-    t.raw(",stdin=");
-    t.string(v.stdin);
-    t.raw(",stdout=");
-    const o51 = v.stdout;
-    if (o51 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o51);
-    }
-    t.raw(",stderr=");
-    t.raw(textOfModifier(v.stderr));
-    t.raw(",offsetof=");
-    t.float(v.offsetof);
-    t.raw(",std=");
-    t.raw(textOfside_(v.std));
-    t.raw(",FBE=");
-    t.int(v.FBE);
-    t.raw(",int8_t=");
-    const a52 = v.int8_t;
-    t.count(a52.length, "[");
-    let first54 = true;
-    for (const y53 of a52) {
-      if (!first54) {
-        t.raw(",");
-      }
-      first54 = false;
-      t.raw(textOfWord(y53));
-    }
-    t.raw("],uint8_t=");
-    const o55 = v.uint8_t;
-    if (o55 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o55);
-    }
-    t.raw(",int16_t=");
-    t.bytes(v.int16_t);
-    t.raw(",uint16_t=");
-    const m56 = fbe.sortedEntries(v.uint16_t, fbe.compareString);
-    t.count(m56.length, "<{");
-    let first59 = true;
-    for (const [k57, y58] of m56) {
-      if (!first59) {
-        t.raw(",");
-      }
-      first59 = false;
-      t.string(k57);
-      t.raw("->");
-      t.int(y58);
-    }
-    t.raw("}>,int32_t=");
-    t.decimal(v.int32_t);
-    t.raw(",uint32_t=");
-    t.uuid(v.uint32_t);
-    t.raw(",int64_t=");
-    t.int(v.int64_t);
-    t.raw(",uint64_t=");
-    t.float(v.uint64_t);
-    t.raw(",size_t=");
-    t.int(v.size_t);
-    t.raw(",ptrdiff_t=");
-    const o60 = v.ptrdiff_t;
-    if (o60 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o60));
-    }
-    t.raw(",nullptr_t=");
-    t.raw(textOfWord(v.nullptr_t));
-    t.raw(",linux=");
-    t.int(v.linux);
-    t.raw(",unix=");
-    t.string(v.unix);
-    t.raw(",BUFSIZ=");
-    const o61 = v.BUFSIZ;
-    if (o61 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o61);
-    }
-    t.raw(",INT32_MAX=");
-    t.raw(textOfModifier(v.INT32_MAX));
-    t.raw(",CHAR_BIT=");
-    t.float(v.CHAR_BIT);
-    t.raw(",EINVAL=");
-    t.raw(textOfside_(v.EINVAL));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    CppWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, CppWords);
   }
 }
 
@@ -5933,6 +5472,8 @@ export class CppWords {
 export class PythonWords {
   /** The type id of import.PythonWords. */
   static fbeType = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.PythonWords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -5986,18 +5527,18 @@ export class PythonWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["False", ["enum", "import.Word", "int16"]],
+      ["False", ["enum", "import.Word", "int16", textOfWord]],
       ["None", "int32"],
       ["True", "string"],
       ["as", ["optional", "bool"]],
-      ["async", ["enum", "import.Modifier", "uint64"]],
+      ["async", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["await", "double"],
-      ["def", ["enum", "import.side", "int32"]],
+      ["def", ["enum", "import.side", "int32", textOfside_]],
       ["del", "int64"],
-      ["elif", ["vector", ["enum", "import.Word", "int16"]]],
+      ["elif", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["except", ["optional", "string"]],
       ["finally", "bytes"],
       ["from", ["map", "string", "int32"]],
@@ -6006,16 +5547,16 @@ export class PythonWords {
       ["is", "timestamp"],
       ["lambda", "float"],
       ["nonlocal", "uint8"],
-      ["pass", ["optional", ["enum", "import.Word", "int16"]]],
-      ["raise", ["enum", "import.Word", "int16"]],
+      ["pass", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["raise", ["enum", "import.Word", "int16", textOfWord]],
       ["with", "int32"],
       ["yield", "string"],
       ["_", ["optional", "bool"]],
-      ["match", ["enum", "import.Modifier", "uint64"]],
+      ["match", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["self", "double"],
-      ["cls", ["enum", "import.side", "int32"]],
+      ["cls", ["enum", "import.side", "int32", textOfside_]],
       ["print", "int64"],
-      ["len", ["vector", ["enum", "import.Word", "int16"]]],
+      ["len", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["list", ["optional", "string"]],
       ["dict", "bytes"],
       ["set", ["map", "string", "int32"]],
@@ -6024,16 +5565,16 @@ export class PythonWords {
       ["super", "timestamp"],
       ["isinstance", "float"],
       ["property", "uint8"],
-      ["staticmethod", ["optional", ["enum", "import.Word", "int16"]]],
-      ["classmethod", ["enum", "import.Word", "int16"]],
+      ["staticmethod", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["classmethod", ["enum", "import.Word", "int16", textOfWord]],
       ["typing", "int32"],
       ["Any", "string"],
       ["ClassVar", ["optional", "bool"]],
-      ["Callable", ["enum", "import.Modifier", "uint64"]],
+      ["Callable", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["IntEnum", "double"],
-      ["IntFlag", ["enum", "import.side", "int32"]],
+      ["IntFlag", ["enum", "import.side", "int32", textOfside_]],
       ["PACKAGE", "int64"],
-      ["VERSION", ["vector", ["enum", "import.Word", "int16"]]],
+      ["VERSION", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
     ];
   }
 
@@ -7412,190 +6953,9 @@ export class PythonWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("PythonWords(False=");
-    t.raw(textOfWord(v.False));
-    t.raw(",None=");
-    t.int(v.None);
-    t.raw(",True=");
-    t.string(v.True);
-    t.raw(",as=");
-    const o1 = v.as;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",async=");
-    t.raw(textOfModifier(v.async));
-    t.raw(",await=");
-    t.float(v.await);
-    t.raw(",def=");
-    t.raw(textOfside_(v.def));
-    t.raw(",del=");
-    t.int(v.del);
-    t.raw(",elif=");
-    const a2 = v.elif;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],except=");
-    const o5 = v.except;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",finally=");
-    t.bytes(v.finally);
-    t.raw(",from=");
-    const m6 = fbe.sortedEntries(v.from, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,global=");
-    t.decimal(v.global);
-    t.raw(",in=");
-    t.uuid(v.in);
-    t.raw(",is=");
-    t.int(v.is);
-    t.raw(",lambda=");
-    t.float(v.lambda);
-    t.raw(",nonlocal=");
-    t.int(v.nonlocal);
-    t.raw(",pass=");
-    const o10 = v.pass;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",raise=");
-    t.raw(textOfWord(v.raise));
-    t.raw(",with=");
-    t.int(v.with);
-    t.raw(",yield=");
-    t.string(v.yield);
-    t.raw(",_=");
-    const o11 = v._;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",match=");
-    t.raw(textOfModifier(v.match));
-    t.raw(",self=");
-    t.float(v.self);
-    t.raw(",cls=");
-    t.raw(textOfside_(v.cls));
-    t.raw(",print=");
-    t.int(v.print);
-    t.raw(",len=");
-    const a12 = v.len;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],list=");
-    const o15 = v.list;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",dict=");
-    t.bytes(v.dict);
-    t.raw(",set=");
-    const m16 = fbe.sortedEntries(v.set, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,str=");
-    t.decimal(v.str);
-    t.raw(",object=");
-    t.uuid(v.object);
-    t.raw(",super=");
-    t.int(v.super);
-    t.raw(",isinstance=");
-    t.float(v.isinstance);
-    t.raw(",property=");
-    t.int(v.property);
-    t.raw(",staticmethod=");
-    const o20 = v.staticmethod;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",classmethod=");
-    t.raw(textOfWord(v.classmethod));
-    t.raw(",typing=");
-    t.int(v.typing);
-    t.raw(",Any=");
-    t.string(v.Any);
-    t.raw(",ClassVar=");
-    const o21 = v.ClassVar;
-    if (o21 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o21);
-    }
-    t.raw(",Callable=");
-    t.raw(textOfModifier(v.Callable));
-    t.raw(",IntEnum=");
-    t.float(v.IntEnum);
-    t.raw(",IntFlag=");
-    t.raw(textOfside_(v.IntFlag));
-    t.raw(",PACKAGE=");
-    t.int(v.PACKAGE);
-    t.raw(",VERSION=");
-    const a22 = v.VERSION;
-    t.count(a22.length, "[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        t.raw(",");
-      }
-      first24 = false;
-      t.raw(textOfWord(y23));
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    PythonWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, PythonWords);
   }
 }
 
@@ -7603,6 +6963,8 @@ export class PythonWords {
 export class GoWords {
   /** The type id of import.GoWords. */
   static fbeType = 4;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.GoWords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -7649,18 +7011,18 @@ export class GoWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["chan", ["enum", "import.Word", "int16"]],
+      ["chan", ["enum", "import.Word", "int16", textOfWord]],
       ["defer", "int32"],
       ["fallthrough", "string"],
       ["func", ["optional", "bool"]],
-      ["go", ["enum", "import.Modifier", "uint64"]],
+      ["go", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["interface", "double"],
-      ["map", ["enum", "import.side", "int32"]],
+      ["map", ["enum", "import.side", "int32", textOfside_]],
       ["package", "int64"],
-      ["range", ["vector", ["enum", "import.Word", "int16"]]],
+      ["range", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["select", ["optional", "string"]],
       ["type", "bytes"],
       ["var", ["map", "string", "int32"]],
@@ -7669,16 +7031,16 @@ export class GoWords {
       ["rune", "timestamp"],
       ["uint", "float"],
       ["nil", "uint8"],
-      ["iota", ["optional", ["enum", "import.Word", "int16"]]],
-      ["cap", ["enum", "import.Word", "int16"]],
+      ["iota", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["cap", ["enum", "import.Word", "int16", textOfWord]],
       ["make", "int32"],
       ["append", "string"],
       ["copy", ["optional", "bool"]],
-      ["panic", ["enum", "import.Modifier", "uint64"]],
+      ["panic", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["recover", "double"],
-      ["println", ["enum", "import.side", "int32"]],
+      ["println", ["enum", "import.side", "int32", textOfside_]],
       ["complex", "int64"],
-      ["real", ["vector", ["enum", "import.Word", "int16"]]],
+      ["real", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["imag", ["optional", "string"]],
       ["close", "bytes"],
       ["min", ["map", "string", "int32"]],
@@ -7687,8 +7049,8 @@ export class GoWords {
       ["uintptr", "timestamp"],
       ["float32", "float"],
       ["float64", "uint8"],
-      ["complex64", ["optional", ["enum", "import.Word", "int16"]]],
-      ["complex128", ["enum", "import.Word", "int16"]],
+      ["complex64", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["complex128", ["enum", "import.Word", "int16", textOfWord]],
       ["comparable", "int32"],
     ];
   }
@@ -8888,162 +8250,9 @@ export class GoWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("GoWords(chan=");
-    t.raw(textOfWord(v.chan));
-    t.raw(",defer=");
-    t.int(v.defer);
-    t.raw(",fallthrough=");
-    t.string(v.fallthrough);
-    t.raw(",func=");
-    const o1 = v.func;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",go=");
-    t.raw(textOfModifier(v.go));
-    t.raw(",interface=");
-    t.float(v.interface);
-    t.raw(",map=");
-    t.raw(textOfside_(v.map));
-    t.raw(",package=");
-    t.int(v.package);
-    t.raw(",range=");
-    const a2 = v.range;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],select=");
-    const o5 = v.select;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",type=");
-    t.bytes(v.type);
-    t.raw(",var=");
-    const m6 = fbe.sortedEntries(v.var, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,any=");
-    t.decimal(v.any);
-    t.raw(",error=");
-    t.uuid(v.error);
-    t.raw(",rune=");
-    t.int(v.rune);
-    t.raw(",uint=");
-    t.float(v.uint);
-    t.raw(",nil=");
-    t.int(v.nil);
-    t.raw(",iota=");
-    const o10 = v.iota;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",cap=");
-    t.raw(textOfWord(v.cap));
-    t.raw(",make=");
-    t.int(v.make);
-    t.raw(",append=");
-    t.string(v.append);
-    t.raw(",copy=");
-    const o11 = v.copy;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",panic=");
-    t.raw(textOfModifier(v.panic));
-    t.raw(",recover=");
-    t.float(v.recover);
-    t.raw(",println=");
-    t.raw(textOfside_(v.println));
-    t.raw(",complex=");
-    t.int(v.complex);
-    t.raw(",real=");
-    const a12 = v.real;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],imag=");
-    const o15 = v.imag;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",close=");
-    t.bytes(v.close);
-    t.raw(",min=");
-    const m16 = fbe.sortedEntries(v.min, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,max=");
-    t.decimal(v.max);
-    t.raw(",clear=");
-    t.uuid(v.clear);
-    t.raw(",uintptr=");
-    t.int(v.uintptr);
-    t.raw(",float32=");
-    t.float(v.float32);
-    t.raw(",float64=");
-    t.int(v.float64);
-    t.raw(",complex64=");
-    const o20 = v.complex64;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",complex128=");
-    t.raw(textOfWord(v.complex128));
-    t.raw(",comparable=");
-    t.int(v.comparable);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    GoWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, GoWords);
   }
 }
 
@@ -9051,6 +8260,8 @@ export class GoWords {
 export class JavaWords {
   /** The type id of import.JavaWords. */
   static fbeType = 5;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.JavaWords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -9091,18 +8302,18 @@ export class JavaWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["abstract", ["enum", "import.Word", "int16"]],
+      ["abstract", ["enum", "import.Word", "int16", textOfWord]],
       ["boolean", "int32"],
       ["extends", "string"],
       ["implements", ["optional", "bool"]],
-      ["instanceof", ["enum", "import.Modifier", "uint64"]],
+      ["instanceof", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["native", "double"],
-      ["strictfp", ["enum", "import.side", "int32"]],
+      ["strictfp", ["enum", "import.side", "int32", textOfside_]],
       ["synchronized", "int64"],
-      ["throws", ["vector", ["enum", "import.Word", "int16"]]],
+      ["throws", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["transient", ["optional", "string"]],
       ["record", "bytes"],
       ["sealed", ["map", "string", "int32"]],
@@ -9111,16 +8322,16 @@ export class JavaWords {
       ["open", "timestamp"],
       ["exports", "float"],
       ["opens", "uint8"],
-      ["to", ["optional", ["enum", "import.Word", "int16"]]],
-      ["uses", ["enum", "import.Word", "int16"]],
+      ["to", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["uses", ["enum", "import.Word", "int16", textOfWord]],
       ["provides", "int32"],
       ["transitive", "string"],
       ["Object", ["optional", "bool"]],
-      ["String", ["enum", "import.Modifier", "uint64"]],
+      ["String", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Integer", "double"],
-      ["Long", ["enum", "import.side", "int32"]],
+      ["Long", ["enum", "import.side", "int32", textOfside_]],
       ["Math", "int64"],
-      ["System", ["vector", ["enum", "import.Word", "int16"]]],
+      ["System", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["Override", ["optional", "string"]],
       ["Class", "bytes"],
       ["List", ["map", "string", "int32"]],
@@ -10204,145 +9415,9 @@ export class JavaWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("JavaWords(abstract=");
-    t.raw(textOfWord(v.abstract));
-    t.raw(",boolean=");
-    t.int(v.boolean);
-    t.raw(",extends=");
-    t.string(v.extends);
-    t.raw(",implements=");
-    const o1 = v.implements;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",instanceof=");
-    t.raw(textOfModifier(v.instanceof));
-    t.raw(",native=");
-    t.float(v.native);
-    t.raw(",strictfp=");
-    t.raw(textOfside_(v.strictfp));
-    t.raw(",synchronized=");
-    t.int(v.synchronized);
-    t.raw(",throws=");
-    const a2 = v.throws;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],transient=");
-    const o5 = v.transient;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",record=");
-    t.bytes(v.record);
-    t.raw(",sealed=");
-    const m6 = fbe.sortedEntries(v.sealed, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,permits=");
-    t.decimal(v.permits);
-    t.raw(",when=");
-    t.uuid(v.when);
-    t.raw(",open=");
-    t.int(v.open);
-    t.raw(",exports=");
-    t.float(v.exports);
-    t.raw(",opens=");
-    t.int(v.opens);
-    t.raw(",to=");
-    const o10 = v.to;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",uses=");
-    t.raw(textOfWord(v.uses));
-    t.raw(",provides=");
-    t.int(v.provides);
-    t.raw(",transitive=");
-    t.string(v.transitive);
-    t.raw(",Object=");
-    const o11 = v.Object;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",String=");
-    t.raw(textOfModifier(v.String));
-    t.raw(",Integer=");
-    t.float(v.Integer);
-    t.raw(",Long=");
-    t.raw(textOfside_(v.Long));
-    t.raw(",Math=");
-    t.int(v.Math);
-    t.raw(",System=");
-    const a12 = v.System;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],Override=");
-    const o15 = v.Override;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",Class=");
-    t.bytes(v.Class);
-    t.raw(",List=");
-    const m16 = fbe.sortedEntries(v.List, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,Map=");
-    t.decimal(v.Map);
-    t.raw(",Set=");
-    t.uuid(v.Set);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    JavaWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JavaWords);
   }
 }
 
@@ -10350,6 +9425,8 @@ export class JavaWords {
 export class KotlinWords {
   /** The type id of import.KotlinWords. */
   static fbeType = 6;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.KotlinWords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -10398,18 +9475,18 @@ export class KotlinWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["fun", ["enum", "import.Word", "int16"]],
+      ["fun", ["enum", "import.Word", "int16", textOfWord]],
       ["typealias", "int32"],
       ["typeof", "string"],
       ["val", ["optional", "bool"]],
-      ["by", ["enum", "import.Modifier", "uint64"]],
+      ["by", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["constructor", "double", "constructor_"],
-      ["delegate", ["enum", "import.side", "int32"]],
+      ["delegate", ["enum", "import.side", "int32", textOfside_]],
       ["dynamic", "int64"],
-      ["field", ["vector", ["enum", "import.Word", "int16"]]],
+      ["field", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["file", ["optional", "string"]],
       ["get", "bytes"],
       ["init", ["map", "string", "int32"]],
@@ -10418,16 +9495,16 @@ export class KotlinWords {
       ["setparam", "timestamp"],
       ["value", "float"],
       ["where", "uint8"],
-      ["actual", ["optional", ["enum", "import.Word", "int16"]]],
-      ["annotation", ["enum", "import.Word", "int16"]],
+      ["actual", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["annotation", ["enum", "import.Word", "int16", textOfWord]],
       ["companion", "int32"],
       ["crossinline", "string"],
       ["data", ["optional", "bool"]],
-      ["expect", ["enum", "import.Modifier", "uint64"]],
+      ["expect", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["external", "double"],
-      ["infix", ["enum", "import.side", "int32"]],
+      ["infix", ["enum", "import.side", "int32", textOfside_]],
       ["inner", "int64"],
-      ["internal", ["vector", ["enum", "import.Word", "int16"]]],
+      ["internal", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["lateinit", ["optional", "string"]],
       ["noinline", "bytes"],
       ["out", ["map", "string", "int32"]],
@@ -10436,8 +9513,8 @@ export class KotlinWords {
       ["tailrec", "timestamp"],
       ["vararg", "float"],
       ["it", "uint8"],
-      ["Companion", ["optional", ["enum", "import.Word", "int16"]]],
-      ["Unit", ["enum", "import.Word", "int16"]],
+      ["Companion", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["Unit", ["enum", "import.Word", "int16", textOfWord]],
       ["Nothing", "int32"],
       ["Int", "string"],
       ["Array", ["optional", "bool"]],
@@ -11707,171 +10784,9 @@ export class KotlinWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("KotlinWords(fun=");
-    t.raw(textOfWord(v.fun));
-    t.raw(",typealias=");
-    t.int(v.typealias);
-    t.raw(",typeof=");
-    t.string(v.typeof);
-    t.raw(",val=");
-    const o1 = v.val;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",by=");
-    t.raw(textOfModifier(v.by));
-    t.raw(",constructor=");
-    t.float(v.constructor_);
-    t.raw(",delegate=");
-    t.raw(textOfside_(v.delegate));
-    t.raw(",dynamic=");
-    t.int(v.dynamic);
-    t.raw(",field=");
-    const a2 = v.field;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],file=");
-    const o5 = v.file;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",get=");
-    t.bytes(v.get);
-    t.raw(",init=");
-    const m6 = fbe.sortedEntries(v.init, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,param=");
-    t.decimal(v.param);
-    t.raw(",receiver=");
-    t.uuid(v.receiver);
-    t.raw(",setparam=");
-    t.int(v.setparam);
-    t.raw(",value=");
-    t.float(v.value);
-    t.raw(",where=");
-    t.int(v.where);
-    t.raw(",actual=");
-    const o10 = v.actual;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",annotation=");
-    t.raw(textOfWord(v.annotation));
-    t.raw(",companion=");
-    t.int(v.companion);
-    t.raw(",crossinline=");
-    t.string(v.crossinline);
-    t.raw(",data=");
-    const o11 = v.data;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",expect=");
-    t.raw(textOfModifier(v.expect));
-    t.raw(",external=");
-    t.float(v.external);
-    t.raw(",infix=");
-    t.raw(textOfside_(v.infix));
-    t.raw(",inner=");
-    t.int(v.inner);
-    t.raw(",internal=");
-    const a12 = v.internal;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],lateinit=");
-    const o15 = v.lateinit;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",noinline=");
-    t.bytes(v.noinline);
-    t.raw(",out=");
-    const m16 = fbe.sortedEntries(v.out, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,reified=");
-    t.decimal(v.reified);
-    t.raw(",suspend=");
-    t.uuid(v.suspend);
-    t.raw(",tailrec=");
-    t.int(v.tailrec);
-    t.raw(",vararg=");
-    t.float(v.vararg);
-    t.raw(",it=");
-    t.int(v.it);
-    t.raw(",Companion=");
-    const o20 = v.Companion;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",Unit=");
-    t.raw(textOfWord(v.Unit));
-    t.raw(",Nothing=");
-    t.int(v.Nothing);
-    t.raw(",Int=");
-    t.string(v.Int);
-    t.raw(",Array=");
-    const o21 = v.Array;
-    if (o21 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o21);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    KotlinWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, KotlinWords);
   }
 }
 
@@ -11879,6 +10794,8 @@ export class KotlinWords {
 export class JsWords {
   /** The type id of import.JsWords. */
   static fbeType = 7;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.JsWords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -11929,18 +10846,18 @@ export class JsWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["debugger", ["enum", "import.Word", "int16"]],
+      ["debugger", ["enum", "import.Word", "int16", textOfWord]],
       ["function", "int32"],
       ["let", "string"],
       ["of", ["optional", "bool"]],
-      ["declare", ["enum", "import.Modifier", "uint64"]],
+      ["declare", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["unknown", "double"],
-      ["never", ["enum", "import.side", "int32"]],
+      ["never", ["enum", "import.side", "int32", textOfside_]],
       ["number", "int64"],
-      ["bigint", ["vector", ["enum", "import.Word", "int16"]]],
+      ["bigint", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["symbol", ["optional", "string"]],
       ["undefined", "bytes"],
       ["NaN", ["map", "string", "int32"]],
@@ -11949,16 +10866,16 @@ export class JsWords {
       ["Error", "timestamp"],
       ["Number", "float"],
       ["BigInt", "uint8"],
-      ["Boolean", ["optional", ["enum", "import.Word", "int16"]]],
-      ["Symbol", ["enum", "import.Word", "int16"]],
+      ["Boolean", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["Symbol", ["enum", "import.Word", "int16", textOfWord]],
       ["Date", "int32"],
       ["JSON", "string"],
       ["Promise", ["optional", "bool"]],
-      ["Partial", ["enum", "import.Modifier", "uint64"]],
+      ["Partial", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Record", "double"],
-      ["globalThis", ["enum", "import.side", "int32"]],
+      ["globalThis", ["enum", "import.side", "int32", textOfside_]],
       ["arguments", "int64"],
-      ["eval", ["vector", ["enum", "import.Word", "int16"]]],
+      ["eval", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["require", ["optional", "string"]],
       ["prototype", "bytes"],
       ["__proto__", ["map", "string", "int32"], "__proto___"],
@@ -11967,12 +10884,12 @@ export class JsWords {
       ["hasOwnProperty", "timestamp", "hasOwnProperty_"],
       ["isPrototypeOf", "float", "isPrototypeOf_"],
       ["propertyIsEnumerable", "uint8", "propertyIsEnumerable_"],
-      ["toLocaleString", ["optional", ["enum", "import.Word", "int16"]], "toLocaleString_"],
-      ["readonly", ["enum", "import.Word", "int16"]],
+      ["toLocaleString", ["optional", ["enum", "import.Word", "int16", textOfWord]], "toLocaleString_"],
+      ["readonly", ["enum", "import.Word", "int16", textOfWord]],
       ["keyof", "int32"],
       ["infer", "string"],
       ["asserts", ["optional", "bool"]],
-      ["satisfies", ["enum", "import.Modifier", "uint64"]],
+      ["satisfies", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["accessor", "double"],
     ];
   }
@@ -13268,175 +12185,9 @@ export class JsWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("JsWords(debugger=");
-    t.raw(textOfWord(v.debugger));
-    t.raw(",function=");
-    t.int(v.function);
-    t.raw(",let=");
-    t.string(v.let);
-    t.raw(",of=");
-    const o1 = v.of;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",declare=");
-    t.raw(textOfModifier(v.declare));
-    t.raw(",unknown=");
-    t.float(v.unknown);
-    t.raw(",never=");
-    t.raw(textOfside_(v.never));
-    t.raw(",number=");
-    t.int(v.number);
-    t.raw(",bigint=");
-    const a2 = v.bigint;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],symbol=");
-    const o5 = v.symbol;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",undefined=");
-    t.bytes(v.undefined);
-    t.raw(",NaN=");
-    const m6 = fbe.sortedEntries(v.NaN, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,Infinity=");
-    t.decimal(v.Infinity);
-    t.raw(",Uint8Array=");
-    t.uuid(v.Uint8Array);
-    t.raw(",Error=");
-    t.int(v.Error);
-    t.raw(",Number=");
-    t.float(v.Number);
-    t.raw(",BigInt=");
-    t.int(v.BigInt);
-    t.raw(",Boolean=");
-    const o10 = v.Boolean;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",Symbol=");
-    t.raw(textOfWord(v.Symbol));
-    t.raw(",Date=");
-    t.int(v.Date);
-    t.raw(",JSON=");
-    t.string(v.JSON);
-    t.raw(",Promise=");
-    const o11 = v.Promise;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",Partial=");
-    t.raw(textOfModifier(v.Partial));
-    t.raw(",Record=");
-    t.float(v.Record);
-    t.raw(",globalThis=");
-    t.raw(textOfside_(v.globalThis));
-    t.raw(",arguments=");
-    t.int(v.arguments);
-    t.raw(",eval=");
-    const a12 = v.eval;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],require=");
-    const o15 = v.require;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",prototype=");
-    t.bytes(v.prototype);
-    t.raw(",__proto__=");
-    const m16 = fbe.sortedEntries(v.__proto___, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,toString=");
-    t.decimal(v.toString_);
-    t.raw(",valueOf=");
-    t.uuid(v.valueOf_);
-    t.raw(",hasOwnProperty=");
-    t.int(v.hasOwnProperty_);
-    t.raw(",isPrototypeOf=");
-    t.float(v.isPrototypeOf_);
-    t.raw(",propertyIsEnumerable=");
-    t.int(v.propertyIsEnumerable_);
-    t.raw(",toLocaleString=");
-    const o20 = v.toLocaleString_;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",readonly=");
-    t.raw(textOfWord(v.readonly));
-    t.raw(",keyof=");
-    t.int(v.keyof);
-    t.raw(",infer=");
-    t.string(v.infer);
-    t.raw(",asserts=");
-    const o21 = v.asserts;
-    if (o21 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o21);
-    }
-    t.raw(",satisfies=");
-    t.raw(textOfModifier(v.satisfies));
-    t.raw(",accessor=");
-    t.float(v.accessor);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    JsWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JsWords);
   }
 }
 
@@ -13444,6 +12195,8 @@ export class JsWords {
 export class RustWords {
   /** The type id of import.RustWords. */
   static fbeType = 8;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.RustWords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -13487,18 +12240,18 @@ export class RustWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["crate", ["enum", "import.Word", "int16"]],
+      ["crate", ["enum", "import.Word", "int16", textOfWord]],
       ["dyn", "int32"],
       ["fn", "string"],
       ["impl", ["optional", "bool"]],
-      ["loop", ["enum", "import.Modifier", "uint64"]],
+      ["loop", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["mod", "double"],
-      ["move", ["enum", "import.side", "int32"]],
+      ["move", ["enum", "import.side", "int32", textOfside_]],
       ["mut", "int64"],
-      ["pub", ["vector", ["enum", "import.Word", "int16"]]],
+      ["pub", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["ref", ["optional", "string"]],
       ["Self", "bytes"],
       ["trait", ["map", "string", "int32"]],
@@ -13507,16 +12260,16 @@ export class RustWords {
       ["become", "timestamp"],
       ["box", "float"],
       ["macro", "uint8"],
-      ["priv", ["optional", ["enum", "import.Word", "int16"]]],
-      ["unsized", ["enum", "import.Word", "int16"]],
+      ["priv", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["unsized", ["enum", "import.Word", "int16", textOfWord]],
       ["gen", "int32"],
       ["macro_rules", "string"],
       ["Option", ["optional", "bool"]],
-      ["Some", ["enum", "import.Modifier", "uint64"]],
+      ["Some", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Result", "double"],
-      ["Ok", ["enum", "import.side", "int32"]],
+      ["Ok", ["enum", "import.side", "int32", textOfside_]],
       ["Err", "int64"],
-      ["Vec", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Vec", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["Box", ["optional", "string"]],
       ["Clone", "bytes"],
       ["Copy", ["map", "string", "int32"]],
@@ -14645,151 +13398,9 @@ export class RustWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("RustWords(crate=");
-    t.raw(textOfWord(v.crate));
-    t.raw(",dyn=");
-    t.int(v.dyn);
-    t.raw(",fn=");
-    t.string(v.fn);
-    t.raw(",impl=");
-    const o1 = v.impl;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",loop=");
-    t.raw(textOfModifier(v.loop));
-    t.raw(",mod=");
-    t.float(v.mod);
-    t.raw(",move=");
-    t.raw(textOfside_(v.move));
-    t.raw(",mut=");
-    t.int(v.mut);
-    t.raw(",pub=");
-    const a2 = v.pub;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],ref=");
-    const o5 = v.ref;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",Self=");
-    t.bytes(v.Self);
-    t.raw(",trait=");
-    const m6 = fbe.sortedEntries(v.trait, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,unsafe=");
-    t.decimal(v.unsafe);
-    t.raw(",use=");
-    t.uuid(v.use);
-    t.raw(",become=");
-    t.int(v.become);
-    t.raw(",box=");
-    t.float(v.box);
-    t.raw(",macro=");
-    t.int(v.macro);
-    t.raw(",priv=");
-    const o10 = v.priv;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",unsized=");
-    t.raw(textOfWord(v.unsized));
-    t.raw(",gen=");
-    t.int(v.gen);
-    t.raw(",macro_rules=");
-    t.string(v.macro_rules);
-    t.raw(",Option=");
-    const o11 = v.Option;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",Some=");
-    t.raw(textOfModifier(v.Some));
-    t.raw(",Result=");
-    t.float(v.Result);
-    t.raw(",Ok=");
-    t.raw(textOfside_(v.Ok));
-    t.raw(",Err=");
-    t.int(v.Err);
-    t.raw(",Vec=");
-    const a12 = v.Vec;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],Box=");
-    const o15 = v.Box;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",Clone=");
-    t.bytes(v.Clone);
-    t.raw(",Copy=");
-    const m16 = fbe.sortedEntries(v.Copy, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,Default=");
-    t.decimal(v.Default);
-    t.raw(",Drop=");
-    t.uuid(v.Drop);
-    t.raw(",Send=");
-    t.int(v.Send);
-    t.raw(",Sync=");
-    t.float(v.Sync);
-    t.raw(",Sized=");
-    t.int(v.Sized);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    RustWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, RustWords);
   }
 }
 
@@ -14797,6 +13408,8 @@ export class RustWords {
 export class CSharpWords {
   /** The type id of import.CSharpWords. */
   static fbeType = 9;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.CSharpWords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -14835,18 +13448,18 @@ export class CSharpWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["checked", ["enum", "import.Word", "int16"]],
+      ["checked", ["enum", "import.Word", "int16", textOfWord]],
       ["event", "int32"],
       ["fixed", "string"],
       ["foreach", ["optional", "bool"]],
-      ["implicit", ["enum", "import.Modifier", "uint64"]],
+      ["implicit", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["lock", "double"],
-      ["params", ["enum", "import.side", "int32"]],
+      ["params", ["enum", "import.side", "int32", textOfside_]],
       ["sbyte", "int64"],
-      ["stackalloc", ["vector", ["enum", "import.Word", "int16"]]],
+      ["stackalloc", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["ulong", ["optional", "string"]],
       ["unchecked", "bytes"],
       ["ushort", ["map", "string", "int32"]],
@@ -14855,16 +13468,16 @@ export class CSharpWords {
       ["ascending", "timestamp"],
       ["descending", "float"],
       ["equals", "uint8"],
-      ["group", ["optional", ["enum", "import.Word", "int16"]]],
-      ["into", ["enum", "import.Word", "int16"]],
+      ["group", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["into", ["enum", "import.Word", "int16", textOfWord]],
       ["join", "int32"],
       ["nameof", "string"],
       ["on", ["optional", "bool"]],
-      ["orderby", ["enum", "import.Modifier", "uint64"]],
+      ["orderby", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["partial", "double"],
-      ["remove", ["enum", "import.side", "int32"]],
+      ["remove", ["enum", "import.side", "int32", textOfside_]],
       ["unmanaged", "int64"],
-      ["required", ["vector", ["enum", "import.Word", "int16"]]],
+      ["required", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["scoped", ["optional", "string"]],
       ["managed", "bytes"],
       ["notnull", ["map", "string", "int32"]],
@@ -15914,141 +14527,9 @@ export class CSharpWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("CSharpWords(checked=");
-    t.raw(textOfWord(v.checked));
-    t.raw(",event=");
-    t.int(v.event);
-    t.raw(",fixed=");
-    t.string(v.fixed);
-    t.raw(",foreach=");
-    const o1 = v.foreach;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",implicit=");
-    t.raw(textOfModifier(v.implicit));
-    t.raw(",lock=");
-    t.float(v.lock);
-    t.raw(",params=");
-    t.raw(textOfside_(v.params));
-    t.raw(",sbyte=");
-    t.int(v.sbyte);
-    t.raw(",stackalloc=");
-    const a2 = v.stackalloc;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],ulong=");
-    const o5 = v.ulong;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",unchecked=");
-    t.bytes(v.unchecked);
-    t.raw(",ushort=");
-    const m6 = fbe.sortedEntries(v.ushort, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,add=");
-    t.decimal(v.add);
-    t.raw(",alias=");
-    t.uuid(v.alias);
-    t.raw(",ascending=");
-    t.int(v.ascending);
-    t.raw(",descending=");
-    t.float(v.descending);
-    t.raw(",equals=");
-    t.int(v.equals);
-    t.raw(",group=");
-    const o10 = v.group;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",into=");
-    t.raw(textOfWord(v.into));
-    t.raw(",join=");
-    t.int(v.join);
-    t.raw(",nameof=");
-    t.string(v.nameof);
-    t.raw(",on=");
-    const o11 = v.on;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",orderby=");
-    t.raw(textOfModifier(v.orderby));
-    t.raw(",partial=");
-    t.float(v.partial);
-    t.raw(",remove=");
-    t.raw(textOfside_(v.remove));
-    t.raw(",unmanaged=");
-    t.int(v.unmanaged);
-    t.raw(",required=");
-    const a12 = v.required;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],scoped=");
-    const o15 = v.scoped;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",managed=");
-    t.bytes(v.managed);
-    t.raw(",notnull=");
-    const m16 = fbe.sortedEntries(v.notnull, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    CSharpWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, CSharpWords);
   }
 }
 
@@ -16056,6 +14537,8 @@ export class CSharpWords {
 export class RubyWords {
   /** The type id of import.RubyWords. */
   static fbeType = 10;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.RubyWords";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -16082,18 +14565,18 @@ export class RubyWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["BEGIN", ["enum", "import.Word", "int16"]],
+      ["BEGIN", ["enum", "import.Word", "int16", textOfWord]],
       ["END", "int32"],
       ["begin", "string"],
       ["elsif", ["optional", "bool"]],
-      ["end", ["enum", "import.Modifier", "uint64"]],
+      ["end", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["ensure", "double"],
-      ["next", ["enum", "import.side", "int32"]],
+      ["next", ["enum", "import.side", "int32", textOfside_]],
       ["redo", "int64"],
-      ["rescue", ["vector", ["enum", "import.Word", "int16"]]],
+      ["rescue", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["retry", ["optional", "string"]],
       ["then", "bytes"],
       ["undef", ["map", "string", "int32"]],
@@ -16102,7 +14585,7 @@ export class RubyWords {
       ["__FILE__", "timestamp"],
       ["__LINE__", "float"],
       ["__ENCODING__", "uint8"],
-      ["initialize", ["optional", ["enum", "import.Word", "int16"]]],
+      ["initialize", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
     ];
   }
 
@@ -16772,87 +15255,9 @@ export class RubyWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("RubyWords(BEGIN=");
-    t.raw(textOfWord(v.BEGIN));
-    t.raw(",END=");
-    t.int(v.END);
-    t.raw(",begin=");
-    t.string(v.begin);
-    t.raw(",elsif=");
-    const o1 = v.elsif;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",end=");
-    t.raw(textOfModifier(v.end));
-    t.raw(",ensure=");
-    t.float(v.ensure);
-    t.raw(",next=");
-    t.raw(textOfside_(v.next));
-    t.raw(",redo=");
-    t.int(v.redo);
-    t.raw(",rescue=");
-    const a2 = v.rescue;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],retry=");
-    const o5 = v.retry;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",then=");
-    t.bytes(v.then);
-    t.raw(",undef=");
-    const m6 = fbe.sortedEntries(v.undef, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,unless=");
-    t.decimal(v.unless);
-    t.raw(",until=");
-    t.uuid(v.until);
-    t.raw(",__FILE__=");
-    t.int(v.__FILE__);
-    t.raw(",__LINE__=");
-    t.float(v.__LINE__);
-    t.raw(",__ENCODING__=");
-    t.int(v.__ENCODING__);
-    t.raw(",initialize=");
-    const o10 = v.initialize;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    RubyWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, RubyWords);
   }
 }
 
@@ -16860,6 +15265,8 @@ export class RubyWords {
 export class CppMembers {
   /** The type id of import.CppMembers. */
   static fbeType = 11;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.CppMembers";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -16879,18 +15286,18 @@ export class CppMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["swap", ["enum", "import.Word", "int16"]],
+      ["swap", ["enum", "import.Word", "int16", textOfWord]],
       ["fbe_type", "int32"],
       ["fbe", "string"],
       ["Model", ["optional", "bool"]],
-      ["FinalModel", ["enum", "import.Modifier", "uint64"]],
+      ["FinalModel", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["FieldModel", "double"],
-      ["buffer", ["enum", "import.side", "int32"]],
+      ["buffer", ["enum", "import.side", "int32", textOfside_]],
       ["size", "int64"],
-      ["offset", ["vector", ["enum", "import.Word", "int16"]]],
+      ["offset", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["model", ["optional", "string"]],
       ["reset", "bytes"],
     ];
@@ -17340,57 +15747,9 @@ export class CppMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("CppMembers(swap=");
-    t.raw(textOfWord(v.swap));
-    t.raw(",fbe_type=");
-    t.int(v.fbe_type);
-    t.raw(",fbe=");
-    t.string(v.fbe);
-    t.raw(",Model=");
-    const o1 = v.Model;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",FinalModel=");
-    t.raw(textOfModifier(v.FinalModel));
-    t.raw(",FieldModel=");
-    t.float(v.FieldModel);
-    t.raw(",buffer=");
-    t.raw(textOfside_(v.buffer));
-    t.raw(",size=");
-    t.int(v.size);
-    t.raw(",offset=");
-    const a2 = v.offset;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],model=");
-    const o5 = v.model;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",reset=");
-    t.bytes(v.reset);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    CppMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, CppMembers);
   }
 }
 
@@ -17398,6 +15757,8 @@ export class CppMembers {
 export class PythonMembers {
   /** The type id of import.PythonMembers. */
   static fbeType = 12;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.PythonMembers";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -17422,18 +15783,18 @@ export class PythonMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["to_json", ["enum", "import.Word", "int16"]],
+      ["to_json", ["enum", "import.Word", "int16", textOfWord]],
       ["from_json", "int32"],
       ["to_fbe", "string"],
       ["from_fbe", ["optional", "bool"]],
-      ["to_final", ["enum", "import.Modifier", "uint64"]],
+      ["to_final", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["from_final", "double"],
-      ["fbe_equal", ["enum", "import.side", "int32"]],
+      ["fbe_equal", ["enum", "import.side", "int32", textOfside_]],
       ["fbe_key", "int64"],
-      ["fbe_size", ["vector", ["enum", "import.Word", "int16"]]],
+      ["fbe_size", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["__init__", ["optional", "string"]],
       ["__slots__", "bytes"],
       ["__class__", ["map", "string", "int32"]],
@@ -18046,78 +16407,9 @@ export class PythonMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("PythonMembers(to_json=");
-    t.raw(textOfWord(v.to_json));
-    t.raw(",from_json=");
-    t.int(v.from_json);
-    t.raw(",to_fbe=");
-    t.string(v.to_fbe);
-    t.raw(",from_fbe=");
-    const o1 = v.from_fbe;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",to_final=");
-    t.raw(textOfModifier(v.to_final));
-    t.raw(",from_final=");
-    t.float(v.from_final);
-    t.raw(",fbe_equal=");
-    t.raw(textOfside_(v.fbe_equal));
-    t.raw(",fbe_key=");
-    t.int(v.fbe_key);
-    t.raw(",fbe_size=");
-    const a2 = v.fbe_size;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],__init__=");
-    const o5 = v.__init__;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",__slots__=");
-    t.bytes(v.__slots__);
-    t.raw(",__class__=");
-    const m6 = fbe.sortedEntries(v.__class__, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,__dict__=");
-    t.decimal(v.__dict__);
-    t.raw(",__hash__=");
-    t.uuid(v.__hash__);
-    t.raw(",__eq__=");
-    t.int(v.__eq__);
-    t.raw(",__private=");
-    t.float(v.__private);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    PythonMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, PythonMembers);
   }
 }
 
@@ -18125,6 +16417,8 @@ export class PythonMembers {
 export class GoMembers {
   /** The type id of import.GoMembers. */
   static fbeType = 13;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.GoMembers";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -18158,18 +16452,18 @@ export class GoMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["FBEKey", ["enum", "import.Word", "int16"]],
+      ["FBEKey", ["enum", "import.Word", "int16", textOfWord]],
       ["FBEKeyCompare", "int32"],
       ["Reset", "string"],
       ["MarshalFBE", ["optional", "bool"]],
-      ["UnmarshalFBE", ["enum", "import.Modifier", "uint64"]],
+      ["UnmarshalFBE", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["AppendFBE", "double"],
-      ["ReadFBE", ["enum", "import.side", "int32"]],
+      ["ReadFBE", ["enum", "import.side", "int32", textOfside_]],
       ["FBEWrite", "int64"],
-      ["FBERead", ["vector", ["enum", "import.Word", "int16"]]],
+      ["FBERead", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["MarshalFinal", ["optional", "string"]],
       ["UnmarshalFinal", "bytes"],
       ["AppendFinal", ["map", "string", "int32"]],
@@ -18178,14 +16472,14 @@ export class GoMembers {
       ["FBEReadFinal", "timestamp"],
       ["MarshalJSON", "float"],
       ["UnmarshalJSON", "uint8"],
-      ["AppendJSON", ["optional", ["enum", "import.Word", "int16"]]],
-      ["ReadJSON", ["enum", "import.Word", "int16"]],
+      ["AppendJSON", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["ReadJSON", ["enum", "import.Word", "int16", textOfWord]],
       ["FBEWriteJSON", "int32"],
       ["FBEReadJSON", "string"],
       ["FBEWriteText", ["optional", "bool"]],
-      ["TypeID", ["enum", "import.Modifier", "uint64"]],
+      ["TypeID", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Verify", "double"],
-      ["VerifyFinal", ["enum", "import.side", "int32"]],
+      ["VerifyFinal", ["enum", "import.side", "int32", textOfside_]],
     ];
   }
 
@@ -18993,106 +17287,9 @@ export class GoMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("GoMembers(FBEKey=");
-    t.raw(textOfWord(v.FBEKey));
-    t.raw(",FBEKeyCompare=");
-    t.int(v.FBEKeyCompare);
-    t.raw(",Reset=");
-    t.string(v.Reset);
-    t.raw(",MarshalFBE=");
-    const o1 = v.MarshalFBE;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",UnmarshalFBE=");
-    t.raw(textOfModifier(v.UnmarshalFBE));
-    t.raw(",AppendFBE=");
-    t.float(v.AppendFBE);
-    t.raw(",ReadFBE=");
-    t.raw(textOfside_(v.ReadFBE));
-    t.raw(",FBEWrite=");
-    t.int(v.FBEWrite);
-    t.raw(",FBERead=");
-    const a2 = v.FBERead;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],MarshalFinal=");
-    const o5 = v.MarshalFinal;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",UnmarshalFinal=");
-    t.bytes(v.UnmarshalFinal);
-    t.raw(",AppendFinal=");
-    const m6 = fbe.sortedEntries(v.AppendFinal, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,ReadFinal=");
-    t.decimal(v.ReadFinal);
-    t.raw(",FBEWriteFinal=");
-    t.uuid(v.FBEWriteFinal);
-    t.raw(",FBEReadFinal=");
-    t.int(v.FBEReadFinal);
-    t.raw(",MarshalJSON=");
-    t.float(v.MarshalJSON);
-    t.raw(",UnmarshalJSON=");
-    t.int(v.UnmarshalJSON);
-    t.raw(",AppendJSON=");
-    const o10 = v.AppendJSON;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",ReadJSON=");
-    t.raw(textOfWord(v.ReadJSON));
-    t.raw(",FBEWriteJSON=");
-    t.int(v.FBEWriteJSON);
-    t.raw(",FBEReadJSON=");
-    t.string(v.FBEReadJSON);
-    t.raw(",FBEWriteText=");
-    const o11 = v.FBEWriteText;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",TypeID=");
-    t.raw(textOfModifier(v.TypeID));
-    t.raw(",Verify=");
-    t.float(v.Verify);
-    t.raw(",VerifyFinal=");
-    t.raw(textOfside_(v.VerifyFinal));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    GoMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, GoMembers);
   }
 }
 
@@ -19100,6 +17297,8 @@ export class GoMembers {
 export class JvmMembers {
   /** The type id of import.JvmMembers. */
   static fbeType = 14;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.JvmMembers";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -19134,18 +17333,18 @@ export class JvmMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["TYPE_ID", ["enum", "import.Word", "int16"]],
+      ["TYPE_ID", ["enum", "import.Word", "int16", textOfWord]],
       ["KEY_ORDER", "int32"],
       ["toFbe", "string", "toFbe_"],
       ["fromFbe", ["optional", "bool"]],
-      ["readFbe", ["enum", "import.Modifier", "uint64"]],
+      ["readFbe", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["writeFbe", "double"],
-      ["verifyFbe", ["enum", "import.side", "int32"]],
+      ["verifyFbe", ["enum", "import.side", "int32", textOfside_]],
       ["toFinal", "int64", "toFinal_"],
-      ["fromFinal", ["vector", ["enum", "import.Word", "int16"]]],
+      ["fromFinal", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["readFinal", ["optional", "string"]],
       ["writeFinal", "bytes"],
       ["verifyFinal", ["map", "string", "int32"]],
@@ -19154,14 +17353,14 @@ export class JvmMembers {
       ["writeJson", "timestamp"],
       ["readJson", "float"],
       ["hashCode", "uint8"],
-      ["getClass", ["optional", ["enum", "import.Word", "int16"]]],
-      ["clone", ["enum", "import.Word", "int16"]],
+      ["getClass", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["clone", ["enum", "import.Word", "int16", textOfWord]],
       ["finalize", "int32"],
       ["wait", "string"],
       ["notify", ["optional", "bool"]],
-      ["notifyAll", ["enum", "import.Modifier", "uint64"]],
+      ["notifyAll", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["javaClass", "double"],
-      ["component1", ["enum", "import.side", "int32"]],
+      ["component1", ["enum", "import.side", "int32", textOfside_]],
       ["fbeLevels", "int64"],
     ];
   }
@@ -19984,108 +18183,9 @@ export class JvmMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("JvmMembers(TYPE_ID=");
-    t.raw(textOfWord(v.TYPE_ID));
-    t.raw(",KEY_ORDER=");
-    t.int(v.KEY_ORDER);
-    t.raw(",toFbe=");
-    t.string(v.toFbe_);
-    t.raw(",fromFbe=");
-    const o1 = v.fromFbe;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",readFbe=");
-    t.raw(textOfModifier(v.readFbe));
-    t.raw(",writeFbe=");
-    t.float(v.writeFbe);
-    t.raw(",verifyFbe=");
-    t.raw(textOfside_(v.verifyFbe));
-    t.raw(",toFinal=");
-    t.int(v.toFinal_);
-    t.raw(",fromFinal=");
-    const a2 = v.fromFinal;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],readFinal=");
-    const o5 = v.readFinal;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",writeFinal=");
-    t.bytes(v.writeFinal);
-    t.raw(",verifyFinal=");
-    const m6 = fbe.sortedEntries(v.verifyFinal, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,toJson=");
-    t.decimal(v.toJson_);
-    t.raw(",fromJson=");
-    t.uuid(v.fromJson);
-    t.raw(",writeJson=");
-    t.int(v.writeJson);
-    t.raw(",readJson=");
-    t.float(v.readJson);
-    t.raw(",hashCode=");
-    t.int(v.hashCode);
-    t.raw(",getClass=");
-    const o10 = v.getClass;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",clone=");
-    t.raw(textOfWord(v.clone));
-    t.raw(",finalize=");
-    t.int(v.finalize);
-    t.raw(",wait=");
-    t.string(v.wait);
-    t.raw(",notify=");
-    const o11 = v.notify;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",notifyAll=");
-    t.raw(textOfModifier(v.notifyAll));
-    t.raw(",javaClass=");
-    t.float(v.javaClass);
-    t.raw(",component1=");
-    t.raw(textOfside_(v.component1));
-    t.raw(",fbeLevels=");
-    t.int(v.fbeLevels);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    JvmMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JvmMembers);
   }
 }
 
@@ -20093,6 +18193,8 @@ export class JvmMembers {
 export class JsMembers {
   /** The type id of import.JsMembers. */
   static fbeType = 15;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.JsMembers";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -20105,10 +18207,10 @@ export class JsMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["fbeKey", ["enum", "import.Word", "int16"], "fbeKey_"],
+      ["fbeKey", ["enum", "import.Word", "int16", textOfWord], "fbeKey_"],
       ["toJSON", "int32", "toJSON_"],
       ["toText", "string"],
       ["verify", ["optional", "bool"]],
@@ -20376,29 +18478,9 @@ export class JsMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("JsMembers(fbeKey=");
-    t.raw(textOfWord(v.fbeKey_));
-    t.raw(",toJSON=");
-    t.int(v.toJSON_);
-    t.raw(",toText=");
-    t.string(v.toText);
-    t.raw(",verify=");
-    const o1 = v.verify;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    JsMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JsMembers);
   }
 }
 
@@ -20406,6 +18488,8 @@ export class JsMembers {
 export class RuntimeNames {
   /** The type id of import.RuntimeNames. */
   static fbeType = 16;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.RuntimeNames";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -20442,18 +18526,18 @@ export class RuntimeNames {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["Buffer", ["enum", "import.Word", "int16"]],
+      ["Buffer", ["enum", "import.Word", "int16", textOfWord]],
       ["WriteBuffer", "int32"],
       ["ReadBuffer", "string"],
       ["Reader", ["optional", "bool"]],
-      ["Writer", ["enum", "import.Modifier", "uint64"]],
+      ["Writer", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Limits", "double"],
-      ["Decimal", ["enum", "import.side", "int32"]],
+      ["Decimal", ["enum", "import.side", "int32", textOfside_]],
       ["Uuid", "int64"],
-      ["UUID", ["vector", ["enum", "import.Word", "int16"]]],
+      ["UUID", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["Timestamp", ["optional", "string"]],
       ["JsonWriter", "bytes"],
       ["JsonReader", ["map", "string", "int32"]],
@@ -20462,16 +18546,16 @@ export class RuntimeNames {
       ["DecodeException", "timestamp"],
       ["EncodeException", "float"],
       ["Sender", "uint8"],
-      ["Receiver", ["optional", ["enum", "import.Word", "int16"]]],
-      ["Client", ["enum", "import.Word", "int16"]],
+      ["Receiver", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["Client", ["enum", "import.Word", "int16", textOfWord]],
       ["Proxy", "int32"],
       ["Handler", "string"],
       ["Text", ["optional", "bool"]],
-      ["Compare", ["enum", "import.Modifier", "uint64"]],
+      ["Compare", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Decimals", "double"],
-      ["Uuids", ["enum", "import.side", "int32"]],
+      ["Uuids", ["enum", "import.side", "int32", textOfside_]],
       ["Timestamps", "int64"],
-      ["Utf8", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Utf8", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["Requests", ["optional", "string"]],
     ];
   }
@@ -21403,126 +19487,9 @@ export class RuntimeNames {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("RuntimeNames(Buffer=");
-    t.raw(textOfWord(v.Buffer));
-    t.raw(",WriteBuffer=");
-    t.int(v.WriteBuffer);
-    t.raw(",ReadBuffer=");
-    t.string(v.ReadBuffer);
-    t.raw(",Reader=");
-    const o1 = v.Reader;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",Writer=");
-    t.raw(textOfModifier(v.Writer));
-    t.raw(",Limits=");
-    t.float(v.Limits);
-    t.raw(",Decimal=");
-    t.raw(textOfside_(v.Decimal));
-    t.raw(",Uuid=");
-    t.int(v.Uuid);
-    t.raw(",UUID=");
-    const a2 = v.UUID;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],Timestamp=");
-    const o5 = v.Timestamp;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",JsonWriter=");
-    t.bytes(v.JsonWriter);
-    t.raw(",JsonReader=");
-    const m6 = fbe.sortedEntries(v.JsonReader, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,DecodeError=");
-    t.decimal(v.DecodeError);
-    t.raw(",EncodeError=");
-    t.uuid(v.EncodeError);
-    t.raw(",DecodeException=");
-    t.int(v.DecodeException);
-    t.raw(",EncodeException=");
-    t.float(v.EncodeException);
-    t.raw(",Sender=");
-    t.int(v.Sender);
-    t.raw(",Receiver=");
-    const o10 = v.Receiver;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",Client=");
-    t.raw(textOfWord(v.Client));
-    t.raw(",Proxy=");
-    t.int(v.Proxy);
-    t.raw(",Handler=");
-    t.string(v.Handler);
-    t.raw(",Text=");
-    const o11 = v.Text;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",Compare=");
-    t.raw(textOfModifier(v.Compare));
-    t.raw(",Decimals=");
-    t.float(v.Decimals);
-    t.raw(",Uuids=");
-    t.raw(textOfside_(v.Uuids));
-    t.raw(",Timestamps=");
-    t.int(v.Timestamps);
-    t.raw(",Utf8=");
-    const a12 = v.Utf8;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],Requests=");
-    const o15 = v.Requests;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    RuntimeNames.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, RuntimeNames);
   }
 }
 
@@ -21530,6 +19497,8 @@ export class RuntimeNames {
 export class class_ {
   /** The type id of import.class. */
   static fbeType = 17;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.class";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -21539,7 +19508,7 @@ export class class_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["class", "int32"],
@@ -21724,18 +19693,9 @@ export class class_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("class(class=");
-    t.int(v.class);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    class_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, class_);
   }
 }
 
@@ -21743,6 +19703,8 @@ export class class_ {
 export class Object_ {
   /** The type id of import.Object. */
   static fbeType = 18;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Object";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -21752,7 +19714,7 @@ export class Object_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Object", "int32"],
@@ -21937,18 +19899,9 @@ export class Object_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Object(Object=");
-    t.int(v.Object);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Object_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Object_);
   }
 }
 
@@ -21956,6 +19909,8 @@ export class Object_ {
 export class String_ {
   /** The type id of import.String. */
   static fbeType = 19;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.String";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -21965,7 +19920,7 @@ export class String_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["String", "int32"],
@@ -22150,18 +20105,9 @@ export class String_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("String(String=");
-    t.int(v.String);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    String_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, String_);
   }
 }
 
@@ -22169,6 +20115,8 @@ export class String_ {
 export class List {
   /** The type id of import.List. */
   static fbeType = 20;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.List";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -22178,7 +20126,7 @@ export class List {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["List", "int32"],
@@ -22363,18 +20311,9 @@ export class List {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("List(List=");
-    t.int(v.List);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    List.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, List);
   }
 }
 
@@ -22382,6 +20321,8 @@ export class List {
 export class Map_ {
   /** The type id of import.Map. */
   static fbeType = 21;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Map";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -22391,7 +20332,7 @@ export class Map_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Map", "int32"],
@@ -22576,18 +20517,9 @@ export class Map_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Map(Map=");
-    t.int(v.Map);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Map_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Map_);
   }
 }
 
@@ -22595,6 +20527,8 @@ export class Map_ {
 export class Model {
   /** The type id of import.Model. */
   static fbeType = 22;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Model";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -22604,7 +20538,7 @@ export class Model {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Model", "int32"],
@@ -22789,18 +20723,9 @@ export class Model {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Model(Model=");
-    t.int(v.Model);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Model.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Model);
   }
 }
 
@@ -22808,6 +20733,8 @@ export class Model {
 export class FinalModel {
   /** The type id of import.FinalModel. */
   static fbeType = 23;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.FinalModel";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -22817,7 +20744,7 @@ export class FinalModel {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["FinalModel", "int32"],
@@ -23002,18 +20929,9 @@ export class FinalModel {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("FinalModel(FinalModel=");
-    t.int(v.FinalModel);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    FinalModel.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FinalModel);
   }
 }
 
@@ -23021,6 +20939,8 @@ export class FinalModel {
 export class Buffer {
   /** The type id of import.Buffer. */
   static fbeType = 24;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Buffer";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -23030,7 +20950,7 @@ export class Buffer {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Buffer", "int32"],
@@ -23215,18 +21135,9 @@ export class Buffer {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Buffer(Buffer=");
-    t.int(v.Buffer);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Buffer.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Buffer);
   }
 }
 
@@ -23234,6 +21145,8 @@ export class Buffer {
 export class Reader {
   /** The type id of import.Reader. */
   static fbeType = 25;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Reader";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -23243,7 +21156,7 @@ export class Reader {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Reader", "int32"],
@@ -23428,18 +21341,9 @@ export class Reader {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Reader(Reader=");
-    t.int(v.Reader);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Reader.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Reader);
   }
 }
 
@@ -23447,6 +21351,8 @@ export class Reader {
 export class Writer {
   /** The type id of import.Writer. */
   static fbeType = 26;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Writer";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -23456,7 +21362,7 @@ export class Writer {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Writer", "int32"],
@@ -23641,18 +21547,9 @@ export class Writer {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Writer(Writer=");
-    t.int(v.Writer);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Writer.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Writer);
   }
 }
 
@@ -23660,6 +21557,8 @@ export class Writer {
 export class Limits {
   /** The type id of import.Limits. */
   static fbeType = 27;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Limits";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -23669,7 +21568,7 @@ export class Limits {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Limits", "int32"],
@@ -23854,18 +21753,9 @@ export class Limits {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Limits(Limits=");
-    t.int(v.Limits);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Limits.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Limits);
   }
 }
 
@@ -23873,6 +21763,8 @@ export class Limits {
 export class DecodeError {
   /** The type id of import.DecodeError. */
   static fbeType = 28;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.DecodeError";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -23882,7 +21774,7 @@ export class DecodeError {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["DecodeError", "int32"],
@@ -24067,18 +21959,9 @@ export class DecodeError {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("DecodeError(DecodeError=");
-    t.int(v.DecodeError);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    DecodeError.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, DecodeError);
   }
 }
 
@@ -24086,6 +21969,8 @@ export class DecodeError {
 export class DecodeException {
   /** The type id of import.DecodeException. */
   static fbeType = 29;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.DecodeException";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -24095,7 +21980,7 @@ export class DecodeException {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["DecodeException", "int32"],
@@ -24280,18 +22165,9 @@ export class DecodeException {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("DecodeException(DecodeException=");
-    t.int(v.DecodeException);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    DecodeException.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, DecodeException);
   }
 }
 
@@ -24299,6 +22175,8 @@ export class DecodeException {
 export class Decimal {
   /** The type id of import.Decimal. */
   static fbeType = 30;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Decimal";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -24308,7 +22186,7 @@ export class Decimal {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Decimal", "int32"],
@@ -24493,18 +22371,9 @@ export class Decimal {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Decimal(Decimal=");
-    t.int(v.Decimal);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Decimal.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Decimal);
   }
 }
 
@@ -24512,6 +22381,8 @@ export class Decimal {
 export class Uuid {
   /** The type id of import.Uuid. */
   static fbeType = 31;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Uuid";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -24521,7 +22392,7 @@ export class Uuid {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Uuid", "int32"],
@@ -24706,18 +22577,9 @@ export class Uuid {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Uuid(Uuid=");
-    t.int(v.Uuid);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Uuid.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Uuid);
   }
 }
 
@@ -24725,6 +22587,8 @@ export class Uuid {
 export class UUID {
   /** The type id of import.UUID. */
   static fbeType = 32;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.UUID";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -24734,7 +22598,7 @@ export class UUID {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["UUID", "int32"],
@@ -24919,18 +22783,9 @@ export class UUID {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("UUID(UUID=");
-    t.int(v.UUID);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    UUID.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, UUID);
   }
 }
 
@@ -24938,6 +22793,8 @@ export class UUID {
 export class Timestamp {
   /** The type id of import.Timestamp. */
   static fbeType = 33;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Timestamp";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -24947,7 +22804,7 @@ export class Timestamp {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Timestamp", "int32"],
@@ -25132,18 +22989,9 @@ export class Timestamp {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Timestamp(Timestamp=");
-    t.int(v.Timestamp);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Timestamp.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Timestamp);
   }
 }
 
@@ -25151,6 +22999,8 @@ export class Timestamp {
 export class Sender {
   /** The type id of import.Sender. */
   static fbeType = 34;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Sender";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -25160,7 +23010,7 @@ export class Sender {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Sender", "int32"],
@@ -25345,18 +23195,9 @@ export class Sender {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Sender(Sender=");
-    t.int(v.Sender);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Sender.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Sender);
   }
 }
 
@@ -25364,6 +23205,8 @@ export class Sender {
 export class Receiver {
   /** The type id of import.Receiver. */
   static fbeType = 35;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Receiver";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -25373,7 +23216,7 @@ export class Receiver {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Receiver", "int32"],
@@ -25558,18 +23401,9 @@ export class Receiver {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Receiver(Receiver=");
-    t.int(v.Receiver);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Receiver.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Receiver);
   }
 }
 
@@ -25577,6 +23411,8 @@ export class Receiver {
 export class Client {
   /** The type id of import.Client. */
   static fbeType = 36;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Client";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -25586,7 +23422,7 @@ export class Client {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Client", "int32"],
@@ -25771,18 +23607,9 @@ export class Client {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Client(Client=");
-    t.int(v.Client);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Client.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Client);
   }
 }
 
@@ -25790,6 +23617,8 @@ export class Client {
 export class Proxy {
   /** The type id of import.Proxy. */
   static fbeType = 37;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Proxy";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -25799,7 +23628,7 @@ export class Proxy {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Proxy", "int32"],
@@ -25984,18 +23813,9 @@ export class Proxy {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Proxy(Proxy=");
-    t.int(v.Proxy);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Proxy.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Proxy);
   }
 }
 
@@ -26003,6 +23823,8 @@ export class Proxy {
 export class Handler {
   /** The type id of import.Handler. */
   static fbeType = 38;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Handler";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -26012,7 +23834,7 @@ export class Handler {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Handler", "int32"],
@@ -26197,18 +24019,9 @@ export class Handler {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Handler(Handler=");
-    t.int(v.Handler);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Handler.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Handler);
   }
 }
 
@@ -26216,6 +24029,8 @@ export class Handler {
 export class fbe_ {
   /** The type id of import.fbe. */
   static fbeType = 39;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.fbe";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -26225,7 +24040,7 @@ export class fbe_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["fbe", "int32"],
@@ -26410,18 +24225,9 @@ export class fbe_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("fbe(fbe=");
-    t.int(v.fbe);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    fbe_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, fbe_);
   }
 }
 
@@ -26429,6 +24235,8 @@ export class fbe_ {
 export class FBE {
   /** The type id of import.FBE. */
   static fbeType = 40;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.FBE";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -26438,7 +24246,7 @@ export class FBE {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["FBE", "int32"],
@@ -26623,18 +24431,9 @@ export class FBE {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("FBE(FBE=");
-    t.int(v.FBE);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    FBE.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FBE);
   }
 }
 
@@ -26642,6 +24441,8 @@ export class FBE {
 export class std {
   /** The type id of import.std. */
   static fbeType = 41;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.std";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -26651,7 +24452,7 @@ export class std {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["std", "int32"],
@@ -26836,18 +24637,9 @@ export class std {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("std(std=");
-    t.int(v.std);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    std.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, std);
   }
 }
 
@@ -26855,6 +24647,8 @@ export class std {
 export class Companion {
   /** The type id of import.Companion. */
   static fbeType = 42;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Companion";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -26864,7 +24658,7 @@ export class Companion {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Companion", "int32"],
@@ -27049,18 +24843,9 @@ export class Companion {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Companion(Companion=");
-    t.int(v.Companion);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Companion.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Companion);
   }
 }
 
@@ -27068,6 +24853,8 @@ export class Companion {
 export class Any {
   /** The type id of import.Any. */
   static fbeType = 43;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Any";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -27077,7 +24864,7 @@ export class Any {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Any", "int32"],
@@ -27262,18 +25049,9 @@ export class Any {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Any(Any=");
-    t.int(v.Any);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Any.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Any);
   }
 }
 
@@ -27281,6 +25059,8 @@ export class Any {
 export class Self {
   /** The type id of import.Self. */
   static fbeType = 44;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Self";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -27290,7 +25070,7 @@ export class Self {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Self", "int32"],
@@ -27475,18 +25255,9 @@ export class Self {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Self(Self=");
-    t.int(v.Self);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Self.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Self);
   }
 }
 
@@ -27494,6 +25265,8 @@ export class Self {
 export class self {
   /** The type id of import.self. */
   static fbeType = 45;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.self";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -27503,7 +25276,7 @@ export class self {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["self", "int32"],
@@ -27688,18 +25461,9 @@ export class self {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("self(self=");
-    t.int(v.self);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    self.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, self);
   }
 }
 
@@ -27707,6 +25471,8 @@ export class self {
 export class None {
   /** The type id of import.None. */
   static fbeType = 46;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.None";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -27716,7 +25482,7 @@ export class None {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["None", "int32"],
@@ -27901,18 +25667,9 @@ export class None {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("None(None=");
-    t.int(v.None);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    None.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, None);
   }
 }
 
@@ -27920,6 +25677,8 @@ export class None {
 export class Option {
   /** The type id of import.Option. */
   static fbeType = 47;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Option";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -27929,7 +25688,7 @@ export class Option {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Option", "int32"],
@@ -28114,18 +25873,9 @@ export class Option {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Option(Option=");
-    t.int(v.Option);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Option.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Option);
   }
 }
 
@@ -28133,6 +25883,8 @@ export class Option {
 export class Result {
   /** The type id of import.Result. */
   static fbeType = 48;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Result";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -28142,7 +25894,7 @@ export class Result {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Result", "int32"],
@@ -28327,18 +26079,9 @@ export class Result {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Result(Result=");
-    t.int(v.Result);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Result.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Result);
   }
 }
 
@@ -28346,6 +26089,8 @@ export class Result {
 export class Vec {
   /** The type id of import.Vec. */
   static fbeType = 49;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Vec";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -28355,7 +26100,7 @@ export class Vec {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Vec", "int32"],
@@ -28540,18 +26285,9 @@ export class Vec {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Vec(Vec=");
-    t.int(v.Vec);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Vec.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Vec);
   }
 }
 
@@ -28559,6 +26295,8 @@ export class Vec {
 export class Box {
   /** The type id of import.Box. */
   static fbeType = 50;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Box";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -28568,7 +26306,7 @@ export class Box {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Box", "int32"],
@@ -28753,18 +26491,9 @@ export class Box {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Box(Box=");
-    t.int(v.Box);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Box.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Box);
   }
 }
 
@@ -28772,6 +26501,8 @@ export class Box {
 export class Error_ {
   /** The type id of import.Error. */
   static fbeType = 51;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Error";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -28781,7 +26512,7 @@ export class Error_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Error", "int32"],
@@ -28966,18 +26697,9 @@ export class Error_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Error(Error=");
-    t.int(v.Error);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Error_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Error_);
   }
 }
 
@@ -28985,6 +26707,8 @@ export class Error_ {
 export class Exception {
   /** The type id of import.Exception. */
   static fbeType = 52;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Exception";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -28994,7 +26718,7 @@ export class Exception {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Exception", "int32"],
@@ -29179,18 +26903,9 @@ export class Exception {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Exception(Exception=");
-    t.int(v.Exception);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Exception.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Exception);
   }
 }
 
@@ -29198,6 +26913,8 @@ export class Exception {
 export class Text {
   /** The type id of import.Text. */
   static fbeType = 53;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Text";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -29207,7 +26924,7 @@ export class Text {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Text", "int32"],
@@ -29392,18 +27109,9 @@ export class Text {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Text(Text=");
-    t.int(v.Text);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Text.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Text);
   }
 }
 
@@ -29411,6 +27119,8 @@ export class Text {
 export class JsonWriter {
   /** The type id of import.JsonWriter. */
   static fbeType = 54;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.JsonWriter";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -29420,7 +27130,7 @@ export class JsonWriter {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["JsonWriter", "int32"],
@@ -29605,18 +27315,9 @@ export class JsonWriter {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("JsonWriter(JsonWriter=");
-    t.int(v.JsonWriter);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    JsonWriter.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JsonWriter);
   }
 }
 
@@ -29624,6 +27325,8 @@ export class JsonWriter {
 export class int32_t {
   /** The type id of import.int32_t. */
   static fbeType = 55;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.int32_t";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -29633,7 +27336,7 @@ export class int32_t {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["int32_t", "int32"],
@@ -29818,18 +27521,9 @@ export class int32_t {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("int32_t(int32_t=");
-    t.int(v.int32_t);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    int32_t.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, int32_t);
   }
 }
 
@@ -29837,6 +27531,8 @@ export class int32_t {
 export class size_t {
   /** The type id of import.size_t. */
   static fbeType = 56;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.size_t";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -29846,7 +27542,7 @@ export class size_t {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["size_t", "int32"],
@@ -30031,18 +27727,9 @@ export class size_t {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("size_t(size_t=");
-    t.int(v.size_t);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    size_t.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, size_t);
   }
 }
 
@@ -30050,6 +27737,8 @@ export class size_t {
 export class list {
   /** The type id of import.list. */
   static fbeType = 57;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.list";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -30059,7 +27748,7 @@ export class list {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["list", "int32"],
@@ -30244,18 +27933,9 @@ export class list {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("list(list=");
-    t.int(v.list);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    list.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, list);
   }
 }
 
@@ -30263,6 +27943,8 @@ export class list {
 export class object_ {
   /** The type id of import.object. */
   static fbeType = 58;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.object";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -30272,7 +27954,7 @@ export class object_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["object", "int32"],
@@ -30457,18 +28139,9 @@ export class object_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("object(object=");
-    t.int(v.object);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    object_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, object_);
   }
 }
 
@@ -30476,6 +28149,8 @@ export class object_ {
 export class v_ {
   /** The type id of import.v. */
   static fbeType = 59;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.v";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -30485,7 +28160,7 @@ export class v_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["v", "int32"],
@@ -30670,18 +28345,9 @@ export class v_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("v(v=");
-    t.int(v.v);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    v_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, v_);
   }
 }
 
@@ -30689,6 +28355,8 @@ export class v_ {
 export class r_ {
   /** The type id of import.r. */
   static fbeType = 60;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.r";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -30698,7 +28366,7 @@ export class r_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["r", "int32"],
@@ -30883,18 +28551,9 @@ export class r_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("r(r=");
-    t.int(v.r);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    r_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, r_);
   }
 }
 
@@ -30902,6 +28561,8 @@ export class r_ {
 export class w_ {
   /** The type id of import.w. */
   static fbeType = 61;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.w";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -30911,7 +28572,7 @@ export class w_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["w", "int32"],
@@ -31096,18 +28757,9 @@ export class w_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("w(w=");
-    t.int(v.w);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    w_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, w_);
   }
 }
 
@@ -31115,6 +28767,8 @@ export class w_ {
 export class SideBuy {
   /** The type id of import.SideBuy. */
   static fbeType = 62;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.SideBuy";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -31124,7 +28778,7 @@ export class SideBuy {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["SideBuy", "int32"],
@@ -31309,18 +28963,9 @@ export class SideBuy {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("SideBuy(SideBuy=");
-    t.int(v.SideBuy);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    SideBuy.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, SideBuy);
   }
 }
 
@@ -31328,6 +28973,8 @@ export class SideBuy {
 export class OrderKey {
   /** The type id of import.OrderKey. */
   static fbeType = 63;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.OrderKey";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -31337,7 +28984,7 @@ export class OrderKey {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["OrderKey", "int32"],
@@ -31522,18 +29169,9 @@ export class OrderKey {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("OrderKey(OrderKey=");
-    t.int(v.OrderKey);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    OrderKey.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderKey);
   }
 }
 
@@ -31541,6 +29179,8 @@ export class OrderKey {
 export class textOfside {
   /** The type id of import.textOfside. */
   static fbeType = 64;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.textOfside";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -31550,7 +29190,7 @@ export class textOfside {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["textOfside", "int32"],
@@ -31735,18 +29375,9 @@ export class textOfside {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("textOfside(textOfside=");
-    t.int(v.textOfside);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    textOfside.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, textOfside);
   }
 }
 
@@ -31754,6 +29385,8 @@ export class textOfside {
 export class DECIMAL_1 {
   /** The type id of import.DECIMAL_1. */
   static fbeType = 65;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.DECIMAL_1";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -31763,7 +29396,7 @@ export class DECIMAL_1 {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["DECIMAL_1", "int32"],
@@ -31948,18 +29581,9 @@ export class DECIMAL_1 {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("DECIMAL_1(DECIMAL_1=");
-    t.int(v.DECIMAL_1);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    DECIMAL_1.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, DECIMAL_1);
   }
 }
 
@@ -31967,6 +29591,8 @@ export class DECIMAL_1 {
 export class OrderModel {
   /** The type id of import.OrderModel. */
   static fbeType = 66;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.OrderModel";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -31976,7 +29602,7 @@ export class OrderModel {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["OrderModel", "int32"],
@@ -32161,18 +29787,9 @@ export class OrderModel {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("OrderModel(OrderModel=");
-    t.int(v.OrderModel);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    OrderModel.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderModel);
   }
 }
 
@@ -32180,6 +29797,8 @@ export class OrderModel {
 export class OrderFinal {
   /** The type id of import.OrderFinal. */
   static fbeType = 67;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.OrderFinal";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -32189,7 +29808,7 @@ export class OrderFinal {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["OrderFinal", "int32"],
@@ -32374,18 +29993,9 @@ export class OrderFinal {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("OrderFinal(OrderFinal=");
-    t.int(v.OrderFinal);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    OrderFinal.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderFinal);
   }
 }
 
@@ -32393,6 +30003,8 @@ export class OrderFinal {
 export class NewOrder {
   /** The type id of import.NewOrder. */
   static fbeType = 68;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.NewOrder";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -32402,7 +30014,7 @@ export class NewOrder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["NewOrder", "int32"],
@@ -32587,18 +30199,9 @@ export class NewOrder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("NewOrder(NewOrder=");
-    t.int(v.NewOrder);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    NewOrder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, NewOrder);
   }
 }
 
@@ -32606,6 +30209,8 @@ export class NewOrder {
 export class VerifyFBEOrder {
   /** The type id of import.VerifyFBEOrder. */
   static fbeType = 69;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.VerifyFBEOrder";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -32615,7 +30220,7 @@ export class VerifyFBEOrder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["VerifyFBEOrder", "int32"],
@@ -32800,18 +30405,9 @@ export class VerifyFBEOrder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("VerifyFBEOrder(VerifyFBEOrder=");
-    t.int(v.VerifyFBEOrder);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    VerifyFBEOrder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, VerifyFBEOrder);
   }
 }
 
@@ -32819,6 +30415,8 @@ export class VerifyFBEOrder {
 export class fbe_vr_Order {
   /** The type id of import.fbe_vr_Order. */
   static fbeType = 70;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.fbe_vr_Order";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -32828,7 +30426,7 @@ export class fbe_vr_Order {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["fbe_vr_Order", "int32"],
@@ -33013,18 +30611,9 @@ export class fbe_vr_Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("fbe_vr_Order(fbe_vr_Order=");
-    t.int(v.fbe_vr_Order);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    fbe_vr_Order.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, fbe_vr_Order);
   }
 }
 
@@ -33032,6 +30621,8 @@ export class fbe_vr_Order {
 export class e1 {
   /** The type id of import.e1. */
   static fbeType = 71;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.e1";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -33041,7 +30632,7 @@ export class e1 {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["e1", "int32"],
@@ -33226,18 +30817,9 @@ export class e1 {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("e1(e1=");
-    t.int(v.e1);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    e1.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, e1);
   }
 }
 
@@ -33245,6 +30827,8 @@ export class e1 {
 export class i2 {
   /** The type id of import.i2. */
   static fbeType = 72;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.i2";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -33254,7 +30838,7 @@ export class i2 {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["i2", "int32"],
@@ -33439,18 +31023,9 @@ export class i2 {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("i2(i2=");
-    t.int(v.i2);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    i2.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, i2);
   }
 }
 
@@ -33458,6 +31033,8 @@ export class i2 {
 export class o3 {
   /** The type id of import.o3. */
   static fbeType = 73;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.o3";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -33467,7 +31044,7 @@ export class o3 {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["o3", "int32"],
@@ -33652,18 +31229,9 @@ export class o3 {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("o3(o3=");
-    t.int(v.o3);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    o3.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, o3);
   }
 }
 
@@ -33671,6 +31239,8 @@ export class o3 {
 export class Fbe {
   /** The type id of import.Fbe. */
   static fbeType = 74;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Fbe";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -33680,7 +31250,7 @@ export class Fbe {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Fbe", "int32"],
@@ -33865,18 +31435,9 @@ export class Fbe {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Fbe(Fbe=");
-    t.int(v.Fbe);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Fbe.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Fbe);
   }
 }
 
@@ -33884,6 +31445,8 @@ export class Fbe {
 export class FINGERPRINT {
   /** The type id of import.FINGERPRINT. */
   static fbeType = 75;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.FINGERPRINT";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -33893,7 +31456,7 @@ export class FINGERPRINT {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["FINGERPRINT", "int32"],
@@ -34078,18 +31641,9 @@ export class FINGERPRINT {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("FINGERPRINT(FINGERPRINT=");
-    t.int(v.FINGERPRINT);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    FINGERPRINT.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FINGERPRINT);
   }
 }
 
@@ -34097,6 +31651,8 @@ export class FINGERPRINT {
 export class FBE_FINGERPRINT_ {
   /** The type id of import.FBE_FINGERPRINT. */
   static fbeType = 76;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.FBE_FINGERPRINT";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -34106,7 +31662,7 @@ export class FBE_FINGERPRINT_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["FBE_FINGERPRINT", "int32"],
@@ -34291,18 +31847,9 @@ export class FBE_FINGERPRINT_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("FBE_FINGERPRINT(FBE_FINGERPRINT=");
-    t.int(v.FBE_FINGERPRINT);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    FBE_FINGERPRINT_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FBE_FINGERPRINT_);
   }
 }
 
@@ -34310,6 +31857,8 @@ export class FBE_FINGERPRINT_ {
 export class FBEFingerprint {
   /** The type id of import.FBEFingerprint. */
   static fbeType = 77;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.FBEFingerprint";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -34319,7 +31868,7 @@ export class FBEFingerprint {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["FBEFingerprint", "int32"],
@@ -34504,18 +32053,9 @@ export class FBEFingerprint {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("FBEFingerprint(FBEFingerprint=");
-    t.int(v.FBEFingerprint);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    FBEFingerprint.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FBEFingerprint);
   }
 }
 
@@ -34523,6 +32063,8 @@ export class FBEFingerprint {
 export class Case {
   /** The type id of import.Case. */
   static fbeType = 78;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Case";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -34539,7 +32081,7 @@ export class Case {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["name", "int32"],
@@ -34829,32 +32371,9 @@ export class Case {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Case(name=");
-    t.int(v.name);
-    t.raw(",Name=");
-    t.int(v.Name);
-    t.raw(",NAME=");
-    t.int(v.NAME);
-    t.raw(",class=");
-    t.int(v.class);
-    t.raw(",class_=");
-    t.int(v.class_);
-    t.raw(",class__=");
-    t.int(v.class__);
-    t.raw(",String=");
-    t.int(v.String);
-    t.raw(",String_=");
-    t.int(v.String_);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Case.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Case);
   }
 }
 
@@ -34862,6 +32381,8 @@ export class Case {
 export class Imported {
   /** The type id of import.Imported. */
   static fbeType = 79;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Imported";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -34873,12 +32394,12 @@ export class Imported {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["market", ["enum", "market.Side", "uint8"]],
+      ["market", ["enum", "market.Side", "uint8", market.textOfSide]],
       ["org", ["struct", "market.Instrument", market.Instrument]],
-      ["example", ["enum", "market.Side", "uint8"]],
+      ["example", ["enum", "market.Side", "uint8", market.textOfSide]],
     ];
   }
 
@@ -35129,22 +32650,9 @@ export class Imported {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Imported(market=");
-    t.raw(market.textOfSide(v.market));
-    t.raw(",org=");
-    market.Instrument.fbeWriteText(t, v.org);
-    t.raw(",example=");
-    t.raw(market.textOfSide(v.example));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Imported.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Imported);
   }
 }
 
@@ -35152,6 +32660,8 @@ export class Imported {
 export class symbol_ {
   /** The type id of import.symbol. */
   static fbeType = 80;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.symbol";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -35161,10 +32671,10 @@ export class symbol_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["digits", ["enum", "import.digits", "int32"]],
+      ["digits", ["enum", "import.digits", "int32", textOfdigits]],
     ];
   }
 
@@ -35346,18 +32856,9 @@ export class symbol_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("symbol(digits=");
-    t.raw(textOfdigits(v.digits));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    symbol_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, symbol_);
   }
 }
 
@@ -35365,6 +32866,8 @@ export class symbol_ {
 export class Listed extends market.Instrument {
   /** The type id of import.Listed. */
   static fbeType = 81;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Listed";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -35389,12 +32892,12 @@ export class Listed extends market.Instrument {
     return fbe.compareString(a.symbol, b.symbol);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["symbol", "string"],
       ["digits", "int32"],
-      ["precision", ["enum", "import.digits", "int32"]],
+      ["precision", ["enum", "import.digits", "int32", textOfdigits]],
       ["ticker", ["struct", "import.symbol", symbol_]],
     ];
   }
@@ -35664,22 +33167,9 @@ export class Listed extends market.Instrument {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Listed(");
-    market.Instrument.fbeWriteText(t, v);
-    t.raw(",precision=");
-    t.raw(textOfdigits(v.precision));
-    t.raw(",ticker=");
-    symbol_.fbeWriteText(t, v.ticker);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Listed.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Listed);
   }
 }
 
@@ -35687,6 +33177,8 @@ export class Listed extends market.Instrument {
 export class Derived extends Order {
   /** The type id of import.Derived. */
   static fbeType = 82;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Derived";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -35698,14 +33190,14 @@ export class Derived extends Order {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["side", "int32"],
-      ["s", ["enum", "import.side", "int32"]],
-      ["range", ["enum", "import.range", "int32"]],
-      ["Word", ["enum", "import.Word", "int16"]],
-      ["side_", ["enum", "import.range", "int32"]],
+      ["s", ["enum", "import.side", "int32", textOfside_]],
+      ["range", ["enum", "import.range", "int32", textOfrange]],
+      ["Word", ["enum", "import.Word", "int16", textOfWord]],
+      ["side_", ["enum", "import.range", "int32", textOfrange]],
     ];
   }
 
@@ -35941,22 +33433,9 @@ export class Derived extends Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Derived(");
-    Order.fbeWriteText(t, v);
-    t.raw(",Word=");
-    t.raw(textOfWord(v.Word));
-    t.raw(",side_=");
-    t.raw(textOfrange(v.side_));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Derived.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Derived);
   }
 }
 
@@ -35964,6 +33443,8 @@ export class Derived extends Order {
 export class Hostile {
   /** The type id of import.Hostile. */
   static fbeType = 83;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "import.Hostile";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -36054,7 +33535,7 @@ export class Hostile {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["Order", ["struct", "import.Order", Order]],
@@ -36138,7 +33619,7 @@ export class Hostile {
       ["Imported", ["struct", "import.Imported", Imported]],
       ["Derived", ["struct", "import.Derived", Derived]],
       ["Listed", ["struct", "import.Listed", Listed]],
-      ["Letters", ["enum", "import.Letters", "int32"]],
+      ["Letters", ["enum", "import.Letters", "int32", textOfLetters]],
     ];
   }
 
@@ -39809,180 +37290,9 @@ export class Hostile {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Hostile(Order=");
-    Order.fbeWriteText(t, v.Order);
-    t.raw(",CppWords=");
-    CppWords.fbeWriteText(t, v.CppWords);
-    t.raw(",PythonWords=");
-    PythonWords.fbeWriteText(t, v.PythonWords);
-    t.raw(",GoWords=");
-    GoWords.fbeWriteText(t, v.GoWords);
-    t.raw(",JavaWords=");
-    JavaWords.fbeWriteText(t, v.JavaWords);
-    t.raw(",KotlinWords=");
-    KotlinWords.fbeWriteText(t, v.KotlinWords);
-    t.raw(",JsWords=");
-    JsWords.fbeWriteText(t, v.JsWords);
-    t.raw(",RustWords=");
-    RustWords.fbeWriteText(t, v.RustWords);
-    t.raw(",CSharpWords=");
-    CSharpWords.fbeWriteText(t, v.CSharpWords);
-    t.raw(",RubyWords=");
-    RubyWords.fbeWriteText(t, v.RubyWords);
-    t.raw(",CppMembers=");
-    CppMembers.fbeWriteText(t, v.CppMembers);
-    t.raw(",PythonMembers=");
-    PythonMembers.fbeWriteText(t, v.PythonMembers);
-    t.raw(",GoMembers=");
-    GoMembers.fbeWriteText(t, v.GoMembers);
-    t.raw(",JvmMembers=");
-    JvmMembers.fbeWriteText(t, v.JvmMembers);
-    t.raw(",JsMembers=");
-    JsMembers.fbeWriteText(t, v.JsMembers);
-    t.raw(",RuntimeNames=");
-    RuntimeNames.fbeWriteText(t, v.RuntimeNames);
-    t.raw(",class=");
-    class_.fbeWriteText(t, v.class);
-    t.raw(",Object=");
-    Object_.fbeWriteText(t, v.Object);
-    t.raw(",String=");
-    String_.fbeWriteText(t, v.String);
-    t.raw(",List=");
-    List.fbeWriteText(t, v.List);
-    t.raw(",Map=");
-    Map_.fbeWriteText(t, v.Map);
-    t.raw(",Model=");
-    Model.fbeWriteText(t, v.Model);
-    t.raw(",FinalModel=");
-    FinalModel.fbeWriteText(t, v.FinalModel);
-    t.raw(",Buffer=");
-    Buffer.fbeWriteText(t, v.Buffer);
-    t.raw(",Reader=");
-    Reader.fbeWriteText(t, v.Reader);
-    t.raw(",Writer=");
-    Writer.fbeWriteText(t, v.Writer);
-    t.raw(",Limits=");
-    Limits.fbeWriteText(t, v.Limits);
-    t.raw(",DecodeError=");
-    DecodeError.fbeWriteText(t, v.DecodeError);
-    t.raw(",DecodeException=");
-    DecodeException.fbeWriteText(t, v.DecodeException);
-    t.raw(",Decimal=");
-    Decimal.fbeWriteText(t, v.Decimal);
-    t.raw(",Uuid=");
-    Uuid.fbeWriteText(t, v.Uuid);
-    t.raw(",UUID=");
-    UUID.fbeWriteText(t, v.UUID);
-    t.raw(",Timestamp=");
-    Timestamp.fbeWriteText(t, v.Timestamp);
-    t.raw(",Sender=");
-    Sender.fbeWriteText(t, v.Sender);
-    t.raw(",Receiver=");
-    Receiver.fbeWriteText(t, v.Receiver);
-    t.raw(",Client=");
-    Client.fbeWriteText(t, v.Client);
-    t.raw(",Proxy=");
-    Proxy.fbeWriteText(t, v.Proxy);
-    t.raw(",Handler=");
-    Handler.fbeWriteText(t, v.Handler);
-    t.raw(",fbe=");
-    fbe_.fbeWriteText(t, v.fbe);
-    t.raw(",FBE=");
-    FBE.fbeWriteText(t, v.FBE);
-    t.raw(",std=");
-    std.fbeWriteText(t, v.std);
-    t.raw(",Companion=");
-    Companion.fbeWriteText(t, v.Companion);
-    t.raw(",Any=");
-    Any.fbeWriteText(t, v.Any);
-    t.raw(",Self=");
-    Self.fbeWriteText(t, v.Self);
-    t.raw(",self=");
-    self.fbeWriteText(t, v.self);
-    t.raw(",None=");
-    None.fbeWriteText(t, v.None);
-    t.raw(",Option=");
-    Option.fbeWriteText(t, v.Option);
-    t.raw(",Result=");
-    Result.fbeWriteText(t, v.Result);
-    t.raw(",Vec=");
-    Vec.fbeWriteText(t, v.Vec);
-    t.raw(",Box=");
-    Box.fbeWriteText(t, v.Box);
-    t.raw(",Error=");
-    Error_.fbeWriteText(t, v.Error);
-    t.raw(",Exception=");
-    Exception.fbeWriteText(t, v.Exception);
-    t.raw(",Text=");
-    Text.fbeWriteText(t, v.Text);
-    t.raw(",JsonWriter=");
-    JsonWriter.fbeWriteText(t, v.JsonWriter);
-    t.raw(",int32_t=");
-    int32_t.fbeWriteText(t, v.int32_t);
-    t.raw(",size_t=");
-    size_t.fbeWriteText(t, v.size_t);
-    t.raw(",list=");
-    list.fbeWriteText(t, v.list);
-    t.raw(",object=");
-    object_.fbeWriteText(t, v.object);
-    t.raw(",v=");
-    v_.fbeWriteText(t, v.v);
-    t.raw(",r=");
-    r_.fbeWriteText(t, v.r);
-    t.raw(",w=");
-    w_.fbeWriteText(t, v.w);
-    t.raw(",SideBuy=");
-    SideBuy.fbeWriteText(t, v.SideBuy);
-    t.raw(",OrderKey=");
-    OrderKey.fbeWriteText(t, v.OrderKey);
-    t.raw(",textOfside=");
-    textOfside.fbeWriteText(t, v.textOfside);
-    t.raw(",DECIMAL_1=");
-    DECIMAL_1.fbeWriteText(t, v.DECIMAL_1);
-    t.raw(",OrderModel=");
-    OrderModel.fbeWriteText(t, v.OrderModel);
-    t.raw(",OrderFinal=");
-    OrderFinal.fbeWriteText(t, v.OrderFinal);
-    t.raw(",NewOrder=");
-    NewOrder.fbeWriteText(t, v.NewOrder);
-    t.raw(",VerifyFBEOrder=");
-    VerifyFBEOrder.fbeWriteText(t, v.VerifyFBEOrder);
-    t.raw(",fbe_vr_Order=");
-    fbe_vr_Order.fbeWriteText(t, v.fbe_vr_Order);
-    t.raw(",e1=");
-    e1.fbeWriteText(t, v.e1);
-    t.raw(",i2=");
-    i2.fbeWriteText(t, v.i2);
-    t.raw(",o3=");
-    o3.fbeWriteText(t, v.o3);
-    t.raw(",Fbe=");
-    Fbe.fbeWriteText(t, v.Fbe);
-    t.raw(",FINGERPRINT=");
-    FINGERPRINT.fbeWriteText(t, v.FINGERPRINT);
-    t.raw(",FBE_FINGERPRINT=");
-    FBE_FINGERPRINT_.fbeWriteText(t, v.FBE_FINGERPRINT);
-    t.raw(",FBEFingerprint=");
-    FBEFingerprint.fbeWriteText(t, v.FBEFingerprint);
-    t.raw(",Case=");
-    Case.fbeWriteText(t, v.Case);
-    t.raw(",Imported=");
-    Imported.fbeWriteText(t, v.Imported);
-    t.raw(",Derived=");
-    Derived.fbeWriteText(t, v.Derived);
-    t.raw(",Listed=");
-    Listed.fbeWriteText(t, v.Listed);
-    t.raw(",Letters=");
-    t.raw(textOfLetters(v.Letters));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Hostile.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Hostile);
   }
 }
 

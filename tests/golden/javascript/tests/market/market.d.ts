@@ -20,6 +20,7 @@ export declare function textOfSide(v: Side): string;
 /** The struct market.Instrument (type id 501). */
 export declare class Instrument {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   symbol: string;
   digits: number;
   constructor(init?: Partial<Instrument>);
@@ -44,13 +45,13 @@ export declare class Instrument {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Instrument): Instrument;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Instrument;
-  static fbeWriteText(t: fbe.TextWriter, v: Instrument): void;
   toString(): string;
 }
 
 /** The message market.Failure (type id 502). */
 export declare class Failure {
   static readonly fbeType: number;
+  static readonly fbeName: string;
   id: fbe.Uuid;
   reason: string;
   constructor(init?: Partial<Failure>);
@@ -75,7 +76,6 @@ export declare class Failure {
   toJson(): string;
   static fbeReadJson(r: fbe.JsonReader, x: unknown, into?: Failure): Failure;
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Failure;
-  static fbeWriteText(t: fbe.TextWriter, v: Failure): void;
   toString(): string;
 }
 

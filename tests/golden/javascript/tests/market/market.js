@@ -28,6 +28,8 @@ export function textOfSide(v) {
 export class Instrument {
   /** The type id of market.Instrument. */
   static fbeType = 501;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "market.Instrument";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -51,7 +53,7 @@ export class Instrument {
     return fbe.compareString(a.symbol, b.symbol);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["symbol", "string"],
@@ -256,20 +258,9 @@ export class Instrument {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Instrument(symbol=");
-    t.string(v.symbol);
-    t.raw(",digits=");
-    t.int(v.digits);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Instrument.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Instrument);
   }
 }
 
@@ -277,6 +268,8 @@ export class Instrument {
 export class Failure {
   /** The type id of market.Failure. */
   static fbeType = 502;
+  /** The schema name, as the text form and errors name the struct. */
+  static fbeName = "market.Failure";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init) {
@@ -300,7 +293,7 @@ export class Failure {
     return fbe.compareUuid(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
       ["id", "uuid"],
@@ -505,20 +498,9 @@ export class Failure {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t, v) {
-    t.raw("Failure(id=");
-    t.uuid(v.id);
-    t.raw(",reason=");
-    t.string(v.reason);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString() {
-    const t = new fbe.TextWriter();
-    Failure.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Failure);
   }
 }
 

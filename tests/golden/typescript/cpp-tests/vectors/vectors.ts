@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "8164ce0f06380b97f2c6b3860791a5ecb4bca0cad6f42b4c
 export class Edge {
   /** The type id of vectors.Edge. */
   static readonly fbeType: number = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "vectors.Edge";
 
   source: number;
   target: number;
@@ -26,7 +28,7 @@ export class Edge {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["source", "int32"],
@@ -241,22 +243,9 @@ export class Edge {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Edge): void {
-    t.raw("Edge(source=");
-    t.int(v.source);
-    t.raw(",target=");
-    t.int(v.target);
-    t.raw(",weight=");
-    t.int(v.weight);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Edge.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Edge);
   }
 }
 
@@ -264,6 +253,8 @@ export class Edge {
 export class Point {
   /** The type id of vectors.Point. */
   static readonly fbeType: number = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "vectors.Point";
 
   flag: boolean;
   x: bigint;
@@ -279,7 +270,7 @@ export class Point {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["flag", "bool"],
@@ -494,22 +485,9 @@ export class Point {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Point): void {
-    t.raw("Point(flag=");
-    t.bool(v.flag);
-    t.raw(",x=");
-    t.int(v.x);
-    t.raw(",y=");
-    t.int(v.y);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Point.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Point);
   }
 }
 
@@ -517,6 +495,8 @@ export class Point {
 export class Point3 extends Point {
   /** The type id of vectors.Point3. */
   static override readonly fbeType: number = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static override readonly fbeName: string = "vectors.Point3";
 
   z: number;
 
@@ -529,7 +509,7 @@ export class Point3 extends Point {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static override fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["flag", "bool"],
@@ -757,20 +737,9 @@ export class Point3 extends Point {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static override fbeWriteText(t: fbe.TextWriter, v: Point3): void {
-    t.raw("Point3(");
-    Point.fbeWriteText(t, v);
-    t.raw(",z=");
-    t.float(v.z);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   override toString(): string {
-    const t = new fbe.TextWriter();
-    Point3.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Point3);
   }
 }
 
@@ -778,6 +747,8 @@ export class Point3 extends Point {
 export class Named {
   /** The type id of vectors.Named. */
   static readonly fbeType: number = 4;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "vectors.Named";
 
   name: string;
   values: number[];
@@ -791,7 +762,7 @@ export class Named {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["name", "string"],
@@ -1038,29 +1009,9 @@ export class Named {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Named): void {
-    t.raw("Named(name=");
-    t.string(v.name);
-    t.raw(",values=");
-    const a1 = v.values;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.int(y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Named.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Named);
   }
 }
 
@@ -1068,6 +1019,8 @@ export class Named {
 export class Holder {
   /** The type id of vectors.Holder. */
   static readonly fbeType: number = 10;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "vectors.Holder";
 
   edges: Edge[];
   points: Point3[];
@@ -1089,7 +1042,7 @@ export class Holder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["edges", ["vector", ["struct", "vectors.Edge", Edge]]],
@@ -1692,82 +1645,9 @@ export class Holder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Holder): void {
-    t.raw("Holder(edges=");
-    const a1 = v.edges;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Edge.fbeWriteText(t, y2);
-    }
-    t.raw("],points=");
-    const a4 = v.points;
-    t.count(a4.length, "[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        t.raw(",");
-      }
-      first6 = false;
-      Point3.fbeWriteText(t, y5);
-    }
-    t.raw("],ints=");
-    const a7 = v.ints;
-    t.count(a7.length, "[");
-    let first9 = true;
-    for (const y8 of a7) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.int(y8);
-    }
-    t.raw("],switches=");
-    const a10 = v.switches;
-    t.count(a10.length, "[");
-    let first12 = true;
-    for (const y11 of a10) {
-      if (!first12) {
-        t.raw(",");
-      }
-      first12 = false;
-      t.bool(y11);
-    }
-    t.raw("],reals=");
-    const a13 = v.reals;
-    t.count(a13.length, "[");
-    let first15 = true;
-    for (const y14 of a13) {
-      if (!first15) {
-        t.raw(",");
-      }
-      first15 = false;
-      t.float(y14);
-    }
-    t.raw("],named=");
-    const a16 = v.named;
-    t.count(a16.length, "[");
-    let first18 = true;
-    for (const y17 of a16) {
-      if (!first18) {
-        t.raw(",");
-      }
-      first18 = false;
-      Named.fbeWriteText(t, y17);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Holder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Holder);
   }
 }
 

@@ -11,6 +11,8 @@ export const FBE_FINGERPRINT = "34d578f73b133c3e1fec51a28449d3cd4f9aa611fb04949d
 export class Edge {
   /** The type id of vectors_old.Edge. */
   static readonly fbeType: number = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "vectors_old.Edge";
 
   source: number;
 
@@ -22,7 +24,7 @@ export class Edge {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["source", "int32"],
@@ -207,18 +209,9 @@ export class Edge {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Edge): void {
-    t.raw("Edge(source=");
-    t.int(v.source);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Edge.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Edge);
   }
 }
 
@@ -226,6 +219,8 @@ export class Edge {
 export class Holder {
   /** The type id of vectors_old.Holder. */
   static readonly fbeType: number = 10;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "vectors_old.Holder";
 
   edges: Edge[];
 
@@ -237,7 +232,7 @@ export class Holder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["edges", ["vector", ["struct", "vectors_old.Edge", Edge]]],
@@ -495,27 +490,9 @@ export class Holder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Holder): void {
-    t.raw("Holder(edges=");
-    const a1 = v.edges;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Edge.fbeWriteText(t, y2);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Holder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Holder);
   }
 }
 

@@ -67,6 +67,8 @@ export function textOfState(v: State): string {
 export class Order {
   /** The type id of proto.Order. */
   static readonly fbeType: number = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "proto.Order";
 
   id: number;
   symbol: string;
@@ -101,13 +103,13 @@ export class Order {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "int32"],
       ["symbol", "string"],
-      ["side", ["enum", "proto.OrderSide", "uint8"]],
-      ["type", ["enum", "proto.OrderType", "uint8"]],
+      ["side", ["enum", "proto.OrderSide", "uint8", textOfOrderSide]],
+      ["type", ["enum", "proto.OrderType", "uint8", textOfOrderType]],
       ["price", "double"],
       ["volume", "double"],
     ];
@@ -366,28 +368,9 @@ export class Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Order): void {
-    t.raw("Order(id=");
-    t.int(v.id);
-    t.raw(",symbol=");
-    t.string(v.symbol);
-    t.raw(",side=");
-    t.raw(textOfOrderSide(v.side));
-    t.raw(",type=");
-    t.raw(textOfOrderType(v.type));
-    t.raw(",price=");
-    t.float(v.price);
-    t.raw(",volume=");
-    t.float(v.volume);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Order.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Order);
   }
 }
 
@@ -395,6 +378,8 @@ export class Order {
 export class Balance {
   /** The type id of proto.Balance. */
   static readonly fbeType: number = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "proto.Balance";
 
   currency: string;
   amount: number;
@@ -421,7 +406,7 @@ export class Balance {
     return fbe.compareString(a.currency, b.currency);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["currency", "string"],
@@ -626,20 +611,9 @@ export class Balance {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Balance): void {
-    t.raw("Balance(currency=");
-    t.string(v.currency);
-    t.raw(",amount=");
-    t.float(v.amount);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Balance.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Balance);
   }
 }
 
@@ -647,6 +621,8 @@ export class Balance {
 export class Account {
   /** The type id of proto.Account. */
   static readonly fbeType: number = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "proto.Account";
 
   id: number;
   name: string;
@@ -681,12 +657,12 @@ export class Account {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "int32"],
       ["name", "string"],
-      ["state", ["enum", "proto.State", "uint8"]],
+      ["state", ["enum", "proto.State", "uint8", textOfState]],
       ["wallet", ["struct", "proto.Balance", Balance]],
       ["asset", ["optional", ["struct", "proto.Balance", Balance]]],
       ["orders", ["vector", ["struct", "proto.Order", Order]]],
@@ -1126,42 +1102,9 @@ export class Account {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Account): void {
-    t.raw("Account(id=");
-    t.int(v.id);
-    t.raw(",name=");
-    t.string(v.name);
-    t.raw(",state=");
-    t.raw(textOfState(v.state));
-    t.raw(",wallet=");
-    Balance.fbeWriteText(t, v.wallet);
-    t.raw(",asset=");
-    const o1 = v.asset;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      Balance.fbeWriteText(t, o1);
-    }
-    t.raw(",orders=");
-    const a2 = v.orders;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      Order.fbeWriteText(t, y3);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Account.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Account);
   }
 }
 
@@ -1169,6 +1112,8 @@ export class Account {
 export class OrderMessage {
   /** The type id of proto.OrderMessage. */
   static readonly fbeType: number = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "proto.OrderMessage";
 
   body: Order;
 
@@ -1180,7 +1125,7 @@ export class OrderMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["body", ["struct", "proto.Order", Order]],
@@ -1400,18 +1345,9 @@ export class OrderMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: OrderMessage): void {
-    t.raw("OrderMessage(body=");
-    Order.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    OrderMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderMessage);
   }
 }
 
@@ -1419,6 +1355,8 @@ export class OrderMessage {
 export class BalanceMessage {
   /** The type id of proto.BalanceMessage. */
   static readonly fbeType: number = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "proto.BalanceMessage";
 
   body: Balance;
 
@@ -1430,7 +1368,7 @@ export class BalanceMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["body", ["struct", "proto.Balance", Balance]],
@@ -1650,18 +1588,9 @@ export class BalanceMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: BalanceMessage): void {
-    t.raw("BalanceMessage(body=");
-    Balance.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    BalanceMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, BalanceMessage);
   }
 }
 
@@ -1669,6 +1598,8 @@ export class BalanceMessage {
 export class AccountMessage {
   /** The type id of proto.AccountMessage. */
   static readonly fbeType: number = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "proto.AccountMessage";
 
   body: Account;
 
@@ -1680,7 +1611,7 @@ export class AccountMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["body", ["struct", "proto.Account", Account]],
@@ -1900,18 +1831,9 @@ export class AccountMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: AccountMessage): void {
-    t.raw("AccountMessage(body=");
-    Account.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    AccountMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, AccountMessage);
   }
 }
 

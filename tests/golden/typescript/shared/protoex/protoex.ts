@@ -76,6 +76,8 @@ export function textOfStateEx(v: StateEx): string {
 export class Order {
   /** The type id of protoex.Order. */
   static readonly fbeType: number = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "protoex.Order";
 
   id: number;
   symbol: string;
@@ -114,13 +116,13 @@ export class Order {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "int32"],
       ["symbol", "string"],
-      ["side", ["enum", "protoex.OrderSide", "uint8"]],
-      ["type", ["enum", "protoex.OrderType", "uint8"]],
+      ["side", ["enum", "protoex.OrderSide", "uint8", textOfOrderSide]],
+      ["type", ["enum", "protoex.OrderType", "uint8", textOfOrderType]],
       ["price", "double"],
       ["volume", "double"],
       ["tp", "double"],
@@ -409,32 +411,9 @@ export class Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Order): void {
-    t.raw("Order(id=");
-    t.int(v.id);
-    t.raw(",symbol=");
-    t.string(v.symbol);
-    t.raw(",side=");
-    t.raw(textOfOrderSide(v.side));
-    t.raw(",type=");
-    t.raw(textOfOrderType(v.type));
-    t.raw(",price=");
-    t.float(v.price);
-    t.raw(",volume=");
-    t.float(v.volume);
-    t.raw(",tp=");
-    t.float(v.tp);
-    t.raw(",sl=");
-    t.float(v.sl);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Order.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Order);
   }
 }
 
@@ -442,6 +421,8 @@ export class Order {
 export class Balance extends proto.Balance {
   /** The type id of protoex.Balance. */
   static override readonly fbeType: number = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static override readonly fbeName: string = "protoex.Balance";
 
   locked: number;
 
@@ -467,7 +448,7 @@ export class Balance extends proto.Balance {
     return fbe.compareString(a.currency, b.currency);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static override fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["currency", "string"],
@@ -684,20 +665,9 @@ export class Balance extends proto.Balance {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static override fbeWriteText(t: fbe.TextWriter, v: Balance): void {
-    t.raw("Balance(");
-    proto.Balance.fbeWriteText(t, v);
-    t.raw(",locked=");
-    t.float(v.locked);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   override toString(): string {
-    const t = new fbe.TextWriter();
-    Balance.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Balance);
   }
 }
 
@@ -705,6 +675,8 @@ export class Balance extends proto.Balance {
 export class Account {
   /** The type id of protoex.Account. */
   static readonly fbeType: number = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "protoex.Account";
 
   id: number;
   name: string;
@@ -739,12 +711,12 @@ export class Account {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "int32"],
       ["name", "string"],
-      ["state", ["enum", "protoex.StateEx", "uint8"]],
+      ["state", ["enum", "protoex.StateEx", "uint8", textOfStateEx]],
       ["wallet", ["struct", "protoex.Balance", Balance]],
       ["asset", ["optional", ["struct", "protoex.Balance", Balance]]],
       ["orders", ["vector", ["struct", "protoex.Order", Order]]],
@@ -1184,42 +1156,9 @@ export class Account {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Account): void {
-    t.raw("Account(id=");
-    t.int(v.id);
-    t.raw(",name=");
-    t.string(v.name);
-    t.raw(",state=");
-    t.raw(textOfStateEx(v.state));
-    t.raw(",wallet=");
-    Balance.fbeWriteText(t, v.wallet);
-    t.raw(",asset=");
-    const o1 = v.asset;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      Balance.fbeWriteText(t, o1);
-    }
-    t.raw(",orders=");
-    const a2 = v.orders;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      Order.fbeWriteText(t, y3);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Account.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Account);
   }
 }
 
@@ -1227,6 +1166,8 @@ export class Account {
 export class OrderMessage {
   /** The type id of protoex.OrderMessage. */
   static readonly fbeType: number = 11;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "protoex.OrderMessage";
 
   body: Order;
 
@@ -1238,7 +1179,7 @@ export class OrderMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["body", ["struct", "protoex.Order", Order]],
@@ -1458,18 +1399,9 @@ export class OrderMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: OrderMessage): void {
-    t.raw("OrderMessage(body=");
-    Order.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    OrderMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderMessage);
   }
 }
 
@@ -1477,6 +1409,8 @@ export class OrderMessage {
 export class BalanceMessage {
   /** The type id of protoex.BalanceMessage. */
   static readonly fbeType: number = 12;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "protoex.BalanceMessage";
 
   body: Balance;
 
@@ -1488,7 +1422,7 @@ export class BalanceMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["body", ["struct", "protoex.Balance", Balance]],
@@ -1708,18 +1642,9 @@ export class BalanceMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: BalanceMessage): void {
-    t.raw("BalanceMessage(body=");
-    Balance.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    BalanceMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, BalanceMessage);
   }
 }
 
@@ -1727,6 +1652,8 @@ export class BalanceMessage {
 export class AccountMessage {
   /** The type id of protoex.AccountMessage. */
   static readonly fbeType: number = 13;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "protoex.AccountMessage";
 
   body: Account;
 
@@ -1738,7 +1665,7 @@ export class AccountMessage {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["body", ["struct", "protoex.Account", Account]],
@@ -1958,18 +1885,9 @@ export class AccountMessage {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: AccountMessage): void {
-    t.raw("AccountMessage(body=");
-    Account.fbeWriteText(t, v.body);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    AccountMessage.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, AccountMessage);
   }
 }
 

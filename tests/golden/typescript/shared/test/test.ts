@@ -126,6 +126,8 @@ export function textOfFlagsEmpty(v: FlagsEmpty): string {
 export class StructSimple {
   /** The type id of test.StructSimple. */
   static readonly fbeType: number = 110;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructSimple";
 
   id: number;
   f1: boolean;
@@ -238,7 +240,7 @@ export class StructSimple {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "int32"],
@@ -280,11 +282,11 @@ export class StructSimple {
       ["f36", "uuid"],
       ["f37", "uuid"],
       ["f38", "uuid"],
-      ["f39", ["enum", "proto.OrderSide", "uint8"]],
-      ["f40", ["enum", "proto.OrderType", "uint8"]],
+      ["f39", ["enum", "proto.OrderSide", "uint8", proto.textOfOrderSide]],
+      ["f40", ["enum", "proto.OrderType", "uint8", proto.textOfOrderType]],
       ["f41", ["struct", "proto.Order", proto.Order]],
       ["f42", ["struct", "proto.Balance", proto.Balance]],
-      ["f43", ["enum", "proto.State", "uint8"]],
+      ["f43", ["enum", "proto.State", "uint8", proto.textOfState]],
       ["f44", ["struct", "proto.Account", proto.Account]],
     ];
   }
@@ -1432,106 +1434,9 @@ export class StructSimple {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructSimple): void {
-    t.raw("StructSimple(id=");
-    t.int(v.id);
-    t.raw(",f1=");
-    t.bool(v.f1);
-    t.raw(",f2=");
-    t.bool(v.f2);
-    t.raw(",f3=");
-    t.int(v.f3);
-    t.raw(",f4=");
-    t.int(v.f4);
-    t.raw(",f5=");
-    t.char(v.f5);
-    t.raw(",f6=");
-    t.char(v.f6);
-    t.raw(",f7=");
-    t.wchar(v.f7);
-    t.raw(",f8=");
-    t.wchar(v.f8);
-    t.raw(",f9=");
-    t.int(v.f9);
-    t.raw(",f10=");
-    t.int(v.f10);
-    t.raw(",f11=");
-    t.int(v.f11);
-    t.raw(",f12=");
-    t.int(v.f12);
-    t.raw(",f13=");
-    t.int(v.f13);
-    t.raw(",f14=");
-    t.int(v.f14);
-    t.raw(",f15=");
-    t.int(v.f15);
-    t.raw(",f16=");
-    t.int(v.f16);
-    t.raw(",f17=");
-    t.int(v.f17);
-    t.raw(",f18=");
-    t.int(v.f18);
-    t.raw(",f19=");
-    t.int(v.f19);
-    t.raw(",f20=");
-    t.int(v.f20);
-    t.raw(",f21=");
-    t.int(v.f21);
-    t.raw(",f22=");
-    t.int(v.f22);
-    t.raw(",f23=");
-    t.int(v.f23);
-    t.raw(",f24=");
-    t.int(v.f24);
-    t.raw(",f25=");
-    t.float(v.f25);
-    t.raw(",f26=");
-    t.float(v.f26);
-    t.raw(",f27=");
-    t.float(v.f27);
-    t.raw(",f28=");
-    t.float(v.f28);
-    t.raw(",f29=");
-    t.decimal(v.f29);
-    t.raw(",f30=");
-    t.decimal(v.f30);
-    t.raw(",f31=");
-    t.string(v.f31);
-    t.raw(",f32=");
-    t.string(v.f32);
-    t.raw(",f33=");
-    t.int(v.f33);
-    t.raw(",f34=");
-    t.int(v.f34);
-    t.raw(",f35=");
-    t.int(v.f35);
-    t.raw(",f36=");
-    t.uuid(v.f36);
-    t.raw(",f37=");
-    t.uuid(v.f37);
-    t.raw(",f38=");
-    t.uuid(v.f38);
-    t.raw(",f39=");
-    t.raw(proto.textOfOrderSide(v.f39));
-    t.raw(",f40=");
-    t.raw(proto.textOfOrderType(v.f40));
-    t.raw(",f41=");
-    proto.Order.fbeWriteText(t, v.f41);
-    t.raw(",f42=");
-    proto.Balance.fbeWriteText(t, v.f42);
-    t.raw(",f43=");
-    t.raw(proto.textOfState(v.f43));
-    t.raw(",f44=");
-    proto.Account.fbeWriteText(t, v.f44);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructSimple.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructSimple);
   }
 }
 
@@ -1539,6 +1444,8 @@ export class StructSimple {
 export class StructOptional extends StructSimple {
   /** The type id of test.StructOptional. */
   static override readonly fbeType: number = 111;
+  /** The schema name, as the text form and errors name the struct. */
+  static override readonly fbeName: string = "test.StructOptional";
 
   f100: boolean | undefined;
   f101: boolean | undefined;
@@ -1694,7 +1601,7 @@ export class StructOptional extends StructSimple {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static override fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "int32"],
@@ -1736,11 +1643,11 @@ export class StructOptional extends StructSimple {
       ["f36", "uuid"],
       ["f37", "uuid"],
       ["f38", "uuid"],
-      ["f39", ["enum", "proto.OrderSide", "uint8"]],
-      ["f40", ["enum", "proto.OrderType", "uint8"]],
+      ["f39", ["enum", "proto.OrderSide", "uint8", proto.textOfOrderSide]],
+      ["f40", ["enum", "proto.OrderType", "uint8", proto.textOfOrderType]],
       ["f41", ["struct", "proto.Order", proto.Order]],
       ["f42", ["struct", "proto.Balance", proto.Balance]],
-      ["f43", ["enum", "proto.State", "uint8"]],
+      ["f43", ["enum", "proto.State", "uint8", proto.textOfState]],
       ["f44", ["struct", "proto.Account", proto.Account]],
       ["f100", ["optional", "bool"]],
       ["f101", ["optional", "bool"]],
@@ -1796,16 +1703,16 @@ export class StructOptional extends StructSimple {
       ["f151", ["optional", "uuid"]],
       ["f152", ["optional", "uuid"]],
       ["f153", ["optional", "uuid"]],
-      ["f154", ["optional", ["enum", "proto.OrderSide", "uint8"]]],
-      ["f155", ["optional", ["enum", "proto.OrderSide", "uint8"]]],
-      ["f156", ["optional", ["enum", "proto.OrderType", "uint8"]]],
-      ["f157", ["optional", ["enum", "proto.OrderType", "uint8"]]],
+      ["f154", ["optional", ["enum", "proto.OrderSide", "uint8", proto.textOfOrderSide]]],
+      ["f155", ["optional", ["enum", "proto.OrderSide", "uint8", proto.textOfOrderSide]]],
+      ["f156", ["optional", ["enum", "proto.OrderType", "uint8", proto.textOfOrderType]]],
+      ["f157", ["optional", ["enum", "proto.OrderType", "uint8", proto.textOfOrderType]]],
       ["f158", ["optional", ["struct", "proto.Order", proto.Order]]],
       ["f159", ["optional", ["struct", "proto.Order", proto.Order]]],
       ["f160", ["optional", ["struct", "proto.Balance", proto.Balance]]],
       ["f161", ["optional", ["struct", "proto.Balance", proto.Balance]]],
-      ["f162", ["optional", ["enum", "proto.State", "uint8"]]],
-      ["f163", ["optional", ["enum", "proto.State", "uint8"]]],
+      ["f162", ["optional", ["enum", "proto.State", "uint8", proto.textOfState]]],
+      ["f163", ["optional", ["enum", "proto.State", "uint8", proto.textOfState]]],
       ["f164", ["optional", ["struct", "proto.Account", proto.Account]]],
       ["f165", ["optional", ["struct", "proto.Account", proto.Account]]],
     ];
@@ -6014,480 +5921,9 @@ export class StructOptional extends StructSimple {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static override fbeWriteText(t: fbe.TextWriter, v: StructOptional): void {
-    t.raw("StructOptional(");
-    StructSimple.fbeWriteText(t, v);
-    t.raw(",f100=");
-    const o1 = v.f100;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",f101=");
-    const o2 = v.f101;
-    if (o2 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o2);
-    }
-    t.raw(",f102=");
-    const o3 = v.f102;
-    if (o3 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o3);
-    }
-    t.raw(",f103=");
-    const o4 = v.f103;
-    if (o4 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o4);
-    }
-    t.raw(",f104=");
-    const o5 = v.f104;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o5);
-    }
-    t.raw(",f105=");
-    const o6 = v.f105;
-    if (o6 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o6);
-    }
-    t.raw(",f106=");
-    const o7 = v.f106;
-    if (o7 === undefined) {
-      t.raw("null");
-    } else {
-      t.char(o7);
-    }
-    t.raw(",f107=");
-    const o8 = v.f107;
-    if (o8 === undefined) {
-      t.raw("null");
-    } else {
-      t.char(o8);
-    }
-    t.raw(",f108=");
-    const o9 = v.f108;
-    if (o9 === undefined) {
-      t.raw("null");
-    } else {
-      t.char(o9);
-    }
-    t.raw(",f109=");
-    const o10 = v.f109;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.wchar(o10);
-    }
-    t.raw(",f110=");
-    const o11 = v.f110;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.wchar(o11);
-    }
-    t.raw(",f111=");
-    const o12 = v.f111;
-    if (o12 === undefined) {
-      t.raw("null");
-    } else {
-      t.wchar(o12);
-    }
-    t.raw(",f112=");
-    const o13 = v.f112;
-    if (o13 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o13);
-    }
-    t.raw(",f113=");
-    const o14 = v.f113;
-    if (o14 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o14);
-    }
-    t.raw(",f114=");
-    const o15 = v.f114;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o15);
-    }
-    t.raw(",f115=");
-    const o16 = v.f115;
-    if (o16 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o16);
-    }
-    t.raw(",f116=");
-    const o17 = v.f116;
-    if (o17 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o17);
-    }
-    t.raw(",f117=");
-    const o18 = v.f117;
-    if (o18 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o18);
-    }
-    t.raw(",f118=");
-    const o19 = v.f118;
-    if (o19 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o19);
-    }
-    t.raw(",f119=");
-    const o20 = v.f119;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o20);
-    }
-    t.raw(",f120=");
-    const o21 = v.f120;
-    if (o21 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o21);
-    }
-    t.raw(",f121=");
-    const o22 = v.f121;
-    if (o22 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o22);
-    }
-    t.raw(",f122=");
-    const o23 = v.f122;
-    if (o23 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o23);
-    }
-    t.raw(",f123=");
-    const o24 = v.f123;
-    if (o24 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o24);
-    }
-    t.raw(",f124=");
-    const o25 = v.f124;
-    if (o25 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o25);
-    }
-    t.raw(",f125=");
-    const o26 = v.f125;
-    if (o26 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o26);
-    }
-    t.raw(",f126=");
-    const o27 = v.f126;
-    if (o27 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o27);
-    }
-    t.raw(",f127=");
-    const o28 = v.f127;
-    if (o28 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o28);
-    }
-    t.raw(",f128=");
-    const o29 = v.f128;
-    if (o29 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o29);
-    }
-    t.raw(",f129=");
-    const o30 = v.f129;
-    if (o30 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o30);
-    }
-    t.raw(",f130=");
-    const o31 = v.f130;
-    if (o31 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o31);
-    }
-    t.raw(",f131=");
-    const o32 = v.f131;
-    if (o32 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o32);
-    }
-    t.raw(",f132=");
-    const o33 = v.f132;
-    if (o33 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o33);
-    }
-    t.raw(",f133=");
-    const o34 = v.f133;
-    if (o34 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o34);
-    }
-    t.raw(",f134=");
-    const o35 = v.f134;
-    if (o35 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o35);
-    }
-    t.raw(",f135=");
-    const o36 = v.f135;
-    if (o36 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o36);
-    }
-    t.raw(",f136=");
-    const o37 = v.f136;
-    if (o37 === undefined) {
-      t.raw("null");
-    } else {
-      t.float(o37);
-    }
-    t.raw(",f137=");
-    const o38 = v.f137;
-    if (o38 === undefined) {
-      t.raw("null");
-    } else {
-      t.float(o38);
-    }
-    t.raw(",f138=");
-    const o39 = v.f138;
-    if (o39 === undefined) {
-      t.raw("null");
-    } else {
-      t.float(o39);
-    }
-    t.raw(",f139=");
-    const o40 = v.f139;
-    if (o40 === undefined) {
-      t.raw("null");
-    } else {
-      t.float(o40);
-    }
-    t.raw(",f140=");
-    const o41 = v.f140;
-    if (o41 === undefined) {
-      t.raw("null");
-    } else {
-      t.float(o41);
-    }
-    t.raw(",f141=");
-    const o42 = v.f141;
-    if (o42 === undefined) {
-      t.raw("null");
-    } else {
-      t.float(o42);
-    }
-    t.raw(",f142=");
-    const o43 = v.f142;
-    if (o43 === undefined) {
-      t.raw("null");
-    } else {
-      t.decimal(o43);
-    }
-    t.raw(",f143=");
-    const o44 = v.f143;
-    if (o44 === undefined) {
-      t.raw("null");
-    } else {
-      t.decimal(o44);
-    }
-    t.raw(",f144=");
-    const o45 = v.f144;
-    if (o45 === undefined) {
-      t.raw("null");
-    } else {
-      t.decimal(o45);
-    }
-    t.raw(",f145=");
-    const o46 = v.f145;
-    if (o46 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o46);
-    }
-    t.raw(",f146=");
-    const o47 = v.f146;
-    if (o47 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o47);
-    }
-    t.raw(",f147=");
-    const o48 = v.f147;
-    if (o48 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o48);
-    }
-    t.raw(",f148=");
-    const o49 = v.f148;
-    if (o49 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o49);
-    }
-    t.raw(",f149=");
-    const o50 = v.f149;
-    if (o50 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o50);
-    }
-    t.raw(",f150=");
-    const o51 = v.f150;
-    if (o51 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o51);
-    }
-    t.raw(",f151=");
-    const o52 = v.f151;
-    if (o52 === undefined) {
-      t.raw("null");
-    } else {
-      t.uuid(o52);
-    }
-    t.raw(",f152=");
-    const o53 = v.f152;
-    if (o53 === undefined) {
-      t.raw("null");
-    } else {
-      t.uuid(o53);
-    }
-    t.raw(",f153=");
-    const o54 = v.f153;
-    if (o54 === undefined) {
-      t.raw("null");
-    } else {
-      t.uuid(o54);
-    }
-    t.raw(",f154=");
-    const o55 = v.f154;
-    if (o55 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(proto.textOfOrderSide(o55));
-    }
-    t.raw(",f155=");
-    const o56 = v.f155;
-    if (o56 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(proto.textOfOrderSide(o56));
-    }
-    t.raw(",f156=");
-    const o57 = v.f156;
-    if (o57 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(proto.textOfOrderType(o57));
-    }
-    t.raw(",f157=");
-    const o58 = v.f157;
-    if (o58 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(proto.textOfOrderType(o58));
-    }
-    t.raw(",f158=");
-    const o59 = v.f158;
-    if (o59 === undefined) {
-      t.raw("null");
-    } else {
-      proto.Order.fbeWriteText(t, o59);
-    }
-    t.raw(",f159=");
-    const o60 = v.f159;
-    if (o60 === undefined) {
-      t.raw("null");
-    } else {
-      proto.Order.fbeWriteText(t, o60);
-    }
-    t.raw(",f160=");
-    const o61 = v.f160;
-    if (o61 === undefined) {
-      t.raw("null");
-    } else {
-      proto.Balance.fbeWriteText(t, o61);
-    }
-    t.raw(",f161=");
-    const o62 = v.f161;
-    if (o62 === undefined) {
-      t.raw("null");
-    } else {
-      proto.Balance.fbeWriteText(t, o62);
-    }
-    t.raw(",f162=");
-    const o63 = v.f162;
-    if (o63 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(proto.textOfState(o63));
-    }
-    t.raw(",f163=");
-    const o64 = v.f163;
-    if (o64 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(proto.textOfState(o64));
-    }
-    t.raw(",f164=");
-    const o65 = v.f164;
-    if (o65 === undefined) {
-      t.raw("null");
-    } else {
-      proto.Account.fbeWriteText(t, o65);
-    }
-    t.raw(",f165=");
-    const o66 = v.f165;
-    if (o66 === undefined) {
-      t.raw("null");
-    } else {
-      proto.Account.fbeWriteText(t, o66);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   override toString(): string {
-    const t = new fbe.TextWriter();
-    StructOptional.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructOptional);
   }
 }
 
@@ -6495,6 +5931,8 @@ export class StructOptional extends StructSimple {
 export class StructNested extends StructOptional {
   /** The type id of test.StructNested. */
   static override readonly fbeType: number = 112;
+  /** The schema name, as the text form and errors name the struct. */
+  static override readonly fbeName: string = "test.StructNested";
 
   f1000: EnumSimple;
   f1001: EnumSimple | undefined;
@@ -6542,7 +5980,7 @@ export class StructNested extends StructOptional {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static override fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "int32"],
@@ -6584,11 +6022,11 @@ export class StructNested extends StructOptional {
       ["f36", "uuid"],
       ["f37", "uuid"],
       ["f38", "uuid"],
-      ["f39", ["enum", "proto.OrderSide", "uint8"]],
-      ["f40", ["enum", "proto.OrderType", "uint8"]],
+      ["f39", ["enum", "proto.OrderSide", "uint8", proto.textOfOrderSide]],
+      ["f40", ["enum", "proto.OrderType", "uint8", proto.textOfOrderType]],
       ["f41", ["struct", "proto.Order", proto.Order]],
       ["f42", ["struct", "proto.Balance", proto.Balance]],
-      ["f43", ["enum", "proto.State", "uint8"]],
+      ["f43", ["enum", "proto.State", "uint8", proto.textOfState]],
       ["f44", ["struct", "proto.Account", proto.Account]],
       ["f100", ["optional", "bool"]],
       ["f101", ["optional", "bool"]],
@@ -6644,26 +6082,26 @@ export class StructNested extends StructOptional {
       ["f151", ["optional", "uuid"]],
       ["f152", ["optional", "uuid"]],
       ["f153", ["optional", "uuid"]],
-      ["f154", ["optional", ["enum", "proto.OrderSide", "uint8"]]],
-      ["f155", ["optional", ["enum", "proto.OrderSide", "uint8"]]],
-      ["f156", ["optional", ["enum", "proto.OrderType", "uint8"]]],
-      ["f157", ["optional", ["enum", "proto.OrderType", "uint8"]]],
+      ["f154", ["optional", ["enum", "proto.OrderSide", "uint8", proto.textOfOrderSide]]],
+      ["f155", ["optional", ["enum", "proto.OrderSide", "uint8", proto.textOfOrderSide]]],
+      ["f156", ["optional", ["enum", "proto.OrderType", "uint8", proto.textOfOrderType]]],
+      ["f157", ["optional", ["enum", "proto.OrderType", "uint8", proto.textOfOrderType]]],
       ["f158", ["optional", ["struct", "proto.Order", proto.Order]]],
       ["f159", ["optional", ["struct", "proto.Order", proto.Order]]],
       ["f160", ["optional", ["struct", "proto.Balance", proto.Balance]]],
       ["f161", ["optional", ["struct", "proto.Balance", proto.Balance]]],
-      ["f162", ["optional", ["enum", "proto.State", "uint8"]]],
-      ["f163", ["optional", ["enum", "proto.State", "uint8"]]],
+      ["f162", ["optional", ["enum", "proto.State", "uint8", proto.textOfState]]],
+      ["f163", ["optional", ["enum", "proto.State", "uint8", proto.textOfState]]],
       ["f164", ["optional", ["struct", "proto.Account", proto.Account]]],
       ["f165", ["optional", ["struct", "proto.Account", proto.Account]]],
-      ["f1000", ["enum", "test.EnumSimple", "int32"]],
-      ["f1001", ["optional", ["enum", "test.EnumSimple", "int32"]]],
-      ["f1002", ["enum", "test.EnumTyped", "uint8"]],
-      ["f1003", ["optional", ["enum", "test.EnumTyped", "uint8"]]],
-      ["f1004", ["enum", "test.FlagsSimple", "int32"]],
-      ["f1005", ["optional", ["enum", "test.FlagsSimple", "int32"]]],
-      ["f1006", ["enum", "test.FlagsTyped", "uint64"]],
-      ["f1007", ["optional", ["enum", "test.FlagsTyped", "uint64"]]],
+      ["f1000", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]],
+      ["f1001", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
+      ["f1002", ["enum", "test.EnumTyped", "uint8", textOfEnumTyped]],
+      ["f1003", ["optional", ["enum", "test.EnumTyped", "uint8", textOfEnumTyped]]],
+      ["f1004", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]],
+      ["f1005", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
+      ["f1006", ["enum", "test.FlagsTyped", "uint64", textOfFlagsTyped]],
+      ["f1007", ["optional", ["enum", "test.FlagsTyped", "uint64", textOfFlagsTyped]]],
       ["f1008", ["struct", "test.StructSimple", StructSimple]],
       ["f1009", ["optional", ["struct", "test.StructSimple", StructSimple]]],
       ["f1010", ["struct", "test.StructOptional", StructOptional]],
@@ -11005,72 +10443,9 @@ export class StructNested extends StructOptional {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static override fbeWriteText(t: fbe.TextWriter, v: StructNested): void {
-    t.raw("StructNested(");
-    StructOptional.fbeWriteText(t, v);
-    t.raw(",f1000=");
-    t.raw(textOfEnumSimple(v.f1000));
-    t.raw(",f1001=");
-    const o1 = v.f1001;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfEnumSimple(o1));
-    }
-    t.raw(",f1002=");
-    t.raw(textOfEnumTyped(v.f1002));
-    t.raw(",f1003=");
-    const o2 = v.f1003;
-    if (o2 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfEnumTyped(o2));
-    }
-    t.raw(",f1004=");
-    t.raw(textOfFlagsSimple(v.f1004));
-    t.raw(",f1005=");
-    const o3 = v.f1005;
-    if (o3 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfFlagsSimple(o3));
-    }
-    t.raw(",f1006=");
-    t.raw(textOfFlagsTyped(v.f1006));
-    t.raw(",f1007=");
-    const o4 = v.f1007;
-    if (o4 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfFlagsTyped(o4));
-    }
-    t.raw(",f1008=");
-    StructSimple.fbeWriteText(t, v.f1008);
-    t.raw(",f1009=");
-    const o5 = v.f1009;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      StructSimple.fbeWriteText(t, o5);
-    }
-    t.raw(",f1010=");
-    StructOptional.fbeWriteText(t, v.f1010);
-    t.raw(",f1011=");
-    const o6 = v.f1011;
-    if (o6 === undefined) {
-      t.raw("null");
-    } else {
-      StructOptional.fbeWriteText(t, o6);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   override toString(): string {
-    const t = new fbe.TextWriter();
-    StructNested.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructNested);
   }
 }
 
@@ -11078,6 +10453,8 @@ export class StructNested extends StructOptional {
 export class StructBytes {
   /** The type id of test.StructBytes. */
   static readonly fbeType: number = 120;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructBytes";
 
   f1: Uint8Array;
   f2: Uint8Array | undefined;
@@ -11093,7 +10470,7 @@ export class StructBytes {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["f1", "bytes"],
@@ -11391,32 +10768,9 @@ export class StructBytes {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructBytes): void {
-    t.raw("StructBytes(f1=");
-    t.bytes(v.f1);
-    t.raw(",f2=");
-    const o1 = v.f2;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bytes(o1);
-    }
-    t.raw(",f3=");
-    const o2 = v.f3;
-    if (o2 === undefined) {
-      t.raw("null");
-    } else {
-      t.bytes(o2);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructBytes.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructBytes);
   }
 }
 
@@ -11424,6 +10778,8 @@ export class StructBytes {
 export class StructArray {
   /** The type id of test.StructArray. */
   static readonly fbeType: number = 125;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructArray";
 
   f1: number[];
   f2: (number | undefined)[];
@@ -11453,17 +10809,17 @@ export class StructArray {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["f1", ["array", "byte", 2]],
       ["f2", ["array", ["optional", "byte"], 2]],
       ["f3", ["array", "bytes", 2]],
       ["f4", ["array", ["optional", "bytes"], 2]],
-      ["f5", ["array", ["enum", "test.EnumSimple", "int32"], 2]],
-      ["f6", ["array", ["optional", ["enum", "test.EnumSimple", "int32"]], 2]],
-      ["f7", ["array", ["enum", "test.FlagsSimple", "int32"], 2]],
-      ["f8", ["array", ["optional", ["enum", "test.FlagsSimple", "int32"]], 2]],
+      ["f5", ["array", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 2]],
+      ["f6", ["array", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 2]],
+      ["f7", ["array", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 2]],
+      ["f8", ["array", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 2]],
       ["f9", ["array", ["struct", "test.StructSimple", StructSimple], 2]],
       ["f10", ["array", ["optional", ["struct", "test.StructSimple", StructSimple]], 2]],
     ];
@@ -12391,151 +11747,9 @@ export class StructArray {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructArray): void {
-    t.raw("StructArray(f1=");
-    const a1 = v.f1;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.int(y2);
-    }
-    t.raw("],f2=");
-    const a4 = v.f2;
-    t.count(a4.length, "[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        t.raw(",");
-      }
-      first6 = false;
-      const o7 = y5;
-      if (o7 === undefined) {
-        t.raw("null");
-      } else {
-        t.int(o7);
-      }
-    }
-    t.raw("],f3=");
-    const a8 = v.f3;
-    t.count(a8.length, "[");
-    let first10 = true;
-    for (const y9 of a8) {
-      if (!first10) {
-        t.raw(",");
-      }
-      first10 = false;
-      t.bytes(y9);
-    }
-    t.raw("],f4=");
-    const a11 = v.f4;
-    t.count(a11.length, "[");
-    let first13 = true;
-    for (const y12 of a11) {
-      if (!first13) {
-        t.raw(",");
-      }
-      first13 = false;
-      const o14 = y12;
-      if (o14 === undefined) {
-        t.raw("null");
-      } else {
-        t.bytes(o14);
-      }
-    }
-    t.raw("],f5=");
-    const a15 = v.f5;
-    t.count(a15.length, "[");
-    let first17 = true;
-    for (const y16 of a15) {
-      if (!first17) {
-        t.raw(",");
-      }
-      first17 = false;
-      t.raw(textOfEnumSimple(y16));
-    }
-    t.raw("],f6=");
-    const a18 = v.f6;
-    t.count(a18.length, "[");
-    let first20 = true;
-    for (const y19 of a18) {
-      if (!first20) {
-        t.raw(",");
-      }
-      first20 = false;
-      const o21 = y19;
-      if (o21 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfEnumSimple(o21));
-      }
-    }
-    t.raw("],f7=");
-    const a22 = v.f7;
-    t.count(a22.length, "[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        t.raw(",");
-      }
-      first24 = false;
-      t.raw(textOfFlagsSimple(y23));
-    }
-    t.raw("],f8=");
-    const a25 = v.f8;
-    t.count(a25.length, "[");
-    let first27 = true;
-    for (const y26 of a25) {
-      if (!first27) {
-        t.raw(",");
-      }
-      first27 = false;
-      const o28 = y26;
-      if (o28 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfFlagsSimple(o28));
-      }
-    }
-    t.raw("],f9=");
-    const a29 = v.f9;
-    t.count(a29.length, "[");
-    let first31 = true;
-    for (const y30 of a29) {
-      if (!first31) {
-        t.raw(",");
-      }
-      first31 = false;
-      StructSimple.fbeWriteText(t, y30);
-    }
-    t.raw("],f10=");
-    const a32 = v.f10;
-    t.count(a32.length, "[");
-    let first34 = true;
-    for (const y33 of a32) {
-      if (!first34) {
-        t.raw(",");
-      }
-      first34 = false;
-      const o35 = y33;
-      if (o35 === undefined) {
-        t.raw("null");
-      } else {
-        StructSimple.fbeWriteText(t, o35);
-      }
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructArray.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructArray);
   }
 }
 
@@ -12543,6 +11757,8 @@ export class StructArray {
 export class StructVector {
   /** The type id of test.StructVector. */
   static readonly fbeType: number = 130;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructVector";
 
   f1: number[];
   f2: (number | undefined)[];
@@ -12572,17 +11788,17 @@ export class StructVector {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["f1", ["vector", "byte"]],
       ["f2", ["vector", ["optional", "byte"]]],
       ["f3", ["vector", "bytes"]],
       ["f4", ["vector", ["optional", "bytes"]]],
-      ["f5", ["vector", ["enum", "test.EnumSimple", "int32"]]],
-      ["f6", ["vector", ["optional", ["enum", "test.EnumSimple", "int32"]]]],
-      ["f7", ["vector", ["enum", "test.FlagsSimple", "int32"]]],
-      ["f8", ["vector", ["optional", ["enum", "test.FlagsSimple", "int32"]]]],
+      ["f5", ["vector", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
+      ["f6", ["vector", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]]],
+      ["f7", ["vector", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
+      ["f8", ["vector", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]]],
       ["f9", ["vector", ["struct", "test.StructSimple", StructSimple]]],
       ["f10", ["vector", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
     ];
@@ -13585,151 +12801,9 @@ export class StructVector {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructVector): void {
-    t.raw("StructVector(f1=");
-    const a1 = v.f1;
-    t.count(a1.length, "[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.int(y2);
-    }
-    t.raw("],f2=");
-    const a4 = v.f2;
-    t.count(a4.length, "[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        t.raw(",");
-      }
-      first6 = false;
-      const o7 = y5;
-      if (o7 === undefined) {
-        t.raw("null");
-      } else {
-        t.int(o7);
-      }
-    }
-    t.raw("],f3=");
-    const a8 = v.f3;
-    t.count(a8.length, "[");
-    let first10 = true;
-    for (const y9 of a8) {
-      if (!first10) {
-        t.raw(",");
-      }
-      first10 = false;
-      t.bytes(y9);
-    }
-    t.raw("],f4=");
-    const a11 = v.f4;
-    t.count(a11.length, "[");
-    let first13 = true;
-    for (const y12 of a11) {
-      if (!first13) {
-        t.raw(",");
-      }
-      first13 = false;
-      const o14 = y12;
-      if (o14 === undefined) {
-        t.raw("null");
-      } else {
-        t.bytes(o14);
-      }
-    }
-    t.raw("],f5=");
-    const a15 = v.f5;
-    t.count(a15.length, "[");
-    let first17 = true;
-    for (const y16 of a15) {
-      if (!first17) {
-        t.raw(",");
-      }
-      first17 = false;
-      t.raw(textOfEnumSimple(y16));
-    }
-    t.raw("],f6=");
-    const a18 = v.f6;
-    t.count(a18.length, "[");
-    let first20 = true;
-    for (const y19 of a18) {
-      if (!first20) {
-        t.raw(",");
-      }
-      first20 = false;
-      const o21 = y19;
-      if (o21 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfEnumSimple(o21));
-      }
-    }
-    t.raw("],f7=");
-    const a22 = v.f7;
-    t.count(a22.length, "[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        t.raw(",");
-      }
-      first24 = false;
-      t.raw(textOfFlagsSimple(y23));
-    }
-    t.raw("],f8=");
-    const a25 = v.f8;
-    t.count(a25.length, "[");
-    let first27 = true;
-    for (const y26 of a25) {
-      if (!first27) {
-        t.raw(",");
-      }
-      first27 = false;
-      const o28 = y26;
-      if (o28 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfFlagsSimple(o28));
-      }
-    }
-    t.raw("],f9=");
-    const a29 = v.f9;
-    t.count(a29.length, "[");
-    let first31 = true;
-    for (const y30 of a29) {
-      if (!first31) {
-        t.raw(",");
-      }
-      first31 = false;
-      StructSimple.fbeWriteText(t, y30);
-    }
-    t.raw("],f10=");
-    const a32 = v.f10;
-    t.count(a32.length, "[");
-    let first34 = true;
-    for (const y33 of a32) {
-      if (!first34) {
-        t.raw(",");
-      }
-      first34 = false;
-      const o35 = y33;
-      if (o35 === undefined) {
-        t.raw("null");
-      } else {
-        StructSimple.fbeWriteText(t, o35);
-      }
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructVector.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructVector);
   }
 }
 
@@ -13737,6 +12811,8 @@ export class StructVector {
 export class StructList {
   /** The type id of test.StructList. */
   static readonly fbeType: number = 131;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructList";
 
   f1: number[];
   f2: (number | undefined)[];
@@ -13766,17 +12842,17 @@ export class StructList {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["f1", ["list", "byte"]],
       ["f2", ["list", ["optional", "byte"]]],
       ["f3", ["list", "bytes"]],
       ["f4", ["list", ["optional", "bytes"]]],
-      ["f5", ["list", ["enum", "test.EnumSimple", "int32"]]],
-      ["f6", ["list", ["optional", ["enum", "test.EnumSimple", "int32"]]]],
-      ["f7", ["list", ["enum", "test.FlagsSimple", "int32"]]],
-      ["f8", ["list", ["optional", ["enum", "test.FlagsSimple", "int32"]]]],
+      ["f5", ["list", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
+      ["f6", ["list", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]]],
+      ["f7", ["list", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
+      ["f8", ["list", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]]],
       ["f9", ["list", ["struct", "test.StructSimple", StructSimple]]],
       ["f10", ["list", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
     ];
@@ -14779,151 +13855,9 @@ export class StructList {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructList): void {
-    t.raw("StructList(f1=");
-    const a1 = v.f1;
-    t.count(a1.length, "<");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.int(y2);
-    }
-    t.raw(">,f2=");
-    const a4 = v.f2;
-    t.count(a4.length, "<");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        t.raw(",");
-      }
-      first6 = false;
-      const o7 = y5;
-      if (o7 === undefined) {
-        t.raw("null");
-      } else {
-        t.int(o7);
-      }
-    }
-    t.raw(">,f3=");
-    const a8 = v.f3;
-    t.count(a8.length, "<");
-    let first10 = true;
-    for (const y9 of a8) {
-      if (!first10) {
-        t.raw(",");
-      }
-      first10 = false;
-      t.bytes(y9);
-    }
-    t.raw(">,f4=");
-    const a11 = v.f4;
-    t.count(a11.length, "<");
-    let first13 = true;
-    for (const y12 of a11) {
-      if (!first13) {
-        t.raw(",");
-      }
-      first13 = false;
-      const o14 = y12;
-      if (o14 === undefined) {
-        t.raw("null");
-      } else {
-        t.bytes(o14);
-      }
-    }
-    t.raw(">,f5=");
-    const a15 = v.f5;
-    t.count(a15.length, "<");
-    let first17 = true;
-    for (const y16 of a15) {
-      if (!first17) {
-        t.raw(",");
-      }
-      first17 = false;
-      t.raw(textOfEnumSimple(y16));
-    }
-    t.raw(">,f6=");
-    const a18 = v.f6;
-    t.count(a18.length, "<");
-    let first20 = true;
-    for (const y19 of a18) {
-      if (!first20) {
-        t.raw(",");
-      }
-      first20 = false;
-      const o21 = y19;
-      if (o21 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfEnumSimple(o21));
-      }
-    }
-    t.raw(">,f7=");
-    const a22 = v.f7;
-    t.count(a22.length, "<");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        t.raw(",");
-      }
-      first24 = false;
-      t.raw(textOfFlagsSimple(y23));
-    }
-    t.raw(">,f8=");
-    const a25 = v.f8;
-    t.count(a25.length, "<");
-    let first27 = true;
-    for (const y26 of a25) {
-      if (!first27) {
-        t.raw(",");
-      }
-      first27 = false;
-      const o28 = y26;
-      if (o28 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfFlagsSimple(o28));
-      }
-    }
-    t.raw(">,f9=");
-    const a29 = v.f9;
-    t.count(a29.length, "<");
-    let first31 = true;
-    for (const y30 of a29) {
-      if (!first31) {
-        t.raw(",");
-      }
-      first31 = false;
-      StructSimple.fbeWriteText(t, y30);
-    }
-    t.raw(">,f10=");
-    const a32 = v.f10;
-    t.count(a32.length, "<");
-    let first34 = true;
-    for (const y33 of a32) {
-      if (!first34) {
-        t.raw(",");
-      }
-      first34 = false;
-      const o35 = y33;
-      if (o35 === undefined) {
-        t.raw("null");
-      } else {
-        StructSimple.fbeWriteText(t, o35);
-      }
-    }
-    t.raw(">)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructList.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructList);
   }
 }
 
@@ -14931,6 +13865,8 @@ export class StructList {
 export class StructSet {
   /** The type id of test.StructSet. */
   static readonly fbeType: number = 132;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructSet";
 
   f1: Set<number>;
   f2: Set<EnumSimple>;
@@ -14948,12 +13884,12 @@ export class StructSet {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["f1", ["set", "byte"]],
-      ["f2", ["set", ["enum", "test.EnumSimple", "int32"]]],
-      ["f3", ["set", ["enum", "test.FlagsSimple", "int32"]]],
+      ["f2", ["set", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
+      ["f3", ["set", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
       ["f4", ["set", ["struct", "test.StructSimple", StructSimple]]],
     ];
   }
@@ -15475,60 +14411,9 @@ export class StructSet {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructSet): void {
-    t.raw("StructSet(f1=");
-    const a1 = fbe.sortedValues(v.f1, fbe.compareValue);
-    t.count(a1.length, "{");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.int(y2);
-    }
-    t.raw("},f2=");
-    const a4 = fbe.sortedValues(v.f2, fbe.compareValue);
-    t.count(a4.length, "{");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        t.raw(",");
-      }
-      first6 = false;
-      t.raw(textOfEnumSimple(y5));
-    }
-    t.raw("},f3=");
-    const a7 = fbe.sortedValues(v.f3, fbe.compareValue);
-    t.count(a7.length, "{");
-    let first9 = true;
-    for (const y8 of a7) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.raw(textOfFlagsSimple(y8));
-    }
-    t.raw("},f4=");
-    const a10 = fbe.sortedValues(v.f4, StructSimple.fbeCompareKey);
-    t.count(a10.length, "{");
-    let first12 = true;
-    for (const y11 of a10) {
-      if (!first12) {
-        t.raw(",");
-      }
-      first12 = false;
-      StructSimple.fbeWriteText(t, y11);
-    }
-    t.raw("})");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructSet.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructSet);
   }
 }
 
@@ -15536,6 +14421,8 @@ export class StructSet {
 export class StructMap {
   /** The type id of test.StructMap. */
   static readonly fbeType: number = 140;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructMap";
 
   f1: Map<number, number>;
   f2: Map<number, number | undefined>;
@@ -15565,17 +14452,17 @@ export class StructMap {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["f1", ["map", "int32", "byte"]],
       ["f2", ["map", "int32", ["optional", "byte"]]],
       ["f3", ["map", "int32", "bytes"]],
       ["f4", ["map", "int32", ["optional", "bytes"]]],
-      ["f5", ["map", "int32", ["enum", "test.EnumSimple", "int32"]]],
-      ["f6", ["map", "int32", ["optional", ["enum", "test.EnumSimple", "int32"]]]],
-      ["f7", ["map", "int32", ["enum", "test.FlagsSimple", "int32"]]],
-      ["f8", ["map", "int32", ["optional", ["enum", "test.FlagsSimple", "int32"]]]],
+      ["f5", ["map", "int32", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
+      ["f6", ["map", "int32", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]]],
+      ["f7", ["map", "int32", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
+      ["f8", ["map", "int32", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]]],
       ["f9", ["map", "int32", ["struct", "test.StructSimple", StructSimple]]],
       ["f10", ["map", "int32", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
     ];
@@ -16961,171 +15848,9 @@ export class StructMap {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructMap): void {
-    t.raw("StructMap(f1=");
-    const m1 = fbe.sortedEntries(v.f1, fbe.compareValue);
-    t.count(m1.length, "<{");
-    let first4 = true;
-    for (const [k2, y3] of m1) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.int(k2);
-      t.raw("->");
-      t.int(y3);
-    }
-    t.raw("}>,f2=");
-    const m5 = fbe.sortedEntries(v.f2, fbe.compareValue);
-    t.count(m5.length, "<{");
-    let first8 = true;
-    for (const [k6, y7] of m5) {
-      if (!first8) {
-        t.raw(",");
-      }
-      first8 = false;
-      t.int(k6);
-      t.raw("->");
-      const o9 = y7;
-      if (o9 === undefined) {
-        t.raw("null");
-      } else {
-        t.int(o9);
-      }
-    }
-    t.raw("}>,f3=");
-    const m10 = fbe.sortedEntries(v.f3, fbe.compareValue);
-    t.count(m10.length, "<{");
-    let first13 = true;
-    for (const [k11, y12] of m10) {
-      if (!first13) {
-        t.raw(",");
-      }
-      first13 = false;
-      t.int(k11);
-      t.raw("->");
-      t.bytes(y12);
-    }
-    t.raw("}>,f4=");
-    const m14 = fbe.sortedEntries(v.f4, fbe.compareValue);
-    t.count(m14.length, "<{");
-    let first17 = true;
-    for (const [k15, y16] of m14) {
-      if (!first17) {
-        t.raw(",");
-      }
-      first17 = false;
-      t.int(k15);
-      t.raw("->");
-      const o18 = y16;
-      if (o18 === undefined) {
-        t.raw("null");
-      } else {
-        t.bytes(o18);
-      }
-    }
-    t.raw("}>,f5=");
-    const m19 = fbe.sortedEntries(v.f5, fbe.compareValue);
-    t.count(m19.length, "<{");
-    let first22 = true;
-    for (const [k20, y21] of m19) {
-      if (!first22) {
-        t.raw(",");
-      }
-      first22 = false;
-      t.int(k20);
-      t.raw("->");
-      t.raw(textOfEnumSimple(y21));
-    }
-    t.raw("}>,f6=");
-    const m23 = fbe.sortedEntries(v.f6, fbe.compareValue);
-    t.count(m23.length, "<{");
-    let first26 = true;
-    for (const [k24, y25] of m23) {
-      if (!first26) {
-        t.raw(",");
-      }
-      first26 = false;
-      t.int(k24);
-      t.raw("->");
-      const o27 = y25;
-      if (o27 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfEnumSimple(o27));
-      }
-    }
-    t.raw("}>,f7=");
-    const m28 = fbe.sortedEntries(v.f7, fbe.compareValue);
-    t.count(m28.length, "<{");
-    let first31 = true;
-    for (const [k29, y30] of m28) {
-      if (!first31) {
-        t.raw(",");
-      }
-      first31 = false;
-      t.int(k29);
-      t.raw("->");
-      t.raw(textOfFlagsSimple(y30));
-    }
-    t.raw("}>,f8=");
-    const m32 = fbe.sortedEntries(v.f8, fbe.compareValue);
-    t.count(m32.length, "<{");
-    let first35 = true;
-    for (const [k33, y34] of m32) {
-      if (!first35) {
-        t.raw(",");
-      }
-      first35 = false;
-      t.int(k33);
-      t.raw("->");
-      const o36 = y34;
-      if (o36 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfFlagsSimple(o36));
-      }
-    }
-    t.raw("}>,f9=");
-    const m37 = fbe.sortedEntries(v.f9, fbe.compareValue);
-    t.count(m37.length, "<{");
-    let first40 = true;
-    for (const [k38, y39] of m37) {
-      if (!first40) {
-        t.raw(",");
-      }
-      first40 = false;
-      t.int(k38);
-      t.raw("->");
-      StructSimple.fbeWriteText(t, y39);
-    }
-    t.raw("}>,f10=");
-    const m41 = fbe.sortedEntries(v.f10, fbe.compareValue);
-    t.count(m41.length, "<{");
-    let first44 = true;
-    for (const [k42, y43] of m41) {
-      if (!first44) {
-        t.raw(",");
-      }
-      first44 = false;
-      t.int(k42);
-      t.raw("->");
-      const o45 = y43;
-      if (o45 === undefined) {
-        t.raw("null");
-      } else {
-        StructSimple.fbeWriteText(t, o45);
-      }
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructMap.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructMap);
   }
 }
 
@@ -17133,6 +15858,8 @@ export class StructMap {
 export class StructHash {
   /** The type id of test.StructHash. */
   static readonly fbeType: number = 141;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructHash";
 
   f1: Map<string, number>;
   f2: Map<string, number | undefined>;
@@ -17162,17 +15889,17 @@ export class StructHash {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["f1", ["hash", "string", "byte"]],
       ["f2", ["hash", "string", ["optional", "byte"]]],
       ["f3", ["hash", "string", "bytes"]],
       ["f4", ["hash", "string", ["optional", "bytes"]]],
-      ["f5", ["hash", "string", ["enum", "test.EnumSimple", "int32"]]],
-      ["f6", ["hash", "string", ["optional", ["enum", "test.EnumSimple", "int32"]]]],
-      ["f7", ["hash", "string", ["enum", "test.FlagsSimple", "int32"]]],
-      ["f8", ["hash", "string", ["optional", ["enum", "test.FlagsSimple", "int32"]]]],
+      ["f5", ["hash", "string", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
+      ["f6", ["hash", "string", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]]],
+      ["f7", ["hash", "string", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
+      ["f8", ["hash", "string", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]]],
       ["f9", ["hash", "string", ["struct", "test.StructSimple", StructSimple]]],
       ["f10", ["hash", "string", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
     ];
@@ -18558,171 +17285,9 @@ export class StructHash {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructHash): void {
-    t.raw("StructHash(f1=");
-    const m1 = v.f1;
-    t.count(m1.size, "[{");
-    let first4 = true;
-    for (const [k2, y3] of m1) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.string(k2);
-      t.raw("->");
-      t.int(y3);
-    }
-    t.raw("}],f2=");
-    const m5 = v.f2;
-    t.count(m5.size, "[{");
-    let first8 = true;
-    for (const [k6, y7] of m5) {
-      if (!first8) {
-        t.raw(",");
-      }
-      first8 = false;
-      t.string(k6);
-      t.raw("->");
-      const o9 = y7;
-      if (o9 === undefined) {
-        t.raw("null");
-      } else {
-        t.int(o9);
-      }
-    }
-    t.raw("}],f3=");
-    const m10 = v.f3;
-    t.count(m10.size, "[{");
-    let first13 = true;
-    for (const [k11, y12] of m10) {
-      if (!first13) {
-        t.raw(",");
-      }
-      first13 = false;
-      t.string(k11);
-      t.raw("->");
-      t.bytes(y12);
-    }
-    t.raw("}],f4=");
-    const m14 = v.f4;
-    t.count(m14.size, "[{");
-    let first17 = true;
-    for (const [k15, y16] of m14) {
-      if (!first17) {
-        t.raw(",");
-      }
-      first17 = false;
-      t.string(k15);
-      t.raw("->");
-      const o18 = y16;
-      if (o18 === undefined) {
-        t.raw("null");
-      } else {
-        t.bytes(o18);
-      }
-    }
-    t.raw("}],f5=");
-    const m19 = v.f5;
-    t.count(m19.size, "[{");
-    let first22 = true;
-    for (const [k20, y21] of m19) {
-      if (!first22) {
-        t.raw(",");
-      }
-      first22 = false;
-      t.string(k20);
-      t.raw("->");
-      t.raw(textOfEnumSimple(y21));
-    }
-    t.raw("}],f6=");
-    const m23 = v.f6;
-    t.count(m23.size, "[{");
-    let first26 = true;
-    for (const [k24, y25] of m23) {
-      if (!first26) {
-        t.raw(",");
-      }
-      first26 = false;
-      t.string(k24);
-      t.raw("->");
-      const o27 = y25;
-      if (o27 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfEnumSimple(o27));
-      }
-    }
-    t.raw("}],f7=");
-    const m28 = v.f7;
-    t.count(m28.size, "[{");
-    let first31 = true;
-    for (const [k29, y30] of m28) {
-      if (!first31) {
-        t.raw(",");
-      }
-      first31 = false;
-      t.string(k29);
-      t.raw("->");
-      t.raw(textOfFlagsSimple(y30));
-    }
-    t.raw("}],f8=");
-    const m32 = v.f8;
-    t.count(m32.size, "[{");
-    let first35 = true;
-    for (const [k33, y34] of m32) {
-      if (!first35) {
-        t.raw(",");
-      }
-      first35 = false;
-      t.string(k33);
-      t.raw("->");
-      const o36 = y34;
-      if (o36 === undefined) {
-        t.raw("null");
-      } else {
-        t.raw(textOfFlagsSimple(o36));
-      }
-    }
-    t.raw("}],f9=");
-    const m37 = v.f9;
-    t.count(m37.size, "[{");
-    let first40 = true;
-    for (const [k38, y39] of m37) {
-      if (!first40) {
-        t.raw(",");
-      }
-      first40 = false;
-      t.string(k38);
-      t.raw("->");
-      StructSimple.fbeWriteText(t, y39);
-    }
-    t.raw("}],f10=");
-    const m41 = v.f10;
-    t.count(m41.size, "[{");
-    let first44 = true;
-    for (const [k42, y43] of m41) {
-      if (!first44) {
-        t.raw(",");
-      }
-      first44 = false;
-      t.string(k42);
-      t.raw("->");
-      const o45 = y43;
-      if (o45 === undefined) {
-        t.raw("null");
-      } else {
-        StructSimple.fbeWriteText(t, o45);
-      }
-    }
-    t.raw("}])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructHash.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructHash);
   }
 }
 
@@ -18730,6 +17295,8 @@ export class StructHash {
 export class StructHashEx {
   /** The type id of test.StructHashEx. */
   static readonly fbeType: number = 142;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructHashEx";
 
   f1: Array<[StructSimple, StructNested]>;
   f2: Array<[StructSimple, StructNested | undefined]>;
@@ -18743,7 +17310,7 @@ export class StructHashEx {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["f1", ["hash", ["struct", "test.StructSimple", StructSimple], ["struct", "test.StructNested", StructNested]]],
@@ -19245,47 +17812,9 @@ export class StructHashEx {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructHashEx): void {
-    t.raw("StructHashEx(f1=");
-    const m1 = v.f1;
-    t.count(m1.length, "[{");
-    let first4 = true;
-    for (const [k2, y3] of m1) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      StructSimple.fbeWriteText(t, k2);
-      t.raw("->");
-      StructNested.fbeWriteText(t, y3);
-    }
-    t.raw("}],f2=");
-    const m5 = v.f2;
-    t.count(m5.length, "[{");
-    let first8 = true;
-    for (const [k6, y7] of m5) {
-      if (!first8) {
-        t.raw(",");
-      }
-      first8 = false;
-      StructSimple.fbeWriteText(t, k6);
-      t.raw("->");
-      const o9 = y7;
-      if (o9 === undefined) {
-        t.raw("null");
-      } else {
-        StructNested.fbeWriteText(t, o9);
-      }
-    }
-    t.raw("}])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructHashEx.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructHashEx);
   }
 }
 
@@ -19293,6 +17822,8 @@ export class StructHashEx {
 export class StructEmpty {
   /** The type id of test.StructEmpty. */
   static readonly fbeType: number = 143;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "test.StructEmpty";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init?: Partial<StructEmpty>) {
@@ -19301,7 +17832,7 @@ export class StructEmpty {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [];
   }
@@ -19457,16 +17988,9 @@ export class StructEmpty {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: StructEmpty): void {
-    t.raw("StructEmpty()");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    StructEmpty.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, StructEmpty);
   }
 }
 

@@ -35,6 +35,8 @@ export function textOfGrade(v: Grade): string {
 export class CharKeys {
   /** The type id of chars.CharKeys. */
   static readonly fbeType: number = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "chars.CharKeys";
 
   letters: Set<number>;
   countByLetter: Map<number, number>;
@@ -48,7 +50,7 @@ export class CharKeys {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["letters", ["set", "char"]],
@@ -401,40 +403,9 @@ export class CharKeys {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: CharKeys): void {
-    t.raw("CharKeys(letters=");
-    const a1 = fbe.sortedValues(v.letters, fbe.compareChar);
-    t.count(a1.length, "{");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.char(y2);
-    }
-    t.raw("},countByLetter=");
-    const m4 = fbe.sortedEntries(v.countByLetter, fbe.compareChar);
-    t.count(m4.length, "<{");
-    let first7 = true;
-    for (const [k5, y6] of m4) {
-      if (!first7) {
-        t.raw(",");
-      }
-      first7 = false;
-      t.char(k5);
-      t.raw("->");
-      t.int(y6);
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    CharKeys.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, CharKeys);
   }
 }
 
@@ -442,6 +413,8 @@ export class CharKeys {
 export class GradeKeys {
   /** The type id of chars.GradeKeys. */
   static readonly fbeType: number = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "chars.GradeKeys";
 
   grades: Set<Grade>;
   countByGrade: Map<Grade, number>;
@@ -455,11 +428,11 @@ export class GradeKeys {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["grades", ["set", ["enum", "chars.Grade", "uint8"]]],
-      ["countByGrade", ["map", ["enum", "chars.Grade", "uint8"], "int32"]],
+      ["grades", ["set", ["enum", "chars.Grade", "uint8", textOfGrade]]],
+      ["countByGrade", ["map", ["enum", "chars.Grade", "uint8", textOfGrade], "int32"]],
     ];
   }
 
@@ -808,40 +781,9 @@ export class GradeKeys {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: GradeKeys): void {
-    t.raw("GradeKeys(grades=");
-    const a1 = fbe.sortedValues(v.grades, fbe.compareValue);
-    t.count(a1.length, "{");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      t.raw(textOfGrade(y2));
-    }
-    t.raw("},countByGrade=");
-    const m4 = fbe.sortedEntries(v.countByGrade, fbe.compareValue);
-    t.count(m4.length, "<{");
-    let first7 = true;
-    for (const [k5, y6] of m4) {
-      if (!first7) {
-        t.raw(",");
-      }
-      first7 = false;
-      t.raw(textOfGrade(k5));
-      t.raw("->");
-      t.int(y6);
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    GradeKeys.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, GradeKeys);
   }
 }
 

@@ -302,6 +302,8 @@ export function textOfFDefault(v: FDefault): string {
 export class Counted {
   /** The type id of everything.Counted. */
   static readonly fbeType: number = 1001;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Counted";
 
   a: number;
 
@@ -313,7 +315,7 @@ export class Counted {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["a", "int32"],
@@ -498,18 +500,9 @@ export class Counted {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Counted): void {
-    t.raw("Counted(a=");
-    t.int(v.a);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Counted.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Counted);
   }
 }
 
@@ -517,6 +510,8 @@ export class Counted {
 export class Shifted {
   /** The type id of everything.Shifted. */
   static readonly fbeType: number = 1020;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Shifted";
 
   a: number;
 
@@ -528,7 +523,7 @@ export class Shifted {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["a", "int32"],
@@ -713,18 +708,9 @@ export class Shifted {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Shifted): void {
-    t.raw("Shifted(a=");
-    t.int(v.a);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Shifted.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Shifted);
   }
 }
 
@@ -732,6 +718,8 @@ export class Shifted {
 export class AfterShift {
   /** The type id of everything.AfterShift. */
   static readonly fbeType: number = 1021;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.AfterShift";
 
   a: number;
 
@@ -743,7 +731,7 @@ export class AfterShift {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["a", "int32"],
@@ -928,18 +916,9 @@ export class AfterShift {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: AfterShift): void {
-    t.raw("AfterShift(a=");
-    t.int(v.a);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    AfterShift.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, AfterShift);
   }
 }
 
@@ -947,6 +926,8 @@ export class AfterShift {
 export class Fixed {
   /** The type id of everything.Fixed. */
   static readonly fbeType: number = 7;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Fixed";
 
   a: number;
 
@@ -958,7 +939,7 @@ export class Fixed {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["a", "int32"],
@@ -1143,18 +1124,9 @@ export class Fixed {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Fixed): void {
-    t.raw("Fixed(a=");
-    t.int(v.a);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Fixed.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Fixed);
   }
 }
 
@@ -1162,6 +1134,8 @@ export class Fixed {
 export class Derived extends Fixed {
   /** The type id of everything.Derived. */
   static override readonly fbeType: number = 7;
+  /** The schema name, as the text form and errors name the struct. */
+  static override readonly fbeName: string = "everything.Derived";
 
   b: number;
 
@@ -1174,7 +1148,7 @@ export class Derived extends Fixed {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static override fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["a", "int32"],
@@ -1378,20 +1352,9 @@ export class Derived extends Fixed {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static override fbeWriteText(t: fbe.TextWriter, v: Derived): void {
-    t.raw("Derived(");
-    Fixed.fbeWriteText(t, v);
-    t.raw(",b=");
-    t.int(v.b);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   override toString(): string {
-    const t = new fbe.TextWriter();
-    Derived.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Derived);
   }
 }
 
@@ -1399,6 +1362,8 @@ export class Derived extends Fixed {
 export class ImportedBase extends market.Instrument {
   /** The type id of everything.ImportedBase. */
   static override readonly fbeType: number = 1022;
+  /** The schema name, as the text form and errors name the struct. */
+  static override readonly fbeName: string = "everything.ImportedBase";
 
   price: number;
 
@@ -1424,7 +1389,7 @@ export class ImportedBase extends market.Instrument {
     return fbe.compareString(a.symbol, b.symbol);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static override fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["symbol", "string"],
@@ -1641,20 +1606,9 @@ export class ImportedBase extends market.Instrument {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static override fbeWriteText(t: fbe.TextWriter, v: ImportedBase): void {
-    t.raw("ImportedBase(");
-    market.Instrument.fbeWriteText(t, v);
-    t.raw(",price=");
-    t.float(v.price);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   override toString(): string {
-    const t = new fbe.TextWriter();
-    ImportedBase.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, ImportedBase);
   }
 }
 
@@ -1662,6 +1616,8 @@ export class ImportedBase extends market.Instrument {
 export class Note {
   /** The type id of everything.Note. */
   static readonly fbeType: number = 1023;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Note";
 
   text: string;
 
@@ -1673,7 +1629,7 @@ export class Note {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["text", "string"],
@@ -1863,18 +1819,9 @@ export class Note {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Note): void {
-    t.raw("Note(text=");
-    t.string(v.text);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Note.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Note);
   }
 }
 
@@ -1882,6 +1829,8 @@ export class Note {
 export class Quiet {
   /** The type id of everything.Quiet. */
   static readonly fbeType: number = 1024;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Quiet";
 
   password: string;
   legacy: number;
@@ -1895,10 +1844,10 @@ export class Quiet {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["password", "string"],
+      ["password", "string", "password", "hidden"],
       ["legacy", "int32"],
     ];
   }
@@ -2100,18 +2049,9 @@ export class Quiet {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Quiet): void {
-    t.raw("Quiet(password=***,legacy=");
-    t.int(v.legacy);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Quiet.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Quiet);
   }
 }
 
@@ -2119,6 +2059,8 @@ export class Quiet {
 export class Empty {
   /** The type id of everything.Empty. */
   static readonly fbeType: number = 1025;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Empty";
 
   /** A value with the schema's defaults, then the fields of `init`. */
   constructor(init?: Partial<Empty>) {
@@ -2127,7 +2069,7 @@ export class Empty {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [];
   }
@@ -2283,16 +2225,9 @@ export class Empty {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Empty): void {
-    t.raw("Empty()");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Empty.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Empty);
   }
 }
 
@@ -2300,6 +2235,8 @@ export class Empty {
 export class Everything {
   /** The type id of everything.Everything. */
   static readonly fbeType: number = 1026;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Everything";
 
   id: number;
   f1: boolean;
@@ -2430,7 +2367,7 @@ export class Everything {
     return fbe.compareValue(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "int32"],
@@ -2458,16 +2395,16 @@ export class Everything {
       ["f22", "uuid"],
       ["f23", "uuid"],
       ["f24", "bytes"],
-      ["f25", ["enum", "everything.EByte", "uint8"]],
-      ["f26", ["enum", "market.Side", "uint8"]],
-      ["f27", ["enum", "everything.FByte", "uint8"]],
-      ["f28", ["enum", "everything.FUInt64", "uint64"]],
+      ["f25", ["enum", "everything.EByte", "uint8", textOfEByte]],
+      ["f26", ["enum", "market.Side", "uint8", market.textOfSide]],
+      ["f27", ["enum", "everything.FByte", "uint8", textOfFByte]],
+      ["f28", ["enum", "everything.FUInt64", "uint64", textOfFUInt64]],
       ["f29", ["struct", "everything.Counted", Counted]],
       ["f30", ["struct", "market.Instrument", market.Instrument]],
       ["f31", ["optional", "int32"]],
       ["f32", ["optional", "int32"]],
       ["f33", ["optional", "string"]],
-      ["f34", ["optional", ["enum", "everything.EByte", "uint8"]]],
+      ["f34", ["optional", ["enum", "everything.EByte", "uint8", textOfEByte]]],
       ["f35", ["optional", ["struct", "everything.Counted", Counted]]],
       ["f36", ["array", "int32", 3]],
       ["f37", ["array", ["optional", "string"], 2]],
@@ -5156,323 +5093,9 @@ export class Everything {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Everything): void {
-    t.raw("Everything(id=");
-    t.int(v.id);
-    t.raw(",f1=");
-    t.bool(v.f1);
-    t.raw(",f2=");
-    t.int(v.f2);
-    t.raw(",f3=");
-    t.char(v.f3);
-    t.raw(",f4=");
-    t.wchar(v.f4);
-    t.raw(",f5=");
-    t.int(v.f5);
-    t.raw(",f6=");
-    t.int(v.f6);
-    t.raw(",f7=");
-    t.int(v.f7);
-    t.raw(",f8=");
-    t.int(v.f8);
-    t.raw(",f9=");
-    t.int(v.f9);
-    t.raw(",f10=");
-    t.int(v.f10);
-    t.raw(",f11=");
-    t.int(v.f11);
-    t.raw(",f12=");
-    t.int(v.f12);
-    t.raw(",f13=");
-    t.float(v.f13);
-    t.raw(",f14=");
-    t.float(v.f14);
-    t.raw(",f15=");
-    t.decimal(v.f15);
-    t.raw(",f16=");
-    t.decimal(v.f16);
-    t.raw(",f17=");
-    t.string(v.f17);
-    t.raw(",f18=");
-    t.int(v.f18);
-    t.raw(",f19=");
-    t.int(v.f19);
-    t.raw(",f20=");
-    t.uuid(v.f20);
-    t.raw(",f21=");
-    t.uuid(v.f21);
-    t.raw(",f22=");
-    t.uuid(v.f22);
-    t.raw(",f23=");
-    t.uuid(v.f23);
-    t.raw(",f24=");
-    t.bytes(v.f24);
-    t.raw(",f25=");
-    t.raw(textOfEByte(v.f25));
-    t.raw(",f26=");
-    t.raw(market.textOfSide(v.f26));
-    t.raw(",f27=");
-    t.raw(textOfFByte(v.f27));
-    t.raw(",f28=");
-    t.raw(textOfFUInt64(v.f28));
-    t.raw(",f29=");
-    Counted.fbeWriteText(t, v.f29);
-    t.raw(",f30=");
-    market.Instrument.fbeWriteText(t, v.f30);
-    t.raw(",f31=");
-    const o1 = v.f31;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o1);
-    }
-    t.raw(",f32=");
-    const o2 = v.f32;
-    if (o2 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o2);
-    }
-    t.raw(",f33=");
-    const o3 = v.f33;
-    if (o3 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o3);
-    }
-    t.raw(",f34=");
-    const o4 = v.f34;
-    if (o4 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfEByte(o4));
-    }
-    t.raw(",f35=");
-    const o5 = v.f35;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      Counted.fbeWriteText(t, o5);
-    }
-    t.raw(",f36=");
-    const a6 = v.f36;
-    t.count(a6.length, "[");
-    let first8 = true;
-    for (const y7 of a6) {
-      if (!first8) {
-        t.raw(",");
-      }
-      first8 = false;
-      t.int(y7);
-    }
-    t.raw("],f37=");
-    const a9 = v.f37;
-    t.count(a9.length, "[");
-    let first11 = true;
-    for (const y10 of a9) {
-      if (!first11) {
-        t.raw(",");
-      }
-      first11 = false;
-      const o12 = y10;
-      if (o12 === undefined) {
-        t.raw("null");
-      } else {
-        t.string(o12);
-      }
-    }
-    t.raw("],f38=");
-    const a13 = v.f38;
-    t.count(a13.length, "[");
-    let first15 = true;
-    for (const y14 of a13) {
-      if (!first15) {
-        t.raw(",");
-      }
-      first15 = false;
-      t.float(y14);
-    }
-    t.raw("],f39=");
-    const a16 = v.f39;
-    t.count(a16.length, "[");
-    let first18 = true;
-    for (const y17 of a16) {
-      if (!first18) {
-        t.raw(",");
-      }
-      first18 = false;
-      const o19 = y17;
-      if (o19 === undefined) {
-        t.raw("null");
-      } else {
-        Counted.fbeWriteText(t, o19);
-      }
-    }
-    t.raw("],f40=");
-    const a20 = v.f40;
-    t.count(a20.length, "<");
-    let first22 = true;
-    for (const y21 of a20) {
-      if (!first22) {
-        t.raw(",");
-      }
-      first22 = false;
-      t.string(y21);
-    }
-    t.raw(">,f41=");
-    const a23 = fbe.sortedValues(v.f41, fbe.compareValue);
-    t.count(a23.length, "{");
-    let first25 = true;
-    for (const y24 of a23) {
-      if (!first25) {
-        t.raw(",");
-      }
-      first25 = false;
-      t.int(y24);
-    }
-    t.raw("},f42=");
-    const a26 = fbe.sortedValues(v.f42, market.Instrument.fbeCompareKey);
-    t.count(a26.length, "{");
-    let first28 = true;
-    for (const y27 of a26) {
-      if (!first28) {
-        t.raw(",");
-      }
-      first28 = false;
-      market.Instrument.fbeWriteText(t, y27);
-    }
-    t.raw("},f43=");
-    const m29 = fbe.sortedEntries(v.f43, fbe.compareValue);
-    t.count(m29.length, "<{");
-    let first32 = true;
-    for (const [k30, y31] of m29) {
-      if (!first32) {
-        t.raw(",");
-      }
-      first32 = false;
-      t.int(k30);
-      t.raw("->");
-      t.string(y31);
-    }
-    t.raw("}>,f44=");
-    const m33 = fbe.sortedEntries(v.f44, fbe.compareString);
-    t.count(m33.length, "<{");
-    let first36 = true;
-    for (const [k34, y35] of m33) {
-      if (!first36) {
-        t.raw(",");
-      }
-      first36 = false;
-      t.string(k34);
-      t.raw("->");
-      const o37 = y35;
-      if (o37 === undefined) {
-        t.raw("null");
-      } else {
-        Counted.fbeWriteText(t, o37);
-      }
-    }
-    t.raw("}>,f45=");
-    const m38 = v.f45;
-    t.count(m38.length, "[{");
-    let first41 = true;
-    for (const [k39, y40] of m38) {
-      if (!first41) {
-        t.raw(",");
-      }
-      first41 = false;
-      t.uuid(k39);
-      t.raw("->");
-      t.bytes(y40);
-    }
-    t.raw("}],f46=");
-    const m42 = v.f46;
-    t.count(m42.length, "[{");
-    let first45 = true;
-    for (const [k43, y44] of m42) {
-      if (!first45) {
-        t.raw(",");
-      }
-      first45 = false;
-      market.Instrument.fbeWriteText(t, k43);
-      t.raw("->");
-      Counted.fbeWriteText(t, y44);
-    }
-    t.raw("}],f47=");
-    const o46 = v.f47;
-    if (o46 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o46);
-    }
-    t.raw(",f47Reset=");
-    t.bool(v.f47Reset);
-    t.raw(",f48=");
-    const o47 = v.f48;
-    if (o47 === undefined) {
-      t.raw("null");
-    } else {
-      t.int(o47);
-    }
-    t.raw(",f49=");
-    const m48 = fbe.sortedEntries(v.f49, fbe.compareBlob);
-    t.count(m48.length, "<{");
-    let first51 = true;
-    for (const [k49, y50] of m48) {
-      if (!first51) {
-        t.raw(",");
-      }
-      first51 = false;
-      t.bytes(k49);
-      t.raw("->");
-      t.int(y50);
-    }
-    t.raw("}>,f50=");
-    const m52 = v.f50;
-    t.count(m52.length, "[{");
-    let first55 = true;
-    for (const [k53, y54] of m52) {
-      if (!first55) {
-        t.raw(",");
-      }
-      first55 = false;
-      t.bytes(k53);
-      t.raw("->");
-      t.string(y54);
-    }
-    t.raw("}],f51=");
-    const a56 = fbe.sortedValues(v.f51, fbe.compareDecimal);
-    t.count(a56.length, "{");
-    let first58 = true;
-    for (const y57 of a56) {
-      if (!first58) {
-        t.raw(",");
-      }
-      first58 = false;
-      t.decimal(y57);
-    }
-    t.raw("},f52=");
-    const m59 = fbe.sortedEntries(v.f52, fbe.compareDecimal);
-    t.count(m59.length, "<{");
-    let first62 = true;
-    for (const [k60, y61] of m59) {
-      if (!first62) {
-        t.raw(",");
-      }
-      first62 = false;
-      t.decimal(k60);
-      t.raw("->");
-      t.int(y61);
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Everything.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Everything);
   }
 }
 
@@ -5480,6 +5103,8 @@ export class Everything {
 export class PlaceOrder {
   /** The type id of everything.PlaceOrder. */
   static readonly fbeType: number = 1027;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.PlaceOrder";
 
   id: fbe.Uuid;
   instrument: market.Instrument;
@@ -5506,7 +5131,7 @@ export class PlaceOrder {
     return fbe.compareUuid(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "uuid"],
@@ -5747,20 +5372,9 @@ export class PlaceOrder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: PlaceOrder): void {
-    t.raw("PlaceOrder(id=");
-    t.uuid(v.id);
-    t.raw(",instrument=");
-    market.Instrument.fbeWriteText(t, v.instrument);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    PlaceOrder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, PlaceOrder);
   }
 }
 
@@ -5768,6 +5382,8 @@ export class PlaceOrder {
 export class Accepted {
   /** The type id of everything.Accepted. */
   static readonly fbeType: number = 1028;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Accepted";
 
   id: fbe.Uuid;
 
@@ -5792,7 +5408,7 @@ export class Accepted {
     return fbe.compareUuid(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "uuid"],
@@ -5977,18 +5593,9 @@ export class Accepted {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Accepted): void {
-    t.raw("Accepted(id=");
-    t.uuid(v.id);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Accepted.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Accepted);
   }
 }
 
@@ -5996,6 +5603,8 @@ export class Accepted {
 export class Rejected {
   /** The type id of everything.Rejected. */
   static readonly fbeType: number = 1029;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Rejected";
 
   id: fbe.Uuid;
   reason: string;
@@ -6022,7 +5631,7 @@ export class Rejected {
     return fbe.compareUuid(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "uuid"],
@@ -6227,20 +5836,9 @@ export class Rejected {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Rejected): void {
-    t.raw("Rejected(id=");
-    t.uuid(v.id);
-    t.raw(",reason=");
-    t.string(v.reason);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Rejected.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Rejected);
   }
 }
 
@@ -6248,6 +5846,8 @@ export class Rejected {
 export class Ping {
   /** The type id of everything.Ping. */
   static readonly fbeType: number = 1030;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Ping";
 
   sequence: bigint;
 
@@ -6259,7 +5859,7 @@ export class Ping {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["sequence", "int64"],
@@ -6444,18 +6044,9 @@ export class Ping {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Ping): void {
-    t.raw("Ping(sequence=");
-    t.int(v.sequence);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Ping.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Ping);
   }
 }
 
@@ -6463,6 +6054,8 @@ export class Ping {
 export class FixedKeywords {
   /** The type id of everything.FixedKeywords. */
   static readonly fbeType: number = 1031;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.FixedKeywords";
 
   new: number;
   swap: boolean;
@@ -6478,12 +6071,12 @@ export class FixedKeywords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["new", "int32"],
       ["swap", "bool"],
-      ["default", ["enum", "everything.Reserved", "int32"]],
+      ["default", ["enum", "everything.Reserved", "int32", textOfReserved]],
     ];
   }
 
@@ -6693,22 +6286,9 @@ export class FixedKeywords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: FixedKeywords): void {
-    t.raw("FixedKeywords(new=");
-    t.int(v.new);
-    t.raw(",swap=");
-    t.bool(v.swap);
-    t.raw(",default=");
-    t.raw(textOfReserved(v.default));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    FixedKeywords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FixedKeywords);
   }
 }
 
@@ -6716,6 +6296,8 @@ export class FixedKeywords {
 export class Keywords {
   /** The type id of everything.Keywords. */
   static readonly fbeType: number = 1032;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Keywords";
 
   new: number;
   class: string;
@@ -6743,17 +6325,17 @@ export class Keywords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["new", "int32"],
       ["class", "string"],
-      ["default", ["enum", "everything.Reserved", "int32"]],
+      ["default", ["enum", "everything.Reserved", "int32", textOfReserved]],
       ["swap", "bool"],
       ["from", "int32"],
       ["None", "int32"],
       ["NULL", "int32"],
-      ["operator", ["optional", ["enum", "everything.Reserved", "int32"]]],
+      ["operator", ["optional", ["enum", "everything.Reserved", "int32", textOfReserved]]],
       ["this", ["vector", ["struct", "everything.FixedKeywords", FixedKeywords]]],
     ];
   }
@@ -7161,48 +6743,9 @@ export class Keywords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Keywords): void {
-    t.raw("Keywords(new=");
-    t.int(v.new);
-    t.raw(",class=");
-    t.string(v.class);
-    t.raw(",default=");
-    t.raw(textOfReserved(v.default));
-    t.raw(",swap=");
-    t.bool(v.swap);
-    t.raw(",from=");
-    t.int(v.from);
-    t.raw(",None=");
-    t.int(v.None);
-    t.raw(",NULL=");
-    t.int(v.NULL);
-    t.raw(",operator=");
-    const o1 = v.operator;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfReserved(o1));
-    }
-    t.raw(",this=");
-    const a2 = v.this;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      FixedKeywords.fbeWriteText(t, y3);
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Keywords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Keywords);
   }
 }
 
@@ -7210,6 +6753,8 @@ export class Keywords {
 export class Route {
   /** The type id of everything.Route. */
   static readonly fbeType: number = 1033;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Route";
 
   venue: string;
   weight: number;
@@ -7238,7 +6783,7 @@ export class Route {
     return fbe.compareString(a.venue, b.venue) || fbe.compareValue(a.leg, b.leg);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["venue", "string"],
@@ -7458,22 +7003,9 @@ export class Route {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Route): void {
-    t.raw("Route(venue=");
-    t.string(v.venue);
-    t.raw(",weight=");
-    t.float(v.weight);
-    t.raw(",leg=");
-    t.int(v.leg);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Route.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Route);
   }
 }
 
@@ -7481,6 +7013,8 @@ export class Route {
 export class Routes {
   /** The type id of everything.Routes. */
   static readonly fbeType: number = 1034;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "everything.Routes";
 
   routes: Route[];
   ranks: Array<[Route, number]>;
@@ -7496,7 +7030,7 @@ export class Routes {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["routes", ["set", ["struct", "everything.Route", Route]]],
@@ -8023,53 +7557,9 @@ export class Routes {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Routes): void {
-    t.raw("Routes(routes=");
-    const a1 = fbe.sortedValues(v.routes, Route.fbeCompareKey);
-    t.count(a1.length, "{");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        t.raw(",");
-      }
-      first3 = false;
-      Route.fbeWriteText(t, y2);
-    }
-    t.raw("},ranks=");
-    const m4 = fbe.sortedEntries(v.ranks, Route.fbeCompareKey);
-    t.count(m4.length, "<{");
-    let first7 = true;
-    for (const [k5, y6] of m4) {
-      if (!first7) {
-        t.raw(",");
-      }
-      first7 = false;
-      Route.fbeWriteText(t, k5);
-      t.raw("->");
-      t.int(y6);
-    }
-    t.raw("}>,names=");
-    const m8 = v.names;
-    t.count(m8.length, "[{");
-    let first11 = true;
-    for (const [k9, y10] of m8) {
-      if (!first11) {
-        t.raw(",");
-      }
-      first11 = false;
-      Route.fbeWriteText(t, k9);
-      t.raw("->");
-      t.string(y10);
-    }
-    t.raw("}])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Routes.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Routes);
   }
 }
 

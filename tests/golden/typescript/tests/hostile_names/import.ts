@@ -1675,6 +1675,8 @@ export function textOfModifier(v: Modifier): string {
 export class Order {
   /** The type id of import.Order. */
   static readonly fbeType: number = 1;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Order";
 
   side: number;
   s: side;
@@ -1690,12 +1692,12 @@ export class Order {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["side", "int32"],
-      ["s", ["enum", "import.side", "int32"]],
-      ["range", ["enum", "import.range", "int32"]],
+      ["s", ["enum", "import.side", "int32", textOfside_]],
+      ["range", ["enum", "import.range", "int32", textOfrange]],
     ];
   }
 
@@ -1905,22 +1907,9 @@ export class Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Order): void {
-    t.raw("Order(side=");
-    t.int(v.side);
-    t.raw(",s=");
-    t.raw(textOfside_(v.s));
-    t.raw(",range=");
-    t.raw(textOfrange(v.range));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Order.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Order);
   }
 }
 
@@ -1928,6 +1917,8 @@ export class Order {
 export class CppWords {
   /** The type id of import.CppWords. */
   static readonly fbeType: number = 2;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.CppWords";
 
   alignas: Word;
   alignof: number;
@@ -2167,18 +2158,18 @@ export class CppWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["alignas", ["enum", "import.Word", "int16"]],
+      ["alignas", ["enum", "import.Word", "int16", textOfWord]],
       ["alignof", "int32"],
       ["and", "string"],
       ["and_eq", ["optional", "bool"]],
-      ["asm", ["enum", "import.Modifier", "uint64"]],
+      ["asm", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["auto", "double"],
-      ["bitand", ["enum", "import.side", "int32"]],
+      ["bitand", ["enum", "import.side", "int32", textOfside_]],
       ["bitor", "int64"],
-      ["break", ["vector", ["enum", "import.Word", "int16"]]],
+      ["break", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["case", ["optional", "string"]],
       ["catch", "bytes"],
       ["char8_t", ["map", "string", "int32"]],
@@ -2187,16 +2178,16 @@ export class CppWords {
       ["class", "timestamp"],
       ["compl", "float"],
       ["concept", "uint8"],
-      ["const", ["optional", ["enum", "import.Word", "int16"]]],
-      ["consteval", ["enum", "import.Word", "int16"]],
+      ["const", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["consteval", ["enum", "import.Word", "int16", textOfWord]],
       ["constexpr", "int32"],
       ["constinit", "string"],
       ["const_cast", ["optional", "bool"]],
-      ["continue", ["enum", "import.Modifier", "uint64"]],
+      ["continue", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["co_await", "double"],
-      ["co_return", ["enum", "import.side", "int32"]],
+      ["co_return", ["enum", "import.side", "int32", textOfside_]],
       ["co_yield", "int64"],
-      ["decltype", ["vector", ["enum", "import.Word", "int16"]]],
+      ["decltype", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["default", ["optional", "string"]],
       ["delete", "bytes"],
       ["do", ["map", "string", "int32"]],
@@ -2205,16 +2196,16 @@ export class CppWords {
       ["explicit", "timestamp"],
       ["export", "float"],
       ["extern", "uint8"],
-      ["final", ["optional", ["enum", "import.Word", "int16"]]],
-      ["for", ["enum", "import.Word", "int16"]],
+      ["final", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["for", ["enum", "import.Word", "int16", textOfWord]],
       ["friend", "int32"],
       ["goto", "string"],
       ["if", ["optional", "bool"]],
-      ["import", ["enum", "import.Modifier", "uint64"]],
+      ["import", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["inline", "double"],
-      ["int", ["enum", "import.side", "int32"]],
+      ["int", ["enum", "import.side", "int32", textOfside_]],
       ["long", "int64"],
-      ["module", ["vector", ["enum", "import.Word", "int16"]]],
+      ["module", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["mutable", ["optional", "string"]],
       ["namespace", "bytes"],
       ["new", ["map", "string", "int32"]],
@@ -2223,16 +2214,16 @@ export class CppWords {
       ["not_eq", "timestamp"],
       ["nullptr", "float"],
       ["operator", "uint8"],
-      ["or", ["optional", ["enum", "import.Word", "int16"]]],
-      ["or_eq", ["enum", "import.Word", "int16"]],
+      ["or", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["or_eq", ["enum", "import.Word", "int16", textOfWord]],
       ["override", "int32"],
       ["private", "string"],
       ["protected", ["optional", "bool"]],
-      ["public", ["enum", "import.Modifier", "uint64"]],
+      ["public", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["register", "double"],
-      ["reinterpret_cast", ["enum", "import.side", "int32"]],
+      ["reinterpret_cast", ["enum", "import.side", "int32", textOfside_]],
       ["requires", "int64"],
-      ["return", ["vector", ["enum", "import.Word", "int16"]]],
+      ["return", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["short", ["optional", "string"]],
       ["signed", "bytes"],
       ["sizeof", ["map", "string", "int32"]],
@@ -2241,16 +2232,16 @@ export class CppWords {
       ["static_cast", "timestamp"],
       ["switch", "float"],
       ["template", "uint8"],
-      ["this", ["optional", ["enum", "import.Word", "int16"]]],
-      ["thread_local", ["enum", "import.Word", "int16"]],
+      ["this", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["thread_local", ["enum", "import.Word", "int16", textOfWord]],
       ["throw", "int32"],
       ["try", "string"],
       ["typedef", ["optional", "bool"]],
-      ["typeid", ["enum", "import.Modifier", "uint64"]],
+      ["typeid", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["typename", "double"],
-      ["union", ["enum", "import.side", "int32"]],
+      ["union", ["enum", "import.side", "int32", textOfside_]],
       ["unsigned", "int64"],
-      ["using", ["vector", ["enum", "import.Word", "int16"]]],
+      ["using", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["virtual", ["optional", "string"]],
       ["void", "bytes"],
       ["volatile", ["map", "string", "int32"]],
@@ -2259,16 +2250,16 @@ export class CppWords {
       ["xor", "timestamp"],
       ["xor_eq", "float"],
       ["assert", "uint8"],
-      ["errno", ["optional", ["enum", "import.Word", "int16"]]],
-      ["EOF", ["enum", "import.Word", "int16"]],
+      ["errno", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["EOF", ["enum", "import.Word", "int16", textOfWord]],
       ["NULL", "int32"],
       ["stdin", "string"],
       ["stdout", ["optional", "bool"]],
-      ["stderr", ["enum", "import.Modifier", "uint64"]],
+      ["stderr", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["offsetof", "double"],
-      ["std", ["enum", "import.side", "int32"]],
+      ["std", ["enum", "import.side", "int32", textOfside_]],
       ["FBE", "int64"],
-      ["int8_t", ["vector", ["enum", "import.Word", "int16"]]],
+      ["int8_t", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["uint8_t", ["optional", "string"]],
       ["int16_t", "bytes"],
       ["uint16_t", ["map", "string", "int32"]],
@@ -2277,14 +2268,14 @@ export class CppWords {
       ["int64_t", "timestamp"],
       ["uint64_t", "float"],
       ["size_t", "uint8"],
-      ["ptrdiff_t", ["optional", ["enum", "import.Word", "int16"]]],
-      ["nullptr_t", ["enum", "import.Word", "int16"]],
+      ["ptrdiff_t", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["nullptr_t", ["enum", "import.Word", "int16", textOfWord]],
       ["linux", "int32"],
       ["unix", "string"],
       ["BUFSIZ", ["optional", "bool"]],
-      ["INT32_MAX", ["enum", "import.Modifier", "uint64"]],
+      ["INT32_MAX", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["CHAR_BIT", "double"],
-      ["EINVAL", ["enum", "import.side", "int32"]],
+      ["EINVAL", ["enum", "import.side", "int32", textOfside_]],
     ];
   }
 
@@ -5597,461 +5588,9 @@ export class CppWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: CppWords): void {
-    t.raw("CppWords(alignas=");
-    t.raw(textOfWord(v.alignas));
-    t.raw(",alignof=");
-    t.int(v.alignof);
-    t.raw(",and=");
-    t.string(v.and);
-    t.raw(",and_eq=");
-    const o1 = v.and_eq;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",asm=");
-    t.raw(textOfModifier(v.asm));
-    t.raw(",auto=");
-    t.float(v.auto);
-    t.raw(",bitand=");
-    t.raw(textOfside_(v.bitand));
-    t.raw(",bitor=");
-    t.int(v.bitor);
-    t.raw(",break=");
-    const a2 = v.break;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],case=");
-    const o5 = v.case;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",catch=");
-    t.bytes(v.catch);
-    t.raw(",char8_t=");
-    const m6 = fbe.sortedEntries(v.char8_t, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,char16_t=");
-    t.decimal(v.char16_t);
-    t.raw(",char32_t=");
-    t.uuid(v.char32_t);
-    t.raw(",class=");
-    t.int(v.class);
-    t.raw(",compl=");
-    t.float(v.compl);
-    t.raw(",concept=");
-    t.int(v.concept);
-    t.raw(",const=");
-    const o10 = v.const;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",consteval=");
-    t.raw(textOfWord(v.consteval));
-    t.raw(",constexpr=");
-    t.int(v.constexpr);
-    t.raw(",constinit=");
-    t.string(v.constinit);
-    t.raw(",const_cast=");
-    const o11 = v.const_cast;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",continue=");
-    t.raw(textOfModifier(v.continue));
-    t.raw(",co_await=");
-    t.float(v.co_await);
-    t.raw(",co_return=");
-    t.raw(textOfside_(v.co_return));
-    t.raw(",co_yield=");
-    t.int(v.co_yield);
-    t.raw(",decltype=");
-    const a12 = v.decltype;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],default=");
-    const o15 = v.default;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",delete=");
-    t.bytes(v.delete);
-    t.raw(",do=");
-    const m16 = fbe.sortedEntries(v.do, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,dynamic_cast=");
-    t.decimal(v.dynamic_cast);
-    t.raw(",else=");
-    t.uuid(v.else);
-    t.raw(",explicit=");
-    t.int(v.explicit);
-    t.raw(",export=");
-    t.float(v.export);
-    t.raw(",extern=");
-    t.int(v.extern);
-    t.raw(",final=");
-    const o20 = v.final;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",for=");
-    t.raw(textOfWord(v.for));
-    t.raw(",friend=");
-    t.int(v.friend);
-    t.raw(",goto=");
-    t.string(v.goto);
-    t.raw(",if=");
-    const o21 = v.if;
-    if (o21 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o21);
-    }
-    t.raw(",import=");
-    t.raw(textOfModifier(v.import));
-    t.raw(",inline=");
-    t.float(v.inline);
-    t.raw(",int=");
-    t.raw(textOfside_(v.int));
-    t.raw(",long=");
-    t.int(v.long);
-    t.raw(",module=");
-    const a22 = v.module;
-    t.count(a22.length, "[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        t.raw(",");
-      }
-      first24 = false;
-      t.raw(textOfWord(y23));
-    }
-    t.raw("],mutable=");
-    const o25 = v.mutable;
-    if (o25 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o25);
-    }
-    t.raw(",namespace=");
-    t.bytes(v.namespace);
-    t.raw(",new=");
-    const m26 = fbe.sortedEntries(v.new, fbe.compareString);
-    t.count(m26.length, "<{");
-    let first29 = true;
-    for (const [k27, y28] of m26) {
-      if (!first29) {
-        t.raw(",");
-      }
-      first29 = false;
-      t.string(k27);
-      t.raw("->");
-      t.int(y28);
-    }
-    t.raw("}>,noexcept=");
-    t.decimal(v.noexcept);
-    t.raw(",not=");
-    t.uuid(v.not);
-    t.raw(",not_eq=");
-    t.int(v.not_eq);
-    t.raw(",nullptr=");
-    t.float(v.nullptr);
-    t.raw(",operator=");
-    t.int(v.operator);
-    t.raw(",or=");
-    const o30 = v.or;
-    if (o30 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o30));
-    }
-    t.raw(",or_eq=");
-    t.raw(textOfWord(v.or_eq));
-    t.raw(",override=");
-    t.int(v.override);
-    t.raw(",private=");
-    t.string(v.private);
-    t.raw(",protected=");
-    const o31 = v.protected;
-    if (o31 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o31);
-    }
-    t.raw(",public=");
-    t.raw(textOfModifier(v.public));
-    t.raw(",register=");
-    t.float(v.register);
-    t.raw(",reinterpret_cast=");
-    t.raw(textOfside_(v.reinterpret_cast));
-    t.raw(",requires=");
-    t.int(v.requires);
-    t.raw(",return=");
-    const a32 = v.return;
-    t.count(a32.length, "[");
-    let first34 = true;
-    for (const y33 of a32) {
-      if (!first34) {
-        t.raw(",");
-      }
-      first34 = false;
-      t.raw(textOfWord(y33));
-    }
-    t.raw("],short=");
-    const o35 = v.short;
-    if (o35 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o35);
-    }
-    t.raw(",signed=");
-    t.bytes(v.signed);
-    t.raw(",sizeof=");
-    const m36 = fbe.sortedEntries(v.sizeof, fbe.compareString);
-    t.count(m36.length, "<{");
-    let first39 = true;
-    for (const [k37, y38] of m36) {
-      if (!first39) {
-        t.raw(",");
-      }
-      first39 = false;
-      t.string(k37);
-      t.raw("->");
-      t.int(y38);
-    }
-    t.raw("}>,static=");
-    t.decimal(v.static);
-    t.raw(",static_assert=");
-    t.uuid(v.static_assert);
-    t.raw(",static_cast=");
-    t.int(v.static_cast);
-    t.raw(",switch=");
-    t.float(v.switch);
-    t.raw(",template=");
-    t.int(v.template);
-    t.raw(",this=");
-    const o40 = v.this;
-    if (o40 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o40));
-    }
-    t.raw(",thread_local=");
-    t.raw(textOfWord(v.thread_local));
-    t.raw(",throw=");
-    t.int(v.throw);
-    t.raw(",try=");
-    t.string(v.try);
-    t.raw(",typedef=");
-    const o41 = v.typedef;
-    if (o41 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o41);
-    }
-    t.raw(",typeid=");
-    t.raw(textOfModifier(v.typeid));
-    t.raw(",typename=");
-    t.float(v.typename);
-    t.raw(",union=");
-    t.raw(textOfside_(v.union));
-    t.raw(",unsigned=");
-    t.int(v.unsigned);
-    t.raw(",using=");
-    const a42 = v.using;
-    t.count(a42.length, "[");
-    let first44 = true;
-    for (const y43 of a42) {
-      if (!first44) {
-        t.raw(",");
-      }
-      first44 = false;
-      t.raw(textOfWord(y43));
-    }
-    t.raw("],virtual=");
-    const o45 = v.virtual;
-    if (o45 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o45);
-    }
-    t.raw(",void=");
-    t.bytes(v.void);
-    t.raw(",volatile=");
-    const m46 = fbe.sortedEntries(v.volatile, fbe.compareString);
-    t.count(m46.length, "<{");
-    let first49 = true;
-    for (const [k47, y48] of m46) {
-      if (!first49) {
-        t.raw(",");
-      }
-      first49 = false;
-      t.string(k47);
-      t.raw("->");
-      t.int(y48);
-    }
-    t.raw("}>,wchar_t=");
-    t.decimal(v.wchar_t);
-    t.raw(",while=");
-    t.uuid(v.while);
-    t.raw(",xor=");
-    t.int(v.xor);
-    t.raw(",xor_eq=");
-    t.float(v.xor_eq);
-    t.raw(",assert=");
-    t.int(v.assert);
-    t.raw(",errno=");
-    const o50 = v.errno;
-    if (o50 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o50));
-    }
-    t.raw(",EOF=");
-    t.raw(textOfWord(v.EOF));
-    t.raw(",NULL=");
-    t.int(v.NULL);
-    t.raw(",stdin=");
-    t.string(v.stdin);
-    t.raw(",stdout=");
-    const o51 = v.stdout;
-    if (o51 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o51);
-    }
-    t.raw(",stderr=");
-    t.raw(textOfModifier(v.stderr));
-    t.raw(",offsetof=");
-    t.float(v.offsetof);
-    t.raw(",std=");
-    t.raw(textOfside_(v.std));
-    t.raw(",FBE=");
-    t.int(v.FBE);
-    t.raw(",int8_t=");
-    const a52 = v.int8_t;
-    t.count(a52.length, "[");
-    let first54 = true;
-    for (const y53 of a52) {
-      if (!first54) {
-        t.raw(",");
-      }
-      first54 = false;
-      t.raw(textOfWord(y53));
-    }
-    t.raw("],uint8_t=");
-    const o55 = v.uint8_t;
-    if (o55 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o55);
-    }
-    t.raw(",int16_t=");
-    t.bytes(v.int16_t);
-    t.raw(",uint16_t=");
-    const m56 = fbe.sortedEntries(v.uint16_t, fbe.compareString);
-    t.count(m56.length, "<{");
-    let first59 = true;
-    for (const [k57, y58] of m56) {
-      if (!first59) {
-        t.raw(",");
-      }
-      first59 = false;
-      t.string(k57);
-      t.raw("->");
-      t.int(y58);
-    }
-    t.raw("}>,int32_t=");
-    t.decimal(v.int32_t);
-    t.raw(",uint32_t=");
-    t.uuid(v.uint32_t);
-    t.raw(",int64_t=");
-    t.int(v.int64_t);
-    t.raw(",uint64_t=");
-    t.float(v.uint64_t);
-    t.raw(",size_t=");
-    t.int(v.size_t);
-    t.raw(",ptrdiff_t=");
-    const o60 = v.ptrdiff_t;
-    if (o60 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o60));
-    }
-    t.raw(",nullptr_t=");
-    t.raw(textOfWord(v.nullptr_t));
-    t.raw(",linux=");
-    t.int(v.linux);
-    t.raw(",unix=");
-    t.string(v.unix);
-    t.raw(",BUFSIZ=");
-    const o61 = v.BUFSIZ;
-    if (o61 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o61);
-    }
-    t.raw(",INT32_MAX=");
-    t.raw(textOfModifier(v.INT32_MAX));
-    t.raw(",CHAR_BIT=");
-    t.float(v.CHAR_BIT);
-    t.raw(",EINVAL=");
-    t.raw(textOfside_(v.EINVAL));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    CppWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, CppWords);
   }
 }
 
@@ -6059,6 +5598,8 @@ export class CppWords {
 export class PythonWords {
   /** The type id of import.PythonWords. */
   static readonly fbeType: number = 3;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.PythonWords";
 
   False: Word;
   None: number;
@@ -6158,18 +5699,18 @@ export class PythonWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["False", ["enum", "import.Word", "int16"]],
+      ["False", ["enum", "import.Word", "int16", textOfWord]],
       ["None", "int32"],
       ["True", "string"],
       ["as", ["optional", "bool"]],
-      ["async", ["enum", "import.Modifier", "uint64"]],
+      ["async", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["await", "double"],
-      ["def", ["enum", "import.side", "int32"]],
+      ["def", ["enum", "import.side", "int32", textOfside_]],
       ["del", "int64"],
-      ["elif", ["vector", ["enum", "import.Word", "int16"]]],
+      ["elif", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["except", ["optional", "string"]],
       ["finally", "bytes"],
       ["from", ["map", "string", "int32"]],
@@ -6178,16 +5719,16 @@ export class PythonWords {
       ["is", "timestamp"],
       ["lambda", "float"],
       ["nonlocal", "uint8"],
-      ["pass", ["optional", ["enum", "import.Word", "int16"]]],
-      ["raise", ["enum", "import.Word", "int16"]],
+      ["pass", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["raise", ["enum", "import.Word", "int16", textOfWord]],
       ["with", "int32"],
       ["yield", "string"],
       ["_", ["optional", "bool"]],
-      ["match", ["enum", "import.Modifier", "uint64"]],
+      ["match", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["self", "double"],
-      ["cls", ["enum", "import.side", "int32"]],
+      ["cls", ["enum", "import.side", "int32", textOfside_]],
       ["print", "int64"],
-      ["len", ["vector", ["enum", "import.Word", "int16"]]],
+      ["len", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["list", ["optional", "string"]],
       ["dict", "bytes"],
       ["set", ["map", "string", "int32"]],
@@ -6196,16 +5737,16 @@ export class PythonWords {
       ["super", "timestamp"],
       ["isinstance", "float"],
       ["property", "uint8"],
-      ["staticmethod", ["optional", ["enum", "import.Word", "int16"]]],
-      ["classmethod", ["enum", "import.Word", "int16"]],
+      ["staticmethod", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["classmethod", ["enum", "import.Word", "int16", textOfWord]],
       ["typing", "int32"],
       ["Any", "string"],
       ["ClassVar", ["optional", "bool"]],
-      ["Callable", ["enum", "import.Modifier", "uint64"]],
+      ["Callable", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["IntEnum", "double"],
-      ["IntFlag", ["enum", "import.side", "int32"]],
+      ["IntFlag", ["enum", "import.side", "int32", textOfside_]],
       ["PACKAGE", "int64"],
-      ["VERSION", ["vector", ["enum", "import.Word", "int16"]]],
+      ["VERSION", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
     ];
   }
 
@@ -7584,190 +7125,9 @@ export class PythonWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: PythonWords): void {
-    t.raw("PythonWords(False=");
-    t.raw(textOfWord(v.False));
-    t.raw(",None=");
-    t.int(v.None);
-    t.raw(",True=");
-    t.string(v.True);
-    t.raw(",as=");
-    const o1 = v.as;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",async=");
-    t.raw(textOfModifier(v.async));
-    t.raw(",await=");
-    t.float(v.await);
-    t.raw(",def=");
-    t.raw(textOfside_(v.def));
-    t.raw(",del=");
-    t.int(v.del);
-    t.raw(",elif=");
-    const a2 = v.elif;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],except=");
-    const o5 = v.except;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",finally=");
-    t.bytes(v.finally);
-    t.raw(",from=");
-    const m6 = fbe.sortedEntries(v.from, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,global=");
-    t.decimal(v.global);
-    t.raw(",in=");
-    t.uuid(v.in);
-    t.raw(",is=");
-    t.int(v.is);
-    t.raw(",lambda=");
-    t.float(v.lambda);
-    t.raw(",nonlocal=");
-    t.int(v.nonlocal);
-    t.raw(",pass=");
-    const o10 = v.pass;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",raise=");
-    t.raw(textOfWord(v.raise));
-    t.raw(",with=");
-    t.int(v.with);
-    t.raw(",yield=");
-    t.string(v.yield);
-    t.raw(",_=");
-    const o11 = v._;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",match=");
-    t.raw(textOfModifier(v.match));
-    t.raw(",self=");
-    t.float(v.self);
-    t.raw(",cls=");
-    t.raw(textOfside_(v.cls));
-    t.raw(",print=");
-    t.int(v.print);
-    t.raw(",len=");
-    const a12 = v.len;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],list=");
-    const o15 = v.list;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",dict=");
-    t.bytes(v.dict);
-    t.raw(",set=");
-    const m16 = fbe.sortedEntries(v.set, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,str=");
-    t.decimal(v.str);
-    t.raw(",object=");
-    t.uuid(v.object);
-    t.raw(",super=");
-    t.int(v.super);
-    t.raw(",isinstance=");
-    t.float(v.isinstance);
-    t.raw(",property=");
-    t.int(v.property);
-    t.raw(",staticmethod=");
-    const o20 = v.staticmethod;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",classmethod=");
-    t.raw(textOfWord(v.classmethod));
-    t.raw(",typing=");
-    t.int(v.typing);
-    t.raw(",Any=");
-    t.string(v.Any);
-    t.raw(",ClassVar=");
-    const o21 = v.ClassVar;
-    if (o21 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o21);
-    }
-    t.raw(",Callable=");
-    t.raw(textOfModifier(v.Callable));
-    t.raw(",IntEnum=");
-    t.float(v.IntEnum);
-    t.raw(",IntFlag=");
-    t.raw(textOfside_(v.IntFlag));
-    t.raw(",PACKAGE=");
-    t.int(v.PACKAGE);
-    t.raw(",VERSION=");
-    const a22 = v.VERSION;
-    t.count(a22.length, "[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        t.raw(",");
-      }
-      first24 = false;
-      t.raw(textOfWord(y23));
-    }
-    t.raw("])");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    PythonWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, PythonWords);
   }
 }
 
@@ -7775,6 +7135,8 @@ export class PythonWords {
 export class GoWords {
   /** The type id of import.GoWords. */
   static readonly fbeType: number = 4;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.GoWords";
 
   chan: Word;
   defer: number;
@@ -7860,18 +7222,18 @@ export class GoWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["chan", ["enum", "import.Word", "int16"]],
+      ["chan", ["enum", "import.Word", "int16", textOfWord]],
       ["defer", "int32"],
       ["fallthrough", "string"],
       ["func", ["optional", "bool"]],
-      ["go", ["enum", "import.Modifier", "uint64"]],
+      ["go", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["interface", "double"],
-      ["map", ["enum", "import.side", "int32"]],
+      ["map", ["enum", "import.side", "int32", textOfside_]],
       ["package", "int64"],
-      ["range", ["vector", ["enum", "import.Word", "int16"]]],
+      ["range", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["select", ["optional", "string"]],
       ["type", "bytes"],
       ["var", ["map", "string", "int32"]],
@@ -7880,16 +7242,16 @@ export class GoWords {
       ["rune", "timestamp"],
       ["uint", "float"],
       ["nil", "uint8"],
-      ["iota", ["optional", ["enum", "import.Word", "int16"]]],
-      ["cap", ["enum", "import.Word", "int16"]],
+      ["iota", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["cap", ["enum", "import.Word", "int16", textOfWord]],
       ["make", "int32"],
       ["append", "string"],
       ["copy", ["optional", "bool"]],
-      ["panic", ["enum", "import.Modifier", "uint64"]],
+      ["panic", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["recover", "double"],
-      ["println", ["enum", "import.side", "int32"]],
+      ["println", ["enum", "import.side", "int32", textOfside_]],
       ["complex", "int64"],
-      ["real", ["vector", ["enum", "import.Word", "int16"]]],
+      ["real", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["imag", ["optional", "string"]],
       ["close", "bytes"],
       ["min", ["map", "string", "int32"]],
@@ -7898,8 +7260,8 @@ export class GoWords {
       ["uintptr", "timestamp"],
       ["float32", "float"],
       ["float64", "uint8"],
-      ["complex64", ["optional", ["enum", "import.Word", "int16"]]],
-      ["complex128", ["enum", "import.Word", "int16"]],
+      ["complex64", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["complex128", ["enum", "import.Word", "int16", textOfWord]],
       ["comparable", "int32"],
     ];
   }
@@ -9099,162 +8461,9 @@ export class GoWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: GoWords): void {
-    t.raw("GoWords(chan=");
-    t.raw(textOfWord(v.chan));
-    t.raw(",defer=");
-    t.int(v.defer);
-    t.raw(",fallthrough=");
-    t.string(v.fallthrough);
-    t.raw(",func=");
-    const o1 = v.func;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",go=");
-    t.raw(textOfModifier(v.go));
-    t.raw(",interface=");
-    t.float(v.interface);
-    t.raw(",map=");
-    t.raw(textOfside_(v.map));
-    t.raw(",package=");
-    t.int(v.package);
-    t.raw(",range=");
-    const a2 = v.range;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],select=");
-    const o5 = v.select;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",type=");
-    t.bytes(v.type);
-    t.raw(",var=");
-    const m6 = fbe.sortedEntries(v.var, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,any=");
-    t.decimal(v.any);
-    t.raw(",error=");
-    t.uuid(v.error);
-    t.raw(",rune=");
-    t.int(v.rune);
-    t.raw(",uint=");
-    t.float(v.uint);
-    t.raw(",nil=");
-    t.int(v.nil);
-    t.raw(",iota=");
-    const o10 = v.iota;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",cap=");
-    t.raw(textOfWord(v.cap));
-    t.raw(",make=");
-    t.int(v.make);
-    t.raw(",append=");
-    t.string(v.append);
-    t.raw(",copy=");
-    const o11 = v.copy;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",panic=");
-    t.raw(textOfModifier(v.panic));
-    t.raw(",recover=");
-    t.float(v.recover);
-    t.raw(",println=");
-    t.raw(textOfside_(v.println));
-    t.raw(",complex=");
-    t.int(v.complex);
-    t.raw(",real=");
-    const a12 = v.real;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],imag=");
-    const o15 = v.imag;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",close=");
-    t.bytes(v.close);
-    t.raw(",min=");
-    const m16 = fbe.sortedEntries(v.min, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,max=");
-    t.decimal(v.max);
-    t.raw(",clear=");
-    t.uuid(v.clear);
-    t.raw(",uintptr=");
-    t.int(v.uintptr);
-    t.raw(",float32=");
-    t.float(v.float32);
-    t.raw(",float64=");
-    t.int(v.float64);
-    t.raw(",complex64=");
-    const o20 = v.complex64;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",complex128=");
-    t.raw(textOfWord(v.complex128));
-    t.raw(",comparable=");
-    t.int(v.comparable);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    GoWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, GoWords);
   }
 }
 
@@ -9262,6 +8471,8 @@ export class GoWords {
 export class JavaWords {
   /** The type id of import.JavaWords. */
   static readonly fbeType: number = 5;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.JavaWords";
 
   abstract: Word;
   boolean: number;
@@ -9335,18 +8546,18 @@ export class JavaWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["abstract", ["enum", "import.Word", "int16"]],
+      ["abstract", ["enum", "import.Word", "int16", textOfWord]],
       ["boolean", "int32"],
       ["extends", "string"],
       ["implements", ["optional", "bool"]],
-      ["instanceof", ["enum", "import.Modifier", "uint64"]],
+      ["instanceof", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["native", "double"],
-      ["strictfp", ["enum", "import.side", "int32"]],
+      ["strictfp", ["enum", "import.side", "int32", textOfside_]],
       ["synchronized", "int64"],
-      ["throws", ["vector", ["enum", "import.Word", "int16"]]],
+      ["throws", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["transient", ["optional", "string"]],
       ["record", "bytes"],
       ["sealed", ["map", "string", "int32"]],
@@ -9355,16 +8566,16 @@ export class JavaWords {
       ["open", "timestamp"],
       ["exports", "float"],
       ["opens", "uint8"],
-      ["to", ["optional", ["enum", "import.Word", "int16"]]],
-      ["uses", ["enum", "import.Word", "int16"]],
+      ["to", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["uses", ["enum", "import.Word", "int16", textOfWord]],
       ["provides", "int32"],
       ["transitive", "string"],
       ["Object", ["optional", "bool"]],
-      ["String", ["enum", "import.Modifier", "uint64"]],
+      ["String", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Integer", "double"],
-      ["Long", ["enum", "import.side", "int32"]],
+      ["Long", ["enum", "import.side", "int32", textOfside_]],
       ["Math", "int64"],
-      ["System", ["vector", ["enum", "import.Word", "int16"]]],
+      ["System", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["Override", ["optional", "string"]],
       ["Class", "bytes"],
       ["List", ["map", "string", "int32"]],
@@ -10448,145 +9659,9 @@ export class JavaWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: JavaWords): void {
-    t.raw("JavaWords(abstract=");
-    t.raw(textOfWord(v.abstract));
-    t.raw(",boolean=");
-    t.int(v.boolean);
-    t.raw(",extends=");
-    t.string(v.extends);
-    t.raw(",implements=");
-    const o1 = v.implements;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",instanceof=");
-    t.raw(textOfModifier(v.instanceof));
-    t.raw(",native=");
-    t.float(v.native);
-    t.raw(",strictfp=");
-    t.raw(textOfside_(v.strictfp));
-    t.raw(",synchronized=");
-    t.int(v.synchronized);
-    t.raw(",throws=");
-    const a2 = v.throws;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],transient=");
-    const o5 = v.transient;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",record=");
-    t.bytes(v.record);
-    t.raw(",sealed=");
-    const m6 = fbe.sortedEntries(v.sealed, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,permits=");
-    t.decimal(v.permits);
-    t.raw(",when=");
-    t.uuid(v.when);
-    t.raw(",open=");
-    t.int(v.open);
-    t.raw(",exports=");
-    t.float(v.exports);
-    t.raw(",opens=");
-    t.int(v.opens);
-    t.raw(",to=");
-    const o10 = v.to;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",uses=");
-    t.raw(textOfWord(v.uses));
-    t.raw(",provides=");
-    t.int(v.provides);
-    t.raw(",transitive=");
-    t.string(v.transitive);
-    t.raw(",Object=");
-    const o11 = v.Object;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",String=");
-    t.raw(textOfModifier(v.String));
-    t.raw(",Integer=");
-    t.float(v.Integer);
-    t.raw(",Long=");
-    t.raw(textOfside_(v.Long));
-    t.raw(",Math=");
-    t.int(v.Math);
-    t.raw(",System=");
-    const a12 = v.System;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],Override=");
-    const o15 = v.Override;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",Class=");
-    t.bytes(v.Class);
-    t.raw(",List=");
-    const m16 = fbe.sortedEntries(v.List, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,Map=");
-    t.decimal(v.Map);
-    t.raw(",Set=");
-    t.uuid(v.Set);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    JavaWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JavaWords);
   }
 }
 
@@ -10594,6 +9669,8 @@ export class JavaWords {
 export class KotlinWords {
   /** The type id of import.KotlinWords. */
   static readonly fbeType: number = 6;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.KotlinWords";
 
   fun: Word;
   typealias: number;
@@ -10683,18 +9760,18 @@ export class KotlinWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["fun", ["enum", "import.Word", "int16"]],
+      ["fun", ["enum", "import.Word", "int16", textOfWord]],
       ["typealias", "int32"],
       ["typeof", "string"],
       ["val", ["optional", "bool"]],
-      ["by", ["enum", "import.Modifier", "uint64"]],
+      ["by", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["constructor", "double", "constructor_"],
-      ["delegate", ["enum", "import.side", "int32"]],
+      ["delegate", ["enum", "import.side", "int32", textOfside_]],
       ["dynamic", "int64"],
-      ["field", ["vector", ["enum", "import.Word", "int16"]]],
+      ["field", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["file", ["optional", "string"]],
       ["get", "bytes"],
       ["init", ["map", "string", "int32"]],
@@ -10703,16 +9780,16 @@ export class KotlinWords {
       ["setparam", "timestamp"],
       ["value", "float"],
       ["where", "uint8"],
-      ["actual", ["optional", ["enum", "import.Word", "int16"]]],
-      ["annotation", ["enum", "import.Word", "int16"]],
+      ["actual", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["annotation", ["enum", "import.Word", "int16", textOfWord]],
       ["companion", "int32"],
       ["crossinline", "string"],
       ["data", ["optional", "bool"]],
-      ["expect", ["enum", "import.Modifier", "uint64"]],
+      ["expect", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["external", "double"],
-      ["infix", ["enum", "import.side", "int32"]],
+      ["infix", ["enum", "import.side", "int32", textOfside_]],
       ["inner", "int64"],
-      ["internal", ["vector", ["enum", "import.Word", "int16"]]],
+      ["internal", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["lateinit", ["optional", "string"]],
       ["noinline", "bytes"],
       ["out", ["map", "string", "int32"]],
@@ -10721,8 +9798,8 @@ export class KotlinWords {
       ["tailrec", "timestamp"],
       ["vararg", "float"],
       ["it", "uint8"],
-      ["Companion", ["optional", ["enum", "import.Word", "int16"]]],
-      ["Unit", ["enum", "import.Word", "int16"]],
+      ["Companion", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["Unit", ["enum", "import.Word", "int16", textOfWord]],
       ["Nothing", "int32"],
       ["Int", "string"],
       ["Array", ["optional", "bool"]],
@@ -11992,171 +11069,9 @@ export class KotlinWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: KotlinWords): void {
-    t.raw("KotlinWords(fun=");
-    t.raw(textOfWord(v.fun));
-    t.raw(",typealias=");
-    t.int(v.typealias);
-    t.raw(",typeof=");
-    t.string(v.typeof);
-    t.raw(",val=");
-    const o1 = v.val;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",by=");
-    t.raw(textOfModifier(v.by));
-    t.raw(",constructor=");
-    t.float(v.constructor_);
-    t.raw(",delegate=");
-    t.raw(textOfside_(v.delegate));
-    t.raw(",dynamic=");
-    t.int(v.dynamic);
-    t.raw(",field=");
-    const a2 = v.field;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],file=");
-    const o5 = v.file;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",get=");
-    t.bytes(v.get);
-    t.raw(",init=");
-    const m6 = fbe.sortedEntries(v.init, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,param=");
-    t.decimal(v.param);
-    t.raw(",receiver=");
-    t.uuid(v.receiver);
-    t.raw(",setparam=");
-    t.int(v.setparam);
-    t.raw(",value=");
-    t.float(v.value);
-    t.raw(",where=");
-    t.int(v.where);
-    t.raw(",actual=");
-    const o10 = v.actual;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",annotation=");
-    t.raw(textOfWord(v.annotation));
-    t.raw(",companion=");
-    t.int(v.companion);
-    t.raw(",crossinline=");
-    t.string(v.crossinline);
-    t.raw(",data=");
-    const o11 = v.data;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",expect=");
-    t.raw(textOfModifier(v.expect));
-    t.raw(",external=");
-    t.float(v.external);
-    t.raw(",infix=");
-    t.raw(textOfside_(v.infix));
-    t.raw(",inner=");
-    t.int(v.inner);
-    t.raw(",internal=");
-    const a12 = v.internal;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],lateinit=");
-    const o15 = v.lateinit;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",noinline=");
-    t.bytes(v.noinline);
-    t.raw(",out=");
-    const m16 = fbe.sortedEntries(v.out, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,reified=");
-    t.decimal(v.reified);
-    t.raw(",suspend=");
-    t.uuid(v.suspend);
-    t.raw(",tailrec=");
-    t.int(v.tailrec);
-    t.raw(",vararg=");
-    t.float(v.vararg);
-    t.raw(",it=");
-    t.int(v.it);
-    t.raw(",Companion=");
-    const o20 = v.Companion;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",Unit=");
-    t.raw(textOfWord(v.Unit));
-    t.raw(",Nothing=");
-    t.int(v.Nothing);
-    t.raw(",Int=");
-    t.string(v.Int);
-    t.raw(",Array=");
-    const o21 = v.Array;
-    if (o21 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o21);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    KotlinWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, KotlinWords);
   }
 }
 
@@ -12164,6 +11079,8 @@ export class KotlinWords {
 export class JsWords {
   /** The type id of import.JsWords. */
   static readonly fbeType: number = 7;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.JsWords";
 
   debugger: Word;
   function: number;
@@ -12257,18 +11174,18 @@ export class JsWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["debugger", ["enum", "import.Word", "int16"]],
+      ["debugger", ["enum", "import.Word", "int16", textOfWord]],
       ["function", "int32"],
       ["let", "string"],
       ["of", ["optional", "bool"]],
-      ["declare", ["enum", "import.Modifier", "uint64"]],
+      ["declare", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["unknown", "double"],
-      ["never", ["enum", "import.side", "int32"]],
+      ["never", ["enum", "import.side", "int32", textOfside_]],
       ["number", "int64"],
-      ["bigint", ["vector", ["enum", "import.Word", "int16"]]],
+      ["bigint", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["symbol", ["optional", "string"]],
       ["undefined", "bytes"],
       ["NaN", ["map", "string", "int32"]],
@@ -12277,16 +11194,16 @@ export class JsWords {
       ["Error", "timestamp"],
       ["Number", "float"],
       ["BigInt", "uint8"],
-      ["Boolean", ["optional", ["enum", "import.Word", "int16"]]],
-      ["Symbol", ["enum", "import.Word", "int16"]],
+      ["Boolean", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["Symbol", ["enum", "import.Word", "int16", textOfWord]],
       ["Date", "int32"],
       ["JSON", "string"],
       ["Promise", ["optional", "bool"]],
-      ["Partial", ["enum", "import.Modifier", "uint64"]],
+      ["Partial", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Record", "double"],
-      ["globalThis", ["enum", "import.side", "int32"]],
+      ["globalThis", ["enum", "import.side", "int32", textOfside_]],
       ["arguments", "int64"],
-      ["eval", ["vector", ["enum", "import.Word", "int16"]]],
+      ["eval", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["require", ["optional", "string"]],
       ["prototype", "bytes"],
       ["__proto__", ["map", "string", "int32"], "__proto___"],
@@ -12295,12 +11212,12 @@ export class JsWords {
       ["hasOwnProperty", "timestamp", "hasOwnProperty_"],
       ["isPrototypeOf", "float", "isPrototypeOf_"],
       ["propertyIsEnumerable", "uint8", "propertyIsEnumerable_"],
-      ["toLocaleString", ["optional", ["enum", "import.Word", "int16"]], "toLocaleString_"],
-      ["readonly", ["enum", "import.Word", "int16"]],
+      ["toLocaleString", ["optional", ["enum", "import.Word", "int16", textOfWord]], "toLocaleString_"],
+      ["readonly", ["enum", "import.Word", "int16", textOfWord]],
       ["keyof", "int32"],
       ["infer", "string"],
       ["asserts", ["optional", "bool"]],
-      ["satisfies", ["enum", "import.Modifier", "uint64"]],
+      ["satisfies", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["accessor", "double"],
     ];
   }
@@ -13596,175 +12513,9 @@ export class JsWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: JsWords): void {
-    t.raw("JsWords(debugger=");
-    t.raw(textOfWord(v.debugger));
-    t.raw(",function=");
-    t.int(v.function);
-    t.raw(",let=");
-    t.string(v.let);
-    t.raw(",of=");
-    const o1 = v.of;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",declare=");
-    t.raw(textOfModifier(v.declare));
-    t.raw(",unknown=");
-    t.float(v.unknown);
-    t.raw(",never=");
-    t.raw(textOfside_(v.never));
-    t.raw(",number=");
-    t.int(v.number);
-    t.raw(",bigint=");
-    const a2 = v.bigint;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],symbol=");
-    const o5 = v.symbol;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",undefined=");
-    t.bytes(v.undefined);
-    t.raw(",NaN=");
-    const m6 = fbe.sortedEntries(v.NaN, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,Infinity=");
-    t.decimal(v.Infinity);
-    t.raw(",Uint8Array=");
-    t.uuid(v.Uint8Array);
-    t.raw(",Error=");
-    t.int(v.Error);
-    t.raw(",Number=");
-    t.float(v.Number);
-    t.raw(",BigInt=");
-    t.int(v.BigInt);
-    t.raw(",Boolean=");
-    const o10 = v.Boolean;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",Symbol=");
-    t.raw(textOfWord(v.Symbol));
-    t.raw(",Date=");
-    t.int(v.Date);
-    t.raw(",JSON=");
-    t.string(v.JSON);
-    t.raw(",Promise=");
-    const o11 = v.Promise;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",Partial=");
-    t.raw(textOfModifier(v.Partial));
-    t.raw(",Record=");
-    t.float(v.Record);
-    t.raw(",globalThis=");
-    t.raw(textOfside_(v.globalThis));
-    t.raw(",arguments=");
-    t.int(v.arguments);
-    t.raw(",eval=");
-    const a12 = v.eval;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],require=");
-    const o15 = v.require;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",prototype=");
-    t.bytes(v.prototype);
-    t.raw(",__proto__=");
-    const m16 = fbe.sortedEntries(v.__proto___, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,toString=");
-    t.decimal(v.toString_);
-    t.raw(",valueOf=");
-    t.uuid(v.valueOf_);
-    t.raw(",hasOwnProperty=");
-    t.int(v.hasOwnProperty_);
-    t.raw(",isPrototypeOf=");
-    t.float(v.isPrototypeOf_);
-    t.raw(",propertyIsEnumerable=");
-    t.int(v.propertyIsEnumerable_);
-    t.raw(",toLocaleString=");
-    const o20 = v.toLocaleString_;
-    if (o20 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o20));
-    }
-    t.raw(",readonly=");
-    t.raw(textOfWord(v.readonly));
-    t.raw(",keyof=");
-    t.int(v.keyof);
-    t.raw(",infer=");
-    t.string(v.infer);
-    t.raw(",asserts=");
-    const o21 = v.asserts;
-    if (o21 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o21);
-    }
-    t.raw(",satisfies=");
-    t.raw(textOfModifier(v.satisfies));
-    t.raw(",accessor=");
-    t.float(v.accessor);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    JsWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JsWords);
   }
 }
 
@@ -13772,6 +12523,8 @@ export class JsWords {
 export class RustWords {
   /** The type id of import.RustWords. */
   static readonly fbeType: number = 8;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.RustWords";
 
   crate: Word;
   dyn: number;
@@ -13851,18 +12604,18 @@ export class RustWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["crate", ["enum", "import.Word", "int16"]],
+      ["crate", ["enum", "import.Word", "int16", textOfWord]],
       ["dyn", "int32"],
       ["fn", "string"],
       ["impl", ["optional", "bool"]],
-      ["loop", ["enum", "import.Modifier", "uint64"]],
+      ["loop", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["mod", "double"],
-      ["move", ["enum", "import.side", "int32"]],
+      ["move", ["enum", "import.side", "int32", textOfside_]],
       ["mut", "int64"],
-      ["pub", ["vector", ["enum", "import.Word", "int16"]]],
+      ["pub", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["ref", ["optional", "string"]],
       ["Self", "bytes"],
       ["trait", ["map", "string", "int32"]],
@@ -13871,16 +12624,16 @@ export class RustWords {
       ["become", "timestamp"],
       ["box", "float"],
       ["macro", "uint8"],
-      ["priv", ["optional", ["enum", "import.Word", "int16"]]],
-      ["unsized", ["enum", "import.Word", "int16"]],
+      ["priv", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["unsized", ["enum", "import.Word", "int16", textOfWord]],
       ["gen", "int32"],
       ["macro_rules", "string"],
       ["Option", ["optional", "bool"]],
-      ["Some", ["enum", "import.Modifier", "uint64"]],
+      ["Some", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Result", "double"],
-      ["Ok", ["enum", "import.side", "int32"]],
+      ["Ok", ["enum", "import.side", "int32", textOfside_]],
       ["Err", "int64"],
-      ["Vec", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Vec", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["Box", ["optional", "string"]],
       ["Clone", "bytes"],
       ["Copy", ["map", "string", "int32"]],
@@ -15009,151 +13762,9 @@ export class RustWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: RustWords): void {
-    t.raw("RustWords(crate=");
-    t.raw(textOfWord(v.crate));
-    t.raw(",dyn=");
-    t.int(v.dyn);
-    t.raw(",fn=");
-    t.string(v.fn);
-    t.raw(",impl=");
-    const o1 = v.impl;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",loop=");
-    t.raw(textOfModifier(v.loop));
-    t.raw(",mod=");
-    t.float(v.mod);
-    t.raw(",move=");
-    t.raw(textOfside_(v.move));
-    t.raw(",mut=");
-    t.int(v.mut);
-    t.raw(",pub=");
-    const a2 = v.pub;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],ref=");
-    const o5 = v.ref;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",Self=");
-    t.bytes(v.Self);
-    t.raw(",trait=");
-    const m6 = fbe.sortedEntries(v.trait, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,unsafe=");
-    t.decimal(v.unsafe);
-    t.raw(",use=");
-    t.uuid(v.use);
-    t.raw(",become=");
-    t.int(v.become);
-    t.raw(",box=");
-    t.float(v.box);
-    t.raw(",macro=");
-    t.int(v.macro);
-    t.raw(",priv=");
-    const o10 = v.priv;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",unsized=");
-    t.raw(textOfWord(v.unsized));
-    t.raw(",gen=");
-    t.int(v.gen);
-    t.raw(",macro_rules=");
-    t.string(v.macro_rules);
-    t.raw(",Option=");
-    const o11 = v.Option;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",Some=");
-    t.raw(textOfModifier(v.Some));
-    t.raw(",Result=");
-    t.float(v.Result);
-    t.raw(",Ok=");
-    t.raw(textOfside_(v.Ok));
-    t.raw(",Err=");
-    t.int(v.Err);
-    t.raw(",Vec=");
-    const a12 = v.Vec;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],Box=");
-    const o15 = v.Box;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",Clone=");
-    t.bytes(v.Clone);
-    t.raw(",Copy=");
-    const m16 = fbe.sortedEntries(v.Copy, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>,Default=");
-    t.decimal(v.Default);
-    t.raw(",Drop=");
-    t.uuid(v.Drop);
-    t.raw(",Send=");
-    t.int(v.Send);
-    t.raw(",Sync=");
-    t.float(v.Sync);
-    t.raw(",Sized=");
-    t.int(v.Sized);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    RustWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, RustWords);
   }
 }
 
@@ -15161,6 +13772,8 @@ export class RustWords {
 export class CSharpWords {
   /** The type id of import.CSharpWords. */
   static readonly fbeType: number = 9;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.CSharpWords";
 
   checked: Word;
   event: number;
@@ -15230,18 +13843,18 @@ export class CSharpWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["checked", ["enum", "import.Word", "int16"]],
+      ["checked", ["enum", "import.Word", "int16", textOfWord]],
       ["event", "int32"],
       ["fixed", "string"],
       ["foreach", ["optional", "bool"]],
-      ["implicit", ["enum", "import.Modifier", "uint64"]],
+      ["implicit", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["lock", "double"],
-      ["params", ["enum", "import.side", "int32"]],
+      ["params", ["enum", "import.side", "int32", textOfside_]],
       ["sbyte", "int64"],
-      ["stackalloc", ["vector", ["enum", "import.Word", "int16"]]],
+      ["stackalloc", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["ulong", ["optional", "string"]],
       ["unchecked", "bytes"],
       ["ushort", ["map", "string", "int32"]],
@@ -15250,16 +13863,16 @@ export class CSharpWords {
       ["ascending", "timestamp"],
       ["descending", "float"],
       ["equals", "uint8"],
-      ["group", ["optional", ["enum", "import.Word", "int16"]]],
-      ["into", ["enum", "import.Word", "int16"]],
+      ["group", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["into", ["enum", "import.Word", "int16", textOfWord]],
       ["join", "int32"],
       ["nameof", "string"],
       ["on", ["optional", "bool"]],
-      ["orderby", ["enum", "import.Modifier", "uint64"]],
+      ["orderby", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["partial", "double"],
-      ["remove", ["enum", "import.side", "int32"]],
+      ["remove", ["enum", "import.side", "int32", textOfside_]],
       ["unmanaged", "int64"],
-      ["required", ["vector", ["enum", "import.Word", "int16"]]],
+      ["required", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["scoped", ["optional", "string"]],
       ["managed", "bytes"],
       ["notnull", ["map", "string", "int32"]],
@@ -16309,141 +14922,9 @@ export class CSharpWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: CSharpWords): void {
-    t.raw("CSharpWords(checked=");
-    t.raw(textOfWord(v.checked));
-    t.raw(",event=");
-    t.int(v.event);
-    t.raw(",fixed=");
-    t.string(v.fixed);
-    t.raw(",foreach=");
-    const o1 = v.foreach;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",implicit=");
-    t.raw(textOfModifier(v.implicit));
-    t.raw(",lock=");
-    t.float(v.lock);
-    t.raw(",params=");
-    t.raw(textOfside_(v.params));
-    t.raw(",sbyte=");
-    t.int(v.sbyte);
-    t.raw(",stackalloc=");
-    const a2 = v.stackalloc;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],ulong=");
-    const o5 = v.ulong;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",unchecked=");
-    t.bytes(v.unchecked);
-    t.raw(",ushort=");
-    const m6 = fbe.sortedEntries(v.ushort, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,add=");
-    t.decimal(v.add);
-    t.raw(",alias=");
-    t.uuid(v.alias);
-    t.raw(",ascending=");
-    t.int(v.ascending);
-    t.raw(",descending=");
-    t.float(v.descending);
-    t.raw(",equals=");
-    t.int(v.equals);
-    t.raw(",group=");
-    const o10 = v.group;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",into=");
-    t.raw(textOfWord(v.into));
-    t.raw(",join=");
-    t.int(v.join);
-    t.raw(",nameof=");
-    t.string(v.nameof);
-    t.raw(",on=");
-    const o11 = v.on;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",orderby=");
-    t.raw(textOfModifier(v.orderby));
-    t.raw(",partial=");
-    t.float(v.partial);
-    t.raw(",remove=");
-    t.raw(textOfside_(v.remove));
-    t.raw(",unmanaged=");
-    t.int(v.unmanaged);
-    t.raw(",required=");
-    const a12 = v.required;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],scoped=");
-    const o15 = v.scoped;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(",managed=");
-    t.bytes(v.managed);
-    t.raw(",notnull=");
-    const m16 = fbe.sortedEntries(v.notnull, fbe.compareString);
-    t.count(m16.length, "<{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        t.raw(",");
-      }
-      first19 = false;
-      t.string(k17);
-      t.raw("->");
-      t.int(y18);
-    }
-    t.raw("}>)");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    CSharpWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, CSharpWords);
   }
 }
 
@@ -16451,6 +14932,8 @@ export class CSharpWords {
 export class RubyWords {
   /** The type id of import.RubyWords. */
   static readonly fbeType: number = 10;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.RubyWords";
 
   BEGIN: Word;
   END: number;
@@ -16496,18 +14979,18 @@ export class RubyWords {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["BEGIN", ["enum", "import.Word", "int16"]],
+      ["BEGIN", ["enum", "import.Word", "int16", textOfWord]],
       ["END", "int32"],
       ["begin", "string"],
       ["elsif", ["optional", "bool"]],
-      ["end", ["enum", "import.Modifier", "uint64"]],
+      ["end", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["ensure", "double"],
-      ["next", ["enum", "import.side", "int32"]],
+      ["next", ["enum", "import.side", "int32", textOfside_]],
       ["redo", "int64"],
-      ["rescue", ["vector", ["enum", "import.Word", "int16"]]],
+      ["rescue", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["retry", ["optional", "string"]],
       ["then", "bytes"],
       ["undef", ["map", "string", "int32"]],
@@ -16516,7 +14999,7 @@ export class RubyWords {
       ["__FILE__", "timestamp"],
       ["__LINE__", "float"],
       ["__ENCODING__", "uint8"],
-      ["initialize", ["optional", ["enum", "import.Word", "int16"]]],
+      ["initialize", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
     ];
   }
 
@@ -17186,87 +15669,9 @@ export class RubyWords {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: RubyWords): void {
-    t.raw("RubyWords(BEGIN=");
-    t.raw(textOfWord(v.BEGIN));
-    t.raw(",END=");
-    t.int(v.END);
-    t.raw(",begin=");
-    t.string(v.begin);
-    t.raw(",elsif=");
-    const o1 = v.elsif;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",end=");
-    t.raw(textOfModifier(v.end));
-    t.raw(",ensure=");
-    t.float(v.ensure);
-    t.raw(",next=");
-    t.raw(textOfside_(v.next));
-    t.raw(",redo=");
-    t.int(v.redo);
-    t.raw(",rescue=");
-    const a2 = v.rescue;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],retry=");
-    const o5 = v.retry;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",then=");
-    t.bytes(v.then);
-    t.raw(",undef=");
-    const m6 = fbe.sortedEntries(v.undef, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,unless=");
-    t.decimal(v.unless);
-    t.raw(",until=");
-    t.uuid(v.until);
-    t.raw(",__FILE__=");
-    t.int(v.__FILE__);
-    t.raw(",__LINE__=");
-    t.float(v.__LINE__);
-    t.raw(",__ENCODING__=");
-    t.int(v.__ENCODING__);
-    t.raw(",initialize=");
-    const o10 = v.initialize;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    RubyWords.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, RubyWords);
   }
 }
 
@@ -17274,6 +15679,8 @@ export class RubyWords {
 export class CppMembers {
   /** The type id of import.CppMembers. */
   static readonly fbeType: number = 11;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.CppMembers";
 
   swap: Word;
   fbe_type: number;
@@ -17305,18 +15712,18 @@ export class CppMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["swap", ["enum", "import.Word", "int16"]],
+      ["swap", ["enum", "import.Word", "int16", textOfWord]],
       ["fbe_type", "int32"],
       ["fbe", "string"],
       ["Model", ["optional", "bool"]],
-      ["FinalModel", ["enum", "import.Modifier", "uint64"]],
+      ["FinalModel", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["FieldModel", "double"],
-      ["buffer", ["enum", "import.side", "int32"]],
+      ["buffer", ["enum", "import.side", "int32", textOfside_]],
       ["size", "int64"],
-      ["offset", ["vector", ["enum", "import.Word", "int16"]]],
+      ["offset", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["model", ["optional", "string"]],
       ["reset", "bytes"],
     ];
@@ -17766,57 +16173,9 @@ export class CppMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: CppMembers): void {
-    t.raw("CppMembers(swap=");
-    t.raw(textOfWord(v.swap));
-    t.raw(",fbe_type=");
-    t.int(v.fbe_type);
-    t.raw(",fbe=");
-    t.string(v.fbe);
-    t.raw(",Model=");
-    const o1 = v.Model;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",FinalModel=");
-    t.raw(textOfModifier(v.FinalModel));
-    t.raw(",FieldModel=");
-    t.float(v.FieldModel);
-    t.raw(",buffer=");
-    t.raw(textOfside_(v.buffer));
-    t.raw(",size=");
-    t.int(v.size);
-    t.raw(",offset=");
-    const a2 = v.offset;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],model=");
-    const o5 = v.model;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",reset=");
-    t.bytes(v.reset);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    CppMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, CppMembers);
   }
 }
 
@@ -17824,6 +16183,8 @@ export class CppMembers {
 export class PythonMembers {
   /** The type id of import.PythonMembers. */
   static readonly fbeType: number = 12;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.PythonMembers";
 
   to_json: Word;
   from_json: number;
@@ -17865,18 +16226,18 @@ export class PythonMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["to_json", ["enum", "import.Word", "int16"]],
+      ["to_json", ["enum", "import.Word", "int16", textOfWord]],
       ["from_json", "int32"],
       ["to_fbe", "string"],
       ["from_fbe", ["optional", "bool"]],
-      ["to_final", ["enum", "import.Modifier", "uint64"]],
+      ["to_final", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["from_final", "double"],
-      ["fbe_equal", ["enum", "import.side", "int32"]],
+      ["fbe_equal", ["enum", "import.side", "int32", textOfside_]],
       ["fbe_key", "int64"],
-      ["fbe_size", ["vector", ["enum", "import.Word", "int16"]]],
+      ["fbe_size", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["__init__", ["optional", "string"]],
       ["__slots__", "bytes"],
       ["__class__", ["map", "string", "int32"]],
@@ -18489,78 +16850,9 @@ export class PythonMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: PythonMembers): void {
-    t.raw("PythonMembers(to_json=");
-    t.raw(textOfWord(v.to_json));
-    t.raw(",from_json=");
-    t.int(v.from_json);
-    t.raw(",to_fbe=");
-    t.string(v.to_fbe);
-    t.raw(",from_fbe=");
-    const o1 = v.from_fbe;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",to_final=");
-    t.raw(textOfModifier(v.to_final));
-    t.raw(",from_final=");
-    t.float(v.from_final);
-    t.raw(",fbe_equal=");
-    t.raw(textOfside_(v.fbe_equal));
-    t.raw(",fbe_key=");
-    t.int(v.fbe_key);
-    t.raw(",fbe_size=");
-    const a2 = v.fbe_size;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],__init__=");
-    const o5 = v.__init__;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",__slots__=");
-    t.bytes(v.__slots__);
-    t.raw(",__class__=");
-    const m6 = fbe.sortedEntries(v.__class__, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,__dict__=");
-    t.decimal(v.__dict__);
-    t.raw(",__hash__=");
-    t.uuid(v.__hash__);
-    t.raw(",__eq__=");
-    t.int(v.__eq__);
-    t.raw(",__private=");
-    t.float(v.__private);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    PythonMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, PythonMembers);
   }
 }
 
@@ -18568,6 +16860,8 @@ export class PythonMembers {
 export class GoMembers {
   /** The type id of import.GoMembers. */
   static readonly fbeType: number = 13;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.GoMembers";
 
   FBEKey: Word;
   FBEKeyCompare: number;
@@ -18627,18 +16921,18 @@ export class GoMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["FBEKey", ["enum", "import.Word", "int16"]],
+      ["FBEKey", ["enum", "import.Word", "int16", textOfWord]],
       ["FBEKeyCompare", "int32"],
       ["Reset", "string"],
       ["MarshalFBE", ["optional", "bool"]],
-      ["UnmarshalFBE", ["enum", "import.Modifier", "uint64"]],
+      ["UnmarshalFBE", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["AppendFBE", "double"],
-      ["ReadFBE", ["enum", "import.side", "int32"]],
+      ["ReadFBE", ["enum", "import.side", "int32", textOfside_]],
       ["FBEWrite", "int64"],
-      ["FBERead", ["vector", ["enum", "import.Word", "int16"]]],
+      ["FBERead", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["MarshalFinal", ["optional", "string"]],
       ["UnmarshalFinal", "bytes"],
       ["AppendFinal", ["map", "string", "int32"]],
@@ -18647,14 +16941,14 @@ export class GoMembers {
       ["FBEReadFinal", "timestamp"],
       ["MarshalJSON", "float"],
       ["UnmarshalJSON", "uint8"],
-      ["AppendJSON", ["optional", ["enum", "import.Word", "int16"]]],
-      ["ReadJSON", ["enum", "import.Word", "int16"]],
+      ["AppendJSON", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["ReadJSON", ["enum", "import.Word", "int16", textOfWord]],
       ["FBEWriteJSON", "int32"],
       ["FBEReadJSON", "string"],
       ["FBEWriteText", ["optional", "bool"]],
-      ["TypeID", ["enum", "import.Modifier", "uint64"]],
+      ["TypeID", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Verify", "double"],
-      ["VerifyFinal", ["enum", "import.side", "int32"]],
+      ["VerifyFinal", ["enum", "import.side", "int32", textOfside_]],
     ];
   }
 
@@ -19462,106 +17756,9 @@ export class GoMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: GoMembers): void {
-    t.raw("GoMembers(FBEKey=");
-    t.raw(textOfWord(v.FBEKey));
-    t.raw(",FBEKeyCompare=");
-    t.int(v.FBEKeyCompare);
-    t.raw(",Reset=");
-    t.string(v.Reset);
-    t.raw(",MarshalFBE=");
-    const o1 = v.MarshalFBE;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",UnmarshalFBE=");
-    t.raw(textOfModifier(v.UnmarshalFBE));
-    t.raw(",AppendFBE=");
-    t.float(v.AppendFBE);
-    t.raw(",ReadFBE=");
-    t.raw(textOfside_(v.ReadFBE));
-    t.raw(",FBEWrite=");
-    t.int(v.FBEWrite);
-    t.raw(",FBERead=");
-    const a2 = v.FBERead;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],MarshalFinal=");
-    const o5 = v.MarshalFinal;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",UnmarshalFinal=");
-    t.bytes(v.UnmarshalFinal);
-    t.raw(",AppendFinal=");
-    const m6 = fbe.sortedEntries(v.AppendFinal, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,ReadFinal=");
-    t.decimal(v.ReadFinal);
-    t.raw(",FBEWriteFinal=");
-    t.uuid(v.FBEWriteFinal);
-    t.raw(",FBEReadFinal=");
-    t.int(v.FBEReadFinal);
-    t.raw(",MarshalJSON=");
-    t.float(v.MarshalJSON);
-    t.raw(",UnmarshalJSON=");
-    t.int(v.UnmarshalJSON);
-    t.raw(",AppendJSON=");
-    const o10 = v.AppendJSON;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",ReadJSON=");
-    t.raw(textOfWord(v.ReadJSON));
-    t.raw(",FBEWriteJSON=");
-    t.int(v.FBEWriteJSON);
-    t.raw(",FBEReadJSON=");
-    t.string(v.FBEReadJSON);
-    t.raw(",FBEWriteText=");
-    const o11 = v.FBEWriteText;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",TypeID=");
-    t.raw(textOfModifier(v.TypeID));
-    t.raw(",Verify=");
-    t.float(v.Verify);
-    t.raw(",VerifyFinal=");
-    t.raw(textOfside_(v.VerifyFinal));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    GoMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, GoMembers);
   }
 }
 
@@ -19569,6 +17766,8 @@ export class GoMembers {
 export class JvmMembers {
   /** The type id of import.JvmMembers. */
   static readonly fbeType: number = 14;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.JvmMembers";
 
   TYPE_ID: Word;
   KEY_ORDER: number;
@@ -19630,18 +17829,18 @@ export class JvmMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["TYPE_ID", ["enum", "import.Word", "int16"]],
+      ["TYPE_ID", ["enum", "import.Word", "int16", textOfWord]],
       ["KEY_ORDER", "int32"],
       ["toFbe", "string", "toFbe_"],
       ["fromFbe", ["optional", "bool"]],
-      ["readFbe", ["enum", "import.Modifier", "uint64"]],
+      ["readFbe", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["writeFbe", "double"],
-      ["verifyFbe", ["enum", "import.side", "int32"]],
+      ["verifyFbe", ["enum", "import.side", "int32", textOfside_]],
       ["toFinal", "int64", "toFinal_"],
-      ["fromFinal", ["vector", ["enum", "import.Word", "int16"]]],
+      ["fromFinal", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["readFinal", ["optional", "string"]],
       ["writeFinal", "bytes"],
       ["verifyFinal", ["map", "string", "int32"]],
@@ -19650,14 +17849,14 @@ export class JvmMembers {
       ["writeJson", "timestamp"],
       ["readJson", "float"],
       ["hashCode", "uint8"],
-      ["getClass", ["optional", ["enum", "import.Word", "int16"]]],
-      ["clone", ["enum", "import.Word", "int16"]],
+      ["getClass", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["clone", ["enum", "import.Word", "int16", textOfWord]],
       ["finalize", "int32"],
       ["wait", "string"],
       ["notify", ["optional", "bool"]],
-      ["notifyAll", ["enum", "import.Modifier", "uint64"]],
+      ["notifyAll", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["javaClass", "double"],
-      ["component1", ["enum", "import.side", "int32"]],
+      ["component1", ["enum", "import.side", "int32", textOfside_]],
       ["fbeLevels", "int64"],
     ];
   }
@@ -20480,108 +18679,9 @@ export class JvmMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: JvmMembers): void {
-    t.raw("JvmMembers(TYPE_ID=");
-    t.raw(textOfWord(v.TYPE_ID));
-    t.raw(",KEY_ORDER=");
-    t.int(v.KEY_ORDER);
-    t.raw(",toFbe=");
-    t.string(v.toFbe_);
-    t.raw(",fromFbe=");
-    const o1 = v.fromFbe;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",readFbe=");
-    t.raw(textOfModifier(v.readFbe));
-    t.raw(",writeFbe=");
-    t.float(v.writeFbe);
-    t.raw(",verifyFbe=");
-    t.raw(textOfside_(v.verifyFbe));
-    t.raw(",toFinal=");
-    t.int(v.toFinal_);
-    t.raw(",fromFinal=");
-    const a2 = v.fromFinal;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],readFinal=");
-    const o5 = v.readFinal;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",writeFinal=");
-    t.bytes(v.writeFinal);
-    t.raw(",verifyFinal=");
-    const m6 = fbe.sortedEntries(v.verifyFinal, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,toJson=");
-    t.decimal(v.toJson_);
-    t.raw(",fromJson=");
-    t.uuid(v.fromJson);
-    t.raw(",writeJson=");
-    t.int(v.writeJson);
-    t.raw(",readJson=");
-    t.float(v.readJson);
-    t.raw(",hashCode=");
-    t.int(v.hashCode);
-    t.raw(",getClass=");
-    const o10 = v.getClass;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",clone=");
-    t.raw(textOfWord(v.clone));
-    t.raw(",finalize=");
-    t.int(v.finalize);
-    t.raw(",wait=");
-    t.string(v.wait);
-    t.raw(",notify=");
-    const o11 = v.notify;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",notifyAll=");
-    t.raw(textOfModifier(v.notifyAll));
-    t.raw(",javaClass=");
-    t.float(v.javaClass);
-    t.raw(",component1=");
-    t.raw(textOfside_(v.component1));
-    t.raw(",fbeLevels=");
-    t.int(v.fbeLevels);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    JvmMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JvmMembers);
   }
 }
 
@@ -20589,6 +18689,8 @@ export class JvmMembers {
 export class JsMembers {
   /** The type id of import.JsMembers. */
   static readonly fbeType: number = 15;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.JsMembers";
 
   fbeKey_: Word;
   toJSON_: number;
@@ -20606,10 +18708,10 @@ export class JsMembers {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["fbeKey", ["enum", "import.Word", "int16"], "fbeKey_"],
+      ["fbeKey", ["enum", "import.Word", "int16", textOfWord], "fbeKey_"],
       ["toJSON", "int32", "toJSON_"],
       ["toText", "string"],
       ["verify", ["optional", "bool"]],
@@ -20877,29 +18979,9 @@ export class JsMembers {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: JsMembers): void {
-    t.raw("JsMembers(fbeKey=");
-    t.raw(textOfWord(v.fbeKey_));
-    t.raw(",toJSON=");
-    t.int(v.toJSON_);
-    t.raw(",toText=");
-    t.string(v.toText);
-    t.raw(",verify=");
-    const o1 = v.verify;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    JsMembers.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JsMembers);
   }
 }
 
@@ -20907,6 +18989,8 @@ export class JsMembers {
 export class RuntimeNames {
   /** The type id of import.RuntimeNames. */
   static readonly fbeType: number = 16;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.RuntimeNames";
 
   Buffer: Word;
   WriteBuffer: number;
@@ -20972,18 +19056,18 @@ export class RuntimeNames {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["Buffer", ["enum", "import.Word", "int16"]],
+      ["Buffer", ["enum", "import.Word", "int16", textOfWord]],
       ["WriteBuffer", "int32"],
       ["ReadBuffer", "string"],
       ["Reader", ["optional", "bool"]],
-      ["Writer", ["enum", "import.Modifier", "uint64"]],
+      ["Writer", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Limits", "double"],
-      ["Decimal", ["enum", "import.side", "int32"]],
+      ["Decimal", ["enum", "import.side", "int32", textOfside_]],
       ["Uuid", "int64"],
-      ["UUID", ["vector", ["enum", "import.Word", "int16"]]],
+      ["UUID", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["Timestamp", ["optional", "string"]],
       ["JsonWriter", "bytes"],
       ["JsonReader", ["map", "string", "int32"]],
@@ -20992,16 +19076,16 @@ export class RuntimeNames {
       ["DecodeException", "timestamp"],
       ["EncodeException", "float"],
       ["Sender", "uint8"],
-      ["Receiver", ["optional", ["enum", "import.Word", "int16"]]],
-      ["Client", ["enum", "import.Word", "int16"]],
+      ["Receiver", ["optional", ["enum", "import.Word", "int16", textOfWord]]],
+      ["Client", ["enum", "import.Word", "int16", textOfWord]],
       ["Proxy", "int32"],
       ["Handler", "string"],
       ["Text", ["optional", "bool"]],
-      ["Compare", ["enum", "import.Modifier", "uint64"]],
+      ["Compare", ["enum", "import.Modifier", "uint64", textOfModifier]],
       ["Decimals", "double"],
-      ["Uuids", ["enum", "import.side", "int32"]],
+      ["Uuids", ["enum", "import.side", "int32", textOfside_]],
       ["Timestamps", "int64"],
-      ["Utf8", ["vector", ["enum", "import.Word", "int16"]]],
+      ["Utf8", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
       ["Requests", ["optional", "string"]],
     ];
   }
@@ -21933,126 +20017,9 @@ export class RuntimeNames {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: RuntimeNames): void {
-    t.raw("RuntimeNames(Buffer=");
-    t.raw(textOfWord(v.Buffer));
-    t.raw(",WriteBuffer=");
-    t.int(v.WriteBuffer);
-    t.raw(",ReadBuffer=");
-    t.string(v.ReadBuffer);
-    t.raw(",Reader=");
-    const o1 = v.Reader;
-    if (o1 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o1);
-    }
-    t.raw(",Writer=");
-    t.raw(textOfModifier(v.Writer));
-    t.raw(",Limits=");
-    t.float(v.Limits);
-    t.raw(",Decimal=");
-    t.raw(textOfside_(v.Decimal));
-    t.raw(",Uuid=");
-    t.int(v.Uuid);
-    t.raw(",UUID=");
-    const a2 = v.UUID;
-    t.count(a2.length, "[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        t.raw(",");
-      }
-      first4 = false;
-      t.raw(textOfWord(y3));
-    }
-    t.raw("],Timestamp=");
-    const o5 = v.Timestamp;
-    if (o5 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o5);
-    }
-    t.raw(",JsonWriter=");
-    t.bytes(v.JsonWriter);
-    t.raw(",JsonReader=");
-    const m6 = fbe.sortedEntries(v.JsonReader, fbe.compareString);
-    t.count(m6.length, "<{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        t.raw(",");
-      }
-      first9 = false;
-      t.string(k7);
-      t.raw("->");
-      t.int(y8);
-    }
-    t.raw("}>,DecodeError=");
-    t.decimal(v.DecodeError);
-    t.raw(",EncodeError=");
-    t.uuid(v.EncodeError);
-    t.raw(",DecodeException=");
-    t.int(v.DecodeException);
-    t.raw(",EncodeException=");
-    t.float(v.EncodeException);
-    t.raw(",Sender=");
-    t.int(v.Sender);
-    t.raw(",Receiver=");
-    const o10 = v.Receiver;
-    if (o10 === undefined) {
-      t.raw("null");
-    } else {
-      t.raw(textOfWord(o10));
-    }
-    t.raw(",Client=");
-    t.raw(textOfWord(v.Client));
-    t.raw(",Proxy=");
-    t.int(v.Proxy);
-    t.raw(",Handler=");
-    t.string(v.Handler);
-    t.raw(",Text=");
-    const o11 = v.Text;
-    if (o11 === undefined) {
-      t.raw("null");
-    } else {
-      t.bool(o11);
-    }
-    t.raw(",Compare=");
-    t.raw(textOfModifier(v.Compare));
-    t.raw(",Decimals=");
-    t.float(v.Decimals);
-    t.raw(",Uuids=");
-    t.raw(textOfside_(v.Uuids));
-    t.raw(",Timestamps=");
-    t.int(v.Timestamps);
-    t.raw(",Utf8=");
-    const a12 = v.Utf8;
-    t.count(a12.length, "[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        t.raw(",");
-      }
-      first14 = false;
-      t.raw(textOfWord(y13));
-    }
-    t.raw("],Requests=");
-    const o15 = v.Requests;
-    if (o15 === undefined) {
-      t.raw("null");
-    } else {
-      t.string(o15);
-    }
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    RuntimeNames.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, RuntimeNames);
   }
 }
 
@@ -22060,6 +20027,8 @@ export class RuntimeNames {
 export class class_ {
   /** The type id of import.class. */
   static readonly fbeType: number = 17;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.class";
 
   class: number;
 
@@ -22071,7 +20040,7 @@ export class class_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["class", "int32"],
@@ -22256,18 +20225,9 @@ export class class_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: class_): void {
-    t.raw("class(class=");
-    t.int(v.class);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    class_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, class_);
   }
 }
 
@@ -22275,6 +20235,8 @@ export class class_ {
 export class Object_ {
   /** The type id of import.Object. */
   static readonly fbeType: number = 18;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Object";
 
   Object: number;
 
@@ -22286,7 +20248,7 @@ export class Object_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Object", "int32"],
@@ -22471,18 +20433,9 @@ export class Object_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Object_): void {
-    t.raw("Object(Object=");
-    t.int(v.Object);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Object_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Object_);
   }
 }
 
@@ -22490,6 +20443,8 @@ export class Object_ {
 export class String_ {
   /** The type id of import.String. */
   static readonly fbeType: number = 19;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.String";
 
   String: number;
 
@@ -22501,7 +20456,7 @@ export class String_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["String", "int32"],
@@ -22686,18 +20641,9 @@ export class String_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: String_): void {
-    t.raw("String(String=");
-    t.int(v.String);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    String_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, String_);
   }
 }
 
@@ -22705,6 +20651,8 @@ export class String_ {
 export class List {
   /** The type id of import.List. */
   static readonly fbeType: number = 20;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.List";
 
   List: number;
 
@@ -22716,7 +20664,7 @@ export class List {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["List", "int32"],
@@ -22901,18 +20849,9 @@ export class List {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: List): void {
-    t.raw("List(List=");
-    t.int(v.List);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    List.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, List);
   }
 }
 
@@ -22920,6 +20859,8 @@ export class List {
 export class Map_ {
   /** The type id of import.Map. */
   static readonly fbeType: number = 21;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Map";
 
   Map: number;
 
@@ -22931,7 +20872,7 @@ export class Map_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Map", "int32"],
@@ -23116,18 +21057,9 @@ export class Map_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Map_): void {
-    t.raw("Map(Map=");
-    t.int(v.Map);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Map_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Map_);
   }
 }
 
@@ -23135,6 +21067,8 @@ export class Map_ {
 export class Model {
   /** The type id of import.Model. */
   static readonly fbeType: number = 22;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Model";
 
   Model: number;
 
@@ -23146,7 +21080,7 @@ export class Model {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Model", "int32"],
@@ -23331,18 +21265,9 @@ export class Model {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Model): void {
-    t.raw("Model(Model=");
-    t.int(v.Model);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Model.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Model);
   }
 }
 
@@ -23350,6 +21275,8 @@ export class Model {
 export class FinalModel {
   /** The type id of import.FinalModel. */
   static readonly fbeType: number = 23;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.FinalModel";
 
   FinalModel: number;
 
@@ -23361,7 +21288,7 @@ export class FinalModel {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["FinalModel", "int32"],
@@ -23546,18 +21473,9 @@ export class FinalModel {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: FinalModel): void {
-    t.raw("FinalModel(FinalModel=");
-    t.int(v.FinalModel);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    FinalModel.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FinalModel);
   }
 }
 
@@ -23565,6 +21483,8 @@ export class FinalModel {
 export class Buffer {
   /** The type id of import.Buffer. */
   static readonly fbeType: number = 24;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Buffer";
 
   Buffer: number;
 
@@ -23576,7 +21496,7 @@ export class Buffer {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Buffer", "int32"],
@@ -23761,18 +21681,9 @@ export class Buffer {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Buffer): void {
-    t.raw("Buffer(Buffer=");
-    t.int(v.Buffer);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Buffer.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Buffer);
   }
 }
 
@@ -23780,6 +21691,8 @@ export class Buffer {
 export class Reader {
   /** The type id of import.Reader. */
   static readonly fbeType: number = 25;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Reader";
 
   Reader: number;
 
@@ -23791,7 +21704,7 @@ export class Reader {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Reader", "int32"],
@@ -23976,18 +21889,9 @@ export class Reader {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Reader): void {
-    t.raw("Reader(Reader=");
-    t.int(v.Reader);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Reader.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Reader);
   }
 }
 
@@ -23995,6 +21899,8 @@ export class Reader {
 export class Writer {
   /** The type id of import.Writer. */
   static readonly fbeType: number = 26;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Writer";
 
   Writer: number;
 
@@ -24006,7 +21912,7 @@ export class Writer {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Writer", "int32"],
@@ -24191,18 +22097,9 @@ export class Writer {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Writer): void {
-    t.raw("Writer(Writer=");
-    t.int(v.Writer);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Writer.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Writer);
   }
 }
 
@@ -24210,6 +22107,8 @@ export class Writer {
 export class Limits {
   /** The type id of import.Limits. */
   static readonly fbeType: number = 27;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Limits";
 
   Limits: number;
 
@@ -24221,7 +22120,7 @@ export class Limits {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Limits", "int32"],
@@ -24406,18 +22305,9 @@ export class Limits {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Limits): void {
-    t.raw("Limits(Limits=");
-    t.int(v.Limits);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Limits.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Limits);
   }
 }
 
@@ -24425,6 +22315,8 @@ export class Limits {
 export class DecodeError {
   /** The type id of import.DecodeError. */
   static readonly fbeType: number = 28;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.DecodeError";
 
   DecodeError: number;
 
@@ -24436,7 +22328,7 @@ export class DecodeError {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["DecodeError", "int32"],
@@ -24621,18 +22513,9 @@ export class DecodeError {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: DecodeError): void {
-    t.raw("DecodeError(DecodeError=");
-    t.int(v.DecodeError);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    DecodeError.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, DecodeError);
   }
 }
 
@@ -24640,6 +22523,8 @@ export class DecodeError {
 export class DecodeException {
   /** The type id of import.DecodeException. */
   static readonly fbeType: number = 29;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.DecodeException";
 
   DecodeException: number;
 
@@ -24651,7 +22536,7 @@ export class DecodeException {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["DecodeException", "int32"],
@@ -24836,18 +22721,9 @@ export class DecodeException {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: DecodeException): void {
-    t.raw("DecodeException(DecodeException=");
-    t.int(v.DecodeException);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    DecodeException.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, DecodeException);
   }
 }
 
@@ -24855,6 +22731,8 @@ export class DecodeException {
 export class Decimal {
   /** The type id of import.Decimal. */
   static readonly fbeType: number = 30;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Decimal";
 
   Decimal: number;
 
@@ -24866,7 +22744,7 @@ export class Decimal {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Decimal", "int32"],
@@ -25051,18 +22929,9 @@ export class Decimal {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Decimal): void {
-    t.raw("Decimal(Decimal=");
-    t.int(v.Decimal);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Decimal.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Decimal);
   }
 }
 
@@ -25070,6 +22939,8 @@ export class Decimal {
 export class Uuid {
   /** The type id of import.Uuid. */
   static readonly fbeType: number = 31;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Uuid";
 
   Uuid: number;
 
@@ -25081,7 +22952,7 @@ export class Uuid {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Uuid", "int32"],
@@ -25266,18 +23137,9 @@ export class Uuid {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Uuid): void {
-    t.raw("Uuid(Uuid=");
-    t.int(v.Uuid);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Uuid.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Uuid);
   }
 }
 
@@ -25285,6 +23147,8 @@ export class Uuid {
 export class UUID {
   /** The type id of import.UUID. */
   static readonly fbeType: number = 32;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.UUID";
 
   UUID: number;
 
@@ -25296,7 +23160,7 @@ export class UUID {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["UUID", "int32"],
@@ -25481,18 +23345,9 @@ export class UUID {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: UUID): void {
-    t.raw("UUID(UUID=");
-    t.int(v.UUID);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    UUID.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, UUID);
   }
 }
 
@@ -25500,6 +23355,8 @@ export class UUID {
 export class Timestamp {
   /** The type id of import.Timestamp. */
   static readonly fbeType: number = 33;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Timestamp";
 
   Timestamp: number;
 
@@ -25511,7 +23368,7 @@ export class Timestamp {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Timestamp", "int32"],
@@ -25696,18 +23553,9 @@ export class Timestamp {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Timestamp): void {
-    t.raw("Timestamp(Timestamp=");
-    t.int(v.Timestamp);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Timestamp.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Timestamp);
   }
 }
 
@@ -25715,6 +23563,8 @@ export class Timestamp {
 export class Sender {
   /** The type id of import.Sender. */
   static readonly fbeType: number = 34;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Sender";
 
   Sender: number;
 
@@ -25726,7 +23576,7 @@ export class Sender {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Sender", "int32"],
@@ -25911,18 +23761,9 @@ export class Sender {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Sender): void {
-    t.raw("Sender(Sender=");
-    t.int(v.Sender);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Sender.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Sender);
   }
 }
 
@@ -25930,6 +23771,8 @@ export class Sender {
 export class Receiver {
   /** The type id of import.Receiver. */
   static readonly fbeType: number = 35;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Receiver";
 
   Receiver: number;
 
@@ -25941,7 +23784,7 @@ export class Receiver {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Receiver", "int32"],
@@ -26126,18 +23969,9 @@ export class Receiver {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Receiver): void {
-    t.raw("Receiver(Receiver=");
-    t.int(v.Receiver);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Receiver.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Receiver);
   }
 }
 
@@ -26145,6 +23979,8 @@ export class Receiver {
 export class Client {
   /** The type id of import.Client. */
   static readonly fbeType: number = 36;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Client";
 
   Client: number;
 
@@ -26156,7 +23992,7 @@ export class Client {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Client", "int32"],
@@ -26341,18 +24177,9 @@ export class Client {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Client): void {
-    t.raw("Client(Client=");
-    t.int(v.Client);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Client.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Client);
   }
 }
 
@@ -26360,6 +24187,8 @@ export class Client {
 export class Proxy {
   /** The type id of import.Proxy. */
   static readonly fbeType: number = 37;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Proxy";
 
   Proxy: number;
 
@@ -26371,7 +24200,7 @@ export class Proxy {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Proxy", "int32"],
@@ -26556,18 +24385,9 @@ export class Proxy {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Proxy): void {
-    t.raw("Proxy(Proxy=");
-    t.int(v.Proxy);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Proxy.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Proxy);
   }
 }
 
@@ -26575,6 +24395,8 @@ export class Proxy {
 export class Handler {
   /** The type id of import.Handler. */
   static readonly fbeType: number = 38;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Handler";
 
   Handler: number;
 
@@ -26586,7 +24408,7 @@ export class Handler {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Handler", "int32"],
@@ -26771,18 +24593,9 @@ export class Handler {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Handler): void {
-    t.raw("Handler(Handler=");
-    t.int(v.Handler);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Handler.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Handler);
   }
 }
 
@@ -26790,6 +24603,8 @@ export class Handler {
 export class fbe_ {
   /** The type id of import.fbe. */
   static readonly fbeType: number = 39;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.fbe";
 
   fbe: number;
 
@@ -26801,7 +24616,7 @@ export class fbe_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["fbe", "int32"],
@@ -26986,18 +24801,9 @@ export class fbe_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: fbe_): void {
-    t.raw("fbe(fbe=");
-    t.int(v.fbe);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    fbe_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, fbe_);
   }
 }
 
@@ -27005,6 +24811,8 @@ export class fbe_ {
 export class FBE {
   /** The type id of import.FBE. */
   static readonly fbeType: number = 40;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.FBE";
 
   FBE: number;
 
@@ -27016,7 +24824,7 @@ export class FBE {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["FBE", "int32"],
@@ -27201,18 +25009,9 @@ export class FBE {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: FBE): void {
-    t.raw("FBE(FBE=");
-    t.int(v.FBE);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    FBE.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FBE);
   }
 }
 
@@ -27220,6 +25019,8 @@ export class FBE {
 export class std {
   /** The type id of import.std. */
   static readonly fbeType: number = 41;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.std";
 
   std: number;
 
@@ -27231,7 +25032,7 @@ export class std {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["std", "int32"],
@@ -27416,18 +25217,9 @@ export class std {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: std): void {
-    t.raw("std(std=");
-    t.int(v.std);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    std.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, std);
   }
 }
 
@@ -27435,6 +25227,8 @@ export class std {
 export class Companion {
   /** The type id of import.Companion. */
   static readonly fbeType: number = 42;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Companion";
 
   Companion: number;
 
@@ -27446,7 +25240,7 @@ export class Companion {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Companion", "int32"],
@@ -27631,18 +25425,9 @@ export class Companion {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Companion): void {
-    t.raw("Companion(Companion=");
-    t.int(v.Companion);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Companion.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Companion);
   }
 }
 
@@ -27650,6 +25435,8 @@ export class Companion {
 export class Any {
   /** The type id of import.Any. */
   static readonly fbeType: number = 43;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Any";
 
   Any: number;
 
@@ -27661,7 +25448,7 @@ export class Any {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Any", "int32"],
@@ -27846,18 +25633,9 @@ export class Any {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Any): void {
-    t.raw("Any(Any=");
-    t.int(v.Any);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Any.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Any);
   }
 }
 
@@ -27865,6 +25643,8 @@ export class Any {
 export class Self {
   /** The type id of import.Self. */
   static readonly fbeType: number = 44;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Self";
 
   Self: number;
 
@@ -27876,7 +25656,7 @@ export class Self {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Self", "int32"],
@@ -28061,18 +25841,9 @@ export class Self {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Self): void {
-    t.raw("Self(Self=");
-    t.int(v.Self);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Self.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Self);
   }
 }
 
@@ -28080,6 +25851,8 @@ export class Self {
 export class self {
   /** The type id of import.self. */
   static readonly fbeType: number = 45;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.self";
 
   self: number;
 
@@ -28091,7 +25864,7 @@ export class self {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["self", "int32"],
@@ -28276,18 +26049,9 @@ export class self {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: self): void {
-    t.raw("self(self=");
-    t.int(v.self);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    self.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, self);
   }
 }
 
@@ -28295,6 +26059,8 @@ export class self {
 export class None {
   /** The type id of import.None. */
   static readonly fbeType: number = 46;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.None";
 
   None: number;
 
@@ -28306,7 +26072,7 @@ export class None {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["None", "int32"],
@@ -28491,18 +26257,9 @@ export class None {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: None): void {
-    t.raw("None(None=");
-    t.int(v.None);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    None.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, None);
   }
 }
 
@@ -28510,6 +26267,8 @@ export class None {
 export class Option {
   /** The type id of import.Option. */
   static readonly fbeType: number = 47;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Option";
 
   Option: number;
 
@@ -28521,7 +26280,7 @@ export class Option {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Option", "int32"],
@@ -28706,18 +26465,9 @@ export class Option {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Option): void {
-    t.raw("Option(Option=");
-    t.int(v.Option);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Option.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Option);
   }
 }
 
@@ -28725,6 +26475,8 @@ export class Option {
 export class Result {
   /** The type id of import.Result. */
   static readonly fbeType: number = 48;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Result";
 
   Result: number;
 
@@ -28736,7 +26488,7 @@ export class Result {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Result", "int32"],
@@ -28921,18 +26673,9 @@ export class Result {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Result): void {
-    t.raw("Result(Result=");
-    t.int(v.Result);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Result.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Result);
   }
 }
 
@@ -28940,6 +26683,8 @@ export class Result {
 export class Vec {
   /** The type id of import.Vec. */
   static readonly fbeType: number = 49;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Vec";
 
   Vec: number;
 
@@ -28951,7 +26696,7 @@ export class Vec {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Vec", "int32"],
@@ -29136,18 +26881,9 @@ export class Vec {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Vec): void {
-    t.raw("Vec(Vec=");
-    t.int(v.Vec);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Vec.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Vec);
   }
 }
 
@@ -29155,6 +26891,8 @@ export class Vec {
 export class Box {
   /** The type id of import.Box. */
   static readonly fbeType: number = 50;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Box";
 
   Box: number;
 
@@ -29166,7 +26904,7 @@ export class Box {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Box", "int32"],
@@ -29351,18 +27089,9 @@ export class Box {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Box): void {
-    t.raw("Box(Box=");
-    t.int(v.Box);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Box.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Box);
   }
 }
 
@@ -29370,6 +27099,8 @@ export class Box {
 export class Error_ {
   /** The type id of import.Error. */
   static readonly fbeType: number = 51;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Error";
 
   Error: number;
 
@@ -29381,7 +27112,7 @@ export class Error_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Error", "int32"],
@@ -29566,18 +27297,9 @@ export class Error_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Error_): void {
-    t.raw("Error(Error=");
-    t.int(v.Error);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Error_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Error_);
   }
 }
 
@@ -29585,6 +27307,8 @@ export class Error_ {
 export class Exception {
   /** The type id of import.Exception. */
   static readonly fbeType: number = 52;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Exception";
 
   Exception: number;
 
@@ -29596,7 +27320,7 @@ export class Exception {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Exception", "int32"],
@@ -29781,18 +27505,9 @@ export class Exception {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Exception): void {
-    t.raw("Exception(Exception=");
-    t.int(v.Exception);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Exception.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Exception);
   }
 }
 
@@ -29800,6 +27515,8 @@ export class Exception {
 export class Text {
   /** The type id of import.Text. */
   static readonly fbeType: number = 53;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Text";
 
   Text: number;
 
@@ -29811,7 +27528,7 @@ export class Text {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Text", "int32"],
@@ -29996,18 +27713,9 @@ export class Text {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Text): void {
-    t.raw("Text(Text=");
-    t.int(v.Text);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Text.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Text);
   }
 }
 
@@ -30015,6 +27723,8 @@ export class Text {
 export class JsonWriter {
   /** The type id of import.JsonWriter. */
   static readonly fbeType: number = 54;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.JsonWriter";
 
   JsonWriter: number;
 
@@ -30026,7 +27736,7 @@ export class JsonWriter {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["JsonWriter", "int32"],
@@ -30211,18 +27921,9 @@ export class JsonWriter {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: JsonWriter): void {
-    t.raw("JsonWriter(JsonWriter=");
-    t.int(v.JsonWriter);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    JsonWriter.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, JsonWriter);
   }
 }
 
@@ -30230,6 +27931,8 @@ export class JsonWriter {
 export class int32_t {
   /** The type id of import.int32_t. */
   static readonly fbeType: number = 55;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.int32_t";
 
   int32_t: number;
 
@@ -30241,7 +27944,7 @@ export class int32_t {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["int32_t", "int32"],
@@ -30426,18 +28129,9 @@ export class int32_t {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: int32_t): void {
-    t.raw("int32_t(int32_t=");
-    t.int(v.int32_t);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    int32_t.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, int32_t);
   }
 }
 
@@ -30445,6 +28139,8 @@ export class int32_t {
 export class size_t {
   /** The type id of import.size_t. */
   static readonly fbeType: number = 56;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.size_t";
 
   size_t: number;
 
@@ -30456,7 +28152,7 @@ export class size_t {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["size_t", "int32"],
@@ -30641,18 +28337,9 @@ export class size_t {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: size_t): void {
-    t.raw("size_t(size_t=");
-    t.int(v.size_t);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    size_t.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, size_t);
   }
 }
 
@@ -30660,6 +28347,8 @@ export class size_t {
 export class list {
   /** The type id of import.list. */
   static readonly fbeType: number = 57;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.list";
 
   list: number;
 
@@ -30671,7 +28360,7 @@ export class list {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["list", "int32"],
@@ -30856,18 +28545,9 @@ export class list {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: list): void {
-    t.raw("list(list=");
-    t.int(v.list);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    list.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, list);
   }
 }
 
@@ -30875,6 +28555,8 @@ export class list {
 export class object_ {
   /** The type id of import.object. */
   static readonly fbeType: number = 58;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.object";
 
   object: number;
 
@@ -30886,7 +28568,7 @@ export class object_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["object", "int32"],
@@ -31071,18 +28753,9 @@ export class object_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: object_): void {
-    t.raw("object(object=");
-    t.int(v.object);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    object_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, object_);
   }
 }
 
@@ -31090,6 +28763,8 @@ export class object_ {
 export class v_ {
   /** The type id of import.v. */
   static readonly fbeType: number = 59;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.v";
 
   v: number;
 
@@ -31101,7 +28776,7 @@ export class v_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["v", "int32"],
@@ -31286,18 +28961,9 @@ export class v_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: v_): void {
-    t.raw("v(v=");
-    t.int(v.v);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    v_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, v_);
   }
 }
 
@@ -31305,6 +28971,8 @@ export class v_ {
 export class r_ {
   /** The type id of import.r. */
   static readonly fbeType: number = 60;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.r";
 
   r: number;
 
@@ -31316,7 +28984,7 @@ export class r_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["r", "int32"],
@@ -31501,18 +29169,9 @@ export class r_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: r_): void {
-    t.raw("r(r=");
-    t.int(v.r);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    r_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, r_);
   }
 }
 
@@ -31520,6 +29179,8 @@ export class r_ {
 export class w_ {
   /** The type id of import.w. */
   static readonly fbeType: number = 61;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.w";
 
   w: number;
 
@@ -31531,7 +29192,7 @@ export class w_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["w", "int32"],
@@ -31716,18 +29377,9 @@ export class w_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: w_): void {
-    t.raw("w(w=");
-    t.int(v.w);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    w_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, w_);
   }
 }
 
@@ -31735,6 +29387,8 @@ export class w_ {
 export class SideBuy {
   /** The type id of import.SideBuy. */
   static readonly fbeType: number = 62;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.SideBuy";
 
   SideBuy: number;
 
@@ -31746,7 +29400,7 @@ export class SideBuy {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["SideBuy", "int32"],
@@ -31931,18 +29585,9 @@ export class SideBuy {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: SideBuy): void {
-    t.raw("SideBuy(SideBuy=");
-    t.int(v.SideBuy);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    SideBuy.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, SideBuy);
   }
 }
 
@@ -31950,6 +29595,8 @@ export class SideBuy {
 export class OrderKey {
   /** The type id of import.OrderKey. */
   static readonly fbeType: number = 63;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.OrderKey";
 
   OrderKey: number;
 
@@ -31961,7 +29608,7 @@ export class OrderKey {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["OrderKey", "int32"],
@@ -32146,18 +29793,9 @@ export class OrderKey {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: OrderKey): void {
-    t.raw("OrderKey(OrderKey=");
-    t.int(v.OrderKey);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    OrderKey.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderKey);
   }
 }
 
@@ -32165,6 +29803,8 @@ export class OrderKey {
 export class textOfside {
   /** The type id of import.textOfside. */
   static readonly fbeType: number = 64;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.textOfside";
 
   textOfside: number;
 
@@ -32176,7 +29816,7 @@ export class textOfside {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["textOfside", "int32"],
@@ -32361,18 +30001,9 @@ export class textOfside {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: textOfside): void {
-    t.raw("textOfside(textOfside=");
-    t.int(v.textOfside);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    textOfside.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, textOfside);
   }
 }
 
@@ -32380,6 +30011,8 @@ export class textOfside {
 export class DECIMAL_1 {
   /** The type id of import.DECIMAL_1. */
   static readonly fbeType: number = 65;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.DECIMAL_1";
 
   DECIMAL_1: number;
 
@@ -32391,7 +30024,7 @@ export class DECIMAL_1 {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["DECIMAL_1", "int32"],
@@ -32576,18 +30209,9 @@ export class DECIMAL_1 {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: DECIMAL_1): void {
-    t.raw("DECIMAL_1(DECIMAL_1=");
-    t.int(v.DECIMAL_1);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    DECIMAL_1.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, DECIMAL_1);
   }
 }
 
@@ -32595,6 +30219,8 @@ export class DECIMAL_1 {
 export class OrderModel {
   /** The type id of import.OrderModel. */
   static readonly fbeType: number = 66;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.OrderModel";
 
   OrderModel: number;
 
@@ -32606,7 +30232,7 @@ export class OrderModel {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["OrderModel", "int32"],
@@ -32791,18 +30417,9 @@ export class OrderModel {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: OrderModel): void {
-    t.raw("OrderModel(OrderModel=");
-    t.int(v.OrderModel);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    OrderModel.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderModel);
   }
 }
 
@@ -32810,6 +30427,8 @@ export class OrderModel {
 export class OrderFinal {
   /** The type id of import.OrderFinal. */
   static readonly fbeType: number = 67;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.OrderFinal";
 
   OrderFinal: number;
 
@@ -32821,7 +30440,7 @@ export class OrderFinal {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["OrderFinal", "int32"],
@@ -33006,18 +30625,9 @@ export class OrderFinal {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: OrderFinal): void {
-    t.raw("OrderFinal(OrderFinal=");
-    t.int(v.OrderFinal);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    OrderFinal.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, OrderFinal);
   }
 }
 
@@ -33025,6 +30635,8 @@ export class OrderFinal {
 export class NewOrder {
   /** The type id of import.NewOrder. */
   static readonly fbeType: number = 68;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.NewOrder";
 
   NewOrder: number;
 
@@ -33036,7 +30648,7 @@ export class NewOrder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["NewOrder", "int32"],
@@ -33221,18 +30833,9 @@ export class NewOrder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: NewOrder): void {
-    t.raw("NewOrder(NewOrder=");
-    t.int(v.NewOrder);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    NewOrder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, NewOrder);
   }
 }
 
@@ -33240,6 +30843,8 @@ export class NewOrder {
 export class VerifyFBEOrder {
   /** The type id of import.VerifyFBEOrder. */
   static readonly fbeType: number = 69;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.VerifyFBEOrder";
 
   VerifyFBEOrder: number;
 
@@ -33251,7 +30856,7 @@ export class VerifyFBEOrder {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["VerifyFBEOrder", "int32"],
@@ -33436,18 +31041,9 @@ export class VerifyFBEOrder {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: VerifyFBEOrder): void {
-    t.raw("VerifyFBEOrder(VerifyFBEOrder=");
-    t.int(v.VerifyFBEOrder);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    VerifyFBEOrder.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, VerifyFBEOrder);
   }
 }
 
@@ -33455,6 +31051,8 @@ export class VerifyFBEOrder {
 export class fbe_vr_Order {
   /** The type id of import.fbe_vr_Order. */
   static readonly fbeType: number = 70;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.fbe_vr_Order";
 
   fbe_vr_Order: number;
 
@@ -33466,7 +31064,7 @@ export class fbe_vr_Order {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["fbe_vr_Order", "int32"],
@@ -33651,18 +31249,9 @@ export class fbe_vr_Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: fbe_vr_Order): void {
-    t.raw("fbe_vr_Order(fbe_vr_Order=");
-    t.int(v.fbe_vr_Order);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    fbe_vr_Order.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, fbe_vr_Order);
   }
 }
 
@@ -33670,6 +31259,8 @@ export class fbe_vr_Order {
 export class e1 {
   /** The type id of import.e1. */
   static readonly fbeType: number = 71;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.e1";
 
   e1: number;
 
@@ -33681,7 +31272,7 @@ export class e1 {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["e1", "int32"],
@@ -33866,18 +31457,9 @@ export class e1 {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: e1): void {
-    t.raw("e1(e1=");
-    t.int(v.e1);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    e1.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, e1);
   }
 }
 
@@ -33885,6 +31467,8 @@ export class e1 {
 export class i2 {
   /** The type id of import.i2. */
   static readonly fbeType: number = 72;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.i2";
 
   i2: number;
 
@@ -33896,7 +31480,7 @@ export class i2 {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["i2", "int32"],
@@ -34081,18 +31665,9 @@ export class i2 {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: i2): void {
-    t.raw("i2(i2=");
-    t.int(v.i2);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    i2.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, i2);
   }
 }
 
@@ -34100,6 +31675,8 @@ export class i2 {
 export class o3 {
   /** The type id of import.o3. */
   static readonly fbeType: number = 73;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.o3";
 
   o3: number;
 
@@ -34111,7 +31688,7 @@ export class o3 {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["o3", "int32"],
@@ -34296,18 +31873,9 @@ export class o3 {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: o3): void {
-    t.raw("o3(o3=");
-    t.int(v.o3);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    o3.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, o3);
   }
 }
 
@@ -34315,6 +31883,8 @@ export class o3 {
 export class Fbe {
   /** The type id of import.Fbe. */
   static readonly fbeType: number = 74;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Fbe";
 
   Fbe: number;
 
@@ -34326,7 +31896,7 @@ export class Fbe {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Fbe", "int32"],
@@ -34511,18 +32081,9 @@ export class Fbe {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Fbe): void {
-    t.raw("Fbe(Fbe=");
-    t.int(v.Fbe);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Fbe.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Fbe);
   }
 }
 
@@ -34530,6 +32091,8 @@ export class Fbe {
 export class FINGERPRINT {
   /** The type id of import.FINGERPRINT. */
   static readonly fbeType: number = 75;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.FINGERPRINT";
 
   FINGERPRINT: number;
 
@@ -34541,7 +32104,7 @@ export class FINGERPRINT {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["FINGERPRINT", "int32"],
@@ -34726,18 +32289,9 @@ export class FINGERPRINT {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: FINGERPRINT): void {
-    t.raw("FINGERPRINT(FINGERPRINT=");
-    t.int(v.FINGERPRINT);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    FINGERPRINT.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FINGERPRINT);
   }
 }
 
@@ -34745,6 +32299,8 @@ export class FINGERPRINT {
 export class FBE_FINGERPRINT_ {
   /** The type id of import.FBE_FINGERPRINT. */
   static readonly fbeType: number = 76;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.FBE_FINGERPRINT";
 
   FBE_FINGERPRINT: number;
 
@@ -34756,7 +32312,7 @@ export class FBE_FINGERPRINT_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["FBE_FINGERPRINT", "int32"],
@@ -34941,18 +32497,9 @@ export class FBE_FINGERPRINT_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: FBE_FINGERPRINT_): void {
-    t.raw("FBE_FINGERPRINT(FBE_FINGERPRINT=");
-    t.int(v.FBE_FINGERPRINT);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    FBE_FINGERPRINT_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FBE_FINGERPRINT_);
   }
 }
 
@@ -34960,6 +32507,8 @@ export class FBE_FINGERPRINT_ {
 export class FBEFingerprint {
   /** The type id of import.FBEFingerprint. */
   static readonly fbeType: number = 77;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.FBEFingerprint";
 
   FBEFingerprint: number;
 
@@ -34971,7 +32520,7 @@ export class FBEFingerprint {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["FBEFingerprint", "int32"],
@@ -35156,18 +32705,9 @@ export class FBEFingerprint {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: FBEFingerprint): void {
-    t.raw("FBEFingerprint(FBEFingerprint=");
-    t.int(v.FBEFingerprint);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    FBEFingerprint.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, FBEFingerprint);
   }
 }
 
@@ -35175,6 +32715,8 @@ export class FBEFingerprint {
 export class Case {
   /** The type id of import.Case. */
   static readonly fbeType: number = 78;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Case";
 
   name: number;
   Name: number;
@@ -35200,7 +32742,7 @@ export class Case {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["name", "int32"],
@@ -35490,32 +33032,9 @@ export class Case {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Case): void {
-    t.raw("Case(name=");
-    t.int(v.name);
-    t.raw(",Name=");
-    t.int(v.Name);
-    t.raw(",NAME=");
-    t.int(v.NAME);
-    t.raw(",class=");
-    t.int(v.class);
-    t.raw(",class_=");
-    t.int(v.class_);
-    t.raw(",class__=");
-    t.int(v.class__);
-    t.raw(",String=");
-    t.int(v.String);
-    t.raw(",String_=");
-    t.int(v.String_);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Case.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Case);
   }
 }
 
@@ -35523,6 +33042,8 @@ export class Case {
 export class Imported {
   /** The type id of import.Imported. */
   static readonly fbeType: number = 79;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Imported";
 
   market: market.Side;
   org: market.Instrument;
@@ -35538,12 +33059,12 @@ export class Imported {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["market", ["enum", "market.Side", "uint8"]],
+      ["market", ["enum", "market.Side", "uint8", market.textOfSide]],
       ["org", ["struct", "market.Instrument", market.Instrument]],
-      ["example", ["enum", "market.Side", "uint8"]],
+      ["example", ["enum", "market.Side", "uint8", market.textOfSide]],
     ];
   }
 
@@ -35794,22 +33315,9 @@ export class Imported {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Imported): void {
-    t.raw("Imported(market=");
-    t.raw(market.textOfSide(v.market));
-    t.raw(",org=");
-    market.Instrument.fbeWriteText(t, v.org);
-    t.raw(",example=");
-    t.raw(market.textOfSide(v.example));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Imported.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Imported);
   }
 }
 
@@ -35817,6 +33325,8 @@ export class Imported {
 export class symbol_ {
   /** The type id of import.symbol. */
   static readonly fbeType: number = 80;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.symbol";
 
   digits: digits;
 
@@ -35828,10 +33338,10 @@ export class symbol_ {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["digits", ["enum", "import.digits", "int32"]],
+      ["digits", ["enum", "import.digits", "int32", textOfdigits]],
     ];
   }
 
@@ -36013,18 +33523,9 @@ export class symbol_ {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: symbol_): void {
-    t.raw("symbol(digits=");
-    t.raw(textOfdigits(v.digits));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    symbol_.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, symbol_);
   }
 }
 
@@ -36032,6 +33533,8 @@ export class symbol_ {
 export class Listed extends market.Instrument {
   /** The type id of import.Listed. */
   static override readonly fbeType: number = 81;
+  /** The schema name, as the text form and errors name the struct. */
+  static override readonly fbeName: string = "import.Listed";
 
   precision: digits;
   ticker: symbol_;
@@ -36059,12 +33562,12 @@ export class Listed extends market.Instrument {
     return fbe.compareString(a.symbol, b.symbol);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static override fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["symbol", "string"],
       ["digits", "int32"],
-      ["precision", ["enum", "import.digits", "int32"]],
+      ["precision", ["enum", "import.digits", "int32", textOfdigits]],
       ["ticker", ["struct", "import.symbol", symbol_]],
     ];
   }
@@ -36334,22 +33837,9 @@ export class Listed extends market.Instrument {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static override fbeWriteText(t: fbe.TextWriter, v: Listed): void {
-    t.raw("Listed(");
-    market.Instrument.fbeWriteText(t, v);
-    t.raw(",precision=");
-    t.raw(textOfdigits(v.precision));
-    t.raw(",ticker=");
-    symbol_.fbeWriteText(t, v.ticker);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   override toString(): string {
-    const t = new fbe.TextWriter();
-    Listed.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Listed);
   }
 }
 
@@ -36357,6 +33847,8 @@ export class Listed extends market.Instrument {
 export class Derived extends Order {
   /** The type id of import.Derived. */
   static override readonly fbeType: number = 82;
+  /** The schema name, as the text form and errors name the struct. */
+  static override readonly fbeName: string = "import.Derived";
 
   Word: Word;
   side_: range;
@@ -36371,14 +33863,14 @@ export class Derived extends Order {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static override fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["side", "int32"],
-      ["s", ["enum", "import.side", "int32"]],
-      ["range", ["enum", "import.range", "int32"]],
-      ["Word", ["enum", "import.Word", "int16"]],
-      ["side_", ["enum", "import.range", "int32"]],
+      ["s", ["enum", "import.side", "int32", textOfside_]],
+      ["range", ["enum", "import.range", "int32", textOfrange]],
+      ["Word", ["enum", "import.Word", "int16", textOfWord]],
+      ["side_", ["enum", "import.range", "int32", textOfrange]],
     ];
   }
 
@@ -36614,22 +34106,9 @@ export class Derived extends Order {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static override fbeWriteText(t: fbe.TextWriter, v: Derived): void {
-    t.raw("Derived(");
-    Order.fbeWriteText(t, v);
-    t.raw(",Word=");
-    t.raw(textOfWord(v.Word));
-    t.raw(",side_=");
-    t.raw(textOfrange(v.side_));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   override toString(): string {
-    const t = new fbe.TextWriter();
-    Derived.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Derived);
   }
 }
 
@@ -36637,6 +34116,8 @@ export class Derived extends Order {
 export class Hostile {
   /** The type id of import.Hostile. */
   static readonly fbeType: number = 83;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "import.Hostile";
 
   Order: Order;
   CppWords: CppWords;
@@ -36810,7 +34291,7 @@ export class Hostile {
     }
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["Order", ["struct", "import.Order", Order]],
@@ -36894,7 +34375,7 @@ export class Hostile {
       ["Imported", ["struct", "import.Imported", Imported]],
       ["Derived", ["struct", "import.Derived", Derived]],
       ["Listed", ["struct", "import.Listed", Listed]],
-      ["Letters", ["enum", "import.Letters", "int32"]],
+      ["Letters", ["enum", "import.Letters", "int32", textOfLetters]],
     ];
   }
 
@@ -40565,180 +38046,9 @@ export class Hostile {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Hostile): void {
-    t.raw("Hostile(Order=");
-    Order.fbeWriteText(t, v.Order);
-    t.raw(",CppWords=");
-    CppWords.fbeWriteText(t, v.CppWords);
-    t.raw(",PythonWords=");
-    PythonWords.fbeWriteText(t, v.PythonWords);
-    t.raw(",GoWords=");
-    GoWords.fbeWriteText(t, v.GoWords);
-    t.raw(",JavaWords=");
-    JavaWords.fbeWriteText(t, v.JavaWords);
-    t.raw(",KotlinWords=");
-    KotlinWords.fbeWriteText(t, v.KotlinWords);
-    t.raw(",JsWords=");
-    JsWords.fbeWriteText(t, v.JsWords);
-    t.raw(",RustWords=");
-    RustWords.fbeWriteText(t, v.RustWords);
-    t.raw(",CSharpWords=");
-    CSharpWords.fbeWriteText(t, v.CSharpWords);
-    t.raw(",RubyWords=");
-    RubyWords.fbeWriteText(t, v.RubyWords);
-    t.raw(",CppMembers=");
-    CppMembers.fbeWriteText(t, v.CppMembers);
-    t.raw(",PythonMembers=");
-    PythonMembers.fbeWriteText(t, v.PythonMembers);
-    t.raw(",GoMembers=");
-    GoMembers.fbeWriteText(t, v.GoMembers);
-    t.raw(",JvmMembers=");
-    JvmMembers.fbeWriteText(t, v.JvmMembers);
-    t.raw(",JsMembers=");
-    JsMembers.fbeWriteText(t, v.JsMembers);
-    t.raw(",RuntimeNames=");
-    RuntimeNames.fbeWriteText(t, v.RuntimeNames);
-    t.raw(",class=");
-    class_.fbeWriteText(t, v.class);
-    t.raw(",Object=");
-    Object_.fbeWriteText(t, v.Object);
-    t.raw(",String=");
-    String_.fbeWriteText(t, v.String);
-    t.raw(",List=");
-    List.fbeWriteText(t, v.List);
-    t.raw(",Map=");
-    Map_.fbeWriteText(t, v.Map);
-    t.raw(",Model=");
-    Model.fbeWriteText(t, v.Model);
-    t.raw(",FinalModel=");
-    FinalModel.fbeWriteText(t, v.FinalModel);
-    t.raw(",Buffer=");
-    Buffer.fbeWriteText(t, v.Buffer);
-    t.raw(",Reader=");
-    Reader.fbeWriteText(t, v.Reader);
-    t.raw(",Writer=");
-    Writer.fbeWriteText(t, v.Writer);
-    t.raw(",Limits=");
-    Limits.fbeWriteText(t, v.Limits);
-    t.raw(",DecodeError=");
-    DecodeError.fbeWriteText(t, v.DecodeError);
-    t.raw(",DecodeException=");
-    DecodeException.fbeWriteText(t, v.DecodeException);
-    t.raw(",Decimal=");
-    Decimal.fbeWriteText(t, v.Decimal);
-    t.raw(",Uuid=");
-    Uuid.fbeWriteText(t, v.Uuid);
-    t.raw(",UUID=");
-    UUID.fbeWriteText(t, v.UUID);
-    t.raw(",Timestamp=");
-    Timestamp.fbeWriteText(t, v.Timestamp);
-    t.raw(",Sender=");
-    Sender.fbeWriteText(t, v.Sender);
-    t.raw(",Receiver=");
-    Receiver.fbeWriteText(t, v.Receiver);
-    t.raw(",Client=");
-    Client.fbeWriteText(t, v.Client);
-    t.raw(",Proxy=");
-    Proxy.fbeWriteText(t, v.Proxy);
-    t.raw(",Handler=");
-    Handler.fbeWriteText(t, v.Handler);
-    t.raw(",fbe=");
-    fbe_.fbeWriteText(t, v.fbe);
-    t.raw(",FBE=");
-    FBE.fbeWriteText(t, v.FBE);
-    t.raw(",std=");
-    std.fbeWriteText(t, v.std);
-    t.raw(",Companion=");
-    Companion.fbeWriteText(t, v.Companion);
-    t.raw(",Any=");
-    Any.fbeWriteText(t, v.Any);
-    t.raw(",Self=");
-    Self.fbeWriteText(t, v.Self);
-    t.raw(",self=");
-    self.fbeWriteText(t, v.self);
-    t.raw(",None=");
-    None.fbeWriteText(t, v.None);
-    t.raw(",Option=");
-    Option.fbeWriteText(t, v.Option);
-    t.raw(",Result=");
-    Result.fbeWriteText(t, v.Result);
-    t.raw(",Vec=");
-    Vec.fbeWriteText(t, v.Vec);
-    t.raw(",Box=");
-    Box.fbeWriteText(t, v.Box);
-    t.raw(",Error=");
-    Error_.fbeWriteText(t, v.Error);
-    t.raw(",Exception=");
-    Exception.fbeWriteText(t, v.Exception);
-    t.raw(",Text=");
-    Text.fbeWriteText(t, v.Text);
-    t.raw(",JsonWriter=");
-    JsonWriter.fbeWriteText(t, v.JsonWriter);
-    t.raw(",int32_t=");
-    int32_t.fbeWriteText(t, v.int32_t);
-    t.raw(",size_t=");
-    size_t.fbeWriteText(t, v.size_t);
-    t.raw(",list=");
-    list.fbeWriteText(t, v.list);
-    t.raw(",object=");
-    object_.fbeWriteText(t, v.object);
-    t.raw(",v=");
-    v_.fbeWriteText(t, v.v);
-    t.raw(",r=");
-    r_.fbeWriteText(t, v.r);
-    t.raw(",w=");
-    w_.fbeWriteText(t, v.w);
-    t.raw(",SideBuy=");
-    SideBuy.fbeWriteText(t, v.SideBuy);
-    t.raw(",OrderKey=");
-    OrderKey.fbeWriteText(t, v.OrderKey);
-    t.raw(",textOfside=");
-    textOfside.fbeWriteText(t, v.textOfside);
-    t.raw(",DECIMAL_1=");
-    DECIMAL_1.fbeWriteText(t, v.DECIMAL_1);
-    t.raw(",OrderModel=");
-    OrderModel.fbeWriteText(t, v.OrderModel);
-    t.raw(",OrderFinal=");
-    OrderFinal.fbeWriteText(t, v.OrderFinal);
-    t.raw(",NewOrder=");
-    NewOrder.fbeWriteText(t, v.NewOrder);
-    t.raw(",VerifyFBEOrder=");
-    VerifyFBEOrder.fbeWriteText(t, v.VerifyFBEOrder);
-    t.raw(",fbe_vr_Order=");
-    fbe_vr_Order.fbeWriteText(t, v.fbe_vr_Order);
-    t.raw(",e1=");
-    e1.fbeWriteText(t, v.e1);
-    t.raw(",i2=");
-    i2.fbeWriteText(t, v.i2);
-    t.raw(",o3=");
-    o3.fbeWriteText(t, v.o3);
-    t.raw(",Fbe=");
-    Fbe.fbeWriteText(t, v.Fbe);
-    t.raw(",FINGERPRINT=");
-    FINGERPRINT.fbeWriteText(t, v.FINGERPRINT);
-    t.raw(",FBE_FINGERPRINT=");
-    FBE_FINGERPRINT_.fbeWriteText(t, v.FBE_FINGERPRINT);
-    t.raw(",FBEFingerprint=");
-    FBEFingerprint.fbeWriteText(t, v.FBEFingerprint);
-    t.raw(",Case=");
-    Case.fbeWriteText(t, v.Case);
-    t.raw(",Imported=");
-    Imported.fbeWriteText(t, v.Imported);
-    t.raw(",Derived=");
-    Derived.fbeWriteText(t, v.Derived);
-    t.raw(",Listed=");
-    Listed.fbeWriteText(t, v.Listed);
-    t.raw(",Letters=");
-    t.raw(textOfLetters(v.Letters));
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Hostile.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Hostile);
   }
 }
 

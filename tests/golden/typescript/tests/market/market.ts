@@ -29,6 +29,8 @@ export function textOfSide(v: Side): string {
 export class Instrument {
   /** The type id of market.Instrument. */
   static readonly fbeType: number = 501;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "market.Instrument";
 
   symbol: string;
   digits: number;
@@ -55,7 +57,7 @@ export class Instrument {
     return fbe.compareString(a.symbol, b.symbol);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["symbol", "string"],
@@ -260,20 +262,9 @@ export class Instrument {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Instrument): void {
-    t.raw("Instrument(symbol=");
-    t.string(v.symbol);
-    t.raw(",digits=");
-    t.int(v.digits);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Instrument.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Instrument);
   }
 }
 
@@ -281,6 +272,8 @@ export class Instrument {
 export class Failure {
   /** The type id of market.Failure. */
   static readonly fbeType: number = 502;
+  /** The schema name, as the text form and errors name the struct. */
+  static readonly fbeName: string = "market.Failure";
 
   id: fbe.Uuid;
   reason: string;
@@ -307,7 +300,7 @@ export class Failure {
     return fbe.compareUuid(a.id, b.id);
   }
 
-  /** Each field's name and type: read only to explain a value a writer refused (fbe.refused). */
+  /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["id", "uuid"],
@@ -512,20 +505,9 @@ export class Failure {
     }
   }
 
-  /** Writes v in the original's text form (docs/format.md 9). */
-  static fbeWriteText(t: fbe.TextWriter, v: Failure): void {
-    t.raw("Failure(id=");
-    t.uuid(v.id);
-    t.raw(",reason=");
-    t.string(v.reason);
-    t.raw(")");
-  }
-
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
   toString(): string {
-    const t = new fbe.TextWriter();
-    Failure.fbeWriteText(t, this);
-    return t.text;
+    return fbe.textOf(this, Failure);
   }
 }
 
