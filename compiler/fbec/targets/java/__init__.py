@@ -16,7 +16,7 @@ from fbec.model import ir
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.java.json import write_json
 from fbec.targets.java.models import write_models
-from fbec.targets.java.protocol import PARTS
+from fbec.targets.java.protocol import client
 from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import SCHEMA_CLASS, generate_package, text, write_schema_class
 from fbec.targets.jvm.context import JAVA_WIRE, doc, java_int_literal, signed, summary
@@ -159,7 +159,7 @@ def write_private_constructor(w: CodeWriter) -> None:
 
 
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
-    return [*generate_package(schema, options, Context, write_enum, write_struct, PARTS),
+    return [*generate_package(schema, options, Context, write_enum, write_struct, client),
             write_schema_class(schema, options, Context,
                                ["The schema of this package, as {@code fbec fingerprint} prints it: a Kafka",
                                 f"serde's schema is {{@code FbeSchema.of({SCHEMA_CLASS}.class)}} (docs/kafka.md)."],

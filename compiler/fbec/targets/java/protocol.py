@@ -7,90 +7,10 @@ responses (docs/format.md 7.6)."""
 
 from __future__ import annotations
 
-from fbec.model import ir
 from fbec.targets.base import CodeWriter
 from fbec.targets.java.syntax import Context
 from fbec.targets.jvm import protocol
 from fbec.targets.jvm.context import doc
-
-
-def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-
-    def every() -> None:
-        w.line("/** Every message whose own method is not overridden. */")
-        with w.block("default void onMessage(Object value) {", "}"):
-            pass
-
-    def method(d: ir.Dispatch) -> None:
-        w.line(f"/** @param value a {d.type} (type id {d.type_id}) */")
-        with w.block(f"default void onReceive({c.named(d.type)} value) {{", "}"):
-            w.line("onMessage(value);")
-
-    protocol.interface(w, c, "Handler", every, method)
-
-
-def receiver(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    _dispatcher(c, w, name, "Handler", "messages", final, protocol.received(c, final))
-
-
-def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    base, stream, io_exception = c.rt("FrameSender"), c.use("java.io.OutputStream"), c.use("java.io.IOException")
-    with w.block(f"public class {name} extends {base} {{", "}"):
-        w.line("/** @param out where the frames go */")
-        with w.block(f"public {name}({stream} out) {{", "}"):
-            w.line("super(out);")
-        for d in c.package.dispatch:
-            w.blank()
-            w.line(f"/** Sends a {d.type}; returns the frame's size. */")
-            with w.block(f"public int send({c.named(d.type)} value) throws {io_exception} {{", "}"):
-                w.line(f"return sendFrame(value::{'writeFinal' if final else 'writeFbe'});")
-
-
-def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-
-    def every() -> None:
-        w.line("/** Every frame whose own method is not overridden. */")
-        with w.block("default void onFrame(int typeId, byte[] frame, int offset, int size) {", "}"):
-            pass
-
-    def method(d: ir.Dispatch) -> None:
-        w.line(f"/** A frame of {d.type} (type id {d.type_id}). */")
-        handler = c.ident.frame_method(c.package.name, d.type)
-        with w.block(f"default void {handler}(byte[] frame, int offset, int size) {{", "}"):
-            w.line(f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size);")
-
-    protocol.interface(w, c, "ProxyHandler", every, method)
-
-
-def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
-    _dispatcher(c, w, "Proxy", "ProxyHandler", "frames", False, protocol.proxied(c))
-
-
-def _dispatcher(c: Context, w: CodeWriter, name: str, handler: str, what: str, final: bool,
-                cases: list[tuple[str, list[str]]]) -> None:
-    """A FrameReceiver of the package's messages: the statements of each type id (jvm.protocol)."""
-    base, limits, decode_exception = c.rt("FrameReceiver"), c.rt("Limits"), c.rt("DecodeException")
-    with w.block(f"public class {name} extends {base} {{", "}"):
-        w.line(f"private final {handler} handler;")
-        w.blank()
-        w.line(f"/** @param handler where the {what} go */")
-        with w.block(f"public {name}({handler} handler) {{", "}"):
-            w.line(f"super({'true' if final else 'false'});")
-            w.line("this.handler = handler;")
-        w.blank()
-        w.line("@Override")
-        signature = (f"protected boolean dispatch(int typeId, byte[] frame, int offset, int size, {limits} limits) "
-                     f"throws {decode_exception} {{")
-        with w.block(signature, "}"), w.block("switch (typeId) {", "}"):
-            for type_id, statements in cases:
-                w.line(f"case {type_id}:")
-                with w.indented():
-                    for line in statements:
-                        w.line(line)
-                    w.line("return true;")
-            w.line("default:")
-            with w.indented():
-                w.line("return false;")
 
 
 def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
@@ -122,5 +42,3 @@ def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> Non
     w.line(f"/** Sends a {rq.struct.qualified}, a request without response: done once sent. */")
     with w.block(f"public void request({t} value) throws {c.use('java.io.IOException')} {{", "}"):
         w.line("sender().send(value);")
-
-PARTS = (handler, proxy_handler, proxy, receiver, sender, client)

@@ -26,9 +26,10 @@ from fbec.targets.jvm.context import Context
 
 def generate_package(schema: ir.Schema, options: Options, context: type[Context],
                      enum: Callable[..., str], struct: Callable[..., str],
-                     parts: tuple[protocol.Part, ...]) -> list[GeneratedFile]:
+                     client: protocol.Part) -> list[GeneratedFile]:
     """The files of the schema's main package: a class per enum, flags and struct (each written by
-    enum or struct, which give its name), and with --proto the protocol's."""
+    enum or struct, which give its name), and with --proto the protocol's (client: the language's writer
+    of the Client)."""
     package = schema.main_package
     out = []
     for t in [*package.enums, *package.flags, *package.structs]:
@@ -38,7 +39,7 @@ def generate_package(schema: ir.Schema, options: Options, context: type[Context]
             out.append(c.file(struct(c, w, t, options), w, options))
         else:
             out.append(c.file(enum(c, w, t, options), w, options))
-    return out + (protocol.write_protocol(schema, package, options, context, parts) if options.proto else [])
+    return out + (protocol.write_protocol(schema, package, options, context, client) if options.proto else [])
 
 
 SCHEMA_CLASS = "Fbe"

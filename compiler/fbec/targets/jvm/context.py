@@ -364,6 +364,8 @@ class Context(DefaultLiterals):
         "override": "public {2} {0}({1})", "method": "public {2} {0}({1})", "static": "public static {2} {0}({1})",
         "interface": "public interface {0}", "throws": " throws {0}", "private": "private static {2} {0}({1})",
         "param": "{1} {0}", "same": "{0} == {1}",
+        "default": "default {2} {0}({1})", "protected": "protected {2} {0}({1})", "object": "Object",
+        "switch": "switch ({0}) {{", "case": "case {0} ->", "otherwise": "default -> {{ {0} }}",
         "other_class": "{0}.getClass() != getClass()", "property": "this.{0}", "bits": "({0} & {1})",
         "empty_text": "{0}.length() == 0", "compared": "c", "lambda_return": "return {0}",
         "lambda_result": "return {0}",
@@ -392,7 +394,6 @@ class Context(DefaultLiterals):
     SMART_CASTS: ClassVar[bool] = False     # a property read twice is a local first, and an optional is read
                                             # into its target by an if expression (Kotlin)
     MAX_LINE: ClassVar[int | None] = None   # the longest line the code writes where it can choose
-    ANY: ClassVar[str] = "Object"           # the type of any object, or null
     OVERRIDE: ClassVar[str] = "@Override"   # the line before a method that overrides one (none: a modifier)
     EMPTY_BYTES: ClassVar[str] = "new byte[0]"  # a new empty bytes value
     ENUM_VALUE: ClassVar[str] = ".value()"      # an enum's wire value
@@ -421,16 +422,40 @@ class Context(DefaultLiterals):
     def catch(self, exception: str) -> str:
         return self.spell("catch", exception)
 
-    def override(self, w: CodeWriter, method: str, params: str, returns: str = "") -> str:
-        """The head of a method overriding one (OVERRIDE's line written before it): returns its type
-        (none: no result)."""
+    def override(self, w: CodeWriter, method: str, params: str, returns: str = "", construct: str = "override") -> str:
+        """The head of a method overriding one (OVERRIDE's line written before it; construct: a
+        protected one's, `protected`): returns its type (none: no result)."""
         if self.OVERRIDE:
             w.line(self.OVERRIDE)
-        return self.spell("override", method, params, self.result(returns))
+        return self.method(method, params, returns, construct)
 
-    def method(self, method: str, params: str, returns: str = "") -> str:
-        """The head of a public method: returns its type (none: no result)."""
-        return self.spell("method", method, params, self.result(returns))
+    def throws(self, w: CodeWriter, exception: str) -> str:
+        """What a method head says of the checked exception it throws (Kotlin: an annotation before it)."""
+        return self.spell("throws", exception)
+
+    @contextmanager
+    def klass(self, w: CodeWriter, name: str, params: list[tuple[str, str, str]], base: str, args: str,
+              kept: bool = False) -> Iterator[None]:
+        """A public class extending base, its constructor taking params (name, type, what it is) and
+        passing args to base's (kept: the parameters private fields), its members after a blank line."""
+        with w.block(f"public class {name} extends {base} {{", "}"):
+            if kept:
+                for param, type_, _ in params:
+                    w.line(f"private final {type_} {param};")
+                w.blank()
+            width = max(len(param) for param, _, _ in params)
+            doc(w, *(f"@param {param.ljust(width)} {text}" for param, _, text in params))
+            with w.block(f"public {name}({', '.join(f'{type_} {param}' for param, type_, _ in params)}) {{", "}"):
+                w.line(f"super({args});")
+                for param, _, _ in params if kept else []:
+                    w.line(f"this.{param} = {param};")
+            w.blank()
+            yield
+
+    def method(self, method: str, params: str, returns: str = "", construct: str = "method") -> str:
+        """The head of a public method (or of another SPELLING construct's: `default`): returns its
+        type (none: no result)."""
+        return self.spell(construct, method, params, self.result(returns))
 
     def result(self, returns: str) -> str:
         """What a method head says of its return type (none: no result)."""

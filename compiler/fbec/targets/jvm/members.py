@@ -44,7 +44,8 @@ def write_equality(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     keys = s.key_fields
     boolean, integer = c.TYPES["bool"][0], c.TYPES["int32"][0]
     w.line("/** Equal when the [key] fields are (structs without keys are all equal, as the original's). */")
-    with w.block(c.override(w, "equals", c.spell("param", "other", c.ANY), boolean) + " {", "}"):
+    other = c.spell("param", "other", c.spell("optional_type", c.spell("object")))
+    with w.block(c.override(w, "equals", other, boolean) + " {", "}"):
         c.if_(w, c.spell("same", "this", "other"), "return true")
         c.if_(w, f"other == null || {c.spell('other_class', 'other')}", "return false")
         if not keys:

@@ -1,6 +1,8 @@
 """The protocol of fbec --java --proto and --kotlin --proto (docs/format.md 7): which classes a schema
-package gets and what its Client does with each request, decided once; each language writes the
-classes (java/protocol.py, kotlin/protocol.py) on the runtime's FrameReceiver and FrameSender.
+package gets and what its Client does with each request, decided once, and the classes both languages
+write alike through the Context's spelling (the handler interfaces, the Receivers, the Proxy, the
+Senders) on the runtime's FrameReceiver and FrameSender; each language writes its Client
+(java/protocol.py, kotlin/protocol.py).
 
 Per schema package with messages: a Handler interface (an `onReceive` per message of the IR's
 dispatch table, own messages first, then the imports'), a ProxyHandler and a Proxy (versioned only,
@@ -55,32 +57,92 @@ def client(schema: ir.Schema, package: ir.Package) -> tuple[list[Answer], list[R
                      [r.type for r in s.rejects if r.type in answers]) for s in package.protocol_types if s.request])
 
 
-def interface(w: CodeWriter, c: Context, name: str, every: Callable[[], None],
-              method: Callable[[ir.Dispatch], None]) -> None:
-    """A handler interface of the package's messages: every() writes the method each message (or frame)
-    goes to unless its own is overridden, method(d) that own method of each, a blank line before."""
+FRAME = (("frame", "bytes"), ("offset", "int32"), ("size", "int32"))
+"""The parameters a frame is handed on by (name, the primitive of its type)."""
+
+
+def params(c: Context, *names: tuple[str, str]) -> str:
+    """A parameter list of (name, primitive or class) pairs."""
+    return ", ".join(c.spell("param", name, c.TYPES[t][0] if t in c.TYPES else t) for name, t in names)
+
+
+def handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
+    """The Handler interface: an onReceive per message, calling onMessage unless overridden."""
+    _interface(c, w, name, "message", params(c, ("value", c.spell("object"))), lambda d: (
+        f"A {d.type} (type id {d.type_id}).", "onReceive", params(c, ("value", c.named(d.type))), "onMessage(value)"))
+
+
+def proxy_handler(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
+    """The ProxyHandler interface: a method per message's frame, calling onFrame unless overridden."""
+    _interface(c, w, name, "frame", params(c, ("typeId", "int32"), *FRAME), lambda d: (
+        f"A frame of {d.type} (type id {d.type_id}).", c.ident.frame_method(c.package.name, d.type),
+        params(c, *FRAME), f"onFrame({c.named(d.type)}.TYPE_ID, frame, offset, size)"))
+
+
+def _interface(c: Context, w: CodeWriter, name: str, what: str, every: str,
+               own: Callable[[ir.Dispatch], tuple[str, str, str, str]]) -> None:
+    """A handler interface of the package's messages: the method every `what` goes to unless its own
+    is overridden (`on` + what, taking every), then own(d): the doc, name, parameters and body of
+    each message's own method."""
     with w.block(f"{c.spell('interface', name)} {{", "}"):
-        every()
+        w.line(f"/** Every {what} whose own method is not overridden. */")
+        with w.block(f"{c.method(f'on{what.title()}', every, '', 'default')} {{", "}"):
+            pass
         for d in c.package.dispatch:
+            text, method, own_params, body = own(d)
             w.blank()
-            method(d)
+            doc(w, text)
+            c.returns(w, c.method(method, own_params, "", "default"), body, False)
 
 
-def received(c: Context, final: bool) -> list[tuple[str, list[str]]]:
-    """What a Receiver does with a frame of each type id (its literal): the message decoded and handed
-    to its handler."""
+def receiver(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
+    """A Receiver: each message decoded and handed to its handler."""
     read = "fromFinal" if final else "fromFbe"
-    return [(c.int_literal(d.type_id, "int32"),
-             [c.stmt(f"handler.onReceive({c.named(d.type)}.{read}(frame, offset, size, limits))")])
-            for d in c.package.dispatch]
+    _dispatcher(c, w, name, "Handler", "messages", final, lambda d: [
+        f"handler.onReceive({c.named(d.type)}.{read}(frame, offset, size, limits))"])
 
 
-def proxied(c: Context) -> list[tuple[str, list[str]]]:
-    """What a Proxy does with a frame of each type id (its literal): verified, then handed on undecoded."""
-    return [(c.int_literal(d.type_id, "int32"),
-             [c.stmt(f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits)"),
-              c.stmt(f"handler.{c.ident.frame_method(c.package.name, d.type)}(frame, offset, size)")])
-            for d in c.package.dispatch]
+def proxy(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
+    """The Proxy: each frame verified, then handed on undecoded."""
+    _dispatcher(c, w, name, "ProxyHandler", "frames", False, lambda d: [
+        f"{c.named(d.type)}.verifyFbe(frame, offset, size, limits)",
+        f"handler.{c.ident.frame_method(c.package.name, d.type)}(frame, offset, size)"])
+
+
+def _dispatcher(c: Context, w: CodeWriter, name: str, handler: str, what: str, final: bool,
+                statements: Callable[[ir.Dispatch], list[str]]) -> None:
+    """A FrameReceiver of the package's messages handing them to a handler: dispatch runs the
+    statements of each type id (one on the case's line, several in a block), false for any other."""
+    with c.klass(w, name, [("handler", handler, f"where the {what} go")], c.rt("FrameReceiver"),
+                 str(final).lower(), kept=True):
+        head = c.override(w, "dispatch", params(c, ("typeId", "int32"), *FRAME, ("limits", c.rt("Limits"))),
+                          c.TYPES["bool"][0], "protected")
+        throws = c.throws(w, c.rt("DecodeException"))
+        with w.block(f"{head}{throws} {{", "}"):
+            with w.block(c.spell("switch", "typeId"), "}"):
+                for d in c.package.dispatch:
+                    case = c.spell("case", c.int_literal(d.type_id, "int32"))
+                    lines = [c.stmt(s) for s in statements(d)]
+                    if len(lines) == 1:
+                        w.line(f"{case} {lines[0]}")
+                        continue
+                    with w.block(f"{case} {{", "}"):
+                        for line in lines:
+                            w.line(line)
+                w.line(c.spell("otherwise", c.stmt("return false")))
+            w.line(c.stmt("return true"))
+
+
+def sender(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
+    """A Sender: a send per message, writing its frame."""
+    with c.klass(w, name, [("out", c.use("java.io.OutputStream"), "where the frames go")], c.rt("FrameSender"), "out"):
+        for k, d in enumerate(c.package.dispatch):
+            if k:
+                w.blank()
+            doc(w, f"Sends a {d.type}; returns the frame's size.")
+            throws = c.throws(w, c.use("java.io.IOException"))
+            c.returns(w, c.method("send", params(c, ("value", c.named(d.type))), c.TYPES["int32"][0]) + throws,
+                      f"sendFrame(value::{'writeFinal' if final else 'writeFbe'})")
 
 
 def client_answers(c: Context, w: CodeWriter, answers: list[Answer]) -> None:
@@ -136,10 +198,9 @@ CLASS_DOCS = {
 
 
 def write_protocol(schema: ir.Schema, package: ir.Package, options: Options, context: type[Context],
-                   parts: tuple[Part, ...]) -> list[GeneratedFile]:
-    """The protocol's files of a package (none when it has no messages); parts: the language's
-    writers of the Handler, ProxyHandler, Proxy, Receiver, Sender and Client."""
-    handler, proxy_handler, proxy, receiver, sender, client = parts
+                   write_client: Part) -> list[GeneratedFile]:
+    """The protocol's files of a package (none when it has no messages); write_client: the language's
+    writer of the Client."""
     if not package.dispatch:
         return []
 
@@ -156,5 +217,5 @@ def write_protocol(schema: ir.Schema, package: ir.Package, options: Options, con
     for final in (False, True) if options.final else (False,):
         prefix = "Final" if final else ""
         out += [file(f"{prefix}Receiver", receiver, final), file(f"{prefix}Sender", sender, final),
-                file(f"{prefix}Client", client, final)]
+                file(f"{prefix}Client", write_client, final)]
     return out

@@ -34,7 +34,7 @@ from fbec.targets.jvm.members import flags_text, write_equality
 from fbec.targets.jvm.models import root_interfaces
 from fbec.targets.kotlin.models import write_models
 from fbec.targets.kotlin.names import kotlin_package
-from fbec.targets.kotlin.protocol import PARTS
+from fbec.targets.kotlin.protocol import client
 from fbec.targets.kotlin.syntax import BITS, WIRE, Context, fits, int_literal, signature
 
 __all__ = ["Context", "generate", "kotlin_package"]
@@ -139,7 +139,7 @@ def write_struct(c: Context, w: CodeWriter, s: ir.Struct, options: Options) -> s
 
 
 def generate(schema: ir.Schema, options: Options) -> list[GeneratedFile]:
-    files = generate_package(schema, options, Context, write_enum, write_struct, PARTS)
+    files = generate_package(schema, options, Context, write_enum, write_struct, client)
     doc = ["The schema of this package, as `fbec fingerprint` prints it: a Kafka",
            f"serde's schema is `FbeSchema.of({SCHEMA_CLASS}::class.java)` (docs/kafka.md)."]
     constant = 'const val {} = "{}"'.format

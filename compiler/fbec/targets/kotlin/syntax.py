@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import ClassVar
 
 from fbec.model import ir
@@ -116,6 +117,8 @@ class Context(context.Context):
         "override": "override fun {0}({1}){2}", "method": "fun {0}({1}){2}", "static": "fun {0}({1}){2}",
         "interface": "interface {0}", "throws": "", "private": "private fun {0}({1}){2}",
         "param": "{0}: {1}", "same": "{0} === {1}",
+        "default": "fun {0}({1}){2}", "protected": "override fun {0}({1}){2}", "object": "Any",
+        "switch": "when ({0}) {{", "case": "{0} ->", "otherwise": "else -> {0}",
         "other_class": "{0}.javaClass != javaClass", "property": "{0}", "bits": "({0} and {1})",
         "empty_text": "{0}.isEmpty()", "compared": "c{0}", "lambda_return": "return@{1} {0}", "lambda_result": "{0}",
     }
@@ -123,7 +126,6 @@ class Context(context.Context):
     BRACES = False
     SMART_CASTS = True
     MAX_LINE = MAX_LINE
-    ANY = "Any?"
     OVERRIDE = ""
     EMPTY_BYTES = "ByteArray(0)"
     ENUM_VALUE = ".value"
@@ -179,7 +181,25 @@ class Context(context.Context):
         return f": {returns}" if returns else ""
 
     def returns(self, w: CodeWriter, head: str, expr: str, value: bool = True) -> None:
-        w.line(f"{head} = {expr}")
+        """An expression body: on the head's line when it fits, else on the next."""
+        if fits(w, w.depth, f"{head} = {expr}"):
+            w.line(f"{head} = {expr}")
+            return
+        w.line(f"{head} =")
+        with w.indented():
+            w.line(expr)
+
+    def throws(self, w: CodeWriter, exception: str) -> str:
+        w.line(f"@Throws({exception}::class)")
+        return ""
+
+    @contextmanager
+    def klass(self, w: CodeWriter, name: str, params: list[tuple[str, str, str]], base: str, args: str,
+              kept: bool = False) -> Iterator[None]:
+        """An open class whose primary constructor takes params (kept: as private properties)."""
+        declared = ", ".join(f"{'private val ' if kept else ''}{param}: {type_}" for param, type_, _ in params)
+        with w.block(f"open class {name}({declared}) : {base}({args}) {{", "}"):
+            yield
 
     def cast(self, w: CodeWriter, value: str, cls: str) -> str:
         w.line(f"{value} as {cls}")       # a smart cast: value is of cls from here on

@@ -12,17 +12,17 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a graph.Node (type id 1) */
+    /** A graph.Node (type id 1). */
     default void onReceive(Node value) {
         onMessage(value);
     }
 
-    /** @param value a graph.Edge (type id 2) */
+    /** A graph.Edge (type id 2). */
     default void onReceive(Edge value) {
         onMessage(value);
     }
 
-    /** @param value a graph.Graph (type id 3) */
+    /** A graph.Graph (type id 3). */
     default void onReceive(Graph value) {
         onMessage(value);
     }

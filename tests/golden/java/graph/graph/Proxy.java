@@ -22,20 +22,20 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
+            case 1 -> {
                 Node.verifyFbe(frame, offset, size, limits);
                 handler.onNodeFrame(frame, offset, size);
-                return true;
-            case 2:
+            }
+            case 2 -> {
                 Edge.verifyFbe(frame, offset, size, limits);
                 handler.onEdgeFrame(frame, offset, size);
-                return true;
-            case 3:
+            }
+            case 3 -> {
                 Graph.verifyFbe(frame, offset, size, limits);
                 handler.onGraphFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -22,17 +22,11 @@ public class Receiver extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
-                handler.onReceive(Node.fromFbe(frame, offset, size, limits));
-                return true;
-            case 2:
-                handler.onReceive(Edge.fromFbe(frame, offset, size, limits));
-                return true;
-            case 3:
-                handler.onReceive(Graph.fromFbe(frame, offset, size, limits));
-                return true;
-            default:
-                return false;
+            case 1 -> handler.onReceive(Node.fromFbe(frame, offset, size, limits));
+            case 2 -> handler.onReceive(Edge.fromFbe(frame, offset, size, limits));
+            case 3 -> handler.onReceive(Graph.fromFbe(frame, offset, size, limits));
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -22,11 +22,9 @@ public class FinalReceiver extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
-                handler.onReceive(Node.fromFinal(frame, offset, size, limits));
-                return true;
-            default:
-                return false;
+            case 1 -> handler.onReceive(Node.fromFinal(frame, offset, size, limits));
+            default -> { return false; }
         }
+        return true;
     }
 }

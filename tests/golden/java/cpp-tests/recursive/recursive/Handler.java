@@ -12,7 +12,7 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a recursive.Node (type id 1) */
+    /** A recursive.Node (type id 1). */
     default void onReceive(Node value) {
         onMessage(value);
     }

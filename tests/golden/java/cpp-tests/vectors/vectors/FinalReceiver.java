@@ -22,23 +22,13 @@ public class FinalReceiver extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
-                handler.onReceive(Edge.fromFinal(frame, offset, size, limits));
-                return true;
-            case 2:
-                handler.onReceive(Point.fromFinal(frame, offset, size, limits));
-                return true;
-            case 3:
-                handler.onReceive(Point3.fromFinal(frame, offset, size, limits));
-                return true;
-            case 4:
-                handler.onReceive(Named.fromFinal(frame, offset, size, limits));
-                return true;
-            case 10:
-                handler.onReceive(Holder.fromFinal(frame, offset, size, limits));
-                return true;
-            default:
-                return false;
+            case 1 -> handler.onReceive(Edge.fromFinal(frame, offset, size, limits));
+            case 2 -> handler.onReceive(Point.fromFinal(frame, offset, size, limits));
+            case 3 -> handler.onReceive(Point3.fromFinal(frame, offset, size, limits));
+            case 4 -> handler.onReceive(Named.fromFinal(frame, offset, size, limits));
+            case 10 -> handler.onReceive(Holder.fromFinal(frame, offset, size, limits));
+            default -> { return false; }
         }
+        return true;
     }
 }

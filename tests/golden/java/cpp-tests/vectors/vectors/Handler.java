@@ -12,27 +12,27 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a vectors.Edge (type id 1) */
+    /** A vectors.Edge (type id 1). */
     default void onReceive(Edge value) {
         onMessage(value);
     }
 
-    /** @param value a vectors.Point (type id 2) */
+    /** A vectors.Point (type id 2). */
     default void onReceive(Point value) {
         onMessage(value);
     }
 
-    /** @param value a vectors.Point3 (type id 3) */
+    /** A vectors.Point3 (type id 3). */
     default void onReceive(Point3 value) {
         onMessage(value);
     }
 
-    /** @param value a vectors.Named (type id 4) */
+    /** A vectors.Named (type id 4). */
     default void onReceive(Named value) {
         onMessage(value);
     }
 
-    /** @param value a vectors.Holder (type id 10) */
+    /** A vectors.Holder (type id 10). */
     default void onReceive(Holder value) {
         onMessage(value);
     }

@@ -22,28 +22,28 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
+            case 1 -> {
                 Edge.verifyFbe(frame, offset, size, limits);
                 handler.onEdgeFrame(frame, offset, size);
-                return true;
-            case 2:
+            }
+            case 2 -> {
                 Point.verifyFbe(frame, offset, size, limits);
                 handler.onPointFrame(frame, offset, size);
-                return true;
-            case 3:
+            }
+            case 3 -> {
                 Point3.verifyFbe(frame, offset, size, limits);
                 handler.onPoint3Frame(frame, offset, size);
-                return true;
-            case 4:
+            }
+            case 4 -> {
                 Named.verifyFbe(frame, offset, size, limits);
                 handler.onNamedFrame(frame, offset, size);
-                return true;
-            case 10:
+            }
+            case 10 -> {
                 Holder.verifyFbe(frame, offset, size, limits);
                 handler.onHolderFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -12,12 +12,12 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a vectors_old.Edge (type id 1) */
+    /** A vectors_old.Edge (type id 1). */
     default void onReceive(Edge value) {
         onMessage(value);
     }
 
-    /** @param value a vectors_old.Holder (type id 10) */
+    /** A vectors_old.Holder (type id 10). */
     default void onReceive(Holder value) {
         onMessage(value);
     }

@@ -22,16 +22,16 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
+            case 1 -> {
                 Edge.verifyFbe(frame, offset, size, limits);
                 handler.onEdgeFrame(frame, offset, size);
-                return true;
-            case 10:
+            }
+            case 10 -> {
                 Holder.verifyFbe(frame, offset, size, limits);
                 handler.onHolderFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -12,12 +12,12 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a chars.CharKeys (type id 1) */
+    /** A chars.CharKeys (type id 1). */
     default void onReceive(CharKeys value) {
         onMessage(value);
     }
 
-    /** @param value a chars.GradeKeys (type id 2) */
+    /** A chars.GradeKeys (type id 2). */
     default void onReceive(GradeKeys value) {
         onMessage(value);
     }

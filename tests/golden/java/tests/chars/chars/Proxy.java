@@ -22,16 +22,16 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
+            case 1 -> {
                 CharKeys.verifyFbe(frame, offset, size, limits);
                 handler.onCharKeysFrame(frame, offset, size);
-                return true;
-            case 2:
+            }
+            case 2 -> {
                 GradeKeys.verifyFbe(frame, offset, size, limits);
                 handler.onGradeKeysFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

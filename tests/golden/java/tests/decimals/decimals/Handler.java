@@ -12,7 +12,7 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a decimals.Prices (type id 1) */
+    /** A decimals.Prices (type id 1). */
     default void onReceive(Prices value) {
         onMessage(value);
     }

@@ -12,7 +12,7 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a defaults.Zeros (type id 1) */
+    /** A defaults.Zeros (type id 1). */
     default void onReceive(Zeros value) {
         onMessage(value);
     }

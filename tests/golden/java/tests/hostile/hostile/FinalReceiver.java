@@ -22,23 +22,13 @@ public class FinalReceiver extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
-                handler.onReceive(Empty.fromFinal(frame, offset, size, limits));
-                return true;
-            case 2:
-                handler.onReceive(Empties.fromFinal(frame, offset, size, limits));
-                return true;
-            case 3:
-                handler.onReceive(Wide.fromFinal(frame, offset, size, limits));
-                return true;
-            case 4:
-                handler.onReceive(Wides.fromFinal(frame, offset, size, limits));
-                return true;
-            case 5:
-                handler.onReceive(Holder.fromFinal(frame, offset, size, limits));
-                return true;
-            default:
-                return false;
+            case 1 -> handler.onReceive(Empty.fromFinal(frame, offset, size, limits));
+            case 2 -> handler.onReceive(Empties.fromFinal(frame, offset, size, limits));
+            case 3 -> handler.onReceive(Wide.fromFinal(frame, offset, size, limits));
+            case 4 -> handler.onReceive(Wides.fromFinal(frame, offset, size, limits));
+            case 5 -> handler.onReceive(Holder.fromFinal(frame, offset, size, limits));
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -12,27 +12,27 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a hostile.Empty (type id 1) */
+    /** A hostile.Empty (type id 1). */
     default void onReceive(Empty value) {
         onMessage(value);
     }
 
-    /** @param value a hostile.Empties (type id 2) */
+    /** A hostile.Empties (type id 2). */
     default void onReceive(Empties value) {
         onMessage(value);
     }
 
-    /** @param value a hostile.Wide (type id 3) */
+    /** A hostile.Wide (type id 3). */
     default void onReceive(Wide value) {
         onMessage(value);
     }
 
-    /** @param value a hostile.Wides (type id 4) */
+    /** A hostile.Wides (type id 4). */
     default void onReceive(Wides value) {
         onMessage(value);
     }
 
-    /** @param value a hostile.Holder (type id 5) */
+    /** A hostile.Holder (type id 5). */
     default void onReceive(Holder value) {
         onMessage(value);
     }

@@ -22,28 +22,28 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
+            case 1 -> {
                 Empty.verifyFbe(frame, offset, size, limits);
                 handler.onEmptyFrame(frame, offset, size);
-                return true;
-            case 2:
+            }
+            case 2 -> {
                 Empties.verifyFbe(frame, offset, size, limits);
                 handler.onEmptiesFrame(frame, offset, size);
-                return true;
-            case 3:
+            }
+            case 3 -> {
                 Wide.verifyFbe(frame, offset, size, limits);
                 handler.onWideFrame(frame, offset, size);
-                return true;
-            case 4:
+            }
+            case 4 -> {
                 Wides.verifyFbe(frame, offset, size, limits);
                 handler.onWidesFrame(frame, offset, size);
-                return true;
-            case 5:
+            }
+            case 5 -> {
                 Holder.verifyFbe(frame, offset, size, limits);
                 handler.onHolderFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -22,23 +22,13 @@ public class Receiver extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
-                handler.onReceive(Empty.fromFbe(frame, offset, size, limits));
-                return true;
-            case 2:
-                handler.onReceive(Empties.fromFbe(frame, offset, size, limits));
-                return true;
-            case 3:
-                handler.onReceive(Wide.fromFbe(frame, offset, size, limits));
-                return true;
-            case 4:
-                handler.onReceive(Wides.fromFbe(frame, offset, size, limits));
-                return true;
-            case 5:
-                handler.onReceive(Holder.fromFbe(frame, offset, size, limits));
-                return true;
-            default:
-                return false;
+            case 1 -> handler.onReceive(Empty.fromFbe(frame, offset, size, limits));
+            case 2 -> handler.onReceive(Empties.fromFbe(frame, offset, size, limits));
+            case 3 -> handler.onReceive(Wide.fromFbe(frame, offset, size, limits));
+            case 4 -> handler.onReceive(Wides.fromFbe(frame, offset, size, limits));
+            case 5 -> handler.onReceive(Holder.fromFbe(frame, offset, size, limits));
+            default -> { return false; }
         }
+        return true;
     }
 }

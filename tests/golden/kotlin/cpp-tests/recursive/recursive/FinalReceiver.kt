@@ -2,6 +2,7 @@
 
 package recursive
 
+import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.FrameReceiver
 import io.github.fbetoolkit.fbe.Limits
 
@@ -10,6 +11,7 @@ import io.github.fbetoolkit.fbe.Limits
  * Handler; see FrameReceiver for the limits and the errors.
  */
 open class FinalReceiver(private val handler: Handler) : FrameReceiver(true) {
+    @Throws(DecodeException::class)
     override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: Limits): Boolean {
         when (typeId) {
             1 -> handler.onReceive(Node.fromFinal(frame, offset, size, limits))

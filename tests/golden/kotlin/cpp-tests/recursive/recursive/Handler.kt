@@ -9,7 +9,8 @@ package recursive
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A recursive.Node (type id 1). */
     fun onReceive(value: Node) = onMessage(value)

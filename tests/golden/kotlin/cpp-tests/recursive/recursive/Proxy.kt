@@ -2,6 +2,7 @@
 
 package recursive
 
+import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.FrameReceiver
 import io.github.fbetoolkit.fbe.Limits
 
@@ -10,6 +11,7 @@ import io.github.fbetoolkit.fbe.Limits
  * decoded, to a ProxyHandler; see FrameReceiver for the limits and the errors.
  */
 open class Proxy(private val handler: ProxyHandler) : FrameReceiver(false) {
+    @Throws(DecodeException::class)
     override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: Limits): Boolean {
         when (typeId) {
             1 -> {

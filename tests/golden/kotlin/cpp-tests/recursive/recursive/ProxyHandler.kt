@@ -9,7 +9,8 @@ package recursive
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of recursive.Node (type id 1). */
     fun onNodeFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Node.TYPE_ID, frame, offset, size)

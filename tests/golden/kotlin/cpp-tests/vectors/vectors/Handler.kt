@@ -9,7 +9,8 @@ package vectors
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A vectors.Edge (type id 1). */
     fun onReceive(value: Edge) = onMessage(value)

@@ -9,7 +9,8 @@ package vectors
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of vectors.Edge (type id 1). */
     fun onEdgeFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Edge.TYPE_ID, frame, offset, size)

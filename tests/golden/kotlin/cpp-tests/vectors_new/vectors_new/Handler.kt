@@ -11,7 +11,8 @@ package vectors_new
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A vectors_new.Edge (type id 1). */
     fun onReceive(value: Edge) = onMessage(value)

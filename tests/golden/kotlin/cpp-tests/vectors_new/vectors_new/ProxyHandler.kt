@@ -11,7 +11,8 @@ package vectors_new
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of vectors_new.Edge (type id 1). */
     fun onEdgeFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Edge.TYPE_ID, frame, offset, size)

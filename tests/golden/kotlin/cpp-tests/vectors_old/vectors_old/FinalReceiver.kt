@@ -4,6 +4,7 @@
 
 package vectors_old
 
+import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.FrameReceiver
 import io.github.fbetoolkit.fbe.Limits
 
@@ -12,6 +13,7 @@ import io.github.fbetoolkit.fbe.Limits
  * Handler; see FrameReceiver for the limits and the errors.
  */
 open class FinalReceiver(private val handler: Handler) : FrameReceiver(true) {
+    @Throws(DecodeException::class)
     override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: Limits): Boolean {
         when (typeId) {
             1 -> handler.onReceive(Edge.fromFinal(frame, offset, size, limits))

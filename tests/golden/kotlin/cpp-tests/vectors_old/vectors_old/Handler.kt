@@ -11,7 +11,8 @@ package vectors_old
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A vectors_old.Edge (type id 1). */
     fun onReceive(value: Edge) = onMessage(value)

@@ -4,6 +4,7 @@
 
 package vectors_old
 
+import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.FrameReceiver
 import io.github.fbetoolkit.fbe.Limits
 
@@ -12,6 +13,7 @@ import io.github.fbetoolkit.fbe.Limits
  * decoded, to a ProxyHandler; see FrameReceiver for the limits and the errors.
  */
 open class Proxy(private val handler: ProxyHandler) : FrameReceiver(false) {
+    @Throws(DecodeException::class)
     override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: Limits): Boolean {
         when (typeId) {
             1 -> {

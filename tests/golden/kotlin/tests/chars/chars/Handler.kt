@@ -9,7 +9,8 @@ package chars
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A chars.CharKeys (type id 1). */
     fun onReceive(value: CharKeys) = onMessage(value)

@@ -9,7 +9,8 @@ package chars
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of chars.CharKeys (type id 1). */
     fun onCharKeysFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(CharKeys.TYPE_ID, frame, offset, size)

@@ -9,7 +9,8 @@ package decimals
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A decimals.Prices (type id 1). */
     fun onReceive(value: Prices) = onMessage(value)

@@ -9,7 +9,8 @@ package decimals
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of decimals.Prices (type id 1). */
     fun onPricesFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Prices.TYPE_ID, frame, offset, size)

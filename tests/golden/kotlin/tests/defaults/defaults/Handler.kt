@@ -9,7 +9,8 @@ package defaults
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A defaults.Zeros (type id 1). */
     fun onReceive(value: Zeros) = onMessage(value)

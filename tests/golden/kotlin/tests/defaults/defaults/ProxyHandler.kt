@@ -9,7 +9,8 @@ package defaults
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of defaults.Zeros (type id 1). */
     fun onZerosFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Zeros.TYPE_ID, frame, offset, size)

@@ -9,7 +9,8 @@ package hostile
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A hostile.Empty (type id 1). */
     fun onReceive(value: Empty) = onMessage(value)

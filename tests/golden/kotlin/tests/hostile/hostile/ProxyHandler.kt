@@ -9,7 +9,8 @@ package hostile
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of hostile.Empty (type id 1). */
     fun onEmptyFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Empty.TYPE_ID, frame, offset, size)

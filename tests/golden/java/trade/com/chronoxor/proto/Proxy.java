@@ -22,20 +22,20 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1:
+            case 1 -> {
                 OrderMessage.verifyFbe(frame, offset, size, limits);
                 handler.onOrderMessageFrame(frame, offset, size);
-                return true;
-            case 2:
+            }
+            case 2 -> {
                 BalanceMessage.verifyFbe(frame, offset, size, limits);
                 handler.onBalanceMessageFrame(frame, offset, size);
-                return true;
-            case 3:
+            }
+            case 3 -> {
                 AccountMessage.verifyFbe(frame, offset, size, limits);
                 handler.onAccountMessageFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

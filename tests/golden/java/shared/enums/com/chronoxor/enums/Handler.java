@@ -12,7 +12,7 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a enums.Enums (type id 1) */
+    /** A enums.Enums (type id 1). */
     default void onReceive(Enums value) {
         onMessage(value);
     }

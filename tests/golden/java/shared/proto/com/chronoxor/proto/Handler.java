@@ -12,17 +12,17 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a proto.OrderMessage (type id 1) */
+    /** A proto.OrderMessage (type id 1). */
     default void onReceive(OrderMessage value) {
         onMessage(value);
     }
 
-    /** @param value a proto.BalanceMessage (type id 2) */
+    /** A proto.BalanceMessage (type id 2). */
     default void onReceive(BalanceMessage value) {
         onMessage(value);
     }
 
-    /** @param value a proto.AccountMessage (type id 3) */
+    /** A proto.AccountMessage (type id 3). */
     default void onReceive(AccountMessage value) {
         onMessage(value);
     }

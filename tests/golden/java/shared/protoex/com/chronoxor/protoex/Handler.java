@@ -12,32 +12,32 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a protoex.OrderMessage (type id 11) */
+    /** A protoex.OrderMessage (type id 11). */
     default void onReceive(OrderMessage value) {
         onMessage(value);
     }
 
-    /** @param value a protoex.BalanceMessage (type id 12) */
+    /** A protoex.BalanceMessage (type id 12). */
     default void onReceive(BalanceMessage value) {
         onMessage(value);
     }
 
-    /** @param value a protoex.AccountMessage (type id 13) */
+    /** A protoex.AccountMessage (type id 13). */
     default void onReceive(AccountMessage value) {
         onMessage(value);
     }
 
-    /** @param value a proto.OrderMessage (type id 1) */
+    /** A proto.OrderMessage (type id 1). */
     default void onReceive(com.chronoxor.proto.OrderMessage value) {
         onMessage(value);
     }
 
-    /** @param value a proto.BalanceMessage (type id 2) */
+    /** A proto.BalanceMessage (type id 2). */
     default void onReceive(com.chronoxor.proto.BalanceMessage value) {
         onMessage(value);
     }
 
-    /** @param value a proto.AccountMessage (type id 3) */
+    /** A proto.AccountMessage (type id 3). */
     default void onReceive(com.chronoxor.proto.AccountMessage value) {
         onMessage(value);
     }

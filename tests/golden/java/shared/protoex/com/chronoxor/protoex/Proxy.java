@@ -22,32 +22,32 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 11:
+            case 11 -> {
                 OrderMessage.verifyFbe(frame, offset, size, limits);
                 handler.onOrderMessageFrame(frame, offset, size);
-                return true;
-            case 12:
+            }
+            case 12 -> {
                 BalanceMessage.verifyFbe(frame, offset, size, limits);
                 handler.onBalanceMessageFrame(frame, offset, size);
-                return true;
-            case 13:
+            }
+            case 13 -> {
                 AccountMessage.verifyFbe(frame, offset, size, limits);
                 handler.onAccountMessageFrame(frame, offset, size);
-                return true;
-            case 1:
+            }
+            case 1 -> {
                 com.chronoxor.proto.OrderMessage.verifyFbe(frame, offset, size, limits);
                 handler.onProtoOrderMessageFrame(frame, offset, size);
-                return true;
-            case 2:
+            }
+            case 2 -> {
                 com.chronoxor.proto.BalanceMessage.verifyFbe(frame, offset, size, limits);
                 handler.onProtoBalanceMessageFrame(frame, offset, size);
-                return true;
-            case 3:
+            }
+            case 3 -> {
                 com.chronoxor.proto.AccountMessage.verifyFbe(frame, offset, size, limits);
                 handler.onProtoAccountMessageFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -22,53 +22,23 @@ public class FinalReceiver extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 110:
-                handler.onReceive(StructSimple.fromFinal(frame, offset, size, limits));
-                return true;
-            case 111:
-                handler.onReceive(StructOptional.fromFinal(frame, offset, size, limits));
-                return true;
-            case 112:
-                handler.onReceive(StructNested.fromFinal(frame, offset, size, limits));
-                return true;
-            case 120:
-                handler.onReceive(StructBytes.fromFinal(frame, offset, size, limits));
-                return true;
-            case 125:
-                handler.onReceive(StructArray.fromFinal(frame, offset, size, limits));
-                return true;
-            case 130:
-                handler.onReceive(StructVector.fromFinal(frame, offset, size, limits));
-                return true;
-            case 131:
-                handler.onReceive(StructList.fromFinal(frame, offset, size, limits));
-                return true;
-            case 132:
-                handler.onReceive(StructSet.fromFinal(frame, offset, size, limits));
-                return true;
-            case 140:
-                handler.onReceive(StructMap.fromFinal(frame, offset, size, limits));
-                return true;
-            case 141:
-                handler.onReceive(StructHash.fromFinal(frame, offset, size, limits));
-                return true;
-            case 142:
-                handler.onReceive(StructHashEx.fromFinal(frame, offset, size, limits));
-                return true;
-            case 143:
-                handler.onReceive(StructEmpty.fromFinal(frame, offset, size, limits));
-                return true;
-            case 1:
-                handler.onReceive(com.chronoxor.proto.OrderMessage.fromFinal(frame, offset, size, limits));
-                return true;
-            case 2:
-                handler.onReceive(com.chronoxor.proto.BalanceMessage.fromFinal(frame, offset, size, limits));
-                return true;
-            case 3:
-                handler.onReceive(com.chronoxor.proto.AccountMessage.fromFinal(frame, offset, size, limits));
-                return true;
-            default:
-                return false;
+            case 110 -> handler.onReceive(StructSimple.fromFinal(frame, offset, size, limits));
+            case 111 -> handler.onReceive(StructOptional.fromFinal(frame, offset, size, limits));
+            case 112 -> handler.onReceive(StructNested.fromFinal(frame, offset, size, limits));
+            case 120 -> handler.onReceive(StructBytes.fromFinal(frame, offset, size, limits));
+            case 125 -> handler.onReceive(StructArray.fromFinal(frame, offset, size, limits));
+            case 130 -> handler.onReceive(StructVector.fromFinal(frame, offset, size, limits));
+            case 131 -> handler.onReceive(StructList.fromFinal(frame, offset, size, limits));
+            case 132 -> handler.onReceive(StructSet.fromFinal(frame, offset, size, limits));
+            case 140 -> handler.onReceive(StructMap.fromFinal(frame, offset, size, limits));
+            case 141 -> handler.onReceive(StructHash.fromFinal(frame, offset, size, limits));
+            case 142 -> handler.onReceive(StructHashEx.fromFinal(frame, offset, size, limits));
+            case 143 -> handler.onReceive(StructEmpty.fromFinal(frame, offset, size, limits));
+            case 1 -> handler.onReceive(com.chronoxor.proto.OrderMessage.fromFinal(frame, offset, size, limits));
+            case 2 -> handler.onReceive(com.chronoxor.proto.BalanceMessage.fromFinal(frame, offset, size, limits));
+            case 3 -> handler.onReceive(com.chronoxor.proto.AccountMessage.fromFinal(frame, offset, size, limits));
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -12,77 +12,77 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a test.StructSimple (type id 110) */
+    /** A test.StructSimple (type id 110). */
     default void onReceive(StructSimple value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructOptional (type id 111) */
+    /** A test.StructOptional (type id 111). */
     default void onReceive(StructOptional value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructNested (type id 112) */
+    /** A test.StructNested (type id 112). */
     default void onReceive(StructNested value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructBytes (type id 120) */
+    /** A test.StructBytes (type id 120). */
     default void onReceive(StructBytes value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructArray (type id 125) */
+    /** A test.StructArray (type id 125). */
     default void onReceive(StructArray value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructVector (type id 130) */
+    /** A test.StructVector (type id 130). */
     default void onReceive(StructVector value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructList (type id 131) */
+    /** A test.StructList (type id 131). */
     default void onReceive(StructList value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructSet (type id 132) */
+    /** A test.StructSet (type id 132). */
     default void onReceive(StructSet value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructMap (type id 140) */
+    /** A test.StructMap (type id 140). */
     default void onReceive(StructMap value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructHash (type id 141) */
+    /** A test.StructHash (type id 141). */
     default void onReceive(StructHash value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructHashEx (type id 142) */
+    /** A test.StructHashEx (type id 142). */
     default void onReceive(StructHashEx value) {
         onMessage(value);
     }
 
-    /** @param value a test.StructEmpty (type id 143) */
+    /** A test.StructEmpty (type id 143). */
     default void onReceive(StructEmpty value) {
         onMessage(value);
     }
 
-    /** @param value a proto.OrderMessage (type id 1) */
+    /** A proto.OrderMessage (type id 1). */
     default void onReceive(com.chronoxor.proto.OrderMessage value) {
         onMessage(value);
     }
 
-    /** @param value a proto.BalanceMessage (type id 2) */
+    /** A proto.BalanceMessage (type id 2). */
     default void onReceive(com.chronoxor.proto.BalanceMessage value) {
         onMessage(value);
     }
 
-    /** @param value a proto.AccountMessage (type id 3) */
+    /** A proto.AccountMessage (type id 3). */
     default void onReceive(com.chronoxor.proto.AccountMessage value) {
         onMessage(value);
     }

@@ -22,68 +22,68 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 110:
+            case 110 -> {
                 StructSimple.verifyFbe(frame, offset, size, limits);
                 handler.onStructSimpleFrame(frame, offset, size);
-                return true;
-            case 111:
+            }
+            case 111 -> {
                 StructOptional.verifyFbe(frame, offset, size, limits);
                 handler.onStructOptionalFrame(frame, offset, size);
-                return true;
-            case 112:
+            }
+            case 112 -> {
                 StructNested.verifyFbe(frame, offset, size, limits);
                 handler.onStructNestedFrame(frame, offset, size);
-                return true;
-            case 120:
+            }
+            case 120 -> {
                 StructBytes.verifyFbe(frame, offset, size, limits);
                 handler.onStructBytesFrame(frame, offset, size);
-                return true;
-            case 125:
+            }
+            case 125 -> {
                 StructArray.verifyFbe(frame, offset, size, limits);
                 handler.onStructArrayFrame(frame, offset, size);
-                return true;
-            case 130:
+            }
+            case 130 -> {
                 StructVector.verifyFbe(frame, offset, size, limits);
                 handler.onStructVectorFrame(frame, offset, size);
-                return true;
-            case 131:
+            }
+            case 131 -> {
                 StructList.verifyFbe(frame, offset, size, limits);
                 handler.onStructListFrame(frame, offset, size);
-                return true;
-            case 132:
+            }
+            case 132 -> {
                 StructSet.verifyFbe(frame, offset, size, limits);
                 handler.onStructSetFrame(frame, offset, size);
-                return true;
-            case 140:
+            }
+            case 140 -> {
                 StructMap.verifyFbe(frame, offset, size, limits);
                 handler.onStructMapFrame(frame, offset, size);
-                return true;
-            case 141:
+            }
+            case 141 -> {
                 StructHash.verifyFbe(frame, offset, size, limits);
                 handler.onStructHashFrame(frame, offset, size);
-                return true;
-            case 142:
+            }
+            case 142 -> {
                 StructHashEx.verifyFbe(frame, offset, size, limits);
                 handler.onStructHashExFrame(frame, offset, size);
-                return true;
-            case 143:
+            }
+            case 143 -> {
                 StructEmpty.verifyFbe(frame, offset, size, limits);
                 handler.onStructEmptyFrame(frame, offset, size);
-                return true;
-            case 1:
+            }
+            case 1 -> {
                 com.chronoxor.proto.OrderMessage.verifyFbe(frame, offset, size, limits);
                 handler.onProtoOrderMessageFrame(frame, offset, size);
-                return true;
-            case 2:
+            }
+            case 2 -> {
                 com.chronoxor.proto.BalanceMessage.verifyFbe(frame, offset, size, limits);
                 handler.onProtoBalanceMessageFrame(frame, offset, size);
-                return true;
-            case 3:
+            }
+            case 3 -> {
                 com.chronoxor.proto.AccountMessage.verifyFbe(frame, offset, size, limits);
                 handler.onProtoAccountMessageFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -22,53 +22,23 @@ public class Receiver extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 110:
-                handler.onReceive(StructSimple.fromFbe(frame, offset, size, limits));
-                return true;
-            case 111:
-                handler.onReceive(StructOptional.fromFbe(frame, offset, size, limits));
-                return true;
-            case 112:
-                handler.onReceive(StructNested.fromFbe(frame, offset, size, limits));
-                return true;
-            case 120:
-                handler.onReceive(StructBytes.fromFbe(frame, offset, size, limits));
-                return true;
-            case 125:
-                handler.onReceive(StructArray.fromFbe(frame, offset, size, limits));
-                return true;
-            case 130:
-                handler.onReceive(StructVector.fromFbe(frame, offset, size, limits));
-                return true;
-            case 131:
-                handler.onReceive(StructList.fromFbe(frame, offset, size, limits));
-                return true;
-            case 132:
-                handler.onReceive(StructSet.fromFbe(frame, offset, size, limits));
-                return true;
-            case 140:
-                handler.onReceive(StructMap.fromFbe(frame, offset, size, limits));
-                return true;
-            case 141:
-                handler.onReceive(StructHash.fromFbe(frame, offset, size, limits));
-                return true;
-            case 142:
-                handler.onReceive(StructHashEx.fromFbe(frame, offset, size, limits));
-                return true;
-            case 143:
-                handler.onReceive(StructEmpty.fromFbe(frame, offset, size, limits));
-                return true;
-            case 1:
-                handler.onReceive(com.chronoxor.proto.OrderMessage.fromFbe(frame, offset, size, limits));
-                return true;
-            case 2:
-                handler.onReceive(com.chronoxor.proto.BalanceMessage.fromFbe(frame, offset, size, limits));
-                return true;
-            case 3:
-                handler.onReceive(com.chronoxor.proto.AccountMessage.fromFbe(frame, offset, size, limits));
-                return true;
-            default:
-                return false;
+            case 110 -> handler.onReceive(StructSimple.fromFbe(frame, offset, size, limits));
+            case 111 -> handler.onReceive(StructOptional.fromFbe(frame, offset, size, limits));
+            case 112 -> handler.onReceive(StructNested.fromFbe(frame, offset, size, limits));
+            case 120 -> handler.onReceive(StructBytes.fromFbe(frame, offset, size, limits));
+            case 125 -> handler.onReceive(StructArray.fromFbe(frame, offset, size, limits));
+            case 130 -> handler.onReceive(StructVector.fromFbe(frame, offset, size, limits));
+            case 131 -> handler.onReceive(StructList.fromFbe(frame, offset, size, limits));
+            case 132 -> handler.onReceive(StructSet.fromFbe(frame, offset, size, limits));
+            case 140 -> handler.onReceive(StructMap.fromFbe(frame, offset, size, limits));
+            case 141 -> handler.onReceive(StructHash.fromFbe(frame, offset, size, limits));
+            case 142 -> handler.onReceive(StructHashEx.fromFbe(frame, offset, size, limits));
+            case 143 -> handler.onReceive(StructEmpty.fromFbe(frame, offset, size, limits));
+            case 1 -> handler.onReceive(com.chronoxor.proto.OrderMessage.fromFbe(frame, offset, size, limits));
+            case 2 -> handler.onReceive(com.chronoxor.proto.BalanceMessage.fromFbe(frame, offset, size, limits));
+            case 3 -> handler.onReceive(com.chronoxor.proto.AccountMessage.fromFbe(frame, offset, size, limits));
+            default -> { return false; }
         }
+        return true;
     }
 }

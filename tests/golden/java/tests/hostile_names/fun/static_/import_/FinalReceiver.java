@@ -22,20 +22,12 @@ public class FinalReceiver extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 44:
-                handler.onReceive(Self.fromFinal(frame, offset, size, limits));
-                return true;
-            case 45:
-                handler.onReceive(self.fromFinal(frame, offset, size, limits));
-                return true;
-            case 83:
-                handler.onReceive(Hostile.fromFinal(frame, offset, size, limits));
-                return true;
-            case 502:
-                handler.onReceive(org.example.market.Failure.fromFinal(frame, offset, size, limits));
-                return true;
-            default:
-                return false;
+            case 44 -> handler.onReceive(Self.fromFinal(frame, offset, size, limits));
+            case 45 -> handler.onReceive(self.fromFinal(frame, offset, size, limits));
+            case 83 -> handler.onReceive(Hostile.fromFinal(frame, offset, size, limits));
+            case 502 -> handler.onReceive(org.example.market.Failure.fromFinal(frame, offset, size, limits));
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -12,22 +12,22 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a import.Self (type id 44) */
+    /** A import.Self (type id 44). */
     default void onReceive(Self value) {
         onMessage(value);
     }
 
-    /** @param value a import.self (type id 45) */
+    /** A import.self (type id 45). */
     default void onReceive(self value) {
         onMessage(value);
     }
 
-    /** @param value a import.Hostile (type id 83) */
+    /** A import.Hostile (type id 83). */
     default void onReceive(Hostile value) {
         onMessage(value);
     }
 
-    /** @param value a market.Failure (type id 502) */
+    /** A market.Failure (type id 502). */
     default void onReceive(org.example.market.Failure value) {
         onMessage(value);
     }

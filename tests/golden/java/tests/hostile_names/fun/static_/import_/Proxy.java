@@ -22,24 +22,24 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 44:
+            case 44 -> {
                 Self.verifyFbe(frame, offset, size, limits);
                 handler.onSelfFrame(frame, offset, size);
-                return true;
-            case 45:
+            }
+            case 45 -> {
                 self.verifyFbe(frame, offset, size, limits);
                 handler.onSelfFrame_(frame, offset, size);
-                return true;
-            case 83:
+            }
+            case 83 -> {
                 Hostile.verifyFbe(frame, offset, size, limits);
                 handler.onHostileFrame(frame, offset, size);
-                return true;
-            case 502:
+            }
+            case 502 -> {
                 org.example.market.Failure.verifyFbe(frame, offset, size, limits);
                 handler.onMarketFailureFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

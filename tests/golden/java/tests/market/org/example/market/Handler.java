@@ -12,7 +12,7 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a market.Failure (type id 502) */
+    /** A market.Failure (type id 502). */
     default void onReceive(Failure value) {
         onMessage(value);
     }

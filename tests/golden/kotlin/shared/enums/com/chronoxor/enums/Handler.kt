@@ -9,7 +9,8 @@ package com.chronoxor.enums
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A enums.Enums (type id 1). */
     fun onReceive(value: Enums) = onMessage(value)

@@ -9,7 +9,8 @@ package com.chronoxor.enums
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of enums.Enums (type id 1). */
     fun onEnumsFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Enums.TYPE_ID, frame, offset, size)

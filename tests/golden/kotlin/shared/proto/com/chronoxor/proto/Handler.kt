@@ -9,7 +9,8 @@ package com.chronoxor.proto
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A proto.OrderMessage (type id 1). */
     fun onReceive(value: OrderMessage) = onMessage(value)

@@ -9,7 +9,8 @@ package com.chronoxor.proto
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of proto.OrderMessage (type id 1). */
     fun onOrderMessageFrame(frame: ByteArray, offset: Int, size: Int) =

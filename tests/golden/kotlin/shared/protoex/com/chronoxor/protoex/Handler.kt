@@ -9,7 +9,8 @@ package com.chronoxor.protoex
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A protoex.OrderMessage (type id 11). */
     fun onReceive(value: OrderMessage) = onMessage(value)

@@ -9,7 +9,8 @@ package com.chronoxor.protoex
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of protoex.OrderMessage (type id 11). */
     fun onOrderMessageFrame(frame: ByteArray, offset: Int, size: Int) =

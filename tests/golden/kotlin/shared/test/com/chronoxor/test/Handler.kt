@@ -9,7 +9,8 @@ package com.chronoxor.test
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A test.StructSimple (type id 110). */
     fun onReceive(value: StructSimple) = onMessage(value)

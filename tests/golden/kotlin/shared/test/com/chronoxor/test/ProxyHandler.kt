@@ -9,7 +9,8 @@ package com.chronoxor.test
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of test.StructSimple (type id 110). */
     fun onStructSimpleFrame(frame: ByteArray, offset: Int, size: Int) =

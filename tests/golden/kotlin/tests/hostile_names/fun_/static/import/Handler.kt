@@ -11,7 +11,8 @@ package fun_.static.import
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A import.Self (type id 44). */
     fun onReceive(value: Self) = onMessage(value)

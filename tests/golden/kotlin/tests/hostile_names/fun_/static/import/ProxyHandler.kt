@@ -11,7 +11,8 @@ package fun_.static.import
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of import.Self (type id 44). */
     fun onSelfFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Self.TYPE_ID, frame, offset, size)

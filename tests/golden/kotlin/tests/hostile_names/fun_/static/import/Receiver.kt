@@ -4,6 +4,7 @@
 
 package fun_.static.import
 
+import io.github.fbetoolkit.fbe.DecodeException
 import io.github.fbetoolkit.fbe.FrameReceiver
 import io.github.fbetoolkit.fbe.Limits
 
@@ -12,6 +13,7 @@ import io.github.fbetoolkit.fbe.Limits
  * Handler; see FrameReceiver for the limits and the errors.
  */
 open class Receiver(private val handler: Handler) : FrameReceiver(false) {
+    @Throws(DecodeException::class)
     override fun dispatch(typeId: Int, frame: ByteArray, offset: Int, size: Int, limits: Limits): Boolean {
         when (typeId) {
             44 -> handler.onReceive(Self.fromFbe(frame, offset, size, limits))

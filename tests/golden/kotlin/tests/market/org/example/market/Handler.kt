@@ -9,7 +9,8 @@ package org.example.market
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A market.Failure (type id 502). */
     fun onReceive(value: Failure) = onMessage(value)

@@ -9,7 +9,8 @@ package org.example.market
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of market.Failure (type id 502). */
     fun onFailureFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Failure.TYPE_ID, frame, offset, size)

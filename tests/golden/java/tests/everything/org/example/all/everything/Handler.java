@@ -12,32 +12,32 @@ public interface Handler {
     default void onMessage(Object value) {
     }
 
-    /** @param value a everything.Note (type id 1023) */
+    /** A everything.Note (type id 1023). */
     default void onReceive(Note value) {
         onMessage(value);
     }
 
-    /** @param value a everything.PlaceOrder (type id 1027) */
+    /** A everything.PlaceOrder (type id 1027). */
     default void onReceive(PlaceOrder value) {
         onMessage(value);
     }
 
-    /** @param value a everything.Accepted (type id 1028) */
+    /** A everything.Accepted (type id 1028). */
     default void onReceive(Accepted value) {
         onMessage(value);
     }
 
-    /** @param value a everything.Rejected (type id 1029) */
+    /** A everything.Rejected (type id 1029). */
     default void onReceive(Rejected value) {
         onMessage(value);
     }
 
-    /** @param value a everything.Ping (type id 1030) */
+    /** A everything.Ping (type id 1030). */
     default void onReceive(Ping value) {
         onMessage(value);
     }
 
-    /** @param value a market.Failure (type id 502) */
+    /** A market.Failure (type id 502). */
     default void onReceive(org.example.market.Failure value) {
         onMessage(value);
     }

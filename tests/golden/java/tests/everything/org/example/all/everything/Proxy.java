@@ -22,32 +22,32 @@ public class Proxy extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1023:
+            case 1023 -> {
                 Note.verifyFbe(frame, offset, size, limits);
                 handler.onNoteFrame(frame, offset, size);
-                return true;
-            case 1027:
+            }
+            case 1027 -> {
                 PlaceOrder.verifyFbe(frame, offset, size, limits);
                 handler.onPlaceOrderFrame(frame, offset, size);
-                return true;
-            case 1028:
+            }
+            case 1028 -> {
                 Accepted.verifyFbe(frame, offset, size, limits);
                 handler.onAcceptedFrame(frame, offset, size);
-                return true;
-            case 1029:
+            }
+            case 1029 -> {
                 Rejected.verifyFbe(frame, offset, size, limits);
                 handler.onRejectedFrame(frame, offset, size);
-                return true;
-            case 1030:
+            }
+            case 1030 -> {
                 Ping.verifyFbe(frame, offset, size, limits);
                 handler.onPingFrame(frame, offset, size);
-                return true;
-            case 502:
+            }
+            case 502 -> {
                 org.example.market.Failure.verifyFbe(frame, offset, size, limits);
                 handler.onMarketFailureFrame(frame, offset, size);
-                return true;
-            default:
-                return false;
+            }
+            default -> { return false; }
         }
+        return true;
     }
 }

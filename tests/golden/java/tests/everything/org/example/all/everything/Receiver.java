@@ -22,26 +22,14 @@ public class Receiver extends FrameReceiver {
     @Override
     protected boolean dispatch(int typeId, byte[] frame, int offset, int size, Limits limits) throws DecodeException {
         switch (typeId) {
-            case 1023:
-                handler.onReceive(Note.fromFbe(frame, offset, size, limits));
-                return true;
-            case 1027:
-                handler.onReceive(PlaceOrder.fromFbe(frame, offset, size, limits));
-                return true;
-            case 1028:
-                handler.onReceive(Accepted.fromFbe(frame, offset, size, limits));
-                return true;
-            case 1029:
-                handler.onReceive(Rejected.fromFbe(frame, offset, size, limits));
-                return true;
-            case 1030:
-                handler.onReceive(Ping.fromFbe(frame, offset, size, limits));
-                return true;
-            case 502:
-                handler.onReceive(org.example.market.Failure.fromFbe(frame, offset, size, limits));
-                return true;
-            default:
-                return false;
+            case 1023 -> handler.onReceive(Note.fromFbe(frame, offset, size, limits));
+            case 1027 -> handler.onReceive(PlaceOrder.fromFbe(frame, offset, size, limits));
+            case 1028 -> handler.onReceive(Accepted.fromFbe(frame, offset, size, limits));
+            case 1029 -> handler.onReceive(Rejected.fromFbe(frame, offset, size, limits));
+            case 1030 -> handler.onReceive(Ping.fromFbe(frame, offset, size, limits));
+            case 502 -> handler.onReceive(org.example.market.Failure.fromFbe(frame, offset, size, limits));
+            default -> { return false; }
         }
+        return true;
     }
 }

@@ -9,7 +9,8 @@ package org.example.all.everything
  */
 interface Handler {
     /** Every message whose own method is not overridden. */
-    fun onMessage(value: Any) {}
+    fun onMessage(value: Any) {
+    }
 
     /** A everything.Note (type id 1023). */
     fun onReceive(value: Note) = onMessage(value)

@@ -9,7 +9,8 @@ package org.example.all.everything
  */
 interface ProxyHandler {
     /** Every frame whose own method is not overridden. */
-    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {}
+    fun onFrame(typeId: Int, frame: ByteArray, offset: Int, size: Int) {
+    }
 
     /** A frame of everything.Note (type id 1023). */
     fun onNoteFrame(frame: ByteArray, offset: Int, size: Int) = onFrame(Note.TYPE_ID, frame, offset, size)
