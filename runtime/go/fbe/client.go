@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -44,18 +45,18 @@ func (e *RequestError) Error() string {
 
 func (e *RequestError) Unwrap() error { return e.Err }
 
-// AnswerKind is what a received message is to a pending request.
-type AnswerKind int
+// answerKind is what a received message is to a pending request.
+type answerKind int
 
 const (
-	AnswerNone     AnswerKind = iota // not an answer of the request
-	AnswerResponse                   // its response: completes it
-	AnswerReject                     // one of its rejects: fails it with a *RejectError
+	answerNone     answerKind = iota // not an answer of the request
+	answerResponse                   // its response: completes it
+	answerReject                     // one of its rejects: fails it with a *RejectError
 )
 
 type pendingRequest struct {
 	done  chan struct{}
-	match func(any) AnswerKind // the response and reject types of the request
+	match func(any) answerKind // the response and reject types of the request
 	value any
 	err   error
 }
@@ -75,7 +76,7 @@ func (q *Requests) Len() int {
 	return len(q.pending)
 }
 
-func (q *Requests) add(id UUID, match func(any) AnswerKind) *pendingRequest {
+func (q *Requests) add(id UUID, match func(any) answerKind) *pendingRequest {
 	p := &pendingRequest{done: make(chan struct{}), match: match}
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -107,20 +108,20 @@ func (q *Requests) forget(id UUID, p *pendingRequest) {
 func (q *Requests) Answer(id UUID, v any, global bool) bool {
 	q.mu.Lock()
 	p := q.pending[id]
-	kind := AnswerNone
+	kind := answerNone
 	if p != nil {
 		kind = p.match(v)
-		if kind == AnswerNone && global {
-			kind = AnswerReject
+		if kind == answerNone && global {
+			kind = answerReject
 		}
 	}
-	if kind == AnswerNone {
+	if kind == answerNone {
 		q.mu.Unlock()
 		return false
 	}
 	delete(q.pending, id)
 	q.mu.Unlock()
-	if kind == AnswerReject {
+	if kind == answerReject {
 		p.err = &RejectError{Value: v}
 	} else {
 		p.value = v
@@ -151,14 +152,22 @@ func (q *Requests) Fail(err error) {
 // Request registers the request v of id, sends it with send (a generated
 // Send<Message> method) and waits for its answer: the response (of type R),
 // or a *RequestError wrapping a *RejectError, ErrReset, the context's error
-// (a deadline is the request's timeout) or the send's error. match says
-// which messages answer it (its response and reject types). Generated
-// Request<Message> methods call it; the Client's Receiver must be fed by
-// another goroutine meanwhile.
-func Request[R, V any](ctx context.Context, q *Requests, name string, id UUID, match func(any) AnswerKind,
-	send func(V) (int, error), v V) (R, error) {
+// (a deadline is the request's timeout) or the send's error. rejects are the
+// type ids (TypeID) of the messages that reject it. Generated Request<Message>
+// methods call it; the Client's Receiver must be fed by another goroutine
+// meanwhile.
+func Request[R, V any](ctx context.Context, q *Requests, name string, id UUID, send func(V) (int, error), v V,
+	rejects ...uint32) (R, error) {
 	var zero R
-	p := q.add(id, match)
+	p := q.add(id, func(answer any) answerKind {
+		if _, ok := answer.(R); ok {
+			return answerResponse
+		}
+		if m, ok := answer.(interface{ TypeID() uint32 }); ok && slices.Contains(rejects, m.TypeID()) {
+			return answerReject
+		}
+		return answerNone
+	})
 	if _, err := send(v); err != nil {
 		q.forget(id, p)
 		return zero, &RequestError{Request: name, ID: id, Err: err}

@@ -175,20 +175,6 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
             if q in answers:
                 leave(w, f"h.requests.Answer(v.{id_of(c, m)}, v, {str(answers[q]).lower()})", [])
             braced(w, "if *h.notify != nil {", f"(*h.notify).On{m.suffix}(v)")
-    for m in waiting:
-        response = by_name[m.struct.response or ""]
-        with decl(w, (f"// answers{m.suffix} tells which messages answer {m.struct.qualified}: its response "
-                      "and rejects."),
-                  f"func answers{m.suffix}(v any) {fbe('AnswerKind')} {{"):
-            with w.block("switch v.(type) {", "}"):
-                w.label(f"case *{response.named}:")
-                w.line(f"return {fbe('AnswerResponse')}")
-                types = [f"*{by_name[r.type].named}" for r in m.struct.rejects if r.type in by_name]
-                if types:
-                    w.label(f"case {', '.join(types)}:")
-                    w.line(f"return {fbe('AnswerReject')}")
-            w.line(f"return {fbe('AnswerNone')}")
-
     for fin in models:
         client = names("FinalClient" if fin else "Client")
         sender = names("FinalSender" if fin else "Sender")
@@ -214,13 +200,15 @@ def _clients(w: CodeWriter, c: Context, names: Callable[[str], str], send: list[
             if m in waiting:
                 response = by_name[m.struct.response or ""]
                 rej = ", ".join(r.type for r in m.struct.rejects)
+                # the rejects a Receiver hands the client, by their type ids (fbe.Request)
+                ids = ", ".join(f"{by_name[r.type].named}{{}}.TypeID()" for r in m.struct.rejects if r.type in answers)
                 doc = [(f"// Request{m.suffix} sends v and waits for the {response.struct.qualified} of its id; "
                         "ctx is its"),
                        "// timeout (the error then wraps context.DeadlineExceeded)."]
                 declared(w, doc + ([f"// A reject ({rej}) fails it with a *fbe.RejectError."] if rej else []),
                          f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) (*{response.named}, error) {{",
                          f'return {fbe("Request")}[*{response.named}](ctx, &c.requests, "{m.struct.qualified}", '
-                         f"v.{id_of(c, m)}, answers{m.suffix}, c.Send{m.suffix}, v)")
+                         f"v.{id_of(c, m)}, c.Send{m.suffix}, v" + (f",\n\t{ids})" if ids else ")"))
             else:
                 declared(w, f"// Request{m.suffix} sends v (a request without response: done once sent, or when ctx "
                          "has ended).", f"func (c *{client}) Request{m.suffix}(ctx {ctx}, v *{m.named}) error {{",

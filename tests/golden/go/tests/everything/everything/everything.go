@@ -9240,17 +9240,6 @@ func (h clientHandler) OnMarketFailure(v *market.Failure) {
 	}
 }
 
-// answersPlaceOrder tells which messages answer everything.PlaceOrder: its response and rejects.
-func answersPlaceOrder(v any) fbe.AnswerKind {
-	switch v.(type) {
-	case *Accepted:
-		return fbe.AnswerResponse
-	case *market.Failure, *Rejected:
-		return fbe.AnswerReject
-	}
-	return fbe.AnswerNone
-}
-
 // Client is a Sender and a Receiver of everything with requests (docs/format.md 7.6):
 // Request<Message> sends a [request] message and waits for the response of its id while another
 // goroutine feeds the client what the peer sends (Receive, Write or ReadFrom). Every other
@@ -9288,7 +9277,8 @@ func (c *Client) PendingRequests() int {
 // timeout (the error then wraps context.DeadlineExceeded).
 // A reject (market.Failure, everything.Rejected) fails it with a *fbe.RejectError.
 func (c *Client) RequestPlaceOrder(ctx context.Context, v *PlaceOrder) (*Accepted, error) {
-	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, answersPlaceOrder, c.SendPlaceOrder, v)
+	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, c.SendPlaceOrder, v,
+		market.Failure{}.TypeID(), Rejected{}.TypeID())
 }
 
 // RequestPing sends v (a request without response: done once sent, or when ctx has ended).
@@ -9333,7 +9323,8 @@ func (c *FinalClient) PendingRequests() int {
 // timeout (the error then wraps context.DeadlineExceeded).
 // A reject (market.Failure, everything.Rejected) fails it with a *fbe.RejectError.
 func (c *FinalClient) RequestPlaceOrder(ctx context.Context, v *PlaceOrder) (*Accepted, error) {
-	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, answersPlaceOrder, c.SendPlaceOrder, v)
+	return fbe.Request[*Accepted](ctx, &c.requests, "everything.PlaceOrder", v.Id, c.SendPlaceOrder, v,
+		market.Failure{}.TypeID(), Rejected{}.TypeID())
 }
 
 // RequestPing sends v (a request without response: done once sent, or when ctx has ended).
