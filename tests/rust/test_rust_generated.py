@@ -51,7 +51,7 @@ def crate() -> Path:
     # lints what it spares a library's exported API (enum_variant_names, wrong_self_convention):
     # lint the generated code as such a user's crate sees it.
     (stage / "clippy.toml").write_text("avoid-breaking-exported-api = false\n")
-    for test in ("keys.rs", "hostile.rs", "depth.rs", "chars.rs", "reuse.rs", "names.rs"):
+    for test in ("keys.rs", "hostile.rs", "depth.rs", "chars.rs", "reuse.rs", "names.rs", "enums.rs"):
         shutil.copy(Path(__file__).parent / test, stage / "tests" / test)
     shutil.copytree(Path(__file__).parent / "common", stage / "tests" / "common")
     if "shared" in lib:
@@ -72,11 +72,11 @@ def test_generated_rust_is_clippy_clean(crate: Path) -> None:
     assert r.returncode == 0, f"cargo clippy:\n{r.stderr[-20000:]}"
 
 
-@pytest.mark.parametrize("test", ["keys", "hostile", "depth", "chars", "reuse"])
+@pytest.mark.parametrize("test", ["keys", "hostile", "depth", "chars", "reuse", "enums"])
 def test_generated_rust_tests(crate: Path, test: str) -> None:
     """keys.rs: sets and maps hold each key once; hostile.rs: the limits policy's shapes; depth.rs: nesting;
     chars.rs: a set or map of char in the order of C++'s signed char; reuse.rs: reading into a value, and a
-    reused writer."""
+    reused writer; enums.rs: a byte enum's table of every wire byte."""
     r = cargo(["test", "--test", test])
     assert r.returncode == 0, f"cargo test:\n{r.stdout[-20000:]}{r.stderr[-5000:]}"
     assert " 0 failed" in r.stdout, r.stdout

@@ -198,15 +198,22 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
                    f"{c.ident.value(e.qualified, first.name)};")
             w.blank()
         arms = [(c.ident.value(e.qualified, v.name), str(v.value)) for v in variants]
-        conversions = [("The value of the wire integer `v`.", f"from_wire(v: {wire}) -> Self", "v",
+        # a byte enum's from_wire is a table lookup (write_byte_table), its match a private const fn
+        by_table = bool(variants) and wire in ("u8", "i8")
+        if by_table:
+            write_byte_table(w, wire)
+            of_wire = ("The value of the wire integer `v` (what `OF_BYTE` holds).", f"const fn named(v: {wire})")
+        else:
+            of_wire = ("The value of the wire integer `v`.", f"pub const fn from_wire(v: {wire})")
+        conversions = [(of_wire[0], f"{of_wire[1]} -> Self", "v",
                         [(value, f"Self::{ident}") for ident, value in arms], ("v", "Self::Unknown(v)")),
-                       ("The wire integer.", f"to_wire(self) -> {wire}", "self",
+                       ("The wire integer.", f"pub const fn to_wire(self) -> {wire}", "self",
                         [(f"Self::{ident}", value) for ident, value in arms], ("Self::Unknown(v)", "v"))]
         for i, (doc, signature, subject, cases, (unknown, result)) in enumerate(conversions):
             if i:
                 w.blank()
             w.line(f"/// {doc}")
-            with w.block(f"pub const fn {signature} {{", "}"):
+            with w.block(f"{signature} {{", "}"):
                 if not cases:     # a match of one arm is a let (clippy's match_single_binding)
                     w.lines(f"let {unknown} = {subject};\n{result}" if subject == "self" else result)
                     continue
@@ -243,6 +250,23 @@ def write_enum(w: CodeWriter, c: Context, e: ir.Enum) -> None:
             w.line("t.raw(name);")
         else:
             w.line('t.raw("<unknown>");')
+    w.blank()
+
+
+def write_byte_table(w: CodeWriter, wire: str) -> None:
+    """An enum on the wire as one byte: the value of every byte in a table of 256 that its match
+    (`named`) fills at compile time, so that `from_wire` is one load where the match is a chain of
+    compares and selects (docs/rust.md, "Performance")."""
+    w.line("/// The value of every wire byte, made at compile time: `from_wire` is one load.")
+    with w.block("const OF_BYTE: [Self; 256] = {", "};"):
+        w.lines("let mut table = [Self::Unknown(0); 256];\nlet mut v = 0;")
+        with w.block("while v < 256 {", "}"):
+            w.lines(f"table[v] = Self::named(v as u8{' as i8' if wire == 'i8' else ''});\nv += 1;")
+        w.line("table")
+    w.blank()
+    w.line("/// The value of the wire integer `v`.")
+    with w.block(f"pub const fn from_wire(v: {wire}) -> Self {{", "}"):
+        w.line(f"Self::OF_BYTE[v{'' if wire == 'u8' else ' as u8'} as usize]")
     w.blank()
 
 

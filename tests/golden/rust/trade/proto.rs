@@ -14,8 +14,24 @@ pub enum OrderSide {
 }
 
 impl OrderSide {
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: u8) -> Self {
+        Self::OF_BYTE[v as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: u8) -> Self {
         match v {
             0 => Self::Buy,
             1 => Self::Sell,
@@ -89,8 +105,24 @@ pub enum OrderType {
 }
 
 impl OrderType {
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: u8) -> Self {
+        Self::OF_BYTE[v as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: u8) -> Self {
         match v {
             0 => Self::Market,
             1 => Self::Limit,

@@ -22,8 +22,24 @@ impl EnumByte {
     /// `ENUM_VALUE_5`, the same value as `ENUM_VALUE_3`.
     pub const ENUM_VALUE_5: Self = Self::EnumValue3;
 
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: u8) -> Self {
+        Self::OF_BYTE[v as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: u8) -> Self {
         match v {
             0 => Self::EnumValue0,
             1 => Self::EnumValue2,
@@ -108,8 +124,24 @@ impl EnumChar {
     /// `ENUM_VALUE_5`, the same value as `ENUM_VALUE_3`.
     pub const ENUM_VALUE_5: Self = Self::EnumValue3;
 
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: u8) -> Self {
+        Self::OF_BYTE[v as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: u8) -> Self {
         match v {
             0 => Self::EnumValue0,
             49 => Self::EnumValue1,
@@ -286,8 +318,24 @@ impl EnumInt8 {
     /// `ENUM_VALUE_5`, the same value as `ENUM_VALUE_3`.
     pub const ENUM_VALUE_5: Self = Self::EnumValue3;
 
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8 as i8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: i8) -> Self {
+        Self::OF_BYTE[v as u8 as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: i8) -> Self {
         match v {
             0 => Self::EnumValue0,
             -128 => Self::EnumValue1,
@@ -377,8 +425,24 @@ impl EnumUInt8 {
     /// `ENUM_VALUE_5`, the same value as `ENUM_VALUE_3`.
     pub const ENUM_VALUE_5: Self = Self::EnumValue3;
 
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: u8) -> Self {
+        Self::OF_BYTE[v as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: u8) -> Self {
         match v {
             0 => Self::EnumValue0,
             1 => Self::EnumValue2,

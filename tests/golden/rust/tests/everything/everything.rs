@@ -16,8 +16,24 @@ pub enum EByte {
 }
 
 impl EByte {
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: u8) -> Self {
+        Self::OF_BYTE[v as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: u8) -> Self {
         match v {
             0 => Self::A,
             16 => Self::B,
@@ -94,8 +110,24 @@ pub enum EChar {
 }
 
 impl EChar {
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: u8) -> Self {
+        Self::OF_BYTE[v as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: u8) -> Self {
         match v {
             97 => Self::A,
             98 => Self::B,
@@ -241,8 +273,24 @@ pub enum EInt8 {
 }
 
 impl EInt8 {
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8 as i8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: i8) -> Self {
+        Self::OF_BYTE[v as u8 as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: i8) -> Self {
         match v {
             -128 => Self::Lo,
             127 => Self::Hi,
@@ -314,8 +362,24 @@ pub enum EuInt8 {
 }
 
 impl EuInt8 {
+    /// The value of every wire byte, made at compile time: `from_wire` is one load.
+    const OF_BYTE: [Self; 256] = {
+        let mut table = [Self::Unknown(0); 256];
+        let mut v = 0;
+        while v < 256 {
+            table[v] = Self::named(v as u8);
+            v += 1;
+        }
+        table
+    };
+
     /// The value of the wire integer `v`.
     pub const fn from_wire(v: u8) -> Self {
+        Self::OF_BYTE[v as usize]
+    }
+
+    /// The value of the wire integer `v` (what `OF_BYTE` holds).
+    const fn named(v: u8) -> Self {
         match v {
             255 => Self::A,
             v => Self::Unknown(v),
