@@ -1462,18 +1462,19 @@ pub trait Struct: Sized + Default {
     /// (strings, vectors, the structs they hold): with a reused value, deserializing allocates only
     /// what the value did not hold yet. It fails exactly when [`Struct::from_fbe`] fails, with its
     /// error, and then leaves `self` a valid value, partly read.
-    #[inline]
+    ///
+    /// A call of its own, not `#[inline]` as the other roots are: inlined into the caller, the
+    /// trade `Account`'s read spilled more in the loop over its orders than its constant limits
+    /// saved; as a call, the limits are constants in it (the budget without a multiply, no depth
+    /// compared with 128) and the loop spills no more (docs/rust.md, "Performance").
+    #[inline(never)]
     fn read_fbe(&mut self, data: &[u8]) -> Result<(), DecodeError> {
-        self.read_fbe_with(data, &Limits::DEFAULT)
+        read_versioned(self, data, &Limits::DEFAULT)
     }
 
-    /// Reads a versioned root into `self` under `limits`. Not `#[inline]` as the other roots are:
-    /// inlined into the caller, the trade `Account`'s read spilled more in the loop over its
-    /// orders than the constant limits saved (docs/rust.md, "Performance").
+    /// Reads a versioned root into `self` under `limits`.
     fn read_fbe_with(&mut self, data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
-        let mut r = Reader::versioned(data, limits).map_err(|e| e.within(Self::NAME))?;
-        let off = reader::get_u32(r.data(), 4) as usize;
-        self.read_body_into(&mut r, 0, 4, off).map_err(|e| e.within(Self::NAME))
+        read_versioned(self, data, limits)
     }
 
     /// `Ok` exactly when [`Struct::from_fbe_with`] succeeds, with its error otherwise
@@ -1534,6 +1535,14 @@ pub trait Struct: Sized + Default {
         Self::verify_fields(&mut r).map_err(|e| e.within(Self::NAME))?;
         r.end_final().map_err(|e| e.within(Self::NAME))
     }
+}
+
+/// [`Struct::read_fbe_with`], inlined where the limits are known.
+#[inline(always)]
+fn read_versioned<T: Struct>(v: &mut T, data: &[u8], limits: &Limits) -> Result<(), DecodeError> {
+    let mut r = Reader::versioned(data, limits).map_err(|e| e.within(T::NAME))?;
+    let off = reader::get_u32(r.data(), 4) as usize;
+    v.read_body_into(&mut r, 0, 4, off).map_err(|e| e.within(T::NAME))
 }
 
 /// A boxed struct is the struct on the wire: `fbec --rust` holds an optional struct as
