@@ -30,12 +30,15 @@ import math
 import re
 import struct
 import uuid as _uuid
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, TypeVar
 
 from .buffer import Budget
 from .errors import DecodeError, EncodeError
 from .limits import MAX_DEPTH, Limits
+from .source import PerClass, Source
+from .text import ordered
 from .values import DecimalLike, decimal_from_double, decimal_parts, parse_uuid
 
 _MAX96 = 1 << 96
@@ -359,6 +362,65 @@ def json_float_key(value: float) -> str:
 def json_pairs(pairs: list[str]) -> str:
     """A map with struct keys: a JSON array of ``[key,value]`` pairs (``pairs`` are ``key,value`` texts)."""
     return "[" + ",".join(["[" + p + "]" for p in pairs]) + "]"
+
+
+def json_writer(cls: Any) -> Callable[[Any], str]:
+    """The compact JSON of a generated struct class (docs/format.md 8: every field, inherited first,
+    under its schema name), compiled from the class's ``fbe_spec`` (fbe.source) as the generated
+    ``fbe_js_<Name>`` it replaced: one ``"".join`` of the members' names and values (:func:`_json`)."""
+    source = Source()
+    parts: list[str] = []
+    for name, attr, spec in cls.fbe_spec:
+        parts.append(repr(("," if parts else "{") + json_string(name) + ":"))
+        parts.append(_json(spec[1] if spec[0] == "hidden" else spec, "v." + attr, source, 0))
+    return source.function("v", f"''.join(({', '.join(parts)}, '}}'))" if parts else "'{}'")
+
+
+JSON_WRITERS: PerClass[Callable[[Any], str]] = PerClass(json_writer)
+"""Each generated struct class's JSON writer, made when it is first written."""
+
+_CALLS = {"float": json_double, "decimal": json_decimal, "string": json_string, "bytes": json_bytes}
+"""The function writing a value of each leaf kind of a type spec that :func:`_scalar` does not write out."""
+
+
+def _json(spec: tuple[Any, ...], x: str, source: Source, depth: int) -> str:
+    """The source of an expression writing ``x`` (a name or an attribute) of a type spec as JSON;
+    depth numbers an item's local."""
+    kind = spec[0]
+    if kind == "struct":
+        return f"{JSON_WRITERS.named(source, spec[1])}({x})"
+    if kind == "optional":
+        return f'("null" if {x} is None else {_json(spec[1], x, source, depth)})'
+    if kind not in ("array", "vector", "list", "set", "map", "hash"):
+        return _scalar(spec, x, source, False)
+    k, e = f"k{depth}", f"e{depth}"
+    if kind not in ("map", "hash"):
+        return f'"[" + ",".join([{_json(spec[1], e, source, depth + 1)} for {e} in {ordered(spec, x, source)}]) + "]"'
+    value = _json(spec[2], e, source, depth + 1)
+    if spec[1][0] == "struct":  # a struct is not a member name: an array of [key, value] pairs (as C++)
+        pairs = f'[{_json(spec[1], k, source, depth + 1)} + "," + {value} for {k}, {e} in {ordered(spec, x, source)}]'
+        return f"{source.name(json_pairs)}({pairs})"
+    members = f'[{_scalar(spec[1], k, source, True)} + ":" + {value} for {k}, {e} in {ordered(spec, x, source)}]'
+    return f'"{{" + ",".join({members}) + "}}"'
+
+
+def _scalar(spec: tuple[Any, ...], x: str, source: Source, key: bool) -> str:
+    """A primitive or enum as JSON, or (key) as a member name (docs/format.md 8.1): an integer, an
+    enum's or flags' value (the original cannot compile such keys) its number (flags of a signed
+    type: their signed value, the spec's sort key), as the C++ runtime."""
+    kind, name = spec[0], spec[1] if len(spec) > 1 else ""
+    if kind == "int" and name == "char":
+        return f"{source.name(json_char_key if key else json_char)}({x})"
+    if kind == "int":
+        number = f"str({source.name(spec[5])}({x}))" if len(spec) > 5 else f"str(int({x}))"
+        return f"'\"' + {number} + '\"'" if key else number
+    if kind == "bool":
+        return f"('\"1\"' if {x} else '\"0\"')" if key else f'("true" if {x} else "false")'
+    if key and kind == "float":
+        return f"{source.name(json_float_key if name == 'float' else json_double_key)}({x})"
+    if kind == "uuid":
+        return f"'\"' + str({x}) + '\"'"
+    return f"{source.name(_CALLS[kind])}({x})"
 
 
 # ---------------------------------------------------------------- reading

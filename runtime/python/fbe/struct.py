@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar
 from . import jsonfmt
 from .buffer import Budget, BytesLike
 from .errors import EncodeError
-from .limits import Limits
+from .limits import MAX_DEPTH, Limits
 from .model import (
     FinalRead,
     FinalWrite,
@@ -26,6 +26,7 @@ from .model import (
     writable,
 )
 from .native import Core
+from .source import PerClass, Source
 from .text import struct_text
 
 if TYPE_CHECKING:
@@ -43,9 +44,10 @@ class Codec(Generic[T]):
     classes run them; the generated module gives each class its codec at its end (:func:`bind`).
 
     ``struct`` is the generated class, ``name`` the schema's name of the struct (its text form and a
-    JSON error's path start with it), ``type_id`` its type id; ``depth`` (``fbe_dn_<Name>``, for a
-    struct that can nest without a bound) checks a value's nesting before a writer takes it
-    (docs/limits.md).
+    JSON error's path start with it), ``type_id`` its type id; ``json`` its generated JSON reader (the
+    writer is compiled from the class's spec: fbe.jsonfmt.json_writer); ``depth`` (for a struct that can nest
+    without a bound) has a writer check a value's nesting before it takes it (docs/limits.md 1:
+    :func:`depth_walk`).
     """
 
     __slots__ = ("core", "depth", "final", "index", "json", "name", "struct", "type_id", "versioned")
@@ -58,8 +60,8 @@ class Codec(Generic[T]):
         index: int,
         versioned: tuple[VersionedWrite[T], VersionedRead[T]],
         final: tuple[FinalWrite[T], FinalRead[T]] | None = None,
-        json: tuple[Callable[[T], str], Callable[[Any, str, Budget], T]] | None = None,
-        depth: Callable[[T, int], bool] | None = None,
+        json: Callable[[Any, str, Budget], T] | None = None,
+        depth: bool = False,
     ) -> None:
         self.struct = struct
         self.name = name
@@ -73,7 +75,7 @@ class Codec(Generic[T]):
 
     def writable(self, value: T) -> T:
         """``value``, once its structs are known to nest within fbe.MAX_DEPTH (fbe.writable)."""
-        return value if self.depth is None else writable(self.depth(value, 1), value)
+        return writable(_DEPTH_WALKS(self.struct)(value, 1), value) if self.depth else value
 
     def _final(self) -> tuple[FinalWrite[T], FinalRead[T]]:
         if self.final is None:
@@ -207,8 +209,8 @@ def bind(
     index: int,
     versioned: tuple[VersionedWrite[Any], VersionedRead[Any]],
     final: tuple[FinalWrite[Any], FinalRead[Any]] | None = None,
-    json: tuple[Callable[[Any], str], Callable[[Any, str, Budget], Any]] | None = None,
-    depth: Callable[[Any, int], bool] | None = None,
+    json: Callable[[Any, str, Budget], Any] | None = None,
+    depth: bool = False,
 ) -> None:
     """Give a generated struct class (generated at the end of its module) its ``fbe_codec``
     (:class:`Codec`, the arguments are its) and its shortcuts: ``to_fbe``/``from_fbe``, with
@@ -255,11 +257,15 @@ def _binary(c: Codec[Any], final: bool) -> tuple[Callable[..., Any], classmethod
 
 def _json(c: Codec[Any]) -> tuple[Callable[..., Any], classmethod[Any, Any, Any]]:
     """``to_json`` and ``from_json`` of a class."""
-    assert c.json is not None
-    write, read = c.json
+    read = c.json
+    assert read is not None
+    write: Callable[[Any], str] | None = None
 
     def to_json(self: Struct) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
+        nonlocal write
+        if write is None:  # compiled when first asked for (fbe.jsonfmt.json_writer)
+            write = jsonfmt.JSON_WRITERS(c.struct)
         try:
             return write(c.writable(self))
         except (TypeError, AttributeError, ValueError, OverflowError, KeyError, RecursionError) as e:
@@ -443,6 +449,39 @@ def _problem(v: Any, spec: Any) -> tuple[str, str] | None:
                 return f"[{_shown(key)}]" + found[0], found[1]
         return None
     return None
+
+
+def depth_walk(cls: type[Struct]) -> Callable[[Any, int], bool]:
+    """Whether ``v``, a struct of class ``cls`` at depth ``d`` (the root is 1), nests at most
+    MAX_DEPTH structs: the writers' check of a struct that can nest without a bound (docs/limits.md
+    1), compiled from the class's ``fbe_spec`` (fbe.source) as the generated ``fbe_dn_<Name>`` it
+    replaced: every struct the value holds walked one level deeper (:func:`_walk`)."""
+    source = Source()
+    walks = [_walk(spec, "v." + attr, source, 0) for _, attr, spec in cls.fbe_spec]
+    return source.function("v, d", " and ".join([f"d <= {MAX_DEPTH}", *filter(None, walks)]))
+
+
+_DEPTH_WALKS: PerClass[Callable[[Any, int], bool]] = PerClass(depth_walk)
+"""Each struct class's depth walk, made when a writer first checks one of its values."""
+
+
+def _walk(spec: tuple[Any, ...], x: str, source: Source, n: int) -> str | None:
+    """The source of an expression: whether the structs in ``x`` of a type spec (at depth d + 1) stay
+    within the limit; None when the spec holds no struct."""
+    kind = spec[0]
+    if kind == "hidden":
+        return _walk(spec[1], x, source, n)
+    if kind == "struct":
+        return f"{_DEPTH_WALKS.named(source, spec[1])}({x}, d + 1)"
+    if kind == "optional":
+        inner = _walk(spec[1], x, source, n)
+        return None if inner is None else f"({x} is None or {inner})"
+    if kind not in ("array", "vector", "list", "set", "map", "hash"):
+        return None
+    names = [f"k{n}", f"v{n}"] if kind in ("map", "hash") else [f"e{n}"]
+    walks = [w for w in (_walk(part, name, source, n + 1) for part, name in zip(spec[1:], names)) if w]
+    items = f"{x}.items()" if kind in ("map", "hash") else x
+    return f"all([{' and '.join(walks)} for {', '.join(names)} in {items}])" if walks else None
 
 
 def explain(value: Any, error: BaseException | None = None) -> str:

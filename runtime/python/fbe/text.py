@@ -9,11 +9,11 @@ Use :func:`text_bytes` to get the bytes the original would print.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
 from operator import itemgetter
 from typing import Any
 
 from .buffer import char_order
+from .source import PerClass, Source
 from .values import DecimalLike, decimal_to_double
 
 _CHARS = tuple(chr(b) if b < 0x80 else chr(0xDC00 + b) for b in range(256))
@@ -76,55 +76,35 @@ def struct_text(value: Any, cls: Any) -> str:
     """``value`` printed as its declared struct class ``cls`` (generated): ``Name(field=value,...)``
     with the schema's names, a derived struct's base first as ``Base(...)`` (docs/format.md 9),
     by the function made for the class when it is first printed (:func:`_struct_printer`)."""
-    return (_PRINTERS.get(cls) or _printer_of(cls))(value)
-
-
-_PRINTERS: dict[Any, Callable[[Any], str]] = {}
-"""Each generated struct class's printer, made when it is first printed."""
-
-
-def _printer_of(cls: Any) -> Callable[[Any], str]:
-    """The printer of a struct class, made now if it was not (:func:`_struct_printer`). While it is
-    made, a struct it holds that holds it again (a recursive schema) takes a stand-in that calls
-    the printer once it is there."""
-    printer = _PRINTERS.get(cls)
-    if printer is None:
-        _PRINTERS[cls] = partial(struct_text, cls=cls)
-        printer = _PRINTERS[cls] = _struct_printer(cls)
-    return printer
+    return _PRINTERS(cls)(value)
 
 
 def _struct_printer(cls: Any) -> Callable[[Any], str]:
-    """The function printing a struct class, made from the class's ``fbe_spec`` (the type spec of
-    every field, inherited first, which fbe.explain reads too) as ``dataclasses`` makes a class's
-    methods: the source of one function joining ``Name(``, its generated base class's text (none
-    for fbe.Struct) and each field of its own as ``name=`` and its value's text (:func:`_expr`),
-    compiled once. One call per struct, as the generated ``fbe_tx_<Name>`` functions it replaced,
-    not one per field."""
+    """The function printing a struct class (fbe.source: compiled from the class's ``fbe_spec``,
+    the type spec of every field, inherited first, which fbe.explain reads too): it joins ``Name(``,
+    its generated base class's text (none for fbe.Struct) and each field of its own as ``name=``
+    and its value's text (:func:`_expr`). One call per struct, as the generated ``fbe_tx_<Name>``
+    functions it replaced, not one per field."""
     base = cls.__bases__[0]
     own = cls.fbe_spec[len(base.fbe_spec):]
-    names: dict[str, Any] = {}
+    source = Source()
     parts = [repr(cls.fbe_codec.name + "(")]
     if "fbe_codec" in vars(base):
-        parts.append(f"{_named(names, _printer_of(base))}(v)")
+        parts.append(f"{_PRINTERS.named(source, base)}(v)")
     for name, attr, spec in own:
-        parts += [repr(("," if len(parts) > 1 else "") + name + "="), _expr(spec, "v." + attr, names, 0)]
+        parts += [repr(("," if len(parts) > 1 else "") + name + "="), _expr(spec, "v." + attr, source, 0)]
     parts.append('")"')
-    exec(f"def text(v):\n    return ''.join(({', '.join(parts)},))\n", names)  # noqa: S102 (our own source)
-    return names["text"]  # type: ignore[no-any-return]
+    return source.function("v", f"''.join(({', '.join(parts)},))")
 
 
-def _named(names: dict[str, Any], value: Any) -> str:
-    """The name of a value the source of a printer uses (a function), put in its namespace."""
-    name = f"p{len(names)}"
-    names[name] = value
-    return name
+_PRINTERS: PerClass[Callable[[Any], str]] = PerClass(_struct_printer)
+"""Each generated struct class's printer, made when it is first printed."""
 
 
-def _expr(spec: tuple[Any, ...], x: str, names: dict[str, Any], depth: int) -> str:
+def _expr(spec: tuple[Any, ...], x: str, source: Source, depth: int) -> str:
     """The source of an expression printing ``x`` (a name or an attribute) of a type spec: an
-    integer, a string, an optional or a collection's items written out, any other value by its
-    printer (:func:`_printer`); depth numbers an item's local."""
+    integer, a string, a float, a bool, an optional or a collection's items written out, any other
+    value by its printer (:func:`_printer`); depth numbers an item's local."""
     kind = spec[0]
     if kind == "int" and len(spec) <= 4 and spec[1] not in ("char", "wchar"):
         return f"str(int({x}))"
@@ -135,47 +115,52 @@ def _expr(spec: tuple[Any, ...], x: str, names: dict[str, Any], depth: int) -> s
     if kind == "bool":
         return f'("true" if {x} else "false")'
     if kind == "optional":
-        return f'("null" if {x} is None else {_expr(spec[1], x, names, depth)})'
+        return f'("null" if {x} is None else {_expr(spec[1], x, source, depth)})'
+    if kind == "struct":
+        return f"{_PRINTERS.named(source, spec[1])}({x})"
     if kind not in _BRACKETS:
-        return f"{_named(names, _printer(spec))}({x})"
+        return f"{source.name(_printer(spec))}({x})"
     opening, closing = _BRACKETS[kind]
     k, e = f"k{depth}", f"e{depth}"
-    key = _order(spec[1])
-    if kind == "hash":
-        ordered = f"{x}.items()"
-    elif kind == "map":
-        ordered = f"sorted({x}.items(), key={_named(names, _first(key))})"
-    elif kind == "set":
-        ordered = f"sorted({x})" if key is _same else f"sorted({x}, key={_named(names, key)})"
-    else:
-        ordered = x
     if kind in ("map", "hash"):
-        item = f'{_expr(spec[1], k, names, depth + 1)} + "->" + {_expr(spec[2], e, names, depth + 1)}'
-        each = f"{k}, {e} in {ordered}"
+        item = f'{_expr(spec[1], k, source, depth + 1)} + "->" + {_expr(spec[2], e, source, depth + 1)}'
+        each = f"{k}, {e} in {ordered(spec, x, source)}"
     else:
-        item, each = _expr(spec[1], e, names, depth + 1), f"{e} in {ordered}"
+        item, each = _expr(spec[1], e, source, depth + 1), f"{e} in {ordered(spec, x, source)}"
     return f'"[" + str(len({x})) + {"]" + opening!r} + ",".join([{item} for {each}]) + {closing!r}'
 
 
+def ordered(spec: tuple[Any, ...], x: str, source: Source) -> str:
+    """The source of the items of ``x``, a collection of a type spec, in the original's order (the
+    text form's and JSON's): a set's elements and a map's items sorted as std::set and std::map
+    hold them (:func:`sort_key`), a hash's items as the dict holds them, others as they are."""
+    kind, key = spec[0], sort_key(spec[1])
+    if kind == "hash":
+        return f"{x}.items()"
+    if kind == "map":
+        return f"sorted({x}.items(), key={source.name(itemgetter(0) if key is _same else _first(key))})"
+    if kind == "set":
+        return f"sorted({x})" if key is _same else f"sorted({x}, key={source.name(key)})"
+    return x
+
+
 def _first(key: Callable[[Any], Any]) -> Callable[[tuple[Any, Any]], Any]:
-    """The sort key of a map's items: its key's (:func:`_order`)."""
-    return itemgetter(0) if key is _same else lambda item: key(item[0])
+    """The sort key of a map's items: its key's."""
+    return lambda item: key(item[0])
 
 
 def _printer(spec: tuple[Any, ...]) -> Callable[[Any], str]:
     """The function printing a value of a leaf of a type spec (fbe.struct.explain's specs): an
-    enum's or flags' text function, a ``char``, a struct, a hidden field, another primitive."""
+    enum's or flags' text function, a ``char``, a hidden field, another primitive."""
     kind = spec[0]
     if kind == "int":  # an integer: ("int", name, low, high), an enum's or flags' with its text function
         return spec[4] if len(spec) > 4 else {"char": fmt_char, "wchar": fmt_wchar}[spec[1]]
-    if kind == "struct":
-        return _printer_of(spec[1])
     if kind == "hidden":
         return lambda x: "***"
     return _PRIMITIVES[kind]
 
 
-def _order(spec: tuple[Any, ...]) -> Callable[[Any], Any]:
+def sort_key(spec: tuple[Any, ...]) -> Callable[[Any], Any]:
     """The sort key of set elements and map keys of a type spec, in the original's order (std::set,
     std::map): a ``char`` as C++'s signed char, flags of a signed type by their signed value (the
     spec's sixth item), anything else its own value."""

@@ -21,7 +21,7 @@ from functools import partial
 from fbec.model import ir
 from fbec.targets.base import GeneratedFile, Options, generated_header
 
-from .checks import depth_function, spec_lines
+from .checks import spec_lines
 from .context import Context
 from .jsonconv import json_functions
 from .models import Models
@@ -50,7 +50,7 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     classes = each(partial(struct_class, ctx), partial(spec_lines, ctx))
     if any(s.all_fields for s in structs):
         classes += [""]
-    vcode = each(partial(depth_function, ctx), models.versioned_functions, partial(ctx.model_class, final=False))
+    vcode = each(models.versioned_functions, partial(ctx.model_class, final=False))
     fcode = each(models.final_functions, partial(ctx.model_class, final=True)) if options.final else []
     jcode = each(partial(json_functions, ctx)) if options.json else []
     pcode: list[str] = protocol_code(ctx) if options.proto else []

@@ -1,13 +1,11 @@
-"""Checks of values before they are written (docs/limits.md): struct nesting depth.
-
-Only structs that can hold themselves (directly or through other structs,
-collections and optionals) can nest deeper than the readers accept
-(fbe.MAX_DEPTH); for every struct that can reach such a struct (the plan's
-``bounded`` is false), the writers
-(to_fbe, to_final, to_json, the models and the Senders) first walk the value
-with ``fbe_dn_<Name>`` (the plan's depth walk) and refuse it when it is too deep (the JSON
-readers count depth as they read, as the binary readers). Other structs nest only as deep as the
-schema says, which the compiler bounds: no walk, no cost.
+"""The type specs of a struct's fields (``<Name>.fbe_spec``), which the runtime reads: the text
+form, a writer's error message, and the writers' depth check (docs/limits.md 1). Only structs that
+can hold themselves (directly or through other structs, collections and optionals) can nest deeper
+than the readers accept (fbe.MAX_DEPTH); for every struct that can reach such a struct (the plan's
+``bounded`` is false: ``fbe.bind(..., depth=True)``), the writers (to_fbe, to_final, to_json, the
+models and the Senders) first walk the value (``fbe.struct.depth_walk``, over its spec) and refuse
+it when it is too deep (the JSON readers count depth as they read, as the binary readers). Other
+structs nest only as deep as the schema says, which the compiler bounds: no walk, no cost.
 """
 
 from __future__ import annotations
@@ -15,43 +13,8 @@ from __future__ import annotations
 from fbec.model import ir
 from fbec.targets.base import nested_spec
 
-from .context import Context, order_key, parts
+from .context import Context, order_key
 
-
-def _walk_expr(ctx: Context, t: ir.Type, x: str, n: int) -> str | None:
-    """Whether the structs in value x of type t (at depth d + 1) stay within the limit; None
-    when t holds no struct."""
-    if isinstance(t, ir.StructRef):
-        return f"{ctx.ref(t.name, 'fbe_dn_')}({x}, d + 1)"
-    if isinstance(t, ir.Optional_):
-        inner = _walk_expr(ctx, t.element, x, n)
-        return None if inner is None else f"({x} is None or {inner})"
-    if isinstance(t, (ir.Array, ir.Sequence, ir.Mapping)):
-        names = [f"k{n}", f"v{n}"] if isinstance(t, ir.Mapping) else [f"e{n}"]
-        walks = [e for e in (_walk_expr(ctx, part, name, n + 1) for part, name in zip(parts(t), names)) if e]
-        items = f"{x}.items()" if isinstance(t, ir.Mapping) else x
-        return f"all([{' and '.join(walks)} for {', '.join(names)} in {items}])" if walks else None
-    return None
-
-
-def depth_function(ctx: Context, s: ir.Struct) -> list[str]:
-    """fbe_dn_<Name>(v, d) for a struct the depth walk visits (none for the others)."""
-    if s.qualified not in ctx.depth_walked:
-        return []
-
-    walks = (_walk_expr(ctx, f.type, "v." + ctx.ident.field(f), 0) for f in s.all_fields)
-    parts = ["d <= fbe.MAX_DEPTH", *(e for e in walks if e is not None)]
-    code = ctx.writer()
-    with code.block(f"def fbe_dn_{s.name}(v: {ctx.ident.type(s.qualified)}, d: int) -> bool:"):
-        code.line('"""Whether v, a struct at depth d (the root is 1), nests at most fbe.MAX_DEPTH structs."""')
-        code.line(f"return ({parts[0]}" + (")" if len(parts) == 1 else ""))
-        with code.indented():
-            for i, part in enumerate(parts[1:], 2):
-                code.line(f"and {part}" + (")" if i == len(parts) else ""))
-    return code.text().splitlines() + ["", ""]
-
-
-# ---------------------------------------------------------------- type specs: the text form, error messages
 
 def _spec(ctx: Context, t: ir.Type) -> str:
     """The type spec of fbe.struct.explain for a value of type t (a tuple expression)."""

@@ -181,19 +181,6 @@ def ordered(t: ir.Array | ir.Sequence | ir.Mapping, x: str) -> str:
     return map_order(t, x) if isinstance(t, ir.Mapping) else set_order(t, x)
 
 
-def item_list(t: ir.Array | ir.Sequence | ir.Mapping, x: str, depth: int, item: Callable[[ir.Type, str, int], str],
-              arrow: str, key: Callable[[ir.Type, str, int], str] | None = None) -> str:
-    """A list display of the items of collection x in the original's order (ordered), for the text
-    form and JSON: each element printed by item(type, local, depth + 1), each map key (by key, else
-    item) and value joined by arrow."""
-    if not isinstance(t, ir.Mapping):
-        e = f"e{depth}"
-        return f"[{item(t.element, e, depth + 1)} for {e} in {set_order(t, x)}]"
-    k, v = f"k{depth}", f"v{depth}"
-    kx, vx = (key or item)(t.key, k, depth + 1), item(t.value, v, depth + 1)
-    return f'[{kx} + "{arrow}" + {vx} for {k}, {v} in {map_order(t, x)}]'
-
-
 def parts(t: ir.Array | ir.Sequence | ir.Mapping) -> tuple[ir.Type, ...]:
     """What one item of a collection holds, in the order of its slots: its element, or a key and a value."""
     return (t.key, t.value) if isinstance(t, ir.Mapping) else (t.element,)
@@ -230,9 +217,6 @@ class Context(DefaultLiterals):
         self.ident = Idents(schema)  # the identifiers of schema names (names.py)
         self.aliases: set[str] = set()  # module aliases of names an __init__ parameter hides (types.py)
         self.plan = plan.of(schema)
-        # the structs the writers' depth walk visits (fbe_dn_<Name>), in every package: each module
-        # of the output folder can call the others'
-        self.depth_walked = {s.qualified for s in self.plan.depth_walk()}
 
     # ------------------------------------------------------------ names
 
@@ -413,9 +397,9 @@ class Context(DefaultLiterals):
             if self.options.final:
                 args.append(f"final=(fbe_fw_{s.name}, fbe_fr_{s.name})")
             if self.options.json:
-                args.append(f"json=(fbe_js_{s.name}, fbe_jr_{s.name})")
+                args.append(f"json=fbe_jr_{s.name}")
             if not self.plan.struct(s.qualified).bounded:
-                args.append(f"depth=fbe_dn_{s.name}")
+                args.append("depth=True")
             with code.block("fbe.bind(", ")"):
                 for arg in args:
                     code.line(f"{arg},")

@@ -1,21 +1,14 @@
-"""JSON conversion code (docs/format.md section 8): fbe_js_<Name> writes, fbe_jr_<Name> reads."""
+"""JSON reading code (docs/format.md section 8): fbe_jr_<Name> reads a struct from parsed JSON (the runtime
+writes it: fbe.jsonfmt.json_writer compiles a writer from the class's fbe_spec)."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from fbec.model import ir
 
-from .context import Context, item_list, signed_flags
+from .context import Context, signed_flags
 
-# How a primitive's value x (a map key k) is written and read (f: the field's name, b: the budget);
-# a primitive not listed is an integer
-WRITE = {"bool": '("true" if {x} else "false")', "float": "fbe.jsonfmt.json_double({x})",
-         "double": "fbe.jsonfmt.json_double({x})", "decimal": "fbe.jsonfmt.json_decimal({x})",
-         "char": "fbe.jsonfmt.json_char({x})", "string": "fbe.jsonfmt.json_string({x})",
-         "bytes": "fbe.jsonfmt.json_bytes({x})", "uuid": "'\"' + str({x}) + '\"'"}
-WRITE_KEY = {**WRITE, "char": "fbe.jsonfmt.json_char_key({x})", "bool": "('\"1\"' if {x} else '\"0\"')",
-             "float": "fbe.jsonfmt.json_float_key({x})", "double": "fbe.jsonfmt.json_double_key({x})"}
+# How a primitive's value x (a map key k) is read (f: the field's name, b: the budget); a primitive not
+# listed is an integer
 READ = {"bool": "fbe.jsonfmt.get_bool({x}, {f})", "float": "fbe.jsonfmt.get_float32({x}, {f})",
         "double": "fbe.jsonfmt.get_float({x}, {f})", "decimal": "fbe.jsonfmt.get_decimal({x}, {f})",
         "string": "fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str({x}, {f}), b, {f})",
@@ -24,34 +17,6 @@ READ = {"bool": "fbe.jsonfmt.get_bool({x}, {f})", "float": "fbe.jsonfmt.get_floa
 READ_KEY = {**READ, "string": "fbe.jsonfmt.charged_str({x}, b, {f})", "char": "fbe.jsonfmt.key_char({x}, {f})",
             "bool": "fbe.jsonfmt.key_bool({x}, {f})", "float": "fbe.jsonfmt.key_float32({x}, {f})",
             "double": "fbe.jsonfmt.key_float({x}, {f})"}
-
-
-def scalar_write(t: ir.Type, x: str, key: bool) -> str:
-    """A primitive or enum as JSON, or (key) as a member name (docs/format.md 8.1); an integer, an
-    enum's or flags' value (the original cannot compile such keys) its number, as the C++ runtime."""
-    table = WRITE_KEY if key else WRITE
-    if isinstance(t, ir.Primitive) and t.name in table:
-        return table[t.name].format(x=x)
-    bits = signed_flags(t)
-    number = f"str(fbe.buffer.signed{bits}({x}))" if bits else f"str(int({x}))"
-    return f"'\"' + {number} + '\"'" if key else number
-
-
-def write_expr(ctx: Context, t: ir.Type, x: str, depth: int = 0) -> str:
-    if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        return scalar_write(t, x, False)
-    if isinstance(t, ir.StructRef):
-        return f"{ctx.ref(t.name, 'fbe_js_')}({x})"
-    if isinstance(t, ir.Optional_):
-        return f'("null" if {x} is None else {write_expr(ctx, t.element, x, depth)})'
-    if isinstance(t, (ir.Array, ir.Sequence)):
-        return f'"[" + ",".join({item_list(t, x, depth, partial(write_expr, ctx), "")}) + "]"'
-    assert isinstance(t, ir.Mapping)
-    if isinstance(t.key, ir.StructRef):
-        # a struct is not a member name: an array of [key, value] pairs (as the C++ runtime)
-        return f"fbe.jsonfmt.json_pairs({item_list(t, x, depth, partial(write_expr, ctx), ',')})"
-    members = item_list(t, x, depth, partial(write_expr, ctx), ":", lambda k, name, _: scalar_write(k, name, True))
-    return f'"{{" + ",".join({members}) + "}}"'
 
 
 def scalar_read(ctx: Context, t: ir.Primitive | ir.EnumRef, x: str, f: str, key: bool) -> str:
@@ -98,18 +63,6 @@ def json_functions(ctx: Context, s: ir.Struct) -> list[str]:
     cls = ctx.ident.type(s.qualified)
     fields = s.all_fields
     w = ctx.writer()
-    with w.block(f"def fbe_js_{s.name}(v: {cls}) -> str:"):
-        w.line(f'"""{s.name} as compact JSON, inherited fields flattened first."""')
-        if not fields:
-            w.line('return "{}"')
-        else:
-            with w.block('return "".join((', "))"):
-                for i, f in enumerate(fields):
-                    sep = "{" if i == 0 else ","
-                    w.line(f"'{sep}\"{f.name}\":',")
-                    w.line(f"{write_expr(ctx, f.type, 'v.' + ctx.ident.field(f))},")
-                w.line('"}",')
-    w.blank(2)
     with w.block(f"def fbe_jr_{s.name}(o: {ctx.std('typing', 'Any')}, f: str, b: fbe.Budget) -> {cls}:"):
         w.line(f'"""A {s.name} from parsed JSON; missing members keep their defaults."""')
         w.line(("m = " if fields else "") + "fbe.jsonfmt.get_object(o, f)")

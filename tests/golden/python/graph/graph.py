@@ -364,21 +364,6 @@ class GraphFinalModel(fbe.FinalModel[Graph]):
     fbe_struct = Graph
 
 
-def fbe_js_Node(v: Node) -> str:
-    """Node as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        str(int(v.id)),
-        ',"name":',
-        fbe.jsonfmt.json_string(v.name),
-        ',"value":',
-        str(int(v.value)),
-        ',"out_edges":',
-        "[" + ",".join([str(int(e0)) for e0 in v.out_edges]) + "]",
-        "}",
-    ))
-
-
 def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
     """A Node from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -396,19 +381,6 @@ def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
     return v
 
 
-def fbe_js_Edge(v: Edge) -> str:
-    """Edge as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"source":',
-        str(int(v.source)),
-        ',"target":',
-        str(int(v.target)),
-        ',"weight":',
-        str(int(v.weight)),
-        "}",
-    ))
-
-
 def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
     """A Edge from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -423,17 +395,6 @@ def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
         raise fbe.jsonfmt.unwind(e, "graph.Edge", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Graph(v: Graph) -> str:
-    """Graph as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"nodes":',
-        "[" + ",".join([fbe_js_Node(e0) for e0 in v.nodes]) + "]",
-        ',"edges":',
-        "[" + ",".join([fbe_js_Edge(e0) for e0 in v.edges]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_Graph(o: Any, f: str, b: fbe.Budget) -> Graph:
@@ -621,7 +582,7 @@ fbe.bind(
     0,
     (fbe_vw_Node, fbe_vr_Node),
     final=(fbe_fw_Node, fbe_fr_Node),
-    json=(fbe_js_Node, fbe_jr_Node),
+    json=fbe_jr_Node,
 )
 fbe.bind(
     Edge,
@@ -630,7 +591,7 @@ fbe.bind(
     1,
     (fbe_vw_Edge, fbe_vr_Edge),
     final=(fbe_fw_Edge, fbe_fr_Edge),
-    json=(fbe_js_Edge, fbe_jr_Edge),
+    json=fbe_jr_Edge,
 )
 fbe.bind(
     Graph,
@@ -639,5 +600,5 @@ fbe.bind(
     2,
     (fbe_vw_Graph, fbe_vr_Graph),
     final=(fbe_fw_Graph, fbe_fr_Graph),
-    json=(fbe_js_Graph, fbe_jr_Graph),
+    json=fbe_jr_Graph,
 )

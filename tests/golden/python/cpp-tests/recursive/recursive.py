@@ -60,12 +60,6 @@ Node.fbe_spec = (
 )
 
 
-def fbe_dn_Node(v: Node, d: int) -> bool:
-    """Whether v, a struct at depth d (the root is 1), nests at most fbe.MAX_DEPTH structs."""
-    return (d <= fbe.MAX_DEPTH
-        and all([fbe_dn_Node(e0, d + 1) for e0 in v.children]))
-
-
 def fbe_vw_Node(w: bytearray, v: Node) -> int:
     """Append the body of a Node and its data; return the body position."""
     p = len(w)
@@ -153,19 +147,6 @@ class NodeFinalModel(fbe.FinalModel[Node]):
 
     fbe_type = 1
     fbe_struct = Node
-
-
-def fbe_js_Node(v: Node) -> str:
-    """Node as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        str(int(v.id)),
-        ',"label":',
-        fbe.jsonfmt.json_string(v.label),
-        ',"children":',
-        "[" + ",".join([fbe_js_Node(e0) for e0 in v.children]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
@@ -288,6 +269,6 @@ fbe.bind(
     0,
     (fbe_vw_Node, fbe_vr_Node),
     final=(fbe_fw_Node, fbe_fr_Node),
-    json=(fbe_js_Node, fbe_jr_Node),
-    depth=fbe_dn_Node,
+    json=fbe_jr_Node,
+    depth=True,
 )

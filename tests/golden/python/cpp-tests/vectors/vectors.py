@@ -603,19 +603,6 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     fbe_struct = Holder
 
 
-def fbe_js_Edge(v: Edge) -> str:
-    """Edge as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"source":',
-        str(int(v.source)),
-        ',"target":',
-        str(int(v.target)),
-        ',"weight":',
-        str(int(v.weight)),
-        "}",
-    ))
-
-
 def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
     """A Edge from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -632,19 +619,6 @@ def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
     return v
 
 
-def fbe_js_Point(v: Point) -> str:
-    """Point as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"flag":',
-        ("true" if v.flag else "false"),
-        ',"x":',
-        str(int(v.x)),
-        ',"y":',
-        str(int(v.y)),
-        "}",
-    ))
-
-
 def fbe_jr_Point(o: Any, f: str, b: fbe.Budget) -> Point:
     """A Point from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -659,21 +633,6 @@ def fbe_jr_Point(o: Any, f: str, b: fbe.Budget) -> Point:
         raise fbe.jsonfmt.unwind(e, "vectors.Point", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Point3(v: Point3) -> str:
-    """Point3 as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"flag":',
-        ("true" if v.flag else "false"),
-        ',"x":',
-        str(int(v.x)),
-        ',"y":',
-        str(int(v.y)),
-        ',"z":',
-        fbe.jsonfmt.json_double(v.z),
-        "}",
-    ))
 
 
 def fbe_jr_Point3(o: Any, f: str, b: fbe.Budget) -> Point3:
@@ -693,17 +652,6 @@ def fbe_jr_Point3(o: Any, f: str, b: fbe.Budget) -> Point3:
     return v
 
 
-def fbe_js_Named(v: Named) -> str:
-    """Named as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"name":',
-        fbe.jsonfmt.json_string(v.name),
-        ',"values":',
-        "[" + ",".join([str(int(e0)) for e0 in v.values]) + "]",
-        "}",
-    ))
-
-
 def fbe_jr_Named(o: Any, f: str, b: fbe.Budget) -> Named:
     """A Named from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -717,25 +665,6 @@ def fbe_jr_Named(o: Any, f: str, b: fbe.Budget) -> Named:
         raise fbe.jsonfmt.unwind(e, "vectors.Named", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Holder(v: Holder) -> str:
-    """Holder as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"edges":',
-        "[" + ",".join([fbe_js_Edge(e0) for e0 in v.edges]) + "]",
-        ',"points":',
-        "[" + ",".join([fbe_js_Point3(e0) for e0 in v.points]) + "]",
-        ',"ints":',
-        "[" + ",".join([str(int(e0)) for e0 in v.ints]) + "]",
-        ',"switches":',
-        "[" + ",".join([("true" if e0 else "false") for e0 in v.switches]) + "]",
-        ',"reals":',
-        "[" + ",".join([fbe.jsonfmt.json_double(e0) for e0 in v.reals]) + "]",
-        ',"named":',
-        "[" + ",".join([fbe_js_Named(e0) for e0 in v.named]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
@@ -1008,7 +937,7 @@ fbe.bind(
     0,
     (fbe_vw_Edge, fbe_vr_Edge),
     final=(fbe_fw_Edge, fbe_fr_Edge),
-    json=(fbe_js_Edge, fbe_jr_Edge),
+    json=fbe_jr_Edge,
 )
 fbe.bind(
     Point,
@@ -1017,7 +946,7 @@ fbe.bind(
     1,
     (fbe_vw_Point, fbe_vr_Point),
     final=(fbe_fw_Point, fbe_fr_Point),
-    json=(fbe_js_Point, fbe_jr_Point),
+    json=fbe_jr_Point,
 )
 fbe.bind(
     Point3,
@@ -1026,7 +955,7 @@ fbe.bind(
     2,
     (fbe_vw_Point3, fbe_vr_Point3),
     final=(fbe_fw_Point3, fbe_fr_Point3),
-    json=(fbe_js_Point3, fbe_jr_Point3),
+    json=fbe_jr_Point3,
 )
 fbe.bind(
     Named,
@@ -1035,7 +964,7 @@ fbe.bind(
     3,
     (fbe_vw_Named, fbe_vr_Named),
     final=(fbe_fw_Named, fbe_fr_Named),
-    json=(fbe_js_Named, fbe_jr_Named),
+    json=fbe_jr_Named,
 )
 fbe.bind(
     Holder,
@@ -1044,5 +973,5 @@ fbe.bind(
     4,
     (fbe_vw_Holder, fbe_vr_Holder),
     final=(fbe_fw_Holder, fbe_fr_Holder),
-    json=(fbe_js_Holder, fbe_jr_Holder),
+    json=fbe_jr_Holder,
 )

@@ -231,21 +231,6 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     fbe_struct = Holder
 
 
-def fbe_js_Edge(v: Edge) -> str:
-    """Edge as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"source":',
-        str(int(v.source)),
-        ',"target":',
-        str(int(v.target)),
-        ',"weight":',
-        str(int(v.weight)),
-        ',"note":',
-        fbe.jsonfmt.json_string(v.note),
-        "}",
-    ))
-
-
 def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
     """A Edge from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -261,15 +246,6 @@ def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
         raise fbe.jsonfmt.unwind(e, "vectors_new.Edge", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Holder(v: Holder) -> str:
-    """Holder as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"edges":',
-        "[" + ",".join([fbe_js_Edge(e0) for e0 in v.edges]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
@@ -407,7 +383,7 @@ fbe.bind(
     0,
     (fbe_vw_Edge, fbe_vr_Edge),
     final=(fbe_fw_Edge, fbe_fr_Edge),
-    json=(fbe_js_Edge, fbe_jr_Edge),
+    json=fbe_jr_Edge,
 )
 fbe.bind(
     Holder,
@@ -416,5 +392,5 @@ fbe.bind(
     1,
     (fbe_vw_Holder, fbe_vr_Holder),
     final=(fbe_fw_Holder, fbe_fr_Holder),
-    json=(fbe_js_Holder, fbe_jr_Holder),
+    json=fbe_jr_Holder,
 )

@@ -197,15 +197,6 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     fbe_struct = Holder
 
 
-def fbe_js_Edge(v: Edge) -> str:
-    """Edge as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"source":',
-        str(int(v.source)),
-        "}",
-    ))
-
-
 def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
     """A Edge from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -218,15 +209,6 @@ def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
         raise fbe.jsonfmt.unwind(e, "vectors_old.Edge", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Holder(v: Holder) -> str:
-    """Holder as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"edges":',
-        "[" + ",".join([fbe_js_Edge(e0) for e0 in v.edges]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
@@ -364,7 +346,7 @@ fbe.bind(
     0,
     (fbe_vw_Edge, fbe_vr_Edge),
     final=(fbe_fw_Edge, fbe_fr_Edge),
-    json=(fbe_js_Edge, fbe_jr_Edge),
+    json=fbe_jr_Edge,
 )
 fbe.bind(
     Holder,
@@ -373,5 +355,5 @@ fbe.bind(
     1,
     (fbe_vw_Holder, fbe_vr_Holder),
     final=(fbe_fw_Holder, fbe_fr_Holder),
-    json=(fbe_js_Holder, fbe_jr_Holder),
+    json=fbe_jr_Holder,
 )

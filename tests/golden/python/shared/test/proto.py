@@ -779,25 +779,6 @@ class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
     fbe_struct = AccountMessage
 
 
-def fbe_js_Order(v: Order) -> str:
-    """Order as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        str(int(v.id)),
-        ',"symbol":',
-        fbe.jsonfmt.json_string(v.symbol),
-        ',"side":',
-        str(int(v.side)),
-        ',"type":',
-        str(int(v.type)),
-        ',"price":',
-        fbe.jsonfmt.json_double(v.price),
-        ',"volume":',
-        fbe.jsonfmt.json_double(v.volume),
-        "}",
-    ))
-
-
 def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
     """A Order from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -817,17 +798,6 @@ def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
     return v
 
 
-def fbe_js_Balance(v: Balance) -> str:
-    """Balance as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"currency":',
-        fbe.jsonfmt.json_string(v.currency),
-        ',"amount":',
-        fbe.jsonfmt.json_double(v.amount),
-        "}",
-    ))
-
-
 def fbe_jr_Balance(o: Any, f: str, b: fbe.Budget) -> Balance:
     """A Balance from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -841,25 +811,6 @@ def fbe_jr_Balance(o: Any, f: str, b: fbe.Budget) -> Balance:
         raise fbe.jsonfmt.unwind(e, "proto.Balance", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Account(v: Account) -> str:
-    """Account as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        str(int(v.id)),
-        ',"name":',
-        fbe.jsonfmt.json_string(v.name),
-        ',"state":',
-        str(int(v.state)),
-        ',"wallet":',
-        fbe_js_Balance(v.wallet),
-        ',"asset":',
-        ("null" if v.asset is None else fbe_js_Balance(v.asset)),
-        ',"orders":',
-        "[" + ",".join([fbe_js_Order(e0) for e0 in v.orders]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_Account(o: Any, f: str, b: fbe.Budget) -> Account:
@@ -881,15 +832,6 @@ def fbe_jr_Account(o: Any, f: str, b: fbe.Budget) -> Account:
     return v
 
 
-def fbe_js_OrderMessage(v: OrderMessage) -> str:
-    """OrderMessage as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"body":',
-        fbe_js_Order(v.body),
-        "}",
-    ))
-
-
 def fbe_jr_OrderMessage(o: Any, f: str, b: fbe.Budget) -> OrderMessage:
     """A OrderMessage from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -904,15 +846,6 @@ def fbe_jr_OrderMessage(o: Any, f: str, b: fbe.Budget) -> OrderMessage:
     return v
 
 
-def fbe_js_BalanceMessage(v: BalanceMessage) -> str:
-    """BalanceMessage as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"body":',
-        fbe_js_Balance(v.body),
-        "}",
-    ))
-
-
 def fbe_jr_BalanceMessage(o: Any, f: str, b: fbe.Budget) -> BalanceMessage:
     """A BalanceMessage from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -925,15 +858,6 @@ def fbe_jr_BalanceMessage(o: Any, f: str, b: fbe.Budget) -> BalanceMessage:
         raise fbe.jsonfmt.unwind(e, "proto.BalanceMessage", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_AccountMessage(v: AccountMessage) -> str:
-    """AccountMessage as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"body":',
-        fbe_js_Account(v.body),
-        "}",
-    ))
 
 
 def fbe_jr_AccountMessage(o: Any, f: str, b: fbe.Budget) -> AccountMessage:
@@ -1098,7 +1022,7 @@ fbe.bind(
     0,
     (fbe_vw_Order, fbe_vr_Order),
     final=(fbe_fw_Order, fbe_fr_Order),
-    json=(fbe_js_Order, fbe_jr_Order),
+    json=fbe_jr_Order,
 )
 fbe.bind(
     Balance,
@@ -1107,7 +1031,7 @@ fbe.bind(
     1,
     (fbe_vw_Balance, fbe_vr_Balance),
     final=(fbe_fw_Balance, fbe_fr_Balance),
-    json=(fbe_js_Balance, fbe_jr_Balance),
+    json=fbe_jr_Balance,
 )
 fbe.bind(
     Account,
@@ -1116,7 +1040,7 @@ fbe.bind(
     2,
     (fbe_vw_Account, fbe_vr_Account),
     final=(fbe_fw_Account, fbe_fr_Account),
-    json=(fbe_js_Account, fbe_jr_Account),
+    json=fbe_jr_Account,
 )
 fbe.bind(
     OrderMessage,
@@ -1125,7 +1049,7 @@ fbe.bind(
     3,
     (fbe_vw_OrderMessage, fbe_vr_OrderMessage),
     final=(fbe_fw_OrderMessage, fbe_fr_OrderMessage),
-    json=(fbe_js_OrderMessage, fbe_jr_OrderMessage),
+    json=fbe_jr_OrderMessage,
 )
 fbe.bind(
     BalanceMessage,
@@ -1134,7 +1058,7 @@ fbe.bind(
     4,
     (fbe_vw_BalanceMessage, fbe_vr_BalanceMessage),
     final=(fbe_fw_BalanceMessage, fbe_fr_BalanceMessage),
-    json=(fbe_js_BalanceMessage, fbe_jr_BalanceMessage),
+    json=fbe_jr_BalanceMessage,
 )
 fbe.bind(
     AccountMessage,
@@ -1143,5 +1067,5 @@ fbe.bind(
     5,
     (fbe_vw_AccountMessage, fbe_vr_AccountMessage),
     final=(fbe_fw_AccountMessage, fbe_fr_AccountMessage),
-    json=(fbe_js_AccountMessage, fbe_jr_AccountMessage),
+    json=fbe_jr_AccountMessage,
 )

@@ -7168,103 +7168,6 @@ class StructEmptyFinalModel(fbe.FinalModel[StructEmpty]):
     fbe_struct = StructEmpty
 
 
-def fbe_js_StructSimple(v: StructSimple) -> str:
-    """StructSimple as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        str(int(v.id)),
-        ',"f1":',
-        ("true" if v.f1 else "false"),
-        ',"f2":',
-        ("true" if v.f2 else "false"),
-        ',"f3":',
-        str(int(v.f3)),
-        ',"f4":',
-        str(int(v.f4)),
-        ',"f5":',
-        fbe.jsonfmt.json_char(v.f5),
-        ',"f6":',
-        fbe.jsonfmt.json_char(v.f6),
-        ',"f7":',
-        str(int(v.f7)),
-        ',"f8":',
-        str(int(v.f8)),
-        ',"f9":',
-        str(int(v.f9)),
-        ',"f10":',
-        str(int(v.f10)),
-        ',"f11":',
-        str(int(v.f11)),
-        ',"f12":',
-        str(int(v.f12)),
-        ',"f13":',
-        str(int(v.f13)),
-        ',"f14":',
-        str(int(v.f14)),
-        ',"f15":',
-        str(int(v.f15)),
-        ',"f16":',
-        str(int(v.f16)),
-        ',"f17":',
-        str(int(v.f17)),
-        ',"f18":',
-        str(int(v.f18)),
-        ',"f19":',
-        str(int(v.f19)),
-        ',"f20":',
-        str(int(v.f20)),
-        ',"f21":',
-        str(int(v.f21)),
-        ',"f22":',
-        str(int(v.f22)),
-        ',"f23":',
-        str(int(v.f23)),
-        ',"f24":',
-        str(int(v.f24)),
-        ',"f25":',
-        fbe.jsonfmt.json_double(v.f25),
-        ',"f26":',
-        fbe.jsonfmt.json_double(v.f26),
-        ',"f27":',
-        fbe.jsonfmt.json_double(v.f27),
-        ',"f28":',
-        fbe.jsonfmt.json_double(v.f28),
-        ',"f29":',
-        fbe.jsonfmt.json_decimal(v.f29),
-        ',"f30":',
-        fbe.jsonfmt.json_decimal(v.f30),
-        ',"f31":',
-        fbe.jsonfmt.json_string(v.f31),
-        ',"f32":',
-        fbe.jsonfmt.json_string(v.f32),
-        ',"f33":',
-        str(int(v.f33)),
-        ',"f34":',
-        str(int(v.f34)),
-        ',"f35":',
-        str(int(v.f35)),
-        ',"f36":',
-        '"' + str(v.f36) + '"',
-        ',"f37":',
-        '"' + str(v.f37) + '"',
-        ',"f38":',
-        '"' + str(v.f38) + '"',
-        ',"f39":',
-        str(int(v.f39)),
-        ',"f40":',
-        str(int(v.f40)),
-        ',"f41":',
-        pkg_proto.fbe_js_Order(v.f41),
-        ',"f42":',
-        pkg_proto.fbe_js_Balance(v.f42),
-        ',"f43":',
-        str(int(v.f43)),
-        ',"f44":',
-        pkg_proto.fbe_js_Account(v.f44),
-        "}",
-    ))
-
-
 def fbe_jr_StructSimple(o: Any, f: str, b: fbe.Budget) -> StructSimple:
     """A StructSimple from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -7321,235 +7224,6 @@ def fbe_jr_StructSimple(o: Any, f: str, b: fbe.Budget) -> StructSimple:
         raise fbe.jsonfmt.unwind(e, "test.StructSimple", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_StructOptional(v: StructOptional) -> str:
-    """StructOptional as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        str(int(v.id)),
-        ',"f1":',
-        ("true" if v.f1 else "false"),
-        ',"f2":',
-        ("true" if v.f2 else "false"),
-        ',"f3":',
-        str(int(v.f3)),
-        ',"f4":',
-        str(int(v.f4)),
-        ',"f5":',
-        fbe.jsonfmt.json_char(v.f5),
-        ',"f6":',
-        fbe.jsonfmt.json_char(v.f6),
-        ',"f7":',
-        str(int(v.f7)),
-        ',"f8":',
-        str(int(v.f8)),
-        ',"f9":',
-        str(int(v.f9)),
-        ',"f10":',
-        str(int(v.f10)),
-        ',"f11":',
-        str(int(v.f11)),
-        ',"f12":',
-        str(int(v.f12)),
-        ',"f13":',
-        str(int(v.f13)),
-        ',"f14":',
-        str(int(v.f14)),
-        ',"f15":',
-        str(int(v.f15)),
-        ',"f16":',
-        str(int(v.f16)),
-        ',"f17":',
-        str(int(v.f17)),
-        ',"f18":',
-        str(int(v.f18)),
-        ',"f19":',
-        str(int(v.f19)),
-        ',"f20":',
-        str(int(v.f20)),
-        ',"f21":',
-        str(int(v.f21)),
-        ',"f22":',
-        str(int(v.f22)),
-        ',"f23":',
-        str(int(v.f23)),
-        ',"f24":',
-        str(int(v.f24)),
-        ',"f25":',
-        fbe.jsonfmt.json_double(v.f25),
-        ',"f26":',
-        fbe.jsonfmt.json_double(v.f26),
-        ',"f27":',
-        fbe.jsonfmt.json_double(v.f27),
-        ',"f28":',
-        fbe.jsonfmt.json_double(v.f28),
-        ',"f29":',
-        fbe.jsonfmt.json_decimal(v.f29),
-        ',"f30":',
-        fbe.jsonfmt.json_decimal(v.f30),
-        ',"f31":',
-        fbe.jsonfmt.json_string(v.f31),
-        ',"f32":',
-        fbe.jsonfmt.json_string(v.f32),
-        ',"f33":',
-        str(int(v.f33)),
-        ',"f34":',
-        str(int(v.f34)),
-        ',"f35":',
-        str(int(v.f35)),
-        ',"f36":',
-        '"' + str(v.f36) + '"',
-        ',"f37":',
-        '"' + str(v.f37) + '"',
-        ',"f38":',
-        '"' + str(v.f38) + '"',
-        ',"f39":',
-        str(int(v.f39)),
-        ',"f40":',
-        str(int(v.f40)),
-        ',"f41":',
-        pkg_proto.fbe_js_Order(v.f41),
-        ',"f42":',
-        pkg_proto.fbe_js_Balance(v.f42),
-        ',"f43":',
-        str(int(v.f43)),
-        ',"f44":',
-        pkg_proto.fbe_js_Account(v.f44),
-        ',"f100":',
-        ("null" if v.f100 is None else ("true" if v.f100 else "false")),
-        ',"f101":',
-        ("null" if v.f101 is None else ("true" if v.f101 else "false")),
-        ',"f102":',
-        ("null" if v.f102 is None else ("true" if v.f102 else "false")),
-        ',"f103":',
-        ("null" if v.f103 is None else str(int(v.f103))),
-        ',"f104":',
-        ("null" if v.f104 is None else str(int(v.f104))),
-        ',"f105":',
-        ("null" if v.f105 is None else str(int(v.f105))),
-        ',"f106":',
-        ("null" if v.f106 is None else fbe.jsonfmt.json_char(v.f106)),
-        ',"f107":',
-        ("null" if v.f107 is None else fbe.jsonfmt.json_char(v.f107)),
-        ',"f108":',
-        ("null" if v.f108 is None else fbe.jsonfmt.json_char(v.f108)),
-        ',"f109":',
-        ("null" if v.f109 is None else str(int(v.f109))),
-        ',"f110":',
-        ("null" if v.f110 is None else str(int(v.f110))),
-        ',"f111":',
-        ("null" if v.f111 is None else str(int(v.f111))),
-        ',"f112":',
-        ("null" if v.f112 is None else str(int(v.f112))),
-        ',"f113":',
-        ("null" if v.f113 is None else str(int(v.f113))),
-        ',"f114":',
-        ("null" if v.f114 is None else str(int(v.f114))),
-        ',"f115":',
-        ("null" if v.f115 is None else str(int(v.f115))),
-        ',"f116":',
-        ("null" if v.f116 is None else str(int(v.f116))),
-        ',"f117":',
-        ("null" if v.f117 is None else str(int(v.f117))),
-        ',"f118":',
-        ("null" if v.f118 is None else str(int(v.f118))),
-        ',"f119":',
-        ("null" if v.f119 is None else str(int(v.f119))),
-        ',"f120":',
-        ("null" if v.f120 is None else str(int(v.f120))),
-        ',"f121":',
-        ("null" if v.f121 is None else str(int(v.f121))),
-        ',"f122":',
-        ("null" if v.f122 is None else str(int(v.f122))),
-        ',"f123":',
-        ("null" if v.f123 is None else str(int(v.f123))),
-        ',"f124":',
-        ("null" if v.f124 is None else str(int(v.f124))),
-        ',"f125":',
-        ("null" if v.f125 is None else str(int(v.f125))),
-        ',"f126":',
-        ("null" if v.f126 is None else str(int(v.f126))),
-        ',"f127":',
-        ("null" if v.f127 is None else str(int(v.f127))),
-        ',"f128":',
-        ("null" if v.f128 is None else str(int(v.f128))),
-        ',"f129":',
-        ("null" if v.f129 is None else str(int(v.f129))),
-        ',"f130":',
-        ("null" if v.f130 is None else str(int(v.f130))),
-        ',"f131":',
-        ("null" if v.f131 is None else str(int(v.f131))),
-        ',"f132":',
-        ("null" if v.f132 is None else str(int(v.f132))),
-        ',"f133":',
-        ("null" if v.f133 is None else str(int(v.f133))),
-        ',"f134":',
-        ("null" if v.f134 is None else str(int(v.f134))),
-        ',"f135":',
-        ("null" if v.f135 is None else str(int(v.f135))),
-        ',"f136":',
-        ("null" if v.f136 is None else fbe.jsonfmt.json_double(v.f136)),
-        ',"f137":',
-        ("null" if v.f137 is None else fbe.jsonfmt.json_double(v.f137)),
-        ',"f138":',
-        ("null" if v.f138 is None else fbe.jsonfmt.json_double(v.f138)),
-        ',"f139":',
-        ("null" if v.f139 is None else fbe.jsonfmt.json_double(v.f139)),
-        ',"f140":',
-        ("null" if v.f140 is None else fbe.jsonfmt.json_double(v.f140)),
-        ',"f141":',
-        ("null" if v.f141 is None else fbe.jsonfmt.json_double(v.f141)),
-        ',"f142":',
-        ("null" if v.f142 is None else fbe.jsonfmt.json_decimal(v.f142)),
-        ',"f143":',
-        ("null" if v.f143 is None else fbe.jsonfmt.json_decimal(v.f143)),
-        ',"f144":',
-        ("null" if v.f144 is None else fbe.jsonfmt.json_decimal(v.f144)),
-        ',"f145":',
-        ("null" if v.f145 is None else fbe.jsonfmt.json_string(v.f145)),
-        ',"f146":',
-        ("null" if v.f146 is None else fbe.jsonfmt.json_string(v.f146)),
-        ',"f147":',
-        ("null" if v.f147 is None else fbe.jsonfmt.json_string(v.f147)),
-        ',"f148":',
-        ("null" if v.f148 is None else str(int(v.f148))),
-        ',"f149":',
-        ("null" if v.f149 is None else str(int(v.f149))),
-        ',"f150":',
-        ("null" if v.f150 is None else str(int(v.f150))),
-        ',"f151":',
-        ("null" if v.f151 is None else '"' + str(v.f151) + '"'),
-        ',"f152":',
-        ("null" if v.f152 is None else '"' + str(v.f152) + '"'),
-        ',"f153":',
-        ("null" if v.f153 is None else '"' + str(v.f153) + '"'),
-        ',"f154":',
-        ("null" if v.f154 is None else str(int(v.f154))),
-        ',"f155":',
-        ("null" if v.f155 is None else str(int(v.f155))),
-        ',"f156":',
-        ("null" if v.f156 is None else str(int(v.f156))),
-        ',"f157":',
-        ("null" if v.f157 is None else str(int(v.f157))),
-        ',"f158":',
-        ("null" if v.f158 is None else pkg_proto.fbe_js_Order(v.f158)),
-        ',"f159":',
-        ("null" if v.f159 is None else pkg_proto.fbe_js_Order(v.f159)),
-        ',"f160":',
-        ("null" if v.f160 is None else pkg_proto.fbe_js_Balance(v.f160)),
-        ',"f161":',
-        ("null" if v.f161 is None else pkg_proto.fbe_js_Balance(v.f161)),
-        ',"f162":',
-        ("null" if v.f162 is None else str(int(v.f162))),
-        ',"f163":',
-        ("null" if v.f163 is None else str(int(v.f163))),
-        ',"f164":',
-        ("null" if v.f164 is None else pkg_proto.fbe_js_Account(v.f164)),
-        ',"f165":',
-        ("null" if v.f165 is None else pkg_proto.fbe_js_Account(v.f165)),
-        "}",
-    ))
 
 
 def fbe_jr_StructOptional(o: Any, f: str, b: fbe.Budget) -> StructOptional:
@@ -7674,259 +7348,6 @@ def fbe_jr_StructOptional(o: Any, f: str, b: fbe.Budget) -> StructOptional:
         raise fbe.jsonfmt.unwind(e, "test.StructOptional", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_StructNested(v: StructNested) -> str:
-    """StructNested as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        str(int(v.id)),
-        ',"f1":',
-        ("true" if v.f1 else "false"),
-        ',"f2":',
-        ("true" if v.f2 else "false"),
-        ',"f3":',
-        str(int(v.f3)),
-        ',"f4":',
-        str(int(v.f4)),
-        ',"f5":',
-        fbe.jsonfmt.json_char(v.f5),
-        ',"f6":',
-        fbe.jsonfmt.json_char(v.f6),
-        ',"f7":',
-        str(int(v.f7)),
-        ',"f8":',
-        str(int(v.f8)),
-        ',"f9":',
-        str(int(v.f9)),
-        ',"f10":',
-        str(int(v.f10)),
-        ',"f11":',
-        str(int(v.f11)),
-        ',"f12":',
-        str(int(v.f12)),
-        ',"f13":',
-        str(int(v.f13)),
-        ',"f14":',
-        str(int(v.f14)),
-        ',"f15":',
-        str(int(v.f15)),
-        ',"f16":',
-        str(int(v.f16)),
-        ',"f17":',
-        str(int(v.f17)),
-        ',"f18":',
-        str(int(v.f18)),
-        ',"f19":',
-        str(int(v.f19)),
-        ',"f20":',
-        str(int(v.f20)),
-        ',"f21":',
-        str(int(v.f21)),
-        ',"f22":',
-        str(int(v.f22)),
-        ',"f23":',
-        str(int(v.f23)),
-        ',"f24":',
-        str(int(v.f24)),
-        ',"f25":',
-        fbe.jsonfmt.json_double(v.f25),
-        ',"f26":',
-        fbe.jsonfmt.json_double(v.f26),
-        ',"f27":',
-        fbe.jsonfmt.json_double(v.f27),
-        ',"f28":',
-        fbe.jsonfmt.json_double(v.f28),
-        ',"f29":',
-        fbe.jsonfmt.json_decimal(v.f29),
-        ',"f30":',
-        fbe.jsonfmt.json_decimal(v.f30),
-        ',"f31":',
-        fbe.jsonfmt.json_string(v.f31),
-        ',"f32":',
-        fbe.jsonfmt.json_string(v.f32),
-        ',"f33":',
-        str(int(v.f33)),
-        ',"f34":',
-        str(int(v.f34)),
-        ',"f35":',
-        str(int(v.f35)),
-        ',"f36":',
-        '"' + str(v.f36) + '"',
-        ',"f37":',
-        '"' + str(v.f37) + '"',
-        ',"f38":',
-        '"' + str(v.f38) + '"',
-        ',"f39":',
-        str(int(v.f39)),
-        ',"f40":',
-        str(int(v.f40)),
-        ',"f41":',
-        pkg_proto.fbe_js_Order(v.f41),
-        ',"f42":',
-        pkg_proto.fbe_js_Balance(v.f42),
-        ',"f43":',
-        str(int(v.f43)),
-        ',"f44":',
-        pkg_proto.fbe_js_Account(v.f44),
-        ',"f100":',
-        ("null" if v.f100 is None else ("true" if v.f100 else "false")),
-        ',"f101":',
-        ("null" if v.f101 is None else ("true" if v.f101 else "false")),
-        ',"f102":',
-        ("null" if v.f102 is None else ("true" if v.f102 else "false")),
-        ',"f103":',
-        ("null" if v.f103 is None else str(int(v.f103))),
-        ',"f104":',
-        ("null" if v.f104 is None else str(int(v.f104))),
-        ',"f105":',
-        ("null" if v.f105 is None else str(int(v.f105))),
-        ',"f106":',
-        ("null" if v.f106 is None else fbe.jsonfmt.json_char(v.f106)),
-        ',"f107":',
-        ("null" if v.f107 is None else fbe.jsonfmt.json_char(v.f107)),
-        ',"f108":',
-        ("null" if v.f108 is None else fbe.jsonfmt.json_char(v.f108)),
-        ',"f109":',
-        ("null" if v.f109 is None else str(int(v.f109))),
-        ',"f110":',
-        ("null" if v.f110 is None else str(int(v.f110))),
-        ',"f111":',
-        ("null" if v.f111 is None else str(int(v.f111))),
-        ',"f112":',
-        ("null" if v.f112 is None else str(int(v.f112))),
-        ',"f113":',
-        ("null" if v.f113 is None else str(int(v.f113))),
-        ',"f114":',
-        ("null" if v.f114 is None else str(int(v.f114))),
-        ',"f115":',
-        ("null" if v.f115 is None else str(int(v.f115))),
-        ',"f116":',
-        ("null" if v.f116 is None else str(int(v.f116))),
-        ',"f117":',
-        ("null" if v.f117 is None else str(int(v.f117))),
-        ',"f118":',
-        ("null" if v.f118 is None else str(int(v.f118))),
-        ',"f119":',
-        ("null" if v.f119 is None else str(int(v.f119))),
-        ',"f120":',
-        ("null" if v.f120 is None else str(int(v.f120))),
-        ',"f121":',
-        ("null" if v.f121 is None else str(int(v.f121))),
-        ',"f122":',
-        ("null" if v.f122 is None else str(int(v.f122))),
-        ',"f123":',
-        ("null" if v.f123 is None else str(int(v.f123))),
-        ',"f124":',
-        ("null" if v.f124 is None else str(int(v.f124))),
-        ',"f125":',
-        ("null" if v.f125 is None else str(int(v.f125))),
-        ',"f126":',
-        ("null" if v.f126 is None else str(int(v.f126))),
-        ',"f127":',
-        ("null" if v.f127 is None else str(int(v.f127))),
-        ',"f128":',
-        ("null" if v.f128 is None else str(int(v.f128))),
-        ',"f129":',
-        ("null" if v.f129 is None else str(int(v.f129))),
-        ',"f130":',
-        ("null" if v.f130 is None else str(int(v.f130))),
-        ',"f131":',
-        ("null" if v.f131 is None else str(int(v.f131))),
-        ',"f132":',
-        ("null" if v.f132 is None else str(int(v.f132))),
-        ',"f133":',
-        ("null" if v.f133 is None else str(int(v.f133))),
-        ',"f134":',
-        ("null" if v.f134 is None else str(int(v.f134))),
-        ',"f135":',
-        ("null" if v.f135 is None else str(int(v.f135))),
-        ',"f136":',
-        ("null" if v.f136 is None else fbe.jsonfmt.json_double(v.f136)),
-        ',"f137":',
-        ("null" if v.f137 is None else fbe.jsonfmt.json_double(v.f137)),
-        ',"f138":',
-        ("null" if v.f138 is None else fbe.jsonfmt.json_double(v.f138)),
-        ',"f139":',
-        ("null" if v.f139 is None else fbe.jsonfmt.json_double(v.f139)),
-        ',"f140":',
-        ("null" if v.f140 is None else fbe.jsonfmt.json_double(v.f140)),
-        ',"f141":',
-        ("null" if v.f141 is None else fbe.jsonfmt.json_double(v.f141)),
-        ',"f142":',
-        ("null" if v.f142 is None else fbe.jsonfmt.json_decimal(v.f142)),
-        ',"f143":',
-        ("null" if v.f143 is None else fbe.jsonfmt.json_decimal(v.f143)),
-        ',"f144":',
-        ("null" if v.f144 is None else fbe.jsonfmt.json_decimal(v.f144)),
-        ',"f145":',
-        ("null" if v.f145 is None else fbe.jsonfmt.json_string(v.f145)),
-        ',"f146":',
-        ("null" if v.f146 is None else fbe.jsonfmt.json_string(v.f146)),
-        ',"f147":',
-        ("null" if v.f147 is None else fbe.jsonfmt.json_string(v.f147)),
-        ',"f148":',
-        ("null" if v.f148 is None else str(int(v.f148))),
-        ',"f149":',
-        ("null" if v.f149 is None else str(int(v.f149))),
-        ',"f150":',
-        ("null" if v.f150 is None else str(int(v.f150))),
-        ',"f151":',
-        ("null" if v.f151 is None else '"' + str(v.f151) + '"'),
-        ',"f152":',
-        ("null" if v.f152 is None else '"' + str(v.f152) + '"'),
-        ',"f153":',
-        ("null" if v.f153 is None else '"' + str(v.f153) + '"'),
-        ',"f154":',
-        ("null" if v.f154 is None else str(int(v.f154))),
-        ',"f155":',
-        ("null" if v.f155 is None else str(int(v.f155))),
-        ',"f156":',
-        ("null" if v.f156 is None else str(int(v.f156))),
-        ',"f157":',
-        ("null" if v.f157 is None else str(int(v.f157))),
-        ',"f158":',
-        ("null" if v.f158 is None else pkg_proto.fbe_js_Order(v.f158)),
-        ',"f159":',
-        ("null" if v.f159 is None else pkg_proto.fbe_js_Order(v.f159)),
-        ',"f160":',
-        ("null" if v.f160 is None else pkg_proto.fbe_js_Balance(v.f160)),
-        ',"f161":',
-        ("null" if v.f161 is None else pkg_proto.fbe_js_Balance(v.f161)),
-        ',"f162":',
-        ("null" if v.f162 is None else str(int(v.f162))),
-        ',"f163":',
-        ("null" if v.f163 is None else str(int(v.f163))),
-        ',"f164":',
-        ("null" if v.f164 is None else pkg_proto.fbe_js_Account(v.f164)),
-        ',"f165":',
-        ("null" if v.f165 is None else pkg_proto.fbe_js_Account(v.f165)),
-        ',"f1000":',
-        str(int(v.f1000)),
-        ',"f1001":',
-        ("null" if v.f1001 is None else str(int(v.f1001))),
-        ',"f1002":',
-        str(int(v.f1002)),
-        ',"f1003":',
-        ("null" if v.f1003 is None else str(int(v.f1003))),
-        ',"f1004":',
-        str(fbe.buffer.signed32(v.f1004)),
-        ',"f1005":',
-        ("null" if v.f1005 is None else str(fbe.buffer.signed32(v.f1005))),
-        ',"f1006":',
-        str(int(v.f1006)),
-        ',"f1007":',
-        ("null" if v.f1007 is None else str(int(v.f1007))),
-        ',"f1008":',
-        fbe_js_StructSimple(v.f1008),
-        ',"f1009":',
-        ("null" if v.f1009 is None else fbe_js_StructSimple(v.f1009)),
-        ',"f1010":',
-        fbe_js_StructOptional(v.f1010),
-        ',"f1011":',
-        ("null" if v.f1011 is None else fbe_js_StructOptional(v.f1011)),
-        "}",
-    ))
 
 
 def fbe_jr_StructNested(o: Any, f: str, b: fbe.Budget) -> StructNested:
@@ -8065,19 +7486,6 @@ def fbe_jr_StructNested(o: Any, f: str, b: fbe.Budget) -> StructNested:
     return v
 
 
-def fbe_js_StructBytes(v: StructBytes) -> str:
-    """StructBytes as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"f1":',
-        fbe.jsonfmt.json_bytes(v.f1),
-        ',"f2":',
-        ("null" if v.f2 is None else fbe.jsonfmt.json_bytes(v.f2)),
-        ',"f3":',
-        ("null" if v.f3 is None else fbe.jsonfmt.json_bytes(v.f3)),
-        "}",
-    ))
-
-
 def fbe_jr_StructBytes(o: Any, f: str, b: fbe.Budget) -> StructBytes:
     """A StructBytes from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -8092,33 +7500,6 @@ def fbe_jr_StructBytes(o: Any, f: str, b: fbe.Budget) -> StructBytes:
         raise fbe.jsonfmt.unwind(e, "test.StructBytes", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_StructArray(v: StructArray) -> str:
-    """StructArray as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"f1":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f1]) + "]",
-        ',"f2":',
-        "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f2]) + "]",
-        ',"f3":',
-        "[" + ",".join([fbe.jsonfmt.json_bytes(e0) for e0 in v.f3]) + "]",
-        ',"f4":',
-        "[" + ",".join([("null" if e0 is None else fbe.jsonfmt.json_bytes(e0)) for e0 in v.f4]) + "]",
-        ',"f5":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f5]) + "]",
-        ',"f6":',
-        "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f6]) + "]",
-        ',"f7":',
-        "[" + ",".join([str(fbe.buffer.signed32(e0)) for e0 in v.f7]) + "]",
-        ',"f8":',
-        "[" + ",".join([("null" if e0 is None else str(fbe.buffer.signed32(e0))) for e0 in v.f8]) + "]",
-        ',"f9":',
-        "[" + ",".join([fbe_js_StructSimple(e0) for e0 in v.f9]) + "]",
-        ',"f10":',
-        "[" + ",".join([("null" if e0 is None else fbe_js_StructSimple(e0)) for e0 in v.f10]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_StructArray(o: Any, f: str, b: fbe.Budget) -> StructArray:
@@ -8144,33 +7525,6 @@ def fbe_jr_StructArray(o: Any, f: str, b: fbe.Budget) -> StructArray:
     return v
 
 
-def fbe_js_StructVector(v: StructVector) -> str:
-    """StructVector as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"f1":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f1]) + "]",
-        ',"f2":',
-        "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f2]) + "]",
-        ',"f3":',
-        "[" + ",".join([fbe.jsonfmt.json_bytes(e0) for e0 in v.f3]) + "]",
-        ',"f4":',
-        "[" + ",".join([("null" if e0 is None else fbe.jsonfmt.json_bytes(e0)) for e0 in v.f4]) + "]",
-        ',"f5":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f5]) + "]",
-        ',"f6":',
-        "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f6]) + "]",
-        ',"f7":',
-        "[" + ",".join([str(fbe.buffer.signed32(e0)) for e0 in v.f7]) + "]",
-        ',"f8":',
-        "[" + ",".join([("null" if e0 is None else str(fbe.buffer.signed32(e0))) for e0 in v.f8]) + "]",
-        ',"f9":',
-        "[" + ",".join([fbe_js_StructSimple(e0) for e0 in v.f9]) + "]",
-        ',"f10":',
-        "[" + ",".join([("null" if e0 is None else fbe_js_StructSimple(e0)) for e0 in v.f10]) + "]",
-        "}",
-    ))
-
-
 def fbe_jr_StructVector(o: Any, f: str, b: fbe.Budget) -> StructVector:
     """A StructVector from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -8192,33 +7546,6 @@ def fbe_jr_StructVector(o: Any, f: str, b: fbe.Budget) -> StructVector:
         raise fbe.jsonfmt.unwind(e, "test.StructVector", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_StructList(v: StructList) -> str:
-    """StructList as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"f1":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f1]) + "]",
-        ',"f2":',
-        "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f2]) + "]",
-        ',"f3":',
-        "[" + ",".join([fbe.jsonfmt.json_bytes(e0) for e0 in v.f3]) + "]",
-        ',"f4":',
-        "[" + ",".join([("null" if e0 is None else fbe.jsonfmt.json_bytes(e0)) for e0 in v.f4]) + "]",
-        ',"f5":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f5]) + "]",
-        ',"f6":',
-        "[" + ",".join([("null" if e0 is None else str(int(e0))) for e0 in v.f6]) + "]",
-        ',"f7":',
-        "[" + ",".join([str(fbe.buffer.signed32(e0)) for e0 in v.f7]) + "]",
-        ',"f8":',
-        "[" + ",".join([("null" if e0 is None else str(fbe.buffer.signed32(e0))) for e0 in v.f8]) + "]",
-        ',"f9":',
-        "[" + ",".join([fbe_js_StructSimple(e0) for e0 in v.f9]) + "]",
-        ',"f10":',
-        "[" + ",".join([("null" if e0 is None else fbe_js_StructSimple(e0)) for e0 in v.f10]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_StructList(o: Any, f: str, b: fbe.Budget) -> StructList:
@@ -8244,21 +7571,6 @@ def fbe_jr_StructList(o: Any, f: str, b: fbe.Budget) -> StructList:
     return v
 
 
-def fbe_js_StructSet(v: StructSet) -> str:
-    """StructSet as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"f1":',
-        "[" + ",".join([str(int(e0)) for e0 in sorted(v.f1)]) + "]",
-        ',"f2":',
-        "[" + ",".join([str(int(e0)) for e0 in sorted(v.f2)]) + "]",
-        ',"f3":',
-        "[" + ",".join([str(fbe.buffer.signed32(e0)) for e0 in sorted(v.f3, key=fbe.buffer.signed32)]) + "]",
-        ',"f4":',
-        "[" + ",".join([fbe_js_StructSimple(e0) for e0 in sorted(v.f4)]) + "]",
-        "}",
-    ))
-
-
 def fbe_jr_StructSet(o: Any, f: str, b: fbe.Budget) -> StructSet:
     """A StructSet from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -8274,33 +7586,6 @@ def fbe_jr_StructSet(o: Any, f: str, b: fbe.Budget) -> StructSet:
         raise fbe.jsonfmt.unwind(e, "test.StructSet", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_StructMap(v: StructMap) -> str:
-    """StructMap as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"f1":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + str(int(v0)) for k0, v0 in sorted(v.f1.items(), key=fbe.buffer.first)]) + "}",
-        ',"f2":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + ("null" if v0 is None else str(int(v0))) for k0, v0 in sorted(v.f2.items(), key=fbe.buffer.first)]) + "}",
-        ',"f3":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + fbe.jsonfmt.json_bytes(v0) for k0, v0 in sorted(v.f3.items(), key=fbe.buffer.first)]) + "}",
-        ',"f4":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + ("null" if v0 is None else fbe.jsonfmt.json_bytes(v0)) for k0, v0 in sorted(v.f4.items(), key=fbe.buffer.first)]) + "}",
-        ',"f5":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + str(int(v0)) for k0, v0 in sorted(v.f5.items(), key=fbe.buffer.first)]) + "}",
-        ',"f6":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + ("null" if v0 is None else str(int(v0))) for k0, v0 in sorted(v.f6.items(), key=fbe.buffer.first)]) + "}",
-        ',"f7":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + str(fbe.buffer.signed32(v0)) for k0, v0 in sorted(v.f7.items(), key=fbe.buffer.first)]) + "}",
-        ',"f8":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + ("null" if v0 is None else str(fbe.buffer.signed32(v0))) for k0, v0 in sorted(v.f8.items(), key=fbe.buffer.first)]) + "}",
-        ',"f9":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + fbe_js_StructSimple(v0) for k0, v0 in sorted(v.f9.items(), key=fbe.buffer.first)]) + "}",
-        ',"f10":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + ("null" if v0 is None else fbe_js_StructSimple(v0)) for k0, v0 in sorted(v.f10.items(), key=fbe.buffer.first)]) + "}",
-        "}",
-    ))
 
 
 def fbe_jr_StructMap(o: Any, f: str, b: fbe.Budget) -> StructMap:
@@ -8326,33 +7611,6 @@ def fbe_jr_StructMap(o: Any, f: str, b: fbe.Budget) -> StructMap:
     return v
 
 
-def fbe_js_StructHash(v: StructHash) -> str:
-    """StructHash as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"f1":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in v.f1.items()]) + "}",
-        ',"f2":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + ("null" if v0 is None else str(int(v0))) for k0, v0 in v.f2.items()]) + "}",
-        ',"f3":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + fbe.jsonfmt.json_bytes(v0) for k0, v0 in v.f3.items()]) + "}",
-        ',"f4":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + ("null" if v0 is None else fbe.jsonfmt.json_bytes(v0)) for k0, v0 in v.f4.items()]) + "}",
-        ',"f5":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in v.f5.items()]) + "}",
-        ',"f6":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + ("null" if v0 is None else str(int(v0))) for k0, v0 in v.f6.items()]) + "}",
-        ',"f7":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(fbe.buffer.signed32(v0)) for k0, v0 in v.f7.items()]) + "}",
-        ',"f8":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + ("null" if v0 is None else str(fbe.buffer.signed32(v0))) for k0, v0 in v.f8.items()]) + "}",
-        ',"f9":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + fbe_js_StructSimple(v0) for k0, v0 in v.f9.items()]) + "}",
-        ',"f10":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + ("null" if v0 is None else fbe_js_StructSimple(v0)) for k0, v0 in v.f10.items()]) + "}",
-        "}",
-    ))
-
-
 def fbe_jr_StructHash(o: Any, f: str, b: fbe.Budget) -> StructHash:
     """A StructHash from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -8376,17 +7634,6 @@ def fbe_jr_StructHash(o: Any, f: str, b: fbe.Budget) -> StructHash:
     return v
 
 
-def fbe_js_StructHashEx(v: StructHashEx) -> str:
-    """StructHashEx as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"f1":',
-        fbe.jsonfmt.json_pairs([fbe_js_StructSimple(k0) + "," + fbe_js_StructNested(v0) for k0, v0 in v.f1.items()]),
-        ',"f2":',
-        fbe.jsonfmt.json_pairs([fbe_js_StructSimple(k0) + "," + ("null" if v0 is None else fbe_js_StructNested(v0)) for k0, v0 in v.f2.items()]),
-        "}",
-    ))
-
-
 def fbe_jr_StructHashEx(o: Any, f: str, b: fbe.Budget) -> StructHashEx:
     """A StructHashEx from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -8400,11 +7647,6 @@ def fbe_jr_StructHashEx(o: Any, f: str, b: fbe.Budget) -> StructHashEx:
         raise fbe.jsonfmt.unwind(e, "test.StructHashEx", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_StructEmpty(v: StructEmpty) -> str:
-    """StructEmpty as compact JSON, inherited fields flattened first."""
-    return "{}"
 
 
 def fbe_jr_StructEmpty(o: Any, f: str, b: fbe.Budget) -> StructEmpty:
@@ -10262,7 +9504,7 @@ fbe.bind(
     0,
     (fbe_vw_StructSimple, fbe_vr_StructSimple),
     final=(fbe_fw_StructSimple, fbe_fr_StructSimple),
-    json=(fbe_js_StructSimple, fbe_jr_StructSimple),
+    json=fbe_jr_StructSimple,
 )
 fbe.bind(
     StructOptional,
@@ -10271,7 +9513,7 @@ fbe.bind(
     1,
     (fbe_vw_StructOptional, fbe_vr_StructOptional),
     final=(fbe_fw_StructOptional, fbe_fr_StructOptional),
-    json=(fbe_js_StructOptional, fbe_jr_StructOptional),
+    json=fbe_jr_StructOptional,
 )
 fbe.bind(
     StructNested,
@@ -10280,7 +9522,7 @@ fbe.bind(
     2,
     (fbe_vw_StructNested, fbe_vr_StructNested),
     final=(fbe_fw_StructNested, fbe_fr_StructNested),
-    json=(fbe_js_StructNested, fbe_jr_StructNested),
+    json=fbe_jr_StructNested,
 )
 fbe.bind(
     StructBytes,
@@ -10289,7 +9531,7 @@ fbe.bind(
     3,
     (fbe_vw_StructBytes, fbe_vr_StructBytes),
     final=(fbe_fw_StructBytes, fbe_fr_StructBytes),
-    json=(fbe_js_StructBytes, fbe_jr_StructBytes),
+    json=fbe_jr_StructBytes,
 )
 fbe.bind(
     StructArray,
@@ -10298,7 +9540,7 @@ fbe.bind(
     4,
     (fbe_vw_StructArray, fbe_vr_StructArray),
     final=(fbe_fw_StructArray, fbe_fr_StructArray),
-    json=(fbe_js_StructArray, fbe_jr_StructArray),
+    json=fbe_jr_StructArray,
 )
 fbe.bind(
     StructVector,
@@ -10307,7 +9549,7 @@ fbe.bind(
     5,
     (fbe_vw_StructVector, fbe_vr_StructVector),
     final=(fbe_fw_StructVector, fbe_fr_StructVector),
-    json=(fbe_js_StructVector, fbe_jr_StructVector),
+    json=fbe_jr_StructVector,
 )
 fbe.bind(
     StructList,
@@ -10316,7 +9558,7 @@ fbe.bind(
     6,
     (fbe_vw_StructList, fbe_vr_StructList),
     final=(fbe_fw_StructList, fbe_fr_StructList),
-    json=(fbe_js_StructList, fbe_jr_StructList),
+    json=fbe_jr_StructList,
 )
 fbe.bind(
     StructSet,
@@ -10325,7 +9567,7 @@ fbe.bind(
     7,
     (fbe_vw_StructSet, fbe_vr_StructSet),
     final=(fbe_fw_StructSet, fbe_fr_StructSet),
-    json=(fbe_js_StructSet, fbe_jr_StructSet),
+    json=fbe_jr_StructSet,
 )
 fbe.bind(
     StructMap,
@@ -10334,7 +9576,7 @@ fbe.bind(
     8,
     (fbe_vw_StructMap, fbe_vr_StructMap),
     final=(fbe_fw_StructMap, fbe_fr_StructMap),
-    json=(fbe_js_StructMap, fbe_jr_StructMap),
+    json=fbe_jr_StructMap,
 )
 fbe.bind(
     StructHash,
@@ -10343,7 +9585,7 @@ fbe.bind(
     9,
     (fbe_vw_StructHash, fbe_vr_StructHash),
     final=(fbe_fw_StructHash, fbe_fr_StructHash),
-    json=(fbe_js_StructHash, fbe_jr_StructHash),
+    json=fbe_jr_StructHash,
 )
 fbe.bind(
     StructHashEx,
@@ -10352,7 +9594,7 @@ fbe.bind(
     10,
     (fbe_vw_StructHashEx, fbe_vr_StructHashEx),
     final=(fbe_fw_StructHashEx, fbe_fr_StructHashEx),
-    json=(fbe_js_StructHashEx, fbe_jr_StructHashEx),
+    json=fbe_jr_StructHashEx,
 )
 fbe.bind(
     StructEmpty,
@@ -10361,5 +9603,5 @@ fbe.bind(
     11,
     (fbe_vw_StructEmpty, fbe_vr_StructEmpty),
     final=(fbe_fw_StructEmpty, fbe_fr_StructEmpty),
-    json=(fbe_js_StructEmpty, fbe_jr_StructEmpty),
+    json=fbe_jr_StructEmpty,
 )

@@ -245,17 +245,6 @@ class GradeKeysFinalModel(fbe.FinalModel[GradeKeys]):
     fbe_struct = GradeKeys
 
 
-def fbe_js_CharKeys(v: CharKeys) -> str:
-    """CharKeys as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"letters":',
-        "[" + ",".join([fbe.jsonfmt.json_char(e0) for e0 in sorted(v.letters, key=fbe.buffer.char_order)]) + "]",
-        ',"countByLetter":',
-        "{" + ",".join([fbe.jsonfmt.json_char_key(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.countByLetter.items(), key=fbe.buffer.first_char)]) + "}",
-        "}",
-    ))
-
-
 def fbe_jr_CharKeys(o: Any, f: str, b: fbe.Budget) -> CharKeys:
     """A CharKeys from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -269,17 +258,6 @@ def fbe_jr_CharKeys(o: Any, f: str, b: fbe.Budget) -> CharKeys:
         raise fbe.jsonfmt.unwind(e, "chars.CharKeys", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_GradeKeys(v: GradeKeys) -> str:
-    """GradeKeys as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"grades":',
-        "[" + ",".join([str(int(e0)) for e0 in sorted(v.grades)]) + "]",
-        ',"countByGrade":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + str(int(v0)) for k0, v0 in sorted(v.countByGrade.items(), key=fbe.buffer.first)]) + "}",
-        "}",
-    ))
 
 
 def fbe_jr_GradeKeys(o: Any, f: str, b: fbe.Budget) -> GradeKeys:
@@ -463,7 +441,7 @@ fbe.bind(
     0,
     (fbe_vw_CharKeys, fbe_vr_CharKeys),
     final=(fbe_fw_CharKeys, fbe_fr_CharKeys),
-    json=(fbe_js_CharKeys, fbe_jr_CharKeys),
+    json=fbe_jr_CharKeys,
 )
 fbe.bind(
     GradeKeys,
@@ -472,5 +450,5 @@ fbe.bind(
     1,
     (fbe_vw_GradeKeys, fbe_vr_GradeKeys),
     final=(fbe_fw_GradeKeys, fbe_fr_GradeKeys),
-    json=(fbe_js_GradeKeys, fbe_jr_GradeKeys),
+    json=fbe_jr_GradeKeys,
 )

@@ -272,33 +272,6 @@ class PricesFinalModel(fbe.FinalModel[Prices]):
     fbe_struct = Prices
 
 
-def fbe_js_Prices(v: Prices) -> str:
-    """Prices as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"price":',
-        fbe.jsonfmt.json_decimal(v.price),
-        ',"maybePrice":',
-        ("null" if v.maybePrice is None else fbe.jsonfmt.json_decimal(v.maybePrice)),
-        ',"pair":',
-        "[" + ",".join([fbe.jsonfmt.json_decimal(e0) for e0 in v.pair]) + "]",
-        ',"priceVector":',
-        "[" + ",".join([fbe.jsonfmt.json_decimal(e0) for e0 in v.priceVector]) + "]",
-        ',"priceList":',
-        "[" + ",".join([fbe.jsonfmt.json_decimal(e0) for e0 in v.priceList]) + "]",
-        ',"priceSet":',
-        "[" + ",".join([fbe.jsonfmt.json_decimal(e0) for e0 in sorted(v.priceSet)]) + "]",
-        ',"priceById":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + fbe.jsonfmt.json_decimal(v0) for k0, v0 in sorted(v.priceById.items(), key=fbe.buffer.first)]) + "}",
-        ',"idByPrice":',
-        "{" + ",".join([fbe.jsonfmt.json_decimal(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.idByPrice.items(), key=fbe.buffer.first)]) + "}",
-        ',"priceByPrice":',
-        "{" + ",".join([fbe.jsonfmt.json_decimal(k0) + ":" + fbe.jsonfmt.json_decimal(v0) for k0, v0 in v.priceByPrice.items()]) + "}",
-        ',"maybePrices":',
-        "[" + ",".join([("null" if e0 is None else fbe.jsonfmt.json_decimal(e0)) for e0 in v.maybePrices]) + "]",
-        "}",
-    ))
-
-
 def fbe_jr_Prices(o: Any, f: str, b: fbe.Budget) -> Prices:
     """A Prices from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -549,5 +522,5 @@ fbe.bind(
     0,
     (fbe_vw_Prices, fbe_vr_Prices),
     final=(fbe_fw_Prices, fbe_fr_Prices),
-    json=(fbe_js_Prices, fbe_jr_Prices),
+    json=fbe_jr_Prices,
 )

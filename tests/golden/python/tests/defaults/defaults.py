@@ -508,41 +508,6 @@ class ZerosFinalModel(fbe.FinalModel[Zeros]):
     fbe_struct = Zeros
 
 
-def fbe_js_Zeros(v: Zeros) -> str:
-    """Zeros as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        str(int(v.id)),
-        ',"b":',
-        ("null" if v.b is None else ("true" if v.b else "false")),
-        ',"i":',
-        ("null" if v.i is None else str(int(v.i))),
-        ',"l":',
-        ("null" if v.l is None else str(int(v.l))),
-        ',"f":',
-        ("null" if v.f is None else fbe.jsonfmt.json_double(v.f)),
-        ',"d":',
-        ("null" if v.d is None else fbe.jsonfmt.json_double(v.d)),
-        ',"m":',
-        ("null" if v.m is None else fbe.jsonfmt.json_decimal(v.m)),
-        ',"s":',
-        ("null" if v.s is None else fbe.jsonfmt.json_string(v.s)),
-        ',"c":',
-        ("null" if v.c is None else str(int(v.c))),
-        ',"fl":',
-        ("null" if v.fl is None else str(int(v.fl))),
-        ',"t":',
-        ("null" if v.t is None else str(int(v.t))),
-        ',"u":',
-        ("null" if v.u is None else '"' + str(v.u) + '"'),
-        ',"n":',
-        ("null" if v.n is None else str(int(v.n))),
-        ',"absent":',
-        ("null" if v.absent is None else str(int(v.absent))),
-        "}",
-    ))
-
-
 def fbe_jr_Zeros(o: Any, f: str, b: fbe.Budget) -> Zeros:
     """A Zeros from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -844,5 +809,5 @@ fbe.bind(
     0,
     (fbe_vw_Zeros, fbe_vr_Zeros),
     final=(fbe_fw_Zeros, fbe_fr_Zeros),
-    json=(fbe_js_Zeros, fbe_jr_Zeros),
+    json=fbe_jr_Zeros,
 )

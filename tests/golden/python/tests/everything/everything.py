@@ -3008,15 +3008,6 @@ class RoutesFinalModel(fbe.FinalModel[Routes]):
     fbe_struct = Routes
 
 
-def fbe_js_Counted(v: Counted) -> str:
-    """Counted as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"a":',
-        str(int(v.a)),
-        "}",
-    ))
-
-
 def fbe_jr_Counted(o: Any, f: str, b: fbe.Budget) -> Counted:
     """A Counted from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -3029,15 +3020,6 @@ def fbe_jr_Counted(o: Any, f: str, b: fbe.Budget) -> Counted:
         raise fbe.jsonfmt.unwind(e, "everything.Counted", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Shifted(v: Shifted) -> str:
-    """Shifted as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"a":',
-        str(int(v.a)),
-        "}",
-    ))
 
 
 def fbe_jr_Shifted(o: Any, f: str, b: fbe.Budget) -> Shifted:
@@ -3054,15 +3036,6 @@ def fbe_jr_Shifted(o: Any, f: str, b: fbe.Budget) -> Shifted:
     return v
 
 
-def fbe_js_AfterShift(v: AfterShift) -> str:
-    """AfterShift as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"a":',
-        str(int(v.a)),
-        "}",
-    ))
-
-
 def fbe_jr_AfterShift(o: Any, f: str, b: fbe.Budget) -> AfterShift:
     """A AfterShift from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -3075,15 +3048,6 @@ def fbe_jr_AfterShift(o: Any, f: str, b: fbe.Budget) -> AfterShift:
         raise fbe.jsonfmt.unwind(e, "everything.AfterShift", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Fixed(v: Fixed) -> str:
-    """Fixed as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"a":',
-        str(int(v.a)),
-        "}",
-    ))
 
 
 def fbe_jr_Fixed(o: Any, f: str, b: fbe.Budget) -> Fixed:
@@ -3100,17 +3064,6 @@ def fbe_jr_Fixed(o: Any, f: str, b: fbe.Budget) -> Fixed:
     return v
 
 
-def fbe_js_Derived(v: Derived) -> str:
-    """Derived as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"a":',
-        str(int(v.a)),
-        ',"b":',
-        str(int(v.b)),
-        "}",
-    ))
-
-
 def fbe_jr_Derived(o: Any, f: str, b: fbe.Budget) -> Derived:
     """A Derived from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -3124,19 +3077,6 @@ def fbe_jr_Derived(o: Any, f: str, b: fbe.Budget) -> Derived:
         raise fbe.jsonfmt.unwind(e, "everything.Derived", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_ImportedBase(v: ImportedBase) -> str:
-    """ImportedBase as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"symbol":',
-        fbe.jsonfmt.json_string(v.symbol),
-        ',"digits":',
-        str(int(v.digits)),
-        ',"price":',
-        fbe.jsonfmt.json_double(v.price),
-        "}",
-    ))
 
 
 def fbe_jr_ImportedBase(o: Any, f: str, b: fbe.Budget) -> ImportedBase:
@@ -3155,15 +3095,6 @@ def fbe_jr_ImportedBase(o: Any, f: str, b: fbe.Budget) -> ImportedBase:
     return v
 
 
-def fbe_js_Note(v: Note) -> str:
-    """Note as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"text":',
-        fbe.jsonfmt.json_string(v.text),
-        "}",
-    ))
-
-
 def fbe_jr_Note(o: Any, f: str, b: fbe.Budget) -> Note:
     """A Note from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -3176,17 +3107,6 @@ def fbe_jr_Note(o: Any, f: str, b: fbe.Budget) -> Note:
         raise fbe.jsonfmt.unwind(e, "everything.Note", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Quiet(v: Quiet) -> str:
-    """Quiet as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"password":',
-        fbe.jsonfmt.json_string(v.password),
-        ',"legacy":',
-        str(int(v.legacy)),
-        "}",
-    ))
 
 
 def fbe_jr_Quiet(o: Any, f: str, b: fbe.Budget) -> Quiet:
@@ -3204,132 +3124,12 @@ def fbe_jr_Quiet(o: Any, f: str, b: fbe.Budget) -> Quiet:
     return v
 
 
-def fbe_js_Empty(v: Empty) -> str:
-    """Empty as compact JSON, inherited fields flattened first."""
-    return "{}"
-
-
 def fbe_jr_Empty(o: Any, f: str, b: fbe.Budget) -> Empty:
     """A Empty from parsed JSON; missing members keep their defaults."""
     fbe.jsonfmt.get_object(o, f)
     fbe.jsonfmt.enter(b, 32, "everything.Empty")
     b.depth -= 1
     return Empty()
-
-
-def fbe_js_Everything(v: Everything) -> str:
-    """Everything as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        str(int(v.id)),
-        ',"f1":',
-        ("true" if v.f1 else "false"),
-        ',"f2":',
-        str(int(v.f2)),
-        ',"f3":',
-        fbe.jsonfmt.json_char(v.f3),
-        ',"f4":',
-        str(int(v.f4)),
-        ',"f5":',
-        str(int(v.f5)),
-        ',"f6":',
-        str(int(v.f6)),
-        ',"f7":',
-        str(int(v.f7)),
-        ',"f8":',
-        str(int(v.f8)),
-        ',"f9":',
-        str(int(v.f9)),
-        ',"f10":',
-        str(int(v.f10)),
-        ',"f11":',
-        str(int(v.f11)),
-        ',"f12":',
-        str(int(v.f12)),
-        ',"f13":',
-        fbe.jsonfmt.json_double(v.f13),
-        ',"f14":',
-        fbe.jsonfmt.json_double(v.f14),
-        ',"f15":',
-        fbe.jsonfmt.json_decimal(v.f15),
-        ',"f16":',
-        fbe.jsonfmt.json_decimal(v.f16),
-        ',"f17":',
-        fbe.jsonfmt.json_string(v.f17),
-        ',"f18":',
-        str(int(v.f18)),
-        ',"f19":',
-        str(int(v.f19)),
-        ',"f20":',
-        '"' + str(v.f20) + '"',
-        ',"f21":',
-        '"' + str(v.f21) + '"',
-        ',"f22":',
-        '"' + str(v.f22) + '"',
-        ',"f23":',
-        '"' + str(v.f23) + '"',
-        ',"f24":',
-        fbe.jsonfmt.json_bytes(v.f24),
-        ',"f25":',
-        str(int(v.f25)),
-        ',"f26":',
-        str(int(v.f26)),
-        ',"f27":',
-        str(int(v.f27)),
-        ',"f28":',
-        str(int(v.f28)),
-        ',"f29":',
-        fbe_js_Counted(v.f29),
-        ',"f30":',
-        pkg_market.fbe_js_Instrument(v.f30),
-        ',"f31":',
-        ("null" if v.f31 is None else str(int(v.f31))),
-        ',"f32":',
-        ("null" if v.f32 is None else str(int(v.f32))),
-        ',"f33":',
-        ("null" if v.f33 is None else fbe.jsonfmt.json_string(v.f33)),
-        ',"f34":',
-        ("null" if v.f34 is None else str(int(v.f34))),
-        ',"f35":',
-        ("null" if v.f35 is None else fbe_js_Counted(v.f35)),
-        ',"f36":',
-        "[" + ",".join([str(int(e0)) for e0 in v.f36]) + "]",
-        ',"f37":',
-        "[" + ",".join([("null" if e0 is None else fbe.jsonfmt.json_string(e0)) for e0 in v.f37]) + "]",
-        ',"f38":',
-        "[" + ",".join([fbe.jsonfmt.json_double(e0) for e0 in v.f38]) + "]",
-        ',"f39":',
-        "[" + ",".join([("null" if e0 is None else fbe_js_Counted(e0)) for e0 in v.f39]) + "]",
-        ',"f40":',
-        "[" + ",".join([fbe.jsonfmt.json_string(e0) for e0 in v.f40]) + "]",
-        ',"f41":',
-        "[" + ",".join([str(int(e0)) for e0 in sorted(v.f41)]) + "]",
-        ',"f42":',
-        "[" + ",".join([pkg_market.fbe_js_Instrument(e0) for e0 in sorted(v.f42)]) + "]",
-        ',"f43":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + fbe.jsonfmt.json_string(v0) for k0, v0 in sorted(v.f43.items(), key=fbe.buffer.first)]) + "}",
-        ',"f44":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + ("null" if v0 is None else fbe_js_Counted(v0)) for k0, v0 in sorted(v.f44.items(), key=fbe.buffer.first)]) + "}",
-        ',"f45":',
-        "{" + ",".join(['"' + str(k0) + '"' + ":" + fbe.jsonfmt.json_bytes(v0) for k0, v0 in v.f45.items()]) + "}",
-        ',"f46":',
-        fbe.jsonfmt.json_pairs([pkg_market.fbe_js_Instrument(k0) + "," + fbe_js_Counted(v0) for k0, v0 in v.f46.items()]),
-        ',"f47":',
-        ("null" if v.f47 is None else str(int(v.f47))),
-        ',"f47Reset":',
-        ("true" if v.f47Reset else "false"),
-        ',"f48":',
-        ("null" if v.f48 is None else str(int(v.f48))),
-        ',"f49":',
-        "{" + ",".join([fbe.jsonfmt.json_bytes(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.f49.items(), key=fbe.buffer.first)]) + "}",
-        ',"f50":',
-        "{" + ",".join([fbe.jsonfmt.json_bytes(k0) + ":" + fbe.jsonfmt.json_string(v0) for k0, v0 in v.f50.items()]) + "}",
-        ',"f51":',
-        "[" + ",".join([fbe.jsonfmt.json_decimal(e0) for e0 in sorted(v.f51)]) + "]",
-        ',"f52":',
-        "{" + ",".join([fbe.jsonfmt.json_decimal(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.f52.items(), key=fbe.buffer.first)]) + "}",
-        "}",
-    ))
 
 
 def fbe_jr_Everything(o: Any, f: str, b: fbe.Budget) -> Everything:
@@ -3399,17 +3199,6 @@ def fbe_jr_Everything(o: Any, f: str, b: fbe.Budget) -> Everything:
     return v
 
 
-def fbe_js_PlaceOrder(v: PlaceOrder) -> str:
-    """PlaceOrder as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        '"' + str(v.id) + '"',
-        ',"instrument":',
-        pkg_market.fbe_js_Instrument(v.instrument),
-        "}",
-    ))
-
-
 def fbe_jr_PlaceOrder(o: Any, f: str, b: fbe.Budget) -> PlaceOrder:
     """A PlaceOrder from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -3425,15 +3214,6 @@ def fbe_jr_PlaceOrder(o: Any, f: str, b: fbe.Budget) -> PlaceOrder:
     return v
 
 
-def fbe_js_Accepted(v: Accepted) -> str:
-    """Accepted as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        '"' + str(v.id) + '"',
-        "}",
-    ))
-
-
 def fbe_jr_Accepted(o: Any, f: str, b: fbe.Budget) -> Accepted:
     """A Accepted from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -3446,17 +3226,6 @@ def fbe_jr_Accepted(o: Any, f: str, b: fbe.Budget) -> Accepted:
         raise fbe.jsonfmt.unwind(e, "everything.Accepted", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Rejected(v: Rejected) -> str:
-    """Rejected as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        '"' + str(v.id) + '"',
-        ',"reason":',
-        fbe.jsonfmt.json_string(v.reason),
-        "}",
-    ))
 
 
 def fbe_jr_Rejected(o: Any, f: str, b: fbe.Budget) -> Rejected:
@@ -3474,15 +3243,6 @@ def fbe_jr_Rejected(o: Any, f: str, b: fbe.Budget) -> Rejected:
     return v
 
 
-def fbe_js_Ping(v: Ping) -> str:
-    """Ping as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"sequence":',
-        str(int(v.sequence)),
-        "}",
-    ))
-
-
 def fbe_jr_Ping(o: Any, f: str, b: fbe.Budget) -> Ping:
     """A Ping from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -3495,19 +3255,6 @@ def fbe_jr_Ping(o: Any, f: str, b: fbe.Budget) -> Ping:
         raise fbe.jsonfmt.unwind(e, "everything.Ping", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_FixedKeywords(v: FixedKeywords) -> str:
-    """FixedKeywords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"new":',
-        str(int(v.new)),
-        ',"swap":',
-        ("true" if v.swap else "false"),
-        ',"default":',
-        str(int(v.default)),
-        "}",
-    ))
 
 
 def fbe_jr_FixedKeywords(o: Any, f: str, b: fbe.Budget) -> FixedKeywords:
@@ -3524,31 +3271,6 @@ def fbe_jr_FixedKeywords(o: Any, f: str, b: fbe.Budget) -> FixedKeywords:
         raise fbe.jsonfmt.unwind(e, "everything.FixedKeywords", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Keywords(v: Keywords) -> str:
-    """Keywords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"new":',
-        str(int(v.new)),
-        ',"class":',
-        fbe.jsonfmt.json_string(v.class_),
-        ',"default":',
-        str(int(v.default)),
-        ',"swap":',
-        ("true" if v.swap else "false"),
-        ',"from":',
-        str(int(v.from_)),
-        ',"None":',
-        str(int(v.None_)),
-        ',"NULL":',
-        str(int(v.NULL)),
-        ',"operator":',
-        ("null" if v.operator is None else str(int(v.operator))),
-        ',"this":',
-        "[" + ",".join([fbe_js_FixedKeywords(e0) for e0 in v.this]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_Keywords(o: Any, f: str, b: fbe.Budget) -> Keywords:
@@ -3573,19 +3295,6 @@ def fbe_jr_Keywords(o: Any, f: str, b: fbe.Budget) -> Keywords:
     return v
 
 
-def fbe_js_Route(v: Route) -> str:
-    """Route as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"venue":',
-        fbe.jsonfmt.json_string(v.venue),
-        ',"weight":',
-        fbe.jsonfmt.json_double(v.weight),
-        ',"leg":',
-        str(int(v.leg)),
-        "}",
-    ))
-
-
 def fbe_jr_Route(o: Any, f: str, b: fbe.Budget) -> Route:
     """A Route from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -3600,19 +3309,6 @@ def fbe_jr_Route(o: Any, f: str, b: fbe.Budget) -> Route:
         raise fbe.jsonfmt.unwind(e, "everything.Route", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Routes(v: Routes) -> str:
-    """Routes as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"routes":',
-        "[" + ",".join([fbe_js_Route(e0) for e0 in sorted(v.routes)]) + "]",
-        ',"ranks":',
-        fbe.jsonfmt.json_pairs([fbe_js_Route(k0) + "," + str(int(v0)) for k0, v0 in sorted(v.ranks.items(), key=fbe.buffer.first)]),
-        ',"names":',
-        fbe.jsonfmt.json_pairs([fbe_js_Route(k0) + "," + fbe.jsonfmt.json_string(v0) for k0, v0 in v.names.items()]),
-        "}",
-    ))
 
 
 def fbe_jr_Routes(o: Any, f: str, b: fbe.Budget) -> Routes:
@@ -4285,7 +3981,7 @@ fbe.bind(
     0,
     (fbe_vw_Counted, fbe_vr_Counted),
     final=(fbe_fw_Counted, fbe_fr_Counted),
-    json=(fbe_js_Counted, fbe_jr_Counted),
+    json=fbe_jr_Counted,
 )
 fbe.bind(
     Shifted,
@@ -4294,7 +3990,7 @@ fbe.bind(
     1,
     (fbe_vw_Shifted, fbe_vr_Shifted),
     final=(fbe_fw_Shifted, fbe_fr_Shifted),
-    json=(fbe_js_Shifted, fbe_jr_Shifted),
+    json=fbe_jr_Shifted,
 )
 fbe.bind(
     AfterShift,
@@ -4303,7 +3999,7 @@ fbe.bind(
     2,
     (fbe_vw_AfterShift, fbe_vr_AfterShift),
     final=(fbe_fw_AfterShift, fbe_fr_AfterShift),
-    json=(fbe_js_AfterShift, fbe_jr_AfterShift),
+    json=fbe_jr_AfterShift,
 )
 fbe.bind(
     Fixed,
@@ -4312,7 +4008,7 @@ fbe.bind(
     3,
     (fbe_vw_Fixed, fbe_vr_Fixed),
     final=(fbe_fw_Fixed, fbe_fr_Fixed),
-    json=(fbe_js_Fixed, fbe_jr_Fixed),
+    json=fbe_jr_Fixed,
 )
 fbe.bind(
     Derived,
@@ -4321,7 +4017,7 @@ fbe.bind(
     4,
     (fbe_vw_Derived, fbe_vr_Derived),
     final=(fbe_fw_Derived, fbe_fr_Derived),
-    json=(fbe_js_Derived, fbe_jr_Derived),
+    json=fbe_jr_Derived,
 )
 fbe.bind(
     ImportedBase,
@@ -4330,7 +4026,7 @@ fbe.bind(
     5,
     (fbe_vw_ImportedBase, fbe_vr_ImportedBase),
     final=(fbe_fw_ImportedBase, fbe_fr_ImportedBase),
-    json=(fbe_js_ImportedBase, fbe_jr_ImportedBase),
+    json=fbe_jr_ImportedBase,
 )
 fbe.bind(
     Note,
@@ -4339,7 +4035,7 @@ fbe.bind(
     6,
     (fbe_vw_Note, fbe_vr_Note),
     final=(fbe_fw_Note, fbe_fr_Note),
-    json=(fbe_js_Note, fbe_jr_Note),
+    json=fbe_jr_Note,
 )
 fbe.bind(
     Quiet,
@@ -4348,7 +4044,7 @@ fbe.bind(
     7,
     (fbe_vw_Quiet, fbe_vr_Quiet),
     final=(fbe_fw_Quiet, fbe_fr_Quiet),
-    json=(fbe_js_Quiet, fbe_jr_Quiet),
+    json=fbe_jr_Quiet,
 )
 fbe.bind(
     Empty,
@@ -4357,7 +4053,7 @@ fbe.bind(
     8,
     (fbe_vw_Empty, fbe_vr_Empty),
     final=(fbe_fw_Empty, fbe_fr_Empty),
-    json=(fbe_js_Empty, fbe_jr_Empty),
+    json=fbe_jr_Empty,
 )
 fbe.bind(
     Everything,
@@ -4366,7 +4062,7 @@ fbe.bind(
     9,
     (fbe_vw_Everything, fbe_vr_Everything),
     final=(fbe_fw_Everything, fbe_fr_Everything),
-    json=(fbe_js_Everything, fbe_jr_Everything),
+    json=fbe_jr_Everything,
 )
 fbe.bind(
     PlaceOrder,
@@ -4375,7 +4071,7 @@ fbe.bind(
     10,
     (fbe_vw_PlaceOrder, fbe_vr_PlaceOrder),
     final=(fbe_fw_PlaceOrder, fbe_fr_PlaceOrder),
-    json=(fbe_js_PlaceOrder, fbe_jr_PlaceOrder),
+    json=fbe_jr_PlaceOrder,
 )
 fbe.bind(
     Accepted,
@@ -4384,7 +4080,7 @@ fbe.bind(
     11,
     (fbe_vw_Accepted, fbe_vr_Accepted),
     final=(fbe_fw_Accepted, fbe_fr_Accepted),
-    json=(fbe_js_Accepted, fbe_jr_Accepted),
+    json=fbe_jr_Accepted,
 )
 fbe.bind(
     Rejected,
@@ -4393,7 +4089,7 @@ fbe.bind(
     12,
     (fbe_vw_Rejected, fbe_vr_Rejected),
     final=(fbe_fw_Rejected, fbe_fr_Rejected),
-    json=(fbe_js_Rejected, fbe_jr_Rejected),
+    json=fbe_jr_Rejected,
 )
 fbe.bind(
     Ping,
@@ -4402,7 +4098,7 @@ fbe.bind(
     13,
     (fbe_vw_Ping, fbe_vr_Ping),
     final=(fbe_fw_Ping, fbe_fr_Ping),
-    json=(fbe_js_Ping, fbe_jr_Ping),
+    json=fbe_jr_Ping,
 )
 fbe.bind(
     FixedKeywords,
@@ -4411,7 +4107,7 @@ fbe.bind(
     14,
     (fbe_vw_FixedKeywords, fbe_vr_FixedKeywords),
     final=(fbe_fw_FixedKeywords, fbe_fr_FixedKeywords),
-    json=(fbe_js_FixedKeywords, fbe_jr_FixedKeywords),
+    json=fbe_jr_FixedKeywords,
 )
 fbe.bind(
     Keywords,
@@ -4420,7 +4116,7 @@ fbe.bind(
     15,
     (fbe_vw_Keywords, fbe_vr_Keywords),
     final=(fbe_fw_Keywords, fbe_fr_Keywords),
-    json=(fbe_js_Keywords, fbe_jr_Keywords),
+    json=fbe_jr_Keywords,
 )
 fbe.bind(
     Route,
@@ -4429,7 +4125,7 @@ fbe.bind(
     16,
     (fbe_vw_Route, fbe_vr_Route),
     final=(fbe_fw_Route, fbe_fr_Route),
-    json=(fbe_js_Route, fbe_jr_Route),
+    json=fbe_jr_Route,
 )
 fbe.bind(
     Routes,
@@ -4438,5 +4134,5 @@ fbe.bind(
     17,
     (fbe_vw_Routes, fbe_vr_Routes),
     final=(fbe_fw_Routes, fbe_fr_Routes),
-    json=(fbe_js_Routes, fbe_jr_Routes),
+    json=fbe_jr_Routes,
 )

@@ -268,17 +268,6 @@ class FailureFinalModel(fbe.FinalModel[Failure]):
     fbe_struct = Failure
 
 
-def fbe_js_Instrument(v: Instrument) -> str:
-    """Instrument as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"symbol":',
-        fbe.jsonfmt.json_string(v.symbol),
-        ',"digits":',
-        str(int(v.digits)),
-        "}",
-    ))
-
-
 def fbe_jr_Instrument(o: Any, f: str, b: fbe.Budget) -> Instrument:
     """A Instrument from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -292,17 +281,6 @@ def fbe_jr_Instrument(o: Any, f: str, b: fbe.Budget) -> Instrument:
         raise fbe.jsonfmt.unwind(e, "market.Instrument", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Failure(v: Failure) -> str:
-    """Failure as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"id":',
-        '"' + str(v.id) + '"',
-        ',"reason":',
-        fbe.jsonfmt.json_string(v.reason),
-        "}",
-    ))
 
 
 def fbe_jr_Failure(o: Any, f: str, b: fbe.Budget) -> Failure:
@@ -408,7 +386,7 @@ fbe.bind(
     0,
     (fbe_vw_Instrument, fbe_vr_Instrument),
     final=(fbe_fw_Instrument, fbe_fr_Instrument),
-    json=(fbe_js_Instrument, fbe_jr_Instrument),
+    json=fbe_jr_Instrument,
 )
 fbe.bind(
     Failure,
@@ -417,5 +395,5 @@ fbe.bind(
     1,
     (fbe_vw_Failure, fbe_vr_Failure),
     final=(fbe_fw_Failure, fbe_fr_Failure),
-    json=(fbe_js_Failure, fbe_jr_Failure),
+    json=fbe_jr_Failure,
 )

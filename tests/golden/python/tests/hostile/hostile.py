@@ -483,26 +483,12 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     fbe_struct = Holder
 
 
-def fbe_js_Empty(v: Empty) -> str:
-    """Empty as compact JSON, inherited fields flattened first."""
-    return "{}"
-
-
 def fbe_jr_Empty(o: Any, f: str, b: fbe.Budget) -> Empty:
     """A Empty from parsed JSON; missing members keep their defaults."""
     fbe.jsonfmt.get_object(o, f)
     fbe.jsonfmt.enter(b, 32, "hostile.Empty")
     b.depth -= 1
     return Empty()
-
-
-def fbe_js_Empties(v: Empties) -> str:
-    """Empties as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"items":',
-        "[" + ",".join([fbe_js_Empty(e0) for e0 in v.items]) + "]",
-        "}",
-    ))
 
 
 def fbe_jr_Empties(o: Any, f: str, b: fbe.Budget) -> Empties:
@@ -519,15 +505,6 @@ def fbe_jr_Empties(o: Any, f: str, b: fbe.Budget) -> Empties:
     return v
 
 
-def fbe_js_Wide(v: Wide) -> str:
-    """Wide as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"values":',
-        "[" + ",".join([str(int(e0)) for e0 in v.values]) + "]",
-        "}",
-    ))
-
-
 def fbe_jr_Wide(o: Any, f: str, b: fbe.Budget) -> Wide:
     """A Wide from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -542,15 +519,6 @@ def fbe_jr_Wide(o: Any, f: str, b: fbe.Budget) -> Wide:
     return v
 
 
-def fbe_js_Wides(v: Wides) -> str:
-    """Wides as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"items":',
-        "[" + ",".join([fbe_js_Wide(e0) for e0 in v.items]) + "]",
-        "}",
-    ))
-
-
 def fbe_jr_Wides(o: Any, f: str, b: fbe.Budget) -> Wides:
     """A Wides from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -563,19 +531,6 @@ def fbe_jr_Wides(o: Any, f: str, b: fbe.Budget) -> Wides:
         raise fbe.jsonfmt.unwind(e, "hostile.Wides", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Holder(v: Holder) -> str:
-    """Holder as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"wide":',
-        fbe_js_Wide(v.wide),
-        ',"maybe":',
-        ("null" if v.maybe is None else fbe_js_Wide(v.maybe)),
-        ',"byId":',
-        "{" + ",".join(['"' + str(int(k0)) + '"' + ":" + fbe_js_Wide(v0) for k0, v0 in sorted(v.byId.items(), key=fbe.buffer.first)]) + "}",
-        "}",
-    ))
 
 
 def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
@@ -820,7 +775,7 @@ fbe.bind(
     0,
     (fbe_vw_Empty, fbe_vr_Empty),
     final=(fbe_fw_Empty, fbe_fr_Empty),
-    json=(fbe_js_Empty, fbe_jr_Empty),
+    json=fbe_jr_Empty,
 )
 fbe.bind(
     Empties,
@@ -829,7 +784,7 @@ fbe.bind(
     1,
     (fbe_vw_Empties, fbe_vr_Empties),
     final=(fbe_fw_Empties, fbe_fr_Empties),
-    json=(fbe_js_Empties, fbe_jr_Empties),
+    json=fbe_jr_Empties,
 )
 fbe.bind(
     Wide,
@@ -838,7 +793,7 @@ fbe.bind(
     2,
     (fbe_vw_Wide, fbe_vr_Wide),
     final=(fbe_fw_Wide, fbe_fr_Wide),
-    json=(fbe_js_Wide, fbe_jr_Wide),
+    json=fbe_jr_Wide,
 )
 fbe.bind(
     Wides,
@@ -847,7 +802,7 @@ fbe.bind(
     3,
     (fbe_vw_Wides, fbe_vr_Wides),
     final=(fbe_fw_Wides, fbe_fr_Wides),
-    json=(fbe_js_Wides, fbe_jr_Wides),
+    json=fbe_jr_Wides,
 )
 fbe.bind(
     Holder,
@@ -856,5 +811,5 @@ fbe.bind(
     4,
     (fbe_vw_Holder, fbe_vr_Holder),
     final=(fbe_fw_Holder, fbe_fr_Holder),
-    json=(fbe_js_Holder, fbe_jr_Holder),
+    json=fbe_jr_Holder,
 )

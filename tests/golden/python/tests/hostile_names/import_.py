@@ -15533,19 +15533,6 @@ class HostileFinalModel(fbe.FinalModel[Hostile]):
     fbe_struct = Hostile
 
 
-def fbe_js_Order(v: Order) -> str:
-    """Order as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"side":',
-        str(int(v.side_)),
-        ',"s":',
-        str(int(v.s)),
-        ',"range":',
-        str(int(v.range)),
-        "}",
-    ))
-
-
 def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
     """A Order from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -15560,243 +15547,6 @@ def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
         raise fbe.jsonfmt.unwind(e, "import.Order", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_CppWords(v: CppWords) -> str:
-    """CppWords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"alignas":',
-        str(int(v.alignas)),
-        ',"alignof":',
-        str(int(v.alignof)),
-        ',"and":',
-        fbe.jsonfmt.json_string(v.and_),
-        ',"and_eq":',
-        ("null" if v.and_eq is None else ("true" if v.and_eq else "false")),
-        ',"asm":',
-        str(int(v.asm)),
-        ',"auto":',
-        fbe.jsonfmt.json_double(v.auto),
-        ',"bitand":',
-        str(int(v.bitand)),
-        ',"bitor":',
-        str(int(v.bitor)),
-        ',"break":',
-        "[" + ",".join([str(int(e0)) for e0 in v.break_]) + "]",
-        ',"case":',
-        ("null" if v.case is None else fbe.jsonfmt.json_string(v.case)),
-        ',"catch":',
-        fbe.jsonfmt.json_bytes(v.catch),
-        ',"char8_t":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.char8_t.items(), key=fbe.buffer.first)]) + "}",
-        ',"char16_t":',
-        fbe.jsonfmt.json_decimal(v.char16_t),
-        ',"char32_t":',
-        '"' + str(v.char32_t) + '"',
-        ',"class":',
-        str(int(v.class_)),
-        ',"compl":',
-        fbe.jsonfmt.json_double(v.compl),
-        ',"concept":',
-        str(int(v.concept)),
-        ',"const":',
-        ("null" if v.const is None else str(int(v.const))),
-        ',"consteval":',
-        str(int(v.consteval)),
-        ',"constexpr":',
-        str(int(v.constexpr)),
-        ',"constinit":',
-        fbe.jsonfmt.json_string(v.constinit),
-        ',"const_cast":',
-        ("null" if v.const_cast is None else ("true" if v.const_cast else "false")),
-        ',"continue":',
-        str(int(v.continue_)),
-        ',"co_await":',
-        fbe.jsonfmt.json_double(v.co_await),
-        ',"co_return":',
-        str(int(v.co_return)),
-        ',"co_yield":',
-        str(int(v.co_yield)),
-        ',"decltype":',
-        "[" + ",".join([str(int(e0)) for e0 in v.decltype]) + "]",
-        ',"default":',
-        ("null" if v.default is None else fbe.jsonfmt.json_string(v.default)),
-        ',"delete":',
-        fbe.jsonfmt.json_bytes(v.delete),
-        ',"do":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.do.items(), key=fbe.buffer.first)]) + "}",
-        ',"dynamic_cast":',
-        fbe.jsonfmt.json_decimal(v.dynamic_cast),
-        ',"else":',
-        '"' + str(v.else_) + '"',
-        ',"explicit":',
-        str(int(v.explicit)),
-        ',"export":',
-        fbe.jsonfmt.json_double(v.export),
-        ',"extern":',
-        str(int(v.extern)),
-        ',"final":',
-        ("null" if v.final is None else str(int(v.final))),
-        ',"for":',
-        str(int(v.for_)),
-        ',"friend":',
-        str(int(v.friend)),
-        ',"goto":',
-        fbe.jsonfmt.json_string(v.goto),
-        ',"if":',
-        ("null" if v.if_ is None else ("true" if v.if_ else "false")),
-        ',"import":',
-        str(int(v.import_)),
-        ',"inline":',
-        fbe.jsonfmt.json_double(v.inline),
-        ',"int":',
-        str(int(v.int_)),
-        ',"long":',
-        str(int(v.long)),
-        ',"module":',
-        "[" + ",".join([str(int(e0)) for e0 in v.module]) + "]",
-        ',"mutable":',
-        ("null" if v.mutable is None else fbe.jsonfmt.json_string(v.mutable)),
-        ',"namespace":',
-        fbe.jsonfmt.json_bytes(v.namespace),
-        ',"new":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.new.items(), key=fbe.buffer.first)]) + "}",
-        ',"noexcept":',
-        fbe.jsonfmt.json_decimal(v.noexcept),
-        ',"not":',
-        '"' + str(v.not_) + '"',
-        ',"not_eq":',
-        str(int(v.not_eq)),
-        ',"nullptr":',
-        fbe.jsonfmt.json_double(v.nullptr),
-        ',"operator":',
-        str(int(v.operator)),
-        ',"or":',
-        ("null" if v.or_ is None else str(int(v.or_))),
-        ',"or_eq":',
-        str(int(v.or_eq)),
-        ',"override":',
-        str(int(v.override)),
-        ',"private":',
-        fbe.jsonfmt.json_string(v.private),
-        ',"protected":',
-        ("null" if v.protected is None else ("true" if v.protected else "false")),
-        ',"public":',
-        str(int(v.public)),
-        ',"register":',
-        fbe.jsonfmt.json_double(v.register),
-        ',"reinterpret_cast":',
-        str(int(v.reinterpret_cast)),
-        ',"requires":',
-        str(int(v.requires)),
-        ',"return":',
-        "[" + ",".join([str(int(e0)) for e0 in v.return_]) + "]",
-        ',"short":',
-        ("null" if v.short is None else fbe.jsonfmt.json_string(v.short)),
-        ',"signed":',
-        fbe.jsonfmt.json_bytes(v.signed),
-        ',"sizeof":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.sizeof.items(), key=fbe.buffer.first)]) + "}",
-        ',"static":',
-        fbe.jsonfmt.json_decimal(v.static),
-        ',"static_assert":',
-        '"' + str(v.static_assert) + '"',
-        ',"static_cast":',
-        str(int(v.static_cast)),
-        ',"switch":',
-        fbe.jsonfmt.json_double(v.switch),
-        ',"template":',
-        str(int(v.template)),
-        ',"this":',
-        ("null" if v.this is None else str(int(v.this))),
-        ',"thread_local":',
-        str(int(v.thread_local)),
-        ',"throw":',
-        str(int(v.throw)),
-        ',"try":',
-        fbe.jsonfmt.json_string(v.try_),
-        ',"typedef":',
-        ("null" if v.typedef is None else ("true" if v.typedef else "false")),
-        ',"typeid":',
-        str(int(v.typeid)),
-        ',"typename":',
-        fbe.jsonfmt.json_double(v.typename),
-        ',"union":',
-        str(int(v.union)),
-        ',"unsigned":',
-        str(int(v.unsigned)),
-        ',"using":',
-        "[" + ",".join([str(int(e0)) for e0 in v.using]) + "]",
-        ',"virtual":',
-        ("null" if v.virtual is None else fbe.jsonfmt.json_string(v.virtual)),
-        ',"void":',
-        fbe.jsonfmt.json_bytes(v.void),
-        ',"volatile":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.volatile.items(), key=fbe.buffer.first)]) + "}",
-        ',"wchar_t":',
-        fbe.jsonfmt.json_decimal(v.wchar_t),
-        ',"while":',
-        '"' + str(v.while_) + '"',
-        ',"xor":',
-        str(int(v.xor)),
-        ',"xor_eq":',
-        fbe.jsonfmt.json_double(v.xor_eq),
-        ',"assert":',
-        str(int(v.assert_)),
-        ',"errno":',
-        ("null" if v.errno is None else str(int(v.errno))),
-        ',"EOF":',
-        str(int(v.EOF)),
-        ',"NULL":',
-        str(int(v.NULL)),
-        ',"stdin":',
-        fbe.jsonfmt.json_string(v.stdin),
-        ',"stdout":',
-        ("null" if v.stdout is None else ("true" if v.stdout else "false")),
-        ',"stderr":',
-        str(int(v.stderr)),
-        ',"offsetof":',
-        fbe.jsonfmt.json_double(v.offsetof),
-        ',"std":',
-        str(int(v.std)),
-        ',"FBE":',
-        str(int(v.FBE)),
-        ',"int8_t":',
-        "[" + ",".join([str(int(e0)) for e0 in v.int8_t]) + "]",
-        ',"uint8_t":',
-        ("null" if v.uint8_t is None else fbe.jsonfmt.json_string(v.uint8_t)),
-        ',"int16_t":',
-        fbe.jsonfmt.json_bytes(v.int16_t),
-        ',"uint16_t":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.uint16_t.items(), key=fbe.buffer.first)]) + "}",
-        ',"int32_t":',
-        fbe.jsonfmt.json_decimal(v.int32_t),
-        ',"uint32_t":',
-        '"' + str(v.uint32_t) + '"',
-        ',"int64_t":',
-        str(int(v.int64_t)),
-        ',"uint64_t":',
-        fbe.jsonfmt.json_double(v.uint64_t),
-        ',"size_t":',
-        str(int(v.size_t)),
-        ',"ptrdiff_t":',
-        ("null" if v.ptrdiff_t is None else str(int(v.ptrdiff_t))),
-        ',"nullptr_t":',
-        str(int(v.nullptr_t)),
-        ',"linux":',
-        str(int(v.linux)),
-        ',"unix":',
-        fbe.jsonfmt.json_string(v.unix),
-        ',"BUFSIZ":',
-        ("null" if v.BUFSIZ is None else ("true" if v.BUFSIZ else "false")),
-        ',"INT32_MAX":',
-        str(int(v.INT32_MAX)),
-        ',"CHAR_BIT":',
-        fbe.jsonfmt.json_double(v.CHAR_BIT),
-        ',"EINVAL":',
-        str(int(v.EINVAL)),
-        "}",
-    ))
 
 
 def fbe_jr_CppWords(o: Any, f: str, b: fbe.Budget) -> CppWords:
@@ -15927,103 +15677,6 @@ def fbe_jr_CppWords(o: Any, f: str, b: fbe.Budget) -> CppWords:
     return v
 
 
-def fbe_js_PythonWords(v: PythonWords) -> str:
-    """PythonWords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"False":',
-        str(int(v.False_)),
-        ',"None":',
-        str(int(v.None_)),
-        ',"True":',
-        fbe.jsonfmt.json_string(v.True_),
-        ',"as":',
-        ("null" if v.as_ is None else ("true" if v.as_ else "false")),
-        ',"async":',
-        str(int(v.async_)),
-        ',"await":',
-        fbe.jsonfmt.json_double(v.await_),
-        ',"def":',
-        str(int(v.def_)),
-        ',"del":',
-        str(int(v.del_)),
-        ',"elif":',
-        "[" + ",".join([str(int(e0)) for e0 in v.elif_]) + "]",
-        ',"except":',
-        ("null" if v.except_ is None else fbe.jsonfmt.json_string(v.except_)),
-        ',"finally":',
-        fbe.jsonfmt.json_bytes(v.finally_),
-        ',"from":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.from_.items(), key=fbe.buffer.first)]) + "}",
-        ',"global":',
-        fbe.jsonfmt.json_decimal(v.global_),
-        ',"in":',
-        '"' + str(v.in_) + '"',
-        ',"is":',
-        str(int(v.is_)),
-        ',"lambda":',
-        fbe.jsonfmt.json_double(v.lambda_),
-        ',"nonlocal":',
-        str(int(v.nonlocal_)),
-        ',"pass":',
-        ("null" if v.pass_ is None else str(int(v.pass_))),
-        ',"raise":',
-        str(int(v.raise_)),
-        ',"with":',
-        str(int(v.with_)),
-        ',"yield":',
-        fbe.jsonfmt.json_string(v.yield_),
-        ',"_":',
-        ("null" if v._ is None else ("true" if v._ else "false")),
-        ',"match":',
-        str(int(v.match)),
-        ',"self":',
-        fbe.jsonfmt.json_double(v.self_),
-        ',"cls":',
-        str(int(v.cls_)),
-        ',"print":',
-        str(int(v.print)),
-        ',"len":',
-        "[" + ",".join([str(int(e0)) for e0 in v.len]) + "]",
-        ',"list":',
-        ("null" if v.list_ is None else fbe.jsonfmt.json_string(v.list_)),
-        ',"dict":',
-        fbe.jsonfmt.json_bytes(v.dict_),
-        ',"set":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.set.items(), key=fbe.buffer.first)]) + "}",
-        ',"str":',
-        fbe.jsonfmt.json_decimal(v.str_),
-        ',"object":',
-        '"' + str(v.object_) + '"',
-        ',"super":',
-        str(int(v.super)),
-        ',"isinstance":',
-        fbe.jsonfmt.json_double(v.isinstance),
-        ',"property":',
-        str(int(v.property)),
-        ',"staticmethod":',
-        ("null" if v.staticmethod is None else str(int(v.staticmethod))),
-        ',"classmethod":',
-        str(int(v.classmethod_)),
-        ',"typing":',
-        str(int(v.typing_)),
-        ',"Any":',
-        fbe.jsonfmt.json_string(v.Any_),
-        ',"ClassVar":',
-        ("null" if v.ClassVar_ is None else ("true" if v.ClassVar_ else "false")),
-        ',"Callable":',
-        str(int(v.Callable_)),
-        ',"IntEnum":',
-        fbe.jsonfmt.json_double(v.IntEnum_),
-        ',"IntFlag":',
-        str(int(v.IntFlag_)),
-        ',"PACKAGE":',
-        str(int(v.PACKAGE_)),
-        ',"VERSION":',
-        "[" + ",".join([str(int(e0)) for e0 in v.VERSION_]) + "]",
-        "}",
-    ))
-
-
 def fbe_jr_PythonWords(o: Any, f: str, b: fbe.Budget) -> PythonWords:
     """A PythonWords from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -16082,89 +15735,6 @@ def fbe_jr_PythonWords(o: Any, f: str, b: fbe.Budget) -> PythonWords:
     return v
 
 
-def fbe_js_GoWords(v: GoWords) -> str:
-    """GoWords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"chan":',
-        str(int(v.chan)),
-        ',"defer":',
-        str(int(v.defer)),
-        ',"fallthrough":',
-        fbe.jsonfmt.json_string(v.fallthrough),
-        ',"func":',
-        ("null" if v.func is None else ("true" if v.func else "false")),
-        ',"go":',
-        str(int(v.go)),
-        ',"interface":',
-        fbe.jsonfmt.json_double(v.interface),
-        ',"map":',
-        str(int(v.map)),
-        ',"package":',
-        str(int(v.package)),
-        ',"range":',
-        "[" + ",".join([str(int(e0)) for e0 in v.range]) + "]",
-        ',"select":',
-        ("null" if v.select is None else fbe.jsonfmt.json_string(v.select)),
-        ',"type":',
-        fbe.jsonfmt.json_bytes(v.type),
-        ',"var":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.var.items(), key=fbe.buffer.first)]) + "}",
-        ',"any":',
-        fbe.jsonfmt.json_decimal(v.any),
-        ',"error":',
-        '"' + str(v.error) + '"',
-        ',"rune":',
-        str(int(v.rune)),
-        ',"uint":',
-        fbe.jsonfmt.json_double(v.uint),
-        ',"nil":',
-        str(int(v.nil)),
-        ',"iota":',
-        ("null" if v.iota is None else str(int(v.iota))),
-        ',"cap":',
-        str(int(v.cap)),
-        ',"make":',
-        str(int(v.make)),
-        ',"append":',
-        fbe.jsonfmt.json_string(v.append),
-        ',"copy":',
-        ("null" if v.copy is None else ("true" if v.copy else "false")),
-        ',"panic":',
-        str(int(v.panic)),
-        ',"recover":',
-        fbe.jsonfmt.json_double(v.recover),
-        ',"println":',
-        str(int(v.println)),
-        ',"complex":',
-        str(int(v.complex)),
-        ',"real":',
-        "[" + ",".join([str(int(e0)) for e0 in v.real]) + "]",
-        ',"imag":',
-        ("null" if v.imag is None else fbe.jsonfmt.json_string(v.imag)),
-        ',"close":',
-        fbe.jsonfmt.json_bytes(v.close),
-        ',"min":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.min.items(), key=fbe.buffer.first)]) + "}",
-        ',"max":',
-        fbe.jsonfmt.json_decimal(v.max),
-        ',"clear":',
-        '"' + str(v.clear) + '"',
-        ',"uintptr":',
-        str(int(v.uintptr)),
-        ',"float32":',
-        fbe.jsonfmt.json_double(v.float32),
-        ',"float64":',
-        str(int(v.float64)),
-        ',"complex64":',
-        ("null" if v.complex64 is None else str(int(v.complex64))),
-        ',"complex128":',
-        str(int(v.complex128)),
-        ',"comparable":',
-        str(int(v.comparable)),
-        "}",
-    ))
-
-
 def fbe_jr_GoWords(o: Any, f: str, b: fbe.Budget) -> GoWords:
     """A GoWords from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -16216,77 +15786,6 @@ def fbe_jr_GoWords(o: Any, f: str, b: fbe.Budget) -> GoWords:
     return v
 
 
-def fbe_js_JavaWords(v: JavaWords) -> str:
-    """JavaWords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"abstract":',
-        str(int(v.abstract)),
-        ',"boolean":',
-        str(int(v.boolean)),
-        ',"extends":',
-        fbe.jsonfmt.json_string(v.extends),
-        ',"implements":',
-        ("null" if v.implements is None else ("true" if v.implements else "false")),
-        ',"instanceof":',
-        str(int(v.instanceof)),
-        ',"native":',
-        fbe.jsonfmt.json_double(v.native),
-        ',"strictfp":',
-        str(int(v.strictfp)),
-        ',"synchronized":',
-        str(int(v.synchronized)),
-        ',"throws":',
-        "[" + ",".join([str(int(e0)) for e0 in v.throws]) + "]",
-        ',"transient":',
-        ("null" if v.transient is None else fbe.jsonfmt.json_string(v.transient)),
-        ',"record":',
-        fbe.jsonfmt.json_bytes(v.record),
-        ',"sealed":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.sealed.items(), key=fbe.buffer.first)]) + "}",
-        ',"permits":',
-        fbe.jsonfmt.json_decimal(v.permits),
-        ',"when":',
-        '"' + str(v.when) + '"',
-        ',"open":',
-        str(int(v.open)),
-        ',"exports":',
-        fbe.jsonfmt.json_double(v.exports),
-        ',"opens":',
-        str(int(v.opens)),
-        ',"to":',
-        ("null" if v.to is None else str(int(v.to))),
-        ',"uses":',
-        str(int(v.uses)),
-        ',"provides":',
-        str(int(v.provides)),
-        ',"transitive":',
-        fbe.jsonfmt.json_string(v.transitive),
-        ',"Object":',
-        ("null" if v.Object is None else ("true" if v.Object else "false")),
-        ',"String":',
-        str(int(v.String)),
-        ',"Integer":',
-        fbe.jsonfmt.json_double(v.Integer),
-        ',"Long":',
-        str(int(v.Long)),
-        ',"Math":',
-        str(int(v.Math)),
-        ',"System":',
-        "[" + ",".join([str(int(e0)) for e0 in v.System]) + "]",
-        ',"Override":',
-        ("null" if v.Override is None else fbe.jsonfmt.json_string(v.Override)),
-        ',"Class":',
-        fbe.jsonfmt.json_bytes(v.Class),
-        ',"List":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.List.items(), key=fbe.buffer.first)]) + "}",
-        ',"Map":',
-        fbe.jsonfmt.json_decimal(v.Map),
-        ',"Set":',
-        '"' + str(v.Set) + '"',
-        "}",
-    ))
-
-
 def fbe_jr_JavaWords(o: Any, f: str, b: fbe.Budget) -> JavaWords:
     """A JavaWords from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -16330,93 +15829,6 @@ def fbe_jr_JavaWords(o: Any, f: str, b: fbe.Budget) -> JavaWords:
         raise fbe.jsonfmt.unwind(e, "import.JavaWords", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_KotlinWords(v: KotlinWords) -> str:
-    """KotlinWords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"fun":',
-        str(int(v.fun)),
-        ',"typealias":',
-        str(int(v.typealias)),
-        ',"typeof":',
-        fbe.jsonfmt.json_string(v.typeof),
-        ',"val":',
-        ("null" if v.val is None else ("true" if v.val else "false")),
-        ',"by":',
-        str(int(v.by)),
-        ',"constructor":',
-        fbe.jsonfmt.json_double(v.constructor),
-        ',"delegate":',
-        str(int(v.delegate)),
-        ',"dynamic":',
-        str(int(v.dynamic)),
-        ',"field":',
-        "[" + ",".join([str(int(e0)) for e0 in v.field]) + "]",
-        ',"file":',
-        ("null" if v.file is None else fbe.jsonfmt.json_string(v.file)),
-        ',"get":',
-        fbe.jsonfmt.json_bytes(v.get),
-        ',"init":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.init.items(), key=fbe.buffer.first)]) + "}",
-        ',"param":',
-        fbe.jsonfmt.json_decimal(v.param),
-        ',"receiver":',
-        '"' + str(v.receiver) + '"',
-        ',"setparam":',
-        str(int(v.setparam)),
-        ',"value":',
-        fbe.jsonfmt.json_double(v.value),
-        ',"where":',
-        str(int(v.where)),
-        ',"actual":',
-        ("null" if v.actual is None else str(int(v.actual))),
-        ',"annotation":',
-        str(int(v.annotation)),
-        ',"companion":',
-        str(int(v.companion)),
-        ',"crossinline":',
-        fbe.jsonfmt.json_string(v.crossinline),
-        ',"data":',
-        ("null" if v.data is None else ("true" if v.data else "false")),
-        ',"expect":',
-        str(int(v.expect)),
-        ',"external":',
-        fbe.jsonfmt.json_double(v.external),
-        ',"infix":',
-        str(int(v.infix)),
-        ',"inner":',
-        str(int(v.inner)),
-        ',"internal":',
-        "[" + ",".join([str(int(e0)) for e0 in v.internal]) + "]",
-        ',"lateinit":',
-        ("null" if v.lateinit is None else fbe.jsonfmt.json_string(v.lateinit)),
-        ',"noinline":',
-        fbe.jsonfmt.json_bytes(v.noinline),
-        ',"out":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.out.items(), key=fbe.buffer.first)]) + "}",
-        ',"reified":',
-        fbe.jsonfmt.json_decimal(v.reified),
-        ',"suspend":',
-        '"' + str(v.suspend) + '"',
-        ',"tailrec":',
-        str(int(v.tailrec)),
-        ',"vararg":',
-        fbe.jsonfmt.json_double(v.vararg),
-        ',"it":',
-        str(int(v.it)),
-        ',"Companion":',
-        ("null" if v.Companion is None else str(int(v.Companion))),
-        ',"Unit":',
-        str(int(v.Unit)),
-        ',"Nothing":',
-        str(int(v.Nothing)),
-        ',"Int":',
-        fbe.jsonfmt.json_string(v.Int),
-        ',"Array":',
-        ("null" if v.Array is None else ("true" if v.Array else "false")),
-        "}",
-    ))
 
 
 def fbe_jr_KotlinWords(o: Any, f: str, b: fbe.Budget) -> KotlinWords:
@@ -16470,97 +15882,6 @@ def fbe_jr_KotlinWords(o: Any, f: str, b: fbe.Budget) -> KotlinWords:
         raise fbe.jsonfmt.unwind(e, "import.KotlinWords", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_JsWords(v: JsWords) -> str:
-    """JsWords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"debugger":',
-        str(int(v.debugger)),
-        ',"function":',
-        str(int(v.function)),
-        ',"let":',
-        fbe.jsonfmt.json_string(v.let),
-        ',"of":',
-        ("null" if v.of is None else ("true" if v.of else "false")),
-        ',"declare":',
-        str(int(v.declare)),
-        ',"unknown":',
-        fbe.jsonfmt.json_double(v.unknown),
-        ',"never":',
-        str(int(v.never)),
-        ',"number":',
-        str(int(v.number)),
-        ',"bigint":',
-        "[" + ",".join([str(int(e0)) for e0 in v.bigint]) + "]",
-        ',"symbol":',
-        ("null" if v.symbol is None else fbe.jsonfmt.json_string(v.symbol)),
-        ',"undefined":',
-        fbe.jsonfmt.json_bytes(v.undefined),
-        ',"NaN":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.NaN.items(), key=fbe.buffer.first)]) + "}",
-        ',"Infinity":',
-        fbe.jsonfmt.json_decimal(v.Infinity),
-        ',"Uint8Array":',
-        '"' + str(v.Uint8Array) + '"',
-        ',"Error":',
-        str(int(v.Error)),
-        ',"Number":',
-        fbe.jsonfmt.json_double(v.Number),
-        ',"BigInt":',
-        str(int(v.BigInt)),
-        ',"Boolean":',
-        ("null" if v.Boolean is None else str(int(v.Boolean))),
-        ',"Symbol":',
-        str(int(v.Symbol)),
-        ',"Date":',
-        str(int(v.Date)),
-        ',"JSON":',
-        fbe.jsonfmt.json_string(v.JSON),
-        ',"Promise":',
-        ("null" if v.Promise is None else ("true" if v.Promise else "false")),
-        ',"Partial":',
-        str(int(v.Partial)),
-        ',"Record":',
-        fbe.jsonfmt.json_double(v.Record),
-        ',"globalThis":',
-        str(int(v.globalThis)),
-        ',"arguments":',
-        str(int(v.arguments)),
-        ',"eval":',
-        "[" + ",".join([str(int(e0)) for e0 in v.eval]) + "]",
-        ',"require":',
-        ("null" if v.require is None else fbe.jsonfmt.json_string(v.require)),
-        ',"prototype":',
-        fbe.jsonfmt.json_bytes(v.prototype),
-        ',"__proto__":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.__proto__.items(), key=fbe.buffer.first)]) + "}",
-        ',"toString":',
-        fbe.jsonfmt.json_decimal(v.toString),
-        ',"valueOf":',
-        '"' + str(v.valueOf) + '"',
-        ',"hasOwnProperty":',
-        str(int(v.hasOwnProperty)),
-        ',"isPrototypeOf":',
-        fbe.jsonfmt.json_double(v.isPrototypeOf),
-        ',"propertyIsEnumerable":',
-        str(int(v.propertyIsEnumerable)),
-        ',"toLocaleString":',
-        ("null" if v.toLocaleString is None else str(int(v.toLocaleString))),
-        ',"readonly":',
-        str(int(v.readonly)),
-        ',"keyof":',
-        str(int(v.keyof)),
-        ',"infer":',
-        fbe.jsonfmt.json_string(v.infer),
-        ',"asserts":',
-        ("null" if v.asserts is None else ("true" if v.asserts else "false")),
-        ',"satisfies":',
-        str(int(v.satisfies)),
-        ',"accessor":',
-        fbe.jsonfmt.json_double(v.accessor),
-        "}",
-    ))
 
 
 def fbe_jr_JsWords(o: Any, f: str, b: fbe.Budget) -> JsWords:
@@ -16618,83 +15939,6 @@ def fbe_jr_JsWords(o: Any, f: str, b: fbe.Budget) -> JsWords:
     return v
 
 
-def fbe_js_RustWords(v: RustWords) -> str:
-    """RustWords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"crate":',
-        str(int(v.crate)),
-        ',"dyn":',
-        str(int(v.dyn)),
-        ',"fn":',
-        fbe.jsonfmt.json_string(v.fn),
-        ',"impl":',
-        ("null" if v.impl is None else ("true" if v.impl else "false")),
-        ',"loop":',
-        str(int(v.loop)),
-        ',"mod":',
-        fbe.jsonfmt.json_double(v.mod),
-        ',"move":',
-        str(int(v.move)),
-        ',"mut":',
-        str(int(v.mut)),
-        ',"pub":',
-        "[" + ",".join([str(int(e0)) for e0 in v.pub]) + "]",
-        ',"ref":',
-        ("null" if v.ref is None else fbe.jsonfmt.json_string(v.ref)),
-        ',"Self":',
-        fbe.jsonfmt.json_bytes(v.Self),
-        ',"trait":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.trait.items(), key=fbe.buffer.first)]) + "}",
-        ',"unsafe":',
-        fbe.jsonfmt.json_decimal(v.unsafe),
-        ',"use":',
-        '"' + str(v.use) + '"',
-        ',"become":',
-        str(int(v.become)),
-        ',"box":',
-        fbe.jsonfmt.json_double(v.box),
-        ',"macro":',
-        str(int(v.macro)),
-        ',"priv":',
-        ("null" if v.priv is None else str(int(v.priv))),
-        ',"unsized":',
-        str(int(v.unsized)),
-        ',"gen":',
-        str(int(v.gen)),
-        ',"macro_rules":',
-        fbe.jsonfmt.json_string(v.macro_rules),
-        ',"Option":',
-        ("null" if v.Option is None else ("true" if v.Option else "false")),
-        ',"Some":',
-        str(int(v.Some)),
-        ',"Result":',
-        fbe.jsonfmt.json_double(v.Result),
-        ',"Ok":',
-        str(int(v.Ok)),
-        ',"Err":',
-        str(int(v.Err)),
-        ',"Vec":',
-        "[" + ",".join([str(int(e0)) for e0 in v.Vec]) + "]",
-        ',"Box":',
-        ("null" if v.Box is None else fbe.jsonfmt.json_string(v.Box)),
-        ',"Clone":',
-        fbe.jsonfmt.json_bytes(v.Clone),
-        ',"Copy":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.Copy.items(), key=fbe.buffer.first)]) + "}",
-        ',"Default":',
-        fbe.jsonfmt.json_decimal(v.Default),
-        ',"Drop":',
-        '"' + str(v.Drop) + '"',
-        ',"Send":',
-        str(int(v.Send)),
-        ',"Sync":',
-        fbe.jsonfmt.json_double(v.Sync),
-        ',"Sized":',
-        str(int(v.Sized)),
-        "}",
-    ))
-
-
 def fbe_jr_RustWords(o: Any, f: str, b: fbe.Budget) -> RustWords:
     """A RustWords from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -16743,73 +15987,6 @@ def fbe_jr_RustWords(o: Any, f: str, b: fbe.Budget) -> RustWords:
     return v
 
 
-def fbe_js_CSharpWords(v: CSharpWords) -> str:
-    """CSharpWords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"checked":',
-        str(int(v.checked)),
-        ',"event":',
-        str(int(v.event)),
-        ',"fixed":',
-        fbe.jsonfmt.json_string(v.fixed),
-        ',"foreach":',
-        ("null" if v.foreach is None else ("true" if v.foreach else "false")),
-        ',"implicit":',
-        str(int(v.implicit)),
-        ',"lock":',
-        fbe.jsonfmt.json_double(v.lock),
-        ',"params":',
-        str(int(v.params)),
-        ',"sbyte":',
-        str(int(v.sbyte)),
-        ',"stackalloc":',
-        "[" + ",".join([str(int(e0)) for e0 in v.stackalloc]) + "]",
-        ',"ulong":',
-        ("null" if v.ulong is None else fbe.jsonfmt.json_string(v.ulong)),
-        ',"unchecked":',
-        fbe.jsonfmt.json_bytes(v.unchecked),
-        ',"ushort":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.ushort.items(), key=fbe.buffer.first)]) + "}",
-        ',"add":',
-        fbe.jsonfmt.json_decimal(v.add),
-        ',"alias":',
-        '"' + str(v.alias) + '"',
-        ',"ascending":',
-        str(int(v.ascending)),
-        ',"descending":',
-        fbe.jsonfmt.json_double(v.descending),
-        ',"equals":',
-        str(int(v.equals)),
-        ',"group":',
-        ("null" if v.group is None else str(int(v.group))),
-        ',"into":',
-        str(int(v.into)),
-        ',"join":',
-        str(int(v.join)),
-        ',"nameof":',
-        fbe.jsonfmt.json_string(v.nameof),
-        ',"on":',
-        ("null" if v.on is None else ("true" if v.on else "false")),
-        ',"orderby":',
-        str(int(v.orderby)),
-        ',"partial":',
-        fbe.jsonfmt.json_double(v.partial),
-        ',"remove":',
-        str(int(v.remove)),
-        ',"unmanaged":',
-        str(int(v.unmanaged)),
-        ',"required":',
-        "[" + ",".join([str(int(e0)) for e0 in v.required]) + "]",
-        ',"scoped":',
-        ("null" if v.scoped is None else fbe.jsonfmt.json_string(v.scoped)),
-        ',"managed":',
-        fbe.jsonfmt.json_bytes(v.managed),
-        ',"notnull":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.notnull.items(), key=fbe.buffer.first)]) + "}",
-        "}",
-    ))
-
-
 def fbe_jr_CSharpWords(o: Any, f: str, b: fbe.Budget) -> CSharpWords:
     """A CSharpWords from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -16853,49 +16030,6 @@ def fbe_jr_CSharpWords(o: Any, f: str, b: fbe.Budget) -> CSharpWords:
     return v
 
 
-def fbe_js_RubyWords(v: RubyWords) -> str:
-    """RubyWords as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"BEGIN":',
-        str(int(v.BEGIN)),
-        ',"END":',
-        str(int(v.END)),
-        ',"begin":',
-        fbe.jsonfmt.json_string(v.begin),
-        ',"elsif":',
-        ("null" if v.elsif is None else ("true" if v.elsif else "false")),
-        ',"end":',
-        str(int(v.end)),
-        ',"ensure":',
-        fbe.jsonfmt.json_double(v.ensure),
-        ',"next":',
-        str(int(v.next)),
-        ',"redo":',
-        str(int(v.redo)),
-        ',"rescue":',
-        "[" + ",".join([str(int(e0)) for e0 in v.rescue]) + "]",
-        ',"retry":',
-        ("null" if v.retry is None else fbe.jsonfmt.json_string(v.retry)),
-        ',"then":',
-        fbe.jsonfmt.json_bytes(v.then),
-        ',"undef":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.undef.items(), key=fbe.buffer.first)]) + "}",
-        ',"unless":',
-        fbe.jsonfmt.json_decimal(v.unless),
-        ',"until":',
-        '"' + str(v.until) + '"',
-        ',"__FILE__":',
-        str(int(v.__FILE__)),
-        ',"__LINE__":',
-        fbe.jsonfmt.json_double(v.__LINE__),
-        ',"__ENCODING__":',
-        str(int(v.__ENCODING__)),
-        ',"initialize":',
-        ("null" if v.initialize is None else str(int(v.initialize))),
-        "}",
-    ))
-
-
 def fbe_jr_RubyWords(o: Any, f: str, b: fbe.Budget) -> RubyWords:
     """A RubyWords from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -16927,35 +16061,6 @@ def fbe_jr_RubyWords(o: Any, f: str, b: fbe.Budget) -> RubyWords:
     return v
 
 
-def fbe_js_CppMembers(v: CppMembers) -> str:
-    """CppMembers as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"swap":',
-        str(int(v.swap)),
-        ',"fbe_type":',
-        str(int(v.fbe_type_)),
-        ',"fbe":',
-        fbe.jsonfmt.json_string(v.fbe_),
-        ',"Model":',
-        ("null" if v.Model is None else ("true" if v.Model else "false")),
-        ',"FinalModel":',
-        str(int(v.FinalModel)),
-        ',"FieldModel":',
-        fbe.jsonfmt.json_double(v.FieldModel),
-        ',"buffer":',
-        str(int(v.buffer)),
-        ',"size":',
-        str(int(v.size)),
-        ',"offset":',
-        "[" + ",".join([str(int(e0)) for e0 in v.offset]) + "]",
-        ',"model":',
-        ("null" if v.model is None else fbe.jsonfmt.json_string(v.model)),
-        ',"reset":',
-        fbe.jsonfmt.json_bytes(v.reset),
-        "}",
-    ))
-
-
 def fbe_jr_CppMembers(o: Any, f: str, b: fbe.Budget) -> CppMembers:
     """A CppMembers from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -16978,45 +16083,6 @@ def fbe_jr_CppMembers(o: Any, f: str, b: fbe.Budget) -> CppMembers:
         raise fbe.jsonfmt.unwind(e, "import.CppMembers", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_PythonMembers(v: PythonMembers) -> str:
-    """PythonMembers as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"to_json":',
-        str(int(v.to_json_)),
-        ',"from_json":',
-        str(int(v.from_json_)),
-        ',"to_fbe":',
-        fbe.jsonfmt.json_string(v.to_fbe_),
-        ',"from_fbe":',
-        ("null" if v.from_fbe_ is None else ("true" if v.from_fbe_ else "false")),
-        ',"to_final":',
-        str(int(v.to_final_)),
-        ',"from_final":',
-        fbe.jsonfmt.json_double(v.from_final_),
-        ',"fbe_equal":',
-        str(int(v.fbe_equal_)),
-        ',"fbe_key":',
-        str(int(v.fbe_key_)),
-        ',"fbe_size":',
-        "[" + ",".join([str(int(e0)) for e0 in v.fbe_size]) + "]",
-        ',"__init__":',
-        ("null" if v.__init___ is None else fbe.jsonfmt.json_string(v.__init___)),
-        ',"__slots__":',
-        fbe.jsonfmt.json_bytes(v.__slots___),
-        ',"__class__":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.__class___.items(), key=fbe.buffer.first)]) + "}",
-        ',"__dict__":',
-        fbe.jsonfmt.json_decimal(v.__dict___),
-        ',"__hash__":',
-        '"' + str(v.__hash___) + '"',
-        ',"__eq__":',
-        str(int(v.__eq___)),
-        ',"__private":',
-        fbe.jsonfmt.json_double(v.__private__),
-        "}",
-    ))
 
 
 def fbe_jr_PythonMembers(o: Any, f: str, b: fbe.Budget) -> PythonMembers:
@@ -17046,63 +16112,6 @@ def fbe_jr_PythonMembers(o: Any, f: str, b: fbe.Budget) -> PythonMembers:
         raise fbe.jsonfmt.unwind(e, "import.PythonMembers", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_GoMembers(v: GoMembers) -> str:
-    """GoMembers as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"FBEKey":',
-        str(int(v.FBEKey)),
-        ',"FBEKeyCompare":',
-        str(int(v.FBEKeyCompare)),
-        ',"Reset":',
-        fbe.jsonfmt.json_string(v.Reset),
-        ',"MarshalFBE":',
-        ("null" if v.MarshalFBE is None else ("true" if v.MarshalFBE else "false")),
-        ',"UnmarshalFBE":',
-        str(int(v.UnmarshalFBE)),
-        ',"AppendFBE":',
-        fbe.jsonfmt.json_double(v.AppendFBE),
-        ',"ReadFBE":',
-        str(int(v.ReadFBE)),
-        ',"FBEWrite":',
-        str(int(v.FBEWrite)),
-        ',"FBERead":',
-        "[" + ",".join([str(int(e0)) for e0 in v.FBERead]) + "]",
-        ',"MarshalFinal":',
-        ("null" if v.MarshalFinal is None else fbe.jsonfmt.json_string(v.MarshalFinal)),
-        ',"UnmarshalFinal":',
-        fbe.jsonfmt.json_bytes(v.UnmarshalFinal),
-        ',"AppendFinal":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.AppendFinal.items(), key=fbe.buffer.first)]) + "}",
-        ',"ReadFinal":',
-        fbe.jsonfmt.json_decimal(v.ReadFinal),
-        ',"FBEWriteFinal":',
-        '"' + str(v.FBEWriteFinal) + '"',
-        ',"FBEReadFinal":',
-        str(int(v.FBEReadFinal)),
-        ',"MarshalJSON":',
-        fbe.jsonfmt.json_double(v.MarshalJSON),
-        ',"UnmarshalJSON":',
-        str(int(v.UnmarshalJSON)),
-        ',"AppendJSON":',
-        ("null" if v.AppendJSON is None else str(int(v.AppendJSON))),
-        ',"ReadJSON":',
-        str(int(v.ReadJSON)),
-        ',"FBEWriteJSON":',
-        str(int(v.FBEWriteJSON)),
-        ',"FBEReadJSON":',
-        fbe.jsonfmt.json_string(v.FBEReadJSON),
-        ',"FBEWriteText":',
-        ("null" if v.FBEWriteText is None else ("true" if v.FBEWriteText else "false")),
-        ',"TypeID":',
-        str(int(v.TypeID)),
-        ',"Verify":',
-        fbe.jsonfmt.json_double(v.Verify),
-        ',"VerifyFinal":',
-        str(int(v.VerifyFinal)),
-        "}",
-    ))
 
 
 def fbe_jr_GoMembers(o: Any, f: str, b: fbe.Budget) -> GoMembers:
@@ -17141,65 +16150,6 @@ def fbe_jr_GoMembers(o: Any, f: str, b: fbe.Budget) -> GoMembers:
         raise fbe.jsonfmt.unwind(e, "import.GoMembers", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_JvmMembers(v: JvmMembers) -> str:
-    """JvmMembers as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"TYPE_ID":',
-        str(int(v.TYPE_ID)),
-        ',"KEY_ORDER":',
-        str(int(v.KEY_ORDER)),
-        ',"toFbe":',
-        fbe.jsonfmt.json_string(v.toFbe),
-        ',"fromFbe":',
-        ("null" if v.fromFbe is None else ("true" if v.fromFbe else "false")),
-        ',"readFbe":',
-        str(int(v.readFbe)),
-        ',"writeFbe":',
-        fbe.jsonfmt.json_double(v.writeFbe),
-        ',"verifyFbe":',
-        str(int(v.verifyFbe)),
-        ',"toFinal":',
-        str(int(v.toFinal)),
-        ',"fromFinal":',
-        "[" + ",".join([str(int(e0)) for e0 in v.fromFinal]) + "]",
-        ',"readFinal":',
-        ("null" if v.readFinal is None else fbe.jsonfmt.json_string(v.readFinal)),
-        ',"writeFinal":',
-        fbe.jsonfmt.json_bytes(v.writeFinal),
-        ',"verifyFinal":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.verifyFinal.items(), key=fbe.buffer.first)]) + "}",
-        ',"toJson":',
-        fbe.jsonfmt.json_decimal(v.toJson),
-        ',"fromJson":',
-        '"' + str(v.fromJson) + '"',
-        ',"writeJson":',
-        str(int(v.writeJson)),
-        ',"readJson":',
-        fbe.jsonfmt.json_double(v.readJson),
-        ',"hashCode":',
-        str(int(v.hashCode)),
-        ',"getClass":',
-        ("null" if v.getClass is None else str(int(v.getClass))),
-        ',"clone":',
-        str(int(v.clone_)),
-        ',"finalize":',
-        str(int(v.finalize)),
-        ',"wait":',
-        fbe.jsonfmt.json_string(v.wait),
-        ',"notify":',
-        ("null" if v.notify is None else ("true" if v.notify else "false")),
-        ',"notifyAll":',
-        str(int(v.notifyAll)),
-        ',"javaClass":',
-        fbe.jsonfmt.json_double(v.javaClass),
-        ',"component1":',
-        str(int(v.component1)),
-        ',"fbeLevels":',
-        str(int(v.fbeLevels)),
-        "}",
-    ))
 
 
 def fbe_jr_JvmMembers(o: Any, f: str, b: fbe.Budget) -> JvmMembers:
@@ -17241,21 +16191,6 @@ def fbe_jr_JvmMembers(o: Any, f: str, b: fbe.Budget) -> JvmMembers:
     return v
 
 
-def fbe_js_JsMembers(v: JsMembers) -> str:
-    """JsMembers as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"fbeKey":',
-        str(int(v.fbeKey)),
-        ',"toJSON":',
-        str(int(v.toJSON)),
-        ',"toText":',
-        fbe.jsonfmt.json_string(v.toText),
-        ',"verify":',
-        ("null" if v.verify is None else ("true" if v.verify else "false")),
-        "}",
-    ))
-
-
 def fbe_jr_JsMembers(o: Any, f: str, b: fbe.Budget) -> JsMembers:
     """A JsMembers from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17271,69 +16206,6 @@ def fbe_jr_JsMembers(o: Any, f: str, b: fbe.Budget) -> JsMembers:
         raise fbe.jsonfmt.unwind(e, "import.JsMembers", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_RuntimeNames(v: RuntimeNames) -> str:
-    """RuntimeNames as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Buffer":',
-        str(int(v.Buffer)),
-        ',"WriteBuffer":',
-        str(int(v.WriteBuffer)),
-        ',"ReadBuffer":',
-        fbe.jsonfmt.json_string(v.ReadBuffer),
-        ',"Reader":',
-        ("null" if v.Reader is None else ("true" if v.Reader else "false")),
-        ',"Writer":',
-        str(int(v.Writer)),
-        ',"Limits":',
-        fbe.jsonfmt.json_double(v.Limits),
-        ',"Decimal":',
-        str(int(v.Decimal_)),
-        ',"Uuid":',
-        str(int(v.Uuid)),
-        ',"UUID":',
-        "[" + ",".join([str(int(e0)) for e0 in v.UUID]) + "]",
-        ',"Timestamp":',
-        ("null" if v.Timestamp is None else fbe.jsonfmt.json_string(v.Timestamp)),
-        ',"JsonWriter":',
-        fbe.jsonfmt.json_bytes(v.JsonWriter),
-        ',"JsonReader":',
-        "{" + ",".join([fbe.jsonfmt.json_string(k0) + ":" + str(int(v0)) for k0, v0 in sorted(v.JsonReader.items(), key=fbe.buffer.first)]) + "}",
-        ',"DecodeError":',
-        fbe.jsonfmt.json_decimal(v.DecodeError),
-        ',"EncodeError":',
-        '"' + str(v.EncodeError) + '"',
-        ',"DecodeException":',
-        str(int(v.DecodeException)),
-        ',"EncodeException":',
-        fbe.jsonfmt.json_double(v.EncodeException),
-        ',"Sender":',
-        str(int(v.Sender_)),
-        ',"Receiver":',
-        ("null" if v.Receiver_ is None else str(int(v.Receiver_))),
-        ',"Client":',
-        str(int(v.Client_)),
-        ',"Proxy":',
-        str(int(v.Proxy_)),
-        ',"Handler":',
-        fbe.jsonfmt.json_string(v.Handler),
-        ',"Text":',
-        ("null" if v.Text is None else ("true" if v.Text else "false")),
-        ',"Compare":',
-        str(int(v.Compare)),
-        ',"Decimals":',
-        fbe.jsonfmt.json_double(v.Decimals),
-        ',"Uuids":',
-        str(int(v.Uuids)),
-        ',"Timestamps":',
-        str(int(v.Timestamps)),
-        ',"Utf8":',
-        "[" + ",".join([str(int(e0)) for e0 in v.Utf8]) + "]",
-        ',"Requests":',
-        ("null" if v.Requests is None else fbe.jsonfmt.json_string(v.Requests)),
-        "}",
-    ))
 
 
 def fbe_jr_RuntimeNames(o: Any, f: str, b: fbe.Budget) -> RuntimeNames:
@@ -17377,15 +16249,6 @@ def fbe_jr_RuntimeNames(o: Any, f: str, b: fbe.Budget) -> RuntimeNames:
     return v
 
 
-def fbe_js_class(v: class_) -> str:
-    """class as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"class":',
-        str(int(v.class__)),
-        "}",
-    ))
-
-
 def fbe_jr_class(o: Any, f: str, b: fbe.Budget) -> class_:
     """A class from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17398,15 +16261,6 @@ def fbe_jr_class(o: Any, f: str, b: fbe.Budget) -> class_:
         raise fbe.jsonfmt.unwind(e, "import.class", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Object(v: Object) -> str:
-    """Object as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Object":',
-        str(int(v.Object_)),
-        "}",
-    ))
 
 
 def fbe_jr_Object(o: Any, f: str, b: fbe.Budget) -> Object:
@@ -17423,15 +16277,6 @@ def fbe_jr_Object(o: Any, f: str, b: fbe.Budget) -> Object:
     return v
 
 
-def fbe_js_String(v: String) -> str:
-    """String as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"String":',
-        str(int(v.String_)),
-        "}",
-    ))
-
-
 def fbe_jr_String(o: Any, f: str, b: fbe.Budget) -> String:
     """A String from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17444,15 +16289,6 @@ def fbe_jr_String(o: Any, f: str, b: fbe.Budget) -> String:
         raise fbe.jsonfmt.unwind(e, "import.String", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_List(v: List) -> str:
-    """List as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"List":',
-        str(int(v.List_)),
-        "}",
-    ))
 
 
 def fbe_jr_List(o: Any, f: str, b: fbe.Budget) -> List:
@@ -17469,15 +16305,6 @@ def fbe_jr_List(o: Any, f: str, b: fbe.Budget) -> List:
     return v
 
 
-def fbe_js_Map(v: Map) -> str:
-    """Map as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Map":',
-        str(int(v.Map_)),
-        "}",
-    ))
-
-
 def fbe_jr_Map(o: Any, f: str, b: fbe.Budget) -> Map:
     """A Map from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17490,15 +16317,6 @@ def fbe_jr_Map(o: Any, f: str, b: fbe.Budget) -> Map:
         raise fbe.jsonfmt.unwind(e, "import.Map", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Model(v: Model) -> str:
-    """Model as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Model":',
-        str(int(v.Model_)),
-        "}",
-    ))
 
 
 def fbe_jr_Model(o: Any, f: str, b: fbe.Budget) -> Model:
@@ -17515,15 +16333,6 @@ def fbe_jr_Model(o: Any, f: str, b: fbe.Budget) -> Model:
     return v
 
 
-def fbe_js_FinalModel(v: FinalModel) -> str:
-    """FinalModel as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"FinalModel":',
-        str(int(v.FinalModel_)),
-        "}",
-    ))
-
-
 def fbe_jr_FinalModel(o: Any, f: str, b: fbe.Budget) -> FinalModel:
     """A FinalModel from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17536,15 +16345,6 @@ def fbe_jr_FinalModel(o: Any, f: str, b: fbe.Budget) -> FinalModel:
         raise fbe.jsonfmt.unwind(e, "import.FinalModel", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Buffer(v: Buffer) -> str:
-    """Buffer as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Buffer":',
-        str(int(v.Buffer_)),
-        "}",
-    ))
 
 
 def fbe_jr_Buffer(o: Any, f: str, b: fbe.Budget) -> Buffer:
@@ -17561,15 +16361,6 @@ def fbe_jr_Buffer(o: Any, f: str, b: fbe.Budget) -> Buffer:
     return v
 
 
-def fbe_js_Reader(v: Reader) -> str:
-    """Reader as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Reader":',
-        str(int(v.Reader_)),
-        "}",
-    ))
-
-
 def fbe_jr_Reader(o: Any, f: str, b: fbe.Budget) -> Reader:
     """A Reader from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17582,15 +16373,6 @@ def fbe_jr_Reader(o: Any, f: str, b: fbe.Budget) -> Reader:
         raise fbe.jsonfmt.unwind(e, "import.Reader", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Writer(v: Writer) -> str:
-    """Writer as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Writer":',
-        str(int(v.Writer_)),
-        "}",
-    ))
 
 
 def fbe_jr_Writer(o: Any, f: str, b: fbe.Budget) -> Writer:
@@ -17607,15 +16389,6 @@ def fbe_jr_Writer(o: Any, f: str, b: fbe.Budget) -> Writer:
     return v
 
 
-def fbe_js_Limits(v: Limits) -> str:
-    """Limits as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Limits":',
-        str(int(v.Limits_)),
-        "}",
-    ))
-
-
 def fbe_jr_Limits(o: Any, f: str, b: fbe.Budget) -> Limits:
     """A Limits from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17628,15 +16401,6 @@ def fbe_jr_Limits(o: Any, f: str, b: fbe.Budget) -> Limits:
         raise fbe.jsonfmt.unwind(e, "import.Limits", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_DecodeError(v: DecodeError) -> str:
-    """DecodeError as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"DecodeError":',
-        str(int(v.DecodeError_)),
-        "}",
-    ))
 
 
 def fbe_jr_DecodeError(o: Any, f: str, b: fbe.Budget) -> DecodeError:
@@ -17653,15 +16417,6 @@ def fbe_jr_DecodeError(o: Any, f: str, b: fbe.Budget) -> DecodeError:
     return v
 
 
-def fbe_js_DecodeException(v: DecodeException) -> str:
-    """DecodeException as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"DecodeException":',
-        str(int(v.DecodeException_)),
-        "}",
-    ))
-
-
 def fbe_jr_DecodeException(o: Any, f: str, b: fbe.Budget) -> DecodeException:
     """A DecodeException from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17674,15 +16429,6 @@ def fbe_jr_DecodeException(o: Any, f: str, b: fbe.Budget) -> DecodeException:
         raise fbe.jsonfmt.unwind(e, "import.DecodeException", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Decimal(v: Decimal_) -> str:
-    """Decimal as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Decimal":',
-        str(int(v.Decimal__)),
-        "}",
-    ))
 
 
 def fbe_jr_Decimal(o: Any, f: str, b: fbe.Budget) -> Decimal_:
@@ -17699,15 +16445,6 @@ def fbe_jr_Decimal(o: Any, f: str, b: fbe.Budget) -> Decimal_:
     return v
 
 
-def fbe_js_Uuid(v: Uuid) -> str:
-    """Uuid as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Uuid":',
-        str(int(v.Uuid_)),
-        "}",
-    ))
-
-
 def fbe_jr_Uuid(o: Any, f: str, b: fbe.Budget) -> Uuid:
     """A Uuid from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17720,15 +16457,6 @@ def fbe_jr_Uuid(o: Any, f: str, b: fbe.Budget) -> Uuid:
         raise fbe.jsonfmt.unwind(e, "import.Uuid", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_UUID(v: UUID) -> str:
-    """UUID as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"UUID":',
-        str(int(v.UUID_)),
-        "}",
-    ))
 
 
 def fbe_jr_UUID(o: Any, f: str, b: fbe.Budget) -> UUID:
@@ -17745,15 +16473,6 @@ def fbe_jr_UUID(o: Any, f: str, b: fbe.Budget) -> UUID:
     return v
 
 
-def fbe_js_Timestamp(v: Timestamp) -> str:
-    """Timestamp as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Timestamp":',
-        str(int(v.Timestamp_)),
-        "}",
-    ))
-
-
 def fbe_jr_Timestamp(o: Any, f: str, b: fbe.Budget) -> Timestamp:
     """A Timestamp from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17766,15 +16485,6 @@ def fbe_jr_Timestamp(o: Any, f: str, b: fbe.Budget) -> Timestamp:
         raise fbe.jsonfmt.unwind(e, "import.Timestamp", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Sender(v: Sender_) -> str:
-    """Sender as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Sender":',
-        str(int(v.Sender__)),
-        "}",
-    ))
 
 
 def fbe_jr_Sender(o: Any, f: str, b: fbe.Budget) -> Sender_:
@@ -17791,15 +16501,6 @@ def fbe_jr_Sender(o: Any, f: str, b: fbe.Budget) -> Sender_:
     return v
 
 
-def fbe_js_Receiver(v: Receiver_) -> str:
-    """Receiver as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Receiver":',
-        str(int(v.Receiver__)),
-        "}",
-    ))
-
-
 def fbe_jr_Receiver(o: Any, f: str, b: fbe.Budget) -> Receiver_:
     """A Receiver from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17812,15 +16513,6 @@ def fbe_jr_Receiver(o: Any, f: str, b: fbe.Budget) -> Receiver_:
         raise fbe.jsonfmt.unwind(e, "import.Receiver", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Client(v: Client_) -> str:
-    """Client as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Client":',
-        str(int(v.Client__)),
-        "}",
-    ))
 
 
 def fbe_jr_Client(o: Any, f: str, b: fbe.Budget) -> Client_:
@@ -17837,15 +16529,6 @@ def fbe_jr_Client(o: Any, f: str, b: fbe.Budget) -> Client_:
     return v
 
 
-def fbe_js_Proxy(v: Proxy_) -> str:
-    """Proxy as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Proxy":',
-        str(int(v.Proxy__)),
-        "}",
-    ))
-
-
 def fbe_jr_Proxy(o: Any, f: str, b: fbe.Budget) -> Proxy_:
     """A Proxy from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17858,15 +16541,6 @@ def fbe_jr_Proxy(o: Any, f: str, b: fbe.Budget) -> Proxy_:
         raise fbe.jsonfmt.unwind(e, "import.Proxy", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Handler(v: Handler) -> str:
-    """Handler as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Handler":',
-        str(int(v.Handler_)),
-        "}",
-    ))
 
 
 def fbe_jr_Handler(o: Any, f: str, b: fbe.Budget) -> Handler:
@@ -17883,15 +16557,6 @@ def fbe_jr_Handler(o: Any, f: str, b: fbe.Budget) -> Handler:
     return v
 
 
-def fbe_js_fbe(v: Xfbe_) -> str:
-    """fbe as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"fbe":',
-        str(int(v.fbe_)),
-        "}",
-    ))
-
-
 def fbe_jr_fbe(o: Any, f: str, b: fbe.Budget) -> Xfbe_:
     """A fbe from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17904,15 +16569,6 @@ def fbe_jr_fbe(o: Any, f: str, b: fbe.Budget) -> Xfbe_:
         raise fbe.jsonfmt.unwind(e, "import.fbe", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_FBE(v: FBE) -> str:
-    """FBE as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"FBE":',
-        str(int(v.FBE_)),
-        "}",
-    ))
 
 
 def fbe_jr_FBE(o: Any, f: str, b: fbe.Budget) -> FBE:
@@ -17929,15 +16585,6 @@ def fbe_jr_FBE(o: Any, f: str, b: fbe.Budget) -> FBE:
     return v
 
 
-def fbe_js_std(v: std) -> str:
-    """std as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"std":',
-        str(int(v.std_)),
-        "}",
-    ))
-
-
 def fbe_jr_std(o: Any, f: str, b: fbe.Budget) -> std:
     """A std from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17950,15 +16597,6 @@ def fbe_jr_std(o: Any, f: str, b: fbe.Budget) -> std:
         raise fbe.jsonfmt.unwind(e, "import.std", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Companion(v: Companion) -> str:
-    """Companion as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Companion":',
-        str(int(v.Companion_)),
-        "}",
-    ))
 
 
 def fbe_jr_Companion(o: Any, f: str, b: fbe.Budget) -> Companion:
@@ -17975,15 +16613,6 @@ def fbe_jr_Companion(o: Any, f: str, b: fbe.Budget) -> Companion:
     return v
 
 
-def fbe_js_Any(v: Any_) -> str:
-    """Any as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Any":',
-        str(int(v.Any__)),
-        "}",
-    ))
-
-
 def fbe_jr_Any(o: Any, f: str, b: fbe.Budget) -> Any_:
     """A Any from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -17996,15 +16625,6 @@ def fbe_jr_Any(o: Any, f: str, b: fbe.Budget) -> Any_:
         raise fbe.jsonfmt.unwind(e, "import.Any", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Self(v: Self) -> str:
-    """Self as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Self":',
-        str(int(v.Self_)),
-        "}",
-    ))
 
 
 def fbe_jr_Self(o: Any, f: str, b: fbe.Budget) -> Self:
@@ -18021,15 +16641,6 @@ def fbe_jr_Self(o: Any, f: str, b: fbe.Budget) -> Self:
     return v
 
 
-def fbe_js_self(v: self_) -> str:
-    """self as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"self":',
-        str(int(v.self__)),
-        "}",
-    ))
-
-
 def fbe_jr_self(o: Any, f: str, b: fbe.Budget) -> self_:
     """A self from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18042,15 +16653,6 @@ def fbe_jr_self(o: Any, f: str, b: fbe.Budget) -> self_:
         raise fbe.jsonfmt.unwind(e, "import.self", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_None(v: None_) -> str:
-    """None as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"None":',
-        str(int(v.None__)),
-        "}",
-    ))
 
 
 def fbe_jr_None(o: Any, f: str, b: fbe.Budget) -> None_:
@@ -18067,15 +16669,6 @@ def fbe_jr_None(o: Any, f: str, b: fbe.Budget) -> None_:
     return v
 
 
-def fbe_js_Option(v: Option) -> str:
-    """Option as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Option":',
-        str(int(v.Option_)),
-        "}",
-    ))
-
-
 def fbe_jr_Option(o: Any, f: str, b: fbe.Budget) -> Option:
     """A Option from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18088,15 +16681,6 @@ def fbe_jr_Option(o: Any, f: str, b: fbe.Budget) -> Option:
         raise fbe.jsonfmt.unwind(e, "import.Option", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Result(v: Result) -> str:
-    """Result as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Result":',
-        str(int(v.Result_)),
-        "}",
-    ))
 
 
 def fbe_jr_Result(o: Any, f: str, b: fbe.Budget) -> Result:
@@ -18113,15 +16697,6 @@ def fbe_jr_Result(o: Any, f: str, b: fbe.Budget) -> Result:
     return v
 
 
-def fbe_js_Vec(v: Vec) -> str:
-    """Vec as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Vec":',
-        str(int(v.Vec_)),
-        "}",
-    ))
-
-
 def fbe_jr_Vec(o: Any, f: str, b: fbe.Budget) -> Vec:
     """A Vec from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18134,15 +16709,6 @@ def fbe_jr_Vec(o: Any, f: str, b: fbe.Budget) -> Vec:
         raise fbe.jsonfmt.unwind(e, "import.Vec", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Box(v: Box) -> str:
-    """Box as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Box":',
-        str(int(v.Box_)),
-        "}",
-    ))
 
 
 def fbe_jr_Box(o: Any, f: str, b: fbe.Budget) -> Box:
@@ -18159,15 +16725,6 @@ def fbe_jr_Box(o: Any, f: str, b: fbe.Budget) -> Box:
     return v
 
 
-def fbe_js_Error(v: Error) -> str:
-    """Error as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Error":',
-        str(int(v.Error_)),
-        "}",
-    ))
-
-
 def fbe_jr_Error(o: Any, f: str, b: fbe.Budget) -> Error:
     """A Error from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18180,15 +16737,6 @@ def fbe_jr_Error(o: Any, f: str, b: fbe.Budget) -> Error:
         raise fbe.jsonfmt.unwind(e, "import.Error", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Exception(v: Exception_) -> str:
-    """Exception as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Exception":',
-        str(int(v.Exception)),
-        "}",
-    ))
 
 
 def fbe_jr_Exception(o: Any, f: str, b: fbe.Budget) -> Exception_:
@@ -18205,15 +16753,6 @@ def fbe_jr_Exception(o: Any, f: str, b: fbe.Budget) -> Exception_:
     return v
 
 
-def fbe_js_Text(v: Text) -> str:
-    """Text as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Text":',
-        str(int(v.Text_)),
-        "}",
-    ))
-
-
 def fbe_jr_Text(o: Any, f: str, b: fbe.Budget) -> Text:
     """A Text from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18226,15 +16765,6 @@ def fbe_jr_Text(o: Any, f: str, b: fbe.Budget) -> Text:
         raise fbe.jsonfmt.unwind(e, "import.Text", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_JsonWriter(v: JsonWriter) -> str:
-    """JsonWriter as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"JsonWriter":',
-        str(int(v.JsonWriter_)),
-        "}",
-    ))
 
 
 def fbe_jr_JsonWriter(o: Any, f: str, b: fbe.Budget) -> JsonWriter:
@@ -18251,15 +16781,6 @@ def fbe_jr_JsonWriter(o: Any, f: str, b: fbe.Budget) -> JsonWriter:
     return v
 
 
-def fbe_js_int32_t(v: int32_t) -> str:
-    """int32_t as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"int32_t":',
-        str(int(v.int32_t_)),
-        "}",
-    ))
-
-
 def fbe_jr_int32_t(o: Any, f: str, b: fbe.Budget) -> int32_t:
     """A int32_t from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18272,15 +16793,6 @@ def fbe_jr_int32_t(o: Any, f: str, b: fbe.Budget) -> int32_t:
         raise fbe.jsonfmt.unwind(e, "import.int32_t", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_size_t(v: size_t) -> str:
-    """size_t as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"size_t":',
-        str(int(v.size_t_)),
-        "}",
-    ))
 
 
 def fbe_jr_size_t(o: Any, f: str, b: fbe.Budget) -> size_t:
@@ -18297,15 +16809,6 @@ def fbe_jr_size_t(o: Any, f: str, b: fbe.Budget) -> size_t:
     return v
 
 
-def fbe_js_list(v: list_) -> str:
-    """list as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"list":',
-        str(int(v.list)),
-        "}",
-    ))
-
-
 def fbe_jr_list(o: Any, f: str, b: fbe.Budget) -> list_:
     """A list from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18318,15 +16821,6 @@ def fbe_jr_list(o: Any, f: str, b: fbe.Budget) -> list_:
         raise fbe.jsonfmt.unwind(e, "import.list", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_object(v: object_) -> str:
-    """object as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"object":',
-        str(int(v.object__)),
-        "}",
-    ))
 
 
 def fbe_jr_object(o: Any, f: str, b: fbe.Budget) -> object_:
@@ -18343,15 +16837,6 @@ def fbe_jr_object(o: Any, f: str, b: fbe.Budget) -> object_:
     return v
 
 
-def fbe_js_v(v: v_) -> str:
-    """v as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"v":',
-        str(int(v.v)),
-        "}",
-    ))
-
-
 def fbe_jr_v(o: Any, f: str, b: fbe.Budget) -> v_:
     """A v from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18364,15 +16849,6 @@ def fbe_jr_v(o: Any, f: str, b: fbe.Budget) -> v_:
         raise fbe.jsonfmt.unwind(e, "import.v", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_r(v: r_) -> str:
-    """r as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"r":',
-        str(int(v.r)),
-        "}",
-    ))
 
 
 def fbe_jr_r(o: Any, f: str, b: fbe.Budget) -> r_:
@@ -18389,15 +16865,6 @@ def fbe_jr_r(o: Any, f: str, b: fbe.Budget) -> r_:
     return v
 
 
-def fbe_js_w(v: w_) -> str:
-    """w as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"w":',
-        str(int(v.w)),
-        "}",
-    ))
-
-
 def fbe_jr_w(o: Any, f: str, b: fbe.Budget) -> w_:
     """A w from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18410,15 +16877,6 @@ def fbe_jr_w(o: Any, f: str, b: fbe.Budget) -> w_:
         raise fbe.jsonfmt.unwind(e, "import.w", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_SideBuy(v: SideBuy) -> str:
-    """SideBuy as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"SideBuy":',
-        str(int(v.SideBuy_)),
-        "}",
-    ))
 
 
 def fbe_jr_SideBuy(o: Any, f: str, b: fbe.Budget) -> SideBuy:
@@ -18435,15 +16893,6 @@ def fbe_jr_SideBuy(o: Any, f: str, b: fbe.Budget) -> SideBuy:
     return v
 
 
-def fbe_js_OrderKey(v: OrderKey) -> str:
-    """OrderKey as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"OrderKey":',
-        str(int(v.OrderKey_)),
-        "}",
-    ))
-
-
 def fbe_jr_OrderKey(o: Any, f: str, b: fbe.Budget) -> OrderKey:
     """A OrderKey from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18456,15 +16905,6 @@ def fbe_jr_OrderKey(o: Any, f: str, b: fbe.Budget) -> OrderKey:
         raise fbe.jsonfmt.unwind(e, "import.OrderKey", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_textOfside(v: textOfside) -> str:
-    """textOfside as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"textOfside":',
-        str(int(v.textOfside_)),
-        "}",
-    ))
 
 
 def fbe_jr_textOfside(o: Any, f: str, b: fbe.Budget) -> textOfside:
@@ -18481,15 +16921,6 @@ def fbe_jr_textOfside(o: Any, f: str, b: fbe.Budget) -> textOfside:
     return v
 
 
-def fbe_js_DECIMAL_1(v: DECIMAL_1) -> str:
-    """DECIMAL_1 as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"DECIMAL_1":',
-        str(int(v.DECIMAL_1_)),
-        "}",
-    ))
-
-
 def fbe_jr_DECIMAL_1(o: Any, f: str, b: fbe.Budget) -> DECIMAL_1:
     """A DECIMAL_1 from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18502,15 +16933,6 @@ def fbe_jr_DECIMAL_1(o: Any, f: str, b: fbe.Budget) -> DECIMAL_1:
         raise fbe.jsonfmt.unwind(e, "import.DECIMAL_1", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_OrderModel(v: OrderModel) -> str:
-    """OrderModel as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"OrderModel":',
-        str(int(v.OrderModel_)),
-        "}",
-    ))
 
 
 def fbe_jr_OrderModel(o: Any, f: str, b: fbe.Budget) -> OrderModel:
@@ -18527,15 +16949,6 @@ def fbe_jr_OrderModel(o: Any, f: str, b: fbe.Budget) -> OrderModel:
     return v
 
 
-def fbe_js_OrderFinal(v: OrderFinal) -> str:
-    """OrderFinal as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"OrderFinal":',
-        str(int(v.OrderFinal_)),
-        "}",
-    ))
-
-
 def fbe_jr_OrderFinal(o: Any, f: str, b: fbe.Budget) -> OrderFinal:
     """A OrderFinal from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18548,15 +16961,6 @@ def fbe_jr_OrderFinal(o: Any, f: str, b: fbe.Budget) -> OrderFinal:
         raise fbe.jsonfmt.unwind(e, "import.OrderFinal", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_NewOrder(v: NewOrder) -> str:
-    """NewOrder as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"NewOrder":',
-        str(int(v.NewOrder_)),
-        "}",
-    ))
 
 
 def fbe_jr_NewOrder(o: Any, f: str, b: fbe.Budget) -> NewOrder:
@@ -18573,15 +16977,6 @@ def fbe_jr_NewOrder(o: Any, f: str, b: fbe.Budget) -> NewOrder:
     return v
 
 
-def fbe_js_VerifyFBEOrder(v: VerifyFBEOrder) -> str:
-    """VerifyFBEOrder as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"VerifyFBEOrder":',
-        str(int(v.VerifyFBEOrder_)),
-        "}",
-    ))
-
-
 def fbe_jr_VerifyFBEOrder(o: Any, f: str, b: fbe.Budget) -> VerifyFBEOrder:
     """A VerifyFBEOrder from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18594,15 +16989,6 @@ def fbe_jr_VerifyFBEOrder(o: Any, f: str, b: fbe.Budget) -> VerifyFBEOrder:
         raise fbe.jsonfmt.unwind(e, "import.VerifyFBEOrder", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_fbe_vr_Order(v: Xfbe_vr_Order) -> str:
-    """fbe_vr_Order as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"fbe_vr_Order":',
-        str(int(v.fbe_vr_Order)),
-        "}",
-    ))
 
 
 def fbe_jr_fbe_vr_Order(o: Any, f: str, b: fbe.Budget) -> Xfbe_vr_Order:
@@ -18619,15 +17005,6 @@ def fbe_jr_fbe_vr_Order(o: Any, f: str, b: fbe.Budget) -> Xfbe_vr_Order:
     return v
 
 
-def fbe_js_e1(v: e1_) -> str:
-    """e1 as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"e1":',
-        str(int(v.e1)),
-        "}",
-    ))
-
-
 def fbe_jr_e1(o: Any, f: str, b: fbe.Budget) -> e1_:
     """A e1 from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18640,15 +17017,6 @@ def fbe_jr_e1(o: Any, f: str, b: fbe.Budget) -> e1_:
         raise fbe.jsonfmt.unwind(e, "import.e1", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_i2(v: i2_) -> str:
-    """i2 as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"i2":',
-        str(int(v.i2)),
-        "}",
-    ))
 
 
 def fbe_jr_i2(o: Any, f: str, b: fbe.Budget) -> i2_:
@@ -18665,15 +17033,6 @@ def fbe_jr_i2(o: Any, f: str, b: fbe.Budget) -> i2_:
     return v
 
 
-def fbe_js_o3(v: o3_) -> str:
-    """o3 as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"o3":',
-        str(int(v.o3)),
-        "}",
-    ))
-
-
 def fbe_jr_o3(o: Any, f: str, b: fbe.Budget) -> o3_:
     """A o3 from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18686,15 +17045,6 @@ def fbe_jr_o3(o: Any, f: str, b: fbe.Budget) -> o3_:
         raise fbe.jsonfmt.unwind(e, "import.o3", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Fbe(v: Fbe) -> str:
-    """Fbe as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Fbe":',
-        str(int(v.Fbe_)),
-        "}",
-    ))
 
 
 def fbe_jr_Fbe(o: Any, f: str, b: fbe.Budget) -> Fbe:
@@ -18711,15 +17061,6 @@ def fbe_jr_Fbe(o: Any, f: str, b: fbe.Budget) -> Fbe:
     return v
 
 
-def fbe_js_FINGERPRINT(v: FINGERPRINT_) -> str:
-    """FINGERPRINT as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"FINGERPRINT":',
-        str(int(v.FINGERPRINT)),
-        "}",
-    ))
-
-
 def fbe_jr_FINGERPRINT(o: Any, f: str, b: fbe.Budget) -> FINGERPRINT_:
     """A FINGERPRINT from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18732,15 +17073,6 @@ def fbe_jr_FINGERPRINT(o: Any, f: str, b: fbe.Budget) -> FINGERPRINT_:
         raise fbe.jsonfmt.unwind(e, "import.FINGERPRINT", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_FBE_FINGERPRINT(v: XFBE_FINGERPRINT) -> str:
-    """FBE_FINGERPRINT as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"FBE_FINGERPRINT":',
-        str(int(v.FBE_FINGERPRINT)),
-        "}",
-    ))
 
 
 def fbe_jr_FBE_FINGERPRINT(o: Any, f: str, b: fbe.Budget) -> XFBE_FINGERPRINT:
@@ -18757,15 +17089,6 @@ def fbe_jr_FBE_FINGERPRINT(o: Any, f: str, b: fbe.Budget) -> XFBE_FINGERPRINT:
     return v
 
 
-def fbe_js_FBEFingerprint(v: FBEFingerprint) -> str:
-    """FBEFingerprint as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"FBEFingerprint":',
-        str(int(v.FBEFingerprint_)),
-        "}",
-    ))
-
-
 def fbe_jr_FBEFingerprint(o: Any, f: str, b: fbe.Budget) -> FBEFingerprint:
     """A FBEFingerprint from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18778,29 +17101,6 @@ def fbe_jr_FBEFingerprint(o: Any, f: str, b: fbe.Budget) -> FBEFingerprint:
         raise fbe.jsonfmt.unwind(e, "import.FBEFingerprint", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Case(v: Case) -> str:
-    """Case as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"name":',
-        str(int(v.name)),
-        ',"Name":',
-        str(int(v.Name)),
-        ',"NAME":',
-        str(int(v.NAME)),
-        ',"class":',
-        str(int(v.class___)),
-        ',"class_":',
-        str(int(v.class_)),
-        ',"class__":',
-        str(int(v.class__)),
-        ',"String":',
-        str(int(v.String)),
-        ',"String_":',
-        str(int(v.String_)),
-        "}",
-    ))
 
 
 def fbe_jr_Case(o: Any, f: str, b: fbe.Budget) -> Case:
@@ -18824,19 +17124,6 @@ def fbe_jr_Case(o: Any, f: str, b: fbe.Budget) -> Case:
     return v
 
 
-def fbe_js_Imported(v: Imported) -> str:
-    """Imported as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"market":',
-        str(int(v.market)),
-        ',"org":',
-        pkg_market.fbe_js_Instrument(v.org),
-        ',"example":',
-        str(int(v.example)),
-        "}",
-    ))
-
-
 def fbe_jr_Imported(o: Any, f: str, b: fbe.Budget) -> Imported:
     """A Imported from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18853,15 +17140,6 @@ def fbe_jr_Imported(o: Any, f: str, b: fbe.Budget) -> Imported:
     return v
 
 
-def fbe_js_symbol(v: symbol) -> str:
-    """symbol as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"digits":',
-        str(int(v.digits_)),
-        "}",
-    ))
-
-
 def fbe_jr_symbol(o: Any, f: str, b: fbe.Budget) -> symbol:
     """A symbol from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18874,21 +17152,6 @@ def fbe_jr_symbol(o: Any, f: str, b: fbe.Budget) -> symbol:
         raise fbe.jsonfmt.unwind(e, "import.symbol", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Listed(v: Listed) -> str:
-    """Listed as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"symbol":',
-        fbe.jsonfmt.json_string(v.symbol),
-        ',"digits":',
-        str(int(v.digits)),
-        ',"precision":',
-        str(int(v.precision)),
-        ',"ticker":',
-        fbe_js_symbol(v.ticker),
-        "}",
-    ))
 
 
 def fbe_jr_Listed(o: Any, f: str, b: fbe.Budget) -> Listed:
@@ -18908,23 +17171,6 @@ def fbe_jr_Listed(o: Any, f: str, b: fbe.Budget) -> Listed:
     return v
 
 
-def fbe_js_Derived(v: Derived) -> str:
-    """Derived as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"side":',
-        str(int(v.side_)),
-        ',"s":',
-        str(int(v.s)),
-        ',"range":',
-        str(int(v.range)),
-        ',"Word":',
-        str(int(v.Word_)),
-        ',"side_":',
-        str(int(v.side__)),
-        "}",
-    ))
-
-
 def fbe_jr_Derived(o: Any, f: str, b: fbe.Budget) -> Derived:
     """A Derived from parsed JSON; missing members keep their defaults."""
     m = fbe.jsonfmt.get_object(o, f)
@@ -18941,177 +17187,6 @@ def fbe_jr_Derived(o: Any, f: str, b: fbe.Budget) -> Derived:
         raise fbe.jsonfmt.unwind(e, "import.Derived", o) from None
     b.depth -= 1
     return v
-
-
-def fbe_js_Hostile(v: Hostile) -> str:
-    """Hostile as compact JSON, inherited fields flattened first."""
-    return "".join((
-        '{"Order":',
-        fbe_js_Order(v.Order_),
-        ',"CppWords":',
-        fbe_js_CppWords(v.CppWords_),
-        ',"PythonWords":',
-        fbe_js_PythonWords(v.PythonWords_),
-        ',"GoWords":',
-        fbe_js_GoWords(v.GoWords_),
-        ',"JavaWords":',
-        fbe_js_JavaWords(v.JavaWords_),
-        ',"KotlinWords":',
-        fbe_js_KotlinWords(v.KotlinWords_),
-        ',"JsWords":',
-        fbe_js_JsWords(v.JsWords_),
-        ',"RustWords":',
-        fbe_js_RustWords(v.RustWords_),
-        ',"CSharpWords":',
-        fbe_js_CSharpWords(v.CSharpWords_),
-        ',"RubyWords":',
-        fbe_js_RubyWords(v.RubyWords_),
-        ',"CppMembers":',
-        fbe_js_CppMembers(v.CppMembers_),
-        ',"PythonMembers":',
-        fbe_js_PythonMembers(v.PythonMembers_),
-        ',"GoMembers":',
-        fbe_js_GoMembers(v.GoMembers_),
-        ',"JvmMembers":',
-        fbe_js_JvmMembers(v.JvmMembers_),
-        ',"JsMembers":',
-        fbe_js_JsMembers(v.JsMembers_),
-        ',"RuntimeNames":',
-        fbe_js_RuntimeNames(v.RuntimeNames_),
-        ',"class":',
-        fbe_js_class(v.class__),
-        ',"Object":',
-        fbe_js_Object(v.Object_),
-        ',"String":',
-        fbe_js_String(v.String_),
-        ',"List":',
-        fbe_js_List(v.List_),
-        ',"Map":',
-        fbe_js_Map(v.Map_),
-        ',"Model":',
-        fbe_js_Model(v.Model_),
-        ',"FinalModel":',
-        fbe_js_FinalModel(v.FinalModel_),
-        ',"Buffer":',
-        fbe_js_Buffer(v.Buffer_),
-        ',"Reader":',
-        fbe_js_Reader(v.Reader_),
-        ',"Writer":',
-        fbe_js_Writer(v.Writer_),
-        ',"Limits":',
-        fbe_js_Limits(v.Limits_),
-        ',"DecodeError":',
-        fbe_js_DecodeError(v.DecodeError_),
-        ',"DecodeException":',
-        fbe_js_DecodeException(v.DecodeException_),
-        ',"Decimal":',
-        fbe_js_Decimal(v.Decimal__),
-        ',"Uuid":',
-        fbe_js_Uuid(v.Uuid_),
-        ',"UUID":',
-        fbe_js_UUID(v.UUID_),
-        ',"Timestamp":',
-        fbe_js_Timestamp(v.Timestamp_),
-        ',"Sender":',
-        fbe_js_Sender(v.Sender__),
-        ',"Receiver":',
-        fbe_js_Receiver(v.Receiver__),
-        ',"Client":',
-        fbe_js_Client(v.Client__),
-        ',"Proxy":',
-        fbe_js_Proxy(v.Proxy__),
-        ',"Handler":',
-        fbe_js_Handler(v.Handler_),
-        ',"fbe":',
-        fbe_js_fbe(v.fbe_),
-        ',"FBE":',
-        fbe_js_FBE(v.FBE_),
-        ',"std":',
-        fbe_js_std(v.std_),
-        ',"Companion":',
-        fbe_js_Companion(v.Companion_),
-        ',"Any":',
-        fbe_js_Any(v.Any__),
-        ',"Self":',
-        fbe_js_Self(v.Self_),
-        ',"self":',
-        fbe_js_self(v.self__),
-        ',"None":',
-        fbe_js_None(v.None__),
-        ',"Option":',
-        fbe_js_Option(v.Option_),
-        ',"Result":',
-        fbe_js_Result(v.Result_),
-        ',"Vec":',
-        fbe_js_Vec(v.Vec_),
-        ',"Box":',
-        fbe_js_Box(v.Box_),
-        ',"Error":',
-        fbe_js_Error(v.Error_),
-        ',"Exception":',
-        fbe_js_Exception(v.Exception),
-        ',"Text":',
-        fbe_js_Text(v.Text_),
-        ',"JsonWriter":',
-        fbe_js_JsonWriter(v.JsonWriter_),
-        ',"int32_t":',
-        fbe_js_int32_t(v.int32_t_),
-        ',"size_t":',
-        fbe_js_size_t(v.size_t_),
-        ',"list":',
-        fbe_js_list(v.list),
-        ',"object":',
-        fbe_js_object(v.object__),
-        ',"v":',
-        fbe_js_v(v.v),
-        ',"r":',
-        fbe_js_r(v.r),
-        ',"w":',
-        fbe_js_w(v.w),
-        ',"SideBuy":',
-        fbe_js_SideBuy(v.SideBuy_),
-        ',"OrderKey":',
-        fbe_js_OrderKey(v.OrderKey_),
-        ',"textOfside":',
-        fbe_js_textOfside(v.textOfside_),
-        ',"DECIMAL_1":',
-        fbe_js_DECIMAL_1(v.DECIMAL_1_),
-        ',"OrderModel":',
-        fbe_js_OrderModel(v.OrderModel_),
-        ',"OrderFinal":',
-        fbe_js_OrderFinal(v.OrderFinal_),
-        ',"NewOrder":',
-        fbe_js_NewOrder(v.NewOrder_),
-        ',"VerifyFBEOrder":',
-        fbe_js_VerifyFBEOrder(v.VerifyFBEOrder_),
-        ',"fbe_vr_Order":',
-        fbe_js_fbe_vr_Order(v.fbe_vr_Order),
-        ',"e1":',
-        fbe_js_e1(v.e1),
-        ',"i2":',
-        fbe_js_i2(v.i2),
-        ',"o3":',
-        fbe_js_o3(v.o3),
-        ',"Fbe":',
-        fbe_js_Fbe(v.Fbe_),
-        ',"FINGERPRINT":',
-        fbe_js_FINGERPRINT(v.FINGERPRINT),
-        ',"FBE_FINGERPRINT":',
-        fbe_js_FBE_FINGERPRINT(v.FBE_FINGERPRINT),
-        ',"FBEFingerprint":',
-        fbe_js_FBEFingerprint(v.FBEFingerprint_),
-        ',"Case":',
-        fbe_js_Case(v.Case_),
-        ',"Imported":',
-        fbe_js_Imported(v.Imported_),
-        ',"Derived":',
-        fbe_js_Derived(v.Derived_),
-        ',"Listed":',
-        fbe_js_Listed(v.Listed_),
-        ',"Letters":',
-        str(int(v.Letters_)),
-        "}",
-    ))
 
 
 def fbe_jr_Hostile(o: Any, f: str, b: fbe.Budget) -> Hostile:
@@ -19521,7 +17596,7 @@ fbe.bind(
     0,
     (fbe_vw_Order, fbe_vr_Order),
     final=(fbe_fw_Order, fbe_fr_Order),
-    json=(fbe_js_Order, fbe_jr_Order),
+    json=fbe_jr_Order,
 )
 fbe.bind(
     CppWords,
@@ -19530,7 +17605,7 @@ fbe.bind(
     1,
     (fbe_vw_CppWords, fbe_vr_CppWords),
     final=(fbe_fw_CppWords, fbe_fr_CppWords),
-    json=(fbe_js_CppWords, fbe_jr_CppWords),
+    json=fbe_jr_CppWords,
 )
 fbe.bind(
     PythonWords,
@@ -19539,7 +17614,7 @@ fbe.bind(
     2,
     (fbe_vw_PythonWords, fbe_vr_PythonWords),
     final=(fbe_fw_PythonWords, fbe_fr_PythonWords),
-    json=(fbe_js_PythonWords, fbe_jr_PythonWords),
+    json=fbe_jr_PythonWords,
 )
 fbe.bind(
     GoWords,
@@ -19548,7 +17623,7 @@ fbe.bind(
     3,
     (fbe_vw_GoWords, fbe_vr_GoWords),
     final=(fbe_fw_GoWords, fbe_fr_GoWords),
-    json=(fbe_js_GoWords, fbe_jr_GoWords),
+    json=fbe_jr_GoWords,
 )
 fbe.bind(
     JavaWords,
@@ -19557,7 +17632,7 @@ fbe.bind(
     4,
     (fbe_vw_JavaWords, fbe_vr_JavaWords),
     final=(fbe_fw_JavaWords, fbe_fr_JavaWords),
-    json=(fbe_js_JavaWords, fbe_jr_JavaWords),
+    json=fbe_jr_JavaWords,
 )
 fbe.bind(
     KotlinWords,
@@ -19566,7 +17641,7 @@ fbe.bind(
     5,
     (fbe_vw_KotlinWords, fbe_vr_KotlinWords),
     final=(fbe_fw_KotlinWords, fbe_fr_KotlinWords),
-    json=(fbe_js_KotlinWords, fbe_jr_KotlinWords),
+    json=fbe_jr_KotlinWords,
 )
 fbe.bind(
     JsWords,
@@ -19575,7 +17650,7 @@ fbe.bind(
     6,
     (fbe_vw_JsWords, fbe_vr_JsWords),
     final=(fbe_fw_JsWords, fbe_fr_JsWords),
-    json=(fbe_js_JsWords, fbe_jr_JsWords),
+    json=fbe_jr_JsWords,
 )
 fbe.bind(
     RustWords,
@@ -19584,7 +17659,7 @@ fbe.bind(
     7,
     (fbe_vw_RustWords, fbe_vr_RustWords),
     final=(fbe_fw_RustWords, fbe_fr_RustWords),
-    json=(fbe_js_RustWords, fbe_jr_RustWords),
+    json=fbe_jr_RustWords,
 )
 fbe.bind(
     CSharpWords,
@@ -19593,7 +17668,7 @@ fbe.bind(
     8,
     (fbe_vw_CSharpWords, fbe_vr_CSharpWords),
     final=(fbe_fw_CSharpWords, fbe_fr_CSharpWords),
-    json=(fbe_js_CSharpWords, fbe_jr_CSharpWords),
+    json=fbe_jr_CSharpWords,
 )
 fbe.bind(
     RubyWords,
@@ -19602,7 +17677,7 @@ fbe.bind(
     9,
     (fbe_vw_RubyWords, fbe_vr_RubyWords),
     final=(fbe_fw_RubyWords, fbe_fr_RubyWords),
-    json=(fbe_js_RubyWords, fbe_jr_RubyWords),
+    json=fbe_jr_RubyWords,
 )
 fbe.bind(
     CppMembers,
@@ -19611,7 +17686,7 @@ fbe.bind(
     10,
     (fbe_vw_CppMembers, fbe_vr_CppMembers),
     final=(fbe_fw_CppMembers, fbe_fr_CppMembers),
-    json=(fbe_js_CppMembers, fbe_jr_CppMembers),
+    json=fbe_jr_CppMembers,
 )
 fbe.bind(
     PythonMembers,
@@ -19620,7 +17695,7 @@ fbe.bind(
     11,
     (fbe_vw_PythonMembers, fbe_vr_PythonMembers),
     final=(fbe_fw_PythonMembers, fbe_fr_PythonMembers),
-    json=(fbe_js_PythonMembers, fbe_jr_PythonMembers),
+    json=fbe_jr_PythonMembers,
 )
 fbe.bind(
     GoMembers,
@@ -19629,7 +17704,7 @@ fbe.bind(
     12,
     (fbe_vw_GoMembers, fbe_vr_GoMembers),
     final=(fbe_fw_GoMembers, fbe_fr_GoMembers),
-    json=(fbe_js_GoMembers, fbe_jr_GoMembers),
+    json=fbe_jr_GoMembers,
 )
 fbe.bind(
     JvmMembers,
@@ -19638,7 +17713,7 @@ fbe.bind(
     13,
     (fbe_vw_JvmMembers, fbe_vr_JvmMembers),
     final=(fbe_fw_JvmMembers, fbe_fr_JvmMembers),
-    json=(fbe_js_JvmMembers, fbe_jr_JvmMembers),
+    json=fbe_jr_JvmMembers,
 )
 fbe.bind(
     JsMembers,
@@ -19647,7 +17722,7 @@ fbe.bind(
     14,
     (fbe_vw_JsMembers, fbe_vr_JsMembers),
     final=(fbe_fw_JsMembers, fbe_fr_JsMembers),
-    json=(fbe_js_JsMembers, fbe_jr_JsMembers),
+    json=fbe_jr_JsMembers,
 )
 fbe.bind(
     RuntimeNames,
@@ -19656,7 +17731,7 @@ fbe.bind(
     15,
     (fbe_vw_RuntimeNames, fbe_vr_RuntimeNames),
     final=(fbe_fw_RuntimeNames, fbe_fr_RuntimeNames),
-    json=(fbe_js_RuntimeNames, fbe_jr_RuntimeNames),
+    json=fbe_jr_RuntimeNames,
 )
 fbe.bind(
     class_,
@@ -19665,7 +17740,7 @@ fbe.bind(
     16,
     (fbe_vw_class, fbe_vr_class),
     final=(fbe_fw_class, fbe_fr_class),
-    json=(fbe_js_class, fbe_jr_class),
+    json=fbe_jr_class,
 )
 fbe.bind(
     Object,
@@ -19674,7 +17749,7 @@ fbe.bind(
     17,
     (fbe_vw_Object, fbe_vr_Object),
     final=(fbe_fw_Object, fbe_fr_Object),
-    json=(fbe_js_Object, fbe_jr_Object),
+    json=fbe_jr_Object,
 )
 fbe.bind(
     String,
@@ -19683,7 +17758,7 @@ fbe.bind(
     18,
     (fbe_vw_String, fbe_vr_String),
     final=(fbe_fw_String, fbe_fr_String),
-    json=(fbe_js_String, fbe_jr_String),
+    json=fbe_jr_String,
 )
 fbe.bind(
     List,
@@ -19692,7 +17767,7 @@ fbe.bind(
     19,
     (fbe_vw_List, fbe_vr_List),
     final=(fbe_fw_List, fbe_fr_List),
-    json=(fbe_js_List, fbe_jr_List),
+    json=fbe_jr_List,
 )
 fbe.bind(
     Map,
@@ -19701,7 +17776,7 @@ fbe.bind(
     20,
     (fbe_vw_Map, fbe_vr_Map),
     final=(fbe_fw_Map, fbe_fr_Map),
-    json=(fbe_js_Map, fbe_jr_Map),
+    json=fbe_jr_Map,
 )
 fbe.bind(
     Model,
@@ -19710,7 +17785,7 @@ fbe.bind(
     21,
     (fbe_vw_Model, fbe_vr_Model),
     final=(fbe_fw_Model, fbe_fr_Model),
-    json=(fbe_js_Model, fbe_jr_Model),
+    json=fbe_jr_Model,
 )
 fbe.bind(
     FinalModel,
@@ -19719,7 +17794,7 @@ fbe.bind(
     22,
     (fbe_vw_FinalModel, fbe_vr_FinalModel),
     final=(fbe_fw_FinalModel, fbe_fr_FinalModel),
-    json=(fbe_js_FinalModel, fbe_jr_FinalModel),
+    json=fbe_jr_FinalModel,
 )
 fbe.bind(
     Buffer,
@@ -19728,7 +17803,7 @@ fbe.bind(
     23,
     (fbe_vw_Buffer, fbe_vr_Buffer),
     final=(fbe_fw_Buffer, fbe_fr_Buffer),
-    json=(fbe_js_Buffer, fbe_jr_Buffer),
+    json=fbe_jr_Buffer,
 )
 fbe.bind(
     Reader,
@@ -19737,7 +17812,7 @@ fbe.bind(
     24,
     (fbe_vw_Reader, fbe_vr_Reader),
     final=(fbe_fw_Reader, fbe_fr_Reader),
-    json=(fbe_js_Reader, fbe_jr_Reader),
+    json=fbe_jr_Reader,
 )
 fbe.bind(
     Writer,
@@ -19746,7 +17821,7 @@ fbe.bind(
     25,
     (fbe_vw_Writer, fbe_vr_Writer),
     final=(fbe_fw_Writer, fbe_fr_Writer),
-    json=(fbe_js_Writer, fbe_jr_Writer),
+    json=fbe_jr_Writer,
 )
 fbe.bind(
     Limits,
@@ -19755,7 +17830,7 @@ fbe.bind(
     26,
     (fbe_vw_Limits, fbe_vr_Limits),
     final=(fbe_fw_Limits, fbe_fr_Limits),
-    json=(fbe_js_Limits, fbe_jr_Limits),
+    json=fbe_jr_Limits,
 )
 fbe.bind(
     DecodeError,
@@ -19764,7 +17839,7 @@ fbe.bind(
     27,
     (fbe_vw_DecodeError, fbe_vr_DecodeError),
     final=(fbe_fw_DecodeError, fbe_fr_DecodeError),
-    json=(fbe_js_DecodeError, fbe_jr_DecodeError),
+    json=fbe_jr_DecodeError,
 )
 fbe.bind(
     DecodeException,
@@ -19773,7 +17848,7 @@ fbe.bind(
     28,
     (fbe_vw_DecodeException, fbe_vr_DecodeException),
     final=(fbe_fw_DecodeException, fbe_fr_DecodeException),
-    json=(fbe_js_DecodeException, fbe_jr_DecodeException),
+    json=fbe_jr_DecodeException,
 )
 fbe.bind(
     Decimal_,
@@ -19782,7 +17857,7 @@ fbe.bind(
     29,
     (fbe_vw_Decimal, fbe_vr_Decimal),
     final=(fbe_fw_Decimal, fbe_fr_Decimal),
-    json=(fbe_js_Decimal, fbe_jr_Decimal),
+    json=fbe_jr_Decimal,
 )
 fbe.bind(
     Uuid,
@@ -19791,7 +17866,7 @@ fbe.bind(
     30,
     (fbe_vw_Uuid, fbe_vr_Uuid),
     final=(fbe_fw_Uuid, fbe_fr_Uuid),
-    json=(fbe_js_Uuid, fbe_jr_Uuid),
+    json=fbe_jr_Uuid,
 )
 fbe.bind(
     UUID,
@@ -19800,7 +17875,7 @@ fbe.bind(
     31,
     (fbe_vw_UUID, fbe_vr_UUID),
     final=(fbe_fw_UUID, fbe_fr_UUID),
-    json=(fbe_js_UUID, fbe_jr_UUID),
+    json=fbe_jr_UUID,
 )
 fbe.bind(
     Timestamp,
@@ -19809,7 +17884,7 @@ fbe.bind(
     32,
     (fbe_vw_Timestamp, fbe_vr_Timestamp),
     final=(fbe_fw_Timestamp, fbe_fr_Timestamp),
-    json=(fbe_js_Timestamp, fbe_jr_Timestamp),
+    json=fbe_jr_Timestamp,
 )
 fbe.bind(
     Sender_,
@@ -19818,7 +17893,7 @@ fbe.bind(
     33,
     (fbe_vw_Sender, fbe_vr_Sender),
     final=(fbe_fw_Sender, fbe_fr_Sender),
-    json=(fbe_js_Sender, fbe_jr_Sender),
+    json=fbe_jr_Sender,
 )
 fbe.bind(
     Receiver_,
@@ -19827,7 +17902,7 @@ fbe.bind(
     34,
     (fbe_vw_Receiver, fbe_vr_Receiver),
     final=(fbe_fw_Receiver, fbe_fr_Receiver),
-    json=(fbe_js_Receiver, fbe_jr_Receiver),
+    json=fbe_jr_Receiver,
 )
 fbe.bind(
     Client_,
@@ -19836,7 +17911,7 @@ fbe.bind(
     35,
     (fbe_vw_Client, fbe_vr_Client),
     final=(fbe_fw_Client, fbe_fr_Client),
-    json=(fbe_js_Client, fbe_jr_Client),
+    json=fbe_jr_Client,
 )
 fbe.bind(
     Proxy_,
@@ -19845,7 +17920,7 @@ fbe.bind(
     36,
     (fbe_vw_Proxy, fbe_vr_Proxy),
     final=(fbe_fw_Proxy, fbe_fr_Proxy),
-    json=(fbe_js_Proxy, fbe_jr_Proxy),
+    json=fbe_jr_Proxy,
 )
 fbe.bind(
     Handler,
@@ -19854,7 +17929,7 @@ fbe.bind(
     37,
     (fbe_vw_Handler, fbe_vr_Handler),
     final=(fbe_fw_Handler, fbe_fr_Handler),
-    json=(fbe_js_Handler, fbe_jr_Handler),
+    json=fbe_jr_Handler,
 )
 fbe.bind(
     Xfbe_,
@@ -19863,7 +17938,7 @@ fbe.bind(
     38,
     (fbe_vw_fbe, fbe_vr_fbe),
     final=(fbe_fw_fbe, fbe_fr_fbe),
-    json=(fbe_js_fbe, fbe_jr_fbe),
+    json=fbe_jr_fbe,
 )
 fbe.bind(
     FBE,
@@ -19872,7 +17947,7 @@ fbe.bind(
     39,
     (fbe_vw_FBE, fbe_vr_FBE),
     final=(fbe_fw_FBE, fbe_fr_FBE),
-    json=(fbe_js_FBE, fbe_jr_FBE),
+    json=fbe_jr_FBE,
 )
 fbe.bind(
     std,
@@ -19881,7 +17956,7 @@ fbe.bind(
     40,
     (fbe_vw_std, fbe_vr_std),
     final=(fbe_fw_std, fbe_fr_std),
-    json=(fbe_js_std, fbe_jr_std),
+    json=fbe_jr_std,
 )
 fbe.bind(
     Companion,
@@ -19890,7 +17965,7 @@ fbe.bind(
     41,
     (fbe_vw_Companion, fbe_vr_Companion),
     final=(fbe_fw_Companion, fbe_fr_Companion),
-    json=(fbe_js_Companion, fbe_jr_Companion),
+    json=fbe_jr_Companion,
 )
 fbe.bind(
     Any_,
@@ -19899,7 +17974,7 @@ fbe.bind(
     42,
     (fbe_vw_Any, fbe_vr_Any),
     final=(fbe_fw_Any, fbe_fr_Any),
-    json=(fbe_js_Any, fbe_jr_Any),
+    json=fbe_jr_Any,
 )
 fbe.bind(
     Self,
@@ -19908,7 +17983,7 @@ fbe.bind(
     43,
     (fbe_vw_Self, fbe_vr_Self),
     final=(fbe_fw_Self, fbe_fr_Self),
-    json=(fbe_js_Self, fbe_jr_Self),
+    json=fbe_jr_Self,
 )
 fbe.bind(
     self_,
@@ -19917,7 +17992,7 @@ fbe.bind(
     44,
     (fbe_vw_self, fbe_vr_self),
     final=(fbe_fw_self, fbe_fr_self),
-    json=(fbe_js_self, fbe_jr_self),
+    json=fbe_jr_self,
 )
 fbe.bind(
     None_,
@@ -19926,7 +18001,7 @@ fbe.bind(
     45,
     (fbe_vw_None, fbe_vr_None),
     final=(fbe_fw_None, fbe_fr_None),
-    json=(fbe_js_None, fbe_jr_None),
+    json=fbe_jr_None,
 )
 fbe.bind(
     Option,
@@ -19935,7 +18010,7 @@ fbe.bind(
     46,
     (fbe_vw_Option, fbe_vr_Option),
     final=(fbe_fw_Option, fbe_fr_Option),
-    json=(fbe_js_Option, fbe_jr_Option),
+    json=fbe_jr_Option,
 )
 fbe.bind(
     Result,
@@ -19944,7 +18019,7 @@ fbe.bind(
     47,
     (fbe_vw_Result, fbe_vr_Result),
     final=(fbe_fw_Result, fbe_fr_Result),
-    json=(fbe_js_Result, fbe_jr_Result),
+    json=fbe_jr_Result,
 )
 fbe.bind(
     Vec,
@@ -19953,7 +18028,7 @@ fbe.bind(
     48,
     (fbe_vw_Vec, fbe_vr_Vec),
     final=(fbe_fw_Vec, fbe_fr_Vec),
-    json=(fbe_js_Vec, fbe_jr_Vec),
+    json=fbe_jr_Vec,
 )
 fbe.bind(
     Box,
@@ -19962,7 +18037,7 @@ fbe.bind(
     49,
     (fbe_vw_Box, fbe_vr_Box),
     final=(fbe_fw_Box, fbe_fr_Box),
-    json=(fbe_js_Box, fbe_jr_Box),
+    json=fbe_jr_Box,
 )
 fbe.bind(
     Error,
@@ -19971,7 +18046,7 @@ fbe.bind(
     50,
     (fbe_vw_Error, fbe_vr_Error),
     final=(fbe_fw_Error, fbe_fr_Error),
-    json=(fbe_js_Error, fbe_jr_Error),
+    json=fbe_jr_Error,
 )
 fbe.bind(
     Exception_,
@@ -19980,7 +18055,7 @@ fbe.bind(
     51,
     (fbe_vw_Exception, fbe_vr_Exception),
     final=(fbe_fw_Exception, fbe_fr_Exception),
-    json=(fbe_js_Exception, fbe_jr_Exception),
+    json=fbe_jr_Exception,
 )
 fbe.bind(
     Text,
@@ -19989,7 +18064,7 @@ fbe.bind(
     52,
     (fbe_vw_Text, fbe_vr_Text),
     final=(fbe_fw_Text, fbe_fr_Text),
-    json=(fbe_js_Text, fbe_jr_Text),
+    json=fbe_jr_Text,
 )
 fbe.bind(
     JsonWriter,
@@ -19998,7 +18073,7 @@ fbe.bind(
     53,
     (fbe_vw_JsonWriter, fbe_vr_JsonWriter),
     final=(fbe_fw_JsonWriter, fbe_fr_JsonWriter),
-    json=(fbe_js_JsonWriter, fbe_jr_JsonWriter),
+    json=fbe_jr_JsonWriter,
 )
 fbe.bind(
     int32_t,
@@ -20007,7 +18082,7 @@ fbe.bind(
     54,
     (fbe_vw_int32_t, fbe_vr_int32_t),
     final=(fbe_fw_int32_t, fbe_fr_int32_t),
-    json=(fbe_js_int32_t, fbe_jr_int32_t),
+    json=fbe_jr_int32_t,
 )
 fbe.bind(
     size_t,
@@ -20016,7 +18091,7 @@ fbe.bind(
     55,
     (fbe_vw_size_t, fbe_vr_size_t),
     final=(fbe_fw_size_t, fbe_fr_size_t),
-    json=(fbe_js_size_t, fbe_jr_size_t),
+    json=fbe_jr_size_t,
 )
 fbe.bind(
     list_,
@@ -20025,7 +18100,7 @@ fbe.bind(
     56,
     (fbe_vw_list, fbe_vr_list),
     final=(fbe_fw_list, fbe_fr_list),
-    json=(fbe_js_list, fbe_jr_list),
+    json=fbe_jr_list,
 )
 fbe.bind(
     object_,
@@ -20034,7 +18109,7 @@ fbe.bind(
     57,
     (fbe_vw_object, fbe_vr_object),
     final=(fbe_fw_object, fbe_fr_object),
-    json=(fbe_js_object, fbe_jr_object),
+    json=fbe_jr_object,
 )
 fbe.bind(
     v_,
@@ -20043,7 +18118,7 @@ fbe.bind(
     58,
     (fbe_vw_v, fbe_vr_v),
     final=(fbe_fw_v, fbe_fr_v),
-    json=(fbe_js_v, fbe_jr_v),
+    json=fbe_jr_v,
 )
 fbe.bind(
     r_,
@@ -20052,7 +18127,7 @@ fbe.bind(
     59,
     (fbe_vw_r, fbe_vr_r),
     final=(fbe_fw_r, fbe_fr_r),
-    json=(fbe_js_r, fbe_jr_r),
+    json=fbe_jr_r,
 )
 fbe.bind(
     w_,
@@ -20061,7 +18136,7 @@ fbe.bind(
     60,
     (fbe_vw_w, fbe_vr_w),
     final=(fbe_fw_w, fbe_fr_w),
-    json=(fbe_js_w, fbe_jr_w),
+    json=fbe_jr_w,
 )
 fbe.bind(
     SideBuy,
@@ -20070,7 +18145,7 @@ fbe.bind(
     61,
     (fbe_vw_SideBuy, fbe_vr_SideBuy),
     final=(fbe_fw_SideBuy, fbe_fr_SideBuy),
-    json=(fbe_js_SideBuy, fbe_jr_SideBuy),
+    json=fbe_jr_SideBuy,
 )
 fbe.bind(
     OrderKey,
@@ -20079,7 +18154,7 @@ fbe.bind(
     62,
     (fbe_vw_OrderKey, fbe_vr_OrderKey),
     final=(fbe_fw_OrderKey, fbe_fr_OrderKey),
-    json=(fbe_js_OrderKey, fbe_jr_OrderKey),
+    json=fbe_jr_OrderKey,
 )
 fbe.bind(
     textOfside,
@@ -20088,7 +18163,7 @@ fbe.bind(
     63,
     (fbe_vw_textOfside, fbe_vr_textOfside),
     final=(fbe_fw_textOfside, fbe_fr_textOfside),
-    json=(fbe_js_textOfside, fbe_jr_textOfside),
+    json=fbe_jr_textOfside,
 )
 fbe.bind(
     DECIMAL_1,
@@ -20097,7 +18172,7 @@ fbe.bind(
     64,
     (fbe_vw_DECIMAL_1, fbe_vr_DECIMAL_1),
     final=(fbe_fw_DECIMAL_1, fbe_fr_DECIMAL_1),
-    json=(fbe_js_DECIMAL_1, fbe_jr_DECIMAL_1),
+    json=fbe_jr_DECIMAL_1,
 )
 fbe.bind(
     OrderModel,
@@ -20106,7 +18181,7 @@ fbe.bind(
     65,
     (fbe_vw_OrderModel, fbe_vr_OrderModel),
     final=(fbe_fw_OrderModel, fbe_fr_OrderModel),
-    json=(fbe_js_OrderModel, fbe_jr_OrderModel),
+    json=fbe_jr_OrderModel,
 )
 fbe.bind(
     OrderFinal,
@@ -20115,7 +18190,7 @@ fbe.bind(
     66,
     (fbe_vw_OrderFinal, fbe_vr_OrderFinal),
     final=(fbe_fw_OrderFinal, fbe_fr_OrderFinal),
-    json=(fbe_js_OrderFinal, fbe_jr_OrderFinal),
+    json=fbe_jr_OrderFinal,
 )
 fbe.bind(
     NewOrder,
@@ -20124,7 +18199,7 @@ fbe.bind(
     67,
     (fbe_vw_NewOrder, fbe_vr_NewOrder),
     final=(fbe_fw_NewOrder, fbe_fr_NewOrder),
-    json=(fbe_js_NewOrder, fbe_jr_NewOrder),
+    json=fbe_jr_NewOrder,
 )
 fbe.bind(
     VerifyFBEOrder,
@@ -20133,7 +18208,7 @@ fbe.bind(
     68,
     (fbe_vw_VerifyFBEOrder, fbe_vr_VerifyFBEOrder),
     final=(fbe_fw_VerifyFBEOrder, fbe_fr_VerifyFBEOrder),
-    json=(fbe_js_VerifyFBEOrder, fbe_jr_VerifyFBEOrder),
+    json=fbe_jr_VerifyFBEOrder,
 )
 fbe.bind(
     Xfbe_vr_Order,
@@ -20142,7 +18217,7 @@ fbe.bind(
     69,
     (fbe_vw_fbe_vr_Order, fbe_vr_fbe_vr_Order),
     final=(fbe_fw_fbe_vr_Order, fbe_fr_fbe_vr_Order),
-    json=(fbe_js_fbe_vr_Order, fbe_jr_fbe_vr_Order),
+    json=fbe_jr_fbe_vr_Order,
 )
 fbe.bind(
     e1_,
@@ -20151,7 +18226,7 @@ fbe.bind(
     70,
     (fbe_vw_e1, fbe_vr_e1),
     final=(fbe_fw_e1, fbe_fr_e1),
-    json=(fbe_js_e1, fbe_jr_e1),
+    json=fbe_jr_e1,
 )
 fbe.bind(
     i2_,
@@ -20160,7 +18235,7 @@ fbe.bind(
     71,
     (fbe_vw_i2, fbe_vr_i2),
     final=(fbe_fw_i2, fbe_fr_i2),
-    json=(fbe_js_i2, fbe_jr_i2),
+    json=fbe_jr_i2,
 )
 fbe.bind(
     o3_,
@@ -20169,7 +18244,7 @@ fbe.bind(
     72,
     (fbe_vw_o3, fbe_vr_o3),
     final=(fbe_fw_o3, fbe_fr_o3),
-    json=(fbe_js_o3, fbe_jr_o3),
+    json=fbe_jr_o3,
 )
 fbe.bind(
     Fbe,
@@ -20178,7 +18253,7 @@ fbe.bind(
     73,
     (fbe_vw_Fbe, fbe_vr_Fbe),
     final=(fbe_fw_Fbe, fbe_fr_Fbe),
-    json=(fbe_js_Fbe, fbe_jr_Fbe),
+    json=fbe_jr_Fbe,
 )
 fbe.bind(
     FINGERPRINT_,
@@ -20187,7 +18262,7 @@ fbe.bind(
     74,
     (fbe_vw_FINGERPRINT, fbe_vr_FINGERPRINT),
     final=(fbe_fw_FINGERPRINT, fbe_fr_FINGERPRINT),
-    json=(fbe_js_FINGERPRINT, fbe_jr_FINGERPRINT),
+    json=fbe_jr_FINGERPRINT,
 )
 fbe.bind(
     XFBE_FINGERPRINT,
@@ -20196,7 +18271,7 @@ fbe.bind(
     75,
     (fbe_vw_FBE_FINGERPRINT, fbe_vr_FBE_FINGERPRINT),
     final=(fbe_fw_FBE_FINGERPRINT, fbe_fr_FBE_FINGERPRINT),
-    json=(fbe_js_FBE_FINGERPRINT, fbe_jr_FBE_FINGERPRINT),
+    json=fbe_jr_FBE_FINGERPRINT,
 )
 fbe.bind(
     FBEFingerprint,
@@ -20205,7 +18280,7 @@ fbe.bind(
     76,
     (fbe_vw_FBEFingerprint, fbe_vr_FBEFingerprint),
     final=(fbe_fw_FBEFingerprint, fbe_fr_FBEFingerprint),
-    json=(fbe_js_FBEFingerprint, fbe_jr_FBEFingerprint),
+    json=fbe_jr_FBEFingerprint,
 )
 fbe.bind(
     Case,
@@ -20214,7 +18289,7 @@ fbe.bind(
     77,
     (fbe_vw_Case, fbe_vr_Case),
     final=(fbe_fw_Case, fbe_fr_Case),
-    json=(fbe_js_Case, fbe_jr_Case),
+    json=fbe_jr_Case,
 )
 fbe.bind(
     Imported,
@@ -20223,7 +18298,7 @@ fbe.bind(
     78,
     (fbe_vw_Imported, fbe_vr_Imported),
     final=(fbe_fw_Imported, fbe_fr_Imported),
-    json=(fbe_js_Imported, fbe_jr_Imported),
+    json=fbe_jr_Imported,
 )
 fbe.bind(
     symbol,
@@ -20232,7 +18307,7 @@ fbe.bind(
     79,
     (fbe_vw_symbol, fbe_vr_symbol),
     final=(fbe_fw_symbol, fbe_fr_symbol),
-    json=(fbe_js_symbol, fbe_jr_symbol),
+    json=fbe_jr_symbol,
 )
 fbe.bind(
     Listed,
@@ -20241,7 +18316,7 @@ fbe.bind(
     80,
     (fbe_vw_Listed, fbe_vr_Listed),
     final=(fbe_fw_Listed, fbe_fr_Listed),
-    json=(fbe_js_Listed, fbe_jr_Listed),
+    json=fbe_jr_Listed,
 )
 fbe.bind(
     Derived,
@@ -20250,7 +18325,7 @@ fbe.bind(
     81,
     (fbe_vw_Derived, fbe_vr_Derived),
     final=(fbe_fw_Derived, fbe_fr_Derived),
-    json=(fbe_js_Derived, fbe_jr_Derived),
+    json=fbe_jr_Derived,
 )
 fbe.bind(
     Hostile,
@@ -20259,5 +18334,5 @@ fbe.bind(
     82,
     (fbe_vw_Hostile, fbe_vr_Hostile),
     final=(fbe_fw_Hostile, fbe_fr_Hostile),
-    json=(fbe_js_Hostile, fbe_jr_Hostile),
+    json=fbe_jr_Hostile,
 )
