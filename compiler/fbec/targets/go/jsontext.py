@@ -46,11 +46,18 @@ class Raw(RawText):
         return f"{self.target}.Raw({self.quote}{text}{self.quote})"
 
 
-# ---------------------------------------------------------------- JSON writing
+# ---------------------------------------------------------------- JSON and text writing
 
-def items(raw: Raw, loop: str, i: str, item: Callable[[], None], closing: str) -> None:
-    """A JSON array's or object's items, or a text form collection's, after their opening: the loop's
-    items, a comma before all but the first (the loop's index i is 0), then the closing text."""
+def items(raw: Raw, t: ir.Type, x: str, json_brackets: str, loop: str, i: str, item: Callable[[], None]) -> None:
+    """A JSON array or object (json_brackets: "[]" or "{}") or, raw's writer `t`, the text form of collection x
+    (its count, then ir.TEXT_BRACKETS of its kind): the loop's items, a comma before all but the first (the
+    loop's index i is 0), between the opening and the closing text."""
+    if raw.target == "j":
+        raw(json_brackets[0])
+        closing = json_brackets[1]
+    else:
+        opening, closing = ir.TEXT_BRACKETS[t.kind]
+        raw.line(f't.Count(len({x}), "{opening}")')
     raw.flush()
     with raw.w.block(loop, "}"):
         braced(raw.w, f"if {i} > 0 {{", raw.write(","))
@@ -59,66 +66,71 @@ def items(raw: Raw, loop: str, i: str, item: Callable[[], None], closing: str) -
     raw(closing)
 
 
-def json_items(raw: Raw, brackets: str, loop: str, i: str, item: Callable[[], None]) -> None:
-    """A JSON array or object (brackets: "[]" or "{}") of the loop's items."""
-    raw(brackets[0])
-    items(raw, loop, i, item, brackets[1])
-
-
-def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Locals, unwind: list[str]) -> None:
-    """Write x (type t) as JSON (docs/format.md 8.2); a value that cannot be written stops the
-    writer (docs/limits.md 1 and 4), naming the path (unwind)."""
-    w = raw.w
+def write_value(c: Context, raw: Raw, t: ir.Type, x: str, field: str, names: Locals, unwind: list[str]) -> None:
+    """Write x (type t) as JSON (docs/format.md 8.2) or, raw's writer `t`, in the original's text form
+    (docs/format.md 9): the same walk over the same items. A value JSON cannot write stops its writer
+    (docs/limits.md 1 and 4), naming the path (unwind); the text form writes any value."""
+    w, json = raw.w, raw.target == "j"
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        raw.line(scalar_write(t, x))
+        if json:
+            raw.line(scalar_write(t, x))
+        elif isinstance(t, ir.Primitive):
+            raw.line("t." + TEXT_CALLS[t.name].format(x))
+        else:
+            raw.line(f"t.Raw({f'({x})' if x.startswith('*') else x}.String())")
     elif isinstance(t, ir.StructRef):
         raw.flush()
-        check(w, c, t, "j", x, unwind)
-        raw.line(f"{x}.FBEWriteJSON(j)")
-        stops(w, c, t, "j", unwind)
+        check(w, c, t, "j", x, unwind)      # nothing in the text form: its writer counts no level
+        raw.line(f"{x}.FBEWriteJSON(j)" if json else f"{x}.FBEWriteText(t)")
+        if json:
+            stops(w, c, t, "j", unwind)
     elif isinstance(t, ir.Optional_):
         raw.flush()
-        with w.if_else(f"if {x} == nil {{", "j.Null()"):
-            json_write(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", field, names, unwind)
+        with w.if_else(f"if {x} == nil {{", "j.Null()" if json else 't.Raw("null")'):
+            write_value(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", field, names, unwind)
             raw.flush()
     elif isinstance(t, (ir.Array, ir.Sequence)):
         i = names("i")
         if isinstance(t, ir.Sequence):
             raw.flush()
-            refuse_repeated(w, c, t, x, field, "j")
+            if json:
+                refuse_repeated(w, c, t, x, field, "j")
             x = in_order(w, c, t, x, names)
-        json_items(raw, "[]", f"for {i} := range {x} {{", i, lambda: json_write(
+        items(raw, t, x, "[]", f"for {i} := range {x} {{", i, lambda: write_value(
             c, raw, t.element, f"{x}[{i}]", field, names, [f"j.UnwindIndex({i})", *unwind]))
     else:
-        # a map: an object of its keys as member names or, a struct not being a member name, an array of
-        # [key, value] pairs (as the C++ and Python runtimes); a Go map's keys in order, a map held as
-        # pairs checked and in order
-        i, pairs = names("i"), isinstance(t.key, ir.StructRef)
+        # a map: a JSON object of its keys as member names or, a struct not being a member name, an array of
+        # [key, value] pairs (as the C++ and Python runtimes); the text form's key->value items. A Go map's
+        # keys in order, a map held as pairs in order (and checked, for JSON)
+        i, pairs = names("i"), json and isinstance(t.key, ir.StructRef)
         if c.comparable(t.key):
             k, v = names("k"), names("x")
-            if ir.is_decimal(t.key):
+            if json and ir.is_decimal(t.key):
                 raw.flush()     # the check comes before the map's text
-            loop, key, value = f"for {i}, {k} := range {sorted_keys(w, c, t, x, field, 'j', names)} {{", k, v
+            keys = (sorted_keys(w, c, t, x, field, "j", names) if json
+                    else f"{c.rt('SortedKeys')}({x}, {compare(c, t.key)})")
+            loop, key, value = f"for {i}, {k} := range {keys} {{", k, v
         else:
             raw.flush()
-            refuse_repeated(w, c, t, x, field, "j")
+            if json:
+                refuse_repeated(w, c, t, x, field, "j")
             x = in_order(w, c, t, x, names)
             loop, key, value, v = f"for {i} := range {x} {{", f"{x}[{i}].Key", f"{x}[{i}].Value", ""
         inner = [f"j.UnwindIndex({i})", *unwind]
 
         def entry() -> None:
-            if pairs:
-                raw("[")
-                json_write(c, raw, t.key, key, field, names, inner)
-                raw(",")
-            else:
+            if json and not pairs:
                 w.line(scalar_write(t.key, key, "Key"))
+            else:
+                raw("[" if pairs else "")
+                write_value(c, raw, t.key, key, field, names, inner)
+                raw("," if pairs else "->")
             if v:
-                w.line(f"{v} := {x}[{key}]")
-            json_write(c, raw, t.value, value, field, names, inner)
+                raw.line(f"{v} := {x}[{key}]")
+            write_value(c, raw, t.value, value, field, names, inner)
             if pairs:
                 raw("]")
-        json_items(raw, "[]" if pairs else "{}", loop, i, entry)
+        items(raw, t, x, "[]" if pairs else "{}", loop, i, entry)
 
 
 def scalar_write(t: ir.Type, x: str, of: str = "") -> str:
@@ -229,57 +241,6 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
             repeated(w, c, t, dst, "_", f"r.Duplicate{'Element' if isinstance(t, ir.Sequence) else 'Key'}({f})")
 
 
-# ---------------------------------------------------------------- text
-
-def text_write(c: Context, raw: Raw, t: ir.Type, x: str, names: Locals) -> None:
-    """Print x (type t) in the original's text form (docs/format.md 9)."""
-    w = raw.w
-    if isinstance(t, ir.Primitive):
-        raw.line("t." + TEXT_CALLS[t.name].format(x))
-    elif isinstance(t, ir.EnumRef):
-        raw.line(f"t.Raw({f'({x})' if x.startswith('*') else x}.String())")
-    elif isinstance(t, ir.StructRef):
-        raw.line(f"{x}.FBEWriteText(t)")
-    elif isinstance(t, ir.Optional_):
-        raw.flush()
-        with w.if_else(f"if {x} == nil {{", 't.Raw("null")'):
-            text_write(c, raw, t.element, x if isinstance(t.element, ir.StructRef) else f"*{x}", names)
-            raw.flush()
-    elif isinstance(t, (ir.Array, ir.Sequence)):
-        i = names("i")
-        if isinstance(t, ir.Sequence) and t.kind == "set":
-            raw.flush()
-            x = in_order(w, c, t, x, names)
-        text_items(raw, t.kind, x, f"for {i} := range {x} {{", i,
-                   lambda: text_write(c, raw, t.element, f"{x}[{i}]", names))
-    else:
-        if c.comparable(t.key):
-            i, k, v = names("i"), names("k"), names("x")
-            loop = f"for {i}, {k} := range {c.rt('SortedKeys')}({x}, {compare(c, t.key)}) {{"
-            key, value = k, v
-        else:
-            raw.flush()
-            x = in_order(w, c, t, x, names)
-            i = names("i")
-            loop = f"for {i} := range {x} {{"
-            key, value, v = f"{x}[{i}].Key", f"{x}[{i}].Value", ""
-
-        def entry() -> None:
-            if v:
-                w.line(f"{v} := {x}[{key}]")
-            text_write(c, raw, t.key, key, names)
-            raw("->")
-            text_write(c, raw, t.value, value, names)
-        text_items(raw, t.kind, x, loop, i, entry)
-
-
-def text_items(raw: Raw, kind: str, x: str, loop: str, i: str, item: Callable[[], None]) -> None:
-    """A collection x's items between its brackets (ir.TEXT_BRACKETS of its kind)."""
-    opening, closing = ir.TEXT_BRACKETS[kind]
-    raw.line(f't.Count(len({x}), "{opening}")')
-    items(raw, loop, i, item, closing)
-
-
 # ---------------------------------------------------------------- per type
 
 def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum) -> None:
@@ -309,8 +270,8 @@ def write_struct_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
     with decl(w, "// FBEWriteJSON writes v as a JSON object, inherited fields first (docs/format.md 8).",
               f"func (v *{name}) FBEWriteJSON(j *{c.rt('JSONWriter')}) {{"), counting(w, c, plan, "j"):
         raw = Raw(w, "j", "`")
-        json_object(raw, fields, lambda f: json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, names,
-                                                      [f'j.Unwind("{f.name}")']))
+        json_object(raw, fields, lambda f: write_value(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, names,
+                                                       [f'j.Unwind("{f.name}")']))
 
     with decl(w, ["// FBEReadJSON reads v from the JSON object at r's position: members in any order, unknown",
                   "// ones skipped, missing ones left at their defaults (docs/format.md 8.3, docs/limits.md 7)."],
@@ -350,6 +311,6 @@ def write_struct_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> Non
                  f"func (v *{name}) FBEWriteText(t *{c.rt('TextWriter')}) {{"):
         raw = Raw(w, "t", '"')
         text_struct(raw, s, lambda base: f"v.{c.named(base).rpartition('.')[2]}.FBEWriteText(t)",
-                    lambda f: text_write(c, raw, f.type, f"v.{c.ident.field(f)}", names))
+                    lambda f: write_value(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, names, []))
     declared(w, "// String is v in the original's text form (docs/format.md 9).", f"func (v {name}) String() string {{",
              f"var t {c.rt('TextWriter')}", "v.FBEWriteText(&t)", "return string(t.B)")

@@ -16285,9 +16285,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i1 > 0 {
 			t.Raw(",")
 		}
-		x3 := v.F1[k2]
 		t.Int(int64(k2))
 		t.Raw("->")
+		x3 := v.F1[k2]
 		t.Uint(uint64(x3))
 	}
 	t.Raw("}>,f2=")
@@ -16296,9 +16296,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i4 > 0 {
 			t.Raw(",")
 		}
-		x6 := v.F2[k5]
 		t.Int(int64(k5))
 		t.Raw("->")
+		x6 := v.F2[k5]
 		if x6 == nil {
 			t.Raw("null")
 		} else {
@@ -16311,9 +16311,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i7 > 0 {
 			t.Raw(",")
 		}
-		x9 := v.F3[k8]
 		t.Int(int64(k8))
 		t.Raw("->")
+		x9 := v.F3[k8]
 		t.Bytes(x9)
 	}
 	t.Raw("}>,f4=")
@@ -16322,9 +16322,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i10 > 0 {
 			t.Raw(",")
 		}
-		x12 := v.F4[k11]
 		t.Int(int64(k11))
 		t.Raw("->")
+		x12 := v.F4[k11]
 		if x12 == nil {
 			t.Raw("null")
 		} else {
@@ -16337,9 +16337,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i13 > 0 {
 			t.Raw(",")
 		}
-		x15 := v.F5[k14]
 		t.Int(int64(k14))
 		t.Raw("->")
+		x15 := v.F5[k14]
 		t.Raw(x15.String())
 	}
 	t.Raw("}>,f6=")
@@ -16348,9 +16348,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i16 > 0 {
 			t.Raw(",")
 		}
-		x18 := v.F6[k17]
 		t.Int(int64(k17))
 		t.Raw("->")
+		x18 := v.F6[k17]
 		if x18 == nil {
 			t.Raw("null")
 		} else {
@@ -16363,9 +16363,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i19 > 0 {
 			t.Raw(",")
 		}
-		x21 := v.F7[k20]
 		t.Int(int64(k20))
 		t.Raw("->")
+		x21 := v.F7[k20]
 		t.Raw(x21.String())
 	}
 	t.Raw("}>,f8=")
@@ -16374,9 +16374,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i22 > 0 {
 			t.Raw(",")
 		}
-		x24 := v.F8[k23]
 		t.Int(int64(k23))
 		t.Raw("->")
+		x24 := v.F8[k23]
 		if x24 == nil {
 			t.Raw("null")
 		} else {
@@ -16389,9 +16389,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i25 > 0 {
 			t.Raw(",")
 		}
-		x27 := v.F9[k26]
 		t.Int(int64(k26))
 		t.Raw("->")
+		x27 := v.F9[k26]
 		x27.FBEWriteText(t)
 	}
 	t.Raw("}>,f10=")
@@ -16400,9 +16400,9 @@ func (v *StructMap) FBEWriteText(t *fbe.TextWriter) {
 		if i28 > 0 {
 			t.Raw(",")
 		}
-		x30 := v.F10[k29]
 		t.Int(int64(k29))
 		t.Raw("->")
+		x30 := v.F10[k29]
 		if x30 == nil {
 			t.Raw("null")
 		} else {
@@ -18136,9 +18136,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i1 > 0 {
 			t.Raw(",")
 		}
-		x3 := v.F1[k2]
 		t.String(k2)
 		t.Raw("->")
+		x3 := v.F1[k2]
 		t.Uint(uint64(x3))
 	}
 	t.Raw("}],f2=")
@@ -18147,9 +18147,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i4 > 0 {
 			t.Raw(",")
 		}
-		x6 := v.F2[k5]
 		t.String(k5)
 		t.Raw("->")
+		x6 := v.F2[k5]
 		if x6 == nil {
 			t.Raw("null")
 		} else {
@@ -18162,9 +18162,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i7 > 0 {
 			t.Raw(",")
 		}
-		x9 := v.F3[k8]
 		t.String(k8)
 		t.Raw("->")
+		x9 := v.F3[k8]
 		t.Bytes(x9)
 	}
 	t.Raw("}],f4=")
@@ -18173,9 +18173,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i10 > 0 {
 			t.Raw(",")
 		}
-		x12 := v.F4[k11]
 		t.String(k11)
 		t.Raw("->")
+		x12 := v.F4[k11]
 		if x12 == nil {
 			t.Raw("null")
 		} else {
@@ -18188,9 +18188,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i13 > 0 {
 			t.Raw(",")
 		}
-		x15 := v.F5[k14]
 		t.String(k14)
 		t.Raw("->")
+		x15 := v.F5[k14]
 		t.Raw(x15.String())
 	}
 	t.Raw("}],f6=")
@@ -18199,9 +18199,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i16 > 0 {
 			t.Raw(",")
 		}
-		x18 := v.F6[k17]
 		t.String(k17)
 		t.Raw("->")
+		x18 := v.F6[k17]
 		if x18 == nil {
 			t.Raw("null")
 		} else {
@@ -18214,9 +18214,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i19 > 0 {
 			t.Raw(",")
 		}
-		x21 := v.F7[k20]
 		t.String(k20)
 		t.Raw("->")
+		x21 := v.F7[k20]
 		t.Raw(x21.String())
 	}
 	t.Raw("}],f8=")
@@ -18225,9 +18225,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i22 > 0 {
 			t.Raw(",")
 		}
-		x24 := v.F8[k23]
 		t.String(k23)
 		t.Raw("->")
+		x24 := v.F8[k23]
 		if x24 == nil {
 			t.Raw("null")
 		} else {
@@ -18240,9 +18240,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i25 > 0 {
 			t.Raw(",")
 		}
-		x27 := v.F9[k26]
 		t.String(k26)
 		t.Raw("->")
+		x27 := v.F9[k26]
 		x27.FBEWriteText(t)
 	}
 	t.Raw("}],f10=")
@@ -18251,9 +18251,9 @@ func (v *StructHash) FBEWriteText(t *fbe.TextWriter) {
 		if i28 > 0 {
 			t.Raw(",")
 		}
-		x30 := v.F10[k29]
 		t.String(k29)
 		t.Raw("->")
+		x30 := v.F10[k29]
 		if x30 == nil {
 			t.Raw("null")
 		} else {

@@ -389,9 +389,9 @@ func (v *CharKeys) FBEWriteText(t *fbe.TextWriter) {
 		if i3 > 0 {
 			t.Raw(",")
 		}
-		x5 := v.CountByLetter[k4]
 		t.Char(k4)
 		t.Raw("->")
+		x5 := v.CountByLetter[k4]
 		t.Int(int64(x5))
 	}
 	t.Raw("}>)")
@@ -862,9 +862,9 @@ func (v *GradeKeys) FBEWriteText(t *fbe.TextWriter) {
 		if i3 > 0 {
 			t.Raw(",")
 		}
-		x5 := v.CountByGrade[k4]
 		t.Raw(k4.String())
 		t.Raw("->")
+		x5 := v.CountByGrade[k4]
 		t.Int(int64(x5))
 	}
 	t.Raw("}>)")

@@ -877,9 +877,9 @@ func (v *Prices) FBEWriteText(t *fbe.TextWriter) {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		x8 := v.PriceById[k7]
 		t.Int(int64(k7))
 		t.Raw("->")
+		x8 := v.PriceById[k7]
 		t.Decimal(x8)
 	}
 	t.Raw("}>,idByPrice=")
@@ -888,9 +888,9 @@ func (v *Prices) FBEWriteText(t *fbe.TextWriter) {
 		if i9 > 0 {
 			t.Raw(",")
 		}
-		x11 := v.IdByPrice[k10]
 		t.Decimal(k10)
 		t.Raw("->")
+		x11 := v.IdByPrice[k10]
 		t.Int(int64(x11))
 	}
 	t.Raw("}>,priceByPrice=")
@@ -899,9 +899,9 @@ func (v *Prices) FBEWriteText(t *fbe.TextWriter) {
 		if i12 > 0 {
 			t.Raw(",")
 		}
-		x14 := v.PriceByPrice[k13]
 		t.Decimal(k13)
 		t.Raw("->")
+		x14 := v.PriceByPrice[k13]
 		t.Decimal(x14)
 	}
 	t.Raw("}],maybePrices=")

@@ -5000,9 +5000,9 @@ func (v *Everything) FBEWriteText(t *fbe.TextWriter) {
 		if i10 > 0 {
 			t.Raw(",")
 		}
-		x12 := v.F43[k11]
 		t.Int(int64(k11))
 		t.Raw("->")
+		x12 := v.F43[k11]
 		t.String(x12)
 	}
 	t.Raw("}>,f44=")
@@ -5011,9 +5011,9 @@ func (v *Everything) FBEWriteText(t *fbe.TextWriter) {
 		if i13 > 0 {
 			t.Raw(",")
 		}
-		x15 := v.F44[k14]
 		t.String(k14)
 		t.Raw("->")
+		x15 := v.F44[k14]
 		if x15 == nil {
 			t.Raw("null")
 		} else {
@@ -5026,9 +5026,9 @@ func (v *Everything) FBEWriteText(t *fbe.TextWriter) {
 		if i16 > 0 {
 			t.Raw(",")
 		}
-		x18 := v.F45[k17]
 		t.UUID(k17)
 		t.Raw("->")
+		x18 := v.F45[k17]
 		t.Bytes(x18)
 	}
 	t.Raw("}],f46=")
@@ -5056,15 +5056,15 @@ func (v *Everything) FBEWriteText(t *fbe.TextWriter) {
 		t.Uint(uint64(*v.F48))
 	}
 	t.Raw(",f49=")
-	s20 := fbe.SortedPairs(v.F49, fbe.CompareBytes)
-	t.Count(len(s20), "<{")
-	for i21 := range s20 {
-		if i21 > 0 {
+	s21 := fbe.SortedPairs(v.F49, fbe.CompareBytes)
+	t.Count(len(s21), "<{")
+	for i20 := range s21 {
+		if i20 > 0 {
 			t.Raw(",")
 		}
-		t.Bytes(s20[i21].Key)
+		t.Bytes(s21[i20].Key)
 		t.Raw("->")
-		t.Int(int64(s20[i21].Value))
+		t.Int(int64(s21[i20].Value))
 	}
 	t.Raw("}>,f50=")
 	t.Count(len(v.F50), "[{")
@@ -5091,9 +5091,9 @@ func (v *Everything) FBEWriteText(t *fbe.TextWriter) {
 		if i25 > 0 {
 			t.Raw(",")
 		}
-		x27 := v.F52[k26]
 		t.Decimal(k26)
 		t.Raw("->")
+		x27 := v.F52[k26]
 		t.Int(int64(x27))
 	}
 	t.Raw("}>)")
@@ -8563,15 +8563,15 @@ func (v *Routes) FBEWriteText(t *fbe.TextWriter) {
 		s2[i1].FBEWriteText(t)
 	}
 	t.Raw("},ranks=")
-	s3 := fbe.SortedPairs(v.Ranks, (*Route).FBEKeyCompare)
-	t.Count(len(s3), "<{")
-	for i4 := range s3 {
-		if i4 > 0 {
+	s4 := fbe.SortedPairs(v.Ranks, (*Route).FBEKeyCompare)
+	t.Count(len(s4), "<{")
+	for i3 := range s4 {
+		if i3 > 0 {
 			t.Raw(",")
 		}
-		s3[i4].Key.FBEWriteText(t)
+		s4[i3].Key.FBEWriteText(t)
 		t.Raw("->")
-		t.Int(int64(s3[i4].Value))
+		t.Int(int64(s4[i3].Value))
 	}
 	t.Raw("}>,names=")
 	t.Count(len(v.Names), "[{")

@@ -1559,9 +1559,9 @@ func (v *Holder) FBEWriteText(t *fbe.TextWriter) {
 		if i1 > 0 {
 			t.Raw(",")
 		}
-		x3 := v.ById[k2]
 		t.Int(int64(k2))
 		t.Raw("->")
+		x3 := v.ById[k2]
 		x3.FBEWriteText(t)
 	}
 	t.Raw("}>)")

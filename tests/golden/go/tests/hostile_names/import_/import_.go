@@ -4509,9 +4509,9 @@ func (v *CppWords) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.Char8_t[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.Char8_t[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,char16_t=")
@@ -4572,9 +4572,9 @@ func (v *CppWords) FBEWriteText(t *fbe.TextWriter) {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		x8 := v.Do[k7]
 		t.String(k7)
 		t.Raw("->")
+		x8 := v.Do[k7]
 		t.Int(int64(x8))
 	}
 	t.Raw("}>,dynamic_cast=")
@@ -4635,9 +4635,9 @@ func (v *CppWords) FBEWriteText(t *fbe.TextWriter) {
 		if i10 > 0 {
 			t.Raw(",")
 		}
-		x12 := v.New[k11]
 		t.String(k11)
 		t.Raw("->")
+		x12 := v.New[k11]
 		t.Int(int64(x12))
 	}
 	t.Raw("}>,noexcept=")
@@ -4698,9 +4698,9 @@ func (v *CppWords) FBEWriteText(t *fbe.TextWriter) {
 		if i14 > 0 {
 			t.Raw(",")
 		}
-		x16 := v.Sizeof[k15]
 		t.String(k15)
 		t.Raw("->")
+		x16 := v.Sizeof[k15]
 		t.Int(int64(x16))
 	}
 	t.Raw("}>,static=")
@@ -4761,9 +4761,9 @@ func (v *CppWords) FBEWriteText(t *fbe.TextWriter) {
 		if i18 > 0 {
 			t.Raw(",")
 		}
-		x20 := v.Volatile[k19]
 		t.String(k19)
 		t.Raw("->")
+		x20 := v.Volatile[k19]
 		t.Int(int64(x20))
 	}
 	t.Raw("}>,wchar_t=")
@@ -4824,9 +4824,9 @@ func (v *CppWords) FBEWriteText(t *fbe.TextWriter) {
 		if i22 > 0 {
 			t.Raw(",")
 		}
-		x24 := v.Uint16_t[k23]
 		t.String(k23)
 		t.Raw("->")
+		x24 := v.Uint16_t[k23]
 		t.Int(int64(x24))
 	}
 	t.Raw("}>,int32_t=")
@@ -7210,9 +7210,9 @@ func (v *PythonWords) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.From[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.From[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,global=")
@@ -7273,9 +7273,9 @@ func (v *PythonWords) FBEWriteText(t *fbe.TextWriter) {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		x8 := v.Set[k7]
 		t.String(k7)
 		t.Raw("->")
+		x8 := v.Set[k7]
 		t.Int(int64(x8))
 	}
 	t.Raw("}>,str=")
@@ -8901,9 +8901,9 @@ func (v *GoWords) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.Var[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.Var[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,any=")
@@ -8964,9 +8964,9 @@ func (v *GoWords) FBEWriteText(t *fbe.TextWriter) {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		x8 := v.Min[k7]
 		t.String(k7)
 		t.Raw("->")
+		x8 := v.Min[k7]
 		t.Int(int64(x8))
 	}
 	t.Raw("}>,max=")
@@ -10401,9 +10401,9 @@ func (v *JavaWords) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.Sealed[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.Sealed[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,permits=")
@@ -10464,9 +10464,9 @@ func (v *JavaWords) FBEWriteText(t *fbe.TextWriter) {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		x8 := v.List[k7]
 		t.String(k7)
 		t.Raw("->")
+		x8 := v.List[k7]
 		t.Int(int64(x8))
 	}
 	t.Raw("}>,Map=")
@@ -12008,9 +12008,9 @@ func (v *KotlinWords) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.Init[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.Init[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,param=")
@@ -12071,9 +12071,9 @@ func (v *KotlinWords) FBEWriteText(t *fbe.TextWriter) {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		x8 := v.Out[k7]
 		t.String(k7)
 		t.Raw("->")
+		x8 := v.Out[k7]
 		t.Int(int64(x8))
 	}
 	t.Raw("}>,reified=")
@@ -13731,9 +13731,9 @@ func (v *JsWords) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.NaN[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.NaN[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,Infinity=")
@@ -13794,9 +13794,9 @@ func (v *JsWords) FBEWriteText(t *fbe.TextWriter) {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		x8 := v.X__proto__[k7]
 		t.String(k7)
 		t.Raw("->")
+		x8 := v.X__proto__[k7]
 		t.Int(int64(x8))
 	}
 	t.Raw("}>,toString=")
@@ -15314,9 +15314,9 @@ func (v *RustWords) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.Trait[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.Trait[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,unsafe=")
@@ -15377,9 +15377,9 @@ func (v *RustWords) FBEWriteText(t *fbe.TextWriter) {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		x8 := v.Copy[k7]
 		t.String(k7)
 		t.Raw("->")
+		x8 := v.Copy[k7]
 		t.Int(int64(x8))
 	}
 	t.Raw("}>,Default=")
@@ -16740,9 +16740,9 @@ func (v *CSharpWords) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.Ushort[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.Ushort[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,add=")
@@ -16803,9 +16803,9 @@ func (v *CSharpWords) FBEWriteText(t *fbe.TextWriter) {
 		if i6 > 0 {
 			t.Raw(",")
 		}
-		x8 := v.Notnull[k7]
 		t.String(k7)
 		t.Raw("->")
+		x8 := v.Notnull[k7]
 		t.Int(int64(x8))
 	}
 	t.Raw("}>)")
@@ -17800,9 +17800,9 @@ func (v *RubyWords) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.Undef[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.Undef[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,unless=")
@@ -19223,9 +19223,9 @@ func (v *PythonMembers) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.X__class__[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.X__class__[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,__dict__=")
@@ -20216,9 +20216,9 @@ func (v *GoMembers) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.AppendFinal_[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.AppendFinal_[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,ReadFinal=")
@@ -21315,9 +21315,9 @@ func (v *JvmMembers) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.VerifyFinal[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.VerifyFinal[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,toJson=")
@@ -22845,9 +22845,9 @@ func (v *RuntimeNames) FBEWriteText(t *fbe.TextWriter) {
 		if i2 > 0 {
 			t.Raw(",")
 		}
-		x4 := v.JsonReader[k3]
 		t.String(k3)
 		t.Raw("->")
+		x4 := v.JsonReader[k3]
 		t.Int(int64(x4))
 	}
 	t.Raw("}>,DecodeError=")
