@@ -74,6 +74,19 @@ export {
   type Transport,
 } from "./protocol.js";
 export { Reader } from "./reader.js";
+export {
+  fromFbe,
+  fromFinal,
+  fromJson,
+  toFbe,
+  toFinal,
+  toJson,
+  verifyFbe,
+  verifyFinal,
+  type FinalClass,
+  type JsonClass,
+  type VersionedClass,
+} from "./roots.js";
 export { jsonDouble, percentF, percentG } from "./dtoa.js";
 export { base64, decimalText, jsonString, JsonWriter } from "./json.js";
 export { fromBase64, JsonReader, type JsonObject, type JsonValue } from "./json_reader.js";

@@ -10,7 +10,6 @@ from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, RawText, json_obje
 from fbec.targets.typescript.context import BIGINTS, Context, add_item, new_collection, refuse_repeated
 from fbec.targets.typescript.models import (
     assign,
-    caught,
     counter,
     guarded,
     ordered,
@@ -140,9 +139,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             w.line("j.leave();")
     with c.member(w, "/** This value as FBE JSON (docs/format.md 8): compact, the original's text. */",
                      c.over, "toJson", [], "string"):
-        w.line(f"const j = new {c.rt('JsonWriter')}();")
-        caught(w, f"{name}.fbeWriteJson(j, this);", f'{c.rt("refused")}(e, "{s.qualified}", this)')
-        w.line("return j.text;")
+        w.line(f"return {c.rt('toJson')}({name}, this);")
 
 
 # ---------------------------------------------------------------- JSON reading
@@ -247,5 +244,4 @@ def write_json_read(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
                       "and where. */"),
                      f"static {c.over}", "fromJson",
                      [("text", "string | Uint8Array"), ("limits?", c.rt("Limits", False))], name):
-        caught(w, f"const r = {c.rt('JsonReader')}.parse(text, limits);\nreturn {name}.fbeReadJson(r, r.root);",
-               f'{c.rt("rootOf")}(e, "{s.qualified}")')
+        w.line(f"return {c.rt('fromJson')}({name}, text, limits);")

@@ -448,39 +448,27 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     write_roots(w, c, s, name, True)
 
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool) -> None:
-    """The roots of one model: toFbe/fromFbe/verifyFbe or toFinal/fromFinal/verifyFinal."""
-    rt, q = c.rt, s.qualified
+    """The roots of one model, each a call of the runtime's of that name with the class (runtime/js's
+    roots.ts): toFbe/fromFbe/verifyFbe or toFinal/fromFinal/verifyFinal."""
+    rt = c.rt
     if final:
-        suffix, model, what = "Final", "Final", "a final root"
+        suffix, what = "Final", "a final root"
         to_doc = "/** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */"
-        write = f"{name}.fbeWriteFinal(w, this);\nw.endFinal({s.type_id});"
-        reader = f"const r = {rt('Reader')}.final(data, {s.type_id}, limits);"
-        read = f"{reader}\nconst v = {name}.fbeReadFinal(r);\nr.endFinal();\nreturn v;"
-        verify = f"{reader}\n{name}.fbeVerifyFinal(r);\nr.endFinal();"
     else:
-        suffix, model, what = "Fbe", "Versioned", "a versioned root"
+        suffix, what = "Fbe", "a versioned root"
         to_doc = ("/**\n * This value as a versioned root (docs/format.md 3.2), written into `writer` when given "
                   "(reused:\n * the bytes returned are its buffer, overwritten by its next use).\n */")
-        write = f"{name}.fbeWrite(w, 0, 4, this);\nw.endVersioned();"
-        read = f"return {name}.fbeRead({rt('Reader')}.versioned(data, limits), 0, 4);"
-        verify = f"{name}.fbeVerify({rt('Reader')}.versioned(data, limits), 0, 4);"
-    limits = [("data", "Uint8Array"), ("limits?", rt('Limits', False))]
-
-    with c.member(w, to_doc, c.over, f"to{suffix}", [("writer?", rt('Writer', False))], "Uint8Array"):
-        w.line(f"const w = writer ?? new {rt('Writer')}();")
-        w.line(f"w.begin{model}();")
-        caught(w, write, f'{rt("refused")}(e, "{q}", this)')
-        w.line("return w.bytes();")
-
-    with c.member(w, f"/** The value of {what}; a DecodeError names what is wrong, where and why. */",
-                     f"static {c.over}", f"from{suffix}", limits, name):
-        caught(w, read, f'{rt("rootOf")}(e, "{q}")')
-
-    with c.member(w, f"/** Undefined exactly when from{suffix} of data succeeds, else its DecodeError "
-                     "(docs/limits.md 4). */",
-                  f"static {c.over}", f"verify{suffix}", limits, f"{rt('DecodeError', False)} | undefined"), \
-            w.block(f"return {rt('verify')}(() => {{", "});"):
-        caught(w, verify, f'{rt("rootOf")}(e, "{q}")')
+    limits = [("data", "Uint8Array"), ("limits?", rt("Limits", False))]
+    roots = [
+        (to_doc, c.over, "to", [("writer?", rt("Writer", False))], "Uint8Array", "this, writer"),
+        (f"/** The value of {what}; a DecodeError names what is wrong, where and why. */",
+         f"static {c.over}", "from", limits, name, "data, limits"),
+        (f"/** Undefined exactly when from{suffix} of data succeeds, else its DecodeError (docs/limits.md 4). */",
+         f"static {c.over}", "verify", limits, f"{rt('DecodeError', False)} | undefined", "data, limits"),
+    ]
+    for doc, modifiers, verb, params, result, args in roots:
+        with c.member(w, doc, modifiers, verb + suffix, params, result):
+            w.line(f"return {rt(verb + suffix)}({name}, {args});")
 
 
 def write_lacks(w: CodeWriter, c: Context, s: ir.Struct, plan: StructPlan) -> None:

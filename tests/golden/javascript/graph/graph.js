@@ -127,35 +127,17 @@ export class Node {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Node.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "graph.Node", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Node, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Node.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "graph.Node");
-    }
+    return fbe.fromFbe(Node, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Node.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "graph.Node");
-      }
-    });
+    return fbe.verifyFbe(Node, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -200,40 +182,17 @@ export class Node {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Node.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "graph.Node", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Node, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Node.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "graph.Node");
-    }
+    return fbe.fromFinal(Node, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Node.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "graph.Node");
-      }
-    });
+    return fbe.verifyFinal(Node, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -261,13 +220,7 @@ export class Node {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Node.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "graph.Node", this);
-    }
-    return j.text;
+    return fbe.toJson(Node, this);
   }
 
   /**
@@ -307,12 +260,7 @@ export class Node {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Node.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "graph.Node");
-    }
+    return fbe.fromJson(Node, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -401,35 +349,17 @@ export class Edge {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Edge.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "graph.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Edge, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "graph.Edge");
-    }
+    return fbe.fromFbe(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Edge.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "graph.Edge");
-      }
-    });
+    return fbe.verifyFbe(Edge, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -461,40 +391,17 @@ export class Edge {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Edge.fbeWriteFinal(w, this);
-      w.endFinal(2);
-    } catch (e) {
-      throw fbe.refused(e, "graph.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Edge, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 2, limits);
-      const v = Edge.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "graph.Edge");
-    }
+    return fbe.fromFinal(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 2, limits);
-        Edge.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "graph.Edge");
-      }
-    });
+    return fbe.verifyFinal(Edge, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -510,13 +417,7 @@ export class Edge {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Edge.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "graph.Edge", this);
-    }
-    return j.text;
+    return fbe.toJson(Edge, this);
   }
 
   /**
@@ -545,12 +446,7 @@ export class Edge {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Edge.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "graph.Edge");
-    }
+    return fbe.fromJson(Edge, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -691,35 +587,17 @@ export class Graph {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Graph.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "graph.Graph", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Graph, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Graph.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "graph.Graph");
-    }
+    return fbe.fromFbe(Graph, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Graph.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "graph.Graph");
-      }
-    });
+    return fbe.verifyFbe(Graph, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -792,40 +670,17 @@ export class Graph {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Graph.fbeWriteFinal(w, this);
-      w.endFinal(3);
-    } catch (e) {
-      throw fbe.refused(e, "graph.Graph", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Graph, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 3, limits);
-      const v = Graph.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "graph.Graph");
-    }
+    return fbe.fromFinal(Graph, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 3, limits);
-        Graph.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "graph.Graph");
-      }
-    });
+    return fbe.verifyFinal(Graph, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -859,13 +714,7 @@ export class Graph {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Graph.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "graph.Graph", this);
-    }
-    return j.text;
+    return fbe.toJson(Graph, this);
   }
 
   /**
@@ -912,12 +761,7 @@ export class Graph {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Graph.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "graph.Graph");
-    }
+    return fbe.fromJson(Graph, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -142,35 +142,17 @@ export class Node {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Node.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "recursive.Node", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Node, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Node.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "recursive.Node");
-    }
+    return fbe.fromFbe(Node, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Node.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "recursive.Node");
-      }
-    });
+    return fbe.verifyFbe(Node, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -232,40 +214,17 @@ export class Node {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Node.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "recursive.Node", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Node, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Node.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "recursive.Node");
-    }
+    return fbe.fromFinal(Node, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Node.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "recursive.Node");
-      }
-    });
+    return fbe.verifyFinal(Node, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -299,13 +258,7 @@ export class Node {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Node.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "recursive.Node", this);
-    }
-    return j.text;
+    return fbe.toJson(Node, this);
   }
 
   /**
@@ -345,12 +298,7 @@ export class Node {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Node.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "recursive.Node");
-    }
+    return fbe.fromJson(Node, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

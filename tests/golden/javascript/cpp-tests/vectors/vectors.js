@@ -87,35 +87,17 @@ export class Edge {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Edge.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Edge, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
-    }
+    return fbe.fromFbe(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Edge.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Edge");
-      }
-    });
+    return fbe.verifyFbe(Edge, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -147,40 +129,17 @@ export class Edge {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Edge.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Edge, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Edge.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
-    }
+    return fbe.fromFinal(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Edge.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Edge");
-      }
-    });
+    return fbe.verifyFinal(Edge, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -196,13 +155,7 @@ export class Edge {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Edge.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Edge", this);
-    }
-    return j.text;
+    return fbe.toJson(Edge, this);
   }
 
   /**
@@ -231,12 +184,7 @@ export class Edge {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Edge.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
-    }
+    return fbe.fromJson(Edge, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -325,35 +273,17 @@ export class Point {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Point.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Point, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Point.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
-    }
+    return fbe.fromFbe(Point, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Point.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Point");
-      }
-    });
+    return fbe.verifyFbe(Point, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -385,40 +315,17 @@ export class Point {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Point.fbeWriteFinal(w, this);
-      w.endFinal(2);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Point, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 2, limits);
-      const v = Point.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
-    }
+    return fbe.fromFinal(Point, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 2, limits);
-        Point.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Point");
-      }
-    });
+    return fbe.verifyFinal(Point, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -434,13 +341,7 @@ export class Point {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Point.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point", this);
-    }
-    return j.text;
+    return fbe.toJson(Point, this);
   }
 
   /**
@@ -469,12 +370,7 @@ export class Point {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Point.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
-    }
+    return fbe.fromJson(Point, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -566,35 +462,17 @@ export class Point3 extends Point {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Point3.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point3", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Point3, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Point3.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
-    }
+    return fbe.fromFbe(Point3, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Point3.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Point3");
-      }
-    });
+    return fbe.verifyFbe(Point3, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -629,40 +507,17 @@ export class Point3 extends Point {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Point3.fbeWriteFinal(w, this);
-      w.endFinal(3);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point3", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Point3, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 3, limits);
-      const v = Point3.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
-    }
+    return fbe.fromFinal(Point3, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 3, limits);
-        Point3.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Point3");
-      }
-    });
+    return fbe.verifyFinal(Point3, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -680,13 +535,7 @@ export class Point3 extends Point {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Point3.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point3", this);
-    }
-    return j.text;
+    return fbe.toJson(Point3, this);
   }
 
   /**
@@ -719,12 +568,7 @@ export class Point3 extends Point {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Point3.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
-    }
+    return fbe.fromJson(Point3, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -826,35 +670,17 @@ export class Named {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Named.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Named", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Named, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Named.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
-    }
+    return fbe.fromFbe(Named, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Named.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Named");
-      }
-    });
+    return fbe.verifyFbe(Named, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -893,40 +719,17 @@ export class Named {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Named.fbeWriteFinal(w, this);
-      w.endFinal(4);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Named", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Named, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 4, limits);
-      const v = Named.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
-    }
+    return fbe.fromFinal(Named, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 4, limits);
-        Named.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Named");
-      }
-    });
+    return fbe.verifyFinal(Named, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -950,13 +753,7 @@ export class Named {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Named.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Named", this);
-    }
-    return j.text;
+    return fbe.toJson(Named, this);
   }
 
   /**
@@ -988,12 +785,7 @@ export class Named {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Named.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
-    }
+    return fbe.fromJson(Named, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1236,35 +1028,17 @@ export class Holder {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Holder.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Holder, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
-    }
+    return fbe.fromFbe(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Holder");
-      }
-    });
+    return fbe.verifyFbe(Holder, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1401,40 +1175,17 @@ export class Holder {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Holder.fbeWriteFinal(w, this);
-      w.endFinal(10);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Holder, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 10, limits);
-      const v = Holder.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
-    }
+    return fbe.fromFinal(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 10, limits);
-        Holder.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Holder");
-      }
-    });
+    return fbe.verifyFinal(Holder, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1516,13 +1267,7 @@ export class Holder {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Holder.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Holder", this);
-    }
-    return j.text;
+    return fbe.toJson(Holder, this);
   }
 
   /**
@@ -1617,12 +1362,7 @@ export class Holder {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Holder.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
-    }
+    return fbe.fromJson(Holder, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -99,35 +99,17 @@ export class Edge {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Edge.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors_new.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Edge, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Edge");
-    }
+    return fbe.fromFbe(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Edge.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors_new.Edge");
-      }
-    });
+    return fbe.verifyFbe(Edge, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -162,40 +144,17 @@ export class Edge {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Edge.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "vectors_new.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Edge, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Edge.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Edge");
-    }
+    return fbe.fromFinal(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Edge.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors_new.Edge");
-      }
-    });
+    return fbe.verifyFinal(Edge, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -213,13 +172,7 @@ export class Edge {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Edge.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors_new.Edge", this);
-    }
-    return j.text;
+    return fbe.toJson(Edge, this);
   }
 
   /**
@@ -252,12 +205,7 @@ export class Edge {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Edge.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Edge");
-    }
+    return fbe.fromJson(Edge, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -362,35 +310,17 @@ export class Holder {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Holder.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors_new.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Holder, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Holder");
-    }
+    return fbe.fromFbe(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors_new.Holder");
-      }
-    });
+    return fbe.verifyFbe(Holder, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -438,40 +368,17 @@ export class Holder {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Holder.fbeWriteFinal(w, this);
-      w.endFinal(10);
-    } catch (e) {
-      throw fbe.refused(e, "vectors_new.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Holder, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 10, limits);
-      const v = Holder.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Holder");
-    }
+    return fbe.fromFinal(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 10, limits);
-        Holder.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors_new.Holder");
-      }
-    });
+    return fbe.verifyFinal(Holder, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -493,13 +400,7 @@ export class Holder {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Holder.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors_new.Holder", this);
-    }
-    return j.text;
+    return fbe.toJson(Holder, this);
   }
 
   /**
@@ -531,12 +432,7 @@ export class Holder {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Holder.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_new.Holder");
-    }
+    return fbe.fromJson(Holder, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

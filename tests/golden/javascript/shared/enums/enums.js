@@ -815,35 +815,17 @@ export class Enums {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Enums.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "enums.Enums", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Enums, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Enums.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "enums.Enums");
-    }
+    return fbe.fromFbe(Enums, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Enums.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "enums.Enums");
-      }
-    });
+    return fbe.verifyFbe(Enums, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1064,40 +1046,17 @@ export class Enums {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Enums.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "enums.Enums", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Enums, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Enums.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "enums.Enums");
-    }
+    return fbe.fromFinal(Enums, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Enums.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "enums.Enums");
-      }
-    });
+    return fbe.verifyFinal(Enums, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1239,13 +1198,7 @@ export class Enums {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Enums.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "enums.Enums", this);
-    }
-    return j.text;
+    return fbe.toJson(Enums, this);
   }
 
   /**
@@ -1526,12 +1479,7 @@ export class Enums {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Enums.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "enums.Enums");
-    }
+    return fbe.fromJson(Enums, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

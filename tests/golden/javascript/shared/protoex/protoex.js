@@ -202,35 +202,17 @@ export class Order {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Order.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "protoex.Order", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Order, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Order.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.Order");
-    }
+    return fbe.fromFbe(Order, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Order.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.Order");
-      }
-    });
+    return fbe.verifyFbe(Order, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -277,40 +259,17 @@ export class Order {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Order.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.Order", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Order, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Order.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.Order");
-    }
+    return fbe.fromFinal(Order, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Order.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.Order");
-      }
-    });
+    return fbe.verifyFinal(Order, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -336,13 +295,7 @@ export class Order {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Order.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.Order", this);
-    }
-    return j.text;
+    return fbe.toJson(Order, this);
   }
 
   /**
@@ -391,12 +344,7 @@ export class Order {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Order.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.Order");
-    }
+    return fbe.fromJson(Order, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -499,35 +447,17 @@ export class Balance extends proto.Balance {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Balance.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "protoex.Balance", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Balance, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Balance.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.Balance");
-    }
+    return fbe.fromFbe(Balance, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Balance.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.Balance");
-      }
-    });
+    return fbe.verifyFbe(Balance, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -559,40 +489,17 @@ export class Balance extends proto.Balance {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Balance.fbeWriteFinal(w, this);
-      w.endFinal(2);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.Balance", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Balance, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 2, limits);
-      const v = Balance.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.Balance");
-    }
+    return fbe.fromFinal(Balance, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 2, limits);
-        Balance.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.Balance");
-      }
-    });
+    return fbe.verifyFinal(Balance, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -608,13 +515,7 @@ export class Balance extends proto.Balance {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Balance.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.Balance", this);
-    }
-    return j.text;
+    return fbe.toJson(Balance, this);
   }
 
   /**
@@ -643,12 +544,7 @@ export class Balance extends proto.Balance {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Balance.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.Balance");
-    }
+    return fbe.fromJson(Balance, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -866,35 +762,17 @@ export class Account {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Account.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "protoex.Account", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Account, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Account.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.Account");
-    }
+    return fbe.fromFbe(Account, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Account.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.Account");
-      }
-    });
+    return fbe.verifyFbe(Account, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -985,40 +863,17 @@ export class Account {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Account.fbeWriteFinal(w, this);
-      w.endFinal(3);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.Account", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Account, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 3, limits);
-      const v = Account.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.Account");
-    }
+    return fbe.fromFinal(Account, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 3, limits);
-        Account.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.Account");
-      }
-    });
+    return fbe.verifyFinal(Account, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1055,13 +910,7 @@ export class Account {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Account.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.Account", this);
-    }
-    return j.text;
+    return fbe.toJson(Account, this);
   }
 
   /**
@@ -1127,12 +976,7 @@ export class Account {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Account.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.Account");
-    }
+    return fbe.fromJson(Account, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1228,35 +1072,17 @@ export class OrderMessage {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      OrderMessage.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "protoex.OrderMessage", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(OrderMessage, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return OrderMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.OrderMessage");
-    }
+    return fbe.fromFbe(OrderMessage, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        OrderMessage.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.OrderMessage");
-      }
-    });
+    return fbe.verifyFbe(OrderMessage, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1290,40 +1116,17 @@ export class OrderMessage {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      OrderMessage.fbeWriteFinal(w, this);
-      w.endFinal(11);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.OrderMessage", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(OrderMessage, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 11, limits);
-      const v = OrderMessage.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.OrderMessage");
-    }
+    return fbe.fromFinal(OrderMessage, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 11, limits);
-        OrderMessage.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.OrderMessage");
-      }
-    });
+    return fbe.verifyFinal(OrderMessage, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1335,13 +1138,7 @@ export class OrderMessage {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      OrderMessage.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.OrderMessage", this);
-    }
-    return j.text;
+    return fbe.toJson(OrderMessage, this);
   }
 
   /**
@@ -1368,12 +1165,7 @@ export class OrderMessage {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return OrderMessage.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.OrderMessage");
-    }
+    return fbe.fromJson(OrderMessage, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1469,35 +1261,17 @@ export class BalanceMessage {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      BalanceMessage.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "protoex.BalanceMessage", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(BalanceMessage, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return BalanceMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.BalanceMessage");
-    }
+    return fbe.fromFbe(BalanceMessage, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        BalanceMessage.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.BalanceMessage");
-      }
-    });
+    return fbe.verifyFbe(BalanceMessage, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1531,40 +1305,17 @@ export class BalanceMessage {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      BalanceMessage.fbeWriteFinal(w, this);
-      w.endFinal(12);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.BalanceMessage", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(BalanceMessage, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 12, limits);
-      const v = BalanceMessage.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.BalanceMessage");
-    }
+    return fbe.fromFinal(BalanceMessage, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 12, limits);
-        BalanceMessage.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.BalanceMessage");
-      }
-    });
+    return fbe.verifyFinal(BalanceMessage, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1576,13 +1327,7 @@ export class BalanceMessage {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      BalanceMessage.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.BalanceMessage", this);
-    }
-    return j.text;
+    return fbe.toJson(BalanceMessage, this);
   }
 
   /**
@@ -1609,12 +1354,7 @@ export class BalanceMessage {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return BalanceMessage.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.BalanceMessage");
-    }
+    return fbe.fromJson(BalanceMessage, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1710,35 +1450,17 @@ export class AccountMessage {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      AccountMessage.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "protoex.AccountMessage", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(AccountMessage, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return AccountMessage.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.AccountMessage");
-    }
+    return fbe.fromFbe(AccountMessage, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        AccountMessage.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.AccountMessage");
-      }
-    });
+    return fbe.verifyFbe(AccountMessage, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1772,40 +1494,17 @@ export class AccountMessage {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      AccountMessage.fbeWriteFinal(w, this);
-      w.endFinal(13);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.AccountMessage", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(AccountMessage, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 13, limits);
-      const v = AccountMessage.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.AccountMessage");
-    }
+    return fbe.fromFinal(AccountMessage, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 13, limits);
-        AccountMessage.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "protoex.AccountMessage");
-      }
-    });
+    return fbe.verifyFinal(AccountMessage, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1817,13 +1516,7 @@ export class AccountMessage {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      AccountMessage.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "protoex.AccountMessage", this);
-    }
-    return j.text;
+    return fbe.toJson(AccountMessage, this);
   }
 
   /**
@@ -1850,12 +1543,7 @@ export class AccountMessage {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return AccountMessage.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "protoex.AccountMessage");
-    }
+    return fbe.fromJson(AccountMessage, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

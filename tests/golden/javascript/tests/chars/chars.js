@@ -167,35 +167,17 @@ export class CharKeys {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      CharKeys.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "chars.CharKeys", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(CharKeys, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return CharKeys.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "chars.CharKeys");
-    }
+    return fbe.fromFbe(CharKeys, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        CharKeys.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "chars.CharKeys");
-      }
-    });
+    return fbe.verifyFbe(CharKeys, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -273,40 +255,17 @@ export class CharKeys {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      CharKeys.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "chars.CharKeys", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(CharKeys, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = CharKeys.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "chars.CharKeys");
-    }
+    return fbe.fromFinal(CharKeys, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        CharKeys.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "chars.CharKeys");
-      }
-    });
+    return fbe.verifyFinal(CharKeys, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -339,13 +298,7 @@ export class CharKeys {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      CharKeys.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "chars.CharKeys", this);
-    }
-    return j.text;
+    return fbe.toJson(CharKeys, this);
   }
 
   /**
@@ -391,12 +344,7 @@ export class CharKeys {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return CharKeys.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "chars.CharKeys");
-    }
+    return fbe.fromJson(CharKeys, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -542,35 +490,17 @@ export class GradeKeys {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      GradeKeys.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "chars.GradeKeys", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(GradeKeys, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return GradeKeys.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "chars.GradeKeys");
-    }
+    return fbe.fromFbe(GradeKeys, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        GradeKeys.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "chars.GradeKeys");
-      }
-    });
+    return fbe.verifyFbe(GradeKeys, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -648,40 +578,17 @@ export class GradeKeys {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      GradeKeys.fbeWriteFinal(w, this);
-      w.endFinal(2);
-    } catch (e) {
-      throw fbe.refused(e, "chars.GradeKeys", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(GradeKeys, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 2, limits);
-      const v = GradeKeys.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "chars.GradeKeys");
-    }
+    return fbe.fromFinal(GradeKeys, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 2, limits);
-        GradeKeys.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "chars.GradeKeys");
-      }
-    });
+    return fbe.verifyFinal(GradeKeys, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -714,13 +621,7 @@ export class GradeKeys {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      GradeKeys.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "chars.GradeKeys", this);
-    }
-    return j.text;
+    return fbe.toJson(GradeKeys, this);
   }
 
   /**
@@ -766,12 +667,7 @@ export class GradeKeys {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return GradeKeys.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "chars.GradeKeys");
-    }
+    return fbe.fromJson(GradeKeys, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -53,35 +53,17 @@ export class Empty {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Empty.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empty", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Empty, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Empty.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
-    }
+    return fbe.fromFbe(Empty, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Empty.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Empty");
-      }
-    });
+    return fbe.verifyFbe(Empty, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -104,40 +86,17 @@ export class Empty {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Empty.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empty", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Empty, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Empty.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
-    }
+    return fbe.fromFinal(Empty, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Empty.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Empty");
-      }
-    });
+    return fbe.verifyFinal(Empty, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -147,13 +106,7 @@ export class Empty {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Empty.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empty", this);
-    }
-    return j.text;
+    return fbe.toJson(Empty, this);
   }
 
   /**
@@ -169,12 +122,7 @@ export class Empty {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Empty.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
-    }
+    return fbe.fromJson(Empty, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -279,35 +227,17 @@ export class Empties {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Empties.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empties", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Empties, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Empties.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
-    }
+    return fbe.fromFbe(Empties, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Empties.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Empties");
-      }
-    });
+    return fbe.verifyFbe(Empties, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -355,40 +285,17 @@ export class Empties {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Empties.fbeWriteFinal(w, this);
-      w.endFinal(2);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empties", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Empties, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 2, limits);
-      const v = Empties.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
-    }
+    return fbe.fromFinal(Empties, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 2, limits);
-        Empties.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Empties");
-      }
-    });
+    return fbe.verifyFinal(Empties, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -410,13 +317,7 @@ export class Empties {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Empties.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empties", this);
-    }
-    return j.text;
+    return fbe.toJson(Empties, this);
   }
 
   /**
@@ -448,12 +349,7 @@ export class Empties {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Empties.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
-    }
+    return fbe.fromJson(Empties, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -537,35 +433,17 @@ export class Wide {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Wide.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wide", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Wide, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Wide.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
-    }
+    return fbe.fromFbe(Wide, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Wide.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Wide");
-      }
-    });
+    return fbe.verifyFbe(Wide, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -600,40 +478,17 @@ export class Wide {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Wide.fbeWriteFinal(w, this);
-      w.endFinal(3);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wide", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Wide, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 3, limits);
-      const v = Wide.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
-    }
+    return fbe.fromFinal(Wide, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 3, limits);
-        Wide.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Wide");
-      }
-    });
+    return fbe.verifyFinal(Wide, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -655,13 +510,7 @@ export class Wide {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Wide.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wide", this);
-    }
-    return j.text;
+    return fbe.toJson(Wide, this);
   }
 
   /**
@@ -686,12 +535,7 @@ export class Wide {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Wide.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
-    }
+    return fbe.fromJson(Wide, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -796,35 +640,17 @@ export class Wides {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Wides.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wides", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Wides, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Wides.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
-    }
+    return fbe.fromFbe(Wides, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Wides.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Wides");
-      }
-    });
+    return fbe.verifyFbe(Wides, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -872,40 +698,17 @@ export class Wides {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Wides.fbeWriteFinal(w, this);
-      w.endFinal(4);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wides", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Wides, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 4, limits);
-      const v = Wides.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
-    }
+    return fbe.fromFinal(Wides, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 4, limits);
-        Wides.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Wides");
-      }
-    });
+    return fbe.verifyFinal(Wides, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -927,13 +730,7 @@ export class Wides {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Wides.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wides", this);
-    }
-    return j.text;
+    return fbe.toJson(Wides, this);
   }
 
   /**
@@ -965,12 +762,7 @@ export class Wides {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Wides.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
-    }
+    return fbe.fromJson(Wides, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1149,35 +941,17 @@ export class Holder {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Holder.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Holder, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
-    }
+    return fbe.fromFbe(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Holder");
-      }
-    });
+    return fbe.verifyFbe(Holder, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1273,40 +1047,17 @@ export class Holder {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Holder.fbeWriteFinal(w, this);
-      w.endFinal(5);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Holder, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 5, limits);
-      const v = Holder.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
-    }
+    return fbe.fromFinal(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 5, limits);
-        Holder.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Holder");
-      }
-    });
+    return fbe.verifyFinal(Holder, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1337,13 +1088,7 @@ export class Holder {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Holder.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Holder", this);
-    }
-    return j.text;
+    return fbe.toJson(Holder, this);
   }
 
   /**
@@ -1401,12 +1146,7 @@ export class Holder {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Holder.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
-    }
+    return fbe.fromJson(Holder, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -115,35 +115,17 @@ export class Instrument {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Instrument.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "market.Instrument", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Instrument, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Instrument.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "market.Instrument");
-    }
+    return fbe.fromFbe(Instrument, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Instrument.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "market.Instrument");
-      }
-    });
+    return fbe.verifyFbe(Instrument, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -172,40 +154,17 @@ export class Instrument {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Instrument.fbeWriteFinal(w, this);
-      w.endFinal(501);
-    } catch (e) {
-      throw fbe.refused(e, "market.Instrument", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Instrument, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 501, limits);
-      const v = Instrument.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "market.Instrument");
-    }
+    return fbe.fromFinal(Instrument, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 501, limits);
-        Instrument.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "market.Instrument");
-      }
-    });
+    return fbe.verifyFinal(Instrument, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -219,13 +178,7 @@ export class Instrument {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Instrument.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "market.Instrument", this);
-    }
-    return j.text;
+    return fbe.toJson(Instrument, this);
   }
 
   /**
@@ -250,12 +203,7 @@ export class Instrument {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Instrument.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "market.Instrument");
-    }
+    return fbe.fromJson(Instrument, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -355,35 +303,17 @@ export class Failure {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Failure.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "market.Failure", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Failure, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data, limits) {
-    try {
-      return Failure.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "market.Failure");
-    }
+    return fbe.fromFbe(Failure, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data, limits) {
-    return fbe.verify(() => {
-      try {
-        Failure.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "market.Failure");
-      }
-    });
+    return fbe.verifyFbe(Failure, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -412,40 +342,17 @@ export class Failure {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer) {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Failure.fbeWriteFinal(w, this);
-      w.endFinal(502);
-    } catch (e) {
-      throw fbe.refused(e, "market.Failure", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Failure, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data, limits) {
-    try {
-      const r = fbe.Reader.final(data, 502, limits);
-      const v = Failure.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "market.Failure");
-    }
+    return fbe.fromFinal(Failure, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data, limits) {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 502, limits);
-        Failure.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "market.Failure");
-      }
-    });
+    return fbe.verifyFinal(Failure, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -459,13 +366,7 @@ export class Failure {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson() {
-    const j = new fbe.JsonWriter();
-    try {
-      Failure.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "market.Failure", this);
-    }
-    return j.text;
+    return fbe.toJson(Failure, this);
   }
 
   /**
@@ -490,12 +391,7 @@ export class Failure {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text, limits) {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Failure.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "market.Failure");
-    }
+    return fbe.fromJson(Failure, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -146,35 +146,17 @@ export class Node {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Node.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "recursive.Node", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Node, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Node {
-    try {
-      return Node.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "recursive.Node");
-    }
+    return fbe.fromFbe(Node, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Node.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "recursive.Node");
-      }
-    });
+    return fbe.verifyFbe(Node, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -236,40 +218,17 @@ export class Node {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Node.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "recursive.Node", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Node, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Node {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Node.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "recursive.Node");
-    }
+    return fbe.fromFinal(Node, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Node.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "recursive.Node");
-      }
-    });
+    return fbe.verifyFinal(Node, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -303,13 +262,7 @@ export class Node {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Node.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "recursive.Node", this);
-    }
-    return j.text;
+    return fbe.toJson(Node, this);
   }
 
   /**
@@ -349,12 +302,7 @@ export class Node {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Node {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Node.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "recursive.Node");
-    }
+    return fbe.fromJson(Node, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -91,35 +91,17 @@ export class Edge {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Edge.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Edge, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Edge {
-    try {
-      return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
-    }
+    return fbe.fromFbe(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Edge.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Edge");
-      }
-    });
+    return fbe.verifyFbe(Edge, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -151,40 +133,17 @@ export class Edge {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Edge.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Edge, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Edge {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Edge.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
-    }
+    return fbe.fromFinal(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Edge.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Edge");
-      }
-    });
+    return fbe.verifyFinal(Edge, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -200,13 +159,7 @@ export class Edge {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Edge.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Edge", this);
-    }
-    return j.text;
+    return fbe.toJson(Edge, this);
   }
 
   /**
@@ -235,12 +188,7 @@ export class Edge {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Edge.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Edge");
-    }
+    return fbe.fromJson(Edge, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -333,35 +281,17 @@ export class Point {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Point.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Point, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Point {
-    try {
-      return Point.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
-    }
+    return fbe.fromFbe(Point, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Point.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Point");
-      }
-    });
+    return fbe.verifyFbe(Point, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -393,40 +323,17 @@ export class Point {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Point.fbeWriteFinal(w, this);
-      w.endFinal(2);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Point, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Point {
-    try {
-      const r = fbe.Reader.final(data, 2, limits);
-      const v = Point.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
-    }
+    return fbe.fromFinal(Point, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 2, limits);
-        Point.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Point");
-      }
-    });
+    return fbe.verifyFinal(Point, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -442,13 +349,7 @@ export class Point {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Point.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point", this);
-    }
-    return j.text;
+    return fbe.toJson(Point, this);
   }
 
   /**
@@ -477,12 +378,7 @@ export class Point {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Point {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Point.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point");
-    }
+    return fbe.fromJson(Point, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -576,35 +472,17 @@ export class Point3 extends Point {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   override toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Point3.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point3", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Point3, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): Point3 {
-    try {
-      return Point3.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
-    }
+    return fbe.fromFbe(Point3, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Point3.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Point3");
-      }
-    });
+    return fbe.verifyFbe(Point3, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -639,40 +517,17 @@ export class Point3 extends Point {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   override toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Point3.fbeWriteFinal(w, this);
-      w.endFinal(3);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point3", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Point3, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static override fromFinal(data: Uint8Array, limits?: fbe.Limits): Point3 {
-    try {
-      const r = fbe.Reader.final(data, 3, limits);
-      const v = Point3.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
-    }
+    return fbe.fromFinal(Point3, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 3, limits);
-        Point3.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Point3");
-      }
-    });
+    return fbe.verifyFinal(Point3, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -690,13 +545,7 @@ export class Point3 extends Point {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   override toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Point3.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Point3", this);
-    }
-    return j.text;
+    return fbe.toJson(Point3, this);
   }
 
   /**
@@ -729,12 +578,7 @@ export class Point3 extends Point {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static override fromJson(text: string | Uint8Array, limits?: fbe.Limits): Point3 {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Point3.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Point3");
-    }
+    return fbe.fromJson(Point3, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -839,35 +683,17 @@ export class Named {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Named.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Named", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Named, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Named {
-    try {
-      return Named.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
-    }
+    return fbe.fromFbe(Named, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Named.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Named");
-      }
-    });
+    return fbe.verifyFbe(Named, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -906,40 +732,17 @@ export class Named {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Named.fbeWriteFinal(w, this);
-      w.endFinal(4);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Named", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Named, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Named {
-    try {
-      const r = fbe.Reader.final(data, 4, limits);
-      const v = Named.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
-    }
+    return fbe.fromFinal(Named, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 4, limits);
-        Named.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Named");
-      }
-    });
+    return fbe.verifyFinal(Named, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -963,13 +766,7 @@ export class Named {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Named.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Named", this);
-    }
-    return j.text;
+    return fbe.toJson(Named, this);
   }
 
   /**
@@ -1001,12 +798,7 @@ export class Named {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Named {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Named.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Named");
-    }
+    return fbe.fromJson(Named, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1256,35 +1048,17 @@ export class Holder {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Holder.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Holder, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Holder {
-    try {
-      return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
-    }
+    return fbe.fromFbe(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Holder");
-      }
-    });
+    return fbe.verifyFbe(Holder, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1421,40 +1195,17 @@ export class Holder {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Holder.fbeWriteFinal(w, this);
-      w.endFinal(10);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Holder, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Holder {
-    try {
-      const r = fbe.Reader.final(data, 10, limits);
-      const v = Holder.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
-    }
+    return fbe.fromFinal(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 10, limits);
-        Holder.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors.Holder");
-      }
-    });
+    return fbe.verifyFinal(Holder, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1536,13 +1287,7 @@ export class Holder {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Holder.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors.Holder", this);
-    }
-    return j.text;
+    return fbe.toJson(Holder, this);
   }
 
   /**
@@ -1637,12 +1382,7 @@ export class Holder {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Holder.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors.Holder");
-    }
+    return fbe.fromJson(Holder, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -75,35 +75,17 @@ export class Edge {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Edge.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors_old.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Edge, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Edge {
-    try {
-      return Edge.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Edge");
-    }
+    return fbe.fromFbe(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Edge.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors_old.Edge");
-      }
-    });
+    return fbe.verifyFbe(Edge, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -129,40 +111,17 @@ export class Edge {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Edge.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "vectors_old.Edge", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Edge, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Edge {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Edge.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Edge");
-    }
+    return fbe.fromFinal(Edge, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Edge.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors_old.Edge");
-      }
-    });
+    return fbe.verifyFinal(Edge, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -174,13 +133,7 @@ export class Edge {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Edge.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors_old.Edge", this);
-    }
-    return j.text;
+    return fbe.toJson(Edge, this);
   }
 
   /**
@@ -201,12 +154,7 @@ export class Edge {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Edge {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Edge.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Edge");
-    }
+    return fbe.fromJson(Edge, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -313,35 +261,17 @@ export class Holder {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Holder.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "vectors_old.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Holder, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Holder {
-    try {
-      return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Holder");
-    }
+    return fbe.fromFbe(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors_old.Holder");
-      }
-    });
+    return fbe.verifyFbe(Holder, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -389,40 +319,17 @@ export class Holder {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Holder.fbeWriteFinal(w, this);
-      w.endFinal(10);
-    } catch (e) {
-      throw fbe.refused(e, "vectors_old.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Holder, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Holder {
-    try {
-      const r = fbe.Reader.final(data, 10, limits);
-      const v = Holder.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Holder");
-    }
+    return fbe.fromFinal(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 10, limits);
-        Holder.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "vectors_old.Holder");
-      }
-    });
+    return fbe.verifyFinal(Holder, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -444,13 +351,7 @@ export class Holder {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Holder.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "vectors_old.Holder", this);
-    }
-    return j.text;
+    return fbe.toJson(Holder, this);
   }
 
   /**
@@ -482,12 +383,7 @@ export class Holder {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Holder.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "vectors_old.Holder");
-    }
+    return fbe.fromJson(Holder, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

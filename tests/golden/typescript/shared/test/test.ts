@@ -862,35 +862,17 @@ export class StructSimple {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructSimple.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructSimple", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructSimple, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructSimple {
-    try {
-      return StructSimple.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructSimple");
-    }
+    return fbe.fromFbe(StructSimple, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructSimple.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructSimple");
-      }
-    });
+    return fbe.verifyFbe(StructSimple, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1072,40 +1054,17 @@ export class StructSimple {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructSimple.fbeWriteFinal(w, this);
-      w.endFinal(110);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructSimple", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructSimple, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructSimple {
-    try {
-      const r = fbe.Reader.final(data, 110, limits);
-      const v = StructSimple.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructSimple");
-    }
+    return fbe.fromFinal(StructSimple, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 110, limits);
-        StructSimple.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructSimple");
-      }
-    });
+    return fbe.verifyFinal(StructSimple, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1205,13 +1164,7 @@ export class StructSimple {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructSimple.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructSimple", this);
-    }
-    return j.text;
+    return fbe.toJson(StructSimple, this);
   }
 
   /**
@@ -1426,12 +1379,7 @@ export class StructSimple {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSimple {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructSimple.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructSimple");
-    }
+    return fbe.fromJson(StructSimple, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -3297,35 +3245,17 @@ export class StructOptional extends StructSimple {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   override toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructOptional.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructOptional", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructOptional, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): StructOptional {
-    try {
-      return StructOptional.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructOptional");
-    }
+    return fbe.fromFbe(StructOptional, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructOptional.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructOptional");
-      }
-    });
+    return fbe.verifyFbe(StructOptional, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -4545,40 +4475,17 @@ export class StructOptional extends StructSimple {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   override toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructOptional.fbeWriteFinal(w, this);
-      w.endFinal(111);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructOptional", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructOptional, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static override fromFinal(data: Uint8Array, limits?: fbe.Limits): StructOptional {
-    try {
-      const r = fbe.Reader.final(data, 111, limits);
-      const v = StructOptional.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructOptional");
-    }
+    return fbe.fromFinal(StructOptional, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 111, limits);
-        StructOptional.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructOptional");
-      }
-    });
+    return fbe.verifyFinal(StructOptional, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -5140,13 +5047,7 @@ export class StructOptional extends StructSimple {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   override toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructOptional.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructOptional", this);
-    }
-    return j.text;
+    return fbe.toJson(StructOptional, this);
   }
 
   /**
@@ -5913,12 +5814,7 @@ export class StructOptional extends StructSimple {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static override fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructOptional {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructOptional.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructOptional");
-    }
+    return fbe.fromJson(StructOptional, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -7533,35 +7429,17 @@ export class StructNested extends StructOptional {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   override toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructNested.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructNested", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructNested, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): StructNested {
-    try {
-      return StructNested.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructNested");
-    }
+    return fbe.fromFbe(StructNested, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructNested.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructNested");
-      }
-    });
+    return fbe.verifyFbe(StructNested, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -8921,40 +8799,17 @@ export class StructNested extends StructOptional {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   override toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructNested.fbeWriteFinal(w, this);
-      w.endFinal(112);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructNested", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructNested, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static override fromFinal(data: Uint8Array, limits?: fbe.Limits): StructNested {
-    try {
-      const r = fbe.Reader.final(data, 112, limits);
-      const v = StructNested.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructNested");
-    }
+    return fbe.fromFinal(StructNested, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 112, limits);
-        StructNested.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructNested");
-      }
-    });
+    return fbe.verifyFinal(StructNested, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -9570,13 +9425,7 @@ export class StructNested extends StructOptional {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   override toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructNested.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructNested", this);
-    }
-    return j.text;
+    return fbe.toJson(StructNested, this);
   }
 
   /**
@@ -10435,12 +10284,7 @@ export class StructNested extends StructOptional {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static override fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructNested {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructNested.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructNested");
-    }
+    return fbe.fromJson(StructNested, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -10574,35 +10418,17 @@ export class StructBytes {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructBytes.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructBytes", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructBytes, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructBytes {
-    try {
-      return StructBytes.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructBytes");
-    }
+    return fbe.fromFbe(StructBytes, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructBytes.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructBytes");
-      }
-    });
+    return fbe.verifyFbe(StructBytes, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -10658,40 +10484,17 @@ export class StructBytes {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructBytes.fbeWriteFinal(w, this);
-      w.endFinal(120);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructBytes", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructBytes, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructBytes {
-    try {
-      const r = fbe.Reader.final(data, 120, limits);
-      const v = StructBytes.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructBytes");
-    }
+    return fbe.fromFinal(StructBytes, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 120, limits);
-        StructBytes.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructBytes");
-      }
-    });
+    return fbe.verifyFinal(StructBytes, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -10717,13 +10520,7 @@ export class StructBytes {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructBytes.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructBytes", this);
-    }
-    return j.text;
+    return fbe.toJson(StructBytes, this);
   }
 
   /**
@@ -10760,12 +10557,7 @@ export class StructBytes {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructBytes {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructBytes.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructBytes");
-    }
+    return fbe.fromJson(StructBytes, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -11171,35 +10963,17 @@ export class StructArray {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructArray.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructArray", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructArray, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructArray {
-    try {
-      return StructArray.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructArray");
-    }
+    return fbe.fromFbe(StructArray, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructArray.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructArray");
-      }
-    });
+    return fbe.verifyFbe(StructArray, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -11418,40 +11192,17 @@ export class StructArray {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructArray.fbeWriteFinal(w, this);
-      w.endFinal(125);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructArray", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructArray, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructArray {
-    try {
-      const r = fbe.Reader.final(data, 125, limits);
-      const v = StructArray.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructArray");
-    }
+    return fbe.fromFinal(StructArray, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 125, limits);
-        StructArray.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructArray");
-      }
-    });
+    return fbe.verifyFinal(StructArray, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -11606,13 +11357,7 @@ export class StructArray {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructArray.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructArray", this);
-    }
-    return j.text;
+    return fbe.toJson(StructArray, this);
   }
 
   /**
@@ -11739,12 +11484,7 @@ export class StructArray {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructArray {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructArray.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructArray");
-    }
+    return fbe.fromJson(StructArray, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -12161,35 +11901,17 @@ export class StructVector {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructVector.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructVector", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructVector, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructVector {
-    try {
-      return StructVector.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructVector");
-    }
+    return fbe.fromFbe(StructVector, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructVector.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructVector");
-      }
-    });
+    return fbe.verifyFbe(StructVector, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -12444,40 +12166,17 @@ export class StructVector {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructVector.fbeWriteFinal(w, this);
-      w.endFinal(130);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructVector", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructVector, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructVector {
-    try {
-      const r = fbe.Reader.final(data, 130, limits);
-      const v = StructVector.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructVector");
-    }
+    return fbe.fromFinal(StructVector, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 130, limits);
-        StructVector.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructVector");
-      }
-    });
+    return fbe.verifyFinal(StructVector, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -12632,13 +12331,7 @@ export class StructVector {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructVector.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructVector", this);
-    }
-    return j.text;
+    return fbe.toJson(StructVector, this);
   }
 
   /**
@@ -12793,12 +12486,7 @@ export class StructVector {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructVector {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructVector.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructVector");
-    }
+    return fbe.fromJson(StructVector, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -13215,35 +12903,17 @@ export class StructList {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructList.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructList", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructList, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructList {
-    try {
-      return StructList.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructList");
-    }
+    return fbe.fromFbe(StructList, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructList.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructList");
-      }
-    });
+    return fbe.verifyFbe(StructList, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -13498,40 +13168,17 @@ export class StructList {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructList.fbeWriteFinal(w, this);
-      w.endFinal(131);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructList", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructList, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructList {
-    try {
-      const r = fbe.Reader.final(data, 131, limits);
-      const v = StructList.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructList");
-    }
+    return fbe.fromFinal(StructList, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 131, limits);
-        StructList.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructList");
-      }
-    });
+    return fbe.verifyFinal(StructList, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -13686,13 +13333,7 @@ export class StructList {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructList.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructList", this);
-    }
-    return j.text;
+    return fbe.toJson(StructList, this);
   }
 
   /**
@@ -13847,12 +13488,7 @@ export class StructList {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructList {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructList.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructList");
-    }
+    return fbe.fromJson(StructList, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -14076,35 +13712,17 @@ export class StructSet {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructSet.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructSet", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructSet, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructSet {
-    try {
-      return StructSet.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructSet");
-    }
+    return fbe.fromFbe(StructSet, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructSet.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructSet");
-      }
-    });
+    return fbe.verifyFbe(StructSet, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -14233,40 +13851,17 @@ export class StructSet {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructSet.fbeWriteFinal(w, this);
-      w.endFinal(132);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructSet", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructSet, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructSet {
-    try {
-      const r = fbe.Reader.final(data, 132, limits);
-      const v = StructSet.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructSet");
-    }
+    return fbe.fromFinal(StructSet, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 132, limits);
-        StructSet.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructSet");
-      }
-    });
+    return fbe.verifyFinal(StructSet, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -14320,13 +13915,7 @@ export class StructSet {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructSet.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructSet", this);
-    }
-    return j.text;
+    return fbe.toJson(StructSet, this);
   }
 
   /**
@@ -14403,12 +13992,7 @@ export class StructSet {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructSet {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructSet.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructSet");
-    }
+    return fbe.fromJson(StructSet, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -15004,35 +14588,17 @@ export class StructMap {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructMap.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructMap", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructMap, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructMap {
-    try {
-      return StructMap.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructMap");
-    }
+    return fbe.fromFbe(StructMap, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructMap.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructMap");
-      }
-    });
+    return fbe.verifyFbe(StructMap, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -15451,40 +15017,17 @@ export class StructMap {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructMap.fbeWriteFinal(w, this);
-      w.endFinal(140);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructMap", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructMap, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructMap {
-    try {
-      const r = fbe.Reader.final(data, 140, limits);
-      const v = StructMap.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructMap");
-    }
+    return fbe.fromFinal(StructMap, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 140, limits);
-        StructMap.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructMap");
-      }
-    });
+    return fbe.verifyFinal(StructMap, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -15639,13 +15182,7 @@ export class StructMap {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructMap.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructMap", this);
-    }
-    return j.text;
+    return fbe.toJson(StructMap, this);
   }
 
   /**
@@ -15840,12 +15377,7 @@ export class StructMap {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructMap {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructMap.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructMap");
-    }
+    return fbe.fromJson(StructMap, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -16441,35 +15973,17 @@ export class StructHash {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructHash.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructHash", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructHash, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructHash {
-    try {
-      return StructHash.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructHash");
-    }
+    return fbe.fromFbe(StructHash, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructHash.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructHash");
-      }
-    });
+    return fbe.verifyFbe(StructHash, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -16888,40 +16402,17 @@ export class StructHash {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructHash.fbeWriteFinal(w, this);
-      w.endFinal(141);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructHash", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructHash, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructHash {
-    try {
-      const r = fbe.Reader.final(data, 141, limits);
-      const v = StructHash.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructHash");
-    }
+    return fbe.fromFinal(StructHash, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 141, limits);
-        StructHash.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructHash");
-      }
-    });
+    return fbe.verifyFinal(StructHash, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -17076,13 +16567,7 @@ export class StructHash {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructHash.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructHash", this);
-    }
-    return j.text;
+    return fbe.toJson(StructHash, this);
   }
 
   /**
@@ -17277,12 +16762,7 @@ export class StructHash {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHash {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructHash.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructHash");
-    }
+    return fbe.fromJson(StructHash, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -17488,35 +16968,17 @@ export class StructHashEx {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructHashEx.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructHashEx", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructHashEx, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructHashEx {
-    try {
-      return StructHashEx.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructHashEx");
-    }
+    return fbe.fromFbe(StructHashEx, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructHashEx.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructHashEx");
-      }
-    });
+    return fbe.verifyFbe(StructHashEx, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -17649,40 +17111,17 @@ export class StructHashEx {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructHashEx.fbeWriteFinal(w, this);
-      w.endFinal(142);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructHashEx", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructHashEx, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructHashEx {
-    try {
-      const r = fbe.Reader.final(data, 142, limits);
-      const v = StructHashEx.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructHashEx");
-    }
+    return fbe.fromFinal(StructHashEx, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 142, limits);
-        StructHashEx.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructHashEx");
-      }
-    });
+    return fbe.verifyFinal(StructHashEx, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -17729,13 +17168,7 @@ export class StructHashEx {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructHashEx.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructHashEx", this);
-    }
-    return j.text;
+    return fbe.toJson(StructHashEx, this);
   }
 
   /**
@@ -17804,12 +17237,7 @@ export class StructHashEx {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructHashEx {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructHashEx.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructHashEx");
-    }
+    return fbe.fromJson(StructHashEx, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -17864,35 +17292,17 @@ export class StructEmpty {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      StructEmpty.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "test.StructEmpty", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(StructEmpty, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): StructEmpty {
-    try {
-      return StructEmpty.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructEmpty");
-    }
+    return fbe.fromFbe(StructEmpty, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        StructEmpty.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructEmpty");
-      }
-    });
+    return fbe.verifyFbe(StructEmpty, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -17915,40 +17325,17 @@ export class StructEmpty {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      StructEmpty.fbeWriteFinal(w, this);
-      w.endFinal(143);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructEmpty", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(StructEmpty, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): StructEmpty {
-    try {
-      const r = fbe.Reader.final(data, 143, limits);
-      const v = StructEmpty.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructEmpty");
-    }
+    return fbe.fromFinal(StructEmpty, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 143, limits);
-        StructEmpty.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "test.StructEmpty");
-      }
-    });
+    return fbe.verifyFinal(StructEmpty, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -17958,13 +17345,7 @@ export class StructEmpty {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      StructEmpty.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "test.StructEmpty", this);
-    }
-    return j.text;
+    return fbe.toJson(StructEmpty, this);
   }
 
   /**
@@ -17980,12 +17361,7 @@ export class StructEmpty {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): StructEmpty {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return StructEmpty.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "test.StructEmpty");
-    }
+    return fbe.fromJson(StructEmpty, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

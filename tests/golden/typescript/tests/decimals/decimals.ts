@@ -390,35 +390,17 @@ export class Prices {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Prices.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "decimals.Prices", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Prices, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Prices {
-    try {
-      return Prices.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "decimals.Prices");
-    }
+    return fbe.fromFbe(Prices, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Prices.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "decimals.Prices");
-      }
-    });
+    return fbe.verifyFbe(Prices, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -646,40 +628,17 @@ export class Prices {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Prices.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "decimals.Prices", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Prices, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Prices {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Prices.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "decimals.Prices");
-    }
+    return fbe.fromFinal(Prices, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Prices.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "decimals.Prices");
-      }
-    });
+    return fbe.verifyFinal(Prices, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -799,13 +758,7 @@ export class Prices {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Prices.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "decimals.Prices", this);
-    }
-    return j.text;
+    return fbe.toJson(Prices, this);
   }
 
   /**
@@ -938,12 +891,7 @@ export class Prices {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Prices {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Prices.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "decimals.Prices");
-    }
+    return fbe.fromJson(Prices, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -414,35 +414,17 @@ export class Zeros {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Zeros.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "defaults.Zeros", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Zeros, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Zeros {
-    try {
-      return Zeros.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "defaults.Zeros");
-    }
+    return fbe.fromFbe(Zeros, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Zeros.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "defaults.Zeros");
-      }
-    });
+    return fbe.verifyFbe(Zeros, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -663,40 +645,17 @@ export class Zeros {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Zeros.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "defaults.Zeros", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Zeros, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Zeros {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Zeros.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "defaults.Zeros");
-    }
+    return fbe.fromFinal(Zeros, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Zeros.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "defaults.Zeros");
-      }
-    });
+    return fbe.verifyFinal(Zeros, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -799,13 +758,7 @@ export class Zeros {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Zeros.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "defaults.Zeros", this);
-    }
-    return j.text;
+    return fbe.toJson(Zeros, this);
   }
 
   /**
@@ -930,12 +883,7 @@ export class Zeros {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Zeros {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Zeros.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "defaults.Zeros");
-    }
+    return fbe.fromJson(Zeros, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

@@ -366,35 +366,17 @@ export class Counted {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Counted.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Counted", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Counted, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Counted {
-    try {
-      return Counted.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Counted");
-    }
+    return fbe.fromFbe(Counted, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Counted.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Counted");
-      }
-    });
+    return fbe.verifyFbe(Counted, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -420,40 +402,17 @@ export class Counted {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Counted.fbeWriteFinal(w, this);
-      w.endFinal(1001);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Counted", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Counted, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Counted {
-    try {
-      const r = fbe.Reader.final(data, 1001, limits);
-      const v = Counted.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Counted");
-    }
+    return fbe.fromFinal(Counted, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1001, limits);
-        Counted.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Counted");
-      }
-    });
+    return fbe.verifyFinal(Counted, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -465,13 +424,7 @@ export class Counted {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Counted.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Counted", this);
-    }
-    return j.text;
+    return fbe.toJson(Counted, this);
   }
 
   /**
@@ -492,12 +445,7 @@ export class Counted {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Counted {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Counted.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Counted");
-    }
+    return fbe.fromJson(Counted, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -574,35 +522,17 @@ export class Shifted {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Shifted.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Shifted", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Shifted, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Shifted {
-    try {
-      return Shifted.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Shifted");
-    }
+    return fbe.fromFbe(Shifted, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Shifted.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Shifted");
-      }
-    });
+    return fbe.verifyFbe(Shifted, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -628,40 +558,17 @@ export class Shifted {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Shifted.fbeWriteFinal(w, this);
-      w.endFinal(1020);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Shifted", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Shifted, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Shifted {
-    try {
-      const r = fbe.Reader.final(data, 1020, limits);
-      const v = Shifted.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Shifted");
-    }
+    return fbe.fromFinal(Shifted, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1020, limits);
-        Shifted.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Shifted");
-      }
-    });
+    return fbe.verifyFinal(Shifted, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -673,13 +580,7 @@ export class Shifted {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Shifted.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Shifted", this);
-    }
-    return j.text;
+    return fbe.toJson(Shifted, this);
   }
 
   /**
@@ -700,12 +601,7 @@ export class Shifted {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Shifted {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Shifted.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Shifted");
-    }
+    return fbe.fromJson(Shifted, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -782,35 +678,17 @@ export class AfterShift {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      AfterShift.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.AfterShift", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(AfterShift, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): AfterShift {
-    try {
-      return AfterShift.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.AfterShift");
-    }
+    return fbe.fromFbe(AfterShift, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        AfterShift.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.AfterShift");
-      }
-    });
+    return fbe.verifyFbe(AfterShift, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -836,40 +714,17 @@ export class AfterShift {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      AfterShift.fbeWriteFinal(w, this);
-      w.endFinal(1021);
-    } catch (e) {
-      throw fbe.refused(e, "everything.AfterShift", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(AfterShift, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): AfterShift {
-    try {
-      const r = fbe.Reader.final(data, 1021, limits);
-      const v = AfterShift.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.AfterShift");
-    }
+    return fbe.fromFinal(AfterShift, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1021, limits);
-        AfterShift.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.AfterShift");
-      }
-    });
+    return fbe.verifyFinal(AfterShift, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -881,13 +736,7 @@ export class AfterShift {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      AfterShift.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.AfterShift", this);
-    }
-    return j.text;
+    return fbe.toJson(AfterShift, this);
   }
 
   /**
@@ -908,12 +757,7 @@ export class AfterShift {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): AfterShift {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return AfterShift.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.AfterShift");
-    }
+    return fbe.fromJson(AfterShift, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -990,35 +834,17 @@ export class Fixed {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Fixed.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Fixed", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Fixed, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Fixed {
-    try {
-      return Fixed.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Fixed");
-    }
+    return fbe.fromFbe(Fixed, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Fixed.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Fixed");
-      }
-    });
+    return fbe.verifyFbe(Fixed, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1044,40 +870,17 @@ export class Fixed {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Fixed.fbeWriteFinal(w, this);
-      w.endFinal(7);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Fixed", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Fixed, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Fixed {
-    try {
-      const r = fbe.Reader.final(data, 7, limits);
-      const v = Fixed.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Fixed");
-    }
+    return fbe.fromFinal(Fixed, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 7, limits);
-        Fixed.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Fixed");
-      }
-    });
+    return fbe.verifyFinal(Fixed, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1089,13 +892,7 @@ export class Fixed {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Fixed.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Fixed", this);
-    }
-    return j.text;
+    return fbe.toJson(Fixed, this);
   }
 
   /**
@@ -1116,12 +913,7 @@ export class Fixed {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Fixed {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Fixed.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Fixed");
-    }
+    return fbe.fromJson(Fixed, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1209,35 +1001,17 @@ export class Derived extends Fixed {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   override toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Derived.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Derived", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Derived, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): Derived {
-    try {
-      return Derived.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Derived");
-    }
+    return fbe.fromFbe(Derived, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Derived.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Derived");
-      }
-    });
+    return fbe.verifyFbe(Derived, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1266,40 +1040,17 @@ export class Derived extends Fixed {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   override toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Derived.fbeWriteFinal(w, this);
-      w.endFinal(7);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Derived", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Derived, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static override fromFinal(data: Uint8Array, limits?: fbe.Limits): Derived {
-    try {
-      const r = fbe.Reader.final(data, 7, limits);
-      const v = Derived.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Derived");
-    }
+    return fbe.fromFinal(Derived, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 7, limits);
-        Derived.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Derived");
-      }
-    });
+    return fbe.verifyFinal(Derived, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1313,13 +1064,7 @@ export class Derived extends Fixed {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   override toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Derived.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Derived", this);
-    }
-    return j.text;
+    return fbe.toJson(Derived, this);
   }
 
   /**
@@ -1344,12 +1089,7 @@ export class Derived extends Fixed {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static override fromJson(text: string | Uint8Array, limits?: fbe.Limits): Derived {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Derived.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Derived");
-    }
+    return fbe.fromJson(Derived, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1454,35 +1194,17 @@ export class ImportedBase extends market.Instrument {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   override toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      ImportedBase.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.ImportedBase", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(ImportedBase, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): ImportedBase {
-    try {
-      return ImportedBase.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.ImportedBase");
-    }
+    return fbe.fromFbe(ImportedBase, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        ImportedBase.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.ImportedBase");
-      }
-    });
+    return fbe.verifyFbe(ImportedBase, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1514,40 +1236,17 @@ export class ImportedBase extends market.Instrument {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   override toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      ImportedBase.fbeWriteFinal(w, this);
-      w.endFinal(1022);
-    } catch (e) {
-      throw fbe.refused(e, "everything.ImportedBase", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(ImportedBase, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static override fromFinal(data: Uint8Array, limits?: fbe.Limits): ImportedBase {
-    try {
-      const r = fbe.Reader.final(data, 1022, limits);
-      const v = ImportedBase.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.ImportedBase");
-    }
+    return fbe.fromFinal(ImportedBase, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1022, limits);
-        ImportedBase.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.ImportedBase");
-      }
-    });
+    return fbe.verifyFinal(ImportedBase, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1563,13 +1262,7 @@ export class ImportedBase extends market.Instrument {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   override toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      ImportedBase.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.ImportedBase", this);
-    }
-    return j.text;
+    return fbe.toJson(ImportedBase, this);
   }
 
   /**
@@ -1598,12 +1291,7 @@ export class ImportedBase extends market.Instrument {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static override fromJson(text: string | Uint8Array, limits?: fbe.Limits): ImportedBase {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return ImportedBase.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.ImportedBase");
-    }
+    return fbe.fromJson(ImportedBase, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1685,35 +1373,17 @@ export class Note {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Note.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Note", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Note, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Note {
-    try {
-      return Note.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Note");
-    }
+    return fbe.fromFbe(Note, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Note.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Note");
-      }
-    });
+    return fbe.verifyFbe(Note, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1739,40 +1409,17 @@ export class Note {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Note.fbeWriteFinal(w, this);
-      w.endFinal(1023);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Note", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Note, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Note {
-    try {
-      const r = fbe.Reader.final(data, 1023, limits);
-      const v = Note.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Note");
-    }
+    return fbe.fromFinal(Note, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1023, limits);
-        Note.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Note");
-      }
-    });
+    return fbe.verifyFinal(Note, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1784,13 +1431,7 @@ export class Note {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Note.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Note", this);
-    }
-    return j.text;
+    return fbe.toJson(Note, this);
   }
 
   /**
@@ -1811,12 +1452,7 @@ export class Note {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Note {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Note.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Note");
-    }
+    return fbe.fromJson(Note, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1906,35 +1542,17 @@ export class Quiet {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Quiet.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Quiet", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Quiet, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Quiet {
-    try {
-      return Quiet.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Quiet");
-    }
+    return fbe.fromFbe(Quiet, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Quiet.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Quiet");
-      }
-    });
+    return fbe.verifyFbe(Quiet, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1963,40 +1581,17 @@ export class Quiet {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Quiet.fbeWriteFinal(w, this);
-      w.endFinal(1024);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Quiet", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Quiet, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Quiet {
-    try {
-      const r = fbe.Reader.final(data, 1024, limits);
-      const v = Quiet.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Quiet");
-    }
+    return fbe.fromFinal(Quiet, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1024, limits);
-        Quiet.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Quiet");
-      }
-    });
+    return fbe.verifyFinal(Quiet, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -2010,13 +1605,7 @@ export class Quiet {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Quiet.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Quiet", this);
-    }
-    return j.text;
+    return fbe.toJson(Quiet, this);
   }
 
   /**
@@ -2041,12 +1630,7 @@ export class Quiet {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Quiet {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Quiet.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Quiet");
-    }
+    return fbe.fromJson(Quiet, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -2101,35 +1685,17 @@ export class Empty {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Empty.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Empty", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Empty, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Empty {
-    try {
-      return Empty.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Empty");
-    }
+    return fbe.fromFbe(Empty, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Empty.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Empty");
-      }
-    });
+    return fbe.verifyFbe(Empty, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -2152,40 +1718,17 @@ export class Empty {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Empty.fbeWriteFinal(w, this);
-      w.endFinal(1025);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Empty", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Empty, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Empty {
-    try {
-      const r = fbe.Reader.final(data, 1025, limits);
-      const v = Empty.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Empty");
-    }
+    return fbe.fromFinal(Empty, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1025, limits);
-        Empty.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Empty");
-      }
-    });
+    return fbe.verifyFinal(Empty, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -2195,13 +1738,7 @@ export class Empty {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Empty.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Empty", this);
-    }
-    return j.text;
+    return fbe.toJson(Empty, this);
   }
 
   /**
@@ -2217,12 +1754,7 @@ export class Empty {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Empty {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Empty.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Empty");
-    }
+    return fbe.fromJson(Empty, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -3564,35 +3096,17 @@ export class Everything {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Everything.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Everything", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Everything, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Everything {
-    try {
-      return Everything.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Everything");
-    }
+    return fbe.fromFbe(Everything, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Everything.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Everything");
-      }
-    });
+    return fbe.verifyFbe(Everything, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -4279,40 +3793,17 @@ export class Everything {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Everything.fbeWriteFinal(w, this);
-      w.endFinal(1026);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Everything", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Everything, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Everything {
-    try {
-      const r = fbe.Reader.final(data, 1026, limits);
-      const v = Everything.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Everything");
-    }
+    return fbe.fromFinal(Everything, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1026, limits);
-        Everything.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Everything");
-      }
-    });
+    return fbe.verifyFinal(Everything, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -4633,13 +4124,7 @@ export class Everything {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Everything.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Everything", this);
-    }
-    return j.text;
+    return fbe.toJson(Everything, this);
   }
 
   /**
@@ -5085,12 +4570,7 @@ export class Everything {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Everything {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Everything.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Everything");
-    }
+    return fbe.fromJson(Everything, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -5215,35 +4695,17 @@ export class PlaceOrder {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      PlaceOrder.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.PlaceOrder", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(PlaceOrder, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): PlaceOrder {
-    try {
-      return PlaceOrder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.PlaceOrder");
-    }
+    return fbe.fromFbe(PlaceOrder, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        PlaceOrder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.PlaceOrder");
-      }
-    });
+    return fbe.verifyFbe(PlaceOrder, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -5280,40 +4742,17 @@ export class PlaceOrder {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      PlaceOrder.fbeWriteFinal(w, this);
-      w.endFinal(1027);
-    } catch (e) {
-      throw fbe.refused(e, "everything.PlaceOrder", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(PlaceOrder, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): PlaceOrder {
-    try {
-      const r = fbe.Reader.final(data, 1027, limits);
-      const v = PlaceOrder.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.PlaceOrder");
-    }
+    return fbe.fromFinal(PlaceOrder, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1027, limits);
-        PlaceOrder.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.PlaceOrder");
-      }
-    });
+    return fbe.verifyFinal(PlaceOrder, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -5327,13 +4766,7 @@ export class PlaceOrder {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      PlaceOrder.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.PlaceOrder", this);
-    }
-    return j.text;
+    return fbe.toJson(PlaceOrder, this);
   }
 
   /**
@@ -5364,12 +4797,7 @@ export class PlaceOrder {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): PlaceOrder {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return PlaceOrder.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.PlaceOrder");
-    }
+    return fbe.fromJson(PlaceOrder, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -5459,35 +4887,17 @@ export class Accepted {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Accepted.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Accepted", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Accepted, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Accepted {
-    try {
-      return Accepted.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Accepted");
-    }
+    return fbe.fromFbe(Accepted, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Accepted.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Accepted");
-      }
-    });
+    return fbe.verifyFbe(Accepted, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -5513,40 +4923,17 @@ export class Accepted {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Accepted.fbeWriteFinal(w, this);
-      w.endFinal(1028);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Accepted", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Accepted, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Accepted {
-    try {
-      const r = fbe.Reader.final(data, 1028, limits);
-      const v = Accepted.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Accepted");
-    }
+    return fbe.fromFinal(Accepted, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1028, limits);
-        Accepted.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Accepted");
-      }
-    });
+    return fbe.verifyFinal(Accepted, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -5558,13 +4945,7 @@ export class Accepted {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Accepted.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Accepted", this);
-    }
-    return j.text;
+    return fbe.toJson(Accepted, this);
   }
 
   /**
@@ -5585,12 +4966,7 @@ export class Accepted {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Accepted {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Accepted.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Accepted");
-    }
+    return fbe.fromJson(Accepted, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -5693,35 +5069,17 @@ export class Rejected {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Rejected.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Rejected", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Rejected, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Rejected {
-    try {
-      return Rejected.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Rejected");
-    }
+    return fbe.fromFbe(Rejected, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Rejected.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Rejected");
-      }
-    });
+    return fbe.verifyFbe(Rejected, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -5750,40 +5108,17 @@ export class Rejected {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Rejected.fbeWriteFinal(w, this);
-      w.endFinal(1029);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Rejected", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Rejected, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Rejected {
-    try {
-      const r = fbe.Reader.final(data, 1029, limits);
-      const v = Rejected.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Rejected");
-    }
+    return fbe.fromFinal(Rejected, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1029, limits);
-        Rejected.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Rejected");
-      }
-    });
+    return fbe.verifyFinal(Rejected, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -5797,13 +5132,7 @@ export class Rejected {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Rejected.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Rejected", this);
-    }
-    return j.text;
+    return fbe.toJson(Rejected, this);
   }
 
   /**
@@ -5828,12 +5157,7 @@ export class Rejected {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Rejected {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Rejected.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Rejected");
-    }
+    return fbe.fromJson(Rejected, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -5910,35 +5234,17 @@ export class Ping {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Ping.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Ping", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Ping, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Ping {
-    try {
-      return Ping.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Ping");
-    }
+    return fbe.fromFbe(Ping, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Ping.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Ping");
-      }
-    });
+    return fbe.verifyFbe(Ping, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -5964,40 +5270,17 @@ export class Ping {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Ping.fbeWriteFinal(w, this);
-      w.endFinal(1030);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Ping", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Ping, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Ping {
-    try {
-      const r = fbe.Reader.final(data, 1030, limits);
-      const v = Ping.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Ping");
-    }
+    return fbe.fromFinal(Ping, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1030, limits);
-        Ping.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Ping");
-      }
-    });
+    return fbe.verifyFinal(Ping, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -6009,13 +5292,7 @@ export class Ping {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Ping.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Ping", this);
-    }
-    return j.text;
+    return fbe.toJson(Ping, this);
   }
 
   /**
@@ -6036,12 +5313,7 @@ export class Ping {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Ping {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Ping.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Ping");
-    }
+    return fbe.fromJson(Ping, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -6134,35 +5406,17 @@ export class FixedKeywords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      FixedKeywords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.FixedKeywords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(FixedKeywords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): FixedKeywords {
-    try {
-      return FixedKeywords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.FixedKeywords");
-    }
+    return fbe.fromFbe(FixedKeywords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        FixedKeywords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.FixedKeywords");
-      }
-    });
+    return fbe.verifyFbe(FixedKeywords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -6194,40 +5448,17 @@ export class FixedKeywords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      FixedKeywords.fbeWriteFinal(w, this);
-      w.endFinal(1031);
-    } catch (e) {
-      throw fbe.refused(e, "everything.FixedKeywords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(FixedKeywords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): FixedKeywords {
-    try {
-      const r = fbe.Reader.final(data, 1031, limits);
-      const v = FixedKeywords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.FixedKeywords");
-    }
+    return fbe.fromFinal(FixedKeywords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1031, limits);
-        FixedKeywords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.FixedKeywords");
-      }
-    });
+    return fbe.verifyFinal(FixedKeywords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -6243,13 +5474,7 @@ export class FixedKeywords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      FixedKeywords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.FixedKeywords", this);
-    }
-    return j.text;
+    return fbe.toJson(FixedKeywords, this);
   }
 
   /**
@@ -6278,12 +5503,7 @@ export class FixedKeywords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FixedKeywords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return FixedKeywords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.FixedKeywords");
-    }
+    return fbe.fromJson(FixedKeywords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -6473,35 +5693,17 @@ export class Keywords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Keywords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Keywords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Keywords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Keywords {
-    try {
-      return Keywords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Keywords");
-    }
+    return fbe.fromFbe(Keywords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Keywords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Keywords");
-      }
-    });
+    return fbe.verifyFbe(Keywords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -6585,40 +5787,17 @@ export class Keywords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Keywords.fbeWriteFinal(w, this);
-      w.endFinal(1032);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Keywords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Keywords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Keywords {
-    try {
-      const r = fbe.Reader.final(data, 1032, limits);
-      const v = Keywords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Keywords");
-    }
+    return fbe.fromFinal(Keywords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1032, limits);
-        Keywords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Keywords");
-      }
-    });
+    return fbe.verifyFinal(Keywords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -6661,13 +5840,7 @@ export class Keywords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Keywords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Keywords", this);
-    }
-    return j.text;
+    return fbe.toJson(Keywords, this);
   }
 
   /**
@@ -6735,12 +5908,7 @@ export class Keywords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Keywords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Keywords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Keywords");
-    }
+    return fbe.fromJson(Keywords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -6851,35 +6019,17 @@ export class Route {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Route.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Route", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Route, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Route {
-    try {
-      return Route.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Route");
-    }
+    return fbe.fromFbe(Route, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Route.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Route");
-      }
-    });
+    return fbe.verifyFbe(Route, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -6911,40 +6061,17 @@ export class Route {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Route.fbeWriteFinal(w, this);
-      w.endFinal(1033);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Route", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Route, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Route {
-    try {
-      const r = fbe.Reader.final(data, 1033, limits);
-      const v = Route.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Route");
-    }
+    return fbe.fromFinal(Route, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1033, limits);
-        Route.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Route");
-      }
-    });
+    return fbe.verifyFinal(Route, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -6960,13 +6087,7 @@ export class Route {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Route.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Route", this);
-    }
-    return j.text;
+    return fbe.toJson(Route, this);
   }
 
   /**
@@ -6995,12 +6116,7 @@ export class Route {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Route {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Route.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Route");
-    }
+    return fbe.fromJson(Route, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -7219,35 +6335,17 @@ export class Routes {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Routes.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "everything.Routes", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Routes, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Routes {
-    try {
-      return Routes.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Routes");
-    }
+    return fbe.fromFbe(Routes, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Routes.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Routes");
-      }
-    });
+    return fbe.verifyFbe(Routes, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -7383,40 +6481,17 @@ export class Routes {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Routes.fbeWriteFinal(w, this);
-      w.endFinal(1034);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Routes", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Routes, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Routes {
-    try {
-      const r = fbe.Reader.final(data, 1034, limits);
-      const v = Routes.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Routes");
-    }
+    return fbe.fromFinal(Routes, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1034, limits);
-        Routes.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "everything.Routes");
-      }
-    });
+    return fbe.verifyFinal(Routes, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -7468,13 +6543,7 @@ export class Routes {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Routes.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "everything.Routes", this);
-    }
-    return j.text;
+    return fbe.toJson(Routes, this);
   }
 
   /**
@@ -7549,12 +6618,7 @@ export class Routes {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Routes {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Routes.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "everything.Routes");
-    }
+    return fbe.fromJson(Routes, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

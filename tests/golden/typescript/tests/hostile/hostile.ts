@@ -53,35 +53,17 @@ export class Empty {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Empty.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empty", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Empty, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Empty {
-    try {
-      return Empty.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
-    }
+    return fbe.fromFbe(Empty, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Empty.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Empty");
-      }
-    });
+    return fbe.verifyFbe(Empty, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -104,40 +86,17 @@ export class Empty {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Empty.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empty", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Empty, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Empty {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Empty.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
-    }
+    return fbe.fromFinal(Empty, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Empty.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Empty");
-      }
-    });
+    return fbe.verifyFinal(Empty, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -147,13 +106,7 @@ export class Empty {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Empty.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empty", this);
-    }
-    return j.text;
+    return fbe.toJson(Empty, this);
   }
 
   /**
@@ -169,12 +122,7 @@ export class Empty {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Empty {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Empty.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empty");
-    }
+    return fbe.fromJson(Empty, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -281,35 +229,17 @@ export class Empties {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Empties.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empties", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Empties, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Empties {
-    try {
-      return Empties.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
-    }
+    return fbe.fromFbe(Empties, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Empties.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Empties");
-      }
-    });
+    return fbe.verifyFbe(Empties, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -357,40 +287,17 @@ export class Empties {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Empties.fbeWriteFinal(w, this);
-      w.endFinal(2);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empties", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Empties, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Empties {
-    try {
-      const r = fbe.Reader.final(data, 2, limits);
-      const v = Empties.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
-    }
+    return fbe.fromFinal(Empties, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 2, limits);
-        Empties.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Empties");
-      }
-    });
+    return fbe.verifyFinal(Empties, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -412,13 +319,7 @@ export class Empties {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Empties.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Empties", this);
-    }
-    return j.text;
+    return fbe.toJson(Empties, this);
   }
 
   /**
@@ -450,12 +351,7 @@ export class Empties {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Empties {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Empties.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Empties");
-    }
+    return fbe.fromJson(Empties, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -541,35 +437,17 @@ export class Wide {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Wide.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wide", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Wide, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Wide {
-    try {
-      return Wide.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
-    }
+    return fbe.fromFbe(Wide, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Wide.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Wide");
-      }
-    });
+    return fbe.verifyFbe(Wide, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -604,40 +482,17 @@ export class Wide {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Wide.fbeWriteFinal(w, this);
-      w.endFinal(3);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wide", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Wide, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Wide {
-    try {
-      const r = fbe.Reader.final(data, 3, limits);
-      const v = Wide.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
-    }
+    return fbe.fromFinal(Wide, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 3, limits);
-        Wide.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Wide");
-      }
-    });
+    return fbe.verifyFinal(Wide, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -659,13 +514,7 @@ export class Wide {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Wide.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wide", this);
-    }
-    return j.text;
+    return fbe.toJson(Wide, this);
   }
 
   /**
@@ -690,12 +539,7 @@ export class Wide {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Wide {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Wide.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wide");
-    }
+    return fbe.fromJson(Wide, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -802,35 +646,17 @@ export class Wides {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Wides.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wides", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Wides, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Wides {
-    try {
-      return Wides.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
-    }
+    return fbe.fromFbe(Wides, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Wides.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Wides");
-      }
-    });
+    return fbe.verifyFbe(Wides, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -878,40 +704,17 @@ export class Wides {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Wides.fbeWriteFinal(w, this);
-      w.endFinal(4);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wides", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Wides, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Wides {
-    try {
-      const r = fbe.Reader.final(data, 4, limits);
-      const v = Wides.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
-    }
+    return fbe.fromFinal(Wides, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 4, limits);
-        Wides.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Wides");
-      }
-    });
+    return fbe.verifyFinal(Wides, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -933,13 +736,7 @@ export class Wides {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Wides.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Wides", this);
-    }
-    return j.text;
+    return fbe.toJson(Wides, this);
   }
 
   /**
@@ -971,12 +768,7 @@ export class Wides {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Wides {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Wides.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Wides");
-    }
+    return fbe.fromJson(Wides, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -1159,35 +951,17 @@ export class Holder {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Holder.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Holder, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Holder {
-    try {
-      return Holder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
-    }
+    return fbe.fromFbe(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Holder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Holder");
-      }
-    });
+    return fbe.verifyFbe(Holder, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1283,40 +1057,17 @@ export class Holder {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Holder.fbeWriteFinal(w, this);
-      w.endFinal(5);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Holder", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Holder, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Holder {
-    try {
-      const r = fbe.Reader.final(data, 5, limits);
-      const v = Holder.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
-    }
+    return fbe.fromFinal(Holder, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 5, limits);
-        Holder.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "hostile.Holder");
-      }
-    });
+    return fbe.verifyFinal(Holder, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1347,13 +1098,7 @@ export class Holder {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Holder.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "hostile.Holder", this);
-    }
-    return j.text;
+    return fbe.toJson(Holder, this);
   }
 
   /**
@@ -1411,12 +1156,7 @@ export class Holder {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Holder {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Holder.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "hostile.Holder");
-    }
+    return fbe.fromJson(Holder, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */

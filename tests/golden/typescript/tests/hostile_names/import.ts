@@ -1755,35 +1755,17 @@ export class Order {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Order.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Order", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Order, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Order {
-    try {
-      return Order.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Order");
-    }
+    return fbe.fromFbe(Order, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Order.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Order");
-      }
-    });
+    return fbe.verifyFbe(Order, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -1815,40 +1797,17 @@ export class Order {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Order.fbeWriteFinal(w, this);
-      w.endFinal(1);
-    } catch (e) {
-      throw fbe.refused(e, "import.Order", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Order, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Order {
-    try {
-      const r = fbe.Reader.final(data, 1, limits);
-      const v = Order.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Order");
-    }
+    return fbe.fromFinal(Order, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 1, limits);
-        Order.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Order");
-      }
-    });
+    return fbe.verifyFinal(Order, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -1864,13 +1823,7 @@ export class Order {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Order.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Order", this);
-    }
-    return j.text;
+    return fbe.toJson(Order, this);
   }
 
   /**
@@ -1899,12 +1852,7 @@ export class Order {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Order {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Order.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Order");
-    }
+    return fbe.fromJson(Order, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -3573,35 +3521,17 @@ export class CppWords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      CppWords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.CppWords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(CppWords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): CppWords {
-    try {
-      return CppWords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.CppWords");
-    }
+    return fbe.fromFbe(CppWords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        CppWords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.CppWords");
-      }
-    });
+    return fbe.verifyFbe(CppWords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -4425,40 +4355,17 @@ export class CppWords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      CppWords.fbeWriteFinal(w, this);
-      w.endFinal(2);
-    } catch (e) {
-      throw fbe.refused(e, "import.CppWords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(CppWords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): CppWords {
-    try {
-      const r = fbe.Reader.final(data, 2, limits);
-      const v = CppWords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.CppWords");
-    }
+    return fbe.fromFinal(CppWords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 2, limits);
-        CppWords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.CppWords");
-      }
-    });
+    return fbe.verifyFinal(CppWords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -4913,13 +4820,7 @@ export class CppWords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      CppWords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.CppWords", this);
-    }
-    return j.text;
+    return fbe.toJson(CppWords, this);
   }
 
   /**
@@ -5580,12 +5481,7 @@ export class CppWords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): CppWords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return CppWords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.CppWords");
-    }
+    return fbe.fromJson(CppWords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -6269,35 +6165,17 @@ export class PythonWords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      PythonWords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.PythonWords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(PythonWords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): PythonWords {
-    try {
-      return PythonWords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.PythonWords");
-    }
+    return fbe.fromFbe(PythonWords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        PythonWords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.PythonWords");
-      }
-    });
+    return fbe.verifyFbe(PythonWords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -6625,40 +6503,17 @@ export class PythonWords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      PythonWords.fbeWriteFinal(w, this);
-      w.endFinal(3);
-    } catch (e) {
-      throw fbe.refused(e, "import.PythonWords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(PythonWords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): PythonWords {
-    try {
-      const r = fbe.Reader.final(data, 3, limits);
-      const v = PythonWords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.PythonWords");
-    }
+    return fbe.fromFinal(PythonWords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 3, limits);
-        PythonWords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.PythonWords");
-      }
-    });
+    return fbe.verifyFinal(PythonWords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -6843,13 +6698,7 @@ export class PythonWords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      PythonWords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.PythonWords", this);
-    }
-    return j.text;
+    return fbe.toJson(PythonWords, this);
   }
 
   /**
@@ -7117,12 +6966,7 @@ export class PythonWords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): PythonWords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return PythonWords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.PythonWords");
-    }
+    return fbe.fromJson(PythonWords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -7716,35 +7560,17 @@ export class GoWords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      GoWords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.GoWords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(GoWords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): GoWords {
-    try {
-      return GoWords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.GoWords");
-    }
+    return fbe.fromFbe(GoWords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        GoWords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.GoWords");
-      }
-    });
+    return fbe.verifyFbe(GoWords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -8029,40 +7855,17 @@ export class GoWords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      GoWords.fbeWriteFinal(w, this);
-      w.endFinal(4);
-    } catch (e) {
-      throw fbe.refused(e, "import.GoWords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(GoWords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): GoWords {
-    try {
-      const r = fbe.Reader.final(data, 4, limits);
-      const v = GoWords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.GoWords");
-    }
+    return fbe.fromFinal(GoWords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 4, limits);
-        GoWords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.GoWords");
-      }
-    });
+    return fbe.verifyFinal(GoWords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -8218,13 +8021,7 @@ export class GoWords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      GoWords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.GoWords", this);
-    }
-    return j.text;
+    return fbe.toJson(GoWords, this);
   }
 
   /**
@@ -8453,12 +8250,7 @@ export class GoWords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): GoWords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return GoWords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.GoWords");
-    }
+    return fbe.fromJson(GoWords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -8989,35 +8781,17 @@ export class JavaWords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      JavaWords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.JavaWords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(JavaWords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): JavaWords {
-    try {
-      return JavaWords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JavaWords");
-    }
+    return fbe.fromFbe(JavaWords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        JavaWords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JavaWords");
-      }
-    });
+    return fbe.verifyFbe(JavaWords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -9272,40 +9046,17 @@ export class JavaWords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      JavaWords.fbeWriteFinal(w, this);
-      w.endFinal(5);
-    } catch (e) {
-      throw fbe.refused(e, "import.JavaWords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(JavaWords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): JavaWords {
-    try {
-      const r = fbe.Reader.final(data, 5, limits);
-      const v = JavaWords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JavaWords");
-    }
+    return fbe.fromFinal(JavaWords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 5, limits);
-        JavaWords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JavaWords");
-      }
-    });
+    return fbe.verifyFinal(JavaWords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -9444,13 +9195,7 @@ export class JavaWords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      JavaWords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.JavaWords", this);
-    }
-    return j.text;
+    return fbe.toJson(JavaWords, this);
   }
 
   /**
@@ -9651,12 +9396,7 @@ export class JavaWords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JavaWords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return JavaWords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JavaWords");
-    }
+    return fbe.fromJson(JavaWords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -10285,35 +10025,17 @@ export class KotlinWords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      KotlinWords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.KotlinWords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(KotlinWords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): KotlinWords {
-    try {
-      return KotlinWords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.KotlinWords");
-    }
+    return fbe.fromFbe(KotlinWords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        KotlinWords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.KotlinWords");
-      }
-    });
+    return fbe.verifyFbe(KotlinWords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -10616,40 +10338,17 @@ export class KotlinWords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      KotlinWords.fbeWriteFinal(w, this);
-      w.endFinal(6);
-    } catch (e) {
-      throw fbe.refused(e, "import.KotlinWords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(KotlinWords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): KotlinWords {
-    try {
-      const r = fbe.Reader.final(data, 6, limits);
-      const v = KotlinWords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.KotlinWords");
-    }
+    return fbe.fromFinal(KotlinWords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 6, limits);
-        KotlinWords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.KotlinWords");
-      }
-    });
+    return fbe.verifyFinal(KotlinWords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -10814,13 +10513,7 @@ export class KotlinWords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      KotlinWords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.KotlinWords", this);
-    }
-    return j.text;
+    return fbe.toJson(KotlinWords, this);
   }
 
   /**
@@ -11061,12 +10754,7 @@ export class KotlinWords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): KotlinWords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return KotlinWords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.KotlinWords");
-    }
+    return fbe.fromJson(KotlinWords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -11711,35 +11399,17 @@ export class JsWords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      JsWords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.JsWords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(JsWords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): JsWords {
-    try {
-      return JsWords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JsWords");
-    }
+    return fbe.fromFbe(JsWords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        JsWords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JsWords");
-      }
-    });
+    return fbe.verifyFbe(JsWords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -12048,40 +11718,17 @@ export class JsWords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      JsWords.fbeWriteFinal(w, this);
-      w.endFinal(7);
-    } catch (e) {
-      throw fbe.refused(e, "import.JsWords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(JsWords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): JsWords {
-    try {
-      const r = fbe.Reader.final(data, 7, limits);
-      const v = JsWords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JsWords");
-    }
+    return fbe.fromFinal(JsWords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 7, limits);
-        JsWords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JsWords");
-      }
-    });
+    return fbe.verifyFinal(JsWords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -12250,13 +11897,7 @@ export class JsWords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      JsWords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.JsWords", this);
-    }
-    return j.text;
+    return fbe.toJson(JsWords, this);
   }
 
   /**
@@ -12505,12 +12146,7 @@ export class JsWords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JsWords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return JsWords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JsWords");
-    }
+    return fbe.fromJson(JsWords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -13065,35 +12701,17 @@ export class RustWords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      RustWords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.RustWords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(RustWords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): RustWords {
-    try {
-      return RustWords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.RustWords");
-    }
+    return fbe.fromFbe(RustWords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        RustWords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.RustWords");
-      }
-    });
+    return fbe.verifyFbe(RustWords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -13357,40 +12975,17 @@ export class RustWords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      RustWords.fbeWriteFinal(w, this);
-      w.endFinal(8);
-    } catch (e) {
-      throw fbe.refused(e, "import.RustWords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(RustWords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): RustWords {
-    try {
-      const r = fbe.Reader.final(data, 8, limits);
-      const v = RustWords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.RustWords");
-    }
+    return fbe.fromFinal(RustWords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 8, limits);
-        RustWords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.RustWords");
-      }
-    });
+    return fbe.verifyFinal(RustWords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -13535,13 +13130,7 @@ export class RustWords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      RustWords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.RustWords", this);
-    }
-    return j.text;
+    return fbe.toJson(RustWords, this);
   }
 
   /**
@@ -13754,12 +13343,7 @@ export class RustWords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): RustWords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return RustWords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.RustWords");
-    }
+    return fbe.fromJson(RustWords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -14270,35 +13854,17 @@ export class CSharpWords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      CSharpWords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.CSharpWords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(CSharpWords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): CSharpWords {
-    try {
-      return CSharpWords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.CSharpWords");
-    }
+    return fbe.fromFbe(CSharpWords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        CSharpWords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.CSharpWords");
-      }
-    });
+    return fbe.verifyFbe(CSharpWords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -14547,40 +14113,17 @@ export class CSharpWords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      CSharpWords.fbeWriteFinal(w, this);
-      w.endFinal(9);
-    } catch (e) {
-      throw fbe.refused(e, "import.CSharpWords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(CSharpWords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): CSharpWords {
-    try {
-      const r = fbe.Reader.final(data, 9, limits);
-      const v = CSharpWords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.CSharpWords");
-    }
+    return fbe.fromFinal(CSharpWords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 9, limits);
-        CSharpWords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.CSharpWords");
-      }
-    });
+    return fbe.verifyFinal(CSharpWords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -14715,13 +14258,7 @@ export class CSharpWords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      CSharpWords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.CSharpWords", this);
-    }
-    return j.text;
+    return fbe.toJson(CSharpWords, this);
   }
 
   /**
@@ -14914,12 +14451,7 @@ export class CSharpWords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): CSharpWords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return CSharpWords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.CSharpWords");
-    }
+    return fbe.fromJson(CSharpWords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -15243,35 +14775,17 @@ export class RubyWords {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      RubyWords.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.RubyWords", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(RubyWords, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): RubyWords {
-    try {
-      return RubyWords.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.RubyWords");
-    }
+    return fbe.fromFbe(RubyWords, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        RubyWords.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.RubyWords");
-      }
-    });
+    return fbe.verifyFbe(RubyWords, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -15422,40 +14936,17 @@ export class RubyWords {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      RubyWords.fbeWriteFinal(w, this);
-      w.endFinal(10);
-    } catch (e) {
-      throw fbe.refused(e, "import.RubyWords", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(RubyWords, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): RubyWords {
-    try {
-      const r = fbe.Reader.final(data, 10, limits);
-      const v = RubyWords.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.RubyWords");
-    }
+    return fbe.fromFinal(RubyWords, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 10, limits);
-        RubyWords.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.RubyWords");
-      }
-    });
+    return fbe.verifyFinal(RubyWords, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -15536,13 +15027,7 @@ export class RubyWords {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      RubyWords.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.RubyWords", this);
-    }
-    return j.text;
+    return fbe.toJson(RubyWords, this);
   }
 
   /**
@@ -15661,12 +15146,7 @@ export class RubyWords {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): RubyWords {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return RubyWords.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.RubyWords");
-    }
+    return fbe.fromJson(RubyWords, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -15880,35 +15360,17 @@ export class CppMembers {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      CppMembers.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.CppMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(CppMembers, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): CppMembers {
-    try {
-      return CppMembers.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.CppMembers");
-    }
+    return fbe.fromFbe(CppMembers, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        CppMembers.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.CppMembers");
-      }
-    });
+    return fbe.verifyFbe(CppMembers, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -15998,40 +15460,17 @@ export class CppMembers {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      CppMembers.fbeWriteFinal(w, this);
-      w.endFinal(11);
-    } catch (e) {
-      throw fbe.refused(e, "import.CppMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(CppMembers, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): CppMembers {
-    try {
-      const r = fbe.Reader.final(data, 11, limits);
-      const v = CppMembers.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.CppMembers");
-    }
+    return fbe.fromFinal(CppMembers, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 11, limits);
-        CppMembers.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.CppMembers");
-      }
-    });
+    return fbe.verifyFinal(CppMembers, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -16083,13 +15522,7 @@ export class CppMembers {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      CppMembers.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.CppMembers", this);
-    }
-    return j.text;
+    return fbe.toJson(CppMembers, this);
   }
 
   /**
@@ -16165,12 +15598,7 @@ export class CppMembers {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): CppMembers {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return CppMembers.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.CppMembers");
-    }
+    return fbe.fromJson(CppMembers, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -16463,35 +15891,17 @@ export class PythonMembers {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      PythonMembers.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.PythonMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(PythonMembers, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): PythonMembers {
-    try {
-      return PythonMembers.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.PythonMembers");
-    }
+    return fbe.fromFbe(PythonMembers, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        PythonMembers.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.PythonMembers");
-      }
-    });
+    return fbe.verifyFbe(PythonMembers, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -16624,40 +16034,17 @@ export class PythonMembers {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      PythonMembers.fbeWriteFinal(w, this);
-      w.endFinal(12);
-    } catch (e) {
-      throw fbe.refused(e, "import.PythonMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(PythonMembers, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): PythonMembers {
-    try {
-      const r = fbe.Reader.final(data, 12, limits);
-      const v = PythonMembers.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.PythonMembers");
-    }
+    return fbe.fromFinal(PythonMembers, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 12, limits);
-        PythonMembers.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.PythonMembers");
-      }
-    });
+    return fbe.verifyFinal(PythonMembers, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -16729,13 +16116,7 @@ export class PythonMembers {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      PythonMembers.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.PythonMembers", this);
-    }
-    return j.text;
+    return fbe.toJson(PythonMembers, this);
   }
 
   /**
@@ -16842,12 +16223,7 @@ export class PythonMembers {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): PythonMembers {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return PythonMembers.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.PythonMembers");
-    }
+    return fbe.fromJson(PythonMembers, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -17246,35 +16622,17 @@ export class GoMembers {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      GoMembers.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.GoMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(GoMembers, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): GoMembers {
-    try {
-      return GoMembers.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.GoMembers");
-    }
+    return fbe.fromFbe(GoMembers, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        GoMembers.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.GoMembers");
-      }
-    });
+    return fbe.verifyFbe(GoMembers, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -17458,40 +16816,17 @@ export class GoMembers {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      GoMembers.fbeWriteFinal(w, this);
-      w.endFinal(13);
-    } catch (e) {
-      throw fbe.refused(e, "import.GoMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(GoMembers, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): GoMembers {
-    try {
-      const r = fbe.Reader.final(data, 13, limits);
-      const v = GoMembers.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.GoMembers");
-    }
+    return fbe.fromFinal(GoMembers, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 13, limits);
-        GoMembers.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.GoMembers");
-      }
-    });
+    return fbe.verifyFinal(GoMembers, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -17591,13 +16926,7 @@ export class GoMembers {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      GoMembers.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.GoMembers", this);
-    }
-    return j.text;
+    return fbe.toJson(GoMembers, this);
   }
 
   /**
@@ -17748,12 +17077,7 @@ export class GoMembers {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): GoMembers {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return GoMembers.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.GoMembers");
-    }
+    return fbe.fromJson(GoMembers, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -18160,35 +17484,17 @@ export class JvmMembers {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      JvmMembers.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.JvmMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(JvmMembers, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): JvmMembers {
-    try {
-      return JvmMembers.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JvmMembers");
-    }
+    return fbe.fromFbe(JvmMembers, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        JvmMembers.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JvmMembers");
-      }
-    });
+    return fbe.verifyFbe(JvmMembers, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -18375,40 +17681,17 @@ export class JvmMembers {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      JvmMembers.fbeWriteFinal(w, this);
-      w.endFinal(14);
-    } catch (e) {
-      throw fbe.refused(e, "import.JvmMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(JvmMembers, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): JvmMembers {
-    try {
-      const r = fbe.Reader.final(data, 14, limits);
-      const v = JvmMembers.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JvmMembers");
-    }
+    return fbe.fromFinal(JvmMembers, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 14, limits);
-        JvmMembers.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JvmMembers");
-      }
-    });
+    return fbe.verifyFinal(JvmMembers, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -18510,13 +17793,7 @@ export class JvmMembers {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      JvmMembers.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.JvmMembers", this);
-    }
-    return j.text;
+    return fbe.toJson(JvmMembers, this);
   }
 
   /**
@@ -18671,12 +17948,7 @@ export class JvmMembers {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JvmMembers {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return JvmMembers.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JvmMembers");
-    }
+    return fbe.fromJson(JvmMembers, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -18797,35 +18069,17 @@ export class JsMembers {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      JsMembers.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.JsMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(JsMembers, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): JsMembers {
-    try {
-      return JsMembers.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JsMembers");
-    }
+    return fbe.fromFbe(JsMembers, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        JsMembers.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JsMembers");
-      }
-    });
+    return fbe.verifyFbe(JsMembers, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -18872,40 +18126,17 @@ export class JsMembers {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      JsMembers.fbeWriteFinal(w, this);
-      w.endFinal(15);
-    } catch (e) {
-      throw fbe.refused(e, "import.JsMembers", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(JsMembers, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): JsMembers {
-    try {
-      const r = fbe.Reader.final(data, 15, limits);
-      const v = JsMembers.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JsMembers");
-    }
+    return fbe.fromFinal(JsMembers, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 15, limits);
-        JsMembers.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JsMembers");
-      }
-    });
+    return fbe.verifyFinal(JsMembers, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -18928,13 +18159,7 @@ export class JsMembers {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      JsMembers.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.JsMembers", this);
-    }
-    return j.text;
+    return fbe.toJson(JsMembers, this);
   }
 
   /**
@@ -18971,12 +18196,7 @@ export class JsMembers {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JsMembers {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return JsMembers.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JsMembers");
-    }
+    return fbe.fromJson(JsMembers, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -19432,35 +18652,17 @@ export class RuntimeNames {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      RuntimeNames.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.RuntimeNames", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(RuntimeNames, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): RuntimeNames {
-    try {
-      return RuntimeNames.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.RuntimeNames");
-    }
+    return fbe.fromFbe(RuntimeNames, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        RuntimeNames.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.RuntimeNames");
-      }
-    });
+    return fbe.verifyFbe(RuntimeNames, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -19675,40 +18877,17 @@ export class RuntimeNames {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      RuntimeNames.fbeWriteFinal(w, this);
-      w.endFinal(16);
-    } catch (e) {
-      throw fbe.refused(e, "import.RuntimeNames", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(RuntimeNames, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): RuntimeNames {
-    try {
-      const r = fbe.Reader.final(data, 16, limits);
-      const v = RuntimeNames.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.RuntimeNames");
-    }
+    return fbe.fromFinal(RuntimeNames, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 16, limits);
-        RuntimeNames.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.RuntimeNames");
-      }
-    });
+    return fbe.verifyFinal(RuntimeNames, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -19829,13 +19008,7 @@ export class RuntimeNames {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      RuntimeNames.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.RuntimeNames", this);
-    }
-    return j.text;
+    return fbe.toJson(RuntimeNames, this);
   }
 
   /**
@@ -20009,12 +19182,7 @@ export class RuntimeNames {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): RuntimeNames {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return RuntimeNames.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.RuntimeNames");
-    }
+    return fbe.fromJson(RuntimeNames, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -20091,35 +19259,17 @@ export class class_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      class_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.class", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(class_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): class_ {
-    try {
-      return class_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.class");
-    }
+    return fbe.fromFbe(class_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        class_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.class");
-      }
-    });
+    return fbe.verifyFbe(class_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -20145,40 +19295,17 @@ export class class_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      class_.fbeWriteFinal(w, this);
-      w.endFinal(17);
-    } catch (e) {
-      throw fbe.refused(e, "import.class", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(class_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): class_ {
-    try {
-      const r = fbe.Reader.final(data, 17, limits);
-      const v = class_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.class");
-    }
+    return fbe.fromFinal(class_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 17, limits);
-        class_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.class");
-      }
-    });
+    return fbe.verifyFinal(class_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -20190,13 +19317,7 @@ export class class_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      class_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.class", this);
-    }
-    return j.text;
+    return fbe.toJson(class_, this);
   }
 
   /**
@@ -20217,12 +19338,7 @@ export class class_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): class_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return class_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.class");
-    }
+    return fbe.fromJson(class_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -20299,35 +19415,17 @@ export class Object_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Object_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Object", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Object_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Object_ {
-    try {
-      return Object_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Object");
-    }
+    return fbe.fromFbe(Object_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Object_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Object");
-      }
-    });
+    return fbe.verifyFbe(Object_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -20353,40 +19451,17 @@ export class Object_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Object_.fbeWriteFinal(w, this);
-      w.endFinal(18);
-    } catch (e) {
-      throw fbe.refused(e, "import.Object", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Object_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Object_ {
-    try {
-      const r = fbe.Reader.final(data, 18, limits);
-      const v = Object_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Object");
-    }
+    return fbe.fromFinal(Object_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 18, limits);
-        Object_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Object");
-      }
-    });
+    return fbe.verifyFinal(Object_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -20398,13 +19473,7 @@ export class Object_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Object_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Object", this);
-    }
-    return j.text;
+    return fbe.toJson(Object_, this);
   }
 
   /**
@@ -20425,12 +19494,7 @@ export class Object_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Object_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Object_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Object");
-    }
+    return fbe.fromJson(Object_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -20507,35 +19571,17 @@ export class String_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      String_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.String", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(String_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): String_ {
-    try {
-      return String_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.String");
-    }
+    return fbe.fromFbe(String_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        String_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.String");
-      }
-    });
+    return fbe.verifyFbe(String_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -20561,40 +19607,17 @@ export class String_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      String_.fbeWriteFinal(w, this);
-      w.endFinal(19);
-    } catch (e) {
-      throw fbe.refused(e, "import.String", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(String_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): String_ {
-    try {
-      const r = fbe.Reader.final(data, 19, limits);
-      const v = String_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.String");
-    }
+    return fbe.fromFinal(String_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 19, limits);
-        String_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.String");
-      }
-    });
+    return fbe.verifyFinal(String_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -20606,13 +19629,7 @@ export class String_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      String_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.String", this);
-    }
-    return j.text;
+    return fbe.toJson(String_, this);
   }
 
   /**
@@ -20633,12 +19650,7 @@ export class String_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): String_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return String_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.String");
-    }
+    return fbe.fromJson(String_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -20715,35 +19727,17 @@ export class List {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      List.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.List", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(List, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): List {
-    try {
-      return List.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.List");
-    }
+    return fbe.fromFbe(List, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        List.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.List");
-      }
-    });
+    return fbe.verifyFbe(List, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -20769,40 +19763,17 @@ export class List {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      List.fbeWriteFinal(w, this);
-      w.endFinal(20);
-    } catch (e) {
-      throw fbe.refused(e, "import.List", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(List, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): List {
-    try {
-      const r = fbe.Reader.final(data, 20, limits);
-      const v = List.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.List");
-    }
+    return fbe.fromFinal(List, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 20, limits);
-        List.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.List");
-      }
-    });
+    return fbe.verifyFinal(List, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -20814,13 +19785,7 @@ export class List {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      List.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.List", this);
-    }
-    return j.text;
+    return fbe.toJson(List, this);
   }
 
   /**
@@ -20841,12 +19806,7 @@ export class List {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): List {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return List.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.List");
-    }
+    return fbe.fromJson(List, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -20923,35 +19883,17 @@ export class Map_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Map_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Map", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Map_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Map_ {
-    try {
-      return Map_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Map");
-    }
+    return fbe.fromFbe(Map_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Map_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Map");
-      }
-    });
+    return fbe.verifyFbe(Map_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -20977,40 +19919,17 @@ export class Map_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Map_.fbeWriteFinal(w, this);
-      w.endFinal(21);
-    } catch (e) {
-      throw fbe.refused(e, "import.Map", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Map_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Map_ {
-    try {
-      const r = fbe.Reader.final(data, 21, limits);
-      const v = Map_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Map");
-    }
+    return fbe.fromFinal(Map_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 21, limits);
-        Map_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Map");
-      }
-    });
+    return fbe.verifyFinal(Map_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -21022,13 +19941,7 @@ export class Map_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Map_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Map", this);
-    }
-    return j.text;
+    return fbe.toJson(Map_, this);
   }
 
   /**
@@ -21049,12 +19962,7 @@ export class Map_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Map_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Map_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Map");
-    }
+    return fbe.fromJson(Map_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -21131,35 +20039,17 @@ export class Model {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Model.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Model", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Model, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Model {
-    try {
-      return Model.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Model");
-    }
+    return fbe.fromFbe(Model, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Model.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Model");
-      }
-    });
+    return fbe.verifyFbe(Model, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -21185,40 +20075,17 @@ export class Model {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Model.fbeWriteFinal(w, this);
-      w.endFinal(22);
-    } catch (e) {
-      throw fbe.refused(e, "import.Model", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Model, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Model {
-    try {
-      const r = fbe.Reader.final(data, 22, limits);
-      const v = Model.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Model");
-    }
+    return fbe.fromFinal(Model, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 22, limits);
-        Model.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Model");
-      }
-    });
+    return fbe.verifyFinal(Model, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -21230,13 +20097,7 @@ export class Model {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Model.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Model", this);
-    }
-    return j.text;
+    return fbe.toJson(Model, this);
   }
 
   /**
@@ -21257,12 +20118,7 @@ export class Model {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Model {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Model.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Model");
-    }
+    return fbe.fromJson(Model, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -21339,35 +20195,17 @@ export class FinalModel {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      FinalModel.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.FinalModel", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(FinalModel, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): FinalModel {
-    try {
-      return FinalModel.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FinalModel");
-    }
+    return fbe.fromFbe(FinalModel, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        FinalModel.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FinalModel");
-      }
-    });
+    return fbe.verifyFbe(FinalModel, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -21393,40 +20231,17 @@ export class FinalModel {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      FinalModel.fbeWriteFinal(w, this);
-      w.endFinal(23);
-    } catch (e) {
-      throw fbe.refused(e, "import.FinalModel", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(FinalModel, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): FinalModel {
-    try {
-      const r = fbe.Reader.final(data, 23, limits);
-      const v = FinalModel.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FinalModel");
-    }
+    return fbe.fromFinal(FinalModel, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 23, limits);
-        FinalModel.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FinalModel");
-      }
-    });
+    return fbe.verifyFinal(FinalModel, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -21438,13 +20253,7 @@ export class FinalModel {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      FinalModel.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.FinalModel", this);
-    }
-    return j.text;
+    return fbe.toJson(FinalModel, this);
   }
 
   /**
@@ -21465,12 +20274,7 @@ export class FinalModel {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FinalModel {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return FinalModel.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FinalModel");
-    }
+    return fbe.fromJson(FinalModel, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -21547,35 +20351,17 @@ export class Buffer {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Buffer.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Buffer", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Buffer, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Buffer {
-    try {
-      return Buffer.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Buffer");
-    }
+    return fbe.fromFbe(Buffer, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Buffer.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Buffer");
-      }
-    });
+    return fbe.verifyFbe(Buffer, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -21601,40 +20387,17 @@ export class Buffer {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Buffer.fbeWriteFinal(w, this);
-      w.endFinal(24);
-    } catch (e) {
-      throw fbe.refused(e, "import.Buffer", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Buffer, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Buffer {
-    try {
-      const r = fbe.Reader.final(data, 24, limits);
-      const v = Buffer.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Buffer");
-    }
+    return fbe.fromFinal(Buffer, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 24, limits);
-        Buffer.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Buffer");
-      }
-    });
+    return fbe.verifyFinal(Buffer, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -21646,13 +20409,7 @@ export class Buffer {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Buffer.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Buffer", this);
-    }
-    return j.text;
+    return fbe.toJson(Buffer, this);
   }
 
   /**
@@ -21673,12 +20430,7 @@ export class Buffer {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Buffer {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Buffer.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Buffer");
-    }
+    return fbe.fromJson(Buffer, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -21755,35 +20507,17 @@ export class Reader {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Reader.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Reader", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Reader, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Reader {
-    try {
-      return Reader.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Reader");
-    }
+    return fbe.fromFbe(Reader, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Reader.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Reader");
-      }
-    });
+    return fbe.verifyFbe(Reader, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -21809,40 +20543,17 @@ export class Reader {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Reader.fbeWriteFinal(w, this);
-      w.endFinal(25);
-    } catch (e) {
-      throw fbe.refused(e, "import.Reader", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Reader, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Reader {
-    try {
-      const r = fbe.Reader.final(data, 25, limits);
-      const v = Reader.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Reader");
-    }
+    return fbe.fromFinal(Reader, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 25, limits);
-        Reader.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Reader");
-      }
-    });
+    return fbe.verifyFinal(Reader, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -21854,13 +20565,7 @@ export class Reader {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Reader.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Reader", this);
-    }
-    return j.text;
+    return fbe.toJson(Reader, this);
   }
 
   /**
@@ -21881,12 +20586,7 @@ export class Reader {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Reader {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Reader.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Reader");
-    }
+    return fbe.fromJson(Reader, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -21963,35 +20663,17 @@ export class Writer {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Writer.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Writer", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Writer, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Writer {
-    try {
-      return Writer.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Writer");
-    }
+    return fbe.fromFbe(Writer, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Writer.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Writer");
-      }
-    });
+    return fbe.verifyFbe(Writer, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -22017,40 +20699,17 @@ export class Writer {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Writer.fbeWriteFinal(w, this);
-      w.endFinal(26);
-    } catch (e) {
-      throw fbe.refused(e, "import.Writer", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Writer, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Writer {
-    try {
-      const r = fbe.Reader.final(data, 26, limits);
-      const v = Writer.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Writer");
-    }
+    return fbe.fromFinal(Writer, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 26, limits);
-        Writer.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Writer");
-      }
-    });
+    return fbe.verifyFinal(Writer, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -22062,13 +20721,7 @@ export class Writer {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Writer.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Writer", this);
-    }
-    return j.text;
+    return fbe.toJson(Writer, this);
   }
 
   /**
@@ -22089,12 +20742,7 @@ export class Writer {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Writer {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Writer.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Writer");
-    }
+    return fbe.fromJson(Writer, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -22171,35 +20819,17 @@ export class Limits {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Limits.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Limits", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Limits, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Limits {
-    try {
-      return Limits.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Limits");
-    }
+    return fbe.fromFbe(Limits, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Limits.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Limits");
-      }
-    });
+    return fbe.verifyFbe(Limits, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -22225,40 +20855,17 @@ export class Limits {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Limits.fbeWriteFinal(w, this);
-      w.endFinal(27);
-    } catch (e) {
-      throw fbe.refused(e, "import.Limits", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Limits, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Limits {
-    try {
-      const r = fbe.Reader.final(data, 27, limits);
-      const v = Limits.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Limits");
-    }
+    return fbe.fromFinal(Limits, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 27, limits);
-        Limits.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Limits");
-      }
-    });
+    return fbe.verifyFinal(Limits, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -22270,13 +20877,7 @@ export class Limits {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Limits.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Limits", this);
-    }
-    return j.text;
+    return fbe.toJson(Limits, this);
   }
 
   /**
@@ -22297,12 +20898,7 @@ export class Limits {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Limits {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Limits.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Limits");
-    }
+    return fbe.fromJson(Limits, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -22379,35 +20975,17 @@ export class DecodeError {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      DecodeError.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.DecodeError", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(DecodeError, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): DecodeError {
-    try {
-      return DecodeError.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeError");
-    }
+    return fbe.fromFbe(DecodeError, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        DecodeError.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.DecodeError");
-      }
-    });
+    return fbe.verifyFbe(DecodeError, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -22433,40 +21011,17 @@ export class DecodeError {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      DecodeError.fbeWriteFinal(w, this);
-      w.endFinal(28);
-    } catch (e) {
-      throw fbe.refused(e, "import.DecodeError", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(DecodeError, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): DecodeError {
-    try {
-      const r = fbe.Reader.final(data, 28, limits);
-      const v = DecodeError.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeError");
-    }
+    return fbe.fromFinal(DecodeError, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 28, limits);
-        DecodeError.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.DecodeError");
-      }
-    });
+    return fbe.verifyFinal(DecodeError, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -22478,13 +21033,7 @@ export class DecodeError {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      DecodeError.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.DecodeError", this);
-    }
-    return j.text;
+    return fbe.toJson(DecodeError, this);
   }
 
   /**
@@ -22505,12 +21054,7 @@ export class DecodeError {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): DecodeError {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return DecodeError.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeError");
-    }
+    return fbe.fromJson(DecodeError, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -22587,35 +21131,17 @@ export class DecodeException {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      DecodeException.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.DecodeException", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(DecodeException, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): DecodeException {
-    try {
-      return DecodeException.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeException");
-    }
+    return fbe.fromFbe(DecodeException, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        DecodeException.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.DecodeException");
-      }
-    });
+    return fbe.verifyFbe(DecodeException, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -22641,40 +21167,17 @@ export class DecodeException {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      DecodeException.fbeWriteFinal(w, this);
-      w.endFinal(29);
-    } catch (e) {
-      throw fbe.refused(e, "import.DecodeException", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(DecodeException, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): DecodeException {
-    try {
-      const r = fbe.Reader.final(data, 29, limits);
-      const v = DecodeException.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeException");
-    }
+    return fbe.fromFinal(DecodeException, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 29, limits);
-        DecodeException.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.DecodeException");
-      }
-    });
+    return fbe.verifyFinal(DecodeException, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -22686,13 +21189,7 @@ export class DecodeException {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      DecodeException.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.DecodeException", this);
-    }
-    return j.text;
+    return fbe.toJson(DecodeException, this);
   }
 
   /**
@@ -22713,12 +21210,7 @@ export class DecodeException {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): DecodeException {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return DecodeException.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.DecodeException");
-    }
+    return fbe.fromJson(DecodeException, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -22795,35 +21287,17 @@ export class Decimal {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Decimal.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Decimal", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Decimal, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Decimal {
-    try {
-      return Decimal.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Decimal");
-    }
+    return fbe.fromFbe(Decimal, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Decimal.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Decimal");
-      }
-    });
+    return fbe.verifyFbe(Decimal, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -22849,40 +21323,17 @@ export class Decimal {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Decimal.fbeWriteFinal(w, this);
-      w.endFinal(30);
-    } catch (e) {
-      throw fbe.refused(e, "import.Decimal", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Decimal, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Decimal {
-    try {
-      const r = fbe.Reader.final(data, 30, limits);
-      const v = Decimal.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Decimal");
-    }
+    return fbe.fromFinal(Decimal, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 30, limits);
-        Decimal.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Decimal");
-      }
-    });
+    return fbe.verifyFinal(Decimal, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -22894,13 +21345,7 @@ export class Decimal {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Decimal.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Decimal", this);
-    }
-    return j.text;
+    return fbe.toJson(Decimal, this);
   }
 
   /**
@@ -22921,12 +21366,7 @@ export class Decimal {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Decimal {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Decimal.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Decimal");
-    }
+    return fbe.fromJson(Decimal, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -23003,35 +21443,17 @@ export class Uuid {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Uuid.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Uuid", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Uuid, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Uuid {
-    try {
-      return Uuid.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Uuid");
-    }
+    return fbe.fromFbe(Uuid, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Uuid.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Uuid");
-      }
-    });
+    return fbe.verifyFbe(Uuid, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -23057,40 +21479,17 @@ export class Uuid {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Uuid.fbeWriteFinal(w, this);
-      w.endFinal(31);
-    } catch (e) {
-      throw fbe.refused(e, "import.Uuid", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Uuid, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Uuid {
-    try {
-      const r = fbe.Reader.final(data, 31, limits);
-      const v = Uuid.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Uuid");
-    }
+    return fbe.fromFinal(Uuid, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 31, limits);
-        Uuid.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Uuid");
-      }
-    });
+    return fbe.verifyFinal(Uuid, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -23102,13 +21501,7 @@ export class Uuid {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Uuid.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Uuid", this);
-    }
-    return j.text;
+    return fbe.toJson(Uuid, this);
   }
 
   /**
@@ -23129,12 +21522,7 @@ export class Uuid {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Uuid {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Uuid.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Uuid");
-    }
+    return fbe.fromJson(Uuid, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -23211,35 +21599,17 @@ export class UUID {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      UUID.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.UUID", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(UUID, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): UUID {
-    try {
-      return UUID.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.UUID");
-    }
+    return fbe.fromFbe(UUID, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        UUID.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.UUID");
-      }
-    });
+    return fbe.verifyFbe(UUID, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -23265,40 +21635,17 @@ export class UUID {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      UUID.fbeWriteFinal(w, this);
-      w.endFinal(32);
-    } catch (e) {
-      throw fbe.refused(e, "import.UUID", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(UUID, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): UUID {
-    try {
-      const r = fbe.Reader.final(data, 32, limits);
-      const v = UUID.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.UUID");
-    }
+    return fbe.fromFinal(UUID, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 32, limits);
-        UUID.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.UUID");
-      }
-    });
+    return fbe.verifyFinal(UUID, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -23310,13 +21657,7 @@ export class UUID {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      UUID.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.UUID", this);
-    }
-    return j.text;
+    return fbe.toJson(UUID, this);
   }
 
   /**
@@ -23337,12 +21678,7 @@ export class UUID {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): UUID {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return UUID.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.UUID");
-    }
+    return fbe.fromJson(UUID, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -23419,35 +21755,17 @@ export class Timestamp {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Timestamp.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Timestamp", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Timestamp, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Timestamp {
-    try {
-      return Timestamp.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Timestamp");
-    }
+    return fbe.fromFbe(Timestamp, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Timestamp.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Timestamp");
-      }
-    });
+    return fbe.verifyFbe(Timestamp, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -23473,40 +21791,17 @@ export class Timestamp {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Timestamp.fbeWriteFinal(w, this);
-      w.endFinal(33);
-    } catch (e) {
-      throw fbe.refused(e, "import.Timestamp", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Timestamp, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Timestamp {
-    try {
-      const r = fbe.Reader.final(data, 33, limits);
-      const v = Timestamp.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Timestamp");
-    }
+    return fbe.fromFinal(Timestamp, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 33, limits);
-        Timestamp.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Timestamp");
-      }
-    });
+    return fbe.verifyFinal(Timestamp, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -23518,13 +21813,7 @@ export class Timestamp {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Timestamp.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Timestamp", this);
-    }
-    return j.text;
+    return fbe.toJson(Timestamp, this);
   }
 
   /**
@@ -23545,12 +21834,7 @@ export class Timestamp {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Timestamp {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Timestamp.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Timestamp");
-    }
+    return fbe.fromJson(Timestamp, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -23627,35 +21911,17 @@ export class Sender {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Sender.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Sender", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Sender, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Sender {
-    try {
-      return Sender.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Sender");
-    }
+    return fbe.fromFbe(Sender, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Sender.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Sender");
-      }
-    });
+    return fbe.verifyFbe(Sender, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -23681,40 +21947,17 @@ export class Sender {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Sender.fbeWriteFinal(w, this);
-      w.endFinal(34);
-    } catch (e) {
-      throw fbe.refused(e, "import.Sender", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Sender, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Sender {
-    try {
-      const r = fbe.Reader.final(data, 34, limits);
-      const v = Sender.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Sender");
-    }
+    return fbe.fromFinal(Sender, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 34, limits);
-        Sender.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Sender");
-      }
-    });
+    return fbe.verifyFinal(Sender, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -23726,13 +21969,7 @@ export class Sender {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Sender.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Sender", this);
-    }
-    return j.text;
+    return fbe.toJson(Sender, this);
   }
 
   /**
@@ -23753,12 +21990,7 @@ export class Sender {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Sender {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Sender.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Sender");
-    }
+    return fbe.fromJson(Sender, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -23835,35 +22067,17 @@ export class Receiver {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Receiver.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Receiver", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Receiver, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Receiver {
-    try {
-      return Receiver.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Receiver");
-    }
+    return fbe.fromFbe(Receiver, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Receiver.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Receiver");
-      }
-    });
+    return fbe.verifyFbe(Receiver, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -23889,40 +22103,17 @@ export class Receiver {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Receiver.fbeWriteFinal(w, this);
-      w.endFinal(35);
-    } catch (e) {
-      throw fbe.refused(e, "import.Receiver", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Receiver, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Receiver {
-    try {
-      const r = fbe.Reader.final(data, 35, limits);
-      const v = Receiver.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Receiver");
-    }
+    return fbe.fromFinal(Receiver, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 35, limits);
-        Receiver.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Receiver");
-      }
-    });
+    return fbe.verifyFinal(Receiver, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -23934,13 +22125,7 @@ export class Receiver {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Receiver.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Receiver", this);
-    }
-    return j.text;
+    return fbe.toJson(Receiver, this);
   }
 
   /**
@@ -23961,12 +22146,7 @@ export class Receiver {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Receiver {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Receiver.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Receiver");
-    }
+    return fbe.fromJson(Receiver, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -24043,35 +22223,17 @@ export class Client {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Client.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Client", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Client, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Client {
-    try {
-      return Client.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Client");
-    }
+    return fbe.fromFbe(Client, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Client.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Client");
-      }
-    });
+    return fbe.verifyFbe(Client, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -24097,40 +22259,17 @@ export class Client {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Client.fbeWriteFinal(w, this);
-      w.endFinal(36);
-    } catch (e) {
-      throw fbe.refused(e, "import.Client", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Client, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Client {
-    try {
-      const r = fbe.Reader.final(data, 36, limits);
-      const v = Client.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Client");
-    }
+    return fbe.fromFinal(Client, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 36, limits);
-        Client.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Client");
-      }
-    });
+    return fbe.verifyFinal(Client, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -24142,13 +22281,7 @@ export class Client {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Client.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Client", this);
-    }
-    return j.text;
+    return fbe.toJson(Client, this);
   }
 
   /**
@@ -24169,12 +22302,7 @@ export class Client {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Client {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Client.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Client");
-    }
+    return fbe.fromJson(Client, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -24251,35 +22379,17 @@ export class Proxy {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Proxy.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Proxy", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Proxy, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Proxy {
-    try {
-      return Proxy.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Proxy");
-    }
+    return fbe.fromFbe(Proxy, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Proxy.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Proxy");
-      }
-    });
+    return fbe.verifyFbe(Proxy, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -24305,40 +22415,17 @@ export class Proxy {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Proxy.fbeWriteFinal(w, this);
-      w.endFinal(37);
-    } catch (e) {
-      throw fbe.refused(e, "import.Proxy", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Proxy, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Proxy {
-    try {
-      const r = fbe.Reader.final(data, 37, limits);
-      const v = Proxy.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Proxy");
-    }
+    return fbe.fromFinal(Proxy, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 37, limits);
-        Proxy.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Proxy");
-      }
-    });
+    return fbe.verifyFinal(Proxy, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -24350,13 +22437,7 @@ export class Proxy {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Proxy.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Proxy", this);
-    }
-    return j.text;
+    return fbe.toJson(Proxy, this);
   }
 
   /**
@@ -24377,12 +22458,7 @@ export class Proxy {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Proxy {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Proxy.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Proxy");
-    }
+    return fbe.fromJson(Proxy, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -24459,35 +22535,17 @@ export class Handler {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Handler.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Handler", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Handler, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Handler {
-    try {
-      return Handler.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Handler");
-    }
+    return fbe.fromFbe(Handler, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Handler.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Handler");
-      }
-    });
+    return fbe.verifyFbe(Handler, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -24513,40 +22571,17 @@ export class Handler {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Handler.fbeWriteFinal(w, this);
-      w.endFinal(38);
-    } catch (e) {
-      throw fbe.refused(e, "import.Handler", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Handler, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Handler {
-    try {
-      const r = fbe.Reader.final(data, 38, limits);
-      const v = Handler.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Handler");
-    }
+    return fbe.fromFinal(Handler, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 38, limits);
-        Handler.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Handler");
-      }
-    });
+    return fbe.verifyFinal(Handler, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -24558,13 +22593,7 @@ export class Handler {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Handler.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Handler", this);
-    }
-    return j.text;
+    return fbe.toJson(Handler, this);
   }
 
   /**
@@ -24585,12 +22614,7 @@ export class Handler {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Handler {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Handler.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Handler");
-    }
+    return fbe.fromJson(Handler, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -24667,35 +22691,17 @@ export class fbe_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      fbe_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.fbe", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(fbe_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): fbe_ {
-    try {
-      return fbe_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.fbe");
-    }
+    return fbe.fromFbe(fbe_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        fbe_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.fbe");
-      }
-    });
+    return fbe.verifyFbe(fbe_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -24721,40 +22727,17 @@ export class fbe_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      fbe_.fbeWriteFinal(w, this);
-      w.endFinal(39);
-    } catch (e) {
-      throw fbe.refused(e, "import.fbe", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(fbe_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): fbe_ {
-    try {
-      const r = fbe.Reader.final(data, 39, limits);
-      const v = fbe_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.fbe");
-    }
+    return fbe.fromFinal(fbe_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 39, limits);
-        fbe_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.fbe");
-      }
-    });
+    return fbe.verifyFinal(fbe_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -24766,13 +22749,7 @@ export class fbe_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      fbe_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.fbe", this);
-    }
-    return j.text;
+    return fbe.toJson(fbe_, this);
   }
 
   /**
@@ -24793,12 +22770,7 @@ export class fbe_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): fbe_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return fbe_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.fbe");
-    }
+    return fbe.fromJson(fbe_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -24875,35 +22847,17 @@ export class FBE {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      FBE.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.FBE", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(FBE, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): FBE {
-    try {
-      return FBE.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FBE");
-    }
+    return fbe.fromFbe(FBE, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        FBE.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FBE");
-      }
-    });
+    return fbe.verifyFbe(FBE, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -24929,40 +22883,17 @@ export class FBE {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      FBE.fbeWriteFinal(w, this);
-      w.endFinal(40);
-    } catch (e) {
-      throw fbe.refused(e, "import.FBE", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(FBE, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): FBE {
-    try {
-      const r = fbe.Reader.final(data, 40, limits);
-      const v = FBE.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FBE");
-    }
+    return fbe.fromFinal(FBE, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 40, limits);
-        FBE.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FBE");
-      }
-    });
+    return fbe.verifyFinal(FBE, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -24974,13 +22905,7 @@ export class FBE {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      FBE.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.FBE", this);
-    }
-    return j.text;
+    return fbe.toJson(FBE, this);
   }
 
   /**
@@ -25001,12 +22926,7 @@ export class FBE {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBE {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return FBE.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FBE");
-    }
+    return fbe.fromJson(FBE, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -25083,35 +23003,17 @@ export class std {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      std.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.std", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(std, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): std {
-    try {
-      return std.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.std");
-    }
+    return fbe.fromFbe(std, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        std.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.std");
-      }
-    });
+    return fbe.verifyFbe(std, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -25137,40 +23039,17 @@ export class std {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      std.fbeWriteFinal(w, this);
-      w.endFinal(41);
-    } catch (e) {
-      throw fbe.refused(e, "import.std", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(std, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): std {
-    try {
-      const r = fbe.Reader.final(data, 41, limits);
-      const v = std.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.std");
-    }
+    return fbe.fromFinal(std, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 41, limits);
-        std.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.std");
-      }
-    });
+    return fbe.verifyFinal(std, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -25182,13 +23061,7 @@ export class std {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      std.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.std", this);
-    }
-    return j.text;
+    return fbe.toJson(std, this);
   }
 
   /**
@@ -25209,12 +23082,7 @@ export class std {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): std {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return std.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.std");
-    }
+    return fbe.fromJson(std, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -25291,35 +23159,17 @@ export class Companion {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Companion.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Companion", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Companion, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Companion {
-    try {
-      return Companion.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Companion");
-    }
+    return fbe.fromFbe(Companion, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Companion.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Companion");
-      }
-    });
+    return fbe.verifyFbe(Companion, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -25345,40 +23195,17 @@ export class Companion {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Companion.fbeWriteFinal(w, this);
-      w.endFinal(42);
-    } catch (e) {
-      throw fbe.refused(e, "import.Companion", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Companion, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Companion {
-    try {
-      const r = fbe.Reader.final(data, 42, limits);
-      const v = Companion.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Companion");
-    }
+    return fbe.fromFinal(Companion, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 42, limits);
-        Companion.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Companion");
-      }
-    });
+    return fbe.verifyFinal(Companion, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -25390,13 +23217,7 @@ export class Companion {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Companion.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Companion", this);
-    }
-    return j.text;
+    return fbe.toJson(Companion, this);
   }
 
   /**
@@ -25417,12 +23238,7 @@ export class Companion {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Companion {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Companion.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Companion");
-    }
+    return fbe.fromJson(Companion, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -25499,35 +23315,17 @@ export class Any {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Any.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Any", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Any, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Any {
-    try {
-      return Any.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Any");
-    }
+    return fbe.fromFbe(Any, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Any.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Any");
-      }
-    });
+    return fbe.verifyFbe(Any, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -25553,40 +23351,17 @@ export class Any {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Any.fbeWriteFinal(w, this);
-      w.endFinal(43);
-    } catch (e) {
-      throw fbe.refused(e, "import.Any", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Any, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Any {
-    try {
-      const r = fbe.Reader.final(data, 43, limits);
-      const v = Any.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Any");
-    }
+    return fbe.fromFinal(Any, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 43, limits);
-        Any.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Any");
-      }
-    });
+    return fbe.verifyFinal(Any, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -25598,13 +23373,7 @@ export class Any {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Any.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Any", this);
-    }
-    return j.text;
+    return fbe.toJson(Any, this);
   }
 
   /**
@@ -25625,12 +23394,7 @@ export class Any {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Any {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Any.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Any");
-    }
+    return fbe.fromJson(Any, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -25707,35 +23471,17 @@ export class Self {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Self.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Self", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Self, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Self {
-    try {
-      return Self.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Self");
-    }
+    return fbe.fromFbe(Self, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Self.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Self");
-      }
-    });
+    return fbe.verifyFbe(Self, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -25761,40 +23507,17 @@ export class Self {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Self.fbeWriteFinal(w, this);
-      w.endFinal(44);
-    } catch (e) {
-      throw fbe.refused(e, "import.Self", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Self, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Self {
-    try {
-      const r = fbe.Reader.final(data, 44, limits);
-      const v = Self.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Self");
-    }
+    return fbe.fromFinal(Self, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 44, limits);
-        Self.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Self");
-      }
-    });
+    return fbe.verifyFinal(Self, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -25806,13 +23529,7 @@ export class Self {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Self.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Self", this);
-    }
-    return j.text;
+    return fbe.toJson(Self, this);
   }
 
   /**
@@ -25833,12 +23550,7 @@ export class Self {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Self {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Self.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Self");
-    }
+    return fbe.fromJson(Self, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -25915,35 +23627,17 @@ export class self {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      self.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.self", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(self, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): self {
-    try {
-      return self.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.self");
-    }
+    return fbe.fromFbe(self, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        self.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.self");
-      }
-    });
+    return fbe.verifyFbe(self, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -25969,40 +23663,17 @@ export class self {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      self.fbeWriteFinal(w, this);
-      w.endFinal(45);
-    } catch (e) {
-      throw fbe.refused(e, "import.self", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(self, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): self {
-    try {
-      const r = fbe.Reader.final(data, 45, limits);
-      const v = self.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.self");
-    }
+    return fbe.fromFinal(self, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 45, limits);
-        self.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.self");
-      }
-    });
+    return fbe.verifyFinal(self, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -26014,13 +23685,7 @@ export class self {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      self.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.self", this);
-    }
-    return j.text;
+    return fbe.toJson(self, this);
   }
 
   /**
@@ -26041,12 +23706,7 @@ export class self {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): self {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return self.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.self");
-    }
+    return fbe.fromJson(self, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -26123,35 +23783,17 @@ export class None {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      None.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.None", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(None, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): None {
-    try {
-      return None.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.None");
-    }
+    return fbe.fromFbe(None, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        None.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.None");
-      }
-    });
+    return fbe.verifyFbe(None, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -26177,40 +23819,17 @@ export class None {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      None.fbeWriteFinal(w, this);
-      w.endFinal(46);
-    } catch (e) {
-      throw fbe.refused(e, "import.None", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(None, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): None {
-    try {
-      const r = fbe.Reader.final(data, 46, limits);
-      const v = None.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.None");
-    }
+    return fbe.fromFinal(None, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 46, limits);
-        None.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.None");
-      }
-    });
+    return fbe.verifyFinal(None, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -26222,13 +23841,7 @@ export class None {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      None.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.None", this);
-    }
-    return j.text;
+    return fbe.toJson(None, this);
   }
 
   /**
@@ -26249,12 +23862,7 @@ export class None {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): None {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return None.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.None");
-    }
+    return fbe.fromJson(None, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -26331,35 +23939,17 @@ export class Option {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Option.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Option", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Option, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Option {
-    try {
-      return Option.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Option");
-    }
+    return fbe.fromFbe(Option, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Option.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Option");
-      }
-    });
+    return fbe.verifyFbe(Option, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -26385,40 +23975,17 @@ export class Option {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Option.fbeWriteFinal(w, this);
-      w.endFinal(47);
-    } catch (e) {
-      throw fbe.refused(e, "import.Option", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Option, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Option {
-    try {
-      const r = fbe.Reader.final(data, 47, limits);
-      const v = Option.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Option");
-    }
+    return fbe.fromFinal(Option, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 47, limits);
-        Option.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Option");
-      }
-    });
+    return fbe.verifyFinal(Option, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -26430,13 +23997,7 @@ export class Option {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Option.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Option", this);
-    }
-    return j.text;
+    return fbe.toJson(Option, this);
   }
 
   /**
@@ -26457,12 +24018,7 @@ export class Option {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Option {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Option.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Option");
-    }
+    return fbe.fromJson(Option, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -26539,35 +24095,17 @@ export class Result {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Result.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Result", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Result, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Result {
-    try {
-      return Result.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Result");
-    }
+    return fbe.fromFbe(Result, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Result.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Result");
-      }
-    });
+    return fbe.verifyFbe(Result, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -26593,40 +24131,17 @@ export class Result {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Result.fbeWriteFinal(w, this);
-      w.endFinal(48);
-    } catch (e) {
-      throw fbe.refused(e, "import.Result", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Result, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Result {
-    try {
-      const r = fbe.Reader.final(data, 48, limits);
-      const v = Result.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Result");
-    }
+    return fbe.fromFinal(Result, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 48, limits);
-        Result.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Result");
-      }
-    });
+    return fbe.verifyFinal(Result, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -26638,13 +24153,7 @@ export class Result {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Result.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Result", this);
-    }
-    return j.text;
+    return fbe.toJson(Result, this);
   }
 
   /**
@@ -26665,12 +24174,7 @@ export class Result {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Result {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Result.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Result");
-    }
+    return fbe.fromJson(Result, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -26747,35 +24251,17 @@ export class Vec {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Vec.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Vec", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Vec, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Vec {
-    try {
-      return Vec.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Vec");
-    }
+    return fbe.fromFbe(Vec, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Vec.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Vec");
-      }
-    });
+    return fbe.verifyFbe(Vec, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -26801,40 +24287,17 @@ export class Vec {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Vec.fbeWriteFinal(w, this);
-      w.endFinal(49);
-    } catch (e) {
-      throw fbe.refused(e, "import.Vec", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Vec, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Vec {
-    try {
-      const r = fbe.Reader.final(data, 49, limits);
-      const v = Vec.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Vec");
-    }
+    return fbe.fromFinal(Vec, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 49, limits);
-        Vec.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Vec");
-      }
-    });
+    return fbe.verifyFinal(Vec, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -26846,13 +24309,7 @@ export class Vec {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Vec.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Vec", this);
-    }
-    return j.text;
+    return fbe.toJson(Vec, this);
   }
 
   /**
@@ -26873,12 +24330,7 @@ export class Vec {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Vec {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Vec.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Vec");
-    }
+    return fbe.fromJson(Vec, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -26955,35 +24407,17 @@ export class Box {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Box.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Box", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Box, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Box {
-    try {
-      return Box.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Box");
-    }
+    return fbe.fromFbe(Box, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Box.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Box");
-      }
-    });
+    return fbe.verifyFbe(Box, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -27009,40 +24443,17 @@ export class Box {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Box.fbeWriteFinal(w, this);
-      w.endFinal(50);
-    } catch (e) {
-      throw fbe.refused(e, "import.Box", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Box, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Box {
-    try {
-      const r = fbe.Reader.final(data, 50, limits);
-      const v = Box.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Box");
-    }
+    return fbe.fromFinal(Box, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 50, limits);
-        Box.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Box");
-      }
-    });
+    return fbe.verifyFinal(Box, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -27054,13 +24465,7 @@ export class Box {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Box.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Box", this);
-    }
-    return j.text;
+    return fbe.toJson(Box, this);
   }
 
   /**
@@ -27081,12 +24486,7 @@ export class Box {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Box {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Box.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Box");
-    }
+    return fbe.fromJson(Box, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -27163,35 +24563,17 @@ export class Error_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Error_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Error", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Error_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Error_ {
-    try {
-      return Error_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Error");
-    }
+    return fbe.fromFbe(Error_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Error_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Error");
-      }
-    });
+    return fbe.verifyFbe(Error_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -27217,40 +24599,17 @@ export class Error_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Error_.fbeWriteFinal(w, this);
-      w.endFinal(51);
-    } catch (e) {
-      throw fbe.refused(e, "import.Error", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Error_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Error_ {
-    try {
-      const r = fbe.Reader.final(data, 51, limits);
-      const v = Error_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Error");
-    }
+    return fbe.fromFinal(Error_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 51, limits);
-        Error_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Error");
-      }
-    });
+    return fbe.verifyFinal(Error_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -27262,13 +24621,7 @@ export class Error_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Error_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Error", this);
-    }
-    return j.text;
+    return fbe.toJson(Error_, this);
   }
 
   /**
@@ -27289,12 +24642,7 @@ export class Error_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Error_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Error_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Error");
-    }
+    return fbe.fromJson(Error_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -27371,35 +24719,17 @@ export class Exception {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Exception.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Exception", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Exception, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Exception {
-    try {
-      return Exception.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Exception");
-    }
+    return fbe.fromFbe(Exception, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Exception.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Exception");
-      }
-    });
+    return fbe.verifyFbe(Exception, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -27425,40 +24755,17 @@ export class Exception {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Exception.fbeWriteFinal(w, this);
-      w.endFinal(52);
-    } catch (e) {
-      throw fbe.refused(e, "import.Exception", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Exception, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Exception {
-    try {
-      const r = fbe.Reader.final(data, 52, limits);
-      const v = Exception.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Exception");
-    }
+    return fbe.fromFinal(Exception, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 52, limits);
-        Exception.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Exception");
-      }
-    });
+    return fbe.verifyFinal(Exception, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -27470,13 +24777,7 @@ export class Exception {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Exception.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Exception", this);
-    }
-    return j.text;
+    return fbe.toJson(Exception, this);
   }
 
   /**
@@ -27497,12 +24798,7 @@ export class Exception {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Exception {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Exception.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Exception");
-    }
+    return fbe.fromJson(Exception, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -27579,35 +24875,17 @@ export class Text {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Text.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Text", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Text, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Text {
-    try {
-      return Text.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Text");
-    }
+    return fbe.fromFbe(Text, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Text.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Text");
-      }
-    });
+    return fbe.verifyFbe(Text, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -27633,40 +24911,17 @@ export class Text {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Text.fbeWriteFinal(w, this);
-      w.endFinal(53);
-    } catch (e) {
-      throw fbe.refused(e, "import.Text", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Text, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Text {
-    try {
-      const r = fbe.Reader.final(data, 53, limits);
-      const v = Text.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Text");
-    }
+    return fbe.fromFinal(Text, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 53, limits);
-        Text.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Text");
-      }
-    });
+    return fbe.verifyFinal(Text, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -27678,13 +24933,7 @@ export class Text {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Text.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Text", this);
-    }
-    return j.text;
+    return fbe.toJson(Text, this);
   }
 
   /**
@@ -27705,12 +24954,7 @@ export class Text {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Text {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Text.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Text");
-    }
+    return fbe.fromJson(Text, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -27787,35 +25031,17 @@ export class JsonWriter {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      JsonWriter.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.JsonWriter", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(JsonWriter, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): JsonWriter {
-    try {
-      return JsonWriter.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JsonWriter");
-    }
+    return fbe.fromFbe(JsonWriter, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        JsonWriter.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JsonWriter");
-      }
-    });
+    return fbe.verifyFbe(JsonWriter, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -27841,40 +25067,17 @@ export class JsonWriter {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      JsonWriter.fbeWriteFinal(w, this);
-      w.endFinal(54);
-    } catch (e) {
-      throw fbe.refused(e, "import.JsonWriter", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(JsonWriter, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): JsonWriter {
-    try {
-      const r = fbe.Reader.final(data, 54, limits);
-      const v = JsonWriter.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JsonWriter");
-    }
+    return fbe.fromFinal(JsonWriter, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 54, limits);
-        JsonWriter.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.JsonWriter");
-      }
-    });
+    return fbe.verifyFinal(JsonWriter, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -27886,13 +25089,7 @@ export class JsonWriter {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      JsonWriter.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.JsonWriter", this);
-    }
-    return j.text;
+    return fbe.toJson(JsonWriter, this);
   }
 
   /**
@@ -27913,12 +25110,7 @@ export class JsonWriter {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): JsonWriter {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return JsonWriter.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.JsonWriter");
-    }
+    return fbe.fromJson(JsonWriter, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -27995,35 +25187,17 @@ export class int32_t {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      int32_t.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.int32_t", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(int32_t, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): int32_t {
-    try {
-      return int32_t.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.int32_t");
-    }
+    return fbe.fromFbe(int32_t, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        int32_t.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.int32_t");
-      }
-    });
+    return fbe.verifyFbe(int32_t, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -28049,40 +25223,17 @@ export class int32_t {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      int32_t.fbeWriteFinal(w, this);
-      w.endFinal(55);
-    } catch (e) {
-      throw fbe.refused(e, "import.int32_t", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(int32_t, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): int32_t {
-    try {
-      const r = fbe.Reader.final(data, 55, limits);
-      const v = int32_t.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.int32_t");
-    }
+    return fbe.fromFinal(int32_t, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 55, limits);
-        int32_t.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.int32_t");
-      }
-    });
+    return fbe.verifyFinal(int32_t, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -28094,13 +25245,7 @@ export class int32_t {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      int32_t.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.int32_t", this);
-    }
-    return j.text;
+    return fbe.toJson(int32_t, this);
   }
 
   /**
@@ -28121,12 +25266,7 @@ export class int32_t {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): int32_t {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return int32_t.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.int32_t");
-    }
+    return fbe.fromJson(int32_t, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -28203,35 +25343,17 @@ export class size_t {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      size_t.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.size_t", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(size_t, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): size_t {
-    try {
-      return size_t.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.size_t");
-    }
+    return fbe.fromFbe(size_t, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        size_t.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.size_t");
-      }
-    });
+    return fbe.verifyFbe(size_t, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -28257,40 +25379,17 @@ export class size_t {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      size_t.fbeWriteFinal(w, this);
-      w.endFinal(56);
-    } catch (e) {
-      throw fbe.refused(e, "import.size_t", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(size_t, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): size_t {
-    try {
-      const r = fbe.Reader.final(data, 56, limits);
-      const v = size_t.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.size_t");
-    }
+    return fbe.fromFinal(size_t, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 56, limits);
-        size_t.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.size_t");
-      }
-    });
+    return fbe.verifyFinal(size_t, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -28302,13 +25401,7 @@ export class size_t {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      size_t.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.size_t", this);
-    }
-    return j.text;
+    return fbe.toJson(size_t, this);
   }
 
   /**
@@ -28329,12 +25422,7 @@ export class size_t {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): size_t {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return size_t.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.size_t");
-    }
+    return fbe.fromJson(size_t, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -28411,35 +25499,17 @@ export class list {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      list.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.list", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(list, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): list {
-    try {
-      return list.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.list");
-    }
+    return fbe.fromFbe(list, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        list.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.list");
-      }
-    });
+    return fbe.verifyFbe(list, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -28465,40 +25535,17 @@ export class list {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      list.fbeWriteFinal(w, this);
-      w.endFinal(57);
-    } catch (e) {
-      throw fbe.refused(e, "import.list", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(list, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): list {
-    try {
-      const r = fbe.Reader.final(data, 57, limits);
-      const v = list.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.list");
-    }
+    return fbe.fromFinal(list, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 57, limits);
-        list.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.list");
-      }
-    });
+    return fbe.verifyFinal(list, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -28510,13 +25557,7 @@ export class list {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      list.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.list", this);
-    }
-    return j.text;
+    return fbe.toJson(list, this);
   }
 
   /**
@@ -28537,12 +25578,7 @@ export class list {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): list {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return list.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.list");
-    }
+    return fbe.fromJson(list, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -28619,35 +25655,17 @@ export class object_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      object_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.object", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(object_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): object_ {
-    try {
-      return object_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.object");
-    }
+    return fbe.fromFbe(object_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        object_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.object");
-      }
-    });
+    return fbe.verifyFbe(object_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -28673,40 +25691,17 @@ export class object_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      object_.fbeWriteFinal(w, this);
-      w.endFinal(58);
-    } catch (e) {
-      throw fbe.refused(e, "import.object", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(object_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): object_ {
-    try {
-      const r = fbe.Reader.final(data, 58, limits);
-      const v = object_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.object");
-    }
+    return fbe.fromFinal(object_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 58, limits);
-        object_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.object");
-      }
-    });
+    return fbe.verifyFinal(object_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -28718,13 +25713,7 @@ export class object_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      object_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.object", this);
-    }
-    return j.text;
+    return fbe.toJson(object_, this);
   }
 
   /**
@@ -28745,12 +25734,7 @@ export class object_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): object_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return object_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.object");
-    }
+    return fbe.fromJson(object_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -28827,35 +25811,17 @@ export class v_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      v_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.v", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(v_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): v_ {
-    try {
-      return v_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.v");
-    }
+    return fbe.fromFbe(v_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        v_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.v");
-      }
-    });
+    return fbe.verifyFbe(v_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -28881,40 +25847,17 @@ export class v_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      v_.fbeWriteFinal(w, this);
-      w.endFinal(59);
-    } catch (e) {
-      throw fbe.refused(e, "import.v", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(v_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): v_ {
-    try {
-      const r = fbe.Reader.final(data, 59, limits);
-      const v = v_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.v");
-    }
+    return fbe.fromFinal(v_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 59, limits);
-        v_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.v");
-      }
-    });
+    return fbe.verifyFinal(v_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -28926,13 +25869,7 @@ export class v_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      v_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.v", this);
-    }
-    return j.text;
+    return fbe.toJson(v_, this);
   }
 
   /**
@@ -28953,12 +25890,7 @@ export class v_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): v_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return v_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.v");
-    }
+    return fbe.fromJson(v_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -29035,35 +25967,17 @@ export class r_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      r_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.r", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(r_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): r_ {
-    try {
-      return r_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.r");
-    }
+    return fbe.fromFbe(r_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        r_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.r");
-      }
-    });
+    return fbe.verifyFbe(r_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -29089,40 +26003,17 @@ export class r_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      r_.fbeWriteFinal(w, this);
-      w.endFinal(60);
-    } catch (e) {
-      throw fbe.refused(e, "import.r", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(r_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): r_ {
-    try {
-      const r = fbe.Reader.final(data, 60, limits);
-      const v = r_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.r");
-    }
+    return fbe.fromFinal(r_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 60, limits);
-        r_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.r");
-      }
-    });
+    return fbe.verifyFinal(r_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -29134,13 +26025,7 @@ export class r_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      r_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.r", this);
-    }
-    return j.text;
+    return fbe.toJson(r_, this);
   }
 
   /**
@@ -29161,12 +26046,7 @@ export class r_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): r_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return r_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.r");
-    }
+    return fbe.fromJson(r_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -29243,35 +26123,17 @@ export class w_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      w_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.w", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(w_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): w_ {
-    try {
-      return w_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.w");
-    }
+    return fbe.fromFbe(w_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        w_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.w");
-      }
-    });
+    return fbe.verifyFbe(w_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -29297,40 +26159,17 @@ export class w_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      w_.fbeWriteFinal(w, this);
-      w.endFinal(61);
-    } catch (e) {
-      throw fbe.refused(e, "import.w", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(w_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): w_ {
-    try {
-      const r = fbe.Reader.final(data, 61, limits);
-      const v = w_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.w");
-    }
+    return fbe.fromFinal(w_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 61, limits);
-        w_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.w");
-      }
-    });
+    return fbe.verifyFinal(w_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -29342,13 +26181,7 @@ export class w_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      w_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.w", this);
-    }
-    return j.text;
+    return fbe.toJson(w_, this);
   }
 
   /**
@@ -29369,12 +26202,7 @@ export class w_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): w_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return w_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.w");
-    }
+    return fbe.fromJson(w_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -29451,35 +26279,17 @@ export class SideBuy {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      SideBuy.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.SideBuy", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(SideBuy, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): SideBuy {
-    try {
-      return SideBuy.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.SideBuy");
-    }
+    return fbe.fromFbe(SideBuy, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        SideBuy.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.SideBuy");
-      }
-    });
+    return fbe.verifyFbe(SideBuy, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -29505,40 +26315,17 @@ export class SideBuy {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      SideBuy.fbeWriteFinal(w, this);
-      w.endFinal(62);
-    } catch (e) {
-      throw fbe.refused(e, "import.SideBuy", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(SideBuy, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): SideBuy {
-    try {
-      const r = fbe.Reader.final(data, 62, limits);
-      const v = SideBuy.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.SideBuy");
-    }
+    return fbe.fromFinal(SideBuy, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 62, limits);
-        SideBuy.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.SideBuy");
-      }
-    });
+    return fbe.verifyFinal(SideBuy, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -29550,13 +26337,7 @@ export class SideBuy {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      SideBuy.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.SideBuy", this);
-    }
-    return j.text;
+    return fbe.toJson(SideBuy, this);
   }
 
   /**
@@ -29577,12 +26358,7 @@ export class SideBuy {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): SideBuy {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return SideBuy.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.SideBuy");
-    }
+    return fbe.fromJson(SideBuy, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -29659,35 +26435,17 @@ export class OrderKey {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      OrderKey.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.OrderKey", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(OrderKey, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): OrderKey {
-    try {
-      return OrderKey.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.OrderKey");
-    }
+    return fbe.fromFbe(OrderKey, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        OrderKey.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.OrderKey");
-      }
-    });
+    return fbe.verifyFbe(OrderKey, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -29713,40 +26471,17 @@ export class OrderKey {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      OrderKey.fbeWriteFinal(w, this);
-      w.endFinal(63);
-    } catch (e) {
-      throw fbe.refused(e, "import.OrderKey", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(OrderKey, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): OrderKey {
-    try {
-      const r = fbe.Reader.final(data, 63, limits);
-      const v = OrderKey.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.OrderKey");
-    }
+    return fbe.fromFinal(OrderKey, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 63, limits);
-        OrderKey.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.OrderKey");
-      }
-    });
+    return fbe.verifyFinal(OrderKey, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -29758,13 +26493,7 @@ export class OrderKey {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      OrderKey.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.OrderKey", this);
-    }
-    return j.text;
+    return fbe.toJson(OrderKey, this);
   }
 
   /**
@@ -29785,12 +26514,7 @@ export class OrderKey {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderKey {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return OrderKey.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.OrderKey");
-    }
+    return fbe.fromJson(OrderKey, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -29867,35 +26591,17 @@ export class textOfside {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      textOfside.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.textOfside", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(textOfside, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): textOfside {
-    try {
-      return textOfside.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.textOfside");
-    }
+    return fbe.fromFbe(textOfside, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        textOfside.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.textOfside");
-      }
-    });
+    return fbe.verifyFbe(textOfside, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -29921,40 +26627,17 @@ export class textOfside {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      textOfside.fbeWriteFinal(w, this);
-      w.endFinal(64);
-    } catch (e) {
-      throw fbe.refused(e, "import.textOfside", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(textOfside, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): textOfside {
-    try {
-      const r = fbe.Reader.final(data, 64, limits);
-      const v = textOfside.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.textOfside");
-    }
+    return fbe.fromFinal(textOfside, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 64, limits);
-        textOfside.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.textOfside");
-      }
-    });
+    return fbe.verifyFinal(textOfside, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -29966,13 +26649,7 @@ export class textOfside {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      textOfside.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.textOfside", this);
-    }
-    return j.text;
+    return fbe.toJson(textOfside, this);
   }
 
   /**
@@ -29993,12 +26670,7 @@ export class textOfside {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): textOfside {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return textOfside.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.textOfside");
-    }
+    return fbe.fromJson(textOfside, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -30075,35 +26747,17 @@ export class DECIMAL_1 {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      DECIMAL_1.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.DECIMAL_1", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(DECIMAL_1, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): DECIMAL_1 {
-    try {
-      return DECIMAL_1.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.DECIMAL_1");
-    }
+    return fbe.fromFbe(DECIMAL_1, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        DECIMAL_1.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.DECIMAL_1");
-      }
-    });
+    return fbe.verifyFbe(DECIMAL_1, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -30129,40 +26783,17 @@ export class DECIMAL_1 {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      DECIMAL_1.fbeWriteFinal(w, this);
-      w.endFinal(65);
-    } catch (e) {
-      throw fbe.refused(e, "import.DECIMAL_1", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(DECIMAL_1, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): DECIMAL_1 {
-    try {
-      const r = fbe.Reader.final(data, 65, limits);
-      const v = DECIMAL_1.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.DECIMAL_1");
-    }
+    return fbe.fromFinal(DECIMAL_1, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 65, limits);
-        DECIMAL_1.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.DECIMAL_1");
-      }
-    });
+    return fbe.verifyFinal(DECIMAL_1, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -30174,13 +26805,7 @@ export class DECIMAL_1 {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      DECIMAL_1.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.DECIMAL_1", this);
-    }
-    return j.text;
+    return fbe.toJson(DECIMAL_1, this);
   }
 
   /**
@@ -30201,12 +26826,7 @@ export class DECIMAL_1 {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): DECIMAL_1 {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return DECIMAL_1.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.DECIMAL_1");
-    }
+    return fbe.fromJson(DECIMAL_1, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -30283,35 +26903,17 @@ export class OrderModel {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      OrderModel.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.OrderModel", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(OrderModel, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): OrderModel {
-    try {
-      return OrderModel.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.OrderModel");
-    }
+    return fbe.fromFbe(OrderModel, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        OrderModel.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.OrderModel");
-      }
-    });
+    return fbe.verifyFbe(OrderModel, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -30337,40 +26939,17 @@ export class OrderModel {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      OrderModel.fbeWriteFinal(w, this);
-      w.endFinal(66);
-    } catch (e) {
-      throw fbe.refused(e, "import.OrderModel", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(OrderModel, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): OrderModel {
-    try {
-      const r = fbe.Reader.final(data, 66, limits);
-      const v = OrderModel.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.OrderModel");
-    }
+    return fbe.fromFinal(OrderModel, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 66, limits);
-        OrderModel.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.OrderModel");
-      }
-    });
+    return fbe.verifyFinal(OrderModel, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -30382,13 +26961,7 @@ export class OrderModel {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      OrderModel.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.OrderModel", this);
-    }
-    return j.text;
+    return fbe.toJson(OrderModel, this);
   }
 
   /**
@@ -30409,12 +26982,7 @@ export class OrderModel {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderModel {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return OrderModel.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.OrderModel");
-    }
+    return fbe.fromJson(OrderModel, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -30491,35 +27059,17 @@ export class OrderFinal {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      OrderFinal.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.OrderFinal", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(OrderFinal, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): OrderFinal {
-    try {
-      return OrderFinal.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.OrderFinal");
-    }
+    return fbe.fromFbe(OrderFinal, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        OrderFinal.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.OrderFinal");
-      }
-    });
+    return fbe.verifyFbe(OrderFinal, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -30545,40 +27095,17 @@ export class OrderFinal {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      OrderFinal.fbeWriteFinal(w, this);
-      w.endFinal(67);
-    } catch (e) {
-      throw fbe.refused(e, "import.OrderFinal", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(OrderFinal, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): OrderFinal {
-    try {
-      const r = fbe.Reader.final(data, 67, limits);
-      const v = OrderFinal.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.OrderFinal");
-    }
+    return fbe.fromFinal(OrderFinal, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 67, limits);
-        OrderFinal.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.OrderFinal");
-      }
-    });
+    return fbe.verifyFinal(OrderFinal, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -30590,13 +27117,7 @@ export class OrderFinal {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      OrderFinal.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.OrderFinal", this);
-    }
-    return j.text;
+    return fbe.toJson(OrderFinal, this);
   }
 
   /**
@@ -30617,12 +27138,7 @@ export class OrderFinal {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): OrderFinal {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return OrderFinal.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.OrderFinal");
-    }
+    return fbe.fromJson(OrderFinal, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -30699,35 +27215,17 @@ export class NewOrder {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      NewOrder.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.NewOrder", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(NewOrder, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): NewOrder {
-    try {
-      return NewOrder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.NewOrder");
-    }
+    return fbe.fromFbe(NewOrder, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        NewOrder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.NewOrder");
-      }
-    });
+    return fbe.verifyFbe(NewOrder, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -30753,40 +27251,17 @@ export class NewOrder {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      NewOrder.fbeWriteFinal(w, this);
-      w.endFinal(68);
-    } catch (e) {
-      throw fbe.refused(e, "import.NewOrder", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(NewOrder, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): NewOrder {
-    try {
-      const r = fbe.Reader.final(data, 68, limits);
-      const v = NewOrder.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.NewOrder");
-    }
+    return fbe.fromFinal(NewOrder, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 68, limits);
-        NewOrder.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.NewOrder");
-      }
-    });
+    return fbe.verifyFinal(NewOrder, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -30798,13 +27273,7 @@ export class NewOrder {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      NewOrder.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.NewOrder", this);
-    }
-    return j.text;
+    return fbe.toJson(NewOrder, this);
   }
 
   /**
@@ -30825,12 +27294,7 @@ export class NewOrder {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): NewOrder {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return NewOrder.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.NewOrder");
-    }
+    return fbe.fromJson(NewOrder, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -30907,35 +27371,17 @@ export class VerifyFBEOrder {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      VerifyFBEOrder.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.VerifyFBEOrder", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(VerifyFBEOrder, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): VerifyFBEOrder {
-    try {
-      return VerifyFBEOrder.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.VerifyFBEOrder");
-    }
+    return fbe.fromFbe(VerifyFBEOrder, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        VerifyFBEOrder.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.VerifyFBEOrder");
-      }
-    });
+    return fbe.verifyFbe(VerifyFBEOrder, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -30961,40 +27407,17 @@ export class VerifyFBEOrder {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      VerifyFBEOrder.fbeWriteFinal(w, this);
-      w.endFinal(69);
-    } catch (e) {
-      throw fbe.refused(e, "import.VerifyFBEOrder", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(VerifyFBEOrder, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): VerifyFBEOrder {
-    try {
-      const r = fbe.Reader.final(data, 69, limits);
-      const v = VerifyFBEOrder.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.VerifyFBEOrder");
-    }
+    return fbe.fromFinal(VerifyFBEOrder, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 69, limits);
-        VerifyFBEOrder.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.VerifyFBEOrder");
-      }
-    });
+    return fbe.verifyFinal(VerifyFBEOrder, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -31006,13 +27429,7 @@ export class VerifyFBEOrder {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      VerifyFBEOrder.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.VerifyFBEOrder", this);
-    }
-    return j.text;
+    return fbe.toJson(VerifyFBEOrder, this);
   }
 
   /**
@@ -31033,12 +27450,7 @@ export class VerifyFBEOrder {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): VerifyFBEOrder {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return VerifyFBEOrder.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.VerifyFBEOrder");
-    }
+    return fbe.fromJson(VerifyFBEOrder, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -31115,35 +27527,17 @@ export class fbe_vr_Order {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      fbe_vr_Order.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.fbe_vr_Order", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(fbe_vr_Order, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): fbe_vr_Order {
-    try {
-      return fbe_vr_Order.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.fbe_vr_Order");
-    }
+    return fbe.fromFbe(fbe_vr_Order, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        fbe_vr_Order.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.fbe_vr_Order");
-      }
-    });
+    return fbe.verifyFbe(fbe_vr_Order, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -31169,40 +27563,17 @@ export class fbe_vr_Order {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      fbe_vr_Order.fbeWriteFinal(w, this);
-      w.endFinal(70);
-    } catch (e) {
-      throw fbe.refused(e, "import.fbe_vr_Order", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(fbe_vr_Order, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): fbe_vr_Order {
-    try {
-      const r = fbe.Reader.final(data, 70, limits);
-      const v = fbe_vr_Order.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.fbe_vr_Order");
-    }
+    return fbe.fromFinal(fbe_vr_Order, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 70, limits);
-        fbe_vr_Order.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.fbe_vr_Order");
-      }
-    });
+    return fbe.verifyFinal(fbe_vr_Order, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -31214,13 +27585,7 @@ export class fbe_vr_Order {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      fbe_vr_Order.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.fbe_vr_Order", this);
-    }
-    return j.text;
+    return fbe.toJson(fbe_vr_Order, this);
   }
 
   /**
@@ -31241,12 +27606,7 @@ export class fbe_vr_Order {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): fbe_vr_Order {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return fbe_vr_Order.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.fbe_vr_Order");
-    }
+    return fbe.fromJson(fbe_vr_Order, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -31323,35 +27683,17 @@ export class e1 {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      e1.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.e1", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(e1, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): e1 {
-    try {
-      return e1.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.e1");
-    }
+    return fbe.fromFbe(e1, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        e1.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.e1");
-      }
-    });
+    return fbe.verifyFbe(e1, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -31377,40 +27719,17 @@ export class e1 {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      e1.fbeWriteFinal(w, this);
-      w.endFinal(71);
-    } catch (e) {
-      throw fbe.refused(e, "import.e1", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(e1, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): e1 {
-    try {
-      const r = fbe.Reader.final(data, 71, limits);
-      const v = e1.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.e1");
-    }
+    return fbe.fromFinal(e1, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 71, limits);
-        e1.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.e1");
-      }
-    });
+    return fbe.verifyFinal(e1, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -31422,13 +27741,7 @@ export class e1 {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      e1.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.e1", this);
-    }
-    return j.text;
+    return fbe.toJson(e1, this);
   }
 
   /**
@@ -31449,12 +27762,7 @@ export class e1 {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): e1 {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return e1.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.e1");
-    }
+    return fbe.fromJson(e1, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -31531,35 +27839,17 @@ export class i2 {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      i2.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.i2", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(i2, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): i2 {
-    try {
-      return i2.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.i2");
-    }
+    return fbe.fromFbe(i2, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        i2.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.i2");
-      }
-    });
+    return fbe.verifyFbe(i2, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -31585,40 +27875,17 @@ export class i2 {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      i2.fbeWriteFinal(w, this);
-      w.endFinal(72);
-    } catch (e) {
-      throw fbe.refused(e, "import.i2", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(i2, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): i2 {
-    try {
-      const r = fbe.Reader.final(data, 72, limits);
-      const v = i2.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.i2");
-    }
+    return fbe.fromFinal(i2, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 72, limits);
-        i2.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.i2");
-      }
-    });
+    return fbe.verifyFinal(i2, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -31630,13 +27897,7 @@ export class i2 {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      i2.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.i2", this);
-    }
-    return j.text;
+    return fbe.toJson(i2, this);
   }
 
   /**
@@ -31657,12 +27918,7 @@ export class i2 {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): i2 {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return i2.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.i2");
-    }
+    return fbe.fromJson(i2, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -31739,35 +27995,17 @@ export class o3 {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      o3.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.o3", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(o3, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): o3 {
-    try {
-      return o3.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.o3");
-    }
+    return fbe.fromFbe(o3, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        o3.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.o3");
-      }
-    });
+    return fbe.verifyFbe(o3, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -31793,40 +28031,17 @@ export class o3 {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      o3.fbeWriteFinal(w, this);
-      w.endFinal(73);
-    } catch (e) {
-      throw fbe.refused(e, "import.o3", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(o3, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): o3 {
-    try {
-      const r = fbe.Reader.final(data, 73, limits);
-      const v = o3.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.o3");
-    }
+    return fbe.fromFinal(o3, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 73, limits);
-        o3.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.o3");
-      }
-    });
+    return fbe.verifyFinal(o3, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -31838,13 +28053,7 @@ export class o3 {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      o3.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.o3", this);
-    }
-    return j.text;
+    return fbe.toJson(o3, this);
   }
 
   /**
@@ -31865,12 +28074,7 @@ export class o3 {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): o3 {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return o3.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.o3");
-    }
+    return fbe.fromJson(o3, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -31947,35 +28151,17 @@ export class Fbe {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Fbe.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Fbe", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Fbe, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Fbe {
-    try {
-      return Fbe.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Fbe");
-    }
+    return fbe.fromFbe(Fbe, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Fbe.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Fbe");
-      }
-    });
+    return fbe.verifyFbe(Fbe, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -32001,40 +28187,17 @@ export class Fbe {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Fbe.fbeWriteFinal(w, this);
-      w.endFinal(74);
-    } catch (e) {
-      throw fbe.refused(e, "import.Fbe", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Fbe, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Fbe {
-    try {
-      const r = fbe.Reader.final(data, 74, limits);
-      const v = Fbe.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Fbe");
-    }
+    return fbe.fromFinal(Fbe, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 74, limits);
-        Fbe.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Fbe");
-      }
-    });
+    return fbe.verifyFinal(Fbe, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -32046,13 +28209,7 @@ export class Fbe {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Fbe.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Fbe", this);
-    }
-    return j.text;
+    return fbe.toJson(Fbe, this);
   }
 
   /**
@@ -32073,12 +28230,7 @@ export class Fbe {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Fbe {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Fbe.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Fbe");
-    }
+    return fbe.fromJson(Fbe, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -32155,35 +28307,17 @@ export class FINGERPRINT {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      FINGERPRINT.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.FINGERPRINT", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(FINGERPRINT, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): FINGERPRINT {
-    try {
-      return FINGERPRINT.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FINGERPRINT");
-    }
+    return fbe.fromFbe(FINGERPRINT, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        FINGERPRINT.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FINGERPRINT");
-      }
-    });
+    return fbe.verifyFbe(FINGERPRINT, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -32209,40 +28343,17 @@ export class FINGERPRINT {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      FINGERPRINT.fbeWriteFinal(w, this);
-      w.endFinal(75);
-    } catch (e) {
-      throw fbe.refused(e, "import.FINGERPRINT", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(FINGERPRINT, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): FINGERPRINT {
-    try {
-      const r = fbe.Reader.final(data, 75, limits);
-      const v = FINGERPRINT.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FINGERPRINT");
-    }
+    return fbe.fromFinal(FINGERPRINT, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 75, limits);
-        FINGERPRINT.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FINGERPRINT");
-      }
-    });
+    return fbe.verifyFinal(FINGERPRINT, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -32254,13 +28365,7 @@ export class FINGERPRINT {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      FINGERPRINT.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.FINGERPRINT", this);
-    }
-    return j.text;
+    return fbe.toJson(FINGERPRINT, this);
   }
 
   /**
@@ -32281,12 +28386,7 @@ export class FINGERPRINT {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FINGERPRINT {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return FINGERPRINT.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FINGERPRINT");
-    }
+    return fbe.fromJson(FINGERPRINT, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -32363,35 +28463,17 @@ export class FBE_FINGERPRINT_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      FBE_FINGERPRINT_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.FBE_FINGERPRINT", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(FBE_FINGERPRINT_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_ {
-    try {
-      return FBE_FINGERPRINT_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
-    }
+    return fbe.fromFbe(FBE_FINGERPRINT_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        FBE_FINGERPRINT_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
-      }
-    });
+    return fbe.verifyFbe(FBE_FINGERPRINT_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -32417,40 +28499,17 @@ export class FBE_FINGERPRINT_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      FBE_FINGERPRINT_.fbeWriteFinal(w, this);
-      w.endFinal(76);
-    } catch (e) {
-      throw fbe.refused(e, "import.FBE_FINGERPRINT", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(FBE_FINGERPRINT_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_ {
-    try {
-      const r = fbe.Reader.final(data, 76, limits);
-      const v = FBE_FINGERPRINT_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
-    }
+    return fbe.fromFinal(FBE_FINGERPRINT_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 76, limits);
-        FBE_FINGERPRINT_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
-      }
-    });
+    return fbe.verifyFinal(FBE_FINGERPRINT_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -32462,13 +28521,7 @@ export class FBE_FINGERPRINT_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      FBE_FINGERPRINT_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.FBE_FINGERPRINT", this);
-    }
-    return j.text;
+    return fbe.toJson(FBE_FINGERPRINT_, this);
   }
 
   /**
@@ -32489,12 +28542,7 @@ export class FBE_FINGERPRINT_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBE_FINGERPRINT_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return FBE_FINGERPRINT_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FBE_FINGERPRINT");
-    }
+    return fbe.fromJson(FBE_FINGERPRINT_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -32571,35 +28619,17 @@ export class FBEFingerprint {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      FBEFingerprint.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.FBEFingerprint", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(FBEFingerprint, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): FBEFingerprint {
-    try {
-      return FBEFingerprint.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FBEFingerprint");
-    }
+    return fbe.fromFbe(FBEFingerprint, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        FBEFingerprint.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FBEFingerprint");
-      }
-    });
+    return fbe.verifyFbe(FBEFingerprint, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -32625,40 +28655,17 @@ export class FBEFingerprint {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      FBEFingerprint.fbeWriteFinal(w, this);
-      w.endFinal(77);
-    } catch (e) {
-      throw fbe.refused(e, "import.FBEFingerprint", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(FBEFingerprint, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): FBEFingerprint {
-    try {
-      const r = fbe.Reader.final(data, 77, limits);
-      const v = FBEFingerprint.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FBEFingerprint");
-    }
+    return fbe.fromFinal(FBEFingerprint, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 77, limits);
-        FBEFingerprint.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.FBEFingerprint");
-      }
-    });
+    return fbe.verifyFinal(FBEFingerprint, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -32670,13 +28677,7 @@ export class FBEFingerprint {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      FBEFingerprint.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.FBEFingerprint", this);
-    }
-    return j.text;
+    return fbe.toJson(FBEFingerprint, this);
   }
 
   /**
@@ -32697,12 +28698,7 @@ export class FBEFingerprint {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): FBEFingerprint {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return FBEFingerprint.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.FBEFingerprint");
-    }
+    return fbe.fromJson(FBEFingerprint, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -32835,35 +28831,17 @@ export class Case {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Case.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Case", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Case, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Case {
-    try {
-      return Case.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Case");
-    }
+    return fbe.fromFbe(Case, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Case.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Case");
-      }
-    });
+    return fbe.verifyFbe(Case, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -32910,40 +28888,17 @@ export class Case {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Case.fbeWriteFinal(w, this);
-      w.endFinal(78);
-    } catch (e) {
-      throw fbe.refused(e, "import.Case", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Case, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Case {
-    try {
-      const r = fbe.Reader.final(data, 78, limits);
-      const v = Case.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Case");
-    }
+    return fbe.fromFinal(Case, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 78, limits);
-        Case.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Case");
-      }
-    });
+    return fbe.verifyFinal(Case, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -32969,13 +28924,7 @@ export class Case {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Case.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Case", this);
-    }
-    return j.text;
+    return fbe.toJson(Case, this);
   }
 
   /**
@@ -33024,12 +28973,7 @@ export class Case {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Case {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Case.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Case");
-    }
+    return fbe.fromJson(Case, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -33149,35 +29093,17 @@ export class Imported {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Imported.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Imported", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Imported, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Imported {
-    try {
-      return Imported.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Imported");
-    }
+    return fbe.fromFbe(Imported, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Imported.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Imported");
-      }
-    });
+    return fbe.verifyFbe(Imported, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -33217,40 +29143,17 @@ export class Imported {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Imported.fbeWriteFinal(w, this);
-      w.endFinal(79);
-    } catch (e) {
-      throw fbe.refused(e, "import.Imported", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Imported, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Imported {
-    try {
-      const r = fbe.Reader.final(data, 79, limits);
-      const v = Imported.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Imported");
-    }
+    return fbe.fromFinal(Imported, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 79, limits);
-        Imported.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Imported");
-      }
-    });
+    return fbe.verifyFinal(Imported, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -33266,13 +29169,7 @@ export class Imported {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Imported.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Imported", this);
-    }
-    return j.text;
+    return fbe.toJson(Imported, this);
   }
 
   /**
@@ -33307,12 +29204,7 @@ export class Imported {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Imported {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Imported.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Imported");
-    }
+    return fbe.fromJson(Imported, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -33389,35 +29281,17 @@ export class symbol_ {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      symbol_.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.symbol", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(symbol_, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): symbol_ {
-    try {
-      return symbol_.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.symbol");
-    }
+    return fbe.fromFbe(symbol_, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        symbol_.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.symbol");
-      }
-    });
+    return fbe.verifyFbe(symbol_, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -33443,40 +29317,17 @@ export class symbol_ {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      symbol_.fbeWriteFinal(w, this);
-      w.endFinal(80);
-    } catch (e) {
-      throw fbe.refused(e, "import.symbol", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(symbol_, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): symbol_ {
-    try {
-      const r = fbe.Reader.final(data, 80, limits);
-      const v = symbol_.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.symbol");
-    }
+    return fbe.fromFinal(symbol_, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 80, limits);
-        symbol_.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.symbol");
-      }
-    });
+    return fbe.verifyFinal(symbol_, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -33488,13 +29339,7 @@ export class symbol_ {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      symbol_.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.symbol", this);
-    }
-    return j.text;
+    return fbe.toJson(symbol_, this);
   }
 
   /**
@@ -33515,12 +29360,7 @@ export class symbol_ {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): symbol_ {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return symbol_.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.symbol");
-    }
+    return fbe.fromJson(symbol_, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -33662,35 +29502,17 @@ export class Listed extends market.Instrument {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   override toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Listed.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Listed", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Listed, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): Listed {
-    try {
-      return Listed.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Listed");
-    }
+    return fbe.fromFbe(Listed, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Listed.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Listed");
-      }
-    });
+    return fbe.verifyFbe(Listed, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -33733,40 +29555,17 @@ export class Listed extends market.Instrument {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   override toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Listed.fbeWriteFinal(w, this);
-      w.endFinal(81);
-    } catch (e) {
-      throw fbe.refused(e, "import.Listed", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Listed, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static override fromFinal(data: Uint8Array, limits?: fbe.Limits): Listed {
-    try {
-      const r = fbe.Reader.final(data, 81, limits);
-      const v = Listed.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Listed");
-    }
+    return fbe.fromFinal(Listed, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 81, limits);
-        Listed.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Listed");
-      }
-    });
+    return fbe.verifyFinal(Listed, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -33784,13 +29583,7 @@ export class Listed extends market.Instrument {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   override toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Listed.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Listed", this);
-    }
-    return j.text;
+    return fbe.toJson(Listed, this);
   }
 
   /**
@@ -33829,12 +29622,7 @@ export class Listed extends market.Instrument {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static override fromJson(text: string | Uint8Array, limits?: fbe.Limits): Listed {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Listed.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Listed");
-    }
+    return fbe.fromJson(Listed, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -33936,35 +29724,17 @@ export class Derived extends Order {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   override toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Derived.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Derived", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Derived, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static override fromFbe(data: Uint8Array, limits?: fbe.Limits): Derived {
-    try {
-      return Derived.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Derived");
-    }
+    return fbe.fromFbe(Derived, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Derived.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Derived");
-      }
-    });
+    return fbe.verifyFbe(Derived, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -34002,40 +29772,17 @@ export class Derived extends Order {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   override toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Derived.fbeWriteFinal(w, this);
-      w.endFinal(82);
-    } catch (e) {
-      throw fbe.refused(e, "import.Derived", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Derived, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static override fromFinal(data: Uint8Array, limits?: fbe.Limits): Derived {
-    try {
-      const r = fbe.Reader.final(data, 82, limits);
-      const v = Derived.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Derived");
-    }
+    return fbe.fromFinal(Derived, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static override verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 82, limits);
-        Derived.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Derived");
-      }
-    });
+    return fbe.verifyFinal(Derived, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -34055,13 +29802,7 @@ export class Derived extends Order {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   override toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Derived.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Derived", this);
-    }
-    return j.text;
+    return fbe.toJson(Derived, this);
   }
 
   /**
@@ -34098,12 +29839,7 @@ export class Derived extends Order {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static override fromJson(text: string | Uint8Array, limits?: fbe.Limits): Derived {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Derived.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Derived");
-    }
+    return fbe.fromJson(Derived, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
@@ -36049,35 +31785,17 @@ export class Hostile {
    * the bytes returned are its buffer, overwritten by its next use).
    */
   toFbe(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginVersioned();
-    try {
-      Hostile.fbeWrite(w, 0, 4, this);
-      w.endVersioned();
-    } catch (e) {
-      throw fbe.refused(e, "import.Hostile", this);
-    }
-    return w.bytes();
+    return fbe.toFbe(Hostile, this, writer);
   }
 
   /** The value of a versioned root; a DecodeError names what is wrong, where and why. */
   static fromFbe(data: Uint8Array, limits?: fbe.Limits): Hostile {
-    try {
-      return Hostile.fbeRead(fbe.Reader.versioned(data, limits), 0, 4);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Hostile");
-    }
+    return fbe.fromFbe(Hostile, data, limits);
   }
 
   /** Undefined exactly when fromFbe of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFbe(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        Hostile.fbeVerify(fbe.Reader.versioned(data, limits), 0, 4);
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Hostile");
-      }
-    });
+    return fbe.verifyFbe(Hostile, data, limits);
   }
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
@@ -36994,40 +32712,17 @@ export class Hostile {
 
   /** This value as a final root (docs/format.md 4.1), into `writer` when given (as toFbe). */
   toFinal(writer?: fbe.Writer): Uint8Array {
-    const w = writer ?? new fbe.Writer();
-    w.beginFinal();
-    try {
-      Hostile.fbeWriteFinal(w, this);
-      w.endFinal(83);
-    } catch (e) {
-      throw fbe.refused(e, "import.Hostile", this);
-    }
-    return w.bytes();
+    return fbe.toFinal(Hostile, this, writer);
   }
 
   /** The value of a final root; a DecodeError names what is wrong, where and why. */
   static fromFinal(data: Uint8Array, limits?: fbe.Limits): Hostile {
-    try {
-      const r = fbe.Reader.final(data, 83, limits);
-      const v = Hostile.fbeReadFinal(r);
-      r.endFinal();
-      return v;
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Hostile");
-    }
+    return fbe.fromFinal(Hostile, data, limits);
   }
 
   /** Undefined exactly when fromFinal of data succeeds, else its DecodeError (docs/limits.md 4). */
   static verifyFinal(data: Uint8Array, limits?: fbe.Limits): fbe.DecodeError | undefined {
-    return fbe.verify(() => {
-      try {
-        const r = fbe.Reader.final(data, 83, limits);
-        Hostile.fbeVerifyFinal(r);
-        r.endFinal();
-      } catch (e) {
-        throw fbe.rootOf(e, "import.Hostile");
-      }
-    });
+    return fbe.verifyFinal(Hostile, data, limits);
   }
 
   /** Writes v as a JSON object (docs/format.md 8). */
@@ -37201,13 +32896,7 @@ export class Hostile {
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
   toJson(): string {
-    const j = new fbe.JsonWriter();
-    try {
-      Hostile.fbeWriteJson(j, this);
-    } catch (e) {
-      throw fbe.refused(e, "import.Hostile", this);
-    }
-    return j.text;
+    return fbe.toJson(Hostile, this);
   }
 
   /**
@@ -38038,12 +33727,7 @@ export class Hostile {
 
   /** The value of FBE JSON text (or its UTF-8 bytes); a DecodeError names what is wrong and where. */
   static fromJson(text: string | Uint8Array, limits?: fbe.Limits): Hostile {
-    try {
-      const r = fbe.JsonReader.parse(text, limits);
-      return Hostile.fbeReadJson(r, r.root);
-    } catch (e) {
-      throw fbe.rootOf(e, "import.Hostile");
-    }
+    return fbe.fromJson(Hostile, text, limits);
   }
 
   /** This value in the original's text form (docs/format.md 9); `fbe.encodeUtf8` of it is the original's bytes. */
