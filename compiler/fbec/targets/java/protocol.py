@@ -23,22 +23,4 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
             protocol.client_answers(c, w, answers)
         if requests:
             w.blank()
-        protocol.client_requests(c, w, requests, request, request_sent)
-
-
-def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str, r: str) -> None:
-    """The Client's request(value, timeoutMillis) of a request waiting for its response."""
-    rejected = sorted({c.named(x) + ".class" for x in rq.rejects})
-    doc(w, f"Sends a {rq.struct.qualified} and gives the {rq.response} of its id, or why there is none;",
-        "timeoutMillis 0 waits for ever.")
-    future = c.use("java.util.concurrent.CompletableFuture")
-    with w.block(f"public {future}<{r}> request({t} value, long timeoutMillis) {{", "}"):
-        w.line(f"return sendRequest(value.{field}, {r}.class, {c.use('java.util.Set')}.of({', '.join(rejected)}), "
-               "timeoutMillis, () -> sender().send(value));")
-
-
-def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> None:
-    """The Client's request(value) of a request without response."""
-    w.line(f"/** Sends a {rq.struct.qualified}, a request without response: done once sent. */")
-    with w.block(f"public void request({t} value) throws {c.use('java.io.IOException')} {{", "}"):
-        w.line("sender().send(value);")
+        protocol.client_requests(c, w, requests)

@@ -363,8 +363,9 @@ class Context(DefaultLiterals):
         "runnable": ", () -> {0})", "unsigned_max": "0xFFFFFFFFFFFFFFFFL", "int_long": "{0}", "long": "{0}L",
         "override": "public {2} {0}({1})", "method": "public {2} {0}({1})", "static": "public static {2} {0}({1})",
         "interface": "public interface {0}", "throws": " throws {0}", "private": "private static {2} {0}({1})",
-        "param": "{1} {0}", "same": "{0} == {1}",
-        "default": "default {2} {0}({1})", "protected": "protected {2} {0}({1})", "object": "Object",
+        "param": "{1} {0}", "same": "{0} == {1}", "getter": "{0}()", "reference": "{0}", "timeout": "long {0}",
+        "class": "{0}.class", "set_of": "java.util.Set.of({0})", "default": "default {2} {0}({1})",
+        "protected": "protected {2} {0}({1})", "object": "Object",
         "switch": "switch ({0}) {{", "case": "case {0} ->", "otherwise": "default -> {{ {0} }}",
         "other_class": "{0}.getClass() != getClass()", "property": "this.{0}", "bits": "({0} & {1})",
         "empty_text": "{0}.length() == 0", "compared": "c", "lambda_return": "return {0}",
@@ -387,7 +388,13 @@ class Context(DefaultLiterals):
     the checked exception it throws, none in Kotlin), `interface` (the head of one: name), `param`
     (name, type), `same` (two references to one object), `other_class` (the object is of another
     class than this one), `property` (a field of this value from inside its class), `bits` (the bits
-    two integers both have set), `empty_text` (a StringBuilder holds nothing)."""
+    two integers both have set), `empty_text` (a StringBuilder holds nothing), `default` (the head of an
+    interface's method with a body: name, parameters, result), `protected` (of a protected method
+    overriding one), `object` (the type of any object), `switch`, `case` and `otherwise` (the head of a
+    switch over a subject, a case's label before its statement or block, the statement of any other
+    value), `getter` (a Java getter's call, a Kotlin property), `reference` (a parameter named in a doc
+    comment), `timeout` (a request's timeout parameter, Kotlin's defaulting to 0), `class` (a class's
+    Class object), `set_of` (an unmodifiable set of the items)."""
     # (each default below is Java's; Kotlin's Context sets its own)
     BRACES: ClassVar[bool] = True           # the statement under an if is a block (Java), else on its line
     NULLS: ClassVar[bool] = True            # a field's type may hold a null it cannot write (Java)
@@ -465,6 +472,10 @@ class Context(DefaultLiterals):
         """A method whose body is the one statement expr, returned when value (Java: a block)."""
         with w.block(f"{head} {{", "}"):
             w.line(self.stmt(f"return {expr}" if value else expr))
+
+    def returns_call(self, w: CodeWriter, head: str, call: str, args: list[str], statement: str) -> None:
+        """A method returning call(args) whose last argument runs statement (`runnable`)."""
+        self.returns(w, head, f"{call}({', '.join(args)}{self.spell('runnable', statement)}")
 
     def cast(self, w: CodeWriter, value: str, cls: str) -> str:
         """value, known to be of the class cls, as that class from here on (Java: a new local)."""

@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
 
 from fbec.model import ir
 from fbec.targets import base
 from fbec.targets.base import CodeWriter, GeneratedFile, Options
 from fbec.targets.jvm.context import Context, doc
-
-C = TypeVar("C", bound=Context)   # a language's Context
 
 # A class of the protocol: its writer, given the file's context, writer, class name and model.
 Part = Callable[..., None]
@@ -161,20 +158,29 @@ def client_answers(c: Context, w: CodeWriter, answers: list[Answer]) -> None:
                   "notify.onReceive(value)")
 
 
-def client_requests(c: C, w: CodeWriter, requests: list[Request],
-                    waiting: Callable[[C, CodeWriter, Request, str, str, str], None],
-                    sent: Callable[[C, CodeWriter, Request, str], None]) -> None:
-    """The Client's `request` of each request, a blank line between: waiting(c, w, the request, its
-    class, the id field it is matched by, the response's class) when it waits for a response, else
-    sent(c, w, the request, its class)."""
-    for k, request in enumerate(requests):
+def client_requests(c: Context, w: CodeWriter, requests: list[Request]) -> None:
+    """The Client's `request` of each request, a blank line between: one that waits for its response
+    gives a future of it, matched by its id (request(value, timeoutMillis)), one without response is
+    done once sent (request(value))."""
+    for k, rq in enumerate(requests):
         if k:
             w.blank()
-        t = c.named(request.struct.qualified)
-        if request.id is not None:
-            waiting(c, w, request, t, c.ident.field(request.id), c.named(request.response))
-        else:
-            sent(c, w, request, t)
+        value = c.spell("param", "value", c.named(rq.struct.qualified))
+        send = f"{c.spell('getter', 'sender')}.send(value)"
+        if rq.id is None:
+            doc(w, f"Sends a {rq.struct.qualified}, a request without response: done once sent.")
+            throws = c.throws(w, c.use("java.io.IOException"))
+            with w.block(f"{c.method('request', value)}{throws} {{", "}"):
+                w.line(c.stmt(send))
+            continue
+        r = c.named(rq.response)
+        doc(w, f"Sends a {rq.struct.qualified} and gives the {rq.response} of its id, or why there is none;",
+            f"{c.spell('reference', 'timeoutMillis')} 0 waits for ever.")
+        head = c.method("request", f"{value}, {c.spell('timeout', 'timeoutMillis')}",
+                        f"{c.use('java.util.concurrent.CompletableFuture')}<{r}>")
+        rejected = ", ".join(sorted({c.spell("class", c.named(x)) for x in rq.rejects}))
+        args = [f"value.{c.ident.field(rq.id)}", c.spell("class", r), c.spell("set_of", rejected), "timeoutMillis"]
+        c.returns_call(w, head, "sendRequest", args, send)
 
 
 # The documentation of each class (a final twin's as its class's), one text for both languages: {package},

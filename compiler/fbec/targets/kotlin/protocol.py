@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from fbec.targets.base import CodeWriter
 from fbec.targets.jvm import protocol
-from fbec.targets.jvm.context import doc
-from fbec.targets.kotlin.syntax import Context, fits, signature
+from fbec.targets.kotlin.syntax import Context
 
 
 def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> None:
@@ -25,32 +24,5 @@ def client(c: Context, w: CodeWriter, name: str, model: str, final: bool) -> Non
         protocol.client_answers(c, w, answers)
     if requests:
         with w.indented():
-            protocol.client_requests(c, w, requests, request, request_sent)
+            protocol.client_requests(c, w, requests)
         w.line("}")
-
-
-def request(c: Context, w: CodeWriter, rq: protocol.Request, t: str, field: str, r: str) -> None:
-    """The Client's request(value, timeoutMillis) of a request waiting for its response."""
-    rejected = sorted({c.named(x) + "::class.java" for x in rq.rejects})
-    future = c.use("java.util.concurrent.CompletableFuture")
-    doc(w, f"Sends a {rq.struct.qualified} and gives the {rq.response} of its id, or why there is none;",
-        "[timeoutMillis] 0 waits for ever.")
-    head = f"fun request(value: {t}, timeoutMillis: Long = 0): {future}<{r}> ="
-    args = [f"value.{field}", f"{r}::class.java", f"setOf({', '.join(rejected)})" if rejected else "emptySet()",
-            "timeoutMillis"]
-    call = f"sendRequest({', '.join(args)}) {{ sender.send(value) }}"
-    if fits(w, w.depth, f"{head} {call}"):
-        w.line(f"{head} {call}")
-    elif fits(w, w.depth + 1, call):    # the body on the next line
-        w.line(head)
-        w.line(w.unit + call)
-    else:
-        signature(w, w.depth, f"{head} sendRequest", args, " { sender.send(value) }")
-
-
-def request_sent(c: Context, w: CodeWriter, rq: protocol.Request, t: str) -> None:
-    """The Client's request(value) of a request without response."""
-    w.line(f"/** Sends a {rq.struct.qualified}, a request without response: done once sent. */")
-    w.line(f"@Throws({c.use('java.io.IOException')}::class)")
-    with w.block(f"fun request(value: {t}) {{", "}"):
-        w.line("sender.send(value)")

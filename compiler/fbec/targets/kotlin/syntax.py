@@ -116,8 +116,9 @@ class Context(context.Context):
         "runnable": ") {{ {0} }}", "unsigned_max": "-1L", "int_long": "{0}L", "long": "{0}L",
         "override": "override fun {0}({1}){2}", "method": "fun {0}({1}){2}", "static": "fun {0}({1}){2}",
         "interface": "interface {0}", "throws": "", "private": "private fun {0}({1}){2}",
-        "param": "{0}: {1}", "same": "{0} === {1}",
-        "default": "fun {0}({1}){2}", "protected": "override fun {0}({1}){2}", "object": "Any",
+        "param": "{0}: {1}", "same": "{0} === {1}", "getter": "{0}", "reference": "[{0}]", "timeout": "{0}: Long = 0",
+        "class": "{0}::class.java", "set_of": "setOf({0})", "default": "fun {0}({1}){2}",
+        "protected": "override fun {0}({1}){2}", "object": "Any",
         "switch": "when ({0}) {{", "case": "{0} ->", "otherwise": "else -> {0}",
         "other_class": "{0}.javaClass != javaClass", "property": "{0}", "bits": "({0} and {1})",
         "empty_text": "{0}.isEmpty()", "compared": "c{0}", "lambda_return": "return@{1} {0}", "lambda_result": "{0}",
@@ -188,6 +189,14 @@ class Context(context.Context):
         w.line(f"{head} =")
         with w.indented():
             w.line(expr)
+
+    def returns_call(self, w: CodeWriter, head: str, call: str, args: list[str], statement: str) -> None:
+        """The arguments one per line when the call fits neither on the head's line nor on the next."""
+        expr = f"{call}({', '.join(args)}{self.spell('runnable', statement)}"
+        if fits(w, w.depth, f"{head} = {expr}") or fits(w, w.depth + 1, expr):
+            self.returns(w, head, expr)
+            return
+        signature(w, w.depth, f"{head} = {call}", args, f" {{ {statement} }}")
 
     def throws(self, w: CodeWriter, exception: str) -> str:
         w.line(f"@Throws({exception}::class)")
