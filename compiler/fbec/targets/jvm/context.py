@@ -795,14 +795,10 @@ class Context(DefaultLiterals):
         return f"for (int {i} = 0; {test}; {i}++) {{", None
 
     def switch(self, w: CodeWriter, subject: str, cases: list[tuple[str, Callable[[], None]]], default: str) -> None:
-        """The case of subject's value: each case's statements (written by its function), else default."""
-        with w.block(f"switch ({subject}) {{", "}"):
+        """The case of subject's value: each case's statements (written by its function) in a block, else
+        the statement default."""
+        with w.block(self.spell("switch", subject), "}"):
             for label, statements in cases:
-                w.line(f"case {label}:")
-                with w.indented():
+                with w.block(f"{self.spell('case', label)} {{", "}"):
                     statements()
-                    w.line("break;")
-            w.line("default:")
-            with w.indented():
-                w.line(f"{default};")
-                w.line("break;")
+            w.line(self.spell("otherwise", self.stmt(default)))

@@ -312,12 +312,6 @@ class Context(context.Context):
             w.line(f"var {i} = 0")
         return f"while ({test}) {{", f"{i}++" if needed else None
 
-    def switch(self, w: CodeWriter, subject: str, cases: list[tuple[str, Callable[[], None]]], default: str) -> None:
-        with w.block(f"when ({subject}) {{", "}"):
-            for label, statements in cases:
-                with w.block(f"{label} -> {{", "}"):
-                    statements()
-            w.line(f"else -> {default}")
 
 
 def fits(w: CodeWriter, depth: int, text: str) -> bool:

@@ -345,18 +345,16 @@ public class Edge implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(12);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "source":
+                case "source" -> {
                     v.source = (int) r.integer(-2147483648, 2147483647, "source");
-                    break;
-                case "target":
+                }
+                case "target" -> {
                     v.target = (int) r.integer(-2147483648, 2147483647, "target");
-                    break;
-                case "weight":
+                }
+                case "weight" -> {
                     v.weight = (int) r.integer(-2147483648, 2147483647, "weight");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -531,7 +531,7 @@ public class Graph implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(8);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "nodes":
+                case "nodes" -> {
                     r.beginArray("nodes");
                     for (int i5 = 0; r.more(); i5++) {
                         Node x6 = new Node();
@@ -542,8 +542,8 @@ public class Graph implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.nodes.add(x6);
                     }
-                    break;
-                case "edges":
+                }
+                case "edges" -> {
                     r.beginArray("edges");
                     for (int i7 = 0; r.more(); i7++) {
                         Edge x8 = new Edge();
@@ -554,10 +554,8 @@ public class Graph implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.edges.add(x8);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

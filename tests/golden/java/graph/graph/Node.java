@@ -429,25 +429,23 @@ public class Node implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(20);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = (int) r.integer(-2147483648, 2147483647, "id");
-                    break;
-                case "name":
+                }
+                case "name" -> {
                     v.name = r.string("name");
-                    break;
-                case "value":
+                }
+                case "value" -> {
                     v.value = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "value");
-                    break;
-                case "out_edges":
+                }
+                case "out_edges" -> {
                     r.beginArray("out_edges");
                     for (int i3 = 0; r.more(); i3++) {
                         r.spend(4, "out_edges");
                         v.out_edges.add((int) r.integer(-2147483648, 2147483647, "out_edges"));
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

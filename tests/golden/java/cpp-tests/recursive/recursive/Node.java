@@ -473,13 +473,13 @@ public class Node implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(12);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = (int) r.integer(-2147483648, 2147483647, "id");
-                    break;
-                case "label":
+                }
+                case "label" -> {
                     v.label = r.string("label");
-                    break;
-                case "children":
+                }
+                case "children" -> {
                     r.beginArray("children");
                     for (int i3 = 0; r.more(); i3++) {
                         Node x4 = new Node();
@@ -490,10 +490,8 @@ public class Node implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.children.add(x4);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -822,7 +822,7 @@ public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(24);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "edges":
+                case "edges" -> {
                     r.beginArray("edges");
                     for (int i13 = 0; r.more(); i13++) {
                         Edge x14 = new Edge();
@@ -833,8 +833,8 @@ public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.edges.add(x14);
                     }
-                    break;
-                case "points":
+                }
+                case "points" -> {
                     r.beginArray("points");
                     for (int i15 = 0; r.more(); i15++) {
                         Point3 x16 = new Point3();
@@ -845,29 +845,29 @@ public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.points.add(x16);
                     }
-                    break;
-                case "ints":
+                }
+                case "ints" -> {
                     r.beginArray("ints");
                     for (int i17 = 0; r.more(); i17++) {
                         r.spend(4, "ints");
                         v.ints.add((int) r.integer(-2147483648, 2147483647, "ints"));
                     }
-                    break;
-                case "switches":
+                }
+                case "switches" -> {
                     r.beginArray("switches");
                     for (int i18 = 0; r.more(); i18++) {
                         r.spend(1, "switches");
                         v.switches.add(r.bool("switches"));
                     }
-                    break;
-                case "reals":
+                }
+                case "reals" -> {
                     r.beginArray("reals");
                     for (int i19 = 0; r.more(); i19++) {
                         r.spend(8, "reals");
                         v.reals.add(r.f64("reals"));
                     }
-                    break;
-                case "named":
+                }
+                case "named" -> {
                     r.beginArray("named");
                     for (int i20 = 0; r.more(); i20++) {
                         Named x21 = new Named();
@@ -878,10 +878,8 @@ public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.named.add(x21);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -388,19 +388,17 @@ public class Named implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(8);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "name":
+                case "name" -> {
                     v.name = r.string("name");
-                    break;
-                case "values":
+                }
+                case "values" -> {
                     r.beginArray("values");
                     for (int i3 = 0; r.more(); i3++) {
                         r.spend(4, "values");
                         v.values.add((int) r.integer(-2147483648, 2147483647, "values"));
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

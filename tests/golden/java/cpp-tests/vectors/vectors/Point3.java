@@ -343,21 +343,19 @@ public class Point3 extends Point {
         r.beginStruct(19);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "flag":
+                case "flag" -> {
                     v.flag = r.bool("flag");
-                    break;
-                case "x":
+                }
+                case "x" -> {
                     v.x = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "x");
-                    break;
-                case "y":
+                }
+                case "y" -> {
                     v.y = (short) r.integer(-32768, 32767, "y");
-                    break;
-                case "z":
+                }
+                case "z" -> {
                     v.z = r.f64("z");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -379,21 +379,19 @@ public class Edge implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(16);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "source":
+                case "source" -> {
                     v.source = (int) r.integer(-2147483648, 2147483647, "source");
-                    break;
-                case "target":
+                }
+                case "target" -> {
                     v.target = (int) r.integer(-2147483648, 2147483647, "target");
-                    break;
-                case "weight":
+                }
+                case "weight" -> {
                     v.weight = (int) r.integer(-2147483648, 2147483647, "weight");
-                    break;
-                case "note":
+                }
+                case "note" -> {
                     v.note = r.string("note");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -420,7 +420,7 @@ public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "edges":
+                case "edges" -> {
                     r.beginArray("edges");
                     for (int i3 = 0; r.more(); i3++) {
                         Edge x4 = new Edge();
@@ -431,10 +431,8 @@ public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.edges.add(x4);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Edge implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "source":
+                case "source" -> {
                     v.source = (int) r.integer(-2147483648, 2147483647, "source");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -483,7 +483,7 @@ public class CharKeys implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(8);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "letters":
+                case "letters" -> {
                     r.beginArray("letters");
                     for (int i5 = 0; r.more(); i5++) {
                         r.spend(1, "letters");
@@ -491,8 +491,8 @@ public class CharKeys implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("letters");
                         }
                     }
-                    break;
-                case "countByLetter":
+                }
+                case "countByLetter" -> {
                     r.beginObject("countByLetter");
                     for (String key6; (key6 = r.key("countByLetter")) != null;) {
                         r.spend(5, "countByLetter");
@@ -502,10 +502,8 @@ public class CharKeys implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.countByLetter.put(k7, (int) r.integer(-2147483648, 2147483647, "countByLetter"));
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

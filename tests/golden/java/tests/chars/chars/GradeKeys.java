@@ -483,7 +483,7 @@ public class GradeKeys implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(8);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "grades":
+                case "grades" -> {
                     r.beginArray("grades");
                     for (int i5 = 0; r.more(); i5++) {
                         r.spend(1, "grades");
@@ -491,8 +491,8 @@ public class GradeKeys implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("grades");
                         }
                     }
-                    break;
-                case "countByGrade":
+                }
+                case "countByGrade" -> {
                     r.beginObject("countByGrade");
                     for (String key6; (key6 = r.key("countByGrade")) != null;) {
                         r.spend(5, "countByGrade");
@@ -502,10 +502,8 @@ public class GradeKeys implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.countByGrade.put(k7, (int) r.integer(-2147483648, 2147483647, "countByGrade"));
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -1050,39 +1050,39 @@ public class Prices implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(77);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "price":
+                case "price" -> {
                     v.price = r.decimal("price");
-                    break;
-                case "maybePrice":
+                }
+                case "maybePrice" -> {
                     BigDecimal x17 = null;
                     if (!r.nil()) {
                         x17 = r.decimal("maybePrice");
                     }
                     v.maybePrice = x17;
-                    break;
-                case "pair":
+                }
+                case "pair" -> {
                     r.beginArray("pair");
                     int i18 = 0;
                     for (; r.element(i18, 2, "pair"); i18++) {
                         v.pair[i18] = r.decimal("pair");
                     }
                     r.endArray(i18, 2, "pair");
-                    break;
-                case "priceVector":
+                }
+                case "priceVector" -> {
                     r.beginArray("priceVector");
                     for (int i19 = 0; r.more(); i19++) {
                         r.spend(16, "priceVector");
                         v.priceVector.add(r.decimal("priceVector"));
                     }
-                    break;
-                case "priceList":
+                }
+                case "priceList" -> {
                     r.beginArray("priceList");
                     for (int i20 = 0; r.more(); i20++) {
                         r.spend(16, "priceList");
                         v.priceList.add(r.decimal("priceList"));
                     }
-                    break;
-                case "priceSet":
+                }
+                case "priceSet" -> {
                     r.beginArray("priceSet");
                     for (int i21 = 0; r.more(); i21++) {
                         r.spend(16, "priceSet");
@@ -1090,8 +1090,8 @@ public class Prices implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("priceSet");
                         }
                     }
-                    break;
-                case "priceById":
+                }
+                case "priceById" -> {
                     r.beginObject("priceById");
                     for (String key22; (key22 = r.key("priceById")) != null;) {
                         r.spend(20, "priceById");
@@ -1101,8 +1101,8 @@ public class Prices implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.priceById.put(k23, r.decimal("priceById"));
                     }
-                    break;
-                case "idByPrice":
+                }
+                case "idByPrice" -> {
                     r.beginObject("idByPrice");
                     for (String key24; (key24 = r.key("idByPrice")) != null;) {
                         r.spend(20, "idByPrice");
@@ -1112,8 +1112,8 @@ public class Prices implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.idByPrice.put(k25, (int) r.integer(-2147483648, 2147483647, "idByPrice"));
                     }
-                    break;
-                case "priceByPrice":
+                }
+                case "priceByPrice" -> {
                     r.beginObject("priceByPrice");
                     for (String key26; (key26 = r.key("priceByPrice")) != null;) {
                         r.spend(32, "priceByPrice");
@@ -1123,8 +1123,8 @@ public class Prices implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.priceByPrice.put(k27, r.decimal("priceByPrice"));
                     }
-                    break;
-                case "maybePrices":
+                }
+                case "maybePrices" -> {
                     r.beginArray("maybePrices");
                     for (int i28 = 0; r.more(); i28++) {
                         r.spend(1, "maybePrices");
@@ -1134,10 +1134,8 @@ public class Prices implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.maybePrices.add(x29);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

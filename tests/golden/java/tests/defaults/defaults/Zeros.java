@@ -960,103 +960,101 @@ public class Zeros implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(17);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = (int) r.integer(-2147483648, 2147483647, "id");
-                    break;
-                case "b":
+                }
+                case "b" -> {
                     Boolean x1 = null;
                     if (!r.nil()) {
                         x1 = r.bool("b");
                     }
                     v.b = x1;
-                    break;
-                case "i":
+                }
+                case "i" -> {
                     Integer x2 = null;
                     if (!r.nil()) {
                         x2 = (int) r.integer(-2147483648, 2147483647, "i");
                     }
                     v.i = x2;
-                    break;
-                case "l":
+                }
+                case "l" -> {
                     Long x3 = null;
                     if (!r.nil()) {
                         x3 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "l");
                     }
                     v.l = x3;
-                    break;
-                case "f":
+                }
+                case "f" -> {
                     Float x4 = null;
                     if (!r.nil()) {
                         x4 = r.f32("f");
                     }
                     v.f = x4;
-                    break;
-                case "d":
+                }
+                case "d" -> {
                     Double x5 = null;
                     if (!r.nil()) {
                         x5 = r.f64("d");
                     }
                     v.d = x5;
-                    break;
-                case "m":
+                }
+                case "m" -> {
                     BigDecimal x6 = null;
                     if (!r.nil()) {
                         x6 = r.decimal("m");
                     }
                     v.m = x6;
-                    break;
-                case "s":
+                }
+                case "s" -> {
                     String x7 = null;
                     if (!r.nil()) {
                         x7 = r.string("s");
                     }
                     v.s = x7;
-                    break;
-                case "c":
+                }
+                case "c" -> {
                     Colour x8 = null;
                     if (!r.nil()) {
                         x8 = Colour.of((byte) r.unsigned(255, "c"));
                     }
                     v.c = x8;
-                    break;
-                case "fl":
+                }
+                case "fl" -> {
                     Mode x9 = null;
                     if (!r.nil()) {
                         x9 = Mode.of((byte) r.unsigned(255, "fl"));
                     }
                     v.fl = x9;
-                    break;
-                case "t":
+                }
+                case "t" -> {
                     Long x10 = null;
                     if (!r.nil()) {
                         x10 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "t");
                     }
                     v.t = x10;
-                    break;
-                case "u":
+                }
+                case "u" -> {
                     UUID x11 = null;
                     if (!r.nil()) {
                         x11 = r.uuid("u");
                     }
                     v.u = x11;
-                    break;
-                case "n":
+                }
+                case "n" -> {
                     Integer x12 = null;
                     if (!r.nil()) {
                         x12 = (int) r.integer(-2147483648, 2147483647, "n");
                     }
                     v.n = x12;
-                    break;
-                case "absent":
+                }
+                case "absent" -> {
                     Integer x13 = null;
                     if (!r.nil()) {
                         x13 = (int) r.integer(-2147483648, 2147483647, "absent");
                     }
                     v.absent = x13;
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

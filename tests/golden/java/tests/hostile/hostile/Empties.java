@@ -415,7 +415,7 @@ public class Empties implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "items":
+                case "items" -> {
                     r.beginArray("items");
                     for (int i3 = 0; r.more(); i3++) {
                         Empty x4 = new Empty();
@@ -426,10 +426,8 @@ public class Empties implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.items.add(x4);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

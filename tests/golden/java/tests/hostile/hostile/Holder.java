@@ -637,15 +637,15 @@ public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen3 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "wide":
+                case "wide" -> {
                     seen3 = true;
                     try {
                         Wide.fbeReadJson(r, v.wide);
                     } catch (DecodeException e) {
                         throw e.at("wide");
                     }
-                    break;
-                case "maybe":
+                }
+                case "maybe" -> {
                     Wide x4 = null;
                     if (!r.nil()) {
                         if (!r.affords(4000000)) {
@@ -660,8 +660,8 @@ public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
                         x4 = x5;
                     }
                     v.maybe = x4;
-                    break;
-                case "byId":
+                }
+                case "byId" -> {
                     r.beginObject("byId");
                     for (String key6; (key6 = r.key("byId")) != null;) {
                         r.spend(4, "byId");
@@ -680,10 +680,8 @@ public class Holder implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.byId.put(k7, x8);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen3) {

@@ -355,17 +355,15 @@ public class Wide implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4000000);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "values":
+                case "values" -> {
                     r.beginArray("values");
                     int i3 = 0;
                     for (; r.element(i3, 1000000, "values"); i3++) {
                         v.values[i3] = (int) r.integer(-2147483648, 2147483647, "values");
                     }
                     r.endArray(i3, 1000000, "values");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -434,7 +434,7 @@ public class Wides implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "items":
+                case "items" -> {
                     r.beginArray("items");
                     for (int i3 = 0; r.more(); i3++) {
                         if (!r.affords(4000000)) {
@@ -448,10 +448,8 @@ public class Wides implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.items.add(x4);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

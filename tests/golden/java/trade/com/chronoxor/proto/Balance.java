@@ -351,15 +351,13 @@ public class Balance implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(12);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "currency":
+                case "currency" -> {
                     v.currency = r.string("currency");
-                    break;
-                case "amount":
+                }
+                case "amount" -> {
                     v.amount = r.f64("amount");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

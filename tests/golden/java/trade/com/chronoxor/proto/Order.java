@@ -421,27 +421,25 @@ public class Order implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(26);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = (int) r.integer(-2147483648, 2147483647, "id");
-                    break;
-                case "symbol":
+                }
+                case "symbol" -> {
                     v.symbol = r.string("symbol");
-                    break;
-                case "side":
+                }
+                case "side" -> {
                     v.side = OrderSide.of((byte) r.unsigned(255, "side"));
-                    break;
-                case "type":
+                }
+                case "type" -> {
                     v.type = OrderType.of((byte) r.unsigned(255, "type"));
-                    break;
-                case "price":
+                }
+                case "price" -> {
                     v.price = r.f64("price");
-                    break;
-                case "volume":
+                }
+                case "volume" -> {
                     v.volume = r.f64("volume");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -1490,207 +1490,205 @@ public class Enums implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(216);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "byte0":
+                case "byte0" -> {
                     v.byte0 = EnumByte.of((byte) r.unsigned(255, "byte0"));
-                    break;
-                case "byte1":
+                }
+                case "byte1" -> {
                     v.byte1 = EnumByte.of((byte) r.unsigned(255, "byte1"));
-                    break;
-                case "byte2":
+                }
+                case "byte2" -> {
                     v.byte2 = EnumByte.of((byte) r.unsigned(255, "byte2"));
-                    break;
-                case "byte3":
+                }
+                case "byte3" -> {
                     v.byte3 = EnumByte.of((byte) r.unsigned(255, "byte3"));
-                    break;
-                case "byte4":
+                }
+                case "byte4" -> {
                     v.byte4 = EnumByte.of((byte) r.unsigned(255, "byte4"));
-                    break;
-                case "byte5":
+                }
+                case "byte5" -> {
                     v.byte5 = EnumByte.of((byte) r.unsigned(255, "byte5"));
-                    break;
-                case "char0":
+                }
+                case "char0" -> {
                     v.char0 = EnumChar.of((byte) r.unsigned(255, "char0"));
-                    break;
-                case "char1":
+                }
+                case "char1" -> {
                     v.char1 = EnumChar.of((byte) r.unsigned(255, "char1"));
-                    break;
-                case "char2":
+                }
+                case "char2" -> {
                     v.char2 = EnumChar.of((byte) r.unsigned(255, "char2"));
-                    break;
-                case "char3":
+                }
+                case "char3" -> {
                     v.char3 = EnumChar.of((byte) r.unsigned(255, "char3"));
-                    break;
-                case "char4":
+                }
+                case "char4" -> {
                     v.char4 = EnumChar.of((byte) r.unsigned(255, "char4"));
-                    break;
-                case "char5":
+                }
+                case "char5" -> {
                     v.char5 = EnumChar.of((byte) r.unsigned(255, "char5"));
-                    break;
-                case "wchar0":
+                }
+                case "wchar0" -> {
                     v.wchar0 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar0"));
-                    break;
-                case "wchar1":
+                }
+                case "wchar1" -> {
                     v.wchar1 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar1"));
-                    break;
-                case "wchar2":
+                }
+                case "wchar2" -> {
                     v.wchar2 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar2"));
-                    break;
-                case "wchar3":
+                }
+                case "wchar3" -> {
                     v.wchar3 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar3"));
-                    break;
-                case "wchar4":
+                }
+                case "wchar4" -> {
                     v.wchar4 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar4"));
-                    break;
-                case "wchar5":
+                }
+                case "wchar5" -> {
                     v.wchar5 = EnumWChar.of((int) r.unsigned(4294967295L, "wchar5"));
-                    break;
-                case "int8b0":
+                }
+                case "int8b0" -> {
                     v.int8b0 = EnumInt8.of((byte) r.integer(-128, 127, "int8b0"));
-                    break;
-                case "int8b1":
+                }
+                case "int8b1" -> {
                     v.int8b1 = EnumInt8.of((byte) r.integer(-128, 127, "int8b1"));
-                    break;
-                case "int8b2":
+                }
+                case "int8b2" -> {
                     v.int8b2 = EnumInt8.of((byte) r.integer(-128, 127, "int8b2"));
-                    break;
-                case "int8b3":
+                }
+                case "int8b3" -> {
                     v.int8b3 = EnumInt8.of((byte) r.integer(-128, 127, "int8b3"));
-                    break;
-                case "int8b4":
+                }
+                case "int8b4" -> {
                     v.int8b4 = EnumInt8.of((byte) r.integer(-128, 127, "int8b4"));
-                    break;
-                case "int8b5":
+                }
+                case "int8b5" -> {
                     v.int8b5 = EnumInt8.of((byte) r.integer(-128, 127, "int8b5"));
-                    break;
-                case "uint8b0":
+                }
+                case "uint8b0" -> {
                     v.uint8b0 = EnumUInt8.of((byte) r.unsigned(255, "uint8b0"));
-                    break;
-                case "uint8b1":
+                }
+                case "uint8b1" -> {
                     v.uint8b1 = EnumUInt8.of((byte) r.unsigned(255, "uint8b1"));
-                    break;
-                case "uint8b2":
+                }
+                case "uint8b2" -> {
                     v.uint8b2 = EnumUInt8.of((byte) r.unsigned(255, "uint8b2"));
-                    break;
-                case "uint8b3":
+                }
+                case "uint8b3" -> {
                     v.uint8b3 = EnumUInt8.of((byte) r.unsigned(255, "uint8b3"));
-                    break;
-                case "uint8b4":
+                }
+                case "uint8b4" -> {
                     v.uint8b4 = EnumUInt8.of((byte) r.unsigned(255, "uint8b4"));
-                    break;
-                case "uint8b5":
+                }
+                case "uint8b5" -> {
                     v.uint8b5 = EnumUInt8.of((byte) r.unsigned(255, "uint8b5"));
-                    break;
-                case "int16b0":
+                }
+                case "int16b0" -> {
                     v.int16b0 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b0"));
-                    break;
-                case "int16b1":
+                }
+                case "int16b1" -> {
                     v.int16b1 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b1"));
-                    break;
-                case "int16b2":
+                }
+                case "int16b2" -> {
                     v.int16b2 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b2"));
-                    break;
-                case "int16b3":
+                }
+                case "int16b3" -> {
                     v.int16b3 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b3"));
-                    break;
-                case "int16b4":
+                }
+                case "int16b4" -> {
                     v.int16b4 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b4"));
-                    break;
-                case "int16b5":
+                }
+                case "int16b5" -> {
                     v.int16b5 = EnumInt16.of((short) r.integer(-32768, 32767, "int16b5"));
-                    break;
-                case "uint16b0":
+                }
+                case "uint16b0" -> {
                     v.uint16b0 = EnumUInt16.of((short) r.unsigned(65535, "uint16b0"));
-                    break;
-                case "uint16b1":
+                }
+                case "uint16b1" -> {
                     v.uint16b1 = EnumUInt16.of((short) r.unsigned(65535, "uint16b1"));
-                    break;
-                case "uint16b2":
+                }
+                case "uint16b2" -> {
                     v.uint16b2 = EnumUInt16.of((short) r.unsigned(65535, "uint16b2"));
-                    break;
-                case "uint16b3":
+                }
+                case "uint16b3" -> {
                     v.uint16b3 = EnumUInt16.of((short) r.unsigned(65535, "uint16b3"));
-                    break;
-                case "uint16b4":
+                }
+                case "uint16b4" -> {
                     v.uint16b4 = EnumUInt16.of((short) r.unsigned(65535, "uint16b4"));
-                    break;
-                case "uint16b5":
+                }
+                case "uint16b5" -> {
                     v.uint16b5 = EnumUInt16.of((short) r.unsigned(65535, "uint16b5"));
-                    break;
-                case "int32b0":
+                }
+                case "int32b0" -> {
                     v.int32b0 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b0"));
-                    break;
-                case "int32b1":
+                }
+                case "int32b1" -> {
                     v.int32b1 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b1"));
-                    break;
-                case "int32b2":
+                }
+                case "int32b2" -> {
                     v.int32b2 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b2"));
-                    break;
-                case "int32b3":
+                }
+                case "int32b3" -> {
                     v.int32b3 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b3"));
-                    break;
-                case "int32b4":
+                }
+                case "int32b4" -> {
                     v.int32b4 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b4"));
-                    break;
-                case "int32b5":
+                }
+                case "int32b5" -> {
                     v.int32b5 = EnumInt32.of((int) r.integer(-2147483648, 2147483647, "int32b5"));
-                    break;
-                case "uint32b0":
+                }
+                case "uint32b0" -> {
                     v.uint32b0 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b0"));
-                    break;
-                case "uint32b1":
+                }
+                case "uint32b1" -> {
                     v.uint32b1 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b1"));
-                    break;
-                case "uint32b2":
+                }
+                case "uint32b2" -> {
                     v.uint32b2 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b2"));
-                    break;
-                case "uint32b3":
+                }
+                case "uint32b3" -> {
                     v.uint32b3 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b3"));
-                    break;
-                case "uint32b4":
+                }
+                case "uint32b4" -> {
                     v.uint32b4 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b4"));
-                    break;
-                case "uint32b5":
+                }
+                case "uint32b5" -> {
                     v.uint32b5 = EnumUInt32.of((int) r.unsigned(4294967295L, "uint32b5"));
-                    break;
-                case "int64b0":
+                }
+                case "int64b0" -> {
                     v.int64b0 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b0"));
-                    break;
-                case "int64b1":
+                }
+                case "int64b1" -> {
                     v.int64b1 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b1"));
-                    break;
-                case "int64b2":
+                }
+                case "int64b2" -> {
                     v.int64b2 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b2"));
-                    break;
-                case "int64b3":
+                }
+                case "int64b3" -> {
                     v.int64b3 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b3"));
-                    break;
-                case "int64b4":
+                }
+                case "int64b4" -> {
                     v.int64b4 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b4"));
-                    break;
-                case "int64b5":
+                }
+                case "int64b5" -> {
                     v.int64b5 = EnumInt64.of(r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "int64b5"));
-                    break;
-                case "uint64b0":
+                }
+                case "uint64b0" -> {
                     v.uint64b0 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b0"));
-                    break;
-                case "uint64b1":
+                }
+                case "uint64b1" -> {
                     v.uint64b1 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b1"));
-                    break;
-                case "uint64b2":
+                }
+                case "uint64b2" -> {
                     v.uint64b2 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b2"));
-                    break;
-                case "uint64b3":
+                }
+                case "uint64b3" -> {
                     v.uint64b3 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b3"));
-                    break;
-                case "uint64b4":
+                }
+                case "uint64b4" -> {
                     v.uint64b4 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b4"));
-                    break;
-                case "uint64b5":
+                }
+                case "uint64b5" -> {
                     v.uint64b5 = EnumUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "uint64b5"));
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -652,24 +652,24 @@ public class Account implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen3 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = (int) r.integer(-2147483648, 2147483647, "id");
-                    break;
-                case "name":
+                }
+                case "name" -> {
                     v.name = r.string("name");
-                    break;
-                case "state":
+                }
+                case "state" -> {
                     v.state = State.of((byte) r.unsigned(255, "state"));
-                    break;
-                case "wallet":
+                }
+                case "wallet" -> {
                     seen3 = true;
                     try {
                         Balance.fbeReadJson(r, v.wallet);
                     } catch (DecodeException e) {
                         throw e.at("wallet");
                     }
-                    break;
-                case "asset":
+                }
+                case "asset" -> {
                     Balance x4 = null;
                     if (!r.nil()) {
                         Balance x5 = new Balance();
@@ -681,8 +681,8 @@ public class Account implements VersionedRoot, FinalRoot, JsonRoot {
                         x4 = x5;
                     }
                     v.asset = x4;
-                    break;
-                case "orders":
+                }
+                case "orders" -> {
                     r.beginArray("orders");
                     for (int i6 = 0; r.more(); i6++) {
                         Order x7 = new Order();
@@ -693,10 +693,8 @@ public class Account implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.orders.add(x7);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen3) {

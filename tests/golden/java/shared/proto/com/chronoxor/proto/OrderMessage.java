@@ -361,17 +361,15 @@ public class OrderMessage implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen1 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "body":
+                case "body" -> {
                     seen1 = true;
                     try {
                         Order.fbeReadJson(r, v.body);
                     } catch (DecodeException e) {
                         throw e.at("body");
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen1) {

@@ -355,18 +355,16 @@ public class Balance extends com.chronoxor.proto.Balance {
         r.beginStruct(20);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "currency":
+                case "currency" -> {
                     v.currency = r.string("currency");
-                    break;
-                case "amount":
+                }
+                case "amount" -> {
                     v.amount = r.f64("amount");
-                    break;
-                case "locked":
+                }
+                case "locked" -> {
                     v.locked = r.f64("locked");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

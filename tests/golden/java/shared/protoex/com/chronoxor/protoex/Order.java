@@ -455,33 +455,31 @@ public class Order implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(42);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = (int) r.integer(-2147483648, 2147483647, "id");
-                    break;
-                case "symbol":
+                }
+                case "symbol" -> {
                     v.symbol = r.string("symbol");
-                    break;
-                case "side":
+                }
+                case "side" -> {
                     v.side = OrderSide.of((byte) r.unsigned(255, "side"));
-                    break;
-                case "type":
+                }
+                case "type" -> {
                     v.type = OrderType.of((byte) r.unsigned(255, "type"));
-                    break;
-                case "price":
+                }
+                case "price" -> {
                     v.price = r.f64("price");
-                    break;
-                case "volume":
+                }
+                case "volume" -> {
                     v.volume = r.f64("volume");
-                    break;
-                case "tp":
+                }
+                case "tp" -> {
                     v.tp = r.f64("tp");
-                    break;
-                case "sl":
+                }
+                case "sl" -> {
                     v.sl = r.f64("sl");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

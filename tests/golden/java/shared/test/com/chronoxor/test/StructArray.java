@@ -1140,15 +1140,15 @@ public class StructArray implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen21 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "f1":
+                case "f1" -> {
                     r.beginArray("f1");
                     int i22 = 0;
                     for (; r.element(i22, 2, "f1"); i22++) {
                         v.f1[i22] = (byte) r.unsigned(255, "f1");
                     }
                     r.endArray(i22, 2, "f1");
-                    break;
-                case "f2":
+                }
+                case "f2" -> {
                     r.beginArray("f2");
                     int i23 = 0;
                     for (; r.element(i23, 2, "f2"); i23++) {
@@ -1159,16 +1159,16 @@ public class StructArray implements VersionedRoot, FinalRoot, JsonRoot {
                         v.f2[i23] = x24;
                     }
                     r.endArray(i23, 2, "f2");
-                    break;
-                case "f3":
+                }
+                case "f3" -> {
                     r.beginArray("f3");
                     int i25 = 0;
                     for (; r.element(i25, 2, "f3"); i25++) {
                         v.f3[i25] = r.bytes("f3");
                     }
                     r.endArray(i25, 2, "f3");
-                    break;
-                case "f4":
+                }
+                case "f4" -> {
                     r.beginArray("f4");
                     int i26 = 0;
                     for (; r.element(i26, 2, "f4"); i26++) {
@@ -1179,16 +1179,16 @@ public class StructArray implements VersionedRoot, FinalRoot, JsonRoot {
                         v.f4[i26] = x27;
                     }
                     r.endArray(i26, 2, "f4");
-                    break;
-                case "f5":
+                }
+                case "f5" -> {
                     r.beginArray("f5");
                     int i28 = 0;
                     for (; r.element(i28, 2, "f5"); i28++) {
                         v.f5[i28] = EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f5"));
                     }
                     r.endArray(i28, 2, "f5");
-                    break;
-                case "f6":
+                }
+                case "f6" -> {
                     r.beginArray("f6");
                     int i29 = 0;
                     for (; r.element(i29, 2, "f6"); i29++) {
@@ -1199,16 +1199,16 @@ public class StructArray implements VersionedRoot, FinalRoot, JsonRoot {
                         v.f6[i29] = x30;
                     }
                     r.endArray(i29, 2, "f6");
-                    break;
-                case "f7":
+                }
+                case "f7" -> {
                     r.beginArray("f7");
                     int i31 = 0;
                     for (; r.element(i31, 2, "f7"); i31++) {
                         v.f7[i31] = FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f7"));
                     }
                     r.endArray(i31, 2, "f7");
-                    break;
-                case "f8":
+                }
+                case "f8" -> {
                     r.beginArray("f8");
                     int i32 = 0;
                     for (; r.element(i32, 2, "f8"); i32++) {
@@ -1219,8 +1219,8 @@ public class StructArray implements VersionedRoot, FinalRoot, JsonRoot {
                         v.f8[i32] = x33;
                     }
                     r.endArray(i32, 2, "f8");
-                    break;
-                case "f9":
+                }
+                case "f9" -> {
                     seen21 = true;
                     r.beginArray("f9");
                     int i34 = 0;
@@ -1232,8 +1232,8 @@ public class StructArray implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                     }
                     r.endArray(i34, 2, "f9");
-                    break;
-                case "f10":
+                }
+                case "f10" -> {
                     r.beginArray("f10");
                     int i35 = 0;
                     for (; r.element(i35, 2, "f10"); i35++) {
@@ -1250,10 +1250,8 @@ public class StructArray implements VersionedRoot, FinalRoot, JsonRoot {
                         v.f10[i35] = x36;
                     }
                     r.endArray(i35, 2, "f10");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen21) {

@@ -428,26 +428,24 @@ public class StructBytes implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(6);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "f1":
+                case "f1" -> {
                     v.f1 = r.bytes("f1");
-                    break;
-                case "f2":
+                }
+                case "f2" -> {
                     byte[] x1 = null;
                     if (!r.nil()) {
                         x1 = r.bytes("f2");
                     }
                     v.f2 = x1;
-                    break;
-                case "f3":
+                }
+                case "f3" -> {
                     byte[] x2 = null;
                     if (!r.nil()) {
                         x2 = r.bytes("f3");
                     }
                     v.f3 = x2;
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

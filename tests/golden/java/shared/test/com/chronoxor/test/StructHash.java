@@ -1498,7 +1498,7 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(40);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "f1":
+                case "f1" -> {
                     r.beginObject("f1");
                     for (String key21; (key21 = r.key("f1")) != null;) {
                         r.spend(5, "f1");
@@ -1508,8 +1508,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f1.put(k22, (byte) r.unsigned(255, "f1"));
                     }
-                    break;
-                case "f2":
+                }
+                case "f2" -> {
                     r.beginObject("f2");
                     for (String key23; (key23 = r.key("f2")) != null;) {
                         r.spend(5, "f2");
@@ -1523,8 +1523,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f2.put(k24, x25);
                     }
-                    break;
-                case "f3":
+                }
+                case "f3" -> {
                     r.beginObject("f3");
                     for (String key26; (key26 = r.key("f3")) != null;) {
                         r.spend(8, "f3");
@@ -1534,8 +1534,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f3.put(k27, r.bytes("f3"));
                     }
-                    break;
-                case "f4":
+                }
+                case "f4" -> {
                     r.beginObject("f4");
                     for (String key28; (key28 = r.key("f4")) != null;) {
                         r.spend(5, "f4");
@@ -1549,8 +1549,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f4.put(k29, x30);
                     }
-                    break;
-                case "f5":
+                }
+                case "f5" -> {
                     r.beginObject("f5");
                     for (String key31; (key31 = r.key("f5")) != null;) {
                         r.spend(8, "f5");
@@ -1560,8 +1560,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f5.put(k32, EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f5")));
                     }
-                    break;
-                case "f6":
+                }
+                case "f6" -> {
                     r.beginObject("f6");
                     for (String key33; (key33 = r.key("f6")) != null;) {
                         r.spend(5, "f6");
@@ -1575,8 +1575,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f6.put(k34, x35);
                     }
-                    break;
-                case "f7":
+                }
+                case "f7" -> {
                     r.beginObject("f7");
                     for (String key36; (key36 = r.key("f7")) != null;) {
                         r.spend(8, "f7");
@@ -1586,8 +1586,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f7.put(k37, FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f7")));
                     }
-                    break;
-                case "f8":
+                }
+                case "f8" -> {
                     r.beginObject("f8");
                     for (String key38; (key38 = r.key("f8")) != null;) {
                         r.spend(5, "f8");
@@ -1601,8 +1601,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f8.put(k39, x40);
                     }
-                    break;
-                case "f9":
+                }
+                case "f9" -> {
                     r.beginObject("f9");
                     for (String key41; (key41 = r.key("f9")) != null;) {
                         r.spend(4, "f9");
@@ -1618,8 +1618,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f9.put(k42, x43);
                     }
-                    break;
-                case "f10":
+                }
+                case "f10" -> {
                     r.beginObject("f10");
                     for (String key44; (key44 = r.key("f10")) != null;) {
                         r.spend(5, "f10");
@@ -1639,10 +1639,8 @@ public class StructHash implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f10.put(k45, x46);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -703,7 +703,7 @@ public class StructHashEx implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(8);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "f1":
+                case "f1" -> {
                     r.beginArray("f1");
                     for (int i5 = 0; r.more(); i5++) {
                         r.spend(0, "f1");
@@ -728,8 +728,8 @@ public class StructHashEx implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f1.put(k7, v9);
                     }
-                    break;
-                case "f2":
+                }
+                case "f2" -> {
                     r.beginArray("f2");
                     for (int i10 = 0; r.more(); i10++) {
                         r.spend(1, "f2");
@@ -758,10 +758,8 @@ public class StructHashEx implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f2.put(k12, v15);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

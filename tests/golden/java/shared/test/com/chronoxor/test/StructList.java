@@ -1144,14 +1144,14 @@ public class StructList implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(40);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "f1":
+                case "f1" -> {
                     r.beginArray("f1");
                     for (int i21 = 0; r.more(); i21++) {
                         r.spend(1, "f1");
                         v.f1.add((byte) r.unsigned(255, "f1"));
                     }
-                    break;
-                case "f2":
+                }
+                case "f2" -> {
                     r.beginArray("f2");
                     for (int i22 = 0; r.more(); i22++) {
                         r.spend(1, "f2");
@@ -1161,15 +1161,15 @@ public class StructList implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f2.add(x23);
                     }
-                    break;
-                case "f3":
+                }
+                case "f3" -> {
                     r.beginArray("f3");
                     for (int i24 = 0; r.more(); i24++) {
                         r.spend(4, "f3");
                         v.f3.add(r.bytes("f3"));
                     }
-                    break;
-                case "f4":
+                }
+                case "f4" -> {
                     r.beginArray("f4");
                     for (int i25 = 0; r.more(); i25++) {
                         r.spend(1, "f4");
@@ -1179,15 +1179,15 @@ public class StructList implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f4.add(x26);
                     }
-                    break;
-                case "f5":
+                }
+                case "f5" -> {
                     r.beginArray("f5");
                     for (int i27 = 0; r.more(); i27++) {
                         r.spend(4, "f5");
                         v.f5.add(EnumSimple.of((int) r.integer(-2147483648, 2147483647, "f5")));
                     }
-                    break;
-                case "f6":
+                }
+                case "f6" -> {
                     r.beginArray("f6");
                     for (int i28 = 0; r.more(); i28++) {
                         r.spend(1, "f6");
@@ -1197,15 +1197,15 @@ public class StructList implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f6.add(x29);
                     }
-                    break;
-                case "f7":
+                }
+                case "f7" -> {
                     r.beginArray("f7");
                     for (int i30 = 0; r.more(); i30++) {
                         r.spend(4, "f7");
                         v.f7.add(FlagsSimple.of((int) r.integer(-2147483648, 2147483647, "f7")));
                     }
-                    break;
-                case "f8":
+                }
+                case "f8" -> {
                     r.beginArray("f8");
                     for (int i31 = 0; r.more(); i31++) {
                         r.spend(1, "f8");
@@ -1215,8 +1215,8 @@ public class StructList implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f8.add(x32);
                     }
-                    break;
-                case "f9":
+                }
+                case "f9" -> {
                     r.beginArray("f9");
                     for (int i33 = 0; r.more(); i33++) {
                         StructSimple x34 = new StructSimple();
@@ -1227,8 +1227,8 @@ public class StructList implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f9.add(x34);
                     }
-                    break;
-                case "f10":
+                }
+                case "f10" -> {
                     r.beginArray("f10");
                     for (int i35 = 0; r.more(); i35++) {
                         r.spend(1, "f10");
@@ -1244,10 +1244,8 @@ public class StructList implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f10.add(x36);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

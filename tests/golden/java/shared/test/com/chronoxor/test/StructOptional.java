@@ -4197,563 +4197,563 @@ public class StructOptional extends StructSimple {
         boolean seen3 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = (int) r.integer(-2147483648, 2147483647, "id");
-                    break;
-                case "f1":
+                }
+                case "f1" -> {
                     v.f1 = r.bool("f1");
-                    break;
-                case "f2":
+                }
+                case "f2" -> {
                     v.f2 = r.bool("f2");
-                    break;
-                case "f3":
+                }
+                case "f3" -> {
                     v.f3 = (byte) r.unsigned(255, "f3");
-                    break;
-                case "f4":
+                }
+                case "f4" -> {
                     v.f4 = (byte) r.unsigned(255, "f4");
-                    break;
-                case "f5":
+                }
+                case "f5" -> {
                     v.f5 = r.ch("f5");
-                    break;
-                case "f6":
+                }
+                case "f6" -> {
                     v.f6 = r.ch("f6");
-                    break;
-                case "f7":
+                }
+                case "f7" -> {
                     v.f7 = (int) r.unsigned(4294967295L, "f7");
-                    break;
-                case "f8":
+                }
+                case "f8" -> {
                     v.f8 = (int) r.unsigned(4294967295L, "f8");
-                    break;
-                case "f9":
+                }
+                case "f9" -> {
                     v.f9 = (byte) r.integer(-128, 127, "f9");
-                    break;
-                case "f10":
+                }
+                case "f10" -> {
                     v.f10 = (byte) r.integer(-128, 127, "f10");
-                    break;
-                case "f11":
+                }
+                case "f11" -> {
                     v.f11 = (byte) r.unsigned(255, "f11");
-                    break;
-                case "f12":
+                }
+                case "f12" -> {
                     v.f12 = (byte) r.unsigned(255, "f12");
-                    break;
-                case "f13":
+                }
+                case "f13" -> {
                     v.f13 = (short) r.integer(-32768, 32767, "f13");
-                    break;
-                case "f14":
+                }
+                case "f14" -> {
                     v.f14 = (short) r.integer(-32768, 32767, "f14");
-                    break;
-                case "f15":
+                }
+                case "f15" -> {
                     v.f15 = (short) r.unsigned(65535, "f15");
-                    break;
-                case "f16":
+                }
+                case "f16" -> {
                     v.f16 = (short) r.unsigned(65535, "f16");
-                    break;
-                case "f17":
+                }
+                case "f17" -> {
                     v.f17 = (int) r.integer(-2147483648, 2147483647, "f17");
-                    break;
-                case "f18":
+                }
+                case "f18" -> {
                     v.f18 = (int) r.integer(-2147483648, 2147483647, "f18");
-                    break;
-                case "f19":
+                }
+                case "f19" -> {
                     v.f19 = (int) r.unsigned(4294967295L, "f19");
-                    break;
-                case "f20":
+                }
+                case "f20" -> {
                     v.f20 = (int) r.unsigned(4294967295L, "f20");
-                    break;
-                case "f21":
+                }
+                case "f21" -> {
                     v.f21 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f21");
-                    break;
-                case "f22":
+                }
+                case "f22" -> {
                     v.f22 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f22");
-                    break;
-                case "f23":
+                }
+                case "f23" -> {
                     v.f23 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f23");
-                    break;
-                case "f24":
+                }
+                case "f24" -> {
                     v.f24 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f24");
-                    break;
-                case "f25":
+                }
+                case "f25" -> {
                     v.f25 = r.f32("f25");
-                    break;
-                case "f26":
+                }
+                case "f26" -> {
                     v.f26 = r.f32("f26");
-                    break;
-                case "f27":
+                }
+                case "f27" -> {
                     v.f27 = r.f64("f27");
-                    break;
-                case "f28":
+                }
+                case "f28" -> {
                     v.f28 = r.f64("f28");
-                    break;
-                case "f29":
+                }
+                case "f29" -> {
                     v.f29 = r.decimal("f29");
-                    break;
-                case "f30":
+                }
+                case "f30" -> {
                     v.f30 = r.decimal("f30");
-                    break;
-                case "f31":
+                }
+                case "f31" -> {
                     v.f31 = r.string("f31");
-                    break;
-                case "f32":
+                }
+                case "f32" -> {
                     v.f32 = r.string("f32");
-                    break;
-                case "f33":
+                }
+                case "f33" -> {
                     v.f33 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f33");
-                    break;
-                case "f34":
+                }
+                case "f34" -> {
                     v.f34 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f34");
-                    break;
-                case "f35":
+                }
+                case "f35" -> {
                     v.f35 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f35");
-                    break;
-                case "f36":
+                }
+                case "f36" -> {
                     v.f36 = r.uuid("f36");
-                    break;
-                case "f37":
+                }
+                case "f37" -> {
                     v.f37 = r.uuid("f37");
-                    break;
-                case "f38":
+                }
+                case "f38" -> {
                     v.f38 = r.uuid("f38");
-                    break;
-                case "f39":
+                }
+                case "f39" -> {
                     v.f39 = com.chronoxor.proto.OrderSide.of((byte) r.unsigned(255, "f39"));
-                    break;
-                case "f40":
+                }
+                case "f40" -> {
                     v.f40 = com.chronoxor.proto.OrderType.of((byte) r.unsigned(255, "f40"));
-                    break;
-                case "f41":
+                }
+                case "f41" -> {
                     seen1 = true;
                     try {
                         com.chronoxor.proto.Order.fbeReadJson(r, v.f41);
                     } catch (DecodeException e) {
                         throw e.at("f41");
                     }
-                    break;
-                case "f42":
+                }
+                case "f42" -> {
                     seen2 = true;
                     try {
                         com.chronoxor.proto.Balance.fbeReadJson(r, v.f42);
                     } catch (DecodeException e) {
                         throw e.at("f42");
                     }
-                    break;
-                case "f43":
+                }
+                case "f43" -> {
                     v.f43 = com.chronoxor.proto.State.of((byte) r.unsigned(255, "f43"));
-                    break;
-                case "f44":
+                }
+                case "f44" -> {
                     seen3 = true;
                     try {
                         com.chronoxor.proto.Account.fbeReadJson(r, v.f44);
                     } catch (DecodeException e) {
                         throw e.at("f44");
                     }
-                    break;
-                case "f100":
+                }
+                case "f100" -> {
                     Boolean x4 = null;
                     if (!r.nil()) {
                         x4 = r.bool("f100");
                     }
                     v.f100 = x4;
-                    break;
-                case "f101":
+                }
+                case "f101" -> {
                     Boolean x5 = null;
                     if (!r.nil()) {
                         x5 = r.bool("f101");
                     }
                     v.f101 = x5;
-                    break;
-                case "f102":
+                }
+                case "f102" -> {
                     Boolean x6 = null;
                     if (!r.nil()) {
                         x6 = r.bool("f102");
                     }
                     v.f102 = x6;
-                    break;
-                case "f103":
+                }
+                case "f103" -> {
                     Byte x7 = null;
                     if (!r.nil()) {
                         x7 = (byte) r.unsigned(255, "f103");
                     }
                     v.f103 = x7;
-                    break;
-                case "f104":
+                }
+                case "f104" -> {
                     Byte x8 = null;
                     if (!r.nil()) {
                         x8 = (byte) r.unsigned(255, "f104");
                     }
                     v.f104 = x8;
-                    break;
-                case "f105":
+                }
+                case "f105" -> {
                     Byte x9 = null;
                     if (!r.nil()) {
                         x9 = (byte) r.unsigned(255, "f105");
                     }
                     v.f105 = x9;
-                    break;
-                case "f106":
+                }
+                case "f106" -> {
                     Character x10 = null;
                     if (!r.nil()) {
                         x10 = r.ch("f106");
                     }
                     v.f106 = x10;
-                    break;
-                case "f107":
+                }
+                case "f107" -> {
                     Character x11 = null;
                     if (!r.nil()) {
                         x11 = r.ch("f107");
                     }
                     v.f107 = x11;
-                    break;
-                case "f108":
+                }
+                case "f108" -> {
                     Character x12 = null;
                     if (!r.nil()) {
                         x12 = r.ch("f108");
                     }
                     v.f108 = x12;
-                    break;
-                case "f109":
+                }
+                case "f109" -> {
                     Integer x13 = null;
                     if (!r.nil()) {
                         x13 = (int) r.unsigned(4294967295L, "f109");
                     }
                     v.f109 = x13;
-                    break;
-                case "f110":
+                }
+                case "f110" -> {
                     Integer x14 = null;
                     if (!r.nil()) {
                         x14 = (int) r.unsigned(4294967295L, "f110");
                     }
                     v.f110 = x14;
-                    break;
-                case "f111":
+                }
+                case "f111" -> {
                     Integer x15 = null;
                     if (!r.nil()) {
                         x15 = (int) r.unsigned(4294967295L, "f111");
                     }
                     v.f111 = x15;
-                    break;
-                case "f112":
+                }
+                case "f112" -> {
                     Byte x16 = null;
                     if (!r.nil()) {
                         x16 = (byte) r.integer(-128, 127, "f112");
                     }
                     v.f112 = x16;
-                    break;
-                case "f113":
+                }
+                case "f113" -> {
                     Byte x17 = null;
                     if (!r.nil()) {
                         x17 = (byte) r.integer(-128, 127, "f113");
                     }
                     v.f113 = x17;
-                    break;
-                case "f114":
+                }
+                case "f114" -> {
                     Byte x18 = null;
                     if (!r.nil()) {
                         x18 = (byte) r.integer(-128, 127, "f114");
                     }
                     v.f114 = x18;
-                    break;
-                case "f115":
+                }
+                case "f115" -> {
                     Byte x19 = null;
                     if (!r.nil()) {
                         x19 = (byte) r.unsigned(255, "f115");
                     }
                     v.f115 = x19;
-                    break;
-                case "f116":
+                }
+                case "f116" -> {
                     Byte x20 = null;
                     if (!r.nil()) {
                         x20 = (byte) r.unsigned(255, "f116");
                     }
                     v.f116 = x20;
-                    break;
-                case "f117":
+                }
+                case "f117" -> {
                     Byte x21 = null;
                     if (!r.nil()) {
                         x21 = (byte) r.unsigned(255, "f117");
                     }
                     v.f117 = x21;
-                    break;
-                case "f118":
+                }
+                case "f118" -> {
                     Short x22 = null;
                     if (!r.nil()) {
                         x22 = (short) r.integer(-32768, 32767, "f118");
                     }
                     v.f118 = x22;
-                    break;
-                case "f119":
+                }
+                case "f119" -> {
                     Short x23 = null;
                     if (!r.nil()) {
                         x23 = (short) r.integer(-32768, 32767, "f119");
                     }
                     v.f119 = x23;
-                    break;
-                case "f120":
+                }
+                case "f120" -> {
                     Short x24 = null;
                     if (!r.nil()) {
                         x24 = (short) r.integer(-32768, 32767, "f120");
                     }
                     v.f120 = x24;
-                    break;
-                case "f121":
+                }
+                case "f121" -> {
                     Short x25 = null;
                     if (!r.nil()) {
                         x25 = (short) r.unsigned(65535, "f121");
                     }
                     v.f121 = x25;
-                    break;
-                case "f122":
+                }
+                case "f122" -> {
                     Short x26 = null;
                     if (!r.nil()) {
                         x26 = (short) r.unsigned(65535, "f122");
                     }
                     v.f122 = x26;
-                    break;
-                case "f123":
+                }
+                case "f123" -> {
                     Short x27 = null;
                     if (!r.nil()) {
                         x27 = (short) r.unsigned(65535, "f123");
                     }
                     v.f123 = x27;
-                    break;
-                case "f124":
+                }
+                case "f124" -> {
                     Integer x28 = null;
                     if (!r.nil()) {
                         x28 = (int) r.integer(-2147483648, 2147483647, "f124");
                     }
                     v.f124 = x28;
-                    break;
-                case "f125":
+                }
+                case "f125" -> {
                     Integer x29 = null;
                     if (!r.nil()) {
                         x29 = (int) r.integer(-2147483648, 2147483647, "f125");
                     }
                     v.f125 = x29;
-                    break;
-                case "f126":
+                }
+                case "f126" -> {
                     Integer x30 = null;
                     if (!r.nil()) {
                         x30 = (int) r.integer(-2147483648, 2147483647, "f126");
                     }
                     v.f126 = x30;
-                    break;
-                case "f127":
+                }
+                case "f127" -> {
                     Integer x31 = null;
                     if (!r.nil()) {
                         x31 = (int) r.unsigned(4294967295L, "f127");
                     }
                     v.f127 = x31;
-                    break;
-                case "f128":
+                }
+                case "f128" -> {
                     Integer x32 = null;
                     if (!r.nil()) {
                         x32 = (int) r.unsigned(4294967295L, "f128");
                     }
                     v.f128 = x32;
-                    break;
-                case "f129":
+                }
+                case "f129" -> {
                     Integer x33 = null;
                     if (!r.nil()) {
                         x33 = (int) r.unsigned(4294967295L, "f129");
                     }
                     v.f129 = x33;
-                    break;
-                case "f130":
+                }
+                case "f130" -> {
                     Long x34 = null;
                     if (!r.nil()) {
                         x34 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f130");
                     }
                     v.f130 = x34;
-                    break;
-                case "f131":
+                }
+                case "f131" -> {
                     Long x35 = null;
                     if (!r.nil()) {
                         x35 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f131");
                     }
                     v.f131 = x35;
-                    break;
-                case "f132":
+                }
+                case "f132" -> {
                     Long x36 = null;
                     if (!r.nil()) {
                         x36 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f132");
                     }
                     v.f132 = x36;
-                    break;
-                case "f133":
+                }
+                case "f133" -> {
                     Long x37 = null;
                     if (!r.nil()) {
                         x37 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f133");
                     }
                     v.f133 = x37;
-                    break;
-                case "f134":
+                }
+                case "f134" -> {
                     Long x38 = null;
                     if (!r.nil()) {
                         x38 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f134");
                     }
                     v.f134 = x38;
-                    break;
-                case "f135":
+                }
+                case "f135" -> {
                     Long x39 = null;
                     if (!r.nil()) {
                         x39 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f135");
                     }
                     v.f135 = x39;
-                    break;
-                case "f136":
+                }
+                case "f136" -> {
                     Float x40 = null;
                     if (!r.nil()) {
                         x40 = r.f32("f136");
                     }
                     v.f136 = x40;
-                    break;
-                case "f137":
+                }
+                case "f137" -> {
                     Float x41 = null;
                     if (!r.nil()) {
                         x41 = r.f32("f137");
                     }
                     v.f137 = x41;
-                    break;
-                case "f138":
+                }
+                case "f138" -> {
                     Float x42 = null;
                     if (!r.nil()) {
                         x42 = r.f32("f138");
                     }
                     v.f138 = x42;
-                    break;
-                case "f139":
+                }
+                case "f139" -> {
                     Double x43 = null;
                     if (!r.nil()) {
                         x43 = r.f64("f139");
                     }
                     v.f139 = x43;
-                    break;
-                case "f140":
+                }
+                case "f140" -> {
                     Double x44 = null;
                     if (!r.nil()) {
                         x44 = r.f64("f140");
                     }
                     v.f140 = x44;
-                    break;
-                case "f141":
+                }
+                case "f141" -> {
                     Double x45 = null;
                     if (!r.nil()) {
                         x45 = r.f64("f141");
                     }
                     v.f141 = x45;
-                    break;
-                case "f142":
+                }
+                case "f142" -> {
                     BigDecimal x46 = null;
                     if (!r.nil()) {
                         x46 = r.decimal("f142");
                     }
                     v.f142 = x46;
-                    break;
-                case "f143":
+                }
+                case "f143" -> {
                     BigDecimal x47 = null;
                     if (!r.nil()) {
                         x47 = r.decimal("f143");
                     }
                     v.f143 = x47;
-                    break;
-                case "f144":
+                }
+                case "f144" -> {
                     BigDecimal x48 = null;
                     if (!r.nil()) {
                         x48 = r.decimal("f144");
                     }
                     v.f144 = x48;
-                    break;
-                case "f145":
+                }
+                case "f145" -> {
                     String x49 = null;
                     if (!r.nil()) {
                         x49 = r.string("f145");
                     }
                     v.f145 = x49;
-                    break;
-                case "f146":
+                }
+                case "f146" -> {
                     String x50 = null;
                     if (!r.nil()) {
                         x50 = r.string("f146");
                     }
                     v.f146 = x50;
-                    break;
-                case "f147":
+                }
+                case "f147" -> {
                     String x51 = null;
                     if (!r.nil()) {
                         x51 = r.string("f147");
                     }
                     v.f147 = x51;
-                    break;
-                case "f148":
+                }
+                case "f148" -> {
                     Long x52 = null;
                     if (!r.nil()) {
                         x52 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f148");
                     }
                     v.f148 = x52;
-                    break;
-                case "f149":
+                }
+                case "f149" -> {
                     Long x53 = null;
                     if (!r.nil()) {
                         x53 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f149");
                     }
                     v.f149 = x53;
-                    break;
-                case "f150":
+                }
+                case "f150" -> {
                     Long x54 = null;
                     if (!r.nil()) {
                         x54 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f150");
                     }
                     v.f150 = x54;
-                    break;
-                case "f151":
+                }
+                case "f151" -> {
                     UUID x55 = null;
                     if (!r.nil()) {
                         x55 = r.uuid("f151");
                     }
                     v.f151 = x55;
-                    break;
-                case "f152":
+                }
+                case "f152" -> {
                     UUID x56 = null;
                     if (!r.nil()) {
                         x56 = r.uuid("f152");
                     }
                     v.f152 = x56;
-                    break;
-                case "f153":
+                }
+                case "f153" -> {
                     UUID x57 = null;
                     if (!r.nil()) {
                         x57 = r.uuid("f153");
                     }
                     v.f153 = x57;
-                    break;
-                case "f154":
+                }
+                case "f154" -> {
                     com.chronoxor.proto.OrderSide x58 = null;
                     if (!r.nil()) {
                         x58 = com.chronoxor.proto.OrderSide.of((byte) r.unsigned(255, "f154"));
                     }
                     v.f154 = x58;
-                    break;
-                case "f155":
+                }
+                case "f155" -> {
                     com.chronoxor.proto.OrderSide x59 = null;
                     if (!r.nil()) {
                         x59 = com.chronoxor.proto.OrderSide.of((byte) r.unsigned(255, "f155"));
                     }
                     v.f155 = x59;
-                    break;
-                case "f156":
+                }
+                case "f156" -> {
                     com.chronoxor.proto.OrderType x60 = null;
                     if (!r.nil()) {
                         x60 = com.chronoxor.proto.OrderType.of((byte) r.unsigned(255, "f156"));
                     }
                     v.f156 = x60;
-                    break;
-                case "f157":
+                }
+                case "f157" -> {
                     com.chronoxor.proto.OrderType x61 = null;
                     if (!r.nil()) {
                         x61 = com.chronoxor.proto.OrderType.of((byte) r.unsigned(255, "f157"));
                     }
                     v.f157 = x61;
-                    break;
-                case "f158":
+                }
+                case "f158" -> {
                     com.chronoxor.proto.Order x62 = null;
                     if (!r.nil()) {
                         com.chronoxor.proto.Order x63 = new com.chronoxor.proto.Order();
@@ -4765,8 +4765,8 @@ public class StructOptional extends StructSimple {
                         x62 = x63;
                     }
                     v.f158 = x62;
-                    break;
-                case "f159":
+                }
+                case "f159" -> {
                     com.chronoxor.proto.Order x64 = null;
                     if (!r.nil()) {
                         com.chronoxor.proto.Order x65 = new com.chronoxor.proto.Order();
@@ -4778,8 +4778,8 @@ public class StructOptional extends StructSimple {
                         x64 = x65;
                     }
                     v.f159 = x64;
-                    break;
-                case "f160":
+                }
+                case "f160" -> {
                     com.chronoxor.proto.Balance x66 = null;
                     if (!r.nil()) {
                         com.chronoxor.proto.Balance x67 = new com.chronoxor.proto.Balance();
@@ -4791,8 +4791,8 @@ public class StructOptional extends StructSimple {
                         x66 = x67;
                     }
                     v.f160 = x66;
-                    break;
-                case "f161":
+                }
+                case "f161" -> {
                     com.chronoxor.proto.Balance x68 = null;
                     if (!r.nil()) {
                         com.chronoxor.proto.Balance x69 = new com.chronoxor.proto.Balance();
@@ -4804,22 +4804,22 @@ public class StructOptional extends StructSimple {
                         x68 = x69;
                     }
                     v.f161 = x68;
-                    break;
-                case "f162":
+                }
+                case "f162" -> {
                     com.chronoxor.proto.State x70 = null;
                     if (!r.nil()) {
                         x70 = com.chronoxor.proto.State.of((byte) r.unsigned(255, "f162"));
                     }
                     v.f162 = x70;
-                    break;
-                case "f163":
+                }
+                case "f163" -> {
                     com.chronoxor.proto.State x71 = null;
                     if (!r.nil()) {
                         x71 = com.chronoxor.proto.State.of((byte) r.unsigned(255, "f163"));
                     }
                     v.f163 = x71;
-                    break;
-                case "f164":
+                }
+                case "f164" -> {
                     com.chronoxor.proto.Account x72 = null;
                     if (!r.nil()) {
                         com.chronoxor.proto.Account x73 = new com.chronoxor.proto.Account();
@@ -4831,8 +4831,8 @@ public class StructOptional extends StructSimple {
                         x72 = x73;
                     }
                     v.f164 = x72;
-                    break;
-                case "f165":
+                }
+                case "f165" -> {
                     com.chronoxor.proto.Account x74 = null;
                     if (!r.nil()) {
                         com.chronoxor.proto.Account x75 = new com.chronoxor.proto.Account();
@@ -4844,10 +4844,8 @@ public class StructOptional extends StructSimple {
                         x74 = x75;
                     }
                     v.f165 = x74;
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen1) {

@@ -673,7 +673,7 @@ public class StructSet implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(16);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "f1":
+                case "f1" -> {
                     r.beginArray("f1");
                     for (int i9 = 0; r.more(); i9++) {
                         r.spend(1, "f1");
@@ -681,8 +681,8 @@ public class StructSet implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("f1");
                         }
                     }
-                    break;
-                case "f2":
+                }
+                case "f2" -> {
                     r.beginArray("f2");
                     for (int i10 = 0; r.more(); i10++) {
                         r.spend(4, "f2");
@@ -690,8 +690,8 @@ public class StructSet implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("f2");
                         }
                     }
-                    break;
-                case "f3":
+                }
+                case "f3" -> {
                     r.beginArray("f3");
                     for (int i11 = 0; r.more(); i11++) {
                         r.spend(4, "f3");
@@ -699,8 +699,8 @@ public class StructSet implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("f3");
                         }
                     }
-                    break;
-                case "f4":
+                }
+                case "f4" -> {
                     r.beginArray("f4");
                     for (int i12 = 0; r.more(); i12++) {
                         StructSimple x13 = new StructSimple();
@@ -713,10 +713,8 @@ public class StructSet implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("f4");
                         }
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

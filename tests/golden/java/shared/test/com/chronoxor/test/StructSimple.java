@@ -1481,159 +1481,157 @@ public class StructSimple implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen3 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = (int) r.integer(-2147483648, 2147483647, "id");
-                    break;
-                case "f1":
+                }
+                case "f1" -> {
                     v.f1 = r.bool("f1");
-                    break;
-                case "f2":
+                }
+                case "f2" -> {
                     v.f2 = r.bool("f2");
-                    break;
-                case "f3":
+                }
+                case "f3" -> {
                     v.f3 = (byte) r.unsigned(255, "f3");
-                    break;
-                case "f4":
+                }
+                case "f4" -> {
                     v.f4 = (byte) r.unsigned(255, "f4");
-                    break;
-                case "f5":
+                }
+                case "f5" -> {
                     v.f5 = r.ch("f5");
-                    break;
-                case "f6":
+                }
+                case "f6" -> {
                     v.f6 = r.ch("f6");
-                    break;
-                case "f7":
+                }
+                case "f7" -> {
                     v.f7 = (int) r.unsigned(4294967295L, "f7");
-                    break;
-                case "f8":
+                }
+                case "f8" -> {
                     v.f8 = (int) r.unsigned(4294967295L, "f8");
-                    break;
-                case "f9":
+                }
+                case "f9" -> {
                     v.f9 = (byte) r.integer(-128, 127, "f9");
-                    break;
-                case "f10":
+                }
+                case "f10" -> {
                     v.f10 = (byte) r.integer(-128, 127, "f10");
-                    break;
-                case "f11":
+                }
+                case "f11" -> {
                     v.f11 = (byte) r.unsigned(255, "f11");
-                    break;
-                case "f12":
+                }
+                case "f12" -> {
                     v.f12 = (byte) r.unsigned(255, "f12");
-                    break;
-                case "f13":
+                }
+                case "f13" -> {
                     v.f13 = (short) r.integer(-32768, 32767, "f13");
-                    break;
-                case "f14":
+                }
+                case "f14" -> {
                     v.f14 = (short) r.integer(-32768, 32767, "f14");
-                    break;
-                case "f15":
+                }
+                case "f15" -> {
                     v.f15 = (short) r.unsigned(65535, "f15");
-                    break;
-                case "f16":
+                }
+                case "f16" -> {
                     v.f16 = (short) r.unsigned(65535, "f16");
-                    break;
-                case "f17":
+                }
+                case "f17" -> {
                     v.f17 = (int) r.integer(-2147483648, 2147483647, "f17");
-                    break;
-                case "f18":
+                }
+                case "f18" -> {
                     v.f18 = (int) r.integer(-2147483648, 2147483647, "f18");
-                    break;
-                case "f19":
+                }
+                case "f19" -> {
                     v.f19 = (int) r.unsigned(4294967295L, "f19");
-                    break;
-                case "f20":
+                }
+                case "f20" -> {
                     v.f20 = (int) r.unsigned(4294967295L, "f20");
-                    break;
-                case "f21":
+                }
+                case "f21" -> {
                     v.f21 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f21");
-                    break;
-                case "f22":
+                }
+                case "f22" -> {
                     v.f22 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f22");
-                    break;
-                case "f23":
+                }
+                case "f23" -> {
                     v.f23 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f23");
-                    break;
-                case "f24":
+                }
+                case "f24" -> {
                     v.f24 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f24");
-                    break;
-                case "f25":
+                }
+                case "f25" -> {
                     v.f25 = r.f32("f25");
-                    break;
-                case "f26":
+                }
+                case "f26" -> {
                     v.f26 = r.f32("f26");
-                    break;
-                case "f27":
+                }
+                case "f27" -> {
                     v.f27 = r.f64("f27");
-                    break;
-                case "f28":
+                }
+                case "f28" -> {
                     v.f28 = r.f64("f28");
-                    break;
-                case "f29":
+                }
+                case "f29" -> {
                     v.f29 = r.decimal("f29");
-                    break;
-                case "f30":
+                }
+                case "f30" -> {
                     v.f30 = r.decimal("f30");
-                    break;
-                case "f31":
+                }
+                case "f31" -> {
                     v.f31 = r.string("f31");
-                    break;
-                case "f32":
+                }
+                case "f32" -> {
                     v.f32 = r.string("f32");
-                    break;
-                case "f33":
+                }
+                case "f33" -> {
                     v.f33 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f33");
-                    break;
-                case "f34":
+                }
+                case "f34" -> {
                     v.f34 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f34");
-                    break;
-                case "f35":
+                }
+                case "f35" -> {
                     v.f35 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f35");
-                    break;
-                case "f36":
+                }
+                case "f36" -> {
                     v.f36 = r.uuid("f36");
-                    break;
-                case "f37":
+                }
+                case "f37" -> {
                     v.f37 = r.uuid("f37");
-                    break;
-                case "f38":
+                }
+                case "f38" -> {
                     v.f38 = r.uuid("f38");
-                    break;
-                case "f39":
+                }
+                case "f39" -> {
                     v.f39 = com.chronoxor.proto.OrderSide.of((byte) r.unsigned(255, "f39"));
-                    break;
-                case "f40":
+                }
+                case "f40" -> {
                     v.f40 = com.chronoxor.proto.OrderType.of((byte) r.unsigned(255, "f40"));
-                    break;
-                case "f41":
+                }
+                case "f41" -> {
                     seen1 = true;
                     try {
                         com.chronoxor.proto.Order.fbeReadJson(r, v.f41);
                     } catch (DecodeException e) {
                         throw e.at("f41");
                     }
-                    break;
-                case "f42":
+                }
+                case "f42" -> {
                     seen2 = true;
                     try {
                         com.chronoxor.proto.Balance.fbeReadJson(r, v.f42);
                     } catch (DecodeException e) {
                         throw e.at("f42");
                     }
-                    break;
-                case "f43":
+                }
+                case "f43" -> {
                     v.f43 = com.chronoxor.proto.State.of((byte) r.unsigned(255, "f43"));
-                    break;
-                case "f44":
+                }
+                case "f44" -> {
                     seen3 = true;
                     try {
                         com.chronoxor.proto.Account.fbeReadJson(r, v.f44);
                     } catch (DecodeException e) {
                         throw e.at("f44");
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen1) {

@@ -310,12 +310,10 @@ public class Any implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Any":
+                case "Any" -> {
                     v.Any_ = (int) r.integer(-2147483648, 2147483647, "Any");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Box implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Box":
+                case "Box" -> {
                     v.Box_ = (int) r.integer(-2147483648, 2147483647, "Box");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

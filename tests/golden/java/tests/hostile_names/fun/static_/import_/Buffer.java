@@ -310,12 +310,10 @@ public class Buffer implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Buffer":
+                case "Buffer" -> {
                     v.Buffer_ = (int) r.integer(-2147483648, 2147483647, "Buffer");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

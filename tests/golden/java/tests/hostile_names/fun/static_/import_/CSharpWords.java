@@ -1281,52 +1281,52 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(150);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "checked":
+                case "checked" -> {
                     v.checked = Word.of((short) r.integer(-32768, 32767, "checked"));
-                    break;
-                case "event":
+                }
+                case "event" -> {
                     v.event = (int) r.integer(-2147483648, 2147483647, "event");
-                    break;
-                case "fixed":
+                }
+                case "fixed" -> {
                     v.fixed = r.string("fixed");
-                    break;
-                case "foreach":
+                }
+                case "foreach" -> {
                     Boolean x9 = null;
                     if (!r.nil()) {
                         x9 = r.bool("foreach");
                     }
                     v.foreach = x9;
-                    break;
-                case "implicit":
+                }
+                case "implicit" -> {
                     v.implicit = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "implicit"));
-                    break;
-                case "lock":
+                }
+                case "lock" -> {
                     v.lock = r.f64("lock");
-                    break;
-                case "params":
+                }
+                case "params" -> {
                     v.params = side.of((int) r.integer(-2147483648, 2147483647, "params"));
-                    break;
-                case "sbyte":
+                }
+                case "sbyte" -> {
                     v.sbyte = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "sbyte");
-                    break;
-                case "stackalloc":
+                }
+                case "stackalloc" -> {
                     r.beginArray("stackalloc");
                     for (int i10 = 0; r.more(); i10++) {
                         r.spend(2, "stackalloc");
                         v.stackalloc.add(Word.of((short) r.integer(-32768, 32767, "stackalloc")));
                     }
-                    break;
-                case "ulong":
+                }
+                case "ulong" -> {
                     String x11 = null;
                     if (!r.nil()) {
                         x11 = r.string("ulong");
                     }
                     v.ulong = x11;
-                    break;
-                case "unchecked":
+                }
+                case "unchecked" -> {
                     v.unchecked = r.bytes("unchecked");
-                    break;
-                case "ushort":
+                }
+                case "ushort" -> {
                     r.beginObject("ushort");
                     for (String key12; (key12 = r.key("ushort")) != null;) {
                         r.spend(8, "ushort");
@@ -1336,75 +1336,75 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.ushort.put(k13, (int) r.integer(-2147483648, 2147483647, "ushort"));
                     }
-                    break;
-                case "add":
+                }
+                case "add" -> {
                     v.add = r.decimal("add");
-                    break;
-                case "alias":
+                }
+                case "alias" -> {
                     v.alias = r.uuid("alias");
-                    break;
-                case "ascending":
+                }
+                case "ascending" -> {
                     v.ascending = r.unsigned(0xFFFFFFFFFFFFFFFFL, "ascending");
-                    break;
-                case "descending":
+                }
+                case "descending" -> {
                     v.descending = r.f32("descending");
-                    break;
-                case "equals":
+                }
+                case "equals" -> {
                     v.equals = (byte) r.unsigned(255, "equals");
-                    break;
-                case "group":
+                }
+                case "group" -> {
                     Word x14 = null;
                     if (!r.nil()) {
                         x14 = Word.of((short) r.integer(-32768, 32767, "group"));
                     }
                     v.group = x14;
-                    break;
-                case "into":
+                }
+                case "into" -> {
                     v.into = Word.of((short) r.integer(-32768, 32767, "into"));
-                    break;
-                case "join":
+                }
+                case "join" -> {
                     v.join = (int) r.integer(-2147483648, 2147483647, "join");
-                    break;
-                case "nameof":
+                }
+                case "nameof" -> {
                     v.nameof = r.string("nameof");
-                    break;
-                case "on":
+                }
+                case "on" -> {
                     Boolean x15 = null;
                     if (!r.nil()) {
                         x15 = r.bool("on");
                     }
                     v.on = x15;
-                    break;
-                case "orderby":
+                }
+                case "orderby" -> {
                     v.orderby = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "orderby"));
-                    break;
-                case "partial":
+                }
+                case "partial" -> {
                     v.partial = r.f64("partial");
-                    break;
-                case "remove":
+                }
+                case "remove" -> {
                     v.remove = side.of((int) r.integer(-2147483648, 2147483647, "remove"));
-                    break;
-                case "unmanaged":
+                }
+                case "unmanaged" -> {
                     v.unmanaged = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "unmanaged");
-                    break;
-                case "required":
+                }
+                case "required" -> {
                     r.beginArray("required");
                     for (int i16 = 0; r.more(); i16++) {
                         r.spend(2, "required");
                         v.required.add(Word.of((short) r.integer(-32768, 32767, "required")));
                     }
-                    break;
-                case "scoped":
+                }
+                case "scoped" -> {
                     String x17 = null;
                     if (!r.nil()) {
                         x17 = r.string("scoped");
                     }
                     v.scoped = x17;
-                    break;
-                case "managed":
+                }
+                case "managed" -> {
                     v.managed = r.bytes("managed");
-                    break;
-                case "notnull":
+                }
+                case "notnull" -> {
                     r.beginObject("notnull");
                     for (String key18; (key18 = r.key("notnull")) != null;) {
                         r.spend(8, "notnull");
@@ -1414,10 +1414,8 @@ public class CSharpWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.notnull.put(k19, (int) r.integer(-2147483648, 2147483647, "notnull"));
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -430,33 +430,31 @@ public class Case implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(32);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "name":
+                case "name" -> {
                     v.name = (int) r.integer(-2147483648, 2147483647, "name");
-                    break;
-                case "Name":
+                }
+                case "Name" -> {
                     v.Name = (int) r.integer(-2147483648, 2147483647, "Name");
-                    break;
-                case "NAME":
+                }
+                case "NAME" -> {
                     v.NAME = (int) r.integer(-2147483648, 2147483647, "NAME");
-                    break;
-                case "class":
+                }
+                case "class" -> {
                     v.class___ = (int) r.integer(-2147483648, 2147483647, "class");
-                    break;
-                case "class_":
+                }
+                case "class_" -> {
                     v.class____ = (int) r.integer(-2147483648, 2147483647, "class_");
-                    break;
-                case "class__":
+                }
+                case "class__" -> {
                     v.class__ = (int) r.integer(-2147483648, 2147483647, "class__");
-                    break;
-                case "String":
+                }
+                case "String" -> {
                     v.String__ = (int) r.integer(-2147483648, 2147483647, "String");
-                    break;
-                case "String_":
+                }
+                case "String_" -> {
                     v.String___ = (int) r.integer(-2147483648, 2147483647, "String_");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

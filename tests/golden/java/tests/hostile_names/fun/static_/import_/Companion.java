@@ -310,12 +310,10 @@ public class Companion implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Companion":
+                case "Companion" -> {
                     v.Companion_ = (int) r.integer(-2147483648, 2147483647, "Companion");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -623,54 +623,52 @@ public class CppMembers implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(48);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "swap":
+                case "swap" -> {
                     v.swap = Word.of((short) r.integer(-32768, 32767, "swap"));
-                    break;
-                case "fbe_type":
+                }
+                case "fbe_type" -> {
                     v.fbe_type = (int) r.integer(-2147483648, 2147483647, "fbe_type");
-                    break;
-                case "fbe":
+                }
+                case "fbe" -> {
                     v.fbe_ = r.string("fbe");
-                    break;
-                case "Model":
+                }
+                case "Model" -> {
                     Boolean x3 = null;
                     if (!r.nil()) {
                         x3 = r.bool("Model");
                     }
                     v.Model_ = x3;
-                    break;
-                case "FinalModel":
+                }
+                case "FinalModel" -> {
                     v.FinalModel_ = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "FinalModel"));
-                    break;
-                case "FieldModel":
+                }
+                case "FieldModel" -> {
                     v.FieldModel = r.f64("FieldModel");
-                    break;
-                case "buffer":
+                }
+                case "buffer" -> {
                     v.buffer = side.of((int) r.integer(-2147483648, 2147483647, "buffer"));
-                    break;
-                case "size":
+                }
+                case "size" -> {
                     v.size = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "size");
-                    break;
-                case "offset":
+                }
+                case "offset" -> {
                     r.beginArray("offset");
                     for (int i4 = 0; r.more(); i4++) {
                         r.spend(2, "offset");
                         v.offset.add(Word.of((short) r.integer(-32768, 32767, "offset")));
                     }
-                    break;
-                case "model":
+                }
+                case "model" -> {
                     String x5 = null;
                     if (!r.nil()) {
                         x5 = r.string("model");
                     }
                     v.model = x5;
-                    break;
-                case "reset":
+                }
+                case "reset" -> {
                     v.reset = r.bytes("reset");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -3816,52 +3816,52 @@ public class CppWords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(619);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "alignas":
+                case "alignas" -> {
                     v.alignas = Word.of((short) r.integer(-32768, 32767, "alignas"));
-                    break;
-                case "alignof":
+                }
+                case "alignof" -> {
                     v.alignof = (int) r.integer(-2147483648, 2147483647, "alignof");
-                    break;
-                case "and":
+                }
+                case "and" -> {
                     v.and = r.string("and");
-                    break;
-                case "and_eq":
+                }
+                case "and_eq" -> {
                     Boolean x25 = null;
                     if (!r.nil()) {
                         x25 = r.bool("and_eq");
                     }
                     v.and_eq = x25;
-                    break;
-                case "asm":
+                }
+                case "asm" -> {
                     v.asm = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "asm"));
-                    break;
-                case "auto":
+                }
+                case "auto" -> {
                     v.auto = r.f64("auto");
-                    break;
-                case "bitand":
+                }
+                case "bitand" -> {
                     v.bitand = side.of((int) r.integer(-2147483648, 2147483647, "bitand"));
-                    break;
-                case "bitor":
+                }
+                case "bitor" -> {
                     v.bitor = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "bitor");
-                    break;
-                case "break":
+                }
+                case "break" -> {
                     r.beginArray("break");
                     for (int i26 = 0; r.more(); i26++) {
                         r.spend(2, "break");
                         v.break_.add(Word.of((short) r.integer(-32768, 32767, "break")));
                     }
-                    break;
-                case "case":
+                }
+                case "case" -> {
                     String x27 = null;
                     if (!r.nil()) {
                         x27 = r.string("case");
                     }
                     v.case_ = x27;
-                    break;
-                case "catch":
+                }
+                case "catch" -> {
                     v.catch_ = r.bytes("catch");
-                    break;
-                case "char8_t":
+                }
+                case "char8_t" -> {
                     r.beginObject("char8_t");
                     for (String key28; (key28 = r.key("char8_t")) != null;) {
                         r.spend(8, "char8_t");
@@ -3871,75 +3871,75 @@ public class CppWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.char8_t.put(k29, (int) r.integer(-2147483648, 2147483647, "char8_t"));
                     }
-                    break;
-                case "char16_t":
+                }
+                case "char16_t" -> {
                     v.char16_t = r.decimal("char16_t");
-                    break;
-                case "char32_t":
+                }
+                case "char32_t" -> {
                     v.char32_t = r.uuid("char32_t");
-                    break;
-                case "class":
+                }
+                case "class" -> {
                     v.class__ = r.unsigned(0xFFFFFFFFFFFFFFFFL, "class");
-                    break;
-                case "compl":
+                }
+                case "compl" -> {
                     v.compl = r.f32("compl");
-                    break;
-                case "concept":
+                }
+                case "concept" -> {
                     v.concept = (byte) r.unsigned(255, "concept");
-                    break;
-                case "const":
+                }
+                case "const" -> {
                     Word x30 = null;
                     if (!r.nil()) {
                         x30 = Word.of((short) r.integer(-32768, 32767, "const"));
                     }
                     v.const_ = x30;
-                    break;
-                case "consteval":
+                }
+                case "consteval" -> {
                     v.consteval = Word.of((short) r.integer(-32768, 32767, "consteval"));
-                    break;
-                case "constexpr":
+                }
+                case "constexpr" -> {
                     v.constexpr = (int) r.integer(-2147483648, 2147483647, "constexpr");
-                    break;
-                case "constinit":
+                }
+                case "constinit" -> {
                     v.constinit = r.string("constinit");
-                    break;
-                case "const_cast":
+                }
+                case "const_cast" -> {
                     Boolean x31 = null;
                     if (!r.nil()) {
                         x31 = r.bool("const_cast");
                     }
                     v.const_cast = x31;
-                    break;
-                case "continue":
+                }
+                case "continue" -> {
                     v.continue_ = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "continue"));
-                    break;
-                case "co_await":
+                }
+                case "co_await" -> {
                     v.co_await = r.f64("co_await");
-                    break;
-                case "co_return":
+                }
+                case "co_return" -> {
                     v.co_return = side.of((int) r.integer(-2147483648, 2147483647, "co_return"));
-                    break;
-                case "co_yield":
+                }
+                case "co_yield" -> {
                     v.co_yield = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "co_yield");
-                    break;
-                case "decltype":
+                }
+                case "decltype" -> {
                     r.beginArray("decltype");
                     for (int i32 = 0; r.more(); i32++) {
                         r.spend(2, "decltype");
                         v.decltype.add(Word.of((short) r.integer(-32768, 32767, "decltype")));
                     }
-                    break;
-                case "default":
+                }
+                case "default" -> {
                     String x33 = null;
                     if (!r.nil()) {
                         x33 = r.string("default");
                     }
                     v.default_ = x33;
-                    break;
-                case "delete":
+                }
+                case "delete" -> {
                     v.delete = r.bytes("delete");
-                    break;
-                case "do":
+                }
+                case "do" -> {
                     r.beginObject("do");
                     for (String key34; (key34 = r.key("do")) != null;) {
                         r.spend(8, "do");
@@ -3949,75 +3949,75 @@ public class CppWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.do_.put(k35, (int) r.integer(-2147483648, 2147483647, "do"));
                     }
-                    break;
-                case "dynamic_cast":
+                }
+                case "dynamic_cast" -> {
                     v.dynamic_cast = r.decimal("dynamic_cast");
-                    break;
-                case "else":
+                }
+                case "else" -> {
                     v.else_ = r.uuid("else");
-                    break;
-                case "explicit":
+                }
+                case "explicit" -> {
                     v.explicit = r.unsigned(0xFFFFFFFFFFFFFFFFL, "explicit");
-                    break;
-                case "export":
+                }
+                case "export" -> {
                     v.export = r.f32("export");
-                    break;
-                case "extern":
+                }
+                case "extern" -> {
                     v.extern = (byte) r.unsigned(255, "extern");
-                    break;
-                case "final":
+                }
+                case "final" -> {
                     Word x36 = null;
                     if (!r.nil()) {
                         x36 = Word.of((short) r.integer(-32768, 32767, "final"));
                     }
                     v.final_ = x36;
-                    break;
-                case "for":
+                }
+                case "for" -> {
                     v.for_ = Word.of((short) r.integer(-32768, 32767, "for"));
-                    break;
-                case "friend":
+                }
+                case "friend" -> {
                     v.friend = (int) r.integer(-2147483648, 2147483647, "friend");
-                    break;
-                case "goto":
+                }
+                case "goto" -> {
                     v.goto_ = r.string("goto");
-                    break;
-                case "if":
+                }
+                case "if" -> {
                     Boolean x37 = null;
                     if (!r.nil()) {
                         x37 = r.bool("if");
                     }
                     v.if_ = x37;
-                    break;
-                case "import":
+                }
+                case "import" -> {
                     v.import_ = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "import"));
-                    break;
-                case "inline":
+                }
+                case "inline" -> {
                     v.inline = r.f64("inline");
-                    break;
-                case "int":
+                }
+                case "int" -> {
                     v.int_ = side.of((int) r.integer(-2147483648, 2147483647, "int"));
-                    break;
-                case "long":
+                }
+                case "long" -> {
                     v.long_ = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "long");
-                    break;
-                case "module":
+                }
+                case "module" -> {
                     r.beginArray("module");
                     for (int i38 = 0; r.more(); i38++) {
                         r.spend(2, "module");
                         v.module.add(Word.of((short) r.integer(-32768, 32767, "module")));
                     }
-                    break;
-                case "mutable":
+                }
+                case "mutable" -> {
                     String x39 = null;
                     if (!r.nil()) {
                         x39 = r.string("mutable");
                     }
                     v.mutable = x39;
-                    break;
-                case "namespace":
+                }
+                case "namespace" -> {
                     v.namespace = r.bytes("namespace");
-                    break;
-                case "new":
+                }
+                case "new" -> {
                     r.beginObject("new");
                     for (String key40; (key40 = r.key("new")) != null;) {
                         r.spend(8, "new");
@@ -4027,75 +4027,75 @@ public class CppWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.new_.put(k41, (int) r.integer(-2147483648, 2147483647, "new"));
                     }
-                    break;
-                case "noexcept":
+                }
+                case "noexcept" -> {
                     v.noexcept = r.decimal("noexcept");
-                    break;
-                case "not":
+                }
+                case "not" -> {
                     v.not = r.uuid("not");
-                    break;
-                case "not_eq":
+                }
+                case "not_eq" -> {
                     v.not_eq = r.unsigned(0xFFFFFFFFFFFFFFFFL, "not_eq");
-                    break;
-                case "nullptr":
+                }
+                case "nullptr" -> {
                     v.nullptr = r.f32("nullptr");
-                    break;
-                case "operator":
+                }
+                case "operator" -> {
                     v.operator = (byte) r.unsigned(255, "operator");
-                    break;
-                case "or":
+                }
+                case "or" -> {
                     Word x42 = null;
                     if (!r.nil()) {
                         x42 = Word.of((short) r.integer(-32768, 32767, "or"));
                     }
                     v.or = x42;
-                    break;
-                case "or_eq":
+                }
+                case "or_eq" -> {
                     v.or_eq = Word.of((short) r.integer(-32768, 32767, "or_eq"));
-                    break;
-                case "override":
+                }
+                case "override" -> {
                     v.override = (int) r.integer(-2147483648, 2147483647, "override");
-                    break;
-                case "private":
+                }
+                case "private" -> {
                     v.private_ = r.string("private");
-                    break;
-                case "protected":
+                }
+                case "protected" -> {
                     Boolean x43 = null;
                     if (!r.nil()) {
                         x43 = r.bool("protected");
                     }
                     v.protected_ = x43;
-                    break;
-                case "public":
+                }
+                case "public" -> {
                     v.public_ = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "public"));
-                    break;
-                case "register":
+                }
+                case "register" -> {
                     v.register = r.f64("register");
-                    break;
-                case "reinterpret_cast":
+                }
+                case "reinterpret_cast" -> {
                     v.reinterpret_cast = side.of((int) r.integer(-2147483648, 2147483647, "reinterpret_cast"));
-                    break;
-                case "requires":
+                }
+                case "requires" -> {
                     v.requires = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "requires");
-                    break;
-                case "return":
+                }
+                case "return" -> {
                     r.beginArray("return");
                     for (int i44 = 0; r.more(); i44++) {
                         r.spend(2, "return");
                         v.return_.add(Word.of((short) r.integer(-32768, 32767, "return")));
                     }
-                    break;
-                case "short":
+                }
+                case "short" -> {
                     String x45 = null;
                     if (!r.nil()) {
                         x45 = r.string("short");
                     }
                     v.short_ = x45;
-                    break;
-                case "signed":
+                }
+                case "signed" -> {
                     v.signed = r.bytes("signed");
-                    break;
-                case "sizeof":
+                }
+                case "sizeof" -> {
                     r.beginObject("sizeof");
                     for (String key46; (key46 = r.key("sizeof")) != null;) {
                         r.spend(8, "sizeof");
@@ -4105,75 +4105,75 @@ public class CppWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.sizeof.put(k47, (int) r.integer(-2147483648, 2147483647, "sizeof"));
                     }
-                    break;
-                case "static":
+                }
+                case "static" -> {
                     v.static_ = r.decimal("static");
-                    break;
-                case "static_assert":
+                }
+                case "static_assert" -> {
                     v.static_assert = r.uuid("static_assert");
-                    break;
-                case "static_cast":
+                }
+                case "static_cast" -> {
                     v.static_cast = r.unsigned(0xFFFFFFFFFFFFFFFFL, "static_cast");
-                    break;
-                case "switch":
+                }
+                case "switch" -> {
                     v.switch_ = r.f32("switch");
-                    break;
-                case "template":
+                }
+                case "template" -> {
                     v.template = (byte) r.unsigned(255, "template");
-                    break;
-                case "this":
+                }
+                case "this" -> {
                     Word x48 = null;
                     if (!r.nil()) {
                         x48 = Word.of((short) r.integer(-32768, 32767, "this"));
                     }
                     v.this_ = x48;
-                    break;
-                case "thread_local":
+                }
+                case "thread_local" -> {
                     v.thread_local = Word.of((short) r.integer(-32768, 32767, "thread_local"));
-                    break;
-                case "throw":
+                }
+                case "throw" -> {
                     v.throw_ = (int) r.integer(-2147483648, 2147483647, "throw");
-                    break;
-                case "try":
+                }
+                case "try" -> {
                     v.try_ = r.string("try");
-                    break;
-                case "typedef":
+                }
+                case "typedef" -> {
                     Boolean x49 = null;
                     if (!r.nil()) {
                         x49 = r.bool("typedef");
                     }
                     v.typedef = x49;
-                    break;
-                case "typeid":
+                }
+                case "typeid" -> {
                     v.typeid = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "typeid"));
-                    break;
-                case "typename":
+                }
+                case "typename" -> {
                     v.typename = r.f64("typename");
-                    break;
-                case "union":
+                }
+                case "union" -> {
                     v.union = side.of((int) r.integer(-2147483648, 2147483647, "union"));
-                    break;
-                case "unsigned":
+                }
+                case "unsigned" -> {
                     v.unsigned = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "unsigned");
-                    break;
-                case "using":
+                }
+                case "using" -> {
                     r.beginArray("using");
                     for (int i50 = 0; r.more(); i50++) {
                         r.spend(2, "using");
                         v.using.add(Word.of((short) r.integer(-32768, 32767, "using")));
                     }
-                    break;
-                case "virtual":
+                }
+                case "virtual" -> {
                     String x51 = null;
                     if (!r.nil()) {
                         x51 = r.string("virtual");
                     }
                     v.virtual = x51;
-                    break;
-                case "void":
+                }
+                case "void" -> {
                     v.void_ = r.bytes("void");
-                    break;
-                case "volatile":
+                }
+                case "volatile" -> {
                     r.beginObject("volatile");
                     for (String key52; (key52 = r.key("volatile")) != null;) {
                         r.spend(8, "volatile");
@@ -4183,75 +4183,75 @@ public class CppWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.volatile_.put(k53, (int) r.integer(-2147483648, 2147483647, "volatile"));
                     }
-                    break;
-                case "wchar_t":
+                }
+                case "wchar_t" -> {
                     v.wchar_t = r.decimal("wchar_t");
-                    break;
-                case "while":
+                }
+                case "while" -> {
                     v.while_ = r.uuid("while");
-                    break;
-                case "xor":
+                }
+                case "xor" -> {
                     v.xor = r.unsigned(0xFFFFFFFFFFFFFFFFL, "xor");
-                    break;
-                case "xor_eq":
+                }
+                case "xor_eq" -> {
                     v.xor_eq = r.f32("xor_eq");
-                    break;
-                case "assert":
+                }
+                case "assert" -> {
                     v.assert_ = (byte) r.unsigned(255, "assert");
-                    break;
-                case "errno":
+                }
+                case "errno" -> {
                     Word x54 = null;
                     if (!r.nil()) {
                         x54 = Word.of((short) r.integer(-32768, 32767, "errno"));
                     }
                     v.errno = x54;
-                    break;
-                case "EOF":
+                }
+                case "EOF" -> {
                     v.EOF = Word.of((short) r.integer(-32768, 32767, "EOF"));
-                    break;
-                case "NULL":
+                }
+                case "NULL" -> {
                     v.NULL = (int) r.integer(-2147483648, 2147483647, "NULL");
-                    break;
-                case "stdin":
+                }
+                case "stdin" -> {
                     v.stdin = r.string("stdin");
-                    break;
-                case "stdout":
+                }
+                case "stdout" -> {
                     Boolean x55 = null;
                     if (!r.nil()) {
                         x55 = r.bool("stdout");
                     }
                     v.stdout = x55;
-                    break;
-                case "stderr":
+                }
+                case "stderr" -> {
                     v.stderr = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "stderr"));
-                    break;
-                case "offsetof":
+                }
+                case "offsetof" -> {
                     v.offsetof = r.f64("offsetof");
-                    break;
-                case "std":
+                }
+                case "std" -> {
                     v.std_ = side.of((int) r.integer(-2147483648, 2147483647, "std"));
-                    break;
-                case "FBE":
+                }
+                case "FBE" -> {
                     v.FBE_ = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "FBE");
-                    break;
-                case "int8_t":
+                }
+                case "int8_t" -> {
                     r.beginArray("int8_t");
                     for (int i56 = 0; r.more(); i56++) {
                         r.spend(2, "int8_t");
                         v.int8_t.add(Word.of((short) r.integer(-32768, 32767, "int8_t")));
                     }
-                    break;
-                case "uint8_t":
+                }
+                case "uint8_t" -> {
                     String x57 = null;
                     if (!r.nil()) {
                         x57 = r.string("uint8_t");
                     }
                     v.uint8_t = x57;
-                    break;
-                case "int16_t":
+                }
+                case "int16_t" -> {
                     v.int16_t = r.bytes("int16_t");
-                    break;
-                case "uint16_t":
+                }
+                case "uint16_t" -> {
                     r.beginObject("uint16_t");
                     for (String key58; (key58 = r.key("uint16_t")) != null;) {
                         r.spend(8, "uint16_t");
@@ -4261,57 +4261,55 @@ public class CppWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.uint16_t.put(k59, (int) r.integer(-2147483648, 2147483647, "uint16_t"));
                     }
-                    break;
-                case "int32_t":
+                }
+                case "int32_t" -> {
                     v.int32_t_ = r.decimal("int32_t");
-                    break;
-                case "uint32_t":
+                }
+                case "uint32_t" -> {
                     v.uint32_t = r.uuid("uint32_t");
-                    break;
-                case "int64_t":
+                }
+                case "int64_t" -> {
                     v.int64_t = r.unsigned(0xFFFFFFFFFFFFFFFFL, "int64_t");
-                    break;
-                case "uint64_t":
+                }
+                case "uint64_t" -> {
                     v.uint64_t = r.f32("uint64_t");
-                    break;
-                case "size_t":
+                }
+                case "size_t" -> {
                     v.size_t_ = (byte) r.unsigned(255, "size_t");
-                    break;
-                case "ptrdiff_t":
+                }
+                case "ptrdiff_t" -> {
                     Word x60 = null;
                     if (!r.nil()) {
                         x60 = Word.of((short) r.integer(-32768, 32767, "ptrdiff_t"));
                     }
                     v.ptrdiff_t = x60;
-                    break;
-                case "nullptr_t":
+                }
+                case "nullptr_t" -> {
                     v.nullptr_t = Word.of((short) r.integer(-32768, 32767, "nullptr_t"));
-                    break;
-                case "linux":
+                }
+                case "linux" -> {
                     v.linux = (int) r.integer(-2147483648, 2147483647, "linux");
-                    break;
-                case "unix":
+                }
+                case "unix" -> {
                     v.unix = r.string("unix");
-                    break;
-                case "BUFSIZ":
+                }
+                case "BUFSIZ" -> {
                     Boolean x61 = null;
                     if (!r.nil()) {
                         x61 = r.bool("BUFSIZ");
                     }
                     v.BUFSIZ = x61;
-                    break;
-                case "INT32_MAX":
+                }
+                case "INT32_MAX" -> {
                     v.INT32_MAX = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "INT32_MAX"));
-                    break;
-                case "CHAR_BIT":
+                }
+                case "CHAR_BIT" -> {
                     v.CHAR_BIT = r.f64("CHAR_BIT");
-                    break;
-                case "EINVAL":
+                }
+                case "EINVAL" -> {
                     v.EINVAL = side.of((int) r.integer(-2147483648, 2147483647, "EINVAL"));
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

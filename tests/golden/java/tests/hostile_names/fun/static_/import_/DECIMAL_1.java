@@ -310,12 +310,10 @@ public class DECIMAL_1 implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "DECIMAL_1":
+                case "DECIMAL_1" -> {
                     v.DECIMAL_1_ = (int) r.integer(-2147483648, 2147483647, "DECIMAL_1");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Decimal implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Decimal":
+                case "Decimal" -> {
                     v.Decimal_ = (int) r.integer(-2147483648, 2147483647, "Decimal");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

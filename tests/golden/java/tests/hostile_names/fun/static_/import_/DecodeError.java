@@ -310,12 +310,10 @@ public class DecodeError implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "DecodeError":
+                case "DecodeError" -> {
                     v.DecodeError_ = (int) r.integer(-2147483648, 2147483647, "DecodeError");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -371,24 +371,22 @@ public class Derived extends Order {
         r.beginStruct(18);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "side":
+                case "side" -> {
                     v.side_ = (int) r.integer(-2147483648, 2147483647, "side");
-                    break;
-                case "s":
+                }
+                case "s" -> {
                     v.s = side.of((int) r.integer(-2147483648, 2147483647, "s"));
-                    break;
-                case "range":
+                }
+                case "range" -> {
                     v.range_ = range.of((int) r.integer(-2147483648, 2147483647, "range"));
-                    break;
-                case "Word":
+                }
+                case "Word" -> {
                     v.Word_ = Word.of((short) r.integer(-32768, 32767, "Word"));
-                    break;
-                case "side_":
+                }
+                case "side_" -> {
                     v.side__ = range.of((int) r.integer(-2147483648, 2147483647, "side_"));
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Error implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Error":
+                case "Error" -> {
                     v.Error_ = (int) r.integer(-2147483648, 2147483647, "Error");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

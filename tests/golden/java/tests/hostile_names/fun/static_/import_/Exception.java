@@ -310,12 +310,10 @@ public class Exception implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Exception":
+                case "Exception" -> {
                     v.Exception_ = (int) r.integer(-2147483648, 2147483647, "Exception");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

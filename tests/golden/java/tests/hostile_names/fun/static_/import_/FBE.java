@@ -310,12 +310,10 @@ public class FBE implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "FBE":
+                case "FBE" -> {
                     v.FBE_ = (int) r.integer(-2147483648, 2147483647, "FBE");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

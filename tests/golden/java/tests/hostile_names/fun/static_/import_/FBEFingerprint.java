@@ -310,12 +310,10 @@ public class FBEFingerprint implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "FBEFingerprint":
+                case "FBEFingerprint" -> {
                     v.FBEFingerprint_ = (int) r.integer(-2147483648, 2147483647, "FBEFingerprint");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

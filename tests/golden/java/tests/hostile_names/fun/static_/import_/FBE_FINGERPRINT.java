@@ -310,12 +310,10 @@ public class FBE_FINGERPRINT implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "FBE_FINGERPRINT":
+                case "FBE_FINGERPRINT" -> {
                     v.FBE_FINGERPRINT_ = (int) r.integer(-2147483648, 2147483647, "FBE_FINGERPRINT");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class FINGERPRINT implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "FINGERPRINT":
+                case "FINGERPRINT" -> {
                     v.FINGERPRINT_ = (int) r.integer(-2147483648, 2147483647, "FINGERPRINT");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Fbe_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Fbe":
+                case "Fbe" -> {
                     v.Fbe__ = (int) r.integer(-2147483648, 2147483647, "Fbe");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

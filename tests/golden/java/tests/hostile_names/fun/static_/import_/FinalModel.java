@@ -310,12 +310,10 @@ public class FinalModel implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "FinalModel":
+                case "FinalModel" -> {
                     v.FinalModel_ = (int) r.integer(-2147483648, 2147483647, "FinalModel");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -1031,52 +1031,52 @@ public class GoMembers implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(129);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "FBEKey":
+                case "FBEKey" -> {
                     v.FBEKey = Word.of((short) r.integer(-32768, 32767, "FBEKey"));
-                    break;
-                case "FBEKeyCompare":
+                }
+                case "FBEKeyCompare" -> {
                     v.FBEKeyCompare = (int) r.integer(-2147483648, 2147483647, "FBEKeyCompare");
-                    break;
-                case "Reset":
+                }
+                case "Reset" -> {
                     v.Reset = r.string("Reset");
-                    break;
-                case "MarshalFBE":
+                }
+                case "MarshalFBE" -> {
                     Boolean x5 = null;
                     if (!r.nil()) {
                         x5 = r.bool("MarshalFBE");
                     }
                     v.MarshalFBE = x5;
-                    break;
-                case "UnmarshalFBE":
+                }
+                case "UnmarshalFBE" -> {
                     v.UnmarshalFBE = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "UnmarshalFBE"));
-                    break;
-                case "AppendFBE":
+                }
+                case "AppendFBE" -> {
                     v.AppendFBE = r.f64("AppendFBE");
-                    break;
-                case "ReadFBE":
+                }
+                case "ReadFBE" -> {
                     v.ReadFBE = side.of((int) r.integer(-2147483648, 2147483647, "ReadFBE"));
-                    break;
-                case "FBEWrite":
+                }
+                case "FBEWrite" -> {
                     v.FBEWrite = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "FBEWrite");
-                    break;
-                case "FBERead":
+                }
+                case "FBERead" -> {
                     r.beginArray("FBERead");
                     for (int i6 = 0; r.more(); i6++) {
                         r.spend(2, "FBERead");
                         v.FBERead.add(Word.of((short) r.integer(-32768, 32767, "FBERead")));
                     }
-                    break;
-                case "MarshalFinal":
+                }
+                case "MarshalFinal" -> {
                     String x7 = null;
                     if (!r.nil()) {
                         x7 = r.string("MarshalFinal");
                     }
                     v.MarshalFinal = x7;
-                    break;
-                case "UnmarshalFinal":
+                }
+                case "UnmarshalFinal" -> {
                     v.UnmarshalFinal = r.bytes("UnmarshalFinal");
-                    break;
-                case "AppendFinal":
+                }
+                case "AppendFinal" -> {
                     r.beginObject("AppendFinal");
                     for (String key8; (key8 = r.key("AppendFinal")) != null;) {
                         r.spend(8, "AppendFinal");
@@ -1086,57 +1086,55 @@ public class GoMembers implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.AppendFinal.put(k9, (int) r.integer(-2147483648, 2147483647, "AppendFinal"));
                     }
-                    break;
-                case "ReadFinal":
+                }
+                case "ReadFinal" -> {
                     v.ReadFinal = r.decimal("ReadFinal");
-                    break;
-                case "FBEWriteFinal":
+                }
+                case "FBEWriteFinal" -> {
                     v.FBEWriteFinal = r.uuid("FBEWriteFinal");
-                    break;
-                case "FBEReadFinal":
+                }
+                case "FBEReadFinal" -> {
                     v.FBEReadFinal = r.unsigned(0xFFFFFFFFFFFFFFFFL, "FBEReadFinal");
-                    break;
-                case "MarshalJSON":
+                }
+                case "MarshalJSON" -> {
                     v.MarshalJSON = r.f32("MarshalJSON");
-                    break;
-                case "UnmarshalJSON":
+                }
+                case "UnmarshalJSON" -> {
                     v.UnmarshalJSON = (byte) r.unsigned(255, "UnmarshalJSON");
-                    break;
-                case "AppendJSON":
+                }
+                case "AppendJSON" -> {
                     Word x10 = null;
                     if (!r.nil()) {
                         x10 = Word.of((short) r.integer(-32768, 32767, "AppendJSON"));
                     }
                     v.AppendJSON = x10;
-                    break;
-                case "ReadJSON":
+                }
+                case "ReadJSON" -> {
                     v.ReadJSON = Word.of((short) r.integer(-32768, 32767, "ReadJSON"));
-                    break;
-                case "FBEWriteJSON":
+                }
+                case "FBEWriteJSON" -> {
                     v.FBEWriteJSON = (int) r.integer(-2147483648, 2147483647, "FBEWriteJSON");
-                    break;
-                case "FBEReadJSON":
+                }
+                case "FBEReadJSON" -> {
                     v.FBEReadJSON = r.string("FBEReadJSON");
-                    break;
-                case "FBEWriteText":
+                }
+                case "FBEWriteText" -> {
                     Boolean x11 = null;
                     if (!r.nil()) {
                         x11 = r.bool("FBEWriteText");
                     }
                     v.FBEWriteText = x11;
-                    break;
-                case "TypeID":
+                }
+                case "TypeID" -> {
                     v.TypeID = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "TypeID"));
-                    break;
-                case "Verify":
+                }
+                case "Verify" -> {
                     v.Verify = r.f64("Verify");
-                    break;
-                case "VerifyFinal":
+                }
+                case "VerifyFinal" -> {
                     v.VerifyFinal = side.of((int) r.integer(-2147483648, 2147483647, "VerifyFinal"));
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

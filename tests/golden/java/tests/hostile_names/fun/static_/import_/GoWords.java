@@ -1461,52 +1461,52 @@ public class GoWords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(202);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "chan":
+                case "chan" -> {
                     v.chan = Word.of((short) r.integer(-32768, 32767, "chan"));
-                    break;
-                case "defer":
+                }
+                case "defer" -> {
                     v.defer = (int) r.integer(-2147483648, 2147483647, "defer");
-                    break;
-                case "fallthrough":
+                }
+                case "fallthrough" -> {
                     v.fallthrough = r.string("fallthrough");
-                    break;
-                case "func":
+                }
+                case "func" -> {
                     Boolean x9 = null;
                     if (!r.nil()) {
                         x9 = r.bool("func");
                     }
                     v.func = x9;
-                    break;
-                case "go":
+                }
+                case "go" -> {
                     v.go = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "go"));
-                    break;
-                case "interface":
+                }
+                case "interface" -> {
                     v.interface_ = r.f64("interface");
-                    break;
-                case "map":
+                }
+                case "map" -> {
                     v.map = side.of((int) r.integer(-2147483648, 2147483647, "map"));
-                    break;
-                case "package":
+                }
+                case "package" -> {
                     v.package_ = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "package");
-                    break;
-                case "range":
+                }
+                case "range" -> {
                     r.beginArray("range");
                     for (int i10 = 0; r.more(); i10++) {
                         r.spend(2, "range");
                         v.range_.add(Word.of((short) r.integer(-32768, 32767, "range")));
                     }
-                    break;
-                case "select":
+                }
+                case "select" -> {
                     String x11 = null;
                     if (!r.nil()) {
                         x11 = r.string("select");
                     }
                     v.select = x11;
-                    break;
-                case "type":
+                }
+                case "type" -> {
                     v.type = r.bytes("type");
-                    break;
-                case "var":
+                }
+                case "var" -> {
                     r.beginObject("var");
                     for (String key12; (key12 = r.key("var")) != null;) {
                         r.spend(8, "var");
@@ -1516,75 +1516,75 @@ public class GoWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.var_.put(k13, (int) r.integer(-2147483648, 2147483647, "var"));
                     }
-                    break;
-                case "any":
+                }
+                case "any" -> {
                     v.any = r.decimal("any");
-                    break;
-                case "error":
+                }
+                case "error" -> {
                     v.error = r.uuid("error");
-                    break;
-                case "rune":
+                }
+                case "rune" -> {
                     v.rune = r.unsigned(0xFFFFFFFFFFFFFFFFL, "rune");
-                    break;
-                case "uint":
+                }
+                case "uint" -> {
                     v.uint = r.f32("uint");
-                    break;
-                case "nil":
+                }
+                case "nil" -> {
                     v.nil = (byte) r.unsigned(255, "nil");
-                    break;
-                case "iota":
+                }
+                case "iota" -> {
                     Word x14 = null;
                     if (!r.nil()) {
                         x14 = Word.of((short) r.integer(-32768, 32767, "iota"));
                     }
                     v.iota = x14;
-                    break;
-                case "cap":
+                }
+                case "cap" -> {
                     v.cap = Word.of((short) r.integer(-32768, 32767, "cap"));
-                    break;
-                case "make":
+                }
+                case "make" -> {
                     v.make = (int) r.integer(-2147483648, 2147483647, "make");
-                    break;
-                case "append":
+                }
+                case "append" -> {
                     v.append = r.string("append");
-                    break;
-                case "copy":
+                }
+                case "copy" -> {
                     Boolean x15 = null;
                     if (!r.nil()) {
                         x15 = r.bool("copy");
                     }
                     v.copy = x15;
-                    break;
-                case "panic":
+                }
+                case "panic" -> {
                     v.panic = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "panic"));
-                    break;
-                case "recover":
+                }
+                case "recover" -> {
                     v.recover = r.f64("recover");
-                    break;
-                case "println":
+                }
+                case "println" -> {
                     v.println = side.of((int) r.integer(-2147483648, 2147483647, "println"));
-                    break;
-                case "complex":
+                }
+                case "complex" -> {
                     v.complex = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "complex");
-                    break;
-                case "real":
+                }
+                case "real" -> {
                     r.beginArray("real");
                     for (int i16 = 0; r.more(); i16++) {
                         r.spend(2, "real");
                         v.real.add(Word.of((short) r.integer(-32768, 32767, "real")));
                     }
-                    break;
-                case "imag":
+                }
+                case "imag" -> {
                     String x17 = null;
                     if (!r.nil()) {
                         x17 = r.string("imag");
                     }
                     v.imag = x17;
-                    break;
-                case "close":
+                }
+                case "close" -> {
                     v.close = r.bytes("close");
-                    break;
-                case "min":
+                }
+                case "min" -> {
                     r.beginObject("min");
                     for (String key18; (key18 = r.key("min")) != null;) {
                         r.spend(8, "min");
@@ -1594,38 +1594,36 @@ public class GoWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.min.put(k19, (int) r.integer(-2147483648, 2147483647, "min"));
                     }
-                    break;
-                case "max":
+                }
+                case "max" -> {
                     v.max = r.decimal("max");
-                    break;
-                case "clear":
+                }
+                case "clear" -> {
                     v.clear = r.uuid("clear");
-                    break;
-                case "uintptr":
+                }
+                case "uintptr" -> {
                     v.uintptr = r.unsigned(0xFFFFFFFFFFFFFFFFL, "uintptr");
-                    break;
-                case "float32":
+                }
+                case "float32" -> {
                     v.float32 = r.f32("float32");
-                    break;
-                case "float64":
+                }
+                case "float64" -> {
                     v.float64 = (byte) r.unsigned(255, "float64");
-                    break;
-                case "complex64":
+                }
+                case "complex64" -> {
                     Word x20 = null;
                     if (!r.nil()) {
                         x20 = Word.of((short) r.integer(-32768, 32767, "complex64"));
                     }
                     v.complex64 = x20;
-                    break;
-                case "complex128":
+                }
+                case "complex128" -> {
                     v.complex128 = Word.of((short) r.integer(-32768, 32767, "complex128"));
-                    break;
-                case "comparable":
+                }
+                case "comparable" -> {
                     v.comparable = (int) r.integer(-2147483648, 2147483647, "comparable");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

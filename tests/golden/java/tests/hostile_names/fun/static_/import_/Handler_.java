@@ -310,12 +310,10 @@ public class Handler_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Handler":
+                case "Handler" -> {
                     v.Handler__ = (int) r.integer(-2147483648, 2147483647, "Handler");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -4870,660 +4870,658 @@ public class Hostile implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen81 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Order":
+                case "Order" -> {
                     seen1 = true;
                     try {
                         Order.fbeReadJson(r, v.Order_);
                     } catch (DecodeException e) {
                         throw e.at("Order");
                     }
-                    break;
-                case "CppWords":
+                }
+                case "CppWords" -> {
                     seen2 = true;
                     try {
                         CppWords.fbeReadJson(r, v.CppWords_);
                     } catch (DecodeException e) {
                         throw e.at("CppWords");
                     }
-                    break;
-                case "PythonWords":
+                }
+                case "PythonWords" -> {
                     seen3 = true;
                     try {
                         PythonWords.fbeReadJson(r, v.PythonWords_);
                     } catch (DecodeException e) {
                         throw e.at("PythonWords");
                     }
-                    break;
-                case "GoWords":
+                }
+                case "GoWords" -> {
                     seen4 = true;
                     try {
                         GoWords.fbeReadJson(r, v.GoWords_);
                     } catch (DecodeException e) {
                         throw e.at("GoWords");
                     }
-                    break;
-                case "JavaWords":
+                }
+                case "JavaWords" -> {
                     seen5 = true;
                     try {
                         JavaWords.fbeReadJson(r, v.JavaWords_);
                     } catch (DecodeException e) {
                         throw e.at("JavaWords");
                     }
-                    break;
-                case "KotlinWords":
+                }
+                case "KotlinWords" -> {
                     seen6 = true;
                     try {
                         KotlinWords.fbeReadJson(r, v.KotlinWords_);
                     } catch (DecodeException e) {
                         throw e.at("KotlinWords");
                     }
-                    break;
-                case "JsWords":
+                }
+                case "JsWords" -> {
                     seen7 = true;
                     try {
                         JsWords.fbeReadJson(r, v.JsWords_);
                     } catch (DecodeException e) {
                         throw e.at("JsWords");
                     }
-                    break;
-                case "RustWords":
+                }
+                case "RustWords" -> {
                     seen8 = true;
                     try {
                         RustWords.fbeReadJson(r, v.RustWords_);
                     } catch (DecodeException e) {
                         throw e.at("RustWords");
                     }
-                    break;
-                case "CSharpWords":
+                }
+                case "CSharpWords" -> {
                     seen9 = true;
                     try {
                         CSharpWords.fbeReadJson(r, v.CSharpWords_);
                     } catch (DecodeException e) {
                         throw e.at("CSharpWords");
                     }
-                    break;
-                case "RubyWords":
+                }
+                case "RubyWords" -> {
                     seen10 = true;
                     try {
                         RubyWords.fbeReadJson(r, v.RubyWords_);
                     } catch (DecodeException e) {
                         throw e.at("RubyWords");
                     }
-                    break;
-                case "CppMembers":
+                }
+                case "CppMembers" -> {
                     seen11 = true;
                     try {
                         CppMembers.fbeReadJson(r, v.CppMembers_);
                     } catch (DecodeException e) {
                         throw e.at("CppMembers");
                     }
-                    break;
-                case "PythonMembers":
+                }
+                case "PythonMembers" -> {
                     seen12 = true;
                     try {
                         PythonMembers.fbeReadJson(r, v.PythonMembers_);
                     } catch (DecodeException e) {
                         throw e.at("PythonMembers");
                     }
-                    break;
-                case "GoMembers":
+                }
+                case "GoMembers" -> {
                     seen13 = true;
                     try {
                         GoMembers.fbeReadJson(r, v.GoMembers_);
                     } catch (DecodeException e) {
                         throw e.at("GoMembers");
                     }
-                    break;
-                case "JvmMembers":
+                }
+                case "JvmMembers" -> {
                     seen14 = true;
                     try {
                         JvmMembers.fbeReadJson(r, v.JvmMembers_);
                     } catch (DecodeException e) {
                         throw e.at("JvmMembers");
                     }
-                    break;
-                case "JsMembers":
+                }
+                case "JsMembers" -> {
                     seen15 = true;
                     try {
                         JsMembers.fbeReadJson(r, v.JsMembers_);
                     } catch (DecodeException e) {
                         throw e.at("JsMembers");
                     }
-                    break;
-                case "RuntimeNames":
+                }
+                case "RuntimeNames" -> {
                     seen16 = true;
                     try {
                         RuntimeNames.fbeReadJson(r, v.RuntimeNames_);
                     } catch (DecodeException e) {
                         throw e.at("RuntimeNames");
                     }
-                    break;
-                case "class":
+                }
+                case "class" -> {
                     seen17 = true;
                     try {
                         class_.fbeReadJson(r, v.class__);
                     } catch (DecodeException e) {
                         throw e.at("class");
                     }
-                    break;
-                case "Object":
+                }
+                case "Object" -> {
                     seen18 = true;
                     try {
                         Object_.fbeReadJson(r, v.Object__);
                     } catch (DecodeException e) {
                         throw e.at("Object");
                     }
-                    break;
-                case "String":
+                }
+                case "String" -> {
                     seen19 = true;
                     try {
                         String_.fbeReadJson(r, v.String__);
                     } catch (DecodeException e) {
                         throw e.at("String");
                     }
-                    break;
-                case "List":
+                }
+                case "List" -> {
                     seen20 = true;
                     try {
                         List_.fbeReadJson(r, v.List__);
                     } catch (DecodeException e) {
                         throw e.at("List");
                     }
-                    break;
-                case "Map":
+                }
+                case "Map" -> {
                     seen21 = true;
                     try {
                         Map_.fbeReadJson(r, v.Map__);
                     } catch (DecodeException e) {
                         throw e.at("Map");
                     }
-                    break;
-                case "Model":
+                }
+                case "Model" -> {
                     seen22 = true;
                     try {
                         Model.fbeReadJson(r, v.Model_);
                     } catch (DecodeException e) {
                         throw e.at("Model");
                     }
-                    break;
-                case "FinalModel":
+                }
+                case "FinalModel" -> {
                     seen23 = true;
                     try {
                         FinalModel.fbeReadJson(r, v.FinalModel_);
                     } catch (DecodeException e) {
                         throw e.at("FinalModel");
                     }
-                    break;
-                case "Buffer":
+                }
+                case "Buffer" -> {
                     seen24 = true;
                     try {
                         Buffer.fbeReadJson(r, v.Buffer_);
                     } catch (DecodeException e) {
                         throw e.at("Buffer");
                     }
-                    break;
-                case "Reader":
+                }
+                case "Reader" -> {
                     seen25 = true;
                     try {
                         Reader_.fbeReadJson(r, v.Reader__);
                     } catch (DecodeException e) {
                         throw e.at("Reader");
                     }
-                    break;
-                case "Writer":
+                }
+                case "Writer" -> {
                     seen26 = true;
                     try {
                         Writer_.fbeReadJson(r, v.Writer__);
                     } catch (DecodeException e) {
                         throw e.at("Writer");
                     }
-                    break;
-                case "Limits":
+                }
+                case "Limits" -> {
                     seen27 = true;
                     try {
                         Limits_.fbeReadJson(r, v.Limits__);
                     } catch (DecodeException e) {
                         throw e.at("Limits");
                     }
-                    break;
-                case "DecodeError":
+                }
+                case "DecodeError" -> {
                     seen28 = true;
                     try {
                         DecodeError.fbeReadJson(r, v.DecodeError_);
                     } catch (DecodeException e) {
                         throw e.at("DecodeError");
                     }
-                    break;
-                case "DecodeException":
+                }
+                case "DecodeException" -> {
                     seen29 = true;
                     try {
                         DecodeException_.fbeReadJson(r, v.DecodeException__);
                     } catch (DecodeException e) {
                         throw e.at("DecodeException");
                     }
-                    break;
-                case "Decimal":
+                }
+                case "Decimal" -> {
                     seen30 = true;
                     try {
                         Decimal.fbeReadJson(r, v.Decimal_);
                     } catch (DecodeException e) {
                         throw e.at("Decimal");
                     }
-                    break;
-                case "Uuid":
+                }
+                case "Uuid" -> {
                     seen31 = true;
                     try {
                         Uuid.fbeReadJson(r, v.Uuid_);
                     } catch (DecodeException e) {
                         throw e.at("Uuid");
                     }
-                    break;
-                case "UUID":
+                }
+                case "UUID" -> {
                     seen32 = true;
                     try {
                         UUID_.fbeReadJson(r, v.UUID__);
                     } catch (DecodeException e) {
                         throw e.at("UUID");
                     }
-                    break;
-                case "Timestamp":
+                }
+                case "Timestamp" -> {
                     seen33 = true;
                     try {
                         Timestamp.fbeReadJson(r, v.Timestamp_);
                     } catch (DecodeException e) {
                         throw e.at("Timestamp");
                     }
-                    break;
-                case "Sender":
+                }
+                case "Sender" -> {
                     seen34 = true;
                     try {
                         Sender_.fbeReadJson(r, v.Sender__);
                     } catch (DecodeException e) {
                         throw e.at("Sender");
                     }
-                    break;
-                case "Receiver":
+                }
+                case "Receiver" -> {
                     seen35 = true;
                     try {
                         Receiver_.fbeReadJson(r, v.Receiver__);
                     } catch (DecodeException e) {
                         throw e.at("Receiver");
                     }
-                    break;
-                case "Client":
+                }
+                case "Client" -> {
                     seen36 = true;
                     try {
                         Client_.fbeReadJson(r, v.Client__);
                     } catch (DecodeException e) {
                         throw e.at("Client");
                     }
-                    break;
-                case "Proxy":
+                }
+                case "Proxy" -> {
                     seen37 = true;
                     try {
                         Proxy_.fbeReadJson(r, v.Proxy__);
                     } catch (DecodeException e) {
                         throw e.at("Proxy");
                     }
-                    break;
-                case "Handler":
+                }
+                case "Handler" -> {
                     seen38 = true;
                     try {
                         Handler_.fbeReadJson(r, v.Handler__);
                     } catch (DecodeException e) {
                         throw e.at("Handler");
                     }
-                    break;
-                case "fbe":
+                }
+                case "fbe" -> {
                     seen39 = true;
                     try {
                         fbe.fbeReadJson(r, v.fbe_);
                     } catch (DecodeException e) {
                         throw e.at("fbe");
                     }
-                    break;
-                case "FBE":
+                }
+                case "FBE" -> {
                     seen40 = true;
                     try {
                         FBE.fbeReadJson(r, v.FBE_);
                     } catch (DecodeException e) {
                         throw e.at("FBE");
                     }
-                    break;
-                case "std":
+                }
+                case "std" -> {
                     seen41 = true;
                     try {
                         std.fbeReadJson(r, v.std_);
                     } catch (DecodeException e) {
                         throw e.at("std");
                     }
-                    break;
-                case "Companion":
+                }
+                case "Companion" -> {
                     seen42 = true;
                     try {
                         Companion.fbeReadJson(r, v.Companion_);
                     } catch (DecodeException e) {
                         throw e.at("Companion");
                     }
-                    break;
-                case "Any":
+                }
+                case "Any" -> {
                     seen43 = true;
                     try {
                         Any.fbeReadJson(r, v.Any_);
                     } catch (DecodeException e) {
                         throw e.at("Any");
                     }
-                    break;
-                case "Self":
+                }
+                case "Self" -> {
                     seen44 = true;
                     try {
                         Self.fbeReadJson(r, v.Self_);
                     } catch (DecodeException e) {
                         throw e.at("Self");
                     }
-                    break;
-                case "self":
+                }
+                case "self" -> {
                     seen45 = true;
                     try {
                         self.fbeReadJson(r, v.self_);
                     } catch (DecodeException e) {
                         throw e.at("self");
                     }
-                    break;
-                case "None":
+                }
+                case "None" -> {
                     seen46 = true;
                     try {
                         None.fbeReadJson(r, v.None_);
                     } catch (DecodeException e) {
                         throw e.at("None");
                     }
-                    break;
-                case "Option":
+                }
+                case "Option" -> {
                     seen47 = true;
                     try {
                         Option.fbeReadJson(r, v.Option_);
                     } catch (DecodeException e) {
                         throw e.at("Option");
                     }
-                    break;
-                case "Result":
+                }
+                case "Result" -> {
                     seen48 = true;
                     try {
                         Result.fbeReadJson(r, v.Result_);
                     } catch (DecodeException e) {
                         throw e.at("Result");
                     }
-                    break;
-                case "Vec":
+                }
+                case "Vec" -> {
                     seen49 = true;
                     try {
                         Vec.fbeReadJson(r, v.Vec_);
                     } catch (DecodeException e) {
                         throw e.at("Vec");
                     }
-                    break;
-                case "Box":
+                }
+                case "Box" -> {
                     seen50 = true;
                     try {
                         Box.fbeReadJson(r, v.Box_);
                     } catch (DecodeException e) {
                         throw e.at("Box");
                     }
-                    break;
-                case "Error":
+                }
+                case "Error" -> {
                     seen51 = true;
                     try {
                         Error.fbeReadJson(r, v.Error_);
                     } catch (DecodeException e) {
                         throw e.at("Error");
                     }
-                    break;
-                case "Exception":
+                }
+                case "Exception" -> {
                     seen52 = true;
                     try {
                         Exception.fbeReadJson(r, v.Exception_);
                     } catch (DecodeException e) {
                         throw e.at("Exception");
                     }
-                    break;
-                case "Text":
+                }
+                case "Text" -> {
                     seen53 = true;
                     try {
                         Text_.fbeReadJson(r, v.Text__);
                     } catch (DecodeException e) {
                         throw e.at("Text");
                     }
-                    break;
-                case "JsonWriter":
+                }
+                case "JsonWriter" -> {
                     seen54 = true;
                     try {
                         JsonWriter_.fbeReadJson(r, v.JsonWriter__);
                     } catch (DecodeException e) {
                         throw e.at("JsonWriter");
                     }
-                    break;
-                case "int32_t":
+                }
+                case "int32_t" -> {
                     seen55 = true;
                     try {
                         int32_t.fbeReadJson(r, v.int32_t_);
                     } catch (DecodeException e) {
                         throw e.at("int32_t");
                     }
-                    break;
-                case "size_t":
+                }
+                case "size_t" -> {
                     seen56 = true;
                     try {
                         size_t.fbeReadJson(r, v.size_t_);
                     } catch (DecodeException e) {
                         throw e.at("size_t");
                     }
-                    break;
-                case "list":
+                }
+                case "list" -> {
                     seen57 = true;
                     try {
                         list.fbeReadJson(r, v.list_);
                     } catch (DecodeException e) {
                         throw e.at("list");
                     }
-                    break;
-                case "object":
+                }
+                case "object" -> {
                     seen58 = true;
                     try {
                         object.fbeReadJson(r, v.object_);
                     } catch (DecodeException e) {
                         throw e.at("object");
                     }
-                    break;
-                case "v":
+                }
+                case "v" -> {
                     seen59 = true;
                     try {
                         v_.fbeReadJson(r, v.v);
                     } catch (DecodeException e) {
                         throw e.at("v");
                     }
-                    break;
-                case "r":
+                }
+                case "r" -> {
                     seen60 = true;
                     try {
                         r_.fbeReadJson(r, v.r);
                     } catch (DecodeException e) {
                         throw e.at("r");
                     }
-                    break;
-                case "w":
+                }
+                case "w" -> {
                     seen61 = true;
                     try {
                         w_.fbeReadJson(r, v.w);
                     } catch (DecodeException e) {
                         throw e.at("w");
                     }
-                    break;
-                case "SideBuy":
+                }
+                case "SideBuy" -> {
                     seen62 = true;
                     try {
                         SideBuy.fbeReadJson(r, v.SideBuy_);
                     } catch (DecodeException e) {
                         throw e.at("SideBuy");
                     }
-                    break;
-                case "OrderKey":
+                }
+                case "OrderKey" -> {
                     seen63 = true;
                     try {
                         OrderKey.fbeReadJson(r, v.OrderKey_);
                     } catch (DecodeException e) {
                         throw e.at("OrderKey");
                     }
-                    break;
-                case "textOfside":
+                }
+                case "textOfside" -> {
                     seen64 = true;
                     try {
                         textOfside.fbeReadJson(r, v.textOfside_);
                     } catch (DecodeException e) {
                         throw e.at("textOfside");
                     }
-                    break;
-                case "DECIMAL_1":
+                }
+                case "DECIMAL_1" -> {
                     seen65 = true;
                     try {
                         DECIMAL_1.fbeReadJson(r, v.DECIMAL_1_);
                     } catch (DecodeException e) {
                         throw e.at("DECIMAL_1");
                     }
-                    break;
-                case "OrderModel":
+                }
+                case "OrderModel" -> {
                     seen66 = true;
                     try {
                         OrderModel.fbeReadJson(r, v.OrderModel_);
                     } catch (DecodeException e) {
                         throw e.at("OrderModel");
                     }
-                    break;
-                case "OrderFinal":
+                }
+                case "OrderFinal" -> {
                     seen67 = true;
                     try {
                         OrderFinal.fbeReadJson(r, v.OrderFinal_);
                     } catch (DecodeException e) {
                         throw e.at("OrderFinal");
                     }
-                    break;
-                case "NewOrder":
+                }
+                case "NewOrder" -> {
                     seen68 = true;
                     try {
                         NewOrder.fbeReadJson(r, v.NewOrder_);
                     } catch (DecodeException e) {
                         throw e.at("NewOrder");
                     }
-                    break;
-                case "VerifyFBEOrder":
+                }
+                case "VerifyFBEOrder" -> {
                     seen69 = true;
                     try {
                         VerifyFBEOrder.fbeReadJson(r, v.VerifyFBEOrder_);
                     } catch (DecodeException e) {
                         throw e.at("VerifyFBEOrder");
                     }
-                    break;
-                case "fbe_vr_Order":
+                }
+                case "fbe_vr_Order" -> {
                     seen70 = true;
                     try {
                         fbe_vr_Order.fbeReadJson(r, v.fbe_vr_Order_);
                     } catch (DecodeException e) {
                         throw e.at("fbe_vr_Order");
                     }
-                    break;
-                case "e1":
+                }
+                case "e1" -> {
                     seen71 = true;
                     try {
                         e1_.fbeReadJson(r, v.e1);
                     } catch (DecodeException e) {
                         throw e.at("e1");
                     }
-                    break;
-                case "i2":
+                }
+                case "i2" -> {
                     seen72 = true;
                     try {
                         i2_.fbeReadJson(r, v.i2);
                     } catch (DecodeException e) {
                         throw e.at("i2");
                     }
-                    break;
-                case "o3":
+                }
+                case "o3" -> {
                     seen73 = true;
                     try {
                         o3.fbeReadJson(r, v.o3_);
                     } catch (DecodeException e) {
                         throw e.at("o3");
                     }
-                    break;
-                case "Fbe":
+                }
+                case "Fbe" -> {
                     seen74 = true;
                     try {
                         Fbe_.fbeReadJson(r, v.Fbe__);
                     } catch (DecodeException e) {
                         throw e.at("Fbe");
                     }
-                    break;
-                case "FINGERPRINT":
+                }
+                case "FINGERPRINT" -> {
                     seen75 = true;
                     try {
                         FINGERPRINT.fbeReadJson(r, v.FINGERPRINT_);
                     } catch (DecodeException e) {
                         throw e.at("FINGERPRINT");
                     }
-                    break;
-                case "FBE_FINGERPRINT":
+                }
+                case "FBE_FINGERPRINT" -> {
                     seen76 = true;
                     try {
                         FBE_FINGERPRINT.fbeReadJson(r, v.FBE_FINGERPRINT_);
                     } catch (DecodeException e) {
                         throw e.at("FBE_FINGERPRINT");
                     }
-                    break;
-                case "FBEFingerprint":
+                }
+                case "FBEFingerprint" -> {
                     seen77 = true;
                     try {
                         FBEFingerprint.fbeReadJson(r, v.FBEFingerprint_);
                     } catch (DecodeException e) {
                         throw e.at("FBEFingerprint");
                     }
-                    break;
-                case "Case":
+                }
+                case "Case" -> {
                     seen78 = true;
                     try {
                         Case.fbeReadJson(r, v.Case_);
                     } catch (DecodeException e) {
                         throw e.at("Case");
                     }
-                    break;
-                case "Imported":
+                }
+                case "Imported" -> {
                     seen79 = true;
                     try {
                         Imported.fbeReadJson(r, v.Imported_);
                     } catch (DecodeException e) {
                         throw e.at("Imported");
                     }
-                    break;
-                case "Derived":
+                }
+                case "Derived" -> {
                     seen80 = true;
                     try {
                         Derived.fbeReadJson(r, v.Derived_);
                     } catch (DecodeException e) {
                         throw e.at("Derived");
                     }
-                    break;
-                case "Listed":
+                }
+                case "Listed" -> {
                     seen81 = true;
                     try {
                         Listed.fbeReadJson(r, v.Listed_);
                     } catch (DecodeException e) {
                         throw e.at("Listed");
                     }
-                    break;
-                case "Letters":
+                }
+                case "Letters" -> {
                     v.Letters_ = Letters.of((int) r.integer(-2147483648, 2147483647, "Letters"));
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen1) {

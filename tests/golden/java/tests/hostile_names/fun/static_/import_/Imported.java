@@ -405,23 +405,21 @@ public class Imported implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen1 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "market":
+                case "market" -> {
                     v.market = org.example.market.Side.of((byte) r.unsigned(255, "market"));
-                    break;
-                case "org":
+                }
+                case "org" -> {
                     seen1 = true;
                     try {
                         org.example.market.Instrument.fbeReadJson(r, v.org_);
                     } catch (DecodeException e) {
                         throw e.at("org");
                     }
-                    break;
-                case "example":
+                }
+                case "example" -> {
                     v.example = org.example.market.Side.of((byte) r.unsigned(255, "example"));
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen1) {

@@ -1324,52 +1324,52 @@ public class JavaWords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(182);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "abstract":
+                case "abstract" -> {
                     v.abstract_ = Word.of((short) r.integer(-32768, 32767, "abstract"));
-                    break;
-                case "boolean":
+                }
+                case "boolean" -> {
                     v.boolean_ = (int) r.integer(-2147483648, 2147483647, "boolean");
-                    break;
-                case "extends":
+                }
+                case "extends" -> {
                     v.extends_ = r.string("extends");
-                    break;
-                case "implements":
+                }
+                case "implements" -> {
                     Boolean x9 = null;
                     if (!r.nil()) {
                         x9 = r.bool("implements");
                     }
                     v.implements_ = x9;
-                    break;
-                case "instanceof":
+                }
+                case "instanceof" -> {
                     v.instanceof_ = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "instanceof"));
-                    break;
-                case "native":
+                }
+                case "native" -> {
                     v.native_ = r.f64("native");
-                    break;
-                case "strictfp":
+                }
+                case "strictfp" -> {
                     v.strictfp_ = side.of((int) r.integer(-2147483648, 2147483647, "strictfp"));
-                    break;
-                case "synchronized":
+                }
+                case "synchronized" -> {
                     v.synchronized_ = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "synchronized");
-                    break;
-                case "throws":
+                }
+                case "throws" -> {
                     r.beginArray("throws");
                     for (int i10 = 0; r.more(); i10++) {
                         r.spend(2, "throws");
                         v.throws_.add(Word.of((short) r.integer(-32768, 32767, "throws")));
                     }
-                    break;
-                case "transient":
+                }
+                case "transient" -> {
                     String x11 = null;
                     if (!r.nil()) {
                         x11 = r.string("transient");
                     }
                     v.transient_ = x11;
-                    break;
-                case "record":
+                }
+                case "record" -> {
                     v.record_ = r.bytes("record");
-                    break;
-                case "sealed":
+                }
+                case "sealed" -> {
                     r.beginObject("sealed");
                     for (String key12; (key12 = r.key("sealed")) != null;) {
                         r.spend(8, "sealed");
@@ -1379,75 +1379,75 @@ public class JavaWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.sealed_.put(k13, (int) r.integer(-2147483648, 2147483647, "sealed"));
                     }
-                    break;
-                case "permits":
+                }
+                case "permits" -> {
                     v.permits_ = r.decimal("permits");
-                    break;
-                case "when":
+                }
+                case "when" -> {
                     v.when = r.uuid("when");
-                    break;
-                case "open":
+                }
+                case "open" -> {
                     v.open = r.unsigned(0xFFFFFFFFFFFFFFFFL, "open");
-                    break;
-                case "exports":
+                }
+                case "exports" -> {
                     v.exports = r.f32("exports");
-                    break;
-                case "opens":
+                }
+                case "opens" -> {
                     v.opens = (byte) r.unsigned(255, "opens");
-                    break;
-                case "to":
+                }
+                case "to" -> {
                     Word x14 = null;
                     if (!r.nil()) {
                         x14 = Word.of((short) r.integer(-32768, 32767, "to"));
                     }
                     v.to = x14;
-                    break;
-                case "uses":
+                }
+                case "uses" -> {
                     v.uses = Word.of((short) r.integer(-32768, 32767, "uses"));
-                    break;
-                case "provides":
+                }
+                case "provides" -> {
                     v.provides = (int) r.integer(-2147483648, 2147483647, "provides");
-                    break;
-                case "transitive":
+                }
+                case "transitive" -> {
                     v.transitive = r.string("transitive");
-                    break;
-                case "Object":
+                }
+                case "Object" -> {
                     Boolean x15 = null;
                     if (!r.nil()) {
                         x15 = r.bool("Object");
                     }
                     v.Object__ = x15;
-                    break;
-                case "String":
+                }
+                case "String" -> {
                     v.String__ = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "String"));
-                    break;
-                case "Integer":
+                }
+                case "Integer" -> {
                     v.Integer_ = r.f64("Integer");
-                    break;
-                case "Long":
+                }
+                case "Long" -> {
                     v.Long_ = side.of((int) r.integer(-2147483648, 2147483647, "Long"));
-                    break;
-                case "Math":
+                }
+                case "Math" -> {
                     v.Math_ = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "Math");
-                    break;
-                case "System":
+                }
+                case "System" -> {
                     r.beginArray("System");
                     for (int i16 = 0; r.more(); i16++) {
                         r.spend(2, "System");
                         v.System_.add(Word.of((short) r.integer(-32768, 32767, "System")));
                     }
-                    break;
-                case "Override":
+                }
+                case "Override" -> {
                     String x17 = null;
                     if (!r.nil()) {
                         x17 = r.string("Override");
                     }
                     v.Override_ = x17;
-                    break;
-                case "Class":
+                }
+                case "Class" -> {
                     v.Class_ = r.bytes("Class");
-                    break;
-                case "List":
+                }
+                case "List" -> {
                     r.beginObject("List");
                     for (String key18; (key18 = r.key("List")) != null;) {
                         r.spend(8, "List");
@@ -1457,16 +1457,14 @@ public class JavaWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.List__.put(k19, (int) r.integer(-2147483648, 2147483647, "List"));
                     }
-                    break;
-                case "Map":
+                }
+                case "Map" -> {
                     v.Map__ = r.decimal("Map");
-                    break;
-                case "Set":
+                }
+                case "Set" -> {
                     v.Set_ = r.uuid("Set");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -411,25 +411,23 @@ public class JsMembers implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(11);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "fbeKey":
+                case "fbeKey" -> {
                     v.fbeKey = Word.of((short) r.integer(-32768, 32767, "fbeKey"));
-                    break;
-                case "toJSON":
+                }
+                case "toJSON" -> {
                     v.toJSON = (int) r.integer(-2147483648, 2147483647, "toJSON");
-                    break;
-                case "toText":
+                }
+                case "toText" -> {
                     v.toText = r.string("toText");
-                    break;
-                case "verify":
+                }
+                case "verify" -> {
                     Boolean x1 = null;
                     if (!r.nil()) {
                         x1 = r.bool("verify");
                     }
                     v.verify = x1;
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

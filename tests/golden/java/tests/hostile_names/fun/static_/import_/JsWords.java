@@ -1570,52 +1570,52 @@ public class JsWords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(223);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "debugger":
+                case "debugger" -> {
                     v.debugger = Word.of((short) r.integer(-32768, 32767, "debugger"));
-                    break;
-                case "function":
+                }
+                case "function" -> {
                     v.function = (int) r.integer(-2147483648, 2147483647, "function");
-                    break;
-                case "let":
+                }
+                case "let" -> {
                     v.let = r.string("let");
-                    break;
-                case "of":
+                }
+                case "of" -> {
                     Boolean x9 = null;
                     if (!r.nil()) {
                         x9 = r.bool("of");
                     }
                     v.of = x9;
-                    break;
-                case "declare":
+                }
+                case "declare" -> {
                     v.declare = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "declare"));
-                    break;
-                case "unknown":
+                }
+                case "unknown" -> {
                     v.unknown = r.f64("unknown");
-                    break;
-                case "never":
+                }
+                case "never" -> {
                     v.never = side.of((int) r.integer(-2147483648, 2147483647, "never"));
-                    break;
-                case "number":
+                }
+                case "number" -> {
                     v.number = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "number");
-                    break;
-                case "bigint":
+                }
+                case "bigint" -> {
                     r.beginArray("bigint");
                     for (int i10 = 0; r.more(); i10++) {
                         r.spend(2, "bigint");
                         v.bigint.add(Word.of((short) r.integer(-32768, 32767, "bigint")));
                     }
-                    break;
-                case "symbol":
+                }
+                case "symbol" -> {
                     String x11 = null;
                     if (!r.nil()) {
                         x11 = r.string("symbol");
                     }
                     v.symbol_ = x11;
-                    break;
-                case "undefined":
+                }
+                case "undefined" -> {
                     v.undefined = r.bytes("undefined");
-                    break;
-                case "NaN":
+                }
+                case "NaN" -> {
                     r.beginObject("NaN");
                     for (String key12; (key12 = r.key("NaN")) != null;) {
                         r.spend(8, "NaN");
@@ -1625,75 +1625,75 @@ public class JsWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.NaN.put(k13, (int) r.integer(-2147483648, 2147483647, "NaN"));
                     }
-                    break;
-                case "Infinity":
+                }
+                case "Infinity" -> {
                     v.Infinity = r.decimal("Infinity");
-                    break;
-                case "Uint8Array":
+                }
+                case "Uint8Array" -> {
                     v.Uint8Array = r.uuid("Uint8Array");
-                    break;
-                case "Error":
+                }
+                case "Error" -> {
                     v.Error_ = r.unsigned(0xFFFFFFFFFFFFFFFFL, "Error");
-                    break;
-                case "Number":
+                }
+                case "Number" -> {
                     v.Number = r.f32("Number");
-                    break;
-                case "BigInt":
+                }
+                case "BigInt" -> {
                     v.BigInt = (byte) r.unsigned(255, "BigInt");
-                    break;
-                case "Boolean":
+                }
+                case "Boolean" -> {
                     Word x14 = null;
                     if (!r.nil()) {
                         x14 = Word.of((short) r.integer(-32768, 32767, "Boolean"));
                     }
                     v.Boolean_ = x14;
-                    break;
-                case "Symbol":
+                }
+                case "Symbol" -> {
                     v.Symbol = Word.of((short) r.integer(-32768, 32767, "Symbol"));
-                    break;
-                case "Date":
+                }
+                case "Date" -> {
                     v.Date = (int) r.integer(-2147483648, 2147483647, "Date");
-                    break;
-                case "JSON":
+                }
+                case "JSON" -> {
                     v.JSON = r.string("JSON");
-                    break;
-                case "Promise":
+                }
+                case "Promise" -> {
                     Boolean x15 = null;
                     if (!r.nil()) {
                         x15 = r.bool("Promise");
                     }
                     v.Promise = x15;
-                    break;
-                case "Partial":
+                }
+                case "Partial" -> {
                     v.Partial = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "Partial"));
-                    break;
-                case "Record":
+                }
+                case "Record" -> {
                     v.Record = r.f64("Record");
-                    break;
-                case "globalThis":
+                }
+                case "globalThis" -> {
                     v.globalThis = side.of((int) r.integer(-2147483648, 2147483647, "globalThis"));
-                    break;
-                case "arguments":
+                }
+                case "arguments" -> {
                     v.arguments = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "arguments");
-                    break;
-                case "eval":
+                }
+                case "eval" -> {
                     r.beginArray("eval");
                     for (int i16 = 0; r.more(); i16++) {
                         r.spend(2, "eval");
                         v.eval.add(Word.of((short) r.integer(-32768, 32767, "eval")));
                     }
-                    break;
-                case "require":
+                }
+                case "require" -> {
                     String x17 = null;
                     if (!r.nil()) {
                         x17 = r.string("require");
                     }
                     v.require = x17;
-                    break;
-                case "prototype":
+                }
+                case "prototype" -> {
                     v.prototype = r.bytes("prototype");
-                    break;
-                case "__proto__":
+                }
+                case "__proto__" -> {
                     r.beginObject("__proto__");
                     for (String key18; (key18 = r.key("__proto__")) != null;) {
                         r.spend(8, "__proto__");
@@ -1703,54 +1703,52 @@ public class JsWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.__proto__.put(k19, (int) r.integer(-2147483648, 2147483647, "__proto__"));
                     }
-                    break;
-                case "toString":
+                }
+                case "toString" -> {
                     v.toString = r.decimal("toString");
-                    break;
-                case "valueOf":
+                }
+                case "valueOf" -> {
                     v.valueOf = r.uuid("valueOf");
-                    break;
-                case "hasOwnProperty":
+                }
+                case "hasOwnProperty" -> {
                     v.hasOwnProperty = r.unsigned(0xFFFFFFFFFFFFFFFFL, "hasOwnProperty");
-                    break;
-                case "isPrototypeOf":
+                }
+                case "isPrototypeOf" -> {
                     v.isPrototypeOf = r.f32("isPrototypeOf");
-                    break;
-                case "propertyIsEnumerable":
+                }
+                case "propertyIsEnumerable" -> {
                     v.propertyIsEnumerable = (byte) r.unsigned(255, "propertyIsEnumerable");
-                    break;
-                case "toLocaleString":
+                }
+                case "toLocaleString" -> {
                     Word x20 = null;
                     if (!r.nil()) {
                         x20 = Word.of((short) r.integer(-32768, 32767, "toLocaleString"));
                     }
                     v.toLocaleString = x20;
-                    break;
-                case "readonly":
+                }
+                case "readonly" -> {
                     v.readonly = Word.of((short) r.integer(-32768, 32767, "readonly"));
-                    break;
-                case "keyof":
+                }
+                case "keyof" -> {
                     v.keyof = (int) r.integer(-2147483648, 2147483647, "keyof");
-                    break;
-                case "infer":
+                }
+                case "infer" -> {
                     v.infer = r.string("infer");
-                    break;
-                case "asserts":
+                }
+                case "asserts" -> {
                     Boolean x21 = null;
                     if (!r.nil()) {
                         x21 = r.bool("asserts");
                     }
                     v.asserts = x21;
-                    break;
-                case "satisfies":
+                }
+                case "satisfies" -> {
                     v.satisfies = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "satisfies"));
-                    break;
-                case "accessor":
+                }
+                case "accessor" -> {
                     v.accessor = r.f64("accessor");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

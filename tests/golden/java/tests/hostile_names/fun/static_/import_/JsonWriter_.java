@@ -310,12 +310,10 @@ public class JsonWriter_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "JsonWriter":
+                case "JsonWriter" -> {
                     v.JsonWriter__ = (int) r.integer(-2147483648, 2147483647, "JsonWriter");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

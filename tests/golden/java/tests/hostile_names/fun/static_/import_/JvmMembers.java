@@ -1048,52 +1048,52 @@ public class JvmMembers implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(137);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "TYPE_ID":
+                case "TYPE_ID" -> {
                     v.TYPE_ID_ = Word.of((short) r.integer(-32768, 32767, "TYPE_ID"));
-                    break;
-                case "KEY_ORDER":
+                }
+                case "KEY_ORDER" -> {
                     v.KEY_ORDER_ = (int) r.integer(-2147483648, 2147483647, "KEY_ORDER");
-                    break;
-                case "toFbe":
+                }
+                case "toFbe" -> {
                     v.toFbe = r.string("toFbe");
-                    break;
-                case "fromFbe":
+                }
+                case "fromFbe" -> {
                     Boolean x5 = null;
                     if (!r.nil()) {
                         x5 = r.bool("fromFbe");
                     }
                     v.fromFbe = x5;
-                    break;
-                case "readFbe":
+                }
+                case "readFbe" -> {
                     v.readFbe = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "readFbe"));
-                    break;
-                case "writeFbe":
+                }
+                case "writeFbe" -> {
                     v.writeFbe = r.f64("writeFbe");
-                    break;
-                case "verifyFbe":
+                }
+                case "verifyFbe" -> {
                     v.verifyFbe = side.of((int) r.integer(-2147483648, 2147483647, "verifyFbe"));
-                    break;
-                case "toFinal":
+                }
+                case "toFinal" -> {
                     v.toFinal = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "toFinal");
-                    break;
-                case "fromFinal":
+                }
+                case "fromFinal" -> {
                     r.beginArray("fromFinal");
                     for (int i6 = 0; r.more(); i6++) {
                         r.spend(2, "fromFinal");
                         v.fromFinal.add(Word.of((short) r.integer(-32768, 32767, "fromFinal")));
                     }
-                    break;
-                case "readFinal":
+                }
+                case "readFinal" -> {
                     String x7 = null;
                     if (!r.nil()) {
                         x7 = r.string("readFinal");
                     }
                     v.readFinal = x7;
-                    break;
-                case "writeFinal":
+                }
+                case "writeFinal" -> {
                     v.writeFinal = r.bytes("writeFinal");
-                    break;
-                case "verifyFinal":
+                }
+                case "verifyFinal" -> {
                     r.beginObject("verifyFinal");
                     for (String key8; (key8 = r.key("verifyFinal")) != null;) {
                         r.spend(8, "verifyFinal");
@@ -1103,60 +1103,58 @@ public class JvmMembers implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.verifyFinal.put(k9, (int) r.integer(-2147483648, 2147483647, "verifyFinal"));
                     }
-                    break;
-                case "toJson":
+                }
+                case "toJson" -> {
                     v.toJson = r.decimal("toJson");
-                    break;
-                case "fromJson":
+                }
+                case "fromJson" -> {
                     v.fromJson = r.uuid("fromJson");
-                    break;
-                case "writeJson":
+                }
+                case "writeJson" -> {
                     v.writeJson = r.unsigned(0xFFFFFFFFFFFFFFFFL, "writeJson");
-                    break;
-                case "readJson":
+                }
+                case "readJson" -> {
                     v.readJson = r.f32("readJson");
-                    break;
-                case "hashCode":
+                }
+                case "hashCode" -> {
                     v.hashCode = (byte) r.unsigned(255, "hashCode");
-                    break;
-                case "getClass":
+                }
+                case "getClass" -> {
                     Word x10 = null;
                     if (!r.nil()) {
                         x10 = Word.of((short) r.integer(-32768, 32767, "getClass"));
                     }
                     v.getClass = x10;
-                    break;
-                case "clone":
+                }
+                case "clone" -> {
                     v.clone = Word.of((short) r.integer(-32768, 32767, "clone"));
-                    break;
-                case "finalize":
+                }
+                case "finalize" -> {
                     v.finalize = (int) r.integer(-2147483648, 2147483647, "finalize");
-                    break;
-                case "wait":
+                }
+                case "wait" -> {
                     v.wait = r.string("wait");
-                    break;
-                case "notify":
+                }
+                case "notify" -> {
                     Boolean x11 = null;
                     if (!r.nil()) {
                         x11 = r.bool("notify");
                     }
                     v.notify = x11;
-                    break;
-                case "notifyAll":
+                }
+                case "notifyAll" -> {
                     v.notifyAll = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "notifyAll"));
-                    break;
-                case "javaClass":
+                }
+                case "javaClass" -> {
                     v.javaClass = r.f64("javaClass");
-                    break;
-                case "component1":
+                }
+                case "component1" -> {
                     v.component1 = side.of((int) r.integer(-2147483648, 2147483647, "component1"));
-                    break;
-                case "fbeLevels":
+                }
+                case "fbeLevels" -> {
                     v.fbeLevels = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "fbeLevels");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -1533,52 +1533,52 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(207);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "fun":
+                case "fun" -> {
                     v.fun_ = Word.of((short) r.integer(-32768, 32767, "fun"));
-                    break;
-                case "typealias":
+                }
+                case "typealias" -> {
                     v.typealias = (int) r.integer(-2147483648, 2147483647, "typealias");
-                    break;
-                case "typeof":
+                }
+                case "typeof" -> {
                     v.typeof = r.string("typeof");
-                    break;
-                case "val":
+                }
+                case "val" -> {
                     Boolean x9 = null;
                     if (!r.nil()) {
                         x9 = r.bool("val");
                     }
                     v.val = x9;
-                    break;
-                case "by":
+                }
+                case "by" -> {
                     v.by = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "by"));
-                    break;
-                case "constructor":
+                }
+                case "constructor" -> {
                     v.constructor = r.f64("constructor");
-                    break;
-                case "delegate":
+                }
+                case "delegate" -> {
                     v.delegate = side.of((int) r.integer(-2147483648, 2147483647, "delegate"));
-                    break;
-                case "dynamic":
+                }
+                case "dynamic" -> {
                     v.dynamic = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "dynamic");
-                    break;
-                case "field":
+                }
+                case "field" -> {
                     r.beginArray("field");
                     for (int i10 = 0; r.more(); i10++) {
                         r.spend(2, "field");
                         v.field.add(Word.of((short) r.integer(-32768, 32767, "field")));
                     }
-                    break;
-                case "file":
+                }
+                case "file" -> {
                     String x11 = null;
                     if (!r.nil()) {
                         x11 = r.string("file");
                     }
                     v.file = x11;
-                    break;
-                case "get":
+                }
+                case "get" -> {
                     v.get = r.bytes("get");
-                    break;
-                case "init":
+                }
+                case "init" -> {
                     r.beginObject("init");
                     for (String key12; (key12 = r.key("init")) != null;) {
                         r.spend(8, "init");
@@ -1588,75 +1588,75 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.init.put(k13, (int) r.integer(-2147483648, 2147483647, "init"));
                     }
-                    break;
-                case "param":
+                }
+                case "param" -> {
                     v.param = r.decimal("param");
-                    break;
-                case "receiver":
+                }
+                case "receiver" -> {
                     v.receiver = r.uuid("receiver");
-                    break;
-                case "setparam":
+                }
+                case "setparam" -> {
                     v.setparam = r.unsigned(0xFFFFFFFFFFFFFFFFL, "setparam");
-                    break;
-                case "value":
+                }
+                case "value" -> {
                     v.value = r.f32("value");
-                    break;
-                case "where":
+                }
+                case "where" -> {
                     v.where = (byte) r.unsigned(255, "where");
-                    break;
-                case "actual":
+                }
+                case "actual" -> {
                     Word x14 = null;
                     if (!r.nil()) {
                         x14 = Word.of((short) r.integer(-32768, 32767, "actual"));
                     }
                     v.actual = x14;
-                    break;
-                case "annotation":
+                }
+                case "annotation" -> {
                     v.annotation = Word.of((short) r.integer(-32768, 32767, "annotation"));
-                    break;
-                case "companion":
+                }
+                case "companion" -> {
                     v.companion = (int) r.integer(-2147483648, 2147483647, "companion");
-                    break;
-                case "crossinline":
+                }
+                case "crossinline" -> {
                     v.crossinline = r.string("crossinline");
-                    break;
-                case "data":
+                }
+                case "data" -> {
                     Boolean x15 = null;
                     if (!r.nil()) {
                         x15 = r.bool("data");
                     }
                     v.data = x15;
-                    break;
-                case "expect":
+                }
+                case "expect" -> {
                     v.expect = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "expect"));
-                    break;
-                case "external":
+                }
+                case "external" -> {
                     v.external = r.f64("external");
-                    break;
-                case "infix":
+                }
+                case "infix" -> {
                     v.infix = side.of((int) r.integer(-2147483648, 2147483647, "infix"));
-                    break;
-                case "inner":
+                }
+                case "inner" -> {
                     v.inner = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "inner");
-                    break;
-                case "internal":
+                }
+                case "internal" -> {
                     r.beginArray("internal");
                     for (int i16 = 0; r.more(); i16++) {
                         r.spend(2, "internal");
                         v.internal.add(Word.of((short) r.integer(-32768, 32767, "internal")));
                     }
-                    break;
-                case "lateinit":
+                }
+                case "lateinit" -> {
                     String x17 = null;
                     if (!r.nil()) {
                         x17 = r.string("lateinit");
                     }
                     v.lateinit = x17;
-                    break;
-                case "noinline":
+                }
+                case "noinline" -> {
                     v.noinline = r.bytes("noinline");
-                    break;
-                case "out":
+                }
+                case "out" -> {
                     r.beginObject("out");
                     for (String key18; (key18 = r.key("out")) != null;) {
                         r.spend(8, "out");
@@ -1666,48 +1666,46 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.out.put(k19, (int) r.integer(-2147483648, 2147483647, "out"));
                     }
-                    break;
-                case "reified":
+                }
+                case "reified" -> {
                     v.reified = r.decimal("reified");
-                    break;
-                case "suspend":
+                }
+                case "suspend" -> {
                     v.suspend = r.uuid("suspend");
-                    break;
-                case "tailrec":
+                }
+                case "tailrec" -> {
                     v.tailrec = r.unsigned(0xFFFFFFFFFFFFFFFFL, "tailrec");
-                    break;
-                case "vararg":
+                }
+                case "vararg" -> {
                     v.vararg = r.f32("vararg");
-                    break;
-                case "it":
+                }
+                case "it" -> {
                     v.it = (byte) r.unsigned(255, "it");
-                    break;
-                case "Companion":
+                }
+                case "Companion" -> {
                     Word x20 = null;
                     if (!r.nil()) {
                         x20 = Word.of((short) r.integer(-32768, 32767, "Companion"));
                     }
                     v.Companion_ = x20;
-                    break;
-                case "Unit":
+                }
+                case "Unit" -> {
                     v.Unit = Word.of((short) r.integer(-32768, 32767, "Unit"));
-                    break;
-                case "Nothing":
+                }
+                case "Nothing" -> {
                     v.Nothing = (int) r.integer(-2147483648, 2147483647, "Nothing");
-                    break;
-                case "Int":
+                }
+                case "Int" -> {
                     v.Int = r.string("Int");
-                    break;
-                case "Array":
+                }
+                case "Array" -> {
                     Boolean x21 = null;
                     if (!r.nil()) {
                         x21 = r.bool("Array");
                     }
                     v.Array = x21;
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Limits_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Limits":
+                case "Limits" -> {
                     v.Limits__ = (int) r.integer(-2147483648, 2147483647, "Limits");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

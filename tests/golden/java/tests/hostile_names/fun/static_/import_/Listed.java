@@ -423,26 +423,24 @@ public class Listed extends org.example.market.Instrument {
         boolean seen1 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "symbol":
+                case "symbol" -> {
                     v.symbol = r.string("symbol");
-                    break;
-                case "digits":
+                }
+                case "digits" -> {
                     v.digits = (int) r.integer(-2147483648, 2147483647, "digits");
-                    break;
-                case "precision":
+                }
+                case "precision" -> {
                     v.precision = fun.static_.import_.digits.of((int) r.integer(-2147483648, 2147483647, "precision"));
-                    break;
-                case "ticker":
+                }
+                case "ticker" -> {
                     seen1 = true;
                     try {
                         fun.static_.import_.symbol.fbeReadJson(r, v.ticker);
                     } catch (DecodeException e) {
                         throw e.at("ticker");
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen1) {

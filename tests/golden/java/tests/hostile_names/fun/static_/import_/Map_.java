@@ -310,12 +310,10 @@ public class Map_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Map":
+                case "Map" -> {
                     v.Map__ = (int) r.integer(-2147483648, 2147483647, "Map");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Model implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Model":
+                case "Model" -> {
                     v.Model_ = (int) r.integer(-2147483648, 2147483647, "Model");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

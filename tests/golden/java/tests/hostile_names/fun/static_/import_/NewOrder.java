@@ -310,12 +310,10 @@ public class NewOrder implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "NewOrder":
+                case "NewOrder" -> {
                     v.NewOrder_ = (int) r.integer(-2147483648, 2147483647, "NewOrder");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

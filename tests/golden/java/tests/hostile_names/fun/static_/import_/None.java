@@ -310,12 +310,10 @@ public class None implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "None":
+                case "None" -> {
                     v.None_ = (int) r.integer(-2147483648, 2147483647, "None");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Object_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Object":
+                case "Object" -> {
                     v.Object__ = (int) r.integer(-2147483648, 2147483647, "Object");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Option implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Option":
+                case "Option" -> {
                     v.Option_ = (int) r.integer(-2147483648, 2147483647, "Option");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

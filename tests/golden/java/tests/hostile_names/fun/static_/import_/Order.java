@@ -355,18 +355,16 @@ public class Order implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(12);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "side":
+                case "side" -> {
                     v.side_ = (int) r.integer(-2147483648, 2147483647, "side");
-                    break;
-                case "s":
+                }
+                case "s" -> {
                     v.s = side.of((int) r.integer(-2147483648, 2147483647, "s"));
-                    break;
-                case "range":
+                }
+                case "range" -> {
                     v.range_ = range.of((int) r.integer(-2147483648, 2147483647, "range"));
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class OrderFinal implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "OrderFinal":
+                case "OrderFinal" -> {
                     v.OrderFinal_ = (int) r.integer(-2147483648, 2147483647, "OrderFinal");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class OrderKey implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "OrderKey":
+                case "OrderKey" -> {
                     v.OrderKey_ = (int) r.integer(-2147483648, 2147483647, "OrderKey");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class OrderModel implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "OrderModel":
+                case "OrderModel" -> {
                     v.OrderModel_ = (int) r.integer(-2147483648, 2147483647, "OrderModel");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -802,52 +802,52 @@ public class PythonMembers implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(96);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "to_json":
+                case "to_json" -> {
                     v.to_json = Word.of((short) r.integer(-32768, 32767, "to_json"));
-                    break;
-                case "from_json":
+                }
+                case "from_json" -> {
                     v.from_json = (int) r.integer(-2147483648, 2147483647, "from_json");
-                    break;
-                case "to_fbe":
+                }
+                case "to_fbe" -> {
                     v.to_fbe = r.string("to_fbe");
-                    break;
-                case "from_fbe":
+                }
+                case "from_fbe" -> {
                     Boolean x5 = null;
                     if (!r.nil()) {
                         x5 = r.bool("from_fbe");
                     }
                     v.from_fbe = x5;
-                    break;
-                case "to_final":
+                }
+                case "to_final" -> {
                     v.to_final = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "to_final"));
-                    break;
-                case "from_final":
+                }
+                case "from_final" -> {
                     v.from_final = r.f64("from_final");
-                    break;
-                case "fbe_equal":
+                }
+                case "fbe_equal" -> {
                     v.fbe_equal = side.of((int) r.integer(-2147483648, 2147483647, "fbe_equal"));
-                    break;
-                case "fbe_key":
+                }
+                case "fbe_key" -> {
                     v.fbe_key = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "fbe_key");
-                    break;
-                case "fbe_size":
+                }
+                case "fbe_size" -> {
                     r.beginArray("fbe_size");
                     for (int i6 = 0; r.more(); i6++) {
                         r.spend(2, "fbe_size");
                         v.fbe_size.add(Word.of((short) r.integer(-32768, 32767, "fbe_size")));
                     }
-                    break;
-                case "__init__":
+                }
+                case "__init__" -> {
                     String x7 = null;
                     if (!r.nil()) {
                         x7 = r.string("__init__");
                     }
                     v.__init__ = x7;
-                    break;
-                case "__slots__":
+                }
+                case "__slots__" -> {
                     v.__slots__ = r.bytes("__slots__");
-                    break;
-                case "__class__":
+                }
+                case "__class__" -> {
                     r.beginObject("__class__");
                     for (String key8; (key8 = r.key("__class__")) != null;) {
                         r.spend(8, "__class__");
@@ -857,22 +857,20 @@ public class PythonMembers implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.__class__.put(k9, (int) r.integer(-2147483648, 2147483647, "__class__"));
                     }
-                    break;
-                case "__dict__":
+                }
+                case "__dict__" -> {
                     v.__dict__ = r.decimal("__dict__");
-                    break;
-                case "__hash__":
+                }
+                case "__hash__" -> {
                     v.__hash__ = r.uuid("__hash__");
-                    break;
-                case "__eq__":
+                }
+                case "__eq__" -> {
                     v.__eq__ = r.unsigned(0xFFFFFFFFFFFFFFFFL, "__eq__");
-                    break;
-                case "__private":
+                }
+                case "__private" -> {
                     v.__private = r.f32("__private");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -1665,52 +1665,52 @@ public class PythonWords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(239);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "False":
+                case "False" -> {
                     v.False = Word.of((short) r.integer(-32768, 32767, "False"));
-                    break;
-                case "None":
+                }
+                case "None" -> {
                     v.None_ = (int) r.integer(-2147483648, 2147483647, "None");
-                    break;
-                case "True":
+                }
+                case "True" -> {
                     v.True = r.string("True");
-                    break;
-                case "as":
+                }
+                case "as" -> {
                     Boolean x11 = null;
                     if (!r.nil()) {
                         x11 = r.bool("as");
                     }
                     v.as = x11;
-                    break;
-                case "async":
+                }
+                case "async" -> {
                     v.async = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "async"));
-                    break;
-                case "await":
+                }
+                case "await" -> {
                     v.await = r.f64("await");
-                    break;
-                case "def":
+                }
+                case "def" -> {
                     v.def = side.of((int) r.integer(-2147483648, 2147483647, "def"));
-                    break;
-                case "del":
+                }
+                case "del" -> {
                     v.del = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "del");
-                    break;
-                case "elif":
+                }
+                case "elif" -> {
                     r.beginArray("elif");
                     for (int i12 = 0; r.more(); i12++) {
                         r.spend(2, "elif");
                         v.elif.add(Word.of((short) r.integer(-32768, 32767, "elif")));
                     }
-                    break;
-                case "except":
+                }
+                case "except" -> {
                     String x13 = null;
                     if (!r.nil()) {
                         x13 = r.string("except");
                     }
                     v.except = x13;
-                    break;
-                case "finally":
+                }
+                case "finally" -> {
                     v.finally_ = r.bytes("finally");
-                    break;
-                case "from":
+                }
+                case "from" -> {
                     r.beginObject("from");
                     for (String key14; (key14 = r.key("from")) != null;) {
                         r.spend(8, "from");
@@ -1720,75 +1720,75 @@ public class PythonWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.from.put(k15, (int) r.integer(-2147483648, 2147483647, "from"));
                     }
-                    break;
-                case "global":
+                }
+                case "global" -> {
                     v.global = r.decimal("global");
-                    break;
-                case "in":
+                }
+                case "in" -> {
                     v.in = r.uuid("in");
-                    break;
-                case "is":
+                }
+                case "is" -> {
                     v.is = r.unsigned(0xFFFFFFFFFFFFFFFFL, "is");
-                    break;
-                case "lambda":
+                }
+                case "lambda" -> {
                     v.lambda = r.f32("lambda");
-                    break;
-                case "nonlocal":
+                }
+                case "nonlocal" -> {
                     v.nonlocal = (byte) r.unsigned(255, "nonlocal");
-                    break;
-                case "pass":
+                }
+                case "pass" -> {
                     Word x16 = null;
                     if (!r.nil()) {
                         x16 = Word.of((short) r.integer(-32768, 32767, "pass"));
                     }
                     v.pass = x16;
-                    break;
-                case "raise":
+                }
+                case "raise" -> {
                     v.raise = Word.of((short) r.integer(-32768, 32767, "raise"));
-                    break;
-                case "with":
+                }
+                case "with" -> {
                     v.with = (int) r.integer(-2147483648, 2147483647, "with");
-                    break;
-                case "yield":
+                }
+                case "yield" -> {
                     v.yield_ = r.string("yield");
-                    break;
-                case "_":
+                }
+                case "_" -> {
                     Boolean x17 = null;
                     if (!r.nil()) {
                         x17 = r.bool("_");
                     }
                     v.__ = x17;
-                    break;
-                case "match":
+                }
+                case "match" -> {
                     v.match = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "match"));
-                    break;
-                case "self":
+                }
+                case "self" -> {
                     v.self_ = r.f64("self");
-                    break;
-                case "cls":
+                }
+                case "cls" -> {
                     v.cls = side.of((int) r.integer(-2147483648, 2147483647, "cls"));
-                    break;
-                case "print":
+                }
+                case "print" -> {
                     v.print = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "print");
-                    break;
-                case "len":
+                }
+                case "len" -> {
                     r.beginArray("len");
                     for (int i18 = 0; r.more(); i18++) {
                         r.spend(2, "len");
                         v.len.add(Word.of((short) r.integer(-32768, 32767, "len")));
                     }
-                    break;
-                case "list":
+                }
+                case "list" -> {
                     String x19 = null;
                     if (!r.nil()) {
                         x19 = r.string("list");
                     }
                     v.list_ = x19;
-                    break;
-                case "dict":
+                }
+                case "dict" -> {
                     v.dict = r.bytes("dict");
-                    break;
-                case "set":
+                }
+                case "set" -> {
                     r.beginObject("set");
                     for (String key20; (key20 = r.key("set")) != null;) {
                         r.spend(8, "set");
@@ -1798,67 +1798,65 @@ public class PythonWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.set.put(k21, (int) r.integer(-2147483648, 2147483647, "set"));
                     }
-                    break;
-                case "str":
+                }
+                case "str" -> {
                     v.str = r.decimal("str");
-                    break;
-                case "object":
+                }
+                case "object" -> {
                     v.object_ = r.uuid("object");
-                    break;
-                case "super":
+                }
+                case "super" -> {
                     v.super_ = r.unsigned(0xFFFFFFFFFFFFFFFFL, "super");
-                    break;
-                case "isinstance":
+                }
+                case "isinstance" -> {
                     v.isinstance = r.f32("isinstance");
-                    break;
-                case "property":
+                }
+                case "property" -> {
                     v.property = (byte) r.unsigned(255, "property");
-                    break;
-                case "staticmethod":
+                }
+                case "staticmethod" -> {
                     Word x22 = null;
                     if (!r.nil()) {
                         x22 = Word.of((short) r.integer(-32768, 32767, "staticmethod"));
                     }
                     v.staticmethod = x22;
-                    break;
-                case "classmethod":
+                }
+                case "classmethod" -> {
                     v.classmethod = Word.of((short) r.integer(-32768, 32767, "classmethod"));
-                    break;
-                case "typing":
+                }
+                case "typing" -> {
                     v.typing = (int) r.integer(-2147483648, 2147483647, "typing");
-                    break;
-                case "Any":
+                }
+                case "Any" -> {
                     v.Any_ = r.string("Any");
-                    break;
-                case "ClassVar":
+                }
+                case "ClassVar" -> {
                     Boolean x23 = null;
                     if (!r.nil()) {
                         x23 = r.bool("ClassVar");
                     }
                     v.ClassVar = x23;
-                    break;
-                case "Callable":
+                }
+                case "Callable" -> {
                     v.Callable = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "Callable"));
-                    break;
-                case "IntEnum":
+                }
+                case "IntEnum" -> {
                     v.IntEnum = r.f64("IntEnum");
-                    break;
-                case "IntFlag":
+                }
+                case "IntFlag" -> {
                     v.IntFlag = side.of((int) r.integer(-2147483648, 2147483647, "IntFlag"));
-                    break;
-                case "PACKAGE":
+                }
+                case "PACKAGE" -> {
                     v.PACKAGE = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "PACKAGE");
-                    break;
-                case "VERSION":
+                }
+                case "VERSION" -> {
                     r.beginArray("VERSION");
                     for (int i24 = 0; r.more(); i24++) {
                         r.spend(2, "VERSION");
                         v.VERSION.add(Word.of((short) r.integer(-32768, 32767, "VERSION")));
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

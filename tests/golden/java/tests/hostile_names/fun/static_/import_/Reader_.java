@@ -310,12 +310,10 @@ public class Reader_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Reader":
+                case "Reader" -> {
                     v.Reader__ = (int) r.integer(-2147483648, 2147483647, "Reader");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

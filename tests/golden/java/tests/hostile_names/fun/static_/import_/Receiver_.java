@@ -310,12 +310,10 @@ public class Receiver_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Receiver":
+                case "Receiver" -> {
                     v.Receiver__ = (int) r.integer(-2147483648, 2147483647, "Receiver");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Result implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Result":
+                case "Result" -> {
                     v.Result_ = (int) r.integer(-2147483648, 2147483647, "Result");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -867,52 +867,52 @@ public class RubyWords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(98);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "BEGIN":
+                case "BEGIN" -> {
                     v.BEGIN = Word.of((short) r.integer(-32768, 32767, "BEGIN"));
-                    break;
-                case "END":
+                }
+                case "END" -> {
                     v.END = (int) r.integer(-2147483648, 2147483647, "END");
-                    break;
-                case "begin":
+                }
+                case "begin" -> {
                     v.begin = r.string("begin");
-                    break;
-                case "elsif":
+                }
+                case "elsif" -> {
                     Boolean x5 = null;
                     if (!r.nil()) {
                         x5 = r.bool("elsif");
                     }
                     v.elsif = x5;
-                    break;
-                case "end":
+                }
+                case "end" -> {
                     v.end = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "end"));
-                    break;
-                case "ensure":
+                }
+                case "ensure" -> {
                     v.ensure = r.f64("ensure");
-                    break;
-                case "next":
+                }
+                case "next" -> {
                     v.next = side.of((int) r.integer(-2147483648, 2147483647, "next"));
-                    break;
-                case "redo":
+                }
+                case "redo" -> {
                     v.redo = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "redo");
-                    break;
-                case "rescue":
+                }
+                case "rescue" -> {
                     r.beginArray("rescue");
                     for (int i6 = 0; r.more(); i6++) {
                         r.spend(2, "rescue");
                         v.rescue.add(Word.of((short) r.integer(-32768, 32767, "rescue")));
                     }
-                    break;
-                case "retry":
+                }
+                case "retry" -> {
                     String x7 = null;
                     if (!r.nil()) {
                         x7 = r.string("retry");
                     }
                     v.retry = x7;
-                    break;
-                case "then":
+                }
+                case "then" -> {
                     v.then = r.bytes("then");
-                    break;
-                case "undef":
+                }
+                case "undef" -> {
                     r.beginObject("undef");
                     for (String key8; (key8 = r.key("undef")) != null;) {
                         r.spend(8, "undef");
@@ -922,32 +922,30 @@ public class RubyWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.undef.put(k9, (int) r.integer(-2147483648, 2147483647, "undef"));
                     }
-                    break;
-                case "unless":
+                }
+                case "unless" -> {
                     v.unless = r.decimal("unless");
-                    break;
-                case "until":
+                }
+                case "until" -> {
                     v.until = r.uuid("until");
-                    break;
-                case "__FILE__":
+                }
+                case "__FILE__" -> {
                     v.__FILE__ = r.unsigned(0xFFFFFFFFFFFFFFFFL, "__FILE__");
-                    break;
-                case "__LINE__":
+                }
+                case "__LINE__" -> {
                     v.__LINE__ = r.f32("__LINE__");
-                    break;
-                case "__ENCODING__":
+                }
+                case "__ENCODING__" -> {
                     v.__ENCODING__ = (byte) r.unsigned(255, "__ENCODING__");
-                    break;
-                case "initialize":
+                }
+                case "initialize" -> {
                     Word x10 = null;
                     if (!r.nil()) {
                         x10 = Word.of((short) r.integer(-32768, 32767, "initialize"));
                     }
                     v.initialize = x10;
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -1162,52 +1162,52 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(142);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Buffer":
+                case "Buffer" -> {
                     v.Buffer_ = Word.of((short) r.integer(-32768, 32767, "Buffer"));
-                    break;
-                case "WriteBuffer":
+                }
+                case "WriteBuffer" -> {
                     v.WriteBuffer = (int) r.integer(-2147483648, 2147483647, "WriteBuffer");
-                    break;
-                case "ReadBuffer":
+                }
+                case "ReadBuffer" -> {
                     v.ReadBuffer = r.string("ReadBuffer");
-                    break;
-                case "Reader":
+                }
+                case "Reader" -> {
                     Boolean x7 = null;
                     if (!r.nil()) {
                         x7 = r.bool("Reader");
                     }
                     v.Reader__ = x7;
-                    break;
-                case "Writer":
+                }
+                case "Writer" -> {
                     v.Writer__ = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "Writer"));
-                    break;
-                case "Limits":
+                }
+                case "Limits" -> {
                     v.Limits__ = r.f64("Limits");
-                    break;
-                case "Decimal":
+                }
+                case "Decimal" -> {
                     v.Decimal_ = side.of((int) r.integer(-2147483648, 2147483647, "Decimal"));
-                    break;
-                case "Uuid":
+                }
+                case "Uuid" -> {
                     v.Uuid_ = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "Uuid");
-                    break;
-                case "UUID":
+                }
+                case "UUID" -> {
                     r.beginArray("UUID");
                     for (int i8 = 0; r.more(); i8++) {
                         r.spend(2, "UUID");
                         v.UUID__.add(Word.of((short) r.integer(-32768, 32767, "UUID")));
                     }
-                    break;
-                case "Timestamp":
+                }
+                case "Timestamp" -> {
                     String x9 = null;
                     if (!r.nil()) {
                         x9 = r.string("Timestamp");
                     }
                     v.Timestamp_ = x9;
-                    break;
-                case "JsonWriter":
+                }
+                case "JsonWriter" -> {
                     v.JsonWriter__ = r.bytes("JsonWriter");
-                    break;
-                case "JsonReader":
+                }
+                case "JsonReader" -> {
                     r.beginObject("JsonReader");
                     for (String key10; (key10 = r.key("JsonReader")) != null;) {
                         r.spend(8, "JsonReader");
@@ -1217,74 +1217,72 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.JsonReader_.put(k11, (int) r.integer(-2147483648, 2147483647, "JsonReader"));
                     }
-                    break;
-                case "DecodeError":
+                }
+                case "DecodeError" -> {
                     v.DecodeError_ = r.decimal("DecodeError");
-                    break;
-                case "EncodeError":
+                }
+                case "EncodeError" -> {
                     v.EncodeError = r.uuid("EncodeError");
-                    break;
-                case "DecodeException":
+                }
+                case "DecodeException" -> {
                     v.DecodeException__ = r.unsigned(0xFFFFFFFFFFFFFFFFL, "DecodeException");
-                    break;
-                case "EncodeException":
+                }
+                case "EncodeException" -> {
                     v.EncodeException_ = r.f32("EncodeException");
-                    break;
-                case "Sender":
+                }
+                case "Sender" -> {
                     v.Sender__ = (byte) r.unsigned(255, "Sender");
-                    break;
-                case "Receiver":
+                }
+                case "Receiver" -> {
                     Word x12 = null;
                     if (!r.nil()) {
                         x12 = Word.of((short) r.integer(-32768, 32767, "Receiver"));
                     }
                     v.Receiver__ = x12;
-                    break;
-                case "Client":
+                }
+                case "Client" -> {
                     v.Client__ = Word.of((short) r.integer(-32768, 32767, "Client"));
-                    break;
-                case "Proxy":
+                }
+                case "Proxy" -> {
                     v.Proxy__ = (int) r.integer(-2147483648, 2147483647, "Proxy");
-                    break;
-                case "Handler":
+                }
+                case "Handler" -> {
                     v.Handler__ = r.string("Handler");
-                    break;
-                case "Text":
+                }
+                case "Text" -> {
                     Boolean x13 = null;
                     if (!r.nil()) {
                         x13 = r.bool("Text");
                     }
                     v.Text__ = x13;
-                    break;
-                case "Compare":
+                }
+                case "Compare" -> {
                     v.Compare_ = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "Compare"));
-                    break;
-                case "Decimals":
+                }
+                case "Decimals" -> {
                     v.Decimals_ = r.f64("Decimals");
-                    break;
-                case "Uuids":
+                }
+                case "Uuids" -> {
                     v.Uuids_ = side.of((int) r.integer(-2147483648, 2147483647, "Uuids"));
-                    break;
-                case "Timestamps":
+                }
+                case "Timestamps" -> {
                     v.Timestamps_ = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "Timestamps");
-                    break;
-                case "Utf8":
+                }
+                case "Utf8" -> {
                     r.beginArray("Utf8");
                     for (int i14 = 0; r.more(); i14++) {
                         r.spend(2, "Utf8");
                         v.Utf8_.add(Word.of((short) r.integer(-32768, 32767, "Utf8")));
                     }
-                    break;
-                case "Requests":
+                }
+                case "Requests" -> {
                     String x15 = null;
                     if (!r.nil()) {
                         x15 = r.string("Requests");
                     }
                     v.Requests_ = x15;
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

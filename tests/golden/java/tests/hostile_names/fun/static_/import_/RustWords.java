@@ -1376,52 +1376,52 @@ public class RustWords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(195);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "crate":
+                case "crate" -> {
                     v.crate = Word.of((short) r.integer(-32768, 32767, "crate"));
-                    break;
-                case "dyn":
+                }
+                case "dyn" -> {
                     v.dyn = (int) r.integer(-2147483648, 2147483647, "dyn");
-                    break;
-                case "fn":
+                }
+                case "fn" -> {
                     v.fn = r.string("fn");
-                    break;
-                case "impl":
+                }
+                case "impl" -> {
                     Boolean x9 = null;
                     if (!r.nil()) {
                         x9 = r.bool("impl");
                     }
                     v.impl = x9;
-                    break;
-                case "loop":
+                }
+                case "loop" -> {
                     v.loop = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "loop"));
-                    break;
-                case "mod":
+                }
+                case "mod" -> {
                     v.mod = r.f64("mod");
-                    break;
-                case "move":
+                }
+                case "move" -> {
                     v.move = side.of((int) r.integer(-2147483648, 2147483647, "move"));
-                    break;
-                case "mut":
+                }
+                case "mut" -> {
                     v.mut = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "mut");
-                    break;
-                case "pub":
+                }
+                case "pub" -> {
                     r.beginArray("pub");
                     for (int i10 = 0; r.more(); i10++) {
                         r.spend(2, "pub");
                         v.pub.add(Word.of((short) r.integer(-32768, 32767, "pub")));
                     }
-                    break;
-                case "ref":
+                }
+                case "ref" -> {
                     String x11 = null;
                     if (!r.nil()) {
                         x11 = r.string("ref");
                     }
                     v.ref = x11;
-                    break;
-                case "Self":
+                }
+                case "Self" -> {
                     v.Self_ = r.bytes("Self");
-                    break;
-                case "trait":
+                }
+                case "trait" -> {
                     r.beginObject("trait");
                     for (String key12; (key12 = r.key("trait")) != null;) {
                         r.spend(8, "trait");
@@ -1431,75 +1431,75 @@ public class RustWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.trait.put(k13, (int) r.integer(-2147483648, 2147483647, "trait"));
                     }
-                    break;
-                case "unsafe":
+                }
+                case "unsafe" -> {
                     v.unsafe = r.decimal("unsafe");
-                    break;
-                case "use":
+                }
+                case "use" -> {
                     v.use = r.uuid("use");
-                    break;
-                case "become":
+                }
+                case "become" -> {
                     v.become = r.unsigned(0xFFFFFFFFFFFFFFFFL, "become");
-                    break;
-                case "box":
+                }
+                case "box" -> {
                     v.box = r.f32("box");
-                    break;
-                case "macro":
+                }
+                case "macro" -> {
                     v.macro = (byte) r.unsigned(255, "macro");
-                    break;
-                case "priv":
+                }
+                case "priv" -> {
                     Word x14 = null;
                     if (!r.nil()) {
                         x14 = Word.of((short) r.integer(-32768, 32767, "priv"));
                     }
                     v.priv = x14;
-                    break;
-                case "unsized":
+                }
+                case "unsized" -> {
                     v.unsized = Word.of((short) r.integer(-32768, 32767, "unsized"));
-                    break;
-                case "gen":
+                }
+                case "gen" -> {
                     v.gen = (int) r.integer(-2147483648, 2147483647, "gen");
-                    break;
-                case "macro_rules":
+                }
+                case "macro_rules" -> {
                     v.macro_rules = r.string("macro_rules");
-                    break;
-                case "Option":
+                }
+                case "Option" -> {
                     Boolean x15 = null;
                     if (!r.nil()) {
                         x15 = r.bool("Option");
                     }
                     v.Option_ = x15;
-                    break;
-                case "Some":
+                }
+                case "Some" -> {
                     v.Some = Modifier.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "Some"));
-                    break;
-                case "Result":
+                }
+                case "Result" -> {
                     v.Result_ = r.f64("Result");
-                    break;
-                case "Ok":
+                }
+                case "Ok" -> {
                     v.Ok = side.of((int) r.integer(-2147483648, 2147483647, "Ok"));
-                    break;
-                case "Err":
+                }
+                case "Err" -> {
                     v.Err = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "Err");
-                    break;
-                case "Vec":
+                }
+                case "Vec" -> {
                     r.beginArray("Vec");
                     for (int i16 = 0; r.more(); i16++) {
                         r.spend(2, "Vec");
                         v.Vec_.add(Word.of((short) r.integer(-32768, 32767, "Vec")));
                     }
-                    break;
-                case "Box":
+                }
+                case "Box" -> {
                     String x17 = null;
                     if (!r.nil()) {
                         x17 = r.string("Box");
                     }
                     v.Box_ = x17;
-                    break;
-                case "Clone":
+                }
+                case "Clone" -> {
                     v.Clone = r.bytes("Clone");
-                    break;
-                case "Copy":
+                }
+                case "Copy" -> {
                     r.beginObject("Copy");
                     for (String key18; (key18 = r.key("Copy")) != null;) {
                         r.spend(8, "Copy");
@@ -1509,25 +1509,23 @@ public class RustWords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.Copy.put(k19, (int) r.integer(-2147483648, 2147483647, "Copy"));
                     }
-                    break;
-                case "Default":
+                }
+                case "Default" -> {
                     v.Default = r.decimal("Default");
-                    break;
-                case "Drop":
+                }
+                case "Drop" -> {
                     v.Drop = r.uuid("Drop");
-                    break;
-                case "Send":
+                }
+                case "Send" -> {
                     v.Send = r.unsigned(0xFFFFFFFFFFFFFFFFL, "Send");
-                    break;
-                case "Sync":
+                }
+                case "Sync" -> {
                     v.Sync = r.f32("Sync");
-                    break;
-                case "Sized":
+                }
+                case "Sized" -> {
                     v.Sized = (byte) r.unsigned(255, "Sized");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

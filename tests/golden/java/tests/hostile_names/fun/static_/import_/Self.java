@@ -310,12 +310,10 @@ public class Self implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Self":
+                case "Self" -> {
                     v.Self_ = (int) r.integer(-2147483648, 2147483647, "Self");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Sender_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Sender":
+                case "Sender" -> {
                     v.Sender__ = (int) r.integer(-2147483648, 2147483647, "Sender");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class SideBuy implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "SideBuy":
+                case "SideBuy" -> {
                     v.SideBuy_ = (int) r.integer(-2147483648, 2147483647, "SideBuy");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class String_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "String":
+                case "String" -> {
                     v.String__ = (int) r.integer(-2147483648, 2147483647, "String");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Timestamp implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Timestamp":
+                case "Timestamp" -> {
                     v.Timestamp_ = (int) r.integer(-2147483648, 2147483647, "Timestamp");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

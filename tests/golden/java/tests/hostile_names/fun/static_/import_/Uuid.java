@@ -310,12 +310,10 @@ public class Uuid implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Uuid":
+                case "Uuid" -> {
                     v.Uuid_ = (int) r.integer(-2147483648, 2147483647, "Uuid");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

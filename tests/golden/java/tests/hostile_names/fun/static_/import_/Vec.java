@@ -310,12 +310,10 @@ public class Vec implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Vec":
+                case "Vec" -> {
                     v.Vec_ = (int) r.integer(-2147483648, 2147483647, "Vec");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

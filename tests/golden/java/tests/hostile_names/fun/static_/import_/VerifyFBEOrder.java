@@ -310,12 +310,10 @@ public class VerifyFBEOrder implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "VerifyFBEOrder":
+                case "VerifyFBEOrder" -> {
                     v.VerifyFBEOrder_ = (int) r.integer(-2147483648, 2147483647, "VerifyFBEOrder");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

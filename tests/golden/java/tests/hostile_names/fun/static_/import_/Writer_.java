@@ -310,12 +310,10 @@ public class Writer_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "Writer":
+                case "Writer" -> {
                     v.Writer__ = (int) r.integer(-2147483648, 2147483647, "Writer");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

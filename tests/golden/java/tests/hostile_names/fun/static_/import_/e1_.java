@@ -310,12 +310,10 @@ public class e1_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "e1":
+                case "e1" -> {
                     v.e1 = (int) r.integer(-2147483648, 2147483647, "e1");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

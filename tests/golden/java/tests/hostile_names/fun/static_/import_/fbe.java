@@ -310,12 +310,10 @@ public class fbe implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "fbe":
+                case "fbe" -> {
                     v.fbe_ = (int) r.integer(-2147483648, 2147483647, "fbe");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

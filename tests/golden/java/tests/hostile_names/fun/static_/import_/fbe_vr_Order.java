@@ -310,12 +310,10 @@ public class fbe_vr_Order implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "fbe_vr_Order":
+                case "fbe_vr_Order" -> {
                     v.fbe_vr_Order_ = (int) r.integer(-2147483648, 2147483647, "fbe_vr_Order");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

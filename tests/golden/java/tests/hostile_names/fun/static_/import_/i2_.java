@@ -310,12 +310,10 @@ public class i2_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "i2":
+                case "i2" -> {
                     v.i2 = (int) r.integer(-2147483648, 2147483647, "i2");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class int32_t implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "int32_t":
+                case "int32_t" -> {
                     v.int32_t_ = (int) r.integer(-2147483648, 2147483647, "int32_t");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class list implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "list":
+                case "list" -> {
                     v.list_ = (int) r.integer(-2147483648, 2147483647, "list");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class o3 implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "o3":
+                case "o3" -> {
                     v.o3_ = (int) r.integer(-2147483648, 2147483647, "o3");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

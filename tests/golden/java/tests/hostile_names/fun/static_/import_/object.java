@@ -310,12 +310,10 @@ public class object implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "object":
+                case "object" -> {
                     v.object_ = (int) r.integer(-2147483648, 2147483647, "object");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

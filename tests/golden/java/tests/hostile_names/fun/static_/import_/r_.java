@@ -310,12 +310,10 @@ public class r_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "r":
+                case "r" -> {
                     v.r = (int) r.integer(-2147483648, 2147483647, "r");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class self implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "self":
+                case "self" -> {
                     v.self_ = (int) r.integer(-2147483648, 2147483647, "self");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class size_t implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "size_t":
+                case "size_t" -> {
                     v.size_t_ = (int) r.integer(-2147483648, 2147483647, "size_t");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class std implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "std":
+                case "std" -> {
                     v.std_ = (int) r.integer(-2147483648, 2147483647, "std");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

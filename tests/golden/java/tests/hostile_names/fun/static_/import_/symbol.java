@@ -319,12 +319,10 @@ public class symbol implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "digits":
+                case "digits" -> {
                     v.digits_ = digits.of((int) r.integer(-2147483648, 2147483647, "digits"));
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

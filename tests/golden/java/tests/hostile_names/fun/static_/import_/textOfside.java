@@ -310,12 +310,10 @@ public class textOfside implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "textOfside":
+                case "textOfside" -> {
                     v.textOfside_ = (int) r.integer(-2147483648, 2147483647, "textOfside");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class v_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "v":
+                case "v" -> {
                     v.v = (int) r.integer(-2147483648, 2147483647, "v");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class w_ implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "w":
+                case "w" -> {
                     v.w = (int) r.integer(-2147483648, 2147483647, "w");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

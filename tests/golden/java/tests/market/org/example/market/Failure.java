@@ -354,15 +354,13 @@ public class Failure implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(20);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = r.uuid("id");
-                    break;
-                case "reason":
+                }
+                case "reason" -> {
                     v.reason = r.string("reason");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -351,15 +351,13 @@ public class Instrument implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(8);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "symbol":
+                case "symbol" -> {
                     v.symbol = r.string("symbol");
-                    break;
-                case "digits":
+                }
+                case "digits" -> {
                     v.digits = (int) r.integer(-2147483648, 2147483647, "digits");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -329,12 +329,10 @@ public class Accepted implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(16);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = r.uuid("id");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

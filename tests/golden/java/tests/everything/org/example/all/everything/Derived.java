@@ -330,15 +330,13 @@ public class Derived extends Fixed {
         r.beginStruct(8);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "a":
+                case "a" -> {
                     v.a = (int) r.integer(-2147483648, 2147483647, "a");
-                    break;
-                case "b":
+                }
+                case "b" -> {
                     v.b = (int) r.integer(-2147483648, 2147483647, "b");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -285,9 +285,7 @@ public class Empty implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(32);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                default:
-                    r.skip();
-                    break;
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -3027,138 +3027,138 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen32 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = (int) r.integer(-2147483648, 2147483647, "id");
-                    break;
-                case "f1":
+                }
+                case "f1" -> {
                     v.f1 = r.bool("f1");
-                    break;
-                case "f2":
+                }
+                case "f2" -> {
                     v.f2 = (byte) r.unsigned(255, "f2");
-                    break;
-                case "f3":
+                }
+                case "f3" -> {
                     v.f3 = r.ch("f3");
-                    break;
-                case "f4":
+                }
+                case "f4" -> {
                     v.f4 = (int) r.unsigned(4294967295L, "f4");
-                    break;
-                case "f5":
+                }
+                case "f5" -> {
                     v.f5 = (byte) r.integer(-128, 127, "f5");
-                    break;
-                case "f6":
+                }
+                case "f6" -> {
                     v.f6 = (byte) r.unsigned(255, "f6");
-                    break;
-                case "f7":
+                }
+                case "f7" -> {
                     v.f7 = (short) r.integer(-32768, 32767, "f7");
-                    break;
-                case "f8":
+                }
+                case "f8" -> {
                     v.f8 = (short) r.unsigned(65535, "f8");
-                    break;
-                case "f9":
+                }
+                case "f9" -> {
                     v.f9 = (int) r.integer(-2147483648, 2147483647, "f9");
-                    break;
-                case "f10":
+                }
+                case "f10" -> {
                     v.f10 = (int) r.unsigned(4294967295L, "f10");
-                    break;
-                case "f11":
+                }
+                case "f11" -> {
                     v.f11 = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "f11");
-                    break;
-                case "f12":
+                }
+                case "f12" -> {
                     v.f12 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f12");
-                    break;
-                case "f13":
+                }
+                case "f13" -> {
                     v.f13 = r.f32("f13");
-                    break;
-                case "f14":
+                }
+                case "f14" -> {
                     v.f14 = r.f64("f14");
-                    break;
-                case "f15":
+                }
+                case "f15" -> {
                     v.f15 = r.decimal("f15");
-                    break;
-                case "f16":
+                }
+                case "f16" -> {
                     v.f16 = r.decimal("f16");
-                    break;
-                case "f17":
+                }
+                case "f17" -> {
                     v.f17 = r.string("f17");
-                    break;
-                case "f18":
+                }
+                case "f18" -> {
                     v.f18 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f18");
-                    break;
-                case "f19":
+                }
+                case "f19" -> {
                     v.f19 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f19");
-                    break;
-                case "f20":
+                }
+                case "f20" -> {
                     v.f20 = r.uuid("f20");
-                    break;
-                case "f21":
+                }
+                case "f21" -> {
                     v.f21 = r.uuid("f21");
-                    break;
-                case "f22":
+                }
+                case "f22" -> {
                     v.f22 = r.uuid("f22");
-                    break;
-                case "f23":
+                }
+                case "f23" -> {
                     v.f23 = r.uuid("f23");
-                    break;
-                case "f24":
+                }
+                case "f24" -> {
                     v.f24 = r.bytes("f24");
-                    break;
-                case "f25":
+                }
+                case "f25" -> {
                     v.f25 = EByte.of((byte) r.unsigned(255, "f25"));
-                    break;
-                case "f26":
+                }
+                case "f26" -> {
                     v.f26 = org.example.market.Side.of((byte) r.unsigned(255, "f26"));
-                    break;
-                case "f27":
+                }
+                case "f27" -> {
                     v.f27 = FByte.of((byte) r.unsigned(255, "f27"));
-                    break;
-                case "f28":
+                }
+                case "f28" -> {
                     v.f28 = FUInt64.of(r.unsigned(0xFFFFFFFFFFFFFFFFL, "f28"));
-                    break;
-                case "f29":
+                }
+                case "f29" -> {
                     seen31 = true;
                     try {
                         Counted.fbeReadJson(r, v.f29);
                     } catch (DecodeException e) {
                         throw e.at("f29");
                     }
-                    break;
-                case "f30":
+                }
+                case "f30" -> {
                     seen32 = true;
                     try {
                         org.example.market.Instrument.fbeReadJson(r, v.f30);
                     } catch (DecodeException e) {
                         throw e.at("f30");
                     }
-                    break;
-                case "f31":
+                }
+                case "f31" -> {
                     Integer x33 = null;
                     if (!r.nil()) {
                         x33 = (int) r.integer(-2147483648, 2147483647, "f31");
                     }
                     v.f31 = x33;
-                    break;
-                case "f32":
+                }
+                case "f32" -> {
                     Integer x34 = null;
                     if (!r.nil()) {
                         x34 = (int) r.integer(-2147483648, 2147483647, "f32");
                     }
                     v.f32 = x34;
-                    break;
-                case "f33":
+                }
+                case "f33" -> {
                     String x35 = null;
                     if (!r.nil()) {
                         x35 = r.string("f33");
                     }
                     v.f33 = x35;
-                    break;
-                case "f34":
+                }
+                case "f34" -> {
                     EByte x36 = null;
                     if (!r.nil()) {
                         x36 = EByte.of((byte) r.unsigned(255, "f34"));
                     }
                     v.f34 = x36;
-                    break;
-                case "f35":
+                }
+                case "f35" -> {
                     Counted x37 = null;
                     if (!r.nil()) {
                         Counted x38 = new Counted();
@@ -3170,16 +3170,16 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         x37 = x38;
                     }
                     v.f35 = x37;
-                    break;
-                case "f36":
+                }
+                case "f36" -> {
                     r.beginArray("f36");
                     int i39 = 0;
                     for (; r.element(i39, 3, "f36"); i39++) {
                         v.f36[i39] = (int) r.integer(-2147483648, 2147483647, "f36");
                     }
                     r.endArray(i39, 3, "f36");
-                    break;
-                case "f37":
+                }
+                case "f37" -> {
                     r.beginArray("f37");
                     int i40 = 0;
                     for (; r.element(i40, 2, "f37"); i40++) {
@@ -3190,15 +3190,15 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         v.f37[i40] = x41;
                     }
                     r.endArray(i40, 2, "f37");
-                    break;
-                case "f38":
+                }
+                case "f38" -> {
                     r.beginArray("f38");
                     for (int i42 = 0; r.more(); i42++) {
                         r.spend(8, "f38");
                         v.f38.add(r.f64("f38"));
                     }
-                    break;
-                case "f39":
+                }
+                case "f39" -> {
                     r.beginArray("f39");
                     for (int i43 = 0; r.more(); i43++) {
                         r.spend(1, "f39");
@@ -3214,15 +3214,15 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f39.add(x44);
                     }
-                    break;
-                case "f40":
+                }
+                case "f40" -> {
                     r.beginArray("f40");
                     for (int i46 = 0; r.more(); i46++) {
                         r.spend(4, "f40");
                         v.f40.add(r.string("f40"));
                     }
-                    break;
-                case "f41":
+                }
+                case "f41" -> {
                     r.beginArray("f41");
                     for (int i47 = 0; r.more(); i47++) {
                         r.spend(8, "f41");
@@ -3230,8 +3230,8 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("f41");
                         }
                     }
-                    break;
-                case "f42":
+                }
+                case "f42" -> {
                     r.beginArray("f42");
                     for (int i48 = 0; r.more(); i48++) {
                         org.example.market.Instrument x49 = new org.example.market.Instrument();
@@ -3244,8 +3244,8 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("f42");
                         }
                     }
-                    break;
-                case "f43":
+                }
+                case "f43" -> {
                     r.beginObject("f43");
                     for (String key50; (key50 = r.key("f43")) != null;) {
                         r.spend(8, "f43");
@@ -3255,8 +3255,8 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f43.put(k51, r.string("f43"));
                     }
-                    break;
-                case "f44":
+                }
+                case "f44" -> {
                     r.beginObject("f44");
                     for (String key52; (key52 = r.key("f44")) != null;) {
                         r.spend(5, "f44");
@@ -3276,8 +3276,8 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f44.put(k53, x54);
                     }
-                    break;
-                case "f45":
+                }
+                case "f45" -> {
                     r.beginObject("f45");
                     for (String key56; (key56 = r.key("f45")) != null;) {
                         r.spend(20, "f45");
@@ -3287,8 +3287,8 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f45.put(k57, r.bytes("f45"));
                     }
-                    break;
-                case "f46":
+                }
+                case "f46" -> {
                     r.beginArray("f46");
                     for (int i58 = 0; r.more(); i58++) {
                         r.spend(0, "f46");
@@ -3313,25 +3313,25 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f46.put(k60, v62);
                     }
-                    break;
-                case "f47":
+                }
+                case "f47" -> {
                     Integer x63 = null;
                     if (!r.nil()) {
                         x63 = (int) r.integer(-2147483648, 2147483647, "f47");
                     }
                     v.f47 = x63;
-                    break;
-                case "f47Reset":
+                }
+                case "f47Reset" -> {
                     v.f47Reset = r.bool("f47Reset");
-                    break;
-                case "f48":
+                }
+                case "f48" -> {
                     Long x64 = null;
                     if (!r.nil()) {
                         x64 = r.unsigned(0xFFFFFFFFFFFFFFFFL, "f48");
                     }
                     v.f48 = x64;
-                    break;
-                case "f49":
+                }
+                case "f49" -> {
                     r.beginObject("f49");
                     for (String key65; (key65 = r.key("f49")) != null;) {
                         r.spend(8, "f49");
@@ -3341,8 +3341,8 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f49.put(k66, (int) r.integer(-2147483648, 2147483647, "f49"));
                     }
-                    break;
-                case "f50":
+                }
+                case "f50" -> {
                     r.beginObject("f50");
                     for (String key67; (key67 = r.key("f50")) != null;) {
                         r.spend(8, "f50");
@@ -3352,8 +3352,8 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f50.put(k68, r.string("f50"));
                     }
-                    break;
-                case "f51":
+                }
+                case "f51" -> {
                     r.beginArray("f51");
                     for (int i69 = 0; r.more(); i69++) {
                         r.spend(16, "f51");
@@ -3361,8 +3361,8 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("f51");
                         }
                     }
-                    break;
-                case "f52":
+                }
+                case "f52" -> {
                     r.beginObject("f52");
                     for (String key70; (key70 = r.key("f52")) != null;) {
                         r.spend(20, "f52");
@@ -3372,10 +3372,8 @@ public class Everything implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.f52.put(k71, (int) r.integer(-2147483648, 2147483647, "f52"));
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen31) {

@@ -310,12 +310,10 @@ public class Fixed implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(4);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "a":
+                case "a" -> {
                     v.a = (int) r.integer(-2147483648, 2147483647, "a");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -354,18 +354,16 @@ public class FixedKeywords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(9);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "new":
+                case "new" -> {
                     v.new_ = (int) r.integer(-2147483648, 2147483647, "new");
-                    break;
-                case "swap":
+                }
+                case "swap" -> {
                     v.swap = r.bool("swap");
-                    break;
-                case "default":
+                }
+                case "default" -> {
                     v.default_ = Reserved.of((int) r.integer(-2147483648, 2147483647, "default"));
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

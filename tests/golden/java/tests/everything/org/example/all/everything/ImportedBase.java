@@ -355,18 +355,16 @@ public class ImportedBase extends org.example.market.Instrument {
         r.beginStruct(16);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "symbol":
+                case "symbol" -> {
                     v.symbol = r.string("symbol");
-                    break;
-                case "digits":
+                }
+                case "digits" -> {
                     v.digits = (int) r.integer(-2147483648, 2147483647, "digits");
-                    break;
-                case "price":
+                }
+                case "price" -> {
                     v.price = r.f64("price");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

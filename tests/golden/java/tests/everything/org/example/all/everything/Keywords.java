@@ -598,35 +598,35 @@ public class Keywords implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(30);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "new":
+                case "new" -> {
                     v.new_ = (int) r.integer(-2147483648, 2147483647, "new");
-                    break;
-                case "class":
+                }
+                case "class" -> {
                     v.class_ = r.string("class");
-                    break;
-                case "default":
+                }
+                case "default" -> {
                     v.default_ = Reserved.of((int) r.integer(-2147483648, 2147483647, "default"));
-                    break;
-                case "swap":
+                }
+                case "swap" -> {
                     v.swap = r.bool("swap");
-                    break;
-                case "from":
+                }
+                case "from" -> {
                     v.from = (int) r.integer(-2147483648, 2147483647, "from");
-                    break;
-                case "None":
+                }
+                case "None" -> {
                     v.None = (int) r.integer(-2147483648, 2147483647, "None");
-                    break;
-                case "NULL":
+                }
+                case "NULL" -> {
                     v.NULL = (int) r.integer(-2147483648, 2147483647, "NULL");
-                    break;
-                case "operator":
+                }
+                case "operator" -> {
                     Reserved x3 = null;
                     if (!r.nil()) {
                         x3 = Reserved.of((int) r.integer(-2147483648, 2147483647, "operator"));
                     }
                     v.operator = x3;
-                    break;
-                case "this":
+                }
+                case "this" -> {
                     r.beginArray("this");
                     for (int i4 = 0; r.more(); i4++) {
                         FixedKeywords x5 = new FixedKeywords();
@@ -637,10 +637,8 @@ public class Keywords implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.this_.add(x5);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -310,12 +310,10 @@ public class Ping implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(8);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "sequence":
+                case "sequence" -> {
                     v.sequence = r.integer(Long.MIN_VALUE, Long.MAX_VALUE, "sequence");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -396,20 +396,18 @@ public class PlaceOrder implements VersionedRoot, FinalRoot, JsonRoot {
         boolean seen1 = false;
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "id":
+                case "id" -> {
                     v.id = r.uuid("id");
-                    break;
-                case "instrument":
+                }
+                case "instrument" -> {
                     seen1 = true;
                     try {
                         org.example.market.Instrument.fbeReadJson(r, v.instrument);
                     } catch (DecodeException e) {
                         throw e.at("instrument");
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         if (!seen1) {

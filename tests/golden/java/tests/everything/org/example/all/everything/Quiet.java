@@ -344,15 +344,13 @@ public class Quiet implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(8);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "password":
+                case "password" -> {
                     v.password = r.string("password");
-                    break;
-                case "legacy":
+                }
+                case "legacy" -> {
                     v.legacy = (int) r.integer(-2147483648, 2147483647, "legacy");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

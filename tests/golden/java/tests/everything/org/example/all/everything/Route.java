@@ -374,18 +374,16 @@ public class Route implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(16);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "venue":
+                case "venue" -> {
                     v.venue = r.string("venue");
-                    break;
-                case "weight":
+                }
+                case "weight" -> {
                     v.weight = r.f64("weight");
-                    break;
-                case "leg":
+                }
+                case "leg" -> {
                     v.leg = (int) r.integer(-2147483648, 2147483647, "leg");
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();

@@ -714,7 +714,7 @@ public class Routes implements VersionedRoot, FinalRoot, JsonRoot {
         r.beginStruct(12);
         for (String name; (name = r.member()) != null;) {
             switch (name) {
-                case "routes":
+                case "routes" -> {
                     r.beginArray("routes");
                     for (int i7 = 0; r.more(); i7++) {
                         Route x8 = new Route();
@@ -727,8 +727,8 @@ public class Routes implements VersionedRoot, FinalRoot, JsonRoot {
                             throw r.duplicateElement("routes");
                         }
                     }
-                    break;
-                case "ranks":
+                }
+                case "ranks" -> {
                     r.beginArray("ranks");
                     for (int i9 = 0; r.more(); i9++) {
                         r.spend(4, "ranks");
@@ -747,8 +747,8 @@ public class Routes implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.ranks.put(k11, v12);
                     }
-                    break;
-                case "names":
+                }
+                case "names" -> {
                     r.beginArray("names");
                     for (int i13 = 0; r.more(); i13++) {
                         r.spend(4, "names");
@@ -767,10 +767,8 @@ public class Routes implements VersionedRoot, FinalRoot, JsonRoot {
                         }
                         v.names.put(k15, v16);
                     }
-                    break;
-                default:
-                    r.skip();
-                    break;
+                }
+                default -> { r.skip(); }
             }
         }
         r.leave();
