@@ -27,7 +27,7 @@ from .model import (
 )
 from .native import Core
 from .source import PerClass, Source
-from .text import struct_text
+from .text import sort_key, struct_text
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -102,7 +102,7 @@ class Struct:
     ``fbe_type`` is the type id; ``fbe_spec`` describes each field's type for
     the error messages of writers (:func:`explain`); ``fbe_codec`` is what its values are read and
     written with (:class:`Codec`). Equality, hashing and ordering use the
-    ``[key]`` fields only (``fbe_key`` and ``fbe_order``, generated per class); :meth:`fbe_equal`
+    ``[key]`` fields only (``fbe_key`` and ``fbe_order``, made per class by :func:`bind`); :meth:`fbe_equal`
     compares every field.
     """
 
@@ -211,10 +211,13 @@ def bind(
     final: tuple[FinalWrite[Any], FinalRead[Any]] | None = None,
     json: Callable[[Any, str, Budget], Any] | None = None,
     depth: bool = False,
+    keys: tuple[str, ...] = (),
 ) -> None:
     """Give a generated struct class (generated at the end of its module) its ``fbe_codec``
     (:class:`Codec`, the arguments are its) and its shortcuts: ``to_fbe``/``from_fbe``, with
-    ``final`` ``to_final``/``from_final``, with ``json`` ``to_json``/``from_json``.
+    ``final`` ``to_final``/``from_final``, with ``json`` ``to_json``/``from_json``; with ``keys``
+    (the attributes of its ``[key]`` fields, a base's first) ``fbe_key`` and ``fbe_order``
+    (:func:`_keys`).
 
     The shortcuts are made for each class, as dataclasses make their methods: closures over the
     class's codec. One method of fbe.Struct would look the codec up on every call, a class
@@ -225,6 +228,27 @@ def bind(
     shortcuts = [*_binary(c, False), *(_binary(c, True) if final else ()), *(_json(c) if json else ())]
     for method in shortcuts:
         setattr(cls, method.__name__, method)
+    if keys:
+        _keys(cls, keys)
+
+
+def _keys(cls: type[Struct], keys: tuple[str, ...]) -> None:
+    """A keyed class's ``fbe_key`` (the key fields' values, which equality and hashing compare) and
+    ``fbe_order`` (what its ordering compares, where that is not the same: a ``char`` key field as
+    C++'s signed char, flags of a signed type by their signed value, the sort keys of the fields'
+    specs), compiled (fbe.source) as the generated methods they replaced."""
+    source = Source()
+    specs = {attr: spec[1] if spec[0] == "hidden" else spec for _, attr, spec in cls.fbe_spec}
+    values, orders = [], []
+    for attr in keys:
+        order = sort_key(specs[attr])
+        values.append(f"self.{attr}")
+        orders.append(f"self.{attr}" if order is None else f"{source.name(order)}(self.{attr})")
+    cls.fbe_key = source.function("self", f"({', '.join(values)},)")  # type: ignore[method-assign]
+    if orders != values:
+        cls.fbe_order = source.function("self", f"({', '.join(orders)},)")  # type: ignore[method-assign]
+    else:
+        cls.fbe_order = cls.fbe_key  # type: ignore[method-assign]
 
 
 def _binary(c: Codec[Any], final: bool) -> tuple[Callable[..., Any], classmethod[Any, Any, Any]]:

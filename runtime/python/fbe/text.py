@@ -138,9 +138,9 @@ def ordered(spec: tuple[Any, ...], x: str, source: Source) -> str:
     if kind == "hash":
         return f"{x}.items()"
     if kind == "map":
-        return f"sorted({x}.items(), key={source.name(itemgetter(0) if key is _same else _first(key))})"
+        return f"sorted({x}.items(), key={source.name(itemgetter(0) if key is None else _first(key))})"
     if kind == "set":
-        return f"sorted({x})" if key is _same else f"sorted({x}, key={source.name(key)})"
+        return f"sorted({x})" if key is None else f"sorted({x}, key={source.name(key)})"
     return x
 
 
@@ -160,16 +160,12 @@ def _printer(spec: tuple[Any, ...]) -> Callable[[Any], str]:
     return _PRIMITIVES[kind]
 
 
-def sort_key(spec: tuple[Any, ...]) -> Callable[[Any], Any]:
-    """The sort key of set elements and map keys of a type spec, in the original's order (std::set,
-    std::map): a ``char`` as C++'s signed char, flags of a signed type by their signed value (the
-    spec's sixth item), anything else its own value."""
+def sort_key(spec: tuple[Any, ...]) -> Callable[[Any], Any] | None:
+    """The sort key of set elements, map keys and [key] fields of a type spec, in the original's order
+    (std::set, std::map): a ``char`` as C++'s signed char, flags of a signed type by their signed
+    value (the spec's sixth item); None: the value's own order."""
     if spec[0] == "int" and spec[1] == "char":
         return char_order
     if spec[0] == "int" and len(spec) > 5:
         return spec[5]  # type: ignore[no-any-return]
-    return _same
-
-
-def _same(x: Any) -> Any:
-    return x
+    return None

@@ -386,7 +386,8 @@ class Context(DefaultLiterals):
 
     def codec_lines(self) -> list[str]:
         """Each struct class's codec (fbe.bind): its generated functions, which its shortcuts
-        (``to_fbe``...), its models and the protocol classes run, and its entry in the native core."""
+        (``to_fbe``...), its models and the protocol classes run, its entry in the native core and
+        its key fields."""
         if not self.package.structs:
             return []
         code = self.writer()
@@ -400,6 +401,8 @@ class Context(DefaultLiterals):
                 args.append(f"json=fbe_jr_{s.name}")
             if not self.plan.struct(s.qualified).bounded:
                 args.append("depth=True")
+            if s.key_fields:   # fbe_key and fbe_order, which equality, hashing and ordering compare
+                args.append("keys=" + py_tuple([f'"{self.ident.field(f)}"' for f in s.key_fields]))
             with code.block("fbe.bind(", ")"):
                 for arg in args:
                     code.line(f"{arg},")

@@ -7,7 +7,7 @@ import re
 from fbec.model import ir
 from fbec.targets.base import CodeWriter
 
-from .context import Context, order_key, py_tuple
+from .context import Context, py_tuple
 
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
@@ -59,7 +59,6 @@ def struct_class(ctx: Context, s: ir.Struct) -> list[str]:
     with code.block(f"class {cls}({base}):"):
         _struct_head(ctx, code, s)
         _constructor(ctx, code, s)
-        _keys(ctx, code, s)
     return code.text().splitlines() + ["", ""]
 
 
@@ -135,24 +134,3 @@ def _constructor(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     with code.indented():
         for b in body:
             code.line(b)
-
-
-def _keys(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
-    """The key fields' values, which fbe.Struct's equality and hashing compare (``fbe_key``), and
-    (``fbe_order``) what its ordering compares where that is not the same (the order of the original's
-    std::set: a ``char`` key field as C++'s signed char, flags of a signed type by their signed value)."""
-    if not s.keys and s.base is None:
-        return  # fbe.Struct's: every value is equal
-    fields = [(ctx.ident.field(f), order_key(f.type)) for f in s.key_fields]
-    keys = py_tuple([f"self.{name}" for name, _ in fields])
-    order = py_tuple([f"{o}(self.{name})" if o else f"self.{name}" for name, o in fields])
-    any_ = ctx.std("typing", "Any")
-    code.blank()
-    with code.block(f"def fbe_key(self) -> tuple[{any_}, ...]:"):
-        code.line(f"return {keys}")
-    code.blank()
-    if order == keys:
-        code.line("fbe_order = fbe_key")
-    else:
-        with code.block(f"def fbe_order(self) -> tuple[{any_}, ...]:"):
-            code.line(f"return {order}")

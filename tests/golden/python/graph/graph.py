@@ -56,11 +56,6 @@ class Node(fbe.Struct):
         self.value = value
         self.out_edges = [] if out_edges is None else out_edges
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
-
 
 class Edge(fbe.Struct):
     """struct graph.Edge (type 2).
@@ -583,6 +578,7 @@ fbe.bind(
     (fbe_vw_Node, fbe_vr_Node),
     final=(fbe_fw_Node, fbe_fr_Node),
     json=fbe_jr_Node,
+    keys=("id",),
 )
 fbe.bind(
     Edge,

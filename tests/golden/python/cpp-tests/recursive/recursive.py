@@ -47,11 +47,6 @@ class Node(fbe.Struct):
         self.label = label
         self.children = [] if children is None else children
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
-
 
 Node.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
@@ -271,4 +266,5 @@ fbe.bind(
     final=(fbe_fw_Node, fbe_fr_Node),
     json=fbe_jr_Node,
     depth=True,
+    keys=("id",),
 )

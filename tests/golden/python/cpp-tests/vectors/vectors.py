@@ -107,11 +107,6 @@ class Point3(Point):
         self.y = y
         self.z = z
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return ()
-
-    fbe_order = fbe_key
-
 
 class Named(fbe.Struct):
     """struct vectors.Named (type 4).

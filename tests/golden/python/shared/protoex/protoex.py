@@ -154,11 +154,6 @@ class Order(fbe.Struct):
         self.tp = tp
         self.sl = sl
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
-
 
 class Balance(pkg_proto.Balance):
     """struct protoex.Balance (type 2).
@@ -181,11 +176,6 @@ class Balance(pkg_proto.Balance):
         self.currency = currency
         self.amount = amount
         self.locked = locked
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.currency,)
-
-    fbe_order = fbe_key
 
 
 class Account(fbe.Struct):
@@ -220,11 +210,6 @@ class Account(fbe.Struct):
         self.wallet = Balance() if wallet is None else wallet
         self.asset = asset
         self.orders = [] if orders is None else orders
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
 
 
 class OrderMessage(fbe.Struct):
@@ -1105,6 +1090,7 @@ fbe.bind(
     (fbe_vw_Order, fbe_vr_Order),
     final=(fbe_fw_Order, fbe_fr_Order),
     json=fbe_jr_Order,
+    keys=("id",),
 )
 fbe.bind(
     Balance,
@@ -1114,6 +1100,7 @@ fbe.bind(
     (fbe_vw_Balance, fbe_vr_Balance),
     final=(fbe_fw_Balance, fbe_fr_Balance),
     json=fbe_jr_Balance,
+    keys=("currency",),
 )
 fbe.bind(
     Account,
@@ -1123,6 +1110,7 @@ fbe.bind(
     (fbe_vw_Account, fbe_vr_Account),
     final=(fbe_fw_Account, fbe_fr_Account),
     json=fbe_jr_Account,
+    keys=("id",),
 )
 fbe.bind(
     OrderMessage,

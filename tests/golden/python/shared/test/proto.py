@@ -139,11 +139,6 @@ class Order(fbe.Struct):
         self.price = price
         self.volume = volume
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
-
 
 class Balance(fbe.Struct):
     """struct proto.Balance (type 2).
@@ -165,11 +160,6 @@ class Balance(fbe.Struct):
     ) -> None:
         self.currency = currency
         self.amount = amount
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.currency,)
-
-    fbe_order = fbe_key
 
 
 class Account(fbe.Struct):
@@ -204,11 +194,6 @@ class Account(fbe.Struct):
         self.wallet = Balance() if wallet is None else wallet
         self.asset = asset
         self.orders = [] if orders is None else orders
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
 
 
 class OrderMessage(fbe.Struct):
@@ -1023,6 +1008,7 @@ fbe.bind(
     (fbe_vw_Order, fbe_vr_Order),
     final=(fbe_fw_Order, fbe_fr_Order),
     json=fbe_jr_Order,
+    keys=("id",),
 )
 fbe.bind(
     Balance,
@@ -1032,6 +1018,7 @@ fbe.bind(
     (fbe_vw_Balance, fbe_vr_Balance),
     final=(fbe_fw_Balance, fbe_fr_Balance),
     json=fbe_jr_Balance,
+    keys=("currency",),
 )
 fbe.bind(
     Account,
@@ -1041,6 +1028,7 @@ fbe.bind(
     (fbe_vw_Account, fbe_vr_Account),
     final=(fbe_fw_Account, fbe_fr_Account),
     json=fbe_jr_Account,
+    keys=("id",),
 )
 fbe.bind(
     OrderMessage,

@@ -363,11 +363,6 @@ class StructSimple(fbe.Struct):
         self.f43 = f43
         self.f44 = pkg_proto.Account() if f44 is None else f44
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
-
 
 class StructOptional(StructSimple):
     """struct test.StructOptional (type 111).
@@ -672,11 +667,6 @@ class StructOptional(StructSimple):
         self.f164 = f164
         self.f165 = f165
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
-
 
 class StructNested(StructOptional):
     """struct test.StructNested (type 112).
@@ -950,11 +940,6 @@ class StructNested(StructOptional):
         self.f1009 = f1009
         self.f1010 = StructOptional() if f1010 is None else f1010
         self.f1011 = f1011
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
 
 
 class StructBytes(fbe.Struct):
@@ -9505,6 +9490,7 @@ fbe.bind(
     (fbe_vw_StructSimple, fbe_vr_StructSimple),
     final=(fbe_fw_StructSimple, fbe_fr_StructSimple),
     json=fbe_jr_StructSimple,
+    keys=("id",),
 )
 fbe.bind(
     StructOptional,
@@ -9514,6 +9500,7 @@ fbe.bind(
     (fbe_vw_StructOptional, fbe_vr_StructOptional),
     final=(fbe_fw_StructOptional, fbe_fr_StructOptional),
     json=fbe_jr_StructOptional,
+    keys=("id",),
 )
 fbe.bind(
     StructNested,
@@ -9523,6 +9510,7 @@ fbe.bind(
     (fbe_vw_StructNested, fbe_vr_StructNested),
     final=(fbe_fw_StructNested, fbe_fr_StructNested),
     json=fbe_jr_StructNested,
+    keys=("id",),
 )
 fbe.bind(
     StructBytes,

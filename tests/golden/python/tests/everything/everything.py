@@ -536,11 +536,6 @@ class Derived(Fixed):
         self.a = a
         self.b = b
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return ()
-
-    fbe_order = fbe_key
-
 
 class ImportedBase(pkg_market.Instrument):
     """struct everything.ImportedBase (type 1022).
@@ -563,11 +558,6 @@ class ImportedBase(pkg_market.Instrument):
         self.symbol = symbol
         self.digits = digits
         self.price = price
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.symbol,)
-
-    fbe_order = fbe_key
 
 
 class Note(fbe.Struct):
@@ -806,11 +796,6 @@ class Everything(fbe.Struct):
         self.f51 = set() if f51 is None else f51
         self.f52 = {} if f52 is None else f52
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
-
 
 class PlaceOrder(fbe.Struct):
     """message everything.PlaceOrder (type 1027).
@@ -833,11 +818,6 @@ class PlaceOrder(fbe.Struct):
         self.id = fbe.uuid1() if id is None else id
         self.instrument = pkg_market.Instrument() if instrument is None else instrument
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
-
 
 class Accepted(fbe.Struct):
     """message everything.Accepted (type 1028).
@@ -856,11 +836,6 @@ class Accepted(fbe.Struct):
         id: uuid.UUID | None = None,
     ) -> None:
         self.id = fbe.uuid1() if id is None else id
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
 
 
 class Rejected(fbe.Struct):
@@ -883,11 +858,6 @@ class Rejected(fbe.Struct):
     ) -> None:
         self.id = fbe.uuid1() if id is None else id
         self.reason = reason
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
 
 
 class Ping(fbe.Struct):
@@ -1000,11 +970,6 @@ class Route(fbe.Struct):
         self.venue = venue
         self.weight = weight
         self.leg = leg
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.venue, self.leg)
-
-    fbe_order = fbe_key
 
 
 class Routes(fbe.Struct):
@@ -4027,6 +3992,7 @@ fbe.bind(
     (fbe_vw_ImportedBase, fbe_vr_ImportedBase),
     final=(fbe_fw_ImportedBase, fbe_fr_ImportedBase),
     json=fbe_jr_ImportedBase,
+    keys=("symbol",),
 )
 fbe.bind(
     Note,
@@ -4063,6 +4029,7 @@ fbe.bind(
     (fbe_vw_Everything, fbe_vr_Everything),
     final=(fbe_fw_Everything, fbe_fr_Everything),
     json=fbe_jr_Everything,
+    keys=("id",),
 )
 fbe.bind(
     PlaceOrder,
@@ -4072,6 +4039,7 @@ fbe.bind(
     (fbe_vw_PlaceOrder, fbe_vr_PlaceOrder),
     final=(fbe_fw_PlaceOrder, fbe_fr_PlaceOrder),
     json=fbe_jr_PlaceOrder,
+    keys=("id",),
 )
 fbe.bind(
     Accepted,
@@ -4081,6 +4049,7 @@ fbe.bind(
     (fbe_vw_Accepted, fbe_vr_Accepted),
     final=(fbe_fw_Accepted, fbe_fr_Accepted),
     json=fbe_jr_Accepted,
+    keys=("id",),
 )
 fbe.bind(
     Rejected,
@@ -4090,6 +4059,7 @@ fbe.bind(
     (fbe_vw_Rejected, fbe_vr_Rejected),
     final=(fbe_fw_Rejected, fbe_fr_Rejected),
     json=fbe_jr_Rejected,
+    keys=("id",),
 )
 fbe.bind(
     Ping,
@@ -4126,6 +4096,7 @@ fbe.bind(
     (fbe_vw_Route, fbe_vr_Route),
     final=(fbe_fw_Route, fbe_fr_Route),
     json=fbe_jr_Route,
+    keys=("venue", "leg"),
 )
 fbe.bind(
     Routes,

@@ -3816,11 +3816,6 @@ class Listed(pkg_market.Instrument):
         self.precision = precision
         self.ticker = FBE_R_symbol() if ticker is None else ticker
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.symbol,)
-
-    fbe_order = fbe_key
-
 
 class Derived(Order):
     """struct import.Derived (type 82).
@@ -3848,11 +3843,6 @@ class Derived(Order):
         self.range = range
         self.Word_ = Word_
         self.side__ = side__
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return ()
-
-    fbe_order = fbe_key
 
 
 class Hostile(fbe.Struct):
@@ -18317,6 +18307,7 @@ fbe.bind(
     (fbe_vw_Listed, fbe_vr_Listed),
     final=(fbe_fw_Listed, fbe_fr_Listed),
     json=fbe_jr_Listed,
+    keys=("symbol",),
 )
 fbe.bind(
     Derived,

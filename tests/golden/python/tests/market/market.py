@@ -71,11 +71,6 @@ class Instrument(fbe.Struct):
         self.symbol = symbol
         self.digits = digits
 
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.symbol,)
-
-    fbe_order = fbe_key
-
 
 class Failure(fbe.Struct):
     """message market.Failure (type 502).
@@ -97,11 +92,6 @@ class Failure(fbe.Struct):
     ) -> None:
         self.id = id
         self.reason = reason
-
-    def fbe_key(self) -> tuple[Any, ...]:
-        return (self.id,)
-
-    fbe_order = fbe_key
 
 
 Instrument.fbe_spec = (
@@ -387,6 +377,7 @@ fbe.bind(
     (fbe_vw_Instrument, fbe_vr_Instrument),
     final=(fbe_fw_Instrument, fbe_fr_Instrument),
     json=fbe_jr_Instrument,
+    keys=("symbol",),
 )
 fbe.bind(
     Failure,
@@ -396,4 +387,5 @@ fbe.bind(
     (fbe_vw_Failure, fbe_vr_Failure),
     final=(fbe_fw_Failure, fbe_fr_Failure),
     json=fbe_jr_Failure,
+    keys=("id",),
 )
