@@ -27,7 +27,7 @@ from .model import (
 )
 from .native import Core
 from .source import PerClass, Source
-from .text import sort_key, struct_text
+from .text import fmt_enum, fmt_flags, sort_key, struct_text
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -336,19 +336,33 @@ def enum_missing(cls: type[E], value: object) -> E | None:
 
 class Enum(enum.IntEnum):
     """Base class of every generated enum: a value no constant has is kept (docs/format.md 2.6),
-    ``Side(42)``, and prints ``<unknown>``."""
+    ``Side(42)``, and prints ``<unknown>``. ``str()`` is the text form (docs/format.md 9): the first
+    name the schema declares with the value, from the class's ``fbe_names`` (set by the generated
+    module: the schema's names, which a member renamed for Python does not keep)."""
+
+    fbe_names: ClassVar[dict[int, str]]
 
     @classmethod
     def _missing_(cls, value: object) -> Any:
         return enum_missing(cls, value)
 
+    def __str__(self) -> str:
+        return fmt_enum(self, self.fbe_names)
+
 
 class Flags(enum.IntFlag):
-    """Base class of every generated flags class (any bits are kept, as IntFlag keeps them)."""
+    """Base class of every generated flags class (any bits are kept, as IntFlag keeps them).
+    ``str()`` is the text form (docs/format.md 9): the declared flags fully set, joined by ``|``,
+    from the class's ``fbe_names`` (the schema's names and values in declaration order)."""
+
+    fbe_names: ClassVar[tuple[tuple[str, int], ...]]
 
     def has_flags(self, flags: int) -> bool:
         """True when every bit of ``flags`` is set."""
         return (int(self) & int(flags)) == int(flags)
+
+    def __str__(self) -> str:
+        return fmt_flags(self, self.fbe_names)
 
 
 class EnumMembers(dict[int, M]):

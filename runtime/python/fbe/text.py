@@ -106,7 +106,12 @@ def _expr(spec: tuple[Any, ...], x: str, source: Source, depth: int) -> str:
     integer, a string, a float, a bool, an optional or a collection's items written out, any other
     value by its printer (:func:`_printer`); depth numbers an item's local."""
     kind = spec[0]
-    if kind == "int" and len(spec) <= 4 and spec[1] not in ("char", "wchar"):
+    if kind == "int" and len(spec) > 4:  # an enum's or flags' (its class: spec[4]), by its names' table
+        names = spec[4].fbe_names
+        if isinstance(names, dict):
+            return f'{source.name(names)}.get(int({x}), "<unknown>")'
+        return f"{source.name(fmt_flags)}({x}, {source.name(names)})"
+    if kind == "int" and spec[1] not in ("char", "wchar"):
         return f"str(int({x}))"
     if kind == "string":
         return f"'\"' + {x} + '\"'"
@@ -150,11 +155,11 @@ def _first(key: Callable[[Any], Any]) -> Callable[[tuple[Any, Any]], Any]:
 
 
 def _printer(spec: tuple[Any, ...]) -> Callable[[Any], str]:
-    """The function printing a value of a leaf of a type spec (fbe.struct.explain's specs): an
-    enum's or flags' text function, a ``char``, a hidden field, another primitive."""
+    """The function printing a value of a leaf of a type spec (fbe.struct.explain's specs) that
+    :func:`_expr` does not write out: a ``char`` or ``wchar``, a hidden field, another primitive."""
     kind = spec[0]
-    if kind == "int":  # an integer: ("int", name, low, high), an enum's or flags' with its text function
-        return spec[4] if len(spec) > 4 else {"char": fmt_char, "wchar": fmt_wchar}[spec[1]]
+    if kind == "int":
+        return {"char": fmt_char, "wchar": fmt_wchar}[spec[1]]
     if kind == "hidden":
         return lambda x: "***"
     return _PRIMITIVES[kind]

@@ -27,12 +27,12 @@ def _leaf_spec(ctx: Context, t: ir.Type) -> str:
         if n in ("float", "double"):
             return f'("float", "{n}")'
         return f'("{n}",)' if n == "bool" or r is None else f'("int", "{n}", {r[0]}, {r[1]})'
-    if isinstance(t, ir.EnumRef):  # and its text function, and the sort key of signed flags (order_key)
+    if isinstance(t, ir.EnumRef):  # and its class (its text form), and the sort key of signed flags (order_key)
         lo, hi = ir.INTEGER_RANGES[t.wire]
         if t.kind == "flags":
             lo, hi = 0, t.mask     # flags are written as unsigned bit sets
         order = f", {order_key(t)}" if order_key(t) else ""
-        return f'("int", "{t.name.rpartition(".")[2]} ({t.wire})", {lo}, {hi}, {ctx.ref(t.name, "fbe_tx_")}{order})'
+        return f'("int", "{t.name.rpartition(".")[2]} ({t.wire})", {lo}, {hi}, {ctx.ref(t.name)}{order})'
     assert isinstance(t, ir.StructRef)
     return f'("struct", {ctx.ref(t.name)})'
 

@@ -21,7 +21,7 @@ another while the result still clashes (base.scope_idents). The scopes:
   special names (`__init__`, `__slots__`...) and names Python would mangle (`__x`: renamed
   `__x__`); a base class's fields are the derived class's too;
 * an enum or flags class: its members, clear of the keywords, the names its class body uses,
-  `name`, `value`, `mro`, `has_flags`, int's attributes (`real`, `imag`...), the class's own name
+  `name`, `value`, `mro`, `has_flags`, `fbe_names`, int's attributes (`real`, `imag`...), the class's own name
   and the names Enum keeps for itself (`_x_`, `__x__`, and `__x`, which gets an `m` in front).
 
 A module (file) name: a keyword, or a module the generated code imports, gets a trailing
@@ -74,7 +74,7 @@ STRUCT_MEMBERS = frozenset({"to_fbe", "from_fbe", "to_final", "from_final", "to_
                             "fbe_copy"})
 # Members of generated enum and flags classes, of Python's Enum and of int (their base) that a member
 # may not take.
-ENUM_MEMBERS = frozenset({"name", "value", "mro", "has_flags", "real", "imag", "numerator", "denominator",
+ENUM_MEMBERS = frozenset({"name", "value", "mro", "has_flags", "fbe_names", "real", "imag", "numerator", "denominator",
                           "conjugate", "bit_length", "bit_count", "to_bytes", "from_bytes", "as_integer_ratio",
                           "is_integer"})
 # Python's special names a class has or uses (a field of such a name would replace them).

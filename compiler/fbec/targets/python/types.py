@@ -12,33 +12,22 @@ from .context import Context, py_tuple
 
 def enum_class(ctx: Context, e: ir.Enum) -> list[str]:
     """An enum's class (fbe.Enum: undeclared values kept) or a flags' (fbe.Flags: has_flags), the
-    members of its wire values (FBE_M_), its names' table (FBE_N_) and its text form (fbe_tx_)."""
-    flags = e.kind == "flags"
+    members of its wire values (FBE_M_) and the names of its text form (``fbe_names``: an enum's first
+    name of each value, flags' every name and value; the runtime's ``__str__`` prints them)."""
     note = " Deprecated." if e.deprecated else ""
     cls = ctx.ident.type(e.qualified)
     code = ctx.writer()
-    with code.block(f"class {cls}(fbe.{'Flags' if flags else 'Enum'}):"):
+    with code.block(f"class {cls}(fbe.{'Flags' if e.kind == 'flags' else 'Enum'}):"):
         code.line(f'"""{e.kind} {e.qualified} ({e.underlying}, stored as {e.wire}).{note}"""')
         code.blank()
         for v in e.values:
             code.line(f"{ctx.ident.value(e.qualified, v.name)} = {v.value}")
-        code.blank()
-        with code.block("def __str__(self) -> str:"):
-            code.line(f"return fbe_tx_{e.name}(self)")
     code.blank(2)
     code.line(f"FBE_M_{e.name}: fbe.EnumMembers[{cls}] = fbe.EnumMembers({cls})")
-    code.blank(2)
-    if flags:
-        names = "tuple[tuple[str, int], ...] = " + py_tuple([f'("{v.name}", {v.value})' for v in e.values])
-        text = "the declared flags fully set in value, joined by |"
+    if e.kind == "flags":
+        code.line(f"{cls}.fbe_names = " + py_tuple([f'("{v.name}", {v.value})' for v in e.values]))
     else:
-        names = "dict[int, str] = {" + ", ".join(f'{v.value}: "{v.name}"' for v in e.text_values) + "}"
-        text = "the first declared name with this value, else <unknown>"
-    code.line(f"FBE_N_{e.name}: {names}")
-    code.blank(2)
-    with code.block(f"def fbe_tx_{e.name}(value: int) -> str:"):
-        code.line(f'"""Text form: {text}."""')
-        code.line(f"return fbe.text.fmt_{e.kind}(value, FBE_N_{e.name})")  # fbe.text.fmt_enum or fmt_flags
+        code.line(f"{cls}.fbe_names = {{" + ", ".join(f'{v.value}: "{v.name}"' for v in e.text_values) + "}")
     return code.text().splitlines() + ["", ""]
 
 

@@ -27,19 +27,9 @@ class EnumByte(fbe.Enum):
     ENUM_VALUE_4 = 255
     ENUM_VALUE_5 = 254
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumByte(self)
-
 
 FBE_M_EnumByte: fbe.EnumMembers[EnumByte] = fbe.EnumMembers(EnumByte)
-
-
-FBE_N_EnumByte: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 254: "ENUM_VALUE_3", 255: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumByte(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumByte)
+EnumByte.fbe_names = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 254: "ENUM_VALUE_3", 255: "ENUM_VALUE_4"}
 
 
 class EnumChar(fbe.Enum):
@@ -52,19 +42,9 @@ class EnumChar(fbe.Enum):
     ENUM_VALUE_4 = 52
     ENUM_VALUE_5 = 51
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumChar(self)
-
 
 FBE_M_EnumChar: fbe.EnumMembers[EnumChar] = fbe.EnumMembers(EnumChar)
-
-
-FBE_N_EnumChar: dict[int, str] = {0: "ENUM_VALUE_0", 49: "ENUM_VALUE_1", 50: "ENUM_VALUE_2", 51: "ENUM_VALUE_3", 52: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumChar(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumChar)
+EnumChar.fbe_names = {0: "ENUM_VALUE_0", 49: "ENUM_VALUE_1", 50: "ENUM_VALUE_2", 51: "ENUM_VALUE_3", 52: "ENUM_VALUE_4"}
 
 
 class EnumWChar(fbe.Enum):
@@ -77,19 +57,9 @@ class EnumWChar(fbe.Enum):
     ENUM_VALUE_4 = 1366
     ENUM_VALUE_5 = 1365
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumWChar(self)
-
 
 FBE_M_EnumWChar: fbe.EnumMembers[EnumWChar] = fbe.EnumMembers(EnumWChar)
-
-
-FBE_N_EnumWChar: dict[int, str] = {0: "ENUM_VALUE_0", 1092: "ENUM_VALUE_1", 1093: "ENUM_VALUE_2", 1365: "ENUM_VALUE_3", 1366: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumWChar(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumWChar)
+EnumWChar.fbe_names = {0: "ENUM_VALUE_0", 1092: "ENUM_VALUE_1", 1093: "ENUM_VALUE_2", 1365: "ENUM_VALUE_3", 1366: "ENUM_VALUE_4"}
 
 
 class EnumInt8(fbe.Enum):
@@ -102,19 +72,9 @@ class EnumInt8(fbe.Enum):
     ENUM_VALUE_4 = 127
     ENUM_VALUE_5 = 126
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumInt8(self)
-
 
 FBE_M_EnumInt8: fbe.EnumMembers[EnumInt8] = fbe.EnumMembers(EnumInt8)
-
-
-FBE_N_EnumInt8: dict[int, str] = {0: "ENUM_VALUE_0", -128: "ENUM_VALUE_1", -127: "ENUM_VALUE_2", 126: "ENUM_VALUE_3", 127: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumInt8(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumInt8)
+EnumInt8.fbe_names = {0: "ENUM_VALUE_0", -128: "ENUM_VALUE_1", -127: "ENUM_VALUE_2", 126: "ENUM_VALUE_3", 127: "ENUM_VALUE_4"}
 
 
 class EnumUInt8(fbe.Enum):
@@ -127,19 +87,9 @@ class EnumUInt8(fbe.Enum):
     ENUM_VALUE_4 = 255
     ENUM_VALUE_5 = 254
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumUInt8(self)
-
 
 FBE_M_EnumUInt8: fbe.EnumMembers[EnumUInt8] = fbe.EnumMembers(EnumUInt8)
-
-
-FBE_N_EnumUInt8: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 254: "ENUM_VALUE_3", 255: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumUInt8(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumUInt8)
+EnumUInt8.fbe_names = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 254: "ENUM_VALUE_3", 255: "ENUM_VALUE_4"}
 
 
 class EnumInt16(fbe.Enum):
@@ -152,19 +102,9 @@ class EnumInt16(fbe.Enum):
     ENUM_VALUE_4 = 32767
     ENUM_VALUE_5 = 32766
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumInt16(self)
-
 
 FBE_M_EnumInt16: fbe.EnumMembers[EnumInt16] = fbe.EnumMembers(EnumInt16)
-
-
-FBE_N_EnumInt16: dict[int, str] = {0: "ENUM_VALUE_0", -32768: "ENUM_VALUE_1", -32767: "ENUM_VALUE_2", 32766: "ENUM_VALUE_3", 32767: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumInt16(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumInt16)
+EnumInt16.fbe_names = {0: "ENUM_VALUE_0", -32768: "ENUM_VALUE_1", -32767: "ENUM_VALUE_2", 32766: "ENUM_VALUE_3", 32767: "ENUM_VALUE_4"}
 
 
 class EnumUInt16(fbe.Enum):
@@ -177,19 +117,9 @@ class EnumUInt16(fbe.Enum):
     ENUM_VALUE_4 = 65535
     ENUM_VALUE_5 = 65534
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumUInt16(self)
-
 
 FBE_M_EnumUInt16: fbe.EnumMembers[EnumUInt16] = fbe.EnumMembers(EnumUInt16)
-
-
-FBE_N_EnumUInt16: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 65534: "ENUM_VALUE_3", 65535: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumUInt16(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumUInt16)
+EnumUInt16.fbe_names = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 65534: "ENUM_VALUE_3", 65535: "ENUM_VALUE_4"}
 
 
 class EnumInt32(fbe.Enum):
@@ -202,19 +132,9 @@ class EnumInt32(fbe.Enum):
     ENUM_VALUE_4 = 2147483647
     ENUM_VALUE_5 = 2147483646
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumInt32(self)
-
 
 FBE_M_EnumInt32: fbe.EnumMembers[EnumInt32] = fbe.EnumMembers(EnumInt32)
-
-
-FBE_N_EnumInt32: dict[int, str] = {0: "ENUM_VALUE_0", -2147483648: "ENUM_VALUE_1", -2147483647: "ENUM_VALUE_2", 2147483646: "ENUM_VALUE_3", 2147483647: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumInt32(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumInt32)
+EnumInt32.fbe_names = {0: "ENUM_VALUE_0", -2147483648: "ENUM_VALUE_1", -2147483647: "ENUM_VALUE_2", 2147483646: "ENUM_VALUE_3", 2147483647: "ENUM_VALUE_4"}
 
 
 class EnumUInt32(fbe.Enum):
@@ -227,19 +147,9 @@ class EnumUInt32(fbe.Enum):
     ENUM_VALUE_4 = 4294967295
     ENUM_VALUE_5 = 4294967294
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumUInt32(self)
-
 
 FBE_M_EnumUInt32: fbe.EnumMembers[EnumUInt32] = fbe.EnumMembers(EnumUInt32)
-
-
-FBE_N_EnumUInt32: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 4294967294: "ENUM_VALUE_3", 4294967295: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumUInt32(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumUInt32)
+EnumUInt32.fbe_names = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 4294967294: "ENUM_VALUE_3", 4294967295: "ENUM_VALUE_4"}
 
 
 class EnumInt64(fbe.Enum):
@@ -252,19 +162,9 @@ class EnumInt64(fbe.Enum):
     ENUM_VALUE_4 = 9223372036854775807
     ENUM_VALUE_5 = 9223372036854775806
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumInt64(self)
-
 
 FBE_M_EnumInt64: fbe.EnumMembers[EnumInt64] = fbe.EnumMembers(EnumInt64)
-
-
-FBE_N_EnumInt64: dict[int, str] = {0: "ENUM_VALUE_0", -9223372036854775807: "ENUM_VALUE_1", -9223372036854775806: "ENUM_VALUE_2", 9223372036854775806: "ENUM_VALUE_3", 9223372036854775807: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumInt64(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumInt64)
+EnumInt64.fbe_names = {0: "ENUM_VALUE_0", -9223372036854775807: "ENUM_VALUE_1", -9223372036854775806: "ENUM_VALUE_2", 9223372036854775806: "ENUM_VALUE_3", 9223372036854775807: "ENUM_VALUE_4"}
 
 
 class EnumUInt64(fbe.Enum):
@@ -277,19 +177,9 @@ class EnumUInt64(fbe.Enum):
     ENUM_VALUE_4 = 18446744073709551615
     ENUM_VALUE_5 = 18446744073709551614
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumUInt64(self)
-
 
 FBE_M_EnumUInt64: fbe.EnumMembers[EnumUInt64] = fbe.EnumMembers(EnumUInt64)
-
-
-FBE_N_EnumUInt64: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 18446744073709551614: "ENUM_VALUE_3", 18446744073709551615: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumUInt64(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumUInt64)
+EnumUInt64.fbe_names = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_2", 18446744073709551614: "ENUM_VALUE_3", 18446744073709551615: "ENUM_VALUE_4"}
 
 
 FBE_L0 = struct.Struct("<IIBBBBBBBBBBBBIIIIIIbbbbbbBBBBBBhhhhhhHHHHHHiiiiiiIIIIIIqqqqqqQQQQQQ")
@@ -512,72 +402,72 @@ class Enums(fbe.Struct):
 
 
 Enums.fbe_spec = (
-    ("byte0", "byte0", ("int", "EnumByte (uint8)", 0, 255, fbe_tx_EnumByte)),
-    ("byte1", "byte1", ("int", "EnumByte (uint8)", 0, 255, fbe_tx_EnumByte)),
-    ("byte2", "byte2", ("int", "EnumByte (uint8)", 0, 255, fbe_tx_EnumByte)),
-    ("byte3", "byte3", ("int", "EnumByte (uint8)", 0, 255, fbe_tx_EnumByte)),
-    ("byte4", "byte4", ("int", "EnumByte (uint8)", 0, 255, fbe_tx_EnumByte)),
-    ("byte5", "byte5", ("int", "EnumByte (uint8)", 0, 255, fbe_tx_EnumByte)),
-    ("char0", "char0", ("int", "EnumChar (uint8)", 0, 255, fbe_tx_EnumChar)),
-    ("char1", "char1", ("int", "EnumChar (uint8)", 0, 255, fbe_tx_EnumChar)),
-    ("char2", "char2", ("int", "EnumChar (uint8)", 0, 255, fbe_tx_EnumChar)),
-    ("char3", "char3", ("int", "EnumChar (uint8)", 0, 255, fbe_tx_EnumChar)),
-    ("char4", "char4", ("int", "EnumChar (uint8)", 0, 255, fbe_tx_EnumChar)),
-    ("char5", "char5", ("int", "EnumChar (uint8)", 0, 255, fbe_tx_EnumChar)),
-    ("wchar0", "wchar0", ("int", "EnumWChar (uint32)", 0, 4294967295, fbe_tx_EnumWChar)),
-    ("wchar1", "wchar1", ("int", "EnumWChar (uint32)", 0, 4294967295, fbe_tx_EnumWChar)),
-    ("wchar2", "wchar2", ("int", "EnumWChar (uint32)", 0, 4294967295, fbe_tx_EnumWChar)),
-    ("wchar3", "wchar3", ("int", "EnumWChar (uint32)", 0, 4294967295, fbe_tx_EnumWChar)),
-    ("wchar4", "wchar4", ("int", "EnumWChar (uint32)", 0, 4294967295, fbe_tx_EnumWChar)),
-    ("wchar5", "wchar5", ("int", "EnumWChar (uint32)", 0, 4294967295, fbe_tx_EnumWChar)),
-    ("int8b0", "int8b0", ("int", "EnumInt8 (int8)", -128, 127, fbe_tx_EnumInt8)),
-    ("int8b1", "int8b1", ("int", "EnumInt8 (int8)", -128, 127, fbe_tx_EnumInt8)),
-    ("int8b2", "int8b2", ("int", "EnumInt8 (int8)", -128, 127, fbe_tx_EnumInt8)),
-    ("int8b3", "int8b3", ("int", "EnumInt8 (int8)", -128, 127, fbe_tx_EnumInt8)),
-    ("int8b4", "int8b4", ("int", "EnumInt8 (int8)", -128, 127, fbe_tx_EnumInt8)),
-    ("int8b5", "int8b5", ("int", "EnumInt8 (int8)", -128, 127, fbe_tx_EnumInt8)),
-    ("uint8b0", "uint8b0", ("int", "EnumUInt8 (uint8)", 0, 255, fbe_tx_EnumUInt8)),
-    ("uint8b1", "uint8b1", ("int", "EnumUInt8 (uint8)", 0, 255, fbe_tx_EnumUInt8)),
-    ("uint8b2", "uint8b2", ("int", "EnumUInt8 (uint8)", 0, 255, fbe_tx_EnumUInt8)),
-    ("uint8b3", "uint8b3", ("int", "EnumUInt8 (uint8)", 0, 255, fbe_tx_EnumUInt8)),
-    ("uint8b4", "uint8b4", ("int", "EnumUInt8 (uint8)", 0, 255, fbe_tx_EnumUInt8)),
-    ("uint8b5", "uint8b5", ("int", "EnumUInt8 (uint8)", 0, 255, fbe_tx_EnumUInt8)),
-    ("int16b0", "int16b0", ("int", "EnumInt16 (int16)", -32768, 32767, fbe_tx_EnumInt16)),
-    ("int16b1", "int16b1", ("int", "EnumInt16 (int16)", -32768, 32767, fbe_tx_EnumInt16)),
-    ("int16b2", "int16b2", ("int", "EnumInt16 (int16)", -32768, 32767, fbe_tx_EnumInt16)),
-    ("int16b3", "int16b3", ("int", "EnumInt16 (int16)", -32768, 32767, fbe_tx_EnumInt16)),
-    ("int16b4", "int16b4", ("int", "EnumInt16 (int16)", -32768, 32767, fbe_tx_EnumInt16)),
-    ("int16b5", "int16b5", ("int", "EnumInt16 (int16)", -32768, 32767, fbe_tx_EnumInt16)),
-    ("uint16b0", "uint16b0", ("int", "EnumUInt16 (uint16)", 0, 65535, fbe_tx_EnumUInt16)),
-    ("uint16b1", "uint16b1", ("int", "EnumUInt16 (uint16)", 0, 65535, fbe_tx_EnumUInt16)),
-    ("uint16b2", "uint16b2", ("int", "EnumUInt16 (uint16)", 0, 65535, fbe_tx_EnumUInt16)),
-    ("uint16b3", "uint16b3", ("int", "EnumUInt16 (uint16)", 0, 65535, fbe_tx_EnumUInt16)),
-    ("uint16b4", "uint16b4", ("int", "EnumUInt16 (uint16)", 0, 65535, fbe_tx_EnumUInt16)),
-    ("uint16b5", "uint16b5", ("int", "EnumUInt16 (uint16)", 0, 65535, fbe_tx_EnumUInt16)),
-    ("int32b0", "int32b0", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, fbe_tx_EnumInt32)),
-    ("int32b1", "int32b1", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, fbe_tx_EnumInt32)),
-    ("int32b2", "int32b2", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, fbe_tx_EnumInt32)),
-    ("int32b3", "int32b3", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, fbe_tx_EnumInt32)),
-    ("int32b4", "int32b4", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, fbe_tx_EnumInt32)),
-    ("int32b5", "int32b5", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, fbe_tx_EnumInt32)),
-    ("uint32b0", "uint32b0", ("int", "EnumUInt32 (uint32)", 0, 4294967295, fbe_tx_EnumUInt32)),
-    ("uint32b1", "uint32b1", ("int", "EnumUInt32 (uint32)", 0, 4294967295, fbe_tx_EnumUInt32)),
-    ("uint32b2", "uint32b2", ("int", "EnumUInt32 (uint32)", 0, 4294967295, fbe_tx_EnumUInt32)),
-    ("uint32b3", "uint32b3", ("int", "EnumUInt32 (uint32)", 0, 4294967295, fbe_tx_EnumUInt32)),
-    ("uint32b4", "uint32b4", ("int", "EnumUInt32 (uint32)", 0, 4294967295, fbe_tx_EnumUInt32)),
-    ("uint32b5", "uint32b5", ("int", "EnumUInt32 (uint32)", 0, 4294967295, fbe_tx_EnumUInt32)),
-    ("int64b0", "int64b0", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, fbe_tx_EnumInt64)),
-    ("int64b1", "int64b1", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, fbe_tx_EnumInt64)),
-    ("int64b2", "int64b2", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, fbe_tx_EnumInt64)),
-    ("int64b3", "int64b3", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, fbe_tx_EnumInt64)),
-    ("int64b4", "int64b4", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, fbe_tx_EnumInt64)),
-    ("int64b5", "int64b5", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, fbe_tx_EnumInt64)),
-    ("uint64b0", "uint64b0", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, fbe_tx_EnumUInt64)),
-    ("uint64b1", "uint64b1", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, fbe_tx_EnumUInt64)),
-    ("uint64b2", "uint64b2", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, fbe_tx_EnumUInt64)),
-    ("uint64b3", "uint64b3", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, fbe_tx_EnumUInt64)),
-    ("uint64b4", "uint64b4", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, fbe_tx_EnumUInt64)),
-    ("uint64b5", "uint64b5", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, fbe_tx_EnumUInt64)),
+    ("byte0", "byte0", ("int", "EnumByte (uint8)", 0, 255, EnumByte)),
+    ("byte1", "byte1", ("int", "EnumByte (uint8)", 0, 255, EnumByte)),
+    ("byte2", "byte2", ("int", "EnumByte (uint8)", 0, 255, EnumByte)),
+    ("byte3", "byte3", ("int", "EnumByte (uint8)", 0, 255, EnumByte)),
+    ("byte4", "byte4", ("int", "EnumByte (uint8)", 0, 255, EnumByte)),
+    ("byte5", "byte5", ("int", "EnumByte (uint8)", 0, 255, EnumByte)),
+    ("char0", "char0", ("int", "EnumChar (uint8)", 0, 255, EnumChar)),
+    ("char1", "char1", ("int", "EnumChar (uint8)", 0, 255, EnumChar)),
+    ("char2", "char2", ("int", "EnumChar (uint8)", 0, 255, EnumChar)),
+    ("char3", "char3", ("int", "EnumChar (uint8)", 0, 255, EnumChar)),
+    ("char4", "char4", ("int", "EnumChar (uint8)", 0, 255, EnumChar)),
+    ("char5", "char5", ("int", "EnumChar (uint8)", 0, 255, EnumChar)),
+    ("wchar0", "wchar0", ("int", "EnumWChar (uint32)", 0, 4294967295, EnumWChar)),
+    ("wchar1", "wchar1", ("int", "EnumWChar (uint32)", 0, 4294967295, EnumWChar)),
+    ("wchar2", "wchar2", ("int", "EnumWChar (uint32)", 0, 4294967295, EnumWChar)),
+    ("wchar3", "wchar3", ("int", "EnumWChar (uint32)", 0, 4294967295, EnumWChar)),
+    ("wchar4", "wchar4", ("int", "EnumWChar (uint32)", 0, 4294967295, EnumWChar)),
+    ("wchar5", "wchar5", ("int", "EnumWChar (uint32)", 0, 4294967295, EnumWChar)),
+    ("int8b0", "int8b0", ("int", "EnumInt8 (int8)", -128, 127, EnumInt8)),
+    ("int8b1", "int8b1", ("int", "EnumInt8 (int8)", -128, 127, EnumInt8)),
+    ("int8b2", "int8b2", ("int", "EnumInt8 (int8)", -128, 127, EnumInt8)),
+    ("int8b3", "int8b3", ("int", "EnumInt8 (int8)", -128, 127, EnumInt8)),
+    ("int8b4", "int8b4", ("int", "EnumInt8 (int8)", -128, 127, EnumInt8)),
+    ("int8b5", "int8b5", ("int", "EnumInt8 (int8)", -128, 127, EnumInt8)),
+    ("uint8b0", "uint8b0", ("int", "EnumUInt8 (uint8)", 0, 255, EnumUInt8)),
+    ("uint8b1", "uint8b1", ("int", "EnumUInt8 (uint8)", 0, 255, EnumUInt8)),
+    ("uint8b2", "uint8b2", ("int", "EnumUInt8 (uint8)", 0, 255, EnumUInt8)),
+    ("uint8b3", "uint8b3", ("int", "EnumUInt8 (uint8)", 0, 255, EnumUInt8)),
+    ("uint8b4", "uint8b4", ("int", "EnumUInt8 (uint8)", 0, 255, EnumUInt8)),
+    ("uint8b5", "uint8b5", ("int", "EnumUInt8 (uint8)", 0, 255, EnumUInt8)),
+    ("int16b0", "int16b0", ("int", "EnumInt16 (int16)", -32768, 32767, EnumInt16)),
+    ("int16b1", "int16b1", ("int", "EnumInt16 (int16)", -32768, 32767, EnumInt16)),
+    ("int16b2", "int16b2", ("int", "EnumInt16 (int16)", -32768, 32767, EnumInt16)),
+    ("int16b3", "int16b3", ("int", "EnumInt16 (int16)", -32768, 32767, EnumInt16)),
+    ("int16b4", "int16b4", ("int", "EnumInt16 (int16)", -32768, 32767, EnumInt16)),
+    ("int16b5", "int16b5", ("int", "EnumInt16 (int16)", -32768, 32767, EnumInt16)),
+    ("uint16b0", "uint16b0", ("int", "EnumUInt16 (uint16)", 0, 65535, EnumUInt16)),
+    ("uint16b1", "uint16b1", ("int", "EnumUInt16 (uint16)", 0, 65535, EnumUInt16)),
+    ("uint16b2", "uint16b2", ("int", "EnumUInt16 (uint16)", 0, 65535, EnumUInt16)),
+    ("uint16b3", "uint16b3", ("int", "EnumUInt16 (uint16)", 0, 65535, EnumUInt16)),
+    ("uint16b4", "uint16b4", ("int", "EnumUInt16 (uint16)", 0, 65535, EnumUInt16)),
+    ("uint16b5", "uint16b5", ("int", "EnumUInt16 (uint16)", 0, 65535, EnumUInt16)),
+    ("int32b0", "int32b0", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, EnumInt32)),
+    ("int32b1", "int32b1", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, EnumInt32)),
+    ("int32b2", "int32b2", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, EnumInt32)),
+    ("int32b3", "int32b3", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, EnumInt32)),
+    ("int32b4", "int32b4", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, EnumInt32)),
+    ("int32b5", "int32b5", ("int", "EnumInt32 (int32)", -2147483648, 2147483647, EnumInt32)),
+    ("uint32b0", "uint32b0", ("int", "EnumUInt32 (uint32)", 0, 4294967295, EnumUInt32)),
+    ("uint32b1", "uint32b1", ("int", "EnumUInt32 (uint32)", 0, 4294967295, EnumUInt32)),
+    ("uint32b2", "uint32b2", ("int", "EnumUInt32 (uint32)", 0, 4294967295, EnumUInt32)),
+    ("uint32b3", "uint32b3", ("int", "EnumUInt32 (uint32)", 0, 4294967295, EnumUInt32)),
+    ("uint32b4", "uint32b4", ("int", "EnumUInt32 (uint32)", 0, 4294967295, EnumUInt32)),
+    ("uint32b5", "uint32b5", ("int", "EnumUInt32 (uint32)", 0, 4294967295, EnumUInt32)),
+    ("int64b0", "int64b0", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, EnumInt64)),
+    ("int64b1", "int64b1", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, EnumInt64)),
+    ("int64b2", "int64b2", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, EnumInt64)),
+    ("int64b3", "int64b3", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, EnumInt64)),
+    ("int64b4", "int64b4", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, EnumInt64)),
+    ("int64b5", "int64b5", ("int", "EnumInt64 (int64)", -9223372036854775808, 9223372036854775807, EnumInt64)),
+    ("uint64b0", "uint64b0", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, EnumUInt64)),
+    ("uint64b1", "uint64b1", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, EnumUInt64)),
+    ("uint64b2", "uint64b2", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, EnumUInt64)),
+    ("uint64b3", "uint64b3", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, EnumUInt64)),
+    ("uint64b4", "uint64b4", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, EnumUInt64)),
+    ("uint64b5", "uint64b5", ("int", "EnumUInt64 (uint64)", 0, 18446744073709551615, EnumUInt64)),
 )
 
 

@@ -23,19 +23,9 @@ class OrderSide(fbe.Enum):
     buy = 0
     sell = 1
 
-    def __str__(self) -> str:
-        return fbe_tx_OrderSide(self)
-
 
 FBE_M_OrderSide: fbe.EnumMembers[OrderSide] = fbe.EnumMembers(OrderSide)
-
-
-FBE_N_OrderSide: dict[int, str] = {0: "buy", 1: "sell"}
-
-
-def fbe_tx_OrderSide(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_OrderSide)
+OrderSide.fbe_names = {0: "buy", 1: "sell"}
 
 
 class OrderType(fbe.Enum):
@@ -45,19 +35,9 @@ class OrderType(fbe.Enum):
     limit = 1
     stop = 2
 
-    def __str__(self) -> str:
-        return fbe_tx_OrderType(self)
-
 
 FBE_M_OrderType: fbe.EnumMembers[OrderType] = fbe.EnumMembers(OrderType)
-
-
-FBE_N_OrderType: dict[int, str] = {0: "market", 1: "limit", 2: "stop"}
-
-
-def fbe_tx_OrderType(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_OrderType)
+OrderType.fbe_names = {0: "market", 1: "limit", 2: "stop"}
 
 
 class State(fbe.Flags):
@@ -71,19 +51,9 @@ class State(fbe.Flags):
     good = 6
     bad = 9
 
-    def __str__(self) -> str:
-        return fbe_tx_State(self)
-
 
 FBE_M_State: fbe.EnumMembers[State] = fbe.EnumMembers(State)
-
-
-FBE_N_State: tuple[tuple[str, int], ...] = (("unknown", 0), ("invalid", 1), ("initialized", 2), ("calculated", 4), ("broken", 8), ("good", 6), ("bad", 9))
-
-
-def fbe_tx_State(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_State)
+State.fbe_names = (("unknown", 0), ("invalid", 1), ("initialized", 2), ("calculated", 4), ("broken", 8), ("good", 6), ("bad", 9))
 
 
 FBE_L0 = struct.Struct("<IIiIBBdd")
@@ -256,8 +226,8 @@ class AccountMessage(fbe.Struct):
 Order.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("symbol", "symbol", ("string",)),
-    ("side", "side", ("int", "OrderSide (uint8)", 0, 255, fbe_tx_OrderSide)),
-    ("type", "type", ("int", "OrderType (uint8)", 0, 255, fbe_tx_OrderType)),
+    ("side", "side", ("int", "OrderSide (uint8)", 0, 255, OrderSide)),
+    ("type", "type", ("int", "OrderType (uint8)", 0, 255, OrderType)),
     ("price", "price", ("float", "double")),
     ("volume", "volume", ("float", "double")),
 )
@@ -270,7 +240,7 @@ Balance.fbe_spec = (
 Account.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("name", "name", ("string",)),
-    ("state", "state", ("int", "State (uint8)", 0, 255, fbe_tx_State)),
+    ("state", "state", ("int", "State (uint8)", 0, 255, State)),
     ("wallet", "wallet", ("struct", Balance)),
     ("asset", "asset", ("optional", ("struct", Balance))),
     ("orders", "orders", ("vector", ("struct", Order))),

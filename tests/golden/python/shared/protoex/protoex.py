@@ -28,19 +28,9 @@ class OrderSide(fbe.Enum):
     sell = 1
     tell = 2
 
-    def __str__(self) -> str:
-        return fbe_tx_OrderSide(self)
-
 
 FBE_M_OrderSide: fbe.EnumMembers[OrderSide] = fbe.EnumMembers(OrderSide)
-
-
-FBE_N_OrderSide: dict[int, str] = {0: "buy", 1: "sell", 2: "tell"}
-
-
-def fbe_tx_OrderSide(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_OrderSide)
+OrderSide.fbe_names = {0: "buy", 1: "sell", 2: "tell"}
 
 
 class OrderType(fbe.Enum):
@@ -51,19 +41,9 @@ class OrderType(fbe.Enum):
     stop = 2
     stoplimit = 3
 
-    def __str__(self) -> str:
-        return fbe_tx_OrderType(self)
-
 
 FBE_M_OrderType: fbe.EnumMembers[OrderType] = fbe.EnumMembers(OrderType)
-
-
-FBE_N_OrderType: dict[int, str] = {0: "market", 1: "limit", 2: "stop", 3: "stoplimit"}
-
-
-def fbe_tx_OrderType(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_OrderType)
+OrderType.fbe_names = {0: "market", 1: "limit", 2: "stop", 3: "stoplimit"}
 
 
 class StateEx(fbe.Flags):
@@ -79,19 +59,9 @@ class StateEx(fbe.Flags):
     good = 6
     bad = 9
 
-    def __str__(self) -> str:
-        return fbe_tx_StateEx(self)
-
 
 FBE_M_StateEx: fbe.EnumMembers[StateEx] = fbe.EnumMembers(StateEx)
-
-
-FBE_N_StateEx: tuple[tuple[str, int], ...] = (("unknown", 0), ("invalid", 1), ("initialized", 2), ("calculated", 4), ("broken", 8), ("happy", 16), ("sad", 32), ("good", 6), ("bad", 9))
-
-
-def fbe_tx_StateEx(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_StateEx)
+StateEx.fbe_names = (("unknown", 0), ("invalid", 1), ("initialized", 2), ("calculated", 4), ("broken", 8), ("happy", 16), ("sad", 32), ("good", 6), ("bad", 9))
 
 
 FBE_L0 = struct.Struct("<IIiIBBdddd")
@@ -272,8 +242,8 @@ class AccountMessage(fbe.Struct):
 Order.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("symbol", "symbol", ("string",)),
-    ("side", "side", ("int", "OrderSide (uint8)", 0, 255, fbe_tx_OrderSide)),
-    ("type", "type", ("int", "OrderType (uint8)", 0, 255, fbe_tx_OrderType)),
+    ("side", "side", ("int", "OrderSide (uint8)", 0, 255, OrderSide)),
+    ("type", "type", ("int", "OrderType (uint8)", 0, 255, OrderType)),
     ("price", "price", ("float", "double")),
     ("volume", "volume", ("float", "double")),
     ("tp", "tp", ("float", "double")),
@@ -289,7 +259,7 @@ Balance.fbe_spec = (
 Account.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("name", "name", ("string",)),
-    ("state", "state", ("int", "StateEx (uint8)", 0, 255, fbe_tx_StateEx)),
+    ("state", "state", ("int", "StateEx (uint8)", 0, 255, StateEx)),
     ("wallet", "wallet", ("struct", Balance)),
     ("asset", "asset", ("optional", ("struct", Balance))),
     ("orders", "orders", ("vector", ("struct", Order))),

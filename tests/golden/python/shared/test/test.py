@@ -33,19 +33,9 @@ class EnumSimple(fbe.Enum):
     ENUM_VALUE_4 = 4
     ENUM_VALUE_5 = 3
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumSimple(self)
-
 
 FBE_M_EnumSimple: fbe.EnumMembers[EnumSimple] = fbe.EnumMembers(EnumSimple)
-
-
-FBE_N_EnumSimple: dict[int, str] = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_1", 2: "ENUM_VALUE_2", 3: "ENUM_VALUE_3", 4: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumSimple(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumSimple)
+EnumSimple.fbe_names = {0: "ENUM_VALUE_0", 1: "ENUM_VALUE_1", 2: "ENUM_VALUE_2", 3: "ENUM_VALUE_3", 4: "ENUM_VALUE_4"}
 
 
 class EnumTyped(fbe.Enum):
@@ -58,37 +48,17 @@ class EnumTyped(fbe.Enum):
     ENUM_VALUE_4 = 52
     ENUM_VALUE_5 = 51
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumTyped(self)
-
 
 FBE_M_EnumTyped: fbe.EnumMembers[EnumTyped] = fbe.EnumMembers(EnumTyped)
-
-
-FBE_N_EnumTyped: dict[int, str] = {0: "ENUM_VALUE_0", 49: "ENUM_VALUE_1", 50: "ENUM_VALUE_2", 51: "ENUM_VALUE_3", 52: "ENUM_VALUE_4"}
-
-
-def fbe_tx_EnumTyped(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumTyped)
+EnumTyped.fbe_names = {0: "ENUM_VALUE_0", 49: "ENUM_VALUE_1", 50: "ENUM_VALUE_2", 51: "ENUM_VALUE_3", 52: "ENUM_VALUE_4"}
 
 
 class EnumEmpty(fbe.Enum):
     """enum test.EnumEmpty (int32, stored as int32)."""
 
-    def __str__(self) -> str:
-        return fbe_tx_EnumEmpty(self)
-
 
 FBE_M_EnumEmpty: fbe.EnumMembers[EnumEmpty] = fbe.EnumMembers(EnumEmpty)
-
-
-FBE_N_EnumEmpty: dict[int, str] = {}
-
-
-def fbe_tx_EnumEmpty(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EnumEmpty)
+EnumEmpty.fbe_names = {}
 
 
 class FlagsSimple(fbe.Flags):
@@ -101,19 +71,9 @@ class FlagsSimple(fbe.Flags):
     FLAG_VALUE_4 = 4
     FLAG_VALUE_5 = 5
 
-    def __str__(self) -> str:
-        return fbe_tx_FlagsSimple(self)
-
 
 FBE_M_FlagsSimple: fbe.EnumMembers[FlagsSimple] = fbe.EnumMembers(FlagsSimple)
-
-
-FBE_N_FlagsSimple: tuple[tuple[str, int], ...] = (("FLAG_VALUE_0", 0), ("FLAG_VALUE_1", 1), ("FLAG_VALUE_2", 2), ("FLAG_VALUE_3", 4), ("FLAG_VALUE_4", 4), ("FLAG_VALUE_5", 5))
-
-
-def fbe_tx_FlagsSimple(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_FlagsSimple)
+FlagsSimple.fbe_names = (("FLAG_VALUE_0", 0), ("FLAG_VALUE_1", 1), ("FLAG_VALUE_2", 2), ("FLAG_VALUE_3", 4), ("FLAG_VALUE_4", 4), ("FLAG_VALUE_5", 5))
 
 
 class FlagsTyped(fbe.Flags):
@@ -130,37 +90,17 @@ class FlagsTyped(fbe.Flags):
     FLAG_VALUE_8 = 64
     FLAG_VALUE_9 = 42
 
-    def __str__(self) -> str:
-        return fbe_tx_FlagsTyped(self)
-
 
 FBE_M_FlagsTyped: fbe.EnumMembers[FlagsTyped] = fbe.EnumMembers(FlagsTyped)
-
-
-FBE_N_FlagsTyped: tuple[tuple[str, int], ...] = (("FLAG_VALUE_0", 0), ("FLAG_VALUE_1", 1), ("FLAG_VALUE_2", 2), ("FLAG_VALUE_3", 4), ("FLAG_VALUE_4", 8), ("FLAG_VALUE_5", 16), ("FLAG_VALUE_6", 32), ("FLAG_VALUE_7", 64), ("FLAG_VALUE_8", 64), ("FLAG_VALUE_9", 42))
-
-
-def fbe_tx_FlagsTyped(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_FlagsTyped)
+FlagsTyped.fbe_names = (("FLAG_VALUE_0", 0), ("FLAG_VALUE_1", 1), ("FLAG_VALUE_2", 2), ("FLAG_VALUE_3", 4), ("FLAG_VALUE_4", 8), ("FLAG_VALUE_5", 16), ("FLAG_VALUE_6", 32), ("FLAG_VALUE_7", 64), ("FLAG_VALUE_8", 64), ("FLAG_VALUE_9", 42))
 
 
 class FlagsEmpty(fbe.Flags):
     """flags test.FlagsEmpty (int32, stored as int32)."""
 
-    def __str__(self) -> str:
-        return fbe_tx_FlagsEmpty(self)
-
 
 FBE_M_FlagsEmpty: fbe.EnumMembers[FlagsEmpty] = fbe.EnumMembers(FlagsEmpty)
-
-
-FBE_N_FlagsEmpty: tuple[tuple[str, int], ...] = ()
-
-
-def fbe_tx_FlagsEmpty(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_FlagsEmpty)
+FlagsEmpty.fbe_names = ()
 
 
 FBE_L0 = struct.Struct("<IIi??BBBBIIbbBBhhHHiiIIqqQQffdd16s16sIIQQQ16s16s16sBBIIBI")
@@ -1301,11 +1241,11 @@ StructSimple.fbe_spec = (
     ("f36", "f36", ("uuid",)),
     ("f37", "f37", ("uuid",)),
     ("f38", "f38", ("uuid",)),
-    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide)),
-    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType)),
+    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide)),
+    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType)),
     ("f41", "f41", ("struct", pkg_proto.Order)),
     ("f42", "f42", ("struct", pkg_proto.Balance)),
-    ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State)),
+    ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.State)),
     ("f44", "f44", ("struct", pkg_proto.Account)),
 )
 
@@ -1349,11 +1289,11 @@ StructOptional.fbe_spec = (
     ("f36", "f36", ("uuid",)),
     ("f37", "f37", ("uuid",)),
     ("f38", "f38", ("uuid",)),
-    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide)),
-    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType)),
+    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide)),
+    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType)),
     ("f41", "f41", ("struct", pkg_proto.Order)),
     ("f42", "f42", ("struct", pkg_proto.Balance)),
-    ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State)),
+    ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.State)),
     ("f44", "f44", ("struct", pkg_proto.Account)),
     ("f100", "f100", ("optional", ("bool",))),
     ("f101", "f101", ("optional", ("bool",))),
@@ -1409,16 +1349,16 @@ StructOptional.fbe_spec = (
     ("f151", "f151", ("optional", ("uuid",))),
     ("f152", "f152", ("optional", ("uuid",))),
     ("f153", "f153", ("optional", ("uuid",))),
-    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide))),
-    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide))),
-    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType))),
-    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType))),
+    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide))),
+    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide))),
+    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType))),
+    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType))),
     ("f158", "f158", ("optional", ("struct", pkg_proto.Order))),
     ("f159", "f159", ("optional", ("struct", pkg_proto.Order))),
     ("f160", "f160", ("optional", ("struct", pkg_proto.Balance))),
     ("f161", "f161", ("optional", ("struct", pkg_proto.Balance))),
-    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State))),
-    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State))),
+    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.State))),
+    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.State))),
     ("f164", "f164", ("optional", ("struct", pkg_proto.Account))),
     ("f165", "f165", ("optional", ("struct", pkg_proto.Account))),
 )
@@ -1463,11 +1403,11 @@ StructNested.fbe_spec = (
     ("f36", "f36", ("uuid",)),
     ("f37", "f37", ("uuid",)),
     ("f38", "f38", ("uuid",)),
-    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide)),
-    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType)),
+    ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide)),
+    ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType)),
     ("f41", "f41", ("struct", pkg_proto.Order)),
     ("f42", "f42", ("struct", pkg_proto.Balance)),
-    ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State)),
+    ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.State)),
     ("f44", "f44", ("struct", pkg_proto.Account)),
     ("f100", "f100", ("optional", ("bool",))),
     ("f101", "f101", ("optional", ("bool",))),
@@ -1523,26 +1463,26 @@ StructNested.fbe_spec = (
     ("f151", "f151", ("optional", ("uuid",))),
     ("f152", "f152", ("optional", ("uuid",))),
     ("f153", "f153", ("optional", ("uuid",))),
-    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide))),
-    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.fbe_tx_OrderSide))),
-    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType))),
-    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.fbe_tx_OrderType))),
+    ("f154", "f154", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide))),
+    ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide))),
+    ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType))),
+    ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType))),
     ("f158", "f158", ("optional", ("struct", pkg_proto.Order))),
     ("f159", "f159", ("optional", ("struct", pkg_proto.Order))),
     ("f160", "f160", ("optional", ("struct", pkg_proto.Balance))),
     ("f161", "f161", ("optional", ("struct", pkg_proto.Balance))),
-    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State))),
-    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.fbe_tx_State))),
+    ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.State))),
+    ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.State))),
     ("f164", "f164", ("optional", ("struct", pkg_proto.Account))),
     ("f165", "f165", ("optional", ("struct", pkg_proto.Account))),
-    ("f1000", "f1000", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)),
-    ("f1001", "f1001", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
-    ("f1002", "f1002", ("int", "EnumTyped (uint8)", 0, 255, fbe_tx_EnumTyped)),
-    ("f1003", "f1003", ("optional", ("int", "EnumTyped (uint8)", 0, 255, fbe_tx_EnumTyped))),
-    ("f1004", "f1004", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)),
-    ("f1005", "f1005", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
-    ("f1006", "f1006", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615, fbe_tx_FlagsTyped)),
-    ("f1007", "f1007", ("optional", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615, fbe_tx_FlagsTyped))),
+    ("f1000", "f1000", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)),
+    ("f1001", "f1001", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
+    ("f1002", "f1002", ("int", "EnumTyped (uint8)", 0, 255, EnumTyped)),
+    ("f1003", "f1003", ("optional", ("int", "EnumTyped (uint8)", 0, 255, EnumTyped))),
+    ("f1004", "f1004", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)),
+    ("f1005", "f1005", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
+    ("f1006", "f1006", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615, FlagsTyped)),
+    ("f1007", "f1007", ("optional", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615, FlagsTyped))),
     ("f1008", "f1008", ("struct", StructSimple)),
     ("f1009", "f1009", ("optional", ("struct", StructSimple))),
     ("f1010", "f1010", ("struct", StructOptional)),
@@ -1560,10 +1500,10 @@ StructArray.fbe_spec = (
     ("f2", "f2", ("array", ("optional", ("int", "byte", 0, 255)), 2)),
     ("f3", "f3", ("array", ("bytes",), 2)),
     ("f4", "f4", ("array", ("optional", ("bytes",)), 2)),
-    ("f5", "f5", ("array", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple), 2)),
-    ("f6", "f6", ("array", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)), 2)),
-    ("f7", "f7", ("array", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32), 2)),
-    ("f8", "f8", ("array", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)), 2)),
+    ("f5", "f5", ("array", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple), 2)),
+    ("f6", "f6", ("array", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)), 2)),
+    ("f7", "f7", ("array", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32), 2)),
+    ("f8", "f8", ("array", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)), 2)),
     ("f9", "f9", ("array", ("struct", StructSimple), 2)),
     ("f10", "f10", ("array", ("optional", ("struct", StructSimple)), 2)),
 )
@@ -1573,10 +1513,10 @@ StructVector.fbe_spec = (
     ("f2", "f2", ("vector", ("optional", ("int", "byte", 0, 255)))),
     ("f3", "f3", ("vector", ("bytes",))),
     ("f4", "f4", ("vector", ("optional", ("bytes",)))),
-    ("f5", "f5", ("vector", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
-    ("f6", "f6", ("vector", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)))),
-    ("f7", "f7", ("vector", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
-    ("f8", "f8", ("vector", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)))),
+    ("f5", "f5", ("vector", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
+    ("f6", "f6", ("vector", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)))),
+    ("f7", "f7", ("vector", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
+    ("f8", "f8", ("vector", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)))),
     ("f9", "f9", ("vector", ("struct", StructSimple))),
     ("f10", "f10", ("vector", ("optional", ("struct", StructSimple)))),
 )
@@ -1586,18 +1526,18 @@ StructList.fbe_spec = (
     ("f2", "f2", ("list", ("optional", ("int", "byte", 0, 255)))),
     ("f3", "f3", ("list", ("bytes",))),
     ("f4", "f4", ("list", ("optional", ("bytes",)))),
-    ("f5", "f5", ("list", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
-    ("f6", "f6", ("list", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)))),
-    ("f7", "f7", ("list", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
-    ("f8", "f8", ("list", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)))),
+    ("f5", "f5", ("list", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
+    ("f6", "f6", ("list", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)))),
+    ("f7", "f7", ("list", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
+    ("f8", "f8", ("list", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)))),
     ("f9", "f9", ("list", ("struct", StructSimple))),
     ("f10", "f10", ("list", ("optional", ("struct", StructSimple)))),
 )
 
 StructSet.fbe_spec = (
     ("f1", "f1", ("set", ("int", "byte", 0, 255))),
-    ("f2", "f2", ("set", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
-    ("f3", "f3", ("set", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
+    ("f2", "f2", ("set", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
+    ("f3", "f3", ("set", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
     ("f4", "f4", ("set", ("struct", StructSimple))),
 )
 
@@ -1606,10 +1546,10 @@ StructMap.fbe_spec = (
     ("f2", "f2", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "byte", 0, 255)))),
     ("f3", "f3", ("map", ("int", "int32", -2147483648, 2147483647), ("bytes",))),
     ("f4", "f4", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("bytes",)))),
-    ("f5", "f5", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
-    ("f6", "f6", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)))),
-    ("f7", "f7", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
-    ("f8", "f8", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)))),
+    ("f5", "f5", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
+    ("f6", "f6", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)))),
+    ("f7", "f7", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
+    ("f8", "f8", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)))),
     ("f9", "f9", ("map", ("int", "int32", -2147483648, 2147483647), ("struct", StructSimple))),
     ("f10", "f10", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("struct", StructSimple)))),
 )
@@ -1619,10 +1559,10 @@ StructHash.fbe_spec = (
     ("f2", "f2", ("hash", ("string",), ("optional", ("int", "byte", 0, 255)))),
     ("f3", "f3", ("hash", ("string",), ("bytes",))),
     ("f4", "f4", ("hash", ("string",), ("optional", ("bytes",)))),
-    ("f5", "f5", ("hash", ("string",), ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple))),
-    ("f6", "f6", ("hash", ("string",), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, fbe_tx_EnumSimple)))),
-    ("f7", "f7", ("hash", ("string",), ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32))),
-    ("f8", "f8", ("hash", ("string",), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, fbe_tx_FlagsSimple, fbe.buffer.signed32)))),
+    ("f5", "f5", ("hash", ("string",), ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
+    ("f6", "f6", ("hash", ("string",), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)))),
+    ("f7", "f7", ("hash", ("string",), ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
+    ("f8", "f8", ("hash", ("string",), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)))),
     ("f9", "f9", ("hash", ("string",), ("struct", StructSimple))),
     ("f10", "f10", ("hash", ("string",), ("optional", ("struct", StructSimple)))),
 )

@@ -25,19 +25,9 @@ class Grade(fbe.Enum):
     high = 128
     top = 200
 
-    def __str__(self) -> str:
-        return fbe_tx_Grade(self)
-
 
 FBE_M_Grade: fbe.EnumMembers[Grade] = fbe.EnumMembers(Grade)
-
-
-FBE_N_Grade: dict[int, str] = {1: "low", 127: "mid", 128: "high", 200: "top"}
-
-
-def fbe_tx_Grade(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_Grade)
+Grade.fbe_names = {1: "low", 127: "mid", 128: "high", 200: "top"}
 
 
 FBE_L0 = struct.Struct("<IIII")
@@ -96,8 +86,8 @@ CharKeys.fbe_spec = (
 )
 
 GradeKeys.fbe_spec = (
-    ("grades", "grades", ("set", ("int", "Grade (uint8)", 0, 255, fbe_tx_Grade))),
-    ("countByGrade", "countByGrade", ("map", ("int", "Grade (uint8)", 0, 255, fbe_tx_Grade), ("int", "int32", -2147483648, 2147483647))),
+    ("grades", "grades", ("set", ("int", "Grade (uint8)", 0, 255, Grade))),
+    ("countByGrade", "countByGrade", ("map", ("int", "Grade (uint8)", 0, 255, Grade), ("int", "int32", -2147483648, 2147483647))),
 )
 
 

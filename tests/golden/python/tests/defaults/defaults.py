@@ -25,19 +25,9 @@ class Colour(fbe.Enum):
     red = 0
     green = 1
 
-    def __str__(self) -> str:
-        return fbe_tx_Colour(self)
-
 
 FBE_M_Colour: fbe.EnumMembers[Colour] = fbe.EnumMembers(Colour)
-
-
-FBE_N_Colour: dict[int, str] = {0: "red", 1: "green"}
-
-
-def fbe_tx_Colour(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_Colour)
+Colour.fbe_names = {0: "red", 1: "green"}
 
 
 class Mode(fbe.Flags):
@@ -46,19 +36,9 @@ class Mode(fbe.Flags):
     none = 0
     on = 1
 
-    def __str__(self) -> str:
-        return fbe_tx_Mode(self)
-
 
 FBE_M_Mode: fbe.EnumMembers[Mode] = fbe.EnumMembers(Mode)
-
-
-FBE_N_Mode: tuple[tuple[str, int], ...] = (("none", 0), ("on", 1))
-
-
-def fbe_tx_Mode(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_Mode)
+Mode.fbe_names = (("none", 0), ("on", 1))
 
 
 FBE_L0 = struct.Struct("<IIiBIBIBIBIBIBIBIBIBIBIBIBIBI")
@@ -142,8 +122,8 @@ Zeros.fbe_spec = (
     ("d", "d", ("optional", ("float", "double"))),
     ("m", "m", ("optional", ("decimal",))),
     ("s", "s", ("optional", ("string",))),
-    ("c", "c", ("optional", ("int", "Colour (uint8)", 0, 255, fbe_tx_Colour))),
-    ("fl", "fl", ("optional", ("int", "Mode (uint8)", 0, 255, fbe_tx_Mode))),
+    ("c", "c", ("optional", ("int", "Colour (uint8)", 0, 255, Colour))),
+    ("fl", "fl", ("optional", ("int", "Mode (uint8)", 0, 255, Mode))),
     ("t", "t", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
     ("u", "u", ("optional", ("uuid",))),
     ("n", "n", ("optional", ("int", "int32", -2147483648, 2147483647))),

@@ -30,19 +30,9 @@ class EByte(fbe.Enum):
     b = 16
     c = 17
 
-    def __str__(self) -> str:
-        return fbe_tx_EByte(self)
-
 
 FBE_M_EByte: fbe.EnumMembers[EByte] = fbe.EnumMembers(EByte)
-
-
-FBE_N_EByte: dict[int, str] = {0: "a", 16: "b", 17: "c"}
-
-
-def fbe_tx_EByte(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EByte)
+EByte.fbe_names = {0: "a", 16: "b", 17: "c"}
 
 
 class EChar(fbe.Enum):
@@ -52,19 +42,9 @@ class EChar(fbe.Enum):
     b = 98
     c = 10
 
-    def __str__(self) -> str:
-        return fbe_tx_EChar(self)
-
 
 FBE_M_EChar: fbe.EnumMembers[EChar] = fbe.EnumMembers(EChar)
-
-
-FBE_N_EChar: dict[int, str] = {97: "a", 98: "b", 10: "c"}
-
-
-def fbe_tx_EChar(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EChar)
+EChar.fbe_names = {97: "a", 98: "b", 10: "c"}
 
 
 class EWChar(fbe.Enum):
@@ -72,19 +52,9 @@ class EWChar(fbe.Enum):
 
     a = 1114111
 
-    def __str__(self) -> str:
-        return fbe_tx_EWChar(self)
-
 
 FBE_M_EWChar: fbe.EnumMembers[EWChar] = fbe.EnumMembers(EWChar)
-
-
-FBE_N_EWChar: dict[int, str] = {1114111: "a"}
-
-
-def fbe_tx_EWChar(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EWChar)
+EWChar.fbe_names = {1114111: "a"}
 
 
 class EInt8(fbe.Enum):
@@ -93,19 +63,9 @@ class EInt8(fbe.Enum):
     lo = -128
     hi = 127
 
-    def __str__(self) -> str:
-        return fbe_tx_EInt8(self)
-
 
 FBE_M_EInt8: fbe.EnumMembers[EInt8] = fbe.EnumMembers(EInt8)
-
-
-FBE_N_EInt8: dict[int, str] = {-128: "lo", 127: "hi"}
-
-
-def fbe_tx_EInt8(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EInt8)
+EInt8.fbe_names = {-128: "lo", 127: "hi"}
 
 
 class EUInt8(fbe.Enum):
@@ -113,19 +73,9 @@ class EUInt8(fbe.Enum):
 
     a = 255
 
-    def __str__(self) -> str:
-        return fbe_tx_EUInt8(self)
-
 
 FBE_M_EUInt8: fbe.EnumMembers[EUInt8] = fbe.EnumMembers(EUInt8)
-
-
-FBE_N_EUInt8: dict[int, str] = {255: "a"}
-
-
-def fbe_tx_EUInt8(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EUInt8)
+EUInt8.fbe_names = {255: "a"}
 
 
 class EInt16(fbe.Enum):
@@ -133,19 +83,9 @@ class EInt16(fbe.Enum):
 
     a = -32768
 
-    def __str__(self) -> str:
-        return fbe_tx_EInt16(self)
-
 
 FBE_M_EInt16: fbe.EnumMembers[EInt16] = fbe.EnumMembers(EInt16)
-
-
-FBE_N_EInt16: dict[int, str] = {-32768: "a"}
-
-
-def fbe_tx_EInt16(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EInt16)
+EInt16.fbe_names = {-32768: "a"}
 
 
 class EUInt16(fbe.Enum):
@@ -153,19 +93,9 @@ class EUInt16(fbe.Enum):
 
     a = 65535
 
-    def __str__(self) -> str:
-        return fbe_tx_EUInt16(self)
-
 
 FBE_M_EUInt16: fbe.EnumMembers[EUInt16] = fbe.EnumMembers(EUInt16)
-
-
-FBE_N_EUInt16: dict[int, str] = {65535: "a"}
-
-
-def fbe_tx_EUInt16(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EUInt16)
+EUInt16.fbe_names = {65535: "a"}
 
 
 class EInt32(fbe.Enum):
@@ -175,19 +105,9 @@ class EInt32(fbe.Enum):
     b = 0
     c = -1
 
-    def __str__(self) -> str:
-        return fbe_tx_EInt32(self)
-
 
 FBE_M_EInt32: fbe.EnumMembers[EInt32] = fbe.EnumMembers(EInt32)
-
-
-FBE_N_EInt32: dict[int, str] = {-1: "a", 0: "b"}
-
-
-def fbe_tx_EInt32(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EInt32)
+EInt32.fbe_names = {-1: "a", 0: "b"}
 
 
 class EUInt32(fbe.Enum):
@@ -195,19 +115,9 @@ class EUInt32(fbe.Enum):
 
     a = 4294967295
 
-    def __str__(self) -> str:
-        return fbe_tx_EUInt32(self)
-
 
 FBE_M_EUInt32: fbe.EnumMembers[EUInt32] = fbe.EnumMembers(EUInt32)
-
-
-FBE_N_EUInt32: dict[int, str] = {4294967295: "a"}
-
-
-def fbe_tx_EUInt32(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EUInt32)
+EUInt32.fbe_names = {4294967295: "a"}
 
 
 class EInt64(fbe.Enum):
@@ -215,19 +125,9 @@ class EInt64(fbe.Enum):
 
     a = -9223372036854775808
 
-    def __str__(self) -> str:
-        return fbe_tx_EInt64(self)
-
 
 FBE_M_EInt64: fbe.EnumMembers[EInt64] = fbe.EnumMembers(EInt64)
-
-
-FBE_N_EInt64: dict[int, str] = {-9223372036854775808: "a"}
-
-
-def fbe_tx_EInt64(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EInt64)
+EInt64.fbe_names = {-9223372036854775808: "a"}
 
 
 class EUInt64(fbe.Enum):
@@ -235,19 +135,9 @@ class EUInt64(fbe.Enum):
 
     a = 18446744073709551615
 
-    def __str__(self) -> str:
-        return fbe_tx_EUInt64(self)
-
 
 FBE_M_EUInt64: fbe.EnumMembers[EUInt64] = fbe.EnumMembers(EUInt64)
-
-
-FBE_N_EUInt64: dict[int, str] = {18446744073709551615: "a"}
-
-
-def fbe_tx_EUInt64(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EUInt64)
+EUInt64.fbe_names = {18446744073709551615: "a"}
 
 
 class EDefault(fbe.Enum):
@@ -256,19 +146,9 @@ class EDefault(fbe.Enum):
     zero = 0
     one = 1
 
-    def __str__(self) -> str:
-        return fbe_tx_EDefault(self)
-
 
 FBE_M_EDefault: fbe.EnumMembers[EDefault] = fbe.EnumMembers(EDefault)
-
-
-FBE_N_EDefault: dict[int, str] = {0: "zero", 1: "one"}
-
-
-def fbe_tx_EDefault(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EDefault)
+EDefault.fbe_names = {0: "zero", 1: "one"}
 
 
 class EOld(fbe.Enum):
@@ -277,19 +157,9 @@ class EOld(fbe.Enum):
     secret = 7
     old = 8
 
-    def __str__(self) -> str:
-        return fbe_tx_EOld(self)
-
 
 FBE_M_EOld: fbe.EnumMembers[EOld] = fbe.EnumMembers(EOld)
-
-
-FBE_N_EOld: dict[int, str] = {7: "secret", 8: "old"}
-
-
-def fbe_tx_EOld(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_EOld)
+EOld.fbe_names = {7: "secret", 8: "old"}
 
 
 class Reserved(fbe.Enum):
@@ -301,19 +171,9 @@ class Reserved(fbe.Enum):
     None_ = 3
     lambda_ = 4
 
-    def __str__(self) -> str:
-        return fbe_tx_Reserved(self)
-
 
 FBE_M_Reserved: fbe.EnumMembers[Reserved] = fbe.EnumMembers(Reserved)
-
-
-FBE_N_Reserved: dict[int, str] = {0: "new", 1: "delete", 2: "default", 3: "None", 4: "lambda"}
-
-
-def fbe_tx_Reserved(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_Reserved)
+Reserved.fbe_names = {0: "new", 1: "delete", 2: "default", 3: "None", 4: "lambda"}
 
 
 class FByte(fbe.Flags):
@@ -324,19 +184,9 @@ class FByte(fbe.Flags):
     two = 2
     both = 3
 
-    def __str__(self) -> str:
-        return fbe_tx_FByte(self)
-
 
 FBE_M_FByte: fbe.EnumMembers[FByte] = fbe.EnumMembers(FByte)
-
-
-FBE_N_FByte: tuple[tuple[str, int], ...] = (("none", 0), ("one", 1), ("two", 2), ("both", 3))
-
-
-def fbe_tx_FByte(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_FByte)
+FByte.fbe_names = (("none", 0), ("one", 1), ("two", 2), ("both", 3))
 
 
 class FUInt64(fbe.Flags):
@@ -346,19 +196,9 @@ class FUInt64(fbe.Flags):
     low = 1
     all = 9223372036854775809
 
-    def __str__(self) -> str:
-        return fbe_tx_FUInt64(self)
-
 
 FBE_M_FUInt64: fbe.EnumMembers[FUInt64] = fbe.EnumMembers(FUInt64)
-
-
-FBE_N_FUInt64: tuple[tuple[str, int], ...] = (("top", 9223372036854775808), ("low", 1), ("all", 9223372036854775809))
-
-
-def fbe_tx_FUInt64(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_FUInt64)
+FUInt64.fbe_names = (("top", 9223372036854775808), ("low", 1), ("all", 9223372036854775809))
 
 
 class FDefault(fbe.Flags):
@@ -366,19 +206,9 @@ class FDefault(fbe.Flags):
 
     x = 1
 
-    def __str__(self) -> str:
-        return fbe_tx_FDefault(self)
-
 
 FBE_M_FDefault: fbe.EnumMembers[FDefault] = fbe.EnumMembers(FDefault)
-
-
-FBE_N_FDefault: tuple[tuple[str, int], ...] = (("x", 1),)
-
-
-def fbe_tx_FDefault(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_FDefault)
+FDefault.fbe_names = (("x", 1),)
 
 
 FBE_L0 = struct.Struct("<IIi")
@@ -1059,16 +889,16 @@ Everything.fbe_spec = (
     ("f22", "f22", ("uuid",)),
     ("f23", "f23", ("uuid",)),
     ("f24", "f24", ("bytes",)),
-    ("f25", "f25", ("int", "EByte (uint8)", 0, 255, fbe_tx_EByte)),
-    ("f26", "f26", ("int", "Side (uint8)", 0, 255, pkg_market.fbe_tx_Side)),
-    ("f27", "f27", ("int", "FByte (uint8)", 0, 255, fbe_tx_FByte)),
-    ("f28", "f28", ("int", "FUInt64 (uint64)", 0, 18446744073709551615, fbe_tx_FUInt64)),
+    ("f25", "f25", ("int", "EByte (uint8)", 0, 255, EByte)),
+    ("f26", "f26", ("int", "Side (uint8)", 0, 255, pkg_market.Side)),
+    ("f27", "f27", ("int", "FByte (uint8)", 0, 255, FByte)),
+    ("f28", "f28", ("int", "FUInt64 (uint64)", 0, 18446744073709551615, FUInt64)),
     ("f29", "f29", ("struct", Counted)),
     ("f30", "f30", ("struct", pkg_market.Instrument)),
     ("f31", "f31", ("optional", ("int", "int32", -2147483648, 2147483647))),
     ("f32", "f32", ("optional", ("int", "int32", -2147483648, 2147483647))),
     ("f33", "f33", ("optional", ("string",))),
-    ("f34", "f34", ("optional", ("int", "EByte (uint8)", 0, 255, fbe_tx_EByte))),
+    ("f34", "f34", ("optional", ("int", "EByte (uint8)", 0, 255, EByte))),
     ("f35", "f35", ("optional", ("struct", Counted))),
     ("f36", "f36", ("array", ("int", "int32", -2147483648, 2147483647), 3)),
     ("f37", "f37", ("array", ("optional", ("string",)), 2)),
@@ -1111,18 +941,18 @@ Ping.fbe_spec = (
 FixedKeywords.fbe_spec = (
     ("new", "new", ("int", "int32", -2147483648, 2147483647)),
     ("swap", "swap", ("bool",)),
-    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647, fbe_tx_Reserved)),
+    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647, Reserved)),
 )
 
 Keywords.fbe_spec = (
     ("new", "new", ("int", "int32", -2147483648, 2147483647)),
     ("class", "class_", ("string",)),
-    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647, fbe_tx_Reserved)),
+    ("default", "default", ("int", "Reserved (int32)", -2147483648, 2147483647, Reserved)),
     ("swap", "swap", ("bool",)),
     ("from", "from_", ("int", "int32", -2147483648, 2147483647)),
     ("None", "None_", ("int", "int32", -2147483648, 2147483647)),
     ("NULL", "NULL", ("int", "int32", -2147483648, 2147483647)),
-    ("operator", "operator", ("optional", ("int", "Reserved (int32)", -2147483648, 2147483647, fbe_tx_Reserved))),
+    ("operator", "operator", ("optional", ("int", "Reserved (int32)", -2147483648, 2147483647, Reserved))),
     ("this", "this", ("vector", ("struct", FixedKeywords))),
 )
 

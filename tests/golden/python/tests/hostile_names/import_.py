@@ -532,19 +532,9 @@ class Word(fbe.Enum):
     Utf8 = 503
     Requests = 504
 
-    def __str__(self) -> str:
-        return fbe_tx_Word(self)
-
 
 FBE_M_Word: fbe.EnumMembers[Word] = fbe.EnumMembers(Word)
-
-
-FBE_N_Word: dict[int, str] = {0: "alignas", 1: "alignof", 2: "and", 3: "and_eq", 4: "asm", 5: "auto", 6: "bitand", 7: "bitor", 8: "break", 9: "case", 10: "catch", 11: "char8_t", 12: "char16_t", 13: "char32_t", 14: "class", 15: "compl", 16: "concept", 17: "const", 18: "consteval", 19: "constexpr", 20: "constinit", 21: "const_cast", 22: "continue", 23: "co_await", 24: "co_return", 25: "co_yield", 26: "decltype", 27: "default", 28: "delete", 29: "do", 30: "dynamic_cast", 31: "else", 32: "explicit", 33: "export", 34: "extern", 35: "final", 36: "for", 37: "friend", 38: "goto", 39: "if", 40: "import", 41: "inline", 42: "int", 43: "long", 44: "module", 45: "mutable", 46: "namespace", 47: "new", 48: "noexcept", 49: "not", 50: "not_eq", 51: "nullptr", 52: "operator", 53: "or", 54: "or_eq", 55: "override", 56: "private", 57: "protected", 58: "public", 59: "register", 60: "reinterpret_cast", 61: "requires", 62: "return", 63: "short", 64: "signed", 65: "sizeof", 66: "static", 67: "static_assert", 68: "static_cast", 69: "switch", 70: "template", 71: "this", 72: "thread_local", 73: "throw", 74: "try", 75: "typedef", 76: "typeid", 77: "typename", 78: "union", 79: "unsigned", 80: "using", 81: "virtual", 82: "void", 83: "volatile", 84: "wchar_t", 85: "while", 86: "xor", 87: "xor_eq", 88: "assert", 89: "errno", 90: "EOF", 91: "NULL", 92: "stdin", 93: "stdout", 94: "stderr", 95: "offsetof", 96: "std", 97: "FBE", 98: "int8_t", 99: "uint8_t", 100: "int16_t", 101: "uint16_t", 102: "int32_t", 103: "uint32_t", 104: "int64_t", 105: "uint64_t", 106: "size_t", 107: "ptrdiff_t", 108: "nullptr_t", 109: "linux", 110: "unix", 111: "BUFSIZ", 112: "INT32_MAX", 113: "CHAR_BIT", 114: "EINVAL", 115: "False", 116: "None", 117: "True", 118: "as", 119: "async", 120: "await", 121: "def", 122: "del", 123: "elif", 124: "except", 125: "finally", 126: "from", 127: "global", 128: "in", 129: "is", 130: "lambda", 131: "nonlocal", 132: "pass", 133: "raise", 134: "with", 135: "yield", 136: "_", 137: "match", 138: "self", 139: "cls", 140: "print", 141: "len", 142: "list", 143: "dict", 144: "set", 145: "str", 146: "object", 147: "super", 148: "isinstance", 149: "property", 150: "staticmethod", 151: "classmethod", 152: "typing", 153: "Any", 154: "ClassVar", 155: "Callable", 156: "IntEnum", 157: "IntFlag", 158: "PACKAGE", 159: "VERSION", 160: "chan", 161: "defer", 162: "fallthrough", 163: "func", 164: "go", 165: "interface", 166: "map", 167: "package", 168: "range", 169: "select", 170: "type", 171: "var", 172: "any", 173: "error", 174: "rune", 175: "uint", 176: "nil", 177: "iota", 178: "cap", 179: "make", 180: "append", 181: "copy", 182: "panic", 183: "recover", 184: "println", 185: "complex", 186: "real", 187: "imag", 188: "close", 189: "min", 190: "max", 191: "clear", 192: "uintptr", 193: "float32", 194: "float64", 195: "complex64", 196: "complex128", 197: "comparable", 198: "abstract", 199: "boolean", 200: "extends", 201: "implements", 202: "instanceof", 203: "native", 204: "strictfp", 205: "synchronized", 206: "throws", 207: "transient", 208: "record", 209: "sealed", 210: "permits", 211: "when", 212: "open", 213: "exports", 214: "opens", 215: "to", 216: "uses", 217: "provides", 218: "transitive", 219: "Object", 220: "String", 221: "Integer", 222: "Long", 223: "Math", 224: "System", 225: "Override", 226: "Class", 227: "List", 228: "Map", 229: "Set", 230: "fun", 231: "typealias", 232: "typeof", 233: "val", 234: "by", 235: "constructor", 236: "delegate", 237: "dynamic", 238: "field", 239: "file", 240: "get", 241: "init", 242: "param", 243: "receiver", 244: "setparam", 245: "value", 246: "where", 247: "actual", 248: "annotation", 249: "companion", 250: "crossinline", 251: "data", 252: "expect", 253: "external", 254: "infix", 255: "inner", 256: "internal", 257: "lateinit", 258: "noinline", 259: "out", 260: "reified", 261: "suspend", 262: "tailrec", 263: "vararg", 264: "it", 265: "Companion", 266: "Unit", 267: "Nothing", 268: "Int", 269: "Array", 270: "debugger", 271: "function", 272: "let", 273: "of", 274: "declare", 275: "unknown", 276: "never", 277: "number", 278: "bigint", 279: "symbol", 280: "undefined", 281: "NaN", 282: "Infinity", 283: "Uint8Array", 284: "Error", 285: "Number", 286: "BigInt", 287: "Boolean", 288: "Symbol", 289: "Date", 290: "JSON", 291: "Promise", 292: "Partial", 293: "Record", 294: "globalThis", 295: "arguments", 296: "eval", 297: "require", 298: "prototype", 299: "__proto__", 300: "toString", 301: "valueOf", 302: "hasOwnProperty", 303: "isPrototypeOf", 304: "propertyIsEnumerable", 305: "toLocaleString", 306: "readonly", 307: "keyof", 308: "infer", 309: "asserts", 310: "satisfies", 311: "accessor", 312: "crate", 313: "dyn", 314: "fn", 315: "impl", 316: "loop", 317: "mod", 318: "move", 319: "mut", 320: "pub", 321: "ref", 322: "Self", 323: "trait", 324: "unsafe", 325: "use", 326: "become", 327: "box", 328: "macro", 329: "priv", 330: "unsized", 331: "gen", 332: "macro_rules", 333: "Option", 334: "Some", 335: "Result", 336: "Ok", 337: "Err", 338: "Vec", 339: "Box", 340: "Clone", 341: "Copy", 342: "Default", 343: "Drop", 344: "Send", 345: "Sync", 346: "Sized", 347: "checked", 348: "event", 349: "fixed", 350: "foreach", 351: "implicit", 352: "lock", 353: "params", 354: "sbyte", 355: "stackalloc", 356: "ulong", 357: "unchecked", 358: "ushort", 359: "add", 360: "alias", 361: "ascending", 362: "descending", 363: "equals", 364: "group", 365: "into", 366: "join", 367: "nameof", 368: "on", 369: "orderby", 370: "partial", 371: "remove", 372: "unmanaged", 373: "required", 374: "scoped", 375: "managed", 376: "notnull", 377: "BEGIN", 378: "END", 379: "begin", 380: "elsif", 381: "end", 382: "ensure", 383: "next", 384: "redo", 385: "rescue", 386: "retry", 387: "then", 388: "undef", 389: "unless", 390: "until", 391: "__FILE__", 392: "__LINE__", 393: "__ENCODING__", 394: "initialize", 395: "swap", 396: "fbe_type", 397: "fbe", 398: "Model", 399: "FinalModel", 400: "FieldModel", 401: "buffer", 402: "size", 403: "offset", 404: "model", 405: "reset", 406: "to_json", 407: "from_json", 408: "to_fbe", 409: "from_fbe", 410: "to_final", 411: "from_final", 412: "fbe_equal", 413: "fbe_key", 414: "fbe_size", 415: "__init__", 416: "__slots__", 417: "__class__", 418: "__dict__", 419: "__hash__", 420: "__eq__", 421: "__private", 422: "FBEKey", 423: "FBEKeyCompare", 424: "Reset", 425: "MarshalFBE", 426: "UnmarshalFBE", 427: "AppendFBE", 428: "ReadFBE", 429: "FBEWrite", 430: "FBERead", 431: "MarshalFinal", 432: "UnmarshalFinal", 433: "AppendFinal", 434: "ReadFinal", 435: "FBEWriteFinal", 436: "FBEReadFinal", 437: "MarshalJSON", 438: "UnmarshalJSON", 439: "AppendJSON", 440: "ReadJSON", 441: "FBEWriteJSON", 442: "FBEReadJSON", 443: "FBEWriteText", 444: "TypeID", 445: "Verify", 446: "VerifyFinal", 447: "TYPE_ID", 448: "KEY_ORDER", 449: "toFbe", 450: "fromFbe", 451: "readFbe", 452: "writeFbe", 453: "verifyFbe", 454: "toFinal", 455: "fromFinal", 456: "readFinal", 457: "writeFinal", 458: "verifyFinal", 459: "toJson", 460: "fromJson", 461: "writeJson", 462: "readJson", 463: "hashCode", 464: "getClass", 465: "clone", 466: "finalize", 467: "wait", 468: "notify", 469: "notifyAll", 470: "javaClass", 471: "component1", 472: "fbeLevels", 473: "fbeKey", 474: "toJSON", 475: "toText", 476: "verify", 477: "Buffer", 478: "WriteBuffer", 479: "ReadBuffer", 480: "Reader", 481: "Writer", 482: "Limits", 483: "Decimal", 484: "Uuid", 485: "UUID", 486: "Timestamp", 487: "JsonWriter", 488: "JsonReader", 489: "DecodeError", 490: "EncodeError", 491: "DecodeException", 492: "EncodeException", 493: "Sender", 494: "Receiver", 495: "Client", 496: "Proxy", 497: "Handler", 498: "Text", 499: "Compare", 500: "Decimals", 501: "Uuids", 502: "Timestamps", 503: "Utf8", 504: "Requests"}
-
-
-def fbe_tx_Word(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_Word)
+Word.fbe_names = {0: "alignas", 1: "alignof", 2: "and", 3: "and_eq", 4: "asm", 5: "auto", 6: "bitand", 7: "bitor", 8: "break", 9: "case", 10: "catch", 11: "char8_t", 12: "char16_t", 13: "char32_t", 14: "class", 15: "compl", 16: "concept", 17: "const", 18: "consteval", 19: "constexpr", 20: "constinit", 21: "const_cast", 22: "continue", 23: "co_await", 24: "co_return", 25: "co_yield", 26: "decltype", 27: "default", 28: "delete", 29: "do", 30: "dynamic_cast", 31: "else", 32: "explicit", 33: "export", 34: "extern", 35: "final", 36: "for", 37: "friend", 38: "goto", 39: "if", 40: "import", 41: "inline", 42: "int", 43: "long", 44: "module", 45: "mutable", 46: "namespace", 47: "new", 48: "noexcept", 49: "not", 50: "not_eq", 51: "nullptr", 52: "operator", 53: "or", 54: "or_eq", 55: "override", 56: "private", 57: "protected", 58: "public", 59: "register", 60: "reinterpret_cast", 61: "requires", 62: "return", 63: "short", 64: "signed", 65: "sizeof", 66: "static", 67: "static_assert", 68: "static_cast", 69: "switch", 70: "template", 71: "this", 72: "thread_local", 73: "throw", 74: "try", 75: "typedef", 76: "typeid", 77: "typename", 78: "union", 79: "unsigned", 80: "using", 81: "virtual", 82: "void", 83: "volatile", 84: "wchar_t", 85: "while", 86: "xor", 87: "xor_eq", 88: "assert", 89: "errno", 90: "EOF", 91: "NULL", 92: "stdin", 93: "stdout", 94: "stderr", 95: "offsetof", 96: "std", 97: "FBE", 98: "int8_t", 99: "uint8_t", 100: "int16_t", 101: "uint16_t", 102: "int32_t", 103: "uint32_t", 104: "int64_t", 105: "uint64_t", 106: "size_t", 107: "ptrdiff_t", 108: "nullptr_t", 109: "linux", 110: "unix", 111: "BUFSIZ", 112: "INT32_MAX", 113: "CHAR_BIT", 114: "EINVAL", 115: "False", 116: "None", 117: "True", 118: "as", 119: "async", 120: "await", 121: "def", 122: "del", 123: "elif", 124: "except", 125: "finally", 126: "from", 127: "global", 128: "in", 129: "is", 130: "lambda", 131: "nonlocal", 132: "pass", 133: "raise", 134: "with", 135: "yield", 136: "_", 137: "match", 138: "self", 139: "cls", 140: "print", 141: "len", 142: "list", 143: "dict", 144: "set", 145: "str", 146: "object", 147: "super", 148: "isinstance", 149: "property", 150: "staticmethod", 151: "classmethod", 152: "typing", 153: "Any", 154: "ClassVar", 155: "Callable", 156: "IntEnum", 157: "IntFlag", 158: "PACKAGE", 159: "VERSION", 160: "chan", 161: "defer", 162: "fallthrough", 163: "func", 164: "go", 165: "interface", 166: "map", 167: "package", 168: "range", 169: "select", 170: "type", 171: "var", 172: "any", 173: "error", 174: "rune", 175: "uint", 176: "nil", 177: "iota", 178: "cap", 179: "make", 180: "append", 181: "copy", 182: "panic", 183: "recover", 184: "println", 185: "complex", 186: "real", 187: "imag", 188: "close", 189: "min", 190: "max", 191: "clear", 192: "uintptr", 193: "float32", 194: "float64", 195: "complex64", 196: "complex128", 197: "comparable", 198: "abstract", 199: "boolean", 200: "extends", 201: "implements", 202: "instanceof", 203: "native", 204: "strictfp", 205: "synchronized", 206: "throws", 207: "transient", 208: "record", 209: "sealed", 210: "permits", 211: "when", 212: "open", 213: "exports", 214: "opens", 215: "to", 216: "uses", 217: "provides", 218: "transitive", 219: "Object", 220: "String", 221: "Integer", 222: "Long", 223: "Math", 224: "System", 225: "Override", 226: "Class", 227: "List", 228: "Map", 229: "Set", 230: "fun", 231: "typealias", 232: "typeof", 233: "val", 234: "by", 235: "constructor", 236: "delegate", 237: "dynamic", 238: "field", 239: "file", 240: "get", 241: "init", 242: "param", 243: "receiver", 244: "setparam", 245: "value", 246: "where", 247: "actual", 248: "annotation", 249: "companion", 250: "crossinline", 251: "data", 252: "expect", 253: "external", 254: "infix", 255: "inner", 256: "internal", 257: "lateinit", 258: "noinline", 259: "out", 260: "reified", 261: "suspend", 262: "tailrec", 263: "vararg", 264: "it", 265: "Companion", 266: "Unit", 267: "Nothing", 268: "Int", 269: "Array", 270: "debugger", 271: "function", 272: "let", 273: "of", 274: "declare", 275: "unknown", 276: "never", 277: "number", 278: "bigint", 279: "symbol", 280: "undefined", 281: "NaN", 282: "Infinity", 283: "Uint8Array", 284: "Error", 285: "Number", 286: "BigInt", 287: "Boolean", 288: "Symbol", 289: "Date", 290: "JSON", 291: "Promise", 292: "Partial", 293: "Record", 294: "globalThis", 295: "arguments", 296: "eval", 297: "require", 298: "prototype", 299: "__proto__", 300: "toString", 301: "valueOf", 302: "hasOwnProperty", 303: "isPrototypeOf", 304: "propertyIsEnumerable", 305: "toLocaleString", 306: "readonly", 307: "keyof", 308: "infer", 309: "asserts", 310: "satisfies", 311: "accessor", 312: "crate", 313: "dyn", 314: "fn", 315: "impl", 316: "loop", 317: "mod", 318: "move", 319: "mut", 320: "pub", 321: "ref", 322: "Self", 323: "trait", 324: "unsafe", 325: "use", 326: "become", 327: "box", 328: "macro", 329: "priv", 330: "unsized", 331: "gen", 332: "macro_rules", 333: "Option", 334: "Some", 335: "Result", 336: "Ok", 337: "Err", 338: "Vec", 339: "Box", 340: "Clone", 341: "Copy", 342: "Default", 343: "Drop", 344: "Send", 345: "Sync", 346: "Sized", 347: "checked", 348: "event", 349: "fixed", 350: "foreach", 351: "implicit", 352: "lock", 353: "params", 354: "sbyte", 355: "stackalloc", 356: "ulong", 357: "unchecked", 358: "ushort", 359: "add", 360: "alias", 361: "ascending", 362: "descending", 363: "equals", 364: "group", 365: "into", 366: "join", 367: "nameof", 368: "on", 369: "orderby", 370: "partial", 371: "remove", 372: "unmanaged", 373: "required", 374: "scoped", 375: "managed", 376: "notnull", 377: "BEGIN", 378: "END", 379: "begin", 380: "elsif", 381: "end", 382: "ensure", 383: "next", 384: "redo", 385: "rescue", 386: "retry", 387: "then", 388: "undef", 389: "unless", 390: "until", 391: "__FILE__", 392: "__LINE__", 393: "__ENCODING__", 394: "initialize", 395: "swap", 396: "fbe_type", 397: "fbe", 398: "Model", 399: "FinalModel", 400: "FieldModel", 401: "buffer", 402: "size", 403: "offset", 404: "model", 405: "reset", 406: "to_json", 407: "from_json", 408: "to_fbe", 409: "from_fbe", 410: "to_final", 411: "from_final", 412: "fbe_equal", 413: "fbe_key", 414: "fbe_size", 415: "__init__", 416: "__slots__", 417: "__class__", 418: "__dict__", 419: "__hash__", 420: "__eq__", 421: "__private", 422: "FBEKey", 423: "FBEKeyCompare", 424: "Reset", 425: "MarshalFBE", 426: "UnmarshalFBE", 427: "AppendFBE", 428: "ReadFBE", 429: "FBEWrite", 430: "FBERead", 431: "MarshalFinal", 432: "UnmarshalFinal", 433: "AppendFinal", 434: "ReadFinal", 435: "FBEWriteFinal", 436: "FBEReadFinal", 437: "MarshalJSON", 438: "UnmarshalJSON", 439: "AppendJSON", 440: "ReadJSON", 441: "FBEWriteJSON", 442: "FBEReadJSON", 443: "FBEWriteText", 444: "TypeID", 445: "Verify", 446: "VerifyFinal", 447: "TYPE_ID", 448: "KEY_ORDER", 449: "toFbe", 450: "fromFbe", 451: "readFbe", 452: "writeFbe", 453: "verifyFbe", 454: "toFinal", 455: "fromFinal", 456: "readFinal", 457: "writeFinal", 458: "verifyFinal", 459: "toJson", 460: "fromJson", 461: "writeJson", 462: "readJson", 463: "hashCode", 464: "getClass", 465: "clone", 466: "finalize", 467: "wait", 468: "notify", 469: "notifyAll", 470: "javaClass", 471: "component1", 472: "fbeLevels", 473: "fbeKey", 474: "toJSON", 475: "toText", 476: "verify", 477: "Buffer", 478: "WriteBuffer", 479: "ReadBuffer", 480: "Reader", 481: "Writer", 482: "Limits", 483: "Decimal", 484: "Uuid", 485: "UUID", 486: "Timestamp", 487: "JsonWriter", 488: "JsonReader", 489: "DecodeError", 490: "EncodeError", 491: "DecodeException", 492: "EncodeException", 493: "Sender", 494: "Receiver", 495: "Client", 496: "Proxy", 497: "Handler", 498: "Text", 499: "Compare", 500: "Decimals", 501: "Uuids", 502: "Timestamps", 503: "Utf8", 504: "Requests"}
 
 
 class side(fbe.Enum):
@@ -553,19 +543,9 @@ class side(fbe.Enum):
     buy = 0
     sell = 1
 
-    def __str__(self) -> str:
-        return fbe_tx_side(self)
-
 
 FBE_M_side: fbe.EnumMembers[side] = fbe.EnumMembers(side)
-
-
-FBE_N_side: dict[int, str] = {0: "buy", 1: "sell"}
-
-
-def fbe_tx_side(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_side)
+side.fbe_names = {0: "buy", 1: "sell"}
 
 
 class range_(fbe.Enum):
@@ -574,19 +554,9 @@ class range_(fbe.Enum):
     lo = 0
     hi = 1
 
-    def __str__(self) -> str:
-        return fbe_tx_range(self)
-
 
 FBE_M_range: fbe.EnumMembers[range_] = fbe.EnumMembers(range_)
-
-
-FBE_N_range: dict[int, str] = {0: "lo", 1: "hi"}
-
-
-def fbe_tx_range(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_range)
+range_.fbe_names = {0: "lo", 1: "hi"}
 
 
 class Letters(fbe.Enum):
@@ -599,19 +569,9 @@ class Letters(fbe.Enum):
     a_ = 4
     _ = 5
 
-    def __str__(self) -> str:
-        return fbe_tx_Letters(self)
-
 
 FBE_M_Letters: fbe.EnumMembers[Letters] = fbe.EnumMembers(Letters)
-
-
-FBE_N_Letters: dict[int, str] = {0: "a", 1: "A", 2: "_a", 3: "__a", 4: "a_", 5: "_"}
-
-
-def fbe_tx_Letters(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_Letters)
+Letters.fbe_names = {0: "a", 1: "A", 2: "_a", 3: "__a", 4: "a_", 5: "_"}
 
 
 class digits(fbe.Enum):
@@ -620,19 +580,9 @@ class digits(fbe.Enum):
     one = 0
     two = 1
 
-    def __str__(self) -> str:
-        return fbe_tx_digits(self)
-
 
 FBE_M_digits: fbe.EnumMembers[digits] = fbe.EnumMembers(digits)
-
-
-FBE_N_digits: dict[int, str] = {0: "one", 1: "two"}
-
-
-def fbe_tx_digits(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_digits)
+digits.fbe_names = {0: "one", 1: "two"}
 
 
 class Modifier(fbe.Flags):
@@ -681,19 +631,9 @@ class Modifier(fbe.Flags):
     toString = 1099511627776
     Companion = 2199023255552
 
-    def __str__(self) -> str:
-        return fbe_tx_Modifier(self)
-
 
 FBE_M_Modifier: fbe.EnumMembers[Modifier] = fbe.EnumMembers(Modifier)
-
-
-FBE_N_Modifier: tuple[tuple[str, int], ...] = (("class", 1), ("def", 2), ("func", 4), ("fun", 8), ("fn", 16), ("var", 32), ("let", 64), ("val", 128), ("const", 256), ("static", 512), ("final", 1024), ("public", 2048), ("private", 4096), ("protected", 8192), ("internal", 16384), ("open", 32768), ("abstract", 65536), ("sealed", 131072), ("virtual", 262144), ("override", 524288), ("inline", 1048576), ("export", 2097152), ("extern", 4194304), ("volatile", 8388608), ("mutable", 16777216), ("async", 33554432), ("await", 67108864), ("yield", 134217728), ("Self", 268435456), ("self", 536870912), ("None", 1073741824), ("nil", 2147483648), ("null_", 4294967296), ("value", 8589934592), ("name", 17179869184), ("all", 34359738368), ("none", 68719476736), ("mro", 137438953472), ("has_flags", 274877906944), ("String", 549755813888), ("toString", 1099511627776), ("Companion", 2199023255552))
-
-
-def fbe_tx_Modifier(value: int) -> str:
-    """Text form: the declared flags fully set in value, joined by |."""
-    return fbe.text.fmt_flags(value, FBE_N_Modifier)
+Modifier.fbe_names = (("class", 1), ("def", 2), ("func", 4), ("fun", 8), ("fn", 16), ("var", 32), ("let", 64), ("val", 128), ("const", 256), ("static", 512), ("final", 1024), ("public", 2048), ("private", 4096), ("protected", 8192), ("internal", 16384), ("open", 32768), ("abstract", 65536), ("sealed", 131072), ("virtual", 262144), ("override", 524288), ("inline", 1048576), ("export", 2097152), ("extern", 4194304), ("volatile", 8388608), ("mutable", 16777216), ("async", 33554432), ("await", 67108864), ("yield", 134217728), ("Self", 268435456), ("self", 536870912), ("None", 1073741824), ("nil", 2147483648), ("null_", 4294967296), ("value", 8589934592), ("name", 17179869184), ("all", 34359738368), ("none", 68719476736), ("mro", 137438953472), ("has_flags", 274877906944), ("String", 549755813888), ("toString", 1099511627776), ("Companion", 2199023255552))
 
 
 FBE_L0 = struct.Struct("<IIiii")
@@ -4109,20 +4049,20 @@ class Hostile(fbe.Struct):
 
 Order.fbe_spec = (
     ("side", "side_", ("int", "int32", -2147483648, 2147483647)),
-    ("s", "s", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
-    ("range", "range", ("int", "range (int32)", -2147483648, 2147483647, fbe_tx_range)),
+    ("s", "s", ("int", "side (int32)", -2147483648, 2147483647, side)),
+    ("range", "range", ("int", "range (int32)", -2147483648, 2147483647, range_)),
 )
 
 CppWords.fbe_spec = (
-    ("alignas", "alignas", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("alignas", "alignas", ("int", "Word (int16)", -32768, 32767, Word)),
     ("alignof", "alignof", ("int", "int32", -2147483648, 2147483647)),
     ("and", "and_", ("string",)),
     ("and_eq", "and_eq", ("optional", ("bool",))),
-    ("asm", "asm", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("asm", "asm", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("auto", "auto", ("float", "double")),
-    ("bitand", "bitand", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("bitand", "bitand", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("bitor", "bitor", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("break", "break_", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("break", "break_", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("case", "case", ("optional", ("string",))),
     ("catch", "catch", ("bytes",)),
     ("char8_t", "char8_t", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4131,16 +4071,16 @@ CppWords.fbe_spec = (
     ("class", "class_", ("int", "timestamp", 0, 18446744073709551615)),
     ("compl", "compl", ("float", "float")),
     ("concept", "concept", ("int", "uint8", 0, 255)),
-    ("const", "const", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("consteval", "consteval", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("const", "const", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("consteval", "consteval", ("int", "Word (int16)", -32768, 32767, Word)),
     ("constexpr", "constexpr", ("int", "int32", -2147483648, 2147483647)),
     ("constinit", "constinit", ("string",)),
     ("const_cast", "const_cast", ("optional", ("bool",))),
-    ("continue", "continue_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("continue", "continue_", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("co_await", "co_await", ("float", "double")),
-    ("co_return", "co_return", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("co_return", "co_return", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("co_yield", "co_yield", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("decltype", "decltype", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("decltype", "decltype", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("default", "default", ("optional", ("string",))),
     ("delete", "delete", ("bytes",)),
     ("do", "do", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4149,16 +4089,16 @@ CppWords.fbe_spec = (
     ("explicit", "explicit", ("int", "timestamp", 0, 18446744073709551615)),
     ("export", "export", ("float", "float")),
     ("extern", "extern", ("int", "uint8", 0, 255)),
-    ("final", "final", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("for", "for_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("final", "final", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("for", "for_", ("int", "Word (int16)", -32768, 32767, Word)),
     ("friend", "friend", ("int", "int32", -2147483648, 2147483647)),
     ("goto", "goto", ("string",)),
     ("if", "if_", ("optional", ("bool",))),
-    ("import", "import_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("import", "import_", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("inline", "inline", ("float", "double")),
-    ("int", "int_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("int", "int_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("long", "long", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("module", "module", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("module", "module", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("mutable", "mutable", ("optional", ("string",))),
     ("namespace", "namespace", ("bytes",)),
     ("new", "new", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4167,16 +4107,16 @@ CppWords.fbe_spec = (
     ("not_eq", "not_eq", ("int", "timestamp", 0, 18446744073709551615)),
     ("nullptr", "nullptr", ("float", "float")),
     ("operator", "operator", ("int", "uint8", 0, 255)),
-    ("or", "or_", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("or_eq", "or_eq", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("or", "or_", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("or_eq", "or_eq", ("int", "Word (int16)", -32768, 32767, Word)),
     ("override", "override", ("int", "int32", -2147483648, 2147483647)),
     ("private", "private", ("string",)),
     ("protected", "protected", ("optional", ("bool",))),
-    ("public", "public", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("public", "public", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("register", "register", ("float", "double")),
-    ("reinterpret_cast", "reinterpret_cast", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("reinterpret_cast", "reinterpret_cast", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("requires", "requires", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("return", "return_", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("return", "return_", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("short", "short", ("optional", ("string",))),
     ("signed", "signed", ("bytes",)),
     ("sizeof", "sizeof", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4185,16 +4125,16 @@ CppWords.fbe_spec = (
     ("static_cast", "static_cast", ("int", "timestamp", 0, 18446744073709551615)),
     ("switch", "switch", ("float", "float")),
     ("template", "template", ("int", "uint8", 0, 255)),
-    ("this", "this", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("thread_local", "thread_local", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("this", "this", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("thread_local", "thread_local", ("int", "Word (int16)", -32768, 32767, Word)),
     ("throw", "throw", ("int", "int32", -2147483648, 2147483647)),
     ("try", "try_", ("string",)),
     ("typedef", "typedef", ("optional", ("bool",))),
-    ("typeid", "typeid", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("typeid", "typeid", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("typename", "typename", ("float", "double")),
-    ("union", "union", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("union", "union", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("unsigned", "unsigned", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("using", "using", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("using", "using", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("virtual", "virtual", ("optional", ("string",))),
     ("void", "void", ("bytes",)),
     ("volatile", "volatile", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4203,16 +4143,16 @@ CppWords.fbe_spec = (
     ("xor", "xor", ("int", "timestamp", 0, 18446744073709551615)),
     ("xor_eq", "xor_eq", ("float", "float")),
     ("assert", "assert_", ("int", "uint8", 0, 255)),
-    ("errno", "errno", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("EOF", "EOF", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("errno", "errno", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("EOF", "EOF", ("int", "Word (int16)", -32768, 32767, Word)),
     ("NULL", "NULL", ("int", "int32", -2147483648, 2147483647)),
     ("stdin", "stdin", ("string",)),
     ("stdout", "stdout", ("optional", ("bool",))),
-    ("stderr", "stderr", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("stderr", "stderr", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("offsetof", "offsetof", ("float", "double")),
-    ("std", "std", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("std", "std", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("FBE", "FBE", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("int8_t", "int8_t", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("int8_t", "int8_t", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("uint8_t", "uint8_t", ("optional", ("string",))),
     ("int16_t", "int16_t", ("bytes",)),
     ("uint16_t", "uint16_t", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4221,26 +4161,26 @@ CppWords.fbe_spec = (
     ("int64_t", "int64_t", ("int", "timestamp", 0, 18446744073709551615)),
     ("uint64_t", "uint64_t", ("float", "float")),
     ("size_t", "size_t", ("int", "uint8", 0, 255)),
-    ("ptrdiff_t", "ptrdiff_t", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("nullptr_t", "nullptr_t", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("ptrdiff_t", "ptrdiff_t", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("nullptr_t", "nullptr_t", ("int", "Word (int16)", -32768, 32767, Word)),
     ("linux", "linux", ("int", "int32", -2147483648, 2147483647)),
     ("unix", "unix", ("string",)),
     ("BUFSIZ", "BUFSIZ", ("optional", ("bool",))),
-    ("INT32_MAX", "INT32_MAX", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("INT32_MAX", "INT32_MAX", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("CHAR_BIT", "CHAR_BIT", ("float", "double")),
-    ("EINVAL", "EINVAL", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("EINVAL", "EINVAL", ("int", "side (int32)", -2147483648, 2147483647, side)),
 )
 
 PythonWords.fbe_spec = (
-    ("False", "False_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("False", "False_", ("int", "Word (int16)", -32768, 32767, Word)),
     ("None", "None_", ("int", "int32", -2147483648, 2147483647)),
     ("True", "True_", ("string",)),
     ("as", "as_", ("optional", ("bool",))),
-    ("async", "async_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("async", "async_", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("await", "await_", ("float", "double")),
-    ("def", "def_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("def", "def_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("del", "del_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("elif", "elif_", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("elif", "elif_", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("except", "except_", ("optional", ("string",))),
     ("finally", "finally_", ("bytes",)),
     ("from", "from_", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4249,16 +4189,16 @@ PythonWords.fbe_spec = (
     ("is", "is_", ("int", "timestamp", 0, 18446744073709551615)),
     ("lambda", "lambda_", ("float", "float")),
     ("nonlocal", "nonlocal_", ("int", "uint8", 0, 255)),
-    ("pass", "pass_", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("raise", "raise_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("pass", "pass_", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("raise", "raise_", ("int", "Word (int16)", -32768, 32767, Word)),
     ("with", "with_", ("int", "int32", -2147483648, 2147483647)),
     ("yield", "yield_", ("string",)),
     ("_", "_", ("optional", ("bool",))),
-    ("match", "match", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("match", "match", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("self", "self_", ("float", "double")),
-    ("cls", "cls_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("cls", "cls_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("print", "print", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("len", "len", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("len", "len", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("list", "list_", ("optional", ("string",))),
     ("dict", "dict_", ("bytes",)),
     ("set", "set", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4267,28 +4207,28 @@ PythonWords.fbe_spec = (
     ("super", "super", ("int", "timestamp", 0, 18446744073709551615)),
     ("isinstance", "isinstance", ("float", "float")),
     ("property", "property", ("int", "uint8", 0, 255)),
-    ("staticmethod", "staticmethod", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("classmethod", "classmethod_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("staticmethod", "staticmethod", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("classmethod", "classmethod_", ("int", "Word (int16)", -32768, 32767, Word)),
     ("typing", "typing_", ("int", "int32", -2147483648, 2147483647)),
     ("Any", "Any_", ("string",)),
     ("ClassVar", "ClassVar_", ("optional", ("bool",))),
-    ("Callable", "Callable_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("Callable", "Callable_", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("IntEnum", "IntEnum_", ("float", "double")),
-    ("IntFlag", "IntFlag_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("IntFlag", "IntFlag_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("PACKAGE", "PACKAGE_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("VERSION", "VERSION_", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("VERSION", "VERSION_", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
 )
 
 GoWords.fbe_spec = (
-    ("chan", "chan", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("chan", "chan", ("int", "Word (int16)", -32768, 32767, Word)),
     ("defer", "defer", ("int", "int32", -2147483648, 2147483647)),
     ("fallthrough", "fallthrough", ("string",)),
     ("func", "func", ("optional", ("bool",))),
-    ("go", "go", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("go", "go", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("interface", "interface", ("float", "double")),
-    ("map", "map", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("map", "map", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("package", "package", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("range", "range", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("range", "range", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("select", "select", ("optional", ("string",))),
     ("type", "type", ("bytes",)),
     ("var", "var", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4297,16 +4237,16 @@ GoWords.fbe_spec = (
     ("rune", "rune", ("int", "timestamp", 0, 18446744073709551615)),
     ("uint", "uint", ("float", "float")),
     ("nil", "nil", ("int", "uint8", 0, 255)),
-    ("iota", "iota", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("cap", "cap", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("iota", "iota", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("cap", "cap", ("int", "Word (int16)", -32768, 32767, Word)),
     ("make", "make", ("int", "int32", -2147483648, 2147483647)),
     ("append", "append", ("string",)),
     ("copy", "copy", ("optional", ("bool",))),
-    ("panic", "panic", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("panic", "panic", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("recover", "recover", ("float", "double")),
-    ("println", "println", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("println", "println", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("complex", "complex", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("real", "real", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("real", "real", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("imag", "imag", ("optional", ("string",))),
     ("close", "close", ("bytes",)),
     ("min", "min", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4315,21 +4255,21 @@ GoWords.fbe_spec = (
     ("uintptr", "uintptr", ("int", "timestamp", 0, 18446744073709551615)),
     ("float32", "float32", ("float", "float")),
     ("float64", "float64", ("int", "uint8", 0, 255)),
-    ("complex64", "complex64", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("complex128", "complex128", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("complex64", "complex64", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("complex128", "complex128", ("int", "Word (int16)", -32768, 32767, Word)),
     ("comparable", "comparable", ("int", "int32", -2147483648, 2147483647)),
 )
 
 JavaWords.fbe_spec = (
-    ("abstract", "abstract", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("abstract", "abstract", ("int", "Word (int16)", -32768, 32767, Word)),
     ("boolean", "boolean", ("int", "int32", -2147483648, 2147483647)),
     ("extends", "extends", ("string",)),
     ("implements", "implements", ("optional", ("bool",))),
-    ("instanceof", "instanceof", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("instanceof", "instanceof", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("native", "native", ("float", "double")),
-    ("strictfp", "strictfp", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("strictfp", "strictfp", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("synchronized", "synchronized", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("throws", "throws", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("throws", "throws", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("transient", "transient", ("optional", ("string",))),
     ("record", "record", ("bytes",)),
     ("sealed", "sealed", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4338,16 +4278,16 @@ JavaWords.fbe_spec = (
     ("open", "open", ("int", "timestamp", 0, 18446744073709551615)),
     ("exports", "exports", ("float", "float")),
     ("opens", "opens", ("int", "uint8", 0, 255)),
-    ("to", "to", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("uses", "uses", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("to", "to", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("uses", "uses", ("int", "Word (int16)", -32768, 32767, Word)),
     ("provides", "provides", ("int", "int32", -2147483648, 2147483647)),
     ("transitive", "transitive", ("string",)),
     ("Object", "Object", ("optional", ("bool",))),
-    ("String", "String", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("String", "String", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("Integer", "Integer", ("float", "double")),
-    ("Long", "Long", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("Long", "Long", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("Math", "Math", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("System", "System", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("System", "System", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("Override", "Override", ("optional", ("string",))),
     ("Class", "Class", ("bytes",)),
     ("List", "List", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4356,15 +4296,15 @@ JavaWords.fbe_spec = (
 )
 
 KotlinWords.fbe_spec = (
-    ("fun", "fun", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("fun", "fun", ("int", "Word (int16)", -32768, 32767, Word)),
     ("typealias", "typealias", ("int", "int32", -2147483648, 2147483647)),
     ("typeof", "typeof", ("string",)),
     ("val", "val", ("optional", ("bool",))),
-    ("by", "by", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("by", "by", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("constructor", "constructor", ("float", "double")),
-    ("delegate", "delegate", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("delegate", "delegate", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("dynamic", "dynamic", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("field", "field", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("field", "field", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("file", "file", ("optional", ("string",))),
     ("get", "get", ("bytes",)),
     ("init", "init", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4373,16 +4313,16 @@ KotlinWords.fbe_spec = (
     ("setparam", "setparam", ("int", "timestamp", 0, 18446744073709551615)),
     ("value", "value", ("float", "float")),
     ("where", "where", ("int", "uint8", 0, 255)),
-    ("actual", "actual", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("annotation", "annotation", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("actual", "actual", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("annotation", "annotation", ("int", "Word (int16)", -32768, 32767, Word)),
     ("companion", "companion", ("int", "int32", -2147483648, 2147483647)),
     ("crossinline", "crossinline", ("string",)),
     ("data", "data", ("optional", ("bool",))),
-    ("expect", "expect", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("expect", "expect", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("external", "external", ("float", "double")),
-    ("infix", "infix", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("infix", "infix", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("inner", "inner", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("internal", "internal", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("internal", "internal", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("lateinit", "lateinit", ("optional", ("string",))),
     ("noinline", "noinline", ("bytes",)),
     ("out", "out", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4391,23 +4331,23 @@ KotlinWords.fbe_spec = (
     ("tailrec", "tailrec", ("int", "timestamp", 0, 18446744073709551615)),
     ("vararg", "vararg", ("float", "float")),
     ("it", "it", ("int", "uint8", 0, 255)),
-    ("Companion", "Companion", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("Unit", "Unit", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("Companion", "Companion", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("Unit", "Unit", ("int", "Word (int16)", -32768, 32767, Word)),
     ("Nothing", "Nothing", ("int", "int32", -2147483648, 2147483647)),
     ("Int", "Int", ("string",)),
     ("Array", "Array", ("optional", ("bool",))),
 )
 
 JsWords.fbe_spec = (
-    ("debugger", "debugger", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("debugger", "debugger", ("int", "Word (int16)", -32768, 32767, Word)),
     ("function", "function", ("int", "int32", -2147483648, 2147483647)),
     ("let", "let", ("string",)),
     ("of", "of", ("optional", ("bool",))),
-    ("declare", "declare", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("declare", "declare", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("unknown", "unknown", ("float", "double")),
-    ("never", "never", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("never", "never", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("number", "number", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("bigint", "bigint", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("bigint", "bigint", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("symbol", "symbol", ("optional", ("string",))),
     ("undefined", "undefined", ("bytes",)),
     ("NaN", "NaN", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4416,16 +4356,16 @@ JsWords.fbe_spec = (
     ("Error", "Error", ("int", "timestamp", 0, 18446744073709551615)),
     ("Number", "Number", ("float", "float")),
     ("BigInt", "BigInt", ("int", "uint8", 0, 255)),
-    ("Boolean", "Boolean", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("Symbol", "Symbol", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("Boolean", "Boolean", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("Symbol", "Symbol", ("int", "Word (int16)", -32768, 32767, Word)),
     ("Date", "Date", ("int", "int32", -2147483648, 2147483647)),
     ("JSON", "JSON", ("string",)),
     ("Promise", "Promise", ("optional", ("bool",))),
-    ("Partial", "Partial", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("Partial", "Partial", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("Record", "Record", ("float", "double")),
-    ("globalThis", "globalThis", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("globalThis", "globalThis", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("arguments", "arguments", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("eval", "eval", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("eval", "eval", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("require", "require", ("optional", ("string",))),
     ("prototype", "prototype", ("bytes",)),
     ("__proto__", "__proto__", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4434,25 +4374,25 @@ JsWords.fbe_spec = (
     ("hasOwnProperty", "hasOwnProperty", ("int", "timestamp", 0, 18446744073709551615)),
     ("isPrototypeOf", "isPrototypeOf", ("float", "float")),
     ("propertyIsEnumerable", "propertyIsEnumerable", ("int", "uint8", 0, 255)),
-    ("toLocaleString", "toLocaleString", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("readonly", "readonly", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("toLocaleString", "toLocaleString", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("readonly", "readonly", ("int", "Word (int16)", -32768, 32767, Word)),
     ("keyof", "keyof", ("int", "int32", -2147483648, 2147483647)),
     ("infer", "infer", ("string",)),
     ("asserts", "asserts", ("optional", ("bool",))),
-    ("satisfies", "satisfies", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("satisfies", "satisfies", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("accessor", "accessor", ("float", "double")),
 )
 
 RustWords.fbe_spec = (
-    ("crate", "crate", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("crate", "crate", ("int", "Word (int16)", -32768, 32767, Word)),
     ("dyn", "dyn", ("int", "int32", -2147483648, 2147483647)),
     ("fn", "fn", ("string",)),
     ("impl", "impl", ("optional", ("bool",))),
-    ("loop", "loop", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("loop", "loop", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("mod", "mod", ("float", "double")),
-    ("move", "move", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("move", "move", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("mut", "mut", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("pub", "pub", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("pub", "pub", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("ref", "ref", ("optional", ("string",))),
     ("Self", "Self", ("bytes",)),
     ("trait", "trait", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4461,16 +4401,16 @@ RustWords.fbe_spec = (
     ("become", "become", ("int", "timestamp", 0, 18446744073709551615)),
     ("box", "box", ("float", "float")),
     ("macro", "macro", ("int", "uint8", 0, 255)),
-    ("priv", "priv", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("unsized", "unsized", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("priv", "priv", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("unsized", "unsized", ("int", "Word (int16)", -32768, 32767, Word)),
     ("gen", "gen", ("int", "int32", -2147483648, 2147483647)),
     ("macro_rules", "macro_rules", ("string",)),
     ("Option", "Option", ("optional", ("bool",))),
-    ("Some", "Some", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("Some", "Some", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("Result", "Result", ("float", "double")),
-    ("Ok", "Ok", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("Ok", "Ok", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("Err", "Err", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("Vec", "Vec", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("Vec", "Vec", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("Box", "Box", ("optional", ("string",))),
     ("Clone", "Clone", ("bytes",)),
     ("Copy", "Copy", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4482,15 +4422,15 @@ RustWords.fbe_spec = (
 )
 
 CSharpWords.fbe_spec = (
-    ("checked", "checked", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("checked", "checked", ("int", "Word (int16)", -32768, 32767, Word)),
     ("event", "event", ("int", "int32", -2147483648, 2147483647)),
     ("fixed", "fixed", ("string",)),
     ("foreach", "foreach", ("optional", ("bool",))),
-    ("implicit", "implicit", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("implicit", "implicit", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("lock", "lock", ("float", "double")),
-    ("params", "params", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("params", "params", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("sbyte", "sbyte", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("stackalloc", "stackalloc", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("stackalloc", "stackalloc", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("ulong", "ulong", ("optional", ("string",))),
     ("unchecked", "unchecked", ("bytes",)),
     ("ushort", "ushort", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4499,31 +4439,31 @@ CSharpWords.fbe_spec = (
     ("ascending", "ascending", ("int", "timestamp", 0, 18446744073709551615)),
     ("descending", "descending", ("float", "float")),
     ("equals", "equals", ("int", "uint8", 0, 255)),
-    ("group", "group", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("into", "into", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("group", "group", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("into", "into", ("int", "Word (int16)", -32768, 32767, Word)),
     ("join", "join", ("int", "int32", -2147483648, 2147483647)),
     ("nameof", "nameof", ("string",)),
     ("on", "on", ("optional", ("bool",))),
-    ("orderby", "orderby", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("orderby", "orderby", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("partial", "partial", ("float", "double")),
-    ("remove", "remove", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("remove", "remove", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("unmanaged", "unmanaged", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("required", "required", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("required", "required", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("scoped", "scoped", ("optional", ("string",))),
     ("managed", "managed", ("bytes",)),
     ("notnull", "notnull", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
 )
 
 RubyWords.fbe_spec = (
-    ("BEGIN", "BEGIN", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("BEGIN", "BEGIN", ("int", "Word (int16)", -32768, 32767, Word)),
     ("END", "END", ("int", "int32", -2147483648, 2147483647)),
     ("begin", "begin", ("string",)),
     ("elsif", "elsif", ("optional", ("bool",))),
-    ("end", "end", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("end", "end", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("ensure", "ensure", ("float", "double")),
-    ("next", "next", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("next", "next", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("redo", "redo", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("rescue", "rescue", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("rescue", "rescue", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("retry", "retry", ("optional", ("string",))),
     ("then", "then", ("bytes",)),
     ("undef", "undef", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4532,33 +4472,33 @@ RubyWords.fbe_spec = (
     ("__FILE__", "__FILE__", ("int", "timestamp", 0, 18446744073709551615)),
     ("__LINE__", "__LINE__", ("float", "float")),
     ("__ENCODING__", "__ENCODING__", ("int", "uint8", 0, 255)),
-    ("initialize", "initialize", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("initialize", "initialize", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
 )
 
 CppMembers.fbe_spec = (
-    ("swap", "swap", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("swap", "swap", ("int", "Word (int16)", -32768, 32767, Word)),
     ("fbe_type", "fbe_type_", ("int", "int32", -2147483648, 2147483647)),
     ("fbe", "fbe_", ("string",)),
     ("Model", "Model", ("optional", ("bool",))),
-    ("FinalModel", "FinalModel", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("FinalModel", "FinalModel", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("FieldModel", "FieldModel", ("float", "double")),
-    ("buffer", "buffer", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("buffer", "buffer", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("size", "size", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("offset", "offset", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("offset", "offset", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("model", "model", ("optional", ("string",))),
     ("reset", "reset", ("bytes",)),
 )
 
 PythonMembers.fbe_spec = (
-    ("to_json", "to_json_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("to_json", "to_json_", ("int", "Word (int16)", -32768, 32767, Word)),
     ("from_json", "from_json_", ("int", "int32", -2147483648, 2147483647)),
     ("to_fbe", "to_fbe_", ("string",)),
     ("from_fbe", "from_fbe_", ("optional", ("bool",))),
-    ("to_final", "to_final_", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("to_final", "to_final_", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("from_final", "from_final_", ("float", "double")),
-    ("fbe_equal", "fbe_equal_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("fbe_equal", "fbe_equal_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("fbe_key", "fbe_key_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("fbe_size", "fbe_size", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("fbe_size", "fbe_size", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("__init__", "__init___", ("optional", ("string",))),
     ("__slots__", "__slots___", ("bytes",)),
     ("__class__", "__class___", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4569,15 +4509,15 @@ PythonMembers.fbe_spec = (
 )
 
 GoMembers.fbe_spec = (
-    ("FBEKey", "FBEKey", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("FBEKey", "FBEKey", ("int", "Word (int16)", -32768, 32767, Word)),
     ("FBEKeyCompare", "FBEKeyCompare", ("int", "int32", -2147483648, 2147483647)),
     ("Reset", "Reset", ("string",)),
     ("MarshalFBE", "MarshalFBE", ("optional", ("bool",))),
-    ("UnmarshalFBE", "UnmarshalFBE", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("UnmarshalFBE", "UnmarshalFBE", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("AppendFBE", "AppendFBE", ("float", "double")),
-    ("ReadFBE", "ReadFBE", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("ReadFBE", "ReadFBE", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("FBEWrite", "FBEWrite", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("FBERead", "FBERead", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("FBERead", "FBERead", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("MarshalFinal", "MarshalFinal", ("optional", ("string",))),
     ("UnmarshalFinal", "UnmarshalFinal", ("bytes",)),
     ("AppendFinal", "AppendFinal", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4586,26 +4526,26 @@ GoMembers.fbe_spec = (
     ("FBEReadFinal", "FBEReadFinal", ("int", "timestamp", 0, 18446744073709551615)),
     ("MarshalJSON", "MarshalJSON", ("float", "float")),
     ("UnmarshalJSON", "UnmarshalJSON", ("int", "uint8", 0, 255)),
-    ("AppendJSON", "AppendJSON", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("ReadJSON", "ReadJSON", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("AppendJSON", "AppendJSON", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("ReadJSON", "ReadJSON", ("int", "Word (int16)", -32768, 32767, Word)),
     ("FBEWriteJSON", "FBEWriteJSON", ("int", "int32", -2147483648, 2147483647)),
     ("FBEReadJSON", "FBEReadJSON", ("string",)),
     ("FBEWriteText", "FBEWriteText", ("optional", ("bool",))),
-    ("TypeID", "TypeID", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("TypeID", "TypeID", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("Verify", "Verify", ("float", "double")),
-    ("VerifyFinal", "VerifyFinal", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("VerifyFinal", "VerifyFinal", ("int", "side (int32)", -2147483648, 2147483647, side)),
 )
 
 JvmMembers.fbe_spec = (
-    ("TYPE_ID", "TYPE_ID", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("TYPE_ID", "TYPE_ID", ("int", "Word (int16)", -32768, 32767, Word)),
     ("KEY_ORDER", "KEY_ORDER", ("int", "int32", -2147483648, 2147483647)),
     ("toFbe", "toFbe", ("string",)),
     ("fromFbe", "fromFbe", ("optional", ("bool",))),
-    ("readFbe", "readFbe", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("readFbe", "readFbe", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("writeFbe", "writeFbe", ("float", "double")),
-    ("verifyFbe", "verifyFbe", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("verifyFbe", "verifyFbe", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("toFinal", "toFinal", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("fromFinal", "fromFinal", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("fromFinal", "fromFinal", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("readFinal", "readFinal", ("optional", ("string",))),
     ("writeFinal", "writeFinal", ("bytes",)),
     ("verifyFinal", "verifyFinal", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4614,34 +4554,34 @@ JvmMembers.fbe_spec = (
     ("writeJson", "writeJson", ("int", "timestamp", 0, 18446744073709551615)),
     ("readJson", "readJson", ("float", "float")),
     ("hashCode", "hashCode", ("int", "uint8", 0, 255)),
-    ("getClass", "getClass", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("clone", "clone_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("getClass", "getClass", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("clone", "clone_", ("int", "Word (int16)", -32768, 32767, Word)),
     ("finalize", "finalize", ("int", "int32", -2147483648, 2147483647)),
     ("wait", "wait", ("string",)),
     ("notify", "notify", ("optional", ("bool",))),
-    ("notifyAll", "notifyAll", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("notifyAll", "notifyAll", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("javaClass", "javaClass", ("float", "double")),
-    ("component1", "component1", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("component1", "component1", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("fbeLevels", "fbeLevels", ("int", "int64", -9223372036854775808, 9223372036854775807)),
 )
 
 JsMembers.fbe_spec = (
-    ("fbeKey", "fbeKey", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("fbeKey", "fbeKey", ("int", "Word (int16)", -32768, 32767, Word)),
     ("toJSON", "toJSON", ("int", "int32", -2147483648, 2147483647)),
     ("toText", "toText", ("string",)),
     ("verify", "verify", ("optional", ("bool",))),
 )
 
 RuntimeNames.fbe_spec = (
-    ("Buffer", "Buffer", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("Buffer", "Buffer", ("int", "Word (int16)", -32768, 32767, Word)),
     ("WriteBuffer", "WriteBuffer", ("int", "int32", -2147483648, 2147483647)),
     ("ReadBuffer", "ReadBuffer", ("string",)),
     ("Reader", "Reader", ("optional", ("bool",))),
-    ("Writer", "Writer", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("Writer", "Writer", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("Limits", "Limits", ("float", "double")),
-    ("Decimal", "Decimal_", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("Decimal", "Decimal_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("Uuid", "Uuid", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("UUID", "UUID", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("UUID", "UUID", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("Timestamp", "Timestamp", ("optional", ("string",))),
     ("JsonWriter", "JsonWriter", ("bytes",)),
     ("JsonReader", "JsonReader", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
@@ -4650,16 +4590,16 @@ RuntimeNames.fbe_spec = (
     ("DecodeException", "DecodeException", ("int", "timestamp", 0, 18446744073709551615)),
     ("EncodeException", "EncodeException", ("float", "float")),
     ("Sender", "Sender_", ("int", "uint8", 0, 255)),
-    ("Receiver", "Receiver_", ("optional", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
-    ("Client", "Client_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
+    ("Receiver", "Receiver_", ("optional", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("Client", "Client_", ("int", "Word (int16)", -32768, 32767, Word)),
     ("Proxy", "Proxy_", ("int", "int32", -2147483648, 2147483647)),
     ("Handler", "Handler", ("string",)),
     ("Text", "Text", ("optional", ("bool",))),
-    ("Compare", "Compare", ("int", "Modifier (uint64)", 0, 18446744073709551615, fbe_tx_Modifier)),
+    ("Compare", "Compare", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
     ("Decimals", "Decimals", ("float", "double")),
-    ("Uuids", "Uuids", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
+    ("Uuids", "Uuids", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("Timestamps", "Timestamps", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("Utf8", "Utf8", ("vector", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word))),
+    ("Utf8", "Utf8", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
     ("Requests", "Requests", ("optional", ("string",))),
 )
 
@@ -4919,28 +4859,28 @@ Case.fbe_spec = (
 )
 
 Imported.fbe_spec = (
-    ("market", "market", ("int", "Side (uint8)", 0, 255, pkg_market.fbe_tx_Side)),
+    ("market", "market", ("int", "Side (uint8)", 0, 255, pkg_market.Side)),
     ("org", "org", ("struct", pkg_market.Instrument)),
-    ("example", "example", ("int", "Side (uint8)", 0, 255, pkg_market.fbe_tx_Side)),
+    ("example", "example", ("int", "Side (uint8)", 0, 255, pkg_market.Side)),
 )
 
 symbol.fbe_spec = (
-    ("digits", "digits_", ("int", "digits (int32)", -2147483648, 2147483647, fbe_tx_digits)),
+    ("digits", "digits_", ("int", "digits (int32)", -2147483648, 2147483647, digits)),
 )
 
 Listed.fbe_spec = (
     ("symbol", "symbol", ("string",)),
     ("digits", "digits", ("int", "int32", -2147483648, 2147483647)),
-    ("precision", "precision", ("int", "digits (int32)", -2147483648, 2147483647, fbe_tx_digits)),
+    ("precision", "precision", ("int", "digits (int32)", -2147483648, 2147483647, digits)),
     ("ticker", "ticker", ("struct", symbol)),
 )
 
 Derived.fbe_spec = (
     ("side", "side_", ("int", "int32", -2147483648, 2147483647)),
-    ("s", "s", ("int", "side (int32)", -2147483648, 2147483647, fbe_tx_side)),
-    ("range", "range", ("int", "range (int32)", -2147483648, 2147483647, fbe_tx_range)),
-    ("Word", "Word_", ("int", "Word (int16)", -32768, 32767, fbe_tx_Word)),
-    ("side_", "side__", ("int", "range (int32)", -2147483648, 2147483647, fbe_tx_range)),
+    ("s", "s", ("int", "side (int32)", -2147483648, 2147483647, side)),
+    ("range", "range", ("int", "range (int32)", -2147483648, 2147483647, range_)),
+    ("Word", "Word_", ("int", "Word (int16)", -32768, 32767, Word)),
+    ("side_", "side__", ("int", "range (int32)", -2147483648, 2147483647, range_)),
 )
 
 Hostile.fbe_spec = (
@@ -5025,7 +4965,7 @@ Hostile.fbe_spec = (
     ("Imported", "Imported_", ("struct", Imported)),
     ("Derived", "Derived_", ("struct", Derived)),
     ("Listed", "Listed_", ("struct", Listed)),
-    ("Letters", "Letters_", ("int", "Letters (int32)", -2147483648, 2147483647, fbe_tx_Letters)),
+    ("Letters", "Letters_", ("int", "Letters (int32)", -2147483648, 2147483647, Letters)),
 )
 
 

@@ -24,19 +24,9 @@ class Side(fbe.Enum):
     buy = 0
     sell = 1
 
-    def __str__(self) -> str:
-        return fbe_tx_Side(self)
-
 
 FBE_M_Side: fbe.EnumMembers[Side] = fbe.EnumMembers(Side)
-
-
-FBE_N_Side: dict[int, str] = {0: "buy", 1: "sell"}
-
-
-def fbe_tx_Side(value: int) -> str:
-    """Text form: the first declared name with this value, else <unknown>."""
-    return fbe.text.fmt_enum(value, FBE_N_Side)
+Side.fbe_names = {0: "buy", 1: "sell"}
 
 
 FBE_L0 = struct.Struct("<IIIi")
