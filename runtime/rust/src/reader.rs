@@ -86,7 +86,9 @@ pub struct Reader<'a> {
     data: &'a [u8],
     mark: usize,
     budget: usize,
-    depth: usize,
+    /// The struct levels left to enter: `max_depth` less the current level (counted down: entering
+    /// compares it with 0).
+    levels_left: usize,
     max_depth: usize,
     /// The final model's cursor: the bytes from the next value to the end of the root (each value
     /// claimed with one compare of its size against their length; its position is
@@ -100,7 +102,14 @@ impl<'a> Reader<'a> {
         // `data` holds at least the 8 bytes of the root's header ([`Reader::versioned`],
         // [`Reader::final_root`])
         let rest = data.get(8..).unwrap_or_default();
-        Reader { data, mark: 8, budget: limits.budget(data.len()), depth: 0, max_depth: limits.max_depth, rest }
+        Reader {
+            data,
+            mark: 8,
+            budget: limits.budget(data.len()),
+            levels_left: limits.max_depth,
+            max_depth: limits.max_depth,
+            rest,
+        }
     }
 
     /// Checks a versioned root's header (docs/format.md 3.2, 5.1: at least 16 bytes, a total
@@ -185,7 +194,7 @@ impl<'a> Reader<'a> {
     /// The current struct level (0 outside the root).
     #[inline]
     pub fn depth(&self) -> usize {
-        self.depth
+        self.max_depth - self.levels_left
     }
 
     /// Charges `cost` bytes for a value materialized at `at` in `field` (a default struct,
@@ -217,11 +226,11 @@ impl<'a> Reader<'a> {
     /// the caller names the field holding it.
     #[inline]
     fn enter_at(&mut self, cost: usize, at: usize) -> Result<()> {
-        if self.depth >= self.max_depth {
+        if self.levels_left == 0 {
             return Err(Self::too_deep(self.max_depth, at));
         }
         self.spend(cost, at, "")?;
-        self.depth += 1;
+        self.levels_left -= 1;
         Ok(())
     }
 
@@ -234,7 +243,7 @@ impl<'a> Reader<'a> {
     /// Leaves a struct entered with [`Reader::struct_body`] or [`Reader::enter`].
     #[inline]
     pub fn leave(&mut self) {
-        self.depth -= 1;
+        self.levels_left += 1;
     }
 
     /// The decimal at `at`; flags beyond a scale 0..=28 and the sign are refused, naming

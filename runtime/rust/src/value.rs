@@ -972,13 +972,14 @@ fn elements_into<T: Value>(
     n: usize,
 ) -> Result<(), DecodeError> {
     make_room(v, n, r.budget());
-    for (i, slot) in slots(r, first, n, T::SLOT).chunks_exact(T::SLOT).enumerate() {
-        let at = first + i * T::SLOT;
-        match v.get_mut(i) {
-            Some(x) => x.get_into_at(r, base, slot, at, 0),
-            None => r.detached(|r| T::get(r, base, at)).map(|x| v.push(x)),
-        }
-        .map_err(|e| e.in_index(i))?;
+    let reused = v.len();
+    let slots = slots(r, first, n, T::SLOT).chunks_exact(T::SLOT);
+    for (i, (x, slot)) in v.iter_mut().zip(slots).enumerate() {
+        x.get_into_at(r, base, slot, first + i * T::SLOT, 0).map_err(|e| e.in_index(i))?;
+    }
+    for i in reused..n {
+        let x = r.detached(|r| T::get(r, base, first + i * T::SLOT)).map_err(|e| e.in_index(i))?;
+        v.push(x);
     }
     Ok(())
 }
