@@ -8,7 +8,7 @@ import { test } from "node:test";
 
 import * as fbe from "@fbe-toolkit/fbe";
 
-import { Bits, Kind, Map_, Node, Object_, Secret, Weird, constructor_ } from "./names.js";
+import { Bits, Kind, Map_, Node, Object_, Secret, Weird, constructor_, textOfKind } from "./names.js";
 
 function sample(): Weird {
   return new Weird({
@@ -48,6 +48,8 @@ test("reserved names: fields, enum values and types escaped with a trailing unde
   // the text form: the base's fields as its own value, a hidden field's value as ***, the schema's names
   const secret = new Secret({ size: 1, password: "p", constructor_: Kind.default });
   assert.equal(secret.toString(), "Secret(Map(size=1),password=***,constructor=default)");
+  assert.equal(textOfKind(Kind.__proto___), "__proto__");
+  assert.equal(textOfKind(42), "<unknown>"); // a value not declared is kept, and printed so
   assert.equal(new Object_({ x: new constructor_({ y: 3 }) }).x.y, 3);
 });
 

@@ -90,7 +90,7 @@ export {
 export { jsonDouble, percentF, percentG } from "./dtoa.js";
 export { base64, decimalText, jsonString, JsonWriter } from "./json.js";
 export { fromBase64, JsonReader, type JsonObject, type JsonValue } from "./json_reader.js";
-export { flagsText, textOf, TextWriter } from "./text.js";
+export { enumText, flagsText, textOf, TextWriter } from "./text.js";
 export { EPOCH, fromDate, toDate, utc, type Timestamp } from "./timestamp.js";
 export { decodeUtf8, encodeUtf8, isUtf8, utf8Length } from "./utf8.js";
 export { Uuid } from "./uuid.js";

@@ -92,6 +92,17 @@ export class TextWriter {
 }
 
 /**
+ * The text form of an enum value: its name in `names` (each value with its
+ * first declared name), else `<unknown>`.
+ */
+export function enumText<T extends number | bigint>(v: T, names: readonly (readonly [T, string])[]): string {
+  for (const [value, name] of names) {
+    if (value === v) return name;
+  }
+  return "<unknown>";
+}
+
+/**
  * The text form of flags: the names of the declared constants whose bits
  * are all set in `v`, in declaration order, joined by "|"; constants worth 0
  * never print and undeclared bits vanish, so 0 prints as nothing (as the original).

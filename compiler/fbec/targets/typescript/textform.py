@@ -25,17 +25,13 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None)
                f"/** The text form of a {name} value: its first declared name, else <unknown> (docs/format.md 9). */")
     w.line(comment)
     with w.block(c.method("export function ", c.ident.text_of(e.qualified), [("v", name)], "string"), "}"):
-        if flags:
-            table = ", ".join(f'[{v.value}{suffix}, "{v.name}"]' for v in e.values)
-            w.line(f"return {c.rt('flagsText')}(v, [{table}]);")
-        else:
-            if e.values:
-                with w.block("switch (v) {", "}"):
-                    for v in e.text_values:
-                        w.line(f"case {v.value}{suffix}:")
-                        with w.indented():
-                            w.line(f'return "{v.name}";')
-            w.line('return "<unknown>";')
+        pairs = [f'[{v.value}{suffix}, "{v.name}"]' for v in (e.values if flags else e.text_values)]
+        call = f"return {c.rt('flagsText' if flags else 'enumText')}(v, ["
+        if len(w.unit + call + ", ".join(pairs)) < 118:
+            w.line(f"{call}{', '.join(pairs)}]);")
+        else:       # one value a line
+            with w.block(call, "]);"):
+                w.lines("\n".join(p + "," for p in pairs))
     w.blank()
     if d is not None:
         d.line(comment)

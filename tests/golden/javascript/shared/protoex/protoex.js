@@ -17,15 +17,7 @@ export const OrderSide = {
 
 /** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderSide(v) {
-  switch (v) {
-    case 0:
-      return "buy";
-    case 1:
-      return "sell";
-    case 2:
-      return "tell";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "buy"], [1, "sell"], [2, "tell"]]);
 }
 
 /** The enum protoex.OrderType (on the wire: uint8). Values that are not declared are kept. */
@@ -38,17 +30,7 @@ export const OrderType = {
 
 /** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderType(v) {
-  switch (v) {
-    case 0:
-      return "market";
-    case 1:
-      return "limit";
-    case 2:
-      return "stop";
-    case 3:
-      return "stoplimit";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "market"], [1, "limit"], [2, "stop"], [3, "stoplimit"]]);
 }
 
 /** The flags protoex.StateEx (on the wire: uint8). Values that are not declared are kept. */
@@ -66,7 +48,17 @@ export const StateEx = {
 
 /** The text form of StateEx flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
 export function textOfStateEx(v) {
-  return fbe.flagsText(v, [[0, "unknown"], [1, "invalid"], [2, "initialized"], [4, "calculated"], [8, "broken"], [16, "happy"], [32, "sad"], [6, "good"], [9, "bad"]]);
+  return fbe.flagsText(v, [
+    [0, "unknown"],
+    [1, "invalid"],
+    [2, "initialized"],
+    [4, "calculated"],
+    [8, "broken"],
+    [16, "happy"],
+    [32, "sad"],
+    [6, "good"],
+    [9, "bad"],
+  ]);
 }
 
 /** The struct protoex.Order (type id 1). */

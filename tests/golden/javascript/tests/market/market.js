@@ -15,13 +15,7 @@ export const Side = {
 
 /** The text form of a Side value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfSide(v) {
-  switch (v) {
-    case 0:
-      return "buy";
-    case 1:
-      return "sell";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "buy"], [1, "sell"]]);
 }
 
 /** The struct market.Instrument (type id 501). */

@@ -20,17 +20,7 @@ export const EnumByte = {
 
 /** The text form of a EnumByte value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumByte(v: EnumByte): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case 1:
-      return "ENUM_VALUE_2";
-    case 254:
-      return "ENUM_VALUE_3";
-    case 255:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "ENUM_VALUE_0"], [1, "ENUM_VALUE_2"], [254, "ENUM_VALUE_3"], [255, "ENUM_VALUE_4"]]);
 }
 
 /** The enum enums.EnumChar (on the wire: uint8). Values that are not declared are kept. */
@@ -46,19 +36,13 @@ export const EnumChar = {
 
 /** The text form of a EnumChar value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumChar(v: EnumChar): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case 49:
-      return "ENUM_VALUE_1";
-    case 50:
-      return "ENUM_VALUE_2";
-    case 51:
-      return "ENUM_VALUE_3";
-    case 52:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0, "ENUM_VALUE_0"],
+    [49, "ENUM_VALUE_1"],
+    [50, "ENUM_VALUE_2"],
+    [51, "ENUM_VALUE_3"],
+    [52, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The enum enums.EnumWChar (on the wire: uint32). Values that are not declared are kept. */
@@ -74,19 +58,13 @@ export const EnumWChar = {
 
 /** The text form of a EnumWChar value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumWChar(v: EnumWChar): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case 1092:
-      return "ENUM_VALUE_1";
-    case 1093:
-      return "ENUM_VALUE_2";
-    case 1365:
-      return "ENUM_VALUE_3";
-    case 1366:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0, "ENUM_VALUE_0"],
+    [1092, "ENUM_VALUE_1"],
+    [1093, "ENUM_VALUE_2"],
+    [1365, "ENUM_VALUE_3"],
+    [1366, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The enum enums.EnumInt8 (on the wire: int8). Values that are not declared are kept. */
@@ -102,19 +80,13 @@ export const EnumInt8 = {
 
 /** The text form of a EnumInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt8(v: EnumInt8): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case -128:
-      return "ENUM_VALUE_1";
-    case -127:
-      return "ENUM_VALUE_2";
-    case 126:
-      return "ENUM_VALUE_3";
-    case 127:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0, "ENUM_VALUE_0"],
+    [-128, "ENUM_VALUE_1"],
+    [-127, "ENUM_VALUE_2"],
+    [126, "ENUM_VALUE_3"],
+    [127, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The enum enums.EnumUInt8 (on the wire: uint8). Values that are not declared are kept. */
@@ -130,17 +102,7 @@ export const EnumUInt8 = {
 
 /** The text form of a EnumUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt8(v: EnumUInt8): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case 1:
-      return "ENUM_VALUE_2";
-    case 254:
-      return "ENUM_VALUE_3";
-    case 255:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "ENUM_VALUE_0"], [1, "ENUM_VALUE_2"], [254, "ENUM_VALUE_3"], [255, "ENUM_VALUE_4"]]);
 }
 
 /** The enum enums.EnumInt16 (on the wire: int16). Values that are not declared are kept. */
@@ -156,19 +118,13 @@ export const EnumInt16 = {
 
 /** The text form of a EnumInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt16(v: EnumInt16): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case -32768:
-      return "ENUM_VALUE_1";
-    case -32767:
-      return "ENUM_VALUE_2";
-    case 32766:
-      return "ENUM_VALUE_3";
-    case 32767:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0, "ENUM_VALUE_0"],
+    [-32768, "ENUM_VALUE_1"],
+    [-32767, "ENUM_VALUE_2"],
+    [32766, "ENUM_VALUE_3"],
+    [32767, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The enum enums.EnumUInt16 (on the wire: uint16). Values that are not declared are kept. */
@@ -184,17 +140,7 @@ export const EnumUInt16 = {
 
 /** The text form of a EnumUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt16(v: EnumUInt16): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case 1:
-      return "ENUM_VALUE_2";
-    case 65534:
-      return "ENUM_VALUE_3";
-    case 65535:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "ENUM_VALUE_0"], [1, "ENUM_VALUE_2"], [65534, "ENUM_VALUE_3"], [65535, "ENUM_VALUE_4"]]);
 }
 
 /** The enum enums.EnumInt32 (on the wire: int32). Values that are not declared are kept. */
@@ -210,19 +156,13 @@ export const EnumInt32 = {
 
 /** The text form of a EnumInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt32(v: EnumInt32): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case -2147483648:
-      return "ENUM_VALUE_1";
-    case -2147483647:
-      return "ENUM_VALUE_2";
-    case 2147483646:
-      return "ENUM_VALUE_3";
-    case 2147483647:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0, "ENUM_VALUE_0"],
+    [-2147483648, "ENUM_VALUE_1"],
+    [-2147483647, "ENUM_VALUE_2"],
+    [2147483646, "ENUM_VALUE_3"],
+    [2147483647, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The enum enums.EnumUInt32 (on the wire: uint32). Values that are not declared are kept. */
@@ -238,17 +178,12 @@ export const EnumUInt32 = {
 
 /** The text form of a EnumUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt32(v: EnumUInt32): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case 1:
-      return "ENUM_VALUE_2";
-    case 4294967294:
-      return "ENUM_VALUE_3";
-    case 4294967295:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0, "ENUM_VALUE_0"],
+    [1, "ENUM_VALUE_2"],
+    [4294967294, "ENUM_VALUE_3"],
+    [4294967295, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The enum enums.EnumInt64 (on the wire: int64). Values that are not declared are kept. */
@@ -264,19 +199,13 @@ export const EnumInt64 = {
 
 /** The text form of a EnumInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt64(v: EnumInt64): string {
-  switch (v) {
-    case 0n:
-      return "ENUM_VALUE_0";
-    case -9223372036854775807n:
-      return "ENUM_VALUE_1";
-    case -9223372036854775806n:
-      return "ENUM_VALUE_2";
-    case 9223372036854775806n:
-      return "ENUM_VALUE_3";
-    case 9223372036854775807n:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0n, "ENUM_VALUE_0"],
+    [-9223372036854775807n, "ENUM_VALUE_1"],
+    [-9223372036854775806n, "ENUM_VALUE_2"],
+    [9223372036854775806n, "ENUM_VALUE_3"],
+    [9223372036854775807n, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The enum enums.EnumUInt64 (on the wire: uint64). Values that are not declared are kept. */
@@ -292,17 +221,12 @@ export const EnumUInt64 = {
 
 /** The text form of a EnumUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt64(v: EnumUInt64): string {
-  switch (v) {
-    case 0n:
-      return "ENUM_VALUE_0";
-    case 1n:
-      return "ENUM_VALUE_2";
-    case 18446744073709551614n:
-      return "ENUM_VALUE_3";
-    case 18446744073709551615n:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0n, "ENUM_VALUE_0"],
+    [1n, "ENUM_VALUE_2"],
+    [18446744073709551614n, "ENUM_VALUE_3"],
+    [18446744073709551615n, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The struct enums.Enums (type id 1). */

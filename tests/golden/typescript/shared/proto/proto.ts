@@ -16,13 +16,7 @@ export const OrderSide = {
 
 /** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderSide(v: OrderSide): string {
-  switch (v) {
-    case 0:
-      return "buy";
-    case 1:
-      return "sell";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "buy"], [1, "sell"]]);
 }
 
 /** The enum proto.OrderType (on the wire: uint8). Values that are not declared are kept. */
@@ -35,15 +29,7 @@ export const OrderType = {
 
 /** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderType(v: OrderType): string {
-  switch (v) {
-    case 0:
-      return "market";
-    case 1:
-      return "limit";
-    case 2:
-      return "stop";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "market"], [1, "limit"], [2, "stop"]]);
 }
 
 /** The flags proto.State (on the wire: uint8). Values that are not declared are kept. */
@@ -60,7 +46,15 @@ export const State = {
 
 /** The text form of State flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
 export function textOfState(v: State): string {
-  return fbe.flagsText(v, [[0, "unknown"], [1, "invalid"], [2, "initialized"], [4, "calculated"], [8, "broken"], [6, "good"], [9, "bad"]]);
+  return fbe.flagsText(v, [
+    [0, "unknown"],
+    [1, "invalid"],
+    [2, "initialized"],
+    [4, "calculated"],
+    [8, "broken"],
+    [6, "good"],
+    [9, "bad"],
+  ]);
 }
 
 /** The struct proto.Order (type id 1). */

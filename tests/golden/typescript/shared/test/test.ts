@@ -25,19 +25,13 @@ export const EnumSimple = {
 
 /** The text form of a EnumSimple value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumSimple(v: EnumSimple): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case 1:
-      return "ENUM_VALUE_1";
-    case 2:
-      return "ENUM_VALUE_2";
-    case 3:
-      return "ENUM_VALUE_3";
-    case 4:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0, "ENUM_VALUE_0"],
+    [1, "ENUM_VALUE_1"],
+    [2, "ENUM_VALUE_2"],
+    [3, "ENUM_VALUE_3"],
+    [4, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The enum test.EnumTyped (on the wire: uint8). Values that are not declared are kept. */
@@ -53,19 +47,13 @@ export const EnumTyped = {
 
 /** The text form of a EnumTyped value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumTyped(v: EnumTyped): string {
-  switch (v) {
-    case 0:
-      return "ENUM_VALUE_0";
-    case 49:
-      return "ENUM_VALUE_1";
-    case 50:
-      return "ENUM_VALUE_2";
-    case 51:
-      return "ENUM_VALUE_3";
-    case 52:
-      return "ENUM_VALUE_4";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [
+    [0, "ENUM_VALUE_0"],
+    [49, "ENUM_VALUE_1"],
+    [50, "ENUM_VALUE_2"],
+    [51, "ENUM_VALUE_3"],
+    [52, "ENUM_VALUE_4"],
+  ]);
 }
 
 /** The enum test.EnumEmpty (on the wire: int32). Values that are not declared are kept. */
@@ -74,7 +62,7 @@ export const EnumEmpty = {} as const;
 
 /** The text form of a EnumEmpty value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumEmpty(v: EnumEmpty): string {
-  return "<unknown>";
+  return fbe.enumText(v, []);
 }
 
 /** The flags test.FlagsSimple (on the wire: int32). Values that are not declared are kept. */
@@ -90,7 +78,14 @@ export const FlagsSimple = {
 
 /** The text form of FlagsSimple flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
 export function textOfFlagsSimple(v: FlagsSimple): string {
-  return fbe.flagsText(v, [[0, "FLAG_VALUE_0"], [1, "FLAG_VALUE_1"], [2, "FLAG_VALUE_2"], [4, "FLAG_VALUE_3"], [4, "FLAG_VALUE_4"], [5, "FLAG_VALUE_5"]]);
+  return fbe.flagsText(v, [
+    [0, "FLAG_VALUE_0"],
+    [1, "FLAG_VALUE_1"],
+    [2, "FLAG_VALUE_2"],
+    [4, "FLAG_VALUE_3"],
+    [4, "FLAG_VALUE_4"],
+    [5, "FLAG_VALUE_5"],
+  ]);
 }
 
 /** The flags test.FlagsTyped (on the wire: uint64). Values that are not declared are kept. */
@@ -110,7 +105,18 @@ export const FlagsTyped = {
 
 /** The text form of FlagsTyped flags: the names of the declared flags whose bits are all set, joined by | (docs/format.md 9). */
 export function textOfFlagsTyped(v: FlagsTyped): string {
-  return fbe.flagsText(v, [[0n, "FLAG_VALUE_0"], [1n, "FLAG_VALUE_1"], [2n, "FLAG_VALUE_2"], [4n, "FLAG_VALUE_3"], [8n, "FLAG_VALUE_4"], [16n, "FLAG_VALUE_5"], [32n, "FLAG_VALUE_6"], [64n, "FLAG_VALUE_7"], [64n, "FLAG_VALUE_8"], [42n, "FLAG_VALUE_9"]]);
+  return fbe.flagsText(v, [
+    [0n, "FLAG_VALUE_0"],
+    [1n, "FLAG_VALUE_1"],
+    [2n, "FLAG_VALUE_2"],
+    [4n, "FLAG_VALUE_3"],
+    [8n, "FLAG_VALUE_4"],
+    [16n, "FLAG_VALUE_5"],
+    [32n, "FLAG_VALUE_6"],
+    [64n, "FLAG_VALUE_7"],
+    [64n, "FLAG_VALUE_8"],
+    [42n, "FLAG_VALUE_9"],
+  ]);
 }
 
 /** The flags test.FlagsEmpty (on the wire: int32). Values that are not declared are kept. */

@@ -18,17 +18,7 @@ export const Grade = {
 
 /** The text form of a Grade value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfGrade(v: Grade): string {
-  switch (v) {
-    case 1:
-      return "low";
-    case 127:
-      return "mid";
-    case 128:
-      return "high";
-    case 200:
-      return "top";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[1, "low"], [127, "mid"], [128, "high"], [200, "top"]]);
 }
 
 /** The struct chars.CharKeys (type id 1). */

@@ -19,13 +19,7 @@ export const Colour = {
 
 /** The text form of a Colour value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfColour(v: Colour): string {
-  switch (v) {
-    case 0:
-      return "red";
-    case 1:
-      return "green";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "red"], [1, "green"]]);
 }
 
 /** The flags defaults.Mode (on the wire: uint8). Values that are not declared are kept. */

@@ -23,15 +23,7 @@ export const EByte = {
 
 /** The text form of a EByte value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEByte(v: EByte): string {
-  switch (v) {
-    case 0:
-      return "a";
-    case 16:
-      return "b";
-    case 17:
-      return "c";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "a"], [16, "b"], [17, "c"]]);
 }
 
 /** The enum everything.EChar (on the wire: uint8). Values that are not declared are kept. */
@@ -44,15 +36,7 @@ export const EChar = {
 
 /** The text form of a EChar value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEChar(v: EChar): string {
-  switch (v) {
-    case 97:
-      return "a";
-    case 98:
-      return "b";
-    case 10:
-      return "c";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[97, "a"], [98, "b"], [10, "c"]]);
 }
 
 /** The enum everything.EWChar (on the wire: uint32). Values that are not declared are kept. */
@@ -63,11 +47,7 @@ export const EWChar = {
 
 /** The text form of a EWChar value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEWChar(v: EWChar): string {
-  switch (v) {
-    case 1114111:
-      return "a";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[1114111, "a"]]);
 }
 
 /** The enum everything.EInt8 (on the wire: int8). Values that are not declared are kept. */
@@ -79,13 +59,7 @@ export const EInt8 = {
 
 /** The text form of a EInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt8(v: EInt8): string {
-  switch (v) {
-    case -128:
-      return "lo";
-    case 127:
-      return "hi";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[-128, "lo"], [127, "hi"]]);
 }
 
 /** The enum everything.EUInt8 (on the wire: uint8). Values that are not declared are kept. */
@@ -96,11 +70,7 @@ export const EUInt8 = {
 
 /** The text form of a EUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt8(v: EUInt8): string {
-  switch (v) {
-    case 255:
-      return "a";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[255, "a"]]);
 }
 
 /** The enum everything.EInt16 (on the wire: int16). Values that are not declared are kept. */
@@ -111,11 +81,7 @@ export const EInt16 = {
 
 /** The text form of a EInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt16(v: EInt16): string {
-  switch (v) {
-    case -32768:
-      return "a";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[-32768, "a"]]);
 }
 
 /** The enum everything.EUInt16 (on the wire: uint16). Values that are not declared are kept. */
@@ -126,11 +92,7 @@ export const EUInt16 = {
 
 /** The text form of a EUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt16(v: EUInt16): string {
-  switch (v) {
-    case 65535:
-      return "a";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[65535, "a"]]);
 }
 
 /** The enum everything.EInt32 (on the wire: int32). Values that are not declared are kept. */
@@ -143,13 +105,7 @@ export const EInt32 = {
 
 /** The text form of a EInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt32(v: EInt32): string {
-  switch (v) {
-    case -1:
-      return "a";
-    case 0:
-      return "b";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[-1, "a"], [0, "b"]]);
 }
 
 /** The enum everything.EUInt32 (on the wire: uint32). Values that are not declared are kept. */
@@ -160,11 +116,7 @@ export const EUInt32 = {
 
 /** The text form of a EUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt32(v: EUInt32): string {
-  switch (v) {
-    case 4294967295:
-      return "a";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[4294967295, "a"]]);
 }
 
 /** The enum everything.EInt64 (on the wire: int64). Values that are not declared are kept. */
@@ -175,11 +127,7 @@ export const EInt64 = {
 
 /** The text form of a EInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt64(v: EInt64): string {
-  switch (v) {
-    case -9223372036854775808n:
-      return "a";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[-9223372036854775808n, "a"]]);
 }
 
 /** The enum everything.EUInt64 (on the wire: uint64). Values that are not declared are kept. */
@@ -190,11 +138,7 @@ export const EUInt64 = {
 
 /** The text form of a EUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt64(v: EUInt64): string {
-  switch (v) {
-    case 18446744073709551615n:
-      return "a";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[18446744073709551615n, "a"]]);
 }
 
 /** The enum everything.EDefault (on the wire: int32). Values that are not declared are kept. */
@@ -206,13 +150,7 @@ export const EDefault = {
 
 /** The text form of a EDefault value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEDefault(v: EDefault): string {
-  switch (v) {
-    case 0:
-      return "zero";
-    case 1:
-      return "one";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "zero"], [1, "one"]]);
 }
 
 /** The enum everything.EOld (on the wire: int32). Values that are not declared are kept. */
@@ -224,13 +162,7 @@ export const EOld = {
 
 /** The text form of a EOld value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEOld(v: EOld): string {
-  switch (v) {
-    case 7:
-      return "secret";
-    case 8:
-      return "old";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[7, "secret"], [8, "old"]]);
 }
 
 /** The enum everything.Reserved (on the wire: int32). Values that are not declared are kept. */
@@ -245,19 +177,7 @@ export const Reserved = {
 
 /** The text form of a Reserved value: its first declared name, else <unknown> (docs/format.md 9). */
 export function textOfReserved(v: Reserved): string {
-  switch (v) {
-    case 0:
-      return "new";
-    case 1:
-      return "delete";
-    case 2:
-      return "default";
-    case 3:
-      return "None";
-    case 4:
-      return "lambda";
-  }
-  return "<unknown>";
+  return fbe.enumText(v, [[0, "new"], [1, "delete"], [2, "default"], [3, "None"], [4, "lambda"]]);
 }
 
 /** The flags everything.FByte (on the wire: uint8). Values that are not declared are kept. */
