@@ -226,8 +226,8 @@ def bind(
     c = Codec(cls, name, core, index, versioned, final, json, depth)
     cls.fbe_codec = c
     shortcuts = [*_binary(c, False), *(_binary(c, True) if final else ()), *(_json(c) if json else ())]
-    for method in shortcuts:
-        setattr(cls, method.__name__, method)
+    for method in shortcuts:  # (a classmethod has no __name__ of its own before Python 3.10)
+        setattr(cls, getattr(method, "__func__", method).__name__, method)
     if keys:
         _keys(cls, keys)
 
