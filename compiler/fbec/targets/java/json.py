@@ -28,14 +28,14 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     with w.block(f"public int writeJson({json_writer} j) {{", "}"):
         models.root_write(w, c, s, "json")
     w.blank()
-    failed = "@throws DecodeException at the first problem (type, member path, text offset)"
+    failed, value = "@throws DecodeException at the first problem (type, member path, text offset)", "the value"
     with member(w, f"public static {name} fromJson(String text) throws {decode_exception} {{",
-                "Reads a value from JSON text under the default limits.", "", failed):
+                *c.tagged(["Reads a value from JSON text under the default limits.", "", failed], ("text",), value)):
         w.line(f"return fromJson({json_reader}.utf8(text), {limits}.DEFAULT);")
     with member(w, f"public static {name} fromJson(byte[] text) throws {decode_exception} {{",
-                "As fromJson(text, limits), under the default limits."):
+                *c.tagged(["As fromJson(text, limits), under the default limits."], ("text",), value)):
         w.line(f"return fromJson(text, {limits}.DEFAULT);")
     with member(w, f"public static {name} fromJson(byte[] text, {limits} limits) throws {decode_exception} {{",
-                "Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).", "",
-                failed):
+                *c.tagged(["Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting,",
+                           "budget).", "", failed], ("text", "limits"), value)):
         w.line(f'return {json_reader}.read(text, limits, new {name}(), {name}::fbeReadJson, "{q}");')

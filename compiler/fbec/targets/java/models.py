@@ -43,20 +43,16 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, suffix: str,
     w.blank()
     given = f"byte[] data, int offset, int length, {limits} limits"
     for method, into, lines in models.root_readers(model, suffix):
-        if into == "this":
-            returns = "void"
-        else:
-            returns = f"static {name}" if into else "static void"
-        overrides = into == "this" and s.base is not None     # a derived struct's read into this value
-        doc(w, f"As the four-argument {method}{suffix}, under the default limits.")
-        if overrides:
-            w.line("@Override")
-        with w.block(f"public {returns} {method}{suffix}(byte[] data) throws {decode_exception} {{", "}"):
-            w.line(f"{'return ' if into == 'v' else ''}{method}{suffix}(data, 0, data.length, {limits}.DEFAULT);")
-        w.blank()
-        doc(w, *lines)
-        if overrides:
-            w.line("@Override")
-        with w.block(f"public {returns} {method}{suffix}({given}) throws {decode_exception} {{", "}"):
-            models.root_read(w, c, s, versioned, into, name)
-        w.blank()
+        returns = ("" if into == "this" else "static ") + (name if into == "v" else "void")
+        value = "the value" if into == "v" else ""
+        for params, text in (("byte[] data", [f"As the four-argument [{method}{suffix}], under the default limits."]),
+                             (given, lines)):
+            doc(w, *c.tagged(text, [p.split()[1] for p in params.split(", ")], value))
+            if into == "this" and s.base is not None:     # a derived struct's read into this value
+                w.line("@Override")
+            with w.block(f"public {returns} {method}{suffix}({params}) throws {decode_exception} {{", "}"):
+                if params == given:
+                    models.root_read(w, c, s, versioned, into, name)
+                else:
+                    w.line(f"{'return ' if value else ''}{method}{suffix}(data, 0, data.length, {limits}.DEFAULT);")
+            w.blank()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import reduce
 from typing import ClassVar
@@ -47,6 +47,16 @@ HASHED = frozenset({
     "timestamp", "string", "uuid",
 })
 
+
+# A doc comment's link to a member, as KDoc writes it (`[fbeRead]`; not an index: `data[offset]`).
+LINK = re.compile(r"(?<!\w)\[(\w+)\]")
+# What each parameter of a generated codec or root is: its Javadoc @param line (Context.tagged).
+PARAMS = {
+    "w": "the writer", "j": "the JSON writer", "r": "the reader", "t": "the text so far", "v": "the value",
+    "base": "the base of the slot", "slot": "the slot's absolute position", "data": "the buffer",
+    "offset": "the root's first byte", "length": "the bytes given", "limits": "the limits (docs/limits.md)",
+    "text": "the JSON text",
+}
 
 # Java's type of each primitive: unboxed, boxed (the JVM default: Kotlin has its own).
 JAVA_TYPES: dict[str, tuple[str, str]] = {
@@ -388,13 +398,11 @@ class Context(DefaultLiterals):
     the checked exception it throws, none in Kotlin), `interface` (the head of one: name), `param`
     (name, type), `same` (two references to one object), `other_class` (the object is of another
     class than this one), `property` (a field of this value from inside its class), `bits` (the bits
-    two integers both have set), `empty_text` (a StringBuilder holds nothing), `default` (the head of an
-    interface's method with a body: name, parameters, result), `protected` (of a protected method
-    overriding one), `object` (the type of any object), `switch`, `case` and `otherwise` (the head of a
-    switch over a subject, a case's label before its statement or block, the statement of any other
-    value), `getter` (a Java getter's call, a Kotlin property), `reference` (a parameter named in a doc
-    comment), `timeout` (a request's timeout parameter, Kotlin's defaulting to 0), `class` (a class's
-    Class object), `set_of` (an unmodifiable set of the items)."""
+    two integers both have set), `empty_text` (a StringBuilder holds nothing), `default` and `protected`
+    (the head of an interface's method with a body, of a protected override), `object` (any object's type),
+    `switch`, `case`, `otherwise` (a switch's head, a case's label, the statement of any other value),
+    `getter` (a getter's call: Kotlin's property), `reference` (a parameter in a doc comment), `timeout`
+    (a request's, Kotlin's defaulting to 0), `class` (a Class object), `set_of` (a set of the items)."""
     # (each default below is Java's; Kotlin's Context sets its own)
     BRACES: ClassVar[bool] = True           # the statement under an if is a block (Java), else on its line
     NULLS: ClassVar[bool] = True            # a field's type may hold a null it cannot write (Java)
@@ -435,6 +443,18 @@ class Context(DefaultLiterals):
         if self.OVERRIDE:
             w.line(self.OVERRIDE)
         return self.method(method, params, returns, construct)
+
+    def tagged(self, lines: Sequence[str], params: Sequence[str] = (), returns: str = "") -> list[str]:
+        """A doc comment's lines as Javadoc: KDoc's [name] of a member as {@link #name}, the @param line of
+        each of params (PARAMS) and its @return (returns: what the method returns) before its @throws lines
+        (Kotlin: the lines as they are)."""
+        lines = [LINK.sub(r"{@link #\1}", line) for line in lines]
+        tags = [f"@param {p.ljust(max(map(len, params)))} {PARAMS[p]}" for p in params]
+        tags += [f"@return {returns}"] if returns else []
+        text = [line for line in lines if not line.startswith("@throws")]
+        if not tags:
+            return lines
+        return [*text, *([""] if text[-1] else []), *tags, *lines[len(text):]]
 
     def throws(self, w: CodeWriter, exception: str) -> str:
         """What a method head says of the checked exception it throws (Kotlin: an annotation before it)."""

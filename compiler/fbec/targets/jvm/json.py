@@ -15,9 +15,9 @@ from functools import partial
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, RawText, json_object
-from fbec.targets.jvm.context import Context, Names, member
+from fbec.targets.jvm.context import Context, Names
 from fbec.targets.jvm.models import catch as guarded
-from fbec.targets.jvm.models import elements, entries
+from fbec.targets.jvm.models import declare_codec, elements, entries
 
 # Primitive or wire type -> the JsonWriter method writing it.
 WRITE = {
@@ -289,13 +289,7 @@ def write_codecs(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeWriteJson(j, v) (write_object) and fbeReadJson(r, v) (read_object), static (Kotlin: in the
     companion), of the struct s (its class: name), documented alike in both languages."""
     names = Names()
-    value = c.spell("param", "v", name)
-    head = c.spell("static", "fbeWriteJson", f"{c.spell('param', 'j', c.rt('JsonWriter'))}, {value}", c.result(""))
-    with member(w, f"{head} {{", "Writes v as a JSON object, inherited fields first (docs/format.md 8)."):
+    with declare_codec(w, c, "fbeWriteJson", name):
         write_object(w, c, s, names)
-    head = c.spell("static", "fbeReadJson", f"{c.spell('param', 'r', c.rt('JsonReader'))}, {value}", c.result(""))
-    with member(w, f"{head}{c.spell('throws', c.rt('DecodeException'))} {{",
-                "Reads the JSON object at r's position into v, a value with the schema's defaults: members",
-                "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
-                "@throws DecodeException at the first problem (docs/limits.md 7)"):
+    with declare_codec(w, c, "fbeReadJson", name):
         read_object(w, c, s, names)

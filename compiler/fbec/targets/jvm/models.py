@@ -601,17 +601,23 @@ CODECS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         "of structs, the collections); fields an older writer did not write take the schema's",
         "defaults. After an error v is left part read (the roots reset it).", "", FAILS)),
     "fbeVerify": (("r", "base", "slot"), (
-        "Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,",
+        "Checks the versioned body the slot at slot points to (from base) as [fbeRead] reads it,",
         "without building the value: the same checks in the same order, the same errors.", "", FAILS)),
     "fbeWriteFinal": (("w", "v"), ("Appends v's fields (final model, docs/format.md 4.2).",)),
     "fbeReadFinal": (("r", "v"), (
         "Reads v's fields at the reader's cursor (final model) into v, overwriting every field and",
-        "reusing what v holds as fbeRead does. After an error v is left part read.", "", FAILS)),
+        "reusing what v holds as [fbeRead] does. After an error v is left part read.", "", FAILS)),
     "fbeVerifyFinal": (("r",), (
-        "Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without",
-        "building the value: the same checks in the same order, the same errors.", "", FAILS)),
+        "Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them,",
+        "without building the value: the same checks in the same order, the same errors.", "", FAILS)),
+    "fbeWriteJson": (("j", "v"), ("Writes v as a JSON object, inherited fields first (docs/format.md 8).",)),
+    "fbeReadJson": (("r", "v"), (
+        "Reads the JSON object at r's position into v, a value with the schema's defaults: members",
+        "in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).", "",
+        "@throws DecodeException at the first problem (docs/limits.md 7)")),
+    "fbeText": (("t", "v"), (
+        "Appends v in the original's text form to t, Name(field=value,...), a base struct first.",)),
 }
-
 
 def declare_codec(w: CodeWriter, c: Context, codec: str, name: str) -> AbstractContextManager[None]:
     """A codec of the struct whose class is name (CODECS): its documentation and its static head (Kotlin:
@@ -621,15 +627,17 @@ def declare_codec(w: CodeWriter, c: Context, codec: str, name: str) -> AbstractC
     def type_of(param: str) -> str:
         if param == "v":
             return name
-        if param == "w":
-            return c.rt("Writer")
+        if param == "t":
+            return "StringBuilder"
         if param == "r":
-            return c.rt("Reader")
+            return c.rt("JsonReader" if codec.endswith("Json") else "Reader")
+        if param in ("w", "j"):
+            return c.rt("Writer" if param == "w" else "JsonWriter")
         return c.TYPES["int32"][0]      # base, slot
 
     head = c.spell("static", codec, ", ".join(c.spell("param", p, type_of(p)) for p in params), c.result(""))
     throws = c.spell("throws", c.rt("DecodeException")) if "r" in params else ""
-    return member(w, f"{head}{throws} {{", *lines)
+    return member(w, f"{head}{throws} {{", *c.tagged(lines, params))
 
 
 def write_reset(w: CodeWriter, c: Context, s: ir.Struct) -> None:
@@ -700,7 +708,7 @@ def root_readers(model: str, suffix: str) -> tuple[tuple[str, str | None, tuple[
                 "little more than the strings while the messages keep their shape.", "",
                 f"{failed}; this value is reset")),
             ("verify", None, (
-                f"Checks a {model} root without building the value: returns exactly when from{suffix}",
+                f"Checks a {model} root without building the value: returns exactly when [from{suffix}]",
                 "succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps",
                 "are read, into locals, to find a key read twice.", "",
                 "@throws DecodeException why the root cannot be read")))

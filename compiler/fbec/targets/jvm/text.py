@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from fbec.model import ir
 from fbec.targets.base import CodeWriter, RawText, text_struct
-from fbec.targets.jvm.context import Context, Names, member
-from fbec.targets.jvm.models import elements, entries
+from fbec.targets.jvm.context import Context, Names
+from fbec.targets.jvm.models import declare_codec, elements, entries
 
 # Primitives printed by a Text helper.
 HELPERS = {"char": "ch", "wchar": "wch", "float": "g", "double": "g", "decimal": "decimal", "string": "string",
@@ -69,7 +69,5 @@ def text_fields(w: CodeWriter, c: Context, s: ir.Struct) -> None:
 
 def write_text(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
     """fbeText(t, v): v (a name) appended to t in the text form, documented alike in both languages."""
-    params = f"{c.spell('param', 't', 'StringBuilder')}, {c.spell('param', 'v', name)}"
-    with member(w, f"{c.spell('static', 'fbeText', params, c.result(''))} {{",
-                "Appends v in the original's text form to t, Name(field=value,...), a base struct first."):
+    with declare_codec(w, c, "fbeText", name):
         text_fields(w, c, s)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import ClassVar
 
@@ -197,6 +197,9 @@ class Context(context.Context):
             self.returns(w, head, expr)
             return
         signature(w, w.depth, f"{head} = {call}", args, f" {{ {statement} }}")
+
+    def tagged(self, lines: Sequence[str], params: Sequence[str] = (), returns: str = "") -> list[str]:
+        return list(lines)
 
     def throws(self, w: CodeWriter, exception: str) -> str:
         w.line(f"@Throws({exception}::class)")

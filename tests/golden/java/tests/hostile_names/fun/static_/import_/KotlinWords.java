@@ -99,7 +99,12 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         return t.toString();
     }
 
-    /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
+    /**
+     * Appends v in the original's text form to t, Name(field=value,...), a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
     public static void fbeText(StringBuilder t, KotlinWords v) {
         t.append("KotlinWords(");
         t.append("fun=");
@@ -254,7 +259,14 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         fbeDefaults(this, 0);
     }
 
-    /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
+    /**
+     * Writes v's versioned body, its offset stored in the slot at slot (from base).
+     *
+     * @param w    the writer
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @param v    the value
+     */
     public static void fbeWrite(Writer w, int base, int slot, KotlinWords v) {
         int b = w.struct(base, slot, 243, 6);
         w.putI16(b + 8, v.fun_.value());
@@ -345,6 +357,8 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
      * run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
      */
     public static void fbeExplain(KotlinWords v) {
         Explain.present(v.fun_, "import.Word", "fun");
@@ -527,6 +541,10 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
      * of structs, the collections); fields an older writer did not write take the schema's
      * defaults. After an error v is left part read (the roots reset it).
      *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @param v    the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, KotlinWords v) throws DecodeException {
@@ -839,9 +857,12 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
     }
 
     /**
-     * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads it,
      * without building the value: the same checks in the same order, the same errors.
      *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
@@ -978,7 +999,12 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument fromFbe, under the default limits. */
+    /**
+     * As the four-argument {@link #fromFbe}, under the default limits.
+     *
+     * @param data the buffer
+     * @return the value
+     */
     public static KotlinWords fromFbe(byte[] data) throws DecodeException {
         return fromFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -986,6 +1012,11 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a versioned root of length bytes at data[offset] under limits.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static KotlinWords fromFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -999,7 +1030,11 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument readFbe, under the default limits. */
+    /**
+     * As the four-argument {@link #readFbe}, under the default limits.
+     *
+     * @param data the buffer
+     */
     public void readFbe(byte[] data) throws DecodeException {
         readFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -1010,6 +1045,10 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1022,16 +1061,24 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument verifyFbe, under the default limits. */
+    /**
+     * As the four-argument {@link #verifyFbe}, under the default limits.
+     *
+     * @param data the buffer
+     */
     public static void verifyFbe(byte[] data) throws DecodeException {
         verifyFbe(data, 0, data.length, Limits.DEFAULT);
     }
 
     /**
-     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * Checks a versioned root without building the value: returns exactly when {@link #fromFbe}
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1043,7 +1090,12 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** Appends v's fields (final model, docs/format.md 4.2). */
+    /**
+     * Appends v's fields (final model, docs/format.md 4.2).
+     *
+     * @param w the writer
+     * @param v the value
+     */
     public static void fbeWriteFinal(Writer w, KotlinWords v) {
         w.appendI16(v.fun_.value());
         w.appendI32(v.typealias);
@@ -1124,8 +1176,10 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
 
     /**
      * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-     * reusing what v holds as fbeRead does. After an error v is left part read.
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
+     * @param r the reader
+     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, KotlinWords v) throws DecodeException {
@@ -1235,9 +1289,10 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
     }
 
     /**
-     * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
-     * building the value: the same checks in the same order, the same errors.
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
      *
+     * @param r the reader
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
@@ -1316,7 +1371,12 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument fromFinal, under the default limits. */
+    /**
+     * As the four-argument {@link #fromFinal}, under the default limits.
+     *
+     * @param data the buffer
+     * @return the value
+     */
     public static KotlinWords fromFinal(byte[] data) throws DecodeException {
         return fromFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -1324,6 +1384,11 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a final root of length bytes at data[offset] under limits.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static KotlinWords fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1338,7 +1403,11 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument readFinal, under the default limits. */
+    /**
+     * As the four-argument {@link #readFinal}, under the default limits.
+     *
+     * @param data the buffer
+     */
     public void readFinal(byte[] data) throws DecodeException {
         readFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -1349,6 +1418,10 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1362,16 +1435,24 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument verifyFinal, under the default limits. */
+    /**
+     * As the four-argument {@link #verifyFinal}, under the default limits.
+     *
+     * @param data the buffer
+     */
     public static void verifyFinal(byte[] data) throws DecodeException {
         verifyFinal(data, 0, data.length, Limits.DEFAULT);
     }
 
     /**
-     * Checks a final root without building the value: returns exactly when fromFinal
+     * Checks a final root without building the value: returns exactly when {@link #fromFinal}
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1384,7 +1465,12 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the JSON writer
+     * @param v the value
+     */
     public static void fbeWriteJson(JsonWriter j, KotlinWords v) {
         j.raw("{\"fun\":");
         j.i64(v.fun_.value());
@@ -1527,6 +1613,8 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
      * Reads the JSON object at r's position into v, a value with the schema's defaults: members
      * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
      *
+     * @param r the reader
+     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, KotlinWords v) throws DecodeException {
@@ -1726,20 +1814,31 @@ public class KotlinWords implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a value from JSON text under the default limits.
      *
+     * @param text the JSON text
+     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static KotlinWords fromJson(String text) throws DecodeException {
         return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
     }
 
-    /** As fromJson(text, limits), under the default limits. */
+    /**
+     * As fromJson(text, limits), under the default limits.
+     *
+     * @param text the JSON text
+     * @return the value
+     */
     public static KotlinWords fromJson(byte[] text) throws DecodeException {
         return fromJson(text, Limits.DEFAULT);
     }
 
     /**
-     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting,
+     * budget).
      *
+     * @param text   the JSON text
+     * @param limits the limits (docs/limits.md)
+     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static KotlinWords fromJson(byte[] text, Limits limits) throws DecodeException {

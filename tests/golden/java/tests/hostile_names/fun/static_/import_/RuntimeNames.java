@@ -87,7 +87,12 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         return t.toString();
     }
 
-    /** Appends v in the original's text form to t, Name(field=value,...), a base struct first. */
+    /**
+     * Appends v in the original's text form to t, Name(field=value,...), a base struct first.
+     *
+     * @param t the text so far
+     * @param v the value
+     */
     public static void fbeText(StringBuilder t, RuntimeNames v) {
         t.append("RuntimeNames(");
         t.append("Buffer=");
@@ -200,7 +205,14 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         fbeDefaults(this, 0);
     }
 
-    /** Writes v's versioned body, its offset stored in the slot at slot (from base). */
+    /**
+     * Writes v's versioned body, its offset stored in the slot at slot (from base).
+     *
+     * @param w    the writer
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @param v    the value
+     */
     public static void fbeWrite(Writer w, int base, int slot, RuntimeNames v) {
         int b = w.struct(base, slot, 170, 16);
         w.putI16(b + 8, v.Buffer_.value());
@@ -267,6 +279,8 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Throws the EncodeException of the first field of v a writer refuses, naming its field path:
      * run after a write failed, to explain it (docs/limits.md 8).
+     *
+     * @param v the value
      */
     public static void fbeExplain(RuntimeNames v) {
         Explain.present(v.Buffer_, "import.Word", "Buffer");
@@ -401,6 +415,10 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
      * of structs, the collections); fields an older writer did not write take the schema's
      * defaults. After an error v is left part read (the roots reset it).
      *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
+     * @param v    the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeRead(Reader r, int base, int slot, RuntimeNames v) throws DecodeException {
@@ -622,9 +640,12 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
     }
 
     /**
-     * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+     * Checks the versioned body the slot at slot points to (from base) as {@link #fbeRead} reads it,
      * without building the value: the same checks in the same order, the same errors.
      *
+     * @param r    the reader
+     * @param base the base of the slot
+     * @param slot the slot's absolute position
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerify(Reader r, int base, int slot) throws DecodeException {
@@ -721,7 +742,12 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument fromFbe, under the default limits. */
+    /**
+     * As the four-argument {@link #fromFbe}, under the default limits.
+     *
+     * @param data the buffer
+     * @return the value
+     */
     public static RuntimeNames fromFbe(byte[] data) throws DecodeException {
         return fromFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -729,6 +755,11 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a versioned root of length bytes at data[offset] under limits.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static RuntimeNames fromFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -742,7 +773,11 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument readFbe, under the default limits. */
+    /**
+     * As the four-argument {@link #readFbe}, under the default limits.
+     *
+     * @param data the buffer
+     */
     public void readFbe(byte[] data) throws DecodeException {
         readFbe(data, 0, data.length, Limits.DEFAULT);
     }
@@ -753,6 +788,10 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     public void readFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -765,16 +804,24 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument verifyFbe, under the default limits. */
+    /**
+     * As the four-argument {@link #verifyFbe}, under the default limits.
+     *
+     * @param data the buffer
+     */
     public static void verifyFbe(byte[] data) throws DecodeException {
         verifyFbe(data, 0, data.length, Limits.DEFAULT);
     }
 
     /**
-     * Checks a versioned root without building the value: returns exactly when fromFbe
+     * Checks a versioned root without building the value: returns exactly when {@link #fromFbe}
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFbe(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -786,7 +833,12 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** Appends v's fields (final model, docs/format.md 4.2). */
+    /**
+     * Appends v's fields (final model, docs/format.md 4.2).
+     *
+     * @param w the writer
+     * @param v the value
+     */
     public static void fbeWriteFinal(Writer w, RuntimeNames v) {
         w.appendI16(v.Buffer_.value());
         w.appendI32(v.WriteBuffer);
@@ -845,8 +897,10 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
 
     /**
      * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-     * reusing what v holds as fbeRead does. After an error v is left part read.
+     * reusing what v holds as {@link #fbeRead} does. After an error v is left part read.
      *
+     * @param r the reader
+     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeReadFinal(Reader r, RuntimeNames v) throws DecodeException {
@@ -925,9 +979,10 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
     }
 
     /**
-     * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
-     * building the value: the same checks in the same order, the same errors.
+     * Checks the fields at the reader's cursor (final model) as {@link #fbeReadFinal} reads them,
+     * without building the value: the same checks in the same order, the same errors.
      *
+     * @param r the reader
      * @throws DecodeException at the first problem (docs/limits.md)
      */
     public static void fbeVerifyFinal(Reader r) throws DecodeException {
@@ -984,7 +1039,12 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument fromFinal, under the default limits. */
+    /**
+     * As the four-argument {@link #fromFinal}, under the default limits.
+     *
+     * @param data the buffer
+     * @return the value
+     */
     public static RuntimeNames fromFinal(byte[] data) throws DecodeException {
         return fromFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -992,6 +1052,11 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a final root of length bytes at data[offset] under limits.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
+     * @return the value
      * @throws DecodeException at the first problem (type, field path, offset)
      */
     public static RuntimeNames fromFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1006,7 +1071,11 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument readFinal, under the default limits. */
+    /**
+     * As the four-argument {@link #readFinal}, under the default limits.
+     *
+     * @param data the buffer
+     */
     public void readFinal(byte[] data) throws DecodeException {
         readFinal(data, 0, data.length, Limits.DEFAULT);
     }
@@ -1017,6 +1086,10 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
      * its vectors of structs and its collections: a server reading into one value allocates
      * little more than the strings while the messages keep their shape.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
      * @throws DecodeException at the first problem (type, field path, offset); this value is reset
      */
     public void readFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1030,16 +1103,24 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** As the four-argument verifyFinal, under the default limits. */
+    /**
+     * As the four-argument {@link #verifyFinal}, under the default limits.
+     *
+     * @param data the buffer
+     */
     public static void verifyFinal(byte[] data) throws DecodeException {
         verifyFinal(data, 0, data.length, Limits.DEFAULT);
     }
 
     /**
-     * Checks a final root without building the value: returns exactly when fromFinal
+     * Checks a final root without building the value: returns exactly when {@link #fromFinal}
      * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
      * are read, into locals, to find a key read twice.
      *
+     * @param data   the buffer
+     * @param offset the root's first byte
+     * @param length the bytes given
+     * @param limits the limits (docs/limits.md)
      * @throws DecodeException why the root cannot be read
      */
     public static void verifyFinal(byte[] data, int offset, int length, Limits limits) throws DecodeException {
@@ -1052,7 +1133,12 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
         }
     }
 
-    /** Writes v as a JSON object, inherited fields first (docs/format.md 8). */
+    /**
+     * Writes v as a JSON object, inherited fields first (docs/format.md 8).
+     *
+     * @param j the JSON writer
+     * @param v the value
+     */
     public static void fbeWriteJson(JsonWriter j, RuntimeNames v) {
         j.raw("{\"Buffer\":");
         j.i64(v.Buffer_.value());
@@ -1156,6 +1242,8 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
      * Reads the JSON object at r's position into v, a value with the schema's defaults: members
      * in any order, unknown ones skipped, missing ones left at their defaults (docs/format.md 8.3).
      *
+     * @param r the reader
+     * @param v the value
      * @throws DecodeException at the first problem (docs/limits.md 7)
      */
     public static void fbeReadJson(JsonReader r, RuntimeNames v) throws DecodeException {
@@ -1303,20 +1391,31 @@ public class RuntimeNames implements VersionedRoot, FinalRoot, JsonRoot {
     /**
      * Reads a value from JSON text under the default limits.
      *
+     * @param text the JSON text
+     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static RuntimeNames fromJson(String text) throws DecodeException {
         return fromJson(JsonReader.utf8(text), Limits.DEFAULT);
     }
 
-    /** As fromJson(text, limits), under the default limits. */
+    /**
+     * As fromJson(text, limits), under the default limits.
+     *
+     * @param text the JSON text
+     * @return the value
+     */
     public static RuntimeNames fromJson(byte[] text) throws DecodeException {
         return fromJson(text, Limits.DEFAULT);
     }
 
     /**
-     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting, budget).
+     * Reads a value from JSON text in UTF-8 under limits (docs/limits.md: depth, nesting,
+     * budget).
      *
+     * @param text   the JSON text
+     * @param limits the limits (docs/limits.md)
+     * @return the value
      * @throws DecodeException at the first problem (type, member path, text offset)
      */
     public static RuntimeNames fromJson(byte[] text, Limits limits) throws DecodeException {

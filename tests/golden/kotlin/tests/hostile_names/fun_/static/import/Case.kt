@@ -217,7 +217,7 @@ open class Case(
         }
 
         /**
-         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+         * Checks the versioned body the slot at slot points to (from base) as [fbeRead] reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -247,7 +247,7 @@ open class Case(
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when fromFbe
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -279,7 +279,7 @@ open class Case(
 
         /**
          * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-         * reusing what v holds as fbeRead does. After an error v is left part read.
+         * reusing what v holds as [fbeRead] does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -298,8 +298,8 @@ open class Case(
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
-         * building the value: the same checks in the same order, the same errors.
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them,
+         * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -335,7 +335,7 @@ open class Case(
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when fromFinal
+         * Checks a final root without building the value: returns exactly when [fromFinal]
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *

@@ -439,7 +439,7 @@ open class GoMembers(
         }
 
         /**
-         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+         * Checks the versioned body the slot at slot points to (from base) as [fbeRead] reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -536,7 +536,7 @@ open class GoMembers(
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when fromFbe
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -608,7 +608,7 @@ open class GoMembers(
 
         /**
          * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-         * reusing what v holds as fbeRead does. After an error v is left part read.
+         * reusing what v holds as [fbeRead] does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -659,8 +659,8 @@ open class GoMembers(
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
-         * building the value: the same checks in the same order, the same errors.
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them,
+         * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -726,7 +726,7 @@ open class GoMembers(
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when fromFinal
+         * Checks a final root without building the value: returns exactly when [fromFinal]
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *

@@ -196,7 +196,7 @@ open class JsMembers(
         }
 
         /**
-         * Checks the versioned body the slot at slot points to (from base) as fbeRead reads it,
+         * Checks the versioned body the slot at slot points to (from base) as [fbeRead] reads it,
          * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
@@ -242,7 +242,7 @@ open class JsMembers(
         }
 
         /**
-         * Checks a versioned root without building the value: returns exactly when fromFbe
+         * Checks a versioned root without building the value: returns exactly when [fromFbe]
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
@@ -274,7 +274,7 @@ open class JsMembers(
 
         /**
          * Reads v's fields at the reader's cursor (final model) into v, overwriting every field and
-         * reusing what v holds as fbeRead does. After an error v is left part read.
+         * reusing what v holds as [fbeRead] does. After an error v is left part read.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -289,8 +289,8 @@ open class JsMembers(
         }
 
         /**
-         * Checks the fields at the reader's cursor (final model) as fbeReadFinal reads them, without
-         * building the value: the same checks in the same order, the same errors.
+         * Checks the fields at the reader's cursor (final model) as [fbeReadFinal] reads them,
+         * without building the value: the same checks in the same order, the same errors.
          *
          * @throws DecodeException at the first problem (docs/limits.md)
          */
@@ -330,7 +330,7 @@ open class JsMembers(
         }
 
         /**
-         * Checks a final root without building the value: returns exactly when fromFinal
+         * Checks a final root without building the value: returns exactly when [fromFinal]
          * succeeds and otherwise throws the exception it throws (docs/limits.md 4). Only sets and maps
          * are read, into locals, to find a key read twice.
          *
