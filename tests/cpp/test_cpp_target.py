@@ -71,6 +71,15 @@ def test_offsets_come_from_the_ir():
         assert f"body + {f.offset}, value.{f.name})" in models
 
 
+def test_older_body_table_of_a_struct_without_fields(tmp_path):
+    """An older writer's body of a struct derived from an empty struct, without fields of its own, is charged
+    under the struct's name (VBody<T>::field_ends of one entry, docs/limits.md 3)."""
+    (tmp_path / "p.fbe").write_text("package p\nstruct S0 { }\nstruct S1 : S0 { }\nstruct S2 : S0 { int32 x = 1; }\n")
+    models = cpp.generate(compile_schema(str(tmp_path / "p.fbe"), [], Diagnostics()), Options())[1].text
+    assert '{8, 0, "p.S1"},' in models
+    assert '{12, 0, "p.S2"},' in models
+
+
 def test_literals():
     assert int_literal(-(1 << 63), "int64_t") == "INT64_MIN"
     assert int_literal((1 << 64) - 1, "uint64_t") == "UINT64_C(18446744073709551615)"

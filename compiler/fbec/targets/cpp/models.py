@@ -117,6 +117,7 @@ def _declaration(w: CppWriter, m: Walk, p: StructPlan) -> None:
             w.line(f"static bool read_older(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
             w.line("template <class D>")
             w.line("static bool verify_older(D& d, std::size_t body, uint32_t size);")
+            _field_ends(w, m, p)
 
 
 def _extra(w: CppWriter, m: Walk, p: StructPlan) -> None:
@@ -139,22 +140,19 @@ def _write(w: CppWriter, m: Walk, p: StructPlan) -> None:
             w.line(f"VCodec<{cpp_type(f.type)}>::write(e, body, body + {f.offset}, value.{field_ident(f)});")
 
 
-def _charge_defaults(w: CppWriter, m: Walk, p: StructPlan) -> None:
-    """An older writer's body is shorter than the struct: charge the struct and the defaults of the
-    struct values it lacks, and check the budget (docs/limits.md 3; what bodies of this schema's size
-    hold costs at most their bytes, which the runtime counts; the exact count charged the struct
-    when it entered it)."""
+def _field_ends(w: CppWriter, m: Walk, p: StructPlan) -> None:
+    """`field_ends`, the table FBE::detail::charge_older charges an older writer's body by (docs/limits.md 3):
+    each own field's end and what its default costs beyond the struct, named after it (the base's fields one
+    entry at the base's end, named after the first field of all); a struct whose missing fields cost nothing
+    beyond its own cost one entry named after the struct, as where it is entered."""
     q = p.struct.qualified
-    terms = _default_terms(m, p)
-    if not terms:   # the struct's own cost alone: named after the struct, as where it is entered
-        guard(w, f'!d.charge_older(VBody<{qualified(q)}>::cost, 0, "{q}", body)')
-        return
-    defaults = " + ".join(terms)
-    # with the defaults it lacks, named after the first field the body lacks (docs/limits.md 3): the first
-    # of all when it lacks the base's fields, else the first own field beyond it
-    ends = ([(p.struct.base_size, p.fields[0].name)] if p.struct.base else []) + [(f.end, f.name) for f in p.own_fields]
-    entries = [f'{{{end}, "{q}.{name}"}},' for end, name in ends]
-    with w.block("static constexpr FBE::detail::FieldEnd lacking[] = {", "};"):
+    ends = [(f.end, f.default_cost, f"{q}.{f.name}") for f in p.own_fields]
+    if p.struct.base and p.fields:     # (a base without fields costs nothing)
+        ends.insert(0, (p.struct.base_size, m.plan.struct(p.struct.base).older_cost, f"{q}.{p.fields[0].name}"))
+    if not any(cost for _, cost, _ in ends):
+        ends = [(p.struct.body_size, 0, q)]
+    entries = [f'{{{end}, {cost}, "{name}"}},' for end, cost, name in ends]
+    with w.block("static constexpr FBE::detail::FieldEnd field_ends[] = {", "};"):
         line = ""
         for entry in entries:
             if line and len(line) + len(entry) > 110:
@@ -162,23 +160,6 @@ def _charge_defaults(w: CppWriter, m: Walk, p: StructPlan) -> None:
                 line = ""
             line = f"{line} {entry}" if line else entry
         w.line(line)
-    lacking = "FBE::detail::first_lacking(lacking, size)"
-    guard(w, f"!d.charge_older(VBody<{qualified(q)}>::cost, {defaults}, {lacking}, body)")
-
-
-def _default_terms(m: Walk, p: StructPlan) -> list[str]:
-    """C++ terms of what the defaults of the fields beyond a body of `size` bytes cost (the plan's
-    default cost of each own field, and of all the base's for a body without them)."""
-    terms = []
-    s = p.struct
-    if s.base:
-        cost = m.plan.struct(s.base).older_cost
-        if cost:
-            terms.append(f"(size < {s.base_size} ? {cost}u : 0u)")
-    for f in p.own_fields:
-        if f.default_cost:
-            terms.append(f"(size < {f.end} ? {f.default_cost}u : 0u)")
-    return terms
 
 
 def _body_start(w: CppWriter, s: Struct, decoder: str, older: str, base: str) -> bool:
@@ -218,7 +199,7 @@ def _read(w: CppWriter, m: Walk, p: StructPlan) -> None:
     # The body of an older writer: the fields it holds, the schema defaults
     # for the others (docs/format.md 3.6).
     with w.function(f"FBE_NOINLINE inline bool VBody<{t}>::read_older({args})"):
-        _charge_defaults(w, m, p)
+        guard(w, f"!FBE::detail::charge_older<{t}>(d, body, size)")
         if s.base:
             b = qualified(s.base)
             w.line(f"// Inherited fields: all of them, or none when the body is older than {s.base}.")
@@ -252,7 +233,7 @@ def _verify(w: CppWriter, m: Walk, p: StructPlan) -> None:
         w.line("return true;")
     w.line("template <class D>")
     with w.function(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older(D& d, std::size_t body, uint32_t size)"):
-        _charge_defaults(w, m, p)
+        guard(w, f"!FBE::detail::charge_older<{t}>(d, body, size)")
         if s.base:
             guard(w, f"size < {s.base_size}", "return true;")
             guard(w, f"!verify_body<{qualified(s.base)}>(d, body, size)")

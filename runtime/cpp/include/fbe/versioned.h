@@ -50,9 +50,12 @@ struct Encoder {
 };
 
 namespace detail {
-//! A field of a struct's body and where it ends: read_older()'s table of the fields an older body may lack.
+//! A field of a struct's body, where it ends and what its default costs beyond the struct's own charge (the
+//! base's fields one entry, at the base's end): VBody<T>::field_ends, the fields an older body may lack. A
+//! struct whose missing fields cost nothing has one entry, named after the struct.
 struct FieldEnd {
     uint32_t end;
+    uint64_t defaults;
     const char* name;
 };
 //! The name of the first field a body of `size` bytes lacks (the last field if it holds all but the last):
@@ -297,10 +300,24 @@ public:
 //!   static bool read(Decoder&, std::size_t body, uint32_t size, T&);
 //!   template <class D> static bool verify(D&, std::size_t body, uint32_t size);
 //! (plus read_older/verify_older, the out-of-line path for a body shorter
-//! than the schema's, i.e. from an older writer). verify() and the codecs'
-//! verify() take any decoder D: Decoder, or ExactDecoder for the exact count.
+//! than the schema's, i.e. from an older writer, and field_ends, their table
+//! of the fields it may lack). verify() and the codecs' verify() take any
+//! decoder D: Decoder, or ExactDecoder for the exact count.
 template <typename T>
 struct VBody;
+
+namespace detail {
+//! An older writer's body of `size` bytes (read_older, verify_older): charges the struct and the defaults of
+//! the fields it lacks (VBody<T>::field_ends) on `d`, named after the first of them, and checks the budget.
+template <typename T, class D>
+bool charge_older(D& d, std::size_t body, uint32_t size) {
+    uint64_t defaults = 0;
+    for (const FieldEnd& field : VBody<T>::field_ends)
+        if (size < field.end)
+            defaults += field.defaults;
+    return d.charge_older(VBody<T>::cost, defaults, first_lacking(VBody<T>::field_ends, size), body);
+}
+} // namespace detail
 
 //! VCodec<T>: the slot codec of a C++ type in the versioned model.
 //!   inline_size; extra(value); write(e, base, slot, value);

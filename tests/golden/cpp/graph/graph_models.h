@@ -27,6 +27,9 @@ struct VBody<::graph::Node>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {28, 0, "graph.Node"},
+    };
 };
 
 // graph.Edge: type 2, body 20 bytes
@@ -46,6 +49,9 @@ struct VBody<::graph::Edge>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {20, 0, "graph.Edge"},
+    };
 };
 
 // graph.Graph: type 3, body 16 bytes
@@ -65,6 +71,9 @@ struct VBody<::graph::Graph>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "graph.Graph"},
+    };
 };
 
 inline std::size_t VBody<::graph::Node>::extra(const ::graph::Node& value) noexcept
@@ -96,7 +105,7 @@ FBE_INLINE bool VBody<::graph::Node>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::graph::Node>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value)
 {
-    if (!d.charge_older(VBody<::graph::Node>::cost, 0, "graph.Node", body))
+    if (!FBE::detail::charge_older<::graph::Node>(d, body, size))
         return false;
     if (size < 12)
         value.id = {};
@@ -132,7 +141,7 @@ FBE_INLINE bool VBody<::graph::Node>::verify(D& d, std::size_t body, uint32_t si
 template <class D>
 FBE_NOINLINE inline bool VBody<::graph::Node>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::graph::Node>::cost, 0, "graph.Node", body))
+    if (!FBE::detail::charge_older<::graph::Node>(d, body, size))
         return false;
     if (size < 16)
         return true;
@@ -172,7 +181,7 @@ FBE_INLINE bool VBody<::graph::Edge>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::graph::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value)
 {
-    if (!d.charge_older(VBody<::graph::Edge>::cost, 0, "graph.Edge", body))
+    if (!FBE::detail::charge_older<::graph::Edge>(d, body, size))
         return false;
     if (size < 12)
         value.source = {};
@@ -198,9 +207,9 @@ FBE_INLINE bool VBody<::graph::Edge>::verify(D& d, std::size_t body, uint32_t si
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::graph::Edge>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::graph::Edge>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::graph::Edge>::cost, 0, "graph.Edge", body))
+    if (!FBE::detail::charge_older<::graph::Edge>(d, body, size))
         return false;
     return true;
 }
@@ -230,7 +239,7 @@ FBE_INLINE bool VBody<::graph::Graph>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::graph::Graph>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value)
 {
-    if (!d.charge_older(VBody<::graph::Graph>::cost, 0, "graph.Graph", body))
+    if (!FBE::detail::charge_older<::graph::Graph>(d, body, size))
         return false;
     if (size < 12)
         value.nodes = {};
@@ -258,7 +267,7 @@ FBE_INLINE bool VBody<::graph::Graph>::verify(D& d, std::size_t body, uint32_t s
 template <class D>
 FBE_NOINLINE inline bool VBody<::graph::Graph>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::graph::Graph>::cost, 0, "graph.Graph", body))
+    if (!FBE::detail::charge_older<::graph::Graph>(d, body, size))
         return false;
     if (size < 12)
         return true;

@@ -27,6 +27,9 @@ struct VBody<::proto::Order>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {34, 0, "proto.Order"},
+    };
 };
 
 // proto.Balance: type 2, body 20 bytes
@@ -46,6 +49,9 @@ struct VBody<::proto::Balance>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {20, 0, "proto.Balance"},
+    };
 };
 
 // proto.Account: type 3, body 30 bytes
@@ -65,6 +71,10 @@ struct VBody<::proto::Account>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "proto.Account.id"}, {16, 0, "proto.Account.name"}, {17, 0, "proto.Account.state"},
+        {21, 12, "proto.Account.wallet"}, {26, 0, "proto.Account.asset"}, {30, 0, "proto.Account.orders"},
+    };
 };
 
 // proto.OrderMessage: type 1, body 12 bytes
@@ -84,6 +94,9 @@ struct VBody<::proto::OrderMessage>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 26, "proto.OrderMessage.body"},
+    };
 };
 
 // proto.BalanceMessage: type 2, body 12 bytes
@@ -103,6 +116,9 @@ struct VBody<::proto::BalanceMessage>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 12, "proto.BalanceMessage.body"},
+    };
 };
 
 // proto.AccountMessage: type 3, body 12 bytes
@@ -122,6 +138,9 @@ struct VBody<::proto::AccountMessage>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 26, "proto.AccountMessage.body"},
+    };
 };
 
 inline std::size_t VBody<::proto::Order>::extra(const ::proto::Order& value) noexcept
@@ -159,7 +178,7 @@ FBE_INLINE bool VBody<::proto::Order>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::proto::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value)
 {
-    if (!d.charge_older(VBody<::proto::Order>::cost, 0, "proto.Order", body))
+    if (!FBE::detail::charge_older<::proto::Order>(d, body, size))
         return false;
     if (size < 12)
         value.id = {};
@@ -201,7 +220,7 @@ FBE_INLINE bool VBody<::proto::Order>::verify(D& d, std::size_t body, uint32_t s
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::Order>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::proto::Order>::cost, 0, "proto.Order", body))
+    if (!FBE::detail::charge_older<::proto::Order>(d, body, size))
         return false;
     if (size < 16)
         return true;
@@ -233,7 +252,7 @@ FBE_INLINE bool VBody<::proto::Balance>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::proto::Balance>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value)
 {
-    if (!d.charge_older(VBody<::proto::Balance>::cost, 0, "proto.Balance", body))
+    if (!FBE::detail::charge_older<::proto::Balance>(d, body, size))
         return false;
     if (size < 12)
         value.currency = {};
@@ -259,7 +278,7 @@ FBE_INLINE bool VBody<::proto::Balance>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::Balance>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::proto::Balance>::cost, 0, "proto.Balance", body))
+    if (!FBE::detail::charge_older<::proto::Balance>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -305,11 +324,7 @@ FBE_INLINE bool VBody<::proto::Account>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::proto::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "proto.Account.id"}, {16, "proto.Account.name"}, {17, "proto.Account.state"},
-        {21, "proto.Account.wallet"}, {26, "proto.Account.asset"}, {30, "proto.Account.orders"},
-    };
-    if (!d.charge_older(VBody<::proto::Account>::cost, (size < 21 ? 12u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::proto::Account>(d, body, size))
         return false;
     if (size < 12)
         value.id = {};
@@ -357,11 +372,7 @@ FBE_INLINE bool VBody<::proto::Account>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::Account>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "proto.Account.id"}, {16, "proto.Account.name"}, {17, "proto.Account.state"},
-        {21, "proto.Account.wallet"}, {26, "proto.Account.asset"}, {30, "proto.Account.orders"},
-    };
-    if (!d.charge_older(VBody<::proto::Account>::cost, (size < 21 ? 12u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::proto::Account>(d, body, size))
         return false;
     if (size < 16)
         return true;
@@ -403,10 +414,7 @@ FBE_INLINE bool VBody<::proto::OrderMessage>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "proto.OrderMessage.body"},
-    };
-    if (!d.charge_older(VBody<::proto::OrderMessage>::cost, (size < 12 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::proto::OrderMessage>(d, body, size))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -428,10 +436,7 @@ FBE_INLINE bool VBody<::proto::OrderMessage>::verify(D& d, std::size_t body, uin
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "proto.OrderMessage.body"},
-    };
-    if (!d.charge_older(VBody<::proto::OrderMessage>::cost, (size < 12 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::proto::OrderMessage>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -461,10 +466,7 @@ FBE_INLINE bool VBody<::proto::BalanceMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "proto.BalanceMessage.body"},
-    };
-    if (!d.charge_older(VBody<::proto::BalanceMessage>::cost, (size < 12 ? 12u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::proto::BalanceMessage>(d, body, size))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -486,10 +488,7 @@ FBE_INLINE bool VBody<::proto::BalanceMessage>::verify(D& d, std::size_t body, u
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "proto.BalanceMessage.body"},
-    };
-    if (!d.charge_older(VBody<::proto::BalanceMessage>::cost, (size < 12 ? 12u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::proto::BalanceMessage>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -519,10 +518,7 @@ FBE_INLINE bool VBody<::proto::AccountMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "proto.AccountMessage.body"},
-    };
-    if (!d.charge_older(VBody<::proto::AccountMessage>::cost, (size < 12 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::proto::AccountMessage>(d, body, size))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -544,10 +540,7 @@ FBE_INLINE bool VBody<::proto::AccountMessage>::verify(D& d, std::size_t body, u
 template <class D>
 FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "proto.AccountMessage.body"},
-    };
-    if (!d.charge_older(VBody<::proto::AccountMessage>::cost, (size < 12 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::proto::AccountMessage>(d, body, size))
         return false;
     if (size < 12)
         return true;

@@ -27,6 +27,9 @@ struct VBody<::recursive::Node>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {20, 0, "recursive.Node"},
+    };
 };
 
 inline std::size_t VBody<::recursive::Node>::extra(const ::recursive::Node& value) noexcept
@@ -56,7 +59,7 @@ inline bool VBody<::recursive::Node>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::recursive::Node>::read_older(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value)
 {
-    if (!d.charge_older(VBody<::recursive::Node>::cost, 0, "recursive.Node", body))
+    if (!FBE::detail::charge_older<::recursive::Node>(d, body, size))
         return false;
     if (size < 12)
         value.id = {};
@@ -88,7 +91,7 @@ inline bool VBody<::recursive::Node>::verify(D& d, std::size_t body, uint32_t si
 template <class D>
 FBE_NOINLINE inline bool VBody<::recursive::Node>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::recursive::Node>::cost, 0, "recursive.Node", body))
+    if (!FBE::detail::charge_older<::recursive::Node>(d, body, size))
         return false;
     if (size < 16)
         return true;

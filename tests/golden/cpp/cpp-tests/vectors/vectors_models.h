@@ -27,6 +27,9 @@ struct VBody<::vectors::Edge>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {20, 0, "vectors.Edge"},
+    };
 };
 
 // vectors.Point: type 2, body 19 bytes
@@ -46,6 +49,9 @@ struct VBody<::vectors::Point>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {19, 0, "vectors.Point"},
+    };
 };
 
 // vectors.Point3: type 3, body 27 bytes
@@ -65,6 +71,9 @@ struct VBody<::vectors::Point3>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {27, 0, "vectors.Point3"},
+    };
 };
 
 // vectors.Named: type 4, body 16 bytes
@@ -84,6 +93,9 @@ struct VBody<::vectors::Named>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "vectors.Named"},
+    };
 };
 
 // vectors.Holder: type 10, body 32 bytes
@@ -103,6 +115,9 @@ struct VBody<::vectors::Holder>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {32, 0, "vectors.Holder"},
+    };
 };
 
 inline std::size_t VBody<::vectors::Edge>::extra(const ::vectors::Edge& /*value*/) noexcept
@@ -132,7 +147,7 @@ FBE_INLINE bool VBody<::vectors::Edge>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::vectors::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value)
 {
-    if (!d.charge_older(VBody<::vectors::Edge>::cost, 0, "vectors.Edge", body))
+    if (!FBE::detail::charge_older<::vectors::Edge>(d, body, size))
         return false;
     if (size < 12)
         value.source = {};
@@ -158,9 +173,9 @@ FBE_INLINE bool VBody<::vectors::Edge>::verify(D& d, std::size_t body, uint32_t 
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::vectors::Edge>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::vectors::Edge>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::vectors::Edge>::cost, 0, "vectors.Edge", body))
+    if (!FBE::detail::charge_older<::vectors::Edge>(d, body, size))
         return false;
     return true;
 }
@@ -192,7 +207,7 @@ FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::vectors::Point>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value)
 {
-    if (!d.charge_older(VBody<::vectors::Point>::cost, 0, "vectors.Point", body))
+    if (!FBE::detail::charge_older<::vectors::Point>(d, body, size))
         return false;
     if (size < 9)
         value.flag = {};
@@ -218,9 +233,9 @@ FBE_INLINE bool VBody<::vectors::Point>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::vectors::Point>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::vectors::Point>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::vectors::Point>::cost, 0, "vectors.Point", body))
+    if (!FBE::detail::charge_older<::vectors::Point>(d, body, size))
         return false;
     return true;
 }
@@ -248,7 +263,7 @@ FBE_INLINE bool VBody<::vectors::Point3>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::vectors::Point3>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value)
 {
-    if (!d.charge_older(VBody<::vectors::Point3>::cost, 0, "vectors.Point3", body))
+    if (!FBE::detail::charge_older<::vectors::Point3>(d, body, size))
         return false;
     // Inherited fields: all of them, or none when the body is older than vectors.Point.
     if (size < 19)
@@ -275,7 +290,7 @@ FBE_INLINE bool VBody<::vectors::Point3>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::vectors::Point3>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::vectors::Point3>::cost, 0, "vectors.Point3", body))
+    if (!FBE::detail::charge_older<::vectors::Point3>(d, body, size))
         return false;
     if (size < 19)
         return true;
@@ -309,7 +324,7 @@ FBE_INLINE bool VBody<::vectors::Named>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::vectors::Named>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value)
 {
-    if (!d.charge_older(VBody<::vectors::Named>::cost, 0, "vectors.Named", body))
+    if (!FBE::detail::charge_older<::vectors::Named>(d, body, size))
         return false;
     if (size < 12)
         value.name = {};
@@ -337,7 +352,7 @@ FBE_INLINE bool VBody<::vectors::Named>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::vectors::Named>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::vectors::Named>::cost, 0, "vectors.Named", body))
+    if (!FBE::detail::charge_older<::vectors::Named>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -391,7 +406,7 @@ FBE_INLINE bool VBody<::vectors::Holder>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::vectors::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value)
 {
-    if (!d.charge_older(VBody<::vectors::Holder>::cost, 0, "vectors.Holder", body))
+    if (!FBE::detail::charge_older<::vectors::Holder>(d, body, size))
         return false;
     if (size < 12)
         value.edges = {};
@@ -443,7 +458,7 @@ FBE_INLINE bool VBody<::vectors::Holder>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::vectors::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::vectors::Holder>::cost, 0, "vectors.Holder", body))
+    if (!FBE::detail::charge_older<::vectors::Holder>(d, body, size))
         return false;
     if (size < 12)
         return true;

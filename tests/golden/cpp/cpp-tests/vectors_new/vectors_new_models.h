@@ -27,6 +27,9 @@ struct VBody<::vectors_new::Edge>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {24, 0, "vectors_new.Edge"},
+    };
 };
 
 // vectors_new.Holder: type 10, body 12 bytes
@@ -46,6 +49,9 @@ struct VBody<::vectors_new::Holder>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "vectors_new.Holder"},
+    };
 };
 
 inline std::size_t VBody<::vectors_new::Edge>::extra(const ::vectors_new::Edge& value) noexcept
@@ -78,7 +84,7 @@ FBE_INLINE bool VBody<::vectors_new::Edge>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value)
 {
-    if (!d.charge_older(VBody<::vectors_new::Edge>::cost, 0, "vectors_new.Edge", body))
+    if (!FBE::detail::charge_older<::vectors_new::Edge>(d, body, size))
         return false;
     if (size < 12)
         value.source = {};
@@ -112,7 +118,7 @@ FBE_INLINE bool VBody<::vectors_new::Edge>::verify(D& d, std::size_t body, uint3
 template <class D>
 FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::vectors_new::Edge>::cost, 0, "vectors_new.Edge", body))
+    if (!FBE::detail::charge_older<::vectors_new::Edge>(d, body, size))
         return false;
     if (size < 24)
         return true;
@@ -142,7 +148,7 @@ FBE_INLINE bool VBody<::vectors_new::Holder>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value)
 {
-    if (!d.charge_older(VBody<::vectors_new::Holder>::cost, 0, "vectors_new.Holder", body))
+    if (!FBE::detail::charge_older<::vectors_new::Holder>(d, body, size))
         return false;
     if (size < 12)
         value.edges = {};
@@ -164,7 +170,7 @@ FBE_INLINE bool VBody<::vectors_new::Holder>::verify(D& d, std::size_t body, uin
 template <class D>
 FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::vectors_new::Holder>::cost, 0, "vectors_new.Holder", body))
+    if (!FBE::detail::charge_older<::vectors_new::Holder>(d, body, size))
         return false;
     if (size < 12)
         return true;

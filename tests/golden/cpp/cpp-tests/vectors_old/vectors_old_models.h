@@ -27,6 +27,9 @@ struct VBody<::vectors_old::Edge>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "vectors_old.Edge"},
+    };
 };
 
 // vectors_old.Holder: type 10, body 12 bytes
@@ -46,6 +49,9 @@ struct VBody<::vectors_old::Holder>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "vectors_old.Holder"},
+    };
 };
 
 inline std::size_t VBody<::vectors_old::Edge>::extra(const ::vectors_old::Edge& /*value*/) noexcept
@@ -68,7 +74,7 @@ FBE_INLINE bool VBody<::vectors_old::Edge>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value)
 {
-    if (!d.charge_older(VBody<::vectors_old::Edge>::cost, 0, "vectors_old.Edge", body))
+    if (!FBE::detail::charge_older<::vectors_old::Edge>(d, body, size))
         return false;
     if (size < 12)
         value.source = {};
@@ -86,9 +92,9 @@ FBE_INLINE bool VBody<::vectors_old::Edge>::verify(D& d, std::size_t body, uint3
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::vectors_old::Edge>::cost, 0, "vectors_old.Edge", body))
+    if (!FBE::detail::charge_older<::vectors_old::Edge>(d, body, size))
         return false;
     return true;
 }
@@ -114,7 +120,7 @@ FBE_INLINE bool VBody<::vectors_old::Holder>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value)
 {
-    if (!d.charge_older(VBody<::vectors_old::Holder>::cost, 0, "vectors_old.Holder", body))
+    if (!FBE::detail::charge_older<::vectors_old::Holder>(d, body, size))
         return false;
     if (size < 12)
         value.edges = {};
@@ -136,7 +142,7 @@ FBE_INLINE bool VBody<::vectors_old::Holder>::verify(D& d, std::size_t body, uin
 template <class D>
 FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::vectors_old::Holder>::cost, 0, "vectors_old.Holder", body))
+    if (!FBE::detail::charge_older<::vectors_old::Holder>(d, body, size))
         return false;
     if (size < 12)
         return true;

@@ -27,6 +27,9 @@ struct VBody<::enums::Enums>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {224, 0, "enums.Enums"},
+    };
 };
 
 inline std::size_t VBody<::enums::Enums>::extra(const ::enums::Enums& /*value*/) noexcept
@@ -245,7 +248,7 @@ inline bool VBody<::enums::Enums>::read(Decoder& d, std::size_t body, uint32_t s
 
 FBE_NOINLINE inline bool VBody<::enums::Enums>::read_older(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value)
 {
-    if (!d.charge_older(VBody<::enums::Enums>::cost, 0, "enums.Enums", body))
+    if (!FBE::detail::charge_older<::enums::Enums>(d, body, size))
         return false;
     if (size < 9)
         value.byte0 = ::enums::EnumByte::ENUM_VALUE_0;
@@ -523,9 +526,9 @@ inline bool VBody<::enums::Enums>::verify(D& d, std::size_t body, uint32_t size)
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::enums::Enums>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::enums::Enums>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::enums::Enums>::cost, 0, "enums.Enums", body))
+    if (!FBE::detail::charge_older<::enums::Enums>(d, body, size))
         return false;
     return true;
 }

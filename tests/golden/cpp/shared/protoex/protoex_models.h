@@ -28,6 +28,9 @@ struct VBody<::protoex::Order>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {50, 0, "protoex.Order"},
+    };
 };
 
 // protoex.Balance: type 2, body 28 bytes
@@ -47,6 +50,9 @@ struct VBody<::protoex::Balance>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {28, 0, "protoex.Balance"},
+    };
 };
 
 // protoex.Account: type 3, body 30 bytes
@@ -66,6 +72,10 @@ struct VBody<::protoex::Account>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "protoex.Account.id"}, {16, 0, "protoex.Account.name"}, {17, 0, "protoex.Account.state"},
+        {21, 20, "protoex.Account.wallet"}, {26, 0, "protoex.Account.asset"}, {30, 0, "protoex.Account.orders"},
+    };
 };
 
 // protoex.OrderMessage: type 11, body 12 bytes
@@ -85,6 +95,9 @@ struct VBody<::protoex::OrderMessage>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 42, "protoex.OrderMessage.body"},
+    };
 };
 
 // protoex.BalanceMessage: type 12, body 12 bytes
@@ -104,6 +117,9 @@ struct VBody<::protoex::BalanceMessage>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 20, "protoex.BalanceMessage.body"},
+    };
 };
 
 // protoex.AccountMessage: type 13, body 12 bytes
@@ -123,6 +139,9 @@ struct VBody<::protoex::AccountMessage>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 34, "protoex.AccountMessage.body"},
+    };
 };
 
 inline std::size_t VBody<::protoex::Order>::extra(const ::protoex::Order& value) noexcept
@@ -166,7 +185,7 @@ FBE_INLINE bool VBody<::protoex::Order>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::protoex::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value)
 {
-    if (!d.charge_older(VBody<::protoex::Order>::cost, 0, "protoex.Order", body))
+    if (!FBE::detail::charge_older<::protoex::Order>(d, body, size))
         return false;
     if (size < 12)
         value.id = {};
@@ -216,7 +235,7 @@ FBE_INLINE bool VBody<::protoex::Order>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::Order>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::protoex::Order>::cost, 0, "protoex.Order", body))
+    if (!FBE::detail::charge_older<::protoex::Order>(d, body, size))
         return false;
     if (size < 16)
         return true;
@@ -248,7 +267,7 @@ FBE_INLINE bool VBody<::protoex::Balance>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::protoex::Balance>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value)
 {
-    if (!d.charge_older(VBody<::protoex::Balance>::cost, 0, "protoex.Balance", body))
+    if (!FBE::detail::charge_older<::protoex::Balance>(d, body, size))
         return false;
     // Inherited fields: all of them, or none when the body is older than proto.Balance.
     if (size < 20)
@@ -275,7 +294,7 @@ FBE_INLINE bool VBody<::protoex::Balance>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::Balance>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::protoex::Balance>::cost, 0, "protoex.Balance", body))
+    if (!FBE::detail::charge_older<::protoex::Balance>(d, body, size))
         return false;
     if (size < 20)
         return true;
@@ -321,11 +340,7 @@ FBE_INLINE bool VBody<::protoex::Account>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::protoex::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "protoex.Account.id"}, {16, "protoex.Account.name"}, {17, "protoex.Account.state"},
-        {21, "protoex.Account.wallet"}, {26, "protoex.Account.asset"}, {30, "protoex.Account.orders"},
-    };
-    if (!d.charge_older(VBody<::protoex::Account>::cost, (size < 21 ? 20u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::protoex::Account>(d, body, size))
         return false;
     if (size < 12)
         value.id = {};
@@ -373,11 +388,7 @@ FBE_INLINE bool VBody<::protoex::Account>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::Account>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "protoex.Account.id"}, {16, "protoex.Account.name"}, {17, "protoex.Account.state"},
-        {21, "protoex.Account.wallet"}, {26, "protoex.Account.asset"}, {30, "protoex.Account.orders"},
-    };
-    if (!d.charge_older(VBody<::protoex::Account>::cost, (size < 21 ? 20u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::protoex::Account>(d, body, size))
         return false;
     if (size < 16)
         return true;
@@ -419,10 +430,7 @@ FBE_INLINE bool VBody<::protoex::OrderMessage>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "protoex.OrderMessage.body"},
-    };
-    if (!d.charge_older(VBody<::protoex::OrderMessage>::cost, (size < 12 ? 42u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::protoex::OrderMessage>(d, body, size))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -444,10 +452,7 @@ FBE_INLINE bool VBody<::protoex::OrderMessage>::verify(D& d, std::size_t body, u
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "protoex.OrderMessage.body"},
-    };
-    if (!d.charge_older(VBody<::protoex::OrderMessage>::cost, (size < 12 ? 42u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::protoex::OrderMessage>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -477,10 +482,7 @@ FBE_INLINE bool VBody<::protoex::BalanceMessage>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "protoex.BalanceMessage.body"},
-    };
-    if (!d.charge_older(VBody<::protoex::BalanceMessage>::cost, (size < 12 ? 20u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::protoex::BalanceMessage>(d, body, size))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -502,10 +504,7 @@ FBE_INLINE bool VBody<::protoex::BalanceMessage>::verify(D& d, std::size_t body,
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "protoex.BalanceMessage.body"},
-    };
-    if (!d.charge_older(VBody<::protoex::BalanceMessage>::cost, (size < 12 ? 20u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::protoex::BalanceMessage>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -535,10 +534,7 @@ FBE_INLINE bool VBody<::protoex::AccountMessage>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "protoex.AccountMessage.body"},
-    };
-    if (!d.charge_older(VBody<::protoex::AccountMessage>::cost, (size < 12 ? 34u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::protoex::AccountMessage>(d, body, size))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.body);
@@ -560,10 +556,7 @@ FBE_INLINE bool VBody<::protoex::AccountMessage>::verify(D& d, std::size_t body,
 template <class D>
 FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "protoex.AccountMessage.body"},
-    };
-    if (!d.charge_older(VBody<::protoex::AccountMessage>::cost, (size < 12 ? 34u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::protoex::AccountMessage>(d, body, size))
         return false;
     if (size < 12)
         return true;

@@ -28,6 +28,23 @@ struct VBody<::test::StructSimple>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "test.StructSimple.id"}, {13, 0, "test.StructSimple.f1"}, {14, 0, "test.StructSimple.f2"},
+        {15, 0, "test.StructSimple.f3"}, {16, 0, "test.StructSimple.f4"}, {17, 0, "test.StructSimple.f5"},
+        {18, 0, "test.StructSimple.f6"}, {22, 0, "test.StructSimple.f7"}, {26, 0, "test.StructSimple.f8"},
+        {27, 0, "test.StructSimple.f9"}, {28, 0, "test.StructSimple.f10"}, {29, 0, "test.StructSimple.f11"},
+        {30, 0, "test.StructSimple.f12"}, {32, 0, "test.StructSimple.f13"}, {34, 0, "test.StructSimple.f14"},
+        {36, 0, "test.StructSimple.f15"}, {38, 0, "test.StructSimple.f16"}, {42, 0, "test.StructSimple.f17"},
+        {46, 0, "test.StructSimple.f18"}, {50, 0, "test.StructSimple.f19"}, {54, 0, "test.StructSimple.f20"},
+        {62, 0, "test.StructSimple.f21"}, {70, 0, "test.StructSimple.f22"}, {78, 0, "test.StructSimple.f23"},
+        {86, 0, "test.StructSimple.f24"}, {90, 0, "test.StructSimple.f25"}, {94, 0, "test.StructSimple.f26"},
+        {102, 0, "test.StructSimple.f27"}, {110, 0, "test.StructSimple.f28"}, {126, 0, "test.StructSimple.f29"},
+        {142, 0, "test.StructSimple.f30"}, {146, 0, "test.StructSimple.f31"}, {150, 0, "test.StructSimple.f32"},
+        {158, 0, "test.StructSimple.f33"}, {166, 0, "test.StructSimple.f34"}, {174, 0, "test.StructSimple.f35"},
+        {190, 0, "test.StructSimple.f36"}, {206, 0, "test.StructSimple.f37"}, {222, 0, "test.StructSimple.f38"},
+        {223, 0, "test.StructSimple.f39"}, {224, 0, "test.StructSimple.f40"}, {228, 26, "test.StructSimple.f41"},
+        {232, 12, "test.StructSimple.f42"}, {233, 0, "test.StructSimple.f43"}, {237, 26, "test.StructSimple.f44"},
+    };
 };
 
 // test.StructOptional: type 111, body 567 bytes
@@ -47,6 +64,42 @@ struct VBody<::test::StructOptional>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {237, 64, "test.StructOptional.id"}, {242, 0, "test.StructOptional.f100"},
+        {247, 0, "test.StructOptional.f101"}, {252, 0, "test.StructOptional.f102"},
+        {257, 0, "test.StructOptional.f103"}, {262, 0, "test.StructOptional.f104"},
+        {267, 0, "test.StructOptional.f105"}, {272, 0, "test.StructOptional.f106"},
+        {277, 0, "test.StructOptional.f107"}, {282, 0, "test.StructOptional.f108"},
+        {287, 0, "test.StructOptional.f109"}, {292, 0, "test.StructOptional.f110"},
+        {297, 0, "test.StructOptional.f111"}, {302, 0, "test.StructOptional.f112"},
+        {307, 0, "test.StructOptional.f113"}, {312, 0, "test.StructOptional.f114"},
+        {317, 0, "test.StructOptional.f115"}, {322, 0, "test.StructOptional.f116"},
+        {327, 0, "test.StructOptional.f117"}, {332, 0, "test.StructOptional.f118"},
+        {337, 0, "test.StructOptional.f119"}, {342, 0, "test.StructOptional.f120"},
+        {347, 0, "test.StructOptional.f121"}, {352, 0, "test.StructOptional.f122"},
+        {357, 0, "test.StructOptional.f123"}, {362, 0, "test.StructOptional.f124"},
+        {367, 0, "test.StructOptional.f125"}, {372, 0, "test.StructOptional.f126"},
+        {377, 0, "test.StructOptional.f127"}, {382, 0, "test.StructOptional.f128"},
+        {387, 0, "test.StructOptional.f129"}, {392, 0, "test.StructOptional.f130"},
+        {397, 0, "test.StructOptional.f131"}, {402, 0, "test.StructOptional.f132"},
+        {407, 0, "test.StructOptional.f133"}, {412, 0, "test.StructOptional.f134"},
+        {417, 0, "test.StructOptional.f135"}, {422, 0, "test.StructOptional.f136"},
+        {427, 0, "test.StructOptional.f137"}, {432, 0, "test.StructOptional.f138"},
+        {437, 0, "test.StructOptional.f139"}, {442, 0, "test.StructOptional.f140"},
+        {447, 0, "test.StructOptional.f141"}, {452, 0, "test.StructOptional.f142"},
+        {457, 0, "test.StructOptional.f143"}, {462, 0, "test.StructOptional.f144"},
+        {467, 0, "test.StructOptional.f145"}, {472, 0, "test.StructOptional.f146"},
+        {477, 0, "test.StructOptional.f147"}, {482, 0, "test.StructOptional.f148"},
+        {487, 0, "test.StructOptional.f149"}, {492, 0, "test.StructOptional.f150"},
+        {497, 0, "test.StructOptional.f151"}, {502, 0, "test.StructOptional.f152"},
+        {507, 0, "test.StructOptional.f153"}, {512, 0, "test.StructOptional.f154"},
+        {517, 0, "test.StructOptional.f155"}, {522, 0, "test.StructOptional.f156"},
+        {527, 0, "test.StructOptional.f157"}, {532, 0, "test.StructOptional.f158"},
+        {537, 0, "test.StructOptional.f159"}, {542, 0, "test.StructOptional.f160"},
+        {547, 0, "test.StructOptional.f161"}, {552, 0, "test.StructOptional.f162"},
+        {557, 0, "test.StructOptional.f163"}, {562, 0, "test.StructOptional.f164"},
+        {567, 0, "test.StructOptional.f165"},
+    };
 };
 
 // test.StructNested: type 112, body 622 bytes
@@ -66,6 +119,13 @@ struct VBody<::test::StructNested>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {567, 64, "test.StructNested.id"}, {571, 0, "test.StructNested.f1000"}, {576, 0, "test.StructNested.f1001"},
+        {577, 0, "test.StructNested.f1002"}, {582, 0, "test.StructNested.f1003"}, {586, 0, "test.StructNested.f1004"},
+        {591, 0, "test.StructNested.f1005"}, {599, 0, "test.StructNested.f1006"}, {604, 0, "test.StructNested.f1007"},
+        {608, 281, "test.StructNested.f1008"}, {613, 0, "test.StructNested.f1009"},
+        {617, 347, "test.StructNested.f1010"}, {622, 0, "test.StructNested.f1011"},
+    };
 };
 
 // test.StructBytes: type 120, body 22 bytes
@@ -85,6 +145,9 @@ struct VBody<::test::StructBytes>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {22, 0, "test.StructBytes"},
+    };
 };
 
 // test.StructArray: type 125, body 92 bytes
@@ -104,6 +167,12 @@ struct VBody<::test::StructArray>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {10, 0, "test.StructArray.f1"}, {20, 0, "test.StructArray.f2"}, {28, 0, "test.StructArray.f3"},
+        {38, 0, "test.StructArray.f4"}, {46, 0, "test.StructArray.f5"}, {56, 0, "test.StructArray.f6"},
+        {64, 0, "test.StructArray.f7"}, {74, 0, "test.StructArray.f8"}, {82, 562, "test.StructArray.f9"},
+        {92, 0, "test.StructArray.f10"},
+    };
 };
 
 // test.StructVector: type 130, body 48 bytes
@@ -123,6 +192,9 @@ struct VBody<::test::StructVector>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {48, 0, "test.StructVector"},
+    };
 };
 
 // test.StructList: type 131, body 48 bytes
@@ -142,6 +214,9 @@ struct VBody<::test::StructList>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {48, 0, "test.StructList"},
+    };
 };
 
 // test.StructSet: type 132, body 24 bytes
@@ -161,6 +236,9 @@ struct VBody<::test::StructSet>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {24, 0, "test.StructSet"},
+    };
 };
 
 // test.StructMap: type 140, body 48 bytes
@@ -180,6 +258,9 @@ struct VBody<::test::StructMap>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {48, 0, "test.StructMap"},
+    };
 };
 
 // test.StructHash: type 141, body 48 bytes
@@ -199,6 +280,9 @@ struct VBody<::test::StructHash>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {48, 0, "test.StructHash"},
+    };
 };
 
 // test.StructHashEx: type 142, body 16 bytes
@@ -218,6 +302,9 @@ struct VBody<::test::StructHashEx>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "test.StructHashEx"},
+    };
 };
 
 // test.StructEmpty: type 143, body 8 bytes
@@ -392,24 +479,7 @@ inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructSimple>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "test.StructSimple.id"}, {13, "test.StructSimple.f1"}, {14, "test.StructSimple.f2"},
-        {15, "test.StructSimple.f3"}, {16, "test.StructSimple.f4"}, {17, "test.StructSimple.f5"},
-        {18, "test.StructSimple.f6"}, {22, "test.StructSimple.f7"}, {26, "test.StructSimple.f8"},
-        {27, "test.StructSimple.f9"}, {28, "test.StructSimple.f10"}, {29, "test.StructSimple.f11"},
-        {30, "test.StructSimple.f12"}, {32, "test.StructSimple.f13"}, {34, "test.StructSimple.f14"},
-        {36, "test.StructSimple.f15"}, {38, "test.StructSimple.f16"}, {42, "test.StructSimple.f17"},
-        {46, "test.StructSimple.f18"}, {50, "test.StructSimple.f19"}, {54, "test.StructSimple.f20"},
-        {62, "test.StructSimple.f21"}, {70, "test.StructSimple.f22"}, {78, "test.StructSimple.f23"},
-        {86, "test.StructSimple.f24"}, {90, "test.StructSimple.f25"}, {94, "test.StructSimple.f26"},
-        {102, "test.StructSimple.f27"}, {110, "test.StructSimple.f28"}, {126, "test.StructSimple.f29"},
-        {142, "test.StructSimple.f30"}, {146, "test.StructSimple.f31"}, {150, "test.StructSimple.f32"},
-        {158, "test.StructSimple.f33"}, {166, "test.StructSimple.f34"}, {174, "test.StructSimple.f35"},
-        {190, "test.StructSimple.f36"}, {206, "test.StructSimple.f37"}, {222, "test.StructSimple.f38"},
-        {223, "test.StructSimple.f39"}, {224, "test.StructSimple.f40"}, {228, "test.StructSimple.f41"},
-        {232, "test.StructSimple.f42"}, {233, "test.StructSimple.f43"}, {237, "test.StructSimple.f44"},
-    };
-    if (!d.charge_older(VBody<::test::StructSimple>::cost, (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::test::StructSimple>(d, body, size))
         return false;
     if (size < 12)
         value.id = {};
@@ -619,24 +689,7 @@ inline bool VBody<::test::StructSimple>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructSimple>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "test.StructSimple.id"}, {13, "test.StructSimple.f1"}, {14, "test.StructSimple.f2"},
-        {15, "test.StructSimple.f3"}, {16, "test.StructSimple.f4"}, {17, "test.StructSimple.f5"},
-        {18, "test.StructSimple.f6"}, {22, "test.StructSimple.f7"}, {26, "test.StructSimple.f8"},
-        {27, "test.StructSimple.f9"}, {28, "test.StructSimple.f10"}, {29, "test.StructSimple.f11"},
-        {30, "test.StructSimple.f12"}, {32, "test.StructSimple.f13"}, {34, "test.StructSimple.f14"},
-        {36, "test.StructSimple.f15"}, {38, "test.StructSimple.f16"}, {42, "test.StructSimple.f17"},
-        {46, "test.StructSimple.f18"}, {50, "test.StructSimple.f19"}, {54, "test.StructSimple.f20"},
-        {62, "test.StructSimple.f21"}, {70, "test.StructSimple.f22"}, {78, "test.StructSimple.f23"},
-        {86, "test.StructSimple.f24"}, {90, "test.StructSimple.f25"}, {94, "test.StructSimple.f26"},
-        {102, "test.StructSimple.f27"}, {110, "test.StructSimple.f28"}, {126, "test.StructSimple.f29"},
-        {142, "test.StructSimple.f30"}, {146, "test.StructSimple.f31"}, {150, "test.StructSimple.f32"},
-        {158, "test.StructSimple.f33"}, {166, "test.StructSimple.f34"}, {174, "test.StructSimple.f35"},
-        {190, "test.StructSimple.f36"}, {206, "test.StructSimple.f37"}, {222, "test.StructSimple.f38"},
-        {223, "test.StructSimple.f39"}, {224, "test.StructSimple.f40"}, {228, "test.StructSimple.f41"},
-        {232, "test.StructSimple.f42"}, {233, "test.StructSimple.f43"}, {237, "test.StructSimple.f44"},
-    };
-    if (!d.charge_older(VBody<::test::StructSimple>::cost, (size < 228 ? 26u : 0u) + (size < 232 ? 12u : 0u) + (size < 237 ? 26u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::test::StructSimple>(d, body, size))
         return false;
     if (size < 126)
         return true;
@@ -954,32 +1007,7 @@ inline bool VBody<::test::StructOptional>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::test::StructOptional>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {237, "test.StructOptional.id"}, {242, "test.StructOptional.f100"}, {247, "test.StructOptional.f101"},
-        {252, "test.StructOptional.f102"}, {257, "test.StructOptional.f103"}, {262, "test.StructOptional.f104"},
-        {267, "test.StructOptional.f105"}, {272, "test.StructOptional.f106"}, {277, "test.StructOptional.f107"},
-        {282, "test.StructOptional.f108"}, {287, "test.StructOptional.f109"}, {292, "test.StructOptional.f110"},
-        {297, "test.StructOptional.f111"}, {302, "test.StructOptional.f112"}, {307, "test.StructOptional.f113"},
-        {312, "test.StructOptional.f114"}, {317, "test.StructOptional.f115"}, {322, "test.StructOptional.f116"},
-        {327, "test.StructOptional.f117"}, {332, "test.StructOptional.f118"}, {337, "test.StructOptional.f119"},
-        {342, "test.StructOptional.f120"}, {347, "test.StructOptional.f121"}, {352, "test.StructOptional.f122"},
-        {357, "test.StructOptional.f123"}, {362, "test.StructOptional.f124"}, {367, "test.StructOptional.f125"},
-        {372, "test.StructOptional.f126"}, {377, "test.StructOptional.f127"}, {382, "test.StructOptional.f128"},
-        {387, "test.StructOptional.f129"}, {392, "test.StructOptional.f130"}, {397, "test.StructOptional.f131"},
-        {402, "test.StructOptional.f132"}, {407, "test.StructOptional.f133"}, {412, "test.StructOptional.f134"},
-        {417, "test.StructOptional.f135"}, {422, "test.StructOptional.f136"}, {427, "test.StructOptional.f137"},
-        {432, "test.StructOptional.f138"}, {437, "test.StructOptional.f139"}, {442, "test.StructOptional.f140"},
-        {447, "test.StructOptional.f141"}, {452, "test.StructOptional.f142"}, {457, "test.StructOptional.f143"},
-        {462, "test.StructOptional.f144"}, {467, "test.StructOptional.f145"}, {472, "test.StructOptional.f146"},
-        {477, "test.StructOptional.f147"}, {482, "test.StructOptional.f148"}, {487, "test.StructOptional.f149"},
-        {492, "test.StructOptional.f150"}, {497, "test.StructOptional.f151"}, {502, "test.StructOptional.f152"},
-        {507, "test.StructOptional.f153"}, {512, "test.StructOptional.f154"}, {517, "test.StructOptional.f155"},
-        {522, "test.StructOptional.f156"}, {527, "test.StructOptional.f157"}, {532, "test.StructOptional.f158"},
-        {537, "test.StructOptional.f159"}, {542, "test.StructOptional.f160"}, {547, "test.StructOptional.f161"},
-        {552, "test.StructOptional.f162"}, {557, "test.StructOptional.f163"}, {562, "test.StructOptional.f164"},
-        {567, "test.StructOptional.f165"},
-    };
-    if (!d.charge_older(VBody<::test::StructOptional>::cost, (size < 237 ? 64u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::test::StructOptional>(d, body, size))
         return false;
     // Inherited fields: all of them, or none when the body is older than test.StructSimple.
     if (size < 237)
@@ -1398,32 +1426,7 @@ inline bool VBody<::test::StructOptional>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructOptional>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {237, "test.StructOptional.id"}, {242, "test.StructOptional.f100"}, {247, "test.StructOptional.f101"},
-        {252, "test.StructOptional.f102"}, {257, "test.StructOptional.f103"}, {262, "test.StructOptional.f104"},
-        {267, "test.StructOptional.f105"}, {272, "test.StructOptional.f106"}, {277, "test.StructOptional.f107"},
-        {282, "test.StructOptional.f108"}, {287, "test.StructOptional.f109"}, {292, "test.StructOptional.f110"},
-        {297, "test.StructOptional.f111"}, {302, "test.StructOptional.f112"}, {307, "test.StructOptional.f113"},
-        {312, "test.StructOptional.f114"}, {317, "test.StructOptional.f115"}, {322, "test.StructOptional.f116"},
-        {327, "test.StructOptional.f117"}, {332, "test.StructOptional.f118"}, {337, "test.StructOptional.f119"},
-        {342, "test.StructOptional.f120"}, {347, "test.StructOptional.f121"}, {352, "test.StructOptional.f122"},
-        {357, "test.StructOptional.f123"}, {362, "test.StructOptional.f124"}, {367, "test.StructOptional.f125"},
-        {372, "test.StructOptional.f126"}, {377, "test.StructOptional.f127"}, {382, "test.StructOptional.f128"},
-        {387, "test.StructOptional.f129"}, {392, "test.StructOptional.f130"}, {397, "test.StructOptional.f131"},
-        {402, "test.StructOptional.f132"}, {407, "test.StructOptional.f133"}, {412, "test.StructOptional.f134"},
-        {417, "test.StructOptional.f135"}, {422, "test.StructOptional.f136"}, {427, "test.StructOptional.f137"},
-        {432, "test.StructOptional.f138"}, {437, "test.StructOptional.f139"}, {442, "test.StructOptional.f140"},
-        {447, "test.StructOptional.f141"}, {452, "test.StructOptional.f142"}, {457, "test.StructOptional.f143"},
-        {462, "test.StructOptional.f144"}, {467, "test.StructOptional.f145"}, {472, "test.StructOptional.f146"},
-        {477, "test.StructOptional.f147"}, {482, "test.StructOptional.f148"}, {487, "test.StructOptional.f149"},
-        {492, "test.StructOptional.f150"}, {497, "test.StructOptional.f151"}, {502, "test.StructOptional.f152"},
-        {507, "test.StructOptional.f153"}, {512, "test.StructOptional.f154"}, {517, "test.StructOptional.f155"},
-        {522, "test.StructOptional.f156"}, {527, "test.StructOptional.f157"}, {532, "test.StructOptional.f158"},
-        {537, "test.StructOptional.f159"}, {542, "test.StructOptional.f160"}, {547, "test.StructOptional.f161"},
-        {552, "test.StructOptional.f162"}, {557, "test.StructOptional.f163"}, {562, "test.StructOptional.f164"},
-        {567, "test.StructOptional.f165"},
-    };
-    if (!d.charge_older(VBody<::test::StructOptional>::cost, (size < 237 ? 64u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::test::StructOptional>(d, body, size))
         return false;
     if (size < 237)
         return true;
@@ -1757,14 +1760,7 @@ inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructNested>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {567, "test.StructNested.id"}, {571, "test.StructNested.f1000"}, {576, "test.StructNested.f1001"},
-        {577, "test.StructNested.f1002"}, {582, "test.StructNested.f1003"}, {586, "test.StructNested.f1004"},
-        {591, "test.StructNested.f1005"}, {599, "test.StructNested.f1006"}, {604, "test.StructNested.f1007"},
-        {608, "test.StructNested.f1008"}, {613, "test.StructNested.f1009"}, {617, "test.StructNested.f1010"},
-        {622, "test.StructNested.f1011"},
-    };
-    if (!d.charge_older(VBody<::test::StructNested>::cost, (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::test::StructNested>(d, body, size))
         return false;
     // Inherited fields: all of them, or none when the body is older than test.StructOptional.
     if (size < 567)
@@ -1851,14 +1847,7 @@ inline bool VBody<::test::StructNested>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructNested>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {567, "test.StructNested.id"}, {571, "test.StructNested.f1000"}, {576, "test.StructNested.f1001"},
-        {577, "test.StructNested.f1002"}, {582, "test.StructNested.f1003"}, {586, "test.StructNested.f1004"},
-        {591, "test.StructNested.f1005"}, {599, "test.StructNested.f1006"}, {604, "test.StructNested.f1007"},
-        {608, "test.StructNested.f1008"}, {613, "test.StructNested.f1009"}, {617, "test.StructNested.f1010"},
-        {622, "test.StructNested.f1011"},
-    };
-    if (!d.charge_older(VBody<::test::StructNested>::cost, (size < 567 ? 64u : 0u) + (size < 608 ? 281u : 0u) + (size < 617 ? 347u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::test::StructNested>(d, body, size))
         return false;
     if (size < 567)
         return true;
@@ -1928,7 +1917,7 @@ FBE_INLINE bool VBody<::test::StructBytes>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::test::StructBytes>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value)
 {
-    if (!d.charge_older(VBody<::test::StructBytes>::cost, 0, "test.StructBytes", body))
+    if (!FBE::detail::charge_older<::test::StructBytes>(d, body, size))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -1962,7 +1951,7 @@ FBE_INLINE bool VBody<::test::StructBytes>::verify(D& d, std::size_t body, uint3
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructBytes>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructBytes>::cost, 0, "test.StructBytes", body))
+    if (!FBE::detail::charge_older<::test::StructBytes>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -2033,13 +2022,7 @@ inline bool VBody<::test::StructArray>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::test::StructArray>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {10, "test.StructArray.f1"}, {20, "test.StructArray.f2"}, {28, "test.StructArray.f3"},
-        {38, "test.StructArray.f4"}, {46, "test.StructArray.f5"}, {56, "test.StructArray.f6"},
-        {64, "test.StructArray.f7"}, {74, "test.StructArray.f8"}, {82, "test.StructArray.f9"},
-        {92, "test.StructArray.f10"},
-    };
-    if (!d.charge_older(VBody<::test::StructArray>::cost, (size < 82 ? 562u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::test::StructArray>(d, body, size))
         return false;
     if (size < 10)
         FBE::detail::assign_default(value.f1);
@@ -2109,13 +2092,7 @@ inline bool VBody<::test::StructArray>::verify(D& d, std::size_t body, uint32_t 
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructArray>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {10, "test.StructArray.f1"}, {20, "test.StructArray.f2"}, {28, "test.StructArray.f3"},
-        {38, "test.StructArray.f4"}, {46, "test.StructArray.f5"}, {56, "test.StructArray.f6"},
-        {64, "test.StructArray.f7"}, {74, "test.StructArray.f8"}, {82, "test.StructArray.f9"},
-        {92, "test.StructArray.f10"},
-    };
-    if (!d.charge_older(VBody<::test::StructArray>::cost, (size < 82 ? 562u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::test::StructArray>(d, body, size))
         return false;
     if (size < 20)
         return true;
@@ -2205,7 +2182,7 @@ inline bool VBody<::test::StructVector>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructVector>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value)
 {
-    if (!d.charge_older(VBody<::test::StructVector>::cost, 0, "test.StructVector", body))
+    if (!FBE::detail::charge_older<::test::StructVector>(d, body, size))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2281,7 +2258,7 @@ inline bool VBody<::test::StructVector>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructVector>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructVector>::cost, 0, "test.StructVector", body))
+    if (!FBE::detail::charge_older<::test::StructVector>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -2383,7 +2360,7 @@ inline bool VBody<::test::StructList>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::test::StructList>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value)
 {
-    if (!d.charge_older(VBody<::test::StructList>::cost, 0, "test.StructList", body))
+    if (!FBE::detail::charge_older<::test::StructList>(d, body, size))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2459,7 +2436,7 @@ inline bool VBody<::test::StructList>::verify(D& d, std::size_t body, uint32_t s
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructList>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructList>::cost, 0, "test.StructList", body))
+    if (!FBE::detail::charge_older<::test::StructList>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -2537,7 +2514,7 @@ inline bool VBody<::test::StructSet>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::test::StructSet>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value)
 {
-    if (!d.charge_older(VBody<::test::StructSet>::cost, 0, "test.StructSet", body))
+    if (!FBE::detail::charge_older<::test::StructSet>(d, body, size))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2577,7 +2554,7 @@ inline bool VBody<::test::StructSet>::verify(D& d, std::size_t body, uint32_t si
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructSet>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructSet>::cost, 0, "test.StructSet", body))
+    if (!FBE::detail::charge_older<::test::StructSet>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -2655,7 +2632,7 @@ inline bool VBody<::test::StructMap>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::test::StructMap>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value)
 {
-    if (!d.charge_older(VBody<::test::StructMap>::cost, 0, "test.StructMap", body))
+    if (!FBE::detail::charge_older<::test::StructMap>(d, body, size))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2731,7 +2708,7 @@ inline bool VBody<::test::StructMap>::verify(D& d, std::size_t body, uint32_t si
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructMap>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructMap>::cost, 0, "test.StructMap", body))
+    if (!FBE::detail::charge_older<::test::StructMap>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -2833,7 +2810,7 @@ inline bool VBody<::test::StructHash>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::test::StructHash>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value)
 {
-    if (!d.charge_older(VBody<::test::StructHash>::cost, 0, "test.StructHash", body))
+    if (!FBE::detail::charge_older<::test::StructHash>(d, body, size))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -2909,7 +2886,7 @@ inline bool VBody<::test::StructHash>::verify(D& d, std::size_t body, uint32_t s
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructHash>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructHash>::cost, 0, "test.StructHash", body))
+    if (!FBE::detail::charge_older<::test::StructHash>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -2979,7 +2956,7 @@ inline bool VBody<::test::StructHashEx>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::test::StructHashEx>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value)
 {
-    if (!d.charge_older(VBody<::test::StructHashEx>::cost, 0, "test.StructHashEx", body))
+    if (!FBE::detail::charge_older<::test::StructHashEx>(d, body, size))
         return false;
     if (size < 12)
         value.f1 = {};
@@ -3007,7 +2984,7 @@ inline bool VBody<::test::StructHashEx>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::test::StructHashEx>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::test::StructHashEx>::cost, 0, "test.StructHashEx", body))
+    if (!FBE::detail::charge_older<::test::StructHashEx>(d, body, size))
         return false;
     if (size < 12)
         return true;

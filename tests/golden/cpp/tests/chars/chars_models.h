@@ -27,6 +27,9 @@ struct VBody<::chars::CharKeys>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "chars.CharKeys"},
+    };
 };
 
 // chars.GradeKeys: type 2, body 16 bytes
@@ -46,6 +49,9 @@ struct VBody<::chars::GradeKeys>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "chars.GradeKeys"},
+    };
 };
 
 inline std::size_t VBody<::chars::CharKeys>::extra(const ::chars::CharKeys& value) noexcept
@@ -73,7 +79,7 @@ FBE_INLINE bool VBody<::chars::CharKeys>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::chars::CharKeys>::read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value)
 {
-    if (!d.charge_older(VBody<::chars::CharKeys>::cost, 0, "chars.CharKeys", body))
+    if (!FBE::detail::charge_older<::chars::CharKeys>(d, body, size))
         return false;
     if (size < 12)
         value.letters = {};
@@ -101,7 +107,7 @@ FBE_INLINE bool VBody<::chars::CharKeys>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::chars::CharKeys>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::chars::CharKeys>::cost, 0, "chars.CharKeys", body))
+    if (!FBE::detail::charge_older<::chars::CharKeys>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -139,7 +145,7 @@ FBE_INLINE bool VBody<::chars::GradeKeys>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::chars::GradeKeys>::read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value)
 {
-    if (!d.charge_older(VBody<::chars::GradeKeys>::cost, 0, "chars.GradeKeys", body))
+    if (!FBE::detail::charge_older<::chars::GradeKeys>(d, body, size))
         return false;
     if (size < 12)
         value.grades = {};
@@ -167,7 +173,7 @@ FBE_INLINE bool VBody<::chars::GradeKeys>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::chars::GradeKeys>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::chars::GradeKeys>::cost, 0, "chars.GradeKeys", body))
+    if (!FBE::detail::charge_older<::chars::GradeKeys>(d, body, size))
         return false;
     if (size < 12)
         return true;

@@ -27,6 +27,9 @@ struct VBody<::decimals::Prices>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {89, 0, "decimals.Prices"},
+    };
 };
 
 inline std::size_t VBody<::decimals::Prices>::extra(const ::decimals::Prices& value) noexcept
@@ -84,7 +87,7 @@ FBE_INLINE bool VBody<::decimals::Prices>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::decimals::Prices>::read_older(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value)
 {
-    if (!d.charge_older(VBody<::decimals::Prices>::cost, 0, "decimals.Prices", body))
+    if (!FBE::detail::charge_older<::decimals::Prices>(d, body, size))
         return false;
     if (size < 24)
         value.price = {};
@@ -160,7 +163,7 @@ FBE_INLINE bool VBody<::decimals::Prices>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::decimals::Prices>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::decimals::Prices>::cost, 0, "decimals.Prices", body))
+    if (!FBE::detail::charge_older<::decimals::Prices>(d, body, size))
         return false;
     if (size < 24)
         return true;

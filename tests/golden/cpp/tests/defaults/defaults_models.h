@@ -27,6 +27,9 @@ struct VBody<::defaults::Zeros>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {77, 0, "defaults.Zeros"},
+    };
 };
 
 inline std::size_t VBody<::defaults::Zeros>::extra(const ::defaults::Zeros& value) noexcept
@@ -100,7 +103,7 @@ FBE_INLINE bool VBody<::defaults::Zeros>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::defaults::Zeros>::read_older(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value)
 {
-    if (!d.charge_older(VBody<::defaults::Zeros>::cost, 0, "defaults.Zeros", body))
+    if (!FBE::detail::charge_older<::defaults::Zeros>(d, body, size))
         return false;
     if (size < 12)
         value.id = 7;
@@ -198,7 +201,7 @@ FBE_INLINE bool VBody<::defaults::Zeros>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::defaults::Zeros>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::defaults::Zeros>::cost, 0, "defaults.Zeros", body))
+    if (!FBE::detail::charge_older<::defaults::Zeros>(d, body, size))
         return false;
     if (size < 17)
         return true;

@@ -28,6 +28,9 @@ struct VBody<::everything::Counted>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "everything.Counted"},
+    };
 };
 
 // everything.Shifted: type 1020, body 12 bytes
@@ -47,6 +50,9 @@ struct VBody<::everything::Shifted>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "everything.Shifted"},
+    };
 };
 
 // everything.AfterShift: type 1021, body 12 bytes
@@ -66,6 +72,9 @@ struct VBody<::everything::AfterShift>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "everything.AfterShift"},
+    };
 };
 
 // everything.Fixed: type 7, body 12 bytes
@@ -85,6 +94,9 @@ struct VBody<::everything::Fixed>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "everything.Fixed"},
+    };
 };
 
 // everything.Derived: type 7, body 16 bytes
@@ -104,6 +116,9 @@ struct VBody<::everything::Derived>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "everything.Derived"},
+    };
 };
 
 // everything.ImportedBase: type 1022, body 24 bytes
@@ -123,6 +138,9 @@ struct VBody<::everything::ImportedBase>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {24, 0, "everything.ImportedBase"},
+    };
 };
 
 // everything.Note: type 1023, body 12 bytes
@@ -142,6 +160,9 @@ struct VBody<::everything::Note>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "everything.Note"},
+    };
 };
 
 // everything.Quiet: type 1024, body 16 bytes
@@ -161,6 +182,9 @@ struct VBody<::everything::Quiet>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "everything.Quiet"},
+    };
 };
 
 // everything.Empty: type 1025, body 8 bytes
@@ -196,6 +220,34 @@ struct VBody<::everything::Everything>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "everything.Everything.id"}, {13, 0, "everything.Everything.f1"}, {14, 0, "everything.Everything.f2"},
+        {15, 0, "everything.Everything.f3"}, {19, 0, "everything.Everything.f4"}, {20, 0, "everything.Everything.f5"},
+        {21, 0, "everything.Everything.f6"}, {23, 0, "everything.Everything.f7"}, {25, 0, "everything.Everything.f8"},
+        {29, 0, "everything.Everything.f9"}, {33, 0, "everything.Everything.f10"},
+        {41, 0, "everything.Everything.f11"}, {49, 0, "everything.Everything.f12"},
+        {53, 0, "everything.Everything.f13"}, {61, 0, "everything.Everything.f14"},
+        {77, 0, "everything.Everything.f15"}, {93, 0, "everything.Everything.f16"},
+        {97, 0, "everything.Everything.f17"}, {105, 0, "everything.Everything.f18"},
+        {113, 0, "everything.Everything.f19"}, {129, 0, "everything.Everything.f20"},
+        {145, 0, "everything.Everything.f21"}, {161, 0, "everything.Everything.f22"},
+        {177, 0, "everything.Everything.f23"}, {181, 0, "everything.Everything.f24"},
+        {182, 0, "everything.Everything.f25"}, {183, 0, "everything.Everything.f26"},
+        {184, 0, "everything.Everything.f27"}, {192, 0, "everything.Everything.f28"},
+        {196, 4, "everything.Everything.f29"}, {200, 8, "everything.Everything.f30"},
+        {205, 0, "everything.Everything.f31"}, {210, 0, "everything.Everything.f32"},
+        {215, 0, "everything.Everything.f33"}, {220, 0, "everything.Everything.f34"},
+        {225, 0, "everything.Everything.f35"}, {237, 0, "everything.Everything.f36"},
+        {247, 0, "everything.Everything.f37"}, {251, 0, "everything.Everything.f38"},
+        {255, 0, "everything.Everything.f39"}, {259, 0, "everything.Everything.f40"},
+        {263, 0, "everything.Everything.f41"}, {267, 0, "everything.Everything.f42"},
+        {271, 0, "everything.Everything.f43"}, {275, 0, "everything.Everything.f44"},
+        {279, 0, "everything.Everything.f45"}, {283, 0, "everything.Everything.f46"},
+        {288, 0, "everything.Everything.f47"}, {289, 0, "everything.Everything.f47Reset"},
+        {294, 0, "everything.Everything.f48"}, {298, 0, "everything.Everything.f49"},
+        {302, 0, "everything.Everything.f50"}, {306, 0, "everything.Everything.f51"},
+        {310, 0, "everything.Everything.f52"},
+    };
 };
 
 // everything.PlaceOrder: type 1027, body 28 bytes
@@ -215,6 +267,9 @@ struct VBody<::everything::PlaceOrder>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {24, 0, "everything.PlaceOrder.id"}, {28, 8, "everything.PlaceOrder.instrument"},
+    };
 };
 
 // everything.Accepted: type 1028, body 24 bytes
@@ -234,6 +289,9 @@ struct VBody<::everything::Accepted>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {24, 0, "everything.Accepted"},
+    };
 };
 
 // everything.Rejected: type 1029, body 28 bytes
@@ -253,6 +311,9 @@ struct VBody<::everything::Rejected>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {28, 0, "everything.Rejected"},
+    };
 };
 
 // everything.Ping: type 1030, body 16 bytes
@@ -272,6 +333,9 @@ struct VBody<::everything::Ping>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "everything.Ping"},
+    };
 };
 
 // everything.FixedKeywords: type 1031, body 17 bytes
@@ -291,6 +355,9 @@ struct VBody<::everything::FixedKeywords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {17, 0, "everything.FixedKeywords"},
+    };
 };
 
 // everything.Keywords: type 1032, body 42 bytes
@@ -310,6 +377,9 @@ struct VBody<::everything::Keywords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {42, 0, "everything.Keywords"},
+    };
 };
 
 // everything.Route: type 1033, body 24 bytes
@@ -329,6 +399,9 @@ struct VBody<::everything::Route>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {24, 0, "everything.Route"},
+    };
 };
 
 // everything.Routes: type 1034, body 20 bytes
@@ -348,6 +421,9 @@ struct VBody<::everything::Routes>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {20, 0, "everything.Routes"},
+    };
 };
 
 inline std::size_t VBody<::everything::Counted>::extra(const ::everything::Counted& /*value*/) noexcept
@@ -370,7 +446,7 @@ FBE_INLINE bool VBody<::everything::Counted>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Counted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value)
 {
-    if (!d.charge_older(VBody<::everything::Counted>::cost, 0, "everything.Counted", body))
+    if (!FBE::detail::charge_older<::everything::Counted>(d, body, size))
         return false;
     if (size < 12)
         value.a = {};
@@ -388,9 +464,9 @@ FBE_INLINE bool VBody<::everything::Counted>::verify(D& d, std::size_t body, uin
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Counted>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Counted>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Counted>::cost, 0, "everything.Counted", body))
+    if (!FBE::detail::charge_older<::everything::Counted>(d, body, size))
         return false;
     return true;
 }
@@ -415,7 +491,7 @@ FBE_INLINE bool VBody<::everything::Shifted>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Shifted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value)
 {
-    if (!d.charge_older(VBody<::everything::Shifted>::cost, 0, "everything.Shifted", body))
+    if (!FBE::detail::charge_older<::everything::Shifted>(d, body, size))
         return false;
     if (size < 12)
         value.a = {};
@@ -433,9 +509,9 @@ FBE_INLINE bool VBody<::everything::Shifted>::verify(D& d, std::size_t body, uin
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Shifted>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Shifted>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Shifted>::cost, 0, "everything.Shifted", body))
+    if (!FBE::detail::charge_older<::everything::Shifted>(d, body, size))
         return false;
     return true;
 }
@@ -460,7 +536,7 @@ FBE_INLINE bool VBody<::everything::AfterShift>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::everything::AfterShift>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value)
 {
-    if (!d.charge_older(VBody<::everything::AfterShift>::cost, 0, "everything.AfterShift", body))
+    if (!FBE::detail::charge_older<::everything::AfterShift>(d, body, size))
         return false;
     if (size < 12)
         value.a = {};
@@ -478,9 +554,9 @@ FBE_INLINE bool VBody<::everything::AfterShift>::verify(D& d, std::size_t body, 
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::everything::AfterShift>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::AfterShift>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::AfterShift>::cost, 0, "everything.AfterShift", body))
+    if (!FBE::detail::charge_older<::everything::AfterShift>(d, body, size))
         return false;
     return true;
 }
@@ -505,7 +581,7 @@ FBE_INLINE bool VBody<::everything::Fixed>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::everything::Fixed>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value)
 {
-    if (!d.charge_older(VBody<::everything::Fixed>::cost, 0, "everything.Fixed", body))
+    if (!FBE::detail::charge_older<::everything::Fixed>(d, body, size))
         return false;
     if (size < 12)
         value.a = {};
@@ -523,9 +599,9 @@ FBE_INLINE bool VBody<::everything::Fixed>::verify(D& d, std::size_t body, uint3
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Fixed>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Fixed>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Fixed>::cost, 0, "everything.Fixed", body))
+    if (!FBE::detail::charge_older<::everything::Fixed>(d, body, size))
         return false;
     return true;
 }
@@ -553,7 +629,7 @@ FBE_INLINE bool VBody<::everything::Derived>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::everything::Derived>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value)
 {
-    if (!d.charge_older(VBody<::everything::Derived>::cost, 0, "everything.Derived", body))
+    if (!FBE::detail::charge_older<::everything::Derived>(d, body, size))
         return false;
     // Inherited fields: all of them, or none when the body is older than everything.Fixed.
     if (size < 12)
@@ -580,7 +656,7 @@ FBE_INLINE bool VBody<::everything::Derived>::verify(D& d, std::size_t body, uin
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::Derived>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Derived>::cost, 0, "everything.Derived", body))
+    if (!FBE::detail::charge_older<::everything::Derived>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -612,7 +688,7 @@ FBE_INLINE bool VBody<::everything::ImportedBase>::read(Decoder& d, std::size_t 
 
 FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value)
 {
-    if (!d.charge_older(VBody<::everything::ImportedBase>::cost, 0, "everything.ImportedBase", body))
+    if (!FBE::detail::charge_older<::everything::ImportedBase>(d, body, size))
         return false;
     // Inherited fields: all of them, or none when the body is older than market.Instrument.
     if (size < 16)
@@ -639,7 +715,7 @@ FBE_INLINE bool VBody<::everything::ImportedBase>::verify(D& d, std::size_t body
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::ImportedBase>::cost, 0, "everything.ImportedBase", body))
+    if (!FBE::detail::charge_older<::everything::ImportedBase>(d, body, size))
         return false;
     if (size < 16)
         return true;
@@ -669,7 +745,7 @@ FBE_INLINE bool VBody<::everything::Note>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::everything::Note>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value)
 {
-    if (!d.charge_older(VBody<::everything::Note>::cost, 0, "everything.Note", body))
+    if (!FBE::detail::charge_older<::everything::Note>(d, body, size))
         return false;
     if (size < 12)
         value.text = "hi \"there\"\012";
@@ -691,7 +767,7 @@ FBE_INLINE bool VBody<::everything::Note>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::Note>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Note>::cost, 0, "everything.Note", body))
+    if (!FBE::detail::charge_older<::everything::Note>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -723,7 +799,7 @@ FBE_INLINE bool VBody<::everything::Quiet>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::everything::Quiet>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value)
 {
-    if (!d.charge_older(VBody<::everything::Quiet>::cost, 0, "everything.Quiet", body))
+    if (!FBE::detail::charge_older<::everything::Quiet>(d, body, size))
         return false;
     if (size < 12)
         value.password = {};
@@ -749,7 +825,7 @@ FBE_INLINE bool VBody<::everything::Quiet>::verify(D& d, std::size_t body, uint3
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::Quiet>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Quiet>::cost, 0, "everything.Quiet", body))
+    if (!FBE::detail::charge_older<::everything::Quiet>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -981,28 +1057,7 @@ inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "everything.Everything.id"}, {13, "everything.Everything.f1"}, {14, "everything.Everything.f2"},
-        {15, "everything.Everything.f3"}, {19, "everything.Everything.f4"}, {20, "everything.Everything.f5"},
-        {21, "everything.Everything.f6"}, {23, "everything.Everything.f7"}, {25, "everything.Everything.f8"},
-        {29, "everything.Everything.f9"}, {33, "everything.Everything.f10"}, {41, "everything.Everything.f11"},
-        {49, "everything.Everything.f12"}, {53, "everything.Everything.f13"}, {61, "everything.Everything.f14"},
-        {77, "everything.Everything.f15"}, {93, "everything.Everything.f16"}, {97, "everything.Everything.f17"},
-        {105, "everything.Everything.f18"}, {113, "everything.Everything.f19"}, {129, "everything.Everything.f20"},
-        {145, "everything.Everything.f21"}, {161, "everything.Everything.f22"}, {177, "everything.Everything.f23"},
-        {181, "everything.Everything.f24"}, {182, "everything.Everything.f25"}, {183, "everything.Everything.f26"},
-        {184, "everything.Everything.f27"}, {192, "everything.Everything.f28"}, {196, "everything.Everything.f29"},
-        {200, "everything.Everything.f30"}, {205, "everything.Everything.f31"}, {210, "everything.Everything.f32"},
-        {215, "everything.Everything.f33"}, {220, "everything.Everything.f34"}, {225, "everything.Everything.f35"},
-        {237, "everything.Everything.f36"}, {247, "everything.Everything.f37"}, {251, "everything.Everything.f38"},
-        {255, "everything.Everything.f39"}, {259, "everything.Everything.f40"}, {263, "everything.Everything.f41"},
-        {267, "everything.Everything.f42"}, {271, "everything.Everything.f43"}, {275, "everything.Everything.f44"},
-        {279, "everything.Everything.f45"}, {283, "everything.Everything.f46"}, {288, "everything.Everything.f47"},
-        {289, "everything.Everything.f47Reset"}, {294, "everything.Everything.f48"},
-        {298, "everything.Everything.f49"}, {302, "everything.Everything.f50"}, {306, "everything.Everything.f51"},
-        {310, "everything.Everything.f52"},
-    };
-    if (!d.charge_older(VBody<::everything::Everything>::cost, (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::everything::Everything>(d, body, size))
         return false;
     if (size < 12)
         value.id = 42;
@@ -1288,28 +1343,7 @@ inline bool VBody<::everything::Everything>::verify(D& d, std::size_t body, uint
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::Everything>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "everything.Everything.id"}, {13, "everything.Everything.f1"}, {14, "everything.Everything.f2"},
-        {15, "everything.Everything.f3"}, {19, "everything.Everything.f4"}, {20, "everything.Everything.f5"},
-        {21, "everything.Everything.f6"}, {23, "everything.Everything.f7"}, {25, "everything.Everything.f8"},
-        {29, "everything.Everything.f9"}, {33, "everything.Everything.f10"}, {41, "everything.Everything.f11"},
-        {49, "everything.Everything.f12"}, {53, "everything.Everything.f13"}, {61, "everything.Everything.f14"},
-        {77, "everything.Everything.f15"}, {93, "everything.Everything.f16"}, {97, "everything.Everything.f17"},
-        {105, "everything.Everything.f18"}, {113, "everything.Everything.f19"}, {129, "everything.Everything.f20"},
-        {145, "everything.Everything.f21"}, {161, "everything.Everything.f22"}, {177, "everything.Everything.f23"},
-        {181, "everything.Everything.f24"}, {182, "everything.Everything.f25"}, {183, "everything.Everything.f26"},
-        {184, "everything.Everything.f27"}, {192, "everything.Everything.f28"}, {196, "everything.Everything.f29"},
-        {200, "everything.Everything.f30"}, {205, "everything.Everything.f31"}, {210, "everything.Everything.f32"},
-        {215, "everything.Everything.f33"}, {220, "everything.Everything.f34"}, {225, "everything.Everything.f35"},
-        {237, "everything.Everything.f36"}, {247, "everything.Everything.f37"}, {251, "everything.Everything.f38"},
-        {255, "everything.Everything.f39"}, {259, "everything.Everything.f40"}, {263, "everything.Everything.f41"},
-        {267, "everything.Everything.f42"}, {271, "everything.Everything.f43"}, {275, "everything.Everything.f44"},
-        {279, "everything.Everything.f45"}, {283, "everything.Everything.f46"}, {288, "everything.Everything.f47"},
-        {289, "everything.Everything.f47Reset"}, {294, "everything.Everything.f48"},
-        {298, "everything.Everything.f49"}, {302, "everything.Everything.f50"}, {306, "everything.Everything.f51"},
-        {310, "everything.Everything.f52"},
-    };
-    if (!d.charge_older(VBody<::everything::Everything>::cost, (size < 196 ? 4u : 0u) + (size < 200 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::everything::Everything>(d, body, size))
         return false;
     if (size < 77)
         return true;
@@ -1445,10 +1479,7 @@ FBE_INLINE bool VBody<::everything::PlaceOrder>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {24, "everything.PlaceOrder.id"}, {28, "everything.PlaceOrder.instrument"},
-    };
-    if (!d.charge_older(VBody<::everything::PlaceOrder>::cost, (size < 28 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::everything::PlaceOrder>(d, body, size))
         return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
@@ -1474,10 +1505,7 @@ FBE_INLINE bool VBody<::everything::PlaceOrder>::verify(D& d, std::size_t body, 
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {24, "everything.PlaceOrder.id"}, {28, "everything.PlaceOrder.instrument"},
-    };
-    if (!d.charge_older(VBody<::everything::PlaceOrder>::cost, (size < 28 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::everything::PlaceOrder>(d, body, size))
         return false;
     if (size < 28)
         return true;
@@ -1506,7 +1534,7 @@ FBE_INLINE bool VBody<::everything::Accepted>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Accepted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value)
 {
-    if (!d.charge_older(VBody<::everything::Accepted>::cost, 0, "everything.Accepted", body))
+    if (!FBE::detail::charge_older<::everything::Accepted>(d, body, size))
         return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
@@ -1524,9 +1552,9 @@ FBE_INLINE bool VBody<::everything::Accepted>::verify(D& d, std::size_t body, ui
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Accepted>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Accepted>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Accepted>::cost, 0, "everything.Accepted", body))
+    if (!FBE::detail::charge_older<::everything::Accepted>(d, body, size))
         return false;
     return true;
 }
@@ -1554,7 +1582,7 @@ FBE_INLINE bool VBody<::everything::Rejected>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Rejected>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value)
 {
-    if (!d.charge_older(VBody<::everything::Rejected>::cost, 0, "everything.Rejected", body))
+    if (!FBE::detail::charge_older<::everything::Rejected>(d, body, size))
         return false;
     if (size < 24)
         value.id = FBE::uuid_t::sequential();
@@ -1580,7 +1608,7 @@ FBE_INLINE bool VBody<::everything::Rejected>::verify(D& d, std::size_t body, ui
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::Rejected>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Rejected>::cost, 0, "everything.Rejected", body))
+    if (!FBE::detail::charge_older<::everything::Rejected>(d, body, size))
         return false;
     if (size < 28)
         return true;
@@ -1609,7 +1637,7 @@ FBE_INLINE bool VBody<::everything::Ping>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::everything::Ping>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value)
 {
-    if (!d.charge_older(VBody<::everything::Ping>::cost, 0, "everything.Ping", body))
+    if (!FBE::detail::charge_older<::everything::Ping>(d, body, size))
         return false;
     if (size < 16)
         value.sequence = {};
@@ -1627,9 +1655,9 @@ FBE_INLINE bool VBody<::everything::Ping>::verify(D& d, std::size_t body, uint32
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Ping>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::Ping>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Ping>::cost, 0, "everything.Ping", body))
+    if (!FBE::detail::charge_older<::everything::Ping>(d, body, size))
         return false;
     return true;
 }
@@ -1661,7 +1689,7 @@ FBE_INLINE bool VBody<::everything::FixedKeywords>::read(Decoder& d, std::size_t
 
 FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value)
 {
-    if (!d.charge_older(VBody<::everything::FixedKeywords>::cost, 0, "everything.FixedKeywords", body))
+    if (!FBE::detail::charge_older<::everything::FixedKeywords>(d, body, size))
         return false;
     if (size < 12)
         value.new_ = {};
@@ -1687,9 +1715,9 @@ FBE_INLINE bool VBody<::everything::FixedKeywords>::verify(D& d, std::size_t bod
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::FixedKeywords>::cost, 0, "everything.FixedKeywords", body))
+    if (!FBE::detail::charge_older<::everything::FixedKeywords>(d, body, size))
         return false;
     return true;
 }
@@ -1740,7 +1768,7 @@ FBE_INLINE bool VBody<::everything::Keywords>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::everything::Keywords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value)
 {
-    if (!d.charge_older(VBody<::everything::Keywords>::cost, 0, "everything.Keywords", body))
+    if (!FBE::detail::charge_older<::everything::Keywords>(d, body, size))
         return false;
     if (size < 12)
         value.new_ = {};
@@ -1798,7 +1826,7 @@ FBE_INLINE bool VBody<::everything::Keywords>::verify(D& d, std::size_t body, ui
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::Keywords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Keywords>::cost, 0, "everything.Keywords", body))
+    if (!FBE::detail::charge_older<::everything::Keywords>(d, body, size))
         return false;
     if (size < 16)
         return true;
@@ -1842,7 +1870,7 @@ FBE_INLINE bool VBody<::everything::Route>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::everything::Route>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value)
 {
-    if (!d.charge_older(VBody<::everything::Route>::cost, 0, "everything.Route", body))
+    if (!FBE::detail::charge_older<::everything::Route>(d, body, size))
         return false;
     if (size < 12)
         value.venue = {};
@@ -1872,7 +1900,7 @@ FBE_INLINE bool VBody<::everything::Route>::verify(D& d, std::size_t body, uint3
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::Route>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Route>::cost, 0, "everything.Route", body))
+    if (!FBE::detail::charge_older<::everything::Route>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -1910,7 +1938,7 @@ FBE_INLINE bool VBody<::everything::Routes>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::everything::Routes>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value)
 {
-    if (!d.charge_older(VBody<::everything::Routes>::cost, 0, "everything.Routes", body))
+    if (!FBE::detail::charge_older<::everything::Routes>(d, body, size))
         return false;
     if (size < 12)
         value.routes = {};
@@ -1944,7 +1972,7 @@ FBE_INLINE bool VBody<::everything::Routes>::verify(D& d, std::size_t body, uint
 template <class D>
 FBE_NOINLINE inline bool VBody<::everything::Routes>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::everything::Routes>::cost, 0, "everything.Routes", body))
+    if (!FBE::detail::charge_older<::everything::Routes>(d, body, size))
         return false;
     if (size < 12)
         return true;

@@ -43,6 +43,9 @@ struct VBody<::hostile::Empties>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "hostile.Empties"},
+    };
 };
 
 // hostile.Wide: type 3, body 4000008 bytes
@@ -62,6 +65,9 @@ struct VBody<::hostile::Wide>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {4000008, 0, "hostile.Wide"},
+    };
 };
 
 // hostile.Wides: type 4, body 12 bytes
@@ -81,6 +87,9 @@ struct VBody<::hostile::Wides>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "hostile.Wides"},
+    };
 };
 
 // hostile.Holder: type 5, body 21 bytes
@@ -100,6 +109,9 @@ struct VBody<::hostile::Holder>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 4000000, "hostile.Holder.wide"}, {17, 0, "hostile.Holder.maybe"}, {21, 0, "hostile.Holder.byId"},
+    };
 };
 
 inline std::size_t VBody<::hostile::Empty>::extra(const ::hostile::Empty& /*value*/) noexcept
@@ -143,7 +155,7 @@ FBE_INLINE bool VBody<::hostile::Empties>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::hostile::Empties>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value)
 {
-    if (!d.charge_older(VBody<::hostile::Empties>::cost, 0, "hostile.Empties", body))
+    if (!FBE::detail::charge_older<::hostile::Empties>(d, body, size))
         return false;
     if (size < 12)
         value.items = {};
@@ -165,7 +177,7 @@ FBE_INLINE bool VBody<::hostile::Empties>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::hostile::Empties>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::hostile::Empties>::cost, 0, "hostile.Empties", body))
+    if (!FBE::detail::charge_older<::hostile::Empties>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -195,7 +207,7 @@ FBE_INLINE bool VBody<::hostile::Wide>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::hostile::Wide>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value)
 {
-    if (!d.charge_older(VBody<::hostile::Wide>::cost, 0, "hostile.Wide", body))
+    if (!FBE::detail::charge_older<::hostile::Wide>(d, body, size))
         return false;
     if (size < 4000008)
         FBE::detail::assign_default(value.values);
@@ -213,9 +225,9 @@ FBE_INLINE bool VBody<::hostile::Wide>::verify(D& d, std::size_t body, uint32_t 
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::hostile::Wide>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::hostile::Wide>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::hostile::Wide>::cost, 0, "hostile.Wide", body))
+    if (!FBE::detail::charge_older<::hostile::Wide>(d, body, size))
         return false;
     return true;
 }
@@ -241,7 +253,7 @@ FBE_INLINE bool VBody<::hostile::Wides>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::hostile::Wides>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value)
 {
-    if (!d.charge_older(VBody<::hostile::Wides>::cost, 0, "hostile.Wides", body))
+    if (!FBE::detail::charge_older<::hostile::Wides>(d, body, size))
         return false;
     if (size < 12)
         value.items = {};
@@ -263,7 +275,7 @@ FBE_INLINE bool VBody<::hostile::Wides>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::hostile::Wides>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::hostile::Wides>::cost, 0, "hostile.Wides", body))
+    if (!FBE::detail::charge_older<::hostile::Wides>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -301,10 +313,7 @@ FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::hostile::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "hostile.Holder.wide"}, {17, "hostile.Holder.maybe"}, {21, "hostile.Holder.byId"},
-    };
-    if (!d.charge_older(VBody<::hostile::Holder>::cost, (size < 12 ? 4000000u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::hostile::Holder>(d, body, size))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.wide);
@@ -338,10 +347,7 @@ FBE_INLINE bool VBody<::hostile::Holder>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::hostile::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "hostile.Holder.wide"}, {17, "hostile.Holder.maybe"}, {21, "hostile.Holder.byId"},
-    };
-    if (!d.charge_older(VBody<::hostile::Holder>::cost, (size < 12 ? 4000000u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::hostile::Holder>(d, body, size))
         return false;
     if (size < 12)
         return true;

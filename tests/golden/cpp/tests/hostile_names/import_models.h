@@ -28,6 +28,9 @@ struct VBody<::import::Order>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {20, 0, "import.Order"},
+    };
 };
 
 // import.CppWords: type 2, body 703 bytes
@@ -47,6 +50,9 @@ struct VBody<::import::CppWords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {703, 0, "import.CppWords"},
+    };
 };
 
 // import.PythonWords: type 3, body 275 bytes
@@ -66,6 +72,9 @@ struct VBody<::import::PythonWords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {275, 0, "import.PythonWords"},
+    };
 };
 
 // import.GoWords: type 4, body 234 bytes
@@ -85,6 +94,9 @@ struct VBody<::import::GoWords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {234, 0, "import.GoWords"},
+    };
 };
 
 // import.JavaWords: type 5, body 210 bytes
@@ -104,6 +116,9 @@ struct VBody<::import::JavaWords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {210, 0, "import.JavaWords"},
+    };
 };
 
 // import.KotlinWords: type 6, body 243 bytes
@@ -123,6 +138,9 @@ struct VBody<::import::KotlinWords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {243, 0, "import.KotlinWords"},
+    };
 };
 
 // import.JsWords: type 7, body 259 bytes
@@ -142,6 +160,9 @@ struct VBody<::import::JsWords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {259, 0, "import.JsWords"},
+    };
 };
 
 // import.RustWords: type 8, body 223 bytes
@@ -161,6 +182,9 @@ struct VBody<::import::RustWords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {223, 0, "import.RustWords"},
+    };
 };
 
 // import.CSharpWords: type 9, body 178 bytes
@@ -180,6 +204,9 @@ struct VBody<::import::CSharpWords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {178, 0, "import.CSharpWords"},
+    };
 };
 
 // import.RubyWords: type 10, body 118 bytes
@@ -199,6 +226,9 @@ struct VBody<::import::RubyWords>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {118, 0, "import.RubyWords"},
+    };
 };
 
 // import.CppMembers: type 11, body 64 bytes
@@ -218,6 +248,9 @@ struct VBody<::import::CppMembers>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {64, 0, "import.CppMembers"},
+    };
 };
 
 // import.PythonMembers: type 12, body 112 bytes
@@ -237,6 +270,9 @@ struct VBody<::import::PythonMembers>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {112, 0, "import.PythonMembers"},
+    };
 };
 
 // import.GoMembers: type 13, body 153 bytes
@@ -256,6 +292,9 @@ struct VBody<::import::GoMembers>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {153, 0, "import.GoMembers"},
+    };
 };
 
 // import.JvmMembers: type 14, body 161 bytes
@@ -275,6 +314,9 @@ struct VBody<::import::JvmMembers>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {161, 0, "import.JvmMembers"},
+    };
 };
 
 // import.JsMembers: type 15, body 23 bytes
@@ -294,6 +336,9 @@ struct VBody<::import::JsMembers>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {23, 0, "import.JsMembers"},
+    };
 };
 
 // import.RuntimeNames: type 16, body 170 bytes
@@ -313,6 +358,9 @@ struct VBody<::import::RuntimeNames>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {170, 0, "import.RuntimeNames"},
+    };
 };
 
 // import.class: type 17, body 12 bytes
@@ -332,6 +380,9 @@ struct VBody<::import::class_>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.class"},
+    };
 };
 
 // import.Object: type 18, body 12 bytes
@@ -351,6 +402,9 @@ struct VBody<::import::Object>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Object"},
+    };
 };
 
 // import.String: type 19, body 12 bytes
@@ -370,6 +424,9 @@ struct VBody<::import::String>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::String& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.String"},
+    };
 };
 
 // import.List: type 20, body 12 bytes
@@ -389,6 +446,9 @@ struct VBody<::import::List>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::List& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.List"},
+    };
 };
 
 // import.Map: type 21, body 12 bytes
@@ -408,6 +468,9 @@ struct VBody<::import::Map>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Map"},
+    };
 };
 
 // import.Model: type 22, body 12 bytes
@@ -427,6 +490,9 @@ struct VBody<::import::Model>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Model"},
+    };
 };
 
 // import.FinalModel: type 23, body 12 bytes
@@ -446,6 +512,9 @@ struct VBody<::import::FinalModel>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.FinalModel"},
+    };
 };
 
 // import.Buffer: type 24, body 12 bytes
@@ -465,6 +534,9 @@ struct VBody<::import::Buffer>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Buffer"},
+    };
 };
 
 // import.Reader: type 25, body 12 bytes
@@ -484,6 +556,9 @@ struct VBody<::import::Reader>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Reader"},
+    };
 };
 
 // import.Writer: type 26, body 12 bytes
@@ -503,6 +578,9 @@ struct VBody<::import::Writer>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Writer"},
+    };
 };
 
 // import.Limits: type 27, body 12 bytes
@@ -522,6 +600,9 @@ struct VBody<::import::Limits>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Limits"},
+    };
 };
 
 // import.DecodeError: type 28, body 12 bytes
@@ -541,6 +622,9 @@ struct VBody<::import::DecodeError>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.DecodeError"},
+    };
 };
 
 // import.DecodeException: type 29, body 12 bytes
@@ -560,6 +644,9 @@ struct VBody<::import::DecodeException>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.DecodeException"},
+    };
 };
 
 // import.Decimal: type 30, body 12 bytes
@@ -579,6 +666,9 @@ struct VBody<::import::Decimal>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Decimal"},
+    };
 };
 
 // import.Uuid: type 31, body 12 bytes
@@ -598,6 +688,9 @@ struct VBody<::import::Uuid>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Uuid"},
+    };
 };
 
 // import.UUID: type 32, body 12 bytes
@@ -617,6 +710,9 @@ struct VBody<::import::UUID>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.UUID"},
+    };
 };
 
 // import.Timestamp: type 33, body 12 bytes
@@ -636,6 +732,9 @@ struct VBody<::import::Timestamp>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Timestamp"},
+    };
 };
 
 // import.Sender: type 34, body 12 bytes
@@ -655,6 +754,9 @@ struct VBody<::import::Sender>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Sender"},
+    };
 };
 
 // import.Receiver: type 35, body 12 bytes
@@ -674,6 +776,9 @@ struct VBody<::import::Receiver>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Receiver"},
+    };
 };
 
 // import.Client: type 36, body 12 bytes
@@ -693,6 +798,9 @@ struct VBody<::import::Client>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Client"},
+    };
 };
 
 // import.Proxy: type 37, body 12 bytes
@@ -712,6 +820,9 @@ struct VBody<::import::Proxy>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Proxy"},
+    };
 };
 
 // import.Handler: type 38, body 12 bytes
@@ -731,6 +842,9 @@ struct VBody<::import::Handler>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Handler"},
+    };
 };
 
 // import.fbe: type 39, body 12 bytes
@@ -750,6 +864,9 @@ struct VBody<::import::fbe>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.fbe"},
+    };
 };
 
 // import.FBE: type 40, body 12 bytes
@@ -769,6 +886,9 @@ struct VBody<::import::FBE_>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.FBE"},
+    };
 };
 
 // import.std: type 41, body 12 bytes
@@ -788,6 +908,9 @@ struct VBody<::import::std_>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.std"},
+    };
 };
 
 // import.Companion: type 42, body 12 bytes
@@ -807,6 +930,9 @@ struct VBody<::import::Companion>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Companion"},
+    };
 };
 
 // import.Any: type 43, body 12 bytes
@@ -826,6 +952,9 @@ struct VBody<::import::Any>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Any"},
+    };
 };
 
 // import.Self: type 44, body 12 bytes
@@ -845,6 +974,9 @@ struct VBody<::import::Self>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Self"},
+    };
 };
 
 // import.self: type 45, body 12 bytes
@@ -864,6 +996,9 @@ struct VBody<::import::self>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::self& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.self"},
+    };
 };
 
 // import.None: type 46, body 12 bytes
@@ -883,6 +1018,9 @@ struct VBody<::import::None>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::None& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.None"},
+    };
 };
 
 // import.Option: type 47, body 12 bytes
@@ -902,6 +1040,9 @@ struct VBody<::import::Option>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Option"},
+    };
 };
 
 // import.Result: type 48, body 12 bytes
@@ -921,6 +1062,9 @@ struct VBody<::import::Result>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Result"},
+    };
 };
 
 // import.Vec: type 49, body 12 bytes
@@ -940,6 +1084,9 @@ struct VBody<::import::Vec>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Vec"},
+    };
 };
 
 // import.Box: type 50, body 12 bytes
@@ -959,6 +1106,9 @@ struct VBody<::import::Box>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Box"},
+    };
 };
 
 // import.Error: type 51, body 12 bytes
@@ -978,6 +1128,9 @@ struct VBody<::import::Error>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Error"},
+    };
 };
 
 // import.Exception: type 52, body 12 bytes
@@ -997,6 +1150,9 @@ struct VBody<::import::Exception>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Exception"},
+    };
 };
 
 // import.Text: type 53, body 12 bytes
@@ -1016,6 +1172,9 @@ struct VBody<::import::Text>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Text"},
+    };
 };
 
 // import.JsonWriter: type 54, body 12 bytes
@@ -1035,6 +1194,9 @@ struct VBody<::import::JsonWriter>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.JsonWriter"},
+    };
 };
 
 // import.int32_t: type 55, body 12 bytes
@@ -1054,6 +1216,9 @@ struct VBody<::import::int32_t_>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.int32_t"},
+    };
 };
 
 // import.size_t: type 56, body 12 bytes
@@ -1073,6 +1238,9 @@ struct VBody<::import::size_t_>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.size_t"},
+    };
 };
 
 // import.list: type 57, body 12 bytes
@@ -1092,6 +1260,9 @@ struct VBody<::import::list>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::list& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.list"},
+    };
 };
 
 // import.object: type 58, body 12 bytes
@@ -1111,6 +1282,9 @@ struct VBody<::import::object>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::object& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.object"},
+    };
 };
 
 // import.v: type 59, body 12 bytes
@@ -1130,6 +1304,9 @@ struct VBody<::import::v>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::v& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.v"},
+    };
 };
 
 // import.r: type 60, body 12 bytes
@@ -1149,6 +1326,9 @@ struct VBody<::import::r>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::r& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.r"},
+    };
 };
 
 // import.w: type 61, body 12 bytes
@@ -1168,6 +1348,9 @@ struct VBody<::import::w>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::w& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.w"},
+    };
 };
 
 // import.SideBuy: type 62, body 12 bytes
@@ -1187,6 +1370,9 @@ struct VBody<::import::SideBuy>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.SideBuy"},
+    };
 };
 
 // import.OrderKey: type 63, body 12 bytes
@@ -1206,6 +1392,9 @@ struct VBody<::import::OrderKey>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.OrderKey"},
+    };
 };
 
 // import.textOfside: type 64, body 12 bytes
@@ -1225,6 +1414,9 @@ struct VBody<::import::textOfside>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.textOfside"},
+    };
 };
 
 // import.DECIMAL_1: type 65, body 12 bytes
@@ -1244,6 +1436,9 @@ struct VBody<::import::DECIMAL_1>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.DECIMAL_1"},
+    };
 };
 
 // import.OrderModel: type 66, body 12 bytes
@@ -1263,6 +1458,9 @@ struct VBody<::import::OrderModel>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.OrderModel"},
+    };
 };
 
 // import.OrderFinal: type 67, body 12 bytes
@@ -1282,6 +1480,9 @@ struct VBody<::import::OrderFinal>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.OrderFinal"},
+    };
 };
 
 // import.NewOrder: type 68, body 12 bytes
@@ -1301,6 +1502,9 @@ struct VBody<::import::NewOrder>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.NewOrder"},
+    };
 };
 
 // import.VerifyFBEOrder: type 69, body 12 bytes
@@ -1320,6 +1524,9 @@ struct VBody<::import::VerifyFBEOrder>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.VerifyFBEOrder"},
+    };
 };
 
 // import.fbe_vr_Order: type 70, body 12 bytes
@@ -1339,6 +1546,9 @@ struct VBody<::import::fbe_vr_Order>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.fbe_vr_Order"},
+    };
 };
 
 // import.e1: type 71, body 12 bytes
@@ -1358,6 +1568,9 @@ struct VBody<::import::e1>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.e1"},
+    };
 };
 
 // import.i2: type 72, body 12 bytes
@@ -1377,6 +1590,9 @@ struct VBody<::import::i2>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.i2"},
+    };
 };
 
 // import.o3: type 73, body 12 bytes
@@ -1396,6 +1612,9 @@ struct VBody<::import::o3>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.o3"},
+    };
 };
 
 // import.Fbe: type 74, body 12 bytes
@@ -1415,6 +1634,9 @@ struct VBody<::import::Fbe>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.Fbe"},
+    };
 };
 
 // import.FINGERPRINT: type 75, body 12 bytes
@@ -1434,6 +1656,9 @@ struct VBody<::import::FINGERPRINT>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.FINGERPRINT"},
+    };
 };
 
 // import.FBE_FINGERPRINT: type 76, body 12 bytes
@@ -1453,6 +1678,9 @@ struct VBody<::import::FBE_FINGERPRINT>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.FBE_FINGERPRINT"},
+    };
 };
 
 // import.FBEFingerprint: type 77, body 12 bytes
@@ -1472,6 +1700,9 @@ struct VBody<::import::FBEFingerprint>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.FBEFingerprint"},
+    };
 };
 
 // import.Case: type 78, body 40 bytes
@@ -1491,6 +1722,9 @@ struct VBody<::import::Case>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {40, 0, "import.Case"},
+    };
 };
 
 // import.Imported: type 79, body 14 bytes
@@ -1510,6 +1744,9 @@ struct VBody<::import::Imported>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {9, 0, "import.Imported.market"}, {13, 8, "import.Imported.org"}, {14, 0, "import.Imported.example"},
+    };
 };
 
 // import.symbol: type 80, body 12 bytes
@@ -1529,6 +1766,9 @@ struct VBody<::import::symbol>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 0, "import.symbol"},
+    };
 };
 
 // import.Listed: type 81, body 24 bytes
@@ -1548,6 +1788,9 @@ struct VBody<::import::Listed>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "import.Listed.symbol"}, {20, 0, "import.Listed.precision"}, {24, 4, "import.Listed.ticker"},
+    };
 };
 
 // import.Derived: type 82, body 26 bytes
@@ -1567,6 +1810,9 @@ struct VBody<::import::Derived>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {26, 0, "import.Derived"},
+    };
 };
 
 // import.Hostile: type 83, body 336 bytes
@@ -1586,6 +1832,40 @@ struct VBody<::import::Hostile>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {12, 12, "import.Hostile.Order"}, {16, 619, "import.Hostile.CppWords"},
+        {20, 239, "import.Hostile.PythonWords"}, {24, 202, "import.Hostile.GoWords"},
+        {28, 182, "import.Hostile.JavaWords"}, {32, 207, "import.Hostile.KotlinWords"},
+        {36, 223, "import.Hostile.JsWords"}, {40, 195, "import.Hostile.RustWords"},
+        {44, 150, "import.Hostile.CSharpWords"}, {48, 98, "import.Hostile.RubyWords"},
+        {52, 48, "import.Hostile.CppMembers"}, {56, 96, "import.Hostile.PythonMembers"},
+        {60, 129, "import.Hostile.GoMembers"}, {64, 137, "import.Hostile.JvmMembers"},
+        {68, 11, "import.Hostile.JsMembers"}, {72, 142, "import.Hostile.RuntimeNames"},
+        {76, 4, "import.Hostile.class"}, {80, 4, "import.Hostile.Object"}, {84, 4, "import.Hostile.String"},
+        {88, 4, "import.Hostile.List"}, {92, 4, "import.Hostile.Map"}, {96, 4, "import.Hostile.Model"},
+        {100, 4, "import.Hostile.FinalModel"}, {104, 4, "import.Hostile.Buffer"}, {108, 4, "import.Hostile.Reader"},
+        {112, 4, "import.Hostile.Writer"}, {116, 4, "import.Hostile.Limits"}, {120, 4, "import.Hostile.DecodeError"},
+        {124, 4, "import.Hostile.DecodeException"}, {128, 4, "import.Hostile.Decimal"},
+        {132, 4, "import.Hostile.Uuid"}, {136, 4, "import.Hostile.UUID"}, {140, 4, "import.Hostile.Timestamp"},
+        {144, 4, "import.Hostile.Sender"}, {148, 4, "import.Hostile.Receiver"}, {152, 4, "import.Hostile.Client"},
+        {156, 4, "import.Hostile.Proxy"}, {160, 4, "import.Hostile.Handler"}, {164, 4, "import.Hostile.fbe"},
+        {168, 4, "import.Hostile.FBE"}, {172, 4, "import.Hostile.std"}, {176, 4, "import.Hostile.Companion"},
+        {180, 4, "import.Hostile.Any"}, {184, 4, "import.Hostile.Self"}, {188, 4, "import.Hostile.self"},
+        {192, 4, "import.Hostile.None"}, {196, 4, "import.Hostile.Option"}, {200, 4, "import.Hostile.Result"},
+        {204, 4, "import.Hostile.Vec"}, {208, 4, "import.Hostile.Box"}, {212, 4, "import.Hostile.Error"},
+        {216, 4, "import.Hostile.Exception"}, {220, 4, "import.Hostile.Text"}, {224, 4, "import.Hostile.JsonWriter"},
+        {228, 4, "import.Hostile.int32_t"}, {232, 4, "import.Hostile.size_t"}, {236, 4, "import.Hostile.list"},
+        {240, 4, "import.Hostile.object"}, {244, 4, "import.Hostile.v"}, {248, 4, "import.Hostile.r"},
+        {252, 4, "import.Hostile.w"}, {256, 4, "import.Hostile.SideBuy"}, {260, 4, "import.Hostile.OrderKey"},
+        {264, 4, "import.Hostile.textOfside"}, {268, 4, "import.Hostile.DECIMAL_1"},
+        {272, 4, "import.Hostile.OrderModel"}, {276, 4, "import.Hostile.OrderFinal"},
+        {280, 4, "import.Hostile.NewOrder"}, {284, 4, "import.Hostile.VerifyFBEOrder"},
+        {288, 4, "import.Hostile.fbe_vr_Order"}, {292, 4, "import.Hostile.e1"}, {296, 4, "import.Hostile.i2"},
+        {300, 4, "import.Hostile.o3"}, {304, 4, "import.Hostile.Fbe"}, {308, 4, "import.Hostile.FINGERPRINT"},
+        {312, 4, "import.Hostile.FBE_FINGERPRINT"}, {316, 4, "import.Hostile.FBEFingerprint"},
+        {320, 32, "import.Hostile.Case"}, {324, 10, "import.Hostile.Imported"}, {328, 18, "import.Hostile.Derived"},
+        {332, 16, "import.Hostile.Listed"}, {336, 0, "import.Hostile.Letters"},
+    };
 };
 
 inline std::size_t VBody<::import::Order>::extra(const ::import::Order& /*value*/) noexcept
@@ -1615,7 +1895,7 @@ FBE_INLINE bool VBody<::import::Order>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::import::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value)
 {
-    if (!d.charge_older(VBody<::import::Order>::cost, 0, "import.Order", body))
+    if (!FBE::detail::charge_older<::import::Order>(d, body, size))
         return false;
     if (size < 12)
         value.side = {};
@@ -1641,9 +1921,9 @@ FBE_INLINE bool VBody<::import::Order>::verify(D& d, std::size_t body, uint32_t 
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Order>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Order>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Order>::cost, 0, "import.Order", body))
+    if (!FBE::detail::charge_older<::import::Order>(d, body, size))
         return false;
     return true;
 }
@@ -2054,7 +2334,7 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::CppWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value)
 {
-    if (!d.charge_older(VBody<::import::CppWords>::cost, 0, "import.CppWords", body))
+    if (!FBE::detail::charge_older<::import::CppWords>(d, body, size))
         return false;
     if (size < 10)
         value.alignas_ = ::import::Word::alignas_;
@@ -2630,7 +2910,7 @@ inline bool VBody<::import::CppWords>::verify(D& d, std::size_t body, uint32_t s
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::CppWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::CppWords>::cost, 0, "import.CppWords", body))
+    if (!FBE::detail::charge_older<::import::CppWords>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -3004,7 +3284,7 @@ inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::PythonWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value)
 {
-    if (!d.charge_older(VBody<::import::PythonWords>::cost, 0, "import.PythonWords", body))
+    if (!FBE::detail::charge_older<::import::PythonWords>(d, body, size))
         return false;
     if (size < 10)
         value.False = ::import::Word::False;
@@ -3238,7 +3518,7 @@ inline bool VBody<::import::PythonWords>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::PythonWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::PythonWords>::cost, 0, "import.PythonWords", body))
+    if (!FBE::detail::charge_older<::import::PythonWords>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -3464,7 +3744,7 @@ FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::GoWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value)
 {
-    if (!d.charge_older(VBody<::import::GoWords>::cost, 0, "import.GoWords", body))
+    if (!FBE::detail::charge_older<::import::GoWords>(d, body, size))
         return false;
     if (size < 10)
         value.chan = ::import::Word::chan;
@@ -3664,7 +3944,7 @@ FBE_INLINE bool VBody<::import::GoWords>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::GoWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::GoWords>::cost, 0, "import.GoWords", body))
+    if (!FBE::detail::charge_older<::import::GoWords>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -3858,7 +4138,7 @@ FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::JavaWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value)
 {
-    if (!d.charge_older(VBody<::import::JavaWords>::cost, 0, "import.JavaWords", body))
+    if (!FBE::detail::charge_older<::import::JavaWords>(d, body, size))
         return false;
     if (size < 10)
         value.abstract = ::import::Word::abstract;
@@ -4032,7 +4312,7 @@ FBE_INLINE bool VBody<::import::JavaWords>::verify(D& d, std::size_t body, uint3
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::JavaWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::JavaWords>::cost, 0, "import.JavaWords", body))
+    if (!FBE::detail::charge_older<::import::JavaWords>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -4250,7 +4530,7 @@ inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::KotlinWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value)
 {
-    if (!d.charge_older(VBody<::import::KotlinWords>::cost, 0, "import.KotlinWords", body))
+    if (!FBE::detail::charge_older<::import::KotlinWords>(d, body, size))
         return false;
     if (size < 10)
         value.fun = ::import::Word::fun;
@@ -4462,7 +4742,7 @@ inline bool VBody<::import::KotlinWords>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::KotlinWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::KotlinWords>::cost, 0, "import.KotlinWords", body))
+    if (!FBE::detail::charge_older<::import::KotlinWords>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -4698,7 +4978,7 @@ inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::JsWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value)
 {
-    if (!d.charge_older(VBody<::import::JsWords>::cost, 0, "import.JsWords", body))
+    if (!FBE::detail::charge_older<::import::JsWords>(d, body, size))
         return false;
     if (size < 10)
         value.debugger = ::import::Word::debugger;
@@ -4918,7 +5198,7 @@ inline bool VBody<::import::JsWords>::verify(D& d, std::size_t body, uint32_t si
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::JsWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::JsWords>::cost, 0, "import.JsWords", body))
+    if (!FBE::detail::charge_older<::import::JsWords>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -5130,7 +5410,7 @@ FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::RustWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value)
 {
-    if (!d.charge_older(VBody<::import::RustWords>::cost, 0, "import.RustWords", body))
+    if (!FBE::detail::charge_older<::import::RustWords>(d, body, size))
         return false;
     if (size < 10)
         value.crate = ::import::Word::crate;
@@ -5316,7 +5596,7 @@ FBE_INLINE bool VBody<::import::RustWords>::verify(D& d, std::size_t body, uint3
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::RustWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::RustWords>::cost, 0, "import.RustWords", body))
+    if (!FBE::detail::charge_older<::import::RustWords>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -5501,7 +5781,7 @@ FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::import::CSharpWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value)
 {
-    if (!d.charge_older(VBody<::import::CSharpWords>::cost, 0, "import.CSharpWords", body))
+    if (!FBE::detail::charge_older<::import::CSharpWords>(d, body, size))
         return false;
     if (size < 10)
         value.checked = ::import::Word::checked;
@@ -5665,7 +5945,7 @@ FBE_INLINE bool VBody<::import::CSharpWords>::verify(D& d, std::size_t body, uin
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::CSharpWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::CSharpWords>::cost, 0, "import.CSharpWords", body))
+    if (!FBE::detail::charge_older<::import::CSharpWords>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -5804,7 +6084,7 @@ FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::RubyWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value)
 {
-    if (!d.charge_older(VBody<::import::RubyWords>::cost, 0, "import.RubyWords", body))
+    if (!FBE::detail::charge_older<::import::RubyWords>(d, body, size))
         return false;
     if (size < 10)
         value.BEGIN = ::import::Word::BEGIN;
@@ -5908,7 +6188,7 @@ FBE_INLINE bool VBody<::import::RubyWords>::verify(D& d, std::size_t body, uint3
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::RubyWords>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::RubyWords>::cost, 0, "import.RubyWords", body))
+    if (!FBE::detail::charge_older<::import::RubyWords>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -6000,7 +6280,7 @@ FBE_INLINE bool VBody<::import::CppMembers>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::CppMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value)
 {
-    if (!d.charge_older(VBody<::import::CppMembers>::cost, 0, "import.CppMembers", body))
+    if (!FBE::detail::charge_older<::import::CppMembers>(d, body, size))
         return false;
     if (size < 10)
         value.swap_ = ::import::Word::swap;
@@ -6070,7 +6350,7 @@ FBE_INLINE bool VBody<::import::CppMembers>::verify(D& d, std::size_t body, uint
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::CppMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::CppMembers>::cost, 0, "import.CppMembers", body))
+    if (!FBE::detail::charge_older<::import::CppMembers>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -6166,7 +6446,7 @@ FBE_INLINE bool VBody<::import::PythonMembers>::read(Decoder& d, std::size_t bod
 
 FBE_NOINLINE inline bool VBody<::import::PythonMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value)
 {
-    if (!d.charge_older(VBody<::import::PythonMembers>::cost, 0, "import.PythonMembers", body))
+    if (!FBE::detail::charge_older<::import::PythonMembers>(d, body, size))
         return false;
     if (size < 10)
         value.to_json = ::import::Word::to_json;
@@ -6260,7 +6540,7 @@ FBE_INLINE bool VBody<::import::PythonMembers>::verify(D& d, std::size_t body, u
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::PythonMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::PythonMembers>::cost, 0, "import.PythonMembers", body))
+    if (!FBE::detail::charge_older<::import::PythonMembers>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -6394,7 +6674,7 @@ FBE_INLINE bool VBody<::import::GoMembers>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::GoMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value)
 {
-    if (!d.charge_older(VBody<::import::GoMembers>::cost, 0, "import.GoMembers", body))
+    if (!FBE::detail::charge_older<::import::GoMembers>(d, body, size))
         return false;
     if (size < 10)
         value.FBEKey = ::import::Word::FBEKey;
@@ -6530,7 +6810,7 @@ FBE_INLINE bool VBody<::import::GoMembers>::verify(D& d, std::size_t body, uint3
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::GoMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::GoMembers>::cost, 0, "import.GoMembers", body))
+    if (!FBE::detail::charge_older<::import::GoMembers>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -6679,7 +6959,7 @@ FBE_INLINE bool VBody<::import::JvmMembers>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::JvmMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value)
 {
-    if (!d.charge_older(VBody<::import::JvmMembers>::cost, 0, "import.JvmMembers", body))
+    if (!FBE::detail::charge_older<::import::JvmMembers>(d, body, size))
         return false;
     if (size < 10)
         value.TYPE_ID = ::import::Word::TYPE_ID;
@@ -6819,7 +7099,7 @@ FBE_INLINE bool VBody<::import::JvmMembers>::verify(D& d, std::size_t body, uint
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::JvmMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::JvmMembers>::cost, 0, "import.JvmMembers", body))
+    if (!FBE::detail::charge_older<::import::JvmMembers>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -6895,7 +7175,7 @@ FBE_INLINE bool VBody<::import::JsMembers>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::JsMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value)
 {
-    if (!d.charge_older(VBody<::import::JsMembers>::cost, 0, "import.JsMembers", body))
+    if (!FBE::detail::charge_older<::import::JsMembers>(d, body, size))
         return false;
     if (size < 10)
         value.fbeKey = ::import::Word::fbeKey;
@@ -6931,7 +7211,7 @@ FBE_INLINE bool VBody<::import::JsMembers>::verify(D& d, std::size_t body, uint3
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::JsMembers>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::JsMembers>::cost, 0, "import.JsMembers", body))
+    if (!FBE::detail::charge_older<::import::JsMembers>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -7056,7 +7336,7 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::import::RuntimeNames>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value)
 {
-    if (!d.charge_older(VBody<::import::RuntimeNames>::cost, 0, "import.RuntimeNames", body))
+    if (!FBE::detail::charge_older<::import::RuntimeNames>(d, body, size))
         return false;
     if (size < 10)
         value.Buffer = ::import::Word::Buffer;
@@ -7208,7 +7488,7 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::verify(D& d, std::size_t body, ui
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::RuntimeNames>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::RuntimeNames>::cost, 0, "import.RuntimeNames", body))
+    if (!FBE::detail::charge_older<::import::RuntimeNames>(d, body, size))
         return false;
     if (size < 18)
         return true;
@@ -7281,7 +7561,7 @@ FBE_INLINE bool VBody<::import::class_>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::class_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value)
 {
-    if (!d.charge_older(VBody<::import::class_>::cost, 0, "import.class", body))
+    if (!FBE::detail::charge_older<::import::class_>(d, body, size))
         return false;
     if (size < 12)
         value.class__ = {};
@@ -7299,9 +7579,9 @@ FBE_INLINE bool VBody<::import::class_>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::class_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::class_>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::class_>::cost, 0, "import.class", body))
+    if (!FBE::detail::charge_older<::import::class_>(d, body, size))
         return false;
     return true;
 }
@@ -7326,7 +7606,7 @@ FBE_INLINE bool VBody<::import::Object>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Object>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value)
 {
-    if (!d.charge_older(VBody<::import::Object>::cost, 0, "import.Object", body))
+    if (!FBE::detail::charge_older<::import::Object>(d, body, size))
         return false;
     if (size < 12)
         value.Object_ = {};
@@ -7344,9 +7624,9 @@ FBE_INLINE bool VBody<::import::Object>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Object>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Object>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Object>::cost, 0, "import.Object", body))
+    if (!FBE::detail::charge_older<::import::Object>(d, body, size))
         return false;
     return true;
 }
@@ -7371,7 +7651,7 @@ FBE_INLINE bool VBody<::import::String>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::String>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::String& value)
 {
-    if (!d.charge_older(VBody<::import::String>::cost, 0, "import.String", body))
+    if (!FBE::detail::charge_older<::import::String>(d, body, size))
         return false;
     if (size < 12)
         value.String_ = {};
@@ -7389,9 +7669,9 @@ FBE_INLINE bool VBody<::import::String>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::String>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::String>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::String>::cost, 0, "import.String", body))
+    if (!FBE::detail::charge_older<::import::String>(d, body, size))
         return false;
     return true;
 }
@@ -7416,7 +7696,7 @@ FBE_INLINE bool VBody<::import::List>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::List>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::List& value)
 {
-    if (!d.charge_older(VBody<::import::List>::cost, 0, "import.List", body))
+    if (!FBE::detail::charge_older<::import::List>(d, body, size))
         return false;
     if (size < 12)
         value.List_ = {};
@@ -7434,9 +7714,9 @@ FBE_INLINE bool VBody<::import::List>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::List>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::List>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::List>::cost, 0, "import.List", body))
+    if (!FBE::detail::charge_older<::import::List>(d, body, size))
         return false;
     return true;
 }
@@ -7461,7 +7741,7 @@ FBE_INLINE bool VBody<::import::Map>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Map>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value)
 {
-    if (!d.charge_older(VBody<::import::Map>::cost, 0, "import.Map", body))
+    if (!FBE::detail::charge_older<::import::Map>(d, body, size))
         return false;
     if (size < 12)
         value.Map_ = {};
@@ -7479,9 +7759,9 @@ FBE_INLINE bool VBody<::import::Map>::verify(D& d, std::size_t body, uint32_t si
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Map>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Map>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Map>::cost, 0, "import.Map", body))
+    if (!FBE::detail::charge_older<::import::Map>(d, body, size))
         return false;
     return true;
 }
@@ -7506,7 +7786,7 @@ FBE_INLINE bool VBody<::import::Model>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::import::Model>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value)
 {
-    if (!d.charge_older(VBody<::import::Model>::cost, 0, "import.Model", body))
+    if (!FBE::detail::charge_older<::import::Model>(d, body, size))
         return false;
     if (size < 12)
         value.Model_ = {};
@@ -7524,9 +7804,9 @@ FBE_INLINE bool VBody<::import::Model>::verify(D& d, std::size_t body, uint32_t 
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Model>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Model>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Model>::cost, 0, "import.Model", body))
+    if (!FBE::detail::charge_older<::import::Model>(d, body, size))
         return false;
     return true;
 }
@@ -7551,7 +7831,7 @@ FBE_INLINE bool VBody<::import::FinalModel>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::FinalModel>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value)
 {
-    if (!d.charge_older(VBody<::import::FinalModel>::cost, 0, "import.FinalModel", body))
+    if (!FBE::detail::charge_older<::import::FinalModel>(d, body, size))
         return false;
     if (size < 12)
         value.FinalModel_ = {};
@@ -7569,9 +7849,9 @@ FBE_INLINE bool VBody<::import::FinalModel>::verify(D& d, std::size_t body, uint
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::FinalModel>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::FinalModel>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::FinalModel>::cost, 0, "import.FinalModel", body))
+    if (!FBE::detail::charge_older<::import::FinalModel>(d, body, size))
         return false;
     return true;
 }
@@ -7596,7 +7876,7 @@ FBE_INLINE bool VBody<::import::Buffer>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Buffer>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value)
 {
-    if (!d.charge_older(VBody<::import::Buffer>::cost, 0, "import.Buffer", body))
+    if (!FBE::detail::charge_older<::import::Buffer>(d, body, size))
         return false;
     if (size < 12)
         value.Buffer_ = {};
@@ -7614,9 +7894,9 @@ FBE_INLINE bool VBody<::import::Buffer>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Buffer>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Buffer>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Buffer>::cost, 0, "import.Buffer", body))
+    if (!FBE::detail::charge_older<::import::Buffer>(d, body, size))
         return false;
     return true;
 }
@@ -7641,7 +7921,7 @@ FBE_INLINE bool VBody<::import::Reader>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Reader>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value)
 {
-    if (!d.charge_older(VBody<::import::Reader>::cost, 0, "import.Reader", body))
+    if (!FBE::detail::charge_older<::import::Reader>(d, body, size))
         return false;
     if (size < 12)
         value.Reader_ = {};
@@ -7659,9 +7939,9 @@ FBE_INLINE bool VBody<::import::Reader>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Reader>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Reader>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Reader>::cost, 0, "import.Reader", body))
+    if (!FBE::detail::charge_older<::import::Reader>(d, body, size))
         return false;
     return true;
 }
@@ -7686,7 +7966,7 @@ FBE_INLINE bool VBody<::import::Writer>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Writer>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value)
 {
-    if (!d.charge_older(VBody<::import::Writer>::cost, 0, "import.Writer", body))
+    if (!FBE::detail::charge_older<::import::Writer>(d, body, size))
         return false;
     if (size < 12)
         value.Writer_ = {};
@@ -7704,9 +7984,9 @@ FBE_INLINE bool VBody<::import::Writer>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Writer>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Writer>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Writer>::cost, 0, "import.Writer", body))
+    if (!FBE::detail::charge_older<::import::Writer>(d, body, size))
         return false;
     return true;
 }
@@ -7731,7 +8011,7 @@ FBE_INLINE bool VBody<::import::Limits>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Limits>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value)
 {
-    if (!d.charge_older(VBody<::import::Limits>::cost, 0, "import.Limits", body))
+    if (!FBE::detail::charge_older<::import::Limits>(d, body, size))
         return false;
     if (size < 12)
         value.Limits_ = {};
@@ -7749,9 +8029,9 @@ FBE_INLINE bool VBody<::import::Limits>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Limits>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Limits>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Limits>::cost, 0, "import.Limits", body))
+    if (!FBE::detail::charge_older<::import::Limits>(d, body, size))
         return false;
     return true;
 }
@@ -7776,7 +8056,7 @@ FBE_INLINE bool VBody<::import::DecodeError>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::import::DecodeError>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value)
 {
-    if (!d.charge_older(VBody<::import::DecodeError>::cost, 0, "import.DecodeError", body))
+    if (!FBE::detail::charge_older<::import::DecodeError>(d, body, size))
         return false;
     if (size < 12)
         value.DecodeError_ = {};
@@ -7794,9 +8074,9 @@ FBE_INLINE bool VBody<::import::DecodeError>::verify(D& d, std::size_t body, uin
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::DecodeError>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::DecodeError>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::DecodeError>::cost, 0, "import.DecodeError", body))
+    if (!FBE::detail::charge_older<::import::DecodeError>(d, body, size))
         return false;
     return true;
 }
@@ -7821,7 +8101,7 @@ FBE_INLINE bool VBody<::import::DecodeException>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::import::DecodeException>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value)
 {
-    if (!d.charge_older(VBody<::import::DecodeException>::cost, 0, "import.DecodeException", body))
+    if (!FBE::detail::charge_older<::import::DecodeException>(d, body, size))
         return false;
     if (size < 12)
         value.DecodeException_ = {};
@@ -7839,9 +8119,9 @@ FBE_INLINE bool VBody<::import::DecodeException>::verify(D& d, std::size_t body,
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::DecodeException>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::DecodeException>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::DecodeException>::cost, 0, "import.DecodeException", body))
+    if (!FBE::detail::charge_older<::import::DecodeException>(d, body, size))
         return false;
     return true;
 }
@@ -7866,7 +8146,7 @@ FBE_INLINE bool VBody<::import::Decimal>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::Decimal>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value)
 {
-    if (!d.charge_older(VBody<::import::Decimal>::cost, 0, "import.Decimal", body))
+    if (!FBE::detail::charge_older<::import::Decimal>(d, body, size))
         return false;
     if (size < 12)
         value.Decimal_ = {};
@@ -7884,9 +8164,9 @@ FBE_INLINE bool VBody<::import::Decimal>::verify(D& d, std::size_t body, uint32_
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Decimal>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Decimal>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Decimal>::cost, 0, "import.Decimal", body))
+    if (!FBE::detail::charge_older<::import::Decimal>(d, body, size))
         return false;
     return true;
 }
@@ -7911,7 +8191,7 @@ FBE_INLINE bool VBody<::import::Uuid>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::Uuid>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value)
 {
-    if (!d.charge_older(VBody<::import::Uuid>::cost, 0, "import.Uuid", body))
+    if (!FBE::detail::charge_older<::import::Uuid>(d, body, size))
         return false;
     if (size < 12)
         value.Uuid_ = {};
@@ -7929,9 +8209,9 @@ FBE_INLINE bool VBody<::import::Uuid>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Uuid>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Uuid>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Uuid>::cost, 0, "import.Uuid", body))
+    if (!FBE::detail::charge_older<::import::Uuid>(d, body, size))
         return false;
     return true;
 }
@@ -7956,7 +8236,7 @@ FBE_INLINE bool VBody<::import::UUID>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::UUID>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value)
 {
-    if (!d.charge_older(VBody<::import::UUID>::cost, 0, "import.UUID", body))
+    if (!FBE::detail::charge_older<::import::UUID>(d, body, size))
         return false;
     if (size < 12)
         value.UUID_ = {};
@@ -7974,9 +8254,9 @@ FBE_INLINE bool VBody<::import::UUID>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::UUID>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::UUID>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::UUID>::cost, 0, "import.UUID", body))
+    if (!FBE::detail::charge_older<::import::UUID>(d, body, size))
         return false;
     return true;
 }
@@ -8001,7 +8281,7 @@ FBE_INLINE bool VBody<::import::Timestamp>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::Timestamp>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value)
 {
-    if (!d.charge_older(VBody<::import::Timestamp>::cost, 0, "import.Timestamp", body))
+    if (!FBE::detail::charge_older<::import::Timestamp>(d, body, size))
         return false;
     if (size < 12)
         value.Timestamp_ = {};
@@ -8019,9 +8299,9 @@ FBE_INLINE bool VBody<::import::Timestamp>::verify(D& d, std::size_t body, uint3
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Timestamp>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Timestamp>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Timestamp>::cost, 0, "import.Timestamp", body))
+    if (!FBE::detail::charge_older<::import::Timestamp>(d, body, size))
         return false;
     return true;
 }
@@ -8046,7 +8326,7 @@ FBE_INLINE bool VBody<::import::Sender>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Sender>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value)
 {
-    if (!d.charge_older(VBody<::import::Sender>::cost, 0, "import.Sender", body))
+    if (!FBE::detail::charge_older<::import::Sender>(d, body, size))
         return false;
     if (size < 12)
         value.Sender_ = {};
@@ -8064,9 +8344,9 @@ FBE_INLINE bool VBody<::import::Sender>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Sender>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Sender>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Sender>::cost, 0, "import.Sender", body))
+    if (!FBE::detail::charge_older<::import::Sender>(d, body, size))
         return false;
     return true;
 }
@@ -8091,7 +8371,7 @@ FBE_INLINE bool VBody<::import::Receiver>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::Receiver>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value)
 {
-    if (!d.charge_older(VBody<::import::Receiver>::cost, 0, "import.Receiver", body))
+    if (!FBE::detail::charge_older<::import::Receiver>(d, body, size))
         return false;
     if (size < 12)
         value.Receiver_ = {};
@@ -8109,9 +8389,9 @@ FBE_INLINE bool VBody<::import::Receiver>::verify(D& d, std::size_t body, uint32
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Receiver>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Receiver>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Receiver>::cost, 0, "import.Receiver", body))
+    if (!FBE::detail::charge_older<::import::Receiver>(d, body, size))
         return false;
     return true;
 }
@@ -8136,7 +8416,7 @@ FBE_INLINE bool VBody<::import::Client>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Client>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value)
 {
-    if (!d.charge_older(VBody<::import::Client>::cost, 0, "import.Client", body))
+    if (!FBE::detail::charge_older<::import::Client>(d, body, size))
         return false;
     if (size < 12)
         value.Client_ = {};
@@ -8154,9 +8434,9 @@ FBE_INLINE bool VBody<::import::Client>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Client>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Client>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Client>::cost, 0, "import.Client", body))
+    if (!FBE::detail::charge_older<::import::Client>(d, body, size))
         return false;
     return true;
 }
@@ -8181,7 +8461,7 @@ FBE_INLINE bool VBody<::import::Proxy>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::import::Proxy>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value)
 {
-    if (!d.charge_older(VBody<::import::Proxy>::cost, 0, "import.Proxy", body))
+    if (!FBE::detail::charge_older<::import::Proxy>(d, body, size))
         return false;
     if (size < 12)
         value.Proxy_ = {};
@@ -8199,9 +8479,9 @@ FBE_INLINE bool VBody<::import::Proxy>::verify(D& d, std::size_t body, uint32_t 
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Proxy>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Proxy>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Proxy>::cost, 0, "import.Proxy", body))
+    if (!FBE::detail::charge_older<::import::Proxy>(d, body, size))
         return false;
     return true;
 }
@@ -8226,7 +8506,7 @@ FBE_INLINE bool VBody<::import::Handler>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::Handler>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value)
 {
-    if (!d.charge_older(VBody<::import::Handler>::cost, 0, "import.Handler", body))
+    if (!FBE::detail::charge_older<::import::Handler>(d, body, size))
         return false;
     if (size < 12)
         value.Handler_ = {};
@@ -8244,9 +8524,9 @@ FBE_INLINE bool VBody<::import::Handler>::verify(D& d, std::size_t body, uint32_
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Handler>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Handler>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Handler>::cost, 0, "import.Handler", body))
+    if (!FBE::detail::charge_older<::import::Handler>(d, body, size))
         return false;
     return true;
 }
@@ -8271,7 +8551,7 @@ FBE_INLINE bool VBody<::import::fbe>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::fbe>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value)
 {
-    if (!d.charge_older(VBody<::import::fbe>::cost, 0, "import.fbe", body))
+    if (!FBE::detail::charge_older<::import::fbe>(d, body, size))
         return false;
     if (size < 12)
         value.fbe_ = {};
@@ -8289,9 +8569,9 @@ FBE_INLINE bool VBody<::import::fbe>::verify(D& d, std::size_t body, uint32_t si
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::fbe>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::fbe>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::fbe>::cost, 0, "import.fbe", body))
+    if (!FBE::detail::charge_older<::import::fbe>(d, body, size))
         return false;
     return true;
 }
@@ -8316,7 +8596,7 @@ FBE_INLINE bool VBody<::import::FBE_>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::FBE_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value)
 {
-    if (!d.charge_older(VBody<::import::FBE_>::cost, 0, "import.FBE", body))
+    if (!FBE::detail::charge_older<::import::FBE_>(d, body, size))
         return false;
     if (size < 12)
         value.FBE__ = {};
@@ -8334,9 +8614,9 @@ FBE_INLINE bool VBody<::import::FBE_>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::FBE_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::FBE_>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::FBE_>::cost, 0, "import.FBE", body))
+    if (!FBE::detail::charge_older<::import::FBE_>(d, body, size))
         return false;
     return true;
 }
@@ -8361,7 +8641,7 @@ FBE_INLINE bool VBody<::import::std_>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::std_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value)
 {
-    if (!d.charge_older(VBody<::import::std_>::cost, 0, "import.std", body))
+    if (!FBE::detail::charge_older<::import::std_>(d, body, size))
         return false;
     if (size < 12)
         value.std__ = {};
@@ -8379,9 +8659,9 @@ FBE_INLINE bool VBody<::import::std_>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::std_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::std_>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::std_>::cost, 0, "import.std", body))
+    if (!FBE::detail::charge_older<::import::std_>(d, body, size))
         return false;
     return true;
 }
@@ -8406,7 +8686,7 @@ FBE_INLINE bool VBody<::import::Companion>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::Companion>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value)
 {
-    if (!d.charge_older(VBody<::import::Companion>::cost, 0, "import.Companion", body))
+    if (!FBE::detail::charge_older<::import::Companion>(d, body, size))
         return false;
     if (size < 12)
         value.Companion_ = {};
@@ -8424,9 +8704,9 @@ FBE_INLINE bool VBody<::import::Companion>::verify(D& d, std::size_t body, uint3
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Companion>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Companion>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Companion>::cost, 0, "import.Companion", body))
+    if (!FBE::detail::charge_older<::import::Companion>(d, body, size))
         return false;
     return true;
 }
@@ -8451,7 +8731,7 @@ FBE_INLINE bool VBody<::import::Any>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Any>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value)
 {
-    if (!d.charge_older(VBody<::import::Any>::cost, 0, "import.Any", body))
+    if (!FBE::detail::charge_older<::import::Any>(d, body, size))
         return false;
     if (size < 12)
         value.Any_ = {};
@@ -8469,9 +8749,9 @@ FBE_INLINE bool VBody<::import::Any>::verify(D& d, std::size_t body, uint32_t si
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Any>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Any>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Any>::cost, 0, "import.Any", body))
+    if (!FBE::detail::charge_older<::import::Any>(d, body, size))
         return false;
     return true;
 }
@@ -8496,7 +8776,7 @@ FBE_INLINE bool VBody<::import::Self>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::Self>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value)
 {
-    if (!d.charge_older(VBody<::import::Self>::cost, 0, "import.Self", body))
+    if (!FBE::detail::charge_older<::import::Self>(d, body, size))
         return false;
     if (size < 12)
         value.Self_ = {};
@@ -8514,9 +8794,9 @@ FBE_INLINE bool VBody<::import::Self>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Self>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Self>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Self>::cost, 0, "import.Self", body))
+    if (!FBE::detail::charge_older<::import::Self>(d, body, size))
         return false;
     return true;
 }
@@ -8541,7 +8821,7 @@ FBE_INLINE bool VBody<::import::self>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::self>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::self& value)
 {
-    if (!d.charge_older(VBody<::import::self>::cost, 0, "import.self", body))
+    if (!FBE::detail::charge_older<::import::self>(d, body, size))
         return false;
     if (size < 12)
         value.self_ = {};
@@ -8559,9 +8839,9 @@ FBE_INLINE bool VBody<::import::self>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::self>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::self>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::self>::cost, 0, "import.self", body))
+    if (!FBE::detail::charge_older<::import::self>(d, body, size))
         return false;
     return true;
 }
@@ -8586,7 +8866,7 @@ FBE_INLINE bool VBody<::import::None>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::None>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::None& value)
 {
-    if (!d.charge_older(VBody<::import::None>::cost, 0, "import.None", body))
+    if (!FBE::detail::charge_older<::import::None>(d, body, size))
         return false;
     if (size < 12)
         value.None_ = {};
@@ -8604,9 +8884,9 @@ FBE_INLINE bool VBody<::import::None>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::None>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::None>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::None>::cost, 0, "import.None", body))
+    if (!FBE::detail::charge_older<::import::None>(d, body, size))
         return false;
     return true;
 }
@@ -8631,7 +8911,7 @@ FBE_INLINE bool VBody<::import::Option>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Option>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value)
 {
-    if (!d.charge_older(VBody<::import::Option>::cost, 0, "import.Option", body))
+    if (!FBE::detail::charge_older<::import::Option>(d, body, size))
         return false;
     if (size < 12)
         value.Option_ = {};
@@ -8649,9 +8929,9 @@ FBE_INLINE bool VBody<::import::Option>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Option>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Option>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Option>::cost, 0, "import.Option", body))
+    if (!FBE::detail::charge_older<::import::Option>(d, body, size))
         return false;
     return true;
 }
@@ -8676,7 +8956,7 @@ FBE_INLINE bool VBody<::import::Result>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Result>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value)
 {
-    if (!d.charge_older(VBody<::import::Result>::cost, 0, "import.Result", body))
+    if (!FBE::detail::charge_older<::import::Result>(d, body, size))
         return false;
     if (size < 12)
         value.Result_ = {};
@@ -8694,9 +8974,9 @@ FBE_INLINE bool VBody<::import::Result>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Result>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Result>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Result>::cost, 0, "import.Result", body))
+    if (!FBE::detail::charge_older<::import::Result>(d, body, size))
         return false;
     return true;
 }
@@ -8721,7 +9001,7 @@ FBE_INLINE bool VBody<::import::Vec>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Vec>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value)
 {
-    if (!d.charge_older(VBody<::import::Vec>::cost, 0, "import.Vec", body))
+    if (!FBE::detail::charge_older<::import::Vec>(d, body, size))
         return false;
     if (size < 12)
         value.Vec_ = {};
@@ -8739,9 +9019,9 @@ FBE_INLINE bool VBody<::import::Vec>::verify(D& d, std::size_t body, uint32_t si
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Vec>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Vec>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Vec>::cost, 0, "import.Vec", body))
+    if (!FBE::detail::charge_older<::import::Vec>(d, body, size))
         return false;
     return true;
 }
@@ -8766,7 +9046,7 @@ FBE_INLINE bool VBody<::import::Box>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Box>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value)
 {
-    if (!d.charge_older(VBody<::import::Box>::cost, 0, "import.Box", body))
+    if (!FBE::detail::charge_older<::import::Box>(d, body, size))
         return false;
     if (size < 12)
         value.Box_ = {};
@@ -8784,9 +9064,9 @@ FBE_INLINE bool VBody<::import::Box>::verify(D& d, std::size_t body, uint32_t si
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Box>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Box>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Box>::cost, 0, "import.Box", body))
+    if (!FBE::detail::charge_older<::import::Box>(d, body, size))
         return false;
     return true;
 }
@@ -8811,7 +9091,7 @@ FBE_INLINE bool VBody<::import::Error>::read(Decoder& d, std::size_t body, uint3
 
 FBE_NOINLINE inline bool VBody<::import::Error>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value)
 {
-    if (!d.charge_older(VBody<::import::Error>::cost, 0, "import.Error", body))
+    if (!FBE::detail::charge_older<::import::Error>(d, body, size))
         return false;
     if (size < 12)
         value.Error_ = {};
@@ -8829,9 +9109,9 @@ FBE_INLINE bool VBody<::import::Error>::verify(D& d, std::size_t body, uint32_t 
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Error>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Error>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Error>::cost, 0, "import.Error", body))
+    if (!FBE::detail::charge_older<::import::Error>(d, body, size))
         return false;
     return true;
 }
@@ -8856,7 +9136,7 @@ FBE_INLINE bool VBody<::import::Exception>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::Exception>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value)
 {
-    if (!d.charge_older(VBody<::import::Exception>::cost, 0, "import.Exception", body))
+    if (!FBE::detail::charge_older<::import::Exception>(d, body, size))
         return false;
     if (size < 12)
         value.Exception_ = {};
@@ -8874,9 +9154,9 @@ FBE_INLINE bool VBody<::import::Exception>::verify(D& d, std::size_t body, uint3
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Exception>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Exception>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Exception>::cost, 0, "import.Exception", body))
+    if (!FBE::detail::charge_older<::import::Exception>(d, body, size))
         return false;
     return true;
 }
@@ -8901,7 +9181,7 @@ FBE_INLINE bool VBody<::import::Text>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::Text>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value)
 {
-    if (!d.charge_older(VBody<::import::Text>::cost, 0, "import.Text", body))
+    if (!FBE::detail::charge_older<::import::Text>(d, body, size))
         return false;
     if (size < 12)
         value.Text_ = {};
@@ -8919,9 +9199,9 @@ FBE_INLINE bool VBody<::import::Text>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Text>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Text>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Text>::cost, 0, "import.Text", body))
+    if (!FBE::detail::charge_older<::import::Text>(d, body, size))
         return false;
     return true;
 }
@@ -8946,7 +9226,7 @@ FBE_INLINE bool VBody<::import::JsonWriter>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::JsonWriter>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value)
 {
-    if (!d.charge_older(VBody<::import::JsonWriter>::cost, 0, "import.JsonWriter", body))
+    if (!FBE::detail::charge_older<::import::JsonWriter>(d, body, size))
         return false;
     if (size < 12)
         value.JsonWriter_ = {};
@@ -8964,9 +9244,9 @@ FBE_INLINE bool VBody<::import::JsonWriter>::verify(D& d, std::size_t body, uint
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::JsonWriter>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::JsonWriter>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::JsonWriter>::cost, 0, "import.JsonWriter", body))
+    if (!FBE::detail::charge_older<::import::JsonWriter>(d, body, size))
         return false;
     return true;
 }
@@ -8991,7 +9271,7 @@ FBE_INLINE bool VBody<::import::int32_t_>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::int32_t_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value)
 {
-    if (!d.charge_older(VBody<::import::int32_t_>::cost, 0, "import.int32_t", body))
+    if (!FBE::detail::charge_older<::import::int32_t_>(d, body, size))
         return false;
     if (size < 12)
         value.int32_t__ = {};
@@ -9009,9 +9289,9 @@ FBE_INLINE bool VBody<::import::int32_t_>::verify(D& d, std::size_t body, uint32
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::int32_t_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::int32_t_>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::int32_t_>::cost, 0, "import.int32_t", body))
+    if (!FBE::detail::charge_older<::import::int32_t_>(d, body, size))
         return false;
     return true;
 }
@@ -9036,7 +9316,7 @@ FBE_INLINE bool VBody<::import::size_t_>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::size_t_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value)
 {
-    if (!d.charge_older(VBody<::import::size_t_>::cost, 0, "import.size_t", body))
+    if (!FBE::detail::charge_older<::import::size_t_>(d, body, size))
         return false;
     if (size < 12)
         value.size_t__ = {};
@@ -9054,9 +9334,9 @@ FBE_INLINE bool VBody<::import::size_t_>::verify(D& d, std::size_t body, uint32_
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::size_t_>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::size_t_>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::size_t_>::cost, 0, "import.size_t", body))
+    if (!FBE::detail::charge_older<::import::size_t_>(d, body, size))
         return false;
     return true;
 }
@@ -9081,7 +9361,7 @@ FBE_INLINE bool VBody<::import::list>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::list>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::list& value)
 {
-    if (!d.charge_older(VBody<::import::list>::cost, 0, "import.list", body))
+    if (!FBE::detail::charge_older<::import::list>(d, body, size))
         return false;
     if (size < 12)
         value.list_ = {};
@@ -9099,9 +9379,9 @@ FBE_INLINE bool VBody<::import::list>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::list>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::list>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::list>::cost, 0, "import.list", body))
+    if (!FBE::detail::charge_older<::import::list>(d, body, size))
         return false;
     return true;
 }
@@ -9126,7 +9406,7 @@ FBE_INLINE bool VBody<::import::object>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::object>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::object& value)
 {
-    if (!d.charge_older(VBody<::import::object>::cost, 0, "import.object", body))
+    if (!FBE::detail::charge_older<::import::object>(d, body, size))
         return false;
     if (size < 12)
         value.object_ = {};
@@ -9144,9 +9424,9 @@ FBE_INLINE bool VBody<::import::object>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::object>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::object>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::object>::cost, 0, "import.object", body))
+    if (!FBE::detail::charge_older<::import::object>(d, body, size))
         return false;
     return true;
 }
@@ -9171,7 +9451,7 @@ FBE_INLINE bool VBody<::import::v>::read(Decoder& d, std::size_t body, uint32_t 
 
 FBE_NOINLINE inline bool VBody<::import::v>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::v& value)
 {
-    if (!d.charge_older(VBody<::import::v>::cost, 0, "import.v", body))
+    if (!FBE::detail::charge_older<::import::v>(d, body, size))
         return false;
     if (size < 12)
         value.v_ = {};
@@ -9189,9 +9469,9 @@ FBE_INLINE bool VBody<::import::v>::verify(D& d, std::size_t body, uint32_t size
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::v>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::v>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::v>::cost, 0, "import.v", body))
+    if (!FBE::detail::charge_older<::import::v>(d, body, size))
         return false;
     return true;
 }
@@ -9216,7 +9496,7 @@ FBE_INLINE bool VBody<::import::r>::read(Decoder& d, std::size_t body, uint32_t 
 
 FBE_NOINLINE inline bool VBody<::import::r>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::r& value)
 {
-    if (!d.charge_older(VBody<::import::r>::cost, 0, "import.r", body))
+    if (!FBE::detail::charge_older<::import::r>(d, body, size))
         return false;
     if (size < 12)
         value.r_ = {};
@@ -9234,9 +9514,9 @@ FBE_INLINE bool VBody<::import::r>::verify(D& d, std::size_t body, uint32_t size
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::r>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::r>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::r>::cost, 0, "import.r", body))
+    if (!FBE::detail::charge_older<::import::r>(d, body, size))
         return false;
     return true;
 }
@@ -9261,7 +9541,7 @@ FBE_INLINE bool VBody<::import::w>::read(Decoder& d, std::size_t body, uint32_t 
 
 FBE_NOINLINE inline bool VBody<::import::w>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::w& value)
 {
-    if (!d.charge_older(VBody<::import::w>::cost, 0, "import.w", body))
+    if (!FBE::detail::charge_older<::import::w>(d, body, size))
         return false;
     if (size < 12)
         value.w_ = {};
@@ -9279,9 +9559,9 @@ FBE_INLINE bool VBody<::import::w>::verify(D& d, std::size_t body, uint32_t size
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::w>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::w>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::w>::cost, 0, "import.w", body))
+    if (!FBE::detail::charge_older<::import::w>(d, body, size))
         return false;
     return true;
 }
@@ -9306,7 +9586,7 @@ FBE_INLINE bool VBody<::import::SideBuy>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::SideBuy>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value)
 {
-    if (!d.charge_older(VBody<::import::SideBuy>::cost, 0, "import.SideBuy", body))
+    if (!FBE::detail::charge_older<::import::SideBuy>(d, body, size))
         return false;
     if (size < 12)
         value.SideBuy_ = {};
@@ -9324,9 +9604,9 @@ FBE_INLINE bool VBody<::import::SideBuy>::verify(D& d, std::size_t body, uint32_
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::SideBuy>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::SideBuy>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::SideBuy>::cost, 0, "import.SideBuy", body))
+    if (!FBE::detail::charge_older<::import::SideBuy>(d, body, size))
         return false;
     return true;
 }
@@ -9351,7 +9631,7 @@ FBE_INLINE bool VBody<::import::OrderKey>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::OrderKey>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value)
 {
-    if (!d.charge_older(VBody<::import::OrderKey>::cost, 0, "import.OrderKey", body))
+    if (!FBE::detail::charge_older<::import::OrderKey>(d, body, size))
         return false;
     if (size < 12)
         value.OrderKey_ = {};
@@ -9369,9 +9649,9 @@ FBE_INLINE bool VBody<::import::OrderKey>::verify(D& d, std::size_t body, uint32
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::OrderKey>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::OrderKey>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::OrderKey>::cost, 0, "import.OrderKey", body))
+    if (!FBE::detail::charge_older<::import::OrderKey>(d, body, size))
         return false;
     return true;
 }
@@ -9396,7 +9676,7 @@ FBE_INLINE bool VBody<::import::textOfside>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::textOfside>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value)
 {
-    if (!d.charge_older(VBody<::import::textOfside>::cost, 0, "import.textOfside", body))
+    if (!FBE::detail::charge_older<::import::textOfside>(d, body, size))
         return false;
     if (size < 12)
         value.textOfside_ = {};
@@ -9414,9 +9694,9 @@ FBE_INLINE bool VBody<::import::textOfside>::verify(D& d, std::size_t body, uint
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::textOfside>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::textOfside>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::textOfside>::cost, 0, "import.textOfside", body))
+    if (!FBE::detail::charge_older<::import::textOfside>(d, body, size))
         return false;
     return true;
 }
@@ -9441,7 +9721,7 @@ FBE_INLINE bool VBody<::import::DECIMAL_1>::read(Decoder& d, std::size_t body, u
 
 FBE_NOINLINE inline bool VBody<::import::DECIMAL_1>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value)
 {
-    if (!d.charge_older(VBody<::import::DECIMAL_1>::cost, 0, "import.DECIMAL_1", body))
+    if (!FBE::detail::charge_older<::import::DECIMAL_1>(d, body, size))
         return false;
     if (size < 12)
         value.DECIMAL_1_ = {};
@@ -9459,9 +9739,9 @@ FBE_INLINE bool VBody<::import::DECIMAL_1>::verify(D& d, std::size_t body, uint3
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::DECIMAL_1>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::DECIMAL_1>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::DECIMAL_1>::cost, 0, "import.DECIMAL_1", body))
+    if (!FBE::detail::charge_older<::import::DECIMAL_1>(d, body, size))
         return false;
     return true;
 }
@@ -9486,7 +9766,7 @@ FBE_INLINE bool VBody<::import::OrderModel>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::OrderModel>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value)
 {
-    if (!d.charge_older(VBody<::import::OrderModel>::cost, 0, "import.OrderModel", body))
+    if (!FBE::detail::charge_older<::import::OrderModel>(d, body, size))
         return false;
     if (size < 12)
         value.OrderModel_ = {};
@@ -9504,9 +9784,9 @@ FBE_INLINE bool VBody<::import::OrderModel>::verify(D& d, std::size_t body, uint
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::OrderModel>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::OrderModel>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::OrderModel>::cost, 0, "import.OrderModel", body))
+    if (!FBE::detail::charge_older<::import::OrderModel>(d, body, size))
         return false;
     return true;
 }
@@ -9531,7 +9811,7 @@ FBE_INLINE bool VBody<::import::OrderFinal>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::import::OrderFinal>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value)
 {
-    if (!d.charge_older(VBody<::import::OrderFinal>::cost, 0, "import.OrderFinal", body))
+    if (!FBE::detail::charge_older<::import::OrderFinal>(d, body, size))
         return false;
     if (size < 12)
         value.OrderFinal_ = {};
@@ -9549,9 +9829,9 @@ FBE_INLINE bool VBody<::import::OrderFinal>::verify(D& d, std::size_t body, uint
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::OrderFinal>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::OrderFinal>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::OrderFinal>::cost, 0, "import.OrderFinal", body))
+    if (!FBE::detail::charge_older<::import::OrderFinal>(d, body, size))
         return false;
     return true;
 }
@@ -9576,7 +9856,7 @@ FBE_INLINE bool VBody<::import::NewOrder>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::NewOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value)
 {
-    if (!d.charge_older(VBody<::import::NewOrder>::cost, 0, "import.NewOrder", body))
+    if (!FBE::detail::charge_older<::import::NewOrder>(d, body, size))
         return false;
     if (size < 12)
         value.NewOrder_ = {};
@@ -9594,9 +9874,9 @@ FBE_INLINE bool VBody<::import::NewOrder>::verify(D& d, std::size_t body, uint32
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::NewOrder>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::NewOrder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::NewOrder>::cost, 0, "import.NewOrder", body))
+    if (!FBE::detail::charge_older<::import::NewOrder>(d, body, size))
         return false;
     return true;
 }
@@ -9621,7 +9901,7 @@ FBE_INLINE bool VBody<::import::VerifyFBEOrder>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::import::VerifyFBEOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value)
 {
-    if (!d.charge_older(VBody<::import::VerifyFBEOrder>::cost, 0, "import.VerifyFBEOrder", body))
+    if (!FBE::detail::charge_older<::import::VerifyFBEOrder>(d, body, size))
         return false;
     if (size < 12)
         value.VerifyFBEOrder_ = {};
@@ -9639,9 +9919,9 @@ FBE_INLINE bool VBody<::import::VerifyFBEOrder>::verify(D& d, std::size_t body, 
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::VerifyFBEOrder>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::VerifyFBEOrder>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::VerifyFBEOrder>::cost, 0, "import.VerifyFBEOrder", body))
+    if (!FBE::detail::charge_older<::import::VerifyFBEOrder>(d, body, size))
         return false;
     return true;
 }
@@ -9666,7 +9946,7 @@ FBE_INLINE bool VBody<::import::fbe_vr_Order>::read(Decoder& d, std::size_t body
 
 FBE_NOINLINE inline bool VBody<::import::fbe_vr_Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value)
 {
-    if (!d.charge_older(VBody<::import::fbe_vr_Order>::cost, 0, "import.fbe_vr_Order", body))
+    if (!FBE::detail::charge_older<::import::fbe_vr_Order>(d, body, size))
         return false;
     if (size < 12)
         value.fbe_vr_Order_ = {};
@@ -9684,9 +9964,9 @@ FBE_INLINE bool VBody<::import::fbe_vr_Order>::verify(D& d, std::size_t body, ui
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::fbe_vr_Order>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::fbe_vr_Order>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::fbe_vr_Order>::cost, 0, "import.fbe_vr_Order", body))
+    if (!FBE::detail::charge_older<::import::fbe_vr_Order>(d, body, size))
         return false;
     return true;
 }
@@ -9711,7 +9991,7 @@ FBE_INLINE bool VBody<::import::e1>::read(Decoder& d, std::size_t body, uint32_t
 
 FBE_NOINLINE inline bool VBody<::import::e1>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value)
 {
-    if (!d.charge_older(VBody<::import::e1>::cost, 0, "import.e1", body))
+    if (!FBE::detail::charge_older<::import::e1>(d, body, size))
         return false;
     if (size < 12)
         value.e1_ = {};
@@ -9729,9 +10009,9 @@ FBE_INLINE bool VBody<::import::e1>::verify(D& d, std::size_t body, uint32_t siz
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::e1>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::e1>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::e1>::cost, 0, "import.e1", body))
+    if (!FBE::detail::charge_older<::import::e1>(d, body, size))
         return false;
     return true;
 }
@@ -9756,7 +10036,7 @@ FBE_INLINE bool VBody<::import::i2>::read(Decoder& d, std::size_t body, uint32_t
 
 FBE_NOINLINE inline bool VBody<::import::i2>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value)
 {
-    if (!d.charge_older(VBody<::import::i2>::cost, 0, "import.i2", body))
+    if (!FBE::detail::charge_older<::import::i2>(d, body, size))
         return false;
     if (size < 12)
         value.i2_ = {};
@@ -9774,9 +10054,9 @@ FBE_INLINE bool VBody<::import::i2>::verify(D& d, std::size_t body, uint32_t siz
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::i2>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::i2>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::i2>::cost, 0, "import.i2", body))
+    if (!FBE::detail::charge_older<::import::i2>(d, body, size))
         return false;
     return true;
 }
@@ -9801,7 +10081,7 @@ FBE_INLINE bool VBody<::import::o3>::read(Decoder& d, std::size_t body, uint32_t
 
 FBE_NOINLINE inline bool VBody<::import::o3>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value)
 {
-    if (!d.charge_older(VBody<::import::o3>::cost, 0, "import.o3", body))
+    if (!FBE::detail::charge_older<::import::o3>(d, body, size))
         return false;
     if (size < 12)
         value.o3_ = {};
@@ -9819,9 +10099,9 @@ FBE_INLINE bool VBody<::import::o3>::verify(D& d, std::size_t body, uint32_t siz
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::o3>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::o3>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::o3>::cost, 0, "import.o3", body))
+    if (!FBE::detail::charge_older<::import::o3>(d, body, size))
         return false;
     return true;
 }
@@ -9846,7 +10126,7 @@ FBE_INLINE bool VBody<::import::Fbe>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Fbe>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value)
 {
-    if (!d.charge_older(VBody<::import::Fbe>::cost, 0, "import.Fbe", body))
+    if (!FBE::detail::charge_older<::import::Fbe>(d, body, size))
         return false;
     if (size < 12)
         value.Fbe_ = {};
@@ -9864,9 +10144,9 @@ FBE_INLINE bool VBody<::import::Fbe>::verify(D& d, std::size_t body, uint32_t si
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Fbe>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Fbe>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Fbe>::cost, 0, "import.Fbe", body))
+    if (!FBE::detail::charge_older<::import::Fbe>(d, body, size))
         return false;
     return true;
 }
@@ -9891,7 +10171,7 @@ FBE_INLINE bool VBody<::import::FINGERPRINT>::read(Decoder& d, std::size_t body,
 
 FBE_NOINLINE inline bool VBody<::import::FINGERPRINT>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value)
 {
-    if (!d.charge_older(VBody<::import::FINGERPRINT>::cost, 0, "import.FINGERPRINT", body))
+    if (!FBE::detail::charge_older<::import::FINGERPRINT>(d, body, size))
         return false;
     if (size < 12)
         value.FINGERPRINT_ = {};
@@ -9909,9 +10189,9 @@ FBE_INLINE bool VBody<::import::FINGERPRINT>::verify(D& d, std::size_t body, uin
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::FINGERPRINT>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::FINGERPRINT>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::FINGERPRINT>::cost, 0, "import.FINGERPRINT", body))
+    if (!FBE::detail::charge_older<::import::FINGERPRINT>(d, body, size))
         return false;
     return true;
 }
@@ -9936,7 +10216,7 @@ FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::read(Decoder& d, std::size_t b
 
 FBE_NOINLINE inline bool VBody<::import::FBE_FINGERPRINT>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value)
 {
-    if (!d.charge_older(VBody<::import::FBE_FINGERPRINT>::cost, 0, "import.FBE_FINGERPRINT", body))
+    if (!FBE::detail::charge_older<::import::FBE_FINGERPRINT>(d, body, size))
         return false;
     if (size < 12)
         value.FBE_FINGERPRINT_ = {};
@@ -9954,9 +10234,9 @@ FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::verify(D& d, std::size_t body,
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::FBE_FINGERPRINT>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::FBE_FINGERPRINT>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::FBE_FINGERPRINT>::cost, 0, "import.FBE_FINGERPRINT", body))
+    if (!FBE::detail::charge_older<::import::FBE_FINGERPRINT>(d, body, size))
         return false;
     return true;
 }
@@ -9981,7 +10261,7 @@ FBE_INLINE bool VBody<::import::FBEFingerprint>::read(Decoder& d, std::size_t bo
 
 FBE_NOINLINE inline bool VBody<::import::FBEFingerprint>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value)
 {
-    if (!d.charge_older(VBody<::import::FBEFingerprint>::cost, 0, "import.FBEFingerprint", body))
+    if (!FBE::detail::charge_older<::import::FBEFingerprint>(d, body, size))
         return false;
     if (size < 12)
         value.FBEFingerprint_ = {};
@@ -9999,9 +10279,9 @@ FBE_INLINE bool VBody<::import::FBEFingerprint>::verify(D& d, std::size_t body, 
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::FBEFingerprint>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::FBEFingerprint>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::FBEFingerprint>::cost, 0, "import.FBEFingerprint", body))
+    if (!FBE::detail::charge_older<::import::FBEFingerprint>(d, body, size))
         return false;
     return true;
 }
@@ -10048,7 +10328,7 @@ FBE_INLINE bool VBody<::import::Case>::read(Decoder& d, std::size_t body, uint32
 
 FBE_NOINLINE inline bool VBody<::import::Case>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value)
 {
-    if (!d.charge_older(VBody<::import::Case>::cost, 0, "import.Case", body))
+    if (!FBE::detail::charge_older<::import::Case>(d, body, size))
         return false;
     if (size < 12)
         value.name = {};
@@ -10094,9 +10374,9 @@ FBE_INLINE bool VBody<::import::Case>::verify(D& d, std::size_t body, uint32_t s
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::Case>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::Case>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Case>::cost, 0, "import.Case", body))
+    if (!FBE::detail::charge_older<::import::Case>(d, body, size))
         return false;
     return true;
 }
@@ -10126,10 +10406,7 @@ FBE_INLINE bool VBody<::import::Imported>::read(Decoder& d, std::size_t body, ui
 
 FBE_NOINLINE inline bool VBody<::import::Imported>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {9, "import.Imported.market"}, {13, "import.Imported.org"}, {14, "import.Imported.example"},
-    };
-    if (!d.charge_older(VBody<::import::Imported>::cost, (size < 13 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::import::Imported>(d, body, size))
         return false;
     if (size < 9)
         value.market = {};
@@ -10159,10 +10436,7 @@ FBE_INLINE bool VBody<::import::Imported>::verify(D& d, std::size_t body, uint32
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::Imported>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {9, "import.Imported.market"}, {13, "import.Imported.org"}, {14, "import.Imported.example"},
-    };
-    if (!d.charge_older(VBody<::import::Imported>::cost, (size < 13 ? 8u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::import::Imported>(d, body, size))
         return false;
     if (size < 13)
         return true;
@@ -10191,7 +10465,7 @@ FBE_INLINE bool VBody<::import::symbol>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::symbol>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value)
 {
-    if (!d.charge_older(VBody<::import::symbol>::cost, 0, "import.symbol", body))
+    if (!FBE::detail::charge_older<::import::symbol>(d, body, size))
         return false;
     if (size < 12)
         value.digits = ::import::digits::two;
@@ -10209,9 +10483,9 @@ FBE_INLINE bool VBody<::import::symbol>::verify(D& d, std::size_t body, uint32_t
 }
 
 template <class D>
-FBE_NOINLINE inline bool VBody<::import::symbol>::verify_older(D& d, std::size_t body, uint32_t /*size*/)
+FBE_NOINLINE inline bool VBody<::import::symbol>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::symbol>::cost, 0, "import.symbol", body))
+    if (!FBE::detail::charge_older<::import::symbol>(d, body, size))
         return false;
     return true;
 }
@@ -10243,10 +10517,7 @@ FBE_INLINE bool VBody<::import::Listed>::read(Decoder& d, std::size_t body, uint
 
 FBE_NOINLINE inline bool VBody<::import::Listed>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {16, "import.Listed.symbol"}, {20, "import.Listed.precision"}, {24, "import.Listed.ticker"},
-    };
-    if (!d.charge_older(VBody<::import::Listed>::cost, (size < 24 ? 4u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::import::Listed>(d, body, size))
         return false;
     // Inherited fields: all of them, or none when the body is older than market.Instrument.
     if (size < 16)
@@ -10279,10 +10550,7 @@ FBE_INLINE bool VBody<::import::Listed>::verify(D& d, std::size_t body, uint32_t
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::Listed>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {16, "import.Listed.symbol"}, {20, "import.Listed.precision"}, {24, "import.Listed.ticker"},
-    };
-    if (!d.charge_older(VBody<::import::Listed>::cost, (size < 24 ? 4u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::import::Listed>(d, body, size))
         return false;
     if (size < 16)
         return true;
@@ -10322,7 +10590,7 @@ FBE_INLINE bool VBody<::import::Derived>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::import::Derived>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value)
 {
-    if (!d.charge_older(VBody<::import::Derived>::cost, 0, "import.Derived", body))
+    if (!FBE::detail::charge_older<::import::Derived>(d, body, size))
         return false;
     // Inherited fields: all of them, or none when the body is older than import.Order.
     if (size < 20)
@@ -10353,7 +10621,7 @@ FBE_INLINE bool VBody<::import::Derived>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::Derived>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::import::Derived>::cost, 0, "import.Derived", body))
+    if (!FBE::detail::charge_older<::import::Derived>(d, body, size))
         return false;
     if (size < 20)
         return true;
@@ -10705,37 +10973,7 @@ inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_
 
 FBE_NOINLINE inline bool VBody<::import::Hostile>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "import.Hostile.Order"}, {16, "import.Hostile.CppWords"}, {20, "import.Hostile.PythonWords"},
-        {24, "import.Hostile.GoWords"}, {28, "import.Hostile.JavaWords"}, {32, "import.Hostile.KotlinWords"},
-        {36, "import.Hostile.JsWords"}, {40, "import.Hostile.RustWords"}, {44, "import.Hostile.CSharpWords"},
-        {48, "import.Hostile.RubyWords"}, {52, "import.Hostile.CppMembers"}, {56, "import.Hostile.PythonMembers"},
-        {60, "import.Hostile.GoMembers"}, {64, "import.Hostile.JvmMembers"}, {68, "import.Hostile.JsMembers"},
-        {72, "import.Hostile.RuntimeNames"}, {76, "import.Hostile.class"}, {80, "import.Hostile.Object"},
-        {84, "import.Hostile.String"}, {88, "import.Hostile.List"}, {92, "import.Hostile.Map"},
-        {96, "import.Hostile.Model"}, {100, "import.Hostile.FinalModel"}, {104, "import.Hostile.Buffer"},
-        {108, "import.Hostile.Reader"}, {112, "import.Hostile.Writer"}, {116, "import.Hostile.Limits"},
-        {120, "import.Hostile.DecodeError"}, {124, "import.Hostile.DecodeException"}, {128, "import.Hostile.Decimal"},
-        {132, "import.Hostile.Uuid"}, {136, "import.Hostile.UUID"}, {140, "import.Hostile.Timestamp"},
-        {144, "import.Hostile.Sender"}, {148, "import.Hostile.Receiver"}, {152, "import.Hostile.Client"},
-        {156, "import.Hostile.Proxy"}, {160, "import.Hostile.Handler"}, {164, "import.Hostile.fbe"},
-        {168, "import.Hostile.FBE"}, {172, "import.Hostile.std"}, {176, "import.Hostile.Companion"},
-        {180, "import.Hostile.Any"}, {184, "import.Hostile.Self"}, {188, "import.Hostile.self"},
-        {192, "import.Hostile.None"}, {196, "import.Hostile.Option"}, {200, "import.Hostile.Result"},
-        {204, "import.Hostile.Vec"}, {208, "import.Hostile.Box"}, {212, "import.Hostile.Error"},
-        {216, "import.Hostile.Exception"}, {220, "import.Hostile.Text"}, {224, "import.Hostile.JsonWriter"},
-        {228, "import.Hostile.int32_t"}, {232, "import.Hostile.size_t"}, {236, "import.Hostile.list"},
-        {240, "import.Hostile.object"}, {244, "import.Hostile.v"}, {248, "import.Hostile.r"},
-        {252, "import.Hostile.w"}, {256, "import.Hostile.SideBuy"}, {260, "import.Hostile.OrderKey"},
-        {264, "import.Hostile.textOfside"}, {268, "import.Hostile.DECIMAL_1"}, {272, "import.Hostile.OrderModel"},
-        {276, "import.Hostile.OrderFinal"}, {280, "import.Hostile.NewOrder"}, {284, "import.Hostile.VerifyFBEOrder"},
-        {288, "import.Hostile.fbe_vr_Order"}, {292, "import.Hostile.e1"}, {296, "import.Hostile.i2"},
-        {300, "import.Hostile.o3"}, {304, "import.Hostile.Fbe"}, {308, "import.Hostile.FINGERPRINT"},
-        {312, "import.Hostile.FBE_FINGERPRINT"}, {316, "import.Hostile.FBEFingerprint"}, {320, "import.Hostile.Case"},
-        {324, "import.Hostile.Imported"}, {328, "import.Hostile.Derived"}, {332, "import.Hostile.Listed"},
-        {336, "import.Hostile.Letters"},
-    };
-    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 4u : 0u) + (size < 308 ? 4u : 0u) + (size < 312 ? 4u : 0u) + (size < 316 ? 4u : 0u) + (size < 320 ? 32u : 0u) + (size < 324 ? 10u : 0u) + (size < 328 ? 18u : 0u) + (size < 332 ? 16u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::import::Hostile>(d, body, size))
         return false;
     if (size < 12)
         FBE::detail::assign_default(value.Order);
@@ -11241,37 +11479,7 @@ inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t si
 template <class D>
 FBE_NOINLINE inline bool VBody<::import::Hostile>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    static constexpr FBE::detail::FieldEnd lacking[] = {
-        {12, "import.Hostile.Order"}, {16, "import.Hostile.CppWords"}, {20, "import.Hostile.PythonWords"},
-        {24, "import.Hostile.GoWords"}, {28, "import.Hostile.JavaWords"}, {32, "import.Hostile.KotlinWords"},
-        {36, "import.Hostile.JsWords"}, {40, "import.Hostile.RustWords"}, {44, "import.Hostile.CSharpWords"},
-        {48, "import.Hostile.RubyWords"}, {52, "import.Hostile.CppMembers"}, {56, "import.Hostile.PythonMembers"},
-        {60, "import.Hostile.GoMembers"}, {64, "import.Hostile.JvmMembers"}, {68, "import.Hostile.JsMembers"},
-        {72, "import.Hostile.RuntimeNames"}, {76, "import.Hostile.class"}, {80, "import.Hostile.Object"},
-        {84, "import.Hostile.String"}, {88, "import.Hostile.List"}, {92, "import.Hostile.Map"},
-        {96, "import.Hostile.Model"}, {100, "import.Hostile.FinalModel"}, {104, "import.Hostile.Buffer"},
-        {108, "import.Hostile.Reader"}, {112, "import.Hostile.Writer"}, {116, "import.Hostile.Limits"},
-        {120, "import.Hostile.DecodeError"}, {124, "import.Hostile.DecodeException"}, {128, "import.Hostile.Decimal"},
-        {132, "import.Hostile.Uuid"}, {136, "import.Hostile.UUID"}, {140, "import.Hostile.Timestamp"},
-        {144, "import.Hostile.Sender"}, {148, "import.Hostile.Receiver"}, {152, "import.Hostile.Client"},
-        {156, "import.Hostile.Proxy"}, {160, "import.Hostile.Handler"}, {164, "import.Hostile.fbe"},
-        {168, "import.Hostile.FBE"}, {172, "import.Hostile.std"}, {176, "import.Hostile.Companion"},
-        {180, "import.Hostile.Any"}, {184, "import.Hostile.Self"}, {188, "import.Hostile.self"},
-        {192, "import.Hostile.None"}, {196, "import.Hostile.Option"}, {200, "import.Hostile.Result"},
-        {204, "import.Hostile.Vec"}, {208, "import.Hostile.Box"}, {212, "import.Hostile.Error"},
-        {216, "import.Hostile.Exception"}, {220, "import.Hostile.Text"}, {224, "import.Hostile.JsonWriter"},
-        {228, "import.Hostile.int32_t"}, {232, "import.Hostile.size_t"}, {236, "import.Hostile.list"},
-        {240, "import.Hostile.object"}, {244, "import.Hostile.v"}, {248, "import.Hostile.r"},
-        {252, "import.Hostile.w"}, {256, "import.Hostile.SideBuy"}, {260, "import.Hostile.OrderKey"},
-        {264, "import.Hostile.textOfside"}, {268, "import.Hostile.DECIMAL_1"}, {272, "import.Hostile.OrderModel"},
-        {276, "import.Hostile.OrderFinal"}, {280, "import.Hostile.NewOrder"}, {284, "import.Hostile.VerifyFBEOrder"},
-        {288, "import.Hostile.fbe_vr_Order"}, {292, "import.Hostile.e1"}, {296, "import.Hostile.i2"},
-        {300, "import.Hostile.o3"}, {304, "import.Hostile.Fbe"}, {308, "import.Hostile.FINGERPRINT"},
-        {312, "import.Hostile.FBE_FINGERPRINT"}, {316, "import.Hostile.FBEFingerprint"}, {320, "import.Hostile.Case"},
-        {324, "import.Hostile.Imported"}, {328, "import.Hostile.Derived"}, {332, "import.Hostile.Listed"},
-        {336, "import.Hostile.Letters"},
-    };
-    if (!d.charge_older(VBody<::import::Hostile>::cost, (size < 12 ? 12u : 0u) + (size < 16 ? 619u : 0u) + (size < 20 ? 239u : 0u) + (size < 24 ? 202u : 0u) + (size < 28 ? 182u : 0u) + (size < 32 ? 207u : 0u) + (size < 36 ? 223u : 0u) + (size < 40 ? 195u : 0u) + (size < 44 ? 150u : 0u) + (size < 48 ? 98u : 0u) + (size < 52 ? 48u : 0u) + (size < 56 ? 96u : 0u) + (size < 60 ? 129u : 0u) + (size < 64 ? 137u : 0u) + (size < 68 ? 11u : 0u) + (size < 72 ? 142u : 0u) + (size < 76 ? 4u : 0u) + (size < 80 ? 4u : 0u) + (size < 84 ? 4u : 0u) + (size < 88 ? 4u : 0u) + (size < 92 ? 4u : 0u) + (size < 96 ? 4u : 0u) + (size < 100 ? 4u : 0u) + (size < 104 ? 4u : 0u) + (size < 108 ? 4u : 0u) + (size < 112 ? 4u : 0u) + (size < 116 ? 4u : 0u) + (size < 120 ? 4u : 0u) + (size < 124 ? 4u : 0u) + (size < 128 ? 4u : 0u) + (size < 132 ? 4u : 0u) + (size < 136 ? 4u : 0u) + (size < 140 ? 4u : 0u) + (size < 144 ? 4u : 0u) + (size < 148 ? 4u : 0u) + (size < 152 ? 4u : 0u) + (size < 156 ? 4u : 0u) + (size < 160 ? 4u : 0u) + (size < 164 ? 4u : 0u) + (size < 168 ? 4u : 0u) + (size < 172 ? 4u : 0u) + (size < 176 ? 4u : 0u) + (size < 180 ? 4u : 0u) + (size < 184 ? 4u : 0u) + (size < 188 ? 4u : 0u) + (size < 192 ? 4u : 0u) + (size < 196 ? 4u : 0u) + (size < 200 ? 4u : 0u) + (size < 204 ? 4u : 0u) + (size < 208 ? 4u : 0u) + (size < 212 ? 4u : 0u) + (size < 216 ? 4u : 0u) + (size < 220 ? 4u : 0u) + (size < 224 ? 4u : 0u) + (size < 228 ? 4u : 0u) + (size < 232 ? 4u : 0u) + (size < 236 ? 4u : 0u) + (size < 240 ? 4u : 0u) + (size < 244 ? 4u : 0u) + (size < 248 ? 4u : 0u) + (size < 252 ? 4u : 0u) + (size < 256 ? 4u : 0u) + (size < 260 ? 4u : 0u) + (size < 264 ? 4u : 0u) + (size < 268 ? 4u : 0u) + (size < 272 ? 4u : 0u) + (size < 276 ? 4u : 0u) + (size < 280 ? 4u : 0u) + (size < 284 ? 4u : 0u) + (size < 288 ? 4u : 0u) + (size < 292 ? 4u : 0u) + (size < 296 ? 4u : 0u) + (size < 300 ? 4u : 0u) + (size < 304 ? 4u : 0u) + (size < 308 ? 4u : 0u) + (size < 312 ? 4u : 0u) + (size < 316 ? 4u : 0u) + (size < 320 ? 32u : 0u) + (size < 324 ? 10u : 0u) + (size < 328 ? 18u : 0u) + (size < 332 ? 16u : 0u), FBE::detail::first_lacking(lacking, size), body))
+    if (!FBE::detail::charge_older<::import::Hostile>(d, body, size))
         return false;
     if (size < 12)
         return true;

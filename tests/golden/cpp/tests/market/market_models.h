@@ -27,6 +27,9 @@ struct VBody<::market::Instrument>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {16, 0, "market.Instrument"},
+    };
 };
 
 // market.Failure: type 502, body 28 bytes
@@ -46,6 +49,9 @@ struct VBody<::market::Failure>
     static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value);
     template <class D>
     static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr FBE::detail::FieldEnd field_ends[] = {
+        {28, 0, "market.Failure"},
+    };
 };
 
 inline std::size_t VBody<::market::Instrument>::extra(const ::market::Instrument& value) noexcept
@@ -71,7 +77,7 @@ FBE_INLINE bool VBody<::market::Instrument>::read(Decoder& d, std::size_t body, 
 
 FBE_NOINLINE inline bool VBody<::market::Instrument>::read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value)
 {
-    if (!d.charge_older(VBody<::market::Instrument>::cost, 0, "market.Instrument", body))
+    if (!FBE::detail::charge_older<::market::Instrument>(d, body, size))
         return false;
     if (size < 12)
         value.symbol = {};
@@ -97,7 +103,7 @@ FBE_INLINE bool VBody<::market::Instrument>::verify(D& d, std::size_t body, uint
 template <class D>
 FBE_NOINLINE inline bool VBody<::market::Instrument>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::market::Instrument>::cost, 0, "market.Instrument", body))
+    if (!FBE::detail::charge_older<::market::Instrument>(d, body, size))
         return false;
     if (size < 12)
         return true;
@@ -129,7 +135,7 @@ FBE_INLINE bool VBody<::market::Failure>::read(Decoder& d, std::size_t body, uin
 
 FBE_NOINLINE inline bool VBody<::market::Failure>::read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value)
 {
-    if (!d.charge_older(VBody<::market::Failure>::cost, 0, "market.Failure", body))
+    if (!FBE::detail::charge_older<::market::Failure>(d, body, size))
         return false;
     if (size < 24)
         value.id = {};
@@ -155,7 +161,7 @@ FBE_INLINE bool VBody<::market::Failure>::verify(D& d, std::size_t body, uint32_
 template <class D>
 FBE_NOINLINE inline bool VBody<::market::Failure>::verify_older(D& d, std::size_t body, uint32_t size)
 {
-    if (!d.charge_older(VBody<::market::Failure>::cost, 0, "market.Failure", body))
+    if (!FBE::detail::charge_older<::market::Failure>(d, body, size))
         return false;
     if (size < 28)
         return true;
