@@ -47,9 +47,9 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
             w.line(f'constexpr const char* version = "{package.version.major}.{package.version.minor}";')
             w.blank()
         for e in package.enums:
-            _enum(w, e)
+            _enum(w, e, False)
         for f in package.flags:
-            _flags(w, f)
+            _enum(w, f, True)
         for s in structs:
             w.line(f"struct {type_ident(s.qualified)};")
         w.blank()
@@ -79,38 +79,28 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
 
 # ---------------------------------------------------------------- enums and flags
 
-def _enum_body(w: CppWriter, e: Enum) -> None:
+def _enum(w: CppWriter, e: Enum, flags: bool) -> None:
+    """An enum or flags type and its `operator<<` (docs/format.md 9): the runtime's print_enum or print_flags
+    over a table of its named values (an enum's first name of each value; a flags' non-zero ones)."""
     wire = PRIMITIVES[e.wire]
-    w.line(f"enum class {type_ident(e.qualified)} : {wire}")
+    name = type_ident(e.qualified)
+    w.line(f"enum class {name} : {wire}")
     with w.block("{", "};"):
         for v in e.values:
             w.line(f"{value_ident(e.qualified, v.name)} = {int_literal(v.value, wire)},")
-
-
-def _enum(w: CppWriter, e: Enum) -> None:
-    _enum_body(w, e)
     w.blank()
-    head = f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(e.qualified)} value)"
-    with w.function(head), w.braced("switch (value)"):
-        for v in e.text_values:
-            w.line(f'case {type_ident(e.qualified)}::{value_ident(e.qualified, v.name)}: return stream << "{v.name}";')
-        w.line('default: return stream << "<unknown>";')
-
-
-def _flags(w: CppWriter, f: Enum) -> None:
-    _enum_body(w, f)
-    w.blank()
-    w.line(f"FBE_ENUM_FLAGS({type_ident(f.qualified)})")
-    w.blank()
-    wire = PRIMITIVES[f.wire]
-    with w.function(f"inline std::ostream& operator<<(std::ostream& stream, {type_ident(f.qualified)} value)"):
-        if not f.named_flags:     # (the unused value unnamed by CppWriter.function)
-            w.line("return stream;")
+    if flags:
+        w.line(f"FBE_ENUM_FLAGS({name})")
+        w.blank()
+    named = e.named_flags if flags else e.text_values
+    with w.function(f"inline std::ostream& operator<<(std::ostream& stream, {name} value)"):
+        if not named:     # (the unused value unnamed by CppWriter.function)
+            w.line("return stream;" if flags else 'return stream << "<unknown>";')
             return
-        with w.block(f"static constexpr FBE::FlagName<{wire}> names[] = {{", "};"):
-            for v in f.named_flags:
+        with w.block(f"static constexpr FBE::ValueName<{wire}> names[] = {{", "};"):
+            for v in named:
                 w.line(f'{{{int_literal(v.value, wire)}, "{v.name}"}},')
-        w.line(f"return FBE::print_flags(stream, static_cast<{wire}>(value), names);")
+        w.line(f"return FBE::print_{'flags' if flags else 'enum'}(stream, static_cast<{wire}>(value), names);")
 
 
 # ---------------------------------------------------------------- structs

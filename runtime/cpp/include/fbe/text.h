@@ -43,17 +43,27 @@
 
 namespace FBE {
 
-//! One named constant of a flags type, for print_flags().
+//! One named constant of an enum or flags type, for print_enum() and print_flags().
 template <typename U>
-struct FlagName {
+struct ValueName {
     U value;
     const char* name;
 };
 
+//! Prints the name of the constant whose value is `value` (the first such of an enum's aliases, as listed), or
+//! `<unknown>` (docs/format.md 9).
+template <typename U, std::size_t N>
+std::ostream& print_enum(std::ostream& os, U value, const ValueName<U> (&names)[N]) {
+    for (const auto& constant : names)
+        if (constant.value == value)
+            return os << constant.name;
+    return os << "<unknown>";
+}
+
 //! Prints the names of all non-zero constants whose bits are all set,
 //! joined by '|' (docs/format.md 9: zero constants and undeclared bits vanish).
 template <typename U, std::size_t N>
-std::ostream& print_flags(std::ostream& os, U bits, const FlagName<U> (&names)[N]) {
+std::ostream& print_flags(std::ostream& os, U bits, const ValueName<U> (&names)[N]) {
     bool first = true;
     for (const auto& flag : names) {
         if (flag.value != 0 && (bits & flag.value) == flag.value) {

@@ -37,14 +37,13 @@ enum class EnumByte : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumByte value)
 {
-    switch (value)
-    {
-        case EnumByte::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumByte::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumByte::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumByte::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "ENUM_VALUE_0"},
+        {1, "ENUM_VALUE_2"},
+        {254, "ENUM_VALUE_3"},
+        {255, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class EnumChar : uint8_t
@@ -59,15 +58,14 @@ enum class EnumChar : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumChar value)
 {
-    switch (value)
-    {
-        case EnumChar::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumChar::ENUM_VALUE_1: return stream << "ENUM_VALUE_1";
-        case EnumChar::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumChar::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumChar::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "ENUM_VALUE_0"},
+        {49, "ENUM_VALUE_1"},
+        {50, "ENUM_VALUE_2"},
+        {51, "ENUM_VALUE_3"},
+        {52, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class EnumWChar : uint32_t
@@ -82,15 +80,14 @@ enum class EnumWChar : uint32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumWChar value)
 {
-    switch (value)
-    {
-        case EnumWChar::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumWChar::ENUM_VALUE_1: return stream << "ENUM_VALUE_1";
-        case EnumWChar::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumWChar::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumWChar::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint32_t> names[] = {
+        {0u, "ENUM_VALUE_0"},
+        {1092u, "ENUM_VALUE_1"},
+        {1093u, "ENUM_VALUE_2"},
+        {1365u, "ENUM_VALUE_3"},
+        {1366u, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<uint32_t>(value), names);
 }
 
 enum class EnumInt8 : int8_t
@@ -105,15 +102,14 @@ enum class EnumInt8 : int8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumInt8 value)
 {
-    switch (value)
-    {
-        case EnumInt8::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumInt8::ENUM_VALUE_1: return stream << "ENUM_VALUE_1";
-        case EnumInt8::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumInt8::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumInt8::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int8_t> names[] = {
+        {0, "ENUM_VALUE_0"},
+        {-128, "ENUM_VALUE_1"},
+        {-127, "ENUM_VALUE_2"},
+        {126, "ENUM_VALUE_3"},
+        {127, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<int8_t>(value), names);
 }
 
 enum class EnumUInt8 : uint8_t
@@ -128,14 +124,13 @@ enum class EnumUInt8 : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumUInt8 value)
 {
-    switch (value)
-    {
-        case EnumUInt8::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumUInt8::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumUInt8::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumUInt8::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "ENUM_VALUE_0"},
+        {1, "ENUM_VALUE_2"},
+        {254, "ENUM_VALUE_3"},
+        {255, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class EnumInt16 : int16_t
@@ -150,15 +145,14 @@ enum class EnumInt16 : int16_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumInt16 value)
 {
-    switch (value)
-    {
-        case EnumInt16::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumInt16::ENUM_VALUE_1: return stream << "ENUM_VALUE_1";
-        case EnumInt16::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumInt16::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumInt16::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int16_t> names[] = {
+        {0, "ENUM_VALUE_0"},
+        {-32768, "ENUM_VALUE_1"},
+        {-32767, "ENUM_VALUE_2"},
+        {32766, "ENUM_VALUE_3"},
+        {32767, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<int16_t>(value), names);
 }
 
 enum class EnumUInt16 : uint16_t
@@ -173,14 +167,13 @@ enum class EnumUInt16 : uint16_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumUInt16 value)
 {
-    switch (value)
-    {
-        case EnumUInt16::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumUInt16::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumUInt16::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumUInt16::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint16_t> names[] = {
+        {0, "ENUM_VALUE_0"},
+        {1, "ENUM_VALUE_2"},
+        {65534, "ENUM_VALUE_3"},
+        {65535, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<uint16_t>(value), names);
 }
 
 enum class EnumInt32 : int32_t
@@ -195,15 +188,14 @@ enum class EnumInt32 : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumInt32 value)
 {
-    switch (value)
-    {
-        case EnumInt32::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumInt32::ENUM_VALUE_1: return stream << "ENUM_VALUE_1";
-        case EnumInt32::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumInt32::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumInt32::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {0, "ENUM_VALUE_0"},
+        {INT32_MIN, "ENUM_VALUE_1"},
+        {-2147483647, "ENUM_VALUE_2"},
+        {2147483646, "ENUM_VALUE_3"},
+        {2147483647, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class EnumUInt32 : uint32_t
@@ -218,14 +210,13 @@ enum class EnumUInt32 : uint32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumUInt32 value)
 {
-    switch (value)
-    {
-        case EnumUInt32::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumUInt32::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumUInt32::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumUInt32::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint32_t> names[] = {
+        {0u, "ENUM_VALUE_0"},
+        {1u, "ENUM_VALUE_2"},
+        {4294967294u, "ENUM_VALUE_3"},
+        {4294967295u, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<uint32_t>(value), names);
 }
 
 enum class EnumInt64 : int64_t
@@ -240,15 +231,14 @@ enum class EnumInt64 : int64_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumInt64 value)
 {
-    switch (value)
-    {
-        case EnumInt64::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumInt64::ENUM_VALUE_1: return stream << "ENUM_VALUE_1";
-        case EnumInt64::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumInt64::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumInt64::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int64_t> names[] = {
+        {INT64_C(0), "ENUM_VALUE_0"},
+        {INT64_C(-9223372036854775807), "ENUM_VALUE_1"},
+        {INT64_C(-9223372036854775806), "ENUM_VALUE_2"},
+        {INT64_C(9223372036854775806), "ENUM_VALUE_3"},
+        {INT64_C(9223372036854775807), "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<int64_t>(value), names);
 }
 
 enum class EnumUInt64 : uint64_t
@@ -263,14 +253,13 @@ enum class EnumUInt64 : uint64_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumUInt64 value)
 {
-    switch (value)
-    {
-        case EnumUInt64::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumUInt64::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumUInt64::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumUInt64::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint64_t> names[] = {
+        {UINT64_C(0), "ENUM_VALUE_0"},
+        {UINT64_C(1), "ENUM_VALUE_2"},
+        {UINT64_C(18446744073709551614), "ENUM_VALUE_3"},
+        {UINT64_C(18446744073709551615), "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<uint64_t>(value), names);
 }
 
 struct Enums;

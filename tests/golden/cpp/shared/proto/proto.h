@@ -33,12 +33,11 @@ enum class OrderSide : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, OrderSide value)
 {
-    switch (value)
-    {
-        case OrderSide::buy: return stream << "buy";
-        case OrderSide::sell: return stream << "sell";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "buy"},
+        {1, "sell"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class OrderType : uint8_t
@@ -50,13 +49,12 @@ enum class OrderType : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, OrderType value)
 {
-    switch (value)
-    {
-        case OrderType::market: return stream << "market";
-        case OrderType::limit: return stream << "limit";
-        case OrderType::stop: return stream << "stop";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "market"},
+        {1, "limit"},
+        {2, "stop"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class State : uint8_t
@@ -74,7 +72,7 @@ FBE_ENUM_FLAGS(State)
 
 inline std::ostream& operator<<(std::ostream& stream, State value)
 {
-    static constexpr FBE::FlagName<uint8_t> names[] = {
+    static constexpr FBE::ValueName<uint8_t> names[] = {
         {1, "invalid"},
         {2, "initialized"},
         {4, "calculated"},

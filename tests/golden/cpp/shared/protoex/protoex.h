@@ -35,13 +35,12 @@ enum class OrderSide : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, OrderSide value)
 {
-    switch (value)
-    {
-        case OrderSide::buy: return stream << "buy";
-        case OrderSide::sell: return stream << "sell";
-        case OrderSide::tell: return stream << "tell";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "buy"},
+        {1, "sell"},
+        {2, "tell"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class OrderType : uint8_t
@@ -54,14 +53,13 @@ enum class OrderType : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, OrderType value)
 {
-    switch (value)
-    {
-        case OrderType::market: return stream << "market";
-        case OrderType::limit: return stream << "limit";
-        case OrderType::stop: return stream << "stop";
-        case OrderType::stoplimit: return stream << "stoplimit";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "market"},
+        {1, "limit"},
+        {2, "stop"},
+        {3, "stoplimit"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class StateEx : uint8_t
@@ -81,7 +79,7 @@ FBE_ENUM_FLAGS(StateEx)
 
 inline std::ostream& operator<<(std::ostream& stream, StateEx value)
 {
-    static constexpr FBE::FlagName<uint8_t> names[] = {
+    static constexpr FBE::ValueName<uint8_t> names[] = {
         {1, "invalid"},
         {2, "initialized"},
         {4, "calculated"},

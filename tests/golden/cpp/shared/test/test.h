@@ -38,15 +38,14 @@ enum class EnumSimple : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumSimple value)
 {
-    switch (value)
-    {
-        case EnumSimple::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumSimple::ENUM_VALUE_1: return stream << "ENUM_VALUE_1";
-        case EnumSimple::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumSimple::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumSimple::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {0, "ENUM_VALUE_0"},
+        {1, "ENUM_VALUE_1"},
+        {2, "ENUM_VALUE_2"},
+        {3, "ENUM_VALUE_3"},
+        {4, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class EnumTyped : uint8_t
@@ -61,27 +60,23 @@ enum class EnumTyped : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EnumTyped value)
 {
-    switch (value)
-    {
-        case EnumTyped::ENUM_VALUE_0: return stream << "ENUM_VALUE_0";
-        case EnumTyped::ENUM_VALUE_1: return stream << "ENUM_VALUE_1";
-        case EnumTyped::ENUM_VALUE_2: return stream << "ENUM_VALUE_2";
-        case EnumTyped::ENUM_VALUE_3: return stream << "ENUM_VALUE_3";
-        case EnumTyped::ENUM_VALUE_4: return stream << "ENUM_VALUE_4";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "ENUM_VALUE_0"},
+        {49, "ENUM_VALUE_1"},
+        {50, "ENUM_VALUE_2"},
+        {51, "ENUM_VALUE_3"},
+        {52, "ENUM_VALUE_4"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class EnumEmpty : int32_t
 {
 };
 
-inline std::ostream& operator<<(std::ostream& stream, EnumEmpty value)
+inline std::ostream& operator<<(std::ostream& stream, EnumEmpty /*value*/)
 {
-    switch (value)
-    {
-        default: return stream << "<unknown>";
-    }
+    return stream << "<unknown>";
 }
 
 enum class FlagsSimple : int32_t
@@ -98,7 +93,7 @@ FBE_ENUM_FLAGS(FlagsSimple)
 
 inline std::ostream& operator<<(std::ostream& stream, FlagsSimple value)
 {
-    static constexpr FBE::FlagName<int32_t> names[] = {
+    static constexpr FBE::ValueName<int32_t> names[] = {
         {1, "FLAG_VALUE_1"},
         {2, "FLAG_VALUE_2"},
         {4, "FLAG_VALUE_3"},
@@ -126,7 +121,7 @@ FBE_ENUM_FLAGS(FlagsTyped)
 
 inline std::ostream& operator<<(std::ostream& stream, FlagsTyped value)
 {
-    static constexpr FBE::FlagName<uint64_t> names[] = {
+    static constexpr FBE::ValueName<uint64_t> names[] = {
         {UINT64_C(1), "FLAG_VALUE_1"},
         {UINT64_C(2), "FLAG_VALUE_2"},
         {UINT64_C(4), "FLAG_VALUE_3"},

@@ -33,14 +33,13 @@ enum class Grade : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, Grade value)
 {
-    switch (value)
-    {
-        case Grade::low: return stream << "low";
-        case Grade::mid: return stream << "mid";
-        case Grade::high: return stream << "high";
-        case Grade::top: return stream << "top";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {1, "low"},
+        {127, "mid"},
+        {128, "high"},
+        {200, "top"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 struct CharKeys;

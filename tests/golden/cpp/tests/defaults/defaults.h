@@ -31,12 +31,11 @@ enum class Colour : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, Colour value)
 {
-    switch (value)
-    {
-        case Colour::red: return stream << "red";
-        case Colour::green: return stream << "green";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "red"},
+        {1, "green"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class Mode : uint8_t
@@ -49,7 +48,7 @@ FBE_ENUM_FLAGS(Mode)
 
 inline std::ostream& operator<<(std::ostream& stream, Mode value)
 {
-    static constexpr FBE::FlagName<uint8_t> names[] = {
+    static constexpr FBE::ValueName<uint8_t> names[] = {
         {1, "on"},
     };
     return FBE::print_flags(stream, static_cast<uint8_t>(value), names);

@@ -35,13 +35,12 @@ enum class EByte : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EByte value)
 {
-    switch (value)
-    {
-        case EByte::a: return stream << "a";
-        case EByte::b: return stream << "b";
-        case EByte::c: return stream << "c";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "a"},
+        {16, "b"},
+        {17, "c"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class EChar : uint8_t
@@ -53,13 +52,12 @@ enum class EChar : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EChar value)
 {
-    switch (value)
-    {
-        case EChar::a: return stream << "a";
-        case EChar::b: return stream << "b";
-        case EChar::c: return stream << "c";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {97, "a"},
+        {98, "b"},
+        {10, "c"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class EWChar : uint32_t
@@ -69,11 +67,10 @@ enum class EWChar : uint32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EWChar value)
 {
-    switch (value)
-    {
-        case EWChar::a: return stream << "a";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint32_t> names[] = {
+        {1114111u, "a"},
+    };
+    return FBE::print_enum(stream, static_cast<uint32_t>(value), names);
 }
 
 enum class EInt8 : int8_t
@@ -84,12 +81,11 @@ enum class EInt8 : int8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EInt8 value)
 {
-    switch (value)
-    {
-        case EInt8::lo: return stream << "lo";
-        case EInt8::hi: return stream << "hi";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int8_t> names[] = {
+        {-128, "lo"},
+        {127, "hi"},
+    };
+    return FBE::print_enum(stream, static_cast<int8_t>(value), names);
 }
 
 enum class EUInt8 : uint8_t
@@ -99,11 +95,10 @@ enum class EUInt8 : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, EUInt8 value)
 {
-    switch (value)
-    {
-        case EUInt8::a: return stream << "a";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {255, "a"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 enum class EInt16 : int16_t
@@ -113,11 +108,10 @@ enum class EInt16 : int16_t
 
 inline std::ostream& operator<<(std::ostream& stream, EInt16 value)
 {
-    switch (value)
-    {
-        case EInt16::a: return stream << "a";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int16_t> names[] = {
+        {-32768, "a"},
+    };
+    return FBE::print_enum(stream, static_cast<int16_t>(value), names);
 }
 
 enum class EUInt16 : uint16_t
@@ -127,11 +121,10 @@ enum class EUInt16 : uint16_t
 
 inline std::ostream& operator<<(std::ostream& stream, EUInt16 value)
 {
-    switch (value)
-    {
-        case EUInt16::a: return stream << "a";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint16_t> names[] = {
+        {65535, "a"},
+    };
+    return FBE::print_enum(stream, static_cast<uint16_t>(value), names);
 }
 
 enum class EInt32 : int32_t
@@ -143,12 +136,11 @@ enum class EInt32 : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EInt32 value)
 {
-    switch (value)
-    {
-        case EInt32::a: return stream << "a";
-        case EInt32::b: return stream << "b";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {-1, "a"},
+        {0, "b"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class EUInt32 : uint32_t
@@ -158,11 +150,10 @@ enum class EUInt32 : uint32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EUInt32 value)
 {
-    switch (value)
-    {
-        case EUInt32::a: return stream << "a";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint32_t> names[] = {
+        {4294967295u, "a"},
+    };
+    return FBE::print_enum(stream, static_cast<uint32_t>(value), names);
 }
 
 enum class EInt64 : int64_t
@@ -172,11 +163,10 @@ enum class EInt64 : int64_t
 
 inline std::ostream& operator<<(std::ostream& stream, EInt64 value)
 {
-    switch (value)
-    {
-        case EInt64::a: return stream << "a";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int64_t> names[] = {
+        {INT64_MIN, "a"},
+    };
+    return FBE::print_enum(stream, static_cast<int64_t>(value), names);
 }
 
 enum class EUInt64 : uint64_t
@@ -186,11 +176,10 @@ enum class EUInt64 : uint64_t
 
 inline std::ostream& operator<<(std::ostream& stream, EUInt64 value)
 {
-    switch (value)
-    {
-        case EUInt64::a: return stream << "a";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint64_t> names[] = {
+        {UINT64_C(18446744073709551615), "a"},
+    };
+    return FBE::print_enum(stream, static_cast<uint64_t>(value), names);
 }
 
 enum class EDefault : int32_t
@@ -201,12 +190,11 @@ enum class EDefault : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EDefault value)
 {
-    switch (value)
-    {
-        case EDefault::zero: return stream << "zero";
-        case EDefault::one: return stream << "one";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {0, "zero"},
+        {1, "one"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class EOld : int32_t
@@ -217,12 +205,11 @@ enum class EOld : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, EOld value)
 {
-    switch (value)
-    {
-        case EOld::secret: return stream << "secret";
-        case EOld::old: return stream << "old";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {7, "secret"},
+        {8, "old"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class Reserved : int32_t
@@ -236,15 +223,14 @@ enum class Reserved : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, Reserved value)
 {
-    switch (value)
-    {
-        case Reserved::new_: return stream << "new";
-        case Reserved::delete_: return stream << "delete";
-        case Reserved::default_: return stream << "default";
-        case Reserved::None: return stream << "None";
-        case Reserved::lambda: return stream << "lambda";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {0, "new"},
+        {1, "delete"},
+        {2, "default"},
+        {3, "None"},
+        {4, "lambda"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class FByte : uint8_t
@@ -259,7 +245,7 @@ FBE_ENUM_FLAGS(FByte)
 
 inline std::ostream& operator<<(std::ostream& stream, FByte value)
 {
-    static constexpr FBE::FlagName<uint8_t> names[] = {
+    static constexpr FBE::ValueName<uint8_t> names[] = {
         {1, "one"},
         {2, "two"},
         {3, "both"},
@@ -278,7 +264,7 @@ FBE_ENUM_FLAGS(FUInt64)
 
 inline std::ostream& operator<<(std::ostream& stream, FUInt64 value)
 {
-    static constexpr FBE::FlagName<uint64_t> names[] = {
+    static constexpr FBE::ValueName<uint64_t> names[] = {
         {UINT64_C(9223372036854775808), "top"},
         {UINT64_C(1), "low"},
         {UINT64_C(9223372036854775809), "all"},
@@ -295,7 +281,7 @@ FBE_ENUM_FLAGS(FDefault)
 
 inline std::ostream& operator<<(std::ostream& stream, FDefault value)
 {
-    static constexpr FBE::FlagName<int32_t> names[] = {
+    static constexpr FBE::ValueName<int32_t> names[] = {
         {1, "x"},
     };
     return FBE::print_flags(stream, static_cast<int32_t>(value), names);

@@ -535,515 +535,514 @@ enum class Word : int16_t
 
 inline std::ostream& operator<<(std::ostream& stream, Word value)
 {
-    switch (value)
-    {
-        case Word::alignas_: return stream << "alignas";
-        case Word::alignof_: return stream << "alignof";
-        case Word::and_: return stream << "and";
-        case Word::and_eq_: return stream << "and_eq";
-        case Word::asm_: return stream << "asm";
-        case Word::auto_: return stream << "auto";
-        case Word::bitand_: return stream << "bitand";
-        case Word::bitor_: return stream << "bitor";
-        case Word::break_: return stream << "break";
-        case Word::case_: return stream << "case";
-        case Word::catch_: return stream << "catch";
-        case Word::char8_t_: return stream << "char8_t";
-        case Word::char16_t_: return stream << "char16_t";
-        case Word::char32_t_: return stream << "char32_t";
-        case Word::class_: return stream << "class";
-        case Word::compl_: return stream << "compl";
-        case Word::concept_: return stream << "concept";
-        case Word::const_: return stream << "const";
-        case Word::consteval_: return stream << "consteval";
-        case Word::constexpr_: return stream << "constexpr";
-        case Word::constinit_: return stream << "constinit";
-        case Word::const_cast_: return stream << "const_cast";
-        case Word::continue_: return stream << "continue";
-        case Word::co_await_: return stream << "co_await";
-        case Word::co_return_: return stream << "co_return";
-        case Word::co_yield_: return stream << "co_yield";
-        case Word::decltype_: return stream << "decltype";
-        case Word::default_: return stream << "default";
-        case Word::delete_: return stream << "delete";
-        case Word::do_: return stream << "do";
-        case Word::dynamic_cast_: return stream << "dynamic_cast";
-        case Word::else_: return stream << "else";
-        case Word::explicit_: return stream << "explicit";
-        case Word::export_: return stream << "export";
-        case Word::extern_: return stream << "extern";
-        case Word::final: return stream << "final";
-        case Word::for_: return stream << "for";
-        case Word::friend_: return stream << "friend";
-        case Word::goto_: return stream << "goto";
-        case Word::if_: return stream << "if";
-        case Word::import: return stream << "import";
-        case Word::inline_: return stream << "inline";
-        case Word::int_: return stream << "int";
-        case Word::long_: return stream << "long";
-        case Word::module: return stream << "module";
-        case Word::mutable_: return stream << "mutable";
-        case Word::namespace_: return stream << "namespace";
-        case Word::new_: return stream << "new";
-        case Word::noexcept_: return stream << "noexcept";
-        case Word::not_: return stream << "not";
-        case Word::not_eq_: return stream << "not_eq";
-        case Word::nullptr_: return stream << "nullptr";
-        case Word::operator_: return stream << "operator";
-        case Word::or_: return stream << "or";
-        case Word::or_eq_: return stream << "or_eq";
-        case Word::override: return stream << "override";
-        case Word::private_: return stream << "private";
-        case Word::protected_: return stream << "protected";
-        case Word::public_: return stream << "public";
-        case Word::register_: return stream << "register";
-        case Word::reinterpret_cast_: return stream << "reinterpret_cast";
-        case Word::requires_: return stream << "requires";
-        case Word::return_: return stream << "return";
-        case Word::short_: return stream << "short";
-        case Word::signed_: return stream << "signed";
-        case Word::sizeof_: return stream << "sizeof";
-        case Word::static_: return stream << "static";
-        case Word::static_assert_: return stream << "static_assert";
-        case Word::static_cast_: return stream << "static_cast";
-        case Word::switch_: return stream << "switch";
-        case Word::template_: return stream << "template";
-        case Word::this_: return stream << "this";
-        case Word::thread_local_: return stream << "thread_local";
-        case Word::throw_: return stream << "throw";
-        case Word::try_: return stream << "try";
-        case Word::typedef_: return stream << "typedef";
-        case Word::typeid_: return stream << "typeid";
-        case Word::typename_: return stream << "typename";
-        case Word::union_: return stream << "union";
-        case Word::unsigned_: return stream << "unsigned";
-        case Word::using_: return stream << "using";
-        case Word::virtual_: return stream << "virtual";
-        case Word::void_: return stream << "void";
-        case Word::volatile_: return stream << "volatile";
-        case Word::wchar_t_: return stream << "wchar_t";
-        case Word::while_: return stream << "while";
-        case Word::xor_: return stream << "xor";
-        case Word::xor_eq_: return stream << "xor_eq";
-        case Word::assert_: return stream << "assert";
-        case Word::errno_: return stream << "errno";
-        case Word::EOF_: return stream << "EOF";
-        case Word::NULL_: return stream << "NULL";
-        case Word::stdin_: return stream << "stdin";
-        case Word::stdout_: return stream << "stdout";
-        case Word::stderr_: return stream << "stderr";
-        case Word::offsetof_: return stream << "offsetof";
-        case Word::std_: return stream << "std";
-        case Word::FBE_: return stream << "FBE";
-        case Word::int8_t_: return stream << "int8_t";
-        case Word::uint8_t_: return stream << "uint8_t";
-        case Word::int16_t_: return stream << "int16_t";
-        case Word::uint16_t_: return stream << "uint16_t";
-        case Word::int32_t_: return stream << "int32_t";
-        case Word::uint32_t_: return stream << "uint32_t";
-        case Word::int64_t_: return stream << "int64_t";
-        case Word::uint64_t_: return stream << "uint64_t";
-        case Word::size_t_: return stream << "size_t";
-        case Word::ptrdiff_t_: return stream << "ptrdiff_t";
-        case Word::nullptr_t_: return stream << "nullptr_t";
-        case Word::linux_: return stream << "linux";
-        case Word::unix_: return stream << "unix";
-        case Word::BUFSIZ_: return stream << "BUFSIZ";
-        case Word::INT32_MAX_: return stream << "INT32_MAX";
-        case Word::CHAR_BIT: return stream << "CHAR_BIT";
-        case Word::EINVAL_: return stream << "EINVAL";
-        case Word::False: return stream << "False";
-        case Word::None: return stream << "None";
-        case Word::True: return stream << "True";
-        case Word::as: return stream << "as";
-        case Word::async: return stream << "async";
-        case Word::await: return stream << "await";
-        case Word::def: return stream << "def";
-        case Word::del: return stream << "del";
-        case Word::elif: return stream << "elif";
-        case Word::except: return stream << "except";
-        case Word::finally: return stream << "finally";
-        case Word::from: return stream << "from";
-        case Word::global: return stream << "global";
-        case Word::in: return stream << "in";
-        case Word::is: return stream << "is";
-        case Word::lambda: return stream << "lambda";
-        case Word::nonlocal: return stream << "nonlocal";
-        case Word::pass: return stream << "pass";
-        case Word::raise: return stream << "raise";
-        case Word::with: return stream << "with";
-        case Word::yield: return stream << "yield";
-        case Word::_: return stream << "_";
-        case Word::match: return stream << "match";
-        case Word::self: return stream << "self";
-        case Word::cls: return stream << "cls";
-        case Word::print: return stream << "print";
-        case Word::len: return stream << "len";
-        case Word::list: return stream << "list";
-        case Word::dict: return stream << "dict";
-        case Word::set: return stream << "set";
-        case Word::str: return stream << "str";
-        case Word::object: return stream << "object";
-        case Word::super: return stream << "super";
-        case Word::isinstance: return stream << "isinstance";
-        case Word::property: return stream << "property";
-        case Word::staticmethod: return stream << "staticmethod";
-        case Word::classmethod: return stream << "classmethod";
-        case Word::typing: return stream << "typing";
-        case Word::Any: return stream << "Any";
-        case Word::ClassVar: return stream << "ClassVar";
-        case Word::Callable: return stream << "Callable";
-        case Word::IntEnum: return stream << "IntEnum";
-        case Word::IntFlag: return stream << "IntFlag";
-        case Word::PACKAGE: return stream << "PACKAGE";
-        case Word::VERSION: return stream << "VERSION";
-        case Word::chan: return stream << "chan";
-        case Word::defer: return stream << "defer";
-        case Word::fallthrough: return stream << "fallthrough";
-        case Word::func: return stream << "func";
-        case Word::go: return stream << "go";
-        case Word::interface: return stream << "interface";
-        case Word::map: return stream << "map";
-        case Word::package: return stream << "package";
-        case Word::range: return stream << "range";
-        case Word::select: return stream << "select";
-        case Word::type: return stream << "type";
-        case Word::var: return stream << "var";
-        case Word::any: return stream << "any";
-        case Word::error: return stream << "error";
-        case Word::rune: return stream << "rune";
-        case Word::uint: return stream << "uint";
-        case Word::nil: return stream << "nil";
-        case Word::iota: return stream << "iota";
-        case Word::cap: return stream << "cap";
-        case Word::make: return stream << "make";
-        case Word::append: return stream << "append";
-        case Word::copy: return stream << "copy";
-        case Word::panic: return stream << "panic";
-        case Word::recover: return stream << "recover";
-        case Word::println: return stream << "println";
-        case Word::complex: return stream << "complex";
-        case Word::real: return stream << "real";
-        case Word::imag: return stream << "imag";
-        case Word::close: return stream << "close";
-        case Word::min: return stream << "min";
-        case Word::max: return stream << "max";
-        case Word::clear: return stream << "clear";
-        case Word::uintptr: return stream << "uintptr";
-        case Word::float32: return stream << "float32";
-        case Word::float64: return stream << "float64";
-        case Word::complex64: return stream << "complex64";
-        case Word::complex128: return stream << "complex128";
-        case Word::comparable: return stream << "comparable";
-        case Word::abstract: return stream << "abstract";
-        case Word::boolean: return stream << "boolean";
-        case Word::extends: return stream << "extends";
-        case Word::implements: return stream << "implements";
-        case Word::instanceof: return stream << "instanceof";
-        case Word::native: return stream << "native";
-        case Word::strictfp: return stream << "strictfp";
-        case Word::synchronized: return stream << "synchronized";
-        case Word::throws: return stream << "throws";
-        case Word::transient: return stream << "transient";
-        case Word::record: return stream << "record";
-        case Word::sealed: return stream << "sealed";
-        case Word::permits: return stream << "permits";
-        case Word::when: return stream << "when";
-        case Word::open: return stream << "open";
-        case Word::exports: return stream << "exports";
-        case Word::opens: return stream << "opens";
-        case Word::to: return stream << "to";
-        case Word::uses: return stream << "uses";
-        case Word::provides: return stream << "provides";
-        case Word::transitive: return stream << "transitive";
-        case Word::Object: return stream << "Object";
-        case Word::String: return stream << "String";
-        case Word::Integer: return stream << "Integer";
-        case Word::Long: return stream << "Long";
-        case Word::Math: return stream << "Math";
-        case Word::System: return stream << "System";
-        case Word::Override: return stream << "Override";
-        case Word::Class: return stream << "Class";
-        case Word::List: return stream << "List";
-        case Word::Map: return stream << "Map";
-        case Word::Set: return stream << "Set";
-        case Word::fun: return stream << "fun";
-        case Word::typealias: return stream << "typealias";
-        case Word::typeof: return stream << "typeof";
-        case Word::val: return stream << "val";
-        case Word::by: return stream << "by";
-        case Word::constructor: return stream << "constructor";
-        case Word::delegate: return stream << "delegate";
-        case Word::dynamic: return stream << "dynamic";
-        case Word::field: return stream << "field";
-        case Word::file: return stream << "file";
-        case Word::get: return stream << "get";
-        case Word::init: return stream << "init";
-        case Word::param: return stream << "param";
-        case Word::receiver: return stream << "receiver";
-        case Word::setparam: return stream << "setparam";
-        case Word::value: return stream << "value";
-        case Word::where: return stream << "where";
-        case Word::actual: return stream << "actual";
-        case Word::annotation: return stream << "annotation";
-        case Word::companion: return stream << "companion";
-        case Word::crossinline: return stream << "crossinline";
-        case Word::data: return stream << "data";
-        case Word::expect: return stream << "expect";
-        case Word::external: return stream << "external";
-        case Word::infix: return stream << "infix";
-        case Word::inner: return stream << "inner";
-        case Word::internal: return stream << "internal";
-        case Word::lateinit: return stream << "lateinit";
-        case Word::noinline: return stream << "noinline";
-        case Word::out: return stream << "out";
-        case Word::reified: return stream << "reified";
-        case Word::suspend: return stream << "suspend";
-        case Word::tailrec: return stream << "tailrec";
-        case Word::vararg: return stream << "vararg";
-        case Word::it: return stream << "it";
-        case Word::Companion: return stream << "Companion";
-        case Word::Unit: return stream << "Unit";
-        case Word::Nothing: return stream << "Nothing";
-        case Word::Int: return stream << "Int";
-        case Word::Array: return stream << "Array";
-        case Word::debugger: return stream << "debugger";
-        case Word::function: return stream << "function";
-        case Word::let: return stream << "let";
-        case Word::of: return stream << "of";
-        case Word::declare: return stream << "declare";
-        case Word::unknown: return stream << "unknown";
-        case Word::never: return stream << "never";
-        case Word::number: return stream << "number";
-        case Word::bigint: return stream << "bigint";
-        case Word::symbol: return stream << "symbol";
-        case Word::undefined: return stream << "undefined";
-        case Word::NaN: return stream << "NaN";
-        case Word::Infinity: return stream << "Infinity";
-        case Word::Uint8Array: return stream << "Uint8Array";
-        case Word::Error: return stream << "Error";
-        case Word::Number: return stream << "Number";
-        case Word::BigInt: return stream << "BigInt";
-        case Word::Boolean: return stream << "Boolean";
-        case Word::Symbol: return stream << "Symbol";
-        case Word::Date: return stream << "Date";
-        case Word::JSON: return stream << "JSON";
-        case Word::Promise: return stream << "Promise";
-        case Word::Partial: return stream << "Partial";
-        case Word::Record: return stream << "Record";
-        case Word::globalThis: return stream << "globalThis";
-        case Word::arguments: return stream << "arguments";
-        case Word::eval: return stream << "eval";
-        case Word::require: return stream << "require";
-        case Word::prototype: return stream << "prototype";
-        case Word::__proto___: return stream << "__proto__";
-        case Word::toString: return stream << "toString";
-        case Word::valueOf: return stream << "valueOf";
-        case Word::hasOwnProperty: return stream << "hasOwnProperty";
-        case Word::isPrototypeOf: return stream << "isPrototypeOf";
-        case Word::propertyIsEnumerable: return stream << "propertyIsEnumerable";
-        case Word::toLocaleString: return stream << "toLocaleString";
-        case Word::readonly: return stream << "readonly";
-        case Word::keyof: return stream << "keyof";
-        case Word::infer: return stream << "infer";
-        case Word::asserts: return stream << "asserts";
-        case Word::satisfies: return stream << "satisfies";
-        case Word::accessor: return stream << "accessor";
-        case Word::crate: return stream << "crate";
-        case Word::dyn: return stream << "dyn";
-        case Word::fn: return stream << "fn";
-        case Word::impl: return stream << "impl";
-        case Word::loop: return stream << "loop";
-        case Word::mod: return stream << "mod";
-        case Word::move: return stream << "move";
-        case Word::mut: return stream << "mut";
-        case Word::pub: return stream << "pub";
-        case Word::ref: return stream << "ref";
-        case Word::Self: return stream << "Self";
-        case Word::trait: return stream << "trait";
-        case Word::unsafe: return stream << "unsafe";
-        case Word::use: return stream << "use";
-        case Word::become: return stream << "become";
-        case Word::box: return stream << "box";
-        case Word::macro: return stream << "macro";
-        case Word::priv: return stream << "priv";
-        case Word::unsized: return stream << "unsized";
-        case Word::gen: return stream << "gen";
-        case Word::macro_rules: return stream << "macro_rules";
-        case Word::Option: return stream << "Option";
-        case Word::Some: return stream << "Some";
-        case Word::Result: return stream << "Result";
-        case Word::Ok: return stream << "Ok";
-        case Word::Err: return stream << "Err";
-        case Word::Vec: return stream << "Vec";
-        case Word::Box: return stream << "Box";
-        case Word::Clone: return stream << "Clone";
-        case Word::Copy: return stream << "Copy";
-        case Word::Default: return stream << "Default";
-        case Word::Drop: return stream << "Drop";
-        case Word::Send: return stream << "Send";
-        case Word::Sync: return stream << "Sync";
-        case Word::Sized: return stream << "Sized";
-        case Word::checked: return stream << "checked";
-        case Word::event: return stream << "event";
-        case Word::fixed: return stream << "fixed";
-        case Word::foreach: return stream << "foreach";
-        case Word::implicit: return stream << "implicit";
-        case Word::lock: return stream << "lock";
-        case Word::params: return stream << "params";
-        case Word::sbyte: return stream << "sbyte";
-        case Word::stackalloc: return stream << "stackalloc";
-        case Word::ulong: return stream << "ulong";
-        case Word::unchecked: return stream << "unchecked";
-        case Word::ushort: return stream << "ushort";
-        case Word::add: return stream << "add";
-        case Word::alias: return stream << "alias";
-        case Word::ascending: return stream << "ascending";
-        case Word::descending: return stream << "descending";
-        case Word::equals: return stream << "equals";
-        case Word::group: return stream << "group";
-        case Word::into: return stream << "into";
-        case Word::join: return stream << "join";
-        case Word::nameof: return stream << "nameof";
-        case Word::on: return stream << "on";
-        case Word::orderby: return stream << "orderby";
-        case Word::partial: return stream << "partial";
-        case Word::remove: return stream << "remove";
-        case Word::unmanaged: return stream << "unmanaged";
-        case Word::required: return stream << "required";
-        case Word::scoped: return stream << "scoped";
-        case Word::managed: return stream << "managed";
-        case Word::notnull: return stream << "notnull";
-        case Word::BEGIN: return stream << "BEGIN";
-        case Word::END: return stream << "END";
-        case Word::begin: return stream << "begin";
-        case Word::elsif: return stream << "elsif";
-        case Word::end: return stream << "end";
-        case Word::ensure: return stream << "ensure";
-        case Word::next: return stream << "next";
-        case Word::redo: return stream << "redo";
-        case Word::rescue: return stream << "rescue";
-        case Word::retry: return stream << "retry";
-        case Word::then: return stream << "then";
-        case Word::undef: return stream << "undef";
-        case Word::unless: return stream << "unless";
-        case Word::until: return stream << "until";
-        case Word::__FILE___: return stream << "__FILE__";
-        case Word::__LINE___: return stream << "__LINE__";
-        case Word::__ENCODING___: return stream << "__ENCODING__";
-        case Word::initialize: return stream << "initialize";
-        case Word::swap: return stream << "swap";
-        case Word::fbe_type: return stream << "fbe_type";
-        case Word::fbe: return stream << "fbe";
-        case Word::Model: return stream << "Model";
-        case Word::FinalModel: return stream << "FinalModel";
-        case Word::FieldModel: return stream << "FieldModel";
-        case Word::buffer: return stream << "buffer";
-        case Word::size: return stream << "size";
-        case Word::offset: return stream << "offset";
-        case Word::model: return stream << "model";
-        case Word::reset: return stream << "reset";
-        case Word::to_json: return stream << "to_json";
-        case Word::from_json: return stream << "from_json";
-        case Word::to_fbe: return stream << "to_fbe";
-        case Word::from_fbe: return stream << "from_fbe";
-        case Word::to_final: return stream << "to_final";
-        case Word::from_final: return stream << "from_final";
-        case Word::fbe_equal: return stream << "fbe_equal";
-        case Word::fbe_key: return stream << "fbe_key";
-        case Word::fbe_size: return stream << "fbe_size";
-        case Word::__init___: return stream << "__init__";
-        case Word::__slots___: return stream << "__slots__";
-        case Word::__class___: return stream << "__class__";
-        case Word::__dict___: return stream << "__dict__";
-        case Word::__hash___: return stream << "__hash__";
-        case Word::__eq___: return stream << "__eq__";
-        case Word::__private_: return stream << "__private";
-        case Word::FBEKey: return stream << "FBEKey";
-        case Word::FBEKeyCompare: return stream << "FBEKeyCompare";
-        case Word::Reset: return stream << "Reset";
-        case Word::MarshalFBE: return stream << "MarshalFBE";
-        case Word::UnmarshalFBE: return stream << "UnmarshalFBE";
-        case Word::AppendFBE: return stream << "AppendFBE";
-        case Word::ReadFBE: return stream << "ReadFBE";
-        case Word::FBEWrite: return stream << "FBEWrite";
-        case Word::FBERead: return stream << "FBERead";
-        case Word::MarshalFinal: return stream << "MarshalFinal";
-        case Word::UnmarshalFinal: return stream << "UnmarshalFinal";
-        case Word::AppendFinal: return stream << "AppendFinal";
-        case Word::ReadFinal: return stream << "ReadFinal";
-        case Word::FBEWriteFinal: return stream << "FBEWriteFinal";
-        case Word::FBEReadFinal: return stream << "FBEReadFinal";
-        case Word::MarshalJSON: return stream << "MarshalJSON";
-        case Word::UnmarshalJSON: return stream << "UnmarshalJSON";
-        case Word::AppendJSON: return stream << "AppendJSON";
-        case Word::ReadJSON: return stream << "ReadJSON";
-        case Word::FBEWriteJSON: return stream << "FBEWriteJSON";
-        case Word::FBEReadJSON: return stream << "FBEReadJSON";
-        case Word::FBEWriteText: return stream << "FBEWriteText";
-        case Word::TypeID: return stream << "TypeID";
-        case Word::Verify: return stream << "Verify";
-        case Word::VerifyFinal: return stream << "VerifyFinal";
-        case Word::TYPE_ID: return stream << "TYPE_ID";
-        case Word::KEY_ORDER: return stream << "KEY_ORDER";
-        case Word::toFbe: return stream << "toFbe";
-        case Word::fromFbe: return stream << "fromFbe";
-        case Word::readFbe: return stream << "readFbe";
-        case Word::writeFbe: return stream << "writeFbe";
-        case Word::verifyFbe: return stream << "verifyFbe";
-        case Word::toFinal: return stream << "toFinal";
-        case Word::fromFinal: return stream << "fromFinal";
-        case Word::readFinal: return stream << "readFinal";
-        case Word::writeFinal: return stream << "writeFinal";
-        case Word::verifyFinal: return stream << "verifyFinal";
-        case Word::toJson: return stream << "toJson";
-        case Word::fromJson: return stream << "fromJson";
-        case Word::writeJson: return stream << "writeJson";
-        case Word::readJson: return stream << "readJson";
-        case Word::hashCode: return stream << "hashCode";
-        case Word::getClass: return stream << "getClass";
-        case Word::clone: return stream << "clone";
-        case Word::finalize: return stream << "finalize";
-        case Word::wait: return stream << "wait";
-        case Word::notify: return stream << "notify";
-        case Word::notifyAll: return stream << "notifyAll";
-        case Word::javaClass: return stream << "javaClass";
-        case Word::component1: return stream << "component1";
-        case Word::fbeLevels: return stream << "fbeLevels";
-        case Word::fbeKey: return stream << "fbeKey";
-        case Word::toJSON: return stream << "toJSON";
-        case Word::toText: return stream << "toText";
-        case Word::verify: return stream << "verify";
-        case Word::Buffer: return stream << "Buffer";
-        case Word::WriteBuffer: return stream << "WriteBuffer";
-        case Word::ReadBuffer: return stream << "ReadBuffer";
-        case Word::Reader: return stream << "Reader";
-        case Word::Writer: return stream << "Writer";
-        case Word::Limits: return stream << "Limits";
-        case Word::Decimal: return stream << "Decimal";
-        case Word::Uuid: return stream << "Uuid";
-        case Word::UUID: return stream << "UUID";
-        case Word::Timestamp: return stream << "Timestamp";
-        case Word::JsonWriter: return stream << "JsonWriter";
-        case Word::JsonReader: return stream << "JsonReader";
-        case Word::DecodeError: return stream << "DecodeError";
-        case Word::EncodeError: return stream << "EncodeError";
-        case Word::DecodeException: return stream << "DecodeException";
-        case Word::EncodeException: return stream << "EncodeException";
-        case Word::Sender: return stream << "Sender";
-        case Word::Receiver: return stream << "Receiver";
-        case Word::Client: return stream << "Client";
-        case Word::Proxy: return stream << "Proxy";
-        case Word::Handler: return stream << "Handler";
-        case Word::Text: return stream << "Text";
-        case Word::Compare: return stream << "Compare";
-        case Word::Decimals: return stream << "Decimals";
-        case Word::Uuids: return stream << "Uuids";
-        case Word::Timestamps: return stream << "Timestamps";
-        case Word::Utf8: return stream << "Utf8";
-        case Word::Requests: return stream << "Requests";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int16_t> names[] = {
+        {0, "alignas"},
+        {1, "alignof"},
+        {2, "and"},
+        {3, "and_eq"},
+        {4, "asm"},
+        {5, "auto"},
+        {6, "bitand"},
+        {7, "bitor"},
+        {8, "break"},
+        {9, "case"},
+        {10, "catch"},
+        {11, "char8_t"},
+        {12, "char16_t"},
+        {13, "char32_t"},
+        {14, "class"},
+        {15, "compl"},
+        {16, "concept"},
+        {17, "const"},
+        {18, "consteval"},
+        {19, "constexpr"},
+        {20, "constinit"},
+        {21, "const_cast"},
+        {22, "continue"},
+        {23, "co_await"},
+        {24, "co_return"},
+        {25, "co_yield"},
+        {26, "decltype"},
+        {27, "default"},
+        {28, "delete"},
+        {29, "do"},
+        {30, "dynamic_cast"},
+        {31, "else"},
+        {32, "explicit"},
+        {33, "export"},
+        {34, "extern"},
+        {35, "final"},
+        {36, "for"},
+        {37, "friend"},
+        {38, "goto"},
+        {39, "if"},
+        {40, "import"},
+        {41, "inline"},
+        {42, "int"},
+        {43, "long"},
+        {44, "module"},
+        {45, "mutable"},
+        {46, "namespace"},
+        {47, "new"},
+        {48, "noexcept"},
+        {49, "not"},
+        {50, "not_eq"},
+        {51, "nullptr"},
+        {52, "operator"},
+        {53, "or"},
+        {54, "or_eq"},
+        {55, "override"},
+        {56, "private"},
+        {57, "protected"},
+        {58, "public"},
+        {59, "register"},
+        {60, "reinterpret_cast"},
+        {61, "requires"},
+        {62, "return"},
+        {63, "short"},
+        {64, "signed"},
+        {65, "sizeof"},
+        {66, "static"},
+        {67, "static_assert"},
+        {68, "static_cast"},
+        {69, "switch"},
+        {70, "template"},
+        {71, "this"},
+        {72, "thread_local"},
+        {73, "throw"},
+        {74, "try"},
+        {75, "typedef"},
+        {76, "typeid"},
+        {77, "typename"},
+        {78, "union"},
+        {79, "unsigned"},
+        {80, "using"},
+        {81, "virtual"},
+        {82, "void"},
+        {83, "volatile"},
+        {84, "wchar_t"},
+        {85, "while"},
+        {86, "xor"},
+        {87, "xor_eq"},
+        {88, "assert"},
+        {89, "errno"},
+        {90, "EOF"},
+        {91, "NULL"},
+        {92, "stdin"},
+        {93, "stdout"},
+        {94, "stderr"},
+        {95, "offsetof"},
+        {96, "std"},
+        {97, "FBE"},
+        {98, "int8_t"},
+        {99, "uint8_t"},
+        {100, "int16_t"},
+        {101, "uint16_t"},
+        {102, "int32_t"},
+        {103, "uint32_t"},
+        {104, "int64_t"},
+        {105, "uint64_t"},
+        {106, "size_t"},
+        {107, "ptrdiff_t"},
+        {108, "nullptr_t"},
+        {109, "linux"},
+        {110, "unix"},
+        {111, "BUFSIZ"},
+        {112, "INT32_MAX"},
+        {113, "CHAR_BIT"},
+        {114, "EINVAL"},
+        {115, "False"},
+        {116, "None"},
+        {117, "True"},
+        {118, "as"},
+        {119, "async"},
+        {120, "await"},
+        {121, "def"},
+        {122, "del"},
+        {123, "elif"},
+        {124, "except"},
+        {125, "finally"},
+        {126, "from"},
+        {127, "global"},
+        {128, "in"},
+        {129, "is"},
+        {130, "lambda"},
+        {131, "nonlocal"},
+        {132, "pass"},
+        {133, "raise"},
+        {134, "with"},
+        {135, "yield"},
+        {136, "_"},
+        {137, "match"},
+        {138, "self"},
+        {139, "cls"},
+        {140, "print"},
+        {141, "len"},
+        {142, "list"},
+        {143, "dict"},
+        {144, "set"},
+        {145, "str"},
+        {146, "object"},
+        {147, "super"},
+        {148, "isinstance"},
+        {149, "property"},
+        {150, "staticmethod"},
+        {151, "classmethod"},
+        {152, "typing"},
+        {153, "Any"},
+        {154, "ClassVar"},
+        {155, "Callable"},
+        {156, "IntEnum"},
+        {157, "IntFlag"},
+        {158, "PACKAGE"},
+        {159, "VERSION"},
+        {160, "chan"},
+        {161, "defer"},
+        {162, "fallthrough"},
+        {163, "func"},
+        {164, "go"},
+        {165, "interface"},
+        {166, "map"},
+        {167, "package"},
+        {168, "range"},
+        {169, "select"},
+        {170, "type"},
+        {171, "var"},
+        {172, "any"},
+        {173, "error"},
+        {174, "rune"},
+        {175, "uint"},
+        {176, "nil"},
+        {177, "iota"},
+        {178, "cap"},
+        {179, "make"},
+        {180, "append"},
+        {181, "copy"},
+        {182, "panic"},
+        {183, "recover"},
+        {184, "println"},
+        {185, "complex"},
+        {186, "real"},
+        {187, "imag"},
+        {188, "close"},
+        {189, "min"},
+        {190, "max"},
+        {191, "clear"},
+        {192, "uintptr"},
+        {193, "float32"},
+        {194, "float64"},
+        {195, "complex64"},
+        {196, "complex128"},
+        {197, "comparable"},
+        {198, "abstract"},
+        {199, "boolean"},
+        {200, "extends"},
+        {201, "implements"},
+        {202, "instanceof"},
+        {203, "native"},
+        {204, "strictfp"},
+        {205, "synchronized"},
+        {206, "throws"},
+        {207, "transient"},
+        {208, "record"},
+        {209, "sealed"},
+        {210, "permits"},
+        {211, "when"},
+        {212, "open"},
+        {213, "exports"},
+        {214, "opens"},
+        {215, "to"},
+        {216, "uses"},
+        {217, "provides"},
+        {218, "transitive"},
+        {219, "Object"},
+        {220, "String"},
+        {221, "Integer"},
+        {222, "Long"},
+        {223, "Math"},
+        {224, "System"},
+        {225, "Override"},
+        {226, "Class"},
+        {227, "List"},
+        {228, "Map"},
+        {229, "Set"},
+        {230, "fun"},
+        {231, "typealias"},
+        {232, "typeof"},
+        {233, "val"},
+        {234, "by"},
+        {235, "constructor"},
+        {236, "delegate"},
+        {237, "dynamic"},
+        {238, "field"},
+        {239, "file"},
+        {240, "get"},
+        {241, "init"},
+        {242, "param"},
+        {243, "receiver"},
+        {244, "setparam"},
+        {245, "value"},
+        {246, "where"},
+        {247, "actual"},
+        {248, "annotation"},
+        {249, "companion"},
+        {250, "crossinline"},
+        {251, "data"},
+        {252, "expect"},
+        {253, "external"},
+        {254, "infix"},
+        {255, "inner"},
+        {256, "internal"},
+        {257, "lateinit"},
+        {258, "noinline"},
+        {259, "out"},
+        {260, "reified"},
+        {261, "suspend"},
+        {262, "tailrec"},
+        {263, "vararg"},
+        {264, "it"},
+        {265, "Companion"},
+        {266, "Unit"},
+        {267, "Nothing"},
+        {268, "Int"},
+        {269, "Array"},
+        {270, "debugger"},
+        {271, "function"},
+        {272, "let"},
+        {273, "of"},
+        {274, "declare"},
+        {275, "unknown"},
+        {276, "never"},
+        {277, "number"},
+        {278, "bigint"},
+        {279, "symbol"},
+        {280, "undefined"},
+        {281, "NaN"},
+        {282, "Infinity"},
+        {283, "Uint8Array"},
+        {284, "Error"},
+        {285, "Number"},
+        {286, "BigInt"},
+        {287, "Boolean"},
+        {288, "Symbol"},
+        {289, "Date"},
+        {290, "JSON"},
+        {291, "Promise"},
+        {292, "Partial"},
+        {293, "Record"},
+        {294, "globalThis"},
+        {295, "arguments"},
+        {296, "eval"},
+        {297, "require"},
+        {298, "prototype"},
+        {299, "__proto__"},
+        {300, "toString"},
+        {301, "valueOf"},
+        {302, "hasOwnProperty"},
+        {303, "isPrototypeOf"},
+        {304, "propertyIsEnumerable"},
+        {305, "toLocaleString"},
+        {306, "readonly"},
+        {307, "keyof"},
+        {308, "infer"},
+        {309, "asserts"},
+        {310, "satisfies"},
+        {311, "accessor"},
+        {312, "crate"},
+        {313, "dyn"},
+        {314, "fn"},
+        {315, "impl"},
+        {316, "loop"},
+        {317, "mod"},
+        {318, "move"},
+        {319, "mut"},
+        {320, "pub"},
+        {321, "ref"},
+        {322, "Self"},
+        {323, "trait"},
+        {324, "unsafe"},
+        {325, "use"},
+        {326, "become"},
+        {327, "box"},
+        {328, "macro"},
+        {329, "priv"},
+        {330, "unsized"},
+        {331, "gen"},
+        {332, "macro_rules"},
+        {333, "Option"},
+        {334, "Some"},
+        {335, "Result"},
+        {336, "Ok"},
+        {337, "Err"},
+        {338, "Vec"},
+        {339, "Box"},
+        {340, "Clone"},
+        {341, "Copy"},
+        {342, "Default"},
+        {343, "Drop"},
+        {344, "Send"},
+        {345, "Sync"},
+        {346, "Sized"},
+        {347, "checked"},
+        {348, "event"},
+        {349, "fixed"},
+        {350, "foreach"},
+        {351, "implicit"},
+        {352, "lock"},
+        {353, "params"},
+        {354, "sbyte"},
+        {355, "stackalloc"},
+        {356, "ulong"},
+        {357, "unchecked"},
+        {358, "ushort"},
+        {359, "add"},
+        {360, "alias"},
+        {361, "ascending"},
+        {362, "descending"},
+        {363, "equals"},
+        {364, "group"},
+        {365, "into"},
+        {366, "join"},
+        {367, "nameof"},
+        {368, "on"},
+        {369, "orderby"},
+        {370, "partial"},
+        {371, "remove"},
+        {372, "unmanaged"},
+        {373, "required"},
+        {374, "scoped"},
+        {375, "managed"},
+        {376, "notnull"},
+        {377, "BEGIN"},
+        {378, "END"},
+        {379, "begin"},
+        {380, "elsif"},
+        {381, "end"},
+        {382, "ensure"},
+        {383, "next"},
+        {384, "redo"},
+        {385, "rescue"},
+        {386, "retry"},
+        {387, "then"},
+        {388, "undef"},
+        {389, "unless"},
+        {390, "until"},
+        {391, "__FILE__"},
+        {392, "__LINE__"},
+        {393, "__ENCODING__"},
+        {394, "initialize"},
+        {395, "swap"},
+        {396, "fbe_type"},
+        {397, "fbe"},
+        {398, "Model"},
+        {399, "FinalModel"},
+        {400, "FieldModel"},
+        {401, "buffer"},
+        {402, "size"},
+        {403, "offset"},
+        {404, "model"},
+        {405, "reset"},
+        {406, "to_json"},
+        {407, "from_json"},
+        {408, "to_fbe"},
+        {409, "from_fbe"},
+        {410, "to_final"},
+        {411, "from_final"},
+        {412, "fbe_equal"},
+        {413, "fbe_key"},
+        {414, "fbe_size"},
+        {415, "__init__"},
+        {416, "__slots__"},
+        {417, "__class__"},
+        {418, "__dict__"},
+        {419, "__hash__"},
+        {420, "__eq__"},
+        {421, "__private"},
+        {422, "FBEKey"},
+        {423, "FBEKeyCompare"},
+        {424, "Reset"},
+        {425, "MarshalFBE"},
+        {426, "UnmarshalFBE"},
+        {427, "AppendFBE"},
+        {428, "ReadFBE"},
+        {429, "FBEWrite"},
+        {430, "FBERead"},
+        {431, "MarshalFinal"},
+        {432, "UnmarshalFinal"},
+        {433, "AppendFinal"},
+        {434, "ReadFinal"},
+        {435, "FBEWriteFinal"},
+        {436, "FBEReadFinal"},
+        {437, "MarshalJSON"},
+        {438, "UnmarshalJSON"},
+        {439, "AppendJSON"},
+        {440, "ReadJSON"},
+        {441, "FBEWriteJSON"},
+        {442, "FBEReadJSON"},
+        {443, "FBEWriteText"},
+        {444, "TypeID"},
+        {445, "Verify"},
+        {446, "VerifyFinal"},
+        {447, "TYPE_ID"},
+        {448, "KEY_ORDER"},
+        {449, "toFbe"},
+        {450, "fromFbe"},
+        {451, "readFbe"},
+        {452, "writeFbe"},
+        {453, "verifyFbe"},
+        {454, "toFinal"},
+        {455, "fromFinal"},
+        {456, "readFinal"},
+        {457, "writeFinal"},
+        {458, "verifyFinal"},
+        {459, "toJson"},
+        {460, "fromJson"},
+        {461, "writeJson"},
+        {462, "readJson"},
+        {463, "hashCode"},
+        {464, "getClass"},
+        {465, "clone"},
+        {466, "finalize"},
+        {467, "wait"},
+        {468, "notify"},
+        {469, "notifyAll"},
+        {470, "javaClass"},
+        {471, "component1"},
+        {472, "fbeLevels"},
+        {473, "fbeKey"},
+        {474, "toJSON"},
+        {475, "toText"},
+        {476, "verify"},
+        {477, "Buffer"},
+        {478, "WriteBuffer"},
+        {479, "ReadBuffer"},
+        {480, "Reader"},
+        {481, "Writer"},
+        {482, "Limits"},
+        {483, "Decimal"},
+        {484, "Uuid"},
+        {485, "UUID"},
+        {486, "Timestamp"},
+        {487, "JsonWriter"},
+        {488, "JsonReader"},
+        {489, "DecodeError"},
+        {490, "EncodeError"},
+        {491, "DecodeException"},
+        {492, "EncodeException"},
+        {493, "Sender"},
+        {494, "Receiver"},
+        {495, "Client"},
+        {496, "Proxy"},
+        {497, "Handler"},
+        {498, "Text"},
+        {499, "Compare"},
+        {500, "Decimals"},
+        {501, "Uuids"},
+        {502, "Timestamps"},
+        {503, "Utf8"},
+        {504, "Requests"},
+    };
+    return FBE::print_enum(stream, static_cast<int16_t>(value), names);
 }
 
 enum class side : int32_t
@@ -1054,12 +1053,11 @@ enum class side : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, side value)
 {
-    switch (value)
-    {
-        case side::buy: return stream << "buy";
-        case side::sell: return stream << "sell";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {0, "buy"},
+        {1, "sell"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class range : int32_t
@@ -1070,12 +1068,11 @@ enum class range : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, range value)
 {
-    switch (value)
-    {
-        case range::lo: return stream << "lo";
-        case range::hi: return stream << "hi";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {0, "lo"},
+        {1, "hi"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class Letters : int32_t
@@ -1090,16 +1087,15 @@ enum class Letters : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, Letters value)
 {
-    switch (value)
-    {
-        case Letters::a: return stream << "a";
-        case Letters::A: return stream << "A";
-        case Letters::_a: return stream << "_a";
-        case Letters::__a_: return stream << "__a";
-        case Letters::a_: return stream << "a_";
-        case Letters::_: return stream << "_";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {0, "a"},
+        {1, "A"},
+        {2, "_a"},
+        {3, "__a"},
+        {4, "a_"},
+        {5, "_"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class digits : int32_t
@@ -1110,12 +1106,11 @@ enum class digits : int32_t
 
 inline std::ostream& operator<<(std::ostream& stream, digits value)
 {
-    switch (value)
-    {
-        case digits::one: return stream << "one";
-        case digits::two: return stream << "two";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<int32_t> names[] = {
+        {0, "one"},
+        {1, "two"},
+    };
+    return FBE::print_enum(stream, static_cast<int32_t>(value), names);
 }
 
 enum class Modifier : uint64_t
@@ -1168,7 +1163,7 @@ FBE_ENUM_FLAGS(Modifier)
 
 inline std::ostream& operator<<(std::ostream& stream, Modifier value)
 {
-    static constexpr FBE::FlagName<uint64_t> names[] = {
+    static constexpr FBE::ValueName<uint64_t> names[] = {
         {UINT64_C(1), "class"},
         {UINT64_C(2), "def"},
         {UINT64_C(4), "func"},

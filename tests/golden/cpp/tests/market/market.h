@@ -33,12 +33,11 @@ enum class Side : uint8_t
 
 inline std::ostream& operator<<(std::ostream& stream, Side value)
 {
-    switch (value)
-    {
-        case Side::buy: return stream << "buy";
-        case Side::sell: return stream << "sell";
-        default: return stream << "<unknown>";
-    }
+    static constexpr FBE::ValueName<uint8_t> names[] = {
+        {0, "buy"},
+        {1, "sell"},
+    };
+    return FBE::print_enum(stream, static_cast<uint8_t>(value), names);
 }
 
 struct Instrument;
