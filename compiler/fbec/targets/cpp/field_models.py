@@ -72,13 +72,7 @@ def _struct(w: CodeWriter, p: plan.StructPlan) -> None:
         with w.indented():
             w.line(": FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())")
         w.line("{}")
-        w.line("FieldModel& operator=(const FieldModel& other) noexcept")
-        with w.block("{", "}"):
-            w.line("// The members are views of the same slots: made again, as the copy constructor does.")
-            with w.block("if (this == &other)"):
-                w.line("return *this;")
-            w.line("this->~FieldModel();")
-            w.line("return *new (this) FieldModel(other);")
+        w.line("FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }")
         w.blank()
         if s.base:
             w.line(f"FieldModel<TBuffer, {qualified(s.base)}> parent;")

@@ -507,6 +507,18 @@ public:
     }
 };
 
+namespace detail {
+//! A generated struct field model's copy assignment: its members are views of the slots of `other`'s body,
+//! made again as the copy constructor makes them (they hold the address of the model's body limit).
+template <class M>
+M& assign_copy(M& self, const M& other) noexcept {
+    if (&self == &other)
+        return self;
+    self.~M();
+    return *new (&self) M(other);
+}
+} // namespace detail
+
 //! What the generated model of struct S adds to its fields' models:
 //! set_begin()/set_end() and get_begin()/get_end() enter and leave the
 //! body (the origin moves to it), fbe_type(), fbe_body(), and get()/set()/

@@ -25,14 +25,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> source;
     FieldModel<TBuffer, int32_t> target;
@@ -54,14 +47,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, bool> flag;
     FieldModel<TBuffer, int64_t> x;
@@ -82,14 +68,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::vectors::Point> parent;
     FieldModel<TBuffer, double> z;
@@ -109,14 +88,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::string> name;
     FieldModel<TBuffer, std::vector<int32_t>> values;
@@ -140,14 +112,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::vector<::vectors::Edge>> edges;
     FieldModel<TBuffer, std::vector<::vectors::Point3>> points;

@@ -68,14 +68,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> id;
     FieldModel<TBuffer, bool> f1;
@@ -203,14 +196,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::test::StructSimple> parent;
     FieldModel<TBuffer, std::optional<bool>> f100;
@@ -306,14 +292,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::test::StructOptional> parent;
     FieldModel<TBuffer, ::test::EnumSimple> f1000;
@@ -345,14 +324,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, FBE::buffer_t> f1;
     FieldModel<TBuffer, std::optional<FBE::buffer_t>> f2;
@@ -381,14 +353,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::array<uint8_t, 2>> f1;
     FieldModel<TBuffer, std::array<std::optional<uint8_t>, 2>> f2;
@@ -424,14 +389,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::vector<uint8_t>> f1;
     FieldModel<TBuffer, std::vector<std::optional<uint8_t>>> f2;
@@ -467,14 +425,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::list<uint8_t>> f1;
     FieldModel<TBuffer, std::list<std::optional<uint8_t>>> f2;
@@ -504,14 +455,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::set<uint8_t>> f1;
     FieldModel<TBuffer, std::set<::test::EnumSimple>> f2;
@@ -541,14 +485,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::map<int32_t, uint8_t>> f1;
     FieldModel<TBuffer, std::map<int32_t, std::optional<uint8_t>>> f2;
@@ -584,14 +521,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::unordered_map<std::string, uint8_t>> f1;
     FieldModel<TBuffer, std::unordered_map<std::string, std::optional<uint8_t>>> f2;
@@ -619,14 +549,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::unordered_map<::test::StructSimple, ::test::StructNested>> f1;
     FieldModel<TBuffer, std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>> f2;
@@ -644,14 +567,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
 };
 

@@ -24,14 +24,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::set<char>> letters;
     FieldModel<TBuffer, std::map<char, int32_t>> countByLetter;
@@ -51,14 +44,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::set<::chars::Grade>> grades;
     FieldModel<TBuffer, std::map<::chars::Grade, int32_t>> countByGrade;

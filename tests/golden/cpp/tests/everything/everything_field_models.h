@@ -24,14 +24,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> a;
 };
@@ -49,14 +42,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> a;
 };
@@ -74,14 +60,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> a;
 };
@@ -99,14 +78,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> a;
 };
@@ -125,14 +97,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::everything::Fixed> parent;
     FieldModel<TBuffer, int32_t> b;
@@ -152,14 +117,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::market::Instrument> parent;
     FieldModel<TBuffer, double> price;
@@ -178,14 +136,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::string> text;
 };
@@ -204,14 +155,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::string> password;
     FieldModel<TBuffer, int32_t> legacy;
@@ -229,14 +173,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
 };
 
@@ -306,14 +243,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> id;
     FieldModel<TBuffer, bool> f1;
@@ -385,14 +315,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, FBE::uuid_t> id;
     FieldModel<TBuffer, ::market::Instrument> instrument;
@@ -411,14 +334,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, FBE::uuid_t> id;
 };
@@ -437,14 +353,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, FBE::uuid_t> id;
     FieldModel<TBuffer, std::string> reason;
@@ -463,14 +372,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int64_t> sequence;
 };
@@ -490,14 +392,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> new_;
     FieldModel<TBuffer, bool> swap_;
@@ -525,14 +420,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> new_;
     FieldModel<TBuffer, std::string> class_;
@@ -560,14 +448,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::string> venue;
     FieldModel<TBuffer, double> weight;
@@ -589,14 +470,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, std::set<::everything::Route>> routes;
     FieldModel<TBuffer, std::map<::everything::Route, int32_t>> ranks;

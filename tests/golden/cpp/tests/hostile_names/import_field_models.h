@@ -26,14 +26,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> side;
     FieldModel<TBuffer, ::import::side> s;
@@ -167,14 +160,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> alignas_;
     FieldModel<TBuffer, int32_t> alignof_;
@@ -350,14 +336,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> False;
     FieldModel<TBuffer, int32_t> None;
@@ -456,14 +435,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> chan;
     FieldModel<TBuffer, int32_t> defer;
@@ -549,14 +521,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> abstract;
     FieldModel<TBuffer, int32_t> boolean;
@@ -644,14 +609,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> fun;
     FieldModel<TBuffer, int32_t> typealias;
@@ -749,14 +707,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> debugger;
     FieldModel<TBuffer, int32_t> function;
@@ -849,14 +800,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> crate;
     FieldModel<TBuffer, int32_t> dyn;
@@ -937,14 +881,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> checked;
     FieldModel<TBuffer, int32_t> event;
@@ -1008,14 +945,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> BEGIN;
     FieldModel<TBuffer, int32_t> END;
@@ -1060,14 +990,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> swap_;
     FieldModel<TBuffer, int32_t> fbe_type_;
@@ -1110,14 +1033,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> to_json;
     FieldModel<TBuffer, int32_t> from_json;
@@ -1174,14 +1090,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> FBEKey;
     FieldModel<TBuffer, int32_t> FBEKeyCompare;
@@ -1248,14 +1157,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> TYPE_ID;
     FieldModel<TBuffer, int32_t> KEY_ORDER;
@@ -1301,14 +1203,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> fbeKey;
     FieldModel<TBuffer, int32_t> toJSON;
@@ -1356,14 +1251,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Word> Buffer;
     FieldModel<TBuffer, int32_t> WriteBuffer;
@@ -1408,14 +1296,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> class__;
 };
@@ -1433,14 +1314,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Object_;
 };
@@ -1458,14 +1332,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> String_;
 };
@@ -1483,14 +1350,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> List_;
 };
@@ -1508,14 +1368,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Map_;
 };
@@ -1533,14 +1386,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Model_;
 };
@@ -1558,14 +1404,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> FinalModel_;
 };
@@ -1583,14 +1422,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Buffer_;
 };
@@ -1608,14 +1440,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Reader_;
 };
@@ -1633,14 +1458,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Writer_;
 };
@@ -1658,14 +1476,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Limits_;
 };
@@ -1683,14 +1494,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> DecodeError_;
 };
@@ -1708,14 +1512,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> DecodeException_;
 };
@@ -1733,14 +1530,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Decimal_;
 };
@@ -1758,14 +1548,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Uuid_;
 };
@@ -1783,14 +1566,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> UUID_;
 };
@@ -1808,14 +1584,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Timestamp_;
 };
@@ -1833,14 +1602,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Sender_;
 };
@@ -1858,14 +1620,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Receiver_;
 };
@@ -1883,14 +1638,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Client_;
 };
@@ -1908,14 +1656,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Proxy_;
 };
@@ -1933,14 +1674,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Handler_;
 };
@@ -1958,14 +1692,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> fbe_;
 };
@@ -1983,14 +1710,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> FBE__;
 };
@@ -2008,14 +1728,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> std__;
 };
@@ -2033,14 +1746,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Companion_;
 };
@@ -2058,14 +1764,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Any_;
 };
@@ -2083,14 +1782,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Self_;
 };
@@ -2108,14 +1800,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> self_;
 };
@@ -2133,14 +1818,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> None_;
 };
@@ -2158,14 +1836,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Option_;
 };
@@ -2183,14 +1854,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Result_;
 };
@@ -2208,14 +1872,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Vec_;
 };
@@ -2233,14 +1890,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Box_;
 };
@@ -2258,14 +1908,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Error_;
 };
@@ -2283,14 +1926,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Exception_;
 };
@@ -2308,14 +1944,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Text_;
 };
@@ -2333,14 +1962,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> JsonWriter_;
 };
@@ -2358,14 +1980,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> int32_t__;
 };
@@ -2383,14 +1998,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> size_t__;
 };
@@ -2408,14 +2016,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> list_;
 };
@@ -2433,14 +2034,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> object_;
 };
@@ -2458,14 +2052,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> v_;
 };
@@ -2483,14 +2070,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> r_;
 };
@@ -2508,14 +2088,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> w_;
 };
@@ -2533,14 +2106,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> SideBuy_;
 };
@@ -2558,14 +2124,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> OrderKey_;
 };
@@ -2583,14 +2142,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> textOfside_;
 };
@@ -2608,14 +2160,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> DECIMAL_1_;
 };
@@ -2633,14 +2178,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> OrderModel_;
 };
@@ -2658,14 +2196,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> OrderFinal_;
 };
@@ -2683,14 +2214,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> NewOrder_;
 };
@@ -2708,14 +2232,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> VerifyFBEOrder_;
 };
@@ -2733,14 +2250,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> fbe_vr_Order_;
 };
@@ -2758,14 +2268,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> e1_;
 };
@@ -2783,14 +2286,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> i2_;
 };
@@ -2808,14 +2304,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> o3_;
 };
@@ -2833,14 +2322,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> Fbe_;
 };
@@ -2858,14 +2340,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> FINGERPRINT_;
 };
@@ -2883,14 +2358,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> FBE_FINGERPRINT_;
 };
@@ -2908,14 +2376,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> FBEFingerprint_;
 };
@@ -2940,14 +2401,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, int32_t> name;
     FieldModel<TBuffer, int32_t> Name;
@@ -2974,14 +2428,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::market::Side> market;
     FieldModel<TBuffer, ::market::Instrument> org;
@@ -3001,14 +2448,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::digits> digits;
 };
@@ -3028,14 +2468,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::market::Instrument> parent;
     FieldModel<TBuffer, ::import::digits> precision;
@@ -3057,14 +2490,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Order> parent;
     FieldModel<TBuffer, ::import::Word> Word;
@@ -3165,14 +2591,7 @@ public:
     FieldModel(const FieldModel& other) noexcept
         : FieldModel(other.fbe_buffer(), other.fbe_offset(), other.fbe_limit(), other.shared_body())
     {}
-    FieldModel& operator=(const FieldModel& other) noexcept
-    {
-        // The members are views of the same slots: made again, as the copy constructor does.
-        if (this == &other)
-            return *this;
-        this->~FieldModel();
-        return *new (this) FieldModel(other);
-    }
+    FieldModel& operator=(const FieldModel& other) noexcept { return detail::assign_copy(*this, other); }
 
     FieldModel<TBuffer, ::import::Order> Order;
     FieldModel<TBuffer, ::import::CppWords> CppWords;
