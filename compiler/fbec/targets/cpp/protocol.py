@@ -133,25 +133,18 @@ def _receiver(w: CppWriter, schema: Schema, package: Package, final: bool) -> No
             w.line(f"virtual void onReceive(const {qualified(s.qualified)}& /*value*/) {{}}")
         w.blank()
         _on_receive(w, bases, dispatch, lambda s: (
-            f'this->read_frame({s.name}ReaderModel, {s.name}Value, data, size, "{s.qualified}")',
-            f"onReceive(*{s.name}Value);"))
-        if _private_models(w, dispatch, final, "ReaderModel"):
-            w.line("// the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):")
-            w.line("// made at the first frame of their type and reused")
-            for s in dispatch:
-                w.line(f"std::unique_ptr<{qualified(s.qualified)}> {s.name}Value;")
+            f'this->read_frame({s.name}Reader, data, size, "{s.qualified}")', f"onReceive(*{s.name}Reader.value);"))
+        _private(w, dispatch, lambda s: f"FBE::MessageReader<{_model(s, final, 'FBE::ReadBuffer')}> {s.name}Reader;")
     w.blank()
 
 
-def _private_models(w: CppWriter, dispatch: list[Struct], final: bool, member: str) -> bool:
-    """The private models (`<Message><member>`) a Receiver or Proxy reads the messages it dispatches
-    with; whether there are any."""
+def _private(w: CppWriter, dispatch: list[Struct], member: Callable[[Struct], str]) -> None:
+    """The private members a Receiver or Proxy reads the messages it dispatches with, `member(s)` each."""
     if dispatch:
         w.blank()
         w.label("private:")
     for s in dispatch:
-        w.line(f"{_model(s, final, 'FBE::ReadBuffer')} {s.name}{member};")
-    return bool(dispatch)
+        w.line(member(s))
 
 
 def _on_receive(w: CppWriter, bases: list[str], dispatch: list[Struct],
@@ -194,7 +187,7 @@ def _proxy(w: CppWriter, schema: Schema, package: Package) -> None:
         _on_receive(w, bases, dispatch, lambda s: (
             f'this->verify_frame({s.name}Model, data, size, "{s.qualified}")',
             f"onProxy({s.name}Model, type, data, size);"))
-        _private_models(w, dispatch, False, "Model")
+        _private(w, dispatch, lambda s: f"{_model(s, False, 'FBE::ReadBuffer')} {s.name}Model;")
     w.blank()
 
 

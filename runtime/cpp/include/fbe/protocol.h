@@ -195,6 +195,16 @@ protected:
 
 // ---------------------------------------------------------------- Receiver
 
+//! What a generated Receiver reads the frames of one message type with: the message's model (TModel, of a
+//! ReadBuffer) and the value read. The value lives on the heap, made at the first frame that verifies and
+//! reused by the next ones (deserialize overwrites every field): a message may hold fixed arrays of up to a
+//! frame's size, which no stack holds, and a frame that does not verify allocates nothing.
+template <class TModel>
+struct MessageReader {
+    TModel model;
+    std::unique_ptr<typename TModel::value_type> value;
+};
+
 template <class TBuffer = WriteBuffer>
 class Receiver {
 public:
@@ -338,24 +348,20 @@ protected:
     //! A frame that was not delivered, and why.
     virtual void onReceiveError(ReceiveError /*error*/, const std::string& /*reason*/) {}
 
-    //! Reads a frame with `model` (attached to the frame, verified, then
-    //! deserialized into `*value`); reports a failure and returns false.
-    //! The value lives on the heap, made at the first frame that verifies
-    //! and reused by the next ones (deserialize overwrites every field): a
-    //! message may hold fixed arrays of up to a frame's size, which no stack
-    //! holds, and a frame that does not verify allocates nothing.
-    template <class TModel, typename T>
-    bool read_frame(TModel& model, std::unique_ptr<T>& value, const void* data, std::size_t size,
-                    const char* name) {
+    //! Reads a frame with `reader.model` (attached to the frame, verified, then
+    //! deserialized into `*reader.value`); reports a failure and returns false.
+    template <class TModel>
+    bool read_frame(MessageReader<TModel>& reader, const void* data, std::size_t size, const char* name) {
+        TModel& model = reader.model;
         model.attach(data, size);
         model.limits(_limits);
         if (!model.verify()) {
             report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());
             return false;
         }
-        if (!value)
-            value = std::make_unique<T>();
-        T& result = *value;
+        if (!reader.value)
+            reader.value = std::make_unique<typename TModel::value_type>();
+        auto& result = *reader.value;
         model.deserialize(result);
         if (!model.error().empty()) {
             report(ReceiveError::InvalidBody, std::string(name) + ": " + model.error());

@@ -58,16 +58,16 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(NodeReaderModel, NodeValue, data, size, "graph.Node"))
-                    onReceive(*NodeValue);
+                if (this->read_frame(NodeReader, data, size, "graph.Node"))
+                    onReceive(*NodeReader.value);
                 return true;
             case 2:
-                if (this->read_frame(EdgeReaderModel, EdgeValue, data, size, "graph.Edge"))
-                    onReceive(*EdgeValue);
+                if (this->read_frame(EdgeReader, data, size, "graph.Edge"))
+                    onReceive(*EdgeReader.value);
                 return true;
             case 3:
-                if (this->read_frame(GraphReaderModel, GraphValue, data, size, "graph.Graph"))
-                    onReceive(*GraphValue);
+                if (this->read_frame(GraphReader, data, size, "graph.Graph"))
+                    onReceive(*GraphReader.value);
                 return true;
             default:
                 break;
@@ -76,14 +76,9 @@ protected:
     }
 
 private:
-    FBE::graph::NodeModel<FBE::ReadBuffer> NodeReaderModel;
-    FBE::graph::EdgeModel<FBE::ReadBuffer> EdgeReaderModel;
-    FBE::graph::GraphModel<FBE::ReadBuffer> GraphReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::graph::Node> NodeValue;
-    std::unique_ptr<::graph::Edge> EdgeValue;
-    std::unique_ptr<::graph::Graph> GraphValue;
+    FBE::MessageReader<FBE::graph::NodeModel<FBE::ReadBuffer>> NodeReader;
+    FBE::MessageReader<FBE::graph::EdgeModel<FBE::ReadBuffer>> EdgeReader;
+    FBE::MessageReader<FBE::graph::GraphModel<FBE::ReadBuffer>> GraphReader;
 };
 
 //! Dispatches versioned frames of 'graph' like a Receiver but without deserializing:

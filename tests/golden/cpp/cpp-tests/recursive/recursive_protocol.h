@@ -50,8 +50,8 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(NodeReaderModel, NodeValue, data, size, "recursive.Node"))
-                    onReceive(*NodeValue);
+                if (this->read_frame(NodeReader, data, size, "recursive.Node"))
+                    onReceive(*NodeReader.value);
                 return true;
             default:
                 break;
@@ -60,10 +60,7 @@ protected:
     }
 
 private:
-    FBE::recursive::NodeModel<FBE::ReadBuffer> NodeReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::recursive::Node> NodeValue;
+    FBE::MessageReader<FBE::recursive::NodeModel<FBE::ReadBuffer>> NodeReader;
 };
 
 //! Dispatches versioned frames of 'recursive' like a Receiver but without deserializing:

@@ -66,24 +66,24 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(EdgeReaderModel, EdgeValue, data, size, "vectors.Edge"))
-                    onReceive(*EdgeValue);
+                if (this->read_frame(EdgeReader, data, size, "vectors.Edge"))
+                    onReceive(*EdgeReader.value);
                 return true;
             case 2:
-                if (this->read_frame(PointReaderModel, PointValue, data, size, "vectors.Point"))
-                    onReceive(*PointValue);
+                if (this->read_frame(PointReader, data, size, "vectors.Point"))
+                    onReceive(*PointReader.value);
                 return true;
             case 3:
-                if (this->read_frame(Point3ReaderModel, Point3Value, data, size, "vectors.Point3"))
-                    onReceive(*Point3Value);
+                if (this->read_frame(Point3Reader, data, size, "vectors.Point3"))
+                    onReceive(*Point3Reader.value);
                 return true;
             case 4:
-                if (this->read_frame(NamedReaderModel, NamedValue, data, size, "vectors.Named"))
-                    onReceive(*NamedValue);
+                if (this->read_frame(NamedReader, data, size, "vectors.Named"))
+                    onReceive(*NamedReader.value);
                 return true;
             case 10:
-                if (this->read_frame(HolderReaderModel, HolderValue, data, size, "vectors.Holder"))
-                    onReceive(*HolderValue);
+                if (this->read_frame(HolderReader, data, size, "vectors.Holder"))
+                    onReceive(*HolderReader.value);
                 return true;
             default:
                 break;
@@ -92,18 +92,11 @@ protected:
     }
 
 private:
-    FBE::vectors::EdgeFinalModel<FBE::ReadBuffer> EdgeReaderModel;
-    FBE::vectors::PointFinalModel<FBE::ReadBuffer> PointReaderModel;
-    FBE::vectors::Point3FinalModel<FBE::ReadBuffer> Point3ReaderModel;
-    FBE::vectors::NamedFinalModel<FBE::ReadBuffer> NamedReaderModel;
-    FBE::vectors::HolderFinalModel<FBE::ReadBuffer> HolderReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::vectors::Edge> EdgeValue;
-    std::unique_ptr<::vectors::Point> PointValue;
-    std::unique_ptr<::vectors::Point3> Point3Value;
-    std::unique_ptr<::vectors::Named> NamedValue;
-    std::unique_ptr<::vectors::Holder> HolderValue;
+    FBE::MessageReader<FBE::vectors::EdgeFinalModel<FBE::ReadBuffer>> EdgeReader;
+    FBE::MessageReader<FBE::vectors::PointFinalModel<FBE::ReadBuffer>> PointReader;
+    FBE::MessageReader<FBE::vectors::Point3FinalModel<FBE::ReadBuffer>> Point3Reader;
+    FBE::MessageReader<FBE::vectors::NamedFinalModel<FBE::ReadBuffer>> NamedReader;
+    FBE::MessageReader<FBE::vectors::HolderFinalModel<FBE::ReadBuffer>> HolderReader;
 };
 
 //! Sender + Receiver of 'vectors' with requests: request(value, timeout) returns a

@@ -54,12 +54,12 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(EdgeReaderModel, EdgeValue, data, size, "vectors_new.Edge"))
-                    onReceive(*EdgeValue);
+                if (this->read_frame(EdgeReader, data, size, "vectors_new.Edge"))
+                    onReceive(*EdgeReader.value);
                 return true;
             case 10:
-                if (this->read_frame(HolderReaderModel, HolderValue, data, size, "vectors_new.Holder"))
-                    onReceive(*HolderValue);
+                if (this->read_frame(HolderReader, data, size, "vectors_new.Holder"))
+                    onReceive(*HolderReader.value);
                 return true;
             default:
                 break;
@@ -68,12 +68,8 @@ protected:
     }
 
 private:
-    FBE::vectors_new::EdgeFinalModel<FBE::ReadBuffer> EdgeReaderModel;
-    FBE::vectors_new::HolderFinalModel<FBE::ReadBuffer> HolderReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::vectors_new::Edge> EdgeValue;
-    std::unique_ptr<::vectors_new::Holder> HolderValue;
+    FBE::MessageReader<FBE::vectors_new::EdgeFinalModel<FBE::ReadBuffer>> EdgeReader;
+    FBE::MessageReader<FBE::vectors_new::HolderFinalModel<FBE::ReadBuffer>> HolderReader;
 };
 
 //! Sender + Receiver of 'vectors_new' with requests: request(value, timeout) returns a

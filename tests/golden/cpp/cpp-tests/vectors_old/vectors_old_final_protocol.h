@@ -54,12 +54,12 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(EdgeReaderModel, EdgeValue, data, size, "vectors_old.Edge"))
-                    onReceive(*EdgeValue);
+                if (this->read_frame(EdgeReader, data, size, "vectors_old.Edge"))
+                    onReceive(*EdgeReader.value);
                 return true;
             case 10:
-                if (this->read_frame(HolderReaderModel, HolderValue, data, size, "vectors_old.Holder"))
-                    onReceive(*HolderValue);
+                if (this->read_frame(HolderReader, data, size, "vectors_old.Holder"))
+                    onReceive(*HolderReader.value);
                 return true;
             default:
                 break;
@@ -68,12 +68,8 @@ protected:
     }
 
 private:
-    FBE::vectors_old::EdgeFinalModel<FBE::ReadBuffer> EdgeReaderModel;
-    FBE::vectors_old::HolderFinalModel<FBE::ReadBuffer> HolderReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::vectors_old::Edge> EdgeValue;
-    std::unique_ptr<::vectors_old::Holder> HolderValue;
+    FBE::MessageReader<FBE::vectors_old::EdgeFinalModel<FBE::ReadBuffer>> EdgeReader;
+    FBE::MessageReader<FBE::vectors_old::HolderFinalModel<FBE::ReadBuffer>> HolderReader;
 };
 
 //! Sender + Receiver of 'vectors_old' with requests: request(value, timeout) returns a

@@ -50,8 +50,8 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(EnumsReaderModel, EnumsValue, data, size, "enums.Enums"))
-                    onReceive(*EnumsValue);
+                if (this->read_frame(EnumsReader, data, size, "enums.Enums"))
+                    onReceive(*EnumsReader.value);
                 return true;
             default:
                 break;
@@ -60,10 +60,7 @@ protected:
     }
 
 private:
-    FBE::enums::EnumsModel<FBE::ReadBuffer> EnumsReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::enums::Enums> EnumsValue;
+    FBE::MessageReader<FBE::enums::EnumsModel<FBE::ReadBuffer>> EnumsReader;
 };
 
 //! Dispatches versioned frames of 'enums' like a Receiver but without deserializing:

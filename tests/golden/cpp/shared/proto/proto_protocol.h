@@ -58,16 +58,16 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(OrderMessageReaderModel, OrderMessageValue, data, size, "proto.OrderMessage"))
-                    onReceive(*OrderMessageValue);
+                if (this->read_frame(OrderMessageReader, data, size, "proto.OrderMessage"))
+                    onReceive(*OrderMessageReader.value);
                 return true;
             case 2:
-                if (this->read_frame(BalanceMessageReaderModel, BalanceMessageValue, data, size, "proto.BalanceMessage"))
-                    onReceive(*BalanceMessageValue);
+                if (this->read_frame(BalanceMessageReader, data, size, "proto.BalanceMessage"))
+                    onReceive(*BalanceMessageReader.value);
                 return true;
             case 3:
-                if (this->read_frame(AccountMessageReaderModel, AccountMessageValue, data, size, "proto.AccountMessage"))
-                    onReceive(*AccountMessageValue);
+                if (this->read_frame(AccountMessageReader, data, size, "proto.AccountMessage"))
+                    onReceive(*AccountMessageReader.value);
                 return true;
             default:
                 break;
@@ -76,14 +76,9 @@ protected:
     }
 
 private:
-    FBE::proto::OrderMessageModel<FBE::ReadBuffer> OrderMessageReaderModel;
-    FBE::proto::BalanceMessageModel<FBE::ReadBuffer> BalanceMessageReaderModel;
-    FBE::proto::AccountMessageModel<FBE::ReadBuffer> AccountMessageReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::proto::OrderMessage> OrderMessageValue;
-    std::unique_ptr<::proto::BalanceMessage> BalanceMessageValue;
-    std::unique_ptr<::proto::AccountMessage> AccountMessageValue;
+    FBE::MessageReader<FBE::proto::OrderMessageModel<FBE::ReadBuffer>> OrderMessageReader;
+    FBE::MessageReader<FBE::proto::BalanceMessageModel<FBE::ReadBuffer>> BalanceMessageReader;
+    FBE::MessageReader<FBE::proto::AccountMessageModel<FBE::ReadBuffer>> AccountMessageReader;
 };
 
 //! Dispatches versioned frames of 'proto' like a Receiver but without deserializing:

@@ -63,16 +63,16 @@ protected:
         switch (type)
         {
             case 11:
-                if (this->read_frame(OrderMessageReaderModel, OrderMessageValue, data, size, "protoex.OrderMessage"))
-                    onReceive(*OrderMessageValue);
+                if (this->read_frame(OrderMessageReader, data, size, "protoex.OrderMessage"))
+                    onReceive(*OrderMessageReader.value);
                 return true;
             case 12:
-                if (this->read_frame(BalanceMessageReaderModel, BalanceMessageValue, data, size, "protoex.BalanceMessage"))
-                    onReceive(*BalanceMessageValue);
+                if (this->read_frame(BalanceMessageReader, data, size, "protoex.BalanceMessage"))
+                    onReceive(*BalanceMessageReader.value);
                 return true;
             case 13:
-                if (this->read_frame(AccountMessageReaderModel, AccountMessageValue, data, size, "protoex.AccountMessage"))
-                    onReceive(*AccountMessageValue);
+                if (this->read_frame(AccountMessageReader, data, size, "protoex.AccountMessage"))
+                    onReceive(*AccountMessageReader.value);
                 return true;
             default:
                 break;
@@ -83,14 +83,9 @@ protected:
     }
 
 private:
-    FBE::protoex::OrderMessageFinalModel<FBE::ReadBuffer> OrderMessageReaderModel;
-    FBE::protoex::BalanceMessageFinalModel<FBE::ReadBuffer> BalanceMessageReaderModel;
-    FBE::protoex::AccountMessageFinalModel<FBE::ReadBuffer> AccountMessageReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::protoex::OrderMessage> OrderMessageValue;
-    std::unique_ptr<::protoex::BalanceMessage> BalanceMessageValue;
-    std::unique_ptr<::protoex::AccountMessage> AccountMessageValue;
+    FBE::MessageReader<FBE::protoex::OrderMessageFinalModel<FBE::ReadBuffer>> OrderMessageReader;
+    FBE::MessageReader<FBE::protoex::BalanceMessageFinalModel<FBE::ReadBuffer>> BalanceMessageReader;
+    FBE::MessageReader<FBE::protoex::AccountMessageFinalModel<FBE::ReadBuffer>> AccountMessageReader;
 };
 
 //! Sender + Receiver of 'protoex' with requests: request(value, timeout) returns a

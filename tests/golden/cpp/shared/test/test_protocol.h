@@ -99,52 +99,52 @@ protected:
         switch (type)
         {
             case 110:
-                if (this->read_frame(StructSimpleReaderModel, StructSimpleValue, data, size, "test.StructSimple"))
-                    onReceive(*StructSimpleValue);
+                if (this->read_frame(StructSimpleReader, data, size, "test.StructSimple"))
+                    onReceive(*StructSimpleReader.value);
                 return true;
             case 111:
-                if (this->read_frame(StructOptionalReaderModel, StructOptionalValue, data, size, "test.StructOptional"))
-                    onReceive(*StructOptionalValue);
+                if (this->read_frame(StructOptionalReader, data, size, "test.StructOptional"))
+                    onReceive(*StructOptionalReader.value);
                 return true;
             case 112:
-                if (this->read_frame(StructNestedReaderModel, StructNestedValue, data, size, "test.StructNested"))
-                    onReceive(*StructNestedValue);
+                if (this->read_frame(StructNestedReader, data, size, "test.StructNested"))
+                    onReceive(*StructNestedReader.value);
                 return true;
             case 120:
-                if (this->read_frame(StructBytesReaderModel, StructBytesValue, data, size, "test.StructBytes"))
-                    onReceive(*StructBytesValue);
+                if (this->read_frame(StructBytesReader, data, size, "test.StructBytes"))
+                    onReceive(*StructBytesReader.value);
                 return true;
             case 125:
-                if (this->read_frame(StructArrayReaderModel, StructArrayValue, data, size, "test.StructArray"))
-                    onReceive(*StructArrayValue);
+                if (this->read_frame(StructArrayReader, data, size, "test.StructArray"))
+                    onReceive(*StructArrayReader.value);
                 return true;
             case 130:
-                if (this->read_frame(StructVectorReaderModel, StructVectorValue, data, size, "test.StructVector"))
-                    onReceive(*StructVectorValue);
+                if (this->read_frame(StructVectorReader, data, size, "test.StructVector"))
+                    onReceive(*StructVectorReader.value);
                 return true;
             case 131:
-                if (this->read_frame(StructListReaderModel, StructListValue, data, size, "test.StructList"))
-                    onReceive(*StructListValue);
+                if (this->read_frame(StructListReader, data, size, "test.StructList"))
+                    onReceive(*StructListReader.value);
                 return true;
             case 132:
-                if (this->read_frame(StructSetReaderModel, StructSetValue, data, size, "test.StructSet"))
-                    onReceive(*StructSetValue);
+                if (this->read_frame(StructSetReader, data, size, "test.StructSet"))
+                    onReceive(*StructSetReader.value);
                 return true;
             case 140:
-                if (this->read_frame(StructMapReaderModel, StructMapValue, data, size, "test.StructMap"))
-                    onReceive(*StructMapValue);
+                if (this->read_frame(StructMapReader, data, size, "test.StructMap"))
+                    onReceive(*StructMapReader.value);
                 return true;
             case 141:
-                if (this->read_frame(StructHashReaderModel, StructHashValue, data, size, "test.StructHash"))
-                    onReceive(*StructHashValue);
+                if (this->read_frame(StructHashReader, data, size, "test.StructHash"))
+                    onReceive(*StructHashReader.value);
                 return true;
             case 142:
-                if (this->read_frame(StructHashExReaderModel, StructHashExValue, data, size, "test.StructHashEx"))
-                    onReceive(*StructHashExValue);
+                if (this->read_frame(StructHashExReader, data, size, "test.StructHashEx"))
+                    onReceive(*StructHashExReader.value);
                 return true;
             case 143:
-                if (this->read_frame(StructEmptyReaderModel, StructEmptyValue, data, size, "test.StructEmpty"))
-                    onReceive(*StructEmptyValue);
+                if (this->read_frame(StructEmptyReader, data, size, "test.StructEmpty"))
+                    onReceive(*StructEmptyReader.value);
                 return true;
             default:
                 break;
@@ -155,32 +155,18 @@ protected:
     }
 
 private:
-    FBE::test::StructSimpleModel<FBE::ReadBuffer> StructSimpleReaderModel;
-    FBE::test::StructOptionalModel<FBE::ReadBuffer> StructOptionalReaderModel;
-    FBE::test::StructNestedModel<FBE::ReadBuffer> StructNestedReaderModel;
-    FBE::test::StructBytesModel<FBE::ReadBuffer> StructBytesReaderModel;
-    FBE::test::StructArrayModel<FBE::ReadBuffer> StructArrayReaderModel;
-    FBE::test::StructVectorModel<FBE::ReadBuffer> StructVectorReaderModel;
-    FBE::test::StructListModel<FBE::ReadBuffer> StructListReaderModel;
-    FBE::test::StructSetModel<FBE::ReadBuffer> StructSetReaderModel;
-    FBE::test::StructMapModel<FBE::ReadBuffer> StructMapReaderModel;
-    FBE::test::StructHashModel<FBE::ReadBuffer> StructHashReaderModel;
-    FBE::test::StructHashExModel<FBE::ReadBuffer> StructHashExReaderModel;
-    FBE::test::StructEmptyModel<FBE::ReadBuffer> StructEmptyReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::test::StructSimple> StructSimpleValue;
-    std::unique_ptr<::test::StructOptional> StructOptionalValue;
-    std::unique_ptr<::test::StructNested> StructNestedValue;
-    std::unique_ptr<::test::StructBytes> StructBytesValue;
-    std::unique_ptr<::test::StructArray> StructArrayValue;
-    std::unique_ptr<::test::StructVector> StructVectorValue;
-    std::unique_ptr<::test::StructList> StructListValue;
-    std::unique_ptr<::test::StructSet> StructSetValue;
-    std::unique_ptr<::test::StructMap> StructMapValue;
-    std::unique_ptr<::test::StructHash> StructHashValue;
-    std::unique_ptr<::test::StructHashEx> StructHashExValue;
-    std::unique_ptr<::test::StructEmpty> StructEmptyValue;
+    FBE::MessageReader<FBE::test::StructSimpleModel<FBE::ReadBuffer>> StructSimpleReader;
+    FBE::MessageReader<FBE::test::StructOptionalModel<FBE::ReadBuffer>> StructOptionalReader;
+    FBE::MessageReader<FBE::test::StructNestedModel<FBE::ReadBuffer>> StructNestedReader;
+    FBE::MessageReader<FBE::test::StructBytesModel<FBE::ReadBuffer>> StructBytesReader;
+    FBE::MessageReader<FBE::test::StructArrayModel<FBE::ReadBuffer>> StructArrayReader;
+    FBE::MessageReader<FBE::test::StructVectorModel<FBE::ReadBuffer>> StructVectorReader;
+    FBE::MessageReader<FBE::test::StructListModel<FBE::ReadBuffer>> StructListReader;
+    FBE::MessageReader<FBE::test::StructSetModel<FBE::ReadBuffer>> StructSetReader;
+    FBE::MessageReader<FBE::test::StructMapModel<FBE::ReadBuffer>> StructMapReader;
+    FBE::MessageReader<FBE::test::StructHashModel<FBE::ReadBuffer>> StructHashReader;
+    FBE::MessageReader<FBE::test::StructHashExModel<FBE::ReadBuffer>> StructHashExReader;
+    FBE::MessageReader<FBE::test::StructEmptyModel<FBE::ReadBuffer>> StructEmptyReader;
 };
 
 //! Dispatches versioned frames of 'test' like a Receiver but without deserializing:

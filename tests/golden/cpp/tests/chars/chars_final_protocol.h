@@ -54,12 +54,12 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(CharKeysReaderModel, CharKeysValue, data, size, "chars.CharKeys"))
-                    onReceive(*CharKeysValue);
+                if (this->read_frame(CharKeysReader, data, size, "chars.CharKeys"))
+                    onReceive(*CharKeysReader.value);
                 return true;
             case 2:
-                if (this->read_frame(GradeKeysReaderModel, GradeKeysValue, data, size, "chars.GradeKeys"))
-                    onReceive(*GradeKeysValue);
+                if (this->read_frame(GradeKeysReader, data, size, "chars.GradeKeys"))
+                    onReceive(*GradeKeysReader.value);
                 return true;
             default:
                 break;
@@ -68,12 +68,8 @@ protected:
     }
 
 private:
-    FBE::chars::CharKeysFinalModel<FBE::ReadBuffer> CharKeysReaderModel;
-    FBE::chars::GradeKeysFinalModel<FBE::ReadBuffer> GradeKeysReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::chars::CharKeys> CharKeysValue;
-    std::unique_ptr<::chars::GradeKeys> GradeKeysValue;
+    FBE::MessageReader<FBE::chars::CharKeysFinalModel<FBE::ReadBuffer>> CharKeysReader;
+    FBE::MessageReader<FBE::chars::GradeKeysFinalModel<FBE::ReadBuffer>> GradeKeysReader;
 };
 
 //! Sender + Receiver of 'chars' with requests: request(value, timeout) returns a

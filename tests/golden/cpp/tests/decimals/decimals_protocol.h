@@ -50,8 +50,8 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(PricesReaderModel, PricesValue, data, size, "decimals.Prices"))
-                    onReceive(*PricesValue);
+                if (this->read_frame(PricesReader, data, size, "decimals.Prices"))
+                    onReceive(*PricesReader.value);
                 return true;
             default:
                 break;
@@ -60,10 +60,7 @@ protected:
     }
 
 private:
-    FBE::decimals::PricesModel<FBE::ReadBuffer> PricesReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::decimals::Prices> PricesValue;
+    FBE::MessageReader<FBE::decimals::PricesModel<FBE::ReadBuffer>> PricesReader;
 };
 
 //! Dispatches versioned frames of 'decimals' like a Receiver but without deserializing:

@@ -50,8 +50,8 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(ZerosReaderModel, ZerosValue, data, size, "defaults.Zeros"))
-                    onReceive(*ZerosValue);
+                if (this->read_frame(ZerosReader, data, size, "defaults.Zeros"))
+                    onReceive(*ZerosReader.value);
                 return true;
             default:
                 break;
@@ -60,10 +60,7 @@ protected:
     }
 
 private:
-    FBE::defaults::ZerosFinalModel<FBE::ReadBuffer> ZerosReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::defaults::Zeros> ZerosValue;
+    FBE::MessageReader<FBE::defaults::ZerosFinalModel<FBE::ReadBuffer>> ZerosReader;
 };
 
 //! Sender + Receiver of 'defaults' with requests: request(value, timeout) returns a

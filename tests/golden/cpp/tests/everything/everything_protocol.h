@@ -71,24 +71,24 @@ protected:
         switch (type)
         {
             case 1023:
-                if (this->read_frame(NoteReaderModel, NoteValue, data, size, "everything.Note"))
-                    onReceive(*NoteValue);
+                if (this->read_frame(NoteReader, data, size, "everything.Note"))
+                    onReceive(*NoteReader.value);
                 return true;
             case 1027:
-                if (this->read_frame(PlaceOrderReaderModel, PlaceOrderValue, data, size, "everything.PlaceOrder"))
-                    onReceive(*PlaceOrderValue);
+                if (this->read_frame(PlaceOrderReader, data, size, "everything.PlaceOrder"))
+                    onReceive(*PlaceOrderReader.value);
                 return true;
             case 1028:
-                if (this->read_frame(AcceptedReaderModel, AcceptedValue, data, size, "everything.Accepted"))
-                    onReceive(*AcceptedValue);
+                if (this->read_frame(AcceptedReader, data, size, "everything.Accepted"))
+                    onReceive(*AcceptedReader.value);
                 return true;
             case 1029:
-                if (this->read_frame(RejectedReaderModel, RejectedValue, data, size, "everything.Rejected"))
-                    onReceive(*RejectedValue);
+                if (this->read_frame(RejectedReader, data, size, "everything.Rejected"))
+                    onReceive(*RejectedReader.value);
                 return true;
             case 1030:
-                if (this->read_frame(PingReaderModel, PingValue, data, size, "everything.Ping"))
-                    onReceive(*PingValue);
+                if (this->read_frame(PingReader, data, size, "everything.Ping"))
+                    onReceive(*PingReader.value);
                 return true;
             default:
                 break;
@@ -99,18 +99,11 @@ protected:
     }
 
 private:
-    FBE::everything::NoteModel<FBE::ReadBuffer> NoteReaderModel;
-    FBE::everything::PlaceOrderModel<FBE::ReadBuffer> PlaceOrderReaderModel;
-    FBE::everything::AcceptedModel<FBE::ReadBuffer> AcceptedReaderModel;
-    FBE::everything::RejectedModel<FBE::ReadBuffer> RejectedReaderModel;
-    FBE::everything::PingModel<FBE::ReadBuffer> PingReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::everything::Note> NoteValue;
-    std::unique_ptr<::everything::PlaceOrder> PlaceOrderValue;
-    std::unique_ptr<::everything::Accepted> AcceptedValue;
-    std::unique_ptr<::everything::Rejected> RejectedValue;
-    std::unique_ptr<::everything::Ping> PingValue;
+    FBE::MessageReader<FBE::everything::NoteModel<FBE::ReadBuffer>> NoteReader;
+    FBE::MessageReader<FBE::everything::PlaceOrderModel<FBE::ReadBuffer>> PlaceOrderReader;
+    FBE::MessageReader<FBE::everything::AcceptedModel<FBE::ReadBuffer>> AcceptedReader;
+    FBE::MessageReader<FBE::everything::RejectedModel<FBE::ReadBuffer>> RejectedReader;
+    FBE::MessageReader<FBE::everything::PingModel<FBE::ReadBuffer>> PingReader;
 };
 
 //! Dispatches versioned frames of 'everything' like a Receiver but without deserializing:

@@ -66,24 +66,24 @@ protected:
         switch (type)
         {
             case 1:
-                if (this->read_frame(EmptyReaderModel, EmptyValue, data, size, "hostile.Empty"))
-                    onReceive(*EmptyValue);
+                if (this->read_frame(EmptyReader, data, size, "hostile.Empty"))
+                    onReceive(*EmptyReader.value);
                 return true;
             case 2:
-                if (this->read_frame(EmptiesReaderModel, EmptiesValue, data, size, "hostile.Empties"))
-                    onReceive(*EmptiesValue);
+                if (this->read_frame(EmptiesReader, data, size, "hostile.Empties"))
+                    onReceive(*EmptiesReader.value);
                 return true;
             case 3:
-                if (this->read_frame(WideReaderModel, WideValue, data, size, "hostile.Wide"))
-                    onReceive(*WideValue);
+                if (this->read_frame(WideReader, data, size, "hostile.Wide"))
+                    onReceive(*WideReader.value);
                 return true;
             case 4:
-                if (this->read_frame(WidesReaderModel, WidesValue, data, size, "hostile.Wides"))
-                    onReceive(*WidesValue);
+                if (this->read_frame(WidesReader, data, size, "hostile.Wides"))
+                    onReceive(*WidesReader.value);
                 return true;
             case 5:
-                if (this->read_frame(HolderReaderModel, HolderValue, data, size, "hostile.Holder"))
-                    onReceive(*HolderValue);
+                if (this->read_frame(HolderReader, data, size, "hostile.Holder"))
+                    onReceive(*HolderReader.value);
                 return true;
             default:
                 break;
@@ -92,18 +92,11 @@ protected:
     }
 
 private:
-    FBE::hostile::EmptyFinalModel<FBE::ReadBuffer> EmptyReaderModel;
-    FBE::hostile::EmptiesFinalModel<FBE::ReadBuffer> EmptiesReaderModel;
-    FBE::hostile::WideFinalModel<FBE::ReadBuffer> WideReaderModel;
-    FBE::hostile::WidesFinalModel<FBE::ReadBuffer> WidesReaderModel;
-    FBE::hostile::HolderFinalModel<FBE::ReadBuffer> HolderReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::hostile::Empty> EmptyValue;
-    std::unique_ptr<::hostile::Empties> EmptiesValue;
-    std::unique_ptr<::hostile::Wide> WideValue;
-    std::unique_ptr<::hostile::Wides> WidesValue;
-    std::unique_ptr<::hostile::Holder> HolderValue;
+    FBE::MessageReader<FBE::hostile::EmptyFinalModel<FBE::ReadBuffer>> EmptyReader;
+    FBE::MessageReader<FBE::hostile::EmptiesFinalModel<FBE::ReadBuffer>> EmptiesReader;
+    FBE::MessageReader<FBE::hostile::WideFinalModel<FBE::ReadBuffer>> WideReader;
+    FBE::MessageReader<FBE::hostile::WidesFinalModel<FBE::ReadBuffer>> WidesReader;
+    FBE::MessageReader<FBE::hostile::HolderFinalModel<FBE::ReadBuffer>> HolderReader;
 };
 
 //! Sender + Receiver of 'hostile' with requests: request(value, timeout) returns a

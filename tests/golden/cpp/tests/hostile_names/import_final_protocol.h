@@ -63,16 +63,16 @@ protected:
         switch (type)
         {
             case 44:
-                if (this->read_frame(SelfReaderModel, SelfValue, data, size, "import.Self"))
-                    onReceive(*SelfValue);
+                if (this->read_frame(SelfReader, data, size, "import.Self"))
+                    onReceive(*SelfReader.value);
                 return true;
             case 45:
-                if (this->read_frame(selfReaderModel, selfValue, data, size, "import.self"))
-                    onReceive(*selfValue);
+                if (this->read_frame(selfReader, data, size, "import.self"))
+                    onReceive(*selfReader.value);
                 return true;
             case 83:
-                if (this->read_frame(HostileReaderModel, HostileValue, data, size, "import.Hostile"))
-                    onReceive(*HostileValue);
+                if (this->read_frame(HostileReader, data, size, "import.Hostile"))
+                    onReceive(*HostileReader.value);
                 return true;
             default:
                 break;
@@ -83,14 +83,9 @@ protected:
     }
 
 private:
-    FBE::import::SelfFinalModel<FBE::ReadBuffer> SelfReaderModel;
-    FBE::import::selfFinalModel<FBE::ReadBuffer> selfReaderModel;
-    FBE::import::HostileFinalModel<FBE::ReadBuffer> HostileReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::import::Self> SelfValue;
-    std::unique_ptr<::import::self> selfValue;
-    std::unique_ptr<::import::Hostile> HostileValue;
+    FBE::MessageReader<FBE::import::SelfFinalModel<FBE::ReadBuffer>> SelfReader;
+    FBE::MessageReader<FBE::import::selfFinalModel<FBE::ReadBuffer>> selfReader;
+    FBE::MessageReader<FBE::import::HostileFinalModel<FBE::ReadBuffer>> HostileReader;
 };
 
 //! Sender + Receiver of 'import' with requests: request(value, timeout) returns a

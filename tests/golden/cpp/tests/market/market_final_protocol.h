@@ -50,8 +50,8 @@ protected:
         switch (type)
         {
             case 502:
-                if (this->read_frame(FailureReaderModel, FailureValue, data, size, "market.Failure"))
-                    onReceive(*FailureValue);
+                if (this->read_frame(FailureReader, data, size, "market.Failure"))
+                    onReceive(*FailureReader.value);
                 return true;
             default:
                 break;
@@ -60,10 +60,7 @@ protected:
     }
 
 private:
-    FBE::market::FailureFinalModel<FBE::ReadBuffer> FailureReaderModel;
-    // the messages read, on the heap (a message may hold fixed arrays of up to a frame's size):
-    // made at the first frame of their type and reused
-    std::unique_ptr<::market::Failure> FailureValue;
+    FBE::MessageReader<FBE::market::FailureFinalModel<FBE::ReadBuffer>> FailureReader;
 };
 
 //! Sender + Receiver of 'market' with requests: request(value, timeout) returns a
