@@ -58,7 +58,8 @@ def test_imports_are_virtual_bases_and_global_rejects_delegate(tmp_path):
     assert '#include "rpc_protocol.h"' in text
     assert "public virtual FBE::rpc::Sender<TBuffer>" in text
     assert "using FBE::rpc::Sender<TBuffer>::send;" in text
-    assert "if (FBE::rpc::Client<TBuffer>::fail_request(reject.id, error))" in text
+    # a global reject fails the request of its id in any table (FBE::Client::fail_request), the imports' too
+    assert "if (this->fail_request(reject.id, reject.string()))" in text
 
 
 def test_json_flattens_the_base(tmp_path):

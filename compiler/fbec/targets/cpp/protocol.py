@@ -255,7 +255,7 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
                 with w.braced(f"void onReceive(const {t}& value) override"):
                     if q in responses:
                         guard(w, f"_requests_{_ident(q)}.complete(value.id, value)", "return;")
-                    _fail(w, "value", rejects.get(q, []), imp_clients if q in global_rejects else [], "return;")
+                    _fail(w, "value", rejects.get(q, []), q in global_rejects, "return;")
                     w.line(f"FBE::{q.rpartition('.')[0]}::{name}<TBuffer>::onReceive(value);")
                 continue
             if q in responses:
@@ -265,7 +265,7 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
                 w.line(f"virtual bool onReceiveResponse(const {t}& /*response*/) {{ return false; }}")
             if q in rejects:
                 with w.function(f"virtual bool onReceiveReject(const {t}& reject)", False):
-                    _fail(w, "reject", rejects[q], imp_clients if q in global_rejects else [], "return true;")
+                    _fail(w, "reject", rejects[q], q in global_rejects, "return true;")
                     w.line("return false;")
             else:
                 w.line(f"virtual bool onReceiveReject(const {t}& /*reject*/) {{ return false; }}")
@@ -273,29 +273,25 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
             with w.braced(f"void onReceive(const {t}& value) override"), \
                     w.block("if (!onReceiveResponse(value) && !onReceiveReject(value))"):
                 w.line("onReceiveNotify(value);")
-        w.blank()
-        with w.function("bool fail_request(const FBE::uuid_t& id, const std::string& error) override", bool(responses)):
-            for q in responses:
-                guard(w, f"_requests_{_ident(q)}.fail(id, error)", "return true;")
-            for c in imp_clients:
-                guard(w, f"{c}::fail_request(id, error)", "return true;")
-            w.line("return false;")
         if responses:
+            w.blank()
             w.label("private:")
             for q in responses:     # (each in the tables FBE::Client's reset() and watchdog() go through)
                 w.line(f"FBE::PendingRequests<{qualified(q)}> _requests_{_ident(q)}{{*this}};")
     w.blank()
 
 
-def _fail(w: CppWriter, reject: str, tables: list[str], clients: list[str], then: str) -> None:
-    """Fails the pending request a reject answers (`then` when one was): in this Client's `tables` of
-    each response type, then, a global reject, in the imports' `clients`."""
-    if tables or clients:
+def _fail(w: CppWriter, reject: str, tables: list[str], everywhere: bool, then: str) -> None:
+    """Fails the pending request a reject answers (`then` when one was): a global reject's in any table of this
+    Client and its imports' (FBE::Client::fail_request, docs/format.md 7.6), another's in this Client's `tables`
+    of the response types whose requests list it."""
+    if everywhere:
+        guard(w, f"this->fail_request({reject}.id, {reject}.string())", then)
+        return
+    if tables:
         w.line(f"const std::string error = {reject}.string();")
     for table in tables:
         guard(w, f"_requests_{_ident(table)}.fail({reject}.id, error)", then)
-    for c in clients:
-        guard(w, f"{c}::fail_request({reject}.id, error)", then)
 
 
 def _request(w: CppWriter, r: Struct) -> None:

@@ -467,6 +467,8 @@ public:
     virtual void watchdog(uint64_t utc) = 0;
     //! Fails every pending request with "Reset client!".
     virtual void reset() = 0;
+    //! Fails the request `id` with `error`; false when none is pending here.
+    virtual bool fail(const uuid_t& id, const std::string& error) = 0;
 };
 
 //! The requests waiting for a response of type R, by id and by deadline.
@@ -508,7 +510,7 @@ public:
     }
 
     //! Fails the request `id` with `error`; false when none is pending.
-    bool fail(const uuid_t& id, const std::string& error) {
+    bool fail(const uuid_t& id, const std::string& error) override {
         auto it = _by_id.find(id);
         if (it == _by_id.end())
             return false;
@@ -606,8 +608,14 @@ protected:
         for (PendingTable* table : _pending_tables)
             table->watchdog(utc);
     }
-    //! Fails the pending request `id` of any type (used by global rejects).
-    virtual bool fail_request(const uuid_t& /*id*/, const std::string& /*error*/) { return false; }
+    //! Fails the pending request `id` of any type, in every table of this client (the package's and its
+    //! imports'): what a global reject answers (docs/format.md 7.6); false when none is pending.
+    bool fail_request(const uuid_t& id, const std::string& error) {
+        for (PendingTable* table : _pending_tables)
+            if (table->fail(id, error))
+                return true;
+        return false;
+    }
 
     //! A request answered by a response of type R (the generated request(value, timeout)): with the client
     //! lock held, registered in `pending` under `id` (timeout in milliseconds, 0 = none), then sent by

@@ -115,11 +115,6 @@ protected:
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
     }
-
-    bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override
-    {
-        return false;
-    }
 };
 
 } // namespace proto

@@ -81,11 +81,6 @@ protected:
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
     }
-
-    bool fail_request(const FBE::uuid_t& /*id*/, const std::string& /*error*/) override
-    {
-        return false;
-    }
 };
 
 } // namespace enums

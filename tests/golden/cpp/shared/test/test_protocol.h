@@ -376,13 +376,6 @@ protected:
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
     }
-
-    bool fail_request(const FBE::uuid_t& id, const std::string& error) override
-    {
-        if (FBE::proto::Client<TBuffer>::fail_request(id, error))
-            return true;
-        return false;
-    }
 };
 
 } // namespace test

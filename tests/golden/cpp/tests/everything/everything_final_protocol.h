@@ -180,21 +180,9 @@ protected:
     }
     void onReceive(const ::market::Failure& value) override
     {
-        const std::string error = value.string();
-        if (_requests_everything_Accepted.fail(value.id, error))
-            return;
-        if (FBE::market::FinalClient<TBuffer>::fail_request(value.id, error))
+        if (this->fail_request(value.id, value.string()))
             return;
         FBE::market::FinalClient<TBuffer>::onReceive(value);
-    }
-
-    bool fail_request(const FBE::uuid_t& id, const std::string& error) override
-    {
-        if (_requests_everything_Accepted.fail(id, error))
-            return true;
-        if (FBE::market::FinalClient<TBuffer>::fail_request(id, error))
-            return true;
-        return false;
     }
 
 private:

@@ -126,13 +126,6 @@ protected:
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
     }
-
-    bool fail_request(const FBE::uuid_t& id, const std::string& error) override
-    {
-        if (FBE::market::FinalClient<TBuffer>::fail_request(id, error))
-            return true;
-        return false;
-    }
 };
 
 } // namespace import

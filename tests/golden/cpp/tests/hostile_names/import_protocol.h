@@ -169,13 +169,6 @@ protected:
         if (!onReceiveResponse(value) && !onReceiveReject(value))
             onReceiveNotify(value);
     }
-
-    bool fail_request(const FBE::uuid_t& id, const std::string& error) override
-    {
-        if (FBE::market::Client<TBuffer>::fail_request(id, error))
-            return true;
-        return false;
-    }
 };
 
 } // namespace import
