@@ -214,13 +214,9 @@ def _client(w: CppWriter, schema: Schema, package: Package, final: bool) -> None
             if j.global_:
                 global_rejects.add(j.type)
 
-    # Every received type this client handles: own protocol types, plus
-    # imported response/reject types.
-    handled: list[tuple[str, bool]] = [(s.qualified, True) for s in _dispatch_types(schema, package)]
-    own = {q for q, _ in handled}
-    for q in responses + list(rejects):
-        if q not in own and (q, False) not in handled:
-            handled.append((q, False))
+    # Every received type this client handles: own protocol types, then imported response/reject types.
+    own = [s.qualified for s in _dispatch_types(schema, package)]
+    handled = [(q, True) for q in own] + [(q, False) for q in dict.fromkeys(responses + list(rejects)) if q not in own]
 
     w.line(f"//! Sender + Receiver of '{package.name}' with requests: request(value, timeout) returns a")
     w.line("//! future completed by the response, failed by a reject, a timeout (watchdog) or reset().")
