@@ -182,12 +182,6 @@ def read_scalars(w: CppWriter, reads: list[tuple[Field, str]]) -> None:
         w.line(f"value.{field_ident(f)} = fbe_{field_ident(f)};")
 
 
-def struct_order(package: Package) -> list[Struct]:
-    """Structs in the order C++ needs (a struct after its base and the structs
-    it holds by value): the IR already lists them so (docs/ir.md)."""
-    return list(package.structs)
-
-
 # Readers of a struct whose whole read (its fields, its base and the structs
 # it contains, all the way down) weighs at most this much are forced inline:
 # a small root's read is then one function whose decoder state lives in

@@ -20,7 +20,7 @@ from fbec.model import plan
 from fbec.model.ir import Field, Package, Primitive, Schema, Struct, is_scalar
 from fbec.targets.base import CodeWriter, Options
 
-from .common import cpp_type, default_expr, header_file, imported, namespace, qualified, struct_order
+from .common import cpp_type, default_expr, header_file, imported, namespace, qualified
 from .names import FIELD_MODEL_MEMBERS, current, escape
 
 
@@ -30,9 +30,9 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                     [f'"{package.name}.h"', *imported(schema, package, "_field_models")])
     with namespace(w, "FBE"):
         w.blank()
-        for s in struct_order(package):
+        for s in package.structs:
             _struct(w, plan.of(schema).struct(s.qualified))
-        for s in struct_order(package):
+        for s in package.structs:
             _view(w, plan.of(schema).struct(s.qualified))
     return w.text()
 

@@ -29,7 +29,6 @@ from .common import (
     imported,
     namespace,
     qualified,
-    struct_order,
 )
 
 
@@ -38,7 +37,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                     [f'"{package.name}.h"', *imported(schema, package, "_json")], ["<fbe/json.h>"])
     deprecated = any(s.deprecated or any(f.deprecated for f in s.fields) for s in package.structs)
     with deprecated_used(w, deprecated), namespace(w, "FBE"), namespace(w, "JSON"):
-        for s in struct_order(package):
+        for s in package.structs:
             cpp = qualified(s.qualified)
             base = qualified(s.base) if s.base else None
             own = list(s.fields)

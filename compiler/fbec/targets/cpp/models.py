@@ -61,7 +61,6 @@ from .common import (
     reader_inline,
     return_sum,
     specialisation,
-    struct_order,
 )
 from .names import escape
 
@@ -78,7 +77,7 @@ def generate(schema: Schema, package: Package, options: Options, final: bool) ->
     what, runtime, own, suffix, doc, base = MODELS[final]
     w = header_file(options, package, f"{what} of the package '{package.name}'.", [f"<fbe/{runtime}>"],
                     [f'"{package.name}{header}.h"' for header in own] + imported(schema, package, suffix))
-    plans = [plan.of(schema).struct(s.qualified) for s in struct_order(package)]
+    plans = [plan.of(schema).struct(s.qualified) for s in package.structs]
     m = Walk(schema, inlined_structs(schema, package))
     declaration, parts = PARTS[final]
     with namespace(w, "FBE"):

@@ -26,7 +26,6 @@ from .common import (
     param_type,
     qualified,
     specialisation,
-    struct_order,
     type_ident,
     value_ident,
 )
@@ -40,7 +39,7 @@ def generate(schema: Schema, package: Package, options: Options) -> str:
                     ["<fbe/buffer.h>", "<fbe/decimal.h>", "<fbe/members.h>", "<fbe/text.h>", "<fbe/uuid.h>"],
                     [f"<{header}>" for header in std] + imported(schema, package, ""))
 
-    structs = struct_order(package)
+    structs = package.structs     # in the order C++ declares them (docs/ir.md: a struct after those it holds)
     with namespace(w, escape(package.name)):
         w.blank()
         if package.version.major or package.version.minor:
