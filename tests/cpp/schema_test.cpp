@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -135,6 +136,28 @@ TEST(Everything, ApiOfTheOriginal) {
     EXPECT_EQ((both & ~everything::FByte::one), everything::FByte::two);
     FBE::everything::EverythingModel model; // no template argument: FBE::WriteBuffer
     EXPECT_GT(model.serialize(a), 0u);
+}
+
+// The text form of enums and flags (docs/format.md 9), through the runtime's print_enum and print_flags: an
+// enum's first declared name of a value (EInt32.c = a prints a), <unknown> for a value without a name; a flags'
+// non-zero names whose bits are all set, joined by |.
+TEST(Everything, EnumAndFlagsText) {
+    const auto text = [](const auto& value) {
+        std::ostringstream stream;
+        stream << value;
+        return stream.str();
+    };
+    EXPECT_EQ(text(everything::EByte::b), "b");
+    EXPECT_EQ(text(everything::EByte::c), "c");
+    EXPECT_EQ(text(everything::EInt32::a), "a");
+    EXPECT_EQ(text(everything::EInt32::c), "a");
+    EXPECT_EQ(text(everything::EInt32::b), "b");
+    EXPECT_EQ(text(static_cast<everything::EByte>(2)), "<unknown>");
+    EXPECT_EQ(text(static_cast<everything::EInt8>(0)), "<unknown>");
+    EXPECT_EQ(text(everything::EInt8::lo), "lo");
+    EXPECT_EQ(text(everything::FByte::one | everything::FByte::two), "one|two|both");
+    EXPECT_EQ(text(everything::FByte::none), "");
+    EXPECT_EQ(text(everything::FUInt64::all), "top|low|all");
 }
 
 // everything.Route: [key] venue, weight (no key), [key] leg. ==, < and std::hash take venue, then leg,
