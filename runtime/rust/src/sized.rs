@@ -5,7 +5,7 @@
 
 use crate::error::{EncodeError, ErrorKind};
 use crate::value::Fixed;
-use crate::writer::{copy_short, depth_rule, Writer};
+use crate::writer::{copy_bytes, depth_rule, Writer};
 
 /// Stores a final root's values in order into bytes of the size their size walk computed (made by
 /// [`Writer::final_root`] and [`Writer::final_field`]). Every store is a block split off the
@@ -95,11 +95,7 @@ impl<'a> SizedWriter<'a> {
         let block = self.claim_n(4 + n);
         let (len, bytes) = block.split_at_mut(4);
         len.copy_from_slice(&(n as u32).to_le_bytes());
-        if n <= 16 {
-            copy_short(bytes, data); // a few moves instead of a call to memcpy
-        } else {
-            bytes.copy_from_slice(data);
-        }
+        copy_bytes(bytes, data);
     }
 }
 
@@ -197,11 +193,7 @@ impl<'a> BodyWriter<'a> {
         offset(slot, base, p);
         let (len, bytes) = block.split_at_mut(4);
         len.copy_from_slice(&(n as u32).to_le_bytes());
-        if n <= 16 {
-            copy_short(bytes, data); // a few moves instead of a call to memcpy
-        } else {
-            bytes.copy_from_slice(data);
-        }
+        copy_bytes(bytes, data);
     }
 
     /// Allocates a collection block of `n` slots of `item` bytes, stores its offset from `base`

@@ -1443,7 +1443,9 @@ pub trait Struct: Sized + Default {
     }
 
     /// Writes the value as a versioned root into `w` (reset first) and returns its bytes: with a
-    /// reused writer, serializing allocates nothing.
+    /// reused writer, serializing allocates nothing. `#[inline]`, as `write_final`: a call
+    /// returned the bytes through memory and kept its own frame (docs/rust.md, "Performance").
+    #[inline]
     fn write_fbe<'w>(&self, w: &'w mut Writer) -> Result<&'w [u8], EncodeError> {
         w.versioned_root(self.body_size(), |w, slot| self.write_body(w, 0, slot)).map_err(|e| e.within(Self::NAME))
     }
@@ -1496,7 +1498,9 @@ pub trait Struct: Sized + Default {
         Ok(w.take())
     }
 
-    /// Writes the value as a final root into `w` (reset first) and returns its bytes.
+    /// Writes the value as a final root into `w` (reset first) and returns its bytes (`#[inline]`,
+    /// as `write_fbe`).
+    #[inline]
     fn write_final<'w>(&self, w: &'w mut Writer) -> Result<&'w [u8], EncodeError> {
         w.final_root(self.fields_size(), Self::TYPE_ID, |w| self.write_fields(w)).map_err(|e| e.within(Self::NAME))
     }

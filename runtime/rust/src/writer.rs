@@ -456,23 +456,77 @@ fn root_size(size: usize) -> Result<(usize, u32), EncodeError> {
     }
 }
 
-/// Copies `src` into `dst` of the same length, at most 16 bytes, with fixed-size moves: two
-/// overlapping 8- or 4-byte parts, or the first, middle and last byte of 1 to 3 (a call to
-/// memcpy costs more than such a copy). Strings are mostly this short (symbols, codes, names).
+/// Copies a string's or bytes' `src` into `dst` of the same length: a few fixed-size moves up to
+/// 16 bytes, `memcpy` beyond. Its lengths are told apart below 8 first, so that every length up
+/// to 16 takes two compares (symbols, codes and names are mostly this short).
+#[inline(always)]
+pub(crate) fn copy_bytes(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    let dst = &mut dst[..n];
+    if n < 8 {
+        copy_below_8(dst, src);
+    } else if n <= 16 {
+        copy_8_to_16(dst, src);
+    } else {
+        dst.copy_from_slice(src);
+    }
+}
+
+/// Copies `src` into `dst` of the same length, at most 16 bytes, with fixed-size moves (a call to
+/// memcpy costs more than such a copy).
 #[inline(always)]
 pub(crate) fn copy_short(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
     debug_assert!(n <= 16 && dst.len() == n);
     let dst = &mut dst[..n];
     if n >= 8 {
-        dst[..8].copy_from_slice(&src[..8]);
-        dst[n - 8..].copy_from_slice(&src[n - 8..]);
-    } else if n >= 4 {
+        copy_8_to_16(dst, src);
+    } else {
+        copy_below_8(dst, src);
+    }
+}
+
+/// Copies 8 to 16 bytes into `dst` of their length as two overlapping 8-byte parts.
+#[inline(always)]
+fn copy_8_to_16(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    debug_assert!((8..=16).contains(&n) && dst.len() == n);
+    dst[..8].copy_from_slice(&src[..8]);
+    dst[n - 8..].copy_from_slice(&src[n - 8..]);
+}
+
+/// Copies 0 to 7 bytes into `dst` of their length: two overlapping 4-byte parts, or the first,
+/// middle and last byte of 1 to 3.
+#[inline(always)]
+fn copy_below_8(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    debug_assert!(n < 8 && dst.len() == n);
+    if n >= 4 {
         dst[..4].copy_from_slice(&src[..4]);
         dst[n - 4..].copy_from_slice(&src[n - 4..]);
     } else if n > 0 {
         dst[0] = src[0];
         dst[n / 2] = src[n / 2];
         dst[n - 1] = src[n - 1];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{copy_bytes, copy_short};
+
+    #[test]
+    fn copies_a_string_of_every_length_exactly() {
+        let src: Vec<u8> = (1..=40).collect();
+        for n in 0..=src.len() {
+            let mut dst = vec![0xAA; n];
+            copy_bytes(&mut dst, &src[..n]);
+            assert_eq!(dst, src[..n], "{n} bytes");
+            if n <= 16 {
+                let mut dst = vec![0xAA; n];
+                copy_short(&mut dst, &src[..n]);
+                assert_eq!(dst, src[..n], "{n} bytes, short");
+            }
+        }
     }
 }
