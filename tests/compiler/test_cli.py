@@ -31,7 +31,8 @@ def test_ir_json_shape(capsys):
                            "response", "rejects", "body_size", "base_size", "final_size", "final_min_size",
                            "height", "recursive", "decode_cost", "default_cost", "fields", "all_fields", "keys",
                            "runs", "plan"}
-    assert set(struct["plan"]) == {"bounded", "nests", "levels", "fields", "final_steps", "final_fixed_size"}
+    assert set(struct["plan"]) == {"bounded", "nests", "levels", "fields", "final_steps", "final_claims",
+                                    "final_fixed_size"}
     f = struct["fields"][0]
     assert f == {"name": "id", "owner": "everything.Everything",
                  "type": {"kind": "primitive", "name": "int32", "size": 4, "final_size": 4, "final_min_size": 4,

@@ -109,10 +109,30 @@ class StructPlan:
         return self.fields[0].missing_cost if self.fields else 0
 
     @property
+    def final_claims(self) -> tuple[tuple[Step, ...], ...]:
+        """The final steps grouped as a bounds-checked writer claims their bytes: each stretch of two
+        or more steps whose sizes cost nothing to add up again (runs, fixed-size fields, strings and
+        bytes: no walk of a struct, an optional or a collection) is claimed at once, with one check,
+        and written into its claim without one; any other step is claimed alone."""
+        out: list[tuple[Step, ...]] = []
+        for cheap, group in groupby(self.final_steps, _sized_at_once):
+            stretch = tuple(group)
+            if cheap and len(stretch) > 1:
+                out.append(stretch)
+            else:
+                out += [(step,) for step in stretch]
+        return tuple(out)
+
+    @property
     def fixed(self) -> bool:
         """No field (inherited ones included) points out of the versioned body, and none is a decimal
         (ir.is_checked): every field is read without a check of its own."""
         return all(ir.reads_unchecked(f.type) for f in self.fields)
+
+
+def _sized_at_once(step: Step) -> bool:
+    """A final step whose size is a constant, or a string's or bytes' length and 4."""
+    return isinstance(step, Run) or ir.is_fixed(step.type) or ir.is_text(step.type)
 
 
 def _field_plans(s: ir.Struct) -> tuple[FieldPlan, ...]:
@@ -297,6 +317,7 @@ def struct_plan_json(p: StructPlan) -> dict[str, Any]:
                     "missing_cost": f.missing_cost, "min_from": f.min_from, "min_after": f.min_after}
                    for f in p.fields],
         "final_steps": [step_json(step) for step in p.final_steps],
+        "final_claims": [len(claim) for claim in p.final_claims],
         "final_fixed_size": p.final_fixed_size,
     }
 

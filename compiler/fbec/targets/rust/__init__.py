@@ -12,6 +12,7 @@ with every struct; `--json` adds JSON (json.py) and `--proto` the protocol (prot
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 from fbec.model import ir, plan
 from fbec.targets import base
@@ -609,8 +610,7 @@ def size_sum(w: CodeWriter, first: str, terms: list[str], head: str) -> None:
 def write_final_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
     """fields_size: the final model's size walk, a term per step of write_fields (a run's size, a
     field's final_size), which the root's bytes are made of before anything is stored."""
-    terms = [str(step.size) if isinstance(step, plan.Run) else
-             f"fbe::Value::final_size(&self.{c.ident.field(s.qualified, step.name)})" for step in p.final_steps]
+    terms = [final_size_term(c, s, step) for step in p.final_steps]
     w.line("#[inline(always)]")
     with w.block("fn fields_size(&self) -> usize {", "}"):
         if len(terms) <= 1:
@@ -623,17 +623,47 @@ def write_final_size(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan
     w.blank()
 
 
+def final_size_term(c: Context, s: ir.Struct, step: plan.Step) -> str:
+    """What a final step adds to the size walk: a run's size, a field's final_size."""
+    if isinstance(step, plan.Run):
+        return str(step.size)
+    return f"fbe::Value::final_size(&self.{c.ident.field(s.qualified, step.name)})"
+
+
+def write_final_steps(w: CodeWriter, c: Context, s: ir.Struct, steps: Iterable[tuple[int, plan.Step]]) -> None:
+    """The stores of final steps (numbered as in the plan's final_steps) through the writer `w`."""
+    for k, step in steps:
+        if isinstance(step, plan.Run):
+            w.line(f"let run{k} = w.append_run::<{step.size}>();")
+            for fp, at in zip(step.fields, step.at):
+                w.line(f"fbe::Fixed::put_at(&self.{c.ident.field(s.qualified, fp.name)}, run{k}, {at});")
+        else:
+            call(w, "w.final_field", [f"&self.{c.ident.field(s.qualified, step.name)}", f'"{step.name}"'], "?;")
+
+
 def write_final(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPlan) -> None:
+    """write_fields, claiming the bytes of each of the plan's final claims of several steps at once
+    (`w.part`: one bounds check, none for the stores into it), then the rest of write_final's codecs."""
     w.line("#[inline(always)]")
     with w.block("fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {", "}"):
         enter(w, p)
-        for k, step in enumerate(p.final_steps):
-            if isinstance(step, plan.Run):
-                w.line(f"let run{k} = w.append_run::<{step.size}>();")
-                for fp, at in zip(step.fields, step.at):
-                    w.line(f"fbe::Fixed::put_at(&self.{c.ident.field(s.qualified, fp.name)}, run{k}, {at});")
+        numbered = list(enumerate(p.final_steps))
+        for claim in p.final_claims:
+            steps, numbered = numbered[:len(claim)], numbered[len(claim):]
+            if len(claim) == 1:
+                write_final_steps(w, c, s, steps)
+            elif len(claim) == len(p.final_steps):
+                w.line("let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once")
+                write_final_steps(w, c, s, steps)
+                w.line("w.finish();")
             else:
-                call(w, "w.final_field", [f"&self.{c.ident.field(s.qualified, step.name)}", f'"{step.name}"'], "?;")
+                with w.block("{", "}"):
+                    w.line("let mut n = 0;")
+                    for _, step in steps:
+                        w.line(f"n += {final_size_term(c, s, step)};")
+                    w.line("let mut w = w.part(n); // these fields' bytes, claimed at once")
+                    write_final_steps(w, c, s, steps)
+                    w.line("w.finish();")
         if not p.bounded:
             w.line("w.leave();")
         w.line("Ok(())")

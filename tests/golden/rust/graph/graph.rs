@@ -84,9 +84,17 @@ impl fbe::Struct for Node {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        w.final_field(&self.id, "id")?;
-        w.final_field(&self.name, "name")?;
-        w.final_field(&self.value, "value")?;
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.id);
+            n += fbe::Value::final_size(&self.name);
+            n += fbe::Value::final_size(&self.value);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.id, "id")?;
+            w.final_field(&self.name, "name")?;
+            w.final_field(&self.value, "value")?;
+            w.finish();
+        }
         w.final_field(&self.out_edges, "out_edges")?;
         Ok(())
     }

@@ -82,8 +82,15 @@ impl fbe::Struct for Node {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.enter(Self::NAME)?;
-        w.final_field(&self.id, "id")?;
-        w.final_field(&self.label, "label")?;
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.id);
+            n += fbe::Value::final_size(&self.label);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.id, "id")?;
+            w.final_field(&self.label, "label")?;
+            w.finish();
+        }
         w.final_field(&self.children, "children")?;
         w.leave();
         Ok(())

@@ -80,11 +80,13 @@ impl fbe::Struct for Edge {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         let run0 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.source, run0, 0);
         fbe::Fixed::put_at(&self.target, run0, 4);
         fbe::Fixed::put_at(&self.weight, run0, 8);
         w.final_field(&self.note, "note")?;
+        w.finish();
         Ok(())
     }
 

@@ -306,6 +306,7 @@ impl fbe::Struct for Order {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
         let run2 = w.append_run::<18>();
@@ -313,6 +314,7 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.type_, run2, 1);
         fbe::Fixed::put_at(&self.price, run2, 2);
         fbe::Fixed::put_at(&self.volume, run2, 10);
+        w.finish();
         Ok(())
     }
 
@@ -512,8 +514,10 @@ impl fbe::Struct for Balance {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.currency, "currency")?;
         w.final_field(&self.amount, "amount")?;
+        w.finish();
         Ok(())
     }
 
@@ -721,9 +725,17 @@ impl fbe::Struct for Account {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        w.final_field(&self.id, "id")?;
-        w.final_field(&self.name, "name")?;
-        w.final_field(&self.state, "state")?;
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.id);
+            n += fbe::Value::final_size(&self.name);
+            n += fbe::Value::final_size(&self.state);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.id, "id")?;
+            w.final_field(&self.name, "name")?;
+            w.final_field(&self.state, "state")?;
+            w.finish();
+        }
         w.final_field(&self.wallet, "wallet")?;
         w.final_field(&self.asset, "asset")?;
         w.final_field(&self.orders, "orders")?;

@@ -339,6 +339,7 @@ impl fbe::Struct for Order {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.id, "id")?;
         w.final_field(&self.symbol, "symbol")?;
         let run2 = w.append_run::<34>();
@@ -348,6 +349,7 @@ impl fbe::Struct for Order {
         fbe::Fixed::put_at(&self.volume, run2, 10);
         fbe::Fixed::put_at(&self.tp, run2, 18);
         fbe::Fixed::put_at(&self.sl, run2, 26);
+        w.finish();
         Ok(())
     }
 
@@ -570,10 +572,12 @@ impl fbe::Struct for Balance {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.currency, "currency")?;
         let run1 = w.append_run::<16>();
         fbe::Fixed::put_at(&self.amount, run1, 0);
         fbe::Fixed::put_at(&self.locked, run1, 8);
+        w.finish();
         Ok(())
     }
 
@@ -791,9 +795,17 @@ impl fbe::Struct for Account {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        w.final_field(&self.id, "id")?;
-        w.final_field(&self.name, "name")?;
-        w.final_field(&self.state, "state")?;
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.id);
+            n += fbe::Value::final_size(&self.name);
+            n += fbe::Value::final_size(&self.state);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.id, "id")?;
+            w.final_field(&self.name, "name")?;
+            w.final_field(&self.state, "state")?;
+            w.finish();
+        }
         w.final_field(&self.wallet, "wallet")?;
         w.final_field(&self.asset, "asset")?;
         w.final_field(&self.orders, "orders")?;

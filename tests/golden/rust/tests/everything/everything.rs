@@ -1974,10 +1974,12 @@ impl fbe::Struct for ImportedBase {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.symbol, "symbol")?;
         let run1 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.digits, run1, 0);
         fbe::Fixed::put_at(&self.price, run1, 4);
+        w.finish();
         Ok(())
     }
 
@@ -2301,8 +2303,10 @@ impl fbe::Struct for Quiet {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.password, "password")?;
         w.final_field(&self.legacy, "legacy")?;
+        w.finish();
         Ok(())
     }
 
@@ -2974,38 +2978,50 @@ impl fbe::Struct for Everything {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        let run0 = w.append_run::<53>();
-        fbe::Fixed::put_at(&self.id, run0, 0);
-        fbe::Fixed::put_at(&self.f1, run0, 4);
-        fbe::Fixed::put_at(&self.f2, run0, 5);
-        fbe::Fixed::put_at(&self.f3, run0, 6);
-        fbe::Fixed::put_at(&self.f4, run0, 7);
-        fbe::Fixed::put_at(&self.f5, run0, 11);
-        fbe::Fixed::put_at(&self.f6, run0, 12);
-        fbe::Fixed::put_at(&self.f7, run0, 13);
-        fbe::Fixed::put_at(&self.f8, run0, 15);
-        fbe::Fixed::put_at(&self.f9, run0, 17);
-        fbe::Fixed::put_at(&self.f10, run0, 21);
-        fbe::Fixed::put_at(&self.f11, run0, 25);
-        fbe::Fixed::put_at(&self.f12, run0, 33);
-        fbe::Fixed::put_at(&self.f13, run0, 41);
-        fbe::Fixed::put_at(&self.f14, run0, 45);
-        w.final_field(&self.f15, "f15")?;
-        w.final_field(&self.f16, "f16")?;
-        w.final_field(&self.f17, "f17")?;
-        let run4 = w.append_run::<80>();
-        fbe::Fixed::put_at(&self.f18, run4, 0);
-        fbe::Fixed::put_at(&self.f19, run4, 8);
-        fbe::Fixed::put_at(&self.f20, run4, 16);
-        fbe::Fixed::put_at(&self.f21, run4, 32);
-        fbe::Fixed::put_at(&self.f22, run4, 48);
-        fbe::Fixed::put_at(&self.f23, run4, 64);
-        w.final_field(&self.f24, "f24")?;
-        let run6 = w.append_run::<11>();
-        fbe::Fixed::put_at(&self.f25, run6, 0);
-        fbe::Fixed::put_at(&self.f26, run6, 1);
-        fbe::Fixed::put_at(&self.f27, run6, 2);
-        fbe::Fixed::put_at(&self.f28, run6, 3);
+        {
+            let mut n = 0;
+            n += 53;
+            n += fbe::Value::final_size(&self.f15);
+            n += fbe::Value::final_size(&self.f16);
+            n += fbe::Value::final_size(&self.f17);
+            n += 80;
+            n += fbe::Value::final_size(&self.f24);
+            n += 11;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<53>();
+            fbe::Fixed::put_at(&self.id, run0, 0);
+            fbe::Fixed::put_at(&self.f1, run0, 4);
+            fbe::Fixed::put_at(&self.f2, run0, 5);
+            fbe::Fixed::put_at(&self.f3, run0, 6);
+            fbe::Fixed::put_at(&self.f4, run0, 7);
+            fbe::Fixed::put_at(&self.f5, run0, 11);
+            fbe::Fixed::put_at(&self.f6, run0, 12);
+            fbe::Fixed::put_at(&self.f7, run0, 13);
+            fbe::Fixed::put_at(&self.f8, run0, 15);
+            fbe::Fixed::put_at(&self.f9, run0, 17);
+            fbe::Fixed::put_at(&self.f10, run0, 21);
+            fbe::Fixed::put_at(&self.f11, run0, 25);
+            fbe::Fixed::put_at(&self.f12, run0, 33);
+            fbe::Fixed::put_at(&self.f13, run0, 41);
+            fbe::Fixed::put_at(&self.f14, run0, 45);
+            w.final_field(&self.f15, "f15")?;
+            w.final_field(&self.f16, "f16")?;
+            w.final_field(&self.f17, "f17")?;
+            let run4 = w.append_run::<80>();
+            fbe::Fixed::put_at(&self.f18, run4, 0);
+            fbe::Fixed::put_at(&self.f19, run4, 8);
+            fbe::Fixed::put_at(&self.f20, run4, 16);
+            fbe::Fixed::put_at(&self.f21, run4, 32);
+            fbe::Fixed::put_at(&self.f22, run4, 48);
+            fbe::Fixed::put_at(&self.f23, run4, 64);
+            w.final_field(&self.f24, "f24")?;
+            let run6 = w.append_run::<11>();
+            fbe::Fixed::put_at(&self.f25, run6, 0);
+            fbe::Fixed::put_at(&self.f26, run6, 1);
+            fbe::Fixed::put_at(&self.f27, run6, 2);
+            fbe::Fixed::put_at(&self.f28, run6, 3);
+            w.finish();
+        }
         w.final_field(&self.f29, "f29")?;
         w.final_field(&self.f30, "f30")?;
         w.final_field(&self.f31, "f31")?;
@@ -4280,8 +4296,10 @@ impl fbe::Struct for Rejected {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
+        w.finish();
         Ok(())
     }
 
@@ -4791,14 +4809,22 @@ impl fbe::Struct for Keywords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        w.final_field(&self.new, "new")?;
-        w.final_field(&self.class, "class")?;
-        let run2 = w.append_run::<17>();
-        fbe::Fixed::put_at(&self.default, run2, 0);
-        fbe::Fixed::put_at(&self.swap, run2, 4);
-        fbe::Fixed::put_at(&self.from, run2, 5);
-        fbe::Fixed::put_at(&self.none, run2, 9);
-        fbe::Fixed::put_at(&self.null, run2, 13);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.new);
+            n += fbe::Value::final_size(&self.class);
+            n += 17;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.new, "new")?;
+            w.final_field(&self.class, "class")?;
+            let run2 = w.append_run::<17>();
+            fbe::Fixed::put_at(&self.default, run2, 0);
+            fbe::Fixed::put_at(&self.swap, run2, 4);
+            fbe::Fixed::put_at(&self.from, run2, 5);
+            fbe::Fixed::put_at(&self.none, run2, 9);
+            fbe::Fixed::put_at(&self.null, run2, 13);
+            w.finish();
+        }
         w.final_field(&self.operator, "operator")?;
         w.final_field(&self.this, "this")?;
         Ok(())
@@ -5044,10 +5070,12 @@ impl fbe::Struct for Route {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.venue, "venue")?;
         let run1 = w.append_run::<12>();
         fbe::Fixed::put_at(&self.weight, run1, 0);
         fbe::Fixed::put_at(&self.leg, run1, 8);
+        w.finish();
         Ok(())
     }
 

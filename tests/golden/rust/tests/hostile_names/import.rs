@@ -3412,10 +3412,17 @@ impl fbe::Struct for CppWords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.alignas, run0, 0);
-        fbe::Fixed::put_at(&self.alignof, run0, 2);
-        w.final_field(&self.and, "and")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.and);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.alignas, run0, 0);
+            fbe::Fixed::put_at(&self.alignof, run0, 2);
+            w.final_field(&self.and, "and")?;
+            w.finish();
+        }
         w.final_field(&self.and_eq, "and_eq")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.asm, run3, 0);
@@ -3426,17 +3433,31 @@ impl fbe::Struct for CppWords {
         w.final_field(&self.case, "case")?;
         w.final_field(&self.catch, "catch")?;
         w.final_field(&self.char8_t, "char8_t")?;
-        w.final_field(&self.char16_t, "char16_t")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.char32_t, run9, 0);
-        fbe::Fixed::put_at(&self.class, run9, 16);
-        fbe::Fixed::put_at(&self.compl, run9, 24);
-        fbe::Fixed::put_at(&self.concept, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.char16_t);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.char16_t, "char16_t")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.char32_t, run9, 0);
+            fbe::Fixed::put_at(&self.class, run9, 16);
+            fbe::Fixed::put_at(&self.compl, run9, 24);
+            fbe::Fixed::put_at(&self.concept, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.const_, "const")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.consteval, run11, 0);
-        fbe::Fixed::put_at(&self.constexpr, run11, 2);
-        w.final_field(&self.constinit, "constinit")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.constinit);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.consteval, run11, 0);
+            fbe::Fixed::put_at(&self.constexpr, run11, 2);
+            w.final_field(&self.constinit, "constinit")?;
+            w.finish();
+        }
         w.final_field(&self.const_cast, "const_cast")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.continue_, run14, 0);
@@ -3447,17 +3468,31 @@ impl fbe::Struct for CppWords {
         w.final_field(&self.default, "default")?;
         w.final_field(&self.delete, "delete")?;
         w.final_field(&self.do_, "do")?;
-        w.final_field(&self.dynamic_cast, "dynamic_cast")?;
-        let run20 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.else_, run20, 0);
-        fbe::Fixed::put_at(&self.explicit, run20, 16);
-        fbe::Fixed::put_at(&self.export, run20, 24);
-        fbe::Fixed::put_at(&self.extern_, run20, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.dynamic_cast);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.dynamic_cast, "dynamic_cast")?;
+            let run20 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.else_, run20, 0);
+            fbe::Fixed::put_at(&self.explicit, run20, 16);
+            fbe::Fixed::put_at(&self.export, run20, 24);
+            fbe::Fixed::put_at(&self.extern_, run20, 28);
+            w.finish();
+        }
         w.final_field(&self.final_, "final")?;
-        let run22 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.for_, run22, 0);
-        fbe::Fixed::put_at(&self.friend, run22, 2);
-        w.final_field(&self.goto, "goto")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.goto);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run22 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.for_, run22, 0);
+            fbe::Fixed::put_at(&self.friend, run22, 2);
+            w.final_field(&self.goto, "goto")?;
+            w.finish();
+        }
         w.final_field(&self.if_, "if")?;
         let run25 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.import, run25, 0);
@@ -3468,17 +3503,31 @@ impl fbe::Struct for CppWords {
         w.final_field(&self.mutable, "mutable")?;
         w.final_field(&self.namespace, "namespace")?;
         w.final_field(&self.new, "new")?;
-        w.final_field(&self.noexcept, "noexcept")?;
-        let run31 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.not, run31, 0);
-        fbe::Fixed::put_at(&self.not_eq, run31, 16);
-        fbe::Fixed::put_at(&self.nullptr, run31, 24);
-        fbe::Fixed::put_at(&self.operator, run31, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.noexcept);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.noexcept, "noexcept")?;
+            let run31 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.not, run31, 0);
+            fbe::Fixed::put_at(&self.not_eq, run31, 16);
+            fbe::Fixed::put_at(&self.nullptr, run31, 24);
+            fbe::Fixed::put_at(&self.operator, run31, 28);
+            w.finish();
+        }
         w.final_field(&self.or, "or")?;
-        let run33 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.or_eq, run33, 0);
-        fbe::Fixed::put_at(&self.override_, run33, 2);
-        w.final_field(&self.private, "private")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.private);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run33 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.or_eq, run33, 0);
+            fbe::Fixed::put_at(&self.override_, run33, 2);
+            w.final_field(&self.private, "private")?;
+            w.finish();
+        }
         w.final_field(&self.protected, "protected")?;
         let run36 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.public, run36, 0);
@@ -3489,17 +3538,31 @@ impl fbe::Struct for CppWords {
         w.final_field(&self.short, "short")?;
         w.final_field(&self.signed, "signed")?;
         w.final_field(&self.sizeof, "sizeof")?;
-        w.final_field(&self.static_, "static")?;
-        let run42 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.static_assert, run42, 0);
-        fbe::Fixed::put_at(&self.static_cast, run42, 16);
-        fbe::Fixed::put_at(&self.switch, run42, 24);
-        fbe::Fixed::put_at(&self.template, run42, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.static_);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.static_, "static")?;
+            let run42 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.static_assert, run42, 0);
+            fbe::Fixed::put_at(&self.static_cast, run42, 16);
+            fbe::Fixed::put_at(&self.switch, run42, 24);
+            fbe::Fixed::put_at(&self.template, run42, 28);
+            w.finish();
+        }
         w.final_field(&self.this, "this")?;
-        let run44 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.thread_local, run44, 0);
-        fbe::Fixed::put_at(&self.throw, run44, 2);
-        w.final_field(&self.try_, "try")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.try_);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run44 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.thread_local, run44, 0);
+            fbe::Fixed::put_at(&self.throw, run44, 2);
+            w.final_field(&self.try_, "try")?;
+            w.finish();
+        }
         w.final_field(&self.typedef, "typedef")?;
         let run47 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.typeid, run47, 0);
@@ -3510,17 +3573,31 @@ impl fbe::Struct for CppWords {
         w.final_field(&self.virtual_, "virtual")?;
         w.final_field(&self.void, "void")?;
         w.final_field(&self.volatile, "volatile")?;
-        w.final_field(&self.wchar_t, "wchar_t")?;
-        let run53 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.while_, run53, 0);
-        fbe::Fixed::put_at(&self.xor, run53, 16);
-        fbe::Fixed::put_at(&self.xor_eq, run53, 24);
-        fbe::Fixed::put_at(&self.assert, run53, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.wchar_t);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.wchar_t, "wchar_t")?;
+            let run53 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.while_, run53, 0);
+            fbe::Fixed::put_at(&self.xor, run53, 16);
+            fbe::Fixed::put_at(&self.xor_eq, run53, 24);
+            fbe::Fixed::put_at(&self.assert, run53, 28);
+            w.finish();
+        }
         w.final_field(&self.errno, "errno")?;
-        let run55 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.eof, run55, 0);
-        fbe::Fixed::put_at(&self.null, run55, 2);
-        w.final_field(&self.stdin, "stdin")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.stdin);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run55 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.eof, run55, 0);
+            fbe::Fixed::put_at(&self.null, run55, 2);
+            w.final_field(&self.stdin, "stdin")?;
+            w.finish();
+        }
         w.final_field(&self.stdout, "stdout")?;
         let run58 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.stderr, run58, 0);
@@ -3531,17 +3608,31 @@ impl fbe::Struct for CppWords {
         w.final_field(&self.uint8_t, "uint8_t")?;
         w.final_field(&self.int16_t, "int16_t")?;
         w.final_field(&self.uint16_t, "uint16_t")?;
-        w.final_field(&self.int32_t, "int32_t")?;
-        let run64 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.uint32_t, run64, 0);
-        fbe::Fixed::put_at(&self.int64_t, run64, 16);
-        fbe::Fixed::put_at(&self.uint64_t, run64, 24);
-        fbe::Fixed::put_at(&self.size_t, run64, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.int32_t);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.int32_t, "int32_t")?;
+            let run64 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.uint32_t, run64, 0);
+            fbe::Fixed::put_at(&self.int64_t, run64, 16);
+            fbe::Fixed::put_at(&self.uint64_t, run64, 24);
+            fbe::Fixed::put_at(&self.size_t, run64, 28);
+            w.finish();
+        }
         w.final_field(&self.ptrdiff_t, "ptrdiff_t")?;
-        let run66 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.nullptr_t, run66, 0);
-        fbe::Fixed::put_at(&self.linux, run66, 2);
-        w.final_field(&self.unix, "unix")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.unix);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run66 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.nullptr_t, run66, 0);
+            fbe::Fixed::put_at(&self.linux, run66, 2);
+            w.final_field(&self.unix, "unix")?;
+            w.finish();
+        }
         w.final_field(&self.bufsiz, "BUFSIZ")?;
         let run69 = w.append_run::<20>();
         fbe::Fixed::put_at(&self.int32_max, run69, 0);
@@ -5303,10 +5394,17 @@ impl fbe::Struct for PythonWords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.false_, run0, 0);
-        fbe::Fixed::put_at(&self.none, run0, 2);
-        w.final_field(&self.true_, "True")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.true_);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.false_, run0, 0);
+            fbe::Fixed::put_at(&self.none, run0, 2);
+            w.final_field(&self.true_, "True")?;
+            w.finish();
+        }
         w.final_field(&self.as_, "as")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.async_, run3, 0);
@@ -5317,17 +5415,31 @@ impl fbe::Struct for PythonWords {
         w.final_field(&self.except, "except")?;
         w.final_field(&self.finally, "finally")?;
         w.final_field(&self.from, "from")?;
-        w.final_field(&self.global, "global")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.in_, run9, 0);
-        fbe::Fixed::put_at(&self.is, run9, 16);
-        fbe::Fixed::put_at(&self.lambda, run9, 24);
-        fbe::Fixed::put_at(&self.nonlocal, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.global);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.global, "global")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.in_, run9, 0);
+            fbe::Fixed::put_at(&self.is, run9, 16);
+            fbe::Fixed::put_at(&self.lambda, run9, 24);
+            fbe::Fixed::put_at(&self.nonlocal, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.pass, "pass")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.raise, run11, 0);
-        fbe::Fixed::put_at(&self.with, run11, 2);
-        w.final_field(&self.yield_, "yield")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.yield_);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.raise, run11, 0);
+            fbe::Fixed::put_at(&self.with, run11, 2);
+            w.final_field(&self.yield_, "yield")?;
+            w.finish();
+        }
         w.final_field(&self.x, "_")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.match_, run14, 0);
@@ -5338,17 +5450,31 @@ impl fbe::Struct for PythonWords {
         w.final_field(&self.list, "list")?;
         w.final_field(&self.dict, "dict")?;
         w.final_field(&self.set, "set")?;
-        w.final_field(&self.str, "str")?;
-        let run20 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.object, run20, 0);
-        fbe::Fixed::put_at(&self.super_, run20, 16);
-        fbe::Fixed::put_at(&self.isinstance, run20, 24);
-        fbe::Fixed::put_at(&self.property, run20, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.str);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.str, "str")?;
+            let run20 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.object, run20, 0);
+            fbe::Fixed::put_at(&self.super_, run20, 16);
+            fbe::Fixed::put_at(&self.isinstance, run20, 24);
+            fbe::Fixed::put_at(&self.property, run20, 28);
+            w.finish();
+        }
         w.final_field(&self.staticmethod, "staticmethod")?;
-        let run22 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.classmethod, run22, 0);
-        fbe::Fixed::put_at(&self.typing, run22, 2);
-        w.final_field(&self.any, "Any")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.any);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run22 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.classmethod, run22, 0);
+            fbe::Fixed::put_at(&self.typing, run22, 2);
+            w.final_field(&self.any, "Any")?;
+            w.finish();
+        }
         w.final_field(&self.class_var, "ClassVar")?;
         let run25 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.callable, run25, 0);
@@ -6238,10 +6364,17 @@ impl fbe::Struct for GoWords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.chan, run0, 0);
-        fbe::Fixed::put_at(&self.defer, run0, 2);
-        w.final_field(&self.fallthrough, "fallthrough")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.fallthrough);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.chan, run0, 0);
+            fbe::Fixed::put_at(&self.defer, run0, 2);
+            w.final_field(&self.fallthrough, "fallthrough")?;
+            w.finish();
+        }
         w.final_field(&self.func, "func")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.go, run3, 0);
@@ -6252,17 +6385,31 @@ impl fbe::Struct for GoWords {
         w.final_field(&self.select, "select")?;
         w.final_field(&self.type_, "type")?;
         w.final_field(&self.var, "var")?;
-        w.final_field(&self.any, "any")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.error, run9, 0);
-        fbe::Fixed::put_at(&self.rune, run9, 16);
-        fbe::Fixed::put_at(&self.uint, run9, 24);
-        fbe::Fixed::put_at(&self.nil, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.any);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.any, "any")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.error, run9, 0);
+            fbe::Fixed::put_at(&self.rune, run9, 16);
+            fbe::Fixed::put_at(&self.uint, run9, 24);
+            fbe::Fixed::put_at(&self.nil, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.iota, "iota")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.cap, run11, 0);
-        fbe::Fixed::put_at(&self.make, run11, 2);
-        w.final_field(&self.append, "append")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.append);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.cap, run11, 0);
+            fbe::Fixed::put_at(&self.make, run11, 2);
+            w.final_field(&self.append, "append")?;
+            w.finish();
+        }
         w.final_field(&self.copy, "copy")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.panic, run14, 0);
@@ -6273,12 +6420,19 @@ impl fbe::Struct for GoWords {
         w.final_field(&self.imag, "imag")?;
         w.final_field(&self.close, "close")?;
         w.final_field(&self.min, "min")?;
-        w.final_field(&self.max, "max")?;
-        let run20 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.clear, run20, 0);
-        fbe::Fixed::put_at(&self.uintptr, run20, 16);
-        fbe::Fixed::put_at(&self.float32, run20, 24);
-        fbe::Fixed::put_at(&self.float64, run20, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.max);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.max, "max")?;
+            let run20 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.clear, run20, 0);
+            fbe::Fixed::put_at(&self.uintptr, run20, 16);
+            fbe::Fixed::put_at(&self.float32, run20, 24);
+            fbe::Fixed::put_at(&self.float64, run20, 28);
+            w.finish();
+        }
         w.final_field(&self.complex64, "complex64")?;
         let run22 = w.append_run::<6>();
         fbe::Fixed::put_at(&self.complex128, run22, 0);
@@ -7053,10 +7207,17 @@ impl fbe::Struct for JavaWords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.abstract_, run0, 0);
-        fbe::Fixed::put_at(&self.boolean, run0, 2);
-        w.final_field(&self.extends, "extends")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.extends);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.abstract_, run0, 0);
+            fbe::Fixed::put_at(&self.boolean, run0, 2);
+            w.final_field(&self.extends, "extends")?;
+            w.finish();
+        }
         w.final_field(&self.implements, "implements")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.instanceof, run3, 0);
@@ -7067,17 +7228,31 @@ impl fbe::Struct for JavaWords {
         w.final_field(&self.transient, "transient")?;
         w.final_field(&self.record, "record")?;
         w.final_field(&self.sealed, "sealed")?;
-        w.final_field(&self.permits, "permits")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.when, run9, 0);
-        fbe::Fixed::put_at(&self.open, run9, 16);
-        fbe::Fixed::put_at(&self.exports, run9, 24);
-        fbe::Fixed::put_at(&self.opens, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.permits);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.permits, "permits")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.when, run9, 0);
+            fbe::Fixed::put_at(&self.open, run9, 16);
+            fbe::Fixed::put_at(&self.exports, run9, 24);
+            fbe::Fixed::put_at(&self.opens, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.to, "to")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.uses, run11, 0);
-        fbe::Fixed::put_at(&self.provides, run11, 2);
-        w.final_field(&self.transitive, "transitive")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.transitive);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.uses, run11, 0);
+            fbe::Fixed::put_at(&self.provides, run11, 2);
+            w.final_field(&self.transitive, "transitive")?;
+            w.finish();
+        }
         w.final_field(&self.object, "Object")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.string, run14, 0);
@@ -7088,8 +7263,15 @@ impl fbe::Struct for JavaWords {
         w.final_field(&self.override_, "Override")?;
         w.final_field(&self.class, "Class")?;
         w.final_field(&self.list, "List")?;
-        w.final_field(&self.map, "Map")?;
-        w.final_field(&self.set, "Set")?;
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.map);
+            n += fbe::Value::final_size(&self.set);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.map, "Map")?;
+            w.final_field(&self.set, "Set")?;
+            w.finish();
+        }
         Ok(())
     }
 
@@ -7840,10 +8022,17 @@ impl fbe::Struct for KotlinWords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.fun, run0, 0);
-        fbe::Fixed::put_at(&self.typealias, run0, 2);
-        w.final_field(&self.typeof_, "typeof")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.typeof_);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.fun, run0, 0);
+            fbe::Fixed::put_at(&self.typealias, run0, 2);
+            w.final_field(&self.typeof_, "typeof")?;
+            w.finish();
+        }
         w.final_field(&self.val, "val")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.by, run3, 0);
@@ -7854,17 +8043,31 @@ impl fbe::Struct for KotlinWords {
         w.final_field(&self.file, "file")?;
         w.final_field(&self.get, "get")?;
         w.final_field(&self.init, "init")?;
-        w.final_field(&self.param, "param")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.receiver, run9, 0);
-        fbe::Fixed::put_at(&self.setparam, run9, 16);
-        fbe::Fixed::put_at(&self.value, run9, 24);
-        fbe::Fixed::put_at(&self.where_, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.param);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.param, "param")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.receiver, run9, 0);
+            fbe::Fixed::put_at(&self.setparam, run9, 16);
+            fbe::Fixed::put_at(&self.value, run9, 24);
+            fbe::Fixed::put_at(&self.where_, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.actual, "actual")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.annotation, run11, 0);
-        fbe::Fixed::put_at(&self.companion, run11, 2);
-        w.final_field(&self.crossinline, "crossinline")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.crossinline);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.annotation, run11, 0);
+            fbe::Fixed::put_at(&self.companion, run11, 2);
+            w.final_field(&self.crossinline, "crossinline")?;
+            w.finish();
+        }
         w.final_field(&self.data, "data")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.expect, run14, 0);
@@ -7875,17 +8078,31 @@ impl fbe::Struct for KotlinWords {
         w.final_field(&self.lateinit, "lateinit")?;
         w.final_field(&self.noinline, "noinline")?;
         w.final_field(&self.out, "out")?;
-        w.final_field(&self.reified, "reified")?;
-        let run20 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.suspend, run20, 0);
-        fbe::Fixed::put_at(&self.tailrec, run20, 16);
-        fbe::Fixed::put_at(&self.vararg, run20, 24);
-        fbe::Fixed::put_at(&self.it, run20, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.reified);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.reified, "reified")?;
+            let run20 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.suspend, run20, 0);
+            fbe::Fixed::put_at(&self.tailrec, run20, 16);
+            fbe::Fixed::put_at(&self.vararg, run20, 24);
+            fbe::Fixed::put_at(&self.it, run20, 28);
+            w.finish();
+        }
         w.final_field(&self.companion_, "Companion")?;
-        let run22 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.unit, run22, 0);
-        fbe::Fixed::put_at(&self.nothing, run22, 2);
-        w.final_field(&self.int, "Int")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.int);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run22 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.unit, run22, 0);
+            fbe::Fixed::put_at(&self.nothing, run22, 2);
+            w.final_field(&self.int, "Int")?;
+            w.finish();
+        }
         w.final_field(&self.array, "Array")?;
         Ok(())
     }
@@ -8740,10 +8957,17 @@ impl fbe::Struct for JsWords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.debugger, run0, 0);
-        fbe::Fixed::put_at(&self.function, run0, 2);
-        w.final_field(&self.let_, "let")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.let_);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.debugger, run0, 0);
+            fbe::Fixed::put_at(&self.function, run0, 2);
+            w.final_field(&self.let_, "let")?;
+            w.finish();
+        }
         w.final_field(&self.of, "of")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.declare, run3, 0);
@@ -8754,17 +8978,31 @@ impl fbe::Struct for JsWords {
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.undefined, "undefined")?;
         w.final_field(&self.na_n, "NaN")?;
-        w.final_field(&self.infinity, "Infinity")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.uint8_array, run9, 0);
-        fbe::Fixed::put_at(&self.error, run9, 16);
-        fbe::Fixed::put_at(&self.number_, run9, 24);
-        fbe::Fixed::put_at(&self.big_int, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.infinity);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.infinity, "Infinity")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.uint8_array, run9, 0);
+            fbe::Fixed::put_at(&self.error, run9, 16);
+            fbe::Fixed::put_at(&self.number_, run9, 24);
+            fbe::Fixed::put_at(&self.big_int, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.boolean, "Boolean")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.symbol_, run11, 0);
-        fbe::Fixed::put_at(&self.date, run11, 2);
-        w.final_field(&self.json, "JSON")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.json);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.symbol_, run11, 0);
+            fbe::Fixed::put_at(&self.date, run11, 2);
+            w.final_field(&self.json, "JSON")?;
+            w.finish();
+        }
         w.final_field(&self.promise, "Promise")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.partial, run14, 0);
@@ -8775,17 +9013,31 @@ impl fbe::Struct for JsWords {
         w.final_field(&self.require, "require")?;
         w.final_field(&self.prototype, "prototype")?;
         w.final_field(&self.proto, "__proto__")?;
-        w.final_field(&self.to_string, "toString")?;
-        let run20 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.value_of, run20, 0);
-        fbe::Fixed::put_at(&self.has_own_property, run20, 16);
-        fbe::Fixed::put_at(&self.is_prototype_of, run20, 24);
-        fbe::Fixed::put_at(&self.property_is_enumerable, run20, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.to_string);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.to_string, "toString")?;
+            let run20 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.value_of, run20, 0);
+            fbe::Fixed::put_at(&self.has_own_property, run20, 16);
+            fbe::Fixed::put_at(&self.is_prototype_of, run20, 24);
+            fbe::Fixed::put_at(&self.property_is_enumerable, run20, 28);
+            w.finish();
+        }
         w.final_field(&self.to_locale_string, "toLocaleString")?;
-        let run22 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.readonly, run22, 0);
-        fbe::Fixed::put_at(&self.keyof, run22, 2);
-        w.final_field(&self.infer, "infer")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.infer);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run22 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.readonly, run22, 0);
+            fbe::Fixed::put_at(&self.keyof, run22, 2);
+            w.final_field(&self.infer, "infer")?;
+            w.finish();
+        }
         w.final_field(&self.asserts, "asserts")?;
         let run25 = w.append_run::<16>();
         fbe::Fixed::put_at(&self.satisfies, run25, 0);
@@ -9635,10 +9887,17 @@ impl fbe::Struct for RustWords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.crate_, run0, 0);
-        fbe::Fixed::put_at(&self.dyn_, run0, 2);
-        w.final_field(&self.fn_, "fn")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.fn_);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.crate_, run0, 0);
+            fbe::Fixed::put_at(&self.dyn_, run0, 2);
+            w.final_field(&self.fn_, "fn")?;
+            w.finish();
+        }
         w.final_field(&self.impl_, "impl")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.loop_, run3, 0);
@@ -9649,17 +9908,31 @@ impl fbe::Struct for RustWords {
         w.final_field(&self.ref_, "ref")?;
         w.final_field(&self.self_, "Self")?;
         w.final_field(&self.trait_, "trait")?;
-        w.final_field(&self.unsafe_, "unsafe")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.use_, run9, 0);
-        fbe::Fixed::put_at(&self.become_, run9, 16);
-        fbe::Fixed::put_at(&self.box_, run9, 24);
-        fbe::Fixed::put_at(&self.macro_, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.unsafe_);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.unsafe_, "unsafe")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.use_, run9, 0);
+            fbe::Fixed::put_at(&self.become_, run9, 16);
+            fbe::Fixed::put_at(&self.box_, run9, 24);
+            fbe::Fixed::put_at(&self.macro_, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.priv_, "priv")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.unsized_, run11, 0);
-        fbe::Fixed::put_at(&self.gen_, run11, 2);
-        w.final_field(&self.macro_rules, "macro_rules")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.macro_rules);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.unsized_, run11, 0);
+            fbe::Fixed::put_at(&self.gen_, run11, 2);
+            w.final_field(&self.macro_rules, "macro_rules")?;
+            w.finish();
+        }
         w.final_field(&self.option, "Option")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.some, run14, 0);
@@ -9670,12 +9943,19 @@ impl fbe::Struct for RustWords {
         w.final_field(&self.box__, "Box")?;
         w.final_field(&self.clone, "Clone")?;
         w.final_field(&self.copy, "Copy")?;
-        w.final_field(&self.default, "Default")?;
-        let run20 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.drop, run20, 0);
-        fbe::Fixed::put_at(&self.send, run20, 16);
-        fbe::Fixed::put_at(&self.sync, run20, 24);
-        fbe::Fixed::put_at(&self.sized, run20, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.default);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.default, "Default")?;
+            let run20 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.drop, run20, 0);
+            fbe::Fixed::put_at(&self.send, run20, 16);
+            fbe::Fixed::put_at(&self.sync, run20, 24);
+            fbe::Fixed::put_at(&self.sized, run20, 28);
+            w.finish();
+        }
         Ok(())
     }
 
@@ -10398,10 +10678,17 @@ impl fbe::Struct for CSharpWords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.checked, run0, 0);
-        fbe::Fixed::put_at(&self.event, run0, 2);
-        w.final_field(&self.fixed, "fixed")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.fixed);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.checked, run0, 0);
+            fbe::Fixed::put_at(&self.event, run0, 2);
+            w.final_field(&self.fixed, "fixed")?;
+            w.finish();
+        }
         w.final_field(&self.foreach, "foreach")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.implicit, run3, 0);
@@ -10412,17 +10699,31 @@ impl fbe::Struct for CSharpWords {
         w.final_field(&self.ulong, "ulong")?;
         w.final_field(&self.unchecked, "unchecked")?;
         w.final_field(&self.ushort, "ushort")?;
-        w.final_field(&self.add, "add")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.alias, run9, 0);
-        fbe::Fixed::put_at(&self.ascending, run9, 16);
-        fbe::Fixed::put_at(&self.descending, run9, 24);
-        fbe::Fixed::put_at(&self.equals, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.add);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.add, "add")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.alias, run9, 0);
+            fbe::Fixed::put_at(&self.ascending, run9, 16);
+            fbe::Fixed::put_at(&self.descending, run9, 24);
+            fbe::Fixed::put_at(&self.equals, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.group, "group")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.into, run11, 0);
-        fbe::Fixed::put_at(&self.join, run11, 2);
-        w.final_field(&self.nameof, "nameof")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.nameof);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.into, run11, 0);
+            fbe::Fixed::put_at(&self.join, run11, 2);
+            w.final_field(&self.nameof, "nameof")?;
+            w.finish();
+        }
         w.final_field(&self.on, "on")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.orderby, run14, 0);
@@ -11033,10 +11334,17 @@ impl fbe::Struct for RubyWords {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.begin, run0, 0);
-        fbe::Fixed::put_at(&self.end, run0, 2);
-        w.final_field(&self.begin_, "begin")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.begin_);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.begin, run0, 0);
+            fbe::Fixed::put_at(&self.end, run0, 2);
+            w.final_field(&self.begin_, "begin")?;
+            w.finish();
+        }
         w.final_field(&self.elsif, "elsif")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.end_, run3, 0);
@@ -11047,12 +11355,19 @@ impl fbe::Struct for RubyWords {
         w.final_field(&self.retry, "retry")?;
         w.final_field(&self.then, "then")?;
         w.final_field(&self.undef, "undef")?;
-        w.final_field(&self.unless, "unless")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.until, run9, 0);
-        fbe::Fixed::put_at(&self.file, run9, 16);
-        fbe::Fixed::put_at(&self.line, run9, 24);
-        fbe::Fixed::put_at(&self.encoding, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.unless);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.unless, "unless")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.until, run9, 0);
+            fbe::Fixed::put_at(&self.file, run9, 16);
+            fbe::Fixed::put_at(&self.line, run9, 24);
+            fbe::Fixed::put_at(&self.encoding, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.initialize, "initialize")?;
         Ok(())
     }
@@ -11466,10 +11781,17 @@ impl fbe::Struct for CppMembers {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.swap, run0, 0);
-        fbe::Fixed::put_at(&self.fbe_type, run0, 2);
-        w.final_field(&self.fbe, "fbe")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.fbe);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.swap, run0, 0);
+            fbe::Fixed::put_at(&self.fbe_type, run0, 2);
+            w.final_field(&self.fbe, "fbe")?;
+            w.finish();
+        }
         w.final_field(&self.model, "Model")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.final_model, run3, 0);
@@ -11835,10 +12157,17 @@ impl fbe::Struct for PythonMembers {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.to_json, run0, 0);
-        fbe::Fixed::put_at(&self.from_json, run0, 2);
-        w.final_field(&self.to_fbe, "to_fbe")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.to_fbe);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.to_json, run0, 0);
+            fbe::Fixed::put_at(&self.from_json, run0, 2);
+            w.final_field(&self.to_fbe, "to_fbe")?;
+            w.finish();
+        }
         w.final_field(&self.from_fbe, "from_fbe")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.to_final, run3, 0);
@@ -11849,11 +12178,18 @@ impl fbe::Struct for PythonMembers {
         w.final_field(&self.init, "__init__")?;
         w.final_field(&self.slots, "__slots__")?;
         w.final_field(&self.class, "__class__")?;
-        w.final_field(&self.dict, "__dict__")?;
-        let run9 = w.append_run::<28>();
-        fbe::Fixed::put_at(&self.hash, run9, 0);
-        fbe::Fixed::put_at(&self.eq, run9, 16);
-        fbe::Fixed::put_at(&self.private, run9, 24);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.dict);
+            n += 28;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.dict, "__dict__")?;
+            let run9 = w.append_run::<28>();
+            fbe::Fixed::put_at(&self.hash, run9, 0);
+            fbe::Fixed::put_at(&self.eq, run9, 16);
+            fbe::Fixed::put_at(&self.private, run9, 24);
+            w.finish();
+        }
         Ok(())
     }
 
@@ -12318,10 +12654,17 @@ impl fbe::Struct for GoMembers {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.fbe_key, run0, 0);
-        fbe::Fixed::put_at(&self.fbe_key_compare, run0, 2);
-        w.final_field(&self.reset, "Reset")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.reset);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.fbe_key, run0, 0);
+            fbe::Fixed::put_at(&self.fbe_key_compare, run0, 2);
+            w.final_field(&self.reset, "Reset")?;
+            w.finish();
+        }
         w.final_field(&self.marshal_fbe, "MarshalFBE")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.unmarshal_fbe, run3, 0);
@@ -12332,17 +12675,31 @@ impl fbe::Struct for GoMembers {
         w.final_field(&self.marshal_final, "MarshalFinal")?;
         w.final_field(&self.unmarshal_final, "UnmarshalFinal")?;
         w.final_field(&self.append_final, "AppendFinal")?;
-        w.final_field(&self.read_final, "ReadFinal")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.fbe_write_final, run9, 0);
-        fbe::Fixed::put_at(&self.fbe_read_final, run9, 16);
-        fbe::Fixed::put_at(&self.marshal_json, run9, 24);
-        fbe::Fixed::put_at(&self.unmarshal_json, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.read_final);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.read_final, "ReadFinal")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.fbe_write_final, run9, 0);
+            fbe::Fixed::put_at(&self.fbe_read_final, run9, 16);
+            fbe::Fixed::put_at(&self.marshal_json, run9, 24);
+            fbe::Fixed::put_at(&self.unmarshal_json, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.append_json, "AppendJSON")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.read_json, run11, 0);
-        fbe::Fixed::put_at(&self.fbe_write_json, run11, 2);
-        w.final_field(&self.fbe_read_json, "FBEReadJSON")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.fbe_read_json);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.read_json, run11, 0);
+            fbe::Fixed::put_at(&self.fbe_write_json, run11, 2);
+            w.final_field(&self.fbe_read_json, "FBEReadJSON")?;
+            w.finish();
+        }
         w.final_field(&self.fbe_write_text, "FBEWriteText")?;
         let run14 = w.append_run::<20>();
         fbe::Fixed::put_at(&self.type_id, run14, 0);
@@ -12941,10 +13298,17 @@ impl fbe::Struct for JvmMembers {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.type_id, run0, 0);
-        fbe::Fixed::put_at(&self.key_order, run0, 2);
-        w.final_field(&self.to_fbe, "toFbe")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.to_fbe);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.type_id, run0, 0);
+            fbe::Fixed::put_at(&self.key_order, run0, 2);
+            w.final_field(&self.to_fbe, "toFbe")?;
+            w.finish();
+        }
         w.final_field(&self.from_fbe, "fromFbe")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.read_fbe, run3, 0);
@@ -12955,17 +13319,31 @@ impl fbe::Struct for JvmMembers {
         w.final_field(&self.read_final, "readFinal")?;
         w.final_field(&self.write_final, "writeFinal")?;
         w.final_field(&self.verify_final, "verifyFinal")?;
-        w.final_field(&self.to_json, "toJson")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.from_json, run9, 0);
-        fbe::Fixed::put_at(&self.write_json, run9, 16);
-        fbe::Fixed::put_at(&self.read_json, run9, 24);
-        fbe::Fixed::put_at(&self.hash_code, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.to_json);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.to_json, "toJson")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.from_json, run9, 0);
+            fbe::Fixed::put_at(&self.write_json, run9, 16);
+            fbe::Fixed::put_at(&self.read_json, run9, 24);
+            fbe::Fixed::put_at(&self.hash_code, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.get_class, "getClass")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.clone, run11, 0);
-        fbe::Fixed::put_at(&self.finalize, run11, 2);
-        w.final_field(&self.wait, "wait")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.wait);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.clone, run11, 0);
+            fbe::Fixed::put_at(&self.finalize, run11, 2);
+            w.final_field(&self.wait, "wait")?;
+            w.finish();
+        }
         w.final_field(&self.notify, "notify")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.notify_all, run14, 0);
@@ -13430,10 +13808,17 @@ impl fbe::Struct for JsMembers {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.fbe_key, run0, 0);
-        fbe::Fixed::put_at(&self.to_json, run0, 2);
-        w.final_field(&self.to_text, "toText")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.to_text);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.fbe_key, run0, 0);
+            fbe::Fixed::put_at(&self.to_json, run0, 2);
+            w.final_field(&self.to_text, "toText")?;
+            w.finish();
+        }
         w.final_field(&self.verify, "verify")?;
         Ok(())
     }
@@ -13777,10 +14162,17 @@ impl fbe::Struct for RuntimeNames {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
-        let run0 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.buffer, run0, 0);
-        fbe::Fixed::put_at(&self.write_buffer, run0, 2);
-        w.final_field(&self.read_buffer, "ReadBuffer")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.read_buffer);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run0 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.buffer, run0, 0);
+            fbe::Fixed::put_at(&self.write_buffer, run0, 2);
+            w.final_field(&self.read_buffer, "ReadBuffer")?;
+            w.finish();
+        }
         w.final_field(&self.reader, "Reader")?;
         let run3 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.writer, run3, 0);
@@ -13791,17 +14183,31 @@ impl fbe::Struct for RuntimeNames {
         w.final_field(&self.timestamp, "Timestamp")?;
         w.final_field(&self.json_writer, "JsonWriter")?;
         w.final_field(&self.json_reader, "JsonReader")?;
-        w.final_field(&self.decode_error, "DecodeError")?;
-        let run9 = w.append_run::<29>();
-        fbe::Fixed::put_at(&self.encode_error, run9, 0);
-        fbe::Fixed::put_at(&self.decode_exception, run9, 16);
-        fbe::Fixed::put_at(&self.encode_exception, run9, 24);
-        fbe::Fixed::put_at(&self.sender, run9, 28);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.decode_error);
+            n += 29;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.decode_error, "DecodeError")?;
+            let run9 = w.append_run::<29>();
+            fbe::Fixed::put_at(&self.encode_error, run9, 0);
+            fbe::Fixed::put_at(&self.decode_exception, run9, 16);
+            fbe::Fixed::put_at(&self.encode_exception, run9, 24);
+            fbe::Fixed::put_at(&self.sender, run9, 28);
+            w.finish();
+        }
         w.final_field(&self.receiver, "Receiver")?;
-        let run11 = w.append_run::<6>();
-        fbe::Fixed::put_at(&self.client, run11, 0);
-        fbe::Fixed::put_at(&self.proxy, run11, 2);
-        w.final_field(&self.handler, "Handler")?;
+        {
+            let mut n = 0;
+            n += 6;
+            n += fbe::Value::final_size(&self.handler);
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            let run11 = w.append_run::<6>();
+            fbe::Fixed::put_at(&self.client, run11, 0);
+            fbe::Fixed::put_at(&self.proxy, run11, 2);
+            w.final_field(&self.handler, "Handler")?;
+            w.finish();
+        }
         w.final_field(&self.text, "Text")?;
         let run14 = w.append_run::<28>();
         fbe::Fixed::put_at(&self.compare, run14, 0);
@@ -23326,10 +23732,17 @@ impl fbe::Struct for Listed {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(2, Self::NAME)?;
-        w.final_field(&self.symbol, "symbol")?;
-        let run1 = w.append_run::<8>();
-        fbe::Fixed::put_at(&self.digits, run1, 0);
-        fbe::Fixed::put_at(&self.precision, run1, 4);
+        {
+            let mut n = 0;
+            n += fbe::Value::final_size(&self.symbol);
+            n += 8;
+            let mut w = w.part(n); // these fields' bytes, claimed at once
+            w.final_field(&self.symbol, "symbol")?;
+            let run1 = w.append_run::<8>();
+            fbe::Fixed::put_at(&self.digits, run1, 0);
+            fbe::Fixed::put_at(&self.precision, run1, 4);
+            w.finish();
+        }
         w.final_field(&self.ticker, "ticker")?;
         Ok(())
     }

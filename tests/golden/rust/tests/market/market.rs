@@ -173,8 +173,10 @@ impl fbe::Struct for Instrument {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.symbol, "symbol")?;
         w.final_field(&self.digits, "digits")?;
+        w.finish();
         Ok(())
     }
 
@@ -335,8 +337,10 @@ impl fbe::Struct for Failure {
     #[inline(always)]
     fn write_fields(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
         w.fits(1, Self::NAME)?;
+        let mut w = w.part(self.fields_size()); // the fields' bytes, claimed at once
         w.final_field(&self.id, "id")?;
         w.final_field(&self.reason, "reason")?;
+        w.finish();
         Ok(())
     }
 
