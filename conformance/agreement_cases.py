@@ -22,8 +22,9 @@ Expected bytes are made by fbe.dynamic (the runner's codec), or are the input's 
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 P = struct.pack
 HERE = Path(__file__).resolve().parent

@@ -19,8 +19,9 @@ map keys, a hash, optionals in a vector):
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 P = struct.pack
 TYPE = "decimals.Prices"

@@ -11,7 +11,8 @@ JSON and written back as versioned bytes (issue 21: Rust and C# read them absent
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 P = struct.pack
 TYPE = "defaults.Zeros"

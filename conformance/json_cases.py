@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import base64
 import struct
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from limits import LimitCase, _json, _stream, order_message
 

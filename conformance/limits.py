@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import base64
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 from agreement_cases import agreement_cases
 from decimal_cases import decimal_cases

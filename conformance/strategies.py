@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 from fbec.model import ir
 from hypothesis import strategies as st

@@ -16,7 +16,8 @@ structs holding strings; `asset` is the only optional):
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 TYPE = "proto.Account"
 FORMATS = ("versioned", "final", "json")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 import tracemalloc
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def measured(answer: Callable[[], dict[str, Any]]) -> dict[str, Any]:

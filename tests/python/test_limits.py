@@ -7,9 +7,10 @@ from __future__ import annotations
 import struct
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import fbe
 import pytest

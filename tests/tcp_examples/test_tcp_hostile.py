@@ -130,7 +130,7 @@ def closed_by_peer(sock: socket.socket, seconds: float = PATIENCE) -> bool:
                 return True
     except (ConnectionResetError, BrokenPipeError):
         return True
-    except (TimeoutError, socket.timeout):
+    except TimeoutError:
         return False
     return False
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TypeGuard, Union
+from typing import TypeGuard
 
 IR_VERSION = 1
 
@@ -232,7 +232,7 @@ class Mapping(_Counted):
         return element_cost(self.key) + element_cost(self.value)
 
 
-Type = Union[Primitive, EnumRef, StructRef, Optional_, Array, Sequence, Mapping]
+Type = Primitive | EnumRef | StructRef | Optional_ | Array | Sequence | Mapping
 
 
 # ---------------------------------------------------------------- decode costs (docs/limits.md 3)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Any, Union
+from typing import Any
 
 from . import fingerprint as fingerprints
 from . import ir
@@ -81,7 +81,7 @@ class Run:
         return self.fields[-1].min_after
 
 
-Step = Union[FieldPlan, Run]
+Step = FieldPlan | Run
 """What a final-model reader reads next: one field, or a run of fixed-size fields."""
 
 

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from ..syntax import ast
 from ..syntax.diagnostics import CompileError, Diagnostics, Position
@@ -112,7 +112,7 @@ def find_import(name: str, folder: str, import_dirs: Sequence[str]) -> str | Non
 
 # ------------------------------------------------------------------ resolution
 
-Decl = Union[ast.EnumDecl, ast.StructDecl]
+Decl = ast.EnumDecl | ast.StructDecl
 
 
 @dataclass

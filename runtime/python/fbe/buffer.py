@@ -17,7 +17,8 @@ from __future__ import annotations
 import bisect
 import operator
 import struct
-from typing import Any, Callable, TypeVar, Union
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .errors import DecodeError, EncodeError
 from .limits import DEFAULT_LIMITS, Limits
@@ -25,7 +26,7 @@ from .limits import DEFAULT_LIMITS, Limits
 T = TypeVar("T")
 E = TypeVar("E")
 K = TypeVar("K", bound="set[Any] | dict[Any, Any]")
-BytesLike = Union[bytes, bytearray, memoryview]
+BytesLike = bytes | bytearray | memoryview
 
 BUDGET_EXCEEDED = "decode budget exceeded"
 

@@ -57,11 +57,11 @@ import math
 import struct as _struct
 import time
 import uuid as _uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from decimal import Decimal, InvalidOperation
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Union
+from typing import TYPE_CHECKING, Any
 
 # The IR is the compiler's (fbec.model, standard library only): the fbe-toolkit wheel installs fbec
 # beside fbe; a checkout puts compiler/ on PYTHONPATH beside runtime/python (docs/tools.md).
@@ -98,7 +98,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MISSING", "PRIMITIVES", "DynamicCodec", "load_ir"]
 
-TypeArg = Union[str, ir.Type, ir.Struct]
+TypeArg = str | ir.Type | ir.Struct
 """A type: a struct name (qualified, or plain in the main package), an IR type or an IR struct."""
 
 _U32 = _struct.Struct("<I")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Generic, TypeVar, Union
+from typing import Any, Generic, TypeVar
 
 from .errors import DecodeError
 from .limits import Limits
@@ -70,8 +70,8 @@ _HEX = frozenset("0123456789abcdef")
 
 # What confluent-kafka passes as a record's headers: a list of (key, value) pairs (a consumed
 # message's), or a dict (what an application may give produce()).
-HeaderValue = Union[str, bytes, None]
-Headers = Union[dict[str, HeaderValue], list[tuple[str, HeaderValue]]]
+HeaderValue = str | bytes | None
+Headers = dict[str, HeaderValue] | list[tuple[str, HeaderValue]]
 
 T = TypeVar("T")
 

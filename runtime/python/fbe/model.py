@@ -13,7 +13,8 @@ section 4): one decode, the same checks, the same limits.
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING, Callable, ClassVar, Generic, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from .buffer import BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
 from .errors import DecodeError, EncodeError, FBEError

@@ -23,7 +23,8 @@ import asyncio
 import concurrent.futures
 import threading
 import uuid as _uuid
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from .buffer import BytesLike, WriteBuffer, unpack_u32
 from .errors import DecodeError, FBEError, FrameError, RequestError

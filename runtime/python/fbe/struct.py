@@ -8,7 +8,8 @@ import enum
 import math
 import re
 import uuid
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from . import jsonfmt
 from .buffer import Budget, BytesLike

@@ -15,11 +15,10 @@ import struct
 import time
 import uuid as _uuid
 from decimal import Decimal
-from typing import Union
 
 from .errors import DecodeError, EncodeError
 
-DecimalLike = Union[Decimal, float, int]
+DecimalLike = Decimal | float | int
 
 _D = struct.Struct("<d")
 _Q = struct.Struct("<Q")
