@@ -22,7 +22,8 @@ def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None)
     flags = e.kind == "flags"
     comment = (f"/** The text form of {name} flags: the names of the declared flags whose bits are all set, "
                "joined by | (docs/format.md 9). */" if flags else
-               f"/** The text form of a {name} value: its first declared name, else <unknown> (docs/format.md 9). */")
+               f"/** The text form of {name} values: a value's first declared name, else <unknown> "
+               "(docs/format.md 9). */")
     w.line(comment)
     with w.block(c.method("export function ", c.ident.text_of(e.qualified), [("v", name)], "string"), "}"):
         pairs = [f'[{v.value}{suffix}, "{v.name}"]' for v in (e.values if flags else e.text_values)]

@@ -13,7 +13,7 @@ export const OrderSide = {
   sell: 1,
 };
 
-/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderSide values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderSide(v) {
   return fbe.enumText(v, [[0, "buy"], [1, "sell"]]);
 }
@@ -25,7 +25,7 @@ export const OrderType = {
   stop: 2,
 };
 
-/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderType values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderType(v) {
   return fbe.enumText(v, [[0, "market"], [1, "limit"], [2, "stop"]]);
 }

@@ -18,7 +18,7 @@ export declare const EnumByte: {
   readonly ENUM_VALUE_5: 254;
 };
 
-/** The text form of a EnumByte value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumByte values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumByte(v: EnumByte): string;
 
 /** The enum enums.EnumChar (on the wire: uint8). Values that are not declared are kept. */
@@ -32,7 +32,7 @@ export declare const EnumChar: {
   readonly ENUM_VALUE_5: 51;
 };
 
-/** The text form of a EnumChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumChar(v: EnumChar): string;
 
 /** The enum enums.EnumWChar (on the wire: uint32). Values that are not declared are kept. */
@@ -46,7 +46,7 @@ export declare const EnumWChar: {
   readonly ENUM_VALUE_5: 1365;
 };
 
-/** The text form of a EnumWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumWChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumWChar(v: EnumWChar): string;
 
 /** The enum enums.EnumInt8 (on the wire: int8). Values that are not declared are kept. */
@@ -60,7 +60,7 @@ export declare const EnumInt8: {
   readonly ENUM_VALUE_5: 126;
 };
 
-/** The text form of a EnumInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumInt8(v: EnumInt8): string;
 
 /** The enum enums.EnumUInt8 (on the wire: uint8). Values that are not declared are kept. */
@@ -74,7 +74,7 @@ export declare const EnumUInt8: {
   readonly ENUM_VALUE_5: 254;
 };
 
-/** The text form of a EnumUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumUInt8(v: EnumUInt8): string;
 
 /** The enum enums.EnumInt16 (on the wire: int16). Values that are not declared are kept. */
@@ -88,7 +88,7 @@ export declare const EnumInt16: {
   readonly ENUM_VALUE_5: 32766;
 };
 
-/** The text form of a EnumInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumInt16(v: EnumInt16): string;
 
 /** The enum enums.EnumUInt16 (on the wire: uint16). Values that are not declared are kept. */
@@ -102,7 +102,7 @@ export declare const EnumUInt16: {
   readonly ENUM_VALUE_5: 65534;
 };
 
-/** The text form of a EnumUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumUInt16(v: EnumUInt16): string;
 
 /** The enum enums.EnumInt32 (on the wire: int32). Values that are not declared are kept. */
@@ -116,7 +116,7 @@ export declare const EnumInt32: {
   readonly ENUM_VALUE_5: 2147483646;
 };
 
-/** The text form of a EnumInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumInt32(v: EnumInt32): string;
 
 /** The enum enums.EnumUInt32 (on the wire: uint32). Values that are not declared are kept. */
@@ -130,7 +130,7 @@ export declare const EnumUInt32: {
   readonly ENUM_VALUE_5: 4294967294;
 };
 
-/** The text form of a EnumUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumUInt32(v: EnumUInt32): string;
 
 /** The enum enums.EnumInt64 (on the wire: int64). Values that are not declared are kept. */
@@ -144,7 +144,7 @@ export declare const EnumInt64: {
   readonly ENUM_VALUE_5: 9223372036854775806n;
 };
 
-/** The text form of a EnumInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumInt64(v: EnumInt64): string;
 
 /** The enum enums.EnumUInt64 (on the wire: uint64). Values that are not declared are kept. */
@@ -158,7 +158,7 @@ export declare const EnumUInt64: {
   readonly ENUM_VALUE_5: 18446744073709551614n;
 };
 
-/** The text form of a EnumUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumUInt64(v: EnumUInt64): string;
 
 /** The struct enums.Enums (type id 1). */

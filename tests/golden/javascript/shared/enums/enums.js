@@ -17,7 +17,7 @@ export const EnumByte = {
   ENUM_VALUE_5: 254,
 };
 
-/** The text form of a EnumByte value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumByte values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumByte(v) {
   return fbe.enumText(v, [[0, "ENUM_VALUE_0"], [1, "ENUM_VALUE_2"], [254, "ENUM_VALUE_3"], [255, "ENUM_VALUE_4"]]);
 }
@@ -32,7 +32,7 @@ export const EnumChar = {
   ENUM_VALUE_5: 51,
 };
 
-/** The text form of a EnumChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumChar(v) {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -53,7 +53,7 @@ export const EnumWChar = {
   ENUM_VALUE_5: 1365,
 };
 
-/** The text form of a EnumWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumWChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumWChar(v) {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -74,7 +74,7 @@ export const EnumInt8 = {
   ENUM_VALUE_5: 126,
 };
 
-/** The text form of a EnumInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt8(v) {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -95,7 +95,7 @@ export const EnumUInt8 = {
   ENUM_VALUE_5: 254,
 };
 
-/** The text form of a EnumUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt8(v) {
   return fbe.enumText(v, [[0, "ENUM_VALUE_0"], [1, "ENUM_VALUE_2"], [254, "ENUM_VALUE_3"], [255, "ENUM_VALUE_4"]]);
 }
@@ -110,7 +110,7 @@ export const EnumInt16 = {
   ENUM_VALUE_5: 32766,
 };
 
-/** The text form of a EnumInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt16(v) {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -131,7 +131,7 @@ export const EnumUInt16 = {
   ENUM_VALUE_5: 65534,
 };
 
-/** The text form of a EnumUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt16(v) {
   return fbe.enumText(v, [[0, "ENUM_VALUE_0"], [1, "ENUM_VALUE_2"], [65534, "ENUM_VALUE_3"], [65535, "ENUM_VALUE_4"]]);
 }
@@ -146,7 +146,7 @@ export const EnumInt32 = {
   ENUM_VALUE_5: 2147483646,
 };
 
-/** The text form of a EnumInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt32(v) {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -167,7 +167,7 @@ export const EnumUInt32 = {
   ENUM_VALUE_5: 4294967294,
 };
 
-/** The text form of a EnumUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt32(v) {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -187,7 +187,7 @@ export const EnumInt64 = {
   ENUM_VALUE_5: 9223372036854775806n,
 };
 
-/** The text form of a EnumInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt64(v) {
   return fbe.enumText(v, [
     [0n, "ENUM_VALUE_0"],
@@ -208,7 +208,7 @@ export const EnumUInt64 = {
   ENUM_VALUE_5: 18446744073709551614n,
 };
 
-/** The text form of a EnumUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt64(v) {
   return fbe.enumText(v, [
     [0n, "ENUM_VALUE_0"],

@@ -14,7 +14,7 @@ export declare const OrderSide: {
   readonly sell: 1;
 };
 
-/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderSide values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfOrderSide(v: OrderSide): string;
 
 /** The enum proto.OrderType (on the wire: uint8). Values that are not declared are kept. */
@@ -25,7 +25,7 @@ export declare const OrderType: {
   readonly stop: 2;
 };
 
-/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderType values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfOrderType(v: OrderType): string;
 
 /** The flags proto.State (on the wire: uint8). Values that are not declared are kept. */

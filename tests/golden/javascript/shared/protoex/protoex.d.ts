@@ -16,7 +16,7 @@ export declare const OrderSide: {
   readonly tell: 2;
 };
 
-/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderSide values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfOrderSide(v: OrderSide): string;
 
 /** The enum protoex.OrderType (on the wire: uint8). Values that are not declared are kept. */
@@ -28,7 +28,7 @@ export declare const OrderType: {
   readonly stoplimit: 3;
 };
 
-/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderType values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfOrderType(v: OrderType): string;
 
 /** The flags protoex.StateEx (on the wire: uint8). Values that are not declared are kept. */

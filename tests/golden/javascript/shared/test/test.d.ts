@@ -19,7 +19,7 @@ export declare const EnumSimple: {
   readonly ENUM_VALUE_5: 3;
 };
 
-/** The text form of a EnumSimple value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumSimple values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumSimple(v: EnumSimple): string;
 
 /** The enum test.EnumTyped (on the wire: uint8). Values that are not declared are kept. */
@@ -33,7 +33,7 @@ export declare const EnumTyped: {
   readonly ENUM_VALUE_5: 51;
 };
 
-/** The text form of a EnumTyped value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumTyped values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumTyped(v: EnumTyped): string;
 
 /** The enum test.EnumEmpty (on the wire: int32). Values that are not declared are kept. */
@@ -41,7 +41,7 @@ export type EnumEmpty = number;
 export declare const EnumEmpty: {
 };
 
-/** The text form of a EnumEmpty value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumEmpty values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEnumEmpty(v: EnumEmpty): string;
 
 /** The flags test.FlagsSimple (on the wire: int32). Values that are not declared are kept. */

@@ -22,7 +22,7 @@ export const EnumSimple = {
   ENUM_VALUE_5: 3,
 };
 
-/** The text form of a EnumSimple value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumSimple values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumSimple(v) {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -43,7 +43,7 @@ export const EnumTyped = {
   ENUM_VALUE_5: 51,
 };
 
-/** The text form of a EnumTyped value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumTyped values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumTyped(v) {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -57,7 +57,7 @@ export function textOfEnumTyped(v) {
 /** The enum test.EnumEmpty (on the wire: int32). Values that are not declared are kept. */
 export const EnumEmpty = {};
 
-/** The text form of a EnumEmpty value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumEmpty values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumEmpty(v) {
   return fbe.enumText(v, []);
 }

@@ -16,7 +16,7 @@ export declare const Grade: {
   readonly top: 200;
 };
 
-/** The text form of a Grade value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Grade values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfGrade(v: Grade): string;
 
 /** The struct chars.CharKeys (type id 1). */

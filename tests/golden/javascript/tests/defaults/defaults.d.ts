@@ -14,7 +14,7 @@ export declare const Colour: {
   readonly green: 1;
 };
 
-/** The text form of a Colour value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Colour values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfColour(v: Colour): string;
 
 /** The flags defaults.Mode (on the wire: uint8). Values that are not declared are kept. */

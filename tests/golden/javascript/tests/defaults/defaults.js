@@ -16,7 +16,7 @@ export const Colour = {
   green: 1,
 };
 
-/** The text form of a Colour value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Colour values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfColour(v) {
   return fbe.enumText(v, [[0, "red"], [1, "green"]]);
 }

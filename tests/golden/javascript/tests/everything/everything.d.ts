@@ -16,7 +16,7 @@ export declare const EByte: {
   readonly c: 17;
 };
 
-/** The text form of a EByte value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EByte values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEByte(v: EByte): string;
 
 /** The enum everything.EChar (on the wire: uint8). Values that are not declared are kept. */
@@ -27,7 +27,7 @@ export declare const EChar: {
   readonly c: 10;
 };
 
-/** The text form of a EChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEChar(v: EChar): string;
 
 /** The enum everything.EWChar (on the wire: uint32). Values that are not declared are kept. */
@@ -36,7 +36,7 @@ export declare const EWChar: {
   readonly a: 1114111;
 };
 
-/** The text form of a EWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EWChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEWChar(v: EWChar): string;
 
 /** The enum everything.EInt8 (on the wire: int8). Values that are not declared are kept. */
@@ -46,7 +46,7 @@ export declare const EInt8: {
   readonly hi: 127;
 };
 
-/** The text form of a EInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEInt8(v: EInt8): string;
 
 /** The enum everything.EUInt8 (on the wire: uint8). Values that are not declared are kept. */
@@ -55,7 +55,7 @@ export declare const EUInt8: {
   readonly a: 255;
 };
 
-/** The text form of a EUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEUInt8(v: EUInt8): string;
 
 /** The enum everything.EInt16 (on the wire: int16). Values that are not declared are kept. */
@@ -64,7 +64,7 @@ export declare const EInt16: {
   readonly a: -32768;
 };
 
-/** The text form of a EInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEInt16(v: EInt16): string;
 
 /** The enum everything.EUInt16 (on the wire: uint16). Values that are not declared are kept. */
@@ -73,7 +73,7 @@ export declare const EUInt16: {
   readonly a: 65535;
 };
 
-/** The text form of a EUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEUInt16(v: EUInt16): string;
 
 /** The enum everything.EInt32 (on the wire: int32). Values that are not declared are kept. */
@@ -84,7 +84,7 @@ export declare const EInt32: {
   readonly c: -1;
 };
 
-/** The text form of a EInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEInt32(v: EInt32): string;
 
 /** The enum everything.EUInt32 (on the wire: uint32). Values that are not declared are kept. */
@@ -93,7 +93,7 @@ export declare const EUInt32: {
   readonly a: 4294967295;
 };
 
-/** The text form of a EUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEUInt32(v: EUInt32): string;
 
 /** The enum everything.EInt64 (on the wire: int64). Values that are not declared are kept. */
@@ -102,7 +102,7 @@ export declare const EInt64: {
   readonly a: -9223372036854775808n;
 };
 
-/** The text form of a EInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEInt64(v: EInt64): string;
 
 /** The enum everything.EUInt64 (on the wire: uint64). Values that are not declared are kept. */
@@ -111,7 +111,7 @@ export declare const EUInt64: {
   readonly a: 18446744073709551615n;
 };
 
-/** The text form of a EUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEUInt64(v: EUInt64): string;
 
 /** The enum everything.EDefault (on the wire: int32). Values that are not declared are kept. */
@@ -121,7 +121,7 @@ export declare const EDefault: {
   readonly one: 1;
 };
 
-/** The text form of a EDefault value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EDefault values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEDefault(v: EDefault): string;
 
 /** The enum everything.EOld (on the wire: int32). Values that are not declared are kept. */
@@ -131,7 +131,7 @@ export declare const EOld: {
   readonly old: 8;
 };
 
-/** The text form of a EOld value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EOld values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfEOld(v: EOld): string;
 
 /** The enum everything.Reserved (on the wire: int32). Values that are not declared are kept. */
@@ -144,7 +144,7 @@ export declare const Reserved: {
   readonly lambda: 4;
 };
 
-/** The text form of a Reserved value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Reserved values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfReserved(v: Reserved): string;
 
 /** The flags everything.FByte (on the wire: uint8). Values that are not declared are kept. */

@@ -20,7 +20,7 @@ export const EByte = {
   c: 17,
 };
 
-/** The text form of a EByte value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EByte values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEByte(v) {
   return fbe.enumText(v, [[0, "a"], [16, "b"], [17, "c"]]);
 }
@@ -32,7 +32,7 @@ export const EChar = {
   c: 10,
 };
 
-/** The text form of a EChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEChar(v) {
   return fbe.enumText(v, [[97, "a"], [98, "b"], [10, "c"]]);
 }
@@ -42,7 +42,7 @@ export const EWChar = {
   a: 1114111,
 };
 
-/** The text form of a EWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EWChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEWChar(v) {
   return fbe.enumText(v, [[1114111, "a"]]);
 }
@@ -53,7 +53,7 @@ export const EInt8 = {
   hi: 127,
 };
 
-/** The text form of a EInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt8(v) {
   return fbe.enumText(v, [[-128, "lo"], [127, "hi"]]);
 }
@@ -63,7 +63,7 @@ export const EUInt8 = {
   a: 255,
 };
 
-/** The text form of a EUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt8(v) {
   return fbe.enumText(v, [[255, "a"]]);
 }
@@ -73,7 +73,7 @@ export const EInt16 = {
   a: -32768,
 };
 
-/** The text form of a EInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt16(v) {
   return fbe.enumText(v, [[-32768, "a"]]);
 }
@@ -83,7 +83,7 @@ export const EUInt16 = {
   a: 65535,
 };
 
-/** The text form of a EUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt16(v) {
   return fbe.enumText(v, [[65535, "a"]]);
 }
@@ -95,7 +95,7 @@ export const EInt32 = {
   c: -1,
 };
 
-/** The text form of a EInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt32(v) {
   return fbe.enumText(v, [[-1, "a"], [0, "b"]]);
 }
@@ -105,7 +105,7 @@ export const EUInt32 = {
   a: 4294967295,
 };
 
-/** The text form of a EUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt32(v) {
   return fbe.enumText(v, [[4294967295, "a"]]);
 }
@@ -115,7 +115,7 @@ export const EInt64 = {
   a: -9223372036854775808n,
 };
 
-/** The text form of a EInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt64(v) {
   return fbe.enumText(v, [[-9223372036854775808n, "a"]]);
 }
@@ -125,7 +125,7 @@ export const EUInt64 = {
   a: 18446744073709551615n,
 };
 
-/** The text form of a EUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt64(v) {
   return fbe.enumText(v, [[18446744073709551615n, "a"]]);
 }
@@ -136,7 +136,7 @@ export const EDefault = {
   one: 1,
 };
 
-/** The text form of a EDefault value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EDefault values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEDefault(v) {
   return fbe.enumText(v, [[0, "zero"], [1, "one"]]);
 }
@@ -147,7 +147,7 @@ export const EOld = {
   old: 8,
 };
 
-/** The text form of a EOld value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EOld values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEOld(v) {
   return fbe.enumText(v, [[7, "secret"], [8, "old"]]);
 }
@@ -161,7 +161,7 @@ export const Reserved = {
   lambda: 4,
 };
 
-/** The text form of a Reserved value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Reserved values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfReserved(v) {
   return fbe.enumText(v, [[0, "new"], [1, "delete"], [2, "default"], [3, "None"], [4, "lambda"]]);
 }

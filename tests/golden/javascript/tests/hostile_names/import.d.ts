@@ -518,7 +518,7 @@ export declare const Word: {
   readonly Requests: 504;
 };
 
-/** The text form of a Word value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Word values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfWord(v: Word): string;
 
 /** The enum import.side (on the wire: int32). Values that are not declared are kept. */
@@ -528,7 +528,7 @@ export declare const side: {
   readonly sell: 1;
 };
 
-/** The text form of a side value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of side values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfside_(v: side): string;
 
 /** The enum import.range (on the wire: int32). Values that are not declared are kept. */
@@ -538,7 +538,7 @@ export declare const range: {
   readonly hi: 1;
 };
 
-/** The text form of a range value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of range values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfrange(v: range): string;
 
 /** The enum import.Letters (on the wire: int32). Values that are not declared are kept. */
@@ -552,7 +552,7 @@ export declare const Letters: {
   readonly _: 5;
 };
 
-/** The text form of a Letters value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Letters values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfLetters(v: Letters): string;
 
 /** The enum import.digits (on the wire: int32). Values that are not declared are kept. */
@@ -562,7 +562,7 @@ export declare const digits: {
   readonly two: 1;
 };
 
-/** The text form of a digits value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of digits values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfdigits(v: digits): string;
 
 /** The flags import.Modifier (on the wire: uint64). Values that are not declared are kept. */

@@ -14,7 +14,7 @@ export declare const Side: {
   readonly sell: 1;
 };
 
-/** The text form of a Side value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Side values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export declare function textOfSide(v: Side): string;
 
 /** The struct market.Instrument (type id 501). */

@@ -13,7 +13,7 @@ export const Side = {
   sell: 1,
 };
 
-/** The text form of a Side value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Side values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfSide(v) {
   return fbe.enumText(v, [[0, "buy"], [1, "sell"]]);
 }

@@ -18,7 +18,7 @@ export const EnumByte = {
   ENUM_VALUE_5: 254,
 } as const;
 
-/** The text form of a EnumByte value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumByte values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumByte(v: EnumByte): string {
   return fbe.enumText(v, [[0, "ENUM_VALUE_0"], [1, "ENUM_VALUE_2"], [254, "ENUM_VALUE_3"], [255, "ENUM_VALUE_4"]]);
 }
@@ -34,7 +34,7 @@ export const EnumChar = {
   ENUM_VALUE_5: 51,
 } as const;
 
-/** The text form of a EnumChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumChar(v: EnumChar): string {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -56,7 +56,7 @@ export const EnumWChar = {
   ENUM_VALUE_5: 1365,
 } as const;
 
-/** The text form of a EnumWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumWChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumWChar(v: EnumWChar): string {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -78,7 +78,7 @@ export const EnumInt8 = {
   ENUM_VALUE_5: 126,
 } as const;
 
-/** The text form of a EnumInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt8(v: EnumInt8): string {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -100,7 +100,7 @@ export const EnumUInt8 = {
   ENUM_VALUE_5: 254,
 } as const;
 
-/** The text form of a EnumUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt8(v: EnumUInt8): string {
   return fbe.enumText(v, [[0, "ENUM_VALUE_0"], [1, "ENUM_VALUE_2"], [254, "ENUM_VALUE_3"], [255, "ENUM_VALUE_4"]]);
 }
@@ -116,7 +116,7 @@ export const EnumInt16 = {
   ENUM_VALUE_5: 32766,
 } as const;
 
-/** The text form of a EnumInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt16(v: EnumInt16): string {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -138,7 +138,7 @@ export const EnumUInt16 = {
   ENUM_VALUE_5: 65534,
 } as const;
 
-/** The text form of a EnumUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt16(v: EnumUInt16): string {
   return fbe.enumText(v, [[0, "ENUM_VALUE_0"], [1, "ENUM_VALUE_2"], [65534, "ENUM_VALUE_3"], [65535, "ENUM_VALUE_4"]]);
 }
@@ -154,7 +154,7 @@ export const EnumInt32 = {
   ENUM_VALUE_5: 2147483646,
 } as const;
 
-/** The text form of a EnumInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt32(v: EnumInt32): string {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -176,7 +176,7 @@ export const EnumUInt32 = {
   ENUM_VALUE_5: 4294967294,
 } as const;
 
-/** The text form of a EnumUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt32(v: EnumUInt32): string {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -197,7 +197,7 @@ export const EnumInt64 = {
   ENUM_VALUE_5: 9223372036854775806n,
 } as const;
 
-/** The text form of a EnumInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumInt64(v: EnumInt64): string {
   return fbe.enumText(v, [
     [0n, "ENUM_VALUE_0"],
@@ -219,7 +219,7 @@ export const EnumUInt64 = {
   ENUM_VALUE_5: 18446744073709551614n,
 } as const;
 
-/** The text form of a EnumUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumUInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumUInt64(v: EnumUInt64): string {
   return fbe.enumText(v, [
     [0n, "ENUM_VALUE_0"],

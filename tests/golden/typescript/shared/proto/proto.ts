@@ -14,7 +14,7 @@ export const OrderSide = {
   sell: 1,
 } as const;
 
-/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderSide values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderSide(v: OrderSide): string {
   return fbe.enumText(v, [[0, "buy"], [1, "sell"]]);
 }
@@ -27,7 +27,7 @@ export const OrderType = {
   stop: 2,
 } as const;
 
-/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderType values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderType(v: OrderType): string {
   return fbe.enumText(v, [[0, "market"], [1, "limit"], [2, "stop"]]);
 }

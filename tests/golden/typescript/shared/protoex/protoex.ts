@@ -16,7 +16,7 @@ export const OrderSide = {
   tell: 2,
 } as const;
 
-/** The text form of a OrderSide value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderSide values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderSide(v: OrderSide): string {
   return fbe.enumText(v, [[0, "buy"], [1, "sell"], [2, "tell"]]);
 }
@@ -30,7 +30,7 @@ export const OrderType = {
   stoplimit: 3,
 } as const;
 
-/** The text form of a OrderType value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of OrderType values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfOrderType(v: OrderType): string {
   return fbe.enumText(v, [[0, "market"], [1, "limit"], [2, "stop"], [3, "stoplimit"]]);
 }

@@ -23,7 +23,7 @@ export const EnumSimple = {
   ENUM_VALUE_5: 3,
 } as const;
 
-/** The text form of a EnumSimple value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumSimple values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumSimple(v: EnumSimple): string {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -45,7 +45,7 @@ export const EnumTyped = {
   ENUM_VALUE_5: 51,
 } as const;
 
-/** The text form of a EnumTyped value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumTyped values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumTyped(v: EnumTyped): string {
   return fbe.enumText(v, [
     [0, "ENUM_VALUE_0"],
@@ -60,7 +60,7 @@ export function textOfEnumTyped(v: EnumTyped): string {
 export type EnumEmpty = number;
 export const EnumEmpty = {} as const;
 
-/** The text form of a EnumEmpty value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EnumEmpty values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEnumEmpty(v: EnumEmpty): string {
   return fbe.enumText(v, []);
 }

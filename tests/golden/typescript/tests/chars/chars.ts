@@ -16,7 +16,7 @@ export const Grade = {
   top: 200,
 } as const;
 
-/** The text form of a Grade value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Grade values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfGrade(v: Grade): string {
   return fbe.enumText(v, [[1, "low"], [127, "mid"], [128, "high"], [200, "top"]]);
 }

@@ -17,7 +17,7 @@ export const Colour = {
   green: 1,
 } as const;
 
-/** The text form of a Colour value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Colour values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfColour(v: Colour): string {
   return fbe.enumText(v, [[0, "red"], [1, "green"]]);
 }

@@ -21,7 +21,7 @@ export const EByte = {
   c: 17,
 } as const;
 
-/** The text form of a EByte value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EByte values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEByte(v: EByte): string {
   return fbe.enumText(v, [[0, "a"], [16, "b"], [17, "c"]]);
 }
@@ -34,7 +34,7 @@ export const EChar = {
   c: 10,
 } as const;
 
-/** The text form of a EChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEChar(v: EChar): string {
   return fbe.enumText(v, [[97, "a"], [98, "b"], [10, "c"]]);
 }
@@ -45,7 +45,7 @@ export const EWChar = {
   a: 1114111,
 } as const;
 
-/** The text form of a EWChar value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EWChar values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEWChar(v: EWChar): string {
   return fbe.enumText(v, [[1114111, "a"]]);
 }
@@ -57,7 +57,7 @@ export const EInt8 = {
   hi: 127,
 } as const;
 
-/** The text form of a EInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt8(v: EInt8): string {
   return fbe.enumText(v, [[-128, "lo"], [127, "hi"]]);
 }
@@ -68,7 +68,7 @@ export const EUInt8 = {
   a: 255,
 } as const;
 
-/** The text form of a EUInt8 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt8 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt8(v: EUInt8): string {
   return fbe.enumText(v, [[255, "a"]]);
 }
@@ -79,7 +79,7 @@ export const EInt16 = {
   a: -32768,
 } as const;
 
-/** The text form of a EInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt16(v: EInt16): string {
   return fbe.enumText(v, [[-32768, "a"]]);
 }
@@ -90,7 +90,7 @@ export const EUInt16 = {
   a: 65535,
 } as const;
 
-/** The text form of a EUInt16 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt16 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt16(v: EUInt16): string {
   return fbe.enumText(v, [[65535, "a"]]);
 }
@@ -103,7 +103,7 @@ export const EInt32 = {
   c: -1,
 } as const;
 
-/** The text form of a EInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt32(v: EInt32): string {
   return fbe.enumText(v, [[-1, "a"], [0, "b"]]);
 }
@@ -114,7 +114,7 @@ export const EUInt32 = {
   a: 4294967295,
 } as const;
 
-/** The text form of a EUInt32 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt32 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt32(v: EUInt32): string {
   return fbe.enumText(v, [[4294967295, "a"]]);
 }
@@ -125,7 +125,7 @@ export const EInt64 = {
   a: -9223372036854775808n,
 } as const;
 
-/** The text form of a EInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEInt64(v: EInt64): string {
   return fbe.enumText(v, [[-9223372036854775808n, "a"]]);
 }
@@ -136,7 +136,7 @@ export const EUInt64 = {
   a: 18446744073709551615n,
 } as const;
 
-/** The text form of a EUInt64 value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EUInt64 values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEUInt64(v: EUInt64): string {
   return fbe.enumText(v, [[18446744073709551615n, "a"]]);
 }
@@ -148,7 +148,7 @@ export const EDefault = {
   one: 1,
 } as const;
 
-/** The text form of a EDefault value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EDefault values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEDefault(v: EDefault): string {
   return fbe.enumText(v, [[0, "zero"], [1, "one"]]);
 }
@@ -160,7 +160,7 @@ export const EOld = {
   old: 8,
 } as const;
 
-/** The text form of a EOld value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of EOld values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfEOld(v: EOld): string {
   return fbe.enumText(v, [[7, "secret"], [8, "old"]]);
 }
@@ -175,7 +175,7 @@ export const Reserved = {
   lambda: 4,
 } as const;
 
-/** The text form of a Reserved value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Reserved values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfReserved(v: Reserved): string {
   return fbe.enumText(v, [[0, "new"], [1, "delete"], [2, "default"], [3, "None"], [4, "lambda"]]);
 }

@@ -518,7 +518,7 @@ export const Word = {
   Requests: 504,
 } as const;
 
-/** The text form of a Word value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Word values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfWord(v: Word): string {
   return fbe.enumText(v, [
     [0, "alignas"],
@@ -1036,7 +1036,7 @@ export const side = {
   sell: 1,
 } as const;
 
-/** The text form of a side value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of side values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfside_(v: side): string {
   return fbe.enumText(v, [[0, "buy"], [1, "sell"]]);
 }
@@ -1048,7 +1048,7 @@ export const range = {
   hi: 1,
 } as const;
 
-/** The text form of a range value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of range values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfrange(v: range): string {
   return fbe.enumText(v, [[0, "lo"], [1, "hi"]]);
 }
@@ -1064,7 +1064,7 @@ export const Letters = {
   _: 5,
 } as const;
 
-/** The text form of a Letters value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of Letters values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfLetters(v: Letters): string {
   return fbe.enumText(v, [[0, "a"], [1, "A"], [2, "_a"], [3, "__a"], [4, "a_"], [5, "_"]]);
 }
@@ -1076,7 +1076,7 @@ export const digits = {
   two: 1,
 } as const;
 
-/** The text form of a digits value: its first declared name, else <unknown> (docs/format.md 9). */
+/** The text form of digits values: a value's first declared name, else <unknown> (docs/format.md 9). */
 export function textOfdigits(v: digits): string {
   return fbe.enumText(v, [[0, "one"], [1, "two"]]);
 }
