@@ -44,8 +44,7 @@ PRIM_HINT = {
 
 KEYWORDS = frozenset(keyword.kwlist)
 # Names the generated code imports (and the module names it imports them from).
-IMPORTED = frozenset({"fbe", "uuid", "Decimal", "struct", "typing", "Any", "ClassVar", "Callable", "IntEnum",
-                      "IntFlag", "annotations"})
+IMPORTED = frozenset({"fbe", "uuid", "Decimal", "struct", "typing", "Any", "ClassVar", "Callable", "annotations"})
 # The builtins the generated code uses (calls, hints, decorators, exceptions).
 BUILTINS = frozenset({
     "AttributeError", "Exception", "KeyError", "NotImplemented", "OverflowError", "RecursionError", "TypeError",

@@ -1,4 +1,4 @@
-"""Domain types: enums (IntEnum), flags (IntFlag) and their text form (docs/format.md 9), struct classes."""
+"""Domain types: enums (fbe.Enum), flags (fbe.Flags) and their text form (docs/format.md 9), struct classes."""
 
 from __future__ import annotations
 

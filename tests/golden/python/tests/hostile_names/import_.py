@@ -182,8 +182,8 @@ class Word(fbe.Enum):
     Any_ = 153
     ClassVar_ = 154
     Callable_ = 155
-    IntEnum_ = 156
-    IntFlag_ = 157
+    IntEnum = 156
+    IntFlag = 157
     PACKAGE_ = 158
     VERSION_ = 159
     chan = 160
@@ -1097,8 +1097,8 @@ class PythonWords(fbe.Struct):
     Keyword construction: ``PythonWords(False_=..., None_=..., True_=..., ...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Any_", "Callable_", "ClassVar_", "False_", "IntEnum_", "IntFlag_", "None_", "PACKAGE_", "True_", "VERSION_", "_", "as_", "async_", "await_", "classmethod_", "cls_", "def_", "del_", "dict_", "elif_", "except_", "finally_", "from_", "global_", "in_", "is_", "isinstance", "lambda_", "len", "list_", "match", "nonlocal_", "object_", "pass_", "print", "property", "raise_", "self_", "set", "staticmethod", "str_", "super", "typing_", "with_", "yield_")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("False_", "None_", "True_", "as_", "async_", "await_", "def_", "del_", "elif_", "except_", "finally_", "from_", "global_", "in_", "is_", "lambda_", "nonlocal_", "pass_", "raise_", "with_", "yield_", "_", "match", "self_", "cls_", "print", "len", "list_", "dict_", "set", "str_", "object_", "super", "isinstance", "property", "staticmethod", "classmethod_", "typing_", "Any_", "ClassVar_", "Callable_", "IntEnum_", "IntFlag_", "PACKAGE_", "VERSION_")
+    __slots__ = ("Any_", "Callable_", "ClassVar_", "False_", "IntEnum", "IntFlag", "None_", "PACKAGE_", "True_", "VERSION_", "_", "as_", "async_", "await_", "classmethod_", "cls_", "def_", "del_", "dict_", "elif_", "except_", "finally_", "from_", "global_", "in_", "is_", "isinstance", "lambda_", "len", "list_", "match", "nonlocal_", "object_", "pass_", "print", "property", "raise_", "self_", "set", "staticmethod", "str_", "super", "typing_", "with_", "yield_")
+    fbe_fields: ClassVar[tuple[str, ...]] = ("False_", "None_", "True_", "as_", "async_", "await_", "def_", "del_", "elif_", "except_", "finally_", "from_", "global_", "in_", "is_", "lambda_", "nonlocal_", "pass_", "raise_", "with_", "yield_", "_", "match", "self_", "cls_", "print", "len", "list_", "dict_", "set", "str_", "object_", "super", "isinstance", "property", "staticmethod", "classmethod_", "typing_", "Any_", "ClassVar_", "Callable_", "IntEnum", "IntFlag", "PACKAGE_", "VERSION_")
     fbe_type: ClassVar[int] = 3
 
     False_: Word
@@ -1142,8 +1142,8 @@ class PythonWords(fbe.Struct):
     Any_: str
     ClassVar_: bool | None
     Callable_: Modifier
-    IntEnum_: float
-    IntFlag_: side
+    IntEnum: float
+    IntFlag: side
     PACKAGE_: int
     VERSION_: list[Word]
 
@@ -1190,8 +1190,8 @@ class PythonWords(fbe.Struct):
         Any_: str = "",
         ClassVar_: bool | None = None,
         Callable_: Modifier = FBE_C0,
-        IntEnum_: float = 0.0,
-        IntFlag_: side = side.buy,
+        IntEnum: float = 0.0,
+        IntFlag: side = side.buy,
         PACKAGE_: int = 0,
         VERSION_: list[Word] | None = None,
     ) -> None:
@@ -1236,8 +1236,8 @@ class PythonWords(fbe.Struct):
         self.Any_ = Any_
         self.ClassVar_ = ClassVar_
         self.Callable_ = Callable_
-        self.IntEnum_ = IntEnum_
-        self.IntFlag_ = IntFlag_
+        self.IntEnum = IntEnum
+        self.IntFlag = IntFlag
         self.PACKAGE_ = PACKAGE_
         self.VERSION_ = [] if VERSION_ is None else VERSION_
 
@@ -4213,8 +4213,8 @@ PythonWords.fbe_spec = (
     ("Any", "Any_", ("string",)),
     ("ClassVar", "ClassVar_", ("optional", ("bool",))),
     ("Callable", "Callable_", ("int", "Modifier (uint64)", 0, 18446744073709551615, Modifier)),
-    ("IntEnum", "IntEnum_", ("float", "double")),
-    ("IntFlag", "IntFlag_", ("int", "side (int32)", -2147483648, 2147483647, side)),
+    ("IntEnum", "IntEnum", ("float", "double")),
+    ("IntFlag", "IntFlag", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("PACKAGE", "PACKAGE_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
     ("VERSION", "VERSION_", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
 )
@@ -5446,7 +5446,7 @@ def fbe_vw_PythonWords(w: bytearray, v: PythonWords) -> int:
         o39h = 1
         o39o = fbe_vow_bool(w, o39v) - p
     o44 = fbe_vcw_v_import_Word(w, p, v.VERSION_)
-    FBE_L7.pack_into(w, p, 275, 3, v.False_, v.None_, o2, o3h, o3o, v.async_, v.await_, v.def_, v.del_, o8, o9h, o9o, o10, o11, fbe.encode_decimal(v.global_), v.in_.bytes, v.is_, v.lambda_, v.nonlocal_, o17h, o17o, v.raise_, v.with_, o20, o21h, o21o, v.match, v.self_, v.cls_, v.print, o26, o27h, o27o, o28, o29, fbe.encode_decimal(v.str_), v.object_.bytes, v.super, v.isinstance, v.property, o35h, o35o, v.classmethod_, v.typing_, o38, o39h, o39o, v.Callable_, v.IntEnum_, v.IntFlag_, v.PACKAGE_, o44)
+    FBE_L7.pack_into(w, p, 275, 3, v.False_, v.None_, o2, o3h, o3o, v.async_, v.await_, v.def_, v.del_, o8, o9h, o9o, o10, o11, fbe.encode_decimal(v.global_), v.in_.bytes, v.is_, v.lambda_, v.nonlocal_, o17h, o17o, v.raise_, v.with_, o20, o21h, o21o, v.match, v.self_, v.cls_, v.print, o26, o27h, o27o, o28, o29, fbe.encode_decimal(v.str_), v.object_.bytes, v.super, v.isinstance, v.property, o35h, o35o, v.classmethod_, v.typing_, o38, o39h, o39o, v.Callable_, v.IntEnum, v.IntFlag, v.PACKAGE_, o44)
     return p
 
 
@@ -5497,8 +5497,8 @@ def fbe_vr_PythonWords(r: fbe.Reader, p: int) -> PythonWords:
             v.Any_ = fbe.buffer.read_string(r, p, t[46], "Any")
             v.ClassVar_ = fbe.buffer.read_optional(r, p, t[47], t[48], "ClassVar", fbe_vsr_bool)
             v.Callable_ = FBE_M_Modifier[t[49]]
-            v.IntEnum_ = t[50]
-            v.IntFlag_ = FBE_M_side[t[51]]
+            v.IntEnum = t[50]
+            v.IntFlag = FBE_M_side[t[51]]
             v.PACKAGE_ = t[52]
             v.VERSION_ = fbe_vcr_v_import_Word(r, p, t[53], "VERSION")
         else:
@@ -10396,7 +10396,7 @@ def fbe_fw_PythonWords(w: bytearray, v: PythonWords) -> None:
     else:
         w.append(1)
         w += FBE_L2.pack(y16)
-    w += FBE_L29.pack(v.Callable_, v.IntEnum_, v.IntFlag_, v.PACKAGE_)
+    w += FBE_L29.pack(v.Callable_, v.IntEnum, v.IntFlag, v.PACKAGE_)
     fbe.buffer.write_plain_seq(w, "h", v.VERSION_)
 
 
@@ -10623,8 +10623,8 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
         v.Any_ = x77
         v.ClassVar_ = x78
         v.Callable_ = FBE_M_Modifier[t82[0]]
-        v.IntEnum_ = t82[1]
-        v.IntFlag_ = FBE_M_side[t82[2]]
+        v.IntEnum = t82[1]
+        v.IntFlag = FBE_M_side[t82[2]]
         v.PACKAGE_ = t82[3]
         v.VERSION_ = x83
     except fbe.DecodeError as e:
@@ -17433,7 +17433,7 @@ def fbe_vsr_import_Word(r: fbe.Reader, s: int, f: str) -> Word:
 FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Order, 1, 20, 12, 8, (("side_", 8, "i", 0), ("s", 12, ("e", "i", FBE_M_side), 0), ("range", 16, ("e", "i", FBE_M_range), 0),)),
     (CppWords, 2, 703, 619, 8, (("alignas", 8, ("e", "h", FBE_M_Word), 0), ("alignof", 10, "i", 0), ("and_", 14, "s", 0), ("and_eq", 18, ("o", "?"), 0), ("asm", 23, ("e", "Q", FBE_M_Modifier), 0), ("auto", 31, "d", 0), ("bitand", 39, ("e", "i", FBE_M_side), 0), ("bitor", 43, "q", 0), ("break_", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("case", 55, ("o", "s"), 0), ("catch", 60, "y", 0), ("char8_t", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("char16_t", 68, "m", 0), ("char32_t", 84, "u", 0), ("class_", 100, "Q", 0), ("compl", 108, "f", 0), ("concept", 112, "B", 0), ("const", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("consteval", 118, ("e", "h", FBE_M_Word), 0), ("constexpr", 120, "i", 0), ("constinit", 124, "s", 0), ("const_cast", 128, ("o", "?"), 0), ("continue_", 133, ("e", "Q", FBE_M_Modifier), 0), ("co_await", 141, "d", 0), ("co_return", 149, ("e", "i", FBE_M_side), 0), ("co_yield", 153, "q", 0), ("decltype", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("default", 165, ("o", "s"), 0), ("delete", 170, "y", 0), ("do", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("dynamic_cast", 178, "m", 0), ("else_", 194, "u", 0), ("explicit", 210, "Q", 0), ("export", 218, "f", 0), ("extern", 222, "B", 0), ("final", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("for_", 228, ("e", "h", FBE_M_Word), 0), ("friend", 230, "i", 0), ("goto", 234, "s", 0), ("if_", 238, ("o", "?"), 0), ("import_", 243, ("e", "Q", FBE_M_Modifier), 0), ("inline", 251, "d", 0), ("int_", 259, ("e", "i", FBE_M_side), 0), ("long", 263, "q", 0), ("module", 271, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("mutable", 275, ("o", "s"), 0), ("namespace", 280, "y", 0), ("new", 284, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("noexcept", 288, "m", 0), ("not_", 304, "u", 0), ("not_eq", 320, "Q", 0), ("nullptr", 328, "f", 0), ("operator", 332, "B", 0), ("or_", 333, ("o", ("e", "h", FBE_M_Word)), 0), ("or_eq", 338, ("e", "h", FBE_M_Word), 0), ("override", 340, "i", 0), ("private", 344, "s", 0), ("protected", 348, ("o", "?"), 0), ("public", 353, ("e", "Q", FBE_M_Modifier), 0), ("register", 361, "d", 0), ("reinterpret_cast", 369, ("e", "i", FBE_M_side), 0), ("requires", 373, "q", 0), ("return_", 381, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("short", 385, ("o", "s"), 0), ("signed", 390, "y", 0), ("sizeof", 394, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("static", 398, "m", 0), ("static_assert", 414, "u", 0), ("static_cast", 430, "Q", 0), ("switch", 438, "f", 0), ("template", 442, "B", 0), ("this", 443, ("o", ("e", "h", FBE_M_Word)), 0), ("thread_local", 448, ("e", "h", FBE_M_Word), 0), ("throw", 450, "i", 0), ("try_", 454, "s", 0), ("typedef", 458, ("o", "?"), 0), ("typeid", 463, ("e", "Q", FBE_M_Modifier), 0), ("typename", 471, "d", 0), ("union", 479, ("e", "i", FBE_M_side), 0), ("unsigned", 483, "q", 0), ("using", 491, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("virtual", 495, ("o", "s"), 0), ("void", 500, "y", 0), ("volatile", 504, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("wchar_t", 508, "m", 0), ("while_", 524, "u", 0), ("xor", 540, "Q", 0), ("xor_eq", 548, "f", 0), ("assert_", 552, "B", 0), ("errno", 553, ("o", ("e", "h", FBE_M_Word)), 0), ("EOF", 558, ("e", "h", FBE_M_Word), 0), ("NULL", 560, "i", 0), ("stdin", 564, "s", 0), ("stdout", 568, ("o", "?"), 0), ("stderr", 573, ("e", "Q", FBE_M_Modifier), 0), ("offsetof", 581, "d", 0), ("std", 589, ("e", "i", FBE_M_side), 0), ("FBE", 593, "q", 0), ("int8_t", 601, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("uint8_t", 605, ("o", "s"), 0), ("int16_t", 610, "y", 0), ("uint16_t", 614, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("int32_t", 618, "m", 0), ("uint32_t", 634, "u", 0), ("int64_t", 650, "Q", 0), ("uint64_t", 658, "f", 0), ("size_t", 662, "B", 0), ("ptrdiff_t", 663, ("o", ("e", "h", FBE_M_Word)), 0), ("nullptr_t", 668, ("e", "h", FBE_M_Word), 0), ("linux", 670, "i", 0), ("unix", 674, "s", 0), ("BUFSIZ", 678, ("o", "?"), 0), ("INT32_MAX", 683, ("e", "Q", FBE_M_Modifier), 0), ("CHAR_BIT", 691, "d", 0), ("EINVAL", 699, ("e", "i", FBE_M_side), 0),)),
-    (PythonWords, 3, 275, 239, 8, (("False_", 8, ("e", "h", FBE_M_Word), 0), ("None_", 10, "i", 0), ("True_", 14, "s", 0), ("as_", 18, ("o", "?"), 0), ("async_", 23, ("e", "Q", FBE_M_Modifier), 0), ("await_", 31, "d", 0), ("def_", 39, ("e", "i", FBE_M_side), 0), ("del_", 43, "q", 0), ("elif_", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("except_", 55, ("o", "s"), 0), ("finally_", 60, "y", 0), ("from_", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("global_", 68, "m", 0), ("in_", 84, "u", 0), ("is_", 100, "Q", 0), ("lambda_", 108, "f", 0), ("nonlocal_", 112, "B", 0), ("pass_", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("raise_", 118, ("e", "h", FBE_M_Word), 0), ("with_", 120, "i", 0), ("yield_", 124, "s", 0), ("_", 128, ("o", "?"), 0), ("match", 133, ("e", "Q", FBE_M_Modifier), 0), ("self_", 141, "d", 0), ("cls_", 149, ("e", "i", FBE_M_side), 0), ("print", 153, "q", 0), ("len", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("list_", 165, ("o", "s"), 0), ("dict_", 170, "y", 0), ("set", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("str_", 178, "m", 0), ("object_", 194, "u", 0), ("super", 210, "Q", 0), ("isinstance", 218, "f", 0), ("property", 222, "B", 0), ("staticmethod", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("classmethod_", 228, ("e", "h", FBE_M_Word), 0), ("typing_", 230, "i", 0), ("Any_", 234, "s", 0), ("ClassVar_", 238, ("o", "?"), 0), ("Callable_", 243, ("e", "Q", FBE_M_Modifier), 0), ("IntEnum_", 251, "d", 0), ("IntFlag_", 259, ("e", "i", FBE_M_side), 0), ("PACKAGE_", 263, "q", 0), ("VERSION_", 271, ("v", ("e", "h", FBE_M_Word), 2, 2), 0),)),
+    (PythonWords, 3, 275, 239, 8, (("False_", 8, ("e", "h", FBE_M_Word), 0), ("None_", 10, "i", 0), ("True_", 14, "s", 0), ("as_", 18, ("o", "?"), 0), ("async_", 23, ("e", "Q", FBE_M_Modifier), 0), ("await_", 31, "d", 0), ("def_", 39, ("e", "i", FBE_M_side), 0), ("del_", 43, "q", 0), ("elif_", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("except_", 55, ("o", "s"), 0), ("finally_", 60, "y", 0), ("from_", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("global_", 68, "m", 0), ("in_", 84, "u", 0), ("is_", 100, "Q", 0), ("lambda_", 108, "f", 0), ("nonlocal_", 112, "B", 0), ("pass_", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("raise_", 118, ("e", "h", FBE_M_Word), 0), ("with_", 120, "i", 0), ("yield_", 124, "s", 0), ("_", 128, ("o", "?"), 0), ("match", 133, ("e", "Q", FBE_M_Modifier), 0), ("self_", 141, "d", 0), ("cls_", 149, ("e", "i", FBE_M_side), 0), ("print", 153, "q", 0), ("len", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("list_", 165, ("o", "s"), 0), ("dict_", 170, "y", 0), ("set", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("str_", 178, "m", 0), ("object_", 194, "u", 0), ("super", 210, "Q", 0), ("isinstance", 218, "f", 0), ("property", 222, "B", 0), ("staticmethod", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("classmethod_", 228, ("e", "h", FBE_M_Word), 0), ("typing_", 230, "i", 0), ("Any_", 234, "s", 0), ("ClassVar_", 238, ("o", "?"), 0), ("Callable_", 243, ("e", "Q", FBE_M_Modifier), 0), ("IntEnum", 251, "d", 0), ("IntFlag", 259, ("e", "i", FBE_M_side), 0), ("PACKAGE_", 263, "q", 0), ("VERSION_", 271, ("v", ("e", "h", FBE_M_Word), 2, 2), 0),)),
     (GoWords, 4, 234, 202, 8, (("chan", 8, ("e", "h", FBE_M_Word), 0), ("defer", 10, "i", 0), ("fallthrough", 14, "s", 0), ("func", 18, ("o", "?"), 0), ("go", 23, ("e", "Q", FBE_M_Modifier), 0), ("interface", 31, "d", 0), ("map", 39, ("e", "i", FBE_M_side), 0), ("package", 43, "q", 0), ("range", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("select", 55, ("o", "s"), 0), ("type", 60, "y", 0), ("var", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("any", 68, "m", 0), ("error", 84, "u", 0), ("rune", 100, "Q", 0), ("uint", 108, "f", 0), ("nil", 112, "B", 0), ("iota", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("cap", 118, ("e", "h", FBE_M_Word), 0), ("make", 120, "i", 0), ("append", 124, "s", 0), ("copy", 128, ("o", "?"), 0), ("panic", 133, ("e", "Q", FBE_M_Modifier), 0), ("recover", 141, "d", 0), ("println", 149, ("e", "i", FBE_M_side), 0), ("complex", 153, "q", 0), ("real", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("imag", 165, ("o", "s"), 0), ("close", 170, "y", 0), ("min", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("max", 178, "m", 0), ("clear", 194, "u", 0), ("uintptr", 210, "Q", 0), ("float32", 218, "f", 0), ("float64", 222, "B", 0), ("complex64", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("complex128", 228, ("e", "h", FBE_M_Word), 0), ("comparable", 230, "i", 0),)),
     (JavaWords, 5, 210, 182, 8, (("abstract", 8, ("e", "h", FBE_M_Word), 0), ("boolean", 10, "i", 0), ("extends", 14, "s", 0), ("implements", 18, ("o", "?"), 0), ("instanceof", 23, ("e", "Q", FBE_M_Modifier), 0), ("native", 31, "d", 0), ("strictfp", 39, ("e", "i", FBE_M_side), 0), ("synchronized", 43, "q", 0), ("throws", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("transient", 55, ("o", "s"), 0), ("record", 60, "y", 0), ("sealed", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("permits", 68, "m", 0), ("when", 84, "u", 0), ("open", 100, "Q", 0), ("exports", 108, "f", 0), ("opens", 112, "B", 0), ("to", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("uses", 118, ("e", "h", FBE_M_Word), 0), ("provides", 120, "i", 0), ("transitive", 124, "s", 0), ("Object", 128, ("o", "?"), 0), ("String", 133, ("e", "Q", FBE_M_Modifier), 0), ("Integer", 141, "d", 0), ("Long", 149, ("e", "i", FBE_M_side), 0), ("Math", 153, "q", 0), ("System", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("Override", 165, ("o", "s"), 0), ("Class", 170, "y", 0), ("List", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("Map", 178, "m", 0), ("Set", 194, "u", 0),)),
     (KotlinWords, 6, 243, 207, 8, (("fun", 8, ("e", "h", FBE_M_Word), 0), ("typealias", 10, "i", 0), ("typeof", 14, "s", 0), ("val", 18, ("o", "?"), 0), ("by", 23, ("e", "Q", FBE_M_Modifier), 0), ("constructor", 31, "d", 0), ("delegate", 39, ("e", "i", FBE_M_side), 0), ("dynamic", 43, "q", 0), ("field", 51, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("file", 55, ("o", "s"), 0), ("get", 60, "y", 0), ("init", 64, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("param", 68, "m", 0), ("receiver", 84, "u", 0), ("setparam", 100, "Q", 0), ("value", 108, "f", 0), ("where", 112, "B", 0), ("actual", 113, ("o", ("e", "h", FBE_M_Word)), 0), ("annotation", 118, ("e", "h", FBE_M_Word), 0), ("companion", 120, "i", 0), ("crossinline", 124, "s", 0), ("data", 128, ("o", "?"), 0), ("expect", 133, ("e", "Q", FBE_M_Modifier), 0), ("external", 141, "d", 0), ("infix", 149, ("e", "i", FBE_M_side), 0), ("inner", 153, "q", 0), ("internal", 161, ("v", ("e", "h", FBE_M_Word), 2, 2), 0), ("lateinit", 165, ("o", "s"), 0), ("noinline", 170, "y", 0), ("out", 174, ("M", "s", "i", 8, 8, fbe.buffer.first), 0), ("reified", 178, "m", 0), ("suspend", 194, "u", 0), ("tailrec", 210, "Q", 0), ("vararg", 218, "f", 0), ("it", 222, "B", 0), ("Companion", 223, ("o", ("e", "h", FBE_M_Word)), 0), ("Unit", 228, ("e", "h", FBE_M_Word), 0), ("Nothing", 230, "i", 0), ("Int", 234, "s", 0), ("Array", 238, ("o", "?"), 0),)),
