@@ -204,64 +204,128 @@ def fails(w: CodeWriter, unwind: list[str]) -> None:
     leave(w, "r.Failed()", unwind)
 
 
-def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, dst: str, field: str,
+# ---------------------------------------------------------------- reading and verifying
+
+def verify_name(c: Context, t: ir.StructRef, final: bool) -> str:
+    """The generated verify function of a struct (qualified by its Go package when imported)."""
+    return c.qualify(t.name, c.ident.function("FBEVerifyFinal" if final else "FBEVerify", t.name))
+
+
+def kept(c: Context, t: ir.Type) -> bool:
+    """Whether verify must build the value to check it: a set or map refuses a key twice, which
+    takes the keys (such fields are read into a local, as deserialize reads them)."""
+    if isinstance(t, ir.Sequence):
+        return repeated_call(c, t, "") is not None or kept(c, t.element)
+    if isinstance(t, ir.Mapping):
+        return c.comparable(t.key) or repeated_call(c, t, "") is not None or kept(c, t.key) or kept(c, t.value)
+    if isinstance(t, (ir.Optional_, ir.Array)):
+        return kept(c, t.element)
+    return False
+
+
+def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, dst: str | None, field: str,
                names: Locals, unwind: list[str]) -> None:
     """Read a value into the lvalue dst, reusing what dst holds (an optional's pointer, a slice's
     array, a map): the versioned model's slot `at` = (base, slot), its absolute position and what
-    its offsets count from, or the final model's value at the Reader's cursor (`at` None)."""
+    its offsets count from, or the final model's value at the Reader's cursor (`at` None).
+    With dst None, verify the value: the same Reader calls in the same order, without the value
+    (docs/limits.md 4: verify accepts exactly what deserialize reads), the checks only (the Reader's
+    Skip<Kind>); a value verify must build to check it (kept) is read into a local."""
     quoted = f'"{field}"'
+    if dst is None and kept(c, t):
+        dst = names("t")
+        w.line(f"var {dst} {c.type(t)}")
+    elif dst is None and at is not None and ir.reads_unchecked(t):
+        return
+    into, skip = ("", "Skip") if dst is None else (f"{dst} = ", "")
 
     def paid(e: ir.Type, where: tuple[str, str] | None, unwind_: list[str]) -> None:
         paid_first(w, c, [e], unwind_,
                    lambda s, _: f"{verify_name(c, s, where is None)}(r{where and ', ' + ', '.join(where) or ''})")
 
     if ir.is_text(t):
-        args = ("" if t.name == "string" else f"{dst}, ") + (quoted if at is None else f"{at[0]}, {at[1]}, {quoted}")
-        w.line(f"{dst} = r.{'' if at else 'Final'}{SLOT[t.name]}({args})")
+        old = f"{dst}, " if t.name == "bytes" and dst is not None else ""
+        args = quoted if at is None else f"{at[0]}, {at[1]}, {quoted}"
+        w.line(f"{into}r.{'' if at else 'Final'}{skip}{SLOT[t.name]}({old}{args})")
     elif isinstance(t, (ir.Primitive, ir.EnumRef)):
-        def value(pos: str) -> str:
-            if isinstance(t, ir.EnumRef):
-                return f"{c.type(t)}(r.{SLOT[t.wire]}({pos}))"
-            return f"r.Decimal({pos}, {quoted})" if t.name == "decimal" else f"r.{SLOT[t.name]}({pos})"
+        decimal = ir.is_decimal(t)
 
-        if at is None:
+        def value(pos: str) -> str:
+            if decimal:     # the reader checks a decimal's flags (docs/format.md 2.4)
+                return f"r.{skip}Decimal({pos}, {quoted})"
+            get = f"r.{SLOT[ir.wire_name(t)]}({pos})"
+            return get if isinstance(t, ir.Primitive) else f"{c.type(t)}({get})"
+
+        if at is not None:
+            w.line(into + value(at[1] if decimal else arg1(at[1])))
+        elif dst is None and not decimal:
+            w.line(f"r.Fixed({t.size}, {quoted})")
+        else:
             p = names("p")
             with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
-                w.line(f"{dst} = {value(p)}")
-        else:       # the reader checks a decimal's flags (docs/format.md 2.4)
-            w.line(f"{dst} = {value(at[1] if isinstance(t, ir.Primitive) and t.name == 'decimal' else arg1(at[1]))}")
+                w.line(into + value(p))
     elif isinstance(t, ir.StructRef):
-        w.line(f"{dst}.FBEReadFinal(r)" if at is None else f"{dst}.FBERead(r, {at[0]}, {at[1]})")
+        args = "" if at is None else f", {at[0]}, {at[1]}"
+        if dst is None:
+            w.line(f"{verify_name(c, t, at is None)}(r{args})")
+        else:
+            w.line(f"{dst}.FBEReadFinal(r)" if at is None else f"{dst}.FBERead(r{args})")
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
-        if at is None:
-            opening, where = f"if r.FinalHas({quoted}) {{", None
-        else:
+        has = f"r.FinalHas({quoted})" if at is None else f"r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted})"
+        if dst is None and at is not None and ir.reads_unchecked(t.element):
+            w.line(has)
+            return
+        inner = dst if dst is None or isinstance(t.element, ir.StructRef) else f"*{dst}"
+        where = None
+        if at is not None:
             s, ok = names("s"), names("ok")
-            opening = f"if {s}, {ok} := r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted}); {ok} {{"
-            where = (s, s)
-        with w.block(opening, "} else {"):
-            paid(t.element, where, unwind)
-            w.line(f"{dst} = {c.rt('Reuse')}({dst})")
-            read_value(w, c, t.element, where, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
-                       unwind)
-        with w.block("", "}"):
-            w.line(f"{dst} = nil")
+            has, where = f"{s}, {ok} := {has}; {ok}", (s, s)
+        with w.block(f"if {has} {{", "}" if dst is None else "} else {"):
+            if dst is not None:     # verify makes nothing, so pays for nothing
+                paid(t.element, where, unwind)
+                w.line(f"{dst} = {c.rt('Reuse')}({dst})")
+            read_value(w, c, t.element, where, inner, field, names, unwind)
+        if dst is not None:
+            with w.block("", "}"):
+                w.line(f"{dst} = nil")
     elif isinstance(t, ir.Array):
         i = names("i")
-        with w.block(f"for {i} := range {dst} {{", "}"):
-            where = at and (at[0], f"{at[1]}+{i}*{t.element.size}")
-            read_value(w, c, t.element, where, f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind])
+        where = at and (at[0], f"{at[1]}+{i}*{t.element.size}")
+        for_range(w, i, dst or str(t.length), lambda body: read_value(
+            body, c, t.element, where, dst and f"{dst}[{i}]", field, names, [f"r.UnwindIndex({i})", *unwind]))
     else:
         assert isinstance(t, (ir.Sequence, ir.Mapping)), t
         item = t.item_min_size if at is None else t.item_size
+        count = (f"r.FinalCount({item}, {t.item_cost}, {quoted})" if at is None
+                 else f"r.Vector({at[0]}, {at[1]}, {item}, {t.item_cost}, {quoted})")
+        # verify of items whose readers check nothing: the count's check covers them (a final map's items
+        # are sized one by one)
+        unchecked = dst is None and (ir.reads_unchecked(t.element) if isinstance(t, ir.Sequence)
+                                     else ir.reads_unchecked(t.key) and ir.reads_unchecked(t.value))
+        if unchecked and at is not None:
+            w.line(count)
+            return
         e = "" if at is None else names("e")
         n, i = names("n"), names("i")
-        w.line(f"{n} := r.FinalCount({item}, {t.item_cost}, {quoted})" if at is None else
-               f"{e}, {n} := r.Vector({at[0]}, {at[1]}, {item}, {t.item_cost}, {quoted})")
+        w.line(f"{n} := {count}" if at is None else f"{e}, {n} := {count}")
+        if unchecked and isinstance(t, ir.Sequence):
+            # FinalCount bounded n by the bytes left, so the run of fixed-size elements is there.
+            w.line(f"r.Fixed({n}*{t.element.size}, {quoted})")
+            return
         inner_unwind = [f"r.UnwindIndex({i})", *unwind]
         key_at = f"{e}+{i}*{item}"       # the versioned slot of an element, or of an entry's key
         key_slot = at and (at[0], key_at)
+        value_slot = (at and (at[0], f"{key_at}+{t.key.size}")) if isinstance(t, ir.Mapping) else None
+        if dst is None:
+            parts = ([(t.element, key_slot)] if isinstance(t, ir.Sequence)
+                     else [(t.key, key_slot), (t.value, value_slot)])
+
+            def checked(body: CodeWriter) -> None:
+                for part, where in parts:
+                    read_value(body, c, part, where, None, field, names, inner_unwind)
+            for_range(w, i, n, checked)
+            return
         if isinstance(t, ir.Sequence):
             # scalars sized at once (n is bounded by the bytes left), structs grown one by one as they are
             # read (fbe.Grow): a Go struct can be much larger than its slot, and a bad one stops the read
@@ -273,7 +337,6 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
                     w.line(f"{dst} = {c.rt('Grow')}({dst})")
                 read_value(w, c, t.element, key_slot, f"{dst}[{i}]", field, names, inner_unwind)
         else:
-            value_slot = at and (at[0], f"{key_at}+{t.key.size}")
             # a value whose default is large is made once the budget pays for it, after its key
             late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
             if c.comparable(t.key):
@@ -316,100 +379,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
         repeated(w, c, t, dst, "_", f'r.DuplicateKey("{field}", {"r.Pos" if at is None else f"{e}-4"})')
 
 
-# ---------------------------------------------------------------- final
-
-# ---------------------------------------------------------------- verify
-
-def verify_name(c: Context, t: ir.StructRef, final: bool) -> str:
-    """The generated verify function of a struct (qualified by its Go package when imported)."""
-    return c.qualify(t.name, c.ident.function("FBEVerifyFinal" if final else "FBEVerify", t.name))
-
-
-def kept(c: Context, t: ir.Type) -> bool:
-    """Whether verify must build the value to check it: a set or map refuses a key twice, which
-    takes the keys (such fields are read into a local, as deserialize reads them)."""
-    if isinstance(t, ir.Sequence):
-        return repeated_call(c, t, "") is not None or kept(c, t.element)
-    if isinstance(t, ir.Mapping):
-        return c.comparable(t.key) or repeated_call(c, t, "") is not None or kept(c, t.key) or kept(c, t.value)
-    if isinstance(t, (ir.Optional_, ir.Array)):
-        return kept(c, t.element)
-    return False
-
-
-def verify_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None, field: str, names: Locals,
-                 unwind: list[str]) -> None:
-    """Check a value as read_value reads it: the same Reader calls in the same order, without the
-    value (docs/limits.md 4: verify accepts exactly what deserialize reads); at its versioned slot
-    `at` = (base, slot), or at the Reader's cursor (`at` None, the final model)."""
-    quoted = f'"{field}"'
-
-    if kept(c, t):
-        tmp = names("t")
-        w.line(f"var {tmp} {c.type(t)}")
-        read_value(w, c, t, at, tmp, field, names, unwind)
-    elif at is not None and ir.reads_unchecked(t):
-        return
-    elif ir.is_decimal(t):
-        if at is not None:
-            w.line(f"r.SkipDecimal({at[1]}, {quoted})")
-            return
-        p = names("p")
-        with w.block(f"if {p} := r.Fixed({t.size}, {quoted}); {p} >= 0 {{", "}"):
-            w.line(f"r.SkipDecimal({p}, {quoted})")
-    elif ir.is_text(t):
-        w.line(f"r.FinalSkip{SLOT[t.name]}({quoted})" if at is None else
-               f"r.Skip{SLOT[t.name]}({at[0]}, {at[1]}, {quoted})")
-    elif isinstance(t, (ir.Primitive, ir.EnumRef)):
-        w.line(f"r.Fixed({t.size}, {quoted})")      # the final model's (a versioned slot is unchecked)
-    elif isinstance(t, ir.StructRef):
-        w.line(f"{verify_name(c, t, True)}(r)" if at is None else f"{verify_name(c, t, False)}(r, {at[0]}, {at[1]})")
-        fails(w, unwind)
-    elif isinstance(t, ir.Optional_):
-        if at is None:
-            with w.block(f"if r.FinalHas({quoted}) {{", "}"):
-                verify_value(w, c, t.element, None, field, names, unwind)
-            return
-        if ir.reads_unchecked(t.element):
-            w.line(f"r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted})")
-            return
-        s, ok = names("s"), names("ok")
-        with w.block(f"if {s}, {ok} := r.Optional({at[0]}, {at[1]}, {t.element.size}, {quoted}); {ok} {{", "}"):
-            verify_value(w, c, t.element, (s, s), field, names, unwind)
-    elif isinstance(t, ir.Array):
-        i = names("i")
-        where = at and (at[0], f"{at[1]}+{i}*{t.element.size}")
-        verify_loop(w, i, str(t.length), lambda body: verify_value(body, c, t.element, where, field, names,
-                                                         [f"r.UnwindIndex({i})", *unwind]))
-    else:
-        assert isinstance(t, (ir.Sequence, ir.Mapping))   # an enum's slot checks nothing (is_fixed above)
-        unchecked = ir.reads_unchecked(t.element) if isinstance(t, ir.Sequence) else \
-            ir.reads_unchecked(t.key) and ir.reads_unchecked(t.value)
-        if at is None:
-            e, n, i = "", names("n"), names("i")
-            w.line(f"{n} := r.FinalCount({t.item_min_size}, {t.item_cost}, {quoted})")
-            if isinstance(t, ir.Sequence) and unchecked:
-                # FinalCount bounded n by the bytes left, so the run of fixed-size elements is there.
-                w.line(f"r.Fixed({n}*{t.element.size}, {quoted})")
-                return
-        else:
-            call = f"r.Vector({at[0]}, {at[1]}, {t.item_size}, {t.item_cost}, {quoted})"
-            if unchecked:
-                w.line(call)
-                return
-            e, n, i = names("e"), names("n"), names("i")
-            w.line(f"{e}, {n} := {call}")
-        slot = f"{e}+{i}*{t.item_size}"      # an element's, or an entry's key's (its value's after it)
-        parts = ([(t.element, slot)] if isinstance(t, ir.Sequence)
-                 else [(t.key, slot), (t.value, f"{slot}+{t.key.size}")])
-
-        def item(body: CodeWriter) -> None:
-            for part, pos in parts:
-                verify_value(body, c, part, at and (at[0], pos), field, names, [f"r.UnwindIndex({i})", *unwind])
-        verify_loop(w, i, n, item)
-
-
-def verify_loop(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None]) -> None:
+def for_range(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None]) -> None:
     """`for i := range n` around the lines body writes (`for range n` when they do not use i: a final
     model's items whose checks name no index; a versioned item's slot always does)."""
     inner = CodeWriter(Options(tabs=True))
@@ -417,6 +387,7 @@ def verify_loop(w: CodeWriter, i: str, n: str, body: Callable[[CodeWriter], None
     text = inner.text().strip("\n")
     with w.block(f"for {i} := range {n} {{" if i in _words(text) else f"for range {n} {{", "}"):
         w.lines(text)
+
 
 
 def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list[ir.Field]) -> None:
@@ -554,7 +525,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     write_body_reader(w, c, s, [f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as",
                                 "// FBERead reads it, without building the value."],
                       f"func {fbe_verify}(r *{c.rt('Reader')}, base, slot int) {{",
-                      lambda body, f: verify_value(body, c, f.type, ("b", f"b+{f.offset}"), f.name, names,
+                      lambda body, f: read_value(body, c, f.type, ("b", f"b+{f.offset}"), None, f.name, names,
                                                    [f'r.Unwind("{f.name}")']),
                       False, lambda f: ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost))
 
@@ -582,7 +553,7 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
         entered(w, f"!r.Enter({s.decode_cost})", "r.Leave()")
         for step in plan.final_steps:
             if isinstance(step, FieldPlan):
-                verify_value(w, c, step.type, None, step.name, names, [f'r.Unwind("{step.name}")'])
+                read_value(w, c, step.type, None, None, step.name, names, [f'r.Unwind("{step.name}")'])
             else:
                 w.line(f'r.SkipRun({step.size}, "{step.description}")')
     write_roots(w, c, s, name, True, fbe_verify_final)
