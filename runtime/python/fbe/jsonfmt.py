@@ -869,3 +869,111 @@ def key_float(key: str, field: str) -> float:
 def key_float32(key: str, field: str) -> float:
     """A float key: :func:`key_float` rounded to binary32."""
     return to_float32(key_float(key, field))
+
+
+# ---------------------------------------------------------------- a struct's JSON reader
+
+def json_reader(cls: Any) -> Callable[[Any, str, Budget], Any]:
+    """The reader of a generated struct class from parsed JSON (docs/format.md 8: missing members keep
+    their defaults, the constructor's), compiled from the class's ``fbe_spec`` (fbe.source) as the
+    generated ``fbe_jr_<Name>`` it replaced: ``f(o, f, b)`` reads the object ``o`` of the member ``f``
+    (the root: the struct's name) within the budget ``b``. Entering a value charges its decode cost
+    and the default structs of its omitted members (docs/limits.md 3); an error names the member path
+    (:func:`unwind`)."""
+    codec = cls.fbe_codec
+    source = Source()
+    name = repr(codec.qualified)
+    charges, args = [str(codec.json_cost)], []
+    for (field, _, spec), default in zip(cls.fbe_spec, cls.__init__.__defaults__ or ()):
+        spec = spec[1] if spec[0] == "hidden" else spec
+        member = f"{field!r} in m"
+        if _default_cost(spec):
+            charges.append(f"(0 if {member} else {_default_cost(spec)})")
+        args.append(f"{_read(spec, f'm[{field!r}]', repr(field), source, 0)} if {member} else {source.name(default)}")
+    head = [f"m = {source.name(get_object)}(o, f)", f"{source.name(enter)}(b, {' + '.join(charges)}, {name})"]
+    if not args:
+        return source.statements("o, f, b", [*head, "b.depth -= 1", f"return {source.name(cls)}()"])
+    return source.statements("o, f, b", [
+        *head,
+        "try:",
+        f"    v = {source.name(cls)}({', '.join(args)})",
+        f"except {source.name(DecodeError)} as e:",
+        f"    raise {source.name(unwind)}(e, {name}, o) from None",
+        "b.depth -= 1",
+        "return v",
+    ])
+
+
+JSON_READERS: PerClass[Callable[[Any, str, Budget], Any]] = PerClass(json_reader)
+"""Each generated struct class's JSON reader, made when it is first read."""
+
+
+def _default_cost(spec: tuple[Any, ...]) -> int:
+    """What the default value of a type spec costs a reader (the IR's default_cost): the default structs
+    it holds (a struct spec's third item), those of an array's every element."""
+    if spec[0] == "struct":
+        return spec[2]  # type: ignore[no-any-return]
+    if spec[0] == "array":
+        return spec[2] * _default_cost(spec[1])  # type: ignore[no-any-return]
+    return 0
+
+
+def _read(spec: tuple[Any, ...], x: str, f: str, source: Source, depth: int) -> str:
+    """The source of an expression reading ``x`` (parsed JSON) as a value of a type spec; ``f`` is the
+    member's name (a literal) its errors name; depth numbers an item's local. A collection's spec ends
+    with what each of its items costs (its length: an array's, whose items are part of its struct's cost)."""
+    kind = spec[0]
+    if kind == "struct":
+        return f"{JSON_READERS.named(source, spec[1])}({x}, {f}, b)"
+    if kind == "optional":
+        return f"(None if {x} is None else {_read(spec[1], x, f, source, depth)})"
+    if kind not in ("array", "vector", "list", "set", "map", "hash"):
+        return _read_scalar(spec, x, f, source, False)
+    if kind == "array":
+        items = f"{source.name(get_array)}({x}, {spec[2]}, {f})"
+    elif kind in ("map", "hash") and spec[1][0] == "struct":  # an array of [key, value] pairs
+        items = f"{source.name(charged)}({source.name(get_pairs)}({x}, {f}), b, {spec[3]}, {f})"
+    elif kind in ("map", "hash"):
+        items = f"{source.name(charged)}({source.name(get_object)}({x}, {f}), b, {spec[3]}, {f}).items()"
+    else:
+        items = f"{source.name(charged)}({source.name(get_list)}({x}, {f}), b, {spec[2]}, {f})"
+    k, e = f"k{depth}", f"e{depth}"
+    if kind in ("map", "hash"):
+        if spec[1][0] == "struct":
+            key = _read(spec[1], k, f, source, depth + 1)
+        else:
+            key = _read_scalar(spec[1], k, f, source, True)
+        entries = f"{{{key}: {_read(spec[2], e, f, source, depth + 1)} for {k}, {e} in {items}}}"
+        return f"{source.name(distinct)}({entries}, {x}, {f})"
+    element = _read(spec[1], e, f, source, depth + 1)
+    if kind == "set":
+        return f"{source.name(distinct_set)}({{{element} for {e} in {items}}}, {x}, {f})"
+    return f"[{element} for {e} in {items}]"
+
+
+_READ: dict[str, tuple[Callable[..., Any], Callable[..., Any]]] = {
+    "bool": (get_bool, key_bool), "float": (get_float32, key_float32), "double": (get_float, key_float),
+    "decimal": (get_decimal, get_decimal), "uuid": (get_uuid, get_uuid), "char": (get_char, key_char),
+}
+"""The function reading a value and a map key of each leaf of a type spec that :func:`_read_scalar`
+does not write out, by its name (a char's, a float's: float or double) or its kind."""
+
+
+def _read_scalar(spec: tuple[Any, ...], x: str, f: str, source: Source, key: bool) -> str:
+    """The source of an expression reading a primitive or an enum from a JSON value ``x``, or (key)
+    from a member name (docs/format.md 8.1): an integer, an enum's or flags' value within its range, as
+    the class of its spec; flags of a signed type (those with a sort key, spec[5]) as the signed
+    number, held as its bits."""
+    kind, name = spec[0], spec[1] if len(spec) > 1 else ""
+    if kind == "string":
+        text = x if key else f"{source.name(get_str)}({x}, {f})"
+        return f"{source.name(charged_str)}({text}, b, {f})"
+    if kind == "bytes":
+        return f"{source.name(charged_bytes)}({source.name(get_bytes)}({x}, {f}), b, {f})"
+    if kind != "int" or name == "char":
+        return f"{source.name(_READ[name or kind][key])}({x}, {f})"
+    lo, hi, mask = spec[2], spec[3], ""
+    if len(spec) > 5:  # its range 0..mask (the bits), read from the signed type's
+        lo, hi, mask = -(hi + 1) // 2, hi // 2, f" & {hi}"
+    number = f"{source.name(key_int if key else get_int)}({x}, {lo}, {hi}, {f}){mask}"
+    return f"{source.name(spec[4])}({number})" if len(spec) > 4 else number

@@ -2,7 +2,7 @@
 of each field), as ``dataclasses`` makes a class's methods: the source of one straight-line function
 per class, compiled when the class first needs it, which runs as fast as the same function written
 out in the generated module would (the text form, fbe.text; the writers' depth check,
-fbe.struct.depth_walk; the JSON writer, fbe.jsonfmt.json_writer).
+fbe.struct.depth_walk; the JSON writer and reader, fbe.jsonfmt.json_writer and json_reader).
 """
 
 from __future__ import annotations
@@ -27,7 +27,12 @@ class Source:
 
     def function(self, parameters: str, expr: str) -> Callable[..., Any]:
         """``def f(<parameters>): return <expr>``, compiled."""
-        exec(f"def f({parameters}):\n    return {expr}\n", self.names)  # noqa: S102 (our own source)
+        return self.statements(parameters, [f"return {expr}"])
+
+    def statements(self, parameters: str, lines: list[str]) -> Callable[..., Any]:
+        """``def f(<parameters>):`` with the body ``lines`` (indented as they are below the def), compiled."""
+        body = "".join(f"    {line}\n" for line in lines)
+        exec(f"def f({parameters}):\n{body}", self.names)  # noqa: S102 (our own source)
         return self.names["f"]  # type: ignore[no-any-return]
 
 

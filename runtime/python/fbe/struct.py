@@ -44,34 +44,37 @@ class Codec(Generic[T]):
     first. Its class's shortcuts (``to_fbe``, ``from_json``...), its model classes and the protocol
     classes run them; the generated module gives each class its codec at its end (:func:`bind`).
 
-    ``struct`` is the generated class, ``name`` the schema's name of the struct (its text form and a
-    JSON error's path start with it), ``type_id`` its type id; ``json`` its generated JSON reader (the
-    writer is compiled from the class's spec: fbe.jsonfmt.json_writer); ``depth`` (for a struct that can nest
-    without a bound) has a writer check a value's nesting before it takes it (docs/limits.md 1:
-    :func:`depth_walk`).
+    ``struct`` is the generated class, ``qualified`` the schema's name of the struct with its package
+    (a JSON error's path starts with it) and ``name`` without (its text form and a JSON root's errors
+    name it), ``type_id`` its type id; ``json_cost`` (generated with JSON) what reading one value from
+    JSON charges (its decode cost, docs/limits.md 3: the JSON reader and writer are compiled from the
+    class's spec, fbe.jsonfmt.json_reader and json_writer); ``depth`` (for a struct that can nest without
+    a bound) has a writer check a value's nesting before it takes it (docs/limits.md 1: :func:`depth_walk`).
     """
 
-    __slots__ = ("core", "depth", "final", "index", "json", "name", "struct", "type_id", "versioned")
+    __slots__ = ("core", "depth", "final", "index", "json_cost", "name", "qualified", "struct", "type_id",
+                 "versioned")
 
     def __init__(
         self,
         struct: type[Struct],
-        name: str,
+        qualified: str,
         core: Core | None,
         index: int,
         versioned: tuple[VersionedWrite[T], VersionedRead[T]],
         final: tuple[FinalWrite[T], FinalRead[T]] | None = None,
-        json: Callable[[Any, str, Budget], T] | None = None,
+        json_cost: int | None = None,
         depth: bool = False,
     ) -> None:
         self.struct = struct
-        self.name = name
+        self.qualified = qualified
+        self.name = qualified.rpartition(".")[2]
         self.type_id = struct.fbe_type
         self.core = core
         self.index = index
         self.versioned = versioned
         self.final = final
-        self.json = json
+        self.json_cost = json_cost
         self.depth = depth
 
     def writable(self, value: T) -> T:
@@ -205,18 +208,18 @@ class Struct:
 
 def bind(
     cls: type[Struct],
-    name: str,
+    qualified: str,
     core: Core | None,
     index: int,
     versioned: tuple[VersionedWrite[Any], VersionedRead[Any]],
     final: tuple[FinalWrite[Any], FinalRead[Any]] | None = None,
-    json: Callable[[Any, str, Budget], Any] | None = None,
+    json_cost: int | None = None,
     depth: bool = False,
     keys: tuple[str, ...] = (),
 ) -> None:
     """Give a generated struct class (generated at the end of its module) its ``fbe_codec``
     (:class:`Codec`, the arguments are its) and its shortcuts: ``to_fbe``/``from_fbe``, with
-    ``final`` ``to_final``/``from_final``, with ``json`` ``to_json``/``from_json``; with ``keys``
+    ``final`` ``to_final``/``from_final``, with ``json_cost`` ``to_json``/``from_json``; with ``keys``
     (the attributes of its ``[key]`` fields, a base's first) ``fbe_key`` and ``fbe_order``
     (:func:`_keys`).
 
@@ -224,9 +227,10 @@ def bind(
     class's codec. One method of fbe.Struct would look the codec up on every call, a class
     attribute Python 3.11 does not cache, which made the native core's calls ~30 ns (7 %) slower.
     """
-    c = Codec(cls, name, core, index, versioned, final, json, depth)
+    c = Codec(cls, qualified, core, index, versioned, final, json_cost, depth)
     cls.fbe_codec = c
-    shortcuts = [*_binary(c, False), *(_binary(c, True) if final else ()), *(_json(c) if json else ())]
+    json = () if json_cost is None else _json(c)
+    shortcuts = [*_binary(c, False), *(_binary(c, True) if final else ()), *json]
     for method in shortcuts:  # (a classmethod has no __name__ of its own before Python 3.10)
         setattr(cls, getattr(method, "__func__", method).__name__, method)
     if keys:
@@ -281,15 +285,15 @@ def _binary(c: Codec[Any], final: bool) -> tuple[Callable[..., Any], classmethod
 
 
 def _json(c: Codec[Any]) -> tuple[Callable[..., Any], classmethod[Any, Any, Any]]:
-    """``to_json`` and ``from_json`` of a class."""
-    read = c.json
-    assert read is not None
+    """``to_json`` and ``from_json`` of a class (the writer and the reader compiled when first asked
+    for: fbe.jsonfmt.json_writer, json_reader)."""
     write: Callable[[Any], str] | None = None
+    read: Callable[[Any, str, Budget], Any] | None = None
 
     def to_json(self: Struct) -> str:
         """Compact JSON exactly as the original writes it (docs/format.md section 8)."""
         nonlocal write
-        if write is None:  # compiled when first asked for (fbe.jsonfmt.json_writer)
+        if write is None:
             write = jsonfmt.JSON_WRITERS(c.struct)
         try:
             return write(c.writable(self))
@@ -298,6 +302,9 @@ def _json(c: Codec[Any]) -> tuple[Callable[..., Any], classmethod[Any, Any, Any]
 
     def from_json(cls: type[Struct], text: str | bytes, limits: Limits | None = None) -> Any:
         """Parse JSON (missing members keep their defaults); raises fbe.DecodeError (docs/limits.md)."""
+        nonlocal read
+        if read is None:
+            read = jsonfmt.JSON_READERS(c.struct)
         return read(jsonfmt.parse(text), c.name, jsonfmt.budget(text, limits))
 
     return to_json, classmethod(from_json)

@@ -5,7 +5,7 @@ the standard library and the modules of imported packages (as siblings).
 Every package of the IR (the input and what it imports) is generated, so the
 output folder is self-contained. The generator reads the IR only.
 
-Each part of a module (enums, classes, text functions, the models, JSON, the
+Each part of a module (enums, classes and their type specs, the models, the
 protocol classes, the shared helpers) is written with a CodeWriter from
 ``ctx.writer()`` (indented as ``-n``/``-t`` say) and handed back as lines; the
 module is those lines in order, its import block made from what the parts
@@ -23,7 +23,6 @@ from fbec.targets.base import GeneratedFile, Options, generated_header
 
 from .checks import spec_lines
 from .context import Context
-from .jsonconv import json_functions
 from .models import Models
 from .names import module_name
 from .native import core_table
@@ -52,7 +51,6 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
         classes += [""]
     vcode = each(models.versioned_functions, partial(ctx.model_class, final=False))
     fcode = each(models.final_functions, partial(ctx.model_class, final=True)) if options.final else []
-    jcode = each(partial(json_functions, ctx)) if options.json else []
     pcode: list[str] = protocol_code(ctx) if options.proto else []
 
     helpers = [line for name in ctx.helper_order for line in [*ctx.helpers[name], "", ""]]
@@ -79,7 +77,7 @@ def generate_package(schema: ir.Schema, pkg: ir.Package, options: Options) -> Ge
     head += ["", f'PACKAGE = "{pkg.name}"', f"VERSION = ({v.major}, {v.minor})",
              f'FINGERPRINT = "{ctx.plan.fingerprint(pkg.name)}"', "", ""]
 
-    body = head + enums + consts + classes + vcode + fcode + jcode + pcode + helpers + core_table(ctx)
+    body = head + enums + consts + classes + vcode + fcode + pcode + helpers + core_table(ctx)
     body += ["", ""] + ctx.codec_lines()
     # at most two blank lines in a row (PEP 8 between top-level definitions), none at the end
     ctx.file.text = re.sub(r"\n{4,}", "\n\n\n", "\n".join(body)).rstrip("\n") + "\n"

@@ -17,8 +17,15 @@ from .context import Context, order_key
 
 
 def _spec(ctx: Context, t: ir.Type) -> str:
-    """The type spec of fbe.struct.explain for a value of type t (a tuple expression)."""
-    return nested_spec(t, lambda t: _leaf_spec(ctx, t), lambda kind, parts: f'("{kind}", {", ".join(parts)})')
+    """The type spec of fbe.struct.explain for a value of type t (a tuple expression); a vector's, list's,
+    set's, map's or hash's ends with what a reader charges for each item (the JSON reader's)."""
+
+    def node(kind: str, parts: list[str]) -> str:
+        if isinstance(t, (ir.Sequence, ir.Mapping)) and kind == t.kind:  # (a collection is a field's type)
+            parts = [*parts, str(t.item_cost)]
+        return f'("{kind}", {", ".join(parts)})'
+
+    return nested_spec(t, lambda t: _leaf_spec(ctx, t), node)
 
 
 def _leaf_spec(ctx: Context, t: ir.Type) -> str:
@@ -33,8 +40,8 @@ def _leaf_spec(ctx: Context, t: ir.Type) -> str:
             lo, hi = 0, t.mask     # flags are written as unsigned bit sets
         order = f", {order_key(t)}" if order_key(t) else ""
         return f'("int", "{t.name.rpartition(".")[2]} ({t.wire})", {lo}, {hi}, {ctx.ref(t.name)}{order})'
-    assert isinstance(t, ir.StructRef)
-    return f'("struct", {ctx.ref(t.name)})'
+    assert isinstance(t, ir.StructRef)   # and what its default value costs a reader (docs/limits.md 3)
+    return f'("struct", {ctx.ref(t.name)}, {t.default_cost})'
 
 
 def spec_lines(ctx: Context, s: ir.Struct) -> list[str]:

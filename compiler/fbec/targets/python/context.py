@@ -393,12 +393,12 @@ class Context(DefaultLiterals):
         code = self.writer()
         code.line("# each class's generated functions and its native core entry, which its to_fbe, from_fbe... run")
         for index, s in enumerate(self.package.structs):
-            args = [self.ident.type(s.qualified), f'"{s.name}"', "FBE_CORE", str(index),
+            args = [self.ident.type(s.qualified), f'"{s.qualified}"', "FBE_CORE", str(index),
                     f"(fbe_vw_{s.name}, fbe_vr_{s.name})"]
             if self.options.final:
                 args.append(f"final=(fbe_fw_{s.name}, fbe_fr_{s.name})")
             if self.options.json:
-                args.append(f"json=fbe_jr_{s.name}")
+                args.append(f"json_cost={s.decode_cost}")
             if not self.plan.struct(s.qualified).bounded:
                 args.append("depth=True")
             if s.key_fields:   # fbe_key and fbe_order, which equality, hashing and ordering compare

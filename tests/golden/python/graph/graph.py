@@ -108,7 +108,7 @@ Node.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("name", "name", ("string",)),
     ("value", "value", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("out_edges", "out_edges", ("vector", ("int", "int32", -2147483648, 2147483647))),
+    ("out_edges", "out_edges", ("vector", ("int", "int32", -2147483648, 2147483647), 4)),
 )
 
 Edge.fbe_spec = (
@@ -118,8 +118,8 @@ Edge.fbe_spec = (
 )
 
 Graph.fbe_spec = (
-    ("nodes", "nodes", ("vector", ("struct", Node))),
-    ("edges", "edges", ("vector", ("struct", Edge))),
+    ("nodes", "nodes", ("vector", ("struct", Node, 20), 0)),
+    ("edges", "edges", ("vector", ("struct", Edge, 12), 0)),
 )
 
 
@@ -359,54 +359,6 @@ class GraphFinalModel(fbe.FinalModel[Graph]):
     fbe_struct = Graph
 
 
-def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
-    """A Node from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 20, "graph.Node")
-    try:
-        v = Node(
-            fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["name"], "name"), b, "name") if "name" in m else "",
-            fbe.jsonfmt.get_int(m["value"], -9223372036854775808, 9223372036854775807, "value") if "value" in m else 0,
-            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "out_edges") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["out_edges"], "out_edges"), b, 4, "out_edges")] if "out_edges" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "graph.Node", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
-    """A Edge from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 12, "graph.Edge")
-    try:
-        v = Edge(
-            fbe.jsonfmt.get_int(m["source"], -2147483648, 2147483647, "source") if "source" in m else 0,
-            fbe.jsonfmt.get_int(m["target"], -2147483648, 2147483647, "target") if "target" in m else 0,
-            fbe.jsonfmt.get_int(m["weight"], -2147483648, 2147483647, "weight") if "weight" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "graph.Edge", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Graph(o: Any, f: str, b: fbe.Budget) -> Graph:
-    """A Graph from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 8, "graph.Graph")
-    try:
-        v = Graph(
-            [fbe_jr_Node(e0, "nodes", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["nodes"], "nodes"), b, 0, "nodes")] if "nodes" in m else None,
-            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["edges"], "edges"), b, 0, "edges")] if "edges" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "graph.Graph", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends graph messages as versioned frames; override ``on_send``."""
 
@@ -572,29 +524,29 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Node,
-    "Node",
+    "graph.Node",
     FBE_CORE,
     0,
     (fbe_vw_Node, fbe_vr_Node),
     final=(fbe_fw_Node, fbe_fr_Node),
-    json=fbe_jr_Node,
+    json_cost=20,
     keys=("id",),
 )
 fbe.bind(
     Edge,
-    "Edge",
+    "graph.Edge",
     FBE_CORE,
     1,
     (fbe_vw_Edge, fbe_vr_Edge),
     final=(fbe_fw_Edge, fbe_fr_Edge),
-    json=fbe_jr_Edge,
+    json_cost=12,
 )
 fbe.bind(
     Graph,
-    "Graph",
+    "graph.Graph",
     FBE_CORE,
     2,
     (fbe_vw_Graph, fbe_vr_Graph),
     final=(fbe_fw_Graph, fbe_fr_Graph),
-    json=fbe_jr_Graph,
+    json_cost=8,
 )

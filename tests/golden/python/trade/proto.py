@@ -241,21 +241,21 @@ Account.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("name", "name", ("string",)),
     ("state", "state", ("int", "State (uint8)", 0, 255, State)),
-    ("wallet", "wallet", ("struct", Balance)),
-    ("asset", "asset", ("optional", ("struct", Balance))),
-    ("orders", "orders", ("vector", ("struct", Order))),
+    ("wallet", "wallet", ("struct", Balance, 12)),
+    ("asset", "asset", ("optional", ("struct", Balance, 12))),
+    ("orders", "orders", ("vector", ("struct", Order, 26), 0)),
 )
 
 OrderMessage.fbe_spec = (
-    ("body", "body", ("struct", Order)),
+    ("body", "body", ("struct", Order, 26)),
 )
 
 BalanceMessage.fbe_spec = (
-    ("body", "body", ("struct", Balance)),
+    ("body", "body", ("struct", Balance, 12)),
 )
 
 AccountMessage.fbe_spec = (
-    ("body", "body", ("struct", Account)),
+    ("body", "body", ("struct", Account, 26)),
 )
 
 
@@ -734,101 +734,6 @@ class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
     fbe_struct = AccountMessage
 
 
-def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
-    """A Order from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 26, "proto.Order")
-    try:
-        v = Order(
-            fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["symbol"], "symbol"), b, "symbol") if "symbol" in m else "",
-            OrderSide(fbe.jsonfmt.get_int(m["side"], 0, 255, "side")) if "side" in m else OrderSide.buy,
-            OrderType(fbe.jsonfmt.get_int(m["type"], 0, 255, "type")) if "type" in m else OrderType.market,
-            fbe.jsonfmt.get_float(m["price"], "price") if "price" in m else 0.0,
-            fbe.jsonfmt.get_float(m["volume"], "volume") if "volume" in m else 0.0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "proto.Order", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Balance(o: Any, f: str, b: fbe.Budget) -> Balance:
-    """A Balance from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 12, "proto.Balance")
-    try:
-        v = Balance(
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["currency"], "currency"), b, "currency") if "currency" in m else "",
-            fbe.jsonfmt.get_float(m["amount"], "amount") if "amount" in m else 0.0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "proto.Balance", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Account(o: Any, f: str, b: fbe.Budget) -> Account:
-    """A Account from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 14 + (0 if "wallet" in m else 12), "proto.Account")
-    try:
-        v = Account(
-            fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["name"], "name"), b, "name") if "name" in m else "",
-            State(fbe.jsonfmt.get_int(m["state"], 0, 255, "state")) if "state" in m else State.initialized | State.bad,
-            fbe_jr_Balance(m["wallet"], "wallet", b) if "wallet" in m else None,
-            (None if m["asset"] is None else fbe_jr_Balance(m["asset"], "asset", b)) if "asset" in m else None,
-            [fbe_jr_Order(e0, "orders", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["orders"], "orders"), b, 0, "orders")] if "orders" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "proto.Account", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_OrderMessage(o: Any, f: str, b: fbe.Budget) -> OrderMessage:
-    """A OrderMessage from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 1 + (0 if "body" in m else 26), "proto.OrderMessage")
-    try:
-        v = OrderMessage(
-            fbe_jr_Order(m["body"], "body", b) if "body" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "proto.OrderMessage", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_BalanceMessage(o: Any, f: str, b: fbe.Budget) -> BalanceMessage:
-    """A BalanceMessage from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 1 + (0 if "body" in m else 12), "proto.BalanceMessage")
-    try:
-        v = BalanceMessage(
-            fbe_jr_Balance(m["body"], "body", b) if "body" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "proto.BalanceMessage", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_AccountMessage(o: Any, f: str, b: fbe.Budget) -> AccountMessage:
-    """A AccountMessage from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 1 + (0 if "body" in m else 26), "proto.AccountMessage")
-    try:
-        v = AccountMessage(
-            fbe_jr_Account(m["body"], "body", b) if "body" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "proto.AccountMessage", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends proto messages as versioned frames; override ``on_send``."""
 
@@ -972,58 +877,58 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Order,
-    "Order",
+    "proto.Order",
     FBE_CORE,
     0,
     (fbe_vw_Order, fbe_vr_Order),
     final=(fbe_fw_Order, fbe_fr_Order),
-    json=fbe_jr_Order,
+    json_cost=26,
     keys=("id",),
 )
 fbe.bind(
     Balance,
-    "Balance",
+    "proto.Balance",
     FBE_CORE,
     1,
     (fbe_vw_Balance, fbe_vr_Balance),
     final=(fbe_fw_Balance, fbe_fr_Balance),
-    json=fbe_jr_Balance,
+    json_cost=12,
     keys=("currency",),
 )
 fbe.bind(
     Account,
-    "Account",
+    "proto.Account",
     FBE_CORE,
     2,
     (fbe_vw_Account, fbe_vr_Account),
     final=(fbe_fw_Account, fbe_fr_Account),
-    json=fbe_jr_Account,
+    json_cost=14,
     keys=("id",),
 )
 fbe.bind(
     OrderMessage,
-    "OrderMessage",
+    "proto.OrderMessage",
     FBE_CORE,
     3,
     (fbe_vw_OrderMessage, fbe_vr_OrderMessage),
     final=(fbe_fw_OrderMessage, fbe_fr_OrderMessage),
-    json=fbe_jr_OrderMessage,
+    json_cost=1,
 )
 fbe.bind(
     BalanceMessage,
-    "BalanceMessage",
+    "proto.BalanceMessage",
     FBE_CORE,
     4,
     (fbe_vw_BalanceMessage, fbe_vr_BalanceMessage),
     final=(fbe_fw_BalanceMessage, fbe_fr_BalanceMessage),
-    json=fbe_jr_BalanceMessage,
+    json_cost=1,
 )
 fbe.bind(
     AccountMessage,
-    "AccountMessage",
+    "proto.AccountMessage",
     FBE_CORE,
     5,
     (fbe_vw_AccountMessage, fbe_vr_AccountMessage),
     final=(fbe_fw_AccountMessage, fbe_fr_AccountMessage),
-    json=fbe_jr_AccountMessage,
+    json_cost=1,
 )

@@ -51,7 +51,7 @@ class Node(fbe.Struct):
 Node.fbe_spec = (
     ("id", "id", ("int", "int32", -2147483648, 2147483647)),
     ("label", "label", ("string",)),
-    ("children", "children", ("vector", ("struct", Node))),
+    ("children", "children", ("vector", ("struct", Node, 12), 0)),
 )
 
 
@@ -142,22 +142,6 @@ class NodeFinalModel(fbe.FinalModel[Node]):
 
     fbe_type = 1
     fbe_struct = Node
-
-
-def fbe_jr_Node(o: Any, f: str, b: fbe.Budget) -> Node:
-    """A Node from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 12, "recursive.Node")
-    try:
-        v = Node(
-            fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["label"], "label"), b, "label") if "label" in m else "",
-            [fbe_jr_Node(e0, "children", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["children"], "children"), b, 0, "children")] if "children" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "recursive.Node", o) from None
-    b.depth -= 1
-    return v
 
 
 class Sender(fbe.Sender):
@@ -259,12 +243,12 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Node,
-    "Node",
+    "recursive.Node",
     FBE_CORE,
     0,
     (fbe_vw_Node, fbe_vr_Node),
     final=(fbe_fw_Node, fbe_fr_Node),
-    json=fbe_jr_Node,
+    json_cost=12,
     depth=True,
     keys=("id",),
 )

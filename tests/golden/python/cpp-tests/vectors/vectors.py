@@ -185,16 +185,16 @@ Point3.fbe_spec = (
 
 Named.fbe_spec = (
     ("name", "name", ("string",)),
-    ("values", "values", ("vector", ("int", "int32", -2147483648, 2147483647))),
+    ("values", "values", ("vector", ("int", "int32", -2147483648, 2147483647), 4)),
 )
 
 Holder.fbe_spec = (
-    ("edges", "edges", ("vector", ("struct", Edge))),
-    ("points", "points", ("vector", ("struct", Point3))),
-    ("ints", "ints", ("vector", ("int", "int32", -2147483648, 2147483647))),
-    ("switches", "switches", ("vector", ("bool",))),
-    ("reals", "reals", ("vector", ("float", "double"))),
-    ("named", "named", ("vector", ("struct", Named))),
+    ("edges", "edges", ("vector", ("struct", Edge, 12), 0)),
+    ("points", "points", ("vector", ("struct", Point3, 19), 0)),
+    ("ints", "ints", ("vector", ("int", "int32", -2147483648, 2147483647), 4)),
+    ("switches", "switches", ("vector", ("bool",), 1)),
+    ("reals", "reals", ("vector", ("float", "double"), 8)),
+    ("named", "named", ("vector", ("struct", Named, 8), 0)),
 )
 
 
@@ -598,89 +598,6 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     fbe_struct = Holder
 
 
-def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
-    """A Edge from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 12, "vectors.Edge")
-    try:
-        v = Edge(
-            fbe.jsonfmt.get_int(m["source"], -2147483648, 2147483647, "source") if "source" in m else 0,
-            fbe.jsonfmt.get_int(m["target"], -2147483648, 2147483647, "target") if "target" in m else 0,
-            fbe.jsonfmt.get_int(m["weight"], -2147483648, 2147483647, "weight") if "weight" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "vectors.Edge", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Point(o: Any, f: str, b: fbe.Budget) -> Point:
-    """A Point from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 11, "vectors.Point")
-    try:
-        v = Point(
-            fbe.jsonfmt.get_bool(m["flag"], "flag") if "flag" in m else False,
-            fbe.jsonfmt.get_int(m["x"], -9223372036854775808, 9223372036854775807, "x") if "x" in m else 0,
-            fbe.jsonfmt.get_int(m["y"], -32768, 32767, "y") if "y" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "vectors.Point", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Point3(o: Any, f: str, b: fbe.Budget) -> Point3:
-    """A Point3 from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 19, "vectors.Point3")
-    try:
-        v = Point3(
-            fbe.jsonfmt.get_bool(m["flag"], "flag") if "flag" in m else False,
-            fbe.jsonfmt.get_int(m["x"], -9223372036854775808, 9223372036854775807, "x") if "x" in m else 0,
-            fbe.jsonfmt.get_int(m["y"], -32768, 32767, "y") if "y" in m else 0,
-            fbe.jsonfmt.get_float(m["z"], "z") if "z" in m else 0.0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "vectors.Point3", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Named(o: Any, f: str, b: fbe.Budget) -> Named:
-    """A Named from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 8, "vectors.Named")
-    try:
-        v = Named(
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["name"], "name"), b, "name") if "name" in m else "",
-            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "values") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["values"], "values"), b, 4, "values")] if "values" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "vectors.Named", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
-    """A Holder from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 24, "vectors.Holder")
-    try:
-        v = Holder(
-            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["edges"], "edges"), b, 0, "edges")] if "edges" in m else None,
-            [fbe_jr_Point3(e0, "points", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["points"], "points"), b, 0, "points")] if "points" in m else None,
-            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "ints") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["ints"], "ints"), b, 4, "ints")] if "ints" in m else None,
-            [fbe.jsonfmt.get_bool(e0, "switches") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["switches"], "switches"), b, 1, "switches")] if "switches" in m else None,
-            [fbe.jsonfmt.get_float(e0, "reals") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["reals"], "reals"), b, 8, "reals")] if "reals" in m else None,
-            [fbe_jr_Named(e0, "named", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["named"], "named"), b, 0, "named")] if "named" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "vectors.Holder", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends vectors messages as versioned frames; override ``on_send``."""
 
@@ -927,46 +844,46 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Edge,
-    "Edge",
+    "vectors.Edge",
     FBE_CORE,
     0,
     (fbe_vw_Edge, fbe_vr_Edge),
     final=(fbe_fw_Edge, fbe_fr_Edge),
-    json=fbe_jr_Edge,
+    json_cost=12,
 )
 fbe.bind(
     Point,
-    "Point",
+    "vectors.Point",
     FBE_CORE,
     1,
     (fbe_vw_Point, fbe_vr_Point),
     final=(fbe_fw_Point, fbe_fr_Point),
-    json=fbe_jr_Point,
+    json_cost=11,
 )
 fbe.bind(
     Point3,
-    "Point3",
+    "vectors.Point3",
     FBE_CORE,
     2,
     (fbe_vw_Point3, fbe_vr_Point3),
     final=(fbe_fw_Point3, fbe_fr_Point3),
-    json=fbe_jr_Point3,
+    json_cost=19,
 )
 fbe.bind(
     Named,
-    "Named",
+    "vectors.Named",
     FBE_CORE,
     3,
     (fbe_vw_Named, fbe_vr_Named),
     final=(fbe_fw_Named, fbe_fr_Named),
-    json=fbe_jr_Named,
+    json_cost=8,
 )
 fbe.bind(
     Holder,
-    "Holder",
+    "vectors.Holder",
     FBE_CORE,
     4,
     (fbe_vw_Holder, fbe_vr_Holder),
     final=(fbe_fw_Holder, fbe_fr_Holder),
-    json=fbe_jr_Holder,
+    json_cost=24,
 )

@@ -81,7 +81,7 @@ Edge.fbe_spec = (
 )
 
 Holder.fbe_spec = (
-    ("edges", "edges", ("vector", ("struct", Edge))),
+    ("edges", "edges", ("vector", ("struct", Edge, 16), 0)),
 )
 
 
@@ -231,37 +231,6 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     fbe_struct = Holder
 
 
-def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
-    """A Edge from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 16, "vectors_new.Edge")
-    try:
-        v = Edge(
-            fbe.jsonfmt.get_int(m["source"], -2147483648, 2147483647, "source") if "source" in m else 0,
-            fbe.jsonfmt.get_int(m["target"], -2147483648, 2147483647, "target") if "target" in m else 0,
-            fbe.jsonfmt.get_int(m["weight"], -2147483648, 2147483647, "weight") if "weight" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["note"], "note"), b, "note") if "note" in m else "",
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "vectors_new.Edge", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
-    """A Holder from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "vectors_new.Holder")
-    try:
-        v = Holder(
-            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["edges"], "edges"), b, 0, "edges")] if "edges" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "vectors_new.Holder", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends vectors_new messages as versioned frames; override ``on_send``."""
 
@@ -378,19 +347,19 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Edge,
-    "Edge",
+    "vectors_new.Edge",
     FBE_CORE,
     0,
     (fbe_vw_Edge, fbe_vr_Edge),
     final=(fbe_fw_Edge, fbe_fr_Edge),
-    json=fbe_jr_Edge,
+    json_cost=16,
 )
 fbe.bind(
     Holder,
-    "Holder",
+    "vectors_new.Holder",
     FBE_CORE,
     1,
     (fbe_vw_Holder, fbe_vr_Holder),
     final=(fbe_fw_Holder, fbe_fr_Holder),
-    json=fbe_jr_Holder,
+    json_cost=4,
 )

@@ -67,7 +67,7 @@ Edge.fbe_spec = (
 )
 
 Holder.fbe_spec = (
-    ("edges", "edges", ("vector", ("struct", Edge))),
+    ("edges", "edges", ("vector", ("struct", Edge, 4), 0)),
 )
 
 
@@ -197,34 +197,6 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     fbe_struct = Holder
 
 
-def fbe_jr_Edge(o: Any, f: str, b: fbe.Budget) -> Edge:
-    """A Edge from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "vectors_old.Edge")
-    try:
-        v = Edge(
-            fbe.jsonfmt.get_int(m["source"], -2147483648, 2147483647, "source") if "source" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "vectors_old.Edge", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
-    """A Holder from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "vectors_old.Holder")
-    try:
-        v = Holder(
-            [fbe_jr_Edge(e0, "edges", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["edges"], "edges"), b, 0, "edges")] if "edges" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "vectors_old.Holder", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends vectors_old messages as versioned frames; override ``on_send``."""
 
@@ -341,19 +313,19 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Edge,
-    "Edge",
+    "vectors_old.Edge",
     FBE_CORE,
     0,
     (fbe_vw_Edge, fbe_vr_Edge),
     final=(fbe_fw_Edge, fbe_fr_Edge),
-    json=fbe_jr_Edge,
+    json_cost=4,
 )
 fbe.bind(
     Holder,
-    "Holder",
+    "vectors_old.Holder",
     FBE_CORE,
     1,
     (fbe_vw_Holder, fbe_vr_Holder),
     final=(fbe_fw_Holder, fbe_fr_Holder),
-    json=fbe_jr_Holder,
+    json_cost=4,
 )

@@ -726,85 +726,6 @@ class EnumsFinalModel(fbe.FinalModel[Enums]):
     fbe_struct = Enums
 
 
-def fbe_jr_Enums(o: Any, f: str, b: fbe.Budget) -> Enums:
-    """A Enums from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 216, "enums.Enums")
-    try:
-        v = Enums(
-            EnumByte(fbe.jsonfmt.get_int(m["byte0"], 0, 255, "byte0")) if "byte0" in m else EnumByte.ENUM_VALUE_0,
-            EnumByte(fbe.jsonfmt.get_int(m["byte1"], 0, 255, "byte1")) if "byte1" in m else EnumByte.ENUM_VALUE_1,
-            EnumByte(fbe.jsonfmt.get_int(m["byte2"], 0, 255, "byte2")) if "byte2" in m else EnumByte.ENUM_VALUE_2,
-            EnumByte(fbe.jsonfmt.get_int(m["byte3"], 0, 255, "byte3")) if "byte3" in m else EnumByte.ENUM_VALUE_3,
-            EnumByte(fbe.jsonfmt.get_int(m["byte4"], 0, 255, "byte4")) if "byte4" in m else EnumByte.ENUM_VALUE_4,
-            EnumByte(fbe.jsonfmt.get_int(m["byte5"], 0, 255, "byte5")) if "byte5" in m else EnumByte.ENUM_VALUE_5,
-            EnumChar(fbe.jsonfmt.get_int(m["char0"], 0, 255, "char0")) if "char0" in m else EnumChar.ENUM_VALUE_0,
-            EnumChar(fbe.jsonfmt.get_int(m["char1"], 0, 255, "char1")) if "char1" in m else EnumChar.ENUM_VALUE_1,
-            EnumChar(fbe.jsonfmt.get_int(m["char2"], 0, 255, "char2")) if "char2" in m else EnumChar.ENUM_VALUE_2,
-            EnumChar(fbe.jsonfmt.get_int(m["char3"], 0, 255, "char3")) if "char3" in m else EnumChar.ENUM_VALUE_3,
-            EnumChar(fbe.jsonfmt.get_int(m["char4"], 0, 255, "char4")) if "char4" in m else EnumChar.ENUM_VALUE_4,
-            EnumChar(fbe.jsonfmt.get_int(m["char5"], 0, 255, "char5")) if "char5" in m else EnumChar.ENUM_VALUE_5,
-            EnumWChar(fbe.jsonfmt.get_int(m["wchar0"], 0, 4294967295, "wchar0")) if "wchar0" in m else EnumWChar.ENUM_VALUE_0,
-            EnumWChar(fbe.jsonfmt.get_int(m["wchar1"], 0, 4294967295, "wchar1")) if "wchar1" in m else EnumWChar.ENUM_VALUE_1,
-            EnumWChar(fbe.jsonfmt.get_int(m["wchar2"], 0, 4294967295, "wchar2")) if "wchar2" in m else EnumWChar.ENUM_VALUE_2,
-            EnumWChar(fbe.jsonfmt.get_int(m["wchar3"], 0, 4294967295, "wchar3")) if "wchar3" in m else EnumWChar.ENUM_VALUE_3,
-            EnumWChar(fbe.jsonfmt.get_int(m["wchar4"], 0, 4294967295, "wchar4")) if "wchar4" in m else EnumWChar.ENUM_VALUE_4,
-            EnumWChar(fbe.jsonfmt.get_int(m["wchar5"], 0, 4294967295, "wchar5")) if "wchar5" in m else EnumWChar.ENUM_VALUE_5,
-            EnumInt8(fbe.jsonfmt.get_int(m["int8b0"], -128, 127, "int8b0")) if "int8b0" in m else EnumInt8.ENUM_VALUE_0,
-            EnumInt8(fbe.jsonfmt.get_int(m["int8b1"], -128, 127, "int8b1")) if "int8b1" in m else EnumInt8.ENUM_VALUE_1,
-            EnumInt8(fbe.jsonfmt.get_int(m["int8b2"], -128, 127, "int8b2")) if "int8b2" in m else EnumInt8.ENUM_VALUE_2,
-            EnumInt8(fbe.jsonfmt.get_int(m["int8b3"], -128, 127, "int8b3")) if "int8b3" in m else EnumInt8.ENUM_VALUE_3,
-            EnumInt8(fbe.jsonfmt.get_int(m["int8b4"], -128, 127, "int8b4")) if "int8b4" in m else EnumInt8.ENUM_VALUE_4,
-            EnumInt8(fbe.jsonfmt.get_int(m["int8b5"], -128, 127, "int8b5")) if "int8b5" in m else EnumInt8.ENUM_VALUE_5,
-            EnumUInt8(fbe.jsonfmt.get_int(m["uint8b0"], 0, 255, "uint8b0")) if "uint8b0" in m else EnumUInt8.ENUM_VALUE_0,
-            EnumUInt8(fbe.jsonfmt.get_int(m["uint8b1"], 0, 255, "uint8b1")) if "uint8b1" in m else EnumUInt8.ENUM_VALUE_1,
-            EnumUInt8(fbe.jsonfmt.get_int(m["uint8b2"], 0, 255, "uint8b2")) if "uint8b2" in m else EnumUInt8.ENUM_VALUE_2,
-            EnumUInt8(fbe.jsonfmt.get_int(m["uint8b3"], 0, 255, "uint8b3")) if "uint8b3" in m else EnumUInt8.ENUM_VALUE_3,
-            EnumUInt8(fbe.jsonfmt.get_int(m["uint8b4"], 0, 255, "uint8b4")) if "uint8b4" in m else EnumUInt8.ENUM_VALUE_4,
-            EnumUInt8(fbe.jsonfmt.get_int(m["uint8b5"], 0, 255, "uint8b5")) if "uint8b5" in m else EnumUInt8.ENUM_VALUE_5,
-            EnumInt16(fbe.jsonfmt.get_int(m["int16b0"], -32768, 32767, "int16b0")) if "int16b0" in m else EnumInt16.ENUM_VALUE_0,
-            EnumInt16(fbe.jsonfmt.get_int(m["int16b1"], -32768, 32767, "int16b1")) if "int16b1" in m else EnumInt16.ENUM_VALUE_1,
-            EnumInt16(fbe.jsonfmt.get_int(m["int16b2"], -32768, 32767, "int16b2")) if "int16b2" in m else EnumInt16.ENUM_VALUE_2,
-            EnumInt16(fbe.jsonfmt.get_int(m["int16b3"], -32768, 32767, "int16b3")) if "int16b3" in m else EnumInt16.ENUM_VALUE_3,
-            EnumInt16(fbe.jsonfmt.get_int(m["int16b4"], -32768, 32767, "int16b4")) if "int16b4" in m else EnumInt16.ENUM_VALUE_4,
-            EnumInt16(fbe.jsonfmt.get_int(m["int16b5"], -32768, 32767, "int16b5")) if "int16b5" in m else EnumInt16.ENUM_VALUE_5,
-            EnumUInt16(fbe.jsonfmt.get_int(m["uint16b0"], 0, 65535, "uint16b0")) if "uint16b0" in m else EnumUInt16.ENUM_VALUE_0,
-            EnumUInt16(fbe.jsonfmt.get_int(m["uint16b1"], 0, 65535, "uint16b1")) if "uint16b1" in m else EnumUInt16.ENUM_VALUE_1,
-            EnumUInt16(fbe.jsonfmt.get_int(m["uint16b2"], 0, 65535, "uint16b2")) if "uint16b2" in m else EnumUInt16.ENUM_VALUE_2,
-            EnumUInt16(fbe.jsonfmt.get_int(m["uint16b3"], 0, 65535, "uint16b3")) if "uint16b3" in m else EnumUInt16.ENUM_VALUE_3,
-            EnumUInt16(fbe.jsonfmt.get_int(m["uint16b4"], 0, 65535, "uint16b4")) if "uint16b4" in m else EnumUInt16.ENUM_VALUE_4,
-            EnumUInt16(fbe.jsonfmt.get_int(m["uint16b5"], 0, 65535, "uint16b5")) if "uint16b5" in m else EnumUInt16.ENUM_VALUE_5,
-            EnumInt32(fbe.jsonfmt.get_int(m["int32b0"], -2147483648, 2147483647, "int32b0")) if "int32b0" in m else EnumInt32.ENUM_VALUE_0,
-            EnumInt32(fbe.jsonfmt.get_int(m["int32b1"], -2147483648, 2147483647, "int32b1")) if "int32b1" in m else EnumInt32.ENUM_VALUE_1,
-            EnumInt32(fbe.jsonfmt.get_int(m["int32b2"], -2147483648, 2147483647, "int32b2")) if "int32b2" in m else EnumInt32.ENUM_VALUE_2,
-            EnumInt32(fbe.jsonfmt.get_int(m["int32b3"], -2147483648, 2147483647, "int32b3")) if "int32b3" in m else EnumInt32.ENUM_VALUE_3,
-            EnumInt32(fbe.jsonfmt.get_int(m["int32b4"], -2147483648, 2147483647, "int32b4")) if "int32b4" in m else EnumInt32.ENUM_VALUE_4,
-            EnumInt32(fbe.jsonfmt.get_int(m["int32b5"], -2147483648, 2147483647, "int32b5")) if "int32b5" in m else EnumInt32.ENUM_VALUE_5,
-            EnumUInt32(fbe.jsonfmt.get_int(m["uint32b0"], 0, 4294967295, "uint32b0")) if "uint32b0" in m else EnumUInt32.ENUM_VALUE_0,
-            EnumUInt32(fbe.jsonfmt.get_int(m["uint32b1"], 0, 4294967295, "uint32b1")) if "uint32b1" in m else EnumUInt32.ENUM_VALUE_1,
-            EnumUInt32(fbe.jsonfmt.get_int(m["uint32b2"], 0, 4294967295, "uint32b2")) if "uint32b2" in m else EnumUInt32.ENUM_VALUE_2,
-            EnumUInt32(fbe.jsonfmt.get_int(m["uint32b3"], 0, 4294967295, "uint32b3")) if "uint32b3" in m else EnumUInt32.ENUM_VALUE_3,
-            EnumUInt32(fbe.jsonfmt.get_int(m["uint32b4"], 0, 4294967295, "uint32b4")) if "uint32b4" in m else EnumUInt32.ENUM_VALUE_4,
-            EnumUInt32(fbe.jsonfmt.get_int(m["uint32b5"], 0, 4294967295, "uint32b5")) if "uint32b5" in m else EnumUInt32.ENUM_VALUE_5,
-            EnumInt64(fbe.jsonfmt.get_int(m["int64b0"], -9223372036854775808, 9223372036854775807, "int64b0")) if "int64b0" in m else EnumInt64.ENUM_VALUE_0,
-            EnumInt64(fbe.jsonfmt.get_int(m["int64b1"], -9223372036854775808, 9223372036854775807, "int64b1")) if "int64b1" in m else EnumInt64.ENUM_VALUE_1,
-            EnumInt64(fbe.jsonfmt.get_int(m["int64b2"], -9223372036854775808, 9223372036854775807, "int64b2")) if "int64b2" in m else EnumInt64.ENUM_VALUE_2,
-            EnumInt64(fbe.jsonfmt.get_int(m["int64b3"], -9223372036854775808, 9223372036854775807, "int64b3")) if "int64b3" in m else EnumInt64.ENUM_VALUE_3,
-            EnumInt64(fbe.jsonfmt.get_int(m["int64b4"], -9223372036854775808, 9223372036854775807, "int64b4")) if "int64b4" in m else EnumInt64.ENUM_VALUE_4,
-            EnumInt64(fbe.jsonfmt.get_int(m["int64b5"], -9223372036854775808, 9223372036854775807, "int64b5")) if "int64b5" in m else EnumInt64.ENUM_VALUE_5,
-            EnumUInt64(fbe.jsonfmt.get_int(m["uint64b0"], 0, 18446744073709551615, "uint64b0")) if "uint64b0" in m else EnumUInt64.ENUM_VALUE_0,
-            EnumUInt64(fbe.jsonfmt.get_int(m["uint64b1"], 0, 18446744073709551615, "uint64b1")) if "uint64b1" in m else EnumUInt64.ENUM_VALUE_1,
-            EnumUInt64(fbe.jsonfmt.get_int(m["uint64b2"], 0, 18446744073709551615, "uint64b2")) if "uint64b2" in m else EnumUInt64.ENUM_VALUE_2,
-            EnumUInt64(fbe.jsonfmt.get_int(m["uint64b3"], 0, 18446744073709551615, "uint64b3")) if "uint64b3" in m else EnumUInt64.ENUM_VALUE_3,
-            EnumUInt64(fbe.jsonfmt.get_int(m["uint64b4"], 0, 18446744073709551615, "uint64b4")) if "uint64b4" in m else EnumUInt64.ENUM_VALUE_4,
-            EnumUInt64(fbe.jsonfmt.get_int(m["uint64b5"], 0, 18446744073709551615, "uint64b5")) if "uint64b5" in m else EnumUInt64.ENUM_VALUE_5,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "enums.Enums", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends enums messages as versioned frames; override ``on_send``."""
 
@@ -887,10 +808,10 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Enums,
-    "Enums",
+    "enums.Enums",
     FBE_CORE,
     0,
     (fbe_vw_Enums, fbe_vr_Enums),
     final=(fbe_fw_Enums, fbe_fr_Enums),
-    json=fbe_jr_Enums,
+    json_cost=216,
 )

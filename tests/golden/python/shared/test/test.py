@@ -1243,10 +1243,10 @@ StructSimple.fbe_spec = (
     ("f38", "f38", ("uuid",)),
     ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide)),
     ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType)),
-    ("f41", "f41", ("struct", pkg_proto.Order)),
-    ("f42", "f42", ("struct", pkg_proto.Balance)),
+    ("f41", "f41", ("struct", pkg_proto.Order, 26)),
+    ("f42", "f42", ("struct", pkg_proto.Balance, 12)),
     ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.State)),
-    ("f44", "f44", ("struct", pkg_proto.Account)),
+    ("f44", "f44", ("struct", pkg_proto.Account, 26)),
 )
 
 StructOptional.fbe_spec = (
@@ -1291,10 +1291,10 @@ StructOptional.fbe_spec = (
     ("f38", "f38", ("uuid",)),
     ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide)),
     ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType)),
-    ("f41", "f41", ("struct", pkg_proto.Order)),
-    ("f42", "f42", ("struct", pkg_proto.Balance)),
+    ("f41", "f41", ("struct", pkg_proto.Order, 26)),
+    ("f42", "f42", ("struct", pkg_proto.Balance, 12)),
     ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.State)),
-    ("f44", "f44", ("struct", pkg_proto.Account)),
+    ("f44", "f44", ("struct", pkg_proto.Account, 26)),
     ("f100", "f100", ("optional", ("bool",))),
     ("f101", "f101", ("optional", ("bool",))),
     ("f102", "f102", ("optional", ("bool",))),
@@ -1353,14 +1353,14 @@ StructOptional.fbe_spec = (
     ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide))),
     ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType))),
     ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType))),
-    ("f158", "f158", ("optional", ("struct", pkg_proto.Order))),
-    ("f159", "f159", ("optional", ("struct", pkg_proto.Order))),
-    ("f160", "f160", ("optional", ("struct", pkg_proto.Balance))),
-    ("f161", "f161", ("optional", ("struct", pkg_proto.Balance))),
+    ("f158", "f158", ("optional", ("struct", pkg_proto.Order, 26))),
+    ("f159", "f159", ("optional", ("struct", pkg_proto.Order, 26))),
+    ("f160", "f160", ("optional", ("struct", pkg_proto.Balance, 12))),
+    ("f161", "f161", ("optional", ("struct", pkg_proto.Balance, 12))),
     ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.State))),
     ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.State))),
-    ("f164", "f164", ("optional", ("struct", pkg_proto.Account))),
-    ("f165", "f165", ("optional", ("struct", pkg_proto.Account))),
+    ("f164", "f164", ("optional", ("struct", pkg_proto.Account, 26))),
+    ("f165", "f165", ("optional", ("struct", pkg_proto.Account, 26))),
 )
 
 StructNested.fbe_spec = (
@@ -1405,10 +1405,10 @@ StructNested.fbe_spec = (
     ("f38", "f38", ("uuid",)),
     ("f39", "f39", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide)),
     ("f40", "f40", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType)),
-    ("f41", "f41", ("struct", pkg_proto.Order)),
-    ("f42", "f42", ("struct", pkg_proto.Balance)),
+    ("f41", "f41", ("struct", pkg_proto.Order, 26)),
+    ("f42", "f42", ("struct", pkg_proto.Balance, 12)),
     ("f43", "f43", ("int", "State (uint8)", 0, 255, pkg_proto.State)),
-    ("f44", "f44", ("struct", pkg_proto.Account)),
+    ("f44", "f44", ("struct", pkg_proto.Account, 26)),
     ("f100", "f100", ("optional", ("bool",))),
     ("f101", "f101", ("optional", ("bool",))),
     ("f102", "f102", ("optional", ("bool",))),
@@ -1467,14 +1467,14 @@ StructNested.fbe_spec = (
     ("f155", "f155", ("optional", ("int", "OrderSide (uint8)", 0, 255, pkg_proto.OrderSide))),
     ("f156", "f156", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType))),
     ("f157", "f157", ("optional", ("int", "OrderType (uint8)", 0, 255, pkg_proto.OrderType))),
-    ("f158", "f158", ("optional", ("struct", pkg_proto.Order))),
-    ("f159", "f159", ("optional", ("struct", pkg_proto.Order))),
-    ("f160", "f160", ("optional", ("struct", pkg_proto.Balance))),
-    ("f161", "f161", ("optional", ("struct", pkg_proto.Balance))),
+    ("f158", "f158", ("optional", ("struct", pkg_proto.Order, 26))),
+    ("f159", "f159", ("optional", ("struct", pkg_proto.Order, 26))),
+    ("f160", "f160", ("optional", ("struct", pkg_proto.Balance, 12))),
+    ("f161", "f161", ("optional", ("struct", pkg_proto.Balance, 12))),
     ("f162", "f162", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.State))),
     ("f163", "f163", ("optional", ("int", "State (uint8)", 0, 255, pkg_proto.State))),
-    ("f164", "f164", ("optional", ("struct", pkg_proto.Account))),
-    ("f165", "f165", ("optional", ("struct", pkg_proto.Account))),
+    ("f164", "f164", ("optional", ("struct", pkg_proto.Account, 26))),
+    ("f165", "f165", ("optional", ("struct", pkg_proto.Account, 26))),
     ("f1000", "f1000", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)),
     ("f1001", "f1001", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
     ("f1002", "f1002", ("int", "EnumTyped (uint8)", 0, 255, EnumTyped)),
@@ -1483,10 +1483,10 @@ StructNested.fbe_spec = (
     ("f1005", "f1005", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
     ("f1006", "f1006", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615, FlagsTyped)),
     ("f1007", "f1007", ("optional", ("int", "FlagsTyped (uint64)", 0, 18446744073709551615, FlagsTyped))),
-    ("f1008", "f1008", ("struct", StructSimple)),
-    ("f1009", "f1009", ("optional", ("struct", StructSimple))),
-    ("f1010", "f1010", ("struct", StructOptional)),
-    ("f1011", "f1011", ("optional", ("struct", StructOptional))),
+    ("f1008", "f1008", ("struct", StructSimple, 281)),
+    ("f1009", "f1009", ("optional", ("struct", StructSimple, 281))),
+    ("f1010", "f1010", ("struct", StructOptional, 347)),
+    ("f1011", "f1011", ("optional", ("struct", StructOptional, 347))),
 )
 
 StructBytes.fbe_spec = (
@@ -1504,72 +1504,72 @@ StructArray.fbe_spec = (
     ("f6", "f6", ("array", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)), 2)),
     ("f7", "f7", ("array", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32), 2)),
     ("f8", "f8", ("array", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)), 2)),
-    ("f9", "f9", ("array", ("struct", StructSimple), 2)),
-    ("f10", "f10", ("array", ("optional", ("struct", StructSimple)), 2)),
+    ("f9", "f9", ("array", ("struct", StructSimple, 281), 2)),
+    ("f10", "f10", ("array", ("optional", ("struct", StructSimple, 281)), 2)),
 )
 
 StructVector.fbe_spec = (
-    ("f1", "f1", ("vector", ("int", "byte", 0, 255))),
-    ("f2", "f2", ("vector", ("optional", ("int", "byte", 0, 255)))),
-    ("f3", "f3", ("vector", ("bytes",))),
-    ("f4", "f4", ("vector", ("optional", ("bytes",)))),
-    ("f5", "f5", ("vector", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
-    ("f6", "f6", ("vector", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)))),
-    ("f7", "f7", ("vector", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
-    ("f8", "f8", ("vector", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)))),
-    ("f9", "f9", ("vector", ("struct", StructSimple))),
-    ("f10", "f10", ("vector", ("optional", ("struct", StructSimple)))),
+    ("f1", "f1", ("vector", ("int", "byte", 0, 255), 1)),
+    ("f2", "f2", ("vector", ("optional", ("int", "byte", 0, 255)), 1)),
+    ("f3", "f3", ("vector", ("bytes",), 4)),
+    ("f4", "f4", ("vector", ("optional", ("bytes",)), 1)),
+    ("f5", "f5", ("vector", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple), 4)),
+    ("f6", "f6", ("vector", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)), 1)),
+    ("f7", "f7", ("vector", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32), 4)),
+    ("f8", "f8", ("vector", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)), 1)),
+    ("f9", "f9", ("vector", ("struct", StructSimple, 281), 0)),
+    ("f10", "f10", ("vector", ("optional", ("struct", StructSimple, 281)), 1)),
 )
 
 StructList.fbe_spec = (
-    ("f1", "f1", ("list", ("int", "byte", 0, 255))),
-    ("f2", "f2", ("list", ("optional", ("int", "byte", 0, 255)))),
-    ("f3", "f3", ("list", ("bytes",))),
-    ("f4", "f4", ("list", ("optional", ("bytes",)))),
-    ("f5", "f5", ("list", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
-    ("f6", "f6", ("list", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)))),
-    ("f7", "f7", ("list", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
-    ("f8", "f8", ("list", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)))),
-    ("f9", "f9", ("list", ("struct", StructSimple))),
-    ("f10", "f10", ("list", ("optional", ("struct", StructSimple)))),
+    ("f1", "f1", ("list", ("int", "byte", 0, 255), 1)),
+    ("f2", "f2", ("list", ("optional", ("int", "byte", 0, 255)), 1)),
+    ("f3", "f3", ("list", ("bytes",), 4)),
+    ("f4", "f4", ("list", ("optional", ("bytes",)), 1)),
+    ("f5", "f5", ("list", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple), 4)),
+    ("f6", "f6", ("list", ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)), 1)),
+    ("f7", "f7", ("list", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32), 4)),
+    ("f8", "f8", ("list", ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)), 1)),
+    ("f9", "f9", ("list", ("struct", StructSimple, 281), 0)),
+    ("f10", "f10", ("list", ("optional", ("struct", StructSimple, 281)), 1)),
 )
 
 StructSet.fbe_spec = (
-    ("f1", "f1", ("set", ("int", "byte", 0, 255))),
-    ("f2", "f2", ("set", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
-    ("f3", "f3", ("set", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
-    ("f4", "f4", ("set", ("struct", StructSimple))),
+    ("f1", "f1", ("set", ("int", "byte", 0, 255), 1)),
+    ("f2", "f2", ("set", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple), 4)),
+    ("f3", "f3", ("set", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32), 4)),
+    ("f4", "f4", ("set", ("struct", StructSimple, 281), 0)),
 )
 
 StructMap.fbe_spec = (
-    ("f1", "f1", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "byte", 0, 255))),
-    ("f2", "f2", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "byte", 0, 255)))),
-    ("f3", "f3", ("map", ("int", "int32", -2147483648, 2147483647), ("bytes",))),
-    ("f4", "f4", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("bytes",)))),
-    ("f5", "f5", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
-    ("f6", "f6", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)))),
-    ("f7", "f7", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
-    ("f8", "f8", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)))),
-    ("f9", "f9", ("map", ("int", "int32", -2147483648, 2147483647), ("struct", StructSimple))),
-    ("f10", "f10", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("struct", StructSimple)))),
+    ("f1", "f1", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "byte", 0, 255), 5)),
+    ("f2", "f2", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "byte", 0, 255)), 5)),
+    ("f3", "f3", ("map", ("int", "int32", -2147483648, 2147483647), ("bytes",), 8)),
+    ("f4", "f4", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("bytes",)), 5)),
+    ("f5", "f5", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple), 8)),
+    ("f6", "f6", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)), 5)),
+    ("f7", "f7", ("map", ("int", "int32", -2147483648, 2147483647), ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32), 8)),
+    ("f8", "f8", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)), 5)),
+    ("f9", "f9", ("map", ("int", "int32", -2147483648, 2147483647), ("struct", StructSimple, 281), 4)),
+    ("f10", "f10", ("map", ("int", "int32", -2147483648, 2147483647), ("optional", ("struct", StructSimple, 281)), 5)),
 )
 
 StructHash.fbe_spec = (
-    ("f1", "f1", ("hash", ("string",), ("int", "byte", 0, 255))),
-    ("f2", "f2", ("hash", ("string",), ("optional", ("int", "byte", 0, 255)))),
-    ("f3", "f3", ("hash", ("string",), ("bytes",))),
-    ("f4", "f4", ("hash", ("string",), ("optional", ("bytes",)))),
-    ("f5", "f5", ("hash", ("string",), ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple))),
-    ("f6", "f6", ("hash", ("string",), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)))),
-    ("f7", "f7", ("hash", ("string",), ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32))),
-    ("f8", "f8", ("hash", ("string",), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)))),
-    ("f9", "f9", ("hash", ("string",), ("struct", StructSimple))),
-    ("f10", "f10", ("hash", ("string",), ("optional", ("struct", StructSimple)))),
+    ("f1", "f1", ("hash", ("string",), ("int", "byte", 0, 255), 5)),
+    ("f2", "f2", ("hash", ("string",), ("optional", ("int", "byte", 0, 255)), 5)),
+    ("f3", "f3", ("hash", ("string",), ("bytes",), 8)),
+    ("f4", "f4", ("hash", ("string",), ("optional", ("bytes",)), 5)),
+    ("f5", "f5", ("hash", ("string",), ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple), 8)),
+    ("f6", "f6", ("hash", ("string",), ("optional", ("int", "EnumSimple (int32)", -2147483648, 2147483647, EnumSimple)), 5)),
+    ("f7", "f7", ("hash", ("string",), ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32), 8)),
+    ("f8", "f8", ("hash", ("string",), ("optional", ("int", "FlagsSimple (int32)", 0, 4294967295, FlagsSimple, fbe.buffer.signed32)), 5)),
+    ("f9", "f9", ("hash", ("string",), ("struct", StructSimple, 281), 4)),
+    ("f10", "f10", ("hash", ("string",), ("optional", ("struct", StructSimple, 281)), 5)),
 )
 
 StructHashEx.fbe_spec = (
-    ("f1", "f1", ("hash", ("struct", StructSimple), ("struct", StructNested))),
-    ("f2", "f2", ("hash", ("struct", StructSimple), ("optional", ("struct", StructNested)))),
+    ("f1", "f1", ("hash", ("struct", StructSimple, 281), ("struct", StructNested, 998), 0)),
+    ("f2", "f2", ("hash", ("struct", StructSimple, 281), ("optional", ("struct", StructNested, 998)), 1)),
 )
 
 
@@ -7093,495 +7093,6 @@ class StructEmptyFinalModel(fbe.FinalModel[StructEmpty]):
     fbe_struct = StructEmpty
 
 
-def fbe_jr_StructSimple(o: Any, f: str, b: fbe.Budget) -> StructSimple:
-    """A StructSimple from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 217 + (0 if "f41" in m else 26) + (0 if "f42" in m else 12) + (0 if "f44" in m else 26), "test.StructSimple")
-    try:
-        v = StructSimple(
-            fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.get_bool(m["f1"], "f1") if "f1" in m else False,
-            fbe.jsonfmt.get_bool(m["f2"], "f2") if "f2" in m else True,
-            fbe.jsonfmt.get_int(m["f3"], 0, 255, "f3") if "f3" in m else 0,
-            fbe.jsonfmt.get_int(m["f4"], 0, 255, "f4") if "f4" in m else 255,
-            fbe.jsonfmt.get_char(m["f5"], "f5") if "f5" in m else 0,
-            fbe.jsonfmt.get_char(m["f6"], "f6") if "f6" in m else 33,
-            fbe.jsonfmt.get_int(m["f7"], 0, 4294967295, "f7") if "f7" in m else 0,
-            fbe.jsonfmt.get_int(m["f8"], 0, 4294967295, "f8") if "f8" in m else 1092,
-            fbe.jsonfmt.get_int(m["f9"], -128, 127, "f9") if "f9" in m else 0,
-            fbe.jsonfmt.get_int(m["f10"], -128, 127, "f10") if "f10" in m else 127,
-            fbe.jsonfmt.get_int(m["f11"], 0, 255, "f11") if "f11" in m else 0,
-            fbe.jsonfmt.get_int(m["f12"], 0, 255, "f12") if "f12" in m else 255,
-            fbe.jsonfmt.get_int(m["f13"], -32768, 32767, "f13") if "f13" in m else 0,
-            fbe.jsonfmt.get_int(m["f14"], -32768, 32767, "f14") if "f14" in m else 32767,
-            fbe.jsonfmt.get_int(m["f15"], 0, 65535, "f15") if "f15" in m else 0,
-            fbe.jsonfmt.get_int(m["f16"], 0, 65535, "f16") if "f16" in m else 65535,
-            fbe.jsonfmt.get_int(m["f17"], -2147483648, 2147483647, "f17") if "f17" in m else 0,
-            fbe.jsonfmt.get_int(m["f18"], -2147483648, 2147483647, "f18") if "f18" in m else 2147483647,
-            fbe.jsonfmt.get_int(m["f19"], 0, 4294967295, "f19") if "f19" in m else 0,
-            fbe.jsonfmt.get_int(m["f20"], 0, 4294967295, "f20") if "f20" in m else 4294967295,
-            fbe.jsonfmt.get_int(m["f21"], -9223372036854775808, 9223372036854775807, "f21") if "f21" in m else 0,
-            fbe.jsonfmt.get_int(m["f22"], -9223372036854775808, 9223372036854775807, "f22") if "f22" in m else 9223372036854775807,
-            fbe.jsonfmt.get_int(m["f23"], 0, 18446744073709551615, "f23") if "f23" in m else 0,
-            fbe.jsonfmt.get_int(m["f24"], 0, 18446744073709551615, "f24") if "f24" in m else 18446744073709551615,
-            fbe.jsonfmt.get_float32(m["f25"], "f25") if "f25" in m else 0.0,
-            fbe.jsonfmt.get_float32(m["f26"], "f26") if "f26" in m else 123.45600128173828,
-            fbe.jsonfmt.get_float(m["f27"], "f27") if "f27" in m else 0.0,
-            fbe.jsonfmt.get_float(m["f28"], "f28") if "f28" in m else -1.23456e+125,
-            fbe.jsonfmt.get_decimal(m["f29"], "f29") if "f29" in m else FBE_C0,
-            fbe.jsonfmt.get_decimal(m["f30"], "f30") if "f30" in m else FBE_C1,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f31"], "f31"), b, "f31") if "f31" in m else "",
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f32"], "f32"), b, "f32") if "f32" in m else 'Initial string!',
-            fbe.jsonfmt.get_int(m["f33"], 0, 18446744073709551615, "f33") if "f33" in m else 0,
-            fbe.jsonfmt.get_int(m["f34"], 0, 18446744073709551615, "f34") if "f34" in m else 0,
-            fbe.jsonfmt.get_int(m["f35"], 0, 18446744073709551615, "f35") if "f35" in m else None,
-            fbe.jsonfmt.get_uuid(m["f36"], "f36") if "f36" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_uuid(m["f37"], "f37") if "f37" in m else None,
-            fbe.jsonfmt.get_uuid(m["f38"], "f38") if "f38" in m else FBE_C2,
-            pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f39"], 0, 255, "f39")) if "f39" in m else pkg_proto.OrderSide.buy,
-            pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f40"], 0, 255, "f40")) if "f40" in m else pkg_proto.OrderType.market,
-            pkg_proto.fbe_jr_Order(m["f41"], "f41", b) if "f41" in m else None,
-            pkg_proto.fbe_jr_Balance(m["f42"], "f42", b) if "f42" in m else None,
-            pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43")) if "f43" in m else pkg_proto.State.unknown,
-            pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructSimple", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructOptional(o: Any, f: str, b: fbe.Budget) -> StructOptional:
-    """A StructOptional from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 283 + (0 if "f41" in m else 26) + (0 if "f42" in m else 12) + (0 if "f44" in m else 26), "test.StructOptional")
-    try:
-        v = StructOptional(
-            fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.get_bool(m["f1"], "f1") if "f1" in m else False,
-            fbe.jsonfmt.get_bool(m["f2"], "f2") if "f2" in m else True,
-            fbe.jsonfmt.get_int(m["f3"], 0, 255, "f3") if "f3" in m else 0,
-            fbe.jsonfmt.get_int(m["f4"], 0, 255, "f4") if "f4" in m else 255,
-            fbe.jsonfmt.get_char(m["f5"], "f5") if "f5" in m else 0,
-            fbe.jsonfmt.get_char(m["f6"], "f6") if "f6" in m else 33,
-            fbe.jsonfmt.get_int(m["f7"], 0, 4294967295, "f7") if "f7" in m else 0,
-            fbe.jsonfmt.get_int(m["f8"], 0, 4294967295, "f8") if "f8" in m else 1092,
-            fbe.jsonfmt.get_int(m["f9"], -128, 127, "f9") if "f9" in m else 0,
-            fbe.jsonfmt.get_int(m["f10"], -128, 127, "f10") if "f10" in m else 127,
-            fbe.jsonfmt.get_int(m["f11"], 0, 255, "f11") if "f11" in m else 0,
-            fbe.jsonfmt.get_int(m["f12"], 0, 255, "f12") if "f12" in m else 255,
-            fbe.jsonfmt.get_int(m["f13"], -32768, 32767, "f13") if "f13" in m else 0,
-            fbe.jsonfmt.get_int(m["f14"], -32768, 32767, "f14") if "f14" in m else 32767,
-            fbe.jsonfmt.get_int(m["f15"], 0, 65535, "f15") if "f15" in m else 0,
-            fbe.jsonfmt.get_int(m["f16"], 0, 65535, "f16") if "f16" in m else 65535,
-            fbe.jsonfmt.get_int(m["f17"], -2147483648, 2147483647, "f17") if "f17" in m else 0,
-            fbe.jsonfmt.get_int(m["f18"], -2147483648, 2147483647, "f18") if "f18" in m else 2147483647,
-            fbe.jsonfmt.get_int(m["f19"], 0, 4294967295, "f19") if "f19" in m else 0,
-            fbe.jsonfmt.get_int(m["f20"], 0, 4294967295, "f20") if "f20" in m else 4294967295,
-            fbe.jsonfmt.get_int(m["f21"], -9223372036854775808, 9223372036854775807, "f21") if "f21" in m else 0,
-            fbe.jsonfmt.get_int(m["f22"], -9223372036854775808, 9223372036854775807, "f22") if "f22" in m else 9223372036854775807,
-            fbe.jsonfmt.get_int(m["f23"], 0, 18446744073709551615, "f23") if "f23" in m else 0,
-            fbe.jsonfmt.get_int(m["f24"], 0, 18446744073709551615, "f24") if "f24" in m else 18446744073709551615,
-            fbe.jsonfmt.get_float32(m["f25"], "f25") if "f25" in m else 0.0,
-            fbe.jsonfmt.get_float32(m["f26"], "f26") if "f26" in m else 123.45600128173828,
-            fbe.jsonfmt.get_float(m["f27"], "f27") if "f27" in m else 0.0,
-            fbe.jsonfmt.get_float(m["f28"], "f28") if "f28" in m else -1.23456e+125,
-            fbe.jsonfmt.get_decimal(m["f29"], "f29") if "f29" in m else FBE_C0,
-            fbe.jsonfmt.get_decimal(m["f30"], "f30") if "f30" in m else FBE_C1,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f31"], "f31"), b, "f31") if "f31" in m else "",
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f32"], "f32"), b, "f32") if "f32" in m else 'Initial string!',
-            fbe.jsonfmt.get_int(m["f33"], 0, 18446744073709551615, "f33") if "f33" in m else 0,
-            fbe.jsonfmt.get_int(m["f34"], 0, 18446744073709551615, "f34") if "f34" in m else 0,
-            fbe.jsonfmt.get_int(m["f35"], 0, 18446744073709551615, "f35") if "f35" in m else None,
-            fbe.jsonfmt.get_uuid(m["f36"], "f36") if "f36" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_uuid(m["f37"], "f37") if "f37" in m else None,
-            fbe.jsonfmt.get_uuid(m["f38"], "f38") if "f38" in m else FBE_C2,
-            pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f39"], 0, 255, "f39")) if "f39" in m else pkg_proto.OrderSide.buy,
-            pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f40"], 0, 255, "f40")) if "f40" in m else pkg_proto.OrderType.market,
-            pkg_proto.fbe_jr_Order(m["f41"], "f41", b) if "f41" in m else None,
-            pkg_proto.fbe_jr_Balance(m["f42"], "f42", b) if "f42" in m else None,
-            pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43")) if "f43" in m else pkg_proto.State.unknown,
-            pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
-            (None if m["f100"] is None else fbe.jsonfmt.get_bool(m["f100"], "f100")) if "f100" in m else None,
-            (None if m["f101"] is None else fbe.jsonfmt.get_bool(m["f101"], "f101")) if "f101" in m else True,
-            (None if m["f102"] is None else fbe.jsonfmt.get_bool(m["f102"], "f102")) if "f102" in m else None,
-            (None if m["f103"] is None else fbe.jsonfmt.get_int(m["f103"], 0, 255, "f103")) if "f103" in m else None,
-            (None if m["f104"] is None else fbe.jsonfmt.get_int(m["f104"], 0, 255, "f104")) if "f104" in m else 255,
-            (None if m["f105"] is None else fbe.jsonfmt.get_int(m["f105"], 0, 255, "f105")) if "f105" in m else None,
-            (None if m["f106"] is None else fbe.jsonfmt.get_char(m["f106"], "f106")) if "f106" in m else None,
-            (None if m["f107"] is None else fbe.jsonfmt.get_char(m["f107"], "f107")) if "f107" in m else 33,
-            (None if m["f108"] is None else fbe.jsonfmt.get_char(m["f108"], "f108")) if "f108" in m else None,
-            (None if m["f109"] is None else fbe.jsonfmt.get_int(m["f109"], 0, 4294967295, "f109")) if "f109" in m else None,
-            (None if m["f110"] is None else fbe.jsonfmt.get_int(m["f110"], 0, 4294967295, "f110")) if "f110" in m else 1092,
-            (None if m["f111"] is None else fbe.jsonfmt.get_int(m["f111"], 0, 4294967295, "f111")) if "f111" in m else None,
-            (None if m["f112"] is None else fbe.jsonfmt.get_int(m["f112"], -128, 127, "f112")) if "f112" in m else None,
-            (None if m["f113"] is None else fbe.jsonfmt.get_int(m["f113"], -128, 127, "f113")) if "f113" in m else 127,
-            (None if m["f114"] is None else fbe.jsonfmt.get_int(m["f114"], -128, 127, "f114")) if "f114" in m else None,
-            (None if m["f115"] is None else fbe.jsonfmt.get_int(m["f115"], 0, 255, "f115")) if "f115" in m else None,
-            (None if m["f116"] is None else fbe.jsonfmt.get_int(m["f116"], 0, 255, "f116")) if "f116" in m else 255,
-            (None if m["f117"] is None else fbe.jsonfmt.get_int(m["f117"], 0, 255, "f117")) if "f117" in m else None,
-            (None if m["f118"] is None else fbe.jsonfmt.get_int(m["f118"], -32768, 32767, "f118")) if "f118" in m else None,
-            (None if m["f119"] is None else fbe.jsonfmt.get_int(m["f119"], -32768, 32767, "f119")) if "f119" in m else 32767,
-            (None if m["f120"] is None else fbe.jsonfmt.get_int(m["f120"], -32768, 32767, "f120")) if "f120" in m else None,
-            (None if m["f121"] is None else fbe.jsonfmt.get_int(m["f121"], 0, 65535, "f121")) if "f121" in m else None,
-            (None if m["f122"] is None else fbe.jsonfmt.get_int(m["f122"], 0, 65535, "f122")) if "f122" in m else 65535,
-            (None if m["f123"] is None else fbe.jsonfmt.get_int(m["f123"], 0, 65535, "f123")) if "f123" in m else None,
-            (None if m["f124"] is None else fbe.jsonfmt.get_int(m["f124"], -2147483648, 2147483647, "f124")) if "f124" in m else None,
-            (None if m["f125"] is None else fbe.jsonfmt.get_int(m["f125"], -2147483648, 2147483647, "f125")) if "f125" in m else 2147483647,
-            (None if m["f126"] is None else fbe.jsonfmt.get_int(m["f126"], -2147483648, 2147483647, "f126")) if "f126" in m else None,
-            (None if m["f127"] is None else fbe.jsonfmt.get_int(m["f127"], 0, 4294967295, "f127")) if "f127" in m else None,
-            (None if m["f128"] is None else fbe.jsonfmt.get_int(m["f128"], 0, 4294967295, "f128")) if "f128" in m else 4294967295,
-            (None if m["f129"] is None else fbe.jsonfmt.get_int(m["f129"], 0, 4294967295, "f129")) if "f129" in m else None,
-            (None if m["f130"] is None else fbe.jsonfmt.get_int(m["f130"], -9223372036854775808, 9223372036854775807, "f130")) if "f130" in m else None,
-            (None if m["f131"] is None else fbe.jsonfmt.get_int(m["f131"], -9223372036854775808, 9223372036854775807, "f131")) if "f131" in m else 9223372036854775807,
-            (None if m["f132"] is None else fbe.jsonfmt.get_int(m["f132"], -9223372036854775808, 9223372036854775807, "f132")) if "f132" in m else None,
-            (None if m["f133"] is None else fbe.jsonfmt.get_int(m["f133"], 0, 18446744073709551615, "f133")) if "f133" in m else None,
-            (None if m["f134"] is None else fbe.jsonfmt.get_int(m["f134"], 0, 18446744073709551615, "f134")) if "f134" in m else 18446744073709551615,
-            (None if m["f135"] is None else fbe.jsonfmt.get_int(m["f135"], 0, 18446744073709551615, "f135")) if "f135" in m else None,
-            (None if m["f136"] is None else fbe.jsonfmt.get_float32(m["f136"], "f136")) if "f136" in m else None,
-            (None if m["f137"] is None else fbe.jsonfmt.get_float32(m["f137"], "f137")) if "f137" in m else 123.45600128173828,
-            (None if m["f138"] is None else fbe.jsonfmt.get_float32(m["f138"], "f138")) if "f138" in m else None,
-            (None if m["f139"] is None else fbe.jsonfmt.get_float(m["f139"], "f139")) if "f139" in m else None,
-            (None if m["f140"] is None else fbe.jsonfmt.get_float(m["f140"], "f140")) if "f140" in m else -1.23456e+125,
-            (None if m["f141"] is None else fbe.jsonfmt.get_float(m["f141"], "f141")) if "f141" in m else None,
-            (None if m["f142"] is None else fbe.jsonfmt.get_decimal(m["f142"], "f142")) if "f142" in m else None,
-            (None if m["f143"] is None else fbe.jsonfmt.get_decimal(m["f143"], "f143")) if "f143" in m else FBE_C1,
-            (None if m["f144"] is None else fbe.jsonfmt.get_decimal(m["f144"], "f144")) if "f144" in m else None,
-            (None if m["f145"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f145"], "f145"), b, "f145")) if "f145" in m else None,
-            (None if m["f146"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f146"], "f146"), b, "f146")) if "f146" in m else 'Initial string!',
-            (None if m["f147"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f147"], "f147"), b, "f147")) if "f147" in m else None,
-            (None if m["f148"] is None else fbe.jsonfmt.get_int(m["f148"], 0, 18446744073709551615, "f148")) if "f148" in m else None,
-            (None if m["f149"] is None else fbe.jsonfmt.get_int(m["f149"], 0, 18446744073709551615, "f149")) if "f149" in m else fbe.DEFAULT,
-            (None if m["f150"] is None else fbe.jsonfmt.get_int(m["f150"], 0, 18446744073709551615, "f150")) if "f150" in m else None,
-            (None if m["f151"] is None else fbe.jsonfmt.get_uuid(m["f151"], "f151")) if "f151" in m else None,
-            (None if m["f152"] is None else fbe.jsonfmt.get_uuid(m["f152"], "f152")) if "f152" in m else FBE_C2,
-            (None if m["f153"] is None else fbe.jsonfmt.get_uuid(m["f153"], "f153")) if "f153" in m else None,
-            (None if m["f154"] is None else pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f154"], 0, 255, "f154"))) if "f154" in m else None,
-            (None if m["f155"] is None else pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f155"], 0, 255, "f155"))) if "f155" in m else None,
-            (None if m["f156"] is None else pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f156"], 0, 255, "f156"))) if "f156" in m else None,
-            (None if m["f157"] is None else pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f157"], 0, 255, "f157"))) if "f157" in m else None,
-            (None if m["f158"] is None else pkg_proto.fbe_jr_Order(m["f158"], "f158", b)) if "f158" in m else None,
-            (None if m["f159"] is None else pkg_proto.fbe_jr_Order(m["f159"], "f159", b)) if "f159" in m else None,
-            (None if m["f160"] is None else pkg_proto.fbe_jr_Balance(m["f160"], "f160", b)) if "f160" in m else None,
-            (None if m["f161"] is None else pkg_proto.fbe_jr_Balance(m["f161"], "f161", b)) if "f161" in m else None,
-            (None if m["f162"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f162"], 0, 255, "f162"))) if "f162" in m else None,
-            (None if m["f163"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f163"], 0, 255, "f163"))) if "f163" in m else None,
-            (None if m["f164"] is None else pkg_proto.fbe_jr_Account(m["f164"], "f164", b)) if "f164" in m else None,
-            (None if m["f165"] is None else pkg_proto.fbe_jr_Account(m["f165"], "f165", b)) if "f165" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructOptional", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructNested(o: Any, f: str, b: fbe.Budget) -> StructNested:
-    """A StructNested from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 306 + (0 if "f41" in m else 26) + (0 if "f42" in m else 12) + (0 if "f44" in m else 26) + (0 if "f1008" in m else 281) + (0 if "f1010" in m else 347), "test.StructNested")
-    try:
-        v = StructNested(
-            fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 0,
-            fbe.jsonfmt.get_bool(m["f1"], "f1") if "f1" in m else False,
-            fbe.jsonfmt.get_bool(m["f2"], "f2") if "f2" in m else True,
-            fbe.jsonfmt.get_int(m["f3"], 0, 255, "f3") if "f3" in m else 0,
-            fbe.jsonfmt.get_int(m["f4"], 0, 255, "f4") if "f4" in m else 255,
-            fbe.jsonfmt.get_char(m["f5"], "f5") if "f5" in m else 0,
-            fbe.jsonfmt.get_char(m["f6"], "f6") if "f6" in m else 33,
-            fbe.jsonfmt.get_int(m["f7"], 0, 4294967295, "f7") if "f7" in m else 0,
-            fbe.jsonfmt.get_int(m["f8"], 0, 4294967295, "f8") if "f8" in m else 1092,
-            fbe.jsonfmt.get_int(m["f9"], -128, 127, "f9") if "f9" in m else 0,
-            fbe.jsonfmt.get_int(m["f10"], -128, 127, "f10") if "f10" in m else 127,
-            fbe.jsonfmt.get_int(m["f11"], 0, 255, "f11") if "f11" in m else 0,
-            fbe.jsonfmt.get_int(m["f12"], 0, 255, "f12") if "f12" in m else 255,
-            fbe.jsonfmt.get_int(m["f13"], -32768, 32767, "f13") if "f13" in m else 0,
-            fbe.jsonfmt.get_int(m["f14"], -32768, 32767, "f14") if "f14" in m else 32767,
-            fbe.jsonfmt.get_int(m["f15"], 0, 65535, "f15") if "f15" in m else 0,
-            fbe.jsonfmt.get_int(m["f16"], 0, 65535, "f16") if "f16" in m else 65535,
-            fbe.jsonfmt.get_int(m["f17"], -2147483648, 2147483647, "f17") if "f17" in m else 0,
-            fbe.jsonfmt.get_int(m["f18"], -2147483648, 2147483647, "f18") if "f18" in m else 2147483647,
-            fbe.jsonfmt.get_int(m["f19"], 0, 4294967295, "f19") if "f19" in m else 0,
-            fbe.jsonfmt.get_int(m["f20"], 0, 4294967295, "f20") if "f20" in m else 4294967295,
-            fbe.jsonfmt.get_int(m["f21"], -9223372036854775808, 9223372036854775807, "f21") if "f21" in m else 0,
-            fbe.jsonfmt.get_int(m["f22"], -9223372036854775808, 9223372036854775807, "f22") if "f22" in m else 9223372036854775807,
-            fbe.jsonfmt.get_int(m["f23"], 0, 18446744073709551615, "f23") if "f23" in m else 0,
-            fbe.jsonfmt.get_int(m["f24"], 0, 18446744073709551615, "f24") if "f24" in m else 18446744073709551615,
-            fbe.jsonfmt.get_float32(m["f25"], "f25") if "f25" in m else 0.0,
-            fbe.jsonfmt.get_float32(m["f26"], "f26") if "f26" in m else 123.45600128173828,
-            fbe.jsonfmt.get_float(m["f27"], "f27") if "f27" in m else 0.0,
-            fbe.jsonfmt.get_float(m["f28"], "f28") if "f28" in m else -1.23456e+125,
-            fbe.jsonfmt.get_decimal(m["f29"], "f29") if "f29" in m else FBE_C0,
-            fbe.jsonfmt.get_decimal(m["f30"], "f30") if "f30" in m else FBE_C1,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f31"], "f31"), b, "f31") if "f31" in m else "",
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f32"], "f32"), b, "f32") if "f32" in m else 'Initial string!',
-            fbe.jsonfmt.get_int(m["f33"], 0, 18446744073709551615, "f33") if "f33" in m else 0,
-            fbe.jsonfmt.get_int(m["f34"], 0, 18446744073709551615, "f34") if "f34" in m else 0,
-            fbe.jsonfmt.get_int(m["f35"], 0, 18446744073709551615, "f35") if "f35" in m else None,
-            fbe.jsonfmt.get_uuid(m["f36"], "f36") if "f36" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_uuid(m["f37"], "f37") if "f37" in m else None,
-            fbe.jsonfmt.get_uuid(m["f38"], "f38") if "f38" in m else FBE_C2,
-            pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f39"], 0, 255, "f39")) if "f39" in m else pkg_proto.OrderSide.buy,
-            pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f40"], 0, 255, "f40")) if "f40" in m else pkg_proto.OrderType.market,
-            pkg_proto.fbe_jr_Order(m["f41"], "f41", b) if "f41" in m else None,
-            pkg_proto.fbe_jr_Balance(m["f42"], "f42", b) if "f42" in m else None,
-            pkg_proto.State(fbe.jsonfmt.get_int(m["f43"], 0, 255, "f43")) if "f43" in m else pkg_proto.State.unknown,
-            pkg_proto.fbe_jr_Account(m["f44"], "f44", b) if "f44" in m else None,
-            (None if m["f100"] is None else fbe.jsonfmt.get_bool(m["f100"], "f100")) if "f100" in m else None,
-            (None if m["f101"] is None else fbe.jsonfmt.get_bool(m["f101"], "f101")) if "f101" in m else True,
-            (None if m["f102"] is None else fbe.jsonfmt.get_bool(m["f102"], "f102")) if "f102" in m else None,
-            (None if m["f103"] is None else fbe.jsonfmt.get_int(m["f103"], 0, 255, "f103")) if "f103" in m else None,
-            (None if m["f104"] is None else fbe.jsonfmt.get_int(m["f104"], 0, 255, "f104")) if "f104" in m else 255,
-            (None if m["f105"] is None else fbe.jsonfmt.get_int(m["f105"], 0, 255, "f105")) if "f105" in m else None,
-            (None if m["f106"] is None else fbe.jsonfmt.get_char(m["f106"], "f106")) if "f106" in m else None,
-            (None if m["f107"] is None else fbe.jsonfmt.get_char(m["f107"], "f107")) if "f107" in m else 33,
-            (None if m["f108"] is None else fbe.jsonfmt.get_char(m["f108"], "f108")) if "f108" in m else None,
-            (None if m["f109"] is None else fbe.jsonfmt.get_int(m["f109"], 0, 4294967295, "f109")) if "f109" in m else None,
-            (None if m["f110"] is None else fbe.jsonfmt.get_int(m["f110"], 0, 4294967295, "f110")) if "f110" in m else 1092,
-            (None if m["f111"] is None else fbe.jsonfmt.get_int(m["f111"], 0, 4294967295, "f111")) if "f111" in m else None,
-            (None if m["f112"] is None else fbe.jsonfmt.get_int(m["f112"], -128, 127, "f112")) if "f112" in m else None,
-            (None if m["f113"] is None else fbe.jsonfmt.get_int(m["f113"], -128, 127, "f113")) if "f113" in m else 127,
-            (None if m["f114"] is None else fbe.jsonfmt.get_int(m["f114"], -128, 127, "f114")) if "f114" in m else None,
-            (None if m["f115"] is None else fbe.jsonfmt.get_int(m["f115"], 0, 255, "f115")) if "f115" in m else None,
-            (None if m["f116"] is None else fbe.jsonfmt.get_int(m["f116"], 0, 255, "f116")) if "f116" in m else 255,
-            (None if m["f117"] is None else fbe.jsonfmt.get_int(m["f117"], 0, 255, "f117")) if "f117" in m else None,
-            (None if m["f118"] is None else fbe.jsonfmt.get_int(m["f118"], -32768, 32767, "f118")) if "f118" in m else None,
-            (None if m["f119"] is None else fbe.jsonfmt.get_int(m["f119"], -32768, 32767, "f119")) if "f119" in m else 32767,
-            (None if m["f120"] is None else fbe.jsonfmt.get_int(m["f120"], -32768, 32767, "f120")) if "f120" in m else None,
-            (None if m["f121"] is None else fbe.jsonfmt.get_int(m["f121"], 0, 65535, "f121")) if "f121" in m else None,
-            (None if m["f122"] is None else fbe.jsonfmt.get_int(m["f122"], 0, 65535, "f122")) if "f122" in m else 65535,
-            (None if m["f123"] is None else fbe.jsonfmt.get_int(m["f123"], 0, 65535, "f123")) if "f123" in m else None,
-            (None if m["f124"] is None else fbe.jsonfmt.get_int(m["f124"], -2147483648, 2147483647, "f124")) if "f124" in m else None,
-            (None if m["f125"] is None else fbe.jsonfmt.get_int(m["f125"], -2147483648, 2147483647, "f125")) if "f125" in m else 2147483647,
-            (None if m["f126"] is None else fbe.jsonfmt.get_int(m["f126"], -2147483648, 2147483647, "f126")) if "f126" in m else None,
-            (None if m["f127"] is None else fbe.jsonfmt.get_int(m["f127"], 0, 4294967295, "f127")) if "f127" in m else None,
-            (None if m["f128"] is None else fbe.jsonfmt.get_int(m["f128"], 0, 4294967295, "f128")) if "f128" in m else 4294967295,
-            (None if m["f129"] is None else fbe.jsonfmt.get_int(m["f129"], 0, 4294967295, "f129")) if "f129" in m else None,
-            (None if m["f130"] is None else fbe.jsonfmt.get_int(m["f130"], -9223372036854775808, 9223372036854775807, "f130")) if "f130" in m else None,
-            (None if m["f131"] is None else fbe.jsonfmt.get_int(m["f131"], -9223372036854775808, 9223372036854775807, "f131")) if "f131" in m else 9223372036854775807,
-            (None if m["f132"] is None else fbe.jsonfmt.get_int(m["f132"], -9223372036854775808, 9223372036854775807, "f132")) if "f132" in m else None,
-            (None if m["f133"] is None else fbe.jsonfmt.get_int(m["f133"], 0, 18446744073709551615, "f133")) if "f133" in m else None,
-            (None if m["f134"] is None else fbe.jsonfmt.get_int(m["f134"], 0, 18446744073709551615, "f134")) if "f134" in m else 18446744073709551615,
-            (None if m["f135"] is None else fbe.jsonfmt.get_int(m["f135"], 0, 18446744073709551615, "f135")) if "f135" in m else None,
-            (None if m["f136"] is None else fbe.jsonfmt.get_float32(m["f136"], "f136")) if "f136" in m else None,
-            (None if m["f137"] is None else fbe.jsonfmt.get_float32(m["f137"], "f137")) if "f137" in m else 123.45600128173828,
-            (None if m["f138"] is None else fbe.jsonfmt.get_float32(m["f138"], "f138")) if "f138" in m else None,
-            (None if m["f139"] is None else fbe.jsonfmt.get_float(m["f139"], "f139")) if "f139" in m else None,
-            (None if m["f140"] is None else fbe.jsonfmt.get_float(m["f140"], "f140")) if "f140" in m else -1.23456e+125,
-            (None if m["f141"] is None else fbe.jsonfmt.get_float(m["f141"], "f141")) if "f141" in m else None,
-            (None if m["f142"] is None else fbe.jsonfmt.get_decimal(m["f142"], "f142")) if "f142" in m else None,
-            (None if m["f143"] is None else fbe.jsonfmt.get_decimal(m["f143"], "f143")) if "f143" in m else FBE_C1,
-            (None if m["f144"] is None else fbe.jsonfmt.get_decimal(m["f144"], "f144")) if "f144" in m else None,
-            (None if m["f145"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f145"], "f145"), b, "f145")) if "f145" in m else None,
-            (None if m["f146"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f146"], "f146"), b, "f146")) if "f146" in m else 'Initial string!',
-            (None if m["f147"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f147"], "f147"), b, "f147")) if "f147" in m else None,
-            (None if m["f148"] is None else fbe.jsonfmt.get_int(m["f148"], 0, 18446744073709551615, "f148")) if "f148" in m else None,
-            (None if m["f149"] is None else fbe.jsonfmt.get_int(m["f149"], 0, 18446744073709551615, "f149")) if "f149" in m else fbe.DEFAULT,
-            (None if m["f150"] is None else fbe.jsonfmt.get_int(m["f150"], 0, 18446744073709551615, "f150")) if "f150" in m else None,
-            (None if m["f151"] is None else fbe.jsonfmt.get_uuid(m["f151"], "f151")) if "f151" in m else None,
-            (None if m["f152"] is None else fbe.jsonfmt.get_uuid(m["f152"], "f152")) if "f152" in m else FBE_C2,
-            (None if m["f153"] is None else fbe.jsonfmt.get_uuid(m["f153"], "f153")) if "f153" in m else None,
-            (None if m["f154"] is None else pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f154"], 0, 255, "f154"))) if "f154" in m else None,
-            (None if m["f155"] is None else pkg_proto.OrderSide(fbe.jsonfmt.get_int(m["f155"], 0, 255, "f155"))) if "f155" in m else None,
-            (None if m["f156"] is None else pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f156"], 0, 255, "f156"))) if "f156" in m else None,
-            (None if m["f157"] is None else pkg_proto.OrderType(fbe.jsonfmt.get_int(m["f157"], 0, 255, "f157"))) if "f157" in m else None,
-            (None if m["f158"] is None else pkg_proto.fbe_jr_Order(m["f158"], "f158", b)) if "f158" in m else None,
-            (None if m["f159"] is None else pkg_proto.fbe_jr_Order(m["f159"], "f159", b)) if "f159" in m else None,
-            (None if m["f160"] is None else pkg_proto.fbe_jr_Balance(m["f160"], "f160", b)) if "f160" in m else None,
-            (None if m["f161"] is None else pkg_proto.fbe_jr_Balance(m["f161"], "f161", b)) if "f161" in m else None,
-            (None if m["f162"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f162"], 0, 255, "f162"))) if "f162" in m else None,
-            (None if m["f163"] is None else pkg_proto.State(fbe.jsonfmt.get_int(m["f163"], 0, 255, "f163"))) if "f163" in m else None,
-            (None if m["f164"] is None else pkg_proto.fbe_jr_Account(m["f164"], "f164", b)) if "f164" in m else None,
-            (None if m["f165"] is None else pkg_proto.fbe_jr_Account(m["f165"], "f165", b)) if "f165" in m else None,
-            EnumSimple(fbe.jsonfmt.get_int(m["f1000"], -2147483648, 2147483647, "f1000")) if "f1000" in m else EnumSimple.ENUM_VALUE_0,
-            (None if m["f1001"] is None else EnumSimple(fbe.jsonfmt.get_int(m["f1001"], -2147483648, 2147483647, "f1001"))) if "f1001" in m else None,
-            EnumTyped(fbe.jsonfmt.get_int(m["f1002"], 0, 255, "f1002")) if "f1002" in m else EnumTyped.ENUM_VALUE_2,
-            (None if m["f1003"] is None else EnumTyped(fbe.jsonfmt.get_int(m["f1003"], 0, 255, "f1003"))) if "f1003" in m else None,
-            FlagsSimple(fbe.jsonfmt.get_int(m["f1004"], -2147483648, 2147483647, "f1004") & 4294967295) if "f1004" in m else FlagsSimple.FLAG_VALUE_0,
-            (None if m["f1005"] is None else FlagsSimple(fbe.jsonfmt.get_int(m["f1005"], -2147483648, 2147483647, "f1005") & 4294967295)) if "f1005" in m else None,
-            FlagsTyped(fbe.jsonfmt.get_int(m["f1006"], 0, 18446744073709551615, "f1006")) if "f1006" in m else FlagsTyped.FLAG_VALUE_2 | FlagsTyped.FLAG_VALUE_4 | FlagsTyped.FLAG_VALUE_6,
-            (None if m["f1007"] is None else FlagsTyped(fbe.jsonfmt.get_int(m["f1007"], 0, 18446744073709551615, "f1007"))) if "f1007" in m else None,
-            fbe_jr_StructSimple(m["f1008"], "f1008", b) if "f1008" in m else None,
-            (None if m["f1009"] is None else fbe_jr_StructSimple(m["f1009"], "f1009", b)) if "f1009" in m else None,
-            fbe_jr_StructOptional(m["f1010"], "f1010", b) if "f1010" in m else None,
-            (None if m["f1011"] is None else fbe_jr_StructOptional(m["f1011"], "f1011", b)) if "f1011" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructNested", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructBytes(o: Any, f: str, b: fbe.Budget) -> StructBytes:
-    """A StructBytes from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 6, "test.StructBytes")
-    try:
-        v = StructBytes(
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["f1"], "f1"), b, "f1") if "f1" in m else b"",
-            (None if m["f2"] is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["f2"], "f2"), b, "f2")) if "f2" in m else None,
-            (None if m["f3"] is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["f3"], "f3"), b, "f3")) if "f3" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructBytes", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructArray(o: Any, f: str, b: fbe.Budget) -> StructArray:
-    """A StructArray from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 36 + (0 if "f9" in m else 562), "test.StructArray")
-    try:
-        v = StructArray(
-            [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.get_array(m["f1"], 2, "f1")] if "f1" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.get_array(m["f2"], 2, "f2")] if "f2" in m else None,
-            [fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f3"), b, "f3") for e0 in fbe.jsonfmt.get_array(m["f3"], 2, "f3")] if "f3" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.get_array(m["f4"], 2, "f4")] if "f4" in m else None,
-            [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.get_array(m["f5"], 2, "f5")] if "f5" in m else None,
-            [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.get_array(m["f6"], 2, "f6")] if "f6" in m else None,
-            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f7") & 4294967295) for e0 in fbe.jsonfmt.get_array(m["f7"], 2, "f7")] if "f7" in m else None,
-            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f8") & 4294967295)) for e0 in fbe.jsonfmt.get_array(m["f8"], 2, "f8")] if "f8" in m else None,
-            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.get_array(m["f9"], 2, "f9")] if "f9" in m else None,
-            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.get_array(m["f10"], 2, "f10")] if "f10" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructArray", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructVector(o: Any, f: str, b: fbe.Budget) -> StructVector:
-    """A StructVector from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 40, "test.StructVector")
-    try:
-        v = StructVector(
-            [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f1"], "f1"), b, 1, "f1")] if "f1" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f2"], "f2"), b, 1, "f2")] if "f2" in m else None,
-            [fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f3"), b, "f3") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")] if "f3" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 1, "f4")] if "f4" in m else None,
-            [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f5"], "f5"), b, 4, "f5")] if "f5" in m else None,
-            [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f6"], "f6"), b, 1, "f6")] if "f6" in m else None,
-            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f7") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f7"], "f7"), b, 4, "f7")] if "f7" in m else None,
-            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f8") & 4294967295)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f8"], "f8"), b, 1, "f8")] if "f8" in m else None,
-            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f9"], "f9"), b, 0, "f9")] if "f9" in m else None,
-            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f10"], "f10"), b, 1, "f10")] if "f10" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructVector", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructList(o: Any, f: str, b: fbe.Budget) -> StructList:
-    """A StructList from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 40, "test.StructList")
-    try:
-        v = StructList(
-            [fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f1"], "f1"), b, 1, "f1")] if "f1" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_int(e0, 0, 255, "f2")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f2"], "f2"), b, 1, "f2")] if "f2" in m else None,
-            [fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f3"), b, "f3") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")] if "f3" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(e0, "f4"), b, "f4")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 1, "f4")] if "f4" in m else None,
-            [EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f5")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f5"], "f5"), b, 4, "f5")] if "f5" in m else None,
-            [(None if e0 is None else EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f6"))) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f6"], "f6"), b, 1, "f6")] if "f6" in m else None,
-            [FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f7") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f7"], "f7"), b, 4, "f7")] if "f7" in m else None,
-            [(None if e0 is None else FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f8") & 4294967295)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f8"], "f8"), b, 1, "f8")] if "f8" in m else None,
-            [fbe_jr_StructSimple(e0, "f9", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f9"], "f9"), b, 0, "f9")] if "f9" in m else None,
-            [(None if e0 is None else fbe_jr_StructSimple(e0, "f10", b)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f10"], "f10"), b, 1, "f10")] if "f10" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructList", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructSet(o: Any, f: str, b: fbe.Budget) -> StructSet:
-    """A StructSet from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 16, "test.StructSet")
-    try:
-        v = StructSet(
-            fbe.jsonfmt.distinct_set({fbe.jsonfmt.get_int(e0, 0, 255, "f1") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f1"], "f1"), b, 1, "f1")}, m["f1"], "f1") if "f1" in m else None,
-            fbe.jsonfmt.distinct_set({EnumSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f2")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f2"], "f2"), b, 4, "f2")}, m["f2"], "f2") if "f2" in m else None,
-            fbe.jsonfmt.distinct_set({FlagsSimple(fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f3") & 4294967295) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f3"], "f3"), b, 4, "f3")}, m["f3"], "f3") if "f3" in m else None,
-            fbe.jsonfmt.distinct_set({fbe_jr_StructSimple(e0, "f4", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f4"], "f4"), b, 0, "f4")}, m["f4"], "f4") if "f4" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructSet", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructMap(o: Any, f: str, b: fbe.Budget) -> StructMap:
-    """A StructMap from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 40, "test.StructMap")
-    try:
-        v = StructMap(
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f1"): fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f1"], "f1"), b, 5, "f1").items()}, m["f1"], "f1") if "f1" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f2"): (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f2"], "f2"), b, 5, "f2").items()}, m["f2"], "f2") if "f2" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f3"): fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f3"), b, "f3") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f3"], "f3"), b, 8, "f3").items()}, m["f3"], "f3") if "f3" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f4"): (None if v0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f4"), b, "f4")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f4"], "f4"), b, 5, "f4").items()}, m["f4"], "f4") if "f4" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f5"): EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f5"], "f5"), b, 8, "f5").items()}, m["f5"], "f5") if "f5" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f6"], "f6"), b, 5, "f6").items()}, m["f6"], "f6") if "f6" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f7"], "f7"), b, 8, "f7").items()}, m["f7"], "f7") if "f7" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f8"], "f8"), b, 5, "f8").items()}, m["f8"], "f8") if "f8" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f9"): fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f9"], "f9"), b, 4, "f9").items()}, m["f9"], "f9") if "f9" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f10"], "f10"), b, 5, "f10").items()}, m["f10"], "f10") if "f10" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructMap", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructHash(o: Any, f: str, b: fbe.Budget) -> StructHash:
-    """A StructHash from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 40, "test.StructHash")
-    try:
-        v = StructHash(
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f1"): fbe.jsonfmt.get_int(v0, 0, 255, "f1") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f1"], "f1"), b, 5, "f1").items()}, m["f1"], "f1") if "f1" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f2"): (None if v0 is None else fbe.jsonfmt.get_int(v0, 0, 255, "f2")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f2"], "f2"), b, 5, "f2").items()}, m["f2"], "f2") if "f2" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f3"): fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f3"), b, "f3") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f3"], "f3"), b, 8, "f3").items()}, m["f3"], "f3") if "f3" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f4"): (None if v0 is None else fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f4"), b, "f4")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f4"], "f4"), b, 5, "f4").items()}, m["f4"], "f4") if "f4" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f5"): EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f5")) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f5"], "f5"), b, 8, "f5").items()}, m["f5"], "f5") if "f5" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f6"): (None if v0 is None else EnumSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f6"))) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f6"], "f6"), b, 5, "f6").items()}, m["f6"], "f6") if "f6" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f7"): FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f7") & 4294967295) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f7"], "f7"), b, 8, "f7").items()}, m["f7"], "f7") if "f7" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f8"): (None if v0 is None else FlagsSimple(fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f8") & 4294967295)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f8"], "f8"), b, 5, "f8").items()}, m["f8"], "f8") if "f8" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f9"): fbe_jr_StructSimple(v0, "f9", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f9"], "f9"), b, 4, "f9").items()}, m["f9"], "f9") if "f9" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f10"): (None if v0 is None else fbe_jr_StructSimple(v0, "f10", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f10"], "f10"), b, 5, "f10").items()}, m["f10"], "f10") if "f10" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructHash", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructHashEx(o: Any, f: str, b: fbe.Budget) -> StructHashEx:
-    """A StructHashEx from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 8, "test.StructHashEx")
-    try:
-        v = StructHashEx(
-            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f1", b): fbe_jr_StructNested(v0, "f1", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["f1"], "f1"), b, 0, "f1")}, m["f1"], "f1") if "f1" in m else None,
-            fbe.jsonfmt.distinct({fbe_jr_StructSimple(k0, "f2", b): (None if v0 is None else fbe_jr_StructNested(v0, "f2", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["f2"], "f2"), b, 1, "f2")}, m["f2"], "f2") if "f2" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "test.StructHashEx", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_StructEmpty(o: Any, f: str, b: fbe.Budget) -> StructEmpty:
-    """A StructEmpty from parsed JSON; missing members keep their defaults."""
-    fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 32, "test.StructEmpty")
-    b.depth -= 1
-    return StructEmpty()
-
-
 class Sender(fbe.Sender):
     """Sends test messages as versioned frames; override ``on_send``."""
 
@@ -9424,112 +8935,112 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     StructSimple,
-    "StructSimple",
+    "test.StructSimple",
     FBE_CORE,
     0,
     (fbe_vw_StructSimple, fbe_vr_StructSimple),
     final=(fbe_fw_StructSimple, fbe_fr_StructSimple),
-    json=fbe_jr_StructSimple,
+    json_cost=217,
     keys=("id",),
 )
 fbe.bind(
     StructOptional,
-    "StructOptional",
+    "test.StructOptional",
     FBE_CORE,
     1,
     (fbe_vw_StructOptional, fbe_vr_StructOptional),
     final=(fbe_fw_StructOptional, fbe_fr_StructOptional),
-    json=fbe_jr_StructOptional,
+    json_cost=283,
     keys=("id",),
 )
 fbe.bind(
     StructNested,
-    "StructNested",
+    "test.StructNested",
     FBE_CORE,
     2,
     (fbe_vw_StructNested, fbe_vr_StructNested),
     final=(fbe_fw_StructNested, fbe_fr_StructNested),
-    json=fbe_jr_StructNested,
+    json_cost=306,
     keys=("id",),
 )
 fbe.bind(
     StructBytes,
-    "StructBytes",
+    "test.StructBytes",
     FBE_CORE,
     3,
     (fbe_vw_StructBytes, fbe_vr_StructBytes),
     final=(fbe_fw_StructBytes, fbe_fr_StructBytes),
-    json=fbe_jr_StructBytes,
+    json_cost=6,
 )
 fbe.bind(
     StructArray,
-    "StructArray",
+    "test.StructArray",
     FBE_CORE,
     4,
     (fbe_vw_StructArray, fbe_vr_StructArray),
     final=(fbe_fw_StructArray, fbe_fr_StructArray),
-    json=fbe_jr_StructArray,
+    json_cost=36,
 )
 fbe.bind(
     StructVector,
-    "StructVector",
+    "test.StructVector",
     FBE_CORE,
     5,
     (fbe_vw_StructVector, fbe_vr_StructVector),
     final=(fbe_fw_StructVector, fbe_fr_StructVector),
-    json=fbe_jr_StructVector,
+    json_cost=40,
 )
 fbe.bind(
     StructList,
-    "StructList",
+    "test.StructList",
     FBE_CORE,
     6,
     (fbe_vw_StructList, fbe_vr_StructList),
     final=(fbe_fw_StructList, fbe_fr_StructList),
-    json=fbe_jr_StructList,
+    json_cost=40,
 )
 fbe.bind(
     StructSet,
-    "StructSet",
+    "test.StructSet",
     FBE_CORE,
     7,
     (fbe_vw_StructSet, fbe_vr_StructSet),
     final=(fbe_fw_StructSet, fbe_fr_StructSet),
-    json=fbe_jr_StructSet,
+    json_cost=16,
 )
 fbe.bind(
     StructMap,
-    "StructMap",
+    "test.StructMap",
     FBE_CORE,
     8,
     (fbe_vw_StructMap, fbe_vr_StructMap),
     final=(fbe_fw_StructMap, fbe_fr_StructMap),
-    json=fbe_jr_StructMap,
+    json_cost=40,
 )
 fbe.bind(
     StructHash,
-    "StructHash",
+    "test.StructHash",
     FBE_CORE,
     9,
     (fbe_vw_StructHash, fbe_vr_StructHash),
     final=(fbe_fw_StructHash, fbe_fr_StructHash),
-    json=fbe_jr_StructHash,
+    json_cost=40,
 )
 fbe.bind(
     StructHashEx,
-    "StructHashEx",
+    "test.StructHashEx",
     FBE_CORE,
     10,
     (fbe_vw_StructHashEx, fbe_vr_StructHashEx),
     final=(fbe_fw_StructHashEx, fbe_fr_StructHashEx),
-    json=fbe_jr_StructHashEx,
+    json_cost=8,
 )
 fbe.bind(
     StructEmpty,
-    "StructEmpty",
+    "test.StructEmpty",
     FBE_CORE,
     11,
     (fbe_vw_StructEmpty, fbe_vr_StructEmpty),
     final=(fbe_fw_StructEmpty, fbe_fr_StructEmpty),
-    json=fbe_jr_StructEmpty,
+    json_cost=32,
 )

@@ -81,13 +81,13 @@ class GradeKeys(fbe.Struct):
 
 
 CharKeys.fbe_spec = (
-    ("letters", "letters", ("set", ("int", "char", 0, 255))),
-    ("countByLetter", "countByLetter", ("map", ("int", "char", 0, 255), ("int", "int32", -2147483648, 2147483647))),
+    ("letters", "letters", ("set", ("int", "char", 0, 255), 1)),
+    ("countByLetter", "countByLetter", ("map", ("int", "char", 0, 255), ("int", "int32", -2147483648, 2147483647), 5)),
 )
 
 GradeKeys.fbe_spec = (
-    ("grades", "grades", ("set", ("int", "Grade (uint8)", 0, 255, Grade))),
-    ("countByGrade", "countByGrade", ("map", ("int", "Grade (uint8)", 0, 255, Grade), ("int", "int32", -2147483648, 2147483647))),
+    ("grades", "grades", ("set", ("int", "Grade (uint8)", 0, 255, Grade), 1)),
+    ("countByGrade", "countByGrade", ("map", ("int", "Grade (uint8)", 0, 255, Grade), ("int", "int32", -2147483648, 2147483647), 5)),
 )
 
 
@@ -233,36 +233,6 @@ class GradeKeysFinalModel(fbe.FinalModel[GradeKeys]):
 
     fbe_type = 2
     fbe_struct = GradeKeys
-
-
-def fbe_jr_CharKeys(o: Any, f: str, b: fbe.Budget) -> CharKeys:
-    """A CharKeys from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 8, "chars.CharKeys")
-    try:
-        v = CharKeys(
-            fbe.jsonfmt.distinct_set({fbe.jsonfmt.get_char(e0, "letters") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["letters"], "letters"), b, 1, "letters")}, m["letters"], "letters") if "letters" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_char(k0, "countByLetter"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "countByLetter") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["countByLetter"], "countByLetter"), b, 5, "countByLetter").items()}, m["countByLetter"], "countByLetter") if "countByLetter" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "chars.CharKeys", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_GradeKeys(o: Any, f: str, b: fbe.Budget) -> GradeKeys:
-    """A GradeKeys from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 8, "chars.GradeKeys")
-    try:
-        v = GradeKeys(
-            fbe.jsonfmt.distinct_set({Grade(fbe.jsonfmt.get_int(e0, 0, 255, "grades")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["grades"], "grades"), b, 1, "grades")}, m["grades"], "grades") if "grades" in m else None,
-            fbe.jsonfmt.distinct({Grade(fbe.jsonfmt.key_int(k0, 0, 255, "countByGrade")): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "countByGrade") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["countByGrade"], "countByGrade"), b, 5, "countByGrade").items()}, m["countByGrade"], "countByGrade") if "countByGrade" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "chars.GradeKeys", o) from None
-    b.depth -= 1
-    return v
 
 
 class Sender(fbe.Sender):
@@ -426,19 +396,19 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     CharKeys,
-    "CharKeys",
+    "chars.CharKeys",
     FBE_CORE,
     0,
     (fbe_vw_CharKeys, fbe_vr_CharKeys),
     final=(fbe_fw_CharKeys, fbe_fr_CharKeys),
-    json=fbe_jr_CharKeys,
+    json_cost=8,
 )
 fbe.bind(
     GradeKeys,
-    "GradeKeys",
+    "chars.GradeKeys",
     FBE_CORE,
     1,
     (fbe_vw_GradeKeys, fbe_vr_GradeKeys),
     final=(fbe_fw_GradeKeys, fbe_fr_GradeKeys),
-    json=fbe_jr_GradeKeys,
+    json_cost=8,
 )

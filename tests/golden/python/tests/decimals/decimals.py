@@ -78,13 +78,13 @@ Prices.fbe_spec = (
     ("price", "price", ("decimal",)),
     ("maybePrice", "maybePrice", ("optional", ("decimal",))),
     ("pair", "pair", ("array", ("decimal",), 2)),
-    ("priceVector", "priceVector", ("vector", ("decimal",))),
-    ("priceList", "priceList", ("list", ("decimal",))),
-    ("priceSet", "priceSet", ("set", ("decimal",))),
-    ("priceById", "priceById", ("map", ("int", "int32", -2147483648, 2147483647), ("decimal",))),
-    ("idByPrice", "idByPrice", ("map", ("decimal",), ("int", "int32", -2147483648, 2147483647))),
-    ("priceByPrice", "priceByPrice", ("hash", ("decimal",), ("decimal",))),
-    ("maybePrices", "maybePrices", ("vector", ("optional", ("decimal",)))),
+    ("priceVector", "priceVector", ("vector", ("decimal",), 16)),
+    ("priceList", "priceList", ("list", ("decimal",), 16)),
+    ("priceSet", "priceSet", ("set", ("decimal",), 16)),
+    ("priceById", "priceById", ("map", ("int", "int32", -2147483648, 2147483647), ("decimal",), 20)),
+    ("idByPrice", "idByPrice", ("map", ("decimal",), ("int", "int32", -2147483648, 2147483647), 20)),
+    ("priceByPrice", "priceByPrice", ("hash", ("decimal",), ("decimal",), 32)),
+    ("maybePrices", "maybePrices", ("vector", ("optional", ("decimal",)), 1)),
 )
 
 
@@ -270,29 +270,6 @@ class PricesFinalModel(fbe.FinalModel[Prices]):
 
     fbe_type = 1
     fbe_struct = Prices
-
-
-def fbe_jr_Prices(o: Any, f: str, b: fbe.Budget) -> Prices:
-    """A Prices from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 77, "decimals.Prices")
-    try:
-        v = Prices(
-            fbe.jsonfmt.get_decimal(m["price"], "price") if "price" in m else FBE_C0,
-            (None if m["maybePrice"] is None else fbe.jsonfmt.get_decimal(m["maybePrice"], "maybePrice")) if "maybePrice" in m else None,
-            [fbe.jsonfmt.get_decimal(e0, "pair") for e0 in fbe.jsonfmt.get_array(m["pair"], 2, "pair")] if "pair" in m else None,
-            [fbe.jsonfmt.get_decimal(e0, "priceVector") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["priceVector"], "priceVector"), b, 16, "priceVector")] if "priceVector" in m else None,
-            [fbe.jsonfmt.get_decimal(e0, "priceList") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["priceList"], "priceList"), b, 16, "priceList")] if "priceList" in m else None,
-            fbe.jsonfmt.distinct_set({fbe.jsonfmt.get_decimal(e0, "priceSet") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["priceSet"], "priceSet"), b, 16, "priceSet")}, m["priceSet"], "priceSet") if "priceSet" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "priceById"): fbe.jsonfmt.get_decimal(v0, "priceById") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["priceById"], "priceById"), b, 20, "priceById").items()}, m["priceById"], "priceById") if "priceById" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.get_decimal(k0, "idByPrice"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "idByPrice") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["idByPrice"], "idByPrice"), b, 20, "idByPrice").items()}, m["idByPrice"], "idByPrice") if "idByPrice" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.get_decimal(k0, "priceByPrice"): fbe.jsonfmt.get_decimal(v0, "priceByPrice") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["priceByPrice"], "priceByPrice"), b, 32, "priceByPrice").items()}, m["priceByPrice"], "priceByPrice") if "priceByPrice" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.get_decimal(e0, "maybePrices")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["maybePrices"], "maybePrices"), b, 1, "maybePrices")] if "maybePrices" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "decimals.Prices", o) from None
-    b.depth -= 1
-    return v
 
 
 class Sender(fbe.Sender):
@@ -517,10 +494,10 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Prices,
-    "Prices",
+    "decimals.Prices",
     FBE_CORE,
     0,
     (fbe_vw_Prices, fbe_vr_Prices),
     final=(fbe_fw_Prices, fbe_fr_Prices),
-    json=fbe_jr_Prices,
+    json_cost=77,
 )

@@ -488,33 +488,6 @@ class ZerosFinalModel(fbe.FinalModel[Zeros]):
     fbe_struct = Zeros
 
 
-def fbe_jr_Zeros(o: Any, f: str, b: fbe.Budget) -> Zeros:
-    """A Zeros from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 17, "defaults.Zeros")
-    try:
-        v = Zeros(
-            fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 7,
-            (None if m["b"] is None else fbe.jsonfmt.get_bool(m["b"], "b")) if "b" in m else False,
-            (None if m["i"] is None else fbe.jsonfmt.get_int(m["i"], -2147483648, 2147483647, "i")) if "i" in m else 0,
-            (None if m["l"] is None else fbe.jsonfmt.get_int(m["l"], -9223372036854775808, 9223372036854775807, "l")) if "l" in m else 0,
-            (None if m["f"] is None else fbe.jsonfmt.get_float32(m["f"], "f")) if "f" in m else 0.0,
-            (None if m["d"] is None else fbe.jsonfmt.get_float(m["d"], "d")) if "d" in m else 0.0,
-            (None if m["m"] is None else fbe.jsonfmt.get_decimal(m["m"], "m")) if "m" in m else FBE_C0,
-            (None if m["s"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["s"], "s"), b, "s")) if "s" in m else '',
-            (None if m["c"] is None else Colour(fbe.jsonfmt.get_int(m["c"], 0, 255, "c"))) if "c" in m else Colour.red,
-            (None if m["fl"] is None else Mode(fbe.jsonfmt.get_int(m["fl"], 0, 255, "fl"))) if "fl" in m else Mode.none,
-            (None if m["t"] is None else fbe.jsonfmt.get_int(m["t"], 0, 18446744073709551615, "t")) if "t" in m else 0,
-            (None if m["u"] is None else fbe.jsonfmt.get_uuid(m["u"], "u")) if "u" in m else fbe.NIL_UUID,
-            (None if m["n"] is None else fbe.jsonfmt.get_int(m["n"], -2147483648, 2147483647, "n")) if "n" in m else None,
-            (None if m["absent"] is None else fbe.jsonfmt.get_int(m["absent"], -2147483648, 2147483647, "absent")) if "absent" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "defaults.Zeros", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends defaults messages as versioned frames; override ``on_send``."""
 
@@ -784,10 +757,10 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Zeros,
-    "Zeros",
+    "defaults.Zeros",
     FBE_CORE,
     0,
     (fbe_vw_Zeros, fbe_vr_Zeros),
     final=(fbe_fw_Zeros, fbe_fr_Zeros),
-    json=fbe_jr_Zeros,
+    json_cost=17,
 )

@@ -893,36 +893,36 @@ Everything.fbe_spec = (
     ("f26", "f26", ("int", "Side (uint8)", 0, 255, pkg_market.Side)),
     ("f27", "f27", ("int", "FByte (uint8)", 0, 255, FByte)),
     ("f28", "f28", ("int", "FUInt64 (uint64)", 0, 18446744073709551615, FUInt64)),
-    ("f29", "f29", ("struct", Counted)),
-    ("f30", "f30", ("struct", pkg_market.Instrument)),
+    ("f29", "f29", ("struct", Counted, 4)),
+    ("f30", "f30", ("struct", pkg_market.Instrument, 8)),
     ("f31", "f31", ("optional", ("int", "int32", -2147483648, 2147483647))),
     ("f32", "f32", ("optional", ("int", "int32", -2147483648, 2147483647))),
     ("f33", "f33", ("optional", ("string",))),
     ("f34", "f34", ("optional", ("int", "EByte (uint8)", 0, 255, EByte))),
-    ("f35", "f35", ("optional", ("struct", Counted))),
+    ("f35", "f35", ("optional", ("struct", Counted, 4))),
     ("f36", "f36", ("array", ("int", "int32", -2147483648, 2147483647), 3)),
     ("f37", "f37", ("array", ("optional", ("string",)), 2)),
-    ("f38", "f38", ("vector", ("float", "double"))),
-    ("f39", "f39", ("vector", ("optional", ("struct", Counted)))),
-    ("f40", "f40", ("list", ("string",))),
-    ("f41", "f41", ("set", ("int", "int64", -9223372036854775808, 9223372036854775807))),
-    ("f42", "f42", ("set", ("struct", pkg_market.Instrument))),
-    ("f43", "f43", ("map", ("int", "int32", -2147483648, 2147483647), ("string",))),
-    ("f44", "f44", ("map", ("string",), ("optional", ("struct", Counted)))),
-    ("f45", "f45", ("hash", ("uuid",), ("bytes",))),
-    ("f46", "f46", ("hash", ("struct", pkg_market.Instrument), ("struct", Counted))),
+    ("f38", "f38", ("vector", ("float", "double"), 8)),
+    ("f39", "f39", ("vector", ("optional", ("struct", Counted, 4)), 1)),
+    ("f40", "f40", ("list", ("string",), 4)),
+    ("f41", "f41", ("set", ("int", "int64", -9223372036854775808, 9223372036854775807), 8)),
+    ("f42", "f42", ("set", ("struct", pkg_market.Instrument, 8), 0)),
+    ("f43", "f43", ("map", ("int", "int32", -2147483648, 2147483647), ("string",), 8)),
+    ("f44", "f44", ("map", ("string",), ("optional", ("struct", Counted, 4)), 5)),
+    ("f45", "f45", ("hash", ("uuid",), ("bytes",), 20)),
+    ("f46", "f46", ("hash", ("struct", pkg_market.Instrument, 8), ("struct", Counted, 4), 0)),
     ("f47", "f47", ("optional", ("int", "int32", -2147483648, 2147483647))),
     ("f47Reset", "f47Reset", ("bool",)),
     ("f48", "f48", ("optional", ("int", "timestamp", 0, 18446744073709551615))),
-    ("f49", "f49", ("map", ("bytes",), ("int", "int32", -2147483648, 2147483647))),
-    ("f50", "f50", ("hash", ("bytes",), ("string",))),
-    ("f51", "f51", ("set", ("decimal",))),
-    ("f52", "f52", ("map", ("decimal",), ("int", "int32", -2147483648, 2147483647))),
+    ("f49", "f49", ("map", ("bytes",), ("int", "int32", -2147483648, 2147483647), 8)),
+    ("f50", "f50", ("hash", ("bytes",), ("string",), 8)),
+    ("f51", "f51", ("set", ("decimal",), 16)),
+    ("f52", "f52", ("map", ("decimal",), ("int", "int32", -2147483648, 2147483647), 20)),
 )
 
 PlaceOrder.fbe_spec = (
     ("id", "id", ("uuid",)),
-    ("instrument", "instrument", ("struct", pkg_market.Instrument)),
+    ("instrument", "instrument", ("struct", pkg_market.Instrument, 8)),
 )
 
 Accepted.fbe_spec = (
@@ -953,7 +953,7 @@ Keywords.fbe_spec = (
     ("None", "None_", ("int", "int32", -2147483648, 2147483647)),
     ("NULL", "NULL", ("int", "int32", -2147483648, 2147483647)),
     ("operator", "operator", ("optional", ("int", "Reserved (int32)", -2147483648, 2147483647, Reserved))),
-    ("this", "this", ("vector", ("struct", FixedKeywords))),
+    ("this", "this", ("vector", ("struct", FixedKeywords, 9), 0)),
 )
 
 Route.fbe_spec = (
@@ -963,9 +963,9 @@ Route.fbe_spec = (
 )
 
 Routes.fbe_spec = (
-    ("routes", "routes", ("set", ("struct", Route))),
-    ("ranks", "ranks", ("map", ("struct", Route), ("int", "int32", -2147483648, 2147483647))),
-    ("names", "names", ("hash", ("struct", Route), ("string",))),
+    ("routes", "routes", ("set", ("struct", Route, 16), 0)),
+    ("ranks", "ranks", ("map", ("struct", Route, 16), ("int", "int32", -2147483648, 2147483647), 4)),
+    ("names", "names", ("hash", ("struct", Route, 16), ("string",), 4)),
 )
 
 
@@ -2803,325 +2803,6 @@ class RoutesFinalModel(fbe.FinalModel[Routes]):
     fbe_struct = Routes
 
 
-def fbe_jr_Counted(o: Any, f: str, b: fbe.Budget) -> Counted:
-    """A Counted from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "everything.Counted")
-    try:
-        v = Counted(
-            fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Counted", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Shifted(o: Any, f: str, b: fbe.Budget) -> Shifted:
-    """A Shifted from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "everything.Shifted")
-    try:
-        v = Shifted(
-            fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Shifted", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_AfterShift(o: Any, f: str, b: fbe.Budget) -> AfterShift:
-    """A AfterShift from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "everything.AfterShift")
-    try:
-        v = AfterShift(
-            fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.AfterShift", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Fixed(o: Any, f: str, b: fbe.Budget) -> Fixed:
-    """A Fixed from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "everything.Fixed")
-    try:
-        v = Fixed(
-            fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Fixed", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Derived(o: Any, f: str, b: fbe.Budget) -> Derived:
-    """A Derived from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 8, "everything.Derived")
-    try:
-        v = Derived(
-            fbe.jsonfmt.get_int(m["a"], -2147483648, 2147483647, "a") if "a" in m else 0,
-            fbe.jsonfmt.get_int(m["b"], -2147483648, 2147483647, "b") if "b" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Derived", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_ImportedBase(o: Any, f: str, b: fbe.Budget) -> ImportedBase:
-    """A ImportedBase from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 16, "everything.ImportedBase")
-    try:
-        v = ImportedBase(
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["symbol"], "symbol"), b, "symbol") if "symbol" in m else "",
-            fbe.jsonfmt.get_int(m["digits"], -2147483648, 2147483647, "digits") if "digits" in m else 5,
-            fbe.jsonfmt.get_float(m["price"], "price") if "price" in m else 1.5,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.ImportedBase", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Note(o: Any, f: str, b: fbe.Budget) -> Note:
-    """A Note from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "everything.Note")
-    try:
-        v = Note(
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["text"], "text"), b, "text") if "text" in m else 'hi "there"\n',
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Note", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Quiet(o: Any, f: str, b: fbe.Budget) -> Quiet:
-    """A Quiet from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 8, "everything.Quiet")
-    try:
-        v = Quiet(
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["password"], "password"), b, "password") if "password" in m else "",
-            fbe.jsonfmt.get_int(m["legacy"], -2147483648, 2147483647, "legacy") if "legacy" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Quiet", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Empty(o: Any, f: str, b: fbe.Budget) -> Empty:
-    """A Empty from parsed JSON; missing members keep their defaults."""
-    fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 32, "everything.Empty")
-    b.depth -= 1
-    return Empty()
-
-
-def fbe_jr_Everything(o: Any, f: str, b: fbe.Budget) -> Everything:
-    """A Everything from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 258 + (0 if "f29" in m else 4) + (0 if "f30" in m else 8), "everything.Everything")
-    try:
-        v = Everything(
-            fbe.jsonfmt.get_int(m["id"], -2147483648, 2147483647, "id") if "id" in m else 42,
-            fbe.jsonfmt.get_bool(m["f1"], "f1") if "f1" in m else True,
-            fbe.jsonfmt.get_int(m["f2"], 0, 255, "f2") if "f2" in m else 255,
-            fbe.jsonfmt.get_char(m["f3"], "f3") if "f3" in m else 33,
-            fbe.jsonfmt.get_int(m["f4"], 0, 4294967295, "f4") if "f4" in m else 1092,
-            fbe.jsonfmt.get_int(m["f5"], -128, 127, "f5") if "f5" in m else -128,
-            fbe.jsonfmt.get_int(m["f6"], 0, 255, "f6") if "f6" in m else 65,
-            fbe.jsonfmt.get_int(m["f7"], -32768, 32767, "f7") if "f7" in m else -2,
-            fbe.jsonfmt.get_int(m["f8"], 0, 65535, "f8") if "f8" in m else 65535,
-            fbe.jsonfmt.get_int(m["f9"], -2147483648, 2147483647, "f9") if "f9" in m else 2147483647,
-            fbe.jsonfmt.get_int(m["f10"], 0, 4294967295, "f10") if "f10" in m else 0,
-            fbe.jsonfmt.get_int(m["f11"], -9223372036854775808, 9223372036854775807, "f11") if "f11" in m else -9223372036854775808,
-            fbe.jsonfmt.get_int(m["f12"], 0, 18446744073709551615, "f12") if "f12" in m else 18446744073709551615,
-            fbe.jsonfmt.get_float32(m["f13"], "f13") if "f13" in m else 500.0,
-            fbe.jsonfmt.get_float(m["f14"], "f14") if "f14" in m else -1.0,
-            fbe.jsonfmt.get_decimal(m["f15"], "f15") if "f15" in m else FBE_C0,
-            fbe.jsonfmt.get_decimal(m["f16"], "f16") if "f16" in m else FBE_C1,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f17"], "f17"), b, "f17") if "f17" in m else 'text',
-            fbe.jsonfmt.get_int(m["f18"], 0, 18446744073709551615, "f18") if "f18" in m else 0,
-            fbe.jsonfmt.get_int(m["f19"], 0, 18446744073709551615, "f19") if "f19" in m else None,
-            fbe.jsonfmt.get_uuid(m["f20"], "f20") if "f20" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_uuid(m["f21"], "f21") if "f21" in m else None,
-            fbe.jsonfmt.get_uuid(m["f22"], "f22") if "f22" in m else None,
-            fbe.jsonfmt.get_uuid(m["f23"], "f23") if "f23" in m else FBE_C2,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["f24"], "f24"), b, "f24") if "f24" in m else b"",
-            EByte(fbe.jsonfmt.get_int(m["f25"], 0, 255, "f25")) if "f25" in m else EByte.c,
-            pkg_market.Side(fbe.jsonfmt.get_int(m["f26"], 0, 255, "f26")) if "f26" in m else pkg_market.Side.sell,
-            FByte(fbe.jsonfmt.get_int(m["f27"], 0, 255, "f27")) if "f27" in m else FByte.one | FByte.two,
-            FUInt64(fbe.jsonfmt.get_int(m["f28"], 0, 18446744073709551615, "f28")) if "f28" in m else FUInt64.all,
-            fbe_jr_Counted(m["f29"], "f29", b) if "f29" in m else None,
-            pkg_market.fbe_jr_Instrument(m["f30"], "f30", b) if "f30" in m else None,
-            (None if m["f31"] is None else fbe.jsonfmt.get_int(m["f31"], -2147483648, 2147483647, "f31")) if "f31" in m else None,
-            (None if m["f32"] is None else fbe.jsonfmt.get_int(m["f32"], -2147483648, 2147483647, "f32")) if "f32" in m else 5,
-            (None if m["f33"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["f33"], "f33"), b, "f33")) if "f33" in m else None,
-            (None if m["f34"] is None else EByte(fbe.jsonfmt.get_int(m["f34"], 0, 255, "f34"))) if "f34" in m else EByte.b,
-            (None if m["f35"] is None else fbe_jr_Counted(m["f35"], "f35", b)) if "f35" in m else None,
-            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "f36") for e0 in fbe.jsonfmt.get_array(m["f36"], 3, "f36")] if "f36" in m else None,
-            [(None if e0 is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(e0, "f37"), b, "f37")) for e0 in fbe.jsonfmt.get_array(m["f37"], 2, "f37")] if "f37" in m else None,
-            [fbe.jsonfmt.get_float(e0, "f38") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f38"], "f38"), b, 8, "f38")] if "f38" in m else None,
-            [(None if e0 is None else fbe_jr_Counted(e0, "f39", b)) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f39"], "f39"), b, 1, "f39")] if "f39" in m else None,
-            [fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(e0, "f40"), b, "f40") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f40"], "f40"), b, 4, "f40")] if "f40" in m else None,
-            fbe.jsonfmt.distinct_set({fbe.jsonfmt.get_int(e0, -9223372036854775808, 9223372036854775807, "f41") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f41"], "f41"), b, 8, "f41")}, m["f41"], "f41") if "f41" in m else None,
-            fbe.jsonfmt.distinct_set({pkg_market.fbe_jr_Instrument(e0, "f42", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f42"], "f42"), b, 0, "f42")}, m["f42"], "f42") if "f42" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "f43"): fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(v0, "f43"), b, "f43") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f43"], "f43"), b, 8, "f43").items()}, m["f43"], "f43") if "f43" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "f44"): (None if v0 is None else fbe_jr_Counted(v0, "f44", b)) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f44"], "f44"), b, 5, "f44").items()}, m["f44"], "f44") if "f44" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.get_uuid(k0, "f45"): fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(v0, "f45"), b, "f45") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f45"], "f45"), b, 20, "f45").items()}, m["f45"], "f45") if "f45" in m else None,
-            fbe.jsonfmt.distinct({pkg_market.fbe_jr_Instrument(k0, "f46", b): fbe_jr_Counted(v0, "f46", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["f46"], "f46"), b, 0, "f46")}, m["f46"], "f46") if "f46" in m else None,
-            (None if m["f47"] is None else fbe.jsonfmt.get_int(m["f47"], -2147483648, 2147483647, "f47")) if "f47" in m else None,
-            fbe.jsonfmt.get_bool(m["f47Reset"], "f47Reset") if "f47Reset" in m else False,
-            (None if m["f48"] is None else fbe.jsonfmt.get_int(m["f48"], 0, 18446744073709551615, "f48")) if "f48" in m else 0,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(k0, "f49"), b, "f49"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f49") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f49"], "f49"), b, 8, "f49").items()}, m["f49"], "f49") if "f49" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(k0, "f50"), b, "f50"): fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(v0, "f50"), b, "f50") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f50"], "f50"), b, 8, "f50").items()}, m["f50"], "f50") if "f50" in m else None,
-            fbe.jsonfmt.distinct_set({fbe.jsonfmt.get_decimal(e0, "f51") for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["f51"], "f51"), b, 16, "f51")}, m["f51"], "f51") if "f51" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.get_decimal(k0, "f52"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "f52") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["f52"], "f52"), b, 20, "f52").items()}, m["f52"], "f52") if "f52" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Everything", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_PlaceOrder(o: Any, f: str, b: fbe.Budget) -> PlaceOrder:
-    """A PlaceOrder from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 16 + (0 if "instrument" in m else 8), "everything.PlaceOrder")
-    try:
-        v = PlaceOrder(
-            fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else None,
-            pkg_market.fbe_jr_Instrument(m["instrument"], "instrument", b) if "instrument" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.PlaceOrder", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Accepted(o: Any, f: str, b: fbe.Budget) -> Accepted:
-    """A Accepted from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 16, "everything.Accepted")
-    try:
-        v = Accepted(
-            fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Accepted", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Rejected(o: Any, f: str, b: fbe.Budget) -> Rejected:
-    """A Rejected from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 20, "everything.Rejected")
-    try:
-        v = Rejected(
-            fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else None,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["reason"], "reason"), b, "reason") if "reason" in m else "",
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Rejected", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Ping(o: Any, f: str, b: fbe.Budget) -> Ping:
-    """A Ping from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 8, "everything.Ping")
-    try:
-        v = Ping(
-            fbe.jsonfmt.get_int(m["sequence"], -9223372036854775808, 9223372036854775807, "sequence") if "sequence" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Ping", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_FixedKeywords(o: Any, f: str, b: fbe.Budget) -> FixedKeywords:
-    """A FixedKeywords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 9, "everything.FixedKeywords")
-    try:
-        v = FixedKeywords(
-            fbe.jsonfmt.get_int(m["new"], -2147483648, 2147483647, "new") if "new" in m else 0,
-            fbe.jsonfmt.get_bool(m["swap"], "swap") if "swap" in m else False,
-            Reserved(fbe.jsonfmt.get_int(m["default"], -2147483648, 2147483647, "default")) if "default" in m else Reserved.new,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.FixedKeywords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Keywords(o: Any, f: str, b: fbe.Budget) -> Keywords:
-    """A Keywords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 30, "everything.Keywords")
-    try:
-        v = Keywords(
-            fbe.jsonfmt.get_int(m["new"], -2147483648, 2147483647, "new") if "new" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["class"], "class"), b, "class") if "class" in m else "",
-            Reserved(fbe.jsonfmt.get_int(m["default"], -2147483648, 2147483647, "default")) if "default" in m else Reserved.delete,
-            fbe.jsonfmt.get_bool(m["swap"], "swap") if "swap" in m else False,
-            fbe.jsonfmt.get_int(m["from"], -2147483648, 2147483647, "from") if "from" in m else 0,
-            fbe.jsonfmt.get_int(m["None"], -2147483648, 2147483647, "None") if "None" in m else 0,
-            fbe.jsonfmt.get_int(m["NULL"], -2147483648, 2147483647, "NULL") if "NULL" in m else 0,
-            (None if m["operator"] is None else Reserved(fbe.jsonfmt.get_int(m["operator"], -2147483648, 2147483647, "operator"))) if "operator" in m else None,
-            [fbe_jr_FixedKeywords(e0, "this", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["this"], "this"), b, 0, "this")] if "this" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Keywords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Route(o: Any, f: str, b: fbe.Budget) -> Route:
-    """A Route from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 16, "everything.Route")
-    try:
-        v = Route(
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["venue"], "venue"), b, "venue") if "venue" in m else "",
-            fbe.jsonfmt.get_float(m["weight"], "weight") if "weight" in m else 0.0,
-            fbe.jsonfmt.get_int(m["leg"], -2147483648, 2147483647, "leg") if "leg" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Route", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Routes(o: Any, f: str, b: fbe.Budget) -> Routes:
-    """A Routes from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 12, "everything.Routes")
-    try:
-        v = Routes(
-            fbe.jsonfmt.distinct_set({fbe_jr_Route(e0, "routes", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["routes"], "routes"), b, 0, "routes")}, m["routes"], "routes") if "routes" in m else None,
-            fbe.jsonfmt.distinct({fbe_jr_Route(k0, "ranks", b): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "ranks") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["ranks"], "ranks"), b, 4, "ranks")}, m["ranks"], "ranks") if "ranks" in m else None,
-            fbe.jsonfmt.distinct({fbe_jr_Route(k0, "names", b): fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(v0, "names"), b, "names") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_pairs(m["names"], "names"), b, 4, "names")}, m["names"], "names") if "names" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "everything.Routes", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends everything messages as versioned frames; override ``on_send``."""
 
@@ -3771,169 +3452,169 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Counted,
-    "Counted",
+    "everything.Counted",
     FBE_CORE,
     0,
     (fbe_vw_Counted, fbe_vr_Counted),
     final=(fbe_fw_Counted, fbe_fr_Counted),
-    json=fbe_jr_Counted,
+    json_cost=4,
 )
 fbe.bind(
     Shifted,
-    "Shifted",
+    "everything.Shifted",
     FBE_CORE,
     1,
     (fbe_vw_Shifted, fbe_vr_Shifted),
     final=(fbe_fw_Shifted, fbe_fr_Shifted),
-    json=fbe_jr_Shifted,
+    json_cost=4,
 )
 fbe.bind(
     AfterShift,
-    "AfterShift",
+    "everything.AfterShift",
     FBE_CORE,
     2,
     (fbe_vw_AfterShift, fbe_vr_AfterShift),
     final=(fbe_fw_AfterShift, fbe_fr_AfterShift),
-    json=fbe_jr_AfterShift,
+    json_cost=4,
 )
 fbe.bind(
     Fixed,
-    "Fixed",
+    "everything.Fixed",
     FBE_CORE,
     3,
     (fbe_vw_Fixed, fbe_vr_Fixed),
     final=(fbe_fw_Fixed, fbe_fr_Fixed),
-    json=fbe_jr_Fixed,
+    json_cost=4,
 )
 fbe.bind(
     Derived,
-    "Derived",
+    "everything.Derived",
     FBE_CORE,
     4,
     (fbe_vw_Derived, fbe_vr_Derived),
     final=(fbe_fw_Derived, fbe_fr_Derived),
-    json=fbe_jr_Derived,
+    json_cost=8,
 )
 fbe.bind(
     ImportedBase,
-    "ImportedBase",
+    "everything.ImportedBase",
     FBE_CORE,
     5,
     (fbe_vw_ImportedBase, fbe_vr_ImportedBase),
     final=(fbe_fw_ImportedBase, fbe_fr_ImportedBase),
-    json=fbe_jr_ImportedBase,
+    json_cost=16,
     keys=("symbol",),
 )
 fbe.bind(
     Note,
-    "Note",
+    "everything.Note",
     FBE_CORE,
     6,
     (fbe_vw_Note, fbe_vr_Note),
     final=(fbe_fw_Note, fbe_fr_Note),
-    json=fbe_jr_Note,
+    json_cost=4,
 )
 fbe.bind(
     Quiet,
-    "Quiet",
+    "everything.Quiet",
     FBE_CORE,
     7,
     (fbe_vw_Quiet, fbe_vr_Quiet),
     final=(fbe_fw_Quiet, fbe_fr_Quiet),
-    json=fbe_jr_Quiet,
+    json_cost=8,
 )
 fbe.bind(
     Empty,
-    "Empty",
+    "everything.Empty",
     FBE_CORE,
     8,
     (fbe_vw_Empty, fbe_vr_Empty),
     final=(fbe_fw_Empty, fbe_fr_Empty),
-    json=fbe_jr_Empty,
+    json_cost=32,
 )
 fbe.bind(
     Everything,
-    "Everything",
+    "everything.Everything",
     FBE_CORE,
     9,
     (fbe_vw_Everything, fbe_vr_Everything),
     final=(fbe_fw_Everything, fbe_fr_Everything),
-    json=fbe_jr_Everything,
+    json_cost=258,
     keys=("id",),
 )
 fbe.bind(
     PlaceOrder,
-    "PlaceOrder",
+    "everything.PlaceOrder",
     FBE_CORE,
     10,
     (fbe_vw_PlaceOrder, fbe_vr_PlaceOrder),
     final=(fbe_fw_PlaceOrder, fbe_fr_PlaceOrder),
-    json=fbe_jr_PlaceOrder,
+    json_cost=16,
     keys=("id",),
 )
 fbe.bind(
     Accepted,
-    "Accepted",
+    "everything.Accepted",
     FBE_CORE,
     11,
     (fbe_vw_Accepted, fbe_vr_Accepted),
     final=(fbe_fw_Accepted, fbe_fr_Accepted),
-    json=fbe_jr_Accepted,
+    json_cost=16,
     keys=("id",),
 )
 fbe.bind(
     Rejected,
-    "Rejected",
+    "everything.Rejected",
     FBE_CORE,
     12,
     (fbe_vw_Rejected, fbe_vr_Rejected),
     final=(fbe_fw_Rejected, fbe_fr_Rejected),
-    json=fbe_jr_Rejected,
+    json_cost=20,
     keys=("id",),
 )
 fbe.bind(
     Ping,
-    "Ping",
+    "everything.Ping",
     FBE_CORE,
     13,
     (fbe_vw_Ping, fbe_vr_Ping),
     final=(fbe_fw_Ping, fbe_fr_Ping),
-    json=fbe_jr_Ping,
+    json_cost=8,
 )
 fbe.bind(
     FixedKeywords,
-    "FixedKeywords",
+    "everything.FixedKeywords",
     FBE_CORE,
     14,
     (fbe_vw_FixedKeywords, fbe_vr_FixedKeywords),
     final=(fbe_fw_FixedKeywords, fbe_fr_FixedKeywords),
-    json=fbe_jr_FixedKeywords,
+    json_cost=9,
 )
 fbe.bind(
     Keywords,
-    "Keywords",
+    "everything.Keywords",
     FBE_CORE,
     15,
     (fbe_vw_Keywords, fbe_vr_Keywords),
     final=(fbe_fw_Keywords, fbe_fr_Keywords),
-    json=fbe_jr_Keywords,
+    json_cost=30,
 )
 fbe.bind(
     Route,
-    "Route",
+    "everything.Route",
     FBE_CORE,
     16,
     (fbe_vw_Route, fbe_vr_Route),
     final=(fbe_fw_Route, fbe_fr_Route),
-    json=fbe_jr_Route,
+    json_cost=16,
     keys=("venue", "leg"),
 )
 fbe.bind(
     Routes,
-    "Routes",
+    "everything.Routes",
     FBE_CORE,
     17,
     (fbe_vw_Routes, fbe_vr_Routes),
     final=(fbe_fw_Routes, fbe_fr_Routes),
-    json=fbe_jr_Routes,
+    json_cost=12,
 )

@@ -128,7 +128,7 @@ class Holder(fbe.Struct):
 
 
 Empties.fbe_spec = (
-    ("items", "items", ("vector", ("struct", Empty))),
+    ("items", "items", ("vector", ("struct", Empty, 32), 0)),
 )
 
 Wide.fbe_spec = (
@@ -136,13 +136,13 @@ Wide.fbe_spec = (
 )
 
 Wides.fbe_spec = (
-    ("items", "items", ("vector", ("struct", Wide))),
+    ("items", "items", ("vector", ("struct", Wide, 4000000), 0)),
 )
 
 Holder.fbe_spec = (
-    ("wide", "wide", ("struct", Wide)),
-    ("maybe", "maybe", ("optional", ("struct", Wide))),
-    ("byId", "byId", ("map", ("int", "int32", -2147483648, 2147483647), ("struct", Wide))),
+    ("wide", "wide", ("struct", Wide, 4000000)),
+    ("maybe", "maybe", ("optional", ("struct", Wide, 4000000))),
+    ("byId", "byId", ("map", ("int", "int32", -2147483648, 2147483647), ("struct", Wide, 4000000), 4)),
 )
 
 
@@ -483,72 +483,6 @@ class HolderFinalModel(fbe.FinalModel[Holder]):
     fbe_struct = Holder
 
 
-def fbe_jr_Empty(o: Any, f: str, b: fbe.Budget) -> Empty:
-    """A Empty from parsed JSON; missing members keep their defaults."""
-    fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 32, "hostile.Empty")
-    b.depth -= 1
-    return Empty()
-
-
-def fbe_jr_Empties(o: Any, f: str, b: fbe.Budget) -> Empties:
-    """A Empties from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "hostile.Empties")
-    try:
-        v = Empties(
-            [fbe_jr_Empty(e0, "items", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["items"], "items"), b, 0, "items")] if "items" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "hostile.Empties", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Wide(o: Any, f: str, b: fbe.Budget) -> Wide:
-    """A Wide from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4000000, "hostile.Wide")
-    try:
-        v = Wide(
-            [fbe.jsonfmt.get_int(e0, -2147483648, 2147483647, "values") for e0 in fbe.jsonfmt.get_array(m["values"], 1000000, "values")] if "values" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "hostile.Wide", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Wides(o: Any, f: str, b: fbe.Budget) -> Wides:
-    """A Wides from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "hostile.Wides")
-    try:
-        v = Wides(
-            [fbe_jr_Wide(e0, "items", b) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["items"], "items"), b, 0, "items")] if "items" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "hostile.Wides", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Holder(o: Any, f: str, b: fbe.Budget) -> Holder:
-    """A Holder from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 5 + (0 if "wide" in m else 4000000), "hostile.Holder")
-    try:
-        v = Holder(
-            fbe_jr_Wide(m["wide"], "wide", b) if "wide" in m else None,
-            (None if m["maybe"] is None else fbe_jr_Wide(m["maybe"], "maybe", b)) if "maybe" in m else None,
-            fbe.jsonfmt.distinct({fbe.jsonfmt.key_int(k0, -2147483648, 2147483647, "byId"): fbe_jr_Wide(v0, "byId", b) for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["byId"], "byId"), b, 4, "byId").items()}, m["byId"], "byId") if "byId" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "hostile.Holder", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends hostile messages as versioned frames; override ``on_send``."""
 
@@ -770,46 +704,46 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Empty,
-    "Empty",
+    "hostile.Empty",
     FBE_CORE,
     0,
     (fbe_vw_Empty, fbe_vr_Empty),
     final=(fbe_fw_Empty, fbe_fr_Empty),
-    json=fbe_jr_Empty,
+    json_cost=32,
 )
 fbe.bind(
     Empties,
-    "Empties",
+    "hostile.Empties",
     FBE_CORE,
     1,
     (fbe_vw_Empties, fbe_vr_Empties),
     final=(fbe_fw_Empties, fbe_fr_Empties),
-    json=fbe_jr_Empties,
+    json_cost=4,
 )
 fbe.bind(
     Wide,
-    "Wide",
+    "hostile.Wide",
     FBE_CORE,
     2,
     (fbe_vw_Wide, fbe_vr_Wide),
     final=(fbe_fw_Wide, fbe_fr_Wide),
-    json=fbe_jr_Wide,
+    json_cost=4000000,
 )
 fbe.bind(
     Wides,
-    "Wides",
+    "hostile.Wides",
     FBE_CORE,
     3,
     (fbe_vw_Wides, fbe_vr_Wides),
     final=(fbe_fw_Wides, fbe_fr_Wides),
-    json=fbe_jr_Wides,
+    json_cost=4,
 )
 fbe.bind(
     Holder,
-    "Holder",
+    "hostile.Holder",
     FBE_CORE,
     4,
     (fbe_vw_Holder, fbe_vr_Holder),
     final=(fbe_fw_Holder, fbe_fr_Holder),
-    json=fbe_jr_Holder,
+    json_cost=5,
 )

@@ -4062,10 +4062,10 @@ CppWords.fbe_spec = (
     ("auto", "auto", ("float", "double")),
     ("bitand", "bitand", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("bitor", "bitor", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("break", "break_", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("break", "break_", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("case", "case", ("optional", ("string",))),
     ("catch", "catch", ("bytes",)),
-    ("char8_t", "char8_t", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("char8_t", "char8_t", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("char16_t", "char16_t", ("decimal",)),
     ("char32_t", "char32_t", ("uuid",)),
     ("class", "class_", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4080,10 +4080,10 @@ CppWords.fbe_spec = (
     ("co_await", "co_await", ("float", "double")),
     ("co_return", "co_return", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("co_yield", "co_yield", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("decltype", "decltype", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("decltype", "decltype", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("default", "default", ("optional", ("string",))),
     ("delete", "delete", ("bytes",)),
-    ("do", "do", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("do", "do", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("dynamic_cast", "dynamic_cast", ("decimal",)),
     ("else", "else_", ("uuid",)),
     ("explicit", "explicit", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4098,10 +4098,10 @@ CppWords.fbe_spec = (
     ("inline", "inline", ("float", "double")),
     ("int", "int_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("long", "long", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("module", "module", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("module", "module", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("mutable", "mutable", ("optional", ("string",))),
     ("namespace", "namespace", ("bytes",)),
-    ("new", "new", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("new", "new", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("noexcept", "noexcept", ("decimal",)),
     ("not", "not_", ("uuid",)),
     ("not_eq", "not_eq", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4116,10 +4116,10 @@ CppWords.fbe_spec = (
     ("register", "register", ("float", "double")),
     ("reinterpret_cast", "reinterpret_cast", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("requires", "requires", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("return", "return_", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("return", "return_", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("short", "short", ("optional", ("string",))),
     ("signed", "signed", ("bytes",)),
-    ("sizeof", "sizeof", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("sizeof", "sizeof", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("static", "static", ("decimal",)),
     ("static_assert", "static_assert", ("uuid",)),
     ("static_cast", "static_cast", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4134,10 +4134,10 @@ CppWords.fbe_spec = (
     ("typename", "typename", ("float", "double")),
     ("union", "union", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("unsigned", "unsigned", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("using", "using", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("using", "using", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("virtual", "virtual", ("optional", ("string",))),
     ("void", "void", ("bytes",)),
-    ("volatile", "volatile", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("volatile", "volatile", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("wchar_t", "wchar_t", ("decimal",)),
     ("while", "while_", ("uuid",)),
     ("xor", "xor", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4152,10 +4152,10 @@ CppWords.fbe_spec = (
     ("offsetof", "offsetof", ("float", "double")),
     ("std", "std", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("FBE", "FBE", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("int8_t", "int8_t", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("int8_t", "int8_t", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("uint8_t", "uint8_t", ("optional", ("string",))),
     ("int16_t", "int16_t", ("bytes",)),
-    ("uint16_t", "uint16_t", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("uint16_t", "uint16_t", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("int32_t", "int32_t", ("decimal",)),
     ("uint32_t", "uint32_t", ("uuid",)),
     ("int64_t", "int64_t", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4180,10 +4180,10 @@ PythonWords.fbe_spec = (
     ("await", "await_", ("float", "double")),
     ("def", "def_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("del", "del_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("elif", "elif_", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("elif", "elif_", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("except", "except_", ("optional", ("string",))),
     ("finally", "finally_", ("bytes",)),
-    ("from", "from_", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("from", "from_", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("global", "global_", ("decimal",)),
     ("in", "in_", ("uuid",)),
     ("is", "is_", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4198,10 +4198,10 @@ PythonWords.fbe_spec = (
     ("self", "self_", ("float", "double")),
     ("cls", "cls_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("print", "print", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("len", "len", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("len", "len", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("list", "list_", ("optional", ("string",))),
     ("dict", "dict_", ("bytes",)),
-    ("set", "set", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("set", "set", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("str", "str_", ("decimal",)),
     ("object", "object_", ("uuid",)),
     ("super", "super", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4216,7 +4216,7 @@ PythonWords.fbe_spec = (
     ("IntEnum", "IntEnum", ("float", "double")),
     ("IntFlag", "IntFlag", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("PACKAGE", "PACKAGE_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("VERSION", "VERSION_", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("VERSION", "VERSION_", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
 )
 
 GoWords.fbe_spec = (
@@ -4228,10 +4228,10 @@ GoWords.fbe_spec = (
     ("interface", "interface", ("float", "double")),
     ("map", "map", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("package", "package", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("range", "range", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("range", "range", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("select", "select", ("optional", ("string",))),
     ("type", "type", ("bytes",)),
-    ("var", "var", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("var", "var", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("any", "any", ("decimal",)),
     ("error", "error", ("uuid",)),
     ("rune", "rune", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4246,10 +4246,10 @@ GoWords.fbe_spec = (
     ("recover", "recover", ("float", "double")),
     ("println", "println", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("complex", "complex", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("real", "real", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("real", "real", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("imag", "imag", ("optional", ("string",))),
     ("close", "close", ("bytes",)),
-    ("min", "min", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("min", "min", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("max", "max", ("decimal",)),
     ("clear", "clear", ("uuid",)),
     ("uintptr", "uintptr", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4269,10 +4269,10 @@ JavaWords.fbe_spec = (
     ("native", "native", ("float", "double")),
     ("strictfp", "strictfp", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("synchronized", "synchronized", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("throws", "throws", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("throws", "throws", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("transient", "transient", ("optional", ("string",))),
     ("record", "record", ("bytes",)),
-    ("sealed", "sealed", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("sealed", "sealed", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("permits", "permits", ("decimal",)),
     ("when", "when", ("uuid",)),
     ("open", "open", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4287,10 +4287,10 @@ JavaWords.fbe_spec = (
     ("Integer", "Integer", ("float", "double")),
     ("Long", "Long", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("Math", "Math", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("System", "System", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("System", "System", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("Override", "Override", ("optional", ("string",))),
     ("Class", "Class", ("bytes",)),
-    ("List", "List", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("List", "List", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("Map", "Map", ("decimal",)),
     ("Set", "Set", ("uuid",)),
 )
@@ -4304,10 +4304,10 @@ KotlinWords.fbe_spec = (
     ("constructor", "constructor", ("float", "double")),
     ("delegate", "delegate", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("dynamic", "dynamic", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("field", "field", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("field", "field", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("file", "file", ("optional", ("string",))),
     ("get", "get", ("bytes",)),
-    ("init", "init", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("init", "init", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("param", "param", ("decimal",)),
     ("receiver", "receiver", ("uuid",)),
     ("setparam", "setparam", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4322,10 +4322,10 @@ KotlinWords.fbe_spec = (
     ("external", "external", ("float", "double")),
     ("infix", "infix", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("inner", "inner", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("internal", "internal", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("internal", "internal", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("lateinit", "lateinit", ("optional", ("string",))),
     ("noinline", "noinline", ("bytes",)),
-    ("out", "out", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("out", "out", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("reified", "reified", ("decimal",)),
     ("suspend", "suspend", ("uuid",)),
     ("tailrec", "tailrec", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4347,10 +4347,10 @@ JsWords.fbe_spec = (
     ("unknown", "unknown", ("float", "double")),
     ("never", "never", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("number", "number", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("bigint", "bigint", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("bigint", "bigint", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("symbol", "symbol", ("optional", ("string",))),
     ("undefined", "undefined", ("bytes",)),
-    ("NaN", "NaN", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("NaN", "NaN", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("Infinity", "Infinity", ("decimal",)),
     ("Uint8Array", "Uint8Array", ("uuid",)),
     ("Error", "Error", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4365,10 +4365,10 @@ JsWords.fbe_spec = (
     ("Record", "Record", ("float", "double")),
     ("globalThis", "globalThis", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("arguments", "arguments", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("eval", "eval", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("eval", "eval", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("require", "require", ("optional", ("string",))),
     ("prototype", "prototype", ("bytes",)),
-    ("__proto__", "__proto__", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("__proto__", "__proto__", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("toString", "toString", ("decimal",)),
     ("valueOf", "valueOf", ("uuid",)),
     ("hasOwnProperty", "hasOwnProperty", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4392,10 +4392,10 @@ RustWords.fbe_spec = (
     ("mod", "mod", ("float", "double")),
     ("move", "move", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("mut", "mut", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("pub", "pub", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("pub", "pub", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("ref", "ref", ("optional", ("string",))),
     ("Self", "Self", ("bytes",)),
-    ("trait", "trait", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("trait", "trait", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("unsafe", "unsafe", ("decimal",)),
     ("use", "use", ("uuid",)),
     ("become", "become", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4410,10 +4410,10 @@ RustWords.fbe_spec = (
     ("Result", "Result", ("float", "double")),
     ("Ok", "Ok", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("Err", "Err", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("Vec", "Vec", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("Vec", "Vec", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("Box", "Box", ("optional", ("string",))),
     ("Clone", "Clone", ("bytes",)),
-    ("Copy", "Copy", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("Copy", "Copy", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("Default", "Default", ("decimal",)),
     ("Drop", "Drop", ("uuid",)),
     ("Send", "Send", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4430,10 +4430,10 @@ CSharpWords.fbe_spec = (
     ("lock", "lock", ("float", "double")),
     ("params", "params", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("sbyte", "sbyte", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("stackalloc", "stackalloc", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("stackalloc", "stackalloc", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("ulong", "ulong", ("optional", ("string",))),
     ("unchecked", "unchecked", ("bytes",)),
-    ("ushort", "ushort", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("ushort", "ushort", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("add", "add", ("decimal",)),
     ("alias", "alias", ("uuid",)),
     ("ascending", "ascending", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4448,10 +4448,10 @@ CSharpWords.fbe_spec = (
     ("partial", "partial", ("float", "double")),
     ("remove", "remove", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("unmanaged", "unmanaged", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("required", "required", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("required", "required", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("scoped", "scoped", ("optional", ("string",))),
     ("managed", "managed", ("bytes",)),
-    ("notnull", "notnull", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("notnull", "notnull", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
 )
 
 RubyWords.fbe_spec = (
@@ -4463,10 +4463,10 @@ RubyWords.fbe_spec = (
     ("ensure", "ensure", ("float", "double")),
     ("next", "next", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("redo", "redo", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("rescue", "rescue", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("rescue", "rescue", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("retry", "retry", ("optional", ("string",))),
     ("then", "then", ("bytes",)),
-    ("undef", "undef", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("undef", "undef", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("unless", "unless", ("decimal",)),
     ("until", "until", ("uuid",)),
     ("__FILE__", "__FILE__", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4484,7 +4484,7 @@ CppMembers.fbe_spec = (
     ("FieldModel", "FieldModel", ("float", "double")),
     ("buffer", "buffer", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("size", "size", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("offset", "offset", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("offset", "offset", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("model", "model", ("optional", ("string",))),
     ("reset", "reset", ("bytes",)),
 )
@@ -4498,10 +4498,10 @@ PythonMembers.fbe_spec = (
     ("from_final", "from_final_", ("float", "double")),
     ("fbe_equal", "fbe_equal_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("fbe_key", "fbe_key_", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("fbe_size", "fbe_size", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("fbe_size", "fbe_size", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("__init__", "__init___", ("optional", ("string",))),
     ("__slots__", "__slots___", ("bytes",)),
-    ("__class__", "__class___", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("__class__", "__class___", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("__dict__", "__dict___", ("decimal",)),
     ("__hash__", "__hash___", ("uuid",)),
     ("__eq__", "__eq___", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4517,10 +4517,10 @@ GoMembers.fbe_spec = (
     ("AppendFBE", "AppendFBE", ("float", "double")),
     ("ReadFBE", "ReadFBE", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("FBEWrite", "FBEWrite", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("FBERead", "FBERead", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("FBERead", "FBERead", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("MarshalFinal", "MarshalFinal", ("optional", ("string",))),
     ("UnmarshalFinal", "UnmarshalFinal", ("bytes",)),
-    ("AppendFinal", "AppendFinal", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("AppendFinal", "AppendFinal", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("ReadFinal", "ReadFinal", ("decimal",)),
     ("FBEWriteFinal", "FBEWriteFinal", ("uuid",)),
     ("FBEReadFinal", "FBEReadFinal", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4545,10 +4545,10 @@ JvmMembers.fbe_spec = (
     ("writeFbe", "writeFbe", ("float", "double")),
     ("verifyFbe", "verifyFbe", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("toFinal", "toFinal", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("fromFinal", "fromFinal", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("fromFinal", "fromFinal", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("readFinal", "readFinal", ("optional", ("string",))),
     ("writeFinal", "writeFinal", ("bytes",)),
-    ("verifyFinal", "verifyFinal", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("verifyFinal", "verifyFinal", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("toJson", "toJson", ("decimal",)),
     ("fromJson", "fromJson", ("uuid",)),
     ("writeJson", "writeJson", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4581,10 +4581,10 @@ RuntimeNames.fbe_spec = (
     ("Limits", "Limits", ("float", "double")),
     ("Decimal", "Decimal_", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("Uuid", "Uuid", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("UUID", "UUID", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("UUID", "UUID", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("Timestamp", "Timestamp", ("optional", ("string",))),
     ("JsonWriter", "JsonWriter", ("bytes",)),
-    ("JsonReader", "JsonReader", ("map", ("string",), ("int", "int32", -2147483648, 2147483647))),
+    ("JsonReader", "JsonReader", ("map", ("string",), ("int", "int32", -2147483648, 2147483647), 8)),
     ("DecodeError", "DecodeError", ("decimal",)),
     ("EncodeError", "EncodeError", ("uuid",)),
     ("DecodeException", "DecodeException", ("int", "timestamp", 0, 18446744073709551615)),
@@ -4599,7 +4599,7 @@ RuntimeNames.fbe_spec = (
     ("Decimals", "Decimals", ("float", "double")),
     ("Uuids", "Uuids", ("int", "side (int32)", -2147483648, 2147483647, side)),
     ("Timestamps", "Timestamps", ("int", "int64", -9223372036854775808, 9223372036854775807)),
-    ("Utf8", "Utf8", ("vector", ("int", "Word (int16)", -32768, 32767, Word))),
+    ("Utf8", "Utf8", ("vector", ("int", "Word (int16)", -32768, 32767, Word), 2)),
     ("Requests", "Requests", ("optional", ("string",))),
 )
 
@@ -4860,7 +4860,7 @@ Case.fbe_spec = (
 
 Imported.fbe_spec = (
     ("market", "market", ("int", "Side (uint8)", 0, 255, pkg_market.Side)),
-    ("org", "org", ("struct", pkg_market.Instrument)),
+    ("org", "org", ("struct", pkg_market.Instrument, 8)),
     ("example", "example", ("int", "Side (uint8)", 0, 255, pkg_market.Side)),
 )
 
@@ -4872,7 +4872,7 @@ Listed.fbe_spec = (
     ("symbol", "symbol", ("string",)),
     ("digits", "digits", ("int", "int32", -2147483648, 2147483647)),
     ("precision", "precision", ("int", "digits (int32)", -2147483648, 2147483647, digits)),
-    ("ticker", "ticker", ("struct", symbol)),
+    ("ticker", "ticker", ("struct", symbol, 4)),
 )
 
 Derived.fbe_spec = (
@@ -4884,87 +4884,87 @@ Derived.fbe_spec = (
 )
 
 Hostile.fbe_spec = (
-    ("Order", "Order_", ("struct", Order)),
-    ("CppWords", "CppWords_", ("struct", CppWords)),
-    ("PythonWords", "PythonWords_", ("struct", PythonWords)),
-    ("GoWords", "GoWords_", ("struct", GoWords)),
-    ("JavaWords", "JavaWords_", ("struct", JavaWords)),
-    ("KotlinWords", "KotlinWords_", ("struct", KotlinWords)),
-    ("JsWords", "JsWords_", ("struct", JsWords)),
-    ("RustWords", "RustWords_", ("struct", RustWords)),
-    ("CSharpWords", "CSharpWords_", ("struct", CSharpWords)),
-    ("RubyWords", "RubyWords_", ("struct", RubyWords)),
-    ("CppMembers", "CppMembers_", ("struct", CppMembers)),
-    ("PythonMembers", "PythonMembers_", ("struct", PythonMembers)),
-    ("GoMembers", "GoMembers_", ("struct", GoMembers)),
-    ("JvmMembers", "JvmMembers_", ("struct", JvmMembers)),
-    ("JsMembers", "JsMembers_", ("struct", JsMembers)),
-    ("RuntimeNames", "RuntimeNames_", ("struct", RuntimeNames)),
-    ("class", "class__", ("struct", class_)),
-    ("Object", "Object_", ("struct", Object)),
-    ("String", "String_", ("struct", String)),
-    ("List", "List_", ("struct", List)),
-    ("Map", "Map_", ("struct", Map)),
-    ("Model", "Model_", ("struct", Model)),
-    ("FinalModel", "FinalModel_", ("struct", FinalModel)),
-    ("Buffer", "Buffer_", ("struct", Buffer)),
-    ("Reader", "Reader_", ("struct", Reader)),
-    ("Writer", "Writer_", ("struct", Writer)),
-    ("Limits", "Limits_", ("struct", Limits)),
-    ("DecodeError", "DecodeError_", ("struct", DecodeError)),
-    ("DecodeException", "DecodeException_", ("struct", DecodeException)),
-    ("Decimal", "Decimal__", ("struct", Decimal_)),
-    ("Uuid", "Uuid_", ("struct", Uuid)),
-    ("UUID", "UUID_", ("struct", UUID)),
-    ("Timestamp", "Timestamp_", ("struct", Timestamp)),
-    ("Sender", "Sender__", ("struct", Sender_)),
-    ("Receiver", "Receiver__", ("struct", Receiver_)),
-    ("Client", "Client__", ("struct", Client_)),
-    ("Proxy", "Proxy__", ("struct", Proxy_)),
-    ("Handler", "Handler_", ("struct", Handler)),
-    ("fbe", "fbe_", ("struct", Xfbe_)),
-    ("FBE", "FBE_", ("struct", FBE)),
-    ("std", "std_", ("struct", std)),
-    ("Companion", "Companion_", ("struct", Companion)),
-    ("Any", "Any__", ("struct", Any_)),
-    ("Self", "Self_", ("struct", Self)),
-    ("self", "self__", ("struct", self_)),
-    ("None", "None__", ("struct", None_)),
-    ("Option", "Option_", ("struct", Option)),
-    ("Result", "Result_", ("struct", Result)),
-    ("Vec", "Vec_", ("struct", Vec)),
-    ("Box", "Box_", ("struct", Box)),
-    ("Error", "Error_", ("struct", Error)),
-    ("Exception", "Exception", ("struct", Exception_)),
-    ("Text", "Text_", ("struct", Text)),
-    ("JsonWriter", "JsonWriter_", ("struct", JsonWriter)),
-    ("int32_t", "int32_t_", ("struct", int32_t)),
-    ("size_t", "size_t_", ("struct", size_t)),
-    ("list", "list", ("struct", list_)),
-    ("object", "object__", ("struct", object_)),
-    ("v", "v", ("struct", v_)),
-    ("r", "r", ("struct", r_)),
-    ("w", "w", ("struct", w_)),
-    ("SideBuy", "SideBuy_", ("struct", SideBuy)),
-    ("OrderKey", "OrderKey_", ("struct", OrderKey)),
-    ("textOfside", "textOfside_", ("struct", textOfside)),
-    ("DECIMAL_1", "DECIMAL_1_", ("struct", DECIMAL_1)),
-    ("OrderModel", "OrderModel_", ("struct", OrderModel)),
-    ("OrderFinal", "OrderFinal_", ("struct", OrderFinal)),
-    ("NewOrder", "NewOrder_", ("struct", NewOrder)),
-    ("VerifyFBEOrder", "VerifyFBEOrder_", ("struct", VerifyFBEOrder)),
-    ("fbe_vr_Order", "fbe_vr_Order", ("struct", Xfbe_vr_Order)),
-    ("e1", "e1", ("struct", e1_)),
-    ("i2", "i2", ("struct", i2_)),
-    ("o3", "o3", ("struct", o3_)),
-    ("Fbe", "Fbe_", ("struct", Fbe)),
-    ("FINGERPRINT", "FINGERPRINT", ("struct", FINGERPRINT_)),
-    ("FBE_FINGERPRINT", "FBE_FINGERPRINT", ("struct", XFBE_FINGERPRINT)),
-    ("FBEFingerprint", "FBEFingerprint_", ("struct", FBEFingerprint)),
-    ("Case", "Case_", ("struct", Case)),
-    ("Imported", "Imported_", ("struct", Imported)),
-    ("Derived", "Derived_", ("struct", Derived)),
-    ("Listed", "Listed_", ("struct", Listed)),
+    ("Order", "Order_", ("struct", Order, 12)),
+    ("CppWords", "CppWords_", ("struct", CppWords, 619)),
+    ("PythonWords", "PythonWords_", ("struct", PythonWords, 239)),
+    ("GoWords", "GoWords_", ("struct", GoWords, 202)),
+    ("JavaWords", "JavaWords_", ("struct", JavaWords, 182)),
+    ("KotlinWords", "KotlinWords_", ("struct", KotlinWords, 207)),
+    ("JsWords", "JsWords_", ("struct", JsWords, 223)),
+    ("RustWords", "RustWords_", ("struct", RustWords, 195)),
+    ("CSharpWords", "CSharpWords_", ("struct", CSharpWords, 150)),
+    ("RubyWords", "RubyWords_", ("struct", RubyWords, 98)),
+    ("CppMembers", "CppMembers_", ("struct", CppMembers, 48)),
+    ("PythonMembers", "PythonMembers_", ("struct", PythonMembers, 96)),
+    ("GoMembers", "GoMembers_", ("struct", GoMembers, 129)),
+    ("JvmMembers", "JvmMembers_", ("struct", JvmMembers, 137)),
+    ("JsMembers", "JsMembers_", ("struct", JsMembers, 11)),
+    ("RuntimeNames", "RuntimeNames_", ("struct", RuntimeNames, 142)),
+    ("class", "class__", ("struct", class_, 4)),
+    ("Object", "Object_", ("struct", Object, 4)),
+    ("String", "String_", ("struct", String, 4)),
+    ("List", "List_", ("struct", List, 4)),
+    ("Map", "Map_", ("struct", Map, 4)),
+    ("Model", "Model_", ("struct", Model, 4)),
+    ("FinalModel", "FinalModel_", ("struct", FinalModel, 4)),
+    ("Buffer", "Buffer_", ("struct", Buffer, 4)),
+    ("Reader", "Reader_", ("struct", Reader, 4)),
+    ("Writer", "Writer_", ("struct", Writer, 4)),
+    ("Limits", "Limits_", ("struct", Limits, 4)),
+    ("DecodeError", "DecodeError_", ("struct", DecodeError, 4)),
+    ("DecodeException", "DecodeException_", ("struct", DecodeException, 4)),
+    ("Decimal", "Decimal__", ("struct", Decimal_, 4)),
+    ("Uuid", "Uuid_", ("struct", Uuid, 4)),
+    ("UUID", "UUID_", ("struct", UUID, 4)),
+    ("Timestamp", "Timestamp_", ("struct", Timestamp, 4)),
+    ("Sender", "Sender__", ("struct", Sender_, 4)),
+    ("Receiver", "Receiver__", ("struct", Receiver_, 4)),
+    ("Client", "Client__", ("struct", Client_, 4)),
+    ("Proxy", "Proxy__", ("struct", Proxy_, 4)),
+    ("Handler", "Handler_", ("struct", Handler, 4)),
+    ("fbe", "fbe_", ("struct", Xfbe_, 4)),
+    ("FBE", "FBE_", ("struct", FBE, 4)),
+    ("std", "std_", ("struct", std, 4)),
+    ("Companion", "Companion_", ("struct", Companion, 4)),
+    ("Any", "Any__", ("struct", Any_, 4)),
+    ("Self", "Self_", ("struct", Self, 4)),
+    ("self", "self__", ("struct", self_, 4)),
+    ("None", "None__", ("struct", None_, 4)),
+    ("Option", "Option_", ("struct", Option, 4)),
+    ("Result", "Result_", ("struct", Result, 4)),
+    ("Vec", "Vec_", ("struct", Vec, 4)),
+    ("Box", "Box_", ("struct", Box, 4)),
+    ("Error", "Error_", ("struct", Error, 4)),
+    ("Exception", "Exception", ("struct", Exception_, 4)),
+    ("Text", "Text_", ("struct", Text, 4)),
+    ("JsonWriter", "JsonWriter_", ("struct", JsonWriter, 4)),
+    ("int32_t", "int32_t_", ("struct", int32_t, 4)),
+    ("size_t", "size_t_", ("struct", size_t, 4)),
+    ("list", "list", ("struct", list_, 4)),
+    ("object", "object__", ("struct", object_, 4)),
+    ("v", "v", ("struct", v_, 4)),
+    ("r", "r", ("struct", r_, 4)),
+    ("w", "w", ("struct", w_, 4)),
+    ("SideBuy", "SideBuy_", ("struct", SideBuy, 4)),
+    ("OrderKey", "OrderKey_", ("struct", OrderKey, 4)),
+    ("textOfside", "textOfside_", ("struct", textOfside, 4)),
+    ("DECIMAL_1", "DECIMAL_1_", ("struct", DECIMAL_1, 4)),
+    ("OrderModel", "OrderModel_", ("struct", OrderModel, 4)),
+    ("OrderFinal", "OrderFinal_", ("struct", OrderFinal, 4)),
+    ("NewOrder", "NewOrder_", ("struct", NewOrder, 4)),
+    ("VerifyFBEOrder", "VerifyFBEOrder_", ("struct", VerifyFBEOrder, 4)),
+    ("fbe_vr_Order", "fbe_vr_Order", ("struct", Xfbe_vr_Order, 4)),
+    ("e1", "e1", ("struct", e1_, 4)),
+    ("i2", "i2", ("struct", i2_, 4)),
+    ("o3", "o3", ("struct", o3_, 4)),
+    ("Fbe", "Fbe_", ("struct", Fbe, 4)),
+    ("FINGERPRINT", "FINGERPRINT", ("struct", FINGERPRINT_, 4)),
+    ("FBE_FINGERPRINT", "FBE_FINGERPRINT", ("struct", XFBE_FINGERPRINT, 4)),
+    ("FBEFingerprint", "FBEFingerprint_", ("struct", FBEFingerprint, 4)),
+    ("Case", "Case_", ("struct", Case, 32)),
+    ("Imported", "Imported_", ("struct", Imported, 10)),
+    ("Derived", "Derived_", ("struct", Derived, 18)),
+    ("Listed", "Listed_", ("struct", Listed, 16)),
     ("Letters", "Letters_", ("int", "Letters (int32)", -2147483648, 2147483647, Letters)),
 )
 
@@ -15463,1757 +15463,6 @@ class HostileFinalModel(fbe.FinalModel[Hostile]):
     fbe_struct = Hostile
 
 
-def fbe_jr_Order(o: Any, f: str, b: fbe.Budget) -> Order:
-    """A Order from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 12, "import.Order")
-    try:
-        v = Order(
-            fbe.jsonfmt.get_int(m["side"], -2147483648, 2147483647, "side") if "side" in m else 0,
-            side(fbe.jsonfmt.get_int(m["s"], -2147483648, 2147483647, "s")) if "s" in m else side.sell,
-            range_(fbe.jsonfmt.get_int(m["range"], -2147483648, 2147483647, "range")) if "range" in m else range_.hi,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Order", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_CppWords(o: Any, f: str, b: fbe.Budget) -> CppWords:
-    """A CppWords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 619, "import.CppWords")
-    try:
-        v = CppWords(
-            Word(fbe.jsonfmt.get_int(m["alignas"], -32768, 32767, "alignas")) if "alignas" in m else Word.alignas,
-            fbe.jsonfmt.get_int(m["alignof"], -2147483648, 2147483647, "alignof") if "alignof" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["and"], "and"), b, "and") if "and" in m else "",
-            (None if m["and_eq"] is None else fbe.jsonfmt.get_bool(m["and_eq"], "and_eq")) if "and_eq" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["asm"], 0, 18446744073709551615, "asm")) if "asm" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["auto"], "auto") if "auto" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["bitand"], -2147483648, 2147483647, "bitand")) if "bitand" in m else side.buy,
-            fbe.jsonfmt.get_int(m["bitor"], -9223372036854775808, 9223372036854775807, "bitor") if "bitor" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "break")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["break"], "break"), b, 2, "break")] if "break" in m else None,
-            (None if m["case"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["case"], "case"), b, "case")) if "case" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["catch"], "catch"), b, "catch") if "catch" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "char8_t"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "char8_t") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["char8_t"], "char8_t"), b, 8, "char8_t").items()}, m["char8_t"], "char8_t") if "char8_t" in m else None,
-            fbe.jsonfmt.get_decimal(m["char16_t"], "char16_t") if "char16_t" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["char32_t"], "char32_t") if "char32_t" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["class"], 0, 18446744073709551615, "class") if "class" in m else 0,
-            fbe.jsonfmt.get_float32(m["compl"], "compl") if "compl" in m else 0.0,
-            fbe.jsonfmt.get_int(m["concept"], 0, 255, "concept") if "concept" in m else 0,
-            (None if m["const"] is None else Word(fbe.jsonfmt.get_int(m["const"], -32768, 32767, "const"))) if "const" in m else None,
-            Word(fbe.jsonfmt.get_int(m["consteval"], -32768, 32767, "consteval")) if "consteval" in m else Word.consteval,
-            fbe.jsonfmt.get_int(m["constexpr"], -2147483648, 2147483647, "constexpr") if "constexpr" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["constinit"], "constinit"), b, "constinit") if "constinit" in m else "",
-            (None if m["const_cast"] is None else fbe.jsonfmt.get_bool(m["const_cast"], "const_cast")) if "const_cast" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["continue"], 0, 18446744073709551615, "continue")) if "continue" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["co_await"], "co_await") if "co_await" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["co_return"], -2147483648, 2147483647, "co_return")) if "co_return" in m else side.buy,
-            fbe.jsonfmt.get_int(m["co_yield"], -9223372036854775808, 9223372036854775807, "co_yield") if "co_yield" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "decltype")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["decltype"], "decltype"), b, 2, "decltype")] if "decltype" in m else None,
-            (None if m["default"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["default"], "default"), b, "default")) if "default" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["delete"], "delete"), b, "delete") if "delete" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "do"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "do") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["do"], "do"), b, 8, "do").items()}, m["do"], "do") if "do" in m else None,
-            fbe.jsonfmt.get_decimal(m["dynamic_cast"], "dynamic_cast") if "dynamic_cast" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["else"], "else") if "else" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["explicit"], 0, 18446744073709551615, "explicit") if "explicit" in m else 0,
-            fbe.jsonfmt.get_float32(m["export"], "export") if "export" in m else 0.0,
-            fbe.jsonfmt.get_int(m["extern"], 0, 255, "extern") if "extern" in m else 0,
-            (None if m["final"] is None else Word(fbe.jsonfmt.get_int(m["final"], -32768, 32767, "final"))) if "final" in m else None,
-            Word(fbe.jsonfmt.get_int(m["for"], -32768, 32767, "for")) if "for" in m else Word.for_,
-            fbe.jsonfmt.get_int(m["friend"], -2147483648, 2147483647, "friend") if "friend" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["goto"], "goto"), b, "goto") if "goto" in m else "",
-            (None if m["if"] is None else fbe.jsonfmt.get_bool(m["if"], "if")) if "if" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["import"], 0, 18446744073709551615, "import")) if "import" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["inline"], "inline") if "inline" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["int"], -2147483648, 2147483647, "int")) if "int" in m else side.buy,
-            fbe.jsonfmt.get_int(m["long"], -9223372036854775808, 9223372036854775807, "long") if "long" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "module")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["module"], "module"), b, 2, "module")] if "module" in m else None,
-            (None if m["mutable"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["mutable"], "mutable"), b, "mutable")) if "mutable" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["namespace"], "namespace"), b, "namespace") if "namespace" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "new"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "new") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["new"], "new"), b, 8, "new").items()}, m["new"], "new") if "new" in m else None,
-            fbe.jsonfmt.get_decimal(m["noexcept"], "noexcept") if "noexcept" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["not"], "not") if "not" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["not_eq"], 0, 18446744073709551615, "not_eq") if "not_eq" in m else 0,
-            fbe.jsonfmt.get_float32(m["nullptr"], "nullptr") if "nullptr" in m else 0.0,
-            fbe.jsonfmt.get_int(m["operator"], 0, 255, "operator") if "operator" in m else 0,
-            (None if m["or"] is None else Word(fbe.jsonfmt.get_int(m["or"], -32768, 32767, "or"))) if "or" in m else None,
-            Word(fbe.jsonfmt.get_int(m["or_eq"], -32768, 32767, "or_eq")) if "or_eq" in m else Word.or_eq,
-            fbe.jsonfmt.get_int(m["override"], -2147483648, 2147483647, "override") if "override" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["private"], "private"), b, "private") if "private" in m else "",
-            (None if m["protected"] is None else fbe.jsonfmt.get_bool(m["protected"], "protected")) if "protected" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["public"], 0, 18446744073709551615, "public")) if "public" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["register"], "register") if "register" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["reinterpret_cast"], -2147483648, 2147483647, "reinterpret_cast")) if "reinterpret_cast" in m else side.buy,
-            fbe.jsonfmt.get_int(m["requires"], -9223372036854775808, 9223372036854775807, "requires") if "requires" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "return")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["return"], "return"), b, 2, "return")] if "return" in m else None,
-            (None if m["short"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["short"], "short"), b, "short")) if "short" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["signed"], "signed"), b, "signed") if "signed" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "sizeof"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "sizeof") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["sizeof"], "sizeof"), b, 8, "sizeof").items()}, m["sizeof"], "sizeof") if "sizeof" in m else None,
-            fbe.jsonfmt.get_decimal(m["static"], "static") if "static" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["static_assert"], "static_assert") if "static_assert" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["static_cast"], 0, 18446744073709551615, "static_cast") if "static_cast" in m else 0,
-            fbe.jsonfmt.get_float32(m["switch"], "switch") if "switch" in m else 0.0,
-            fbe.jsonfmt.get_int(m["template"], 0, 255, "template") if "template" in m else 0,
-            (None if m["this"] is None else Word(fbe.jsonfmt.get_int(m["this"], -32768, 32767, "this"))) if "this" in m else None,
-            Word(fbe.jsonfmt.get_int(m["thread_local"], -32768, 32767, "thread_local")) if "thread_local" in m else Word.thread_local,
-            fbe.jsonfmt.get_int(m["throw"], -2147483648, 2147483647, "throw") if "throw" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["try"], "try"), b, "try") if "try" in m else "",
-            (None if m["typedef"] is None else fbe.jsonfmt.get_bool(m["typedef"], "typedef")) if "typedef" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["typeid"], 0, 18446744073709551615, "typeid")) if "typeid" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["typename"], "typename") if "typename" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["union"], -2147483648, 2147483647, "union")) if "union" in m else side.buy,
-            fbe.jsonfmt.get_int(m["unsigned"], -9223372036854775808, 9223372036854775807, "unsigned") if "unsigned" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "using")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["using"], "using"), b, 2, "using")] if "using" in m else None,
-            (None if m["virtual"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["virtual"], "virtual"), b, "virtual")) if "virtual" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["void"], "void"), b, "void") if "void" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "volatile"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "volatile") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["volatile"], "volatile"), b, 8, "volatile").items()}, m["volatile"], "volatile") if "volatile" in m else None,
-            fbe.jsonfmt.get_decimal(m["wchar_t"], "wchar_t") if "wchar_t" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["while"], "while") if "while" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["xor"], 0, 18446744073709551615, "xor") if "xor" in m else 0,
-            fbe.jsonfmt.get_float32(m["xor_eq"], "xor_eq") if "xor_eq" in m else 0.0,
-            fbe.jsonfmt.get_int(m["assert"], 0, 255, "assert") if "assert" in m else 0,
-            (None if m["errno"] is None else Word(fbe.jsonfmt.get_int(m["errno"], -32768, 32767, "errno"))) if "errno" in m else None,
-            Word(fbe.jsonfmt.get_int(m["EOF"], -32768, 32767, "EOF")) if "EOF" in m else Word.EOF,
-            fbe.jsonfmt.get_int(m["NULL"], -2147483648, 2147483647, "NULL") if "NULL" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["stdin"], "stdin"), b, "stdin") if "stdin" in m else "",
-            (None if m["stdout"] is None else fbe.jsonfmt.get_bool(m["stdout"], "stdout")) if "stdout" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["stderr"], 0, 18446744073709551615, "stderr")) if "stderr" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["offsetof"], "offsetof") if "offsetof" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["std"], -2147483648, 2147483647, "std")) if "std" in m else side.buy,
-            fbe.jsonfmt.get_int(m["FBE"], -9223372036854775808, 9223372036854775807, "FBE") if "FBE" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "int8_t")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["int8_t"], "int8_t"), b, 2, "int8_t")] if "int8_t" in m else None,
-            (None if m["uint8_t"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["uint8_t"], "uint8_t"), b, "uint8_t")) if "uint8_t" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["int16_t"], "int16_t"), b, "int16_t") if "int16_t" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "uint16_t"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "uint16_t") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["uint16_t"], "uint16_t"), b, 8, "uint16_t").items()}, m["uint16_t"], "uint16_t") if "uint16_t" in m else None,
-            fbe.jsonfmt.get_decimal(m["int32_t"], "int32_t") if "int32_t" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["uint32_t"], "uint32_t") if "uint32_t" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["int64_t"], 0, 18446744073709551615, "int64_t") if "int64_t" in m else 0,
-            fbe.jsonfmt.get_float32(m["uint64_t"], "uint64_t") if "uint64_t" in m else 0.0,
-            fbe.jsonfmt.get_int(m["size_t"], 0, 255, "size_t") if "size_t" in m else 0,
-            (None if m["ptrdiff_t"] is None else Word(fbe.jsonfmt.get_int(m["ptrdiff_t"], -32768, 32767, "ptrdiff_t"))) if "ptrdiff_t" in m else None,
-            Word(fbe.jsonfmt.get_int(m["nullptr_t"], -32768, 32767, "nullptr_t")) if "nullptr_t" in m else Word.nullptr_t,
-            fbe.jsonfmt.get_int(m["linux"], -2147483648, 2147483647, "linux") if "linux" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["unix"], "unix"), b, "unix") if "unix" in m else "",
-            (None if m["BUFSIZ"] is None else fbe.jsonfmt.get_bool(m["BUFSIZ"], "BUFSIZ")) if "BUFSIZ" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["INT32_MAX"], 0, 18446744073709551615, "INT32_MAX")) if "INT32_MAX" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["CHAR_BIT"], "CHAR_BIT") if "CHAR_BIT" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["EINVAL"], -2147483648, 2147483647, "EINVAL")) if "EINVAL" in m else side.buy,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.CppWords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_PythonWords(o: Any, f: str, b: fbe.Budget) -> PythonWords:
-    """A PythonWords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 239, "import.PythonWords")
-    try:
-        v = PythonWords(
-            Word(fbe.jsonfmt.get_int(m["False"], -32768, 32767, "False")) if "False" in m else Word.False_,
-            fbe.jsonfmt.get_int(m["None"], -2147483648, 2147483647, "None") if "None" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["True"], "True"), b, "True") if "True" in m else "",
-            (None if m["as"] is None else fbe.jsonfmt.get_bool(m["as"], "as")) if "as" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["async"], 0, 18446744073709551615, "async")) if "async" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["await"], "await") if "await" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["def"], -2147483648, 2147483647, "def")) if "def" in m else side.buy,
-            fbe.jsonfmt.get_int(m["del"], -9223372036854775808, 9223372036854775807, "del") if "del" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "elif")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["elif"], "elif"), b, 2, "elif")] if "elif" in m else None,
-            (None if m["except"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["except"], "except"), b, "except")) if "except" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["finally"], "finally"), b, "finally") if "finally" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "from"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "from") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["from"], "from"), b, 8, "from").items()}, m["from"], "from") if "from" in m else None,
-            fbe.jsonfmt.get_decimal(m["global"], "global") if "global" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["in"], "in") if "in" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["is"], 0, 18446744073709551615, "is") if "is" in m else 0,
-            fbe.jsonfmt.get_float32(m["lambda"], "lambda") if "lambda" in m else 0.0,
-            fbe.jsonfmt.get_int(m["nonlocal"], 0, 255, "nonlocal") if "nonlocal" in m else 0,
-            (None if m["pass"] is None else Word(fbe.jsonfmt.get_int(m["pass"], -32768, 32767, "pass"))) if "pass" in m else None,
-            Word(fbe.jsonfmt.get_int(m["raise"], -32768, 32767, "raise")) if "raise" in m else Word.raise_,
-            fbe.jsonfmt.get_int(m["with"], -2147483648, 2147483647, "with") if "with" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["yield"], "yield"), b, "yield") if "yield" in m else "",
-            (None if m["_"] is None else fbe.jsonfmt.get_bool(m["_"], "_")) if "_" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["match"], 0, 18446744073709551615, "match")) if "match" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["self"], "self") if "self" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["cls"], -2147483648, 2147483647, "cls")) if "cls" in m else side.buy,
-            fbe.jsonfmt.get_int(m["print"], -9223372036854775808, 9223372036854775807, "print") if "print" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "len")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["len"], "len"), b, 2, "len")] if "len" in m else None,
-            (None if m["list"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["list"], "list"), b, "list")) if "list" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["dict"], "dict"), b, "dict") if "dict" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "set"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "set") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["set"], "set"), b, 8, "set").items()}, m["set"], "set") if "set" in m else None,
-            fbe.jsonfmt.get_decimal(m["str"], "str") if "str" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["object"], "object") if "object" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["super"], 0, 18446744073709551615, "super") if "super" in m else 0,
-            fbe.jsonfmt.get_float32(m["isinstance"], "isinstance") if "isinstance" in m else 0.0,
-            fbe.jsonfmt.get_int(m["property"], 0, 255, "property") if "property" in m else 0,
-            (None if m["staticmethod"] is None else Word(fbe.jsonfmt.get_int(m["staticmethod"], -32768, 32767, "staticmethod"))) if "staticmethod" in m else None,
-            Word(fbe.jsonfmt.get_int(m["classmethod"], -32768, 32767, "classmethod")) if "classmethod" in m else Word.classmethod_,
-            fbe.jsonfmt.get_int(m["typing"], -2147483648, 2147483647, "typing") if "typing" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["Any"], "Any"), b, "Any") if "Any" in m else "",
-            (None if m["ClassVar"] is None else fbe.jsonfmt.get_bool(m["ClassVar"], "ClassVar")) if "ClassVar" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["Callable"], 0, 18446744073709551615, "Callable")) if "Callable" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["IntEnum"], "IntEnum") if "IntEnum" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["IntFlag"], -2147483648, 2147483647, "IntFlag")) if "IntFlag" in m else side.buy,
-            fbe.jsonfmt.get_int(m["PACKAGE"], -9223372036854775808, 9223372036854775807, "PACKAGE") if "PACKAGE" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "VERSION")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["VERSION"], "VERSION"), b, 2, "VERSION")] if "VERSION" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.PythonWords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_GoWords(o: Any, f: str, b: fbe.Budget) -> GoWords:
-    """A GoWords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 202, "import.GoWords")
-    try:
-        v = GoWords(
-            Word(fbe.jsonfmt.get_int(m["chan"], -32768, 32767, "chan")) if "chan" in m else Word.chan,
-            fbe.jsonfmt.get_int(m["defer"], -2147483648, 2147483647, "defer") if "defer" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["fallthrough"], "fallthrough"), b, "fallthrough") if "fallthrough" in m else "",
-            (None if m["func"] is None else fbe.jsonfmt.get_bool(m["func"], "func")) if "func" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["go"], 0, 18446744073709551615, "go")) if "go" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["interface"], "interface") if "interface" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["map"], -2147483648, 2147483647, "map")) if "map" in m else side.buy,
-            fbe.jsonfmt.get_int(m["package"], -9223372036854775808, 9223372036854775807, "package") if "package" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "range")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["range"], "range"), b, 2, "range")] if "range" in m else None,
-            (None if m["select"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["select"], "select"), b, "select")) if "select" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["type"], "type"), b, "type") if "type" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "var"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "var") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["var"], "var"), b, 8, "var").items()}, m["var"], "var") if "var" in m else None,
-            fbe.jsonfmt.get_decimal(m["any"], "any") if "any" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["error"], "error") if "error" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["rune"], 0, 18446744073709551615, "rune") if "rune" in m else 0,
-            fbe.jsonfmt.get_float32(m["uint"], "uint") if "uint" in m else 0.0,
-            fbe.jsonfmt.get_int(m["nil"], 0, 255, "nil") if "nil" in m else 0,
-            (None if m["iota"] is None else Word(fbe.jsonfmt.get_int(m["iota"], -32768, 32767, "iota"))) if "iota" in m else None,
-            Word(fbe.jsonfmt.get_int(m["cap"], -32768, 32767, "cap")) if "cap" in m else Word.cap,
-            fbe.jsonfmt.get_int(m["make"], -2147483648, 2147483647, "make") if "make" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["append"], "append"), b, "append") if "append" in m else "",
-            (None if m["copy"] is None else fbe.jsonfmt.get_bool(m["copy"], "copy")) if "copy" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["panic"], 0, 18446744073709551615, "panic")) if "panic" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["recover"], "recover") if "recover" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["println"], -2147483648, 2147483647, "println")) if "println" in m else side.buy,
-            fbe.jsonfmt.get_int(m["complex"], -9223372036854775808, 9223372036854775807, "complex") if "complex" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "real")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["real"], "real"), b, 2, "real")] if "real" in m else None,
-            (None if m["imag"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["imag"], "imag"), b, "imag")) if "imag" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["close"], "close"), b, "close") if "close" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "min"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "min") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["min"], "min"), b, 8, "min").items()}, m["min"], "min") if "min" in m else None,
-            fbe.jsonfmt.get_decimal(m["max"], "max") if "max" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["clear"], "clear") if "clear" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["uintptr"], 0, 18446744073709551615, "uintptr") if "uintptr" in m else 0,
-            fbe.jsonfmt.get_float32(m["float32"], "float32") if "float32" in m else 0.0,
-            fbe.jsonfmt.get_int(m["float64"], 0, 255, "float64") if "float64" in m else 0,
-            (None if m["complex64"] is None else Word(fbe.jsonfmt.get_int(m["complex64"], -32768, 32767, "complex64"))) if "complex64" in m else None,
-            Word(fbe.jsonfmt.get_int(m["complex128"], -32768, 32767, "complex128")) if "complex128" in m else Word.complex128,
-            fbe.jsonfmt.get_int(m["comparable"], -2147483648, 2147483647, "comparable") if "comparable" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.GoWords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_JavaWords(o: Any, f: str, b: fbe.Budget) -> JavaWords:
-    """A JavaWords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 182, "import.JavaWords")
-    try:
-        v = JavaWords(
-            Word(fbe.jsonfmt.get_int(m["abstract"], -32768, 32767, "abstract")) if "abstract" in m else Word.abstract,
-            fbe.jsonfmt.get_int(m["boolean"], -2147483648, 2147483647, "boolean") if "boolean" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["extends"], "extends"), b, "extends") if "extends" in m else "",
-            (None if m["implements"] is None else fbe.jsonfmt.get_bool(m["implements"], "implements")) if "implements" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["instanceof"], 0, 18446744073709551615, "instanceof")) if "instanceof" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["native"], "native") if "native" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["strictfp"], -2147483648, 2147483647, "strictfp")) if "strictfp" in m else side.buy,
-            fbe.jsonfmt.get_int(m["synchronized"], -9223372036854775808, 9223372036854775807, "synchronized") if "synchronized" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "throws")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["throws"], "throws"), b, 2, "throws")] if "throws" in m else None,
-            (None if m["transient"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["transient"], "transient"), b, "transient")) if "transient" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["record"], "record"), b, "record") if "record" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "sealed"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "sealed") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["sealed"], "sealed"), b, 8, "sealed").items()}, m["sealed"], "sealed") if "sealed" in m else None,
-            fbe.jsonfmt.get_decimal(m["permits"], "permits") if "permits" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["when"], "when") if "when" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["open"], 0, 18446744073709551615, "open") if "open" in m else 0,
-            fbe.jsonfmt.get_float32(m["exports"], "exports") if "exports" in m else 0.0,
-            fbe.jsonfmt.get_int(m["opens"], 0, 255, "opens") if "opens" in m else 0,
-            (None if m["to"] is None else Word(fbe.jsonfmt.get_int(m["to"], -32768, 32767, "to"))) if "to" in m else None,
-            Word(fbe.jsonfmt.get_int(m["uses"], -32768, 32767, "uses")) if "uses" in m else Word.uses,
-            fbe.jsonfmt.get_int(m["provides"], -2147483648, 2147483647, "provides") if "provides" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["transitive"], "transitive"), b, "transitive") if "transitive" in m else "",
-            (None if m["Object"] is None else fbe.jsonfmt.get_bool(m["Object"], "Object")) if "Object" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["String"], 0, 18446744073709551615, "String")) if "String" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["Integer"], "Integer") if "Integer" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["Long"], -2147483648, 2147483647, "Long")) if "Long" in m else side.buy,
-            fbe.jsonfmt.get_int(m["Math"], -9223372036854775808, 9223372036854775807, "Math") if "Math" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "System")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["System"], "System"), b, 2, "System")] if "System" in m else None,
-            (None if m["Override"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["Override"], "Override"), b, "Override")) if "Override" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["Class"], "Class"), b, "Class") if "Class" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "List"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "List") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["List"], "List"), b, 8, "List").items()}, m["List"], "List") if "List" in m else None,
-            fbe.jsonfmt.get_decimal(m["Map"], "Map") if "Map" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["Set"], "Set") if "Set" in m else fbe.NIL_UUID,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.JavaWords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_KotlinWords(o: Any, f: str, b: fbe.Budget) -> KotlinWords:
-    """A KotlinWords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 207, "import.KotlinWords")
-    try:
-        v = KotlinWords(
-            Word(fbe.jsonfmt.get_int(m["fun"], -32768, 32767, "fun")) if "fun" in m else Word.fun,
-            fbe.jsonfmt.get_int(m["typealias"], -2147483648, 2147483647, "typealias") if "typealias" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["typeof"], "typeof"), b, "typeof") if "typeof" in m else "",
-            (None if m["val"] is None else fbe.jsonfmt.get_bool(m["val"], "val")) if "val" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["by"], 0, 18446744073709551615, "by")) if "by" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["constructor"], "constructor") if "constructor" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["delegate"], -2147483648, 2147483647, "delegate")) if "delegate" in m else side.buy,
-            fbe.jsonfmt.get_int(m["dynamic"], -9223372036854775808, 9223372036854775807, "dynamic") if "dynamic" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "field")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["field"], "field"), b, 2, "field")] if "field" in m else None,
-            (None if m["file"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["file"], "file"), b, "file")) if "file" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["get"], "get"), b, "get") if "get" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "init"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "init") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["init"], "init"), b, 8, "init").items()}, m["init"], "init") if "init" in m else None,
-            fbe.jsonfmt.get_decimal(m["param"], "param") if "param" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["receiver"], "receiver") if "receiver" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["setparam"], 0, 18446744073709551615, "setparam") if "setparam" in m else 0,
-            fbe.jsonfmt.get_float32(m["value"], "value") if "value" in m else 0.0,
-            fbe.jsonfmt.get_int(m["where"], 0, 255, "where") if "where" in m else 0,
-            (None if m["actual"] is None else Word(fbe.jsonfmt.get_int(m["actual"], -32768, 32767, "actual"))) if "actual" in m else None,
-            Word(fbe.jsonfmt.get_int(m["annotation"], -32768, 32767, "annotation")) if "annotation" in m else Word.annotation,
-            fbe.jsonfmt.get_int(m["companion"], -2147483648, 2147483647, "companion") if "companion" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["crossinline"], "crossinline"), b, "crossinline") if "crossinline" in m else "",
-            (None if m["data"] is None else fbe.jsonfmt.get_bool(m["data"], "data")) if "data" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["expect"], 0, 18446744073709551615, "expect")) if "expect" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["external"], "external") if "external" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["infix"], -2147483648, 2147483647, "infix")) if "infix" in m else side.buy,
-            fbe.jsonfmt.get_int(m["inner"], -9223372036854775808, 9223372036854775807, "inner") if "inner" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "internal")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["internal"], "internal"), b, 2, "internal")] if "internal" in m else None,
-            (None if m["lateinit"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["lateinit"], "lateinit"), b, "lateinit")) if "lateinit" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["noinline"], "noinline"), b, "noinline") if "noinline" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "out"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "out") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["out"], "out"), b, 8, "out").items()}, m["out"], "out") if "out" in m else None,
-            fbe.jsonfmt.get_decimal(m["reified"], "reified") if "reified" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["suspend"], "suspend") if "suspend" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["tailrec"], 0, 18446744073709551615, "tailrec") if "tailrec" in m else 0,
-            fbe.jsonfmt.get_float32(m["vararg"], "vararg") if "vararg" in m else 0.0,
-            fbe.jsonfmt.get_int(m["it"], 0, 255, "it") if "it" in m else 0,
-            (None if m["Companion"] is None else Word(fbe.jsonfmt.get_int(m["Companion"], -32768, 32767, "Companion"))) if "Companion" in m else None,
-            Word(fbe.jsonfmt.get_int(m["Unit"], -32768, 32767, "Unit")) if "Unit" in m else Word.Unit,
-            fbe.jsonfmt.get_int(m["Nothing"], -2147483648, 2147483647, "Nothing") if "Nothing" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["Int"], "Int"), b, "Int") if "Int" in m else "",
-            (None if m["Array"] is None else fbe.jsonfmt.get_bool(m["Array"], "Array")) if "Array" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.KotlinWords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_JsWords(o: Any, f: str, b: fbe.Budget) -> JsWords:
-    """A JsWords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 223, "import.JsWords")
-    try:
-        v = JsWords(
-            Word(fbe.jsonfmt.get_int(m["debugger"], -32768, 32767, "debugger")) if "debugger" in m else Word.debugger,
-            fbe.jsonfmt.get_int(m["function"], -2147483648, 2147483647, "function") if "function" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["let"], "let"), b, "let") if "let" in m else "",
-            (None if m["of"] is None else fbe.jsonfmt.get_bool(m["of"], "of")) if "of" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["declare"], 0, 18446744073709551615, "declare")) if "declare" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["unknown"], "unknown") if "unknown" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["never"], -2147483648, 2147483647, "never")) if "never" in m else side.buy,
-            fbe.jsonfmt.get_int(m["number"], -9223372036854775808, 9223372036854775807, "number") if "number" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "bigint")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["bigint"], "bigint"), b, 2, "bigint")] if "bigint" in m else None,
-            (None if m["symbol"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["symbol"], "symbol"), b, "symbol")) if "symbol" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["undefined"], "undefined"), b, "undefined") if "undefined" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "NaN"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "NaN") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["NaN"], "NaN"), b, 8, "NaN").items()}, m["NaN"], "NaN") if "NaN" in m else None,
-            fbe.jsonfmt.get_decimal(m["Infinity"], "Infinity") if "Infinity" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["Uint8Array"], "Uint8Array") if "Uint8Array" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["Error"], 0, 18446744073709551615, "Error") if "Error" in m else 0,
-            fbe.jsonfmt.get_float32(m["Number"], "Number") if "Number" in m else 0.0,
-            fbe.jsonfmt.get_int(m["BigInt"], 0, 255, "BigInt") if "BigInt" in m else 0,
-            (None if m["Boolean"] is None else Word(fbe.jsonfmt.get_int(m["Boolean"], -32768, 32767, "Boolean"))) if "Boolean" in m else None,
-            Word(fbe.jsonfmt.get_int(m["Symbol"], -32768, 32767, "Symbol")) if "Symbol" in m else Word.Symbol,
-            fbe.jsonfmt.get_int(m["Date"], -2147483648, 2147483647, "Date") if "Date" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["JSON"], "JSON"), b, "JSON") if "JSON" in m else "",
-            (None if m["Promise"] is None else fbe.jsonfmt.get_bool(m["Promise"], "Promise")) if "Promise" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["Partial"], 0, 18446744073709551615, "Partial")) if "Partial" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["Record"], "Record") if "Record" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["globalThis"], -2147483648, 2147483647, "globalThis")) if "globalThis" in m else side.buy,
-            fbe.jsonfmt.get_int(m["arguments"], -9223372036854775808, 9223372036854775807, "arguments") if "arguments" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "eval")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["eval"], "eval"), b, 2, "eval")] if "eval" in m else None,
-            (None if m["require"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["require"], "require"), b, "require")) if "require" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["prototype"], "prototype"), b, "prototype") if "prototype" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "__proto__"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "__proto__") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["__proto__"], "__proto__"), b, 8, "__proto__").items()}, m["__proto__"], "__proto__") if "__proto__" in m else None,
-            fbe.jsonfmt.get_decimal(m["toString"], "toString") if "toString" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["valueOf"], "valueOf") if "valueOf" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["hasOwnProperty"], 0, 18446744073709551615, "hasOwnProperty") if "hasOwnProperty" in m else 0,
-            fbe.jsonfmt.get_float32(m["isPrototypeOf"], "isPrototypeOf") if "isPrototypeOf" in m else 0.0,
-            fbe.jsonfmt.get_int(m["propertyIsEnumerable"], 0, 255, "propertyIsEnumerable") if "propertyIsEnumerable" in m else 0,
-            (None if m["toLocaleString"] is None else Word(fbe.jsonfmt.get_int(m["toLocaleString"], -32768, 32767, "toLocaleString"))) if "toLocaleString" in m else None,
-            Word(fbe.jsonfmt.get_int(m["readonly"], -32768, 32767, "readonly")) if "readonly" in m else Word.readonly,
-            fbe.jsonfmt.get_int(m["keyof"], -2147483648, 2147483647, "keyof") if "keyof" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["infer"], "infer"), b, "infer") if "infer" in m else "",
-            (None if m["asserts"] is None else fbe.jsonfmt.get_bool(m["asserts"], "asserts")) if "asserts" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["satisfies"], 0, 18446744073709551615, "satisfies")) if "satisfies" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["accessor"], "accessor") if "accessor" in m else 0.0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.JsWords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_RustWords(o: Any, f: str, b: fbe.Budget) -> RustWords:
-    """A RustWords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 195, "import.RustWords")
-    try:
-        v = RustWords(
-            Word(fbe.jsonfmt.get_int(m["crate"], -32768, 32767, "crate")) if "crate" in m else Word.crate,
-            fbe.jsonfmt.get_int(m["dyn"], -2147483648, 2147483647, "dyn") if "dyn" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["fn"], "fn"), b, "fn") if "fn" in m else "",
-            (None if m["impl"] is None else fbe.jsonfmt.get_bool(m["impl"], "impl")) if "impl" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["loop"], 0, 18446744073709551615, "loop")) if "loop" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["mod"], "mod") if "mod" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["move"], -2147483648, 2147483647, "move")) if "move" in m else side.buy,
-            fbe.jsonfmt.get_int(m["mut"], -9223372036854775808, 9223372036854775807, "mut") if "mut" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "pub")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["pub"], "pub"), b, 2, "pub")] if "pub" in m else None,
-            (None if m["ref"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["ref"], "ref"), b, "ref")) if "ref" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["Self"], "Self"), b, "Self") if "Self" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "trait"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "trait") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["trait"], "trait"), b, 8, "trait").items()}, m["trait"], "trait") if "trait" in m else None,
-            fbe.jsonfmt.get_decimal(m["unsafe"], "unsafe") if "unsafe" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["use"], "use") if "use" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["become"], 0, 18446744073709551615, "become") if "become" in m else 0,
-            fbe.jsonfmt.get_float32(m["box"], "box") if "box" in m else 0.0,
-            fbe.jsonfmt.get_int(m["macro"], 0, 255, "macro") if "macro" in m else 0,
-            (None if m["priv"] is None else Word(fbe.jsonfmt.get_int(m["priv"], -32768, 32767, "priv"))) if "priv" in m else None,
-            Word(fbe.jsonfmt.get_int(m["unsized"], -32768, 32767, "unsized")) if "unsized" in m else Word.unsized,
-            fbe.jsonfmt.get_int(m["gen"], -2147483648, 2147483647, "gen") if "gen" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["macro_rules"], "macro_rules"), b, "macro_rules") if "macro_rules" in m else "",
-            (None if m["Option"] is None else fbe.jsonfmt.get_bool(m["Option"], "Option")) if "Option" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["Some"], 0, 18446744073709551615, "Some")) if "Some" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["Result"], "Result") if "Result" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["Ok"], -2147483648, 2147483647, "Ok")) if "Ok" in m else side.buy,
-            fbe.jsonfmt.get_int(m["Err"], -9223372036854775808, 9223372036854775807, "Err") if "Err" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "Vec")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["Vec"], "Vec"), b, 2, "Vec")] if "Vec" in m else None,
-            (None if m["Box"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["Box"], "Box"), b, "Box")) if "Box" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["Clone"], "Clone"), b, "Clone") if "Clone" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "Copy"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "Copy") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["Copy"], "Copy"), b, 8, "Copy").items()}, m["Copy"], "Copy") if "Copy" in m else None,
-            fbe.jsonfmt.get_decimal(m["Default"], "Default") if "Default" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["Drop"], "Drop") if "Drop" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["Send"], 0, 18446744073709551615, "Send") if "Send" in m else 0,
-            fbe.jsonfmt.get_float32(m["Sync"], "Sync") if "Sync" in m else 0.0,
-            fbe.jsonfmt.get_int(m["Sized"], 0, 255, "Sized") if "Sized" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.RustWords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_CSharpWords(o: Any, f: str, b: fbe.Budget) -> CSharpWords:
-    """A CSharpWords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 150, "import.CSharpWords")
-    try:
-        v = CSharpWords(
-            Word(fbe.jsonfmt.get_int(m["checked"], -32768, 32767, "checked")) if "checked" in m else Word.checked,
-            fbe.jsonfmt.get_int(m["event"], -2147483648, 2147483647, "event") if "event" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["fixed"], "fixed"), b, "fixed") if "fixed" in m else "",
-            (None if m["foreach"] is None else fbe.jsonfmt.get_bool(m["foreach"], "foreach")) if "foreach" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["implicit"], 0, 18446744073709551615, "implicit")) if "implicit" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["lock"], "lock") if "lock" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["params"], -2147483648, 2147483647, "params")) if "params" in m else side.buy,
-            fbe.jsonfmt.get_int(m["sbyte"], -9223372036854775808, 9223372036854775807, "sbyte") if "sbyte" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "stackalloc")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["stackalloc"], "stackalloc"), b, 2, "stackalloc")] if "stackalloc" in m else None,
-            (None if m["ulong"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["ulong"], "ulong"), b, "ulong")) if "ulong" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["unchecked"], "unchecked"), b, "unchecked") if "unchecked" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "ushort"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "ushort") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["ushort"], "ushort"), b, 8, "ushort").items()}, m["ushort"], "ushort") if "ushort" in m else None,
-            fbe.jsonfmt.get_decimal(m["add"], "add") if "add" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["alias"], "alias") if "alias" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["ascending"], 0, 18446744073709551615, "ascending") if "ascending" in m else 0,
-            fbe.jsonfmt.get_float32(m["descending"], "descending") if "descending" in m else 0.0,
-            fbe.jsonfmt.get_int(m["equals"], 0, 255, "equals") if "equals" in m else 0,
-            (None if m["group"] is None else Word(fbe.jsonfmt.get_int(m["group"], -32768, 32767, "group"))) if "group" in m else None,
-            Word(fbe.jsonfmt.get_int(m["into"], -32768, 32767, "into")) if "into" in m else Word.into,
-            fbe.jsonfmt.get_int(m["join"], -2147483648, 2147483647, "join") if "join" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["nameof"], "nameof"), b, "nameof") if "nameof" in m else "",
-            (None if m["on"] is None else fbe.jsonfmt.get_bool(m["on"], "on")) if "on" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["orderby"], 0, 18446744073709551615, "orderby")) if "orderby" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["partial"], "partial") if "partial" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["remove"], -2147483648, 2147483647, "remove")) if "remove" in m else side.buy,
-            fbe.jsonfmt.get_int(m["unmanaged"], -9223372036854775808, 9223372036854775807, "unmanaged") if "unmanaged" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "required")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["required"], "required"), b, 2, "required")] if "required" in m else None,
-            (None if m["scoped"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["scoped"], "scoped"), b, "scoped")) if "scoped" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["managed"], "managed"), b, "managed") if "managed" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "notnull"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "notnull") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["notnull"], "notnull"), b, 8, "notnull").items()}, m["notnull"], "notnull") if "notnull" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.CSharpWords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_RubyWords(o: Any, f: str, b: fbe.Budget) -> RubyWords:
-    """A RubyWords from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 98, "import.RubyWords")
-    try:
-        v = RubyWords(
-            Word(fbe.jsonfmt.get_int(m["BEGIN"], -32768, 32767, "BEGIN")) if "BEGIN" in m else Word.BEGIN,
-            fbe.jsonfmt.get_int(m["END"], -2147483648, 2147483647, "END") if "END" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["begin"], "begin"), b, "begin") if "begin" in m else "",
-            (None if m["elsif"] is None else fbe.jsonfmt.get_bool(m["elsif"], "elsif")) if "elsif" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["end"], 0, 18446744073709551615, "end")) if "end" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["ensure"], "ensure") if "ensure" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["next"], -2147483648, 2147483647, "next")) if "next" in m else side.buy,
-            fbe.jsonfmt.get_int(m["redo"], -9223372036854775808, 9223372036854775807, "redo") if "redo" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "rescue")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["rescue"], "rescue"), b, 2, "rescue")] if "rescue" in m else None,
-            (None if m["retry"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["retry"], "retry"), b, "retry")) if "retry" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["then"], "then"), b, "then") if "then" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "undef"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "undef") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["undef"], "undef"), b, 8, "undef").items()}, m["undef"], "undef") if "undef" in m else None,
-            fbe.jsonfmt.get_decimal(m["unless"], "unless") if "unless" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["until"], "until") if "until" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["__FILE__"], 0, 18446744073709551615, "__FILE__") if "__FILE__" in m else 0,
-            fbe.jsonfmt.get_float32(m["__LINE__"], "__LINE__") if "__LINE__" in m else 0.0,
-            fbe.jsonfmt.get_int(m["__ENCODING__"], 0, 255, "__ENCODING__") if "__ENCODING__" in m else 0,
-            (None if m["initialize"] is None else Word(fbe.jsonfmt.get_int(m["initialize"], -32768, 32767, "initialize"))) if "initialize" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.RubyWords", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_CppMembers(o: Any, f: str, b: fbe.Budget) -> CppMembers:
-    """A CppMembers from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 48, "import.CppMembers")
-    try:
-        v = CppMembers(
-            Word(fbe.jsonfmt.get_int(m["swap"], -32768, 32767, "swap")) if "swap" in m else Word.swap,
-            fbe.jsonfmt.get_int(m["fbe_type"], -2147483648, 2147483647, "fbe_type") if "fbe_type" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["fbe"], "fbe"), b, "fbe") if "fbe" in m else "",
-            (None if m["Model"] is None else fbe.jsonfmt.get_bool(m["Model"], "Model")) if "Model" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["FinalModel"], 0, 18446744073709551615, "FinalModel")) if "FinalModel" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["FieldModel"], "FieldModel") if "FieldModel" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["buffer"], -2147483648, 2147483647, "buffer")) if "buffer" in m else side.buy,
-            fbe.jsonfmt.get_int(m["size"], -9223372036854775808, 9223372036854775807, "size") if "size" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "offset")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["offset"], "offset"), b, 2, "offset")] if "offset" in m else None,
-            (None if m["model"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["model"], "model"), b, "model")) if "model" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["reset"], "reset"), b, "reset") if "reset" in m else b"",
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.CppMembers", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_PythonMembers(o: Any, f: str, b: fbe.Budget) -> PythonMembers:
-    """A PythonMembers from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 96, "import.PythonMembers")
-    try:
-        v = PythonMembers(
-            Word(fbe.jsonfmt.get_int(m["to_json"], -32768, 32767, "to_json")) if "to_json" in m else Word.to_json,
-            fbe.jsonfmt.get_int(m["from_json"], -2147483648, 2147483647, "from_json") if "from_json" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["to_fbe"], "to_fbe"), b, "to_fbe") if "to_fbe" in m else "",
-            (None if m["from_fbe"] is None else fbe.jsonfmt.get_bool(m["from_fbe"], "from_fbe")) if "from_fbe" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["to_final"], 0, 18446744073709551615, "to_final")) if "to_final" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["from_final"], "from_final") if "from_final" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["fbe_equal"], -2147483648, 2147483647, "fbe_equal")) if "fbe_equal" in m else side.buy,
-            fbe.jsonfmt.get_int(m["fbe_key"], -9223372036854775808, 9223372036854775807, "fbe_key") if "fbe_key" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "fbe_size")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["fbe_size"], "fbe_size"), b, 2, "fbe_size")] if "fbe_size" in m else None,
-            (None if m["__init__"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["__init__"], "__init__"), b, "__init__")) if "__init__" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["__slots__"], "__slots__"), b, "__slots__") if "__slots__" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "__class__"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "__class__") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["__class__"], "__class__"), b, 8, "__class__").items()}, m["__class__"], "__class__") if "__class__" in m else None,
-            fbe.jsonfmt.get_decimal(m["__dict__"], "__dict__") if "__dict__" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["__hash__"], "__hash__") if "__hash__" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["__eq__"], 0, 18446744073709551615, "__eq__") if "__eq__" in m else 0,
-            fbe.jsonfmt.get_float32(m["__private"], "__private") if "__private" in m else 0.0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.PythonMembers", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_GoMembers(o: Any, f: str, b: fbe.Budget) -> GoMembers:
-    """A GoMembers from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 129, "import.GoMembers")
-    try:
-        v = GoMembers(
-            Word(fbe.jsonfmt.get_int(m["FBEKey"], -32768, 32767, "FBEKey")) if "FBEKey" in m else Word.FBEKey,
-            fbe.jsonfmt.get_int(m["FBEKeyCompare"], -2147483648, 2147483647, "FBEKeyCompare") if "FBEKeyCompare" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["Reset"], "Reset"), b, "Reset") if "Reset" in m else "",
-            (None if m["MarshalFBE"] is None else fbe.jsonfmt.get_bool(m["MarshalFBE"], "MarshalFBE")) if "MarshalFBE" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["UnmarshalFBE"], 0, 18446744073709551615, "UnmarshalFBE")) if "UnmarshalFBE" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["AppendFBE"], "AppendFBE") if "AppendFBE" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["ReadFBE"], -2147483648, 2147483647, "ReadFBE")) if "ReadFBE" in m else side.buy,
-            fbe.jsonfmt.get_int(m["FBEWrite"], -9223372036854775808, 9223372036854775807, "FBEWrite") if "FBEWrite" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "FBERead")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["FBERead"], "FBERead"), b, 2, "FBERead")] if "FBERead" in m else None,
-            (None if m["MarshalFinal"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["MarshalFinal"], "MarshalFinal"), b, "MarshalFinal")) if "MarshalFinal" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["UnmarshalFinal"], "UnmarshalFinal"), b, "UnmarshalFinal") if "UnmarshalFinal" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "AppendFinal"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "AppendFinal") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["AppendFinal"], "AppendFinal"), b, 8, "AppendFinal").items()}, m["AppendFinal"], "AppendFinal") if "AppendFinal" in m else None,
-            fbe.jsonfmt.get_decimal(m["ReadFinal"], "ReadFinal") if "ReadFinal" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["FBEWriteFinal"], "FBEWriteFinal") if "FBEWriteFinal" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["FBEReadFinal"], 0, 18446744073709551615, "FBEReadFinal") if "FBEReadFinal" in m else 0,
-            fbe.jsonfmt.get_float32(m["MarshalJSON"], "MarshalJSON") if "MarshalJSON" in m else 0.0,
-            fbe.jsonfmt.get_int(m["UnmarshalJSON"], 0, 255, "UnmarshalJSON") if "UnmarshalJSON" in m else 0,
-            (None if m["AppendJSON"] is None else Word(fbe.jsonfmt.get_int(m["AppendJSON"], -32768, 32767, "AppendJSON"))) if "AppendJSON" in m else None,
-            Word(fbe.jsonfmt.get_int(m["ReadJSON"], -32768, 32767, "ReadJSON")) if "ReadJSON" in m else Word.ReadJSON,
-            fbe.jsonfmt.get_int(m["FBEWriteJSON"], -2147483648, 2147483647, "FBEWriteJSON") if "FBEWriteJSON" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["FBEReadJSON"], "FBEReadJSON"), b, "FBEReadJSON") if "FBEReadJSON" in m else "",
-            (None if m["FBEWriteText"] is None else fbe.jsonfmt.get_bool(m["FBEWriteText"], "FBEWriteText")) if "FBEWriteText" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["TypeID"], 0, 18446744073709551615, "TypeID")) if "TypeID" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["Verify"], "Verify") if "Verify" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["VerifyFinal"], -2147483648, 2147483647, "VerifyFinal")) if "VerifyFinal" in m else side.buy,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.GoMembers", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_JvmMembers(o: Any, f: str, b: fbe.Budget) -> JvmMembers:
-    """A JvmMembers from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 137, "import.JvmMembers")
-    try:
-        v = JvmMembers(
-            Word(fbe.jsonfmt.get_int(m["TYPE_ID"], -32768, 32767, "TYPE_ID")) if "TYPE_ID" in m else Word.TYPE_ID,
-            fbe.jsonfmt.get_int(m["KEY_ORDER"], -2147483648, 2147483647, "KEY_ORDER") if "KEY_ORDER" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["toFbe"], "toFbe"), b, "toFbe") if "toFbe" in m else "",
-            (None if m["fromFbe"] is None else fbe.jsonfmt.get_bool(m["fromFbe"], "fromFbe")) if "fromFbe" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["readFbe"], 0, 18446744073709551615, "readFbe")) if "readFbe" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["writeFbe"], "writeFbe") if "writeFbe" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["verifyFbe"], -2147483648, 2147483647, "verifyFbe")) if "verifyFbe" in m else side.buy,
-            fbe.jsonfmt.get_int(m["toFinal"], -9223372036854775808, 9223372036854775807, "toFinal") if "toFinal" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "fromFinal")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["fromFinal"], "fromFinal"), b, 2, "fromFinal")] if "fromFinal" in m else None,
-            (None if m["readFinal"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["readFinal"], "readFinal"), b, "readFinal")) if "readFinal" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["writeFinal"], "writeFinal"), b, "writeFinal") if "writeFinal" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "verifyFinal"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "verifyFinal") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["verifyFinal"], "verifyFinal"), b, 8, "verifyFinal").items()}, m["verifyFinal"], "verifyFinal") if "verifyFinal" in m else None,
-            fbe.jsonfmt.get_decimal(m["toJson"], "toJson") if "toJson" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["fromJson"], "fromJson") if "fromJson" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["writeJson"], 0, 18446744073709551615, "writeJson") if "writeJson" in m else 0,
-            fbe.jsonfmt.get_float32(m["readJson"], "readJson") if "readJson" in m else 0.0,
-            fbe.jsonfmt.get_int(m["hashCode"], 0, 255, "hashCode") if "hashCode" in m else 0,
-            (None if m["getClass"] is None else Word(fbe.jsonfmt.get_int(m["getClass"], -32768, 32767, "getClass"))) if "getClass" in m else None,
-            Word(fbe.jsonfmt.get_int(m["clone"], -32768, 32767, "clone")) if "clone" in m else Word.clone,
-            fbe.jsonfmt.get_int(m["finalize"], -2147483648, 2147483647, "finalize") if "finalize" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["wait"], "wait"), b, "wait") if "wait" in m else "",
-            (None if m["notify"] is None else fbe.jsonfmt.get_bool(m["notify"], "notify")) if "notify" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["notifyAll"], 0, 18446744073709551615, "notifyAll")) if "notifyAll" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["javaClass"], "javaClass") if "javaClass" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["component1"], -2147483648, 2147483647, "component1")) if "component1" in m else side.buy,
-            fbe.jsonfmt.get_int(m["fbeLevels"], -9223372036854775808, 9223372036854775807, "fbeLevels") if "fbeLevels" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.JvmMembers", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_JsMembers(o: Any, f: str, b: fbe.Budget) -> JsMembers:
-    """A JsMembers from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 11, "import.JsMembers")
-    try:
-        v = JsMembers(
-            Word(fbe.jsonfmt.get_int(m["fbeKey"], -32768, 32767, "fbeKey")) if "fbeKey" in m else Word.fbeKey,
-            fbe.jsonfmt.get_int(m["toJSON"], -2147483648, 2147483647, "toJSON") if "toJSON" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["toText"], "toText"), b, "toText") if "toText" in m else "",
-            (None if m["verify"] is None else fbe.jsonfmt.get_bool(m["verify"], "verify")) if "verify" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.JsMembers", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_RuntimeNames(o: Any, f: str, b: fbe.Budget) -> RuntimeNames:
-    """A RuntimeNames from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 142, "import.RuntimeNames")
-    try:
-        v = RuntimeNames(
-            Word(fbe.jsonfmt.get_int(m["Buffer"], -32768, 32767, "Buffer")) if "Buffer" in m else Word.Buffer,
-            fbe.jsonfmt.get_int(m["WriteBuffer"], -2147483648, 2147483647, "WriteBuffer") if "WriteBuffer" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["ReadBuffer"], "ReadBuffer"), b, "ReadBuffer") if "ReadBuffer" in m else "",
-            (None if m["Reader"] is None else fbe.jsonfmt.get_bool(m["Reader"], "Reader")) if "Reader" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["Writer"], 0, 18446744073709551615, "Writer")) if "Writer" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["Limits"], "Limits") if "Limits" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["Decimal"], -2147483648, 2147483647, "Decimal")) if "Decimal" in m else side.buy,
-            fbe.jsonfmt.get_int(m["Uuid"], -9223372036854775808, 9223372036854775807, "Uuid") if "Uuid" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "UUID")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["UUID"], "UUID"), b, 2, "UUID")] if "UUID" in m else None,
-            (None if m["Timestamp"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["Timestamp"], "Timestamp"), b, "Timestamp")) if "Timestamp" in m else None,
-            fbe.jsonfmt.charged_bytes(fbe.jsonfmt.get_bytes(m["JsonWriter"], "JsonWriter"), b, "JsonWriter") if "JsonWriter" in m else b"",
-            fbe.jsonfmt.distinct({fbe.jsonfmt.charged_str(k0, b, "JsonReader"): fbe.jsonfmt.get_int(v0, -2147483648, 2147483647, "JsonReader") for k0, v0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_object(m["JsonReader"], "JsonReader"), b, 8, "JsonReader").items()}, m["JsonReader"], "JsonReader") if "JsonReader" in m else None,
-            fbe.jsonfmt.get_decimal(m["DecodeError"], "DecodeError") if "DecodeError" in m else FBE_C1,
-            fbe.jsonfmt.get_uuid(m["EncodeError"], "EncodeError") if "EncodeError" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.get_int(m["DecodeException"], 0, 18446744073709551615, "DecodeException") if "DecodeException" in m else 0,
-            fbe.jsonfmt.get_float32(m["EncodeException"], "EncodeException") if "EncodeException" in m else 0.0,
-            fbe.jsonfmt.get_int(m["Sender"], 0, 255, "Sender") if "Sender" in m else 0,
-            (None if m["Receiver"] is None else Word(fbe.jsonfmt.get_int(m["Receiver"], -32768, 32767, "Receiver"))) if "Receiver" in m else None,
-            Word(fbe.jsonfmt.get_int(m["Client"], -32768, 32767, "Client")) if "Client" in m else Word.Client_,
-            fbe.jsonfmt.get_int(m["Proxy"], -2147483648, 2147483647, "Proxy") if "Proxy" in m else 0,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["Handler"], "Handler"), b, "Handler") if "Handler" in m else "",
-            (None if m["Text"] is None else fbe.jsonfmt.get_bool(m["Text"], "Text")) if "Text" in m else None,
-            Modifier(fbe.jsonfmt.get_int(m["Compare"], 0, 18446744073709551615, "Compare")) if "Compare" in m else FBE_C0,
-            fbe.jsonfmt.get_float(m["Decimals"], "Decimals") if "Decimals" in m else 0.0,
-            side(fbe.jsonfmt.get_int(m["Uuids"], -2147483648, 2147483647, "Uuids")) if "Uuids" in m else side.buy,
-            fbe.jsonfmt.get_int(m["Timestamps"], -9223372036854775808, 9223372036854775807, "Timestamps") if "Timestamps" in m else 0,
-            [Word(fbe.jsonfmt.get_int(e0, -32768, 32767, "Utf8")) for e0 in fbe.jsonfmt.charged(fbe.jsonfmt.get_list(m["Utf8"], "Utf8"), b, 2, "Utf8")] if "Utf8" in m else None,
-            (None if m["Requests"] is None else fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["Requests"], "Requests"), b, "Requests")) if "Requests" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.RuntimeNames", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_class(o: Any, f: str, b: fbe.Budget) -> class_:
-    """A class from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.class")
-    try:
-        v = class_(
-            fbe.jsonfmt.get_int(m["class"], -2147483648, 2147483647, "class") if "class" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.class", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Object(o: Any, f: str, b: fbe.Budget) -> Object:
-    """A Object from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Object")
-    try:
-        v = Object(
-            fbe.jsonfmt.get_int(m["Object"], -2147483648, 2147483647, "Object") if "Object" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Object", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_String(o: Any, f: str, b: fbe.Budget) -> String:
-    """A String from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.String")
-    try:
-        v = String(
-            fbe.jsonfmt.get_int(m["String"], -2147483648, 2147483647, "String") if "String" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.String", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_List(o: Any, f: str, b: fbe.Budget) -> List:
-    """A List from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.List")
-    try:
-        v = List(
-            fbe.jsonfmt.get_int(m["List"], -2147483648, 2147483647, "List") if "List" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.List", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Map(o: Any, f: str, b: fbe.Budget) -> Map:
-    """A Map from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Map")
-    try:
-        v = Map(
-            fbe.jsonfmt.get_int(m["Map"], -2147483648, 2147483647, "Map") if "Map" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Map", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Model(o: Any, f: str, b: fbe.Budget) -> Model:
-    """A Model from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Model")
-    try:
-        v = Model(
-            fbe.jsonfmt.get_int(m["Model"], -2147483648, 2147483647, "Model") if "Model" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Model", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_FinalModel(o: Any, f: str, b: fbe.Budget) -> FinalModel:
-    """A FinalModel from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.FinalModel")
-    try:
-        v = FinalModel(
-            fbe.jsonfmt.get_int(m["FinalModel"], -2147483648, 2147483647, "FinalModel") if "FinalModel" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.FinalModel", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Buffer(o: Any, f: str, b: fbe.Budget) -> Buffer:
-    """A Buffer from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Buffer")
-    try:
-        v = Buffer(
-            fbe.jsonfmt.get_int(m["Buffer"], -2147483648, 2147483647, "Buffer") if "Buffer" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Buffer", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Reader(o: Any, f: str, b: fbe.Budget) -> Reader:
-    """A Reader from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Reader")
-    try:
-        v = Reader(
-            fbe.jsonfmt.get_int(m["Reader"], -2147483648, 2147483647, "Reader") if "Reader" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Reader", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Writer(o: Any, f: str, b: fbe.Budget) -> Writer:
-    """A Writer from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Writer")
-    try:
-        v = Writer(
-            fbe.jsonfmt.get_int(m["Writer"], -2147483648, 2147483647, "Writer") if "Writer" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Writer", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Limits(o: Any, f: str, b: fbe.Budget) -> Limits:
-    """A Limits from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Limits")
-    try:
-        v = Limits(
-            fbe.jsonfmt.get_int(m["Limits"], -2147483648, 2147483647, "Limits") if "Limits" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Limits", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_DecodeError(o: Any, f: str, b: fbe.Budget) -> DecodeError:
-    """A DecodeError from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.DecodeError")
-    try:
-        v = DecodeError(
-            fbe.jsonfmt.get_int(m["DecodeError"], -2147483648, 2147483647, "DecodeError") if "DecodeError" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.DecodeError", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_DecodeException(o: Any, f: str, b: fbe.Budget) -> DecodeException:
-    """A DecodeException from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.DecodeException")
-    try:
-        v = DecodeException(
-            fbe.jsonfmt.get_int(m["DecodeException"], -2147483648, 2147483647, "DecodeException") if "DecodeException" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.DecodeException", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Decimal(o: Any, f: str, b: fbe.Budget) -> Decimal_:
-    """A Decimal from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Decimal")
-    try:
-        v = Decimal_(
-            fbe.jsonfmt.get_int(m["Decimal"], -2147483648, 2147483647, "Decimal") if "Decimal" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Decimal", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Uuid(o: Any, f: str, b: fbe.Budget) -> Uuid:
-    """A Uuid from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Uuid")
-    try:
-        v = Uuid(
-            fbe.jsonfmt.get_int(m["Uuid"], -2147483648, 2147483647, "Uuid") if "Uuid" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Uuid", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_UUID(o: Any, f: str, b: fbe.Budget) -> UUID:
-    """A UUID from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.UUID")
-    try:
-        v = UUID(
-            fbe.jsonfmt.get_int(m["UUID"], -2147483648, 2147483647, "UUID") if "UUID" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.UUID", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Timestamp(o: Any, f: str, b: fbe.Budget) -> Timestamp:
-    """A Timestamp from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Timestamp")
-    try:
-        v = Timestamp(
-            fbe.jsonfmt.get_int(m["Timestamp"], -2147483648, 2147483647, "Timestamp") if "Timestamp" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Timestamp", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Sender(o: Any, f: str, b: fbe.Budget) -> Sender_:
-    """A Sender from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Sender")
-    try:
-        v = Sender_(
-            fbe.jsonfmt.get_int(m["Sender"], -2147483648, 2147483647, "Sender") if "Sender" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Sender", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Receiver(o: Any, f: str, b: fbe.Budget) -> Receiver_:
-    """A Receiver from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Receiver")
-    try:
-        v = Receiver_(
-            fbe.jsonfmt.get_int(m["Receiver"], -2147483648, 2147483647, "Receiver") if "Receiver" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Receiver", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Client(o: Any, f: str, b: fbe.Budget) -> Client_:
-    """A Client from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Client")
-    try:
-        v = Client_(
-            fbe.jsonfmt.get_int(m["Client"], -2147483648, 2147483647, "Client") if "Client" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Client", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Proxy(o: Any, f: str, b: fbe.Budget) -> Proxy_:
-    """A Proxy from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Proxy")
-    try:
-        v = Proxy_(
-            fbe.jsonfmt.get_int(m["Proxy"], -2147483648, 2147483647, "Proxy") if "Proxy" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Proxy", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Handler(o: Any, f: str, b: fbe.Budget) -> Handler:
-    """A Handler from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Handler")
-    try:
-        v = Handler(
-            fbe.jsonfmt.get_int(m["Handler"], -2147483648, 2147483647, "Handler") if "Handler" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Handler", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_fbe(o: Any, f: str, b: fbe.Budget) -> Xfbe_:
-    """A fbe from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.fbe")
-    try:
-        v = Xfbe_(
-            fbe.jsonfmt.get_int(m["fbe"], -2147483648, 2147483647, "fbe") if "fbe" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.fbe", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_FBE(o: Any, f: str, b: fbe.Budget) -> FBE:
-    """A FBE from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.FBE")
-    try:
-        v = FBE(
-            fbe.jsonfmt.get_int(m["FBE"], -2147483648, 2147483647, "FBE") if "FBE" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.FBE", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_std(o: Any, f: str, b: fbe.Budget) -> std:
-    """A std from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.std")
-    try:
-        v = std(
-            fbe.jsonfmt.get_int(m["std"], -2147483648, 2147483647, "std") if "std" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.std", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Companion(o: Any, f: str, b: fbe.Budget) -> Companion:
-    """A Companion from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Companion")
-    try:
-        v = Companion(
-            fbe.jsonfmt.get_int(m["Companion"], -2147483648, 2147483647, "Companion") if "Companion" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Companion", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Any(o: Any, f: str, b: fbe.Budget) -> Any_:
-    """A Any from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Any")
-    try:
-        v = Any_(
-            fbe.jsonfmt.get_int(m["Any"], -2147483648, 2147483647, "Any") if "Any" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Any", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Self(o: Any, f: str, b: fbe.Budget) -> Self:
-    """A Self from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Self")
-    try:
-        v = Self(
-            fbe.jsonfmt.get_int(m["Self"], -2147483648, 2147483647, "Self") if "Self" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Self", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_self(o: Any, f: str, b: fbe.Budget) -> self_:
-    """A self from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.self")
-    try:
-        v = self_(
-            fbe.jsonfmt.get_int(m["self"], -2147483648, 2147483647, "self") if "self" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.self", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_None(o: Any, f: str, b: fbe.Budget) -> None_:
-    """A None from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.None")
-    try:
-        v = None_(
-            fbe.jsonfmt.get_int(m["None"], -2147483648, 2147483647, "None") if "None" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.None", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Option(o: Any, f: str, b: fbe.Budget) -> Option:
-    """A Option from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Option")
-    try:
-        v = Option(
-            fbe.jsonfmt.get_int(m["Option"], -2147483648, 2147483647, "Option") if "Option" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Option", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Result(o: Any, f: str, b: fbe.Budget) -> Result:
-    """A Result from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Result")
-    try:
-        v = Result(
-            fbe.jsonfmt.get_int(m["Result"], -2147483648, 2147483647, "Result") if "Result" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Result", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Vec(o: Any, f: str, b: fbe.Budget) -> Vec:
-    """A Vec from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Vec")
-    try:
-        v = Vec(
-            fbe.jsonfmt.get_int(m["Vec"], -2147483648, 2147483647, "Vec") if "Vec" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Vec", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Box(o: Any, f: str, b: fbe.Budget) -> Box:
-    """A Box from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Box")
-    try:
-        v = Box(
-            fbe.jsonfmt.get_int(m["Box"], -2147483648, 2147483647, "Box") if "Box" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Box", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Error(o: Any, f: str, b: fbe.Budget) -> Error:
-    """A Error from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Error")
-    try:
-        v = Error(
-            fbe.jsonfmt.get_int(m["Error"], -2147483648, 2147483647, "Error") if "Error" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Error", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Exception(o: Any, f: str, b: fbe.Budget) -> Exception_:
-    """A Exception from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Exception")
-    try:
-        v = Exception_(
-            fbe.jsonfmt.get_int(m["Exception"], -2147483648, 2147483647, "Exception") if "Exception" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Exception", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Text(o: Any, f: str, b: fbe.Budget) -> Text:
-    """A Text from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Text")
-    try:
-        v = Text(
-            fbe.jsonfmt.get_int(m["Text"], -2147483648, 2147483647, "Text") if "Text" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Text", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_JsonWriter(o: Any, f: str, b: fbe.Budget) -> JsonWriter:
-    """A JsonWriter from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.JsonWriter")
-    try:
-        v = JsonWriter(
-            fbe.jsonfmt.get_int(m["JsonWriter"], -2147483648, 2147483647, "JsonWriter") if "JsonWriter" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.JsonWriter", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_int32_t(o: Any, f: str, b: fbe.Budget) -> int32_t:
-    """A int32_t from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.int32_t")
-    try:
-        v = int32_t(
-            fbe.jsonfmt.get_int(m["int32_t"], -2147483648, 2147483647, "int32_t") if "int32_t" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.int32_t", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_size_t(o: Any, f: str, b: fbe.Budget) -> size_t:
-    """A size_t from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.size_t")
-    try:
-        v = size_t(
-            fbe.jsonfmt.get_int(m["size_t"], -2147483648, 2147483647, "size_t") if "size_t" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.size_t", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_list(o: Any, f: str, b: fbe.Budget) -> list_:
-    """A list from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.list")
-    try:
-        v = list_(
-            fbe.jsonfmt.get_int(m["list"], -2147483648, 2147483647, "list") if "list" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.list", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_object(o: Any, f: str, b: fbe.Budget) -> object_:
-    """A object from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.object")
-    try:
-        v = object_(
-            fbe.jsonfmt.get_int(m["object"], -2147483648, 2147483647, "object") if "object" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.object", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_v(o: Any, f: str, b: fbe.Budget) -> v_:
-    """A v from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.v")
-    try:
-        v = v_(
-            fbe.jsonfmt.get_int(m["v"], -2147483648, 2147483647, "v") if "v" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.v", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_r(o: Any, f: str, b: fbe.Budget) -> r_:
-    """A r from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.r")
-    try:
-        v = r_(
-            fbe.jsonfmt.get_int(m["r"], -2147483648, 2147483647, "r") if "r" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.r", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_w(o: Any, f: str, b: fbe.Budget) -> w_:
-    """A w from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.w")
-    try:
-        v = w_(
-            fbe.jsonfmt.get_int(m["w"], -2147483648, 2147483647, "w") if "w" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.w", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_SideBuy(o: Any, f: str, b: fbe.Budget) -> SideBuy:
-    """A SideBuy from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.SideBuy")
-    try:
-        v = SideBuy(
-            fbe.jsonfmt.get_int(m["SideBuy"], -2147483648, 2147483647, "SideBuy") if "SideBuy" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.SideBuy", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_OrderKey(o: Any, f: str, b: fbe.Budget) -> OrderKey:
-    """A OrderKey from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.OrderKey")
-    try:
-        v = OrderKey(
-            fbe.jsonfmt.get_int(m["OrderKey"], -2147483648, 2147483647, "OrderKey") if "OrderKey" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.OrderKey", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_textOfside(o: Any, f: str, b: fbe.Budget) -> textOfside:
-    """A textOfside from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.textOfside")
-    try:
-        v = textOfside(
-            fbe.jsonfmt.get_int(m["textOfside"], -2147483648, 2147483647, "textOfside") if "textOfside" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.textOfside", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_DECIMAL_1(o: Any, f: str, b: fbe.Budget) -> DECIMAL_1:
-    """A DECIMAL_1 from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.DECIMAL_1")
-    try:
-        v = DECIMAL_1(
-            fbe.jsonfmt.get_int(m["DECIMAL_1"], -2147483648, 2147483647, "DECIMAL_1") if "DECIMAL_1" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.DECIMAL_1", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_OrderModel(o: Any, f: str, b: fbe.Budget) -> OrderModel:
-    """A OrderModel from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.OrderModel")
-    try:
-        v = OrderModel(
-            fbe.jsonfmt.get_int(m["OrderModel"], -2147483648, 2147483647, "OrderModel") if "OrderModel" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.OrderModel", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_OrderFinal(o: Any, f: str, b: fbe.Budget) -> OrderFinal:
-    """A OrderFinal from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.OrderFinal")
-    try:
-        v = OrderFinal(
-            fbe.jsonfmt.get_int(m["OrderFinal"], -2147483648, 2147483647, "OrderFinal") if "OrderFinal" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.OrderFinal", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_NewOrder(o: Any, f: str, b: fbe.Budget) -> NewOrder:
-    """A NewOrder from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.NewOrder")
-    try:
-        v = NewOrder(
-            fbe.jsonfmt.get_int(m["NewOrder"], -2147483648, 2147483647, "NewOrder") if "NewOrder" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.NewOrder", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_VerifyFBEOrder(o: Any, f: str, b: fbe.Budget) -> VerifyFBEOrder:
-    """A VerifyFBEOrder from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.VerifyFBEOrder")
-    try:
-        v = VerifyFBEOrder(
-            fbe.jsonfmt.get_int(m["VerifyFBEOrder"], -2147483648, 2147483647, "VerifyFBEOrder") if "VerifyFBEOrder" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.VerifyFBEOrder", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_fbe_vr_Order(o: Any, f: str, b: fbe.Budget) -> Xfbe_vr_Order:
-    """A fbe_vr_Order from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.fbe_vr_Order")
-    try:
-        v = Xfbe_vr_Order(
-            fbe.jsonfmt.get_int(m["fbe_vr_Order"], -2147483648, 2147483647, "fbe_vr_Order") if "fbe_vr_Order" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.fbe_vr_Order", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_e1(o: Any, f: str, b: fbe.Budget) -> e1_:
-    """A e1 from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.e1")
-    try:
-        v = e1_(
-            fbe.jsonfmt.get_int(m["e1"], -2147483648, 2147483647, "e1") if "e1" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.e1", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_i2(o: Any, f: str, b: fbe.Budget) -> i2_:
-    """A i2 from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.i2")
-    try:
-        v = i2_(
-            fbe.jsonfmt.get_int(m["i2"], -2147483648, 2147483647, "i2") if "i2" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.i2", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_o3(o: Any, f: str, b: fbe.Budget) -> o3_:
-    """A o3 from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.o3")
-    try:
-        v = o3_(
-            fbe.jsonfmt.get_int(m["o3"], -2147483648, 2147483647, "o3") if "o3" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.o3", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Fbe(o: Any, f: str, b: fbe.Budget) -> Fbe:
-    """A Fbe from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.Fbe")
-    try:
-        v = Fbe(
-            fbe.jsonfmt.get_int(m["Fbe"], -2147483648, 2147483647, "Fbe") if "Fbe" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Fbe", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_FINGERPRINT(o: Any, f: str, b: fbe.Budget) -> FINGERPRINT_:
-    """A FINGERPRINT from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.FINGERPRINT")
-    try:
-        v = FINGERPRINT_(
-            fbe.jsonfmt.get_int(m["FINGERPRINT"], -2147483648, 2147483647, "FINGERPRINT") if "FINGERPRINT" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.FINGERPRINT", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_FBE_FINGERPRINT(o: Any, f: str, b: fbe.Budget) -> XFBE_FINGERPRINT:
-    """A FBE_FINGERPRINT from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.FBE_FINGERPRINT")
-    try:
-        v = XFBE_FINGERPRINT(
-            fbe.jsonfmt.get_int(m["FBE_FINGERPRINT"], -2147483648, 2147483647, "FBE_FINGERPRINT") if "FBE_FINGERPRINT" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.FBE_FINGERPRINT", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_FBEFingerprint(o: Any, f: str, b: fbe.Budget) -> FBEFingerprint:
-    """A FBEFingerprint from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.FBEFingerprint")
-    try:
-        v = FBEFingerprint(
-            fbe.jsonfmt.get_int(m["FBEFingerprint"], -2147483648, 2147483647, "FBEFingerprint") if "FBEFingerprint" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.FBEFingerprint", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Case(o: Any, f: str, b: fbe.Budget) -> Case:
-    """A Case from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 32, "import.Case")
-    try:
-        v = Case(
-            fbe.jsonfmt.get_int(m["name"], -2147483648, 2147483647, "name") if "name" in m else 0,
-            fbe.jsonfmt.get_int(m["Name"], -2147483648, 2147483647, "Name") if "Name" in m else 0,
-            fbe.jsonfmt.get_int(m["NAME"], -2147483648, 2147483647, "NAME") if "NAME" in m else 0,
-            fbe.jsonfmt.get_int(m["class"], -2147483648, 2147483647, "class") if "class" in m else 0,
-            fbe.jsonfmt.get_int(m["class_"], -2147483648, 2147483647, "class_") if "class_" in m else 0,
-            fbe.jsonfmt.get_int(m["class__"], -2147483648, 2147483647, "class__") if "class__" in m else 0,
-            fbe.jsonfmt.get_int(m["String"], -2147483648, 2147483647, "String") if "String" in m else 0,
-            fbe.jsonfmt.get_int(m["String_"], -2147483648, 2147483647, "String_") if "String_" in m else 0,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Case", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Imported(o: Any, f: str, b: fbe.Budget) -> Imported:
-    """A Imported from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 2 + (0 if "org" in m else 8), "import.Imported")
-    try:
-        v = Imported(
-            pkg_market.Side(fbe.jsonfmt.get_int(m["market"], 0, 255, "market")) if "market" in m else pkg_market.Side.buy,
-            pkg_market.fbe_jr_Instrument(m["org"], "org", b) if "org" in m else None,
-            pkg_market.Side(fbe.jsonfmt.get_int(m["example"], 0, 255, "example")) if "example" in m else pkg_market.Side.sell,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Imported", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_symbol(o: Any, f: str, b: fbe.Budget) -> symbol:
-    """A symbol from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4, "import.symbol")
-    try:
-        v = symbol(
-            digits(fbe.jsonfmt.get_int(m["digits"], -2147483648, 2147483647, "digits")) if "digits" in m else digits.two,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.symbol", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Listed(o: Any, f: str, b: fbe.Budget) -> Listed:
-    """A Listed from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 12 + (0 if "ticker" in m else 4), "import.Listed")
-    try:
-        v = Listed(
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["symbol"], "symbol"), b, "symbol") if "symbol" in m else "",
-            fbe.jsonfmt.get_int(m["digits"], -2147483648, 2147483647, "digits") if "digits" in m else 5,
-            digits(fbe.jsonfmt.get_int(m["precision"], -2147483648, 2147483647, "precision")) if "precision" in m else digits.two,
-            fbe_jr_symbol(m["ticker"], "ticker", b) if "ticker" in m else None,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Listed", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Derived(o: Any, f: str, b: fbe.Budget) -> Derived:
-    """A Derived from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 18, "import.Derived")
-    try:
-        v = Derived(
-            fbe.jsonfmt.get_int(m["side"], -2147483648, 2147483647, "side") if "side" in m else 0,
-            side(fbe.jsonfmt.get_int(m["s"], -2147483648, 2147483647, "s")) if "s" in m else side.sell,
-            range_(fbe.jsonfmt.get_int(m["range"], -2147483648, 2147483647, "range")) if "range" in m else range_.hi,
-            Word(fbe.jsonfmt.get_int(m["Word"], -32768, 32767, "Word")) if "Word" in m else Word.class_,
-            range_(fbe.jsonfmt.get_int(m["side_"], -2147483648, 2147483647, "side_")) if "side_" in m else range_.lo,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Derived", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Hostile(o: Any, f: str, b: fbe.Budget) -> Hostile:
-    """A Hostile from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 4 + (0 if "Order" in m else 12) + (0 if "CppWords" in m else 619) + (0 if "PythonWords" in m else 239) + (0 if "GoWords" in m else 202) + (0 if "JavaWords" in m else 182) + (0 if "KotlinWords" in m else 207) + (0 if "JsWords" in m else 223) + (0 if "RustWords" in m else 195) + (0 if "CSharpWords" in m else 150) + (0 if "RubyWords" in m else 98) + (0 if "CppMembers" in m else 48) + (0 if "PythonMembers" in m else 96) + (0 if "GoMembers" in m else 129) + (0 if "JvmMembers" in m else 137) + (0 if "JsMembers" in m else 11) + (0 if "RuntimeNames" in m else 142) + (0 if "class" in m else 4) + (0 if "Object" in m else 4) + (0 if "String" in m else 4) + (0 if "List" in m else 4) + (0 if "Map" in m else 4) + (0 if "Model" in m else 4) + (0 if "FinalModel" in m else 4) + (0 if "Buffer" in m else 4) + (0 if "Reader" in m else 4) + (0 if "Writer" in m else 4) + (0 if "Limits" in m else 4) + (0 if "DecodeError" in m else 4) + (0 if "DecodeException" in m else 4) + (0 if "Decimal" in m else 4) + (0 if "Uuid" in m else 4) + (0 if "UUID" in m else 4) + (0 if "Timestamp" in m else 4) + (0 if "Sender" in m else 4) + (0 if "Receiver" in m else 4) + (0 if "Client" in m else 4) + (0 if "Proxy" in m else 4) + (0 if "Handler" in m else 4) + (0 if "fbe" in m else 4) + (0 if "FBE" in m else 4) + (0 if "std" in m else 4) + (0 if "Companion" in m else 4) + (0 if "Any" in m else 4) + (0 if "Self" in m else 4) + (0 if "self" in m else 4) + (0 if "None" in m else 4) + (0 if "Option" in m else 4) + (0 if "Result" in m else 4) + (0 if "Vec" in m else 4) + (0 if "Box" in m else 4) + (0 if "Error" in m else 4) + (0 if "Exception" in m else 4) + (0 if "Text" in m else 4) + (0 if "JsonWriter" in m else 4) + (0 if "int32_t" in m else 4) + (0 if "size_t" in m else 4) + (0 if "list" in m else 4) + (0 if "object" in m else 4) + (0 if "v" in m else 4) + (0 if "r" in m else 4) + (0 if "w" in m else 4) + (0 if "SideBuy" in m else 4) + (0 if "OrderKey" in m else 4) + (0 if "textOfside" in m else 4) + (0 if "DECIMAL_1" in m else 4) + (0 if "OrderModel" in m else 4) + (0 if "OrderFinal" in m else 4) + (0 if "NewOrder" in m else 4) + (0 if "VerifyFBEOrder" in m else 4) + (0 if "fbe_vr_Order" in m else 4) + (0 if "e1" in m else 4) + (0 if "i2" in m else 4) + (0 if "o3" in m else 4) + (0 if "Fbe" in m else 4) + (0 if "FINGERPRINT" in m else 4) + (0 if "FBE_FINGERPRINT" in m else 4) + (0 if "FBEFingerprint" in m else 4) + (0 if "Case" in m else 32) + (0 if "Imported" in m else 10) + (0 if "Derived" in m else 18) + (0 if "Listed" in m else 16), "import.Hostile")
-    try:
-        v = Hostile(
-            fbe_jr_Order(m["Order"], "Order", b) if "Order" in m else None,
-            fbe_jr_CppWords(m["CppWords"], "CppWords", b) if "CppWords" in m else None,
-            fbe_jr_PythonWords(m["PythonWords"], "PythonWords", b) if "PythonWords" in m else None,
-            fbe_jr_GoWords(m["GoWords"], "GoWords", b) if "GoWords" in m else None,
-            fbe_jr_JavaWords(m["JavaWords"], "JavaWords", b) if "JavaWords" in m else None,
-            fbe_jr_KotlinWords(m["KotlinWords"], "KotlinWords", b) if "KotlinWords" in m else None,
-            fbe_jr_JsWords(m["JsWords"], "JsWords", b) if "JsWords" in m else None,
-            fbe_jr_RustWords(m["RustWords"], "RustWords", b) if "RustWords" in m else None,
-            fbe_jr_CSharpWords(m["CSharpWords"], "CSharpWords", b) if "CSharpWords" in m else None,
-            fbe_jr_RubyWords(m["RubyWords"], "RubyWords", b) if "RubyWords" in m else None,
-            fbe_jr_CppMembers(m["CppMembers"], "CppMembers", b) if "CppMembers" in m else None,
-            fbe_jr_PythonMembers(m["PythonMembers"], "PythonMembers", b) if "PythonMembers" in m else None,
-            fbe_jr_GoMembers(m["GoMembers"], "GoMembers", b) if "GoMembers" in m else None,
-            fbe_jr_JvmMembers(m["JvmMembers"], "JvmMembers", b) if "JvmMembers" in m else None,
-            fbe_jr_JsMembers(m["JsMembers"], "JsMembers", b) if "JsMembers" in m else None,
-            fbe_jr_RuntimeNames(m["RuntimeNames"], "RuntimeNames", b) if "RuntimeNames" in m else None,
-            fbe_jr_class(m["class"], "class", b) if "class" in m else None,
-            fbe_jr_Object(m["Object"], "Object", b) if "Object" in m else None,
-            fbe_jr_String(m["String"], "String", b) if "String" in m else None,
-            fbe_jr_List(m["List"], "List", b) if "List" in m else None,
-            fbe_jr_Map(m["Map"], "Map", b) if "Map" in m else None,
-            fbe_jr_Model(m["Model"], "Model", b) if "Model" in m else None,
-            fbe_jr_FinalModel(m["FinalModel"], "FinalModel", b) if "FinalModel" in m else None,
-            fbe_jr_Buffer(m["Buffer"], "Buffer", b) if "Buffer" in m else None,
-            fbe_jr_Reader(m["Reader"], "Reader", b) if "Reader" in m else None,
-            fbe_jr_Writer(m["Writer"], "Writer", b) if "Writer" in m else None,
-            fbe_jr_Limits(m["Limits"], "Limits", b) if "Limits" in m else None,
-            fbe_jr_DecodeError(m["DecodeError"], "DecodeError", b) if "DecodeError" in m else None,
-            fbe_jr_DecodeException(m["DecodeException"], "DecodeException", b) if "DecodeException" in m else None,
-            fbe_jr_Decimal(m["Decimal"], "Decimal", b) if "Decimal" in m else None,
-            fbe_jr_Uuid(m["Uuid"], "Uuid", b) if "Uuid" in m else None,
-            fbe_jr_UUID(m["UUID"], "UUID", b) if "UUID" in m else None,
-            fbe_jr_Timestamp(m["Timestamp"], "Timestamp", b) if "Timestamp" in m else None,
-            fbe_jr_Sender(m["Sender"], "Sender", b) if "Sender" in m else None,
-            fbe_jr_Receiver(m["Receiver"], "Receiver", b) if "Receiver" in m else None,
-            fbe_jr_Client(m["Client"], "Client", b) if "Client" in m else None,
-            fbe_jr_Proxy(m["Proxy"], "Proxy", b) if "Proxy" in m else None,
-            fbe_jr_Handler(m["Handler"], "Handler", b) if "Handler" in m else None,
-            fbe_jr_fbe(m["fbe"], "fbe", b) if "fbe" in m else None,
-            fbe_jr_FBE(m["FBE"], "FBE", b) if "FBE" in m else None,
-            fbe_jr_std(m["std"], "std", b) if "std" in m else None,
-            fbe_jr_Companion(m["Companion"], "Companion", b) if "Companion" in m else None,
-            fbe_jr_Any(m["Any"], "Any", b) if "Any" in m else None,
-            fbe_jr_Self(m["Self"], "Self", b) if "Self" in m else None,
-            fbe_jr_self(m["self"], "self", b) if "self" in m else None,
-            fbe_jr_None(m["None"], "None", b) if "None" in m else None,
-            fbe_jr_Option(m["Option"], "Option", b) if "Option" in m else None,
-            fbe_jr_Result(m["Result"], "Result", b) if "Result" in m else None,
-            fbe_jr_Vec(m["Vec"], "Vec", b) if "Vec" in m else None,
-            fbe_jr_Box(m["Box"], "Box", b) if "Box" in m else None,
-            fbe_jr_Error(m["Error"], "Error", b) if "Error" in m else None,
-            fbe_jr_Exception(m["Exception"], "Exception", b) if "Exception" in m else None,
-            fbe_jr_Text(m["Text"], "Text", b) if "Text" in m else None,
-            fbe_jr_JsonWriter(m["JsonWriter"], "JsonWriter", b) if "JsonWriter" in m else None,
-            fbe_jr_int32_t(m["int32_t"], "int32_t", b) if "int32_t" in m else None,
-            fbe_jr_size_t(m["size_t"], "size_t", b) if "size_t" in m else None,
-            fbe_jr_list(m["list"], "list", b) if "list" in m else None,
-            fbe_jr_object(m["object"], "object", b) if "object" in m else None,
-            fbe_jr_v(m["v"], "v", b) if "v" in m else None,
-            fbe_jr_r(m["r"], "r", b) if "r" in m else None,
-            fbe_jr_w(m["w"], "w", b) if "w" in m else None,
-            fbe_jr_SideBuy(m["SideBuy"], "SideBuy", b) if "SideBuy" in m else None,
-            fbe_jr_OrderKey(m["OrderKey"], "OrderKey", b) if "OrderKey" in m else None,
-            fbe_jr_textOfside(m["textOfside"], "textOfside", b) if "textOfside" in m else None,
-            fbe_jr_DECIMAL_1(m["DECIMAL_1"], "DECIMAL_1", b) if "DECIMAL_1" in m else None,
-            fbe_jr_OrderModel(m["OrderModel"], "OrderModel", b) if "OrderModel" in m else None,
-            fbe_jr_OrderFinal(m["OrderFinal"], "OrderFinal", b) if "OrderFinal" in m else None,
-            fbe_jr_NewOrder(m["NewOrder"], "NewOrder", b) if "NewOrder" in m else None,
-            fbe_jr_VerifyFBEOrder(m["VerifyFBEOrder"], "VerifyFBEOrder", b) if "VerifyFBEOrder" in m else None,
-            fbe_jr_fbe_vr_Order(m["fbe_vr_Order"], "fbe_vr_Order", b) if "fbe_vr_Order" in m else None,
-            fbe_jr_e1(m["e1"], "e1", b) if "e1" in m else None,
-            fbe_jr_i2(m["i2"], "i2", b) if "i2" in m else None,
-            fbe_jr_o3(m["o3"], "o3", b) if "o3" in m else None,
-            fbe_jr_Fbe(m["Fbe"], "Fbe", b) if "Fbe" in m else None,
-            fbe_jr_FINGERPRINT(m["FINGERPRINT"], "FINGERPRINT", b) if "FINGERPRINT" in m else None,
-            fbe_jr_FBE_FINGERPRINT(m["FBE_FINGERPRINT"], "FBE_FINGERPRINT", b) if "FBE_FINGERPRINT" in m else None,
-            fbe_jr_FBEFingerprint(m["FBEFingerprint"], "FBEFingerprint", b) if "FBEFingerprint" in m else None,
-            fbe_jr_Case(m["Case"], "Case", b) if "Case" in m else None,
-            fbe_jr_Imported(m["Imported"], "Imported", b) if "Imported" in m else None,
-            fbe_jr_Derived(m["Derived"], "Derived", b) if "Derived" in m else None,
-            fbe_jr_Listed(m["Listed"], "Listed", b) if "Listed" in m else None,
-            Letters(fbe.jsonfmt.get_int(m["Letters"], -2147483648, 2147483647, "Letters")) if "Letters" in m else Letters._a,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "import.Hostile", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends import messages as versioned frames; override ``on_send``."""
 
@@ -17521,749 +15770,749 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Order,
-    "Order",
+    "import.Order",
     FBE_CORE,
     0,
     (fbe_vw_Order, fbe_vr_Order),
     final=(fbe_fw_Order, fbe_fr_Order),
-    json=fbe_jr_Order,
+    json_cost=12,
 )
 fbe.bind(
     CppWords,
-    "CppWords",
+    "import.CppWords",
     FBE_CORE,
     1,
     (fbe_vw_CppWords, fbe_vr_CppWords),
     final=(fbe_fw_CppWords, fbe_fr_CppWords),
-    json=fbe_jr_CppWords,
+    json_cost=619,
 )
 fbe.bind(
     PythonWords,
-    "PythonWords",
+    "import.PythonWords",
     FBE_CORE,
     2,
     (fbe_vw_PythonWords, fbe_vr_PythonWords),
     final=(fbe_fw_PythonWords, fbe_fr_PythonWords),
-    json=fbe_jr_PythonWords,
+    json_cost=239,
 )
 fbe.bind(
     GoWords,
-    "GoWords",
+    "import.GoWords",
     FBE_CORE,
     3,
     (fbe_vw_GoWords, fbe_vr_GoWords),
     final=(fbe_fw_GoWords, fbe_fr_GoWords),
-    json=fbe_jr_GoWords,
+    json_cost=202,
 )
 fbe.bind(
     JavaWords,
-    "JavaWords",
+    "import.JavaWords",
     FBE_CORE,
     4,
     (fbe_vw_JavaWords, fbe_vr_JavaWords),
     final=(fbe_fw_JavaWords, fbe_fr_JavaWords),
-    json=fbe_jr_JavaWords,
+    json_cost=182,
 )
 fbe.bind(
     KotlinWords,
-    "KotlinWords",
+    "import.KotlinWords",
     FBE_CORE,
     5,
     (fbe_vw_KotlinWords, fbe_vr_KotlinWords),
     final=(fbe_fw_KotlinWords, fbe_fr_KotlinWords),
-    json=fbe_jr_KotlinWords,
+    json_cost=207,
 )
 fbe.bind(
     JsWords,
-    "JsWords",
+    "import.JsWords",
     FBE_CORE,
     6,
     (fbe_vw_JsWords, fbe_vr_JsWords),
     final=(fbe_fw_JsWords, fbe_fr_JsWords),
-    json=fbe_jr_JsWords,
+    json_cost=223,
 )
 fbe.bind(
     RustWords,
-    "RustWords",
+    "import.RustWords",
     FBE_CORE,
     7,
     (fbe_vw_RustWords, fbe_vr_RustWords),
     final=(fbe_fw_RustWords, fbe_fr_RustWords),
-    json=fbe_jr_RustWords,
+    json_cost=195,
 )
 fbe.bind(
     CSharpWords,
-    "CSharpWords",
+    "import.CSharpWords",
     FBE_CORE,
     8,
     (fbe_vw_CSharpWords, fbe_vr_CSharpWords),
     final=(fbe_fw_CSharpWords, fbe_fr_CSharpWords),
-    json=fbe_jr_CSharpWords,
+    json_cost=150,
 )
 fbe.bind(
     RubyWords,
-    "RubyWords",
+    "import.RubyWords",
     FBE_CORE,
     9,
     (fbe_vw_RubyWords, fbe_vr_RubyWords),
     final=(fbe_fw_RubyWords, fbe_fr_RubyWords),
-    json=fbe_jr_RubyWords,
+    json_cost=98,
 )
 fbe.bind(
     CppMembers,
-    "CppMembers",
+    "import.CppMembers",
     FBE_CORE,
     10,
     (fbe_vw_CppMembers, fbe_vr_CppMembers),
     final=(fbe_fw_CppMembers, fbe_fr_CppMembers),
-    json=fbe_jr_CppMembers,
+    json_cost=48,
 )
 fbe.bind(
     PythonMembers,
-    "PythonMembers",
+    "import.PythonMembers",
     FBE_CORE,
     11,
     (fbe_vw_PythonMembers, fbe_vr_PythonMembers),
     final=(fbe_fw_PythonMembers, fbe_fr_PythonMembers),
-    json=fbe_jr_PythonMembers,
+    json_cost=96,
 )
 fbe.bind(
     GoMembers,
-    "GoMembers",
+    "import.GoMembers",
     FBE_CORE,
     12,
     (fbe_vw_GoMembers, fbe_vr_GoMembers),
     final=(fbe_fw_GoMembers, fbe_fr_GoMembers),
-    json=fbe_jr_GoMembers,
+    json_cost=129,
 )
 fbe.bind(
     JvmMembers,
-    "JvmMembers",
+    "import.JvmMembers",
     FBE_CORE,
     13,
     (fbe_vw_JvmMembers, fbe_vr_JvmMembers),
     final=(fbe_fw_JvmMembers, fbe_fr_JvmMembers),
-    json=fbe_jr_JvmMembers,
+    json_cost=137,
 )
 fbe.bind(
     JsMembers,
-    "JsMembers",
+    "import.JsMembers",
     FBE_CORE,
     14,
     (fbe_vw_JsMembers, fbe_vr_JsMembers),
     final=(fbe_fw_JsMembers, fbe_fr_JsMembers),
-    json=fbe_jr_JsMembers,
+    json_cost=11,
 )
 fbe.bind(
     RuntimeNames,
-    "RuntimeNames",
+    "import.RuntimeNames",
     FBE_CORE,
     15,
     (fbe_vw_RuntimeNames, fbe_vr_RuntimeNames),
     final=(fbe_fw_RuntimeNames, fbe_fr_RuntimeNames),
-    json=fbe_jr_RuntimeNames,
+    json_cost=142,
 )
 fbe.bind(
     class_,
-    "class",
+    "import.class",
     FBE_CORE,
     16,
     (fbe_vw_class, fbe_vr_class),
     final=(fbe_fw_class, fbe_fr_class),
-    json=fbe_jr_class,
+    json_cost=4,
 )
 fbe.bind(
     Object,
-    "Object",
+    "import.Object",
     FBE_CORE,
     17,
     (fbe_vw_Object, fbe_vr_Object),
     final=(fbe_fw_Object, fbe_fr_Object),
-    json=fbe_jr_Object,
+    json_cost=4,
 )
 fbe.bind(
     String,
-    "String",
+    "import.String",
     FBE_CORE,
     18,
     (fbe_vw_String, fbe_vr_String),
     final=(fbe_fw_String, fbe_fr_String),
-    json=fbe_jr_String,
+    json_cost=4,
 )
 fbe.bind(
     List,
-    "List",
+    "import.List",
     FBE_CORE,
     19,
     (fbe_vw_List, fbe_vr_List),
     final=(fbe_fw_List, fbe_fr_List),
-    json=fbe_jr_List,
+    json_cost=4,
 )
 fbe.bind(
     Map,
-    "Map",
+    "import.Map",
     FBE_CORE,
     20,
     (fbe_vw_Map, fbe_vr_Map),
     final=(fbe_fw_Map, fbe_fr_Map),
-    json=fbe_jr_Map,
+    json_cost=4,
 )
 fbe.bind(
     Model,
-    "Model",
+    "import.Model",
     FBE_CORE,
     21,
     (fbe_vw_Model, fbe_vr_Model),
     final=(fbe_fw_Model, fbe_fr_Model),
-    json=fbe_jr_Model,
+    json_cost=4,
 )
 fbe.bind(
     FinalModel,
-    "FinalModel",
+    "import.FinalModel",
     FBE_CORE,
     22,
     (fbe_vw_FinalModel, fbe_vr_FinalModel),
     final=(fbe_fw_FinalModel, fbe_fr_FinalModel),
-    json=fbe_jr_FinalModel,
+    json_cost=4,
 )
 fbe.bind(
     Buffer,
-    "Buffer",
+    "import.Buffer",
     FBE_CORE,
     23,
     (fbe_vw_Buffer, fbe_vr_Buffer),
     final=(fbe_fw_Buffer, fbe_fr_Buffer),
-    json=fbe_jr_Buffer,
+    json_cost=4,
 )
 fbe.bind(
     Reader,
-    "Reader",
+    "import.Reader",
     FBE_CORE,
     24,
     (fbe_vw_Reader, fbe_vr_Reader),
     final=(fbe_fw_Reader, fbe_fr_Reader),
-    json=fbe_jr_Reader,
+    json_cost=4,
 )
 fbe.bind(
     Writer,
-    "Writer",
+    "import.Writer",
     FBE_CORE,
     25,
     (fbe_vw_Writer, fbe_vr_Writer),
     final=(fbe_fw_Writer, fbe_fr_Writer),
-    json=fbe_jr_Writer,
+    json_cost=4,
 )
 fbe.bind(
     Limits,
-    "Limits",
+    "import.Limits",
     FBE_CORE,
     26,
     (fbe_vw_Limits, fbe_vr_Limits),
     final=(fbe_fw_Limits, fbe_fr_Limits),
-    json=fbe_jr_Limits,
+    json_cost=4,
 )
 fbe.bind(
     DecodeError,
-    "DecodeError",
+    "import.DecodeError",
     FBE_CORE,
     27,
     (fbe_vw_DecodeError, fbe_vr_DecodeError),
     final=(fbe_fw_DecodeError, fbe_fr_DecodeError),
-    json=fbe_jr_DecodeError,
+    json_cost=4,
 )
 fbe.bind(
     DecodeException,
-    "DecodeException",
+    "import.DecodeException",
     FBE_CORE,
     28,
     (fbe_vw_DecodeException, fbe_vr_DecodeException),
     final=(fbe_fw_DecodeException, fbe_fr_DecodeException),
-    json=fbe_jr_DecodeException,
+    json_cost=4,
 )
 fbe.bind(
     Decimal_,
-    "Decimal",
+    "import.Decimal",
     FBE_CORE,
     29,
     (fbe_vw_Decimal, fbe_vr_Decimal),
     final=(fbe_fw_Decimal, fbe_fr_Decimal),
-    json=fbe_jr_Decimal,
+    json_cost=4,
 )
 fbe.bind(
     Uuid,
-    "Uuid",
+    "import.Uuid",
     FBE_CORE,
     30,
     (fbe_vw_Uuid, fbe_vr_Uuid),
     final=(fbe_fw_Uuid, fbe_fr_Uuid),
-    json=fbe_jr_Uuid,
+    json_cost=4,
 )
 fbe.bind(
     UUID,
-    "UUID",
+    "import.UUID",
     FBE_CORE,
     31,
     (fbe_vw_UUID, fbe_vr_UUID),
     final=(fbe_fw_UUID, fbe_fr_UUID),
-    json=fbe_jr_UUID,
+    json_cost=4,
 )
 fbe.bind(
     Timestamp,
-    "Timestamp",
+    "import.Timestamp",
     FBE_CORE,
     32,
     (fbe_vw_Timestamp, fbe_vr_Timestamp),
     final=(fbe_fw_Timestamp, fbe_fr_Timestamp),
-    json=fbe_jr_Timestamp,
+    json_cost=4,
 )
 fbe.bind(
     Sender_,
-    "Sender",
+    "import.Sender",
     FBE_CORE,
     33,
     (fbe_vw_Sender, fbe_vr_Sender),
     final=(fbe_fw_Sender, fbe_fr_Sender),
-    json=fbe_jr_Sender,
+    json_cost=4,
 )
 fbe.bind(
     Receiver_,
-    "Receiver",
+    "import.Receiver",
     FBE_CORE,
     34,
     (fbe_vw_Receiver, fbe_vr_Receiver),
     final=(fbe_fw_Receiver, fbe_fr_Receiver),
-    json=fbe_jr_Receiver,
+    json_cost=4,
 )
 fbe.bind(
     Client_,
-    "Client",
+    "import.Client",
     FBE_CORE,
     35,
     (fbe_vw_Client, fbe_vr_Client),
     final=(fbe_fw_Client, fbe_fr_Client),
-    json=fbe_jr_Client,
+    json_cost=4,
 )
 fbe.bind(
     Proxy_,
-    "Proxy",
+    "import.Proxy",
     FBE_CORE,
     36,
     (fbe_vw_Proxy, fbe_vr_Proxy),
     final=(fbe_fw_Proxy, fbe_fr_Proxy),
-    json=fbe_jr_Proxy,
+    json_cost=4,
 )
 fbe.bind(
     Handler,
-    "Handler",
+    "import.Handler",
     FBE_CORE,
     37,
     (fbe_vw_Handler, fbe_vr_Handler),
     final=(fbe_fw_Handler, fbe_fr_Handler),
-    json=fbe_jr_Handler,
+    json_cost=4,
 )
 fbe.bind(
     Xfbe_,
-    "fbe",
+    "import.fbe",
     FBE_CORE,
     38,
     (fbe_vw_fbe, fbe_vr_fbe),
     final=(fbe_fw_fbe, fbe_fr_fbe),
-    json=fbe_jr_fbe,
+    json_cost=4,
 )
 fbe.bind(
     FBE,
-    "FBE",
+    "import.FBE",
     FBE_CORE,
     39,
     (fbe_vw_FBE, fbe_vr_FBE),
     final=(fbe_fw_FBE, fbe_fr_FBE),
-    json=fbe_jr_FBE,
+    json_cost=4,
 )
 fbe.bind(
     std,
-    "std",
+    "import.std",
     FBE_CORE,
     40,
     (fbe_vw_std, fbe_vr_std),
     final=(fbe_fw_std, fbe_fr_std),
-    json=fbe_jr_std,
+    json_cost=4,
 )
 fbe.bind(
     Companion,
-    "Companion",
+    "import.Companion",
     FBE_CORE,
     41,
     (fbe_vw_Companion, fbe_vr_Companion),
     final=(fbe_fw_Companion, fbe_fr_Companion),
-    json=fbe_jr_Companion,
+    json_cost=4,
 )
 fbe.bind(
     Any_,
-    "Any",
+    "import.Any",
     FBE_CORE,
     42,
     (fbe_vw_Any, fbe_vr_Any),
     final=(fbe_fw_Any, fbe_fr_Any),
-    json=fbe_jr_Any,
+    json_cost=4,
 )
 fbe.bind(
     Self,
-    "Self",
+    "import.Self",
     FBE_CORE,
     43,
     (fbe_vw_Self, fbe_vr_Self),
     final=(fbe_fw_Self, fbe_fr_Self),
-    json=fbe_jr_Self,
+    json_cost=4,
 )
 fbe.bind(
     self_,
-    "self",
+    "import.self",
     FBE_CORE,
     44,
     (fbe_vw_self, fbe_vr_self),
     final=(fbe_fw_self, fbe_fr_self),
-    json=fbe_jr_self,
+    json_cost=4,
 )
 fbe.bind(
     None_,
-    "None",
+    "import.None",
     FBE_CORE,
     45,
     (fbe_vw_None, fbe_vr_None),
     final=(fbe_fw_None, fbe_fr_None),
-    json=fbe_jr_None,
+    json_cost=4,
 )
 fbe.bind(
     Option,
-    "Option",
+    "import.Option",
     FBE_CORE,
     46,
     (fbe_vw_Option, fbe_vr_Option),
     final=(fbe_fw_Option, fbe_fr_Option),
-    json=fbe_jr_Option,
+    json_cost=4,
 )
 fbe.bind(
     Result,
-    "Result",
+    "import.Result",
     FBE_CORE,
     47,
     (fbe_vw_Result, fbe_vr_Result),
     final=(fbe_fw_Result, fbe_fr_Result),
-    json=fbe_jr_Result,
+    json_cost=4,
 )
 fbe.bind(
     Vec,
-    "Vec",
+    "import.Vec",
     FBE_CORE,
     48,
     (fbe_vw_Vec, fbe_vr_Vec),
     final=(fbe_fw_Vec, fbe_fr_Vec),
-    json=fbe_jr_Vec,
+    json_cost=4,
 )
 fbe.bind(
     Box,
-    "Box",
+    "import.Box",
     FBE_CORE,
     49,
     (fbe_vw_Box, fbe_vr_Box),
     final=(fbe_fw_Box, fbe_fr_Box),
-    json=fbe_jr_Box,
+    json_cost=4,
 )
 fbe.bind(
     Error,
-    "Error",
+    "import.Error",
     FBE_CORE,
     50,
     (fbe_vw_Error, fbe_vr_Error),
     final=(fbe_fw_Error, fbe_fr_Error),
-    json=fbe_jr_Error,
+    json_cost=4,
 )
 fbe.bind(
     Exception_,
-    "Exception",
+    "import.Exception",
     FBE_CORE,
     51,
     (fbe_vw_Exception, fbe_vr_Exception),
     final=(fbe_fw_Exception, fbe_fr_Exception),
-    json=fbe_jr_Exception,
+    json_cost=4,
 )
 fbe.bind(
     Text,
-    "Text",
+    "import.Text",
     FBE_CORE,
     52,
     (fbe_vw_Text, fbe_vr_Text),
     final=(fbe_fw_Text, fbe_fr_Text),
-    json=fbe_jr_Text,
+    json_cost=4,
 )
 fbe.bind(
     JsonWriter,
-    "JsonWriter",
+    "import.JsonWriter",
     FBE_CORE,
     53,
     (fbe_vw_JsonWriter, fbe_vr_JsonWriter),
     final=(fbe_fw_JsonWriter, fbe_fr_JsonWriter),
-    json=fbe_jr_JsonWriter,
+    json_cost=4,
 )
 fbe.bind(
     int32_t,
-    "int32_t",
+    "import.int32_t",
     FBE_CORE,
     54,
     (fbe_vw_int32_t, fbe_vr_int32_t),
     final=(fbe_fw_int32_t, fbe_fr_int32_t),
-    json=fbe_jr_int32_t,
+    json_cost=4,
 )
 fbe.bind(
     size_t,
-    "size_t",
+    "import.size_t",
     FBE_CORE,
     55,
     (fbe_vw_size_t, fbe_vr_size_t),
     final=(fbe_fw_size_t, fbe_fr_size_t),
-    json=fbe_jr_size_t,
+    json_cost=4,
 )
 fbe.bind(
     list_,
-    "list",
+    "import.list",
     FBE_CORE,
     56,
     (fbe_vw_list, fbe_vr_list),
     final=(fbe_fw_list, fbe_fr_list),
-    json=fbe_jr_list,
+    json_cost=4,
 )
 fbe.bind(
     object_,
-    "object",
+    "import.object",
     FBE_CORE,
     57,
     (fbe_vw_object, fbe_vr_object),
     final=(fbe_fw_object, fbe_fr_object),
-    json=fbe_jr_object,
+    json_cost=4,
 )
 fbe.bind(
     v_,
-    "v",
+    "import.v",
     FBE_CORE,
     58,
     (fbe_vw_v, fbe_vr_v),
     final=(fbe_fw_v, fbe_fr_v),
-    json=fbe_jr_v,
+    json_cost=4,
 )
 fbe.bind(
     r_,
-    "r",
+    "import.r",
     FBE_CORE,
     59,
     (fbe_vw_r, fbe_vr_r),
     final=(fbe_fw_r, fbe_fr_r),
-    json=fbe_jr_r,
+    json_cost=4,
 )
 fbe.bind(
     w_,
-    "w",
+    "import.w",
     FBE_CORE,
     60,
     (fbe_vw_w, fbe_vr_w),
     final=(fbe_fw_w, fbe_fr_w),
-    json=fbe_jr_w,
+    json_cost=4,
 )
 fbe.bind(
     SideBuy,
-    "SideBuy",
+    "import.SideBuy",
     FBE_CORE,
     61,
     (fbe_vw_SideBuy, fbe_vr_SideBuy),
     final=(fbe_fw_SideBuy, fbe_fr_SideBuy),
-    json=fbe_jr_SideBuy,
+    json_cost=4,
 )
 fbe.bind(
     OrderKey,
-    "OrderKey",
+    "import.OrderKey",
     FBE_CORE,
     62,
     (fbe_vw_OrderKey, fbe_vr_OrderKey),
     final=(fbe_fw_OrderKey, fbe_fr_OrderKey),
-    json=fbe_jr_OrderKey,
+    json_cost=4,
 )
 fbe.bind(
     textOfside,
-    "textOfside",
+    "import.textOfside",
     FBE_CORE,
     63,
     (fbe_vw_textOfside, fbe_vr_textOfside),
     final=(fbe_fw_textOfside, fbe_fr_textOfside),
-    json=fbe_jr_textOfside,
+    json_cost=4,
 )
 fbe.bind(
     DECIMAL_1,
-    "DECIMAL_1",
+    "import.DECIMAL_1",
     FBE_CORE,
     64,
     (fbe_vw_DECIMAL_1, fbe_vr_DECIMAL_1),
     final=(fbe_fw_DECIMAL_1, fbe_fr_DECIMAL_1),
-    json=fbe_jr_DECIMAL_1,
+    json_cost=4,
 )
 fbe.bind(
     OrderModel,
-    "OrderModel",
+    "import.OrderModel",
     FBE_CORE,
     65,
     (fbe_vw_OrderModel, fbe_vr_OrderModel),
     final=(fbe_fw_OrderModel, fbe_fr_OrderModel),
-    json=fbe_jr_OrderModel,
+    json_cost=4,
 )
 fbe.bind(
     OrderFinal,
-    "OrderFinal",
+    "import.OrderFinal",
     FBE_CORE,
     66,
     (fbe_vw_OrderFinal, fbe_vr_OrderFinal),
     final=(fbe_fw_OrderFinal, fbe_fr_OrderFinal),
-    json=fbe_jr_OrderFinal,
+    json_cost=4,
 )
 fbe.bind(
     NewOrder,
-    "NewOrder",
+    "import.NewOrder",
     FBE_CORE,
     67,
     (fbe_vw_NewOrder, fbe_vr_NewOrder),
     final=(fbe_fw_NewOrder, fbe_fr_NewOrder),
-    json=fbe_jr_NewOrder,
+    json_cost=4,
 )
 fbe.bind(
     VerifyFBEOrder,
-    "VerifyFBEOrder",
+    "import.VerifyFBEOrder",
     FBE_CORE,
     68,
     (fbe_vw_VerifyFBEOrder, fbe_vr_VerifyFBEOrder),
     final=(fbe_fw_VerifyFBEOrder, fbe_fr_VerifyFBEOrder),
-    json=fbe_jr_VerifyFBEOrder,
+    json_cost=4,
 )
 fbe.bind(
     Xfbe_vr_Order,
-    "fbe_vr_Order",
+    "import.fbe_vr_Order",
     FBE_CORE,
     69,
     (fbe_vw_fbe_vr_Order, fbe_vr_fbe_vr_Order),
     final=(fbe_fw_fbe_vr_Order, fbe_fr_fbe_vr_Order),
-    json=fbe_jr_fbe_vr_Order,
+    json_cost=4,
 )
 fbe.bind(
     e1_,
-    "e1",
+    "import.e1",
     FBE_CORE,
     70,
     (fbe_vw_e1, fbe_vr_e1),
     final=(fbe_fw_e1, fbe_fr_e1),
-    json=fbe_jr_e1,
+    json_cost=4,
 )
 fbe.bind(
     i2_,
-    "i2",
+    "import.i2",
     FBE_CORE,
     71,
     (fbe_vw_i2, fbe_vr_i2),
     final=(fbe_fw_i2, fbe_fr_i2),
-    json=fbe_jr_i2,
+    json_cost=4,
 )
 fbe.bind(
     o3_,
-    "o3",
+    "import.o3",
     FBE_CORE,
     72,
     (fbe_vw_o3, fbe_vr_o3),
     final=(fbe_fw_o3, fbe_fr_o3),
-    json=fbe_jr_o3,
+    json_cost=4,
 )
 fbe.bind(
     Fbe,
-    "Fbe",
+    "import.Fbe",
     FBE_CORE,
     73,
     (fbe_vw_Fbe, fbe_vr_Fbe),
     final=(fbe_fw_Fbe, fbe_fr_Fbe),
-    json=fbe_jr_Fbe,
+    json_cost=4,
 )
 fbe.bind(
     FINGERPRINT_,
-    "FINGERPRINT",
+    "import.FINGERPRINT",
     FBE_CORE,
     74,
     (fbe_vw_FINGERPRINT, fbe_vr_FINGERPRINT),
     final=(fbe_fw_FINGERPRINT, fbe_fr_FINGERPRINT),
-    json=fbe_jr_FINGERPRINT,
+    json_cost=4,
 )
 fbe.bind(
     XFBE_FINGERPRINT,
-    "FBE_FINGERPRINT",
+    "import.FBE_FINGERPRINT",
     FBE_CORE,
     75,
     (fbe_vw_FBE_FINGERPRINT, fbe_vr_FBE_FINGERPRINT),
     final=(fbe_fw_FBE_FINGERPRINT, fbe_fr_FBE_FINGERPRINT),
-    json=fbe_jr_FBE_FINGERPRINT,
+    json_cost=4,
 )
 fbe.bind(
     FBEFingerprint,
-    "FBEFingerprint",
+    "import.FBEFingerprint",
     FBE_CORE,
     76,
     (fbe_vw_FBEFingerprint, fbe_vr_FBEFingerprint),
     final=(fbe_fw_FBEFingerprint, fbe_fr_FBEFingerprint),
-    json=fbe_jr_FBEFingerprint,
+    json_cost=4,
 )
 fbe.bind(
     Case,
-    "Case",
+    "import.Case",
     FBE_CORE,
     77,
     (fbe_vw_Case, fbe_vr_Case),
     final=(fbe_fw_Case, fbe_fr_Case),
-    json=fbe_jr_Case,
+    json_cost=32,
 )
 fbe.bind(
     Imported,
-    "Imported",
+    "import.Imported",
     FBE_CORE,
     78,
     (fbe_vw_Imported, fbe_vr_Imported),
     final=(fbe_fw_Imported, fbe_fr_Imported),
-    json=fbe_jr_Imported,
+    json_cost=2,
 )
 fbe.bind(
     symbol,
-    "symbol",
+    "import.symbol",
     FBE_CORE,
     79,
     (fbe_vw_symbol, fbe_vr_symbol),
     final=(fbe_fw_symbol, fbe_fr_symbol),
-    json=fbe_jr_symbol,
+    json_cost=4,
 )
 fbe.bind(
     Listed,
-    "Listed",
+    "import.Listed",
     FBE_CORE,
     80,
     (fbe_vw_Listed, fbe_vr_Listed),
     final=(fbe_fw_Listed, fbe_fr_Listed),
-    json=fbe_jr_Listed,
+    json_cost=12,
     keys=("symbol",),
 )
 fbe.bind(
     Derived,
-    "Derived",
+    "import.Derived",
     FBE_CORE,
     81,
     (fbe_vw_Derived, fbe_vr_Derived),
     final=(fbe_fw_Derived, fbe_fr_Derived),
-    json=fbe_jr_Derived,
+    json_cost=18,
 )
 fbe.bind(
     Hostile,
-    "Hostile",
+    "import.Hostile",
     FBE_CORE,
     82,
     (fbe_vw_Hostile, fbe_vr_Hostile),
     final=(fbe_fw_Hostile, fbe_fr_Hostile),
-    json=fbe_jr_Hostile,
+    json_cost=4,
 )

@@ -248,36 +248,6 @@ class FailureFinalModel(fbe.FinalModel[Failure]):
     fbe_struct = Failure
 
 
-def fbe_jr_Instrument(o: Any, f: str, b: fbe.Budget) -> Instrument:
-    """A Instrument from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 8, "market.Instrument")
-    try:
-        v = Instrument(
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["symbol"], "symbol"), b, "symbol") if "symbol" in m else "",
-            fbe.jsonfmt.get_int(m["digits"], -2147483648, 2147483647, "digits") if "digits" in m else 5,
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "market.Instrument", o) from None
-    b.depth -= 1
-    return v
-
-
-def fbe_jr_Failure(o: Any, f: str, b: fbe.Budget) -> Failure:
-    """A Failure from parsed JSON; missing members keep their defaults."""
-    m = fbe.jsonfmt.get_object(o, f)
-    fbe.jsonfmt.enter(b, 20, "market.Failure")
-    try:
-        v = Failure(
-            fbe.jsonfmt.get_uuid(m["id"], "id") if "id" in m else fbe.NIL_UUID,
-            fbe.jsonfmt.charged_str(fbe.jsonfmt.get_str(m["reason"], "reason"), b, "reason") if "reason" in m else "",
-        )
-    except fbe.DecodeError as e:
-        raise fbe.jsonfmt.unwind(e, "market.Failure", o) from None
-    b.depth -= 1
-    return v
-
-
 class Sender(fbe.Sender):
     """Sends market messages as versioned frames; override ``on_send``."""
 
@@ -361,21 +331,21 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
 # each class's generated functions and its native core entry, which its to_fbe, from_fbe... run
 fbe.bind(
     Instrument,
-    "Instrument",
+    "market.Instrument",
     FBE_CORE,
     0,
     (fbe_vw_Instrument, fbe_vr_Instrument),
     final=(fbe_fw_Instrument, fbe_fr_Instrument),
-    json=fbe_jr_Instrument,
+    json_cost=8,
     keys=("symbol",),
 )
 fbe.bind(
     Failure,
-    "Failure",
+    "market.Failure",
     FBE_CORE,
     1,
     (fbe_vw_Failure, fbe_vr_Failure),
     final=(fbe_fw_Failure, fbe_fr_Failure),
-    json=fbe_jr_Failure,
+    json_cost=20,
     keys=("id",),
 )
