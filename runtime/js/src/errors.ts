@@ -131,12 +131,14 @@ export function verify(read: () => unknown): DecodeError | undefined {
   }
 }
 
-/** Refuses to write a fixed array `T[n]` holding another number of elements. */
-export function checkLength(a: readonly unknown[], n: number): void {
+/** `a`, to write as a fixed array `T[n]`: refused when it holds another number of elements. */
+export function checkLength<T>(a: readonly T[], n: number): readonly T[] {
   if (a.length !== n) throw new EncodeError("fixed array of " + n + " elements holds " + a.length);
+  return a;
 }
 
-/** Refuses to write a vector or list that is not an array (JSON iterates it; the binary writers take its length). */
-export function checkArray(a: readonly unknown[]): void {
+/** `a`, to write as a vector or list: refused when not an array (JSON iterates it; the binary writers take its length). */
+export function checkArray<T>(a: readonly T[]): readonly T[] {
   if (!Array.isArray(a)) throw new EncodeError("a vector or list must be an array");
+  return a;
 }

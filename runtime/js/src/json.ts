@@ -139,6 +139,21 @@ export class JsonWriter {
     this.text += text;
   }
 
+  /**
+   * A JSON array of `items` (with `"{"` and `"}"`, an object's members), each
+   * written by `item` after a comma but the first; `i` is its index, which
+   * the path of an error names.
+   */
+  items<T>(items: Iterable<T>, item: (x: T, i: number) => void, open = "[", close = "]"): void {
+    this.text += open;
+    let i = 0;
+    for (const x of items) {
+      if (i > 0) this.text += ",";
+      item(x, i++);
+    }
+    this.text += close;
+  }
+
   null(): void {
     this.text += "null";
   }

@@ -282,11 +282,16 @@ function inOrder<T>(a: readonly T[], at: Compare<number>, refuse: (same: [number
 }
 
 /**
- * Refuses a hash (written in the order it holds) whose keys `compare` finds
- * the same twice: an EncodeError naming `field` and the two indexes.
+ * `m`, a hash to write in the order it holds: refused when `compare` finds two
+ * of its keys the same (an EncodeError naming `field` and the two indexes).
  */
-export function checkEntries<K>(m: ReadonlyMap<K, unknown> | readonly (readonly [K, unknown])[], compare: Compare<K>, field: string): void {
+export function checkEntries<K, M extends ReadonlyMap<K, unknown> | readonly (readonly [K, unknown])[]>(
+  m: M,
+  compare: Compare<K>,
+  field: string,
+): M {
   const a = Array.isArray(m) ? (m as readonly (readonly [K, unknown])[]) : Array.from(m as ReadonlyMap<K, unknown>);
   const same = repeatedEntries(a, compare);
   if (same !== undefined) sameKeys(field, same);
+  return m;
 }

@@ -3,16 +3,14 @@ fbe.JsonWriter; the mapping rules (keys, floats, decimals, bytes) live in the ru
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from fbec.model import ir
 from fbec.targets.base import SLOT_KINDS, CodeWriter, Locals, RawText, json_object
 from fbec.targets.typescript.context import BIGINTS, Context, add_item, new_collection, refuse_repeated
 from fbec.targets.typescript.models import (
     assign,
-    counter,
+    can_fail,
     guarded,
-    ordered,
+    in_order,
     struct_costs,
     within_field,
     within_index,
@@ -60,60 +58,30 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
         with w.if_else(f"if ({o} === undefined) {{", "j.null();"):
             json_write(c, raw, t.element, o, field, within, names)
             raw.flush()
-    elif isinstance(t, (ir.Array, ir.Sequence)):
-        a, y = names("a"), names("y")
+    else:   # a collection: the runtime's j.items writes its items in order, each by a function of its own
+        assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping))
         raw.flush()
-        if isinstance(t, ir.Sequence):
-            ordered(w, c, t, a, x, field)
-            if t.kind != "set":
-                w.line(f"{c.rt('checkArray')}({a});")
-        else:
-            w.line(f"const {a} = {x};")
-            w.line(f"{c.rt('checkLength')}({a}, {t.length});")
-        raw("[")
-        items(raw, names, f"for (const {y} of {a}) {{",
-              lambda i: json_write(c, raw, t.element, y, field, within_index(field, i), names), "]",
-              lambda: counter(w, c, t.element, names))
-    else:
-        assert isinstance(t, ir.Mapping)
-        m, k, y = names("m"), names("k"), names("y")
-        raw.flush()
-        ordered(w, c, t, m, x, field)
-        pairs = isinstance(t.key, ir.StructRef)     # a struct is not a member name: [key, value] pairs
-
-        def member(i: str) -> None:
-            if pairs:
+        mapping = isinstance(t, ir.Mapping)
+        pairs = isinstance(t, ir.Mapping) and isinstance(t.key, ir.StructRef)    # [key, value] pairs: a struct
+        k, y = names("k") if mapping else "", names("y")                        # is not a member name
+        parts = [t.key, t.value] if isinstance(t, ir.Mapping) else [t.element]
+        indexed = any(isinstance(p, ir.StructRef) and can_fail(c, p) for p in parts)
+        i = names("i") if indexed else ""      # the item's index, for the path of a struct's error
+        params = (f"[{k}, {y}]" if mapping else y) + (f", {i}" if i else "")
+        brackets = ', "{", "}"' if mapping and not pairs else ""
+        with w.block(f"j.items({in_order(c, t, x, field, True)}, ({params}) => {{", f"}}{brackets});"):
+            if not isinstance(t, ir.Mapping):
+                json_write(c, raw, t.element, y, field, within_index(field, i), names)
+            elif pairs:
                 raw("[")
                 json_write(c, raw, t.key, k, field, within_index(field, i), names)
                 raw(",")
+                json_write(c, raw, t.value, y, field, within_index(field, i), names)
+                raw("]")
             else:
                 raw.line(f"j.{key_method(t.key)}({k});")
-            json_write(c, raw, t.value, y, field, within_index(field, i), names)
-            if pairs:
-                raw("]")
-        raw("[" if pairs else "{")
-        items(raw, names, f"for (const [{k}, {y}] of {m}) {{", member, "]" if pairs else "}",
-              lambda: counter(w, c, t.key, names) or counter(w, c, t.value, names))
-
-
-def items(raw: Raw, names: Locals, loop: str, item: Callable[[str], None], closing: str,
-          counted: Callable[[], str | None] = lambda: None) -> None:
-    """A JSON array's or object's items, or a text form collection's, after their opening: the loop's
-    items, a comma before all but the first (a local `first` says which), then the closing text;
-    item(i) writes one, i the index `counted` declares when the items' paths need it (models.counter),
-    else ""."""
-    w, first = raw.w, names("first")
-    raw.line(f"let {first} = true;")
-    i = counted()
-    with w.block(loop, "}"):
-        with w.block(f"if (!{first}) {{", "}"):
-            w.line(raw.write(","))
-        w.line(f"{first} = false;")
-        item(i or "")
-        raw.flush()
-        if i:
-            w.line(f"{i}++;")
-    raw(closing)
+                json_write(c, raw, t.value, y, field, within_index(field, i), names)
+            raw.flush()
 
 
 def key_method(t: ir.Type) -> str:

@@ -75,24 +75,28 @@ def located(c: Context, within: str) -> str:
     return c.rt(within.partition("(")[0]) + "(" + within.partition("(")[2]
 
 
-def ordered(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, var: str, value: str, field: str) -> str:
-    """`const var = ` a writer's collection in the order it is written; returns its count expression.
-    Sets and maps ascending by `compare` (refused with an EncodeError naming the field and the two
-    indexes when a key is there twice), hashes in the order they hold (checked when they can hold a
-    key twice: repeats), vectors and lists as they are."""
+def in_order(c: Context, t: ir.Array | ir.Sequence | ir.Mapping, value: str, field: str, json: bool = False) -> str:
+    """A writer's collection `value` in the order it is written, checked: sets and maps ascending by
+    `compare` (refused with an EncodeError naming the field and the two indexes when a key is there
+    twice), hashes in the order they hold (checked when they can hold a key twice: repeats), vectors
+    and lists as they are (JSON's refused when not an array), a fixed array refused when not its length."""
+    if isinstance(t, ir.Array):
+        return f"{c.rt('checkLength')}({value}, {t.length})"
+    if isinstance(t, ir.Sequence) and t.kind == "set":
+        return f'{c.rt("elementsInOrder")}({value}, {compare(c, t.element)}, "{field}")'
     if isinstance(t, ir.Sequence):
-        if t.kind == "set":
-            value = f'{c.rt("elementsInOrder")}({value}, {compare(c, t.element)}, "{field}")'
-        count = ".length"
-    elif t.kind == "map":
-        value = f'{c.rt("entriesInOrder")}({value}, {compare(c, t.key)}, "{field}")'
-        count = ".length"
-    else:
-        count = ".size" if by_value(t.key) else ".length"
-        if repeats(t.key):
-            w.line(f'{c.rt("checkEntries")}({value}, {compare(c, t.key)}, "{field}");')
-    w.line(f"const {var} = {value};")
-    return var + count
+        return f"{c.rt('checkArray')}({value})" if json else value
+    if t.kind == "map":
+        return f'{c.rt("entriesInOrder")}({value}, {compare(c, t.key)}, "{field}")'
+    return f'{c.rt("checkEntries")}({value}, {compare(c, t.key)}, "{field}")' if repeats(t.key) else value
+
+
+def ordered(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, var: str, value: str, field: str) -> str:
+    """`const var = ` a binary writer's collection in the order it is written (in_order); returns its
+    count expression."""
+    w.line(f"const {var} = {in_order(c, t, value, field)};")
+    by_key = isinstance(t, ir.Mapping) and t.kind == "hash" and by_value(t.key)     # a Map
+    return var + (".size" if by_key else ".length")
 
 
 def counter(w: CodeWriter, c: Context, t: ir.Type, names: Locals) -> str | None:

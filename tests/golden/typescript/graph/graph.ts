@@ -209,18 +209,10 @@ export class Node {
     j.raw(',"value":');
     j.i64(v.value);
     j.raw(',"out_edges":');
-    const a1 = v.out_edges;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      j.i32(y2);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.out_edges), (y1) => {
+      j.i32(y1);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -698,30 +690,14 @@ export class Graph {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Graph): void {
     j.raw('{"nodes":');
-    const a1 = v.nodes;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      Node.fbeWriteJson(j, y2);
-    }
-    j.raw('],"edges":');
-    const a4 = v.edges;
-    fbe.checkArray(a4);
-    j.raw("[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        j.raw(",");
-      }
-      first6 = false;
-      Edge.fbeWriteJson(j, y5);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.nodes), (y1) => {
+      Node.fbeWriteJson(j, y1);
+    });
+    j.raw(',"edges":');
+    j.items(fbe.checkArray(v.edges), (y2) => {
+      Edge.fbeWriteJson(j, y2);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */

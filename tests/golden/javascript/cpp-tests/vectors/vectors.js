@@ -737,18 +737,10 @@ export class Named {
     j.raw('{"name":');
     j.string(v.name);
     j.raw(',"values":');
-    const a1 = v.values;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      j.i32(y2);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.values), (y1) => {
+      j.i32(y1);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -1191,78 +1183,30 @@ export class Holder {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"edges":');
-    const a1 = v.edges;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      Edge.fbeWriteJson(j, y2);
-    }
-    j.raw('],"points":');
-    const a4 = v.points;
-    fbe.checkArray(a4);
-    j.raw("[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        j.raw(",");
-      }
-      first6 = false;
-      Point3.fbeWriteJson(j, y5);
-    }
-    j.raw('],"ints":');
-    const a7 = v.ints;
-    fbe.checkArray(a7);
-    j.raw("[");
-    let first9 = true;
-    for (const y8 of a7) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.i32(y8);
-    }
-    j.raw('],"switches":');
-    const a10 = v.switches;
-    fbe.checkArray(a10);
-    j.raw("[");
-    let first12 = true;
-    for (const y11 of a10) {
-      if (!first12) {
-        j.raw(",");
-      }
-      first12 = false;
-      j.bool(y11);
-    }
-    j.raw('],"reals":');
-    const a13 = v.reals;
-    fbe.checkArray(a13);
-    j.raw("[");
-    let first15 = true;
-    for (const y14 of a13) {
-      if (!first15) {
-        j.raw(",");
-      }
-      first15 = false;
-      j.double(y14);
-    }
-    j.raw('],"named":');
-    const a16 = v.named;
-    fbe.checkArray(a16);
-    j.raw("[");
-    let first18 = true;
-    for (const y17 of a16) {
-      if (!first18) {
-        j.raw(",");
-      }
-      first18 = false;
-      Named.fbeWriteJson(j, y17);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.edges), (y1) => {
+      Edge.fbeWriteJson(j, y1);
+    });
+    j.raw(',"points":');
+    j.items(fbe.checkArray(v.points), (y2) => {
+      Point3.fbeWriteJson(j, y2);
+    });
+    j.raw(',"ints":');
+    j.items(fbe.checkArray(v.ints), (y3) => {
+      j.i32(y3);
+    });
+    j.raw(',"switches":');
+    j.items(fbe.checkArray(v.switches), (y4) => {
+      j.bool(y4);
+    });
+    j.raw(',"reals":');
+    j.items(fbe.checkArray(v.reals), (y5) => {
+      j.double(y5);
+    });
+    j.raw(',"named":');
+    j.items(fbe.checkArray(v.named), (y6) => {
+      Named.fbeWriteJson(j, y6);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */

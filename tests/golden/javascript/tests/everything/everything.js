@@ -1935,16 +1935,14 @@ export class Everything {
       }
       p41 += 9;
     }
-    fbe.checkEntries(v.f45, fbe.compareUuid, "f45");
-    const m46 = v.f45;
+    const m46 = fbe.checkEntries(v.f45, fbe.compareUuid, "f45");
     let p47 = w.vector(b, b + 275, m46.length, 20);
     for (const [k48, y49] of m46) {
       w.putUuid(p47, k48);
       w.blob(b, p47 + 16, y49);
       p47 += 20;
     }
-    fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46");
-    const m50 = v.f46;
+    const m50 = fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46");
     let p51 = w.vector(b, b + 279, m50.length, 8);
     for (const [k52, y53] of m50) {
       market.Instrument.fbeWrite(w, b, p51, k52);
@@ -1973,8 +1971,7 @@ export class Everything {
       w.putI32(p59 + 4, y61);
       p59 += 8;
     }
-    fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
-    const m62 = v.f50;
+    const m62 = fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
     let p63 = w.vector(b, b + 298, m62.length, 8);
     for (const [k64, y65] of m62) {
       w.blob(b, p63, k64);
@@ -3073,15 +3070,13 @@ export class Everything {
         Counted.fbeWriteFinal(w, o257);
       }
     }
-    fbe.checkEntries(v.f45, fbe.compareUuid, "f45");
-    const m258 = v.f45;
+    const m258 = fbe.checkEntries(v.f45, fbe.compareUuid, "f45");
     w.appendCount(m258.length);
     for (const [k259, y260] of m258) {
       w.appendUuid(k259);
       w.appendBlob(y260);
     }
-    fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46");
-    const m261 = v.f46;
+    const m261 = fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46");
     w.appendCount(m261.length);
     for (const [k262, y263] of m261) {
       market.Instrument.fbeWriteFinal(w, k262);
@@ -3108,8 +3103,7 @@ export class Everything {
       w.appendBlob(k267);
       w.appendI32(y268);
     }
-    fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
-    const m269 = v.f50;
+    const m269 = fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
     w.appendCount(m269.length);
     for (const [k270, y271] of m269) {
       w.appendBlob(k270);
@@ -3737,220 +3731,107 @@ export class Everything {
       Counted.fbeWriteJson(j, o5);
     }
     j.raw(',"f36":');
-    const a6 = v.f36;
-    fbe.checkLength(a6, 3);
-    j.raw("[");
-    let first8 = true;
-    for (const y7 of a6) {
-      if (!first8) {
-        j.raw(",");
-      }
-      first8 = false;
-      j.i32(y7);
-    }
-    j.raw('],"f37":');
-    const a9 = v.f37;
-    fbe.checkLength(a9, 2);
-    j.raw("[");
-    let first11 = true;
-    for (const y10 of a9) {
-      if (!first11) {
-        j.raw(",");
-      }
-      first11 = false;
-      const o12 = y10;
-      if (o12 === undefined) {
+    j.items(fbe.checkLength(v.f36, 3), (y6) => {
+      j.i32(y6);
+    });
+    j.raw(',"f37":');
+    j.items(fbe.checkLength(v.f37, 2), (y7) => {
+      const o8 = y7;
+      if (o8 === undefined) {
         j.null();
       } else {
-        j.string(o12);
+        j.string(o8);
       }
-    }
-    j.raw('],"f38":');
-    const a13 = v.f38;
-    fbe.checkArray(a13);
-    j.raw("[");
-    let first15 = true;
-    for (const y14 of a13) {
-      if (!first15) {
-        j.raw(",");
+    });
+    j.raw(',"f38":');
+    j.items(fbe.checkArray(v.f38), (y9) => {
+      j.double(y9);
+    });
+    j.raw(',"f39":');
+    j.items(fbe.checkArray(v.f39), (y10) => {
+      const o11 = y10;
+      if (o11 === undefined) {
+        j.null();
+      } else {
+        Counted.fbeWriteJson(j, o11);
       }
-      first15 = false;
-      j.double(y14);
-    }
-    j.raw('],"f39":');
-    const a16 = v.f39;
-    fbe.checkArray(a16);
-    j.raw("[");
-    let first18 = true;
-    for (const y17 of a16) {
-      if (!first18) {
-        j.raw(",");
-      }
-      first18 = false;
-      const o19 = y17;
+    });
+    j.raw(',"f40":');
+    j.items(fbe.checkArray(v.f40), (y12) => {
+      j.string(y12);
+    });
+    j.raw(',"f41":');
+    j.items(fbe.elementsInOrder(v.f41, fbe.compareValue, "f41"), (y13) => {
+      j.i64(y13);
+    });
+    j.raw(',"f42":');
+    j.items(fbe.elementsInOrder(v.f42, market.Instrument.fbeCompareKey, "f42"), (y14) => {
+      market.Instrument.fbeWriteJson(j, y14);
+    });
+    j.raw(',"f43":');
+    j.items(fbe.entriesInOrder(v.f43, fbe.compareValue, "f43"), ([k15, y16]) => {
+      j.keyI32(k15);
+      j.string(y16);
+    }, "{", "}");
+    j.raw(',"f44":');
+    j.items(fbe.entriesInOrder(v.f44, fbe.compareString, "f44"), ([k17, y18]) => {
+      j.keyString(k17);
+      const o19 = y18;
       if (o19 === undefined) {
         j.null();
       } else {
         Counted.fbeWriteJson(j, o19);
       }
-    }
-    j.raw('],"f40":');
-    const a20 = v.f40;
-    fbe.checkArray(a20);
-    j.raw("[");
-    let first22 = true;
-    for (const y21 of a20) {
-      if (!first22) {
-        j.raw(",");
-      }
-      first22 = false;
-      j.string(y21);
-    }
-    j.raw('],"f41":');
-    const a23 = fbe.elementsInOrder(v.f41, fbe.compareValue, "f41");
-    j.raw("[");
-    let first25 = true;
-    for (const y24 of a23) {
-      if (!first25) {
-        j.raw(",");
-      }
-      first25 = false;
-      j.i64(y24);
-    }
-    j.raw('],"f42":');
-    const a26 = fbe.elementsInOrder(v.f42, market.Instrument.fbeCompareKey, "f42");
-    j.raw("[");
-    let first28 = true;
-    for (const y27 of a26) {
-      if (!first28) {
-        j.raw(",");
-      }
-      first28 = false;
-      market.Instrument.fbeWriteJson(j, y27);
-    }
-    j.raw('],"f43":');
-    const m29 = fbe.entriesInOrder(v.f43, fbe.compareValue, "f43");
-    j.raw("{");
-    let first32 = true;
-    for (const [k30, y31] of m29) {
-      if (!first32) {
-        j.raw(",");
-      }
-      first32 = false;
-      j.keyI32(k30);
-      j.string(y31);
-    }
-    j.raw('},"f44":');
-    const m33 = fbe.entriesInOrder(v.f44, fbe.compareString, "f44");
-    j.raw("{");
-    let first36 = true;
-    for (const [k34, y35] of m33) {
-      if (!first36) {
-        j.raw(",");
-      }
-      first36 = false;
-      j.keyString(k34);
-      const o37 = y35;
-      if (o37 === undefined) {
-        j.null();
-      } else {
-        Counted.fbeWriteJson(j, o37);
-      }
-    }
-    j.raw('},"f45":');
-    fbe.checkEntries(v.f45, fbe.compareUuid, "f45");
-    const m38 = v.f45;
-    j.raw("{");
-    let first41 = true;
-    for (const [k39, y40] of m38) {
-      if (!first41) {
-        j.raw(",");
-      }
-      first41 = false;
-      j.keyUuid(k39);
-      j.bytes(y40);
-    }
-    j.raw('},"f46":');
-    fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46");
-    const m42 = v.f46;
-    j.raw("[");
-    let first45 = true;
-    for (const [k43, y44] of m42) {
-      if (!first45) {
-        j.raw(",");
-      }
-      first45 = false;
+    }, "{", "}");
+    j.raw(',"f45":');
+    j.items(fbe.checkEntries(v.f45, fbe.compareUuid, "f45"), ([k20, y21]) => {
+      j.keyUuid(k20);
+      j.bytes(y21);
+    }, "{", "}");
+    j.raw(',"f46":');
+    j.items(fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46"), ([k22, y23]) => {
       j.raw("[");
-      market.Instrument.fbeWriteJson(j, k43);
+      market.Instrument.fbeWriteJson(j, k22);
       j.raw(",");
-      Counted.fbeWriteJson(j, y44);
+      Counted.fbeWriteJson(j, y23);
       j.raw("]");
-    }
-    j.raw('],"f47":');
-    const o46 = v.f47;
-    if (o46 === undefined) {
+    });
+    j.raw(',"f47":');
+    const o24 = v.f47;
+    if (o24 === undefined) {
       j.null();
     } else {
-      j.i32(o46);
+      j.i32(o24);
     }
     j.raw(',"f47Reset":');
     j.bool(v.f47Reset);
     j.raw(',"f48":');
-    const o47 = v.f48;
-    if (o47 === undefined) {
+    const o25 = v.f48;
+    if (o25 === undefined) {
       j.null();
     } else {
-      j.u64(o47);
+      j.u64(o25);
     }
     j.raw(',"f49":');
-    const m48 = fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49");
-    j.raw("{");
-    let first51 = true;
-    for (const [k49, y50] of m48) {
-      if (!first51) {
-        j.raw(",");
-      }
-      first51 = false;
-      j.keyBytes(k49);
-      j.i32(y50);
-    }
-    j.raw('},"f50":');
-    fbe.checkEntries(v.f50, fbe.compareBlob, "f50");
-    const m52 = v.f50;
-    j.raw("{");
-    let first55 = true;
-    for (const [k53, y54] of m52) {
-      if (!first55) {
-        j.raw(",");
-      }
-      first55 = false;
-      j.keyBytes(k53);
-      j.string(y54);
-    }
-    j.raw('},"f51":');
-    const a56 = fbe.elementsInOrder(v.f51, fbe.compareDecimal, "f51");
-    j.raw("[");
-    let first58 = true;
-    for (const y57 of a56) {
-      if (!first58) {
-        j.raw(",");
-      }
-      first58 = false;
-      j.decimal(y57);
-    }
-    j.raw('],"f52":');
-    const m59 = fbe.entriesInOrder(v.f52, fbe.compareDecimal, "f52");
-    j.raw("{");
-    let first62 = true;
-    for (const [k60, y61] of m59) {
-      if (!first62) {
-        j.raw(",");
-      }
-      first62 = false;
-      j.keyDecimal(k60);
-      j.i32(y61);
-    }
-    j.raw("}}");
+    j.items(fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49"), ([k26, y27]) => {
+      j.keyBytes(k26);
+      j.i32(y27);
+    }, "{", "}");
+    j.raw(',"f50":');
+    j.items(fbe.checkEntries(v.f50, fbe.compareBlob, "f50"), ([k28, y29]) => {
+      j.keyBytes(k28);
+      j.string(y29);
+    }, "{", "}");
+    j.raw(',"f51":');
+    j.items(fbe.elementsInOrder(v.f51, fbe.compareDecimal, "f51"), (y30) => {
+      j.decimal(y30);
+    });
+    j.raw(',"f52":');
+    j.items(fbe.entriesInOrder(v.f52, fbe.compareDecimal, "f52"), ([k31, y32]) => {
+      j.keyDecimal(k31);
+      j.i32(y32);
+    }, "{", "}");
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -5631,18 +5512,10 @@ export class Keywords {
       j.i32(o1);
     }
     j.raw(',"this":');
-    const a2 = v.this;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      FixedKeywords.fbeWriteJson(j, y3);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.this), (y2) => {
+      FixedKeywords.fbeWriteJson(j, y2);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -5970,8 +5843,7 @@ export class Routes {
       w.putI32(p5 + 4, y7);
       p5 += 8;
     }
-    fbe.checkEntries(v.names, Route.fbeCompareKey, "names");
-    const m8 = v.names;
+    const m8 = fbe.checkEntries(v.names, Route.fbeCompareKey, "names");
     let p9 = w.vector(b, b + 16, m8.length, 8);
     for (const [k10, y11] of m8) {
       Route.fbeWrite(w, b, p9, k10);
@@ -6160,8 +6032,7 @@ export class Routes {
       Route.fbeWriteFinal(w, k49);
       w.appendI32(y50);
     }
-    fbe.checkEntries(v.names, Route.fbeCompareKey, "names");
-    const m51 = v.names;
+    const m51 = fbe.checkEntries(v.names, Route.fbeCompareKey, "names");
     w.appendCount(m51.length);
     for (const [k52, y53] of m51) {
       Route.fbeWriteFinal(w, k52);
@@ -6296,48 +6167,26 @@ export class Routes {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"routes":');
-    const a1 = fbe.elementsInOrder(v.routes, Route.fbeCompareKey, "routes");
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      Route.fbeWriteJson(j, y2);
-    }
-    j.raw('],"ranks":');
-    const m4 = fbe.entriesInOrder(v.ranks, Route.fbeCompareKey, "ranks");
-    j.raw("[");
-    let first7 = true;
-    for (const [k5, y6] of m4) {
-      if (!first7) {
-        j.raw(",");
-      }
-      first7 = false;
+    j.items(fbe.elementsInOrder(v.routes, Route.fbeCompareKey, "routes"), (y1) => {
+      Route.fbeWriteJson(j, y1);
+    });
+    j.raw(',"ranks":');
+    j.items(fbe.entriesInOrder(v.ranks, Route.fbeCompareKey, "ranks"), ([k2, y3]) => {
       j.raw("[");
-      Route.fbeWriteJson(j, k5);
+      Route.fbeWriteJson(j, k2);
       j.raw(",");
-      j.i32(y6);
+      j.i32(y3);
       j.raw("]");
-    }
-    j.raw('],"names":');
-    fbe.checkEntries(v.names, Route.fbeCompareKey, "names");
-    const m8 = v.names;
-    j.raw("[");
-    let first11 = true;
-    for (const [k9, y10] of m8) {
-      if (!first11) {
-        j.raw(",");
-      }
-      first11 = false;
+    });
+    j.raw(',"names":');
+    j.items(fbe.checkEntries(v.names, Route.fbeCompareKey, "names"), ([k4, y5]) => {
       j.raw("[");
-      Route.fbeWriteJson(j, k9);
+      Route.fbeWriteJson(j, k4);
       j.raw(",");
-      j.string(y10);
+      j.string(y5);
       j.raw("]");
-    }
-    j.raw("]}");
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */

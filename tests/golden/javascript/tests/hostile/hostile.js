@@ -301,18 +301,10 @@ export class Empties {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"items":');
-    const a1 = v.items;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      Empty.fbeWriteJson(j, y2);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.items), (y1) => {
+      Empty.fbeWriteJson(j, y1);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -494,18 +486,10 @@ export class Wide {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"values":');
-    const a1 = v.values;
-    fbe.checkLength(a1, 1000000);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      j.i32(y2);
-    }
-    j.raw("]}");
+    j.items(fbe.checkLength(v.values, 1000000), (y1) => {
+      j.i32(y1);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -714,18 +698,10 @@ export class Wides {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"items":');
-    const a1 = v.items;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      Wide.fbeWriteJson(j, y2);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.items), (y1) => {
+      Wide.fbeWriteJson(j, y1);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -1072,18 +1048,11 @@ export class Holder {
       Wide.fbeWriteJson(j, o1);
     }
     j.raw(',"byId":');
-    const m2 = fbe.entriesInOrder(v.byId, fbe.compareValue, "byId");
-    j.raw("{");
-    let first5 = true;
-    for (const [k3, y4] of m2) {
-      if (!first5) {
-        j.raw(",");
-      }
-      first5 = false;
-      j.keyI32(k3);
-      Wide.fbeWriteJson(j, y4);
-    }
-    j.raw("}}");
+    j.items(fbe.entriesInOrder(v.byId, fbe.compareValue, "byId"), ([k2, y3]) => {
+      j.keyI32(k2);
+      Wide.fbeWriteJson(j, y3);
+    }, "{", "}");
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */

@@ -239,24 +239,14 @@ export class Node {
     j.raw(',"label":');
     j.string(v.label);
     j.raw(',"children":');
-    const a1 = v.children;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    let i4 = 0;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
+    j.items(fbe.checkArray(v.children), (y1, i2) => {
       try {
-        Node.fbeWriteJson(j, y2);
+        Node.fbeWriteJson(j, y1);
       } catch (e) {
-        throw fbe.withinIndex(e, "children", i4);
+        throw fbe.withinIndex(e, "children", i2);
       }
-      i4++;
-    }
-    j.raw("]}");
+    });
+    j.raw("}");
     j.leave();
   }
 

@@ -335,18 +335,10 @@ export class Holder {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void {
     j.raw('{"edges":');
-    const a1 = v.edges;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      Edge.fbeWriteJson(j, y2);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.edges), (y1) => {
+      Edge.fbeWriteJson(j, y1);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */

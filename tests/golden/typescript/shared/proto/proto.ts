@@ -855,18 +855,10 @@ export class Account {
       Balance.fbeWriteJson(j, o1);
     }
     j.raw(',"orders":');
-    const a2 = v.orders;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      Order.fbeWriteJson(j, y3);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.orders), (y2) => {
+      Order.fbeWriteJson(j, y2);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */

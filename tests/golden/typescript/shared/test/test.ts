@@ -11214,151 +11214,71 @@ export class StructArray {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: StructArray): void {
     j.raw('{"f1":');
-    const a1 = v.f1;
-    fbe.checkLength(a1, 2);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      j.u8(y2);
-    }
-    j.raw('],"f2":');
-    const a4 = v.f2;
-    fbe.checkLength(a4, 2);
-    j.raw("[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        j.raw(",");
-      }
-      first6 = false;
-      const o7 = y5;
-      if (o7 === undefined) {
+    j.items(fbe.checkLength(v.f1, 2), (y1) => {
+      j.u8(y1);
+    });
+    j.raw(',"f2":');
+    j.items(fbe.checkLength(v.f2, 2), (y2) => {
+      const o3 = y2;
+      if (o3 === undefined) {
         j.null();
       } else {
-        j.u8(o7);
+        j.u8(o3);
       }
-    }
-    j.raw('],"f3":');
-    const a8 = v.f3;
-    fbe.checkLength(a8, 2);
-    j.raw("[");
-    let first10 = true;
-    for (const y9 of a8) {
-      if (!first10) {
-        j.raw(",");
-      }
-      first10 = false;
-      j.bytes(y9);
-    }
-    j.raw('],"f4":');
-    const a11 = v.f4;
-    fbe.checkLength(a11, 2);
-    j.raw("[");
-    let first13 = true;
-    for (const y12 of a11) {
-      if (!first13) {
-        j.raw(",");
-      }
-      first13 = false;
-      const o14 = y12;
-      if (o14 === undefined) {
+    });
+    j.raw(',"f3":');
+    j.items(fbe.checkLength(v.f3, 2), (y4) => {
+      j.bytes(y4);
+    });
+    j.raw(',"f4":');
+    j.items(fbe.checkLength(v.f4, 2), (y5) => {
+      const o6 = y5;
+      if (o6 === undefined) {
         j.null();
       } else {
-        j.bytes(o14);
+        j.bytes(o6);
       }
-    }
-    j.raw('],"f5":');
-    const a15 = v.f5;
-    fbe.checkLength(a15, 2);
-    j.raw("[");
-    let first17 = true;
-    for (const y16 of a15) {
-      if (!first17) {
-        j.raw(",");
-      }
-      first17 = false;
-      j.i32(y16);
-    }
-    j.raw('],"f6":');
-    const a18 = v.f6;
-    fbe.checkLength(a18, 2);
-    j.raw("[");
-    let first20 = true;
-    for (const y19 of a18) {
-      if (!first20) {
-        j.raw(",");
-      }
-      first20 = false;
-      const o21 = y19;
-      if (o21 === undefined) {
+    });
+    j.raw(',"f5":');
+    j.items(fbe.checkLength(v.f5, 2), (y7) => {
+      j.i32(y7);
+    });
+    j.raw(',"f6":');
+    j.items(fbe.checkLength(v.f6, 2), (y8) => {
+      const o9 = y8;
+      if (o9 === undefined) {
         j.null();
       } else {
-        j.i32(o21);
+        j.i32(o9);
       }
-    }
-    j.raw('],"f7":');
-    const a22 = v.f7;
-    fbe.checkLength(a22, 2);
-    j.raw("[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        j.raw(",");
-      }
-      first24 = false;
-      j.i32(y23);
-    }
-    j.raw('],"f8":');
-    const a25 = v.f8;
-    fbe.checkLength(a25, 2);
-    j.raw("[");
-    let first27 = true;
-    for (const y26 of a25) {
-      if (!first27) {
-        j.raw(",");
-      }
-      first27 = false;
-      const o28 = y26;
-      if (o28 === undefined) {
+    });
+    j.raw(',"f7":');
+    j.items(fbe.checkLength(v.f7, 2), (y10) => {
+      j.i32(y10);
+    });
+    j.raw(',"f8":');
+    j.items(fbe.checkLength(v.f8, 2), (y11) => {
+      const o12 = y11;
+      if (o12 === undefined) {
         j.null();
       } else {
-        j.i32(o28);
+        j.i32(o12);
       }
-    }
-    j.raw('],"f9":');
-    const a29 = v.f9;
-    fbe.checkLength(a29, 2);
-    j.raw("[");
-    let first31 = true;
-    for (const y30 of a29) {
-      if (!first31) {
-        j.raw(",");
-      }
-      first31 = false;
-      StructSimple.fbeWriteJson(j, y30);
-    }
-    j.raw('],"f10":');
-    const a32 = v.f10;
-    fbe.checkLength(a32, 2);
-    j.raw("[");
-    let first34 = true;
-    for (const y33 of a32) {
-      if (!first34) {
-        j.raw(",");
-      }
-      first34 = false;
-      const o35 = y33;
-      if (o35 === undefined) {
+    });
+    j.raw(',"f9":');
+    j.items(fbe.checkLength(v.f9, 2), (y13) => {
+      StructSimple.fbeWriteJson(j, y13);
+    });
+    j.raw(',"f10":');
+    j.items(fbe.checkLength(v.f10, 2), (y14) => {
+      const o15 = y14;
+      if (o15 === undefined) {
         j.null();
       } else {
-        StructSimple.fbeWriteJson(j, o35);
+        StructSimple.fbeWriteJson(j, o15);
       }
-    }
-    j.raw("]}");
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -12188,151 +12108,71 @@ export class StructVector {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: StructVector): void {
     j.raw('{"f1":');
-    const a1 = v.f1;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      j.u8(y2);
-    }
-    j.raw('],"f2":');
-    const a4 = v.f2;
-    fbe.checkArray(a4);
-    j.raw("[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        j.raw(",");
-      }
-      first6 = false;
-      const o7 = y5;
-      if (o7 === undefined) {
+    j.items(fbe.checkArray(v.f1), (y1) => {
+      j.u8(y1);
+    });
+    j.raw(',"f2":');
+    j.items(fbe.checkArray(v.f2), (y2) => {
+      const o3 = y2;
+      if (o3 === undefined) {
         j.null();
       } else {
-        j.u8(o7);
+        j.u8(o3);
       }
-    }
-    j.raw('],"f3":');
-    const a8 = v.f3;
-    fbe.checkArray(a8);
-    j.raw("[");
-    let first10 = true;
-    for (const y9 of a8) {
-      if (!first10) {
-        j.raw(",");
-      }
-      first10 = false;
-      j.bytes(y9);
-    }
-    j.raw('],"f4":');
-    const a11 = v.f4;
-    fbe.checkArray(a11);
-    j.raw("[");
-    let first13 = true;
-    for (const y12 of a11) {
-      if (!first13) {
-        j.raw(",");
-      }
-      first13 = false;
-      const o14 = y12;
-      if (o14 === undefined) {
+    });
+    j.raw(',"f3":');
+    j.items(fbe.checkArray(v.f3), (y4) => {
+      j.bytes(y4);
+    });
+    j.raw(',"f4":');
+    j.items(fbe.checkArray(v.f4), (y5) => {
+      const o6 = y5;
+      if (o6 === undefined) {
         j.null();
       } else {
-        j.bytes(o14);
+        j.bytes(o6);
       }
-    }
-    j.raw('],"f5":');
-    const a15 = v.f5;
-    fbe.checkArray(a15);
-    j.raw("[");
-    let first17 = true;
-    for (const y16 of a15) {
-      if (!first17) {
-        j.raw(",");
-      }
-      first17 = false;
-      j.i32(y16);
-    }
-    j.raw('],"f6":');
-    const a18 = v.f6;
-    fbe.checkArray(a18);
-    j.raw("[");
-    let first20 = true;
-    for (const y19 of a18) {
-      if (!first20) {
-        j.raw(",");
-      }
-      first20 = false;
-      const o21 = y19;
-      if (o21 === undefined) {
+    });
+    j.raw(',"f5":');
+    j.items(fbe.checkArray(v.f5), (y7) => {
+      j.i32(y7);
+    });
+    j.raw(',"f6":');
+    j.items(fbe.checkArray(v.f6), (y8) => {
+      const o9 = y8;
+      if (o9 === undefined) {
         j.null();
       } else {
-        j.i32(o21);
+        j.i32(o9);
       }
-    }
-    j.raw('],"f7":');
-    const a22 = v.f7;
-    fbe.checkArray(a22);
-    j.raw("[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        j.raw(",");
-      }
-      first24 = false;
-      j.i32(y23);
-    }
-    j.raw('],"f8":');
-    const a25 = v.f8;
-    fbe.checkArray(a25);
-    j.raw("[");
-    let first27 = true;
-    for (const y26 of a25) {
-      if (!first27) {
-        j.raw(",");
-      }
-      first27 = false;
-      const o28 = y26;
-      if (o28 === undefined) {
+    });
+    j.raw(',"f7":');
+    j.items(fbe.checkArray(v.f7), (y10) => {
+      j.i32(y10);
+    });
+    j.raw(',"f8":');
+    j.items(fbe.checkArray(v.f8), (y11) => {
+      const o12 = y11;
+      if (o12 === undefined) {
         j.null();
       } else {
-        j.i32(o28);
+        j.i32(o12);
       }
-    }
-    j.raw('],"f9":');
-    const a29 = v.f9;
-    fbe.checkArray(a29);
-    j.raw("[");
-    let first31 = true;
-    for (const y30 of a29) {
-      if (!first31) {
-        j.raw(",");
-      }
-      first31 = false;
-      StructSimple.fbeWriteJson(j, y30);
-    }
-    j.raw('],"f10":');
-    const a32 = v.f10;
-    fbe.checkArray(a32);
-    j.raw("[");
-    let first34 = true;
-    for (const y33 of a32) {
-      if (!first34) {
-        j.raw(",");
-      }
-      first34 = false;
-      const o35 = y33;
-      if (o35 === undefined) {
+    });
+    j.raw(',"f9":');
+    j.items(fbe.checkArray(v.f9), (y13) => {
+      StructSimple.fbeWriteJson(j, y13);
+    });
+    j.raw(',"f10":');
+    j.items(fbe.checkArray(v.f10), (y14) => {
+      const o15 = y14;
+      if (o15 === undefined) {
         j.null();
       } else {
-        StructSimple.fbeWriteJson(j, o35);
+        StructSimple.fbeWriteJson(j, o15);
       }
-    }
-    j.raw("]}");
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -13190,151 +13030,71 @@ export class StructList {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: StructList): void {
     j.raw('{"f1":');
-    const a1 = v.f1;
-    fbe.checkArray(a1);
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      j.u8(y2);
-    }
-    j.raw('],"f2":');
-    const a4 = v.f2;
-    fbe.checkArray(a4);
-    j.raw("[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        j.raw(",");
-      }
-      first6 = false;
-      const o7 = y5;
-      if (o7 === undefined) {
+    j.items(fbe.checkArray(v.f1), (y1) => {
+      j.u8(y1);
+    });
+    j.raw(',"f2":');
+    j.items(fbe.checkArray(v.f2), (y2) => {
+      const o3 = y2;
+      if (o3 === undefined) {
         j.null();
       } else {
-        j.u8(o7);
+        j.u8(o3);
       }
-    }
-    j.raw('],"f3":');
-    const a8 = v.f3;
-    fbe.checkArray(a8);
-    j.raw("[");
-    let first10 = true;
-    for (const y9 of a8) {
-      if (!first10) {
-        j.raw(",");
-      }
-      first10 = false;
-      j.bytes(y9);
-    }
-    j.raw('],"f4":');
-    const a11 = v.f4;
-    fbe.checkArray(a11);
-    j.raw("[");
-    let first13 = true;
-    for (const y12 of a11) {
-      if (!first13) {
-        j.raw(",");
-      }
-      first13 = false;
-      const o14 = y12;
-      if (o14 === undefined) {
+    });
+    j.raw(',"f3":');
+    j.items(fbe.checkArray(v.f3), (y4) => {
+      j.bytes(y4);
+    });
+    j.raw(',"f4":');
+    j.items(fbe.checkArray(v.f4), (y5) => {
+      const o6 = y5;
+      if (o6 === undefined) {
         j.null();
       } else {
-        j.bytes(o14);
+        j.bytes(o6);
       }
-    }
-    j.raw('],"f5":');
-    const a15 = v.f5;
-    fbe.checkArray(a15);
-    j.raw("[");
-    let first17 = true;
-    for (const y16 of a15) {
-      if (!first17) {
-        j.raw(",");
-      }
-      first17 = false;
-      j.i32(y16);
-    }
-    j.raw('],"f6":');
-    const a18 = v.f6;
-    fbe.checkArray(a18);
-    j.raw("[");
-    let first20 = true;
-    for (const y19 of a18) {
-      if (!first20) {
-        j.raw(",");
-      }
-      first20 = false;
-      const o21 = y19;
-      if (o21 === undefined) {
+    });
+    j.raw(',"f5":');
+    j.items(fbe.checkArray(v.f5), (y7) => {
+      j.i32(y7);
+    });
+    j.raw(',"f6":');
+    j.items(fbe.checkArray(v.f6), (y8) => {
+      const o9 = y8;
+      if (o9 === undefined) {
         j.null();
       } else {
-        j.i32(o21);
+        j.i32(o9);
       }
-    }
-    j.raw('],"f7":');
-    const a22 = v.f7;
-    fbe.checkArray(a22);
-    j.raw("[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        j.raw(",");
-      }
-      first24 = false;
-      j.i32(y23);
-    }
-    j.raw('],"f8":');
-    const a25 = v.f8;
-    fbe.checkArray(a25);
-    j.raw("[");
-    let first27 = true;
-    for (const y26 of a25) {
-      if (!first27) {
-        j.raw(",");
-      }
-      first27 = false;
-      const o28 = y26;
-      if (o28 === undefined) {
+    });
+    j.raw(',"f7":');
+    j.items(fbe.checkArray(v.f7), (y10) => {
+      j.i32(y10);
+    });
+    j.raw(',"f8":');
+    j.items(fbe.checkArray(v.f8), (y11) => {
+      const o12 = y11;
+      if (o12 === undefined) {
         j.null();
       } else {
-        j.i32(o28);
+        j.i32(o12);
       }
-    }
-    j.raw('],"f9":');
-    const a29 = v.f9;
-    fbe.checkArray(a29);
-    j.raw("[");
-    let first31 = true;
-    for (const y30 of a29) {
-      if (!first31) {
-        j.raw(",");
-      }
-      first31 = false;
-      StructSimple.fbeWriteJson(j, y30);
-    }
-    j.raw('],"f10":');
-    const a32 = v.f10;
-    fbe.checkArray(a32);
-    j.raw("[");
-    let first34 = true;
-    for (const y33 of a32) {
-      if (!first34) {
-        j.raw(",");
-      }
-      first34 = false;
-      const o35 = y33;
-      if (o35 === undefined) {
+    });
+    j.raw(',"f9":');
+    j.items(fbe.checkArray(v.f9), (y13) => {
+      StructSimple.fbeWriteJson(j, y13);
+    });
+    j.raw(',"f10":');
+    j.items(fbe.checkArray(v.f10), (y14) => {
+      const o15 = y14;
+      if (o15 === undefined) {
         j.null();
       } else {
-        StructSimple.fbeWriteJson(j, o35);
+        StructSimple.fbeWriteJson(j, o15);
       }
-    }
-    j.raw("]}");
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -13873,50 +13633,22 @@ export class StructSet {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: StructSet): void {
     j.raw('{"f1":');
-    const a1 = fbe.elementsInOrder(v.f1, fbe.compareValue, "f1");
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      j.u8(y2);
-    }
-    j.raw('],"f2":');
-    const a4 = fbe.elementsInOrder(v.f2, fbe.compareValue, "f2");
-    j.raw("[");
-    let first6 = true;
-    for (const y5 of a4) {
-      if (!first6) {
-        j.raw(",");
-      }
-      first6 = false;
-      j.i32(y5);
-    }
-    j.raw('],"f3":');
-    const a7 = fbe.elementsInOrder(v.f3, fbe.compareValue, "f3");
-    j.raw("[");
-    let first9 = true;
-    for (const y8 of a7) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.i32(y8);
-    }
-    j.raw('],"f4":');
-    const a10 = fbe.elementsInOrder(v.f4, StructSimple.fbeCompareKey, "f4");
-    j.raw("[");
-    let first12 = true;
-    for (const y11 of a10) {
-      if (!first12) {
-        j.raw(",");
-      }
-      first12 = false;
-      StructSimple.fbeWriteJson(j, y11);
-    }
-    j.raw("]}");
+    j.items(fbe.elementsInOrder(v.f1, fbe.compareValue, "f1"), (y1) => {
+      j.u8(y1);
+    });
+    j.raw(',"f2":');
+    j.items(fbe.elementsInOrder(v.f2, fbe.compareValue, "f2"), (y2) => {
+      j.i32(y2);
+    });
+    j.raw(',"f3":');
+    j.items(fbe.elementsInOrder(v.f3, fbe.compareValue, "f3"), (y3) => {
+      j.i32(y3);
+    });
+    j.raw(',"f4":');
+    j.items(fbe.elementsInOrder(v.f4, StructSimple.fbeCompareKey, "f4"), (y4) => {
+      StructSimple.fbeWriteJson(j, y4);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -15039,151 +14771,81 @@ export class StructMap {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: StructMap): void {
     j.raw('{"f1":');
-    const m1 = fbe.entriesInOrder(v.f1, fbe.compareValue, "f1");
-    j.raw("{");
-    let first4 = true;
-    for (const [k2, y3] of m1) {
-      if (!first4) {
-        j.raw(",");
+    j.items(fbe.entriesInOrder(v.f1, fbe.compareValue, "f1"), ([k1, y2]) => {
+      j.keyI32(k1);
+      j.u8(y2);
+    }, "{", "}");
+    j.raw(',"f2":');
+    j.items(fbe.entriesInOrder(v.f2, fbe.compareValue, "f2"), ([k3, y4]) => {
+      j.keyI32(k3);
+      const o5 = y4;
+      if (o5 === undefined) {
+        j.null();
+      } else {
+        j.u8(o5);
       }
-      first4 = false;
-      j.keyI32(k2);
-      j.u8(y3);
-    }
-    j.raw('},"f2":');
-    const m5 = fbe.entriesInOrder(v.f2, fbe.compareValue, "f2");
-    j.raw("{");
-    let first8 = true;
-    for (const [k6, y7] of m5) {
-      if (!first8) {
-        j.raw(",");
-      }
-      first8 = false;
+    }, "{", "}");
+    j.raw(',"f3":');
+    j.items(fbe.entriesInOrder(v.f3, fbe.compareValue, "f3"), ([k6, y7]) => {
       j.keyI32(k6);
-      const o9 = y7;
-      if (o9 === undefined) {
+      j.bytes(y7);
+    }, "{", "}");
+    j.raw(',"f4":');
+    j.items(fbe.entriesInOrder(v.f4, fbe.compareValue, "f4"), ([k8, y9]) => {
+      j.keyI32(k8);
+      const o10 = y9;
+      if (o10 === undefined) {
         j.null();
       } else {
-        j.u8(o9);
+        j.bytes(o10);
       }
-    }
-    j.raw('},"f3":');
-    const m10 = fbe.entriesInOrder(v.f3, fbe.compareValue, "f3");
-    j.raw("{");
-    let first13 = true;
-    for (const [k11, y12] of m10) {
-      if (!first13) {
-        j.raw(",");
-      }
-      first13 = false;
+    }, "{", "}");
+    j.raw(',"f5":');
+    j.items(fbe.entriesInOrder(v.f5, fbe.compareValue, "f5"), ([k11, y12]) => {
       j.keyI32(k11);
-      j.bytes(y12);
-    }
-    j.raw('},"f4":');
-    const m14 = fbe.entriesInOrder(v.f4, fbe.compareValue, "f4");
-    j.raw("{");
-    let first17 = true;
-    for (const [k15, y16] of m14) {
-      if (!first17) {
-        j.raw(",");
-      }
-      first17 = false;
-      j.keyI32(k15);
-      const o18 = y16;
-      if (o18 === undefined) {
+      j.i32(y12);
+    }, "{", "}");
+    j.raw(',"f6":');
+    j.items(fbe.entriesInOrder(v.f6, fbe.compareValue, "f6"), ([k13, y14]) => {
+      j.keyI32(k13);
+      const o15 = y14;
+      if (o15 === undefined) {
         j.null();
       } else {
-        j.bytes(o18);
+        j.i32(o15);
       }
-    }
-    j.raw('},"f5":');
-    const m19 = fbe.entriesInOrder(v.f5, fbe.compareValue, "f5");
-    j.raw("{");
-    let first22 = true;
-    for (const [k20, y21] of m19) {
-      if (!first22) {
-        j.raw(",");
-      }
-      first22 = false;
-      j.keyI32(k20);
-      j.i32(y21);
-    }
-    j.raw('},"f6":');
-    const m23 = fbe.entriesInOrder(v.f6, fbe.compareValue, "f6");
-    j.raw("{");
-    let first26 = true;
-    for (const [k24, y25] of m23) {
-      if (!first26) {
-        j.raw(",");
-      }
-      first26 = false;
-      j.keyI32(k24);
-      const o27 = y25;
-      if (o27 === undefined) {
+    }, "{", "}");
+    j.raw(',"f7":');
+    j.items(fbe.entriesInOrder(v.f7, fbe.compareValue, "f7"), ([k16, y17]) => {
+      j.keyI32(k16);
+      j.i32(y17);
+    }, "{", "}");
+    j.raw(',"f8":');
+    j.items(fbe.entriesInOrder(v.f8, fbe.compareValue, "f8"), ([k18, y19]) => {
+      j.keyI32(k18);
+      const o20 = y19;
+      if (o20 === undefined) {
         j.null();
       } else {
-        j.i32(o27);
+        j.i32(o20);
       }
-    }
-    j.raw('},"f7":');
-    const m28 = fbe.entriesInOrder(v.f7, fbe.compareValue, "f7");
-    j.raw("{");
-    let first31 = true;
-    for (const [k29, y30] of m28) {
-      if (!first31) {
-        j.raw(",");
-      }
-      first31 = false;
-      j.keyI32(k29);
-      j.i32(y30);
-    }
-    j.raw('},"f8":');
-    const m32 = fbe.entriesInOrder(v.f8, fbe.compareValue, "f8");
-    j.raw("{");
-    let first35 = true;
-    for (const [k33, y34] of m32) {
-      if (!first35) {
-        j.raw(",");
-      }
-      first35 = false;
-      j.keyI32(k33);
-      const o36 = y34;
-      if (o36 === undefined) {
+    }, "{", "}");
+    j.raw(',"f9":');
+    j.items(fbe.entriesInOrder(v.f9, fbe.compareValue, "f9"), ([k21, y22]) => {
+      j.keyI32(k21);
+      StructSimple.fbeWriteJson(j, y22);
+    }, "{", "}");
+    j.raw(',"f10":');
+    j.items(fbe.entriesInOrder(v.f10, fbe.compareValue, "f10"), ([k23, y24]) => {
+      j.keyI32(k23);
+      const o25 = y24;
+      if (o25 === undefined) {
         j.null();
       } else {
-        j.i32(o36);
+        StructSimple.fbeWriteJson(j, o25);
       }
-    }
-    j.raw('},"f9":');
-    const m37 = fbe.entriesInOrder(v.f9, fbe.compareValue, "f9");
-    j.raw("{");
-    let first40 = true;
-    for (const [k38, y39] of m37) {
-      if (!first40) {
-        j.raw(",");
-      }
-      first40 = false;
-      j.keyI32(k38);
-      StructSimple.fbeWriteJson(j, y39);
-    }
-    j.raw('},"f10":');
-    const m41 = fbe.entriesInOrder(v.f10, fbe.compareValue, "f10");
-    j.raw("{");
-    let first44 = true;
-    for (const [k42, y43] of m41) {
-      if (!first44) {
-        j.raw(",");
-      }
-      first44 = false;
-      j.keyI32(k42);
-      const o45 = y43;
-      if (o45 === undefined) {
-        j.null();
-      } else {
-        StructSimple.fbeWriteJson(j, o45);
-      }
-    }
-    j.raw("}}");
+    }, "{", "}");
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -16424,151 +16086,81 @@ export class StructHash {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: StructHash): void {
     j.raw('{"f1":');
-    const m1 = v.f1;
-    j.raw("{");
-    let first4 = true;
-    for (const [k2, y3] of m1) {
-      if (!first4) {
-        j.raw(",");
+    j.items(v.f1, ([k1, y2]) => {
+      j.keyString(k1);
+      j.u8(y2);
+    }, "{", "}");
+    j.raw(',"f2":');
+    j.items(v.f2, ([k3, y4]) => {
+      j.keyString(k3);
+      const o5 = y4;
+      if (o5 === undefined) {
+        j.null();
+      } else {
+        j.u8(o5);
       }
-      first4 = false;
-      j.keyString(k2);
-      j.u8(y3);
-    }
-    j.raw('},"f2":');
-    const m5 = v.f2;
-    j.raw("{");
-    let first8 = true;
-    for (const [k6, y7] of m5) {
-      if (!first8) {
-        j.raw(",");
-      }
-      first8 = false;
+    }, "{", "}");
+    j.raw(',"f3":');
+    j.items(v.f3, ([k6, y7]) => {
       j.keyString(k6);
-      const o9 = y7;
-      if (o9 === undefined) {
+      j.bytes(y7);
+    }, "{", "}");
+    j.raw(',"f4":');
+    j.items(v.f4, ([k8, y9]) => {
+      j.keyString(k8);
+      const o10 = y9;
+      if (o10 === undefined) {
         j.null();
       } else {
-        j.u8(o9);
+        j.bytes(o10);
       }
-    }
-    j.raw('},"f3":');
-    const m10 = v.f3;
-    j.raw("{");
-    let first13 = true;
-    for (const [k11, y12] of m10) {
-      if (!first13) {
-        j.raw(",");
-      }
-      first13 = false;
+    }, "{", "}");
+    j.raw(',"f5":');
+    j.items(v.f5, ([k11, y12]) => {
       j.keyString(k11);
-      j.bytes(y12);
-    }
-    j.raw('},"f4":');
-    const m14 = v.f4;
-    j.raw("{");
-    let first17 = true;
-    for (const [k15, y16] of m14) {
-      if (!first17) {
-        j.raw(",");
-      }
-      first17 = false;
-      j.keyString(k15);
-      const o18 = y16;
-      if (o18 === undefined) {
+      j.i32(y12);
+    }, "{", "}");
+    j.raw(',"f6":');
+    j.items(v.f6, ([k13, y14]) => {
+      j.keyString(k13);
+      const o15 = y14;
+      if (o15 === undefined) {
         j.null();
       } else {
-        j.bytes(o18);
+        j.i32(o15);
       }
-    }
-    j.raw('},"f5":');
-    const m19 = v.f5;
-    j.raw("{");
-    let first22 = true;
-    for (const [k20, y21] of m19) {
-      if (!first22) {
-        j.raw(",");
-      }
-      first22 = false;
-      j.keyString(k20);
-      j.i32(y21);
-    }
-    j.raw('},"f6":');
-    const m23 = v.f6;
-    j.raw("{");
-    let first26 = true;
-    for (const [k24, y25] of m23) {
-      if (!first26) {
-        j.raw(",");
-      }
-      first26 = false;
-      j.keyString(k24);
-      const o27 = y25;
-      if (o27 === undefined) {
+    }, "{", "}");
+    j.raw(',"f7":');
+    j.items(v.f7, ([k16, y17]) => {
+      j.keyString(k16);
+      j.i32(y17);
+    }, "{", "}");
+    j.raw(',"f8":');
+    j.items(v.f8, ([k18, y19]) => {
+      j.keyString(k18);
+      const o20 = y19;
+      if (o20 === undefined) {
         j.null();
       } else {
-        j.i32(o27);
+        j.i32(o20);
       }
-    }
-    j.raw('},"f7":');
-    const m28 = v.f7;
-    j.raw("{");
-    let first31 = true;
-    for (const [k29, y30] of m28) {
-      if (!first31) {
-        j.raw(",");
-      }
-      first31 = false;
-      j.keyString(k29);
-      j.i32(y30);
-    }
-    j.raw('},"f8":');
-    const m32 = v.f8;
-    j.raw("{");
-    let first35 = true;
-    for (const [k33, y34] of m32) {
-      if (!first35) {
-        j.raw(",");
-      }
-      first35 = false;
-      j.keyString(k33);
-      const o36 = y34;
-      if (o36 === undefined) {
+    }, "{", "}");
+    j.raw(',"f9":');
+    j.items(v.f9, ([k21, y22]) => {
+      j.keyString(k21);
+      StructSimple.fbeWriteJson(j, y22);
+    }, "{", "}");
+    j.raw(',"f10":');
+    j.items(v.f10, ([k23, y24]) => {
+      j.keyString(k23);
+      const o25 = y24;
+      if (o25 === undefined) {
         j.null();
       } else {
-        j.i32(o36);
+        StructSimple.fbeWriteJson(j, o25);
       }
-    }
-    j.raw('},"f9":');
-    const m37 = v.f9;
-    j.raw("{");
-    let first40 = true;
-    for (const [k38, y39] of m37) {
-      if (!first40) {
-        j.raw(",");
-      }
-      first40 = false;
-      j.keyString(k38);
-      StructSimple.fbeWriteJson(j, y39);
-    }
-    j.raw('},"f10":');
-    const m41 = v.f10;
-    j.raw("{");
-    let first44 = true;
-    for (const [k42, y43] of m41) {
-      if (!first44) {
-        j.raw(",");
-      }
-      first44 = false;
-      j.keyString(k42);
-      const o45 = y43;
-      if (o45 === undefined) {
-        j.null();
-      } else {
-        StructSimple.fbeWriteJson(j, o45);
-      }
-    }
-    j.raw("}}");
+    }, "{", "}");
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -16807,16 +16399,14 @@ export class StructHashEx {
   /** Writes v's versioned body, its offset stored in the slot at `slot` (from `base`). */
   static fbeWrite(w: fbe.Writer, base: number, slot: number, v: StructHashEx): void {
     const b = w.struct(base, slot, 16, 142);
-    fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1");
-    const m1 = v.f1;
+    const m1 = fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1");
     let p2 = w.vector(b, b + 8, m1.length, 8);
     for (const [k3, y4] of m1) {
       StructSimple.fbeWrite(w, b, p2, k3);
       StructNested.fbeWrite(w, b, p2 + 4, y4);
       p2 += 8;
     }
-    fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2");
-    const m5 = v.f2;
+    const m5 = fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2");
     let p6 = w.vector(b, b + 12, m5.length, 9);
     for (const [k7, y8] of m5) {
       StructSimple.fbeWrite(w, b, p6, k7);
@@ -16989,15 +16579,13 @@ export class StructHashEx {
 
   /** Appends v's fields (final model, docs/format.md 4.2). */
   static fbeWriteFinal(w: fbe.Writer, v: StructHashEx): void {
-    fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1");
-    const m37 = v.f1;
+    const m37 = fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1");
     w.appendCount(m37.length);
     for (const [k38, y39] of m37) {
       StructSimple.fbeWriteFinal(w, k38);
       StructNested.fbeWriteFinal(w, y39);
     }
-    fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2");
-    const m40 = v.f2;
+    const m40 = fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2");
     w.appendCount(m40.length);
     for (const [k41, y42] of m40) {
       StructSimple.fbeWriteFinal(w, k41);
@@ -17133,43 +16721,27 @@ export class StructHashEx {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: StructHashEx): void {
     j.raw('{"f1":');
-    fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1");
-    const m1 = v.f1;
-    j.raw("[");
-    let first4 = true;
-    for (const [k2, y3] of m1) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
+    j.items(fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1"), ([k1, y2]) => {
       j.raw("[");
-      StructSimple.fbeWriteJson(j, k2);
+      StructSimple.fbeWriteJson(j, k1);
       j.raw(",");
-      StructNested.fbeWriteJson(j, y3);
+      StructNested.fbeWriteJson(j, y2);
       j.raw("]");
-    }
-    j.raw('],"f2":');
-    fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2");
-    const m5 = v.f2;
-    j.raw("[");
-    let first8 = true;
-    for (const [k6, y7] of m5) {
-      if (!first8) {
-        j.raw(",");
-      }
-      first8 = false;
+    });
+    j.raw(',"f2":');
+    j.items(fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2"), ([k3, y4]) => {
       j.raw("[");
-      StructSimple.fbeWriteJson(j, k6);
+      StructSimple.fbeWriteJson(j, k3);
       j.raw(",");
-      const o9 = y7;
-      if (o9 === undefined) {
+      const o5 = y4;
+      if (o5 === undefined) {
         j.null();
       } else {
-        StructNested.fbeWriteJson(j, o9);
+        StructNested.fbeWriteJson(j, o5);
       }
       j.raw("]");
-    }
-    j.raw("]}");
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */

@@ -265,29 +265,15 @@ export class CharKeys {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: CharKeys): void {
     j.raw('{"letters":');
-    const a1 = fbe.elementsInOrder(v.letters, fbe.compareChar, "letters");
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      j.u8(y2);
-    }
-    j.raw('],"countByLetter":');
-    const m4 = fbe.entriesInOrder(v.countByLetter, fbe.compareChar, "countByLetter");
-    j.raw("{");
-    let first7 = true;
-    for (const [k5, y6] of m4) {
-      if (!first7) {
-        j.raw(",");
-      }
-      first7 = false;
-      j.keyU8(k5);
-      j.i32(y6);
-    }
-    j.raw("}}");
+    j.items(fbe.elementsInOrder(v.letters, fbe.compareChar, "letters"), (y1) => {
+      j.u8(y1);
+    });
+    j.raw(',"countByLetter":');
+    j.items(fbe.entriesInOrder(v.countByLetter, fbe.compareChar, "countByLetter"), ([k2, y3]) => {
+      j.keyU8(k2);
+      j.i32(y3);
+    }, "{", "}");
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -591,29 +577,15 @@ export class GradeKeys {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: GradeKeys): void {
     j.raw('{"grades":');
-    const a1 = fbe.elementsInOrder(v.grades, fbe.compareValue, "grades");
-    j.raw("[");
-    let first3 = true;
-    for (const y2 of a1) {
-      if (!first3) {
-        j.raw(",");
-      }
-      first3 = false;
-      j.u8(y2);
-    }
-    j.raw('],"countByGrade":');
-    const m4 = fbe.entriesInOrder(v.countByGrade, fbe.compareValue, "countByGrade");
-    j.raw("{");
-    let first7 = true;
-    for (const [k5, y6] of m4) {
-      if (!first7) {
-        j.raw(",");
-      }
-      first7 = false;
-      j.keyU8(k5);
-      j.i32(y6);
-    }
-    j.raw("}}");
+    j.items(fbe.elementsInOrder(v.grades, fbe.compareValue, "grades"), (y1) => {
+      j.u8(y1);
+    });
+    j.raw(',"countByGrade":');
+    j.items(fbe.entriesInOrder(v.countByGrade, fbe.compareValue, "countByGrade"), ([k2, y3]) => {
+      j.keyU8(k2);
+      j.i32(y3);
+    }, "{", "}");
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */

@@ -108,8 +108,7 @@ export class Prices {
       w.putI32(p20 + 16, y22);
       p20 += 20;
     }
-    fbe.checkEntries(v.priceByPrice, fbe.compareDecimal, "priceByPrice");
-    const m23 = v.priceByPrice;
+    const m23 = fbe.checkEntries(v.priceByPrice, fbe.compareDecimal, "priceByPrice");
     let p24 = w.vector(b, b + 81, m23.length, 32);
     for (const [k25, y26] of m23) {
       w.putDecimal(p24, k25);
@@ -445,8 +444,7 @@ export class Prices {
       w.appendDecimal(k123);
       w.appendI32(y124);
     }
-    fbe.checkEntries(v.priceByPrice, fbe.compareDecimal, "priceByPrice");
-    const m125 = v.priceByPrice;
+    const m125 = fbe.checkEntries(v.priceByPrice, fbe.compareDecimal, "priceByPrice");
     w.appendCount(m125.length);
     for (const [k126, y127] of m125) {
       w.appendDecimal(k126);
@@ -653,107 +651,46 @@ export class Prices {
       j.decimal(o1);
     }
     j.raw(',"pair":');
-    const a2 = v.pair;
-    fbe.checkLength(a2, 2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
+    j.items(fbe.checkLength(v.pair, 2), (y2) => {
+      j.decimal(y2);
+    });
+    j.raw(',"priceVector":');
+    j.items(fbe.checkArray(v.priceVector), (y3) => {
       j.decimal(y3);
-    }
-    j.raw('],"priceVector":');
-    const a5 = v.priceVector;
-    fbe.checkArray(a5);
-    j.raw("[");
-    let first7 = true;
-    for (const y6 of a5) {
-      if (!first7) {
-        j.raw(",");
-      }
-      first7 = false;
-      j.decimal(y6);
-    }
-    j.raw('],"priceList":');
-    const a8 = v.priceList;
-    fbe.checkArray(a8);
-    j.raw("[");
-    let first10 = true;
-    for (const y9 of a8) {
-      if (!first10) {
-        j.raw(",");
-      }
-      first10 = false;
-      j.decimal(y9);
-    }
-    j.raw('],"priceSet":');
-    const a11 = fbe.elementsInOrder(v.priceSet, fbe.compareDecimal, "priceSet");
-    j.raw("[");
-    let first13 = true;
-    for (const y12 of a11) {
-      if (!first13) {
-        j.raw(",");
-      }
-      first13 = false;
-      j.decimal(y12);
-    }
-    j.raw('],"priceById":');
-    const m14 = fbe.entriesInOrder(v.priceById, fbe.compareValue, "priceById");
-    j.raw("{");
-    let first17 = true;
-    for (const [k15, y16] of m14) {
-      if (!first17) {
-        j.raw(",");
-      }
-      first17 = false;
-      j.keyI32(k15);
-      j.decimal(y16);
-    }
-    j.raw('},"idByPrice":');
-    const m18 = fbe.entriesInOrder(v.idByPrice, fbe.compareDecimal, "idByPrice");
-    j.raw("{");
-    let first21 = true;
-    for (const [k19, y20] of m18) {
-      if (!first21) {
-        j.raw(",");
-      }
-      first21 = false;
-      j.keyDecimal(k19);
-      j.i32(y20);
-    }
-    j.raw('},"priceByPrice":');
-    fbe.checkEntries(v.priceByPrice, fbe.compareDecimal, "priceByPrice");
-    const m22 = v.priceByPrice;
-    j.raw("{");
-    let first25 = true;
-    for (const [k23, y24] of m22) {
-      if (!first25) {
-        j.raw(",");
-      }
-      first25 = false;
-      j.keyDecimal(k23);
-      j.decimal(y24);
-    }
-    j.raw('},"maybePrices":');
-    const a26 = v.maybePrices;
-    fbe.checkArray(a26);
-    j.raw("[");
-    let first28 = true;
-    for (const y27 of a26) {
-      if (!first28) {
-        j.raw(",");
-      }
-      first28 = false;
-      const o29 = y27;
-      if (o29 === undefined) {
+    });
+    j.raw(',"priceList":');
+    j.items(fbe.checkArray(v.priceList), (y4) => {
+      j.decimal(y4);
+    });
+    j.raw(',"priceSet":');
+    j.items(fbe.elementsInOrder(v.priceSet, fbe.compareDecimal, "priceSet"), (y5) => {
+      j.decimal(y5);
+    });
+    j.raw(',"priceById":');
+    j.items(fbe.entriesInOrder(v.priceById, fbe.compareValue, "priceById"), ([k6, y7]) => {
+      j.keyI32(k6);
+      j.decimal(y7);
+    }, "{", "}");
+    j.raw(',"idByPrice":');
+    j.items(fbe.entriesInOrder(v.idByPrice, fbe.compareDecimal, "idByPrice"), ([k8, y9]) => {
+      j.keyDecimal(k8);
+      j.i32(y9);
+    }, "{", "}");
+    j.raw(',"priceByPrice":');
+    j.items(fbe.checkEntries(v.priceByPrice, fbe.compareDecimal, "priceByPrice"), ([k10, y11]) => {
+      j.keyDecimal(k10);
+      j.decimal(y11);
+    }, "{", "}");
+    j.raw(',"maybePrices":');
+    j.items(fbe.checkArray(v.maybePrices), (y12) => {
+      const o13 = y12;
+      if (o13 === undefined) {
         j.null();
       } else {
-        j.decimal(o29);
+        j.decimal(o13);
       }
-    }
-    j.raw("]}");
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */

@@ -3897,39 +3897,24 @@ export class CppWords {
     j.raw(',"bitor":');
     j.i64(v.bitor);
     j.raw(',"break":');
-    const a2 = v.break;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"case":');
-    const o5 = v.case;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.break), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"case":');
+    const o3 = v.case;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"catch":');
     j.bytes(v.catch);
     j.raw(',"char8_t":');
-    const m6 = fbe.entriesInOrder(v.char8_t, fbe.compareString, "char8_t");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"char16_t":');
+    j.items(fbe.entriesInOrder(v.char8_t, fbe.compareString, "char8_t"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"char16_t":');
     j.decimal(v.char16_t);
     j.raw(',"char32_t":');
     j.uuid(v.char32_t);
@@ -3940,11 +3925,11 @@ export class CppWords {
     j.raw(',"concept":');
     j.u8(v.concept);
     j.raw(',"const":');
-    const o10 = v.const;
-    if (o10 === undefined) {
+    const o6 = v.const;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"consteval":');
     j.i16(v.consteval);
@@ -3953,11 +3938,11 @@ export class CppWords {
     j.raw(',"constinit":');
     j.string(v.constinit);
     j.raw(',"const_cast":');
-    const o11 = v.const_cast;
-    if (o11 === undefined) {
+    const o7 = v.const_cast;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"continue":');
     j.u64(v.continue);
@@ -3968,39 +3953,24 @@ export class CppWords {
     j.raw(',"co_yield":');
     j.i64(v.co_yield);
     j.raw(',"decltype":');
-    const a12 = v.decltype;
-    fbe.checkArray(a12);
-    j.raw("[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        j.raw(",");
-      }
-      first14 = false;
-      j.i16(y13);
-    }
-    j.raw('],"default":');
-    const o15 = v.default;
-    if (o15 === undefined) {
+    j.items(fbe.checkArray(v.decltype), (y8) => {
+      j.i16(y8);
+    });
+    j.raw(',"default":');
+    const o9 = v.default;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o9);
     }
     j.raw(',"delete":');
     j.bytes(v.delete);
     j.raw(',"do":');
-    const m16 = fbe.entriesInOrder(v.do, fbe.compareString, "do");
-    j.raw("{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        j.raw(",");
-      }
-      first19 = false;
-      j.keyString(k17);
-      j.i32(y18);
-    }
-    j.raw('},"dynamic_cast":');
+    j.items(fbe.entriesInOrder(v.do, fbe.compareString, "do"), ([k10, y11]) => {
+      j.keyString(k10);
+      j.i32(y11);
+    }, "{", "}");
+    j.raw(',"dynamic_cast":');
     j.decimal(v.dynamic_cast);
     j.raw(',"else":');
     j.uuid(v.else);
@@ -4011,11 +3981,11 @@ export class CppWords {
     j.raw(',"extern":');
     j.u8(v.extern);
     j.raw(',"final":');
-    const o20 = v.final;
-    if (o20 === undefined) {
+    const o12 = v.final;
+    if (o12 === undefined) {
       j.null();
     } else {
-      j.i16(o20);
+      j.i16(o12);
     }
     j.raw(',"for":');
     j.i16(v.for);
@@ -4024,11 +3994,11 @@ export class CppWords {
     j.raw(',"goto":');
     j.string(v.goto);
     j.raw(',"if":');
-    const o21 = v.if;
-    if (o21 === undefined) {
+    const o13 = v.if;
+    if (o13 === undefined) {
       j.null();
     } else {
-      j.bool(o21);
+      j.bool(o13);
     }
     j.raw(',"import":');
     j.u64(v.import);
@@ -4039,39 +4009,24 @@ export class CppWords {
     j.raw(',"long":');
     j.i64(v.long);
     j.raw(',"module":');
-    const a22 = v.module;
-    fbe.checkArray(a22);
-    j.raw("[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        j.raw(",");
-      }
-      first24 = false;
-      j.i16(y23);
-    }
-    j.raw('],"mutable":');
-    const o25 = v.mutable;
-    if (o25 === undefined) {
+    j.items(fbe.checkArray(v.module), (y14) => {
+      j.i16(y14);
+    });
+    j.raw(',"mutable":');
+    const o15 = v.mutable;
+    if (o15 === undefined) {
       j.null();
     } else {
-      j.string(o25);
+      j.string(o15);
     }
     j.raw(',"namespace":');
     j.bytes(v.namespace);
     j.raw(',"new":');
-    const m26 = fbe.entriesInOrder(v.new, fbe.compareString, "new");
-    j.raw("{");
-    let first29 = true;
-    for (const [k27, y28] of m26) {
-      if (!first29) {
-        j.raw(",");
-      }
-      first29 = false;
-      j.keyString(k27);
-      j.i32(y28);
-    }
-    j.raw('},"noexcept":');
+    j.items(fbe.entriesInOrder(v.new, fbe.compareString, "new"), ([k16, y17]) => {
+      j.keyString(k16);
+      j.i32(y17);
+    }, "{", "}");
+    j.raw(',"noexcept":');
     j.decimal(v.noexcept);
     j.raw(',"not":');
     j.uuid(v.not);
@@ -4082,11 +4037,11 @@ export class CppWords {
     j.raw(',"operator":');
     j.u8(v.operator);
     j.raw(',"or":');
-    const o30 = v.or;
-    if (o30 === undefined) {
+    const o18 = v.or;
+    if (o18 === undefined) {
       j.null();
     } else {
-      j.i16(o30);
+      j.i16(o18);
     }
     j.raw(',"or_eq":');
     j.i16(v.or_eq);
@@ -4095,11 +4050,11 @@ export class CppWords {
     j.raw(',"private":');
     j.string(v.private);
     j.raw(',"protected":');
-    const o31 = v.protected;
-    if (o31 === undefined) {
+    const o19 = v.protected;
+    if (o19 === undefined) {
       j.null();
     } else {
-      j.bool(o31);
+      j.bool(o19);
     }
     j.raw(',"public":');
     j.u64(v.public);
@@ -4110,39 +4065,24 @@ export class CppWords {
     j.raw(',"requires":');
     j.i64(v.requires);
     j.raw(',"return":');
-    const a32 = v.return;
-    fbe.checkArray(a32);
-    j.raw("[");
-    let first34 = true;
-    for (const y33 of a32) {
-      if (!first34) {
-        j.raw(",");
-      }
-      first34 = false;
-      j.i16(y33);
-    }
-    j.raw('],"short":');
-    const o35 = v.short;
-    if (o35 === undefined) {
+    j.items(fbe.checkArray(v.return), (y20) => {
+      j.i16(y20);
+    });
+    j.raw(',"short":');
+    const o21 = v.short;
+    if (o21 === undefined) {
       j.null();
     } else {
-      j.string(o35);
+      j.string(o21);
     }
     j.raw(',"signed":');
     j.bytes(v.signed);
     j.raw(',"sizeof":');
-    const m36 = fbe.entriesInOrder(v.sizeof, fbe.compareString, "sizeof");
-    j.raw("{");
-    let first39 = true;
-    for (const [k37, y38] of m36) {
-      if (!first39) {
-        j.raw(",");
-      }
-      first39 = false;
-      j.keyString(k37);
-      j.i32(y38);
-    }
-    j.raw('},"static":');
+    j.items(fbe.entriesInOrder(v.sizeof, fbe.compareString, "sizeof"), ([k22, y23]) => {
+      j.keyString(k22);
+      j.i32(y23);
+    }, "{", "}");
+    j.raw(',"static":');
     j.decimal(v.static);
     j.raw(',"static_assert":');
     j.uuid(v.static_assert);
@@ -4153,11 +4093,11 @@ export class CppWords {
     j.raw(',"template":');
     j.u8(v.template);
     j.raw(',"this":');
-    const o40 = v.this;
-    if (o40 === undefined) {
+    const o24 = v.this;
+    if (o24 === undefined) {
       j.null();
     } else {
-      j.i16(o40);
+      j.i16(o24);
     }
     j.raw(',"thread_local":');
     j.i16(v.thread_local);
@@ -4166,11 +4106,11 @@ export class CppWords {
     j.raw(',"try":');
     j.string(v.try);
     j.raw(',"typedef":');
-    const o41 = v.typedef;
-    if (o41 === undefined) {
+    const o25 = v.typedef;
+    if (o25 === undefined) {
       j.null();
     } else {
-      j.bool(o41);
+      j.bool(o25);
     }
     j.raw(',"typeid":');
     j.u64(v.typeid);
@@ -4181,39 +4121,24 @@ export class CppWords {
     j.raw(',"unsigned":');
     j.i64(v.unsigned);
     j.raw(',"using":');
-    const a42 = v.using;
-    fbe.checkArray(a42);
-    j.raw("[");
-    let first44 = true;
-    for (const y43 of a42) {
-      if (!first44) {
-        j.raw(",");
-      }
-      first44 = false;
-      j.i16(y43);
-    }
-    j.raw('],"virtual":');
-    const o45 = v.virtual;
-    if (o45 === undefined) {
+    j.items(fbe.checkArray(v.using), (y26) => {
+      j.i16(y26);
+    });
+    j.raw(',"virtual":');
+    const o27 = v.virtual;
+    if (o27 === undefined) {
       j.null();
     } else {
-      j.string(o45);
+      j.string(o27);
     }
     j.raw(',"void":');
     j.bytes(v.void);
     j.raw(',"volatile":');
-    const m46 = fbe.entriesInOrder(v.volatile, fbe.compareString, "volatile");
-    j.raw("{");
-    let first49 = true;
-    for (const [k47, y48] of m46) {
-      if (!first49) {
-        j.raw(",");
-      }
-      first49 = false;
-      j.keyString(k47);
-      j.i32(y48);
-    }
-    j.raw('},"wchar_t":');
+    j.items(fbe.entriesInOrder(v.volatile, fbe.compareString, "volatile"), ([k28, y29]) => {
+      j.keyString(k28);
+      j.i32(y29);
+    }, "{", "}");
+    j.raw(',"wchar_t":');
     j.decimal(v.wchar_t);
     j.raw(',"while":');
     j.uuid(v.while);
@@ -4224,11 +4149,11 @@ export class CppWords {
     j.raw(',"assert":');
     j.u8(v.assert);
     j.raw(',"errno":');
-    const o50 = v.errno;
-    if (o50 === undefined) {
+    const o30 = v.errno;
+    if (o30 === undefined) {
       j.null();
     } else {
-      j.i16(o50);
+      j.i16(o30);
     }
     j.raw(',"EOF":');
     j.i16(v.EOF);
@@ -4237,11 +4162,11 @@ export class CppWords {
     j.raw(',"stdin":');
     j.string(v.stdin);
     j.raw(',"stdout":');
-    const o51 = v.stdout;
-    if (o51 === undefined) {
+    const o31 = v.stdout;
+    if (o31 === undefined) {
       j.null();
     } else {
-      j.bool(o51);
+      j.bool(o31);
     }
     j.raw(',"stderr":');
     j.u64(v.stderr);
@@ -4252,39 +4177,24 @@ export class CppWords {
     j.raw(',"FBE":');
     j.i64(v.FBE);
     j.raw(',"int8_t":');
-    const a52 = v.int8_t;
-    fbe.checkArray(a52);
-    j.raw("[");
-    let first54 = true;
-    for (const y53 of a52) {
-      if (!first54) {
-        j.raw(",");
-      }
-      first54 = false;
-      j.i16(y53);
-    }
-    j.raw('],"uint8_t":');
-    const o55 = v.uint8_t;
-    if (o55 === undefined) {
+    j.items(fbe.checkArray(v.int8_t), (y32) => {
+      j.i16(y32);
+    });
+    j.raw(',"uint8_t":');
+    const o33 = v.uint8_t;
+    if (o33 === undefined) {
       j.null();
     } else {
-      j.string(o55);
+      j.string(o33);
     }
     j.raw(',"int16_t":');
     j.bytes(v.int16_t);
     j.raw(',"uint16_t":');
-    const m56 = fbe.entriesInOrder(v.uint16_t, fbe.compareString, "uint16_t");
-    j.raw("{");
-    let first59 = true;
-    for (const [k57, y58] of m56) {
-      if (!first59) {
-        j.raw(",");
-      }
-      first59 = false;
-      j.keyString(k57);
-      j.i32(y58);
-    }
-    j.raw('},"int32_t":');
+    j.items(fbe.entriesInOrder(v.uint16_t, fbe.compareString, "uint16_t"), ([k34, y35]) => {
+      j.keyString(k34);
+      j.i32(y35);
+    }, "{", "}");
+    j.raw(',"int32_t":');
     j.decimal(v.int32_t);
     j.raw(',"uint32_t":');
     j.uuid(v.uint32_t);
@@ -4295,11 +4205,11 @@ export class CppWords {
     j.raw(',"size_t":');
     j.u8(v.size_t);
     j.raw(',"ptrdiff_t":');
-    const o60 = v.ptrdiff_t;
-    if (o60 === undefined) {
+    const o36 = v.ptrdiff_t;
+    if (o36 === undefined) {
       j.null();
     } else {
-      j.i16(o60);
+      j.i16(o36);
     }
     j.raw(',"nullptr_t":');
     j.i16(v.nullptr_t);
@@ -4308,11 +4218,11 @@ export class CppWords {
     j.raw(',"unix":');
     j.string(v.unix);
     j.raw(',"BUFSIZ":');
-    const o61 = v.BUFSIZ;
-    if (o61 === undefined) {
+    const o37 = v.BUFSIZ;
+    if (o37 === undefined) {
       j.null();
     } else {
-      j.bool(o61);
+      j.bool(o37);
     }
     j.raw(',"INT32_MAX":');
     j.u64(v.INT32_MAX);
@@ -6045,39 +5955,24 @@ export class PythonWords {
     j.raw(',"del":');
     j.i64(v.del);
     j.raw(',"elif":');
-    const a2 = v.elif;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"except":');
-    const o5 = v.except;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.elif), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"except":');
+    const o3 = v.except;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"finally":');
     j.bytes(v.finally);
     j.raw(',"from":');
-    const m6 = fbe.entriesInOrder(v.from, fbe.compareString, "from");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"global":');
+    j.items(fbe.entriesInOrder(v.from, fbe.compareString, "from"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"global":');
     j.decimal(v.global);
     j.raw(',"in":');
     j.uuid(v.in);
@@ -6088,11 +5983,11 @@ export class PythonWords {
     j.raw(',"nonlocal":');
     j.u8(v.nonlocal);
     j.raw(',"pass":');
-    const o10 = v.pass;
-    if (o10 === undefined) {
+    const o6 = v.pass;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"raise":');
     j.i16(v.raise);
@@ -6101,11 +5996,11 @@ export class PythonWords {
     j.raw(',"yield":');
     j.string(v.yield);
     j.raw(',"_":');
-    const o11 = v._;
-    if (o11 === undefined) {
+    const o7 = v._;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"match":');
     j.u64(v.match);
@@ -6116,39 +6011,24 @@ export class PythonWords {
     j.raw(',"print":');
     j.i64(v.print);
     j.raw(',"len":');
-    const a12 = v.len;
-    fbe.checkArray(a12);
-    j.raw("[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        j.raw(",");
-      }
-      first14 = false;
-      j.i16(y13);
-    }
-    j.raw('],"list":');
-    const o15 = v.list;
-    if (o15 === undefined) {
+    j.items(fbe.checkArray(v.len), (y8) => {
+      j.i16(y8);
+    });
+    j.raw(',"list":');
+    const o9 = v.list;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o9);
     }
     j.raw(',"dict":');
     j.bytes(v.dict);
     j.raw(',"set":');
-    const m16 = fbe.entriesInOrder(v.set, fbe.compareString, "set");
-    j.raw("{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        j.raw(",");
-      }
-      first19 = false;
-      j.keyString(k17);
-      j.i32(y18);
-    }
-    j.raw('},"str":');
+    j.items(fbe.entriesInOrder(v.set, fbe.compareString, "set"), ([k10, y11]) => {
+      j.keyString(k10);
+      j.i32(y11);
+    }, "{", "}");
+    j.raw(',"str":');
     j.decimal(v.str);
     j.raw(',"object":');
     j.uuid(v.object);
@@ -6159,11 +6039,11 @@ export class PythonWords {
     j.raw(',"property":');
     j.u8(v.property);
     j.raw(',"staticmethod":');
-    const o20 = v.staticmethod;
-    if (o20 === undefined) {
+    const o12 = v.staticmethod;
+    if (o12 === undefined) {
       j.null();
     } else {
-      j.i16(o20);
+      j.i16(o12);
     }
     j.raw(',"classmethod":');
     j.i16(v.classmethod);
@@ -6172,11 +6052,11 @@ export class PythonWords {
     j.raw(',"Any":');
     j.string(v.Any);
     j.raw(',"ClassVar":');
-    const o21 = v.ClassVar;
-    if (o21 === undefined) {
+    const o13 = v.ClassVar;
+    if (o13 === undefined) {
       j.null();
     } else {
-      j.bool(o21);
+      j.bool(o13);
     }
     j.raw(',"Callable":');
     j.u64(v.Callable);
@@ -6187,18 +6067,10 @@ export class PythonWords {
     j.raw(',"PACKAGE":');
     j.i64(v.PACKAGE);
     j.raw(',"VERSION":');
-    const a22 = v.VERSION;
-    fbe.checkArray(a22);
-    j.raw("[");
-    let first24 = true;
-    for (const y23 of a22) {
-      if (!first24) {
-        j.raw(",");
-      }
-      first24 = false;
-      j.i16(y23);
-    }
-    j.raw("]}");
+    j.items(fbe.checkArray(v.VERSION), (y14) => {
+      j.i16(y14);
+    });
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -7397,39 +7269,24 @@ export class GoWords {
     j.raw(',"package":');
     j.i64(v.package);
     j.raw(',"range":');
-    const a2 = v.range;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"select":');
-    const o5 = v.select;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.range), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"select":');
+    const o3 = v.select;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"type":');
     j.bytes(v.type);
     j.raw(',"var":');
-    const m6 = fbe.entriesInOrder(v.var, fbe.compareString, "var");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"any":');
+    j.items(fbe.entriesInOrder(v.var, fbe.compareString, "var"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"any":');
     j.decimal(v.any);
     j.raw(',"error":');
     j.uuid(v.error);
@@ -7440,11 +7297,11 @@ export class GoWords {
     j.raw(',"nil":');
     j.u8(v.nil);
     j.raw(',"iota":');
-    const o10 = v.iota;
-    if (o10 === undefined) {
+    const o6 = v.iota;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"cap":');
     j.i16(v.cap);
@@ -7453,11 +7310,11 @@ export class GoWords {
     j.raw(',"append":');
     j.string(v.append);
     j.raw(',"copy":');
-    const o11 = v.copy;
-    if (o11 === undefined) {
+    const o7 = v.copy;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"panic":');
     j.u64(v.panic);
@@ -7468,39 +7325,24 @@ export class GoWords {
     j.raw(',"complex":');
     j.i64(v.complex);
     j.raw(',"real":');
-    const a12 = v.real;
-    fbe.checkArray(a12);
-    j.raw("[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        j.raw(",");
-      }
-      first14 = false;
-      j.i16(y13);
-    }
-    j.raw('],"imag":');
-    const o15 = v.imag;
-    if (o15 === undefined) {
+    j.items(fbe.checkArray(v.real), (y8) => {
+      j.i16(y8);
+    });
+    j.raw(',"imag":');
+    const o9 = v.imag;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o9);
     }
     j.raw(',"close":');
     j.bytes(v.close);
     j.raw(',"min":');
-    const m16 = fbe.entriesInOrder(v.min, fbe.compareString, "min");
-    j.raw("{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        j.raw(",");
-      }
-      first19 = false;
-      j.keyString(k17);
-      j.i32(y18);
-    }
-    j.raw('},"max":');
+    j.items(fbe.entriesInOrder(v.min, fbe.compareString, "min"), ([k10, y11]) => {
+      j.keyString(k10);
+      j.i32(y11);
+    }, "{", "}");
+    j.raw(',"max":');
     j.decimal(v.max);
     j.raw(',"clear":');
     j.uuid(v.clear);
@@ -7511,11 +7353,11 @@ export class GoWords {
     j.raw(',"float64":');
     j.u8(v.float64);
     j.raw(',"complex64":');
-    const o20 = v.complex64;
-    if (o20 === undefined) {
+    const o12 = v.complex64;
+    if (o12 === undefined) {
       j.null();
     } else {
-      j.i16(o20);
+      j.i16(o12);
     }
     j.raw(',"complex128":');
     j.i16(v.complex128);
@@ -8588,39 +8430,24 @@ export class JavaWords {
     j.raw(',"synchronized":');
     j.i64(v.synchronized);
     j.raw(',"throws":');
-    const a2 = v.throws;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"transient":');
-    const o5 = v.transient;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.throws), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"transient":');
+    const o3 = v.transient;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"record":');
     j.bytes(v.record);
     j.raw(',"sealed":');
-    const m6 = fbe.entriesInOrder(v.sealed, fbe.compareString, "sealed");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"permits":');
+    j.items(fbe.entriesInOrder(v.sealed, fbe.compareString, "sealed"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"permits":');
     j.decimal(v.permits);
     j.raw(',"when":');
     j.uuid(v.when);
@@ -8631,11 +8458,11 @@ export class JavaWords {
     j.raw(',"opens":');
     j.u8(v.opens);
     j.raw(',"to":');
-    const o10 = v.to;
-    if (o10 === undefined) {
+    const o6 = v.to;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"uses":');
     j.i16(v.uses);
@@ -8644,11 +8471,11 @@ export class JavaWords {
     j.raw(',"transitive":');
     j.string(v.transitive);
     j.raw(',"Object":');
-    const o11 = v.Object;
-    if (o11 === undefined) {
+    const o7 = v.Object;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"String":');
     j.u64(v.String);
@@ -8659,39 +8486,24 @@ export class JavaWords {
     j.raw(',"Math":');
     j.i64(v.Math);
     j.raw(',"System":');
-    const a12 = v.System;
-    fbe.checkArray(a12);
-    j.raw("[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        j.raw(",");
-      }
-      first14 = false;
-      j.i16(y13);
-    }
-    j.raw('],"Override":');
-    const o15 = v.Override;
-    if (o15 === undefined) {
+    j.items(fbe.checkArray(v.System), (y8) => {
+      j.i16(y8);
+    });
+    j.raw(',"Override":');
+    const o9 = v.Override;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o9);
     }
     j.raw(',"Class":');
     j.bytes(v.Class);
     j.raw(',"List":');
-    const m16 = fbe.entriesInOrder(v.List, fbe.compareString, "List");
-    j.raw("{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        j.raw(",");
-      }
-      first19 = false;
-      j.keyString(k17);
-      j.i32(y18);
-    }
-    j.raw('},"Map":');
+    j.items(fbe.entriesInOrder(v.List, fbe.compareString, "List"), ([k10, y11]) => {
+      j.keyString(k10);
+      j.i32(y11);
+    }, "{", "}");
+    j.raw(',"Map":');
     j.decimal(v.Map);
     j.raw(',"Set":');
     j.uuid(v.Set);
@@ -9880,39 +9692,24 @@ export class KotlinWords {
     j.raw(',"dynamic":');
     j.i64(v.dynamic);
     j.raw(',"field":');
-    const a2 = v.field;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"file":');
-    const o5 = v.file;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.field), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"file":');
+    const o3 = v.file;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"get":');
     j.bytes(v.get);
     j.raw(',"init":');
-    const m6 = fbe.entriesInOrder(v.init, fbe.compareString, "init");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"param":');
+    j.items(fbe.entriesInOrder(v.init, fbe.compareString, "init"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"param":');
     j.decimal(v.param);
     j.raw(',"receiver":');
     j.uuid(v.receiver);
@@ -9923,11 +9720,11 @@ export class KotlinWords {
     j.raw(',"where":');
     j.u8(v.where);
     j.raw(',"actual":');
-    const o10 = v.actual;
-    if (o10 === undefined) {
+    const o6 = v.actual;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"annotation":');
     j.i16(v.annotation);
@@ -9936,11 +9733,11 @@ export class KotlinWords {
     j.raw(',"crossinline":');
     j.string(v.crossinline);
     j.raw(',"data":');
-    const o11 = v.data;
-    if (o11 === undefined) {
+    const o7 = v.data;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"expect":');
     j.u64(v.expect);
@@ -9951,39 +9748,24 @@ export class KotlinWords {
     j.raw(',"inner":');
     j.i64(v.inner);
     j.raw(',"internal":');
-    const a12 = v.internal;
-    fbe.checkArray(a12);
-    j.raw("[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        j.raw(",");
-      }
-      first14 = false;
-      j.i16(y13);
-    }
-    j.raw('],"lateinit":');
-    const o15 = v.lateinit;
-    if (o15 === undefined) {
+    j.items(fbe.checkArray(v.internal), (y8) => {
+      j.i16(y8);
+    });
+    j.raw(',"lateinit":');
+    const o9 = v.lateinit;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o9);
     }
     j.raw(',"noinline":');
     j.bytes(v.noinline);
     j.raw(',"out":');
-    const m16 = fbe.entriesInOrder(v.out, fbe.compareString, "out");
-    j.raw("{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        j.raw(",");
-      }
-      first19 = false;
-      j.keyString(k17);
-      j.i32(y18);
-    }
-    j.raw('},"reified":');
+    j.items(fbe.entriesInOrder(v.out, fbe.compareString, "out"), ([k10, y11]) => {
+      j.keyString(k10);
+      j.i32(y11);
+    }, "{", "}");
+    j.raw(',"reified":');
     j.decimal(v.reified);
     j.raw(',"suspend":');
     j.uuid(v.suspend);
@@ -9994,11 +9776,11 @@ export class KotlinWords {
     j.raw(',"it":');
     j.u8(v.it);
     j.raw(',"Companion":');
-    const o20 = v.Companion;
-    if (o20 === undefined) {
+    const o12 = v.Companion;
+    if (o12 === undefined) {
       j.null();
     } else {
-      j.i16(o20);
+      j.i16(o12);
     }
     j.raw(',"Unit":');
     j.i16(v.Unit);
@@ -10007,11 +9789,11 @@ export class KotlinWords {
     j.raw(',"Int":');
     j.string(v.Int);
     j.raw(',"Array":');
-    const o21 = v.Array;
-    if (o21 === undefined) {
+    const o13 = v.Array;
+    if (o13 === undefined) {
       j.null();
     } else {
-      j.bool(o21);
+      j.bool(o13);
     }
     j.raw("}");
   }
@@ -11260,39 +11042,24 @@ export class JsWords {
     j.raw(',"number":');
     j.i64(v.number);
     j.raw(',"bigint":');
-    const a2 = v.bigint;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"symbol":');
-    const o5 = v.symbol;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.bigint), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"symbol":');
+    const o3 = v.symbol;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"undefined":');
     j.bytes(v.undefined);
     j.raw(',"NaN":');
-    const m6 = fbe.entriesInOrder(v.NaN, fbe.compareString, "NaN");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"Infinity":');
+    j.items(fbe.entriesInOrder(v.NaN, fbe.compareString, "NaN"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"Infinity":');
     j.decimal(v.Infinity);
     j.raw(',"Uint8Array":');
     j.uuid(v.Uint8Array);
@@ -11303,11 +11070,11 @@ export class JsWords {
     j.raw(',"BigInt":');
     j.u8(v.BigInt);
     j.raw(',"Boolean":');
-    const o10 = v.Boolean;
-    if (o10 === undefined) {
+    const o6 = v.Boolean;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"Symbol":');
     j.i16(v.Symbol);
@@ -11316,11 +11083,11 @@ export class JsWords {
     j.raw(',"JSON":');
     j.string(v.JSON);
     j.raw(',"Promise":');
-    const o11 = v.Promise;
-    if (o11 === undefined) {
+    const o7 = v.Promise;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"Partial":');
     j.u64(v.Partial);
@@ -11331,39 +11098,24 @@ export class JsWords {
     j.raw(',"arguments":');
     j.i64(v.arguments);
     j.raw(',"eval":');
-    const a12 = v.eval;
-    fbe.checkArray(a12);
-    j.raw("[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        j.raw(",");
-      }
-      first14 = false;
-      j.i16(y13);
-    }
-    j.raw('],"require":');
-    const o15 = v.require;
-    if (o15 === undefined) {
+    j.items(fbe.checkArray(v.eval), (y8) => {
+      j.i16(y8);
+    });
+    j.raw(',"require":');
+    const o9 = v.require;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o9);
     }
     j.raw(',"prototype":');
     j.bytes(v.prototype);
     j.raw(',"__proto__":');
-    const m16 = fbe.entriesInOrder(v.__proto___, fbe.compareString, "__proto__");
-    j.raw("{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        j.raw(",");
-      }
-      first19 = false;
-      j.keyString(k17);
-      j.i32(y18);
-    }
-    j.raw('},"toString":');
+    j.items(fbe.entriesInOrder(v.__proto___, fbe.compareString, "__proto__"), ([k10, y11]) => {
+      j.keyString(k10);
+      j.i32(y11);
+    }, "{", "}");
+    j.raw(',"toString":');
     j.decimal(v.toString_);
     j.raw(',"valueOf":');
     j.uuid(v.valueOf_);
@@ -11374,11 +11126,11 @@ export class JsWords {
     j.raw(',"propertyIsEnumerable":');
     j.u8(v.propertyIsEnumerable_);
     j.raw(',"toLocaleString":');
-    const o20 = v.toLocaleString_;
-    if (o20 === undefined) {
+    const o12 = v.toLocaleString_;
+    if (o12 === undefined) {
       j.null();
     } else {
-      j.i16(o20);
+      j.i16(o12);
     }
     j.raw(',"readonly":');
     j.i16(v.readonly);
@@ -11387,11 +11139,11 @@ export class JsWords {
     j.raw(',"infer":');
     j.string(v.infer);
     j.raw(',"asserts":');
-    const o21 = v.asserts;
-    if (o21 === undefined) {
+    const o13 = v.asserts;
+    if (o13 === undefined) {
       j.null();
     } else {
-      j.bool(o21);
+      j.bool(o13);
     }
     j.raw(',"satisfies":');
     j.u64(v.satisfies);
@@ -12517,39 +12269,24 @@ export class RustWords {
     j.raw(',"mut":');
     j.i64(v.mut);
     j.raw(',"pub":');
-    const a2 = v.pub;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"ref":');
-    const o5 = v.ref;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.pub), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"ref":');
+    const o3 = v.ref;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"Self":');
     j.bytes(v.Self);
     j.raw(',"trait":');
-    const m6 = fbe.entriesInOrder(v.trait, fbe.compareString, "trait");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"unsafe":');
+    j.items(fbe.entriesInOrder(v.trait, fbe.compareString, "trait"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"unsafe":');
     j.decimal(v.unsafe);
     j.raw(',"use":');
     j.uuid(v.use);
@@ -12560,11 +12297,11 @@ export class RustWords {
     j.raw(',"macro":');
     j.u8(v.macro);
     j.raw(',"priv":');
-    const o10 = v.priv;
-    if (o10 === undefined) {
+    const o6 = v.priv;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"unsized":');
     j.i16(v.unsized);
@@ -12573,11 +12310,11 @@ export class RustWords {
     j.raw(',"macro_rules":');
     j.string(v.macro_rules);
     j.raw(',"Option":');
-    const o11 = v.Option;
-    if (o11 === undefined) {
+    const o7 = v.Option;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"Some":');
     j.u64(v.Some);
@@ -12588,39 +12325,24 @@ export class RustWords {
     j.raw(',"Err":');
     j.i64(v.Err);
     j.raw(',"Vec":');
-    const a12 = v.Vec;
-    fbe.checkArray(a12);
-    j.raw("[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        j.raw(",");
-      }
-      first14 = false;
-      j.i16(y13);
-    }
-    j.raw('],"Box":');
-    const o15 = v.Box;
-    if (o15 === undefined) {
+    j.items(fbe.checkArray(v.Vec), (y8) => {
+      j.i16(y8);
+    });
+    j.raw(',"Box":');
+    const o9 = v.Box;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o9);
     }
     j.raw(',"Clone":');
     j.bytes(v.Clone);
     j.raw(',"Copy":');
-    const m16 = fbe.entriesInOrder(v.Copy, fbe.compareString, "Copy");
-    j.raw("{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        j.raw(",");
-      }
-      first19 = false;
-      j.keyString(k17);
-      j.i32(y18);
-    }
-    j.raw('},"Default":');
+    j.items(fbe.entriesInOrder(v.Copy, fbe.compareString, "Copy"), ([k10, y11]) => {
+      j.keyString(k10);
+      j.i32(y11);
+    }, "{", "}");
+    j.raw(',"Default":');
     j.decimal(v.Default);
     j.raw(',"Drop":');
     j.uuid(v.Drop);
@@ -13655,39 +13377,24 @@ export class CSharpWords {
     j.raw(',"sbyte":');
     j.i64(v.sbyte);
     j.raw(',"stackalloc":');
-    const a2 = v.stackalloc;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"ulong":');
-    const o5 = v.ulong;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.stackalloc), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"ulong":');
+    const o3 = v.ulong;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"unchecked":');
     j.bytes(v.unchecked);
     j.raw(',"ushort":');
-    const m6 = fbe.entriesInOrder(v.ushort, fbe.compareString, "ushort");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"add":');
+    j.items(fbe.entriesInOrder(v.ushort, fbe.compareString, "ushort"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"add":');
     j.decimal(v.add);
     j.raw(',"alias":');
     j.uuid(v.alias);
@@ -13698,11 +13405,11 @@ export class CSharpWords {
     j.raw(',"equals":');
     j.u8(v.equals);
     j.raw(',"group":');
-    const o10 = v.group;
-    if (o10 === undefined) {
+    const o6 = v.group;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"into":');
     j.i16(v.into);
@@ -13711,11 +13418,11 @@ export class CSharpWords {
     j.raw(',"nameof":');
     j.string(v.nameof);
     j.raw(',"on":');
-    const o11 = v.on;
-    if (o11 === undefined) {
+    const o7 = v.on;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"orderby":');
     j.u64(v.orderby);
@@ -13726,39 +13433,24 @@ export class CSharpWords {
     j.raw(',"unmanaged":');
     j.i64(v.unmanaged);
     j.raw(',"required":');
-    const a12 = v.required;
-    fbe.checkArray(a12);
-    j.raw("[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        j.raw(",");
-      }
-      first14 = false;
-      j.i16(y13);
-    }
-    j.raw('],"scoped":');
-    const o15 = v.scoped;
-    if (o15 === undefined) {
+    j.items(fbe.checkArray(v.required), (y8) => {
+      j.i16(y8);
+    });
+    j.raw(',"scoped":');
+    const o9 = v.scoped;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o9);
     }
     j.raw(',"managed":');
     j.bytes(v.managed);
     j.raw(',"notnull":');
-    const m16 = fbe.entriesInOrder(v.notnull, fbe.compareString, "notnull");
-    j.raw("{");
-    let first19 = true;
-    for (const [k17, y18] of m16) {
-      if (!first19) {
-        j.raw(",");
-      }
-      first19 = false;
-      j.keyString(k17);
-      j.i32(y18);
-    }
-    j.raw("}}");
+    j.items(fbe.entriesInOrder(v.notnull, fbe.compareString, "notnull"), ([k10, y11]) => {
+      j.keyString(k10);
+      j.i32(y11);
+    }, "{", "}");
+    j.raw("}");
   }
 
   /** This value as FBE JSON (docs/format.md 8): compact, the original's text. */
@@ -14478,39 +14170,24 @@ export class RubyWords {
     j.raw(',"redo":');
     j.i64(v.redo);
     j.raw(',"rescue":');
-    const a2 = v.rescue;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"retry":');
-    const o5 = v.retry;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.rescue), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"retry":');
+    const o3 = v.retry;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"then":');
     j.bytes(v.then);
     j.raw(',"undef":');
-    const m6 = fbe.entriesInOrder(v.undef, fbe.compareString, "undef");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"unless":');
+    j.items(fbe.entriesInOrder(v.undef, fbe.compareString, "undef"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"unless":');
     j.decimal(v.unless);
     j.raw(',"until":');
     j.uuid(v.until);
@@ -14521,11 +14198,11 @@ export class RubyWords {
     j.raw(',"__ENCODING__":');
     j.u8(v.__ENCODING__);
     j.raw(',"initialize":');
-    const o10 = v.initialize;
-    if (o10 === undefined) {
+    const o6 = v.initialize;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw("}");
   }
@@ -15002,23 +14679,15 @@ export class CppMembers {
     j.raw(',"size":');
     j.i64(v.size);
     j.raw(',"offset":');
-    const a2 = v.offset;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"model":');
-    const o5 = v.model;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.offset), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"model":');
+    const o3 = v.model;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"reset":');
     j.bytes(v.reset);
@@ -15576,39 +15245,24 @@ export class PythonMembers {
     j.raw(',"fbe_key":');
     j.i64(v.fbe_key);
     j.raw(',"fbe_size":');
-    const a2 = v.fbe_size;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"__init__":');
-    const o5 = v.__init__;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.fbe_size), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"__init__":');
+    const o3 = v.__init__;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"__slots__":');
     j.bytes(v.__slots__);
     j.raw(',"__class__":');
-    const m6 = fbe.entriesInOrder(v.__class__, fbe.compareString, "__class__");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"__dict__":');
+    j.items(fbe.entriesInOrder(v.__class__, fbe.compareString, "__class__"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"__dict__":');
     j.decimal(v.__dict__);
     j.raw(',"__hash__":');
     j.uuid(v.__hash__);
@@ -16358,39 +16012,24 @@ export class GoMembers {
     j.raw(',"FBEWrite":');
     j.i64(v.FBEWrite);
     j.raw(',"FBERead":');
-    const a2 = v.FBERead;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"MarshalFinal":');
-    const o5 = v.MarshalFinal;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.FBERead), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"MarshalFinal":');
+    const o3 = v.MarshalFinal;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"UnmarshalFinal":');
     j.bytes(v.UnmarshalFinal);
     j.raw(',"AppendFinal":');
-    const m6 = fbe.entriesInOrder(v.AppendFinal, fbe.compareString, "AppendFinal");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"ReadFinal":');
+    j.items(fbe.entriesInOrder(v.AppendFinal, fbe.compareString, "AppendFinal"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"ReadFinal":');
     j.decimal(v.ReadFinal);
     j.raw(',"FBEWriteFinal":');
     j.uuid(v.FBEWriteFinal);
@@ -16401,11 +16040,11 @@ export class GoMembers {
     j.raw(',"UnmarshalJSON":');
     j.u8(v.UnmarshalJSON);
     j.raw(',"AppendJSON":');
-    const o10 = v.AppendJSON;
-    if (o10 === undefined) {
+    const o6 = v.AppendJSON;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"ReadJSON":');
     j.i16(v.ReadJSON);
@@ -16414,11 +16053,11 @@ export class GoMembers {
     j.raw(',"FBEReadJSON":');
     j.string(v.FBEReadJSON);
     j.raw(',"FBEWriteText":');
-    const o11 = v.FBEWriteText;
-    if (o11 === undefined) {
+    const o7 = v.FBEWriteText;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"TypeID":');
     j.u64(v.TypeID);
@@ -17223,39 +16862,24 @@ export class JvmMembers {
     j.raw(',"toFinal":');
     j.i64(v.toFinal_);
     j.raw(',"fromFinal":');
-    const a2 = v.fromFinal;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"readFinal":');
-    const o5 = v.readFinal;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.fromFinal), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"readFinal":');
+    const o3 = v.readFinal;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"writeFinal":');
     j.bytes(v.writeFinal);
     j.raw(',"verifyFinal":');
-    const m6 = fbe.entriesInOrder(v.verifyFinal, fbe.compareString, "verifyFinal");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"toJson":');
+    j.items(fbe.entriesInOrder(v.verifyFinal, fbe.compareString, "verifyFinal"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"toJson":');
     j.decimal(v.toJson_);
     j.raw(',"fromJson":');
     j.uuid(v.fromJson);
@@ -17266,11 +16890,11 @@ export class JvmMembers {
     j.raw(',"hashCode":');
     j.u8(v.hashCode);
     j.raw(',"getClass":');
-    const o10 = v.getClass;
-    if (o10 === undefined) {
+    const o6 = v.getClass;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"clone":');
     j.i16(v.clone);
@@ -17279,11 +16903,11 @@ export class JvmMembers {
     j.raw(',"wait":');
     j.string(v.wait);
     j.raw(',"notify":');
-    const o11 = v.notify;
-    if (o11 === undefined) {
+    const o7 = v.notify;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"notifyAll":');
     j.u64(v.notifyAll);
@@ -18419,39 +18043,24 @@ export class RuntimeNames {
     j.raw(',"Uuid":');
     j.i64(v.Uuid);
     j.raw(',"UUID":');
-    const a2 = v.UUID;
-    fbe.checkArray(a2);
-    j.raw("[");
-    let first4 = true;
-    for (const y3 of a2) {
-      if (!first4) {
-        j.raw(",");
-      }
-      first4 = false;
-      j.i16(y3);
-    }
-    j.raw('],"Timestamp":');
-    const o5 = v.Timestamp;
-    if (o5 === undefined) {
+    j.items(fbe.checkArray(v.UUID), (y2) => {
+      j.i16(y2);
+    });
+    j.raw(',"Timestamp":');
+    const o3 = v.Timestamp;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.string(o5);
+      j.string(o3);
     }
     j.raw(',"JsonWriter":');
     j.bytes(v.JsonWriter);
     j.raw(',"JsonReader":');
-    const m6 = fbe.entriesInOrder(v.JsonReader, fbe.compareString, "JsonReader");
-    j.raw("{");
-    let first9 = true;
-    for (const [k7, y8] of m6) {
-      if (!first9) {
-        j.raw(",");
-      }
-      first9 = false;
-      j.keyString(k7);
-      j.i32(y8);
-    }
-    j.raw('},"DecodeError":');
+    j.items(fbe.entriesInOrder(v.JsonReader, fbe.compareString, "JsonReader"), ([k4, y5]) => {
+      j.keyString(k4);
+      j.i32(y5);
+    }, "{", "}");
+    j.raw(',"DecodeError":');
     j.decimal(v.DecodeError);
     j.raw(',"EncodeError":');
     j.uuid(v.EncodeError);
@@ -18462,11 +18071,11 @@ export class RuntimeNames {
     j.raw(',"Sender":');
     j.u8(v.Sender);
     j.raw(',"Receiver":');
-    const o10 = v.Receiver;
-    if (o10 === undefined) {
+    const o6 = v.Receiver;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o10);
+      j.i16(o6);
     }
     j.raw(',"Client":');
     j.i16(v.Client);
@@ -18475,11 +18084,11 @@ export class RuntimeNames {
     j.raw(',"Handler":');
     j.string(v.Handler);
     j.raw(',"Text":');
-    const o11 = v.Text;
-    if (o11 === undefined) {
+    const o7 = v.Text;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o11);
+      j.bool(o7);
     }
     j.raw(',"Compare":');
     j.u64(v.Compare);
@@ -18490,23 +18099,15 @@ export class RuntimeNames {
     j.raw(',"Timestamps":');
     j.i64(v.Timestamps);
     j.raw(',"Utf8":');
-    const a12 = v.Utf8;
-    fbe.checkArray(a12);
-    j.raw("[");
-    let first14 = true;
-    for (const y13 of a12) {
-      if (!first14) {
-        j.raw(",");
-      }
-      first14 = false;
-      j.i16(y13);
-    }
-    j.raw('],"Requests":');
-    const o15 = v.Requests;
-    if (o15 === undefined) {
+    j.items(fbe.checkArray(v.Utf8), (y8) => {
+      j.i16(y8);
+    });
+    j.raw(',"Requests":');
+    const o9 = v.Requests;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o9);
     }
     j.raw("}");
   }
