@@ -118,18 +118,12 @@ class Context(DefaultLiterals):
     def compare_of(self, t: ir.Type, a: str, b: str) -> str | None:
         """The expression ordering [key] field values a and b of type t (negative, 0, positive) in
         the wire order; None when every value is the same key (a struct without [key] fields)."""
-        def order(t: ir.Type, generic: bool) -> str:       # a primitive's or an enum's comparison
-            if isinstance(t, ir.Primitive) and t.name == "bytes":
-                return self.file.qualified("bytes", "Compare")
-            return compare_func(self, t) or (self.file.qualified("cmp", "Compare")
-                                             + (f"[{self.type(t)}]" if generic else ""))
-
         if isinstance(t, (ir.Primitive, ir.EnumRef)):
-            return f"{order(t, False)}({a}, {b})"
+            return f"{compare(self, t, False)}({a}, {b})"
         if isinstance(t, ir.Optional_):
             if isinstance(t.element, ir.StructRef):
                 return f"{self.rt('CompareOptionalOf')}({a}, {b}, {self.order_func(t.element)})"
-            return f"{self.rt('CompareOptional')}({a}, {b}, {order(t.element, True)})"
+            return f"{self.rt('CompareOptional')}({a}, {b}, {compare(self, t.element)})"
         assert isinstance(t, ir.StructRef), t
         return f"{a}.FBEKeyCompare(&{b})" if self.key_fields(t) else None
 
@@ -183,10 +177,6 @@ class Context(DefaultLiterals):
     def flags_default(self, flags: str, value: int) -> str:
         return f"{self.named(flags)}({value})"
 
-    def default(self, t: ir.Type, d: ir.Default) -> str | None:
-        """The Go expression of a non-zero default of type t, or None when the zero value is the default."""
-        return self.scalar_default(t, d)
-
     def made_default(self, kind: str) -> str:
         return f"{self.rt({'utc': 'UTC', 'uuid1': 'NewUUID1', 'uuid4': 'NewUUID4'}[kind])}()"
 
@@ -238,9 +228,13 @@ def compare_func(c: Context, t: ir.Type) -> str | None:
     return None
 
 
-def compare(c: Context, t: ir.Type) -> str:
-    """The comparison function ordering map keys of type t (ir.PRIMITIVES order)."""
-    return compare_func(c, t) or c.file.qualified("cmp", "Compare") + f"[{c.type(t)}]"
+def compare(c: Context, t: ir.Type, generic: bool = True) -> str:
+    """The comparison function ordering values of the primitive or enum type t in the wire order (ir.PRIMITIVES
+    order): bytes by their bytes, compare_func's, else cmp.Compare (with its type argument unless `generic` is
+    False, where a call infers it)."""
+    if isinstance(t, ir.Primitive) and t.name == "bytes":
+        return c.file.qualified("bytes", "Compare")
+    return compare_func(c, t) or c.file.qualified("cmp", "Compare") + (f"[{c.type(t)}]" if generic else "")
 
 
 def braced(w: CodeWriter, opening: str, *body: str) -> None:

@@ -402,52 +402,68 @@ def write_defaults(w: CodeWriter, c: Context, s: ir.Struct, name: str, own: list
                 w.line("fallthrough")
 
 
-def older_body(w: CodeWriter, s: ir.Struct, plan: StructPlan, field: Callable[[FieldPlan], None], defaults: bool,
-               skip: Callable[[FieldPlan], bool] = lambda f: False) -> None:
-    """The fields of the versioned body at b of n bytes, as an older writer may have left it: the
-    base's when the body holds them, then each own field while it does (`field` prints one); what
-    is missing is charged to the decode budget (the plan's older_cost and missing_cost) and, with
-    `defaults`, given the schema's defaults (Reset, fbeDefaults)."""
+def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, names: Locals, doc: list[str], opening: str,
+                      read: bool) -> None:
+    """FBERead or, not read, FBEVerify<Name> (doc, opening): the struct's entry at the slot, then the fields
+    of its versioned body at b of n bytes as an older writer may have left it (read_value each): the base's
+    when the body holds them, then each own field while it does; what is missing is charged to the decode
+    budget (the plan's older_cost and missing_cost) and, read, given the schema's defaults (Reset,
+    fbeDefaults). Verify leaves out an own field with nothing to check (when absent, the next field's test
+    returns alike), and a body with nothing to check is entered and left."""
+    plan = c.plan.struct(s.qualified)
+    body = CodeWriter(Options(tabs=True))
+
+    def field(f: FieldPlan) -> None:
+        read_value(body, c, f.type, ("b", f"b+{f.offset}"), f"v.{c.ident.field(f.field)}" if read else None,
+                   f.name, names, [f'r.Unwind("{f.name}")'])
+
     if plan.base_fields:
-        with w.block(f"if n >= {s.base_size} {{", "} else {"):
+        with body.block(f"if n >= {s.base_size} {{", "} else {"):
             for f in plan.base_fields:
                 field(f)
-        with w.block("", "}"):
+        with body.block("", "}"):
             if plan.older_cost:
-                w.line(f'r.Spend({plan.older_cost}, b, "{plan.fields[0].name}")')
-            if defaults:
-                w.line("v.Reset()")
-            w.line("return")
+                body.line(f'r.Spend({plan.older_cost}, b, "{plan.fields[0].name}")')
+            if read:
+                body.line("v.Reset()")
+            body.line("return")
     for k, f in enumerate(plan.own_fields):
-        if skip(f):
+        if not read and ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost):
             continue
-        with w.block(f"if n < {f.end} {{", "}"):
+        with body.block(f"if n < {f.end} {{", "}"):
             if f.missing_cost:
-                w.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
-            if defaults:
-                w.line(f"v.fbeDefaults({k})")
-            w.line("return")
+                body.line(f'r.Spend({f.missing_cost}, b, "{f.name}")')
+            if read:
+                body.line(f"v.fbeDefaults({k})")
+            body.line("return")
         field(f)
-
-
-def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, doc: list[str], opening: str,
-                      field: Callable[[CodeWriter, FieldPlan], None], defaults: bool,
-                      skip: Callable[[FieldPlan], bool] = lambda f: False) -> None:
-    """FBERead, or FBEVerify<Name> (doc, opening): the struct's entry at the slot, then the fields of its
-    body as an older writer may have left it (older_body: field(body, f) prints one, those skip tells left
-    out, with `defaults` the missing ones reset); a verify with nothing to check enters and leaves."""
-    body = CodeWriter(Options(tabs=True))
-    older_body(body, s, c.plan.struct(s.qualified), lambda f: field(body, f), defaults, skip)
     text = body.text().strip("\n")
     call = f"r.Struct(base, slot, {s.type_id}, {s.decode_cost})"
     with decl(w, doc, opening):
-        if text or defaults:
+        if text or read:
             w.line(f"{'b' if 'b' in _words(text) else '_'}, n := {call}")
             entered(w, "n == 0", "r.Leave()")
             w.lines(text)
         else:
             with w.block(f"if _, n := {call}; n != 0 {{", "}"):
                 w.line("r.Leave()")
+
+
+def final_body(w: CodeWriter, c: Context, s: ir.Struct, names: Locals, read: bool) -> None:
+    """FBEReadFinal's body or, not read, FBEVerifyFinal<Name>'s: the struct's level entered, then its fields
+    at the Reader's cursor (read_value), a run of fixed-size fields claimed at once (final_run; verify skips
+    it)."""
+    entered(w, f"!r.Enter({s.decode_cost})", "r.Leave()")
+    for step in c.plan.struct(s.qualified).final_steps:
+        if isinstance(step, FieldPlan):
+            read_value(w, c, step.type, None, f"v.{c.ident.field(step.field)}" if read else None, step.name, names,
+                       [f'r.Unwind("{step.name}")'])
+        elif not read:
+            w.line(f'r.SkipRun({step.size}, "{step.description}")')
+        else:
+            with final_run(w, step, names) as d:
+                for f, at in zip(step.fields, step.at):
+                    run_read(w, c, f.type, d, at, f"v.{c.ident.field(f.field)}", names)
 
 
 def _words(text: str) -> list[str]:
@@ -510,25 +526,17 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     own = [fp.field for fp in plan.own_fields]
     if own:
         write_defaults(w, c, s, name, own)
-    write_body_reader(w, c, s, ["// FBERead reads v from the versioned body the slot at slot points to (from base),",
-                                ("// overwriting every field and reusing what v holds (slices, maps, "
-                                 "optional pointers);"),
-                                "// fields an older writer did not write take the schema's defaults. After an error",
-                                "// (the Reader's) v is left part read: the roots reset it."],
-                      f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{",
-                      lambda body, f: read_value(body, c, f.type, ("b", f"b+{f.offset}"),
-                                                 f"v.{c.ident.field(f.field)}", f.name, names,
-                                                 [f'r.Unwind("{f.name}")']),
-                      True)
-    # FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps); an own
-    # field with nothing to check is left out: when absent, the next field's test returns alike
-    write_body_reader(w, c, s, [f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as",
-                                "// FBERead reads it, without building the value."],
-                      f"func {fbe_verify}(r *{c.rt('Reader')}, base, slot int) {{",
-                      lambda body, f: read_value(body, c, f.type, ("b", f"b+{f.offset}"), None, f.name, names,
-                                                   [f'r.Unwind("{f.name}")']),
-                      False, lambda f: ir.reads_unchecked(f.type) and not (kept(c, f.type) or f.missing_cost))
-
+    write_body_reader(w, c, s, names, [
+        "// FBERead reads v from the versioned body the slot at slot points to (from base),",
+        "// overwriting every field and reusing what v holds (slices, maps, optional pointers);",
+        "// fields an older writer did not write take the schema's defaults. After an error",
+        "// (the Reader's) v is left part read: the roots reset it."],
+        f"func (v *{name}) FBERead(r *{c.rt('Reader')}, base, slot int) {{", True)
+    # FBEVerify<Name>: FBERead's checks without the value (no allocation but for sets and maps)
+    write_body_reader(w, c, s, names, [
+        f"// {fbe_verify} checks the versioned body the slot at slot points to (from base) as",
+        "// FBERead reads it, without building the value."],
+        f"func {fbe_verify}(r *{c.rt('Reader')}, base, slot int) {{", False)
     write_roots(w, c, s, name, False, fbe_verify)
     if not final:
         return
@@ -539,23 +547,10 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
     with decl(w, ["// FBEReadFinal reads v's fields at the Reader's cursor (final model), overwriting every",
                   "// field and reusing what v holds; after an error v is left part read (the roots reset it)."],
                  f"func (v *{name}) FBEReadFinal(r *{c.rt('Reader')}) {{"):
-        entered(w, f"!r.Enter({s.decode_cost})", "r.Leave()")
-        for step in plan.final_steps:
-            if isinstance(step, FieldPlan):
-                read_value(w, c, step.type, None, f"v.{c.ident.field(step.field)}", step.name, names,
-                           [f'r.Unwind("{step.name}")'])
-                continue
-            with final_run(w, step, names) as d:
-                for f, at in zip(step.fields, step.at):
-                    run_read(w, c, f.type, d, at, f"v.{c.ident.field(f.field)}", names)
+        final_body(w, c, s, names, True)
     with decl(w, [f"// {fbe_verify_final} checks v's fields at the Reader's cursor as FBEReadFinal reads them,",
                   "// without building the value."], f"func {fbe_verify_final}(r *{c.rt('Reader')}) {{"):
-        entered(w, f"!r.Enter({s.decode_cost})", "r.Leave()")
-        for step in plan.final_steps:
-            if isinstance(step, FieldPlan):
-                read_value(w, c, step.type, None, None, step.name, names, [f'r.Unwind("{step.name}")'])
-            else:
-                w.line(f'r.SkipRun({step.size}, "{step.description}")')
+        final_body(w, c, s, names, False)
     write_roots(w, c, s, name, True, fbe_verify_final)
 
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool, fbe_verify: str) -> None:
@@ -622,4 +617,4 @@ def write_reset(w: CodeWriter, c: Context, f: ir.Field) -> None:
     elif isinstance(t, (ir.Sequence, ir.Mapping)):
         w.line(f"{target} = {target}[:0]")
     else:       # a scalar's default, else its zero (an array's: its type's {})
-        w.line(f"{target} = {c.default(t, f.default) or zero(c, t)}")
+        w.line(f"{target} = {c.scalar_default(t, f.default) or zero(c, t)}")
