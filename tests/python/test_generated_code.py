@@ -280,6 +280,8 @@ def test_models_original_vocabulary(everything: Any) -> None:
     final = m.InstrumentFinalModel()
     final.serialize(value)
     assert final.verify()
+    # a model's type id is its struct's
+    assert m.InstrumentModel.fbe_type == final.fbe_type == m.Instrument.fbe_type != 0
 
 
 # ---------------------------------------------------------------- Client: request / response / reject / timeout

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from .buffer import BytesLike, ReadBuffer, Reader, WriteBuffer, pack_u32x2_into, unpack_u32x2
 from .errors import DecodeError, EncodeError, FBEError
@@ -115,9 +115,15 @@ def decode_final(read: FinalRead[T], data: BytesLike, type_id: int, limits: Limi
 
 class _ModelBase(Generic[T]):
     fbe_type: int = 0
+    """The type id of the struct (its ``fbe_type``)."""
     fbe_struct: ClassVar[type[Struct]]
     """The generated struct class whose values the model reads and writes (its ``fbe_codec``)."""
     _final = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "fbe_struct" in vars(cls):  # a generated model class names its struct
+            cls.fbe_type = cls.fbe_struct.fbe_type
 
     def __init__(self, buffer: WriteBuffer | ReadBuffer | None = None, limits: Limits | None = None) -> None:
         self.buffer: WriteBuffer | ReadBuffer = buffer if buffer is not None else WriteBuffer()

@@ -102,7 +102,7 @@ class Codec(Generic[T]):
 class Struct:
     """Base class of every generated struct and message.
 
-    ``fbe_fields`` lists the attribute names of all fields (inherited first);
+    ``fbe_fields`` lists the attribute names of all fields (inherited first: its spec's, set by :func:`bind`);
     ``fbe_type`` is the type id; ``fbe_spec`` describes each field's type for
     the error messages of writers (:func:`explain`); ``fbe_codec`` is what its values are read and
     written with (:class:`Codec`). Equality, hashing and ordering use the
@@ -218,10 +218,10 @@ def bind(
     keys: tuple[str, ...] = (),
 ) -> None:
     """Give a generated struct class (generated at the end of its module) its ``fbe_codec``
-    (:class:`Codec`, the arguments are its) and its shortcuts: ``to_fbe``/``from_fbe``, with
-    ``final`` ``to_final``/``from_final``, with ``json_cost`` ``to_json``/``from_json``; with ``keys``
-    (the attributes of its ``[key]`` fields, a base's first) ``fbe_key`` and ``fbe_order``
-    (:func:`_keys`).
+    (:class:`Codec`, the arguments are its), its ``fbe_fields`` (the attributes of its spec) and its
+    shortcuts: ``to_fbe``/``from_fbe``, with ``final`` ``to_final``/``from_final``, with ``json_cost``
+    ``to_json``/``from_json``; with ``keys`` (the attributes of its ``[key]`` fields, a base's first)
+    ``fbe_key`` and ``fbe_order`` (:func:`_keys`).
 
     The shortcuts are made for each class, as dataclasses make their methods: closures over the
     class's codec. One method of fbe.Struct would look the codec up on every call, a class
@@ -229,6 +229,7 @@ def bind(
     """
     c = Codec(cls, qualified, core, index, versioned, final, json_cost, depth)
     cls.fbe_codec = c
+    cls.fbe_fields = tuple(attr for _, attr, _ in cls.fbe_spec)
     json = () if json_cost is None else _json(c)
     shortcuts = [*_binary(c, False), *(_binary(c, True) if final else ()), *json]
     for method in shortcuts:  # (a classmethod has no __name__ of its own before Python 3.10)

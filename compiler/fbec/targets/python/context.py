@@ -372,15 +372,14 @@ class Context(DefaultLiterals):
         return f"{cls}.{m}" if m else self.constant(f"{cls}({value})")
 
     def model_class(self, s: ir.Struct, final: bool) -> list[str]:
-        """The model class of a struct (`OrderModel`, final: `OrderFinalModel`): its type id and its
-        struct class, whose ``fbe_codec`` (codec_lines) the runtime's model runs."""
+        """The model class of a struct (`OrderModel`, final: `OrderFinalModel`): its struct class, whose
+        ``fbe_codec`` (codec_lines) the runtime's model runs and whose type id is the model's."""
         code = self.writer()
         base, what = ("FinalModel", "Final model") if final else ("Model", "Versioned model")
         with code.block(f"class {self.ident.model(s.qualified, final)}(fbe.{base}[{self.ident.type(s.qualified)}]):"):
             code.line(f'"""{what} of {s.name}: ' + ("compact, no versioning (docs/format.md section 4)." if final
                       else "serialize, deserialize, verify (docs/format.md section 3).") + '"""')
             code.blank()
-            code.line(f"fbe_type = {s.type_id}")
             code.line(f"fbe_struct = {self.ident.type(s.qualified)}")
         return code.text().splitlines() + ["", ""]
 

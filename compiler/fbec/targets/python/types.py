@@ -67,10 +67,8 @@ def _struct_head(ctx: Context, code: CodeWriter, s: ir.Struct) -> None:
     code.line('"""')
     code.blank()
     own = [f'"{n}"' for n in sorted(map(ctx.ident.field, s.fields), key=_natural)]
-    every = [f'"{ctx.ident.field(f)}"' for f in s.all_fields]
     code.line(f"__slots__ = {py_tuple(own)}")
-    code.line(f"fbe_fields: {ctx.std('typing', 'ClassVar')}[tuple[str, ...]] = {py_tuple(every)}")
-    code.line(f"fbe_type: ClassVar[int] = {s.type_id}")
+    code.line(f"fbe_type: {ctx.std('typing', 'ClassVar')}[int] = {s.type_id}")
     code.blank()
     for f in s.fields:
         code.line(f"{ctx.ident.field(f)}: {ctx.hint(f.type)}")

@@ -36,7 +36,6 @@ class Node(fbe.Struct):
     """
 
     __slots__ = ("id", "name", "out_edges", "value")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "name", "value", "out_edges")
     fbe_type: ClassVar[int] = 1
 
     id: int
@@ -64,7 +63,6 @@ class Edge(fbe.Struct):
     """
 
     __slots__ = ("source", "target", "weight")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("source", "target", "weight")
     fbe_type: ClassVar[int] = 2
 
     source: int
@@ -89,7 +87,6 @@ class Graph(fbe.Struct):
     """
 
     __slots__ = ("edges", "nodes")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("nodes", "edges")
     fbe_type: ClassVar[int] = 3
 
     nodes: list[Node]
@@ -218,21 +215,18 @@ def fbe_vr_Graph(r: fbe.Reader, p: int) -> Graph:
 class NodeModel(fbe.Model[Node]):
     """Versioned model of Node: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Node
 
 
 class EdgeModel(fbe.Model[Edge]):
     """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 2
     fbe_struct = Edge
 
 
 class GraphModel(fbe.Model[Graph]):
     """Versioned model of Graph: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 3
     fbe_struct = Graph
 
 
@@ -341,21 +335,18 @@ def fbe_fr_Graph(r: fbe.Reader, p: int) -> tuple[Graph, int]:
 class NodeFinalModel(fbe.FinalModel[Node]):
     """Final model of Node: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Node
 
 
 class EdgeFinalModel(fbe.FinalModel[Edge]):
     """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 2
     fbe_struct = Edge
 
 
 class GraphFinalModel(fbe.FinalModel[Graph]):
     """Final model of Graph: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 3
     fbe_struct = Graph
 
 

@@ -30,7 +30,6 @@ class Node(fbe.Struct):
     """
 
     __slots__ = ("children", "id", "label")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "label", "children")
     fbe_type: ClassVar[int] = 1
 
     id: int
@@ -90,7 +89,6 @@ def fbe_vr_Node(r: fbe.Reader, p: int) -> Node:
 class NodeModel(fbe.Model[Node]):
     """Versioned model of Node: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Node
 
 
@@ -140,7 +138,6 @@ def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
 class NodeFinalModel(fbe.FinalModel[Node]):
     """Final model of Node: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Node
 
 

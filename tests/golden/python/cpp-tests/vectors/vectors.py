@@ -40,7 +40,6 @@ class Edge(fbe.Struct):
     """
 
     __slots__ = ("source", "target", "weight")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("source", "target", "weight")
     fbe_type: ClassVar[int] = 1
 
     source: int
@@ -65,7 +64,6 @@ class Point(fbe.Struct):
     """
 
     __slots__ = ("flag", "x", "y")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("flag", "x", "y")
     fbe_type: ClassVar[int] = 2
 
     flag: bool
@@ -90,7 +88,6 @@ class Point3(Point):
     """
 
     __slots__ = ("z",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("flag", "x", "y", "z")
     fbe_type: ClassVar[int] = 3
 
     z: float
@@ -115,7 +112,6 @@ class Named(fbe.Struct):
     """
 
     __slots__ = ("name", "values")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("name", "values")
     fbe_type: ClassVar[int] = 4
 
     name: str
@@ -137,7 +133,6 @@ class Holder(fbe.Struct):
     """
 
     __slots__ = ("edges", "ints", "named", "points", "reals", "switches")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("edges", "points", "ints", "switches", "reals", "named")
     fbe_type: ClassVar[int] = 10
 
     edges: list[Edge]
@@ -361,35 +356,30 @@ def fbe_vr_Holder(r: fbe.Reader, p: int) -> Holder:
 class EdgeModel(fbe.Model[Edge]):
     """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Edge
 
 
 class PointModel(fbe.Model[Point]):
     """Versioned model of Point: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 2
     fbe_struct = Point
 
 
 class Point3Model(fbe.Model[Point3]):
     """Versioned model of Point3: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 3
     fbe_struct = Point3
 
 
 class NamedModel(fbe.Model[Named]):
     """Versioned model of Named: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 4
     fbe_struct = Named
 
 
 class HolderModel(fbe.Model[Holder]):
     """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 10
     fbe_struct = Holder
 
 
@@ -566,35 +556,30 @@ def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
 class EdgeFinalModel(fbe.FinalModel[Edge]):
     """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Edge
 
 
 class PointFinalModel(fbe.FinalModel[Point]):
     """Final model of Point: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 2
     fbe_struct = Point
 
 
 class Point3FinalModel(fbe.FinalModel[Point3]):
     """Final model of Point3: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 3
     fbe_struct = Point3
 
 
 class NamedFinalModel(fbe.FinalModel[Named]):
     """Final model of Named: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 4
     fbe_struct = Named
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
     """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 10
     fbe_struct = Holder
 
 

@@ -33,7 +33,6 @@ class Edge(fbe.Struct):
     """
 
     __slots__ = ("note", "source", "target", "weight")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("source", "target", "weight", "note")
     fbe_type: ClassVar[int] = 1
 
     source: int
@@ -61,7 +60,6 @@ class Holder(fbe.Struct):
     """
 
     __slots__ = ("edges",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("edges",)
     fbe_type: ClassVar[int] = 10
 
     edges: list[Edge]
@@ -147,14 +145,12 @@ def fbe_vr_Holder(r: fbe.Reader, p: int) -> Holder:
 class EdgeModel(fbe.Model[Edge]):
     """Versioned model of Edge: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Edge
 
 
 class HolderModel(fbe.Model[Holder]):
     """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 10
     fbe_struct = Holder
 
 
@@ -220,14 +216,12 @@ def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
 class EdgeFinalModel(fbe.FinalModel[Edge]):
     """Final model of Edge: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Edge
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
     """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 10
     fbe_struct = Holder
 
 

@@ -194,7 +194,6 @@ class Enums(fbe.Struct):
     """
 
     __slots__ = ("byte0", "byte1", "byte2", "byte3", "byte4", "byte5", "char0", "char1", "char2", "char3", "char4", "char5", "int8b0", "int8b1", "int8b2", "int8b3", "int8b4", "int8b5", "int16b0", "int16b1", "int16b2", "int16b3", "int16b4", "int16b5", "int32b0", "int32b1", "int32b2", "int32b3", "int32b4", "int32b5", "int64b0", "int64b1", "int64b2", "int64b3", "int64b4", "int64b5", "uint8b0", "uint8b1", "uint8b2", "uint8b3", "uint8b4", "uint8b5", "uint16b0", "uint16b1", "uint16b2", "uint16b3", "uint16b4", "uint16b5", "uint32b0", "uint32b1", "uint32b2", "uint32b3", "uint32b4", "uint32b5", "uint64b0", "uint64b1", "uint64b2", "uint64b3", "uint64b4", "uint64b5", "wchar0", "wchar1", "wchar2", "wchar3", "wchar4", "wchar5")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("byte0", "byte1", "byte2", "byte3", "byte4", "byte5", "char0", "char1", "char2", "char3", "char4", "char5", "wchar0", "wchar1", "wchar2", "wchar3", "wchar4", "wchar5", "int8b0", "int8b1", "int8b2", "int8b3", "int8b4", "int8b5", "uint8b0", "uint8b1", "uint8b2", "uint8b3", "uint8b4", "uint8b5", "int16b0", "int16b1", "int16b2", "int16b3", "int16b4", "int16b5", "uint16b0", "uint16b1", "uint16b2", "uint16b3", "uint16b4", "uint16b5", "int32b0", "int32b1", "int32b2", "int32b3", "int32b4", "int32b5", "uint32b0", "uint32b1", "uint32b2", "uint32b3", "uint32b4", "uint32b5", "int64b0", "int64b1", "int64b2", "int64b3", "int64b4", "int64b5", "uint64b0", "uint64b1", "uint64b2", "uint64b3", "uint64b4", "uint64b5")
     fbe_type: ClassVar[int] = 1
 
     byte0: EnumByte
@@ -629,7 +628,6 @@ def fbe_vr_Enums(r: fbe.Reader, p: int) -> Enums:
 class EnumsModel(fbe.Model[Enums]):
     """Versioned model of Enums: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Enums
 
 
@@ -722,7 +720,6 @@ def fbe_fr_Enums(r: fbe.Reader, p: int) -> tuple[Enums, int]:
 class EnumsFinalModel(fbe.FinalModel[Enums]):
     """Final model of Enums: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Enums
 
 

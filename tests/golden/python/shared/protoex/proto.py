@@ -83,7 +83,6 @@ class Order(fbe.Struct):
     """
 
     __slots__ = ("id", "price", "side", "symbol", "type", "volume")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "symbol", "side", "type", "price", "volume")
     fbe_type: ClassVar[int] = 1
 
     id: int
@@ -117,7 +116,6 @@ class Balance(fbe.Struct):
     """
 
     __slots__ = ("amount", "currency")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("currency", "amount")
     fbe_type: ClassVar[int] = 2
 
     currency: str
@@ -139,7 +137,6 @@ class Account(fbe.Struct):
     """
 
     __slots__ = ("asset", "id", "name", "orders", "state", "wallet")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "name", "state", "wallet", "asset", "orders")
     fbe_type: ClassVar[int] = 3
 
     id: int
@@ -173,7 +170,6 @@ class OrderMessage(fbe.Struct):
     """
 
     __slots__ = ("body",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("body",)
     fbe_type: ClassVar[int] = 1
 
     body: Order
@@ -192,7 +188,6 @@ class BalanceMessage(fbe.Struct):
     """
 
     __slots__ = ("body",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("body",)
     fbe_type: ClassVar[int] = 2
 
     body: Balance
@@ -211,7 +206,6 @@ class AccountMessage(fbe.Struct):
     """
 
     __slots__ = ("body",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("body",)
     fbe_type: ClassVar[int] = 3
 
     body: Account
@@ -456,42 +450,36 @@ def fbe_vr_AccountMessage(r: fbe.Reader, p: int) -> AccountMessage:
 class OrderModel(fbe.Model[Order]):
     """Versioned model of Order: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Order
 
 
 class BalanceModel(fbe.Model[Balance]):
     """Versioned model of Balance: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 2
     fbe_struct = Balance
 
 
 class AccountModel(fbe.Model[Account]):
     """Versioned model of Account: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 3
     fbe_struct = Account
 
 
 class OrderMessageModel(fbe.Model[OrderMessage]):
     """Versioned model of OrderMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = OrderMessage
 
 
 class BalanceMessageModel(fbe.Model[BalanceMessage]):
     """Versioned model of BalanceMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 2
     fbe_struct = BalanceMessage
 
 
 class AccountMessageModel(fbe.Model[AccountMessage]):
     """Versioned model of AccountMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 3
     fbe_struct = AccountMessage
 
 
@@ -695,42 +683,36 @@ def fbe_fr_AccountMessage(r: fbe.Reader, p: int) -> tuple[AccountMessage, int]:
 class OrderFinalModel(fbe.FinalModel[Order]):
     """Final model of Order: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Order
 
 
 class BalanceFinalModel(fbe.FinalModel[Balance]):
     """Final model of Balance: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 2
     fbe_struct = Balance
 
 
 class AccountFinalModel(fbe.FinalModel[Account]):
     """Final model of Account: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 3
     fbe_struct = Account
 
 
 class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
     """Final model of OrderMessage: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = OrderMessage
 
 
 class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
     """Final model of BalanceMessage: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 2
     fbe_struct = BalanceMessage
 
 
 class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
     """Final model of AccountMessage: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 3
     fbe_struct = AccountMessage
 
 

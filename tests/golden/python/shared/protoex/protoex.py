@@ -92,7 +92,6 @@ class Order(fbe.Struct):
     """
 
     __slots__ = ("id", "price", "side", "sl", "symbol", "tp", "type", "volume")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "symbol", "side", "type", "price", "volume", "tp", "sl")
     fbe_type: ClassVar[int] = 1
 
     id: int
@@ -132,7 +131,6 @@ class Balance(pkg_proto.Balance):
     """
 
     __slots__ = ("locked",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("currency", "amount", "locked")
     fbe_type: ClassVar[int] = 2
 
     locked: float
@@ -155,7 +153,6 @@ class Account(fbe.Struct):
     """
 
     __slots__ = ("asset", "id", "name", "orders", "state", "wallet")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "name", "state", "wallet", "asset", "orders")
     fbe_type: ClassVar[int] = 3
 
     id: int
@@ -189,7 +186,6 @@ class OrderMessage(fbe.Struct):
     """
 
     __slots__ = ("body",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("body",)
     fbe_type: ClassVar[int] = 11
 
     body: Order
@@ -208,7 +204,6 @@ class BalanceMessage(fbe.Struct):
     """
 
     __slots__ = ("body",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("body",)
     fbe_type: ClassVar[int] = 12
 
     body: Balance
@@ -227,7 +222,6 @@ class AccountMessage(fbe.Struct):
     """
 
     __slots__ = ("body",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("body",)
     fbe_type: ClassVar[int] = 13
 
     body: Account
@@ -481,42 +475,36 @@ def fbe_vr_AccountMessage(r: fbe.Reader, p: int) -> AccountMessage:
 class OrderModel(fbe.Model[Order]):
     """Versioned model of Order: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Order
 
 
 class BalanceModel(fbe.Model[Balance]):
     """Versioned model of Balance: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 2
     fbe_struct = Balance
 
 
 class AccountModel(fbe.Model[Account]):
     """Versioned model of Account: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 3
     fbe_struct = Account
 
 
 class OrderMessageModel(fbe.Model[OrderMessage]):
     """Versioned model of OrderMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 11
     fbe_struct = OrderMessage
 
 
 class BalanceMessageModel(fbe.Model[BalanceMessage]):
     """Versioned model of BalanceMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 12
     fbe_struct = BalanceMessage
 
 
 class AccountMessageModel(fbe.Model[AccountMessage]):
     """Versioned model of AccountMessage: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 13
     fbe_struct = AccountMessage
 
 
@@ -723,42 +711,36 @@ def fbe_fr_AccountMessage(r: fbe.Reader, p: int) -> tuple[AccountMessage, int]:
 class OrderFinalModel(fbe.FinalModel[Order]):
     """Final model of Order: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Order
 
 
 class BalanceFinalModel(fbe.FinalModel[Balance]):
     """Final model of Balance: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 2
     fbe_struct = Balance
 
 
 class AccountFinalModel(fbe.FinalModel[Account]):
     """Final model of Account: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 3
     fbe_struct = Account
 
 
 class OrderMessageFinalModel(fbe.FinalModel[OrderMessage]):
     """Final model of OrderMessage: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 11
     fbe_struct = OrderMessage
 
 
 class BalanceMessageFinalModel(fbe.FinalModel[BalanceMessage]):
     """Final model of BalanceMessage: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 12
     fbe_struct = BalanceMessage
 
 
 class AccountMessageFinalModel(fbe.FinalModel[AccountMessage]):
     """Final model of AccountMessage: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 13
     fbe_struct = AccountMessage
 
 

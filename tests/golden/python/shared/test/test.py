@@ -160,7 +160,6 @@ class StructSimple(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "id")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44")
     fbe_type: ClassVar[int] = 110
 
     id: int
@@ -311,7 +310,6 @@ class StructOptional(StructSimple):
     """
 
     __slots__ = ("f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165")
     fbe_type: ClassVar[int] = 111
 
     f100: bool | None
@@ -615,7 +613,6 @@ class StructNested(StructOptional):
     """
 
     __slots__ = ("f1000", "f1001", "f1002", "f1003", "f1004", "f1005", "f1006", "f1007", "f1008", "f1009", "f1010", "f1011")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f100", "f101", "f102", "f103", "f104", "f105", "f106", "f107", "f108", "f109", "f110", "f111", "f112", "f113", "f114", "f115", "f116", "f117", "f118", "f119", "f120", "f121", "f122", "f123", "f124", "f125", "f126", "f127", "f128", "f129", "f130", "f131", "f132", "f133", "f134", "f135", "f136", "f137", "f138", "f139", "f140", "f141", "f142", "f143", "f144", "f145", "f146", "f147", "f148", "f149", "f150", "f151", "f152", "f153", "f154", "f155", "f156", "f157", "f158", "f159", "f160", "f161", "f162", "f163", "f164", "f165", "f1000", "f1001", "f1002", "f1003", "f1004", "f1005", "f1006", "f1007", "f1008", "f1009", "f1010", "f1011")
     fbe_type: ClassVar[int] = 112
 
     f1000: EnumSimple
@@ -889,7 +886,6 @@ class StructBytes(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2", "f3")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("f1", "f2", "f3")
     fbe_type: ClassVar[int] = 120
 
     f1: bytes
@@ -914,7 +910,6 @@ class StructArray(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
     fbe_type: ClassVar[int] = 125
 
     f1: list[int]
@@ -960,7 +955,6 @@ class StructVector(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
     fbe_type: ClassVar[int] = 130
 
     f1: list[int]
@@ -1006,7 +1000,6 @@ class StructList(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
     fbe_type: ClassVar[int] = 131
 
     f1: list[int]
@@ -1052,7 +1045,6 @@ class StructSet(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2", "f3", "f4")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("f1", "f2", "f3", "f4")
     fbe_type: ClassVar[int] = 132
 
     f1: set[int]
@@ -1080,7 +1072,6 @@ class StructMap(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
     fbe_type: ClassVar[int] = 140
 
     f1: dict[int, int]
@@ -1126,7 +1117,6 @@ class StructHash(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10")
     fbe_type: ClassVar[int] = 141
 
     f1: dict[str, int]
@@ -1172,7 +1162,6 @@ class StructHashEx(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("f1", "f2")
     fbe_type: ClassVar[int] = 142
 
     f1: dict[StructSimple, StructNested]
@@ -1194,7 +1183,6 @@ class StructEmpty(fbe.Struct):
     """
 
     __slots__ = ()
-    fbe_fields: ClassVar[tuple[str, ...]] = ()
     fbe_type: ClassVar[int] = 143
 
     def __init__(self) -> None:
@@ -3448,84 +3436,72 @@ def fbe_vr_StructEmpty(r: fbe.Reader, p: int) -> StructEmpty:
 class StructSimpleModel(fbe.Model[StructSimple]):
     """Versioned model of StructSimple: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 110
     fbe_struct = StructSimple
 
 
 class StructOptionalModel(fbe.Model[StructOptional]):
     """Versioned model of StructOptional: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 111
     fbe_struct = StructOptional
 
 
 class StructNestedModel(fbe.Model[StructNested]):
     """Versioned model of StructNested: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 112
     fbe_struct = StructNested
 
 
 class StructBytesModel(fbe.Model[StructBytes]):
     """Versioned model of StructBytes: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 120
     fbe_struct = StructBytes
 
 
 class StructArrayModel(fbe.Model[StructArray]):
     """Versioned model of StructArray: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 125
     fbe_struct = StructArray
 
 
 class StructVectorModel(fbe.Model[StructVector]):
     """Versioned model of StructVector: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 130
     fbe_struct = StructVector
 
 
 class StructListModel(fbe.Model[StructList]):
     """Versioned model of StructList: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 131
     fbe_struct = StructList
 
 
 class StructSetModel(fbe.Model[StructSet]):
     """Versioned model of StructSet: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 132
     fbe_struct = StructSet
 
 
 class StructMapModel(fbe.Model[StructMap]):
     """Versioned model of StructMap: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 140
     fbe_struct = StructMap
 
 
 class StructHashModel(fbe.Model[StructHash]):
     """Versioned model of StructHash: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 141
     fbe_struct = StructHash
 
 
 class StructHashExModel(fbe.Model[StructHashEx]):
     """Versioned model of StructHashEx: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 142
     fbe_struct = StructHashEx
 
 
 class StructEmptyModel(fbe.Model[StructEmpty]):
     """Versioned model of StructEmpty: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 143
     fbe_struct = StructEmpty
 
 
@@ -7012,84 +6988,72 @@ def fbe_fr_StructEmpty(r: fbe.Reader, p: int) -> tuple[StructEmpty, int]:
 class StructSimpleFinalModel(fbe.FinalModel[StructSimple]):
     """Final model of StructSimple: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 110
     fbe_struct = StructSimple
 
 
 class StructOptionalFinalModel(fbe.FinalModel[StructOptional]):
     """Final model of StructOptional: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 111
     fbe_struct = StructOptional
 
 
 class StructNestedFinalModel(fbe.FinalModel[StructNested]):
     """Final model of StructNested: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 112
     fbe_struct = StructNested
 
 
 class StructBytesFinalModel(fbe.FinalModel[StructBytes]):
     """Final model of StructBytes: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 120
     fbe_struct = StructBytes
 
 
 class StructArrayFinalModel(fbe.FinalModel[StructArray]):
     """Final model of StructArray: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 125
     fbe_struct = StructArray
 
 
 class StructVectorFinalModel(fbe.FinalModel[StructVector]):
     """Final model of StructVector: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 130
     fbe_struct = StructVector
 
 
 class StructListFinalModel(fbe.FinalModel[StructList]):
     """Final model of StructList: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 131
     fbe_struct = StructList
 
 
 class StructSetFinalModel(fbe.FinalModel[StructSet]):
     """Final model of StructSet: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 132
     fbe_struct = StructSet
 
 
 class StructMapFinalModel(fbe.FinalModel[StructMap]):
     """Final model of StructMap: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 140
     fbe_struct = StructMap
 
 
 class StructHashFinalModel(fbe.FinalModel[StructHash]):
     """Final model of StructHash: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 141
     fbe_struct = StructHash
 
 
 class StructHashExFinalModel(fbe.FinalModel[StructHashEx]):
     """Final model of StructHashEx: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 142
     fbe_struct = StructHashEx
 
 
 class StructEmptyFinalModel(fbe.FinalModel[StructEmpty]):
     """Final model of StructEmpty: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 143
     fbe_struct = StructEmpty
 
 

@@ -43,7 +43,6 @@ class CharKeys(fbe.Struct):
     """
 
     __slots__ = ("countByLetter", "letters")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("letters", "countByLetter")
     fbe_type: ClassVar[int] = 1
 
     letters: set[int]
@@ -65,7 +64,6 @@ class GradeKeys(fbe.Struct):
     """
 
     __slots__ = ("countByGrade", "grades")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("grades", "countByGrade")
     fbe_type: ClassVar[int] = 2
 
     grades: set[Grade]
@@ -152,14 +150,12 @@ def fbe_vr_GradeKeys(r: fbe.Reader, p: int) -> GradeKeys:
 class CharKeysModel(fbe.Model[CharKeys]):
     """Versioned model of CharKeys: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = CharKeys
 
 
 class GradeKeysModel(fbe.Model[GradeKeys]):
     """Versioned model of GradeKeys: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 2
     fbe_struct = GradeKeys
 
 
@@ -224,14 +220,12 @@ def fbe_fr_GradeKeys(r: fbe.Reader, p: int) -> tuple[GradeKeys, int]:
 class CharKeysFinalModel(fbe.FinalModel[CharKeys]):
     """Final model of CharKeys: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = CharKeys
 
 
 class GradeKeysFinalModel(fbe.FinalModel[GradeKeys]):
     """Final model of GradeKeys: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 2
     fbe_struct = GradeKeys
 
 

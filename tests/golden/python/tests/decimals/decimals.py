@@ -35,7 +35,6 @@ class Prices(fbe.Struct):
     """
 
     __slots__ = ("idByPrice", "maybePrice", "maybePrices", "pair", "price", "priceById", "priceByPrice", "priceList", "priceSet", "priceVector")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("price", "maybePrice", "pair", "priceVector", "priceList", "priceSet", "priceById", "idByPrice", "priceByPrice", "maybePrices")
     fbe_type: ClassVar[int] = 1
 
     price: Decimal
@@ -148,7 +147,6 @@ def fbe_vr_Prices(r: fbe.Reader, p: int) -> Prices:
 class PricesModel(fbe.Model[Prices]):
     """Versioned model of Prices: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Prices
 
 
@@ -268,7 +266,6 @@ def fbe_fr_Prices(r: fbe.Reader, p: int) -> tuple[Prices, int]:
 class PricesFinalModel(fbe.FinalModel[Prices]):
     """Final model of Prices: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Prices
 
 

@@ -62,7 +62,6 @@ class Zeros(fbe.Struct):
     """
 
     __slots__ = ("absent", "b", "c", "d", "f", "fl", "i", "id", "l", "m", "n", "s", "t", "u")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "b", "i", "l", "f", "d", "m", "s", "c", "fl", "t", "u", "n", "absent")
     fbe_type: ClassVar[int] = 1
 
     id: int
@@ -263,7 +262,6 @@ def fbe_vr_Zeros(r: fbe.Reader, p: int) -> Zeros:
 class ZerosModel(fbe.Model[Zeros]):
     """Versioned model of Zeros: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Zeros
 
 
@@ -484,7 +482,6 @@ def fbe_fr_Zeros(r: fbe.Reader, p: int) -> tuple[Zeros, int]:
 class ZerosFinalModel(fbe.FinalModel[Zeros]):
     """Final model of Zeros: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Zeros
 
 

@@ -277,7 +277,6 @@ class Counted(fbe.Struct):
     """
 
     __slots__ = ("a",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("a",)
     fbe_type: ClassVar[int] = 1001
 
     a: int
@@ -296,7 +295,6 @@ class Shifted(fbe.Struct):
     """
 
     __slots__ = ("a",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("a",)
     fbe_type: ClassVar[int] = 1020
 
     a: int
@@ -315,7 +313,6 @@ class AfterShift(fbe.Struct):
     """
 
     __slots__ = ("a",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("a",)
     fbe_type: ClassVar[int] = 1021
 
     a: int
@@ -334,7 +331,6 @@ class Fixed(fbe.Struct):
     """
 
     __slots__ = ("a",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("a",)
     fbe_type: ClassVar[int] = 7
 
     a: int
@@ -353,7 +349,6 @@ class Derived(Fixed):
     """
 
     __slots__ = ("b",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("a", "b")
     fbe_type: ClassVar[int] = 7
 
     b: int
@@ -374,7 +369,6 @@ class ImportedBase(pkg_market.Instrument):
     """
 
     __slots__ = ("price",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("symbol", "digits", "price")
     fbe_type: ClassVar[int] = 1022
 
     price: float
@@ -397,7 +391,6 @@ class Note(fbe.Struct):
     """
 
     __slots__ = ("text",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("text",)
     fbe_type: ClassVar[int] = 1023
 
     text: str
@@ -420,7 +413,6 @@ class Quiet(fbe.Struct):
     """
 
     __slots__ = ("legacy", "password")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("password", "legacy")
     fbe_type: ClassVar[int] = 1024
 
     password: str
@@ -442,7 +434,6 @@ class Empty(fbe.Struct):
     """
 
     __slots__ = ()
-    fbe_fields: ClassVar[tuple[str, ...]] = ()
     fbe_type: ClassVar[int] = 1025
 
     def __init__(self) -> None:
@@ -456,7 +447,6 @@ class Everything(fbe.Struct):
     """
 
     __slots__ = ("f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50", "f51", "f52", "id")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "f13", "f14", "f15", "f16", "f17", "f18", "f19", "f20", "f21", "f22", "f23", "f24", "f25", "f26", "f27", "f28", "f29", "f30", "f31", "f32", "f33", "f34", "f35", "f36", "f37", "f38", "f39", "f40", "f41", "f42", "f43", "f44", "f45", "f46", "f47", "f47Reset", "f48", "f49", "f50", "f51", "f52")
     fbe_type: ClassVar[int] = 1026
 
     id: int
@@ -634,7 +624,6 @@ class PlaceOrder(fbe.Struct):
     """
 
     __slots__ = ("id", "instrument")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "instrument")
     fbe_type: ClassVar[int] = 1027
 
     id: uuid.UUID
@@ -656,7 +645,6 @@ class Accepted(fbe.Struct):
     """
 
     __slots__ = ("id",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id",)
     fbe_type: ClassVar[int] = 1028
 
     id: uuid.UUID
@@ -675,7 +663,6 @@ class Rejected(fbe.Struct):
     """
 
     __slots__ = ("id", "reason")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "reason")
     fbe_type: ClassVar[int] = 1029
 
     id: uuid.UUID
@@ -697,7 +684,6 @@ class Ping(fbe.Struct):
     """
 
     __slots__ = ("sequence",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("sequence",)
     fbe_type: ClassVar[int] = 1030
 
     sequence: int
@@ -716,7 +702,6 @@ class FixedKeywords(fbe.Struct):
     """
 
     __slots__ = ("default", "new", "swap")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("new", "swap", "default")
     fbe_type: ClassVar[int] = 1031
 
     new: int
@@ -741,7 +726,6 @@ class Keywords(fbe.Struct):
     """
 
     __slots__ = ("NULL", "None_", "class_", "default", "from_", "new", "operator", "swap", "this")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("new", "class_", "default", "swap", "from_", "None_", "NULL", "operator", "this")
     fbe_type: ClassVar[int] = 1032
 
     new: int
@@ -784,7 +768,6 @@ class Route(fbe.Struct):
     """
 
     __slots__ = ("leg", "venue", "weight")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("venue", "weight", "leg")
     fbe_type: ClassVar[int] = 1033
 
     venue: str
@@ -809,7 +792,6 @@ class Routes(fbe.Struct):
     """
 
     __slots__ = ("names", "ranks", "routes")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("routes", "ranks", "names")
     fbe_type: ClassVar[int] = 1034
 
     routes: set[Route]
@@ -1642,126 +1624,108 @@ def fbe_vr_Routes(r: fbe.Reader, p: int) -> Routes:
 class CountedModel(fbe.Model[Counted]):
     """Versioned model of Counted: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1001
     fbe_struct = Counted
 
 
 class ShiftedModel(fbe.Model[Shifted]):
     """Versioned model of Shifted: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1020
     fbe_struct = Shifted
 
 
 class AfterShiftModel(fbe.Model[AfterShift]):
     """Versioned model of AfterShift: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1021
     fbe_struct = AfterShift
 
 
 class FixedModel(fbe.Model[Fixed]):
     """Versioned model of Fixed: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 7
     fbe_struct = Fixed
 
 
 class DerivedModel(fbe.Model[Derived]):
     """Versioned model of Derived: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 7
     fbe_struct = Derived
 
 
 class ImportedBaseModel(fbe.Model[ImportedBase]):
     """Versioned model of ImportedBase: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1022
     fbe_struct = ImportedBase
 
 
 class NoteModel(fbe.Model[Note]):
     """Versioned model of Note: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1023
     fbe_struct = Note
 
 
 class QuietModel(fbe.Model[Quiet]):
     """Versioned model of Quiet: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1024
     fbe_struct = Quiet
 
 
 class EmptyModel(fbe.Model[Empty]):
     """Versioned model of Empty: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1025
     fbe_struct = Empty
 
 
 class EverythingModel(fbe.Model[Everything]):
     """Versioned model of Everything: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1026
     fbe_struct = Everything
 
 
 class PlaceOrderModel(fbe.Model[PlaceOrder]):
     """Versioned model of PlaceOrder: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1027
     fbe_struct = PlaceOrder
 
 
 class AcceptedModel(fbe.Model[Accepted]):
     """Versioned model of Accepted: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1028
     fbe_struct = Accepted
 
 
 class RejectedModel(fbe.Model[Rejected]):
     """Versioned model of Rejected: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1029
     fbe_struct = Rejected
 
 
 class PingModel(fbe.Model[Ping]):
     """Versioned model of Ping: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1030
     fbe_struct = Ping
 
 
 class FixedKeywordsModel(fbe.Model[FixedKeywords]):
     """Versioned model of FixedKeywords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1031
     fbe_struct = FixedKeywords
 
 
 class KeywordsModel(fbe.Model[Keywords]):
     """Versioned model of Keywords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1032
     fbe_struct = Keywords
 
 
 class RouteModel(fbe.Model[Route]):
     """Versioned model of Route: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1033
     fbe_struct = Route
 
 
 class RoutesModel(fbe.Model[Routes]):
     """Versioned model of Routes: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1034
     fbe_struct = Routes
 
 
@@ -2680,126 +2644,108 @@ def fbe_fr_Routes(r: fbe.Reader, p: int) -> tuple[Routes, int]:
 class CountedFinalModel(fbe.FinalModel[Counted]):
     """Final model of Counted: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1001
     fbe_struct = Counted
 
 
 class ShiftedFinalModel(fbe.FinalModel[Shifted]):
     """Final model of Shifted: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1020
     fbe_struct = Shifted
 
 
 class AfterShiftFinalModel(fbe.FinalModel[AfterShift]):
     """Final model of AfterShift: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1021
     fbe_struct = AfterShift
 
 
 class FixedFinalModel(fbe.FinalModel[Fixed]):
     """Final model of Fixed: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 7
     fbe_struct = Fixed
 
 
 class DerivedFinalModel(fbe.FinalModel[Derived]):
     """Final model of Derived: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 7
     fbe_struct = Derived
 
 
 class ImportedBaseFinalModel(fbe.FinalModel[ImportedBase]):
     """Final model of ImportedBase: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1022
     fbe_struct = ImportedBase
 
 
 class NoteFinalModel(fbe.FinalModel[Note]):
     """Final model of Note: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1023
     fbe_struct = Note
 
 
 class QuietFinalModel(fbe.FinalModel[Quiet]):
     """Final model of Quiet: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1024
     fbe_struct = Quiet
 
 
 class EmptyFinalModel(fbe.FinalModel[Empty]):
     """Final model of Empty: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1025
     fbe_struct = Empty
 
 
 class EverythingFinalModel(fbe.FinalModel[Everything]):
     """Final model of Everything: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1026
     fbe_struct = Everything
 
 
 class PlaceOrderFinalModel(fbe.FinalModel[PlaceOrder]):
     """Final model of PlaceOrder: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1027
     fbe_struct = PlaceOrder
 
 
 class AcceptedFinalModel(fbe.FinalModel[Accepted]):
     """Final model of Accepted: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1028
     fbe_struct = Accepted
 
 
 class RejectedFinalModel(fbe.FinalModel[Rejected]):
     """Final model of Rejected: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1029
     fbe_struct = Rejected
 
 
 class PingFinalModel(fbe.FinalModel[Ping]):
     """Final model of Ping: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1030
     fbe_struct = Ping
 
 
 class FixedKeywordsFinalModel(fbe.FinalModel[FixedKeywords]):
     """Final model of FixedKeywords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1031
     fbe_struct = FixedKeywords
 
 
 class KeywordsFinalModel(fbe.FinalModel[Keywords]):
     """Final model of Keywords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1032
     fbe_struct = Keywords
 
 
 class RouteFinalModel(fbe.FinalModel[Route]):
     """Final model of Route: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1033
     fbe_struct = Route
 
 
 class RoutesFinalModel(fbe.FinalModel[Routes]):
     """Final model of Routes: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1034
     fbe_struct = Routes
 
 

@@ -38,7 +38,6 @@ class Empty(fbe.Struct):
     """
 
     __slots__ = ()
-    fbe_fields: ClassVar[tuple[str, ...]] = ()
     fbe_type: ClassVar[int] = 1
 
     def __init__(self) -> None:
@@ -52,7 +51,6 @@ class Empties(fbe.Struct):
     """
 
     __slots__ = ("items",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("items",)
     fbe_type: ClassVar[int] = 2
 
     items: list[Empty]
@@ -71,7 +69,6 @@ class Wide(fbe.Struct):
     """
 
     __slots__ = ("values",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("values",)
     fbe_type: ClassVar[int] = 3
 
     values: list[int]
@@ -90,7 +87,6 @@ class Wides(fbe.Struct):
     """
 
     __slots__ = ("items",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("items",)
     fbe_type: ClassVar[int] = 4
 
     items: list[Wide]
@@ -109,7 +105,6 @@ class Holder(fbe.Struct):
     """
 
     __slots__ = ("byId", "maybe", "wide")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("wide", "maybe", "byId")
     fbe_type: ClassVar[int] = 5
 
     wide: Wide
@@ -283,35 +278,30 @@ def fbe_vr_Holder(r: fbe.Reader, p: int) -> Holder:
 class EmptyModel(fbe.Model[Empty]):
     """Versioned model of Empty: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Empty
 
 
 class EmptiesModel(fbe.Model[Empties]):
     """Versioned model of Empties: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 2
     fbe_struct = Empties
 
 
 class WideModel(fbe.Model[Wide]):
     """Versioned model of Wide: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 3
     fbe_struct = Wide
 
 
 class WidesModel(fbe.Model[Wides]):
     """Versioned model of Wides: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 4
     fbe_struct = Wides
 
 
 class HolderModel(fbe.Model[Holder]):
     """Versioned model of Holder: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 5
     fbe_struct = Holder
 
 
@@ -451,35 +441,30 @@ def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
 class EmptyFinalModel(fbe.FinalModel[Empty]):
     """Final model of Empty: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Empty
 
 
 class EmptiesFinalModel(fbe.FinalModel[Empties]):
     """Final model of Empties: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 2
     fbe_struct = Empties
 
 
 class WideFinalModel(fbe.FinalModel[Wide]):
     """Final model of Wide: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 3
     fbe_struct = Wide
 
 
 class WidesFinalModel(fbe.FinalModel[Wides]):
     """Final model of Wides: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 4
     fbe_struct = Wides
 
 
 class HolderFinalModel(fbe.FinalModel[Holder]):
     """Final model of Holder: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 5
     fbe_struct = Holder
 
 

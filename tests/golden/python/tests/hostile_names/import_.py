@@ -712,7 +712,6 @@ class Order(fbe.Struct):
     """
 
     __slots__ = ("range", "s", "side_")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("side_", "s", "range")
     fbe_type: ClassVar[int] = 1
 
     side_: int
@@ -737,7 +736,6 @@ class CppWords(fbe.Struct):
     """
 
     __slots__ = ("BUFSIZ", "CHAR_BIT", "EINVAL", "EOF", "FBE", "INT32_MAX", "NULL", "alignas", "alignof", "and_", "and_eq", "asm", "assert_", "auto", "bitand", "bitor", "break_", "case", "catch", "char8_t", "char16_t", "char32_t", "class_", "co_await", "co_return", "co_yield", "compl", "concept", "const", "const_cast", "consteval", "constexpr", "constinit", "continue_", "decltype", "default", "delete", "do", "dynamic_cast", "else_", "errno", "explicit", "export", "extern", "final", "for_", "friend", "goto", "if_", "import_", "inline", "int8_t", "int16_t", "int32_t", "int64_t", "int_", "linux", "long", "module", "mutable", "namespace", "new", "noexcept", "not_", "not_eq", "nullptr", "nullptr_t", "offsetof", "operator", "or_", "or_eq", "override", "private", "protected", "ptrdiff_t", "public", "register", "reinterpret_cast", "requires", "return_", "short", "signed", "size_t", "sizeof", "static", "static_assert", "static_cast", "std", "stderr", "stdin", "stdout", "switch", "template", "this", "thread_local", "throw", "try_", "typedef", "typeid", "typename", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "union", "unix", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while_", "xor", "xor_eq")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("alignas", "alignof", "and_", "and_eq", "asm", "auto", "bitand", "bitor", "break_", "case", "catch", "char8_t", "char16_t", "char32_t", "class_", "compl", "concept", "const", "consteval", "constexpr", "constinit", "const_cast", "continue_", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "dynamic_cast", "else_", "explicit", "export", "extern", "final", "for_", "friend", "goto", "if_", "import_", "inline", "int_", "long", "module", "mutable", "namespace", "new", "noexcept", "not_", "not_eq", "nullptr", "operator", "or_", "or_eq", "override", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return_", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "switch", "template", "this", "thread_local", "throw", "try_", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while_", "xor", "xor_eq", "assert_", "errno", "EOF", "NULL", "stdin", "stdout", "stderr", "offsetof", "std", "FBE", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t", "int64_t", "uint64_t", "size_t", "ptrdiff_t", "nullptr_t", "linux", "unix", "BUFSIZ", "INT32_MAX", "CHAR_BIT", "EINVAL")
     fbe_type: ClassVar[int] = 2
 
     alignas: Word
@@ -1098,7 +1096,6 @@ class PythonWords(fbe.Struct):
     """
 
     __slots__ = ("Any_", "Callable_", "ClassVar_", "False_", "IntEnum", "IntFlag", "None_", "PACKAGE_", "True_", "VERSION_", "_", "as_", "async_", "await_", "classmethod_", "cls_", "def_", "del_", "dict_", "elif_", "except_", "finally_", "from_", "global_", "in_", "is_", "isinstance", "lambda_", "len", "list_", "match", "nonlocal_", "object_", "pass_", "print", "property", "raise_", "self_", "set", "staticmethod", "str_", "super", "typing_", "with_", "yield_")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("False_", "None_", "True_", "as_", "async_", "await_", "def_", "del_", "elif_", "except_", "finally_", "from_", "global_", "in_", "is_", "lambda_", "nonlocal_", "pass_", "raise_", "with_", "yield_", "_", "match", "self_", "cls_", "print", "len", "list_", "dict_", "set", "str_", "object_", "super", "isinstance", "property", "staticmethod", "classmethod_", "typing_", "Any_", "ClassVar_", "Callable_", "IntEnum", "IntFlag", "PACKAGE_", "VERSION_")
     fbe_type: ClassVar[int] = 3
 
     False_: Word
@@ -1249,7 +1246,6 @@ class GoWords(fbe.Struct):
     """
 
     __slots__ = ("any", "append", "cap", "chan", "clear", "close", "comparable", "complex", "complex64", "complex128", "copy", "defer", "error", "fallthrough", "float32", "float64", "func", "go", "imag", "interface", "iota", "make", "map", "max", "min", "nil", "package", "panic", "println", "range", "real", "recover", "rune", "select", "type", "uint", "uintptr", "var")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("chan", "defer", "fallthrough", "func", "go", "interface", "map", "package", "range", "select", "type", "var", "any", "error", "rune", "uint", "nil", "iota", "cap", "make", "append", "copy", "panic", "recover", "println", "complex", "real", "imag", "close", "min", "max", "clear", "uintptr", "float32", "float64", "complex64", "complex128", "comparable")
     fbe_type: ClassVar[int] = 4
 
     chan: Word
@@ -1379,7 +1375,6 @@ class JavaWords(fbe.Struct):
     """
 
     __slots__ = ("Class", "Integer", "List", "Long", "Map", "Math", "Object", "Override", "Set", "String", "System", "abstract", "boolean", "exports", "extends", "implements", "instanceof", "native", "open", "opens", "permits", "provides", "record", "sealed", "strictfp", "synchronized", "throws", "to", "transient", "transitive", "uses", "when")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("abstract", "boolean", "extends", "implements", "instanceof", "native", "strictfp", "synchronized", "throws", "transient", "record", "sealed", "permits", "when", "open", "exports", "opens", "to", "uses", "provides", "transitive", "Object", "String", "Integer", "Long", "Math", "System", "Override", "Class", "List", "Map", "Set")
     fbe_type: ClassVar[int] = 5
 
     abstract: Word
@@ -1491,7 +1486,6 @@ class KotlinWords(fbe.Struct):
     """
 
     __slots__ = ("Array", "Companion", "Int", "Nothing", "Unit", "actual", "annotation", "by", "companion", "constructor", "crossinline", "data", "delegate", "dynamic", "expect", "external", "field", "file", "fun", "get", "infix", "init", "inner", "internal", "it", "lateinit", "noinline", "out", "param", "receiver", "reified", "setparam", "suspend", "tailrec", "typealias", "typeof", "val", "value", "vararg", "where")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("fun", "typealias", "typeof", "val", "by", "constructor", "delegate", "dynamic", "field", "file", "get", "init", "param", "receiver", "setparam", "value", "where", "actual", "annotation", "companion", "crossinline", "data", "expect", "external", "infix", "inner", "internal", "lateinit", "noinline", "out", "reified", "suspend", "tailrec", "vararg", "it", "Companion", "Unit", "Nothing", "Int", "Array")
     fbe_type: ClassVar[int] = 6
 
     fun: Word
@@ -1627,7 +1621,6 @@ class JsWords(fbe.Struct):
     """
 
     __slots__ = ("BigInt", "Boolean", "Date", "Error", "Infinity", "JSON", "NaN", "Number", "Partial", "Promise", "Record", "Symbol", "Uint8Array", "__proto__", "accessor", "arguments", "asserts", "bigint", "debugger", "declare", "eval", "function", "globalThis", "hasOwnProperty", "infer", "isPrototypeOf", "keyof", "let", "never", "number", "of", "propertyIsEnumerable", "prototype", "readonly", "require", "satisfies", "symbol", "toLocaleString", "toString", "undefined", "unknown", "valueOf")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("debugger", "function", "let", "of", "declare", "unknown", "never", "number", "bigint", "symbol", "undefined", "NaN", "Infinity", "Uint8Array", "Error", "Number", "BigInt", "Boolean", "Symbol", "Date", "JSON", "Promise", "Partial", "Record", "globalThis", "arguments", "eval", "require", "prototype", "__proto__", "toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "readonly", "keyof", "infer", "asserts", "satisfies", "accessor")
     fbe_type: ClassVar[int] = 7
 
     debugger: Word
@@ -1769,7 +1762,6 @@ class RustWords(fbe.Struct):
     """
 
     __slots__ = ("Box", "Clone", "Copy", "Default", "Drop", "Err", "Ok", "Option", "Result", "Self", "Send", "Sized", "Some", "Sync", "Vec", "become", "box", "crate", "dyn", "fn", "gen", "impl", "loop", "macro", "macro_rules", "mod", "move", "mut", "priv", "pub", "ref", "trait", "unsafe", "unsized", "use")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("crate", "dyn", "fn", "impl", "loop", "mod", "move", "mut", "pub", "ref", "Self", "trait", "unsafe", "use", "become", "box", "macro", "priv", "unsized", "gen", "macro_rules", "Option", "Some", "Result", "Ok", "Err", "Vec", "Box", "Clone", "Copy", "Default", "Drop", "Send", "Sync", "Sized")
     fbe_type: ClassVar[int] = 8
 
     crate: Word
@@ -1890,7 +1882,6 @@ class CSharpWords(fbe.Struct):
     """
 
     __slots__ = ("add", "alias", "ascending", "checked", "descending", "equals", "event", "fixed", "foreach", "group", "implicit", "into", "join", "lock", "managed", "nameof", "notnull", "on", "orderby", "params", "partial", "remove", "required", "sbyte", "scoped", "stackalloc", "ulong", "unchecked", "unmanaged", "ushort")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("checked", "event", "fixed", "foreach", "implicit", "lock", "params", "sbyte", "stackalloc", "ulong", "unchecked", "ushort", "add", "alias", "ascending", "descending", "equals", "group", "into", "join", "nameof", "on", "orderby", "partial", "remove", "unmanaged", "required", "scoped", "managed", "notnull")
     fbe_type: ClassVar[int] = 9
 
     checked: Word
@@ -1996,7 +1987,6 @@ class RubyWords(fbe.Struct):
     """
 
     __slots__ = ("BEGIN", "END", "__ENCODING__", "__FILE__", "__LINE__", "begin", "elsif", "end", "ensure", "initialize", "next", "redo", "rescue", "retry", "then", "undef", "unless", "until")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("BEGIN", "END", "begin", "elsif", "end", "ensure", "next", "redo", "rescue", "retry", "then", "undef", "unless", "until", "__FILE__", "__LINE__", "__ENCODING__", "initialize")
     fbe_type: ClassVar[int] = 10
 
     BEGIN: Word
@@ -2066,7 +2056,6 @@ class CppMembers(fbe.Struct):
     """
 
     __slots__ = ("FieldModel", "FinalModel", "Model", "buffer", "fbe_", "fbe_type_", "model", "offset", "reset", "size", "swap")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("swap", "fbe_type_", "fbe_", "Model", "FinalModel", "FieldModel", "buffer", "size", "offset", "model", "reset")
     fbe_type: ClassVar[int] = 11
 
     swap: Word
@@ -2115,7 +2104,6 @@ class PythonMembers(fbe.Struct):
     """
 
     __slots__ = ("__class___", "__dict___", "__eq___", "__hash___", "__init___", "__private__", "__slots___", "fbe_equal_", "fbe_key_", "fbe_size", "from_fbe_", "from_final_", "from_json_", "to_fbe_", "to_final_", "to_json_")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("to_json_", "from_json_", "to_fbe_", "from_fbe_", "to_final_", "from_final_", "fbe_equal_", "fbe_key_", "fbe_size", "__init___", "__slots___", "__class___", "__dict___", "__hash___", "__eq___", "__private__")
     fbe_type: ClassVar[int] = 12
 
     to_json_: Word
@@ -2179,7 +2167,6 @@ class GoMembers(fbe.Struct):
     """
 
     __slots__ = ("AppendFBE", "AppendFinal", "AppendJSON", "FBEKey", "FBEKeyCompare", "FBERead", "FBEReadFinal", "FBEReadJSON", "FBEWrite", "FBEWriteFinal", "FBEWriteJSON", "FBEWriteText", "MarshalFBE", "MarshalFinal", "MarshalJSON", "ReadFBE", "ReadFinal", "ReadJSON", "Reset", "TypeID", "UnmarshalFBE", "UnmarshalFinal", "UnmarshalJSON", "Verify", "VerifyFinal")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("FBEKey", "FBEKeyCompare", "Reset", "MarshalFBE", "UnmarshalFBE", "AppendFBE", "ReadFBE", "FBEWrite", "FBERead", "MarshalFinal", "UnmarshalFinal", "AppendFinal", "ReadFinal", "FBEWriteFinal", "FBEReadFinal", "MarshalJSON", "UnmarshalJSON", "AppendJSON", "ReadJSON", "FBEWriteJSON", "FBEReadJSON", "FBEWriteText", "TypeID", "Verify", "VerifyFinal")
     fbe_type: ClassVar[int] = 13
 
     FBEKey: Word
@@ -2270,7 +2257,6 @@ class JvmMembers(fbe.Struct):
     """
 
     __slots__ = ("KEY_ORDER", "TYPE_ID", "clone_", "component1", "fbeLevels", "finalize", "fromFbe", "fromFinal", "fromJson", "getClass", "hashCode", "javaClass", "notify", "notifyAll", "readFbe", "readFinal", "readJson", "toFbe", "toFinal", "toJson", "verifyFbe", "verifyFinal", "wait", "writeFbe", "writeFinal", "writeJson")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("TYPE_ID", "KEY_ORDER", "toFbe", "fromFbe", "readFbe", "writeFbe", "verifyFbe", "toFinal", "fromFinal", "readFinal", "writeFinal", "verifyFinal", "toJson", "fromJson", "writeJson", "readJson", "hashCode", "getClass", "clone_", "finalize", "wait", "notify", "notifyAll", "javaClass", "component1", "fbeLevels")
     fbe_type: ClassVar[int] = 14
 
     TYPE_ID: Word
@@ -2364,7 +2350,6 @@ class JsMembers(fbe.Struct):
     """
 
     __slots__ = ("fbeKey", "toJSON", "toText", "verify")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("fbeKey", "toJSON", "toText", "verify")
     fbe_type: ClassVar[int] = 15
 
     fbeKey: Word
@@ -2392,7 +2377,6 @@ class RuntimeNames(fbe.Struct):
     """
 
     __slots__ = ("Buffer", "Client_", "Compare", "Decimal_", "Decimals", "DecodeError", "DecodeException", "EncodeError", "EncodeException", "Handler", "JsonReader", "JsonWriter", "Limits", "Proxy_", "ReadBuffer", "Reader", "Receiver_", "Requests", "Sender_", "Text", "Timestamp", "Timestamps", "UUID", "Utf8", "Uuid", "Uuids", "WriteBuffer", "Writer")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Buffer", "WriteBuffer", "ReadBuffer", "Reader", "Writer", "Limits", "Decimal_", "Uuid", "UUID", "Timestamp", "JsonWriter", "JsonReader", "DecodeError", "EncodeError", "DecodeException", "EncodeException", "Sender_", "Receiver_", "Client_", "Proxy_", "Handler", "Text", "Compare", "Decimals", "Uuids", "Timestamps", "Utf8", "Requests")
     fbe_type: ClassVar[int] = 16
 
     Buffer: Word
@@ -2492,7 +2476,6 @@ class class_(fbe.Struct):
     """
 
     __slots__ = ("class__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("class__",)
     fbe_type: ClassVar[int] = 17
 
     class__: int
@@ -2511,7 +2494,6 @@ class Object(fbe.Struct):
     """
 
     __slots__ = ("Object_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Object_",)
     fbe_type: ClassVar[int] = 18
 
     Object_: int
@@ -2530,7 +2512,6 @@ class String(fbe.Struct):
     """
 
     __slots__ = ("String_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("String_",)
     fbe_type: ClassVar[int] = 19
 
     String_: int
@@ -2549,7 +2530,6 @@ class List(fbe.Struct):
     """
 
     __slots__ = ("List_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("List_",)
     fbe_type: ClassVar[int] = 20
 
     List_: int
@@ -2568,7 +2548,6 @@ class Map(fbe.Struct):
     """
 
     __slots__ = ("Map_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Map_",)
     fbe_type: ClassVar[int] = 21
 
     Map_: int
@@ -2587,7 +2566,6 @@ class Model(fbe.Struct):
     """
 
     __slots__ = ("Model_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Model_",)
     fbe_type: ClassVar[int] = 22
 
     Model_: int
@@ -2606,7 +2584,6 @@ class FinalModel(fbe.Struct):
     """
 
     __slots__ = ("FinalModel_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("FinalModel_",)
     fbe_type: ClassVar[int] = 23
 
     FinalModel_: int
@@ -2625,7 +2602,6 @@ class Buffer(fbe.Struct):
     """
 
     __slots__ = ("Buffer_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Buffer_",)
     fbe_type: ClassVar[int] = 24
 
     Buffer_: int
@@ -2644,7 +2620,6 @@ class Reader(fbe.Struct):
     """
 
     __slots__ = ("Reader_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Reader_",)
     fbe_type: ClassVar[int] = 25
 
     Reader_: int
@@ -2663,7 +2638,6 @@ class Writer(fbe.Struct):
     """
 
     __slots__ = ("Writer_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Writer_",)
     fbe_type: ClassVar[int] = 26
 
     Writer_: int
@@ -2682,7 +2656,6 @@ class Limits(fbe.Struct):
     """
 
     __slots__ = ("Limits_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Limits_",)
     fbe_type: ClassVar[int] = 27
 
     Limits_: int
@@ -2701,7 +2674,6 @@ class DecodeError(fbe.Struct):
     """
 
     __slots__ = ("DecodeError_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("DecodeError_",)
     fbe_type: ClassVar[int] = 28
 
     DecodeError_: int
@@ -2720,7 +2692,6 @@ class DecodeException(fbe.Struct):
     """
 
     __slots__ = ("DecodeException_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("DecodeException_",)
     fbe_type: ClassVar[int] = 29
 
     DecodeException_: int
@@ -2739,7 +2710,6 @@ class Decimal_(fbe.Struct):
     """
 
     __slots__ = ("Decimal__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Decimal__",)
     fbe_type: ClassVar[int] = 30
 
     Decimal__: int
@@ -2758,7 +2728,6 @@ class Uuid(fbe.Struct):
     """
 
     __slots__ = ("Uuid_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Uuid_",)
     fbe_type: ClassVar[int] = 31
 
     Uuid_: int
@@ -2777,7 +2746,6 @@ class UUID(fbe.Struct):
     """
 
     __slots__ = ("UUID_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("UUID_",)
     fbe_type: ClassVar[int] = 32
 
     UUID_: int
@@ -2796,7 +2764,6 @@ class Timestamp(fbe.Struct):
     """
 
     __slots__ = ("Timestamp_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Timestamp_",)
     fbe_type: ClassVar[int] = 33
 
     Timestamp_: int
@@ -2815,7 +2782,6 @@ class Sender_(fbe.Struct):
     """
 
     __slots__ = ("Sender__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Sender__",)
     fbe_type: ClassVar[int] = 34
 
     Sender__: int
@@ -2834,7 +2800,6 @@ class Receiver_(fbe.Struct):
     """
 
     __slots__ = ("Receiver__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Receiver__",)
     fbe_type: ClassVar[int] = 35
 
     Receiver__: int
@@ -2853,7 +2818,6 @@ class Client_(fbe.Struct):
     """
 
     __slots__ = ("Client__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Client__",)
     fbe_type: ClassVar[int] = 36
 
     Client__: int
@@ -2872,7 +2836,6 @@ class Proxy_(fbe.Struct):
     """
 
     __slots__ = ("Proxy__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Proxy__",)
     fbe_type: ClassVar[int] = 37
 
     Proxy__: int
@@ -2891,7 +2854,6 @@ class Handler(fbe.Struct):
     """
 
     __slots__ = ("Handler_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Handler_",)
     fbe_type: ClassVar[int] = 38
 
     Handler_: int
@@ -2910,7 +2872,6 @@ class Xfbe_(fbe.Struct):
     """
 
     __slots__ = ("fbe_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("fbe_",)
     fbe_type: ClassVar[int] = 39
 
     fbe_: int
@@ -2929,7 +2890,6 @@ class FBE(fbe.Struct):
     """
 
     __slots__ = ("FBE_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("FBE_",)
     fbe_type: ClassVar[int] = 40
 
     FBE_: int
@@ -2948,7 +2908,6 @@ class std(fbe.Struct):
     """
 
     __slots__ = ("std_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("std_",)
     fbe_type: ClassVar[int] = 41
 
     std_: int
@@ -2967,7 +2926,6 @@ class Companion(fbe.Struct):
     """
 
     __slots__ = ("Companion_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Companion_",)
     fbe_type: ClassVar[int] = 42
 
     Companion_: int
@@ -2986,7 +2944,6 @@ class Any_(fbe.Struct):
     """
 
     __slots__ = ("Any__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Any__",)
     fbe_type: ClassVar[int] = 43
 
     Any__: int
@@ -3005,7 +2962,6 @@ class Self(fbe.Struct):
     """
 
     __slots__ = ("Self_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Self_",)
     fbe_type: ClassVar[int] = 44
 
     Self_: int
@@ -3024,7 +2980,6 @@ class self_(fbe.Struct):
     """
 
     __slots__ = ("self__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("self__",)
     fbe_type: ClassVar[int] = 45
 
     self__: int
@@ -3043,7 +2998,6 @@ class None_(fbe.Struct):
     """
 
     __slots__ = ("None__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("None__",)
     fbe_type: ClassVar[int] = 46
 
     None__: int
@@ -3062,7 +3016,6 @@ class Option(fbe.Struct):
     """
 
     __slots__ = ("Option_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Option_",)
     fbe_type: ClassVar[int] = 47
 
     Option_: int
@@ -3081,7 +3034,6 @@ class Result(fbe.Struct):
     """
 
     __slots__ = ("Result_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Result_",)
     fbe_type: ClassVar[int] = 48
 
     Result_: int
@@ -3100,7 +3052,6 @@ class Vec(fbe.Struct):
     """
 
     __slots__ = ("Vec_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Vec_",)
     fbe_type: ClassVar[int] = 49
 
     Vec_: int
@@ -3119,7 +3070,6 @@ class Box(fbe.Struct):
     """
 
     __slots__ = ("Box_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Box_",)
     fbe_type: ClassVar[int] = 50
 
     Box_: int
@@ -3138,7 +3088,6 @@ class Error(fbe.Struct):
     """
 
     __slots__ = ("Error_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Error_",)
     fbe_type: ClassVar[int] = 51
 
     Error_: int
@@ -3157,7 +3106,6 @@ class Exception_(fbe.Struct):
     """
 
     __slots__ = ("Exception",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Exception",)
     fbe_type: ClassVar[int] = 52
 
     Exception: int
@@ -3176,7 +3124,6 @@ class Text(fbe.Struct):
     """
 
     __slots__ = ("Text_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Text_",)
     fbe_type: ClassVar[int] = 53
 
     Text_: int
@@ -3195,7 +3142,6 @@ class JsonWriter(fbe.Struct):
     """
 
     __slots__ = ("JsonWriter_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("JsonWriter_",)
     fbe_type: ClassVar[int] = 54
 
     JsonWriter_: int
@@ -3214,7 +3160,6 @@ class int32_t(fbe.Struct):
     """
 
     __slots__ = ("int32_t_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("int32_t_",)
     fbe_type: ClassVar[int] = 55
 
     int32_t_: int
@@ -3233,7 +3178,6 @@ class size_t(fbe.Struct):
     """
 
     __slots__ = ("size_t_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("size_t_",)
     fbe_type: ClassVar[int] = 56
 
     size_t_: int
@@ -3252,7 +3196,6 @@ class list_(fbe.Struct):
     """
 
     __slots__ = ("list",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("list",)
     fbe_type: ClassVar[int] = 57
 
     list: int
@@ -3271,7 +3214,6 @@ class object_(fbe.Struct):
     """
 
     __slots__ = ("object__",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("object__",)
     fbe_type: ClassVar[int] = 58
 
     object__: int
@@ -3290,7 +3232,6 @@ class v_(fbe.Struct):
     """
 
     __slots__ = ("v",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("v",)
     fbe_type: ClassVar[int] = 59
 
     v: int
@@ -3309,7 +3250,6 @@ class r_(fbe.Struct):
     """
 
     __slots__ = ("r",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("r",)
     fbe_type: ClassVar[int] = 60
 
     r: int
@@ -3328,7 +3268,6 @@ class w_(fbe.Struct):
     """
 
     __slots__ = ("w",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("w",)
     fbe_type: ClassVar[int] = 61
 
     w: int
@@ -3347,7 +3286,6 @@ class SideBuy(fbe.Struct):
     """
 
     __slots__ = ("SideBuy_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("SideBuy_",)
     fbe_type: ClassVar[int] = 62
 
     SideBuy_: int
@@ -3366,7 +3304,6 @@ class OrderKey(fbe.Struct):
     """
 
     __slots__ = ("OrderKey_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("OrderKey_",)
     fbe_type: ClassVar[int] = 63
 
     OrderKey_: int
@@ -3385,7 +3322,6 @@ class textOfside(fbe.Struct):
     """
 
     __slots__ = ("textOfside_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("textOfside_",)
     fbe_type: ClassVar[int] = 64
 
     textOfside_: int
@@ -3404,7 +3340,6 @@ class DECIMAL_1(fbe.Struct):
     """
 
     __slots__ = ("DECIMAL_1_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("DECIMAL_1_",)
     fbe_type: ClassVar[int] = 65
 
     DECIMAL_1_: int
@@ -3423,7 +3358,6 @@ class OrderModel(fbe.Struct):
     """
 
     __slots__ = ("OrderModel_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("OrderModel_",)
     fbe_type: ClassVar[int] = 66
 
     OrderModel_: int
@@ -3442,7 +3376,6 @@ class OrderFinal(fbe.Struct):
     """
 
     __slots__ = ("OrderFinal_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("OrderFinal_",)
     fbe_type: ClassVar[int] = 67
 
     OrderFinal_: int
@@ -3461,7 +3394,6 @@ class NewOrder(fbe.Struct):
     """
 
     __slots__ = ("NewOrder_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("NewOrder_",)
     fbe_type: ClassVar[int] = 68
 
     NewOrder_: int
@@ -3480,7 +3412,6 @@ class VerifyFBEOrder(fbe.Struct):
     """
 
     __slots__ = ("VerifyFBEOrder_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("VerifyFBEOrder_",)
     fbe_type: ClassVar[int] = 69
 
     VerifyFBEOrder_: int
@@ -3499,7 +3430,6 @@ class Xfbe_vr_Order(fbe.Struct):
     """
 
     __slots__ = ("fbe_vr_Order",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("fbe_vr_Order",)
     fbe_type: ClassVar[int] = 70
 
     fbe_vr_Order: int
@@ -3518,7 +3448,6 @@ class e1_(fbe.Struct):
     """
 
     __slots__ = ("e1",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("e1",)
     fbe_type: ClassVar[int] = 71
 
     e1: int
@@ -3537,7 +3466,6 @@ class i2_(fbe.Struct):
     """
 
     __slots__ = ("i2",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("i2",)
     fbe_type: ClassVar[int] = 72
 
     i2: int
@@ -3556,7 +3484,6 @@ class o3_(fbe.Struct):
     """
 
     __slots__ = ("o3",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("o3",)
     fbe_type: ClassVar[int] = 73
 
     o3: int
@@ -3575,7 +3502,6 @@ class Fbe(fbe.Struct):
     """
 
     __slots__ = ("Fbe_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Fbe_",)
     fbe_type: ClassVar[int] = 74
 
     Fbe_: int
@@ -3594,7 +3520,6 @@ class FINGERPRINT_(fbe.Struct):
     """
 
     __slots__ = ("FINGERPRINT",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("FINGERPRINT",)
     fbe_type: ClassVar[int] = 75
 
     FINGERPRINT: int
@@ -3613,7 +3538,6 @@ class XFBE_FINGERPRINT(fbe.Struct):
     """
 
     __slots__ = ("FBE_FINGERPRINT",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("FBE_FINGERPRINT",)
     fbe_type: ClassVar[int] = 76
 
     FBE_FINGERPRINT: int
@@ -3632,7 +3556,6 @@ class FBEFingerprint(fbe.Struct):
     """
 
     __slots__ = ("FBEFingerprint_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("FBEFingerprint_",)
     fbe_type: ClassVar[int] = 77
 
     FBEFingerprint_: int
@@ -3651,7 +3574,6 @@ class Case(fbe.Struct):
     """
 
     __slots__ = ("NAME", "Name", "String", "String_", "class_", "class__", "class___", "name")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("name", "Name", "NAME", "class___", "class_", "class__", "String", "String_")
     fbe_type: ClassVar[int] = 78
 
     name: int
@@ -3691,7 +3613,6 @@ class Imported(fbe.Struct):
     """
 
     __slots__ = ("example", "market", "org")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("market", "org", "example")
     fbe_type: ClassVar[int] = 79
 
     market: pkg_market.Side
@@ -3716,7 +3637,6 @@ class symbol(fbe.Struct):
     """
 
     __slots__ = ("digits_",)
-    fbe_fields: ClassVar[tuple[str, ...]] = ("digits_",)
     fbe_type: ClassVar[int] = 80
 
     digits_: digits
@@ -3738,7 +3658,6 @@ class Listed(pkg_market.Instrument):
     """
 
     __slots__ = ("precision", "ticker")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("symbol", "digits", "precision", "ticker")
     fbe_type: ClassVar[int] = 81
 
     precision: digits
@@ -3764,7 +3683,6 @@ class Derived(Order):
     """
 
     __slots__ = ("Word_", "side__")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("side_", "s", "range", "Word_", "side__")
     fbe_type: ClassVar[int] = 82
 
     Word_: Word
@@ -3792,7 +3710,6 @@ class Hostile(fbe.Struct):
     """
 
     __slots__ = ("Any__", "Box_", "Buffer_", "CSharpWords_", "Case_", "Client__", "Companion_", "CppMembers_", "CppWords_", "DECIMAL_1_", "Decimal__", "DecodeError_", "DecodeException_", "Derived_", "Error_", "Exception", "FBEFingerprint_", "FBE_", "FBE_FINGERPRINT", "FINGERPRINT", "Fbe_", "FinalModel_", "GoMembers_", "GoWords_", "Handler_", "Imported_", "JavaWords_", "JsMembers_", "JsWords_", "JsonWriter_", "JvmMembers_", "KotlinWords_", "Letters_", "Limits_", "List_", "Listed_", "Map_", "Model_", "NewOrder_", "None__", "Object_", "Option_", "OrderFinal_", "OrderKey_", "OrderModel_", "Order_", "Proxy__", "PythonMembers_", "PythonWords_", "Reader_", "Receiver__", "Result_", "RubyWords_", "RuntimeNames_", "RustWords_", "Self_", "Sender__", "SideBuy_", "String_", "Text_", "Timestamp_", "UUID_", "Uuid_", "Vec_", "VerifyFBEOrder_", "Writer_", "class__", "e1", "fbe_", "fbe_vr_Order", "i2", "int32_t_", "list", "o3", "object__", "r", "self__", "size_t_", "std_", "textOfside_", "v", "w")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("Order_", "CppWords_", "PythonWords_", "GoWords_", "JavaWords_", "KotlinWords_", "JsWords_", "RustWords_", "CSharpWords_", "RubyWords_", "CppMembers_", "PythonMembers_", "GoMembers_", "JvmMembers_", "JsMembers_", "RuntimeNames_", "class__", "Object_", "String_", "List_", "Map_", "Model_", "FinalModel_", "Buffer_", "Reader_", "Writer_", "Limits_", "DecodeError_", "DecodeException_", "Decimal__", "Uuid_", "UUID_", "Timestamp_", "Sender__", "Receiver__", "Client__", "Proxy__", "Handler_", "fbe_", "FBE_", "std_", "Companion_", "Any__", "Self_", "self__", "None__", "Option_", "Result_", "Vec_", "Box_", "Error_", "Exception", "Text_", "JsonWriter_", "int32_t_", "size_t_", "list", "object__", "v", "r", "w", "SideBuy_", "OrderKey_", "textOfside_", "DECIMAL_1_", "OrderModel_", "OrderFinal_", "NewOrder_", "VerifyFBEOrder_", "fbe_vr_Order", "e1", "i2", "o3", "Fbe_", "FINGERPRINT", "FBE_FINGERPRINT", "FBEFingerprint_", "Case_", "Imported_", "Derived_", "Listed_", "Letters_")
     fbe_type: ClassVar[int] = 83
 
     Order_: Order
@@ -8920,581 +8837,498 @@ def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
 class OrderModel_(fbe.Model[Order]):
     """Versioned model of Order: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 1
     fbe_struct = Order
 
 
 class CppWordsModel(fbe.Model[CppWords]):
     """Versioned model of CppWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 2
     fbe_struct = CppWords
 
 
 class PythonWordsModel(fbe.Model[PythonWords]):
     """Versioned model of PythonWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 3
     fbe_struct = PythonWords
 
 
 class GoWordsModel(fbe.Model[GoWords]):
     """Versioned model of GoWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 4
     fbe_struct = GoWords
 
 
 class JavaWordsModel(fbe.Model[JavaWords]):
     """Versioned model of JavaWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 5
     fbe_struct = JavaWords
 
 
 class KotlinWordsModel(fbe.Model[KotlinWords]):
     """Versioned model of KotlinWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 6
     fbe_struct = KotlinWords
 
 
 class JsWordsModel(fbe.Model[JsWords]):
     """Versioned model of JsWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 7
     fbe_struct = JsWords
 
 
 class RustWordsModel(fbe.Model[RustWords]):
     """Versioned model of RustWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 8
     fbe_struct = RustWords
 
 
 class CSharpWordsModel(fbe.Model[CSharpWords]):
     """Versioned model of CSharpWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 9
     fbe_struct = CSharpWords
 
 
 class RubyWordsModel(fbe.Model[RubyWords]):
     """Versioned model of RubyWords: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 10
     fbe_struct = RubyWords
 
 
 class CppMembersModel(fbe.Model[CppMembers]):
     """Versioned model of CppMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 11
     fbe_struct = CppMembers
 
 
 class PythonMembersModel(fbe.Model[PythonMembers]):
     """Versioned model of PythonMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 12
     fbe_struct = PythonMembers
 
 
 class GoMembersModel(fbe.Model[GoMembers]):
     """Versioned model of GoMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 13
     fbe_struct = GoMembers
 
 
 class JvmMembersModel(fbe.Model[JvmMembers]):
     """Versioned model of JvmMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 14
     fbe_struct = JvmMembers
 
 
 class JsMembersModel(fbe.Model[JsMembers]):
     """Versioned model of JsMembers: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 15
     fbe_struct = JsMembers
 
 
 class RuntimeNamesModel(fbe.Model[RuntimeNames]):
     """Versioned model of RuntimeNames: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 16
     fbe_struct = RuntimeNames
 
 
 class classModel(fbe.Model[class_]):
     """Versioned model of class: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 17
     fbe_struct = class_
 
 
 class ObjectModel(fbe.Model[Object]):
     """Versioned model of Object: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 18
     fbe_struct = Object
 
 
 class StringModel(fbe.Model[String]):
     """Versioned model of String: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 19
     fbe_struct = String
 
 
 class ListModel(fbe.Model[List]):
     """Versioned model of List: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 20
     fbe_struct = List
 
 
 class MapModel(fbe.Model[Map]):
     """Versioned model of Map: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 21
     fbe_struct = Map
 
 
 class ModelModel(fbe.Model[Model]):
     """Versioned model of Model: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 22
     fbe_struct = Model
 
 
 class FinalModelModel(fbe.Model[FinalModel]):
     """Versioned model of FinalModel: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 23
     fbe_struct = FinalModel
 
 
 class BufferModel(fbe.Model[Buffer]):
     """Versioned model of Buffer: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 24
     fbe_struct = Buffer
 
 
 class ReaderModel(fbe.Model[Reader]):
     """Versioned model of Reader: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 25
     fbe_struct = Reader
 
 
 class WriterModel(fbe.Model[Writer]):
     """Versioned model of Writer: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 26
     fbe_struct = Writer
 
 
 class LimitsModel(fbe.Model[Limits]):
     """Versioned model of Limits: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 27
     fbe_struct = Limits
 
 
 class DecodeErrorModel(fbe.Model[DecodeError]):
     """Versioned model of DecodeError: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 28
     fbe_struct = DecodeError
 
 
 class DecodeExceptionModel(fbe.Model[DecodeException]):
     """Versioned model of DecodeException: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 29
     fbe_struct = DecodeException
 
 
 class DecimalModel(fbe.Model[Decimal_]):
     """Versioned model of Decimal: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 30
     fbe_struct = Decimal_
 
 
 class UuidModel(fbe.Model[Uuid]):
     """Versioned model of Uuid: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 31
     fbe_struct = Uuid
 
 
 class UUIDModel(fbe.Model[UUID]):
     """Versioned model of UUID: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 32
     fbe_struct = UUID
 
 
 class TimestampModel(fbe.Model[Timestamp]):
     """Versioned model of Timestamp: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 33
     fbe_struct = Timestamp
 
 
 class SenderModel(fbe.Model[Sender_]):
     """Versioned model of Sender: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 34
     fbe_struct = Sender_
 
 
 class ReceiverModel(fbe.Model[Receiver_]):
     """Versioned model of Receiver: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 35
     fbe_struct = Receiver_
 
 
 class ClientModel(fbe.Model[Client_]):
     """Versioned model of Client: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 36
     fbe_struct = Client_
 
 
 class ProxyModel(fbe.Model[Proxy_]):
     """Versioned model of Proxy: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 37
     fbe_struct = Proxy_
 
 
 class HandlerModel(fbe.Model[Handler]):
     """Versioned model of Handler: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 38
     fbe_struct = Handler
 
 
 class fbeModel(fbe.Model[Xfbe_]):
     """Versioned model of fbe: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 39
     fbe_struct = Xfbe_
 
 
 class FBEModel(fbe.Model[FBE]):
     """Versioned model of FBE: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 40
     fbe_struct = FBE
 
 
 class stdModel(fbe.Model[std]):
     """Versioned model of std: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 41
     fbe_struct = std
 
 
 class CompanionModel(fbe.Model[Companion]):
     """Versioned model of Companion: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 42
     fbe_struct = Companion
 
 
 class AnyModel(fbe.Model[Any_]):
     """Versioned model of Any: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 43
     fbe_struct = Any_
 
 
 class SelfModel(fbe.Model[Self]):
     """Versioned model of Self: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 44
     fbe_struct = Self
 
 
 class selfModel(fbe.Model[self_]):
     """Versioned model of self: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 45
     fbe_struct = self_
 
 
 class NoneModel(fbe.Model[None_]):
     """Versioned model of None: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 46
     fbe_struct = None_
 
 
 class OptionModel(fbe.Model[Option]):
     """Versioned model of Option: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 47
     fbe_struct = Option
 
 
 class ResultModel(fbe.Model[Result]):
     """Versioned model of Result: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 48
     fbe_struct = Result
 
 
 class VecModel(fbe.Model[Vec]):
     """Versioned model of Vec: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 49
     fbe_struct = Vec
 
 
 class BoxModel(fbe.Model[Box]):
     """Versioned model of Box: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 50
     fbe_struct = Box
 
 
 class ErrorModel(fbe.Model[Error]):
     """Versioned model of Error: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 51
     fbe_struct = Error
 
 
 class ExceptionModel(fbe.Model[Exception_]):
     """Versioned model of Exception: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 52
     fbe_struct = Exception_
 
 
 class TextModel(fbe.Model[Text]):
     """Versioned model of Text: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 53
     fbe_struct = Text
 
 
 class JsonWriterModel(fbe.Model[JsonWriter]):
     """Versioned model of JsonWriter: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 54
     fbe_struct = JsonWriter
 
 
 class int32_tModel(fbe.Model[int32_t]):
     """Versioned model of int32_t: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 55
     fbe_struct = int32_t
 
 
 class size_tModel(fbe.Model[size_t]):
     """Versioned model of size_t: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 56
     fbe_struct = size_t
 
 
 class listModel(fbe.Model[list_]):
     """Versioned model of list: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 57
     fbe_struct = list_
 
 
 class objectModel(fbe.Model[object_]):
     """Versioned model of object: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 58
     fbe_struct = object_
 
 
 class vModel(fbe.Model[v_]):
     """Versioned model of v: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 59
     fbe_struct = v_
 
 
 class rModel(fbe.Model[r_]):
     """Versioned model of r: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 60
     fbe_struct = r_
 
 
 class wModel(fbe.Model[w_]):
     """Versioned model of w: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 61
     fbe_struct = w_
 
 
 class SideBuyModel(fbe.Model[SideBuy]):
     """Versioned model of SideBuy: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 62
     fbe_struct = SideBuy
 
 
 class OrderKeyModel(fbe.Model[OrderKey]):
     """Versioned model of OrderKey: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 63
     fbe_struct = OrderKey
 
 
 class textOfsideModel(fbe.Model[textOfside]):
     """Versioned model of textOfside: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 64
     fbe_struct = textOfside
 
 
 class DECIMAL_1Model(fbe.Model[DECIMAL_1]):
     """Versioned model of DECIMAL_1: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 65
     fbe_struct = DECIMAL_1
 
 
 class OrderModelModel(fbe.Model[OrderModel]):
     """Versioned model of OrderModel: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 66
     fbe_struct = OrderModel
 
 
 class OrderFinalModel(fbe.Model[OrderFinal]):
     """Versioned model of OrderFinal: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 67
     fbe_struct = OrderFinal
 
 
 class NewOrderModel(fbe.Model[NewOrder]):
     """Versioned model of NewOrder: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 68
     fbe_struct = NewOrder
 
 
 class VerifyFBEOrderModel(fbe.Model[VerifyFBEOrder]):
     """Versioned model of VerifyFBEOrder: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 69
     fbe_struct = VerifyFBEOrder
 
 
 class Xfbe_vr_OrderModel(fbe.Model[Xfbe_vr_Order]):
     """Versioned model of fbe_vr_Order: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 70
     fbe_struct = Xfbe_vr_Order
 
 
 class e1Model(fbe.Model[e1_]):
     """Versioned model of e1: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 71
     fbe_struct = e1_
 
 
 class i2Model(fbe.Model[i2_]):
     """Versioned model of i2: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 72
     fbe_struct = i2_
 
 
 class o3Model(fbe.Model[o3_]):
     """Versioned model of o3: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 73
     fbe_struct = o3_
 
 
 class FbeModel(fbe.Model[Fbe]):
     """Versioned model of Fbe: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 74
     fbe_struct = Fbe
 
 
 class FINGERPRINTModel(fbe.Model[FINGERPRINT_]):
     """Versioned model of FINGERPRINT: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 75
     fbe_struct = FINGERPRINT_
 
 
 class XFBE_FINGERPRINTModel(fbe.Model[XFBE_FINGERPRINT]):
     """Versioned model of FBE_FINGERPRINT: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 76
     fbe_struct = XFBE_FINGERPRINT
 
 
 class FBEFingerprintModel(fbe.Model[FBEFingerprint]):
     """Versioned model of FBEFingerprint: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 77
     fbe_struct = FBEFingerprint
 
 
 class CaseModel(fbe.Model[Case]):
     """Versioned model of Case: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 78
     fbe_struct = Case
 
 
 class ImportedModel(fbe.Model[Imported]):
     """Versioned model of Imported: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 79
     fbe_struct = Imported
 
 
 class symbolModel(fbe.Model[symbol]):
     """Versioned model of symbol: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 80
     fbe_struct = symbol
 
 
 class ListedModel(fbe.Model[Listed]):
     """Versioned model of Listed: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 81
     fbe_struct = Listed
 
 
 class DerivedModel(fbe.Model[Derived]):
     """Versioned model of Derived: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 82
     fbe_struct = Derived
 
 
 class HostileModel(fbe.Model[Hostile]):
     """Versioned model of Hostile: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 83
     fbe_struct = Hostile
 
 
@@ -14885,581 +14719,498 @@ def fbe_fr_Hostile(r: fbe.Reader, p: int) -> tuple[Hostile, int]:
 class OrderFinalModel_(fbe.FinalModel[Order]):
     """Final model of Order: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 1
     fbe_struct = Order
 
 
 class CppWordsFinalModel(fbe.FinalModel[CppWords]):
     """Final model of CppWords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 2
     fbe_struct = CppWords
 
 
 class PythonWordsFinalModel(fbe.FinalModel[PythonWords]):
     """Final model of PythonWords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 3
     fbe_struct = PythonWords
 
 
 class GoWordsFinalModel(fbe.FinalModel[GoWords]):
     """Final model of GoWords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 4
     fbe_struct = GoWords
 
 
 class JavaWordsFinalModel(fbe.FinalModel[JavaWords]):
     """Final model of JavaWords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 5
     fbe_struct = JavaWords
 
 
 class KotlinWordsFinalModel(fbe.FinalModel[KotlinWords]):
     """Final model of KotlinWords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 6
     fbe_struct = KotlinWords
 
 
 class JsWordsFinalModel(fbe.FinalModel[JsWords]):
     """Final model of JsWords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 7
     fbe_struct = JsWords
 
 
 class RustWordsFinalModel(fbe.FinalModel[RustWords]):
     """Final model of RustWords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 8
     fbe_struct = RustWords
 
 
 class CSharpWordsFinalModel(fbe.FinalModel[CSharpWords]):
     """Final model of CSharpWords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 9
     fbe_struct = CSharpWords
 
 
 class RubyWordsFinalModel(fbe.FinalModel[RubyWords]):
     """Final model of RubyWords: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 10
     fbe_struct = RubyWords
 
 
 class CppMembersFinalModel(fbe.FinalModel[CppMembers]):
     """Final model of CppMembers: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 11
     fbe_struct = CppMembers
 
 
 class PythonMembersFinalModel(fbe.FinalModel[PythonMembers]):
     """Final model of PythonMembers: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 12
     fbe_struct = PythonMembers
 
 
 class GoMembersFinalModel(fbe.FinalModel[GoMembers]):
     """Final model of GoMembers: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 13
     fbe_struct = GoMembers
 
 
 class JvmMembersFinalModel(fbe.FinalModel[JvmMembers]):
     """Final model of JvmMembers: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 14
     fbe_struct = JvmMembers
 
 
 class JsMembersFinalModel(fbe.FinalModel[JsMembers]):
     """Final model of JsMembers: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 15
     fbe_struct = JsMembers
 
 
 class RuntimeNamesFinalModel(fbe.FinalModel[RuntimeNames]):
     """Final model of RuntimeNames: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 16
     fbe_struct = RuntimeNames
 
 
 class classFinalModel(fbe.FinalModel[class_]):
     """Final model of class: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 17
     fbe_struct = class_
 
 
 class ObjectFinalModel(fbe.FinalModel[Object]):
     """Final model of Object: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 18
     fbe_struct = Object
 
 
 class StringFinalModel(fbe.FinalModel[String]):
     """Final model of String: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 19
     fbe_struct = String
 
 
 class ListFinalModel(fbe.FinalModel[List]):
     """Final model of List: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 20
     fbe_struct = List
 
 
 class MapFinalModel(fbe.FinalModel[Map]):
     """Final model of Map: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 21
     fbe_struct = Map
 
 
 class ModelFinalModel(fbe.FinalModel[Model]):
     """Final model of Model: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 22
     fbe_struct = Model
 
 
 class FinalModelFinalModel(fbe.FinalModel[FinalModel]):
     """Final model of FinalModel: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 23
     fbe_struct = FinalModel
 
 
 class BufferFinalModel(fbe.FinalModel[Buffer]):
     """Final model of Buffer: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 24
     fbe_struct = Buffer
 
 
 class ReaderFinalModel(fbe.FinalModel[Reader]):
     """Final model of Reader: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 25
     fbe_struct = Reader
 
 
 class WriterFinalModel(fbe.FinalModel[Writer]):
     """Final model of Writer: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 26
     fbe_struct = Writer
 
 
 class LimitsFinalModel(fbe.FinalModel[Limits]):
     """Final model of Limits: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 27
     fbe_struct = Limits
 
 
 class DecodeErrorFinalModel(fbe.FinalModel[DecodeError]):
     """Final model of DecodeError: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 28
     fbe_struct = DecodeError
 
 
 class DecodeExceptionFinalModel(fbe.FinalModel[DecodeException]):
     """Final model of DecodeException: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 29
     fbe_struct = DecodeException
 
 
 class DecimalFinalModel(fbe.FinalModel[Decimal_]):
     """Final model of Decimal: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 30
     fbe_struct = Decimal_
 
 
 class UuidFinalModel(fbe.FinalModel[Uuid]):
     """Final model of Uuid: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 31
     fbe_struct = Uuid
 
 
 class UUIDFinalModel(fbe.FinalModel[UUID]):
     """Final model of UUID: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 32
     fbe_struct = UUID
 
 
 class TimestampFinalModel(fbe.FinalModel[Timestamp]):
     """Final model of Timestamp: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 33
     fbe_struct = Timestamp
 
 
 class SenderFinalModel(fbe.FinalModel[Sender_]):
     """Final model of Sender: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 34
     fbe_struct = Sender_
 
 
 class ReceiverFinalModel(fbe.FinalModel[Receiver_]):
     """Final model of Receiver: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 35
     fbe_struct = Receiver_
 
 
 class ClientFinalModel(fbe.FinalModel[Client_]):
     """Final model of Client: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 36
     fbe_struct = Client_
 
 
 class ProxyFinalModel(fbe.FinalModel[Proxy_]):
     """Final model of Proxy: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 37
     fbe_struct = Proxy_
 
 
 class HandlerFinalModel(fbe.FinalModel[Handler]):
     """Final model of Handler: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 38
     fbe_struct = Handler
 
 
 class fbeFinalModel(fbe.FinalModel[Xfbe_]):
     """Final model of fbe: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 39
     fbe_struct = Xfbe_
 
 
 class FBEFinalModel(fbe.FinalModel[FBE]):
     """Final model of FBE: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 40
     fbe_struct = FBE
 
 
 class stdFinalModel(fbe.FinalModel[std]):
     """Final model of std: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 41
     fbe_struct = std
 
 
 class CompanionFinalModel(fbe.FinalModel[Companion]):
     """Final model of Companion: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 42
     fbe_struct = Companion
 
 
 class AnyFinalModel(fbe.FinalModel[Any_]):
     """Final model of Any: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 43
     fbe_struct = Any_
 
 
 class SelfFinalModel(fbe.FinalModel[Self]):
     """Final model of Self: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 44
     fbe_struct = Self
 
 
 class selfFinalModel(fbe.FinalModel[self_]):
     """Final model of self: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 45
     fbe_struct = self_
 
 
 class NoneFinalModel(fbe.FinalModel[None_]):
     """Final model of None: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 46
     fbe_struct = None_
 
 
 class OptionFinalModel(fbe.FinalModel[Option]):
     """Final model of Option: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 47
     fbe_struct = Option
 
 
 class ResultFinalModel(fbe.FinalModel[Result]):
     """Final model of Result: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 48
     fbe_struct = Result
 
 
 class VecFinalModel(fbe.FinalModel[Vec]):
     """Final model of Vec: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 49
     fbe_struct = Vec
 
 
 class BoxFinalModel(fbe.FinalModel[Box]):
     """Final model of Box: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 50
     fbe_struct = Box
 
 
 class ErrorFinalModel(fbe.FinalModel[Error]):
     """Final model of Error: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 51
     fbe_struct = Error
 
 
 class ExceptionFinalModel(fbe.FinalModel[Exception_]):
     """Final model of Exception: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 52
     fbe_struct = Exception_
 
 
 class TextFinalModel(fbe.FinalModel[Text]):
     """Final model of Text: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 53
     fbe_struct = Text
 
 
 class JsonWriterFinalModel(fbe.FinalModel[JsonWriter]):
     """Final model of JsonWriter: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 54
     fbe_struct = JsonWriter
 
 
 class int32_tFinalModel(fbe.FinalModel[int32_t]):
     """Final model of int32_t: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 55
     fbe_struct = int32_t
 
 
 class size_tFinalModel(fbe.FinalModel[size_t]):
     """Final model of size_t: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 56
     fbe_struct = size_t
 
 
 class listFinalModel(fbe.FinalModel[list_]):
     """Final model of list: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 57
     fbe_struct = list_
 
 
 class objectFinalModel(fbe.FinalModel[object_]):
     """Final model of object: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 58
     fbe_struct = object_
 
 
 class vFinalModel(fbe.FinalModel[v_]):
     """Final model of v: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 59
     fbe_struct = v_
 
 
 class rFinalModel(fbe.FinalModel[r_]):
     """Final model of r: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 60
     fbe_struct = r_
 
 
 class wFinalModel(fbe.FinalModel[w_]):
     """Final model of w: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 61
     fbe_struct = w_
 
 
 class SideBuyFinalModel(fbe.FinalModel[SideBuy]):
     """Final model of SideBuy: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 62
     fbe_struct = SideBuy
 
 
 class OrderKeyFinalModel(fbe.FinalModel[OrderKey]):
     """Final model of OrderKey: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 63
     fbe_struct = OrderKey
 
 
 class textOfsideFinalModel(fbe.FinalModel[textOfside]):
     """Final model of textOfside: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 64
     fbe_struct = textOfside
 
 
 class DECIMAL_1FinalModel(fbe.FinalModel[DECIMAL_1]):
     """Final model of DECIMAL_1: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 65
     fbe_struct = DECIMAL_1
 
 
 class OrderModelFinalModel(fbe.FinalModel[OrderModel]):
     """Final model of OrderModel: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 66
     fbe_struct = OrderModel
 
 
 class OrderFinalFinalModel(fbe.FinalModel[OrderFinal]):
     """Final model of OrderFinal: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 67
     fbe_struct = OrderFinal
 
 
 class NewOrderFinalModel(fbe.FinalModel[NewOrder]):
     """Final model of NewOrder: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 68
     fbe_struct = NewOrder
 
 
 class VerifyFBEOrderFinalModel(fbe.FinalModel[VerifyFBEOrder]):
     """Final model of VerifyFBEOrder: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 69
     fbe_struct = VerifyFBEOrder
 
 
 class Xfbe_vr_OrderFinalModel(fbe.FinalModel[Xfbe_vr_Order]):
     """Final model of fbe_vr_Order: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 70
     fbe_struct = Xfbe_vr_Order
 
 
 class e1FinalModel(fbe.FinalModel[e1_]):
     """Final model of e1: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 71
     fbe_struct = e1_
 
 
 class i2FinalModel(fbe.FinalModel[i2_]):
     """Final model of i2: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 72
     fbe_struct = i2_
 
 
 class o3FinalModel(fbe.FinalModel[o3_]):
     """Final model of o3: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 73
     fbe_struct = o3_
 
 
 class FbeFinalModel(fbe.FinalModel[Fbe]):
     """Final model of Fbe: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 74
     fbe_struct = Fbe
 
 
 class FINGERPRINTFinalModel(fbe.FinalModel[FINGERPRINT_]):
     """Final model of FINGERPRINT: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 75
     fbe_struct = FINGERPRINT_
 
 
 class XFBE_FINGERPRINTFinalModel(fbe.FinalModel[XFBE_FINGERPRINT]):
     """Final model of FBE_FINGERPRINT: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 76
     fbe_struct = XFBE_FINGERPRINT
 
 
 class FBEFingerprintFinalModel(fbe.FinalModel[FBEFingerprint]):
     """Final model of FBEFingerprint: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 77
     fbe_struct = FBEFingerprint
 
 
 class CaseFinalModel(fbe.FinalModel[Case]):
     """Final model of Case: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 78
     fbe_struct = Case
 
 
 class ImportedFinalModel(fbe.FinalModel[Imported]):
     """Final model of Imported: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 79
     fbe_struct = Imported
 
 
 class symbolFinalModel(fbe.FinalModel[symbol]):
     """Final model of symbol: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 80
     fbe_struct = symbol
 
 
 class ListedFinalModel(fbe.FinalModel[Listed]):
     """Final model of Listed: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 81
     fbe_struct = Listed
 
 
 class DerivedFinalModel(fbe.FinalModel[Derived]):
     """Final model of Derived: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 82
     fbe_struct = Derived
 
 
 class HostileFinalModel(fbe.FinalModel[Hostile]):
     """Final model of Hostile: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 83
     fbe_struct = Hostile
 
 

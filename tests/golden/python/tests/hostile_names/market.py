@@ -47,7 +47,6 @@ class Instrument(fbe.Struct):
     """
 
     __slots__ = ("digits", "symbol")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("symbol", "digits")
     fbe_type: ClassVar[int] = 501
 
     symbol: str
@@ -69,7 +68,6 @@ class Failure(fbe.Struct):
     """
 
     __slots__ = ("id", "reason")
-    fbe_fields: ClassVar[tuple[str, ...]] = ("id", "reason")
     fbe_type: ClassVar[int] = 502
 
     id: uuid.UUID
@@ -154,14 +152,12 @@ def fbe_vr_Failure(r: fbe.Reader, p: int) -> Failure:
 class InstrumentModel(fbe.Model[Instrument]):
     """Versioned model of Instrument: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 501
     fbe_struct = Instrument
 
 
 class FailureModel(fbe.Model[Failure]):
     """Versioned model of Failure: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_type = 502
     fbe_struct = Failure
 
 
@@ -237,14 +233,12 @@ def fbe_fr_Failure(r: fbe.Reader, p: int) -> tuple[Failure, int]:
 class InstrumentFinalModel(fbe.FinalModel[Instrument]):
     """Final model of Instrument: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 501
     fbe_struct = Instrument
 
 
 class FailureFinalModel(fbe.FinalModel[Failure]):
     """Final model of Failure: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_type = 502
     fbe_struct = Failure
 
 
