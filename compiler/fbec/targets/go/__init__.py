@@ -59,9 +59,8 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, options: Options) -> N
         aligned(w, [[c.ident.field(f), c.type(f.type)] for f in s.fields])
     declared(w, f"// TypeID is the type id of {s.qualified}.", f"func ({name}) TypeID() uint32 {{",
              f"return {s.type_id}")
-    if c.keyed(s.ref()):
-        keys = c.key_fields(s.ref())
-        shape = c.key_type(s.ref())
+    keys, shape = s.key_fields, c.key_type(s.ref())
+    if keys and shape is not None:      # FBEKey (docs/go.md): none where the key holds the struct itself
         if len(keys) > 1:
             with decl(w, f"// {shape} is the value of {name}'s [key] fields (FBEKey).", f"type {shape} struct {{"):
                 aligned(w, [[c.ident.field(f), c.key_type(f.type) or ""] for f in keys])

@@ -62,10 +62,6 @@ class Context(DefaultLiterals):
     def key_fields(self, t: ir.StructRef) -> tuple[ir.Field, ...]:
         return self.schema.struct(t.name).key_fields
 
-    def keyed(self, t: ir.Type) -> bool:
-        """Whether t is a struct with [key] fields (it gets FBEKey, docs/go.md)."""
-        return isinstance(t, ir.StructRef) and bool(self.key_fields(t)) and self.key_type(t) is not None
-
     def key_type(self, t: ir.Type, outer: frozenset[str] = frozenset()) -> str | None:
         """The comparable Go type a set element, map key or [key] field of type t is compared by
         (docs/limits.md 4): bytes by their value, an optional as "null" or its value's key, a

@@ -556,28 +556,28 @@ def write_models(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool
 def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool, fbe_verify: str) -> None:
     """The roots of one model: Marshal, Append, Unmarshal, Read and the package-level Verify."""
     q = s.qualified
+    # FBEWriteFinal, FBEReadFinal and FBEVerifyFinal<Name> (no args) or the versioned ones (the body's offset
+    # in the slot at 4, counted from 0)
+    model, args = ("Final", "") if final else ("", ", 0, 4")
     if final:
         suffix, what, section, verify = "Final", "a final root", "4.1", c.ident.function("VerifyFinal", q)
-        begin_w, write, end_w = "BeginFinal()", "v.FBEWriteFinal(w)", f"EndFinal({s.type_id})"
-        begin_r, read, end_r = f"r.BeginFinal(data, {s.type_id}, lim)", "v.FBEReadFinal(&r)", "r.EndFinal()"
-        append_doc = "returns w's bytes."
-        verify_call = f"{fbe_verify}(&r)"
+        begin_w, end_w, append_doc = "BeginFinal()", f"EndFinal({s.type_id})", "returns w's bytes."
+        begin_r, end_r = f"r.BeginFinal(data, {s.type_id}, lim)", "r.EndFinal()"
     else:
         suffix, what, section, verify = "FBE", "a versioned root", "3.2", c.ident.function("VerifyFBE", q)
-        begin_w, write, end_w = "BeginVersioned()", "v.FBEWrite(w, 0, 4)", "EndVersioned()"
-        begin_r, read, end_r = "r.BeginVersioned(data, lim)", "v.FBERead(&r, 0, 4)", ""
+        begin_w, end_w = "BeginVersioned()", "EndVersioned()"
         append_doc = "returns w's bytes:\n// with a reused Writer, serializing allocates nothing."
-        verify_call = f"{fbe_verify}(&r, 0, 4)"
+        begin_r, end_r = "r.BeginVersioned(data, lim)", ""
     declared(w, f"// Marshal{suffix} is v as {what} (docs/format.md {section}).",
              f"func (v *{name}) Marshal{suffix}() ([]byte, error) {{", f"var w {c.rt('Writer')}",
              f"return v.Append{suffix}(&w)")
     declared(w, f"// Append{suffix} writes v as {what} into w (reset first) and {append_doc}",
-             f"func (v *{name}) Append{suffix}(w *{c.rt('Writer')}) ([]byte, error) {{", f"w.{begin_w}", write,
-             f'w.Within("{q}")', f"return w.{end_w}")
+             f"func (v *{name}) Append{suffix}(w *{c.rt('Writer')}) ([]byte, error) {{", f"w.{begin_w}",
+             f"v.FBEWrite{model}(w{args})", f'w.Within("{q}")', f"return w.{end_w}")
 
     def body() -> None:
         w.line(begin_r)
-        w.line(read)
+        w.line(f"v.FBERead{model}(&r{args})")
         w.lines(end_r)
         with w.block("if r.Failed() {", "}"):
             w.line("v.Reset()")
@@ -585,7 +585,7 @@ def write_roots(w: CodeWriter, c: Context, s: ir.Struct, name: str, final: bool,
     read_root(w, c, name, suffix, what, ("", ""), "Reader", body)
     declared(w, [f"// {verify} is nil exactly when Unmarshal{suffix} of data succeeds (docs/limits.md 4);",
                  "// it builds no value."], f"func {verify}(data []byte, lim *{c.rt('Limits')}) error {{",
-             f"var r {c.rt('Reader')}", begin_r, verify_call, end_r, f'r.Within("{q}")', "return r.Err()")
+             f"var r {c.rt('Reader')}", begin_r, f"{fbe_verify}(&r{args})", end_r, f'r.Within("{q}")', "return r.Err()")
 
 
 def read_root(w: CodeWriter, c: Context, name: str, suffix: str, what: str, notes: tuple[str, str], reader: str,
