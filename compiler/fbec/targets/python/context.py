@@ -131,14 +131,6 @@ def check_size(fmt: str, expected: int) -> None:
         raise AssertionError(f"layout {fmt!r} is {got} bytes, the IR says {expected}")
 
 
-def signed_flags(t: ir.Type) -> int:
-    """The bits of flags of a signed type, which Python holds unsigned (an ``IntFlag`` has no negative
-    members): their JSON number and their order in sets and maps are the signed value's (0 otherwise)."""
-    if isinstance(t, ir.EnumRef) and t.kind == "flags" and (ir.PRIMITIVES[t.wire].range or (0, 0))[0] < 0:
-        return t.bits
-    return 0
-
-
 def order_key(t: ir.Type) -> str | None:
     """The sort key of a value of type t whose order is not the Python value's (_order), else None."""
     order = _order(t)
@@ -147,11 +139,13 @@ def order_key(t: ir.Type) -> str | None:
 
 def _order(t: ir.Type) -> tuple[str, str] | None:
     """The sort keys of a set element and of map items whose order is not the Python value's: a ``char``
-    orders as C++'s signed char (the IR's primitive table), flags of a signed type as their signed value."""
+    orders as C++'s signed char (the IR's primitive table), flags of a signed type as their signed value
+    (Python holds them unsigned: an ``IntFlag`` has no negative members)."""
     if isinstance(t, ir.Primitive) and t.info.order == "signed":
         return "fbe.buffer.char_order", "fbe.buffer.first_char"
-    bits = signed_flags(t)
-    return (f"fbe.buffer.signed{bits}", f"fbe.buffer.first_signed{bits}") if bits else None
+    if isinstance(t, ir.EnumRef) and t.kind == "flags" and (ir.PRIMITIVES[t.wire].range or (0, 0))[0] < 0:
+        return f"fbe.buffer.signed{t.bits}", f"fbe.buffer.first_signed{t.bits}"
+    return None
 
 
 def set_order(t: ir.Array | ir.Sequence, x: str) -> str:
