@@ -317,7 +317,7 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
         key_at = f"{e}+{i}*{item}"       # the versioned slot of an element, or of an entry's key
         key_slot = at and (at[0], key_at)
         value_slot = (at and (at[0], f"{key_at}+{t.key.size}")) if isinstance(t, ir.Mapping) else None
-        if dst is None:
+        if dst is None:     # verify: each element, or each entry's key and value, checked at its slot
             parts = ([(t.element, key_slot)] if isinstance(t, ir.Sequence)
                      else [(t.key, key_slot), (t.value, value_slot)])
 
