@@ -449,11 +449,10 @@ impl Writer {
 /// holds; refused when over 4 GiB (before anything is written).
 #[inline(always)]
 fn root_size(size: usize) -> Result<(usize, u32), EncodeError> {
-    let total = size.saturating_add(8);
-    match u32::try_from(total) {
-        Ok(total32) => Ok((total, total32)),
-        Err(_) => Err(EncodeError::new(ErrorKind::TooLarge, "root larger than 4 GiB", "")),
+    if size > u32::MAX as usize - 8 {
+        return Err(EncodeError::new(ErrorKind::TooLarge, "root larger than 4 GiB", ""));
     }
+    Ok((size + 8, (size + 8) as u32))
 }
 
 /// Copies a string's or bytes' `src` into `dst` of the same length: a few fixed-size moves up to
@@ -495,8 +494,8 @@ fn copy_8_to_16(dst: &mut [u8], src: &[u8]) {
     dst[n - 8..].copy_from_slice(&src[n - 8..]);
 }
 
-/// Copies 0 to 7 bytes into `dst` of their length: two overlapping 4-byte parts, or the first,
-/// middle and last byte of 1 to 3.
+/// Copies 0 to 7 bytes into `dst` of their length: two overlapping 4-byte parts, two
+/// overlapping 2-byte parts for 2 or 3 (a currency code), or the one byte.
 #[inline(always)]
 fn copy_below_8(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
@@ -504,10 +503,11 @@ fn copy_below_8(dst: &mut [u8], src: &[u8]) {
     if n >= 4 {
         dst[..4].copy_from_slice(&src[..4]);
         dst[n - 4..].copy_from_slice(&src[n - 4..]);
-    } else if n > 0 {
+    } else if n >= 2 {
+        dst[..2].copy_from_slice(&src[..2]);
+        dst[n - 2..].copy_from_slice(&src[n - 2..]);
+    } else if n == 1 {
         dst[0] = src[0];
-        dst[n / 2] = src[n / 2];
-        dst[n - 1] = src[n - 1];
     }
 }
 
