@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from fbec.model import ir
-from fbec.targets.base import scope_idents
+from fbec.targets.base import ScopedIdents, scope_idents
 from fbec.targets.cpp.macros import STANDARD_MACROS
 
 # C++20 keywords and alternative tokens, the standard library's names the generated code uses
@@ -87,75 +87,56 @@ def escape(name: str) -> str:
     return name + "_" if reserved(name) else name
 
 
-def _scope(names: list[str], more: frozenset[str] | set[str] = frozenset()) -> dict[str, str]:
+def _scope(names: list[str]) -> dict[str, str]:
     """The identifiers of the names of one scope: a renamed one (`__FILE__` -> `__FILE___`) is no
     longer reserved to the implementation, so only the schema's own names are checked for that."""
     originals = {name for name in names if implementation_reserved(name)}
 
     def taken(x: str) -> bool:
-        return x in RESERVED or x in more or x in originals
+        return x in RESERVED or x in originals
 
     return scope_idents(((name, name) for name in names), taken)
 
 
-class Idents:
+class Idents(ScopedIdents):
     """The identifiers of one schema's names, each scope worked out once, when first asked."""
 
-    def __init__(self, schema: ir.Schema) -> None:
-        self.schema = schema
-        self._types: dict[str, dict[str, str]] = {}
-        self._models: dict[str, dict[tuple[str, bool], str]] = {}
-        self._fields: dict[str, dict[str, str]] = {}
-        self._values: dict[str, dict[str, str]] = {}
-
-    def _package_types(self, package: str) -> dict[str, str]:
-        if package not in self._types:
-            p = self.schema.package(package)
-            self._types[package] = _scope([e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs])
-        return self._types[package]
+    def _package_scope(self, p: ir.Package) -> dict[tuple[str, ...], str]:
+        """A namespace's types and the models' namespace `FBE::<package>`: each struct's `<Struct>Model` and
+        `<Struct>FinalModel` (keyed ("model", name, "final" or "")), clear of the protocol classes there."""
+        types = _scope([e.name for e in (*p.enums, *p.flags)] + [s.name for s in p.structs])
+        wanted = [(("model", s.name, final), types[s.name] + ("FinalModel" if final else "Model"))
+                  for final in ("", "final") for s in p.structs]
+        models: dict[tuple[str, ...], str] = scope_idents(wanted, PROTOCOL_CLASSES.__contains__)
+        return {**{("type", name): ident for name, ident in types.items()}, **models}
 
     def type(self, qualified: str) -> str:
         """A type's C++ name in its namespace."""
-        package, _, name = qualified.rpartition(".")
-        return self._package_types(package)[name]
+        return self.declared("type", qualified)
 
     def model(self, qualified: str, final: bool = False) -> str:
         """A struct's model class in FBE::<package> (`OrderModel`, final: `OrderFinalModel`)."""
-        package, _, name = qualified.rpartition(".")
-        if package not in self._models:
-            structs = self.schema.package(package).structs
-            wanted = [((s.name, f), self.type(s.qualified) + ("FinalModel" if f else "Model"))
-                      for f in (False, True) for s in structs]
-            self._models[package] = scope_idents(wanted, PROTOCOL_CLASSES.__contains__)
-        return self._models[package][(name, final)]
+        return self.declared("model", qualified, "final" if final else "")
 
     def field(self, f: ir.Field) -> str:
-        """A field's data member (in every struct that has it: the struct that declares it decides)."""
-        if f.owner not in self._fields:
-            s = self.schema.struct(f.owner)
-            more = set(STRUCT_MEMBERS) | {self.type(s.qualified)}
-            if s.base is not None:
-                more |= {self.field(g) for g in self.schema.struct(s.base).all_fields}
-            self._fields[f.owner] = _scope([g.name for g in s.fields], more)
-        return self._fields[f.owner][f.name]
+        """A field's data member (in every struct that has it: the struct that declares it decides), clear of
+        the struct's member functions and of its own name (C++ allows no member of it)."""
+        return self.field_ident(f, str, lambda s: RESERVED | STRUCT_MEMBERS | {self.type(s.qualified)}
+                                | {g.name for g in s.fields if implementation_reserved(g.name)})
 
     def field_model(self, f: ir.Field) -> str:
         """A field's model in its struct's field model (`model.id`): the field's identifier, clear of
         the field model's own members (`get`, `set`, `parent`...)."""
-        key = "model:" + f.owner
-        if key not in self._fields:
-            s = self.schema.struct(f.owner)
-            # (the fields' identifiers are clear of the reserved words already; a renamed one such
-            # as `__FILE___` would stay reserved to the implementation however long it grew)
-            self._fields[key] = scope_idents(((g.name, self.field(g)) for g in s.fields),
-                                             lambda x: x in FIELD_MODEL_MEMBERS or x in RESERVED)
-        return self._fields[key][f.name]
+        # (the fields' identifiers are clear of the reserved words already; a renamed one such
+        # as `__FILE___` would stay reserved to the implementation however long it grew)
+        return self.scope("field model", f.owner, lambda: scope_idents(
+            ((g.name, self.field(g)) for g in self.schema.struct(f.owner).fields),
+            lambda x: x in FIELD_MODEL_MEMBERS or x in RESERVED))[f.name]
 
     def value(self, qualified: str, name: str) -> str:
         """An enum or flags value's constant in its type."""
-        if qualified not in self._values:
-            self._values[qualified] = _scope([v.name for v in self.schema.enum(qualified).values])
-        return self._values[qualified][name]
+        values = self.scope("values", qualified, lambda: _scope([v.name for v in self.schema.enum(qualified).values]))
+        return values[name]
 
 
 _active: list[Idents] = []
