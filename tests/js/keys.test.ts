@@ -304,3 +304,20 @@ test("readers refuse two structs without [key] fields in a set or as map keys", 
   assert.throws(() => Nothing.fromJson('{"empties":[{},{}],"byEmpty":[]}'), /two set elements read as the same element \(keys\.Nothing\.empties\)/);
   assert.throws(() => Nothing.fromJson('{"empties":[],"byEmpty":[[{},1],[{},2]]}'), /two map keys read as the same key \(keys\.Nothing\.byEmpty\)/);
 });
+
+
+test("a JSON set is charged for its elements before one is read (docs/limits.md 3)", () => {
+  const limits = (slack: number) => fbe.limits({ budgetFactor: 0, budgetSlack: slack });
+  let slack = 0;       // the least budget that reads an empty Scalars: its own cost
+  while (slack < 1000) {
+    try {
+      Scalars.fromJson("{}", limits(slack));
+      break;
+    } catch {
+      slack++;
+    }
+  }
+  // two ints cost 8 more: refused at the array, before the second element (not an integer) is read
+  assert.throws(() => Scalars.fromJson('{"ints":[1,"x"]}', limits(slack)), /decode budget exceeded \(keys\.Scalars\.ints\)/);
+  assert.throws(() => Scalars.fromJson('{"ints":[1,"x"]}', limits(slack + 8)), /JSON integer expected/);
+});

@@ -372,16 +372,19 @@ def float32_digits(v: float) -> str:
     return next(d for d in (f"{f:.{p}g}" for p in range(1, 10)) if float32(float(d)) == f)
 
 
-def nested_spec(t: Type, leaf: Callable[[Type], str], node: Callable[[str, list[str]], str]) -> str:
+def nested_spec(t: Type, leaf: Callable[[Type], str], node: Callable[[str, list[str]], str],
+                costs: bool = False) -> str:
     """t spelled as nested nodes, as a runtime's type spec (what its error explanations check a
     value against): `node(kind, parts)` for an optional, array or collection, parts spelled alike
-    (the element, then an array's length; a map's or hash's key and value); `leaf(t)` for a
+    (the element, then an array's length; a map's or hash's key and value; with `costs`, a vector's,
+    list's, set's, map's or hash's last part what a reader charges for each item); `leaf(t)` for a
     primitive, enum or struct."""
+    cost = [str(t.item_cost)] if costs and isinstance(t, (Sequence, Mapping)) else []
     if isinstance(t, Mapping):
-        return node(t.kind, [nested_spec(t.key, leaf, node), nested_spec(t.value, leaf, node)])
+        return node(t.kind, [nested_spec(t.key, leaf, node, costs), nested_spec(t.value, leaf, node, costs), *cost])
     if isinstance(t, (Optional_, Array, Sequence)):
         length = [str(t.length)] if isinstance(t, Array) else []
-        return node(t.kind, [nested_spec(t.element, leaf, node), *length])
+        return node(t.kind, [nested_spec(t.element, leaf, node, costs), *length, *cost])
     return leaf(t)
 
 class _Block:

@@ -32,8 +32,9 @@ export interface StructClass {
  * "shop.Kind", "uint8", textOfKind]` (its wire type and text function), a
  * struct `["struct", "shop.Line", Line]`, an
  * optional `["optional", T]`, a fixed array `["array", T, n]`, a vector,
- * list or set `["vector" | "list" | "set", T]` and a map or hash
- * `["map" | "hash", K, V]`.
+ * list or set `["vector" | "list" | "set", T, cost]` and a map or hash
+ * `["map" | "hash", K, V, cost]` (cost: what a reader charges for each item,
+ * docs/limits.md 3; the JSON walk's, json_fields.ts).
  */
 export type TypeSpec =
   | string
@@ -41,8 +42,8 @@ export type TypeSpec =
   | readonly ["struct", string, StructClass]
   | readonly ["optional", TypeSpec]
   | readonly ["array", TypeSpec, number]
-  | readonly ["vector" | "list" | "set", TypeSpec]
-  | readonly ["map" | "hash", TypeSpec, TypeSpec];
+  | readonly ["vector" | "list" | "set", TypeSpec, number]
+  | readonly ["map" | "hash", TypeSpec, TypeSpec, number];
 
 /**
  * A field's schema name, its type and, when the generator renamed it or the
@@ -53,11 +54,13 @@ export type FieldSpec =
   | readonly [string, TypeSpec, string]
   | readonly [string, TypeSpec, string, "hidden"];
 
-const INT_RANGES: Record<string, readonly [number, number]> = {
+/** The range of each integer primitive that is a number (and of enums by their wire type). */
+export const INT_RANGES: Record<string, readonly [number, number]> = {
   byte: [0, 0xff], uint8: [0, 0xff], int8: [-0x80, 0x7f], char: [0, 0xff], wchar: [0, 0xffffffff],
   uint16: [0, 0xffff], int16: [-0x8000, 0x7fff], uint32: [0, 0xffffffff], int32: [-0x80000000, 0x7fffffff],
 };
-const BIGINT_RANGES: Record<string, readonly [bigint, bigint]> = {
+/** The range of each integer that is a bigint. */
+export const BIGINT_RANGES: Record<string, readonly [bigint, bigint]> = {
   int64: [-(2n ** 63n), 2n ** 63n - 1n], uint64: [0n, 2n ** 64n - 1n], timestamp: [0n, 2n ** 64n - 1n],
 };
 

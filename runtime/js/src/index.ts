@@ -89,6 +89,7 @@ export {
 } from "./roots.js";
 export { jsonDouble, percentF, percentG } from "./dtoa.js";
 export { base64, decimalText, jsonString, JsonWriter } from "./json.js";
+export { readJsonField, writeJsonField } from "./json_fields.js";
 export { fromBase64, JsonReader, type JsonObject, type JsonValue } from "./json_reader.js";
 export { enumText, flagsText, textOf, TextWriter } from "./text.js";
 export { EPOCH, fromDate, toDate, utc, type Timestamp } from "./timestamp.js";

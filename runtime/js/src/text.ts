@@ -129,7 +129,7 @@ const COMPARE: Record<string, Compare<never>> = {
 };
 
 /** The order a set's elements or a map's keys of type t are written and printed in (keys.ts). */
-function compareOf(t: TypeSpec): Compare<unknown> {
+export function compareOf(t: TypeSpec): Compare<unknown> {
   let compare: Compare<never> = compareValue;
   if (typeof t === "string") compare = COMPARE[t] ?? compareValue;
   else if (t[0] === "struct") compare = t[2].fbeCompareKey ?? compareSame;

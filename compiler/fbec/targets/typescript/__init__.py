@@ -19,13 +19,13 @@ otherwise `T[]` and `Array<[K, V]>` (structs, bytes, uuids, decimals).
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, nested_spec, schema_constants
+from fbec.targets.base import CodeWriter, GeneratedFile, Options, generated_header, schema_constants
 from fbec.targets.typescript.context import BIGINTS, Context, compare, ts_string, write_imports
 from fbec.targets.typescript.jsonconv import write_json, write_json_read
 from fbec.targets.typescript.models import write_models
 from fbec.targets.typescript.names import SCHEMA_CONSTANTS
 from fbec.targets.typescript.protocol import write_protocol
-from fbec.targets.typescript.textform import text_function, write_enum_text, write_struct_text
+from fbec.targets.typescript.textform import type_spec, write_enum_text, write_struct_text
 
 
 def write_schema_constants(w: CodeWriter, c: Context, package: ir.Package, d: CodeWriter | None) -> None:
@@ -114,18 +114,6 @@ def write_struct(w: CodeWriter, c: Context, s: ir.Struct, d: CodeWriter | None) 
             write_json(w, c, s, name)
             write_json_read(w, c, s, name)
         write_struct_text(w, c, name)
-
-
-def type_spec(c: Context, t: ir.Type) -> str:
-    """The fbe.TypeSpec of t: what fbe.refused checks a field's value against."""
-    def leaf(t: ir.Type) -> str:
-        if isinstance(t, ir.Primitive):
-            return ts_string(t.name)
-        if isinstance(t, ir.EnumRef):
-            return f'["enum", {ts_string(t.name)}, "{t.wire}", {text_function(c, t.name)}]'
-        assert isinstance(t, ir.StructRef)
-        return f'["struct", {ts_string(t.name)}, {c.named(t.name)}]'
-    return nested_spec(t, leaf, lambda kind, parts: f'["{kind}", {", ".join(parts)}]')
 
 
 def write_fields(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:

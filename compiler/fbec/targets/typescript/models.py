@@ -75,17 +75,15 @@ def located(c: Context, within: str) -> str:
     return c.rt(within.partition("(")[0]) + "(" + within.partition("(")[2]
 
 
-def in_order(c: Context, t: ir.Array | ir.Sequence | ir.Mapping, value: str, field: str, json: bool = False) -> str:
+def in_order(c: Context, t: ir.Sequence | ir.Mapping, value: str, field: str) -> str:
     """A writer's collection `value` in the order it is written, checked: sets and maps ascending by
     `compare` (refused with an EncodeError naming the field and the two indexes when a key is there
     twice), hashes in the order they hold (checked when they can hold a key twice: repeats), vectors
-    and lists as they are (JSON's refused when not an array), a fixed array refused when not its length."""
-    if isinstance(t, ir.Array):
-        return f"{c.rt('checkLength')}({value}, {t.length})"
+    and lists as they are."""
     if isinstance(t, ir.Sequence) and t.kind == "set":
         return f'{c.rt("elementsInOrder")}({value}, {compare(c, t.element)}, "{field}")'
     if isinstance(t, ir.Sequence):
-        return f"{c.rt('checkArray')}({value})" if json else value
+        return value
     if t.kind == "map":
         return f'{c.rt("entriesInOrder")}({value}, {compare(c, t.key)}, "{field}")'
     return f'{c.rt("checkEntries")}({value}, {compare(c, t.key)}, "{field}")' if repeats(t.key) else value

@@ -1,16 +1,30 @@
 """The text form of fbec --typescript (the original's operator<<, docs/format.md 9): per enum a
-text function, per struct toString() on the runtime's walk over its fbeFields() (fbe.textOf)."""
+text function, per struct toString() on the runtime's walk over its fbeFields() (fbe.textOf), the
+fields' type specs (type_spec), which the JSON of arrays and collections walks too."""
 
 from __future__ import annotations
 
 from fbec.model import ir
-from fbec.targets.base import CodeWriter
-from fbec.targets.typescript.context import Context
+from fbec.targets.base import CodeWriter, nested_spec
+from fbec.targets.typescript.context import Context, ts_string
 
 
 def text_function(c: Context, qualified: str) -> str:
     """The text function of an enum or flags type (`textOfOrderSide`), qualified when imported."""
     return c.qualify(qualified, c.ident.text_of(qualified))
+
+
+def type_spec(c: Context, t: ir.Type) -> str:
+    """The fbe.TypeSpec of t: what fbe.refused checks a field's value against, the text form prints and
+    the JSON walk reads and writes (a collection's with the cost of each item)."""
+    def leaf(t: ir.Type) -> str:
+        if isinstance(t, ir.Primitive):
+            return ts_string(t.name)
+        if isinstance(t, ir.EnumRef):
+            return f'["enum", {ts_string(t.name)}, "{t.wire}", {text_function(c, t.name)}]'
+        assert isinstance(t, ir.StructRef)
+        return f'["struct", {ts_string(t.name)}, {c.named(t.name)}]'
+    return nested_spec(t, leaf, lambda kind, parts: f'["{kind}", {", ".join(parts)}]', costs=True)
 
 
 def write_enum_text(w: CodeWriter, c: Context, e: ir.Enum, d: CodeWriter | None) -> None:

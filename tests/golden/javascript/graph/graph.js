@@ -44,7 +44,7 @@ export class Node {
       ["id", "int32"],
       ["name", "string"],
       ["value", "int64"],
-      ["out_edges", ["vector", "int32"]],
+      ["out_edges", ["vector", "int32", 4]],
     ];
   }
 
@@ -204,9 +204,7 @@ export class Node {
     j.raw(',"value":');
     j.i64(v.value);
     j.raw(',"out_edges":');
-    j.items(fbe.checkArray(v.out_edges), (y1) => {
-      j.i32(y1);
-    });
+    fbe.writeJsonField(j, "out_edges", ["vector", "int32", 4], v.out_edges);
     j.raw("}");
   }
 
@@ -237,14 +235,7 @@ export class Node {
     }
     m = r.member(o, "out_edges");
     if (m !== undefined) {
-      const e1 = r.array(m, 4, "out_edges");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -2147483648, 2147483647, "out_edges");
-        a2.push(y4);
-      }
-      v.out_edges = a2;
+      v.out_edges = fbe.readJsonField(r, "out_edges", ["vector", "int32", 4], m, v.out_edges);
     }
     r.leave();
     return v;
@@ -466,8 +457,8 @@ export class Graph {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["nodes", ["vector", ["struct", "graph.Node", Node]]],
-      ["edges", ["vector", ["struct", "graph.Edge", Edge]]],
+      ["nodes", ["vector", ["struct", "graph.Node", Node], 0]],
+      ["edges", ["vector", ["struct", "graph.Edge", Edge], 0]],
     ];
   }
 
@@ -678,13 +669,9 @@ export class Graph {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"nodes":');
-    j.items(fbe.checkArray(v.nodes), (y1) => {
-      Node.fbeWriteJson(j, y1);
-    });
+    fbe.writeJsonField(j, "nodes", ["vector", ["struct", "graph.Node", Node], 0], v.nodes);
     j.raw(',"edges":');
-    j.items(fbe.checkArray(v.edges), (y2) => {
-      Edge.fbeWriteJson(j, y2);
-    });
+    fbe.writeJsonField(j, "edges", ["vector", ["struct", "graph.Edge", Edge], 0], v.edges);
     j.raw("}");
   }
 
@@ -703,33 +690,11 @@ export class Graph {
     let m;
     m = r.member(o, "nodes");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "nodes");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        try {
-          y4 = Node.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "nodes", i3);
-        }
-        a2.push(y4);
-      }
-      v.nodes = a2;
+      v.nodes = fbe.readJsonField(r, "nodes", ["vector", ["struct", "graph.Node", Node], 0], m, v.nodes);
     }
     m = r.member(o, "edges");
     if (m !== undefined) {
-      const e5 = r.array(m, 0, "edges");
-      const a6 = [];
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let y8;
-        try {
-          y8 = Edge.fbeReadJson(r, e5[i7]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "edges", i7);
-        }
-        a6.push(y8);
-      }
-      v.edges = a6;
+      v.edges = fbe.readJsonField(r, "edges", ["vector", ["struct", "graph.Edge", Edge], 0], m, v.edges);
     }
     r.leave();
     return v;

@@ -535,7 +535,7 @@ export class Account {
       ["state", ["enum", "proto.State", "uint8", textOfState]],
       ["wallet", ["struct", "proto.Balance", Balance]],
       ["asset", ["optional", ["struct", "proto.Balance", Balance]]],
-      ["orders", ["vector", ["struct", "proto.Order", Order]]],
+      ["orders", ["vector", ["struct", "proto.Order", Order], 0]],
     ];
   }
 
@@ -835,9 +835,7 @@ export class Account {
       Balance.fbeWriteJson(j, o1);
     }
     j.raw(',"orders":');
-    j.items(fbe.checkArray(v.orders), (y2) => {
-      Order.fbeWriteJson(j, y2);
-    });
+    fbe.writeJsonField(j, "orders", ["vector", ["struct", "proto.Order", Order], 0], v.orders);
     j.raw("}");
   }
 
@@ -890,18 +888,7 @@ export class Account {
     }
     m = r.member(o, "orders");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "orders");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        try {
-          y4 = Order.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "orders", i3);
-        }
-        a2.push(y4);
-      }
-      v.orders = a2;
+      v.orders = fbe.readJsonField(r, "orders", ["vector", ["struct", "proto.Order", Order], 0], m, v.orders);
     }
     r.leave();
     return v;

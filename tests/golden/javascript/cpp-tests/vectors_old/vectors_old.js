@@ -179,7 +179,7 @@ export class Holder {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["edges", ["vector", ["struct", "vectors_old.Edge", Edge]]],
+      ["edges", ["vector", ["struct", "vectors_old.Edge", Edge], 0]],
     ];
   }
 
@@ -331,9 +331,7 @@ export class Holder {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"edges":');
-    j.items(fbe.checkArray(v.edges), (y1) => {
-      Edge.fbeWriteJson(j, y1);
-    });
+    fbe.writeJsonField(j, "edges", ["vector", ["struct", "vectors_old.Edge", Edge], 0], v.edges);
     j.raw("}");
   }
 
@@ -352,18 +350,7 @@ export class Holder {
     let m;
     m = r.member(o, "edges");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "edges");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        try {
-          y4 = Edge.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "edges", i3);
-        }
-        a2.push(y4);
-      }
-      v.edges = a2;
+      v.edges = fbe.readJsonField(r, "edges", ["vector", ["struct", "vectors_old.Edge", Edge], 0], m, v.edges);
     }
     r.leave();
     return v;

@@ -586,7 +586,7 @@ export class Account {
       ["state", ["enum", "protoex.StateEx", "uint8", textOfStateEx]],
       ["wallet", ["struct", "protoex.Balance", Balance]],
       ["asset", ["optional", ["struct", "protoex.Balance", Balance]]],
-      ["orders", ["vector", ["struct", "protoex.Order", Order]]],
+      ["orders", ["vector", ["struct", "protoex.Order", Order], 0]],
     ];
   }
 
@@ -886,9 +886,7 @@ export class Account {
       Balance.fbeWriteJson(j, o1);
     }
     j.raw(',"orders":');
-    j.items(fbe.checkArray(v.orders), (y2) => {
-      Order.fbeWriteJson(j, y2);
-    });
+    fbe.writeJsonField(j, "orders", ["vector", ["struct", "protoex.Order", Order], 0], v.orders);
     j.raw("}");
   }
 
@@ -941,18 +939,7 @@ export class Account {
     }
     m = r.member(o, "orders");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "orders");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        try {
-          y4 = Order.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "orders", i3);
-        }
-        a2.push(y4);
-      }
-      v.orders = a2;
+      v.orders = fbe.readJsonField(r, "orders", ["vector", ["struct", "protoex.Order", Order], 0], m, v.orders);
     }
     r.leave();
     return v;

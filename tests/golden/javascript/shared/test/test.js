@@ -11067,70 +11067,25 @@ export class StructArray {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
-    j.items(fbe.checkLength(v.f1, 2), (y1) => {
-      j.u8(y1);
-    });
+    fbe.writeJsonField(j, "f1", ["array", "byte", 2], v.f1);
     j.raw(',"f2":');
-    j.items(fbe.checkLength(v.f2, 2), (y2) => {
-      const o3 = y2;
-      if (o3 === undefined) {
-        j.null();
-      } else {
-        j.u8(o3);
-      }
-    });
+    fbe.writeJsonField(j, "f2", ["array", ["optional", "byte"], 2], v.f2);
     j.raw(',"f3":');
-    j.items(fbe.checkLength(v.f3, 2), (y4) => {
-      j.bytes(y4);
-    });
+    fbe.writeJsonField(j, "f3", ["array", "bytes", 2], v.f3);
     j.raw(',"f4":');
-    j.items(fbe.checkLength(v.f4, 2), (y5) => {
-      const o6 = y5;
-      if (o6 === undefined) {
-        j.null();
-      } else {
-        j.bytes(o6);
-      }
-    });
+    fbe.writeJsonField(j, "f4", ["array", ["optional", "bytes"], 2], v.f4);
     j.raw(',"f5":');
-    j.items(fbe.checkLength(v.f5, 2), (y7) => {
-      j.i32(y7);
-    });
+    fbe.writeJsonField(j, "f5", ["array", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 2], v.f5);
     j.raw(',"f6":');
-    j.items(fbe.checkLength(v.f6, 2), (y8) => {
-      const o9 = y8;
-      if (o9 === undefined) {
-        j.null();
-      } else {
-        j.i32(o9);
-      }
-    });
+    fbe.writeJsonField(j, "f6", ["array", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 2], v.f6);
     j.raw(',"f7":');
-    j.items(fbe.checkLength(v.f7, 2), (y10) => {
-      j.i32(y10);
-    });
+    fbe.writeJsonField(j, "f7", ["array", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 2], v.f7);
     j.raw(',"f8":');
-    j.items(fbe.checkLength(v.f8, 2), (y11) => {
-      const o12 = y11;
-      if (o12 === undefined) {
-        j.null();
-      } else {
-        j.i32(o12);
-      }
-    });
+    fbe.writeJsonField(j, "f8", ["array", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 2], v.f8);
     j.raw(',"f9":');
-    j.items(fbe.checkLength(v.f9, 2), (y13) => {
-      StructSimple.fbeWriteJson(j, y13);
-    });
+    fbe.writeJsonField(j, "f9", ["array", ["struct", "test.StructSimple", StructSimple], 2], v.f9);
     j.raw(',"f10":');
-    j.items(fbe.checkLength(v.f10, 2), (y14) => {
-      const o15 = y14;
-      if (o15 === undefined) {
-        j.null();
-      } else {
-        StructSimple.fbeWriteJson(j, o15);
-      }
-    });
+    fbe.writeJsonField(j, "f10", ["array", ["optional", ["struct", "test.StructSimple", StructSimple]], 2], v.f10);
     j.raw("}");
   }
 
@@ -11149,113 +11104,45 @@ export class StructArray {
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
-      const e1 = r.fixed(m, 2, "f1");
-      const a2 = v.f1;
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        a2[i3] = r.int(e1[i3], 0, 255, "f1");
-      }
+      v.f1 = fbe.readJsonField(r, "f1", ["array", "byte", 2], m, v.f1);
     }
     m = r.member(o, "f2");
     if (m !== undefined) {
-      const e4 = r.fixed(m, 2, "f2");
-      const a5 = v.f2;
-      for (let i6 = 0; i6 < e4.length; i6++) {
-        if (e4[i6] === null) {
-          a5[i6] = undefined;
-        } else {
-          a5[i6] = r.int(e4[i6], 0, 255, "f2");
-        }
-      }
+      v.f2 = fbe.readJsonField(r, "f2", ["array", ["optional", "byte"], 2], m, v.f2);
     }
     m = r.member(o, "f3");
     if (m !== undefined) {
-      const e7 = r.fixed(m, 2, "f3");
-      const a8 = v.f3;
-      for (let i9 = 0; i9 < e7.length; i9++) {
-        a8[i9] = r.bytes(e7[i9], "f3");
-      }
+      v.f3 = fbe.readJsonField(r, "f3", ["array", "bytes", 2], m, v.f3);
     }
     m = r.member(o, "f4");
     if (m !== undefined) {
-      const e10 = r.fixed(m, 2, "f4");
-      const a11 = v.f4;
-      for (let i12 = 0; i12 < e10.length; i12++) {
-        if (e10[i12] === null) {
-          a11[i12] = undefined;
-        } else {
-          a11[i12] = r.bytes(e10[i12], "f4");
-        }
-      }
+      v.f4 = fbe.readJsonField(r, "f4", ["array", ["optional", "bytes"], 2], m, v.f4);
     }
     m = r.member(o, "f5");
     if (m !== undefined) {
-      const e13 = r.fixed(m, 2, "f5");
-      const a14 = v.f5;
-      for (let i15 = 0; i15 < e13.length; i15++) {
-        a14[i15] = r.int(e13[i15], -2147483648, 2147483647, "f5");
-      }
+      v.f5 = fbe.readJsonField(r, "f5", ["array", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 2], m, v.f5);
     }
     m = r.member(o, "f6");
     if (m !== undefined) {
-      const e16 = r.fixed(m, 2, "f6");
-      const a17 = v.f6;
-      for (let i18 = 0; i18 < e16.length; i18++) {
-        if (e16[i18] === null) {
-          a17[i18] = undefined;
-        } else {
-          a17[i18] = r.int(e16[i18], -2147483648, 2147483647, "f6");
-        }
-      }
+      v.f6 = fbe.readJsonField(r, "f6", ["array", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 2], m, v.f6);
     }
     m = r.member(o, "f7");
     if (m !== undefined) {
-      const e19 = r.fixed(m, 2, "f7");
-      const a20 = v.f7;
-      for (let i21 = 0; i21 < e19.length; i21++) {
-        a20[i21] = r.int(e19[i21], -2147483648, 2147483647, "f7");
-      }
+      v.f7 = fbe.readJsonField(r, "f7", ["array", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 2], m, v.f7);
     }
     m = r.member(o, "f8");
     if (m !== undefined) {
-      const e22 = r.fixed(m, 2, "f8");
-      const a23 = v.f8;
-      for (let i24 = 0; i24 < e22.length; i24++) {
-        if (e22[i24] === null) {
-          a23[i24] = undefined;
-        } else {
-          a23[i24] = r.int(e22[i24], -2147483648, 2147483647, "f8");
-        }
-      }
+      v.f8 = fbe.readJsonField(r, "f8", ["array", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 2], m, v.f8);
     }
     m = r.member(o, "f9");
     if (m === undefined) {
       r.spend(562, "f9");
     } else {
-      const e25 = r.fixed(m, 2, "f9");
-      const a26 = v.f9;
-      for (let i27 = 0; i27 < e25.length; i27++) {
-        try {
-          StructSimple.fbeReadJson(r, e25[i27], a26[i27]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f9", i27);
-        }
-      }
+      v.f9 = fbe.readJsonField(r, "f9", ["array", ["struct", "test.StructSimple", StructSimple], 2], m, v.f9);
     }
     m = r.member(o, "f10");
     if (m !== undefined) {
-      const e28 = r.fixed(m, 2, "f10");
-      const a29 = v.f10;
-      for (let i30 = 0; i30 < e28.length; i30++) {
-        if (e28[i30] === null) {
-          a29[i30] = undefined;
-        } else {
-          try {
-            a29[i30] = StructSimple.fbeReadJson(r, e28[i30]);
-          } catch (e) {
-            throw fbe.withinIndex(e, "f10", i30);
-          }
-        }
-      }
+      v.f10 = fbe.readJsonField(r, "f10", ["array", ["optional", ["struct", "test.StructSimple", StructSimple]], 2], m, v.f10);
     }
     r.leave();
     return v;
@@ -11299,16 +11186,16 @@ export class StructVector {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["f1", ["vector", "byte"]],
-      ["f2", ["vector", ["optional", "byte"]]],
-      ["f3", ["vector", "bytes"]],
-      ["f4", ["vector", ["optional", "bytes"]]],
-      ["f5", ["vector", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
-      ["f6", ["vector", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]]],
-      ["f7", ["vector", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
-      ["f8", ["vector", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]]],
-      ["f9", ["vector", ["struct", "test.StructSimple", StructSimple]]],
-      ["f10", ["vector", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
+      ["f1", ["vector", "byte", 1]],
+      ["f2", ["vector", ["optional", "byte"], 1]],
+      ["f3", ["vector", "bytes", 4]],
+      ["f4", ["vector", ["optional", "bytes"], 1]],
+      ["f5", ["vector", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 4]],
+      ["f6", ["vector", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 1]],
+      ["f7", ["vector", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 4]],
+      ["f8", ["vector", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 1]],
+      ["f9", ["vector", ["struct", "test.StructSimple", StructSimple], 0]],
+      ["f10", ["vector", ["optional", ["struct", "test.StructSimple", StructSimple]], 1]],
     ];
   }
 
@@ -11950,70 +11837,25 @@ export class StructVector {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
-    j.items(fbe.checkArray(v.f1), (y1) => {
-      j.u8(y1);
-    });
+    fbe.writeJsonField(j, "f1", ["vector", "byte", 1], v.f1);
     j.raw(',"f2":');
-    j.items(fbe.checkArray(v.f2), (y2) => {
-      const o3 = y2;
-      if (o3 === undefined) {
-        j.null();
-      } else {
-        j.u8(o3);
-      }
-    });
+    fbe.writeJsonField(j, "f2", ["vector", ["optional", "byte"], 1], v.f2);
     j.raw(',"f3":');
-    j.items(fbe.checkArray(v.f3), (y4) => {
-      j.bytes(y4);
-    });
+    fbe.writeJsonField(j, "f3", ["vector", "bytes", 4], v.f3);
     j.raw(',"f4":');
-    j.items(fbe.checkArray(v.f4), (y5) => {
-      const o6 = y5;
-      if (o6 === undefined) {
-        j.null();
-      } else {
-        j.bytes(o6);
-      }
-    });
+    fbe.writeJsonField(j, "f4", ["vector", ["optional", "bytes"], 1], v.f4);
     j.raw(',"f5":');
-    j.items(fbe.checkArray(v.f5), (y7) => {
-      j.i32(y7);
-    });
+    fbe.writeJsonField(j, "f5", ["vector", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 4], v.f5);
     j.raw(',"f6":');
-    j.items(fbe.checkArray(v.f6), (y8) => {
-      const o9 = y8;
-      if (o9 === undefined) {
-        j.null();
-      } else {
-        j.i32(o9);
-      }
-    });
+    fbe.writeJsonField(j, "f6", ["vector", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 1], v.f6);
     j.raw(',"f7":');
-    j.items(fbe.checkArray(v.f7), (y10) => {
-      j.i32(y10);
-    });
+    fbe.writeJsonField(j, "f7", ["vector", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 4], v.f7);
     j.raw(',"f8":');
-    j.items(fbe.checkArray(v.f8), (y11) => {
-      const o12 = y11;
-      if (o12 === undefined) {
-        j.null();
-      } else {
-        j.i32(o12);
-      }
-    });
+    fbe.writeJsonField(j, "f8", ["vector", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 1], v.f8);
     j.raw(',"f9":');
-    j.items(fbe.checkArray(v.f9), (y13) => {
-      StructSimple.fbeWriteJson(j, y13);
-    });
+    fbe.writeJsonField(j, "f9", ["vector", ["struct", "test.StructSimple", StructSimple], 0], v.f9);
     j.raw(',"f10":');
-    j.items(fbe.checkArray(v.f10), (y14) => {
-      const o15 = y14;
-      if (o15 === undefined) {
-        j.null();
-      } else {
-        StructSimple.fbeWriteJson(j, o15);
-      }
-    });
+    fbe.writeJsonField(j, "f10", ["vector", ["optional", ["struct", "test.StructSimple", StructSimple]], 1], v.f10);
     j.raw("}");
   }
 
@@ -12032,141 +11874,43 @@ export class StructVector {
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
-      const e1 = r.array(m, 1, "f1");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], 0, 255, "f1");
-        a2.push(y4);
-      }
-      v.f1 = a2;
+      v.f1 = fbe.readJsonField(r, "f1", ["vector", "byte", 1], m, v.f1);
     }
     m = r.member(o, "f2");
     if (m !== undefined) {
-      const e5 = r.array(m, 1, "f2");
-      const a6 = [];
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let y8;
-        if (e5[i7] === null) {
-          y8 = undefined;
-        } else {
-          y8 = r.int(e5[i7], 0, 255, "f2");
-        }
-        a6.push(y8);
-      }
-      v.f2 = a6;
+      v.f2 = fbe.readJsonField(r, "f2", ["vector", ["optional", "byte"], 1], m, v.f2);
     }
     m = r.member(o, "f3");
     if (m !== undefined) {
-      const e9 = r.array(m, 4, "f3");
-      const a10 = [];
-      for (let i11 = 0; i11 < e9.length; i11++) {
-        let y12;
-        y12 = r.bytes(e9[i11], "f3");
-        a10.push(y12);
-      }
-      v.f3 = a10;
+      v.f3 = fbe.readJsonField(r, "f3", ["vector", "bytes", 4], m, v.f3);
     }
     m = r.member(o, "f4");
     if (m !== undefined) {
-      const e13 = r.array(m, 1, "f4");
-      const a14 = [];
-      for (let i15 = 0; i15 < e13.length; i15++) {
-        let y16;
-        if (e13[i15] === null) {
-          y16 = undefined;
-        } else {
-          y16 = r.bytes(e13[i15], "f4");
-        }
-        a14.push(y16);
-      }
-      v.f4 = a14;
+      v.f4 = fbe.readJsonField(r, "f4", ["vector", ["optional", "bytes"], 1], m, v.f4);
     }
     m = r.member(o, "f5");
     if (m !== undefined) {
-      const e17 = r.array(m, 4, "f5");
-      const a18 = [];
-      for (let i19 = 0; i19 < e17.length; i19++) {
-        let y20;
-        y20 = r.int(e17[i19], -2147483648, 2147483647, "f5");
-        a18.push(y20);
-      }
-      v.f5 = a18;
+      v.f5 = fbe.readJsonField(r, "f5", ["vector", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 4], m, v.f5);
     }
     m = r.member(o, "f6");
     if (m !== undefined) {
-      const e21 = r.array(m, 1, "f6");
-      const a22 = [];
-      for (let i23 = 0; i23 < e21.length; i23++) {
-        let y24;
-        if (e21[i23] === null) {
-          y24 = undefined;
-        } else {
-          y24 = r.int(e21[i23], -2147483648, 2147483647, "f6");
-        }
-        a22.push(y24);
-      }
-      v.f6 = a22;
+      v.f6 = fbe.readJsonField(r, "f6", ["vector", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 1], m, v.f6);
     }
     m = r.member(o, "f7");
     if (m !== undefined) {
-      const e25 = r.array(m, 4, "f7");
-      const a26 = [];
-      for (let i27 = 0; i27 < e25.length; i27++) {
-        let y28;
-        y28 = r.int(e25[i27], -2147483648, 2147483647, "f7");
-        a26.push(y28);
-      }
-      v.f7 = a26;
+      v.f7 = fbe.readJsonField(r, "f7", ["vector", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 4], m, v.f7);
     }
     m = r.member(o, "f8");
     if (m !== undefined) {
-      const e29 = r.array(m, 1, "f8");
-      const a30 = [];
-      for (let i31 = 0; i31 < e29.length; i31++) {
-        let y32;
-        if (e29[i31] === null) {
-          y32 = undefined;
-        } else {
-          y32 = r.int(e29[i31], -2147483648, 2147483647, "f8");
-        }
-        a30.push(y32);
-      }
-      v.f8 = a30;
+      v.f8 = fbe.readJsonField(r, "f8", ["vector", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 1], m, v.f8);
     }
     m = r.member(o, "f9");
     if (m !== undefined) {
-      const e33 = r.array(m, 0, "f9");
-      const a34 = [];
-      for (let i35 = 0; i35 < e33.length; i35++) {
-        let y36;
-        try {
-          y36 = StructSimple.fbeReadJson(r, e33[i35]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f9", i35);
-        }
-        a34.push(y36);
-      }
-      v.f9 = a34;
+      v.f9 = fbe.readJsonField(r, "f9", ["vector", ["struct", "test.StructSimple", StructSimple], 0], m, v.f9);
     }
     m = r.member(o, "f10");
     if (m !== undefined) {
-      const e37 = r.array(m, 1, "f10");
-      const a38 = [];
-      for (let i39 = 0; i39 < e37.length; i39++) {
-        let y40;
-        if (e37[i39] === null) {
-          y40 = undefined;
-        } else {
-          try {
-            y40 = StructSimple.fbeReadJson(r, e37[i39]);
-          } catch (e) {
-            throw fbe.withinIndex(e, "f10", i39);
-          }
-        }
-        a38.push(y40);
-      }
-      v.f10 = a38;
+      v.f10 = fbe.readJsonField(r, "f10", ["vector", ["optional", ["struct", "test.StructSimple", StructSimple]], 1], m, v.f10);
     }
     r.leave();
     return v;
@@ -12210,16 +11954,16 @@ export class StructList {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["f1", ["list", "byte"]],
-      ["f2", ["list", ["optional", "byte"]]],
-      ["f3", ["list", "bytes"]],
-      ["f4", ["list", ["optional", "bytes"]]],
-      ["f5", ["list", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
-      ["f6", ["list", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]]],
-      ["f7", ["list", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
-      ["f8", ["list", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]]],
-      ["f9", ["list", ["struct", "test.StructSimple", StructSimple]]],
-      ["f10", ["list", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
+      ["f1", ["list", "byte", 1]],
+      ["f2", ["list", ["optional", "byte"], 1]],
+      ["f3", ["list", "bytes", 4]],
+      ["f4", ["list", ["optional", "bytes"], 1]],
+      ["f5", ["list", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 4]],
+      ["f6", ["list", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 1]],
+      ["f7", ["list", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 4]],
+      ["f8", ["list", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 1]],
+      ["f9", ["list", ["struct", "test.StructSimple", StructSimple], 0]],
+      ["f10", ["list", ["optional", ["struct", "test.StructSimple", StructSimple]], 1]],
     ];
   }
 
@@ -12861,70 +12605,25 @@ export class StructList {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
-    j.items(fbe.checkArray(v.f1), (y1) => {
-      j.u8(y1);
-    });
+    fbe.writeJsonField(j, "f1", ["list", "byte", 1], v.f1);
     j.raw(',"f2":');
-    j.items(fbe.checkArray(v.f2), (y2) => {
-      const o3 = y2;
-      if (o3 === undefined) {
-        j.null();
-      } else {
-        j.u8(o3);
-      }
-    });
+    fbe.writeJsonField(j, "f2", ["list", ["optional", "byte"], 1], v.f2);
     j.raw(',"f3":');
-    j.items(fbe.checkArray(v.f3), (y4) => {
-      j.bytes(y4);
-    });
+    fbe.writeJsonField(j, "f3", ["list", "bytes", 4], v.f3);
     j.raw(',"f4":');
-    j.items(fbe.checkArray(v.f4), (y5) => {
-      const o6 = y5;
-      if (o6 === undefined) {
-        j.null();
-      } else {
-        j.bytes(o6);
-      }
-    });
+    fbe.writeJsonField(j, "f4", ["list", ["optional", "bytes"], 1], v.f4);
     j.raw(',"f5":');
-    j.items(fbe.checkArray(v.f5), (y7) => {
-      j.i32(y7);
-    });
+    fbe.writeJsonField(j, "f5", ["list", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 4], v.f5);
     j.raw(',"f6":');
-    j.items(fbe.checkArray(v.f6), (y8) => {
-      const o9 = y8;
-      if (o9 === undefined) {
-        j.null();
-      } else {
-        j.i32(o9);
-      }
-    });
+    fbe.writeJsonField(j, "f6", ["list", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 1], v.f6);
     j.raw(',"f7":');
-    j.items(fbe.checkArray(v.f7), (y10) => {
-      j.i32(y10);
-    });
+    fbe.writeJsonField(j, "f7", ["list", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 4], v.f7);
     j.raw(',"f8":');
-    j.items(fbe.checkArray(v.f8), (y11) => {
-      const o12 = y11;
-      if (o12 === undefined) {
-        j.null();
-      } else {
-        j.i32(o12);
-      }
-    });
+    fbe.writeJsonField(j, "f8", ["list", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 1], v.f8);
     j.raw(',"f9":');
-    j.items(fbe.checkArray(v.f9), (y13) => {
-      StructSimple.fbeWriteJson(j, y13);
-    });
+    fbe.writeJsonField(j, "f9", ["list", ["struct", "test.StructSimple", StructSimple], 0], v.f9);
     j.raw(',"f10":');
-    j.items(fbe.checkArray(v.f10), (y14) => {
-      const o15 = y14;
-      if (o15 === undefined) {
-        j.null();
-      } else {
-        StructSimple.fbeWriteJson(j, o15);
-      }
-    });
+    fbe.writeJsonField(j, "f10", ["list", ["optional", ["struct", "test.StructSimple", StructSimple]], 1], v.f10);
     j.raw("}");
   }
 
@@ -12943,141 +12642,43 @@ export class StructList {
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
-      const e1 = r.array(m, 1, "f1");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], 0, 255, "f1");
-        a2.push(y4);
-      }
-      v.f1 = a2;
+      v.f1 = fbe.readJsonField(r, "f1", ["list", "byte", 1], m, v.f1);
     }
     m = r.member(o, "f2");
     if (m !== undefined) {
-      const e5 = r.array(m, 1, "f2");
-      const a6 = [];
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let y8;
-        if (e5[i7] === null) {
-          y8 = undefined;
-        } else {
-          y8 = r.int(e5[i7], 0, 255, "f2");
-        }
-        a6.push(y8);
-      }
-      v.f2 = a6;
+      v.f2 = fbe.readJsonField(r, "f2", ["list", ["optional", "byte"], 1], m, v.f2);
     }
     m = r.member(o, "f3");
     if (m !== undefined) {
-      const e9 = r.array(m, 4, "f3");
-      const a10 = [];
-      for (let i11 = 0; i11 < e9.length; i11++) {
-        let y12;
-        y12 = r.bytes(e9[i11], "f3");
-        a10.push(y12);
-      }
-      v.f3 = a10;
+      v.f3 = fbe.readJsonField(r, "f3", ["list", "bytes", 4], m, v.f3);
     }
     m = r.member(o, "f4");
     if (m !== undefined) {
-      const e13 = r.array(m, 1, "f4");
-      const a14 = [];
-      for (let i15 = 0; i15 < e13.length; i15++) {
-        let y16;
-        if (e13[i15] === null) {
-          y16 = undefined;
-        } else {
-          y16 = r.bytes(e13[i15], "f4");
-        }
-        a14.push(y16);
-      }
-      v.f4 = a14;
+      v.f4 = fbe.readJsonField(r, "f4", ["list", ["optional", "bytes"], 1], m, v.f4);
     }
     m = r.member(o, "f5");
     if (m !== undefined) {
-      const e17 = r.array(m, 4, "f5");
-      const a18 = [];
-      for (let i19 = 0; i19 < e17.length; i19++) {
-        let y20;
-        y20 = r.int(e17[i19], -2147483648, 2147483647, "f5");
-        a18.push(y20);
-      }
-      v.f5 = a18;
+      v.f5 = fbe.readJsonField(r, "f5", ["list", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 4], m, v.f5);
     }
     m = r.member(o, "f6");
     if (m !== undefined) {
-      const e21 = r.array(m, 1, "f6");
-      const a22 = [];
-      for (let i23 = 0; i23 < e21.length; i23++) {
-        let y24;
-        if (e21[i23] === null) {
-          y24 = undefined;
-        } else {
-          y24 = r.int(e21[i23], -2147483648, 2147483647, "f6");
-        }
-        a22.push(y24);
-      }
-      v.f6 = a22;
+      v.f6 = fbe.readJsonField(r, "f6", ["list", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 1], m, v.f6);
     }
     m = r.member(o, "f7");
     if (m !== undefined) {
-      const e25 = r.array(m, 4, "f7");
-      const a26 = [];
-      for (let i27 = 0; i27 < e25.length; i27++) {
-        let y28;
-        y28 = r.int(e25[i27], -2147483648, 2147483647, "f7");
-        a26.push(y28);
-      }
-      v.f7 = a26;
+      v.f7 = fbe.readJsonField(r, "f7", ["list", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 4], m, v.f7);
     }
     m = r.member(o, "f8");
     if (m !== undefined) {
-      const e29 = r.array(m, 1, "f8");
-      const a30 = [];
-      for (let i31 = 0; i31 < e29.length; i31++) {
-        let y32;
-        if (e29[i31] === null) {
-          y32 = undefined;
-        } else {
-          y32 = r.int(e29[i31], -2147483648, 2147483647, "f8");
-        }
-        a30.push(y32);
-      }
-      v.f8 = a30;
+      v.f8 = fbe.readJsonField(r, "f8", ["list", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 1], m, v.f8);
     }
     m = r.member(o, "f9");
     if (m !== undefined) {
-      const e33 = r.array(m, 0, "f9");
-      const a34 = [];
-      for (let i35 = 0; i35 < e33.length; i35++) {
-        let y36;
-        try {
-          y36 = StructSimple.fbeReadJson(r, e33[i35]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f9", i35);
-        }
-        a34.push(y36);
-      }
-      v.f9 = a34;
+      v.f9 = fbe.readJsonField(r, "f9", ["list", ["struct", "test.StructSimple", StructSimple], 0], m, v.f9);
     }
     m = r.member(o, "f10");
     if (m !== undefined) {
-      const e37 = r.array(m, 1, "f10");
-      const a38 = [];
-      for (let i39 = 0; i39 < e37.length; i39++) {
-        let y40;
-        if (e37[i39] === null) {
-          y40 = undefined;
-        } else {
-          try {
-            y40 = StructSimple.fbeReadJson(r, e37[i39]);
-          } catch (e) {
-            throw fbe.withinIndex(e, "f10", i39);
-          }
-        }
-        a38.push(y40);
-      }
-      v.f10 = a38;
+      v.f10 = fbe.readJsonField(r, "f10", ["list", ["optional", ["struct", "test.StructSimple", StructSimple]], 1], m, v.f10);
     }
     r.leave();
     return v;
@@ -13115,10 +12716,10 @@ export class StructSet {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["f1", ["set", "byte"]],
-      ["f2", ["set", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
-      ["f3", ["set", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
-      ["f4", ["set", ["struct", "test.StructSimple", StructSimple]]],
+      ["f1", ["set", "byte", 1]],
+      ["f2", ["set", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 4]],
+      ["f3", ["set", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 4]],
+      ["f4", ["set", ["struct", "test.StructSimple", StructSimple], 0]],
     ];
   }
 
@@ -13459,21 +13060,13 @@ export class StructSet {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
-    j.items(fbe.elementsInOrder(v.f1, fbe.compareValue, "f1"), (y1) => {
-      j.u8(y1);
-    });
+    fbe.writeJsonField(j, "f1", ["set", "byte", 1], v.f1);
     j.raw(',"f2":');
-    j.items(fbe.elementsInOrder(v.f2, fbe.compareValue, "f2"), (y2) => {
-      j.i32(y2);
-    });
+    fbe.writeJsonField(j, "f2", ["set", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 4], v.f2);
     j.raw(',"f3":');
-    j.items(fbe.elementsInOrder(v.f3, fbe.compareValue, "f3"), (y3) => {
-      j.i32(y3);
-    });
+    fbe.writeJsonField(j, "f3", ["set", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 4], v.f3);
     j.raw(',"f4":');
-    j.items(fbe.elementsInOrder(v.f4, StructSimple.fbeCompareKey, "f4"), (y4) => {
-      StructSimple.fbeWriteJson(j, y4);
-    });
+    fbe.writeJsonField(j, "f4", ["set", ["struct", "test.StructSimple", StructSimple], 0], v.f4);
     j.raw("}");
   }
 
@@ -13492,63 +13085,19 @@ export class StructSet {
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
-      const e1 = r.array(m, 1, "f1");
-      const a2 = new Set();
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], 0, 255, "f1");
-        if (a2.has(y4)) {
-          r.duplicate("f1", "element");
-        }
-        a2.add(y4);
-      }
-      v.f1 = a2;
+      v.f1 = fbe.readJsonField(r, "f1", ["set", "byte", 1], m, v.f1);
     }
     m = r.member(o, "f2");
     if (m !== undefined) {
-      const e5 = r.array(m, 4, "f2");
-      const a6 = new Set();
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let y8;
-        y8 = r.int(e5[i7], -2147483648, 2147483647, "f2");
-        if (a6.has(y8)) {
-          r.duplicate("f2", "element");
-        }
-        a6.add(y8);
-      }
-      v.f2 = a6;
+      v.f2 = fbe.readJsonField(r, "f2", ["set", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 4], m, v.f2);
     }
     m = r.member(o, "f3");
     if (m !== undefined) {
-      const e9 = r.array(m, 4, "f3");
-      const a10 = new Set();
-      for (let i11 = 0; i11 < e9.length; i11++) {
-        let y12;
-        y12 = r.int(e9[i11], -2147483648, 2147483647, "f3");
-        if (a10.has(y12)) {
-          r.duplicate("f3", "element");
-        }
-        a10.add(y12);
-      }
-      v.f3 = a10;
+      v.f3 = fbe.readJsonField(r, "f3", ["set", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 4], m, v.f3);
     }
     m = r.member(o, "f4");
     if (m !== undefined) {
-      const e13 = r.array(m, 0, "f4");
-      const a14 = [];
-      for (let i15 = 0; i15 < e13.length; i15++) {
-        let y16;
-        try {
-          y16 = StructSimple.fbeReadJson(r, e13[i15]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f4", i15);
-        }
-        a14.push(y16);
-      }
-      if (fbe.repeated(a14, StructSimple.fbeCompareKey) !== undefined) {
-        r.duplicate("f4", "element");
-      }
-      v.f4 = a14;
+      v.f4 = fbe.readJsonField(r, "f4", ["set", ["struct", "test.StructSimple", StructSimple], 0], m, v.f4);
     }
     r.leave();
     return v;
@@ -13592,16 +13141,16 @@ export class StructMap {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["f1", ["map", "int32", "byte"]],
-      ["f2", ["map", "int32", ["optional", "byte"]]],
-      ["f3", ["map", "int32", "bytes"]],
-      ["f4", ["map", "int32", ["optional", "bytes"]]],
-      ["f5", ["map", "int32", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
-      ["f6", ["map", "int32", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]]],
-      ["f7", ["map", "int32", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
-      ["f8", ["map", "int32", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]]],
-      ["f9", ["map", "int32", ["struct", "test.StructSimple", StructSimple]]],
-      ["f10", ["map", "int32", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
+      ["f1", ["map", "int32", "byte", 5]],
+      ["f2", ["map", "int32", ["optional", "byte"], 5]],
+      ["f3", ["map", "int32", "bytes", 8]],
+      ["f4", ["map", "int32", ["optional", "bytes"], 5]],
+      ["f5", ["map", "int32", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 8]],
+      ["f6", ["map", "int32", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 5]],
+      ["f7", ["map", "int32", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 8]],
+      ["f8", ["map", "int32", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 5]],
+      ["f9", ["map", "int32", ["struct", "test.StructSimple", StructSimple], 4]],
+      ["f10", ["map", "int32", ["optional", ["struct", "test.StructSimple", StructSimple]], 5]],
     ];
   }
 
@@ -14586,80 +14135,25 @@ export class StructMap {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
-    j.items(fbe.entriesInOrder(v.f1, fbe.compareValue, "f1"), ([k1, y2]) => {
-      j.keyI32(k1);
-      j.u8(y2);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f1", ["map", "int32", "byte", 5], v.f1);
     j.raw(',"f2":');
-    j.items(fbe.entriesInOrder(v.f2, fbe.compareValue, "f2"), ([k3, y4]) => {
-      j.keyI32(k3);
-      const o5 = y4;
-      if (o5 === undefined) {
-        j.null();
-      } else {
-        j.u8(o5);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f2", ["map", "int32", ["optional", "byte"], 5], v.f2);
     j.raw(',"f3":');
-    j.items(fbe.entriesInOrder(v.f3, fbe.compareValue, "f3"), ([k6, y7]) => {
-      j.keyI32(k6);
-      j.bytes(y7);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f3", ["map", "int32", "bytes", 8], v.f3);
     j.raw(',"f4":');
-    j.items(fbe.entriesInOrder(v.f4, fbe.compareValue, "f4"), ([k8, y9]) => {
-      j.keyI32(k8);
-      const o10 = y9;
-      if (o10 === undefined) {
-        j.null();
-      } else {
-        j.bytes(o10);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f4", ["map", "int32", ["optional", "bytes"], 5], v.f4);
     j.raw(',"f5":');
-    j.items(fbe.entriesInOrder(v.f5, fbe.compareValue, "f5"), ([k11, y12]) => {
-      j.keyI32(k11);
-      j.i32(y12);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f5", ["map", "int32", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 8], v.f5);
     j.raw(',"f6":');
-    j.items(fbe.entriesInOrder(v.f6, fbe.compareValue, "f6"), ([k13, y14]) => {
-      j.keyI32(k13);
-      const o15 = y14;
-      if (o15 === undefined) {
-        j.null();
-      } else {
-        j.i32(o15);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f6", ["map", "int32", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 5], v.f6);
     j.raw(',"f7":');
-    j.items(fbe.entriesInOrder(v.f7, fbe.compareValue, "f7"), ([k16, y17]) => {
-      j.keyI32(k16);
-      j.i32(y17);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f7", ["map", "int32", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 8], v.f7);
     j.raw(',"f8":');
-    j.items(fbe.entriesInOrder(v.f8, fbe.compareValue, "f8"), ([k18, y19]) => {
-      j.keyI32(k18);
-      const o20 = y19;
-      if (o20 === undefined) {
-        j.null();
-      } else {
-        j.i32(o20);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f8", ["map", "int32", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 5], v.f8);
     j.raw(',"f9":');
-    j.items(fbe.entriesInOrder(v.f9, fbe.compareValue, "f9"), ([k21, y22]) => {
-      j.keyI32(k21);
-      StructSimple.fbeWriteJson(j, y22);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f9", ["map", "int32", ["struct", "test.StructSimple", StructSimple], 4], v.f9);
     j.raw(',"f10":');
-    j.items(fbe.entriesInOrder(v.f10, fbe.compareValue, "f10"), ([k23, y24]) => {
-      j.keyI32(k23);
-      const o25 = y24;
-      if (o25 === undefined) {
-        j.null();
-      } else {
-        StructSimple.fbeWriteJson(j, o25);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f10", ["map", "int32", ["optional", ["struct", "test.StructSimple", StructSimple]], 5], v.f10);
     j.raw("}");
   }
 
@@ -14678,181 +14172,43 @@ export class StructMap {
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
-      const m2 = new Map();
-      const e1 = r.object(m, 5, "f1");
-      for (const key6 of Object.keys(e1)) {
-        const k4 = r.keyInt(key6, -2147483648, 2147483647, "f1");
-        let y5;
-        y5 = r.int(e1[key6], 0, 255, "f1");
-        if (m2.has(k4)) {
-          r.duplicate("f1", "key");
-        }
-        m2.set(k4, y5);
-      }
-      v.f1 = m2;
+      v.f1 = fbe.readJsonField(r, "f1", ["map", "int32", "byte", 5], m, v.f1);
     }
     m = r.member(o, "f2");
     if (m !== undefined) {
-      const m8 = new Map();
-      const e7 = r.object(m, 5, "f2");
-      for (const key12 of Object.keys(e7)) {
-        const k10 = r.keyInt(key12, -2147483648, 2147483647, "f2");
-        let y11;
-        if (e7[key12] === null) {
-          y11 = undefined;
-        } else {
-          y11 = r.int(e7[key12], 0, 255, "f2");
-        }
-        if (m8.has(k10)) {
-          r.duplicate("f2", "key");
-        }
-        m8.set(k10, y11);
-      }
-      v.f2 = m8;
+      v.f2 = fbe.readJsonField(r, "f2", ["map", "int32", ["optional", "byte"], 5], m, v.f2);
     }
     m = r.member(o, "f3");
     if (m !== undefined) {
-      const m14 = new Map();
-      const e13 = r.object(m, 8, "f3");
-      for (const key18 of Object.keys(e13)) {
-        const k16 = r.keyInt(key18, -2147483648, 2147483647, "f3");
-        let y17;
-        y17 = r.bytes(e13[key18], "f3");
-        if (m14.has(k16)) {
-          r.duplicate("f3", "key");
-        }
-        m14.set(k16, y17);
-      }
-      v.f3 = m14;
+      v.f3 = fbe.readJsonField(r, "f3", ["map", "int32", "bytes", 8], m, v.f3);
     }
     m = r.member(o, "f4");
     if (m !== undefined) {
-      const m20 = new Map();
-      const e19 = r.object(m, 5, "f4");
-      for (const key24 of Object.keys(e19)) {
-        const k22 = r.keyInt(key24, -2147483648, 2147483647, "f4");
-        let y23;
-        if (e19[key24] === null) {
-          y23 = undefined;
-        } else {
-          y23 = r.bytes(e19[key24], "f4");
-        }
-        if (m20.has(k22)) {
-          r.duplicate("f4", "key");
-        }
-        m20.set(k22, y23);
-      }
-      v.f4 = m20;
+      v.f4 = fbe.readJsonField(r, "f4", ["map", "int32", ["optional", "bytes"], 5], m, v.f4);
     }
     m = r.member(o, "f5");
     if (m !== undefined) {
-      const m26 = new Map();
-      const e25 = r.object(m, 8, "f5");
-      for (const key30 of Object.keys(e25)) {
-        const k28 = r.keyInt(key30, -2147483648, 2147483647, "f5");
-        let y29;
-        y29 = r.int(e25[key30], -2147483648, 2147483647, "f5");
-        if (m26.has(k28)) {
-          r.duplicate("f5", "key");
-        }
-        m26.set(k28, y29);
-      }
-      v.f5 = m26;
+      v.f5 = fbe.readJsonField(r, "f5", ["map", "int32", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 8], m, v.f5);
     }
     m = r.member(o, "f6");
     if (m !== undefined) {
-      const m32 = new Map();
-      const e31 = r.object(m, 5, "f6");
-      for (const key36 of Object.keys(e31)) {
-        const k34 = r.keyInt(key36, -2147483648, 2147483647, "f6");
-        let y35;
-        if (e31[key36] === null) {
-          y35 = undefined;
-        } else {
-          y35 = r.int(e31[key36], -2147483648, 2147483647, "f6");
-        }
-        if (m32.has(k34)) {
-          r.duplicate("f6", "key");
-        }
-        m32.set(k34, y35);
-      }
-      v.f6 = m32;
+      v.f6 = fbe.readJsonField(r, "f6", ["map", "int32", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 5], m, v.f6);
     }
     m = r.member(o, "f7");
     if (m !== undefined) {
-      const m38 = new Map();
-      const e37 = r.object(m, 8, "f7");
-      for (const key42 of Object.keys(e37)) {
-        const k40 = r.keyInt(key42, -2147483648, 2147483647, "f7");
-        let y41;
-        y41 = r.int(e37[key42], -2147483648, 2147483647, "f7");
-        if (m38.has(k40)) {
-          r.duplicate("f7", "key");
-        }
-        m38.set(k40, y41);
-      }
-      v.f7 = m38;
+      v.f7 = fbe.readJsonField(r, "f7", ["map", "int32", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 8], m, v.f7);
     }
     m = r.member(o, "f8");
     if (m !== undefined) {
-      const m44 = new Map();
-      const e43 = r.object(m, 5, "f8");
-      for (const key48 of Object.keys(e43)) {
-        const k46 = r.keyInt(key48, -2147483648, 2147483647, "f8");
-        let y47;
-        if (e43[key48] === null) {
-          y47 = undefined;
-        } else {
-          y47 = r.int(e43[key48], -2147483648, 2147483647, "f8");
-        }
-        if (m44.has(k46)) {
-          r.duplicate("f8", "key");
-        }
-        m44.set(k46, y47);
-      }
-      v.f8 = m44;
+      v.f8 = fbe.readJsonField(r, "f8", ["map", "int32", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 5], m, v.f8);
     }
     m = r.member(o, "f9");
     if (m !== undefined) {
-      const m50 = new Map();
-      const e49 = r.object(m, 4, "f9");
-      for (const key54 of Object.keys(e49)) {
-        const k52 = r.keyInt(key54, -2147483648, 2147483647, "f9");
-        let y53;
-        try {
-          y53 = StructSimple.fbeReadJson(r, e49[key54]);
-        } catch (e) {
-          throw fbe.within(e, "f9[" + key54 + "]");
-        }
-        if (m50.has(k52)) {
-          r.duplicate("f9", "key");
-        }
-        m50.set(k52, y53);
-      }
-      v.f9 = m50;
+      v.f9 = fbe.readJsonField(r, "f9", ["map", "int32", ["struct", "test.StructSimple", StructSimple], 4], m, v.f9);
     }
     m = r.member(o, "f10");
     if (m !== undefined) {
-      const m56 = new Map();
-      const e55 = r.object(m, 5, "f10");
-      for (const key60 of Object.keys(e55)) {
-        const k58 = r.keyInt(key60, -2147483648, 2147483647, "f10");
-        let y59;
-        if (e55[key60] === null) {
-          y59 = undefined;
-        } else {
-          try {
-            y59 = StructSimple.fbeReadJson(r, e55[key60]);
-          } catch (e) {
-            throw fbe.within(e, "f10[" + key60 + "]");
-          }
-        }
-        if (m56.has(k58)) {
-          r.duplicate("f10", "key");
-        }
-        m56.set(k58, y59);
-      }
-      v.f10 = m56;
+      v.f10 = fbe.readJsonField(r, "f10", ["map", "int32", ["optional", ["struct", "test.StructSimple", StructSimple]], 5], m, v.f10);
     }
     r.leave();
     return v;
@@ -14896,16 +14252,16 @@ export class StructHash {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["f1", ["hash", "string", "byte"]],
-      ["f2", ["hash", "string", ["optional", "byte"]]],
-      ["f3", ["hash", "string", "bytes"]],
-      ["f4", ["hash", "string", ["optional", "bytes"]]],
-      ["f5", ["hash", "string", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]],
-      ["f6", ["hash", "string", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]]]],
-      ["f7", ["hash", "string", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]],
-      ["f8", ["hash", "string", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]]]],
-      ["f9", ["hash", "string", ["struct", "test.StructSimple", StructSimple]]],
-      ["f10", ["hash", "string", ["optional", ["struct", "test.StructSimple", StructSimple]]]],
+      ["f1", ["hash", "string", "byte", 5]],
+      ["f2", ["hash", "string", ["optional", "byte"], 5]],
+      ["f3", ["hash", "string", "bytes", 8]],
+      ["f4", ["hash", "string", ["optional", "bytes"], 5]],
+      ["f5", ["hash", "string", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 8]],
+      ["f6", ["hash", "string", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 5]],
+      ["f7", ["hash", "string", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 8]],
+      ["f8", ["hash", "string", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 5]],
+      ["f9", ["hash", "string", ["struct", "test.StructSimple", StructSimple], 4]],
+      ["f10", ["hash", "string", ["optional", ["struct", "test.StructSimple", StructSimple]], 5]],
     ];
   }
 
@@ -15890,80 +15246,25 @@ export class StructHash {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
-    j.items(v.f1, ([k1, y2]) => {
-      j.keyString(k1);
-      j.u8(y2);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f1", ["hash", "string", "byte", 5], v.f1);
     j.raw(',"f2":');
-    j.items(v.f2, ([k3, y4]) => {
-      j.keyString(k3);
-      const o5 = y4;
-      if (o5 === undefined) {
-        j.null();
-      } else {
-        j.u8(o5);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f2", ["hash", "string", ["optional", "byte"], 5], v.f2);
     j.raw(',"f3":');
-    j.items(v.f3, ([k6, y7]) => {
-      j.keyString(k6);
-      j.bytes(y7);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f3", ["hash", "string", "bytes", 8], v.f3);
     j.raw(',"f4":');
-    j.items(v.f4, ([k8, y9]) => {
-      j.keyString(k8);
-      const o10 = y9;
-      if (o10 === undefined) {
-        j.null();
-      } else {
-        j.bytes(o10);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f4", ["hash", "string", ["optional", "bytes"], 5], v.f4);
     j.raw(',"f5":');
-    j.items(v.f5, ([k11, y12]) => {
-      j.keyString(k11);
-      j.i32(y12);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f5", ["hash", "string", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 8], v.f5);
     j.raw(',"f6":');
-    j.items(v.f6, ([k13, y14]) => {
-      j.keyString(k13);
-      const o15 = y14;
-      if (o15 === undefined) {
-        j.null();
-      } else {
-        j.i32(o15);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f6", ["hash", "string", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 5], v.f6);
     j.raw(',"f7":');
-    j.items(v.f7, ([k16, y17]) => {
-      j.keyString(k16);
-      j.i32(y17);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f7", ["hash", "string", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 8], v.f7);
     j.raw(',"f8":');
-    j.items(v.f8, ([k18, y19]) => {
-      j.keyString(k18);
-      const o20 = y19;
-      if (o20 === undefined) {
-        j.null();
-      } else {
-        j.i32(o20);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f8", ["hash", "string", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 5], v.f8);
     j.raw(',"f9":');
-    j.items(v.f9, ([k21, y22]) => {
-      j.keyString(k21);
-      StructSimple.fbeWriteJson(j, y22);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f9", ["hash", "string", ["struct", "test.StructSimple", StructSimple], 4], v.f9);
     j.raw(',"f10":');
-    j.items(v.f10, ([k23, y24]) => {
-      j.keyString(k23);
-      const o25 = y24;
-      if (o25 === undefined) {
-        j.null();
-      } else {
-        StructSimple.fbeWriteJson(j, o25);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f10", ["hash", "string", ["optional", ["struct", "test.StructSimple", StructSimple]], 5], v.f10);
     j.raw("}");
   }
 
@@ -15982,181 +15283,43 @@ export class StructHash {
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
-      const m2 = new Map();
-      const e1 = r.object(m, 5, "f1");
-      for (const key6 of Object.keys(e1)) {
-        const k4 = r.keyString(key6, "f1");
-        let y5;
-        y5 = r.int(e1[key6], 0, 255, "f1");
-        if (m2.has(k4)) {
-          r.duplicate("f1", "key");
-        }
-        m2.set(k4, y5);
-      }
-      v.f1 = m2;
+      v.f1 = fbe.readJsonField(r, "f1", ["hash", "string", "byte", 5], m, v.f1);
     }
     m = r.member(o, "f2");
     if (m !== undefined) {
-      const m8 = new Map();
-      const e7 = r.object(m, 5, "f2");
-      for (const key12 of Object.keys(e7)) {
-        const k10 = r.keyString(key12, "f2");
-        let y11;
-        if (e7[key12] === null) {
-          y11 = undefined;
-        } else {
-          y11 = r.int(e7[key12], 0, 255, "f2");
-        }
-        if (m8.has(k10)) {
-          r.duplicate("f2", "key");
-        }
-        m8.set(k10, y11);
-      }
-      v.f2 = m8;
+      v.f2 = fbe.readJsonField(r, "f2", ["hash", "string", ["optional", "byte"], 5], m, v.f2);
     }
     m = r.member(o, "f3");
     if (m !== undefined) {
-      const m14 = new Map();
-      const e13 = r.object(m, 8, "f3");
-      for (const key18 of Object.keys(e13)) {
-        const k16 = r.keyString(key18, "f3");
-        let y17;
-        y17 = r.bytes(e13[key18], "f3");
-        if (m14.has(k16)) {
-          r.duplicate("f3", "key");
-        }
-        m14.set(k16, y17);
-      }
-      v.f3 = m14;
+      v.f3 = fbe.readJsonField(r, "f3", ["hash", "string", "bytes", 8], m, v.f3);
     }
     m = r.member(o, "f4");
     if (m !== undefined) {
-      const m20 = new Map();
-      const e19 = r.object(m, 5, "f4");
-      for (const key24 of Object.keys(e19)) {
-        const k22 = r.keyString(key24, "f4");
-        let y23;
-        if (e19[key24] === null) {
-          y23 = undefined;
-        } else {
-          y23 = r.bytes(e19[key24], "f4");
-        }
-        if (m20.has(k22)) {
-          r.duplicate("f4", "key");
-        }
-        m20.set(k22, y23);
-      }
-      v.f4 = m20;
+      v.f4 = fbe.readJsonField(r, "f4", ["hash", "string", ["optional", "bytes"], 5], m, v.f4);
     }
     m = r.member(o, "f5");
     if (m !== undefined) {
-      const m26 = new Map();
-      const e25 = r.object(m, 8, "f5");
-      for (const key30 of Object.keys(e25)) {
-        const k28 = r.keyString(key30, "f5");
-        let y29;
-        y29 = r.int(e25[key30], -2147483648, 2147483647, "f5");
-        if (m26.has(k28)) {
-          r.duplicate("f5", "key");
-        }
-        m26.set(k28, y29);
-      }
-      v.f5 = m26;
+      v.f5 = fbe.readJsonField(r, "f5", ["hash", "string", ["enum", "test.EnumSimple", "int32", textOfEnumSimple], 8], m, v.f5);
     }
     m = r.member(o, "f6");
     if (m !== undefined) {
-      const m32 = new Map();
-      const e31 = r.object(m, 5, "f6");
-      for (const key36 of Object.keys(e31)) {
-        const k34 = r.keyString(key36, "f6");
-        let y35;
-        if (e31[key36] === null) {
-          y35 = undefined;
-        } else {
-          y35 = r.int(e31[key36], -2147483648, 2147483647, "f6");
-        }
-        if (m32.has(k34)) {
-          r.duplicate("f6", "key");
-        }
-        m32.set(k34, y35);
-      }
-      v.f6 = m32;
+      v.f6 = fbe.readJsonField(r, "f6", ["hash", "string", ["optional", ["enum", "test.EnumSimple", "int32", textOfEnumSimple]], 5], m, v.f6);
     }
     m = r.member(o, "f7");
     if (m !== undefined) {
-      const m38 = new Map();
-      const e37 = r.object(m, 8, "f7");
-      for (const key42 of Object.keys(e37)) {
-        const k40 = r.keyString(key42, "f7");
-        let y41;
-        y41 = r.int(e37[key42], -2147483648, 2147483647, "f7");
-        if (m38.has(k40)) {
-          r.duplicate("f7", "key");
-        }
-        m38.set(k40, y41);
-      }
-      v.f7 = m38;
+      v.f7 = fbe.readJsonField(r, "f7", ["hash", "string", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple], 8], m, v.f7);
     }
     m = r.member(o, "f8");
     if (m !== undefined) {
-      const m44 = new Map();
-      const e43 = r.object(m, 5, "f8");
-      for (const key48 of Object.keys(e43)) {
-        const k46 = r.keyString(key48, "f8");
-        let y47;
-        if (e43[key48] === null) {
-          y47 = undefined;
-        } else {
-          y47 = r.int(e43[key48], -2147483648, 2147483647, "f8");
-        }
-        if (m44.has(k46)) {
-          r.duplicate("f8", "key");
-        }
-        m44.set(k46, y47);
-      }
-      v.f8 = m44;
+      v.f8 = fbe.readJsonField(r, "f8", ["hash", "string", ["optional", ["enum", "test.FlagsSimple", "int32", textOfFlagsSimple]], 5], m, v.f8);
     }
     m = r.member(o, "f9");
     if (m !== undefined) {
-      const m50 = new Map();
-      const e49 = r.object(m, 4, "f9");
-      for (const key54 of Object.keys(e49)) {
-        const k52 = r.keyString(key54, "f9");
-        let y53;
-        try {
-          y53 = StructSimple.fbeReadJson(r, e49[key54]);
-        } catch (e) {
-          throw fbe.within(e, "f9[" + key54 + "]");
-        }
-        if (m50.has(k52)) {
-          r.duplicate("f9", "key");
-        }
-        m50.set(k52, y53);
-      }
-      v.f9 = m50;
+      v.f9 = fbe.readJsonField(r, "f9", ["hash", "string", ["struct", "test.StructSimple", StructSimple], 4], m, v.f9);
     }
     m = r.member(o, "f10");
     if (m !== undefined) {
-      const m56 = new Map();
-      const e55 = r.object(m, 5, "f10");
-      for (const key60 of Object.keys(e55)) {
-        const k58 = r.keyString(key60, "f10");
-        let y59;
-        if (e55[key60] === null) {
-          y59 = undefined;
-        } else {
-          try {
-            y59 = StructSimple.fbeReadJson(r, e55[key60]);
-          } catch (e) {
-            throw fbe.within(e, "f10[" + key60 + "]");
-          }
-        }
-        if (m56.has(k58)) {
-          r.duplicate("f10", "key");
-        }
-        m56.set(k58, y59);
-      }
-      v.f10 = m56;
+      v.f10 = fbe.readJsonField(r, "f10", ["hash", "string", ["optional", ["struct", "test.StructSimple", StructSimple]], 5], m, v.f10);
     }
     r.leave();
     return v;
@@ -16192,8 +15355,8 @@ export class StructHashEx {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["f1", ["hash", ["struct", "test.StructSimple", StructSimple], ["struct", "test.StructNested", StructNested]]],
-      ["f2", ["hash", ["struct", "test.StructSimple", StructSimple], ["optional", ["struct", "test.StructNested", StructNested]]]],
+      ["f1", ["hash", ["struct", "test.StructSimple", StructSimple], ["struct", "test.StructNested", StructNested], 0]],
+      ["f2", ["hash", ["struct", "test.StructSimple", StructSimple], ["optional", ["struct", "test.StructNested", StructNested]], 1]],
     ];
   }
 
@@ -16522,26 +15685,9 @@ export class StructHashEx {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"f1":');
-    j.items(fbe.checkEntries(v.f1, StructSimple.fbeCompareKey, "f1"), ([k1, y2]) => {
-      j.raw("[");
-      StructSimple.fbeWriteJson(j, k1);
-      j.raw(",");
-      StructNested.fbeWriteJson(j, y2);
-      j.raw("]");
-    });
+    fbe.writeJsonField(j, "f1", ["hash", ["struct", "test.StructSimple", StructSimple], ["struct", "test.StructNested", StructNested], 0], v.f1);
     j.raw(',"f2":');
-    j.items(fbe.checkEntries(v.f2, StructSimple.fbeCompareKey, "f2"), ([k3, y4]) => {
-      j.raw("[");
-      StructSimple.fbeWriteJson(j, k3);
-      j.raw(",");
-      const o5 = y4;
-      if (o5 === undefined) {
-        j.null();
-      } else {
-        StructNested.fbeWriteJson(j, o5);
-      }
-      j.raw("]");
-    });
+    fbe.writeJsonField(j, "f2", ["hash", ["struct", "test.StructSimple", StructSimple], ["optional", ["struct", "test.StructNested", StructNested]], 1], v.f2);
     j.raw("}");
   }
 
@@ -16560,55 +15706,11 @@ export class StructHashEx {
     let m;
     m = r.member(o, "f1");
     if (m !== undefined) {
-      const m2 = [];
-      const e1 = r.pairs(m, 0, "f1");
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let k4;
-        let y5;
-        try {
-          k4 = StructSimple.fbeReadJson(r, e1[i3][0]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f1", i3);
-        }
-        try {
-          y5 = StructNested.fbeReadJson(r, e1[i3][1]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f1", i3);
-        }
-        m2.push([k4, y5]);
-      }
-      if (fbe.repeatedEntries(m2, StructSimple.fbeCompareKey) !== undefined) {
-        r.duplicate("f1", "key");
-      }
-      v.f1 = m2;
+      v.f1 = fbe.readJsonField(r, "f1", ["hash", ["struct", "test.StructSimple", StructSimple], ["struct", "test.StructNested", StructNested], 0], m, v.f1);
     }
     m = r.member(o, "f2");
     if (m !== undefined) {
-      const m8 = [];
-      const e7 = r.pairs(m, 1, "f2");
-      for (let i9 = 0; i9 < e7.length; i9++) {
-        let k10;
-        let y11;
-        try {
-          k10 = StructSimple.fbeReadJson(r, e7[i9][0]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f2", i9);
-        }
-        if (e7[i9][1] === null) {
-          y11 = undefined;
-        } else {
-          try {
-            y11 = StructNested.fbeReadJson(r, e7[i9][1]);
-          } catch (e) {
-            throw fbe.withinIndex(e, "f2", i9);
-          }
-        }
-        m8.push([k10, y11]);
-      }
-      if (fbe.repeatedEntries(m8, StructSimple.fbeCompareKey) !== undefined) {
-        r.duplicate("f2", "key");
-      }
-      v.f2 = m8;
+      v.f2 = fbe.readJsonField(r, "f2", ["hash", ["struct", "test.StructSimple", StructSimple], ["optional", ["struct", "test.StructNested", StructNested]], 1], m, v.f2);
     }
     r.leave();
     return v;

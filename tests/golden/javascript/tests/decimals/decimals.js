@@ -37,13 +37,13 @@ export class Prices {
       ["price", "decimal"],
       ["maybePrice", ["optional", "decimal"]],
       ["pair", ["array", "decimal", 2]],
-      ["priceVector", ["vector", "decimal"]],
-      ["priceList", ["list", "decimal"]],
-      ["priceSet", ["set", "decimal"]],
-      ["priceById", ["map", "int32", "decimal"]],
-      ["idByPrice", ["map", "decimal", "int32"]],
-      ["priceByPrice", ["hash", "decimal", "decimal"]],
-      ["maybePrices", ["vector", ["optional", "decimal"]]],
+      ["priceVector", ["vector", "decimal", 16]],
+      ["priceList", ["list", "decimal", 16]],
+      ["priceSet", ["set", "decimal", 16]],
+      ["priceById", ["map", "int32", "decimal", 20]],
+      ["idByPrice", ["map", "decimal", "int32", 20]],
+      ["priceByPrice", ["hash", "decimal", "decimal", 32]],
+      ["maybePrices", ["vector", ["optional", "decimal"], 1]],
     ];
   }
 
@@ -640,45 +640,21 @@ export class Prices {
       j.decimal(o1);
     }
     j.raw(',"pair":');
-    j.items(fbe.checkLength(v.pair, 2), (y2) => {
-      j.decimal(y2);
-    });
+    fbe.writeJsonField(j, "pair", ["array", "decimal", 2], v.pair);
     j.raw(',"priceVector":');
-    j.items(fbe.checkArray(v.priceVector), (y3) => {
-      j.decimal(y3);
-    });
+    fbe.writeJsonField(j, "priceVector", ["vector", "decimal", 16], v.priceVector);
     j.raw(',"priceList":');
-    j.items(fbe.checkArray(v.priceList), (y4) => {
-      j.decimal(y4);
-    });
+    fbe.writeJsonField(j, "priceList", ["list", "decimal", 16], v.priceList);
     j.raw(',"priceSet":');
-    j.items(fbe.elementsInOrder(v.priceSet, fbe.compareDecimal, "priceSet"), (y5) => {
-      j.decimal(y5);
-    });
+    fbe.writeJsonField(j, "priceSet", ["set", "decimal", 16], v.priceSet);
     j.raw(',"priceById":');
-    j.items(fbe.entriesInOrder(v.priceById, fbe.compareValue, "priceById"), ([k6, y7]) => {
-      j.keyI32(k6);
-      j.decimal(y7);
-    }, "{", "}");
+    fbe.writeJsonField(j, "priceById", ["map", "int32", "decimal", 20], v.priceById);
     j.raw(',"idByPrice":');
-    j.items(fbe.entriesInOrder(v.idByPrice, fbe.compareDecimal, "idByPrice"), ([k8, y9]) => {
-      j.keyDecimal(k8);
-      j.i32(y9);
-    }, "{", "}");
+    fbe.writeJsonField(j, "idByPrice", ["map", "decimal", "int32", 20], v.idByPrice);
     j.raw(',"priceByPrice":');
-    j.items(fbe.checkEntries(v.priceByPrice, fbe.compareDecimal, "priceByPrice"), ([k10, y11]) => {
-      j.keyDecimal(k10);
-      j.decimal(y11);
-    }, "{", "}");
+    fbe.writeJsonField(j, "priceByPrice", ["hash", "decimal", "decimal", 32], v.priceByPrice);
     j.raw(',"maybePrices":');
-    j.items(fbe.checkArray(v.maybePrices), (y12) => {
-      const o13 = y12;
-      if (o13 === undefined) {
-        j.null();
-      } else {
-        j.decimal(o13);
-      }
-    });
+    fbe.writeJsonField(j, "maybePrices", ["vector", ["optional", "decimal"], 1], v.maybePrices);
     j.raw("}");
   }
 
@@ -709,107 +685,35 @@ export class Prices {
     }
     m = r.member(o, "pair");
     if (m !== undefined) {
-      const e1 = r.fixed(m, 2, "pair");
-      const a2 = v.pair;
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        a2[i3] = r.decimal(e1[i3], "pair");
-      }
+      v.pair = fbe.readJsonField(r, "pair", ["array", "decimal", 2], m, v.pair);
     }
     m = r.member(o, "priceVector");
     if (m !== undefined) {
-      const e4 = r.array(m, 16, "priceVector");
-      const a5 = [];
-      for (let i6 = 0; i6 < e4.length; i6++) {
-        let y7;
-        y7 = r.decimal(e4[i6], "priceVector");
-        a5.push(y7);
-      }
-      v.priceVector = a5;
+      v.priceVector = fbe.readJsonField(r, "priceVector", ["vector", "decimal", 16], m, v.priceVector);
     }
     m = r.member(o, "priceList");
     if (m !== undefined) {
-      const e8 = r.array(m, 16, "priceList");
-      const a9 = [];
-      for (let i10 = 0; i10 < e8.length; i10++) {
-        let y11;
-        y11 = r.decimal(e8[i10], "priceList");
-        a9.push(y11);
-      }
-      v.priceList = a9;
+      v.priceList = fbe.readJsonField(r, "priceList", ["list", "decimal", 16], m, v.priceList);
     }
     m = r.member(o, "priceSet");
     if (m !== undefined) {
-      const e12 = r.array(m, 16, "priceSet");
-      const a13 = [];
-      for (let i14 = 0; i14 < e12.length; i14++) {
-        let y15;
-        y15 = r.decimal(e12[i14], "priceSet");
-        a13.push(y15);
-      }
-      if (fbe.repeated(a13, fbe.compareDecimal) !== undefined) {
-        r.duplicate("priceSet", "element");
-      }
-      v.priceSet = a13;
+      v.priceSet = fbe.readJsonField(r, "priceSet", ["set", "decimal", 16], m, v.priceSet);
     }
     m = r.member(o, "priceById");
     if (m !== undefined) {
-      const m17 = new Map();
-      const e16 = r.object(m, 20, "priceById");
-      for (const key21 of Object.keys(e16)) {
-        const k19 = r.keyInt(key21, -2147483648, 2147483647, "priceById");
-        let y20;
-        y20 = r.decimal(e16[key21], "priceById");
-        if (m17.has(k19)) {
-          r.duplicate("priceById", "key");
-        }
-        m17.set(k19, y20);
-      }
-      v.priceById = m17;
+      v.priceById = fbe.readJsonField(r, "priceById", ["map", "int32", "decimal", 20], m, v.priceById);
     }
     m = r.member(o, "idByPrice");
     if (m !== undefined) {
-      const m23 = [];
-      const e22 = r.object(m, 20, "idByPrice");
-      for (const key27 of Object.keys(e22)) {
-        const k25 = r.keyDecimal(key27, "idByPrice");
-        let y26;
-        y26 = r.int(e22[key27], -2147483648, 2147483647, "idByPrice");
-        m23.push([k25, y26]);
-      }
-      if (fbe.repeatedEntries(m23, fbe.compareDecimal) !== undefined) {
-        r.duplicate("idByPrice", "key");
-      }
-      v.idByPrice = m23;
+      v.idByPrice = fbe.readJsonField(r, "idByPrice", ["map", "decimal", "int32", 20], m, v.idByPrice);
     }
     m = r.member(o, "priceByPrice");
     if (m !== undefined) {
-      const m29 = [];
-      const e28 = r.object(m, 32, "priceByPrice");
-      for (const key33 of Object.keys(e28)) {
-        const k31 = r.keyDecimal(key33, "priceByPrice");
-        let y32;
-        y32 = r.decimal(e28[key33], "priceByPrice");
-        m29.push([k31, y32]);
-      }
-      if (fbe.repeatedEntries(m29, fbe.compareDecimal) !== undefined) {
-        r.duplicate("priceByPrice", "key");
-      }
-      v.priceByPrice = m29;
+      v.priceByPrice = fbe.readJsonField(r, "priceByPrice", ["hash", "decimal", "decimal", 32], m, v.priceByPrice);
     }
     m = r.member(o, "maybePrices");
     if (m !== undefined) {
-      const e34 = r.array(m, 1, "maybePrices");
-      const a35 = [];
-      for (let i36 = 0; i36 < e34.length; i36++) {
-        let y37;
-        if (e34[i36] === null) {
-          y37 = undefined;
-        } else {
-          y37 = r.decimal(e34[i36], "maybePrices");
-        }
-        a35.push(y37);
-      }
-      v.maybePrices = a35;
+      v.maybePrices = fbe.readJsonField(r, "maybePrices", ["vector", ["optional", "decimal"], 1], m, v.maybePrices);
     }
     r.leave();
     return v;

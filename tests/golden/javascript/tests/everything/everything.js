@@ -1771,22 +1771,22 @@ export class Everything {
       ["f35", ["optional", ["struct", "everything.Counted", Counted]]],
       ["f36", ["array", "int32", 3]],
       ["f37", ["array", ["optional", "string"], 2]],
-      ["f38", ["vector", "double"]],
-      ["f39", ["vector", ["optional", ["struct", "everything.Counted", Counted]]]],
-      ["f40", ["list", "string"]],
-      ["f41", ["set", "int64"]],
-      ["f42", ["set", ["struct", "market.Instrument", market.Instrument]]],
-      ["f43", ["map", "int32", "string"]],
-      ["f44", ["map", "string", ["optional", ["struct", "everything.Counted", Counted]]]],
-      ["f45", ["hash", "uuid", "bytes"]],
-      ["f46", ["hash", ["struct", "market.Instrument", market.Instrument], ["struct", "everything.Counted", Counted]]],
+      ["f38", ["vector", "double", 8]],
+      ["f39", ["vector", ["optional", ["struct", "everything.Counted", Counted]], 1]],
+      ["f40", ["list", "string", 4]],
+      ["f41", ["set", "int64", 8]],
+      ["f42", ["set", ["struct", "market.Instrument", market.Instrument], 0]],
+      ["f43", ["map", "int32", "string", 8]],
+      ["f44", ["map", "string", ["optional", ["struct", "everything.Counted", Counted]], 5]],
+      ["f45", ["hash", "uuid", "bytes", 20]],
+      ["f46", ["hash", ["struct", "market.Instrument", market.Instrument], ["struct", "everything.Counted", Counted], 0]],
       ["f47", ["optional", "int32"]],
       ["f47Reset", "bool"],
       ["f48", ["optional", "timestamp"]],
-      ["f49", ["map", "bytes", "int32"]],
-      ["f50", ["hash", "bytes", "string"]],
-      ["f51", ["set", "decimal"]],
-      ["f52", ["map", "decimal", "int32"]],
+      ["f49", ["map", "bytes", "int32", 8]],
+      ["f50", ["hash", "bytes", "string", 8]],
+      ["f51", ["set", "decimal", 16]],
+      ["f52", ["map", "decimal", "int32", 20]],
     ];
   }
 
@@ -3731,106 +3731,51 @@ export class Everything {
       Counted.fbeWriteJson(j, o5);
     }
     j.raw(',"f36":');
-    j.items(fbe.checkLength(v.f36, 3), (y6) => {
-      j.i32(y6);
-    });
+    fbe.writeJsonField(j, "f36", ["array", "int32", 3], v.f36);
     j.raw(',"f37":');
-    j.items(fbe.checkLength(v.f37, 2), (y7) => {
-      const o8 = y7;
-      if (o8 === undefined) {
-        j.null();
-      } else {
-        j.string(o8);
-      }
-    });
+    fbe.writeJsonField(j, "f37", ["array", ["optional", "string"], 2], v.f37);
     j.raw(',"f38":');
-    j.items(fbe.checkArray(v.f38), (y9) => {
-      j.double(y9);
-    });
+    fbe.writeJsonField(j, "f38", ["vector", "double", 8], v.f38);
     j.raw(',"f39":');
-    j.items(fbe.checkArray(v.f39), (y10) => {
-      const o11 = y10;
-      if (o11 === undefined) {
-        j.null();
-      } else {
-        Counted.fbeWriteJson(j, o11);
-      }
-    });
+    fbe.writeJsonField(j, "f39", ["vector", ["optional", ["struct", "everything.Counted", Counted]], 1], v.f39);
     j.raw(',"f40":');
-    j.items(fbe.checkArray(v.f40), (y12) => {
-      j.string(y12);
-    });
+    fbe.writeJsonField(j, "f40", ["list", "string", 4], v.f40);
     j.raw(',"f41":');
-    j.items(fbe.elementsInOrder(v.f41, fbe.compareValue, "f41"), (y13) => {
-      j.i64(y13);
-    });
+    fbe.writeJsonField(j, "f41", ["set", "int64", 8], v.f41);
     j.raw(',"f42":');
-    j.items(fbe.elementsInOrder(v.f42, market.Instrument.fbeCompareKey, "f42"), (y14) => {
-      market.Instrument.fbeWriteJson(j, y14);
-    });
+    fbe.writeJsonField(j, "f42", ["set", ["struct", "market.Instrument", market.Instrument], 0], v.f42);
     j.raw(',"f43":');
-    j.items(fbe.entriesInOrder(v.f43, fbe.compareValue, "f43"), ([k15, y16]) => {
-      j.keyI32(k15);
-      j.string(y16);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f43", ["map", "int32", "string", 8], v.f43);
     j.raw(',"f44":');
-    j.items(fbe.entriesInOrder(v.f44, fbe.compareString, "f44"), ([k17, y18]) => {
-      j.keyString(k17);
-      const o19 = y18;
-      if (o19 === undefined) {
-        j.null();
-      } else {
-        Counted.fbeWriteJson(j, o19);
-      }
-    }, "{", "}");
+    fbe.writeJsonField(j, "f44", ["map", "string", ["optional", ["struct", "everything.Counted", Counted]], 5], v.f44);
     j.raw(',"f45":');
-    j.items(fbe.checkEntries(v.f45, fbe.compareUuid, "f45"), ([k20, y21]) => {
-      j.keyUuid(k20);
-      j.bytes(y21);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f45", ["hash", "uuid", "bytes", 20], v.f45);
     j.raw(',"f46":');
-    j.items(fbe.checkEntries(v.f46, market.Instrument.fbeCompareKey, "f46"), ([k22, y23]) => {
-      j.raw("[");
-      market.Instrument.fbeWriteJson(j, k22);
-      j.raw(",");
-      Counted.fbeWriteJson(j, y23);
-      j.raw("]");
-    });
+    fbe.writeJsonField(j, "f46", ["hash", ["struct", "market.Instrument", market.Instrument], ["struct", "everything.Counted", Counted], 0], v.f46);
     j.raw(',"f47":');
-    const o24 = v.f47;
-    if (o24 === undefined) {
+    const o6 = v.f47;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i32(o24);
+      j.i32(o6);
     }
     j.raw(',"f47Reset":');
     j.bool(v.f47Reset);
     j.raw(',"f48":');
-    const o25 = v.f48;
-    if (o25 === undefined) {
+    const o7 = v.f48;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.u64(o25);
+      j.u64(o7);
     }
     j.raw(',"f49":');
-    j.items(fbe.entriesInOrder(v.f49, fbe.compareBlob, "f49"), ([k26, y27]) => {
-      j.keyBytes(k26);
-      j.i32(y27);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f49", ["map", "bytes", "int32", 8], v.f49);
     j.raw(',"f50":');
-    j.items(fbe.checkEntries(v.f50, fbe.compareBlob, "f50"), ([k28, y29]) => {
-      j.keyBytes(k28);
-      j.string(y29);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f50", ["hash", "bytes", "string", 8], v.f50);
     j.raw(',"f51":');
-    j.items(fbe.elementsInOrder(v.f51, fbe.compareDecimal, "f51"), (y30) => {
-      j.decimal(y30);
-    });
+    fbe.writeJsonField(j, "f51", ["set", "decimal", 16], v.f51);
     j.raw(',"f52":');
-    j.items(fbe.entriesInOrder(v.f52, fbe.compareDecimal, "f52"), ([k31, y32]) => {
-      j.keyDecimal(k31);
-      j.i32(y32);
-    }, "{", "}");
+    fbe.writeJsonField(j, "f52", ["map", "decimal", "int32", 20], v.f52);
     j.raw("}");
   }
 
@@ -4029,173 +3974,47 @@ export class Everything {
     }
     m = r.member(o, "f36");
     if (m !== undefined) {
-      const e1 = r.fixed(m, 3, "f36");
-      const a2 = v.f36;
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        a2[i3] = r.int(e1[i3], -2147483648, 2147483647, "f36");
-      }
+      v.f36 = fbe.readJsonField(r, "f36", ["array", "int32", 3], m, v.f36);
     }
     m = r.member(o, "f37");
     if (m !== undefined) {
-      const e4 = r.fixed(m, 2, "f37");
-      const a5 = v.f37;
-      for (let i6 = 0; i6 < e4.length; i6++) {
-        if (e4[i6] === null) {
-          a5[i6] = undefined;
-        } else {
-          a5[i6] = r.string(e4[i6], "f37");
-        }
-      }
+      v.f37 = fbe.readJsonField(r, "f37", ["array", ["optional", "string"], 2], m, v.f37);
     }
     m = r.member(o, "f38");
     if (m !== undefined) {
-      const e7 = r.array(m, 8, "f38");
-      const a8 = [];
-      for (let i9 = 0; i9 < e7.length; i9++) {
-        let y10;
-        y10 = r.double(e7[i9], "f38");
-        a8.push(y10);
-      }
-      v.f38 = a8;
+      v.f38 = fbe.readJsonField(r, "f38", ["vector", "double", 8], m, v.f38);
     }
     m = r.member(o, "f39");
     if (m !== undefined) {
-      const e11 = r.array(m, 1, "f39");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        if (e11[i13] === null) {
-          y14 = undefined;
-        } else {
-          try {
-            y14 = Counted.fbeReadJson(r, e11[i13]);
-          } catch (e) {
-            throw fbe.withinIndex(e, "f39", i13);
-          }
-        }
-        a12.push(y14);
-      }
-      v.f39 = a12;
+      v.f39 = fbe.readJsonField(r, "f39", ["vector", ["optional", ["struct", "everything.Counted", Counted]], 1], m, v.f39);
     }
     m = r.member(o, "f40");
     if (m !== undefined) {
-      const e15 = r.array(m, 4, "f40");
-      const a16 = [];
-      for (let i17 = 0; i17 < e15.length; i17++) {
-        let y18;
-        y18 = r.string(e15[i17], "f40");
-        a16.push(y18);
-      }
-      v.f40 = a16;
+      v.f40 = fbe.readJsonField(r, "f40", ["list", "string", 4], m, v.f40);
     }
     m = r.member(o, "f41");
     if (m !== undefined) {
-      const e19 = r.array(m, 8, "f41");
-      const a20 = new Set();
-      for (let i21 = 0; i21 < e19.length; i21++) {
-        let y22;
-        y22 = r.int64(e19[i21], -9223372036854775808n, 9223372036854775807n, "f41");
-        if (a20.has(y22)) {
-          r.duplicate("f41", "element");
-        }
-        a20.add(y22);
-      }
-      v.f41 = a20;
+      v.f41 = fbe.readJsonField(r, "f41", ["set", "int64", 8], m, v.f41);
     }
     m = r.member(o, "f42");
     if (m !== undefined) {
-      const e23 = r.array(m, 0, "f42");
-      const a24 = [];
-      for (let i25 = 0; i25 < e23.length; i25++) {
-        let y26;
-        try {
-          y26 = market.Instrument.fbeReadJson(r, e23[i25]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f42", i25);
-        }
-        a24.push(y26);
-      }
-      if (fbe.repeated(a24, market.Instrument.fbeCompareKey) !== undefined) {
-        r.duplicate("f42", "element");
-      }
-      v.f42 = a24;
+      v.f42 = fbe.readJsonField(r, "f42", ["set", ["struct", "market.Instrument", market.Instrument], 0], m, v.f42);
     }
     m = r.member(o, "f43");
     if (m !== undefined) {
-      const m28 = new Map();
-      const e27 = r.object(m, 8, "f43");
-      for (const key32 of Object.keys(e27)) {
-        const k30 = r.keyInt(key32, -2147483648, 2147483647, "f43");
-        let y31;
-        y31 = r.string(e27[key32], "f43");
-        if (m28.has(k30)) {
-          r.duplicate("f43", "key");
-        }
-        m28.set(k30, y31);
-      }
-      v.f43 = m28;
+      v.f43 = fbe.readJsonField(r, "f43", ["map", "int32", "string", 8], m, v.f43);
     }
     m = r.member(o, "f44");
     if (m !== undefined) {
-      const m34 = new Map();
-      const e33 = r.object(m, 5, "f44");
-      for (const key38 of Object.keys(e33)) {
-        const k36 = r.keyString(key38, "f44");
-        let y37;
-        if (e33[key38] === null) {
-          y37 = undefined;
-        } else {
-          try {
-            y37 = Counted.fbeReadJson(r, e33[key38]);
-          } catch (e) {
-            throw fbe.within(e, "f44[" + key38 + "]");
-          }
-        }
-        if (m34.has(k36)) {
-          r.duplicate("f44", "key");
-        }
-        m34.set(k36, y37);
-      }
-      v.f44 = m34;
+      v.f44 = fbe.readJsonField(r, "f44", ["map", "string", ["optional", ["struct", "everything.Counted", Counted]], 5], m, v.f44);
     }
     m = r.member(o, "f45");
     if (m !== undefined) {
-      const m40 = [];
-      const e39 = r.object(m, 20, "f45");
-      for (const key44 of Object.keys(e39)) {
-        const k42 = r.keyUuid(key44, "f45");
-        let y43;
-        y43 = r.bytes(e39[key44], "f45");
-        m40.push([k42, y43]);
-      }
-      if (fbe.repeatedEntries(m40, fbe.compareUuid) !== undefined) {
-        r.duplicate("f45", "key");
-      }
-      v.f45 = m40;
+      v.f45 = fbe.readJsonField(r, "f45", ["hash", "uuid", "bytes", 20], m, v.f45);
     }
     m = r.member(o, "f46");
     if (m !== undefined) {
-      const m46 = [];
-      const e45 = r.pairs(m, 0, "f46");
-      for (let i47 = 0; i47 < e45.length; i47++) {
-        let k48;
-        let y49;
-        try {
-          k48 = market.Instrument.fbeReadJson(r, e45[i47][0]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f46", i47);
-        }
-        try {
-          y49 = Counted.fbeReadJson(r, e45[i47][1]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "f46", i47);
-        }
-        m46.push([k48, y49]);
-      }
-      if (fbe.repeatedEntries(m46, market.Instrument.fbeCompareKey) !== undefined) {
-        r.duplicate("f46", "key");
-      }
-      v.f46 = m46;
+      v.f46 = fbe.readJsonField(r, "f46", ["hash", ["struct", "market.Instrument", market.Instrument], ["struct", "everything.Counted", Counted], 0], m, v.f46);
     }
     m = r.member(o, "f47");
     if (m !== undefined) {
@@ -4219,62 +4038,19 @@ export class Everything {
     }
     m = r.member(o, "f49");
     if (m !== undefined) {
-      const m52 = [];
-      const e51 = r.object(m, 8, "f49");
-      for (const key56 of Object.keys(e51)) {
-        const k54 = r.keyBytes(key56, "f49");
-        let y55;
-        y55 = r.int(e51[key56], -2147483648, 2147483647, "f49");
-        m52.push([k54, y55]);
-      }
-      if (fbe.repeatedEntries(m52, fbe.compareBlob) !== undefined) {
-        r.duplicate("f49", "key");
-      }
-      v.f49 = m52;
+      v.f49 = fbe.readJsonField(r, "f49", ["map", "bytes", "int32", 8], m, v.f49);
     }
     m = r.member(o, "f50");
     if (m !== undefined) {
-      const m58 = [];
-      const e57 = r.object(m, 8, "f50");
-      for (const key62 of Object.keys(e57)) {
-        const k60 = r.keyBytes(key62, "f50");
-        let y61;
-        y61 = r.string(e57[key62], "f50");
-        m58.push([k60, y61]);
-      }
-      if (fbe.repeatedEntries(m58, fbe.compareBlob) !== undefined) {
-        r.duplicate("f50", "key");
-      }
-      v.f50 = m58;
+      v.f50 = fbe.readJsonField(r, "f50", ["hash", "bytes", "string", 8], m, v.f50);
     }
     m = r.member(o, "f51");
     if (m !== undefined) {
-      const e63 = r.array(m, 16, "f51");
-      const a64 = [];
-      for (let i65 = 0; i65 < e63.length; i65++) {
-        let y66;
-        y66 = r.decimal(e63[i65], "f51");
-        a64.push(y66);
-      }
-      if (fbe.repeated(a64, fbe.compareDecimal) !== undefined) {
-        r.duplicate("f51", "element");
-      }
-      v.f51 = a64;
+      v.f51 = fbe.readJsonField(r, "f51", ["set", "decimal", 16], m, v.f51);
     }
     m = r.member(o, "f52");
     if (m !== undefined) {
-      const m68 = [];
-      const e67 = r.object(m, 20, "f52");
-      for (const key72 of Object.keys(e67)) {
-        const k70 = r.keyDecimal(key72, "f52");
-        let y71;
-        y71 = r.int(e67[key72], -2147483648, 2147483647, "f52");
-        m68.push([k70, y71]);
-      }
-      if (fbe.repeatedEntries(m68, fbe.compareDecimal) !== undefined) {
-        r.duplicate("f52", "key");
-      }
-      v.f52 = m68;
+      v.f52 = fbe.readJsonField(r, "f52", ["map", "decimal", "int32", 20], m, v.f52);
     }
     r.leave();
     return v;
@@ -5244,7 +5020,7 @@ export class Keywords {
       ["None", "int32"],
       ["NULL", "int32"],
       ["operator", ["optional", ["enum", "everything.Reserved", "int32", textOfReserved]]],
-      ["this", ["vector", ["struct", "everything.FixedKeywords", FixedKeywords]]],
+      ["this", ["vector", ["struct", "everything.FixedKeywords", FixedKeywords], 0]],
     ];
   }
 
@@ -5512,9 +5288,7 @@ export class Keywords {
       j.i32(o1);
     }
     j.raw(',"this":');
-    j.items(fbe.checkArray(v.this), (y2) => {
-      FixedKeywords.fbeWriteJson(j, y2);
-    });
+    fbe.writeJsonField(j, "this", ["vector", ["struct", "everything.FixedKeywords", FixedKeywords], 0], v.this);
     j.raw("}");
   }
 
@@ -5569,18 +5343,7 @@ export class Keywords {
     }
     m = r.member(o, "this");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "this");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        try {
-          y4 = FixedKeywords.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "this", i3);
-        }
-        a2.push(y4);
-      }
-      v.this = a2;
+      v.this = fbe.readJsonField(r, "this", ["vector", ["struct", "everything.FixedKeywords", FixedKeywords], 0], m, v.this);
     }
     r.leave();
     return v;
@@ -5821,9 +5584,9 @@ export class Routes {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["routes", ["set", ["struct", "everything.Route", Route]]],
-      ["ranks", ["map", ["struct", "everything.Route", Route], "int32"]],
-      ["names", ["hash", ["struct", "everything.Route", Route], "string"]],
+      ["routes", ["set", ["struct", "everything.Route", Route], 0]],
+      ["ranks", ["map", ["struct", "everything.Route", Route], "int32", 4]],
+      ["names", ["hash", ["struct", "everything.Route", Route], "string", 4]],
     ];
   }
 
@@ -6167,25 +5930,11 @@ export class Routes {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"routes":');
-    j.items(fbe.elementsInOrder(v.routes, Route.fbeCompareKey, "routes"), (y1) => {
-      Route.fbeWriteJson(j, y1);
-    });
+    fbe.writeJsonField(j, "routes", ["set", ["struct", "everything.Route", Route], 0], v.routes);
     j.raw(',"ranks":');
-    j.items(fbe.entriesInOrder(v.ranks, Route.fbeCompareKey, "ranks"), ([k2, y3]) => {
-      j.raw("[");
-      Route.fbeWriteJson(j, k2);
-      j.raw(",");
-      j.i32(y3);
-      j.raw("]");
-    });
+    fbe.writeJsonField(j, "ranks", ["map", ["struct", "everything.Route", Route], "int32", 4], v.ranks);
     j.raw(',"names":');
-    j.items(fbe.checkEntries(v.names, Route.fbeCompareKey, "names"), ([k4, y5]) => {
-      j.raw("[");
-      Route.fbeWriteJson(j, k4);
-      j.raw(",");
-      j.string(y5);
-      j.raw("]");
-    });
+    fbe.writeJsonField(j, "names", ["hash", ["struct", "everything.Route", Route], "string", 4], v.names);
     j.raw("}");
   }
 
@@ -6204,61 +5953,15 @@ export class Routes {
     let m;
     m = r.member(o, "routes");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "routes");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        try {
-          y4 = Route.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "routes", i3);
-        }
-        a2.push(y4);
-      }
-      if (fbe.repeated(a2, Route.fbeCompareKey) !== undefined) {
-        r.duplicate("routes", "element");
-      }
-      v.routes = a2;
+      v.routes = fbe.readJsonField(r, "routes", ["set", ["struct", "everything.Route", Route], 0], m, v.routes);
     }
     m = r.member(o, "ranks");
     if (m !== undefined) {
-      const m6 = [];
-      const e5 = r.pairs(m, 4, "ranks");
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let k8;
-        let y9;
-        try {
-          k8 = Route.fbeReadJson(r, e5[i7][0]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "ranks", i7);
-        }
-        y9 = r.int(e5[i7][1], -2147483648, 2147483647, "ranks");
-        m6.push([k8, y9]);
-      }
-      if (fbe.repeatedEntries(m6, Route.fbeCompareKey) !== undefined) {
-        r.duplicate("ranks", "key");
-      }
-      v.ranks = m6;
+      v.ranks = fbe.readJsonField(r, "ranks", ["map", ["struct", "everything.Route", Route], "int32", 4], m, v.ranks);
     }
     m = r.member(o, "names");
     if (m !== undefined) {
-      const m12 = [];
-      const e11 = r.pairs(m, 4, "names");
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let k14;
-        let y15;
-        try {
-          k14 = Route.fbeReadJson(r, e11[i13][0]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "names", i13);
-        }
-        y15 = r.string(e11[i13][1], "names");
-        m12.push([k14, y15]);
-      }
-      if (fbe.repeatedEntries(m12, Route.fbeCompareKey) !== undefined) {
-        r.duplicate("names", "key");
-      }
-      v.names = m12;
+      v.names = fbe.readJsonField(r, "names", ["hash", ["struct", "everything.Route", Route], "string", 4], m, v.names);
     }
     r.leave();
     return v;

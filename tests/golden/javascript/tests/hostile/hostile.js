@@ -149,7 +149,7 @@ export class Empties {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["items", ["vector", ["struct", "hostile.Empty", Empty]]],
+      ["items", ["vector", ["struct", "hostile.Empty", Empty], 0]],
     ];
   }
 
@@ -301,9 +301,7 @@ export class Empties {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"items":');
-    j.items(fbe.checkArray(v.items), (y1) => {
-      Empty.fbeWriteJson(j, y1);
-    });
+    fbe.writeJsonField(j, "items", ["vector", ["struct", "hostile.Empty", Empty], 0], v.items);
     j.raw("}");
   }
 
@@ -322,18 +320,7 @@ export class Empties {
     let m;
     m = r.member(o, "items");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "items");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        try {
-          y4 = Empty.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "items", i3);
-        }
-        a2.push(y4);
-      }
-      v.items = a2;
+      v.items = fbe.readJsonField(r, "items", ["vector", ["struct", "hostile.Empty", Empty], 0], m, v.items);
     }
     r.leave();
     return v;
@@ -486,9 +473,7 @@ export class Wide {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"values":');
-    j.items(fbe.checkLength(v.values, 1000000), (y1) => {
-      j.i32(y1);
-    });
+    fbe.writeJsonField(j, "values", ["array", "int32", 1000000], v.values);
     j.raw("}");
   }
 
@@ -507,11 +492,7 @@ export class Wide {
     let m;
     m = r.member(o, "values");
     if (m !== undefined) {
-      const e1 = r.fixed(m, 1000000, "values");
-      const a2 = v.values;
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        a2[i3] = r.int(e1[i3], -2147483648, 2147483647, "values");
-      }
+      v.values = fbe.readJsonField(r, "values", ["array", "int32", 1000000], m, v.values);
     }
     r.leave();
     return v;
@@ -546,7 +527,7 @@ export class Wides {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields() {
     return [
-      ["items", ["vector", ["struct", "hostile.Wide", Wide]]],
+      ["items", ["vector", ["struct", "hostile.Wide", Wide], 0]],
     ];
   }
 
@@ -698,9 +679,7 @@ export class Wides {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j, v) {
     j.raw('{"items":');
-    j.items(fbe.checkArray(v.items), (y1) => {
-      Wide.fbeWriteJson(j, y1);
-    });
+    fbe.writeJsonField(j, "items", ["vector", ["struct", "hostile.Wide", Wide], 0], v.items);
     j.raw("}");
   }
 
@@ -719,18 +698,7 @@ export class Wides {
     let m;
     m = r.member(o, "items");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "items");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        try {
-          y4 = Wide.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "items", i3);
-        }
-        a2.push(y4);
-      }
-      v.items = a2;
+      v.items = fbe.readJsonField(r, "items", ["vector", ["struct", "hostile.Wide", Wide], 0], m, v.items);
     }
     r.leave();
     return v;
@@ -769,7 +737,7 @@ export class Holder {
     return [
       ["wide", ["struct", "hostile.Wide", Wide]],
       ["maybe", ["optional", ["struct", "hostile.Wide", Wide]]],
-      ["byId", ["map", "int32", ["struct", "hostile.Wide", Wide]]],
+      ["byId", ["map", "int32", ["struct", "hostile.Wide", Wide], 4]],
     ];
   }
 
@@ -1048,10 +1016,7 @@ export class Holder {
       Wide.fbeWriteJson(j, o1);
     }
     j.raw(',"byId":');
-    j.items(fbe.entriesInOrder(v.byId, fbe.compareValue, "byId"), ([k2, y3]) => {
-      j.keyI32(k2);
-      Wide.fbeWriteJson(j, y3);
-    }, "{", "}");
+    fbe.writeJsonField(j, "byId", ["map", "int32", ["struct", "hostile.Wide", Wide], 4], v.byId);
     j.raw("}");
   }
 
@@ -1092,22 +1057,7 @@ export class Holder {
     }
     m = r.member(o, "byId");
     if (m !== undefined) {
-      const m2 = new Map();
-      const e1 = r.object(m, 4, "byId");
-      for (const key6 of Object.keys(e1)) {
-        const k4 = r.keyInt(key6, -2147483648, 2147483647, "byId");
-        let y5;
-        try {
-          y5 = Wide.fbeReadJson(r, e1[key6]);
-        } catch (e) {
-          throw fbe.within(e, "byId[" + key6 + "]");
-        }
-        if (m2.has(k4)) {
-          r.duplicate("byId", "key");
-        }
-        m2.set(k4, y5);
-      }
-      v.byId = m2;
+      v.byId = fbe.readJsonField(r, "byId", ["map", "int32", ["struct", "hostile.Wide", Wide], 4], m, v.byId);
     }
     r.leave();
     return v;

@@ -1496,10 +1496,10 @@ export class CppWords {
       ["auto", "double"],
       ["bitand", ["enum", "import.side", "int32", textOfside_]],
       ["bitor", "int64"],
-      ["break", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["break", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["case", ["optional", "string"]],
       ["catch", "bytes"],
-      ["char8_t", ["map", "string", "int32"]],
+      ["char8_t", ["map", "string", "int32", 8]],
       ["char16_t", "decimal"],
       ["char32_t", "uuid"],
       ["class", "timestamp"],
@@ -1514,10 +1514,10 @@ export class CppWords {
       ["co_await", "double"],
       ["co_return", ["enum", "import.side", "int32", textOfside_]],
       ["co_yield", "int64"],
-      ["decltype", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["decltype", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["default", ["optional", "string"]],
       ["delete", "bytes"],
-      ["do", ["map", "string", "int32"]],
+      ["do", ["map", "string", "int32", 8]],
       ["dynamic_cast", "decimal"],
       ["else", "uuid"],
       ["explicit", "timestamp"],
@@ -1532,10 +1532,10 @@ export class CppWords {
       ["inline", "double"],
       ["int", ["enum", "import.side", "int32", textOfside_]],
       ["long", "int64"],
-      ["module", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["module", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["mutable", ["optional", "string"]],
       ["namespace", "bytes"],
-      ["new", ["map", "string", "int32"]],
+      ["new", ["map", "string", "int32", 8]],
       ["noexcept", "decimal"],
       ["not", "uuid"],
       ["not_eq", "timestamp"],
@@ -1550,10 +1550,10 @@ export class CppWords {
       ["register", "double"],
       ["reinterpret_cast", ["enum", "import.side", "int32", textOfside_]],
       ["requires", "int64"],
-      ["return", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["return", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["short", ["optional", "string"]],
       ["signed", "bytes"],
-      ["sizeof", ["map", "string", "int32"]],
+      ["sizeof", ["map", "string", "int32", 8]],
       ["static", "decimal"],
       ["static_assert", "uuid"],
       ["static_cast", "timestamp"],
@@ -1568,10 +1568,10 @@ export class CppWords {
       ["typename", "double"],
       ["union", ["enum", "import.side", "int32", textOfside_]],
       ["unsigned", "int64"],
-      ["using", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["using", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["virtual", ["optional", "string"]],
       ["void", "bytes"],
-      ["volatile", ["map", "string", "int32"]],
+      ["volatile", ["map", "string", "int32", 8]],
       ["wchar_t", "decimal"],
       ["while", "uuid"],
       ["xor", "timestamp"],
@@ -1586,10 +1586,10 @@ export class CppWords {
       ["offsetof", "double"],
       ["std", ["enum", "import.side", "int32", textOfside_]],
       ["FBE", "int64"],
-      ["int8_t", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["int8_t", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["uint8_t", ["optional", "string"]],
       ["int16_t", "bytes"],
-      ["uint16_t", ["map", "string", "int32"]],
+      ["uint16_t", ["map", "string", "int32", 8]],
       ["int32_t", "decimal"],
       ["uint32_t", "uuid"],
       ["int64_t", "timestamp"],
@@ -3771,23 +3771,18 @@ export class CppWords {
     j.raw(',"bitor":');
     j.i64(v.bitor);
     j.raw(',"break":');
-    j.items(fbe.checkArray(v.break), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "break", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.break);
     j.raw(',"case":');
-    const o3 = v.case;
-    if (o3 === undefined) {
+    const o2 = v.case;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"catch":');
     j.bytes(v.catch);
     j.raw(',"char8_t":');
-    j.items(fbe.entriesInOrder(v.char8_t, fbe.compareString, "char8_t"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "char8_t", ["map", "string", "int32", 8], v.char8_t);
     j.raw(',"char16_t":');
     j.decimal(v.char16_t);
     j.raw(',"char32_t":');
@@ -3799,11 +3794,11 @@ export class CppWords {
     j.raw(',"concept":');
     j.u8(v.concept);
     j.raw(',"const":');
-    const o6 = v.const;
-    if (o6 === undefined) {
+    const o3 = v.const;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"consteval":');
     j.i16(v.consteval);
@@ -3812,11 +3807,11 @@ export class CppWords {
     j.raw(',"constinit":');
     j.string(v.constinit);
     j.raw(',"const_cast":');
-    const o7 = v.const_cast;
-    if (o7 === undefined) {
+    const o4 = v.const_cast;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"continue":');
     j.u64(v.continue);
@@ -3827,23 +3822,18 @@ export class CppWords {
     j.raw(',"co_yield":');
     j.i64(v.co_yield);
     j.raw(',"decltype":');
-    j.items(fbe.checkArray(v.decltype), (y8) => {
-      j.i16(y8);
-    });
+    fbe.writeJsonField(j, "decltype", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.decltype);
     j.raw(',"default":');
-    const o9 = v.default;
-    if (o9 === undefined) {
+    const o5 = v.default;
+    if (o5 === undefined) {
       j.null();
     } else {
-      j.string(o9);
+      j.string(o5);
     }
     j.raw(',"delete":');
     j.bytes(v.delete);
     j.raw(',"do":');
-    j.items(fbe.entriesInOrder(v.do, fbe.compareString, "do"), ([k10, y11]) => {
-      j.keyString(k10);
-      j.i32(y11);
-    }, "{", "}");
+    fbe.writeJsonField(j, "do", ["map", "string", "int32", 8], v.do);
     j.raw(',"dynamic_cast":');
     j.decimal(v.dynamic_cast);
     j.raw(',"else":');
@@ -3855,11 +3845,11 @@ export class CppWords {
     j.raw(',"extern":');
     j.u8(v.extern);
     j.raw(',"final":');
-    const o12 = v.final;
-    if (o12 === undefined) {
+    const o6 = v.final;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o12);
+      j.i16(o6);
     }
     j.raw(',"for":');
     j.i16(v.for);
@@ -3868,11 +3858,11 @@ export class CppWords {
     j.raw(',"goto":');
     j.string(v.goto);
     j.raw(',"if":');
-    const o13 = v.if;
-    if (o13 === undefined) {
+    const o7 = v.if;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o13);
+      j.bool(o7);
     }
     j.raw(',"import":');
     j.u64(v.import);
@@ -3883,23 +3873,18 @@ export class CppWords {
     j.raw(',"long":');
     j.i64(v.long);
     j.raw(',"module":');
-    j.items(fbe.checkArray(v.module), (y14) => {
-      j.i16(y14);
-    });
+    fbe.writeJsonField(j, "module", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.module);
     j.raw(',"mutable":');
-    const o15 = v.mutable;
-    if (o15 === undefined) {
+    const o8 = v.mutable;
+    if (o8 === undefined) {
       j.null();
     } else {
-      j.string(o15);
+      j.string(o8);
     }
     j.raw(',"namespace":');
     j.bytes(v.namespace);
     j.raw(',"new":');
-    j.items(fbe.entriesInOrder(v.new, fbe.compareString, "new"), ([k16, y17]) => {
-      j.keyString(k16);
-      j.i32(y17);
-    }, "{", "}");
+    fbe.writeJsonField(j, "new", ["map", "string", "int32", 8], v.new);
     j.raw(',"noexcept":');
     j.decimal(v.noexcept);
     j.raw(',"not":');
@@ -3911,11 +3896,11 @@ export class CppWords {
     j.raw(',"operator":');
     j.u8(v.operator);
     j.raw(',"or":');
-    const o18 = v.or;
-    if (o18 === undefined) {
+    const o9 = v.or;
+    if (o9 === undefined) {
       j.null();
     } else {
-      j.i16(o18);
+      j.i16(o9);
     }
     j.raw(',"or_eq":');
     j.i16(v.or_eq);
@@ -3924,11 +3909,11 @@ export class CppWords {
     j.raw(',"private":');
     j.string(v.private);
     j.raw(',"protected":');
-    const o19 = v.protected;
-    if (o19 === undefined) {
+    const o10 = v.protected;
+    if (o10 === undefined) {
       j.null();
     } else {
-      j.bool(o19);
+      j.bool(o10);
     }
     j.raw(',"public":');
     j.u64(v.public);
@@ -3939,23 +3924,18 @@ export class CppWords {
     j.raw(',"requires":');
     j.i64(v.requires);
     j.raw(',"return":');
-    j.items(fbe.checkArray(v.return), (y20) => {
-      j.i16(y20);
-    });
+    fbe.writeJsonField(j, "return", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.return);
     j.raw(',"short":');
-    const o21 = v.short;
-    if (o21 === undefined) {
+    const o11 = v.short;
+    if (o11 === undefined) {
       j.null();
     } else {
-      j.string(o21);
+      j.string(o11);
     }
     j.raw(',"signed":');
     j.bytes(v.signed);
     j.raw(',"sizeof":');
-    j.items(fbe.entriesInOrder(v.sizeof, fbe.compareString, "sizeof"), ([k22, y23]) => {
-      j.keyString(k22);
-      j.i32(y23);
-    }, "{", "}");
+    fbe.writeJsonField(j, "sizeof", ["map", "string", "int32", 8], v.sizeof);
     j.raw(',"static":');
     j.decimal(v.static);
     j.raw(',"static_assert":');
@@ -3967,11 +3947,11 @@ export class CppWords {
     j.raw(',"template":');
     j.u8(v.template);
     j.raw(',"this":');
-    const o24 = v.this;
-    if (o24 === undefined) {
+    const o12 = v.this;
+    if (o12 === undefined) {
       j.null();
     } else {
-      j.i16(o24);
+      j.i16(o12);
     }
     j.raw(',"thread_local":');
     j.i16(v.thread_local);
@@ -3980,11 +3960,11 @@ export class CppWords {
     j.raw(',"try":');
     j.string(v.try);
     j.raw(',"typedef":');
-    const o25 = v.typedef;
-    if (o25 === undefined) {
+    const o13 = v.typedef;
+    if (o13 === undefined) {
       j.null();
     } else {
-      j.bool(o25);
+      j.bool(o13);
     }
     j.raw(',"typeid":');
     j.u64(v.typeid);
@@ -3995,23 +3975,18 @@ export class CppWords {
     j.raw(',"unsigned":');
     j.i64(v.unsigned);
     j.raw(',"using":');
-    j.items(fbe.checkArray(v.using), (y26) => {
-      j.i16(y26);
-    });
+    fbe.writeJsonField(j, "using", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.using);
     j.raw(',"virtual":');
-    const o27 = v.virtual;
-    if (o27 === undefined) {
+    const o14 = v.virtual;
+    if (o14 === undefined) {
       j.null();
     } else {
-      j.string(o27);
+      j.string(o14);
     }
     j.raw(',"void":');
     j.bytes(v.void);
     j.raw(',"volatile":');
-    j.items(fbe.entriesInOrder(v.volatile, fbe.compareString, "volatile"), ([k28, y29]) => {
-      j.keyString(k28);
-      j.i32(y29);
-    }, "{", "}");
+    fbe.writeJsonField(j, "volatile", ["map", "string", "int32", 8], v.volatile);
     j.raw(',"wchar_t":');
     j.decimal(v.wchar_t);
     j.raw(',"while":');
@@ -4023,11 +3998,11 @@ export class CppWords {
     j.raw(',"assert":');
     j.u8(v.assert);
     j.raw(',"errno":');
-    const o30 = v.errno;
-    if (o30 === undefined) {
+    const o15 = v.errno;
+    if (o15 === undefined) {
       j.null();
     } else {
-      j.i16(o30);
+      j.i16(o15);
     }
     j.raw(',"EOF":');
     j.i16(v.EOF);
@@ -4036,11 +4011,11 @@ export class CppWords {
     j.raw(',"stdin":');
     j.string(v.stdin);
     j.raw(',"stdout":');
-    const o31 = v.stdout;
-    if (o31 === undefined) {
+    const o16 = v.stdout;
+    if (o16 === undefined) {
       j.null();
     } else {
-      j.bool(o31);
+      j.bool(o16);
     }
     j.raw(',"stderr":');
     j.u64(v.stderr);
@@ -4051,23 +4026,18 @@ export class CppWords {
     j.raw(',"FBE":');
     j.i64(v.FBE);
     j.raw(',"int8_t":');
-    j.items(fbe.checkArray(v.int8_t), (y32) => {
-      j.i16(y32);
-    });
+    fbe.writeJsonField(j, "int8_t", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.int8_t);
     j.raw(',"uint8_t":');
-    const o33 = v.uint8_t;
-    if (o33 === undefined) {
+    const o17 = v.uint8_t;
+    if (o17 === undefined) {
       j.null();
     } else {
-      j.string(o33);
+      j.string(o17);
     }
     j.raw(',"int16_t":');
     j.bytes(v.int16_t);
     j.raw(',"uint16_t":');
-    j.items(fbe.entriesInOrder(v.uint16_t, fbe.compareString, "uint16_t"), ([k34, y35]) => {
-      j.keyString(k34);
-      j.i32(y35);
-    }, "{", "}");
+    fbe.writeJsonField(j, "uint16_t", ["map", "string", "int32", 8], v.uint16_t);
     j.raw(',"int32_t":');
     j.decimal(v.int32_t);
     j.raw(',"uint32_t":');
@@ -4079,11 +4049,11 @@ export class CppWords {
     j.raw(',"size_t":');
     j.u8(v.size_t);
     j.raw(',"ptrdiff_t":');
-    const o36 = v.ptrdiff_t;
-    if (o36 === undefined) {
+    const o18 = v.ptrdiff_t;
+    if (o18 === undefined) {
       j.null();
     } else {
-      j.i16(o36);
+      j.i16(o18);
     }
     j.raw(',"nullptr_t":');
     j.i16(v.nullptr_t);
@@ -4092,11 +4062,11 @@ export class CppWords {
     j.raw(',"unix":');
     j.string(v.unix);
     j.raw(',"BUFSIZ":');
-    const o37 = v.BUFSIZ;
-    if (o37 === undefined) {
+    const o19 = v.BUFSIZ;
+    if (o19 === undefined) {
       j.null();
     } else {
-      j.bool(o37);
+      j.bool(o19);
     }
     j.raw(',"INT32_MAX":');
     j.u64(v.INT32_MAX);
@@ -4158,14 +4128,7 @@ export class CppWords {
     }
     m = r.member(o, "break");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "break");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "break");
-        a2.push(y4);
-      }
-      v.break = a2;
+      v.break = fbe.readJsonField(r, "break", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.break);
     }
     m = r.member(o, "case");
     if (m !== undefined) {
@@ -4181,18 +4144,7 @@ export class CppWords {
     }
     m = r.member(o, "char8_t");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "char8_t");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "char8_t");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "char8_t");
-        if (m6.has(k8)) {
-          r.duplicate("char8_t", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.char8_t = m6;
+      v.char8_t = fbe.readJsonField(r, "char8_t", ["map", "string", "int32", 8], m, v.char8_t);
     }
     m = r.member(o, "char16_t");
     if (m !== undefined) {
@@ -4260,14 +4212,7 @@ export class CppWords {
     }
     m = r.member(o, "decltype");
     if (m !== undefined) {
-      const e11 = r.array(m, 2, "decltype");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        y14 = r.int(e11[i13], -32768, 32767, "decltype");
-        a12.push(y14);
-      }
-      v.decltype = a12;
+      v.decltype = fbe.readJsonField(r, "decltype", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.decltype);
     }
     m = r.member(o, "default");
     if (m !== undefined) {
@@ -4283,18 +4228,7 @@ export class CppWords {
     }
     m = r.member(o, "do");
     if (m !== undefined) {
-      const m16 = new Map();
-      const e15 = r.object(m, 8, "do");
-      for (const key20 of Object.keys(e15)) {
-        const k18 = r.keyString(key20, "do");
-        let y19;
-        y19 = r.int(e15[key20], -2147483648, 2147483647, "do");
-        if (m16.has(k18)) {
-          r.duplicate("do", "key");
-        }
-        m16.set(k18, y19);
-      }
-      v.do = m16;
+      v.do = fbe.readJsonField(r, "do", ["map", "string", "int32", 8], m, v.do);
     }
     m = r.member(o, "dynamic_cast");
     if (m !== undefined) {
@@ -4362,14 +4296,7 @@ export class CppWords {
     }
     m = r.member(o, "module");
     if (m !== undefined) {
-      const e21 = r.array(m, 2, "module");
-      const a22 = [];
-      for (let i23 = 0; i23 < e21.length; i23++) {
-        let y24;
-        y24 = r.int(e21[i23], -32768, 32767, "module");
-        a22.push(y24);
-      }
-      v.module = a22;
+      v.module = fbe.readJsonField(r, "module", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.module);
     }
     m = r.member(o, "mutable");
     if (m !== undefined) {
@@ -4385,18 +4312,7 @@ export class CppWords {
     }
     m = r.member(o, "new");
     if (m !== undefined) {
-      const m26 = new Map();
-      const e25 = r.object(m, 8, "new");
-      for (const key30 of Object.keys(e25)) {
-        const k28 = r.keyString(key30, "new");
-        let y29;
-        y29 = r.int(e25[key30], -2147483648, 2147483647, "new");
-        if (m26.has(k28)) {
-          r.duplicate("new", "key");
-        }
-        m26.set(k28, y29);
-      }
-      v.new = m26;
+      v.new = fbe.readJsonField(r, "new", ["map", "string", "int32", 8], m, v.new);
     }
     m = r.member(o, "noexcept");
     if (m !== undefined) {
@@ -4464,14 +4380,7 @@ export class CppWords {
     }
     m = r.member(o, "return");
     if (m !== undefined) {
-      const e31 = r.array(m, 2, "return");
-      const a32 = [];
-      for (let i33 = 0; i33 < e31.length; i33++) {
-        let y34;
-        y34 = r.int(e31[i33], -32768, 32767, "return");
-        a32.push(y34);
-      }
-      v.return = a32;
+      v.return = fbe.readJsonField(r, "return", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.return);
     }
     m = r.member(o, "short");
     if (m !== undefined) {
@@ -4487,18 +4396,7 @@ export class CppWords {
     }
     m = r.member(o, "sizeof");
     if (m !== undefined) {
-      const m36 = new Map();
-      const e35 = r.object(m, 8, "sizeof");
-      for (const key40 of Object.keys(e35)) {
-        const k38 = r.keyString(key40, "sizeof");
-        let y39;
-        y39 = r.int(e35[key40], -2147483648, 2147483647, "sizeof");
-        if (m36.has(k38)) {
-          r.duplicate("sizeof", "key");
-        }
-        m36.set(k38, y39);
-      }
-      v.sizeof = m36;
+      v.sizeof = fbe.readJsonField(r, "sizeof", ["map", "string", "int32", 8], m, v.sizeof);
     }
     m = r.member(o, "static");
     if (m !== undefined) {
@@ -4566,14 +4464,7 @@ export class CppWords {
     }
     m = r.member(o, "using");
     if (m !== undefined) {
-      const e41 = r.array(m, 2, "using");
-      const a42 = [];
-      for (let i43 = 0; i43 < e41.length; i43++) {
-        let y44;
-        y44 = r.int(e41[i43], -32768, 32767, "using");
-        a42.push(y44);
-      }
-      v.using = a42;
+      v.using = fbe.readJsonField(r, "using", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.using);
     }
     m = r.member(o, "virtual");
     if (m !== undefined) {
@@ -4589,18 +4480,7 @@ export class CppWords {
     }
     m = r.member(o, "volatile");
     if (m !== undefined) {
-      const m46 = new Map();
-      const e45 = r.object(m, 8, "volatile");
-      for (const key50 of Object.keys(e45)) {
-        const k48 = r.keyString(key50, "volatile");
-        let y49;
-        y49 = r.int(e45[key50], -2147483648, 2147483647, "volatile");
-        if (m46.has(k48)) {
-          r.duplicate("volatile", "key");
-        }
-        m46.set(k48, y49);
-      }
-      v.volatile = m46;
+      v.volatile = fbe.readJsonField(r, "volatile", ["map", "string", "int32", 8], m, v.volatile);
     }
     m = r.member(o, "wchar_t");
     if (m !== undefined) {
@@ -4668,14 +4548,7 @@ export class CppWords {
     }
     m = r.member(o, "int8_t");
     if (m !== undefined) {
-      const e51 = r.array(m, 2, "int8_t");
-      const a52 = [];
-      for (let i53 = 0; i53 < e51.length; i53++) {
-        let y54;
-        y54 = r.int(e51[i53], -32768, 32767, "int8_t");
-        a52.push(y54);
-      }
-      v.int8_t = a52;
+      v.int8_t = fbe.readJsonField(r, "int8_t", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.int8_t);
     }
     m = r.member(o, "uint8_t");
     if (m !== undefined) {
@@ -4691,18 +4564,7 @@ export class CppWords {
     }
     m = r.member(o, "uint16_t");
     if (m !== undefined) {
-      const m56 = new Map();
-      const e55 = r.object(m, 8, "uint16_t");
-      for (const key60 of Object.keys(e55)) {
-        const k58 = r.keyString(key60, "uint16_t");
-        let y59;
-        y59 = r.int(e55[key60], -2147483648, 2147483647, "uint16_t");
-        if (m56.has(k58)) {
-          r.duplicate("uint16_t", "key");
-        }
-        m56.set(k58, y59);
-      }
-      v.uint16_t = m56;
+      v.uint16_t = fbe.readJsonField(r, "uint16_t", ["map", "string", "int32", 8], m, v.uint16_t);
     }
     m = r.member(o, "int32_t");
     if (m !== undefined) {
@@ -4849,10 +4711,10 @@ export class PythonWords {
       ["await", "double"],
       ["def", ["enum", "import.side", "int32", textOfside_]],
       ["del", "int64"],
-      ["elif", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["elif", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["except", ["optional", "string"]],
       ["finally", "bytes"],
-      ["from", ["map", "string", "int32"]],
+      ["from", ["map", "string", "int32", 8]],
       ["global", "decimal"],
       ["in", "uuid"],
       ["is", "timestamp"],
@@ -4867,10 +4729,10 @@ export class PythonWords {
       ["self", "double"],
       ["cls", ["enum", "import.side", "int32", textOfside_]],
       ["print", "int64"],
-      ["len", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["len", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["list", ["optional", "string"]],
       ["dict", "bytes"],
-      ["set", ["map", "string", "int32"]],
+      ["set", ["map", "string", "int32", 8]],
       ["str", "decimal"],
       ["object", "uuid"],
       ["super", "timestamp"],
@@ -4885,7 +4747,7 @@ export class PythonWords {
       ["IntEnum", "double"],
       ["IntFlag", ["enum", "import.side", "int32", textOfside_]],
       ["PACKAGE", "int64"],
-      ["VERSION", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["VERSION", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
     ];
   }
 
@@ -5783,23 +5645,18 @@ export class PythonWords {
     j.raw(',"del":');
     j.i64(v.del);
     j.raw(',"elif":');
-    j.items(fbe.checkArray(v.elif), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "elif", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.elif);
     j.raw(',"except":');
-    const o3 = v.except;
-    if (o3 === undefined) {
+    const o2 = v.except;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"finally":');
     j.bytes(v.finally);
     j.raw(',"from":');
-    j.items(fbe.entriesInOrder(v.from, fbe.compareString, "from"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "from", ["map", "string", "int32", 8], v.from);
     j.raw(',"global":');
     j.decimal(v.global);
     j.raw(',"in":');
@@ -5811,11 +5668,11 @@ export class PythonWords {
     j.raw(',"nonlocal":');
     j.u8(v.nonlocal);
     j.raw(',"pass":');
-    const o6 = v.pass;
-    if (o6 === undefined) {
+    const o3 = v.pass;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"raise":');
     j.i16(v.raise);
@@ -5824,11 +5681,11 @@ export class PythonWords {
     j.raw(',"yield":');
     j.string(v.yield);
     j.raw(',"_":');
-    const o7 = v._;
-    if (o7 === undefined) {
+    const o4 = v._;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"match":');
     j.u64(v.match);
@@ -5839,23 +5696,18 @@ export class PythonWords {
     j.raw(',"print":');
     j.i64(v.print);
     j.raw(',"len":');
-    j.items(fbe.checkArray(v.len), (y8) => {
-      j.i16(y8);
-    });
+    fbe.writeJsonField(j, "len", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.len);
     j.raw(',"list":');
-    const o9 = v.list;
-    if (o9 === undefined) {
+    const o5 = v.list;
+    if (o5 === undefined) {
       j.null();
     } else {
-      j.string(o9);
+      j.string(o5);
     }
     j.raw(',"dict":');
     j.bytes(v.dict);
     j.raw(',"set":');
-    j.items(fbe.entriesInOrder(v.set, fbe.compareString, "set"), ([k10, y11]) => {
-      j.keyString(k10);
-      j.i32(y11);
-    }, "{", "}");
+    fbe.writeJsonField(j, "set", ["map", "string", "int32", 8], v.set);
     j.raw(',"str":');
     j.decimal(v.str);
     j.raw(',"object":');
@@ -5867,11 +5719,11 @@ export class PythonWords {
     j.raw(',"property":');
     j.u8(v.property);
     j.raw(',"staticmethod":');
-    const o12 = v.staticmethod;
-    if (o12 === undefined) {
+    const o6 = v.staticmethod;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o12);
+      j.i16(o6);
     }
     j.raw(',"classmethod":');
     j.i16(v.classmethod);
@@ -5880,11 +5732,11 @@ export class PythonWords {
     j.raw(',"Any":');
     j.string(v.Any);
     j.raw(',"ClassVar":');
-    const o13 = v.ClassVar;
-    if (o13 === undefined) {
+    const o7 = v.ClassVar;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o13);
+      j.bool(o7);
     }
     j.raw(',"Callable":');
     j.u64(v.Callable);
@@ -5895,9 +5747,7 @@ export class PythonWords {
     j.raw(',"PACKAGE":');
     j.i64(v.PACKAGE);
     j.raw(',"VERSION":');
-    j.items(fbe.checkArray(v.VERSION), (y14) => {
-      j.i16(y14);
-    });
+    fbe.writeJsonField(j, "VERSION", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.VERSION);
     j.raw("}");
   }
 
@@ -5952,14 +5802,7 @@ export class PythonWords {
     }
     m = r.member(o, "elif");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "elif");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "elif");
-        a2.push(y4);
-      }
-      v.elif = a2;
+      v.elif = fbe.readJsonField(r, "elif", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.elif);
     }
     m = r.member(o, "except");
     if (m !== undefined) {
@@ -5975,18 +5818,7 @@ export class PythonWords {
     }
     m = r.member(o, "from");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "from");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "from");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "from");
-        if (m6.has(k8)) {
-          r.duplicate("from", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.from = m6;
+      v.from = fbe.readJsonField(r, "from", ["map", "string", "int32", 8], m, v.from);
     }
     m = r.member(o, "global");
     if (m !== undefined) {
@@ -6054,14 +5886,7 @@ export class PythonWords {
     }
     m = r.member(o, "len");
     if (m !== undefined) {
-      const e11 = r.array(m, 2, "len");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        y14 = r.int(e11[i13], -32768, 32767, "len");
-        a12.push(y14);
-      }
-      v.len = a12;
+      v.len = fbe.readJsonField(r, "len", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.len);
     }
     m = r.member(o, "list");
     if (m !== undefined) {
@@ -6077,18 +5902,7 @@ export class PythonWords {
     }
     m = r.member(o, "set");
     if (m !== undefined) {
-      const m16 = new Map();
-      const e15 = r.object(m, 8, "set");
-      for (const key20 of Object.keys(e15)) {
-        const k18 = r.keyString(key20, "set");
-        let y19;
-        y19 = r.int(e15[key20], -2147483648, 2147483647, "set");
-        if (m16.has(k18)) {
-          r.duplicate("set", "key");
-        }
-        m16.set(k18, y19);
-      }
-      v.set = m16;
+      v.set = fbe.readJsonField(r, "set", ["map", "string", "int32", 8], m, v.set);
     }
     m = r.member(o, "str");
     if (m !== undefined) {
@@ -6156,14 +5970,7 @@ export class PythonWords {
     }
     m = r.member(o, "VERSION");
     if (m !== undefined) {
-      const e21 = r.array(m, 2, "VERSION");
-      const a22 = [];
-      for (let i23 = 0; i23 < e21.length; i23++) {
-        let y24;
-        y24 = r.int(e21[i23], -32768, 32767, "VERSION");
-        a22.push(y24);
-      }
-      v.VERSION = a22;
+      v.VERSION = fbe.readJsonField(r, "VERSION", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.VERSION);
     }
     r.leave();
     return v;
@@ -6243,10 +6050,10 @@ export class GoWords {
       ["interface", "double"],
       ["map", ["enum", "import.side", "int32", textOfside_]],
       ["package", "int64"],
-      ["range", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["range", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["select", ["optional", "string"]],
       ["type", "bytes"],
-      ["var", ["map", "string", "int32"]],
+      ["var", ["map", "string", "int32", 8]],
       ["any", "decimal"],
       ["error", "uuid"],
       ["rune", "timestamp"],
@@ -6261,10 +6068,10 @@ export class GoWords {
       ["recover", "double"],
       ["println", ["enum", "import.side", "int32", textOfside_]],
       ["complex", "int64"],
-      ["real", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["real", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["imag", ["optional", "string"]],
       ["close", "bytes"],
-      ["min", ["map", "string", "int32"]],
+      ["min", ["map", "string", "int32", 8]],
       ["max", "decimal"],
       ["clear", "uuid"],
       ["uintptr", "timestamp"],
@@ -7058,23 +6865,18 @@ export class GoWords {
     j.raw(',"package":');
     j.i64(v.package);
     j.raw(',"range":');
-    j.items(fbe.checkArray(v.range), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "range", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.range);
     j.raw(',"select":');
-    const o3 = v.select;
-    if (o3 === undefined) {
+    const o2 = v.select;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"type":');
     j.bytes(v.type);
     j.raw(',"var":');
-    j.items(fbe.entriesInOrder(v.var, fbe.compareString, "var"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "var", ["map", "string", "int32", 8], v.var);
     j.raw(',"any":');
     j.decimal(v.any);
     j.raw(',"error":');
@@ -7086,11 +6888,11 @@ export class GoWords {
     j.raw(',"nil":');
     j.u8(v.nil);
     j.raw(',"iota":');
-    const o6 = v.iota;
-    if (o6 === undefined) {
+    const o3 = v.iota;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"cap":');
     j.i16(v.cap);
@@ -7099,11 +6901,11 @@ export class GoWords {
     j.raw(',"append":');
     j.string(v.append);
     j.raw(',"copy":');
-    const o7 = v.copy;
-    if (o7 === undefined) {
+    const o4 = v.copy;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"panic":');
     j.u64(v.panic);
@@ -7114,23 +6916,18 @@ export class GoWords {
     j.raw(',"complex":');
     j.i64(v.complex);
     j.raw(',"real":');
-    j.items(fbe.checkArray(v.real), (y8) => {
-      j.i16(y8);
-    });
+    fbe.writeJsonField(j, "real", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.real);
     j.raw(',"imag":');
-    const o9 = v.imag;
-    if (o9 === undefined) {
+    const o5 = v.imag;
+    if (o5 === undefined) {
       j.null();
     } else {
-      j.string(o9);
+      j.string(o5);
     }
     j.raw(',"close":');
     j.bytes(v.close);
     j.raw(',"min":');
-    j.items(fbe.entriesInOrder(v.min, fbe.compareString, "min"), ([k10, y11]) => {
-      j.keyString(k10);
-      j.i32(y11);
-    }, "{", "}");
+    fbe.writeJsonField(j, "min", ["map", "string", "int32", 8], v.min);
     j.raw(',"max":');
     j.decimal(v.max);
     j.raw(',"clear":');
@@ -7142,11 +6939,11 @@ export class GoWords {
     j.raw(',"float64":');
     j.u8(v.float64);
     j.raw(',"complex64":');
-    const o12 = v.complex64;
-    if (o12 === undefined) {
+    const o6 = v.complex64;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o12);
+      j.i16(o6);
     }
     j.raw(',"complex128":');
     j.i16(v.complex128);
@@ -7206,14 +7003,7 @@ export class GoWords {
     }
     m = r.member(o, "range");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "range");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "range");
-        a2.push(y4);
-      }
-      v.range = a2;
+      v.range = fbe.readJsonField(r, "range", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.range);
     }
     m = r.member(o, "select");
     if (m !== undefined) {
@@ -7229,18 +7019,7 @@ export class GoWords {
     }
     m = r.member(o, "var");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "var");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "var");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "var");
-        if (m6.has(k8)) {
-          r.duplicate("var", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.var = m6;
+      v.var = fbe.readJsonField(r, "var", ["map", "string", "int32", 8], m, v.var);
     }
     m = r.member(o, "any");
     if (m !== undefined) {
@@ -7308,14 +7087,7 @@ export class GoWords {
     }
     m = r.member(o, "real");
     if (m !== undefined) {
-      const e11 = r.array(m, 2, "real");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        y14 = r.int(e11[i13], -32768, 32767, "real");
-        a12.push(y14);
-      }
-      v.real = a12;
+      v.real = fbe.readJsonField(r, "real", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.real);
     }
     m = r.member(o, "imag");
     if (m !== undefined) {
@@ -7331,18 +7103,7 @@ export class GoWords {
     }
     m = r.member(o, "min");
     if (m !== undefined) {
-      const m16 = new Map();
-      const e15 = r.object(m, 8, "min");
-      for (const key20 of Object.keys(e15)) {
-        const k18 = r.keyString(key20, "min");
-        let y19;
-        y19 = r.int(e15[key20], -2147483648, 2147483647, "min");
-        if (m16.has(k18)) {
-          r.duplicate("min", "key");
-        }
-        m16.set(k18, y19);
-      }
-      v.min = m16;
+      v.min = fbe.readJsonField(r, "min", ["map", "string", "int32", 8], m, v.min);
     }
     m = r.member(o, "max");
     if (m !== undefined) {
@@ -7452,10 +7213,10 @@ export class JavaWords {
       ["native", "double"],
       ["strictfp", ["enum", "import.side", "int32", textOfside_]],
       ["synchronized", "int64"],
-      ["throws", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["throws", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["transient", ["optional", "string"]],
       ["record", "bytes"],
-      ["sealed", ["map", "string", "int32"]],
+      ["sealed", ["map", "string", "int32", 8]],
       ["permits", "decimal"],
       ["when", "uuid"],
       ["open", "timestamp"],
@@ -7470,10 +7231,10 @@ export class JavaWords {
       ["Integer", "double"],
       ["Long", ["enum", "import.side", "int32", textOfside_]],
       ["Math", "int64"],
-      ["System", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["System", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["Override", ["optional", "string"]],
       ["Class", "bytes"],
-      ["List", ["map", "string", "int32"]],
+      ["List", ["map", "string", "int32", 8]],
       ["Map", "decimal"],
       ["Set", "uuid"],
     ];
@@ -8186,23 +7947,18 @@ export class JavaWords {
     j.raw(',"synchronized":');
     j.i64(v.synchronized);
     j.raw(',"throws":');
-    j.items(fbe.checkArray(v.throws), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "throws", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.throws);
     j.raw(',"transient":');
-    const o3 = v.transient;
-    if (o3 === undefined) {
+    const o2 = v.transient;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"record":');
     j.bytes(v.record);
     j.raw(',"sealed":');
-    j.items(fbe.entriesInOrder(v.sealed, fbe.compareString, "sealed"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "sealed", ["map", "string", "int32", 8], v.sealed);
     j.raw(',"permits":');
     j.decimal(v.permits);
     j.raw(',"when":');
@@ -8214,11 +7970,11 @@ export class JavaWords {
     j.raw(',"opens":');
     j.u8(v.opens);
     j.raw(',"to":');
-    const o6 = v.to;
-    if (o6 === undefined) {
+    const o3 = v.to;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"uses":');
     j.i16(v.uses);
@@ -8227,11 +7983,11 @@ export class JavaWords {
     j.raw(',"transitive":');
     j.string(v.transitive);
     j.raw(',"Object":');
-    const o7 = v.Object;
-    if (o7 === undefined) {
+    const o4 = v.Object;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"String":');
     j.u64(v.String);
@@ -8242,23 +7998,18 @@ export class JavaWords {
     j.raw(',"Math":');
     j.i64(v.Math);
     j.raw(',"System":');
-    j.items(fbe.checkArray(v.System), (y8) => {
-      j.i16(y8);
-    });
+    fbe.writeJsonField(j, "System", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.System);
     j.raw(',"Override":');
-    const o9 = v.Override;
-    if (o9 === undefined) {
+    const o5 = v.Override;
+    if (o5 === undefined) {
       j.null();
     } else {
-      j.string(o9);
+      j.string(o5);
     }
     j.raw(',"Class":');
     j.bytes(v.Class);
     j.raw(',"List":');
-    j.items(fbe.entriesInOrder(v.List, fbe.compareString, "List"), ([k10, y11]) => {
-      j.keyString(k10);
-      j.i32(y11);
-    }, "{", "}");
+    fbe.writeJsonField(j, "List", ["map", "string", "int32", 8], v.List);
     j.raw(',"Map":');
     j.decimal(v.Map);
     j.raw(',"Set":');
@@ -8317,14 +8068,7 @@ export class JavaWords {
     }
     m = r.member(o, "throws");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "throws");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "throws");
-        a2.push(y4);
-      }
-      v.throws = a2;
+      v.throws = fbe.readJsonField(r, "throws", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.throws);
     }
     m = r.member(o, "transient");
     if (m !== undefined) {
@@ -8340,18 +8084,7 @@ export class JavaWords {
     }
     m = r.member(o, "sealed");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "sealed");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "sealed");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "sealed");
-        if (m6.has(k8)) {
-          r.duplicate("sealed", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.sealed = m6;
+      v.sealed = fbe.readJsonField(r, "sealed", ["map", "string", "int32", 8], m, v.sealed);
     }
     m = r.member(o, "permits");
     if (m !== undefined) {
@@ -8419,14 +8152,7 @@ export class JavaWords {
     }
     m = r.member(o, "System");
     if (m !== undefined) {
-      const e11 = r.array(m, 2, "System");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        y14 = r.int(e11[i13], -32768, 32767, "System");
-        a12.push(y14);
-      }
-      v.System = a12;
+      v.System = fbe.readJsonField(r, "System", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.System);
     }
     m = r.member(o, "Override");
     if (m !== undefined) {
@@ -8442,18 +8168,7 @@ export class JavaWords {
     }
     m = r.member(o, "List");
     if (m !== undefined) {
-      const m16 = new Map();
-      const e15 = r.object(m, 8, "List");
-      for (const key20 of Object.keys(e15)) {
-        const k18 = r.keyString(key20, "List");
-        let y19;
-        y19 = r.int(e15[key20], -2147483648, 2147483647, "List");
-        if (m16.has(k18)) {
-          r.duplicate("List", "key");
-        }
-        m16.set(k18, y19);
-      }
-      v.List = m16;
+      v.List = fbe.readJsonField(r, "List", ["map", "string", "int32", 8], m, v.List);
     }
     m = r.member(o, "Map");
     if (m !== undefined) {
@@ -8543,10 +8258,10 @@ export class KotlinWords {
       ["constructor", "double", "constructor_"],
       ["delegate", ["enum", "import.side", "int32", textOfside_]],
       ["dynamic", "int64"],
-      ["field", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["field", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["file", ["optional", "string"]],
       ["get", "bytes"],
-      ["init", ["map", "string", "int32"]],
+      ["init", ["map", "string", "int32", 8]],
       ["param", "decimal"],
       ["receiver", "uuid"],
       ["setparam", "timestamp"],
@@ -8561,10 +8276,10 @@ export class KotlinWords {
       ["external", "double"],
       ["infix", ["enum", "import.side", "int32", textOfside_]],
       ["inner", "int64"],
-      ["internal", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["internal", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["lateinit", ["optional", "string"]],
       ["noinline", "bytes"],
-      ["out", ["map", "string", "int32"]],
+      ["out", ["map", "string", "int32", 8]],
       ["reified", "decimal"],
       ["suspend", "uuid"],
       ["tailrec", "timestamp"],
@@ -9407,23 +9122,18 @@ export class KotlinWords {
     j.raw(',"dynamic":');
     j.i64(v.dynamic);
     j.raw(',"field":');
-    j.items(fbe.checkArray(v.field), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "field", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.field);
     j.raw(',"file":');
-    const o3 = v.file;
-    if (o3 === undefined) {
+    const o2 = v.file;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"get":');
     j.bytes(v.get);
     j.raw(',"init":');
-    j.items(fbe.entriesInOrder(v.init, fbe.compareString, "init"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "init", ["map", "string", "int32", 8], v.init);
     j.raw(',"param":');
     j.decimal(v.param);
     j.raw(',"receiver":');
@@ -9435,11 +9145,11 @@ export class KotlinWords {
     j.raw(',"where":');
     j.u8(v.where);
     j.raw(',"actual":');
-    const o6 = v.actual;
-    if (o6 === undefined) {
+    const o3 = v.actual;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"annotation":');
     j.i16(v.annotation);
@@ -9448,11 +9158,11 @@ export class KotlinWords {
     j.raw(',"crossinline":');
     j.string(v.crossinline);
     j.raw(',"data":');
-    const o7 = v.data;
-    if (o7 === undefined) {
+    const o4 = v.data;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"expect":');
     j.u64(v.expect);
@@ -9463,23 +9173,18 @@ export class KotlinWords {
     j.raw(',"inner":');
     j.i64(v.inner);
     j.raw(',"internal":');
-    j.items(fbe.checkArray(v.internal), (y8) => {
-      j.i16(y8);
-    });
+    fbe.writeJsonField(j, "internal", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.internal);
     j.raw(',"lateinit":');
-    const o9 = v.lateinit;
-    if (o9 === undefined) {
+    const o5 = v.lateinit;
+    if (o5 === undefined) {
       j.null();
     } else {
-      j.string(o9);
+      j.string(o5);
     }
     j.raw(',"noinline":');
     j.bytes(v.noinline);
     j.raw(',"out":');
-    j.items(fbe.entriesInOrder(v.out, fbe.compareString, "out"), ([k10, y11]) => {
-      j.keyString(k10);
-      j.i32(y11);
-    }, "{", "}");
+    fbe.writeJsonField(j, "out", ["map", "string", "int32", 8], v.out);
     j.raw(',"reified":');
     j.decimal(v.reified);
     j.raw(',"suspend":');
@@ -9491,11 +9196,11 @@ export class KotlinWords {
     j.raw(',"it":');
     j.u8(v.it);
     j.raw(',"Companion":');
-    const o12 = v.Companion;
-    if (o12 === undefined) {
+    const o6 = v.Companion;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o12);
+      j.i16(o6);
     }
     j.raw(',"Unit":');
     j.i16(v.Unit);
@@ -9504,11 +9209,11 @@ export class KotlinWords {
     j.raw(',"Int":');
     j.string(v.Int);
     j.raw(',"Array":');
-    const o13 = v.Array;
-    if (o13 === undefined) {
+    const o7 = v.Array;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o13);
+      j.bool(o7);
     }
     j.raw("}");
   }
@@ -9564,14 +9269,7 @@ export class KotlinWords {
     }
     m = r.member(o, "field");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "field");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "field");
-        a2.push(y4);
-      }
-      v.field = a2;
+      v.field = fbe.readJsonField(r, "field", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.field);
     }
     m = r.member(o, "file");
     if (m !== undefined) {
@@ -9587,18 +9285,7 @@ export class KotlinWords {
     }
     m = r.member(o, "init");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "init");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "init");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "init");
-        if (m6.has(k8)) {
-          r.duplicate("init", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.init = m6;
+      v.init = fbe.readJsonField(r, "init", ["map", "string", "int32", 8], m, v.init);
     }
     m = r.member(o, "param");
     if (m !== undefined) {
@@ -9666,14 +9353,7 @@ export class KotlinWords {
     }
     m = r.member(o, "internal");
     if (m !== undefined) {
-      const e11 = r.array(m, 2, "internal");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        y14 = r.int(e11[i13], -32768, 32767, "internal");
-        a12.push(y14);
-      }
-      v.internal = a12;
+      v.internal = fbe.readJsonField(r, "internal", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.internal);
     }
     m = r.member(o, "lateinit");
     if (m !== undefined) {
@@ -9689,18 +9369,7 @@ export class KotlinWords {
     }
     m = r.member(o, "out");
     if (m !== undefined) {
-      const m16 = new Map();
-      const e15 = r.object(m, 8, "out");
-      for (const key20 of Object.keys(e15)) {
-        const k18 = r.keyString(key20, "out");
-        let y19;
-        y19 = r.int(e15[key20], -2147483648, 2147483647, "out");
-        if (m16.has(k18)) {
-          r.duplicate("out", "key");
-        }
-        m16.set(k18, y19);
-      }
-      v.out = m16;
+      v.out = fbe.readJsonField(r, "out", ["map", "string", "int32", 8], m, v.out);
     }
     m = r.member(o, "reified");
     if (m !== undefined) {
@@ -9832,10 +9501,10 @@ export class JsWords {
       ["unknown", "double"],
       ["never", ["enum", "import.side", "int32", textOfside_]],
       ["number", "int64"],
-      ["bigint", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["bigint", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["symbol", ["optional", "string"]],
       ["undefined", "bytes"],
-      ["NaN", ["map", "string", "int32"]],
+      ["NaN", ["map", "string", "int32", 8]],
       ["Infinity", "decimal"],
       ["Uint8Array", "uuid"],
       ["Error", "timestamp"],
@@ -9850,10 +9519,10 @@ export class JsWords {
       ["Record", "double"],
       ["globalThis", ["enum", "import.side", "int32", textOfside_]],
       ["arguments", "int64"],
-      ["eval", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["eval", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["require", ["optional", "string"]],
       ["prototype", "bytes"],
-      ["__proto__", ["map", "string", "int32"], "__proto___"],
+      ["__proto__", ["map", "string", "int32", 8], "__proto___"],
       ["toString", "decimal", "toString_"],
       ["valueOf", "uuid", "valueOf_"],
       ["hasOwnProperty", "timestamp", "hasOwnProperty_"],
@@ -10714,23 +10383,18 @@ export class JsWords {
     j.raw(',"number":');
     j.i64(v.number);
     j.raw(',"bigint":');
-    j.items(fbe.checkArray(v.bigint), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "bigint", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.bigint);
     j.raw(',"symbol":');
-    const o3 = v.symbol;
-    if (o3 === undefined) {
+    const o2 = v.symbol;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"undefined":');
     j.bytes(v.undefined);
     j.raw(',"NaN":');
-    j.items(fbe.entriesInOrder(v.NaN, fbe.compareString, "NaN"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "NaN", ["map", "string", "int32", 8], v.NaN);
     j.raw(',"Infinity":');
     j.decimal(v.Infinity);
     j.raw(',"Uint8Array":');
@@ -10742,11 +10406,11 @@ export class JsWords {
     j.raw(',"BigInt":');
     j.u8(v.BigInt);
     j.raw(',"Boolean":');
-    const o6 = v.Boolean;
-    if (o6 === undefined) {
+    const o3 = v.Boolean;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"Symbol":');
     j.i16(v.Symbol);
@@ -10755,11 +10419,11 @@ export class JsWords {
     j.raw(',"JSON":');
     j.string(v.JSON);
     j.raw(',"Promise":');
-    const o7 = v.Promise;
-    if (o7 === undefined) {
+    const o4 = v.Promise;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"Partial":');
     j.u64(v.Partial);
@@ -10770,23 +10434,18 @@ export class JsWords {
     j.raw(',"arguments":');
     j.i64(v.arguments);
     j.raw(',"eval":');
-    j.items(fbe.checkArray(v.eval), (y8) => {
-      j.i16(y8);
-    });
+    fbe.writeJsonField(j, "eval", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.eval);
     j.raw(',"require":');
-    const o9 = v.require;
-    if (o9 === undefined) {
+    const o5 = v.require;
+    if (o5 === undefined) {
       j.null();
     } else {
-      j.string(o9);
+      j.string(o5);
     }
     j.raw(',"prototype":');
     j.bytes(v.prototype);
     j.raw(',"__proto__":');
-    j.items(fbe.entriesInOrder(v.__proto___, fbe.compareString, "__proto__"), ([k10, y11]) => {
-      j.keyString(k10);
-      j.i32(y11);
-    }, "{", "}");
+    fbe.writeJsonField(j, "__proto__", ["map", "string", "int32", 8], v.__proto___);
     j.raw(',"toString":');
     j.decimal(v.toString_);
     j.raw(',"valueOf":');
@@ -10798,11 +10457,11 @@ export class JsWords {
     j.raw(',"propertyIsEnumerable":');
     j.u8(v.propertyIsEnumerable_);
     j.raw(',"toLocaleString":');
-    const o12 = v.toLocaleString_;
-    if (o12 === undefined) {
+    const o6 = v.toLocaleString_;
+    if (o6 === undefined) {
       j.null();
     } else {
-      j.i16(o12);
+      j.i16(o6);
     }
     j.raw(',"readonly":');
     j.i16(v.readonly);
@@ -10811,11 +10470,11 @@ export class JsWords {
     j.raw(',"infer":');
     j.string(v.infer);
     j.raw(',"asserts":');
-    const o13 = v.asserts;
-    if (o13 === undefined) {
+    const o7 = v.asserts;
+    if (o7 === undefined) {
       j.null();
     } else {
-      j.bool(o13);
+      j.bool(o7);
     }
     j.raw(',"satisfies":');
     j.u64(v.satisfies);
@@ -10875,14 +10534,7 @@ export class JsWords {
     }
     m = r.member(o, "bigint");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "bigint");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "bigint");
-        a2.push(y4);
-      }
-      v.bigint = a2;
+      v.bigint = fbe.readJsonField(r, "bigint", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.bigint);
     }
     m = r.member(o, "symbol");
     if (m !== undefined) {
@@ -10898,18 +10550,7 @@ export class JsWords {
     }
     m = r.member(o, "NaN");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "NaN");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "NaN");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "NaN");
-        if (m6.has(k8)) {
-          r.duplicate("NaN", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.NaN = m6;
+      v.NaN = fbe.readJsonField(r, "NaN", ["map", "string", "int32", 8], m, v.NaN);
     }
     m = r.member(o, "Infinity");
     if (m !== undefined) {
@@ -10977,14 +10618,7 @@ export class JsWords {
     }
     m = r.member(o, "eval");
     if (m !== undefined) {
-      const e11 = r.array(m, 2, "eval");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        y14 = r.int(e11[i13], -32768, 32767, "eval");
-        a12.push(y14);
-      }
-      v.eval = a12;
+      v.eval = fbe.readJsonField(r, "eval", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.eval);
     }
     m = r.member(o, "require");
     if (m !== undefined) {
@@ -11000,18 +10634,7 @@ export class JsWords {
     }
     m = r.member(o, "__proto__");
     if (m !== undefined) {
-      const m16 = new Map();
-      const e15 = r.object(m, 8, "__proto__");
-      for (const key20 of Object.keys(e15)) {
-        const k18 = r.keyString(key20, "__proto__");
-        let y19;
-        y19 = r.int(e15[key20], -2147483648, 2147483647, "__proto__");
-        if (m16.has(k18)) {
-          r.duplicate("__proto__", "key");
-        }
-        m16.set(k18, y19);
-      }
-      v.__proto___ = m16;
+      v.__proto___ = fbe.readJsonField(r, "__proto__", ["map", "string", "int32", 8], m, v.__proto___);
     }
     m = r.member(o, "toString");
     if (m !== undefined) {
@@ -11144,10 +10767,10 @@ export class RustWords {
       ["mod", "double"],
       ["move", ["enum", "import.side", "int32", textOfside_]],
       ["mut", "int64"],
-      ["pub", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["pub", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["ref", ["optional", "string"]],
       ["Self", "bytes"],
-      ["trait", ["map", "string", "int32"]],
+      ["trait", ["map", "string", "int32", 8]],
       ["unsafe", "decimal"],
       ["use", "uuid"],
       ["become", "timestamp"],
@@ -11162,10 +10785,10 @@ export class RustWords {
       ["Result", "double"],
       ["Ok", ["enum", "import.side", "int32", textOfside_]],
       ["Err", "int64"],
-      ["Vec", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["Vec", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["Box", ["optional", "string"]],
       ["Clone", "bytes"],
-      ["Copy", ["map", "string", "int32"]],
+      ["Copy", ["map", "string", "int32", 8]],
       ["Default", "decimal"],
       ["Drop", "uuid"],
       ["Send", "timestamp"],
@@ -11905,23 +11528,18 @@ export class RustWords {
     j.raw(',"mut":');
     j.i64(v.mut);
     j.raw(',"pub":');
-    j.items(fbe.checkArray(v.pub), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "pub", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.pub);
     j.raw(',"ref":');
-    const o3 = v.ref;
-    if (o3 === undefined) {
+    const o2 = v.ref;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"Self":');
     j.bytes(v.Self);
     j.raw(',"trait":');
-    j.items(fbe.entriesInOrder(v.trait, fbe.compareString, "trait"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "trait", ["map", "string", "int32", 8], v.trait);
     j.raw(',"unsafe":');
     j.decimal(v.unsafe);
     j.raw(',"use":');
@@ -11933,11 +11551,11 @@ export class RustWords {
     j.raw(',"macro":');
     j.u8(v.macro);
     j.raw(',"priv":');
-    const o6 = v.priv;
-    if (o6 === undefined) {
+    const o3 = v.priv;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"unsized":');
     j.i16(v.unsized);
@@ -11946,11 +11564,11 @@ export class RustWords {
     j.raw(',"macro_rules":');
     j.string(v.macro_rules);
     j.raw(',"Option":');
-    const o7 = v.Option;
-    if (o7 === undefined) {
+    const o4 = v.Option;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"Some":');
     j.u64(v.Some);
@@ -11961,23 +11579,18 @@ export class RustWords {
     j.raw(',"Err":');
     j.i64(v.Err);
     j.raw(',"Vec":');
-    j.items(fbe.checkArray(v.Vec), (y8) => {
-      j.i16(y8);
-    });
+    fbe.writeJsonField(j, "Vec", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.Vec);
     j.raw(',"Box":');
-    const o9 = v.Box;
-    if (o9 === undefined) {
+    const o5 = v.Box;
+    if (o5 === undefined) {
       j.null();
     } else {
-      j.string(o9);
+      j.string(o5);
     }
     j.raw(',"Clone":');
     j.bytes(v.Clone);
     j.raw(',"Copy":');
-    j.items(fbe.entriesInOrder(v.Copy, fbe.compareString, "Copy"), ([k10, y11]) => {
-      j.keyString(k10);
-      j.i32(y11);
-    }, "{", "}");
+    fbe.writeJsonField(j, "Copy", ["map", "string", "int32", 8], v.Copy);
     j.raw(',"Default":');
     j.decimal(v.Default);
     j.raw(',"Drop":');
@@ -12042,14 +11655,7 @@ export class RustWords {
     }
     m = r.member(o, "pub");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "pub");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "pub");
-        a2.push(y4);
-      }
-      v.pub = a2;
+      v.pub = fbe.readJsonField(r, "pub", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.pub);
     }
     m = r.member(o, "ref");
     if (m !== undefined) {
@@ -12065,18 +11671,7 @@ export class RustWords {
     }
     m = r.member(o, "trait");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "trait");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "trait");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "trait");
-        if (m6.has(k8)) {
-          r.duplicate("trait", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.trait = m6;
+      v.trait = fbe.readJsonField(r, "trait", ["map", "string", "int32", 8], m, v.trait);
     }
     m = r.member(o, "unsafe");
     if (m !== undefined) {
@@ -12144,14 +11739,7 @@ export class RustWords {
     }
     m = r.member(o, "Vec");
     if (m !== undefined) {
-      const e11 = r.array(m, 2, "Vec");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        y14 = r.int(e11[i13], -32768, 32767, "Vec");
-        a12.push(y14);
-      }
-      v.Vec = a12;
+      v.Vec = fbe.readJsonField(r, "Vec", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.Vec);
     }
     m = r.member(o, "Box");
     if (m !== undefined) {
@@ -12167,18 +11755,7 @@ export class RustWords {
     }
     m = r.member(o, "Copy");
     if (m !== undefined) {
-      const m16 = new Map();
-      const e15 = r.object(m, 8, "Copy");
-      for (const key20 of Object.keys(e15)) {
-        const k18 = r.keyString(key20, "Copy");
-        let y19;
-        y19 = r.int(e15[key20], -2147483648, 2147483647, "Copy");
-        if (m16.has(k18)) {
-          r.duplicate("Copy", "key");
-        }
-        m16.set(k18, y19);
-      }
-      v.Copy = m16;
+      v.Copy = fbe.readJsonField(r, "Copy", ["map", "string", "int32", 8], m, v.Copy);
     }
     m = r.member(o, "Default");
     if (m !== undefined) {
@@ -12270,10 +11847,10 @@ export class CSharpWords {
       ["lock", "double"],
       ["params", ["enum", "import.side", "int32", textOfside_]],
       ["sbyte", "int64"],
-      ["stackalloc", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["stackalloc", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["ulong", ["optional", "string"]],
       ["unchecked", "bytes"],
-      ["ushort", ["map", "string", "int32"]],
+      ["ushort", ["map", "string", "int32", 8]],
       ["add", "decimal"],
       ["alias", "uuid"],
       ["ascending", "timestamp"],
@@ -12288,10 +11865,10 @@ export class CSharpWords {
       ["partial", "double"],
       ["remove", ["enum", "import.side", "int32", textOfside_]],
       ["unmanaged", "int64"],
-      ["required", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["required", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["scoped", ["optional", "string"]],
       ["managed", "bytes"],
-      ["notnull", ["map", "string", "int32"]],
+      ["notnull", ["map", "string", "int32", 8]],
     ];
   }
 
@@ -12982,23 +12559,18 @@ export class CSharpWords {
     j.raw(',"sbyte":');
     j.i64(v.sbyte);
     j.raw(',"stackalloc":');
-    j.items(fbe.checkArray(v.stackalloc), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "stackalloc", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.stackalloc);
     j.raw(',"ulong":');
-    const o3 = v.ulong;
-    if (o3 === undefined) {
+    const o2 = v.ulong;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"unchecked":');
     j.bytes(v.unchecked);
     j.raw(',"ushort":');
-    j.items(fbe.entriesInOrder(v.ushort, fbe.compareString, "ushort"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "ushort", ["map", "string", "int32", 8], v.ushort);
     j.raw(',"add":');
     j.decimal(v.add);
     j.raw(',"alias":');
@@ -13010,11 +12582,11 @@ export class CSharpWords {
     j.raw(',"equals":');
     j.u8(v.equals);
     j.raw(',"group":');
-    const o6 = v.group;
-    if (o6 === undefined) {
+    const o3 = v.group;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"into":');
     j.i16(v.into);
@@ -13023,11 +12595,11 @@ export class CSharpWords {
     j.raw(',"nameof":');
     j.string(v.nameof);
     j.raw(',"on":');
-    const o7 = v.on;
-    if (o7 === undefined) {
+    const o4 = v.on;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"orderby":');
     j.u64(v.orderby);
@@ -13038,23 +12610,18 @@ export class CSharpWords {
     j.raw(',"unmanaged":');
     j.i64(v.unmanaged);
     j.raw(',"required":');
-    j.items(fbe.checkArray(v.required), (y8) => {
-      j.i16(y8);
-    });
+    fbe.writeJsonField(j, "required", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.required);
     j.raw(',"scoped":');
-    const o9 = v.scoped;
-    if (o9 === undefined) {
+    const o5 = v.scoped;
+    if (o5 === undefined) {
       j.null();
     } else {
-      j.string(o9);
+      j.string(o5);
     }
     j.raw(',"managed":');
     j.bytes(v.managed);
     j.raw(',"notnull":');
-    j.items(fbe.entriesInOrder(v.notnull, fbe.compareString, "notnull"), ([k10, y11]) => {
-      j.keyString(k10);
-      j.i32(y11);
-    }, "{", "}");
+    fbe.writeJsonField(j, "notnull", ["map", "string", "int32", 8], v.notnull);
     j.raw("}");
   }
 
@@ -13109,14 +12676,7 @@ export class CSharpWords {
     }
     m = r.member(o, "stackalloc");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "stackalloc");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "stackalloc");
-        a2.push(y4);
-      }
-      v.stackalloc = a2;
+      v.stackalloc = fbe.readJsonField(r, "stackalloc", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.stackalloc);
     }
     m = r.member(o, "ulong");
     if (m !== undefined) {
@@ -13132,18 +12692,7 @@ export class CSharpWords {
     }
     m = r.member(o, "ushort");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "ushort");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "ushort");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "ushort");
-        if (m6.has(k8)) {
-          r.duplicate("ushort", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.ushort = m6;
+      v.ushort = fbe.readJsonField(r, "ushort", ["map", "string", "int32", 8], m, v.ushort);
     }
     m = r.member(o, "add");
     if (m !== undefined) {
@@ -13211,14 +12760,7 @@ export class CSharpWords {
     }
     m = r.member(o, "required");
     if (m !== undefined) {
-      const e11 = r.array(m, 2, "required");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        y14 = r.int(e11[i13], -32768, 32767, "required");
-        a12.push(y14);
-      }
-      v.required = a12;
+      v.required = fbe.readJsonField(r, "required", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.required);
     }
     m = r.member(o, "scoped");
     if (m !== undefined) {
@@ -13234,18 +12776,7 @@ export class CSharpWords {
     }
     m = r.member(o, "notnull");
     if (m !== undefined) {
-      const m16 = new Map();
-      const e15 = r.object(m, 8, "notnull");
-      for (const key20 of Object.keys(e15)) {
-        const k18 = r.keyString(key20, "notnull");
-        let y19;
-        y19 = r.int(e15[key20], -2147483648, 2147483647, "notnull");
-        if (m16.has(k18)) {
-          r.duplicate("notnull", "key");
-        }
-        m16.set(k18, y19);
-      }
-      v.notnull = m16;
+      v.notnull = fbe.readJsonField(r, "notnull", ["map", "string", "int32", 8], m, v.notnull);
     }
     r.leave();
     return v;
@@ -13305,10 +12836,10 @@ export class RubyWords {
       ["ensure", "double"],
       ["next", ["enum", "import.side", "int32", textOfside_]],
       ["redo", "int64"],
-      ["rescue", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["rescue", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["retry", ["optional", "string"]],
       ["then", "bytes"],
-      ["undef", ["map", "string", "int32"]],
+      ["undef", ["map", "string", "int32", 8]],
       ["unless", "decimal"],
       ["until", "uuid"],
       ["__FILE__", "timestamp"],
@@ -13756,23 +13287,18 @@ export class RubyWords {
     j.raw(',"redo":');
     j.i64(v.redo);
     j.raw(',"rescue":');
-    j.items(fbe.checkArray(v.rescue), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "rescue", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.rescue);
     j.raw(',"retry":');
-    const o3 = v.retry;
-    if (o3 === undefined) {
+    const o2 = v.retry;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"then":');
     j.bytes(v.then);
     j.raw(',"undef":');
-    j.items(fbe.entriesInOrder(v.undef, fbe.compareString, "undef"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "undef", ["map", "string", "int32", 8], v.undef);
     j.raw(',"unless":');
     j.decimal(v.unless);
     j.raw(',"until":');
@@ -13784,11 +13310,11 @@ export class RubyWords {
     j.raw(',"__ENCODING__":');
     j.u8(v.__ENCODING__);
     j.raw(',"initialize":');
-    const o6 = v.initialize;
-    if (o6 === undefined) {
+    const o3 = v.initialize;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw("}");
   }
@@ -13844,14 +13370,7 @@ export class RubyWords {
     }
     m = r.member(o, "rescue");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "rescue");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "rescue");
-        a2.push(y4);
-      }
-      v.rescue = a2;
+      v.rescue = fbe.readJsonField(r, "rescue", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.rescue);
     }
     m = r.member(o, "retry");
     if (m !== undefined) {
@@ -13867,18 +13386,7 @@ export class RubyWords {
     }
     m = r.member(o, "undef");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "undef");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "undef");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "undef");
-        if (m6.has(k8)) {
-          r.duplicate("undef", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.undef = m6;
+      v.undef = fbe.readJsonField(r, "undef", ["map", "string", "int32", 8], m, v.undef);
     }
     m = r.member(o, "unless");
     if (m !== undefined) {
@@ -13959,7 +13467,7 @@ export class CppMembers {
       ["FieldModel", "double"],
       ["buffer", ["enum", "import.side", "int32", textOfside_]],
       ["size", "int64"],
-      ["offset", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["offset", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["model", ["optional", "string"]],
       ["reset", "bytes"],
     ];
@@ -14253,15 +13761,13 @@ export class CppMembers {
     j.raw(',"size":');
     j.i64(v.size);
     j.raw(',"offset":');
-    j.items(fbe.checkArray(v.offset), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "offset", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.offset);
     j.raw(',"model":');
-    const o3 = v.model;
-    if (o3 === undefined) {
+    const o2 = v.model;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"reset":');
     j.bytes(v.reset);
@@ -14319,14 +13825,7 @@ export class CppMembers {
     }
     m = r.member(o, "offset");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "offset");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "offset");
-        a2.push(y4);
-      }
-      v.offset = a2;
+      v.offset = fbe.readJsonField(r, "offset", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.offset);
     }
     m = r.member(o, "model");
     if (m !== undefined) {
@@ -14396,10 +13895,10 @@ export class PythonMembers {
       ["from_final", "double"],
       ["fbe_equal", ["enum", "import.side", "int32", textOfside_]],
       ["fbe_key", "int64"],
-      ["fbe_size", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["fbe_size", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["__init__", ["optional", "string"]],
       ["__slots__", "bytes"],
-      ["__class__", ["map", "string", "int32"]],
+      ["__class__", ["map", "string", "int32", 8]],
       ["__dict__", "decimal"],
       ["__hash__", "uuid"],
       ["__eq__", "timestamp"],
@@ -14802,23 +14301,18 @@ export class PythonMembers {
     j.raw(',"fbe_key":');
     j.i64(v.fbe_key);
     j.raw(',"fbe_size":');
-    j.items(fbe.checkArray(v.fbe_size), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "fbe_size", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.fbe_size);
     j.raw(',"__init__":');
-    const o3 = v.__init__;
-    if (o3 === undefined) {
+    const o2 = v.__init__;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"__slots__":');
     j.bytes(v.__slots__);
     j.raw(',"__class__":');
-    j.items(fbe.entriesInOrder(v.__class__, fbe.compareString, "__class__"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "__class__", ["map", "string", "int32", 8], v.__class__);
     j.raw(',"__dict__":');
     j.decimal(v.__dict__);
     j.raw(',"__hash__":');
@@ -14881,14 +14375,7 @@ export class PythonMembers {
     }
     m = r.member(o, "fbe_size");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "fbe_size");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "fbe_size");
-        a2.push(y4);
-      }
-      v.fbe_size = a2;
+      v.fbe_size = fbe.readJsonField(r, "fbe_size", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.fbe_size);
     }
     m = r.member(o, "__init__");
     if (m !== undefined) {
@@ -14904,18 +14391,7 @@ export class PythonMembers {
     }
     m = r.member(o, "__class__");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "__class__");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "__class__");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "__class__");
-        if (m6.has(k8)) {
-          r.duplicate("__class__", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.__class__ = m6;
+      v.__class__ = fbe.readJsonField(r, "__class__", ["map", "string", "int32", 8], m, v.__class__);
     }
     m = r.member(o, "__dict__");
     if (m !== undefined) {
@@ -14998,10 +14474,10 @@ export class GoMembers {
       ["AppendFBE", "double"],
       ["ReadFBE", ["enum", "import.side", "int32", textOfside_]],
       ["FBEWrite", "int64"],
-      ["FBERead", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["FBERead", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["MarshalFinal", ["optional", "string"]],
       ["UnmarshalFinal", "bytes"],
-      ["AppendFinal", ["map", "string", "int32"]],
+      ["AppendFinal", ["map", "string", "int32", 8]],
       ["ReadFinal", "decimal"],
       ["FBEWriteFinal", "uuid"],
       ["FBEReadFinal", "timestamp"],
@@ -15543,23 +15019,18 @@ export class GoMembers {
     j.raw(',"FBEWrite":');
     j.i64(v.FBEWrite);
     j.raw(',"FBERead":');
-    j.items(fbe.checkArray(v.FBERead), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "FBERead", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.FBERead);
     j.raw(',"MarshalFinal":');
-    const o3 = v.MarshalFinal;
-    if (o3 === undefined) {
+    const o2 = v.MarshalFinal;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"UnmarshalFinal":');
     j.bytes(v.UnmarshalFinal);
     j.raw(',"AppendFinal":');
-    j.items(fbe.entriesInOrder(v.AppendFinal, fbe.compareString, "AppendFinal"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "AppendFinal", ["map", "string", "int32", 8], v.AppendFinal);
     j.raw(',"ReadFinal":');
     j.decimal(v.ReadFinal);
     j.raw(',"FBEWriteFinal":');
@@ -15571,11 +15042,11 @@ export class GoMembers {
     j.raw(',"UnmarshalJSON":');
     j.u8(v.UnmarshalJSON);
     j.raw(',"AppendJSON":');
-    const o6 = v.AppendJSON;
-    if (o6 === undefined) {
+    const o3 = v.AppendJSON;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"ReadJSON":');
     j.i16(v.ReadJSON);
@@ -15584,11 +15055,11 @@ export class GoMembers {
     j.raw(',"FBEReadJSON":');
     j.string(v.FBEReadJSON);
     j.raw(',"FBEWriteText":');
-    const o7 = v.FBEWriteText;
-    if (o7 === undefined) {
+    const o4 = v.FBEWriteText;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"TypeID":');
     j.u64(v.TypeID);
@@ -15650,14 +15121,7 @@ export class GoMembers {
     }
     m = r.member(o, "FBERead");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "FBERead");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "FBERead");
-        a2.push(y4);
-      }
-      v.FBERead = a2;
+      v.FBERead = fbe.readJsonField(r, "FBERead", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.FBERead);
     }
     m = r.member(o, "MarshalFinal");
     if (m !== undefined) {
@@ -15673,18 +15137,7 @@ export class GoMembers {
     }
     m = r.member(o, "AppendFinal");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "AppendFinal");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "AppendFinal");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "AppendFinal");
-        if (m6.has(k8)) {
-          r.duplicate("AppendFinal", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.AppendFinal = m6;
+      v.AppendFinal = fbe.readJsonField(r, "AppendFinal", ["map", "string", "int32", 8], m, v.AppendFinal);
     }
     m = r.member(o, "ReadFinal");
     if (m !== undefined) {
@@ -15812,10 +15265,10 @@ export class JvmMembers {
       ["writeFbe", "double"],
       ["verifyFbe", ["enum", "import.side", "int32", textOfside_]],
       ["toFinal", "int64", "toFinal_"],
-      ["fromFinal", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["fromFinal", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["readFinal", ["optional", "string"]],
       ["writeFinal", "bytes"],
-      ["verifyFinal", ["map", "string", "int32"]],
+      ["verifyFinal", ["map", "string", "int32", 8]],
       ["toJson", "decimal", "toJson_"],
       ["fromJson", "uuid"],
       ["writeJson", "timestamp"],
@@ -16366,23 +15819,18 @@ export class JvmMembers {
     j.raw(',"toFinal":');
     j.i64(v.toFinal_);
     j.raw(',"fromFinal":');
-    j.items(fbe.checkArray(v.fromFinal), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "fromFinal", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.fromFinal);
     j.raw(',"readFinal":');
-    const o3 = v.readFinal;
-    if (o3 === undefined) {
+    const o2 = v.readFinal;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"writeFinal":');
     j.bytes(v.writeFinal);
     j.raw(',"verifyFinal":');
-    j.items(fbe.entriesInOrder(v.verifyFinal, fbe.compareString, "verifyFinal"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "verifyFinal", ["map", "string", "int32", 8], v.verifyFinal);
     j.raw(',"toJson":');
     j.decimal(v.toJson_);
     j.raw(',"fromJson":');
@@ -16394,11 +15842,11 @@ export class JvmMembers {
     j.raw(',"hashCode":');
     j.u8(v.hashCode);
     j.raw(',"getClass":');
-    const o6 = v.getClass;
-    if (o6 === undefined) {
+    const o3 = v.getClass;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"clone":');
     j.i16(v.clone);
@@ -16407,11 +15855,11 @@ export class JvmMembers {
     j.raw(',"wait":');
     j.string(v.wait);
     j.raw(',"notify":');
-    const o7 = v.notify;
-    if (o7 === undefined) {
+    const o4 = v.notify;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"notifyAll":');
     j.u64(v.notifyAll);
@@ -16475,14 +15923,7 @@ export class JvmMembers {
     }
     m = r.member(o, "fromFinal");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "fromFinal");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "fromFinal");
-        a2.push(y4);
-      }
-      v.fromFinal = a2;
+      v.fromFinal = fbe.readJsonField(r, "fromFinal", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.fromFinal);
     }
     m = r.member(o, "readFinal");
     if (m !== undefined) {
@@ -16498,18 +15939,7 @@ export class JvmMembers {
     }
     m = r.member(o, "verifyFinal");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "verifyFinal");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "verifyFinal");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "verifyFinal");
-        if (m6.has(k8)) {
-          r.duplicate("verifyFinal", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.verifyFinal = m6;
+      v.verifyFinal = fbe.readJsonField(r, "verifyFinal", ["map", "string", "int32", 8], m, v.verifyFinal);
     }
     m = r.member(o, "toJson");
     if (m !== undefined) {
@@ -16886,10 +16316,10 @@ export class RuntimeNames {
       ["Limits", "double"],
       ["Decimal", ["enum", "import.side", "int32", textOfside_]],
       ["Uuid", "int64"],
-      ["UUID", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["UUID", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["Timestamp", ["optional", "string"]],
       ["JsonWriter", "bytes"],
-      ["JsonReader", ["map", "string", "int32"]],
+      ["JsonReader", ["map", "string", "int32", 8]],
       ["DecodeError", "decimal"],
       ["EncodeError", "uuid"],
       ["DecodeException", "timestamp"],
@@ -16904,7 +16334,7 @@ export class RuntimeNames {
       ["Decimals", "double"],
       ["Uuids", ["enum", "import.side", "int32", textOfside_]],
       ["Timestamps", "int64"],
-      ["Utf8", ["vector", ["enum", "import.Word", "int16", textOfWord]]],
+      ["Utf8", ["vector", ["enum", "import.Word", "int16", textOfWord], 2]],
       ["Requests", ["optional", "string"]],
     ];
   }
@@ -17513,23 +16943,18 @@ export class RuntimeNames {
     j.raw(',"Uuid":');
     j.i64(v.Uuid);
     j.raw(',"UUID":');
-    j.items(fbe.checkArray(v.UUID), (y2) => {
-      j.i16(y2);
-    });
+    fbe.writeJsonField(j, "UUID", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.UUID);
     j.raw(',"Timestamp":');
-    const o3 = v.Timestamp;
-    if (o3 === undefined) {
+    const o2 = v.Timestamp;
+    if (o2 === undefined) {
       j.null();
     } else {
-      j.string(o3);
+      j.string(o2);
     }
     j.raw(',"JsonWriter":');
     j.bytes(v.JsonWriter);
     j.raw(',"JsonReader":');
-    j.items(fbe.entriesInOrder(v.JsonReader, fbe.compareString, "JsonReader"), ([k4, y5]) => {
-      j.keyString(k4);
-      j.i32(y5);
-    }, "{", "}");
+    fbe.writeJsonField(j, "JsonReader", ["map", "string", "int32", 8], v.JsonReader);
     j.raw(',"DecodeError":');
     j.decimal(v.DecodeError);
     j.raw(',"EncodeError":');
@@ -17541,11 +16966,11 @@ export class RuntimeNames {
     j.raw(',"Sender":');
     j.u8(v.Sender);
     j.raw(',"Receiver":');
-    const o6 = v.Receiver;
-    if (o6 === undefined) {
+    const o3 = v.Receiver;
+    if (o3 === undefined) {
       j.null();
     } else {
-      j.i16(o6);
+      j.i16(o3);
     }
     j.raw(',"Client":');
     j.i16(v.Client);
@@ -17554,11 +16979,11 @@ export class RuntimeNames {
     j.raw(',"Handler":');
     j.string(v.Handler);
     j.raw(',"Text":');
-    const o7 = v.Text;
-    if (o7 === undefined) {
+    const o4 = v.Text;
+    if (o4 === undefined) {
       j.null();
     } else {
-      j.bool(o7);
+      j.bool(o4);
     }
     j.raw(',"Compare":');
     j.u64(v.Compare);
@@ -17569,15 +16994,13 @@ export class RuntimeNames {
     j.raw(',"Timestamps":');
     j.i64(v.Timestamps);
     j.raw(',"Utf8":');
-    j.items(fbe.checkArray(v.Utf8), (y8) => {
-      j.i16(y8);
-    });
+    fbe.writeJsonField(j, "Utf8", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], v.Utf8);
     j.raw(',"Requests":');
-    const o9 = v.Requests;
-    if (o9 === undefined) {
+    const o5 = v.Requests;
+    if (o5 === undefined) {
       j.null();
     } else {
-      j.string(o9);
+      j.string(o5);
     }
     j.raw("}");
   }
@@ -17633,14 +17056,7 @@ export class RuntimeNames {
     }
     m = r.member(o, "UUID");
     if (m !== undefined) {
-      const e1 = r.array(m, 2, "UUID");
-      const a2 = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4;
-        y4 = r.int(e1[i3], -32768, 32767, "UUID");
-        a2.push(y4);
-      }
-      v.UUID = a2;
+      v.UUID = fbe.readJsonField(r, "UUID", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.UUID);
     }
     m = r.member(o, "Timestamp");
     if (m !== undefined) {
@@ -17656,18 +17072,7 @@ export class RuntimeNames {
     }
     m = r.member(o, "JsonReader");
     if (m !== undefined) {
-      const m6 = new Map();
-      const e5 = r.object(m, 8, "JsonReader");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyString(key10, "JsonReader");
-        let y9;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "JsonReader");
-        if (m6.has(k8)) {
-          r.duplicate("JsonReader", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.JsonReader = m6;
+      v.JsonReader = fbe.readJsonField(r, "JsonReader", ["map", "string", "int32", 8], m, v.JsonReader);
     }
     m = r.member(o, "DecodeError");
     if (m !== undefined) {
@@ -17735,14 +17140,7 @@ export class RuntimeNames {
     }
     m = r.member(o, "Utf8");
     if (m !== undefined) {
-      const e11 = r.array(m, 2, "Utf8");
-      const a12 = [];
-      for (let i13 = 0; i13 < e11.length; i13++) {
-        let y14;
-        y14 = r.int(e11[i13], -32768, 32767, "Utf8");
-        a12.push(y14);
-      }
-      v.Utf8 = a12;
+      v.Utf8 = fbe.readJsonField(r, "Utf8", ["vector", ["enum", "import.Word", "int16", textOfWord], 2], m, v.Utf8);
     }
     m = r.member(o, "Requests");
     if (m !== undefined) {

@@ -46,7 +46,7 @@ export class Node {
     return [
       ["id", "int32"],
       ["label", "string"],
-      ["children", ["vector", ["struct", "recursive.Node", Node]]],
+      ["children", ["vector", ["struct", "recursive.Node", Node], 0]],
     ];
   }
 
@@ -239,13 +239,7 @@ export class Node {
     j.raw(',"label":');
     j.string(v.label);
     j.raw(',"children":');
-    j.items(fbe.checkArray(v.children), (y1, i2) => {
-      try {
-        Node.fbeWriteJson(j, y1);
-      } catch (e) {
-        throw fbe.withinIndex(e, "children", i2);
-      }
-    });
+    fbe.writeJsonField(j, "children", ["vector", ["struct", "recursive.Node", Node], 0], v.children);
     j.raw("}");
     j.leave();
   }
@@ -273,18 +267,7 @@ export class Node {
     }
     m = r.member(o, "children");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "children");
-      const a2: Node[] = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4: Node;
-        try {
-          y4 = Node.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "children", i3);
-        }
-        a2.push(y4);
-      }
-      v.children = a2;
+      v.children = fbe.readJsonField(r, "children", ["vector", ["struct", "recursive.Node", Node], 0], m, v.children);
     }
     r.leave();
     return v;

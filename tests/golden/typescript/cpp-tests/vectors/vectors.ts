@@ -610,7 +610,7 @@ export class Named {
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
       ["name", "string"],
-      ["values", ["vector", "int32"]],
+      ["values", ["vector", "int32", 4]],
     ];
   }
 
@@ -750,9 +750,7 @@ export class Named {
     j.raw('{"name":');
     j.string(v.name);
     j.raw(',"values":');
-    j.items(fbe.checkArray(v.values), (y1) => {
-      j.i32(y1);
-    });
+    fbe.writeJsonField(j, "values", ["vector", "int32", 4], v.values);
     j.raw("}");
   }
 
@@ -775,14 +773,7 @@ export class Named {
     }
     m = r.member(o, "values");
     if (m !== undefined) {
-      const e1 = r.array(m, 4, "values");
-      const a2: number[] = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4: number;
-        y4 = r.int(e1[i3], -2147483648, 2147483647, "values");
-        a2.push(y4);
-      }
-      v.values = a2;
+      v.values = fbe.readJsonField(r, "values", ["vector", "int32", 4], m, v.values);
     }
     r.leave();
     return v;
@@ -829,12 +820,12 @@ export class Holder {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["edges", ["vector", ["struct", "vectors.Edge", Edge]]],
-      ["points", ["vector", ["struct", "vectors.Point3", Point3]]],
-      ["ints", ["vector", "int32"]],
-      ["switches", ["vector", "bool"]],
-      ["reals", ["vector", "double"]],
-      ["named", ["vector", ["struct", "vectors.Named", Named]]],
+      ["edges", ["vector", ["struct", "vectors.Edge", Edge], 0]],
+      ["points", ["vector", ["struct", "vectors.Point3", Point3], 0]],
+      ["ints", ["vector", "int32", 4]],
+      ["switches", ["vector", "bool", 1]],
+      ["reals", ["vector", "double", 8]],
+      ["named", ["vector", ["struct", "vectors.Named", Named], 0]],
     ];
   }
 
@@ -1203,29 +1194,17 @@ export class Holder {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: Holder): void {
     j.raw('{"edges":');
-    j.items(fbe.checkArray(v.edges), (y1) => {
-      Edge.fbeWriteJson(j, y1);
-    });
+    fbe.writeJsonField(j, "edges", ["vector", ["struct", "vectors.Edge", Edge], 0], v.edges);
     j.raw(',"points":');
-    j.items(fbe.checkArray(v.points), (y2) => {
-      Point3.fbeWriteJson(j, y2);
-    });
+    fbe.writeJsonField(j, "points", ["vector", ["struct", "vectors.Point3", Point3], 0], v.points);
     j.raw(',"ints":');
-    j.items(fbe.checkArray(v.ints), (y3) => {
-      j.i32(y3);
-    });
+    fbe.writeJsonField(j, "ints", ["vector", "int32", 4], v.ints);
     j.raw(',"switches":');
-    j.items(fbe.checkArray(v.switches), (y4) => {
-      j.bool(y4);
-    });
+    fbe.writeJsonField(j, "switches", ["vector", "bool", 1], v.switches);
     j.raw(',"reals":');
-    j.items(fbe.checkArray(v.reals), (y5) => {
-      j.double(y5);
-    });
+    fbe.writeJsonField(j, "reals", ["vector", "double", 8], v.reals);
     j.raw(',"named":');
-    j.items(fbe.checkArray(v.named), (y6) => {
-      Named.fbeWriteJson(j, y6);
-    });
+    fbe.writeJsonField(j, "named", ["vector", ["struct", "vectors.Named", Named], 0], v.named);
     j.raw("}");
   }
 
@@ -1244,81 +1223,27 @@ export class Holder {
     let m: unknown;
     m = r.member(o, "edges");
     if (m !== undefined) {
-      const e1 = r.array(m, 0, "edges");
-      const a2: Edge[] = [];
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4: Edge;
-        try {
-          y4 = Edge.fbeReadJson(r, e1[i3]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "edges", i3);
-        }
-        a2.push(y4);
-      }
-      v.edges = a2;
+      v.edges = fbe.readJsonField(r, "edges", ["vector", ["struct", "vectors.Edge", Edge], 0], m, v.edges);
     }
     m = r.member(o, "points");
     if (m !== undefined) {
-      const e5 = r.array(m, 0, "points");
-      const a6: Point3[] = [];
-      for (let i7 = 0; i7 < e5.length; i7++) {
-        let y8: Point3;
-        try {
-          y8 = Point3.fbeReadJson(r, e5[i7]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "points", i7);
-        }
-        a6.push(y8);
-      }
-      v.points = a6;
+      v.points = fbe.readJsonField(r, "points", ["vector", ["struct", "vectors.Point3", Point3], 0], m, v.points);
     }
     m = r.member(o, "ints");
     if (m !== undefined) {
-      const e9 = r.array(m, 4, "ints");
-      const a10: number[] = [];
-      for (let i11 = 0; i11 < e9.length; i11++) {
-        let y12: number;
-        y12 = r.int(e9[i11], -2147483648, 2147483647, "ints");
-        a10.push(y12);
-      }
-      v.ints = a10;
+      v.ints = fbe.readJsonField(r, "ints", ["vector", "int32", 4], m, v.ints);
     }
     m = r.member(o, "switches");
     if (m !== undefined) {
-      const e13 = r.array(m, 1, "switches");
-      const a14: boolean[] = [];
-      for (let i15 = 0; i15 < e13.length; i15++) {
-        let y16: boolean;
-        y16 = r.bool(e13[i15], "switches");
-        a14.push(y16);
-      }
-      v.switches = a14;
+      v.switches = fbe.readJsonField(r, "switches", ["vector", "bool", 1], m, v.switches);
     }
     m = r.member(o, "reals");
     if (m !== undefined) {
-      const e17 = r.array(m, 8, "reals");
-      const a18: number[] = [];
-      for (let i19 = 0; i19 < e17.length; i19++) {
-        let y20: number;
-        y20 = r.double(e17[i19], "reals");
-        a18.push(y20);
-      }
-      v.reals = a18;
+      v.reals = fbe.readJsonField(r, "reals", ["vector", "double", 8], m, v.reals);
     }
     m = r.member(o, "named");
     if (m !== undefined) {
-      const e21 = r.array(m, 0, "named");
-      const a22: Named[] = [];
-      for (let i23 = 0; i23 < e21.length; i23++) {
-        let y24: Named;
-        try {
-          y24 = Named.fbeReadJson(r, e21[i23]);
-        } catch (e) {
-          throw fbe.withinIndex(e, "named", i23);
-        }
-        a22.push(y24);
-      }
-      v.named = a22;
+      v.named = fbe.readJsonField(r, "named", ["vector", ["struct", "vectors.Named", Named], 0], m, v.named);
     }
     r.leave();
     return v;

@@ -43,8 +43,8 @@ export class CharKeys {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["letters", ["set", "char"]],
-      ["countByLetter", ["map", "char", "int32"]],
+      ["letters", ["set", "char", 1]],
+      ["countByLetter", ["map", "char", "int32", 5]],
     ];
   }
 
@@ -265,14 +265,9 @@ export class CharKeys {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: CharKeys): void {
     j.raw('{"letters":');
-    j.items(fbe.elementsInOrder(v.letters, fbe.compareChar, "letters"), (y1) => {
-      j.u8(y1);
-    });
+    fbe.writeJsonField(j, "letters", ["set", "char", 1], v.letters);
     j.raw(',"countByLetter":');
-    j.items(fbe.entriesInOrder(v.countByLetter, fbe.compareChar, "countByLetter"), ([k2, y3]) => {
-      j.keyU8(k2);
-      j.i32(y3);
-    }, "{", "}");
+    fbe.writeJsonField(j, "countByLetter", ["map", "char", "int32", 5], v.countByLetter);
     j.raw("}");
   }
 
@@ -291,32 +286,11 @@ export class CharKeys {
     let m: unknown;
     m = r.member(o, "letters");
     if (m !== undefined) {
-      const e1 = r.array(m, 1, "letters");
-      const a2 = new Set<number>();
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4: number;
-        y4 = r.char(e1[i3], "letters");
-        if (a2.has(y4)) {
-          r.duplicate("letters", "element");
-        }
-        a2.add(y4);
-      }
-      v.letters = a2;
+      v.letters = fbe.readJsonField(r, "letters", ["set", "char", 1], m, v.letters);
     }
     m = r.member(o, "countByLetter");
     if (m !== undefined) {
-      const m6 = new Map<number, number>();
-      const e5 = r.object(m, 5, "countByLetter");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyChar(key10, "countByLetter");
-        let y9: number;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "countByLetter");
-        if (m6.has(k8)) {
-          r.duplicate("countByLetter", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.countByLetter = m6;
+      v.countByLetter = fbe.readJsonField(r, "countByLetter", ["map", "char", "int32", 5], m, v.countByLetter);
     }
     r.leave();
     return v;
@@ -355,8 +329,8 @@ export class GradeKeys {
   /** Each field's name and type, as the text form (fbe.textOf) and fbe.refused walk them. */
   static fbeFields(): readonly fbe.FieldSpec[] {
     return [
-      ["grades", ["set", ["enum", "chars.Grade", "uint8", textOfGrade]]],
-      ["countByGrade", ["map", ["enum", "chars.Grade", "uint8", textOfGrade], "int32"]],
+      ["grades", ["set", ["enum", "chars.Grade", "uint8", textOfGrade], 1]],
+      ["countByGrade", ["map", ["enum", "chars.Grade", "uint8", textOfGrade], "int32", 5]],
     ];
   }
 
@@ -577,14 +551,9 @@ export class GradeKeys {
   /** Writes v as a JSON object (docs/format.md 8). */
   static fbeWriteJson(j: fbe.JsonWriter, v: GradeKeys): void {
     j.raw('{"grades":');
-    j.items(fbe.elementsInOrder(v.grades, fbe.compareValue, "grades"), (y1) => {
-      j.u8(y1);
-    });
+    fbe.writeJsonField(j, "grades", ["set", ["enum", "chars.Grade", "uint8", textOfGrade], 1], v.grades);
     j.raw(',"countByGrade":');
-    j.items(fbe.entriesInOrder(v.countByGrade, fbe.compareValue, "countByGrade"), ([k2, y3]) => {
-      j.keyU8(k2);
-      j.i32(y3);
-    }, "{", "}");
+    fbe.writeJsonField(j, "countByGrade", ["map", ["enum", "chars.Grade", "uint8", textOfGrade], "int32", 5], v.countByGrade);
     j.raw("}");
   }
 
@@ -603,32 +572,11 @@ export class GradeKeys {
     let m: unknown;
     m = r.member(o, "grades");
     if (m !== undefined) {
-      const e1 = r.array(m, 1, "grades");
-      const a2 = new Set<Grade>();
-      for (let i3 = 0; i3 < e1.length; i3++) {
-        let y4: Grade;
-        y4 = r.int(e1[i3], 0, 255, "grades");
-        if (a2.has(y4)) {
-          r.duplicate("grades", "element");
-        }
-        a2.add(y4);
-      }
-      v.grades = a2;
+      v.grades = fbe.readJsonField(r, "grades", ["set", ["enum", "chars.Grade", "uint8", textOfGrade], 1], m, v.grades);
     }
     m = r.member(o, "countByGrade");
     if (m !== undefined) {
-      const m6 = new Map<Grade, number>();
-      const e5 = r.object(m, 5, "countByGrade");
-      for (const key10 of Object.keys(e5)) {
-        const k8 = r.keyInt(key10, 0, 255, "countByGrade");
-        let y9: number;
-        y9 = r.int(e5[key10], -2147483648, 2147483647, "countByGrade");
-        if (m6.has(k8)) {
-          r.duplicate("countByGrade", "key");
-        }
-        m6.set(k8, y9);
-      }
-      v.countByGrade = m6;
+      v.countByGrade = fbe.readJsonField(r, "countByGrade", ["map", ["enum", "chars.Grade", "uint8", textOfGrade], "int32", 5], m, v.countByGrade);
     }
     r.leave();
     return v;
