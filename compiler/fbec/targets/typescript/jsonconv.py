@@ -12,31 +12,19 @@ from fbec.targets.typescript.models import assign, guarded, struct_costs, within
 from fbec.targets.typescript.textform import type_spec
 
 VALUE = {"bool": "bool", "string": "string", "bytes": "bytes", "decimal": "decimal", "uuid": "uuid",
-         "float": "double", "double": "double"}
-"""The fbe.JsonWriter method of a primitive's value that is not an integer."""
+         "float": "double", "double": "double", "timestamp": "u64"}
+"""The fbe.JsonWriter method of a value that is not an integer, and a timestamp's (an integer's: its slot kind)."""
 READ = {"bool": "bool", "string": "string", "bytes": "bytes", "decimal": "decimal", "uuid": "uuid",
         "float": "float", "double": "double", "char": "char"}
 """The fbe.JsonReader method of a primitive's value that is not an integer."""
 
 
-def integer(t: ir.Primitive | ir.EnumRef) -> str:
-    """The fbe.JsonWriter method suffix of an integer (an enum's or flags' by its wire type), which
-    refuses what fbe.Writer refuses: `U8`, `I32`, `U64` (a timestamp)."""
-    name = ir.wire_name(t)
-    return "U64" if name == "timestamp" else SLOT_KINDS[name]
-
-
 class Raw(RawText):
-    """Literal text of the writer (`j`, or `t` for the text form), merged into one `.raw(...)`
-    call until the next statement."""
-
-    def __init__(self, w: CodeWriter, target: str = "j") -> None:
-        super().__init__(w)
-        self.target = target
+    """Literal text of the JSON writer `j`, merged into one `j.raw(...)` call until the next statement."""
 
     def write(self, text: str) -> str:
         quote = "'" if '"' in text else '"'
-        return f"{self.target}.raw({quote}{text}{quote});"
+        return f"j.raw({quote}{text}{quote});"
 
 
 def holds_items(t: ir.Type) -> bool:
@@ -45,12 +33,13 @@ def holds_items(t: ir.Type) -> bool:
     return isinstance(t, (ir.Array, ir.Sequence, ir.Mapping)) or isinstance(t, ir.Optional_) and holds_items(t.element)
 
 
-def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str, names: Locals) -> None:
-    """Write x (type t: a primitive, an enum, a struct or an optional one) as JSON (docs/format.md 8.2),
-    a value of `field` (`within`: as write_value's)."""
+def json_write(c: Context, raw: Raw, t: ir.Type, x: str, within: str, names: Locals) -> None:
+    """Write x (type t: a primitive, an enum, a struct or an optional one) as JSON (docs/format.md 8.2)
+    (`within`: where it is, as write_value's)."""
     w = raw.w
     if isinstance(t, (ir.Primitive, ir.EnumRef)):
-        raw.line(f"j.{VALUE.get(ir.wire_name(t)) or integer(t).lower()}({x});")
+        name = ir.wire_name(t)
+        raw.line(f"j.{VALUE.get(name) or SLOT_KINDS[name].lower()}({x});")
     elif isinstance(t, ir.StructRef):
         raw.flush()
         guarded(w, c, t, f"{c.named(t.name)}.fbeWriteJson(j, {x});", within)
@@ -59,7 +48,7 @@ def json_write(c: Context, raw: Raw, t: ir.Type, x: str, field: str, within: str
         o = names("o")
         raw.line(f"const {o} = {x};")
         with w.if_else(f"if ({o} === undefined) {{", "j.null();"):
-            json_write(c, raw, t.element, o, field, within, names)
+            json_write(c, raw, t.element, o, within, names)
             raw.flush()
 
 
@@ -78,7 +67,7 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
             if holds_items(f.type):
                 raw.line(f'{c.rt("writeJsonField")}(j, "{f.name}", {type_spec(c, f.type)}, v.{c.ident.field(f)});')
             else:
-                json_write(c, raw, f.type, f"v.{c.ident.field(f)}", f.name, within_field(f.name), names)
+                json_write(c, raw, f.type, f"v.{c.ident.field(f)}", within_field(f.name), names)
         json_object(raw, s.all_fields, member)
         if not bounded:
             w.line("j.leave();")
@@ -89,9 +78,12 @@ def write_json(w: CodeWriter, c: Context, s: ir.Struct, name: str) -> None:
 
 # ---------------------------------------------------------------- JSON reading
 
-def scalar_read(t: ir.Type, x: str, f: str) -> str:
-    """The expression reading a primitive's or enum's value from the parsed JSON value x: an integer (an
-    enum's by its wire type) in its range (docs/limits.md 7)."""
+def json_expr(c: Context, t: ir.Type, x: str, f: str, into: str = "") -> str:
+    """The expression reading a primitive, enum or struct from the parsed JSON value x: an integer (an
+    enum's by its wire type) in its range (docs/limits.md 7), a struct into the default value `into`
+    when given."""
+    if isinstance(t, ir.StructRef):
+        return f"{c.named(t.name)}.fbeReadJson(r, {x}{', ' + into if into else ''})"
     assert isinstance(t, (ir.Primitive, ir.EnumRef)), t
     name = ir.wire_name(t)
     if name in READ:
@@ -100,14 +92,6 @@ def scalar_read(t: ir.Type, x: str, f: str) -> str:
     if name in BIGINTS:
         return f'r.int64({x}, {lo}n, {hi}n, "{f}")'
     return f'r.int({x}, {lo}, {hi}, "{f}")'
-
-
-def json_expr(c: Context, t: ir.Type, x: str, f: str, into: str = "") -> str:
-    """The expression reading a primitive, enum or struct from the parsed JSON value x (a struct into
-    the default value `into` when given)."""
-    if isinstance(t, ir.StructRef):
-        return f"{c.named(t.name)}.fbeReadJson(r, {x}{', ' + into if into else ''})"
-    return scalar_read(t, x, f)
 
 
 def json_read(c: Context, w: CodeWriter, t: ir.Type, x: str, f: str, target: str, within: str,

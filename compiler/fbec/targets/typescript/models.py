@@ -75,24 +75,18 @@ def located(c: Context, within: str) -> str:
     return c.rt(within.partition("(")[0]) + "(" + within.partition("(")[2]
 
 
-def in_order(c: Context, t: ir.Sequence | ir.Mapping, value: str, field: str) -> str:
-    """A writer's collection `value` in the order it is written, checked: sets and maps ascending by
-    `compare` (refused with an EncodeError naming the field and the two indexes when a key is there
-    twice), hashes in the order they hold (checked when they can hold a key twice: repeats), vectors
-    and lists as they are."""
-    if isinstance(t, ir.Sequence) and t.kind == "set":
-        return f'{c.rt("elementsInOrder")}({value}, {compare(c, t.element)}, "{field}")'
-    if isinstance(t, ir.Sequence):
-        return value
-    if t.kind == "map":
-        return f'{c.rt("entriesInOrder")}({value}, {compare(c, t.key)}, "{field}")'
-    return f'{c.rt("checkEntries")}({value}, {compare(c, t.key)}, "{field}")' if repeats(t.key) else value
-
-
 def ordered(w: CodeWriter, c: Context, t: ir.Sequence | ir.Mapping, var: str, value: str, field: str) -> str:
-    """`const var = ` a binary writer's collection in the order it is written (in_order); returns its
-    count expression."""
-    w.line(f"const {var} = {in_order(c, t, value, field)};")
+    """`const var = ` a writer's collection in the order it is written; returns its count expression.
+    Sets and maps ascending by `compare` (refused with an EncodeError naming the field and the two
+    indexes when a key is there twice), hashes in the order they hold (checked when they can hold a
+    key twice: repeats), vectors and lists as they are."""
+    if isinstance(t, ir.Sequence) and t.kind == "set":
+        value = f'{c.rt("elementsInOrder")}({value}, {compare(c, t.element)}, "{field}")'
+    elif isinstance(t, ir.Mapping) and t.kind == "map":
+        value = f'{c.rt("entriesInOrder")}({value}, {compare(c, t.key)}, "{field}")'
+    elif isinstance(t, ir.Mapping) and repeats(t.key):
+        value = f'{c.rt("checkEntries")}({value}, {compare(c, t.key)}, "{field}")'
+    w.line(f"const {var} = {value};")
     by_key = isinstance(t, ir.Mapping) and t.kind == "hash" and by_value(t.key)     # a Map
     return var + (".size" if by_key else ".length")
 
