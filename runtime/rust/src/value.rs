@@ -882,10 +882,24 @@ fn append_all<'v, T: Value + 'v>(
     n: usize,
     items: impl Iterator<Item = &'v T>,
 ) -> Result<(), EncodeError> {
-    w.append_count(n)?;
+    append_count(w, n, T::FINAL_MIN)?;
     for (i, v) in items.enumerate() {
         v.append(w).map_err(|e| e.in_index(i))?;
     }
+    Ok(())
+}
+
+/// Appends the count of a collection of `n` elements (or entries) of `min` final bytes or more
+/// each. When `min` is 1 or more it is not checked: the elements lie in the writer's bytes, which
+/// the size walk kept within 4 GiB ([`Writer::final_root`], [`Writer::final_field`]), so `n` fits
+/// 32 bits; elements of no bytes (structs without fields) are counted with the check.
+#[inline(always)]
+fn append_count(w: &mut SizedWriter<'_>, n: usize, min: usize) -> Result<(), EncodeError> {
+    if min == 0 {
+        return w.append_count(n);
+    }
+    debug_assert!(u32::try_from(n).is_ok());
+    w.append_fixed(&(n as u32));
     Ok(())
 }
 
@@ -1243,7 +1257,7 @@ macro_rules! maps {
 
             #[inline]
             fn append(&self, w: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
-                w.append_count(self.len())?;
+                append_count(w, self.len(), K::FINAL_MIN + V::FINAL_MIN)?;
                 for (i, (k, v)) in self.iter().enumerate() {
                     k.append(w).map_err(|e| e.in_index(i))?;
                     v.append(w).map_err(|e| e.in_index(i))?;

@@ -435,9 +435,16 @@ impl Writer {
 
     /// Appends `v` in the final model through a [`SizedWriter`] over its `v.final_size()` bytes
     /// (what a hand-made root of the final model appends a value with); an error names `field`.
+    /// A value that would take the root beyond 4 GiB is refused before anything is written, as
+    /// [`Writer::final_root`] refuses a root: a `SizedWriter`'s bytes lie within 4 GiB, so a count
+    /// of elements of a byte or more fits 32 bits without a check.
     pub fn final_field<T: Value>(&mut self, v: &T, field: &str) -> Result<(), EncodeError> {
         let start = self.buf.len();
-        self.buf.resize(start + v.final_size(), 0);
+        let end = start.saturating_add(v.final_size());
+        if end > u32::MAX as usize {
+            return Err(EncodeError::new(ErrorKind::TooLarge, "root larger than 4 GiB", "").in_field(field));
+        }
+        self.buf.resize(end, 0);
         let mut out = SizedWriter::new(&mut self.buf[start..], self.depth, self.max_depth);
         v.append(&mut out).map_err(|e| e.in_field(field))?;
         out.finish();

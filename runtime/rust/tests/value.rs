@@ -3,7 +3,8 @@
 //! and 4.2; sets and maps read holding a key twice are refused.
 
 use fbe::{
-    BString, Bytes, Char, Decimal, ErrorKind, Fixed, Limits, Pairs, Reader, Set, Timestamp, Uuid, Value, Writer,
+    BString, BodyWriter, Bytes, Char, Decimal, DecodeError, EncodeError, ErrorKind, Fixed, Limits, Pairs, Reader, Set,
+    SizedWriter, Timestamp, Uuid, Value, Writer,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Debug;
@@ -192,4 +193,45 @@ fn strings_of_every_length_read_back_into_reused_values() {
             assert_eq!(back, blob, "{n} bytes read into bytes of {old}");
         }
     }
+}
+
+/// A value whose size walks say 5 GiB (what a vector of more than 2^32 elements of a byte takes),
+/// and whose codecs must never run.
+struct Huge;
+
+impl Value for Huge {
+    const SLOT: usize = 4;
+    const FINAL_MIN: usize = 1;
+    const COST: usize = 1;
+
+    fn put(&self, _: &mut BodyWriter<'_>, _: usize, _: &mut [u8]) -> Result<(), EncodeError> {
+        unreachable!("written though its size was refused")
+    }
+    fn extra_size(&self) -> usize {
+        5 << 30
+    }
+    fn get(_: &mut Reader<'_>, _: usize, _: usize) -> Result<Self, DecodeError> {
+        unreachable!("never read")
+    }
+    fn append(&self, _: &mut SizedWriter<'_>) -> Result<(), EncodeError> {
+        unreachable!("written though its size was refused")
+    }
+    fn final_size(&self) -> usize {
+        5 << 30
+    }
+    fn take(_: &mut Reader<'_>) -> Result<Self, DecodeError> {
+        unreachable!("never read")
+    }
+}
+
+/// A final value that would take a hand-made root beyond 4 GiB is refused before a byte of it is
+/// made or written, as a generated root is (so a final writer's bytes, and the counts it stores
+/// without a check, stay within 32 bits).
+#[test]
+fn a_final_value_beyond_4_gib_is_refused_before_it_is_written() {
+    let mut w = Writer::new();
+    w.begin_final();
+    let e = w.final_field(&Huge, "f").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TooLarge);
+    assert!(e.to_string().contains("root larger than 4 GiB"), "{e}");
 }
