@@ -102,8 +102,8 @@ def row_ours_native() -> tuple[Callable, Callable]:
 
 
 def row_ours_final() -> tuple[Callable, Callable]:
-    """The generated pure-Python code of the final model."""
-    write, read, type_id = proto.fbe_fw_Account, proto.fbe_fr_Account, Account.fbe_type
+    """The pure-Python code of the final model (its writer compiled by the runtime from the class's spec)."""
+    write, read, type_id = fbe.final.FINAL_WRITERS(Account), proto.fbe_fr_Account, Account.fbe_type
     encode, decode = fbe.encode_final, fbe.decode_final
 
     def ser(a: Account) -> bytes:

@@ -2,7 +2,8 @@
 
 Every input goes through both paths of the generated classes, in both binary models: the core's
 answer (``FBE_CORE.from_fbe``/``verify``/``to_fbe``, ``from_final``/``verify_final``/``to_final``)
-and the generated Python functions (``fbe_vr_<Name>``/``fbe_vw_<Name>``, ``fbe_fr_``/``fbe_fw_``).
+and the Python functions (``fbe_vr_<Name>``/``fbe_vw_<Name>``, ``fbe_fr_``; the final writer the
+runtime compiles from the class's spec, ``fbe.final.FINAL_WRITERS``).
 Where the core answers, its object must be the Python reader's (same types, same values, float
 bits included), its verdict the Python reader's verdict and its bytes the Python writer's; where
 it does not (None), the class falls back, so the public methods must give the Python result or
@@ -151,7 +152,8 @@ class Group:
         mod, core, i, s = self.types[qualified]
         try:
             if final:
-                py: bytes | str = bytes(fbe.encode_final(getattr(mod, f"fbe_fw_{s.name}"), value, s.type_id))
+                writer = fbe.final.FINAL_WRITERS(getattr(mod, self.idents.type(qualified)))  # compiled from its spec
+                py: bytes | str = bytes(fbe.encode_final(writer, value, s.type_id))
             else:
                 py = bytes(fbe.encode_versioned(getattr(mod, f"fbe_vw_{s.name}"), value))
         except fbe.EncodeError as e:
@@ -385,7 +387,7 @@ def test_the_model_classes_go_through_the_core(shared_group: tuple[Group, Path],
     mod = g.types["proto.Account"][0]
     value = mod.Account(name="Test", orders=[mod.Order(k, "EURUSD") for k in range(3)], asset=mod.Balance("EUR", 1.0))
     roots = {False: value.to_fbe(), True: value.to_final()}
-    for name in ("fbe_vw_Account", "fbe_vr_Account", "fbe_fw_Account", "fbe_fr_Account"):
+    for name in ("fbe_vw_Account", "fbe_vr_Account", "fbe_fr_Account"):  # (the final writer is the runtime's)
         monkeypatch.setattr(mod, name, None)
     for final in (False, True):
         writer = g.model("proto.Account", final)
@@ -445,7 +447,8 @@ def test_a_write_within_a_write(shared_group: tuple[Group, Path]) -> None:
         assert g.write("test.StructSimple", value, final) is not None
         assert inner and all(b is not None for b in inner), "the inner writes were not answered"
         assert inner[0] == bytes(fbe.encode_versioned(mod.fbe_vw_Account, account))
-        assert inner[1] == bytes(fbe.encode_final(mod.fbe_fw_Account, account, mod.Account.fbe_type))
+        final_writer = fbe.final.FINAL_WRITERS(mod.Account)
+        assert inner[1] == bytes(fbe.encode_final(final_writer, account, mod.Account.fbe_type))
 
 
 def test_no_leak_over_many_calls(shared_group: tuple[Group, Path]) -> None:

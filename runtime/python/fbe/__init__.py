@@ -6,7 +6,7 @@ exception hierarchy, scalar helpers (decimal, uuid, timestamp), text and JSON
 formatting helpers and the protocol base classes.
 """
 
-from . import buffer, jsonfmt, native, protocol, text, values
+from . import buffer, final, jsonfmt, native, protocol, text, values
 from .buffer import Budget, ReadBuffer, Reader, WriteBuffer
 from .errors import DecodeError, EncodeError, FBEError, FrameError, RequestError
 from .limits import DEFAULT_LIMITS, MAX_DEPTH, Limits
@@ -91,6 +91,7 @@ __all__ = [
     "encode_versioned",
     "enum_missing",
     "explain",
+    "final",
     "frame_type",
     "jsonfmt",
     "model_notice",

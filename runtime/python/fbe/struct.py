@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from . import jsonfmt
 from .buffer import Budget, BytesLike
 from .errors import EncodeError
+from .final import FINAL_WRITERS
 from .limits import MAX_DEPTH, Limits
 from .model import (
     FinalRead,
@@ -46,14 +47,16 @@ class Codec(Generic[T]):
 
     ``struct`` is the generated class, ``qualified`` the schema's name of the struct with its package
     (a JSON error's path starts with it) and ``name`` without (its text form and a JSON root's errors
-    name it), ``type_id`` its type id; ``json_cost`` (generated with JSON) what reading one value from
-    JSON charges (its decode cost, docs/limits.md 3: the JSON reader and writer are compiled from the
-    class's spec, fbe.jsonfmt.json_reader and json_writer); ``depth`` (for a struct that can nest without
-    a bound) has a writer check a value's nesting before it takes it (docs/limits.md 1: :func:`depth_walk`).
+    name it), ``type_id`` its type id; ``final`` (generated with --final) its final reader, whose writer
+    is compiled from the class's spec (fbe.final.final_writer) when it is first written; ``json_cost``
+    (generated with JSON) what reading one value from JSON charges (its decode cost, docs/limits.md 3:
+    the JSON reader and writer are compiled from the class's spec, fbe.jsonfmt.json_reader and
+    json_writer); ``depth`` (for a struct that can nest without a bound) has a writer check a value's
+    nesting before it takes it (docs/limits.md 1: :func:`depth_walk`).
     """
 
-    __slots__ = ("core", "depth", "final", "index", "json_cost", "name", "qualified", "struct", "type_id",
-                 "versioned")
+    __slots__ = ("core", "depth", "final", "final_read", "index", "json_cost", "name", "qualified", "struct",
+                 "type_id", "versioned")
 
     def __init__(
         self,
@@ -62,7 +65,7 @@ class Codec(Generic[T]):
         core: Core | None,
         index: int,
         versioned: tuple[VersionedWrite[T], VersionedRead[T]],
-        final: tuple[FinalWrite[T], FinalRead[T]] | None = None,
+        final: FinalRead[T] | None = None,
         json_cost: int | None = None,
         depth: bool = False,
     ) -> None:
@@ -73,7 +76,8 @@ class Codec(Generic[T]):
         self.core = core
         self.index = index
         self.versioned = versioned
-        self.final = final
+        self.final_read = final
+        self.final: tuple[FinalWrite[T], FinalRead[T]] | None = None  # made when first used (_final)
         self.json_cost = json_cost
         self.depth = depth
 
@@ -83,7 +87,9 @@ class Codec(Generic[T]):
 
     def _final(self) -> tuple[FinalWrite[T], FinalRead[T]]:
         if self.final is None:
-            raise TypeError(f"{self.name} has no final model (generated without --final)")
+            if self.final_read is None:
+                raise TypeError(f"{self.name} has no final model (generated without --final)")
+            self.final = (FINAL_WRITERS(self.struct), self.final_read)
         return self.final
 
     def encode(self, value: T, final: bool) -> bytearray:
@@ -212,15 +218,15 @@ def bind(
     core: Core | None,
     index: int,
     versioned: tuple[VersionedWrite[Any], VersionedRead[Any]],
-    final: tuple[FinalWrite[Any], FinalRead[Any]] | None = None,
+    final: FinalRead[Any] | None = None,
     json_cost: int | None = None,
     depth: bool = False,
     keys: tuple[str, ...] = (),
 ) -> None:
     """Give a generated struct class (generated at the end of its module) its ``fbe_codec``
     (:class:`Codec`, the arguments are its), its ``fbe_fields`` (the attributes of its spec) and its
-    shortcuts: ``to_fbe``/``from_fbe``, with ``final`` ``to_final``/``from_final``, with ``json_cost``
-    ``to_json``/``from_json``; with ``keys`` (the attributes of its ``[key]`` fields, a base's first)
+    shortcuts: ``to_fbe``/``from_fbe``, with ``final`` (the final reader) ``to_final``/``from_final``,
+    with ``json_cost`` ``to_json``/``from_json``; with ``keys`` (the attributes of its ``[key]`` fields, a base's first)
     ``fbe_key`` and ``fbe_order`` (:func:`_keys`).
 
     The shortcuts are made for each class, as dataclasses make their methods: closures over the

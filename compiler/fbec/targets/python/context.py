@@ -389,7 +389,7 @@ class Context(DefaultLiterals):
             args = [self.ident.type(s.qualified), f'"{s.qualified}"', "FBE_CORE", str(index),
                     f"(fbe_vw_{s.name}, fbe_vr_{s.name})"]
             if self.options.final:
-                args.append(f"final=(fbe_fw_{s.name}, fbe_fr_{s.name})")
+                args.append(f"final=fbe_fr_{s.name}")  # its writer the runtime's (fbe.final)
             if self.options.json:
                 args.append(f"json_cost={s.decode_cost}")
             if not self.plan.struct(s.qualified).bounded:

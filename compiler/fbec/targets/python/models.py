@@ -1,15 +1,15 @@
 """The binary models' code: per-struct write and read functions of the versioned model
-(`fbe_vw_`/`fbe_vr_<Name>`, docs/format.md section 3) and of the final model (`fbe_fw_`/`fbe_fr_`,
-section 4).
+(`fbe_vw_`/`fbe_vr_<Name>`, docs/format.md section 3) and the final model's reader (`fbe_fr_`,
+section 4; its writer is compiled by the runtime from the class's spec, fbe.final).
 
-One walk writes a value for both models (`Models.write`): into the raw values of its versioned
-slot, its out-of-line data appended first (`at` = (base, stem): what its offsets count from, the
-stem of its locals), or appended as the final model has it (`at` None). The versioned reader is an
-expression of a slot's raw values (`read_expr`), which the final reader takes for every fixed value
-(ir.is_fixed: the same bytes in both models) and every block of them (`items`). A versioned body is
+The versioned writer (`Models.write`) returns the raw values of a field's slot, its out-of-line
+data appended first (`at` = (base, stem): what its offsets count from, the stem of its locals).
+The versioned reader is an expression of a slot's raw values (`read_expr`), which the final reader
+takes for every fixed value (ir.is_fixed: the same bytes in both models) and every block of them
+(`items`). A versioned body is
 written with one ``pack_into`` of a precompiled layout after its out-of-line data, and read with one
-``unpack_from``; a final struct's consecutive fixed-size fields (the plan's final steps) with one
-layout each. Offsets and sizes come from the IR.
+``unpack_from``; the final reader takes a struct's consecutive fixed-size fields (the plan's final
+steps) with one layout each. Offsets and sizes come from the IR.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class Raw:
 class Models:
     """The walks of both binary models over the IR of one package (its Context): the versioned
     model's per-struct functions and per-type helpers (Context.function), the final model's
-    per-struct functions."""
+    per-struct readers."""
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -77,60 +77,41 @@ class Models:
 
     # ------------------------------------------------------------ writing
 
-    def append(self, t: ir.Primitive | ir.StructRef, x: str, final: bool) -> str:
-        """The call appending a string's or bytes' data or a struct's body (final: its final encoding)
-        to w; it returns where it starts."""
+    def append(self, t: ir.Primitive | ir.StructRef, x: str) -> str:
+        """The call appending a string's or bytes' data or a struct's body to w; it returns where it starts."""
         if isinstance(t, ir.StructRef):
-            return f"{self.ctx.ref(t.name, 'fbe_fw_' if final else 'fbe_vw_')}(w, {x})"
+            return f"{self.ctx.ref(t.name, 'fbe_vw_')}(w, {x})"
         return f"fbe.buffer.{'write_string' if is_string(t) else 'write_bytes'}(w, {x})"
 
-    def write(self, code: CodeWriter, t: ir.Type, x: str, field: str, at: tuple[str, str] | None = None) -> list[str]:
-        """Statements writing x (type t): the final encoding appended to w (at None), or the versioned
-        slot's out-of-line data, returning the raw values of the slot (at = (base, stem))."""
+    def write(self, code: CodeWriter, t: ir.Type, x: str, field: str, at: tuple[str, str]) -> list[str]:
+        """Statements writing the out-of-line data of x (type t) for its versioned slot, returning the
+        slot's raw values (at = (base, stem): what its offsets count from, the stem of its locals)."""
         c = self.ctx
+        base, tmp = at
         if ir.is_fixed(t):
             pre, raws = fixed_raws(t, x, field)
             code.lines("\n".join(pre))
-            if at is None:
-                code.line(f"w += {c.layout(slot_fmt(t))}.pack({', '.join(raws)})")
             return raws
         if isinstance(t, (ir.Primitive, ir.StructRef)):
-            code.line(self.append(t, x, True) if at is None else f"{at[1]} = {self.append(t, x, False)} - {at[0]}")
-            return [] if at is None else [at[1]]
-        if isinstance(t, ir.Optional_):
-            y = self.tmp("y") if at is None else f"{at[1]}v"
-            code.line(f"{y} = {x}")
-            with code.block(f"if {y} is None:"):
-                code.line("w.append(0)" if at is None else f"{at[1]}h = {at[1]}o = 0")
-            with code.block("else:"):
-                if at is None:
-                    code.line("w.append(1)")
-                    return self.write(code, t.element, y, field)
-                code.line(f"{at[1]}h = 1")
-                code.line(f"{at[1]}o = {self.opt_writer(t.element)}(w, {y}) - {at[0]}")
-            return [f"{at[1]}h", f"{at[1]}o"]
-        assert isinstance(t, (ir.Array, ir.Sequence, ir.Mapping))
-        if at is not None:
-            tmp = at[1]
-            if isinstance(t, ir.Array):
-                code.line(f'{tmp} = {self.array_writer(t)}(w, {at[0]}, {x}, "{field}")')
-                if packed_array(t):          # the element's raw values, packed element by element
-                    lay, k = c.layout(slot_fmt(t.element)), nraw(t.element)
-                    return [f'b"".join([{lay}.pack(*{tmp}[i:i + {k}]) for i in range(0, len({tmp}), {k})])']
-                return [f"*{tmp}"]
-            code.line(f"{tmp} = {self.coll_writer(t)}(w, {at[0]}, {x})")
+            code.line(f"{tmp} = {self.append(t, x)} - {base}")
             return [tmp]
+        if isinstance(t, ir.Optional_):
+            code.line(f"{tmp}v = {x}")
+            with code.block(f"if {tmp}v is None:"):
+                code.line(f"{tmp}h = {tmp}o = 0")
+            with code.block("else:"):
+                code.line(f"{tmp}h = 1")
+                code.line(f"{tmp}o = {self.opt_writer(t.element)}(w, {tmp}v) - {base}")
+            return [f"{tmp}h", f"{tmp}o"]
         if isinstance(t, ir.Array):
-            code.line(f'fbe.buffer.check_length({x}, {t.length}, "{field}")')
-        elif self.write_items(code, t, x):
-            return []
-        else:
-            code.line(f"w += fbe.buffer.pack_u32(len({x}))")
-        names = [self.tmp(n) for n in ("k", "v")] if isinstance(t, ir.Mapping) else [self.tmp("e")]
-        with code.block(f"for {', '.join(names)} in {ordered(t, x)}:"):
-            for part, name in zip(parts(t), names):
-                self.write(code, part, name, field)
-        return []
+            code.line(f'{tmp} = {self.array_writer(t)}(w, {base}, {x}, "{field}")')
+            if packed_array(t):          # the element's raw values, packed element by element
+                lay, k = c.layout(slot_fmt(t.element)), nraw(t.element)
+                return [f'b"".join([{lay}.pack(*{tmp}[i:i + {k}]) for i in range(0, len({tmp}), {k})])']
+            return [f"*{tmp}"]
+        assert isinstance(t, (ir.Sequence, ir.Mapping))
+        code.line(f"{tmp} = {self.coll_writer(t)}(w, {base}, {x})")
+        return [tmp]
 
     def slot_writer(self, t: ir.Type) -> str:
         """fbe_vsw_K(w, b, s, x): write x into the slot at absolute s, offsets relative to b."""
@@ -141,7 +122,7 @@ class Models:
                 raw = fixed_raws(t, "x", "")[1][0]
                 code.line(f"{c.layout(slot_fmt(t))}.pack_into(w, s, x)" if raw == "x" else f"w[s:s + {t.size}] = {raw}")
             elif isinstance(t, (ir.Primitive, ir.StructRef)):
-                code.line(f"fbe.buffer.pack_u32_into(w, s, {self.append(t, 'x', False)} - b)")
+                code.line(f"fbe.buffer.pack_u32_into(w, s, {self.append(t, 'x')} - b)")
             elif isinstance(t, ir.Optional_):
                 ow = self.opt_writer(t.element)
                 with code.block("if x is not None:"):
@@ -160,7 +141,7 @@ class Models:
             code.line("q = len(w)")
             if isinstance(e, ir.StructRef):  # the body follows its value slot: the slot holds 4
                 code.line('w += b"\\x04\\x00\\x00\\x00"')
-                code.line(self.append(e, "x", False))
+                code.line(self.append(e, "x"))
             else:
                 code.line(f"w += bytes({e.size})")
                 code.line(f"{sw}(w, q, q, x)")
@@ -214,7 +195,7 @@ class Models:
                 code.line("n = len(x)")
                 code.line("w += bytes(4 + n * 4)")
                 code.line(f'{c.file.qualified("struct", "pack_into")}(f"<{{n + 1}}I", w, q, n, '
-                          f'*[{self.append(t.element, "e", False)} - b for e in {set_order(t, "x")}])')
+                          f'*[{self.append(t.element, "e")} - b for e in {set_order(t, "x")}])')
             else:
                 writers = [self.slot_writer(part) for part in parts(t)]
                 names, where = ("k", "v") if isinstance(t, ir.Mapping) else ("e",), ["s"]
@@ -515,28 +496,6 @@ class Models:
         cls = self.ctx.ident.type(s.qualified)
         self.tmp = Locals()
         code = self.ctx.writer()
-        # writer: one pack per run
-        with code.block(f"def fbe_fw_{s.name}(w: bytearray, v: {cls}) -> None:"):
-            code.line(f'"""Append the final encoding of a {s.name} (fields back to back)."""')
-            for part in self.packs(s):
-                if isinstance(part, ir.Field):
-                    self.write(code, part.type, f"v.{self.ctx.ident.field(part)}", part.name)
-                    continue
-                raws: list[str] = []
-                for m in part.members:
-                    pre, rs = fixed_raws(m.type, f"v.{self.ctx.ident.field(m)}", m.name)
-                    code.lines("\n".join(pre))
-                    raws += rs
-                tail = self.tmp("s") if part.text else ""
-                if part.text:
-                    code.line(f"{tail} = {encoded(part.text.type, f'v.{self.ctx.ident.field(part.text)}')}")
-                    raws.append(f"len({tail})")
-                code.line(f"w += {c.layout(part.fmt)}.pack({', '.join(raws)})")
-                if tail:
-                    code.line(f"w += {tail}")
-        code.blank(2)
-
-        # reader
         leaf = not c.plan.struct(s.qualified).nests
         with code.block(f"def fbe_fr_{s.name}(r: fbe.Reader, p: int) -> tuple[{cls}, int]:"):
             code.line(f'"""Read a {s.name} at p; return it and the position after it."""')

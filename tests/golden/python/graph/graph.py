@@ -230,15 +230,6 @@ class GraphModel(fbe.Model[Graph]):
     fbe_struct = Graph
 
 
-def fbe_fw_Node(w: bytearray, v: Node) -> None:
-    """Append the final encoding of a Node (fields back to back)."""
-    s1 = v.name.encode("utf-8", "surrogateescape")
-    w += FBE_L4.pack(v.id, len(s1))
-    w += s1
-    w += FBE_L5.pack(v.value)
-    fbe.buffer.write_plain_seq(w, "i", v.out_edges)
-
-
 def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
     """Read a Node at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 20)
@@ -246,37 +237,32 @@ def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t2 = FBE_L4.unpack_from(data, p)
+        t1 = FBE_L4.unpack_from(data, p)
         p += 8
-        q3 = p + t2[1]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[1]} bytes", p - 4, "name")
-        r.budget -= t2[1]
+        q2 = p + t1[1]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[1]} bytes", p - 4, "name")
+        r.budget -= t1[1]
         if r.budget < 0:
             r.spend(0, p - 4, "name")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "value")
-        t5 = FBE_L5.unpack_from(data, p)
+        t4 = FBE_L5.unpack_from(data, p)
         p += 8
-        n7 = fbe.buffer.final_count(r, p, 4, 4, "out_edges")
+        n6 = fbe.buffer.final_count(r, p, 4, 4, "out_edges")
         p += 4
-        x6: list[int] = list(struct.unpack_from(f"<{n7}i", r.data, p))
-        p += n7 * 4
+        x5: list[int] = list(struct.unpack_from(f"<{n6}i", r.data, p))
+        p += n6 * 4
         v = Node.__new__(Node)
-        v.id = t2[0]
-        v.name = x4
-        v.value = t5[0]
-        v.out_edges = x6
+        v.id = t1[0]
+        v.name = x3
+        v.value = t4[0]
+        v.out_edges = x5
     except fbe.DecodeError as e:
         raise e.within("graph.Node") from None
     return v, p
-
-
-def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
-    """Append the final encoding of a Edge (fields back to back)."""
-    w += FBE_L6.pack(v.source, v.target, v.weight)
 
 
 def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
@@ -297,35 +283,25 @@ def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
     return v, p
 
 
-def fbe_fw_Graph(w: bytearray, v: Graph) -> None:
-    """Append the final encoding of a Graph (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.nodes))
-    for e1 in v.nodes:
-        fbe_fw_Node(w, e1)
-    w += fbe.buffer.pack_u32(len(v.edges))
-    for e2 in v.edges:
-        fbe_fw_Edge(w, e2)
-
-
 def fbe_fr_Graph(r: fbe.Reader, p: int) -> tuple[Graph, int]:
     """Read a Graph at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 8)
     try:
-        n4 = fbe.buffer.final_count(r, p, 20, 0, "nodes")
+        n2 = fbe.buffer.final_count(r, p, 20, 0, "nodes")
         p += 4
-        x3: list[Node] = []
-        for _ in range(n4):
-            e5, p = fbe_fr_Node(r, p)
-            x3.append(e5)
-        n7 = fbe.buffer.final_count(r, p, 12, 0, "edges")
+        x1: list[Node] = []
+        for _ in range(n2):
+            e3, p = fbe_fr_Node(r, p)
+            x1.append(e3)
+        n5 = fbe.buffer.final_count(r, p, 12, 0, "edges")
         p += 4
-        x6: list[Edge] = []
-        for _ in range(n7):
-            e8, p = fbe_fr_Edge(r, p)
-            x6.append(e8)
+        x4: list[Edge] = []
+        for _ in range(n5):
+            e6, p = fbe_fr_Edge(r, p)
+            x4.append(e6)
         v = Graph.__new__(Graph)
-        v.nodes = x3
-        v.edges = x6
+        v.nodes = x1
+        v.edges = x4
     except fbe.DecodeError as e:
         raise e.within("graph.Graph") from None
     r.depth -= 1
@@ -519,7 +495,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Node, fbe_vr_Node),
-    final=(fbe_fw_Node, fbe_fr_Node),
+    final=fbe_fr_Node,
     json_cost=20,
     keys=("id",),
 )
@@ -529,7 +505,7 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_Edge, fbe_vr_Edge),
-    final=(fbe_fw_Edge, fbe_fr_Edge),
+    final=fbe_fr_Edge,
     json_cost=12,
 )
 fbe.bind(
@@ -538,6 +514,6 @@ fbe.bind(
     FBE_CORE,
     2,
     (fbe_vw_Graph, fbe_vr_Graph),
-    final=(fbe_fw_Graph, fbe_fr_Graph),
+    final=fbe_fr_Graph,
     json_cost=8,
 )

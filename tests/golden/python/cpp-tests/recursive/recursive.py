@@ -92,16 +92,6 @@ class NodeModel(fbe.Model[Node]):
     fbe_struct = Node
 
 
-def fbe_fw_Node(w: bytearray, v: Node) -> None:
-    """Append the final encoding of a Node (fields back to back)."""
-    s1 = v.label.encode("utf-8", "surrogateescape")
-    w += FBE_L2.pack(v.id, len(s1))
-    w += s1
-    w += fbe.buffer.pack_u32(len(v.children))
-    for e2 in v.children:
-        fbe_fw_Node(w, e2)
-
-
 def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
     """Read a Node at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 12)
@@ -109,26 +99,26 @@ def fbe_fr_Node(r: fbe.Reader, p: int) -> tuple[Node, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t3 = FBE_L2.unpack_from(data, p)
+        t1 = FBE_L2.unpack_from(data, p)
         p += 8
-        q4 = p + t3[1]
-        if q4 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t3[1]} bytes", p - 4, "label")
-        r.budget -= t3[1]
+        q2 = p + t1[1]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[1]} bytes", p - 4, "label")
+        r.budget -= t1[1]
         if r.budget < 0:
             r.spend(0, p - 4, "label")
-        x5 = data[p:q4].decode("utf-8", "surrogateescape")
-        p = q4
-        n7 = fbe.buffer.final_count(r, p, 12, 0, "children")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        n5 = fbe.buffer.final_count(r, p, 12, 0, "children")
         p += 4
-        x6: list[Node] = []
-        for _ in range(n7):
-            e8, p = fbe_fr_Node(r, p)
-            x6.append(e8)
+        x4: list[Node] = []
+        for _ in range(n5):
+            e6, p = fbe_fr_Node(r, p)
+            x4.append(e6)
         v = Node.__new__(Node)
-        v.id = t3[0]
-        v.label = x5
-        v.children = x6
+        v.id = t1[0]
+        v.label = x3
+        v.children = x4
     except fbe.DecodeError as e:
         raise e.within("recursive.Node") from None
     r.depth -= 1
@@ -244,7 +234,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Node, fbe_vr_Node),
-    final=(fbe_fw_Node, fbe_fr_Node),
+    final=fbe_fr_Node,
     json_cost=12,
     depth=True,
     keys=("id",),

@@ -383,11 +383,6 @@ class HolderModel(fbe.Model[Holder]):
     fbe_struct = Holder
 
 
-def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
-    """Append the final encoding of a Edge (fields back to back)."""
-    w += FBE_L6.pack(v.source, v.target, v.weight)
-
-
 def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
     """Read a Edge at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 12)
@@ -406,11 +401,6 @@ def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
     return v, p
 
 
-def fbe_fw_Point(w: bytearray, v: Point) -> None:
-    """Append the final encoding of a Point (fields back to back)."""
-    w += FBE_L7.pack(v.flag, v.x, v.y)
-
-
 def fbe_fr_Point(r: fbe.Reader, p: int) -> tuple[Point, int]:
     """Read a Point at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 11)
@@ -427,11 +417,6 @@ def fbe_fr_Point(r: fbe.Reader, p: int) -> tuple[Point, int]:
     except fbe.DecodeError as e:
         raise e.within("vectors.Point") from None
     return v, p
-
-
-def fbe_fw_Point3(w: bytearray, v: Point3) -> None:
-    """Append the final encoding of a Point3 (fields back to back)."""
-    w += FBE_L8.pack(v.flag, v.x, v.y, v.z)
 
 
 def fbe_fr_Point3(r: fbe.Reader, p: int) -> tuple[Point3, int]:
@@ -453,14 +438,6 @@ def fbe_fr_Point3(r: fbe.Reader, p: int) -> tuple[Point3, int]:
     return v, p
 
 
-def fbe_fw_Named(w: bytearray, v: Named) -> None:
-    """Append the final encoding of a Named (fields back to back)."""
-    s1 = v.name.encode("utf-8", "surrogateescape")
-    w += FBE_L5.pack(len(s1))
-    w += s1
-    fbe.buffer.write_plain_seq(w, "i", v.values)
-
-
 def fbe_fr_Named(r: fbe.Reader, p: int) -> tuple[Named, int]:
     """Read a Named at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 8)
@@ -468,85 +445,69 @@ def fbe_fr_Named(r: fbe.Reader, p: int) -> tuple[Named, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "name")
-        t2 = FBE_L5.unpack_from(data, p)
+        t1 = FBE_L5.unpack_from(data, p)
         p += 4
-        q3 = p + t2[0]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "name")
-        r.budget -= t2[0]
+        q2 = p + t1[0]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[0]} bytes", p - 4, "name")
+        r.budget -= t1[0]
         if r.budget < 0:
             r.spend(0, p - 4, "name")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
-        n6 = fbe.buffer.final_count(r, p, 4, 4, "values")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        n5 = fbe.buffer.final_count(r, p, 4, 4, "values")
         p += 4
-        x5: list[int] = list(struct.unpack_from(f"<{n6}i", r.data, p))
-        p += n6 * 4
+        x4: list[int] = list(struct.unpack_from(f"<{n5}i", r.data, p))
+        p += n5 * 4
         v = Named.__new__(Named)
-        v.name = x4
-        v.values = x5
+        v.name = x3
+        v.values = x4
     except fbe.DecodeError as e:
         raise e.within("vectors.Named") from None
     return v, p
-
-
-def fbe_fw_Holder(w: bytearray, v: Holder) -> None:
-    """Append the final encoding of a Holder (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.edges))
-    for e1 in v.edges:
-        fbe_fw_Edge(w, e1)
-    w += fbe.buffer.pack_u32(len(v.points))
-    for e2 in v.points:
-        fbe_fw_Point3(w, e2)
-    fbe.buffer.write_plain_seq(w, "i", v.ints)
-    fbe.buffer.write_plain_seq(w, "?", v.switches)
-    fbe.buffer.write_plain_seq(w, "d", v.reals)
-    w += fbe.buffer.pack_u32(len(v.named))
-    for e3 in v.named:
-        fbe_fw_Named(w, e3)
 
 
 def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
     """Read a Holder at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 24)
     try:
-        n5 = fbe.buffer.final_count(r, p, 12, 0, "edges")
+        n2 = fbe.buffer.final_count(r, p, 12, 0, "edges")
         p += 4
-        x4: list[Edge] = []
+        x1: list[Edge] = []
+        for _ in range(n2):
+            e3, p = fbe_fr_Edge(r, p)
+            x1.append(e3)
+        n5 = fbe.buffer.final_count(r, p, 19, 0, "points")
+        p += 4
+        x4: list[Point3] = []
         for _ in range(n5):
-            e6, p = fbe_fr_Edge(r, p)
+            e6, p = fbe_fr_Point3(r, p)
             x4.append(e6)
-        n8 = fbe.buffer.final_count(r, p, 19, 0, "points")
+        n8 = fbe.buffer.final_count(r, p, 4, 4, "ints")
         p += 4
-        x7: list[Point3] = []
-        for _ in range(n8):
-            e9, p = fbe_fr_Point3(r, p)
-            x7.append(e9)
-        n11 = fbe.buffer.final_count(r, p, 4, 4, "ints")
+        x7: list[int] = list(struct.unpack_from(f"<{n8}i", r.data, p))
+        p += n8 * 4
+        n10 = fbe.buffer.final_count(r, p, 1, 1, "switches")
         p += 4
-        x10: list[int] = list(struct.unpack_from(f"<{n11}i", r.data, p))
-        p += n11 * 4
-        n13 = fbe.buffer.final_count(r, p, 1, 1, "switches")
+        x9: list[bool] = list(struct.unpack_from(f"<{n10}?", r.data, p))
+        p += n10 * 1
+        n12 = fbe.buffer.final_count(r, p, 8, 8, "reals")
         p += 4
-        x12: list[bool] = list(struct.unpack_from(f"<{n13}?", r.data, p))
-        p += n13 * 1
-        n15 = fbe.buffer.final_count(r, p, 8, 8, "reals")
+        x11: list[float] = list(struct.unpack_from(f"<{n12}d", r.data, p))
+        p += n12 * 8
+        n14 = fbe.buffer.final_count(r, p, 8, 0, "named")
         p += 4
-        x14: list[float] = list(struct.unpack_from(f"<{n15}d", r.data, p))
-        p += n15 * 8
-        n17 = fbe.buffer.final_count(r, p, 8, 0, "named")
-        p += 4
-        x16: list[Named] = []
-        for _ in range(n17):
-            e18, p = fbe_fr_Named(r, p)
-            x16.append(e18)
+        x13: list[Named] = []
+        for _ in range(n14):
+            e15, p = fbe_fr_Named(r, p)
+            x13.append(e15)
         v = Holder.__new__(Holder)
-        v.edges = x4
-        v.points = x7
-        v.ints = x10
-        v.switches = x12
-        v.reals = x14
-        v.named = x16
+        v.edges = x1
+        v.points = x4
+        v.ints = x7
+        v.switches = x9
+        v.reals = x11
+        v.named = x13
     except fbe.DecodeError as e:
         raise e.within("vectors.Holder") from None
     r.depth -= 1
@@ -833,7 +794,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Edge, fbe_vr_Edge),
-    final=(fbe_fw_Edge, fbe_fr_Edge),
+    final=fbe_fr_Edge,
     json_cost=12,
 )
 fbe.bind(
@@ -842,7 +803,7 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_Point, fbe_vr_Point),
-    final=(fbe_fw_Point, fbe_fr_Point),
+    final=fbe_fr_Point,
     json_cost=11,
 )
 fbe.bind(
@@ -851,7 +812,7 @@ fbe.bind(
     FBE_CORE,
     2,
     (fbe_vw_Point3, fbe_vr_Point3),
-    final=(fbe_fw_Point3, fbe_fr_Point3),
+    final=fbe_fr_Point3,
     json_cost=19,
 )
 fbe.bind(
@@ -860,7 +821,7 @@ fbe.bind(
     FBE_CORE,
     3,
     (fbe_vw_Named, fbe_vr_Named),
-    final=(fbe_fw_Named, fbe_fr_Named),
+    final=fbe_fr_Named,
     json_cost=8,
 )
 fbe.bind(
@@ -869,6 +830,6 @@ fbe.bind(
     FBE_CORE,
     4,
     (fbe_vw_Holder, fbe_vr_Holder),
-    final=(fbe_fw_Holder, fbe_fr_Holder),
+    final=fbe_fr_Holder,
     json_cost=24,
 )

@@ -154,13 +154,6 @@ class HolderModel(fbe.Model[Holder]):
     fbe_struct = Holder
 
 
-def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
-    """Append the final encoding of a Edge (fields back to back)."""
-    s1 = v.note.encode("utf-8", "surrogateescape")
-    w += FBE_L4.pack(v.source, v.target, v.weight, len(s1))
-    w += s1
-
-
 def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
     """Read a Edge at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 16)
@@ -168,45 +161,38 @@ def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
         data, end = r.data, r.size
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "source")
-        t2 = FBE_L4.unpack_from(data, p)
+        t1 = FBE_L4.unpack_from(data, p)
         p += 16
-        q3 = p + t2[3]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[3]} bytes", p - 4, "note")
-        r.budget -= t2[3]
+        q2 = p + t1[3]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[3]} bytes", p - 4, "note")
+        r.budget -= t1[3]
         if r.budget < 0:
             r.spend(0, p - 4, "note")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         v = Edge.__new__(Edge)
-        v.source = t2[0]
-        v.target = t2[1]
-        v.weight = t2[2]
-        v.note = x4
+        v.source = t1[0]
+        v.target = t1[1]
+        v.weight = t1[2]
+        v.note = x3
     except fbe.DecodeError as e:
         raise e.within("vectors_new.Edge") from None
     return v, p
-
-
-def fbe_fw_Holder(w: bytearray, v: Holder) -> None:
-    """Append the final encoding of a Holder (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.edges))
-    for e1 in v.edges:
-        fbe_fw_Edge(w, e1)
 
 
 def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
     """Read a Holder at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 4)
     try:
-        n3 = fbe.buffer.final_count(r, p, 16, 0, "edges")
+        n2 = fbe.buffer.final_count(r, p, 16, 0, "edges")
         p += 4
-        x2: list[Edge] = []
-        for _ in range(n3):
-            e4, p = fbe_fr_Edge(r, p)
-            x2.append(e4)
+        x1: list[Edge] = []
+        for _ in range(n2):
+            e3, p = fbe_fr_Edge(r, p)
+            x1.append(e3)
         v = Holder.__new__(Holder)
-        v.edges = x2
+        v.edges = x1
     except fbe.DecodeError as e:
         raise e.within("vectors_new.Holder") from None
     r.depth -= 1
@@ -345,7 +331,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Edge, fbe_vr_Edge),
-    final=(fbe_fw_Edge, fbe_fr_Edge),
+    final=fbe_fr_Edge,
     json_cost=16,
 )
 fbe.bind(
@@ -354,6 +340,6 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_Holder, fbe_vr_Holder),
-    final=(fbe_fw_Holder, fbe_fr_Holder),
+    final=fbe_fr_Holder,
     json_cost=4,
 )

@@ -133,11 +133,6 @@ class HolderModel(fbe.Model[Holder]):
     fbe_struct = Holder
 
 
-def fbe_fw_Edge(w: bytearray, v: Edge) -> None:
-    """Append the final encoding of a Edge (fields back to back)."""
-    w += FBE_L3.pack(v.source)
-
-
 def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
     """Read a Edge at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -154,25 +149,18 @@ def fbe_fr_Edge(r: fbe.Reader, p: int) -> tuple[Edge, int]:
     return v, p
 
 
-def fbe_fw_Holder(w: bytearray, v: Holder) -> None:
-    """Append the final encoding of a Holder (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.edges))
-    for e1 in v.edges:
-        fbe_fw_Edge(w, e1)
-
-
 def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
     """Read a Holder at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 4)
     try:
-        n3 = fbe.buffer.final_count(r, p, 4, 0, "edges")
+        n2 = fbe.buffer.final_count(r, p, 4, 0, "edges")
         p += 4
-        x2: list[Edge] = []
-        for _ in range(n3):
-            e4, p = fbe_fr_Edge(r, p)
-            x2.append(e4)
+        x1: list[Edge] = []
+        for _ in range(n2):
+            e3, p = fbe_fr_Edge(r, p)
+            x1.append(e3)
         v = Holder.__new__(Holder)
-        v.edges = x2
+        v.edges = x1
     except fbe.DecodeError as e:
         raise e.within("vectors_old.Holder") from None
     r.depth -= 1
@@ -311,7 +299,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Edge, fbe_vr_Edge),
-    final=(fbe_fw_Edge, fbe_fr_Edge),
+    final=fbe_fr_Edge,
     json_cost=4,
 )
 fbe.bind(
@@ -320,6 +308,6 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_Holder, fbe_vr_Holder),
-    final=(fbe_fw_Holder, fbe_fr_Holder),
+    final=fbe_fr_Holder,
     json_cost=4,
 )

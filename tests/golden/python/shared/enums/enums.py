@@ -631,11 +631,6 @@ class EnumsModel(fbe.Model[Enums]):
     fbe_struct = Enums
 
 
-def fbe_fw_Enums(w: bytearray, v: Enums) -> None:
-    """Append the final encoding of a Enums (fields back to back)."""
-    w += FBE_L1.pack(v.byte0, v.byte1, v.byte2, v.byte3, v.byte4, v.byte5, v.char0, v.char1, v.char2, v.char3, v.char4, v.char5, v.wchar0, v.wchar1, v.wchar2, v.wchar3, v.wchar4, v.wchar5, v.int8b0, v.int8b1, v.int8b2, v.int8b3, v.int8b4, v.int8b5, v.uint8b0, v.uint8b1, v.uint8b2, v.uint8b3, v.uint8b4, v.uint8b5, v.int16b0, v.int16b1, v.int16b2, v.int16b3, v.int16b4, v.int16b5, v.uint16b0, v.uint16b1, v.uint16b2, v.uint16b3, v.uint16b4, v.uint16b5, v.int32b0, v.int32b1, v.int32b2, v.int32b3, v.int32b4, v.int32b5, v.uint32b0, v.uint32b1, v.uint32b2, v.uint32b3, v.uint32b4, v.uint32b5, v.int64b0, v.int64b1, v.int64b2, v.int64b3, v.int64b4, v.int64b5, v.uint64b0, v.uint64b1, v.uint64b2, v.uint64b3, v.uint64b4, v.uint64b5)
-
-
 def fbe_fr_Enums(r: fbe.Reader, p: int) -> tuple[Enums, int]:
     """Read a Enums at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 216)
@@ -809,6 +804,6 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Enums, fbe_vr_Enums),
-    final=(fbe_fw_Enums, fbe_fr_Enums),
+    final=fbe_fr_Enums,
     json_cost=216,
 )

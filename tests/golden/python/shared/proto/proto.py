@@ -483,14 +483,6 @@ class AccountMessageModel(fbe.Model[AccountMessage]):
     fbe_struct = AccountMessage
 
 
-def fbe_fw_Order(w: bytearray, v: Order) -> None:
-    """Append the final encoding of a Order (fields back to back)."""
-    s1 = v.symbol.encode("utf-8", "surrogateescape")
-    w += FBE_L7.pack(v.id, len(s1))
-    w += s1
-    w += FBE_L8.pack(v.side, v.type, v.price, v.volume)
-
-
 def fbe_fr_Order(r: fbe.Reader, p: int) -> tuple[Order, int]:
     """Read a Order at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 26)
@@ -498,38 +490,30 @@ def fbe_fr_Order(r: fbe.Reader, p: int) -> tuple[Order, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t2 = FBE_L7.unpack_from(data, p)
+        t1 = FBE_L7.unpack_from(data, p)
         p += 8
-        q3 = p + t2[1]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[1]} bytes", p - 4, "symbol")
-        r.budget -= t2[1]
+        q2 = p + t1[1]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[1]} bytes", p - 4, "symbol")
+        r.budget -= t1[1]
         if r.budget < 0:
             r.spend(0, p - 4, "symbol")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 18 > end:
             raise fbe.buffer.out_of_bounds("value", p, "side")
-        t5 = FBE_L8.unpack_from(data, p)
+        t4 = FBE_L8.unpack_from(data, p)
         p += 18
         v = Order.__new__(Order)
-        v.id = t2[0]
-        v.symbol = x4
-        v.side = FBE_M_OrderSide[t5[0]]
-        v.type = FBE_M_OrderType[t5[1]]
-        v.price = t5[2]
-        v.volume = t5[3]
+        v.id = t1[0]
+        v.symbol = x3
+        v.side = FBE_M_OrderSide[t4[0]]
+        v.type = FBE_M_OrderType[t4[1]]
+        v.price = t4[2]
+        v.volume = t4[3]
     except fbe.DecodeError as e:
         raise e.within("proto.Order") from None
     return v, p
-
-
-def fbe_fw_Balance(w: bytearray, v: Balance) -> None:
-    """Append the final encoding of a Balance (fields back to back)."""
-    s1 = v.currency.encode("utf-8", "surrogateescape")
-    w += FBE_L5.pack(len(s1))
-    w += s1
-    w += FBE_L9.pack(v.amount)
 
 
 def fbe_fr_Balance(r: fbe.Reader, p: int) -> tuple[Balance, int]:
@@ -539,44 +523,26 @@ def fbe_fr_Balance(r: fbe.Reader, p: int) -> tuple[Balance, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "currency")
-        t2 = FBE_L5.unpack_from(data, p)
+        t1 = FBE_L5.unpack_from(data, p)
         p += 4
-        q3 = p + t2[0]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "currency")
-        r.budget -= t2[0]
+        q2 = p + t1[0]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[0]} bytes", p - 4, "currency")
+        r.budget -= t1[0]
         if r.budget < 0:
             r.spend(0, p - 4, "currency")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "amount")
-        t5 = FBE_L9.unpack_from(data, p)
+        t4 = FBE_L9.unpack_from(data, p)
         p += 8
         v = Balance.__new__(Balance)
-        v.currency = x4
-        v.amount = t5[0]
+        v.currency = x3
+        v.amount = t4[0]
     except fbe.DecodeError as e:
         raise e.within("proto.Balance") from None
     return v, p
-
-
-def fbe_fw_Account(w: bytearray, v: Account) -> None:
-    """Append the final encoding of a Account (fields back to back)."""
-    s1 = v.name.encode("utf-8", "surrogateescape")
-    w += FBE_L7.pack(v.id, len(s1))
-    w += s1
-    w += FBE_L10.pack(v.state)
-    fbe_fw_Balance(w, v.wallet)
-    y2 = v.asset
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe_fw_Balance(w, y2)
-    w += fbe.buffer.pack_u32(len(v.orders))
-    for e3 in v.orders:
-        fbe_fw_Order(w, e3)
 
 
 def fbe_fr_Account(r: fbe.Reader, p: int) -> tuple[Account, int]:
@@ -586,49 +552,44 @@ def fbe_fr_Account(r: fbe.Reader, p: int) -> tuple[Account, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t4 = FBE_L7.unpack_from(data, p)
+        t1 = FBE_L7.unpack_from(data, p)
         p += 8
-        q5 = p + t4[1]
-        if q5 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t4[1]} bytes", p - 4, "name")
-        r.budget -= t4[1]
+        q2 = p + t1[1]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[1]} bytes", p - 4, "name")
+        r.budget -= t1[1]
         if r.budget < 0:
             r.spend(0, p - 4, "name")
-        x6 = data[p:q5].decode("utf-8", "surrogateescape")
-        p = q5
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "state")
-        t7 = FBE_L10.unpack_from(data, p)
+        t4 = FBE_L10.unpack_from(data, p)
         p += 1
-        x8, p = fbe_fr_Balance(r, p)
-        h10 = fbe.buffer.final_has(r, p, "asset")
+        x5, p = fbe_fr_Balance(r, p)
+        h7 = fbe.buffer.final_has(r, p, "asset")
         p += 1
-        x9: Balance | None = None
-        if h10:
-            x11, p = fbe_fr_Balance(r, p)
-            x9 = x11
-        n13 = fbe.buffer.final_count(r, p, 26, 0, "orders")
+        x6: Balance | None = None
+        if h7:
+            x8, p = fbe_fr_Balance(r, p)
+            x6 = x8
+        n10 = fbe.buffer.final_count(r, p, 26, 0, "orders")
         p += 4
-        x12: list[Order] = []
-        for _ in range(n13):
-            e14, p = fbe_fr_Order(r, p)
-            x12.append(e14)
+        x9: list[Order] = []
+        for _ in range(n10):
+            e11, p = fbe_fr_Order(r, p)
+            x9.append(e11)
         v = Account.__new__(Account)
-        v.id = t4[0]
-        v.name = x6
-        v.state = FBE_M_State[t7[0]]
-        v.wallet = x8
-        v.asset = x9
-        v.orders = x12
+        v.id = t1[0]
+        v.name = x3
+        v.state = FBE_M_State[t4[0]]
+        v.wallet = x5
+        v.asset = x6
+        v.orders = x9
     except fbe.DecodeError as e:
         raise e.within("proto.Account") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_OrderMessage(w: bytearray, v: OrderMessage) -> None:
-    """Append the final encoding of a OrderMessage (fields back to back)."""
-    fbe_fw_Order(w, v.body)
 
 
 def fbe_fr_OrderMessage(r: fbe.Reader, p: int) -> tuple[OrderMessage, int]:
@@ -644,11 +605,6 @@ def fbe_fr_OrderMessage(r: fbe.Reader, p: int) -> tuple[OrderMessage, int]:
     return v, p
 
 
-def fbe_fw_BalanceMessage(w: bytearray, v: BalanceMessage) -> None:
-    """Append the final encoding of a BalanceMessage (fields back to back)."""
-    fbe_fw_Balance(w, v.body)
-
-
 def fbe_fr_BalanceMessage(r: fbe.Reader, p: int) -> tuple[BalanceMessage, int]:
     """Read a BalanceMessage at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 1)
@@ -660,11 +616,6 @@ def fbe_fr_BalanceMessage(r: fbe.Reader, p: int) -> tuple[BalanceMessage, int]:
         raise e.within("proto.BalanceMessage") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_AccountMessage(w: bytearray, v: AccountMessage) -> None:
-    """Append the final encoding of a AccountMessage (fields back to back)."""
-    fbe_fw_Account(w, v.body)
 
 
 def fbe_fr_AccountMessage(r: fbe.Reader, p: int) -> tuple[AccountMessage, int]:
@@ -863,7 +814,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Order, fbe_vr_Order),
-    final=(fbe_fw_Order, fbe_fr_Order),
+    final=fbe_fr_Order,
     json_cost=26,
     keys=("id",),
 )
@@ -873,7 +824,7 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_Balance, fbe_vr_Balance),
-    final=(fbe_fw_Balance, fbe_fr_Balance),
+    final=fbe_fr_Balance,
     json_cost=12,
     keys=("currency",),
 )
@@ -883,7 +834,7 @@ fbe.bind(
     FBE_CORE,
     2,
     (fbe_vw_Account, fbe_vr_Account),
-    final=(fbe_fw_Account, fbe_fr_Account),
+    final=fbe_fr_Account,
     json_cost=14,
     keys=("id",),
 )
@@ -893,7 +844,7 @@ fbe.bind(
     FBE_CORE,
     3,
     (fbe_vw_OrderMessage, fbe_vr_OrderMessage),
-    final=(fbe_fw_OrderMessage, fbe_fr_OrderMessage),
+    final=fbe_fr_OrderMessage,
     json_cost=1,
 )
 fbe.bind(
@@ -902,7 +853,7 @@ fbe.bind(
     FBE_CORE,
     4,
     (fbe_vw_BalanceMessage, fbe_vr_BalanceMessage),
-    final=(fbe_fw_BalanceMessage, fbe_fr_BalanceMessage),
+    final=fbe_fr_BalanceMessage,
     json_cost=1,
 )
 fbe.bind(
@@ -911,6 +862,6 @@ fbe.bind(
     FBE_CORE,
     5,
     (fbe_vw_AccountMessage, fbe_vr_AccountMessage),
-    final=(fbe_fw_AccountMessage, fbe_fr_AccountMessage),
+    final=fbe_fr_AccountMessage,
     json_cost=1,
 )

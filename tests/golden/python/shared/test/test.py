@@ -3505,23 +3505,6 @@ class StructEmptyModel(fbe.Model[StructEmpty]):
     fbe_struct = StructEmpty
 
 
-def fbe_fw_StructSimple(w: bytearray, v: StructSimple) -> None:
-    """Append the final encoding of a StructSimple (fields back to back)."""
-    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, v.f15, v.f16, v.f17, v.f18, v.f19, v.f20, v.f21, v.f22, v.f23, v.f24, v.f25, v.f26, v.f27, v.f28)
-    w += FBE_L13.pack(fbe.encode_decimal(v.f29))
-    s1 = v.f31.encode("utf-8", "surrogateescape")
-    w += FBE_L30.pack(fbe.encode_decimal(v.f30), len(s1))
-    w += s1
-    s2 = v.f32.encode("utf-8", "surrogateescape")
-    w += FBE_L4.pack(len(s2))
-    w += s2
-    w += FBE_L31.pack(v.f33, v.f34, v.f35, v.f36.bytes, v.f37.bytes, v.f38.bytes, v.f39, v.f40)
-    pkg_proto.fbe_fw_Order(w, v.f41)
-    pkg_proto.fbe_fw_Balance(w, v.f42)
-    w += FBE_L3.pack(v.f43)
-    pkg_proto.fbe_fw_Account(w, v.f44)
-
-
 def fbe_fr_StructSimple(r: fbe.Reader, p: int) -> tuple[StructSimple, int]:
     """Read a StructSimple at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 217)
@@ -3529,512 +3512,99 @@ def fbe_fr_StructSimple(r: fbe.Reader, p: int) -> tuple[StructSimple, int]:
         data, end = r.data, r.size
         if p + 102 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t3 = FBE_L29.unpack_from(data, p)
+        t1 = FBE_L29.unpack_from(data, p)
         p += 102
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f29")
-        t4 = FBE_L13.unpack_from(data, p)
-        at5 = p
+        t2 = FBE_L13.unpack_from(data, p)
+        at3 = p
         p += 16
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f30")
-        t6 = FBE_L30.unpack_from(data, p)
-        at7 = p
+        t4 = FBE_L30.unpack_from(data, p)
+        at5 = p
         p += 20
-        q8 = p + t6[1]
-        if q8 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t6[1]} bytes", p - 4, "f31")
-        r.budget -= t6[1]
+        q6 = p + t4[1]
+        if q6 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t4[1]} bytes", p - 4, "f31")
+        r.budget -= t4[1]
         if r.budget < 0:
             r.spend(0, p - 4, "f31")
-        x9 = data[p:q8].decode("utf-8", "surrogateescape")
-        p = q8
+        x7 = data[p:q6].decode("utf-8", "surrogateescape")
+        p = q6
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "f32")
-        t10 = FBE_L4.unpack_from(data, p)
+        t8 = FBE_L4.unpack_from(data, p)
         p += 4
-        q11 = p + t10[0]
-        if q11 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t10[0]} bytes", p - 4, "f32")
-        r.budget -= t10[0]
+        q9 = p + t8[0]
+        if q9 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t8[0]} bytes", p - 4, "f32")
+        r.budget -= t8[0]
         if r.budget < 0:
             r.spend(0, p - 4, "f32")
-        x12 = data[p:q11].decode("utf-8", "surrogateescape")
-        p = q11
+        x10 = data[p:q9].decode("utf-8", "surrogateescape")
+        p = q9
         if p + 74 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f33")
-        t13 = FBE_L31.unpack_from(data, p)
+        t11 = FBE_L31.unpack_from(data, p)
         p += 74
-        x14, p = pkg_proto.fbe_fr_Order(r, p)
-        x15, p = pkg_proto.fbe_fr_Balance(r, p)
+        x12, p = pkg_proto.fbe_fr_Order(r, p)
+        x13, p = pkg_proto.fbe_fr_Balance(r, p)
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f43")
-        t16 = FBE_L3.unpack_from(data, p)
+        t14 = FBE_L3.unpack_from(data, p)
         p += 1
-        x17, p = pkg_proto.fbe_fr_Account(r, p)
+        x15, p = pkg_proto.fbe_fr_Account(r, p)
         v = StructSimple.__new__(StructSimple)
-        v.id = t3[0]
-        v.f1 = t3[1]
-        v.f2 = t3[2]
-        v.f3 = t3[3]
-        v.f4 = t3[4]
-        v.f5 = t3[5]
-        v.f6 = t3[6]
-        v.f7 = t3[7]
-        v.f8 = t3[8]
-        v.f9 = t3[9]
-        v.f10 = t3[10]
-        v.f11 = t3[11]
-        v.f12 = t3[12]
-        v.f13 = t3[13]
-        v.f14 = t3[14]
-        v.f15 = t3[15]
-        v.f16 = t3[16]
-        v.f17 = t3[17]
-        v.f18 = t3[18]
-        v.f19 = t3[19]
-        v.f20 = t3[20]
-        v.f21 = t3[21]
-        v.f22 = t3[22]
-        v.f23 = t3[23]
-        v.f24 = t3[24]
-        v.f25 = t3[25]
-        v.f26 = t3[26]
-        v.f27 = t3[27]
-        v.f28 = t3[28]
-        v.f29 = fbe.decode_decimal(t4[0], at5, "f29")
-        v.f30 = fbe.decode_decimal(t6[0], at7, "f30")
-        v.f31 = x9
-        v.f32 = x12
-        v.f33 = t13[0]
-        v.f34 = t13[1]
-        v.f35 = t13[2]
-        v.f36 = uuid.UUID(bytes=t13[3])
-        v.f37 = uuid.UUID(bytes=t13[4])
-        v.f38 = uuid.UUID(bytes=t13[5])
-        v.f39 = pkg_proto.FBE_M_OrderSide[t13[6]]
-        v.f40 = pkg_proto.FBE_M_OrderType[t13[7]]
-        v.f41 = x14
-        v.f42 = x15
-        v.f43 = pkg_proto.FBE_M_State[t16[0]]
-        v.f44 = x17
+        v.id = t1[0]
+        v.f1 = t1[1]
+        v.f2 = t1[2]
+        v.f3 = t1[3]
+        v.f4 = t1[4]
+        v.f5 = t1[5]
+        v.f6 = t1[6]
+        v.f7 = t1[7]
+        v.f8 = t1[8]
+        v.f9 = t1[9]
+        v.f10 = t1[10]
+        v.f11 = t1[11]
+        v.f12 = t1[12]
+        v.f13 = t1[13]
+        v.f14 = t1[14]
+        v.f15 = t1[15]
+        v.f16 = t1[16]
+        v.f17 = t1[17]
+        v.f18 = t1[18]
+        v.f19 = t1[19]
+        v.f20 = t1[20]
+        v.f21 = t1[21]
+        v.f22 = t1[22]
+        v.f23 = t1[23]
+        v.f24 = t1[24]
+        v.f25 = t1[25]
+        v.f26 = t1[26]
+        v.f27 = t1[27]
+        v.f28 = t1[28]
+        v.f29 = fbe.decode_decimal(t2[0], at3, "f29")
+        v.f30 = fbe.decode_decimal(t4[0], at5, "f30")
+        v.f31 = x7
+        v.f32 = x10
+        v.f33 = t11[0]
+        v.f34 = t11[1]
+        v.f35 = t11[2]
+        v.f36 = uuid.UUID(bytes=t11[3])
+        v.f37 = uuid.UUID(bytes=t11[4])
+        v.f38 = uuid.UUID(bytes=t11[5])
+        v.f39 = pkg_proto.FBE_M_OrderSide[t11[6]]
+        v.f40 = pkg_proto.FBE_M_OrderType[t11[7]]
+        v.f41 = x12
+        v.f42 = x13
+        v.f43 = pkg_proto.FBE_M_State[t14[0]]
+        v.f44 = x15
     except fbe.DecodeError as e:
         raise e.within("test.StructSimple") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_StructOptional(w: bytearray, v: StructOptional) -> None:
-    """Append the final encoding of a StructOptional (fields back to back)."""
-    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, v.f15, v.f16, v.f17, v.f18, v.f19, v.f20, v.f21, v.f22, v.f23, v.f24, v.f25, v.f26, v.f27, v.f28)
-    w += FBE_L13.pack(fbe.encode_decimal(v.f29))
-    s1 = v.f31.encode("utf-8", "surrogateescape")
-    w += FBE_L30.pack(fbe.encode_decimal(v.f30), len(s1))
-    w += s1
-    s2 = v.f32.encode("utf-8", "surrogateescape")
-    w += FBE_L4.pack(len(s2))
-    w += s2
-    w += FBE_L31.pack(v.f33, v.f34, v.f35, v.f36.bytes, v.f37.bytes, v.f38.bytes, v.f39, v.f40)
-    pkg_proto.fbe_fw_Order(w, v.f41)
-    pkg_proto.fbe_fw_Balance(w, v.f42)
-    w += FBE_L3.pack(v.f43)
-    pkg_proto.fbe_fw_Account(w, v.f44)
-    y3 = v.f100
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y3)
-    y4 = v.f101
-    if y4 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y4)
-    y5 = v.f102
-    if y5 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y5)
-    y6 = v.f103
-    if y6 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y6)
-    y7 = v.f104
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y7)
-    y8 = v.f105
-    if y8 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y8)
-    y9 = v.f106
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y9)
-    y10 = v.f107
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y10)
-    y11 = v.f108
-    if y11 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y11)
-    y12 = v.f109
-    if y12 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y12)
-    y13 = v.f110
-    if y13 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y13)
-    y14 = v.f111
-    if y14 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y14)
-    y15 = v.f112
-    if y15 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L5.pack(y15)
-    y16 = v.f113
-    if y16 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L5.pack(y16)
-    y17 = v.f114
-    if y17 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L5.pack(y17)
-    y18 = v.f115
-    if y18 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y18)
-    y19 = v.f116
-    if y19 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y19)
-    y20 = v.f117
-    if y20 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y20)
-    y21 = v.f118
-    if y21 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L6.pack(y21)
-    y22 = v.f119
-    if y22 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L6.pack(y22)
-    y23 = v.f120
-    if y23 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L6.pack(y23)
-    y24 = v.f121
-    if y24 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L7.pack(y24)
-    y25 = v.f122
-    if y25 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L7.pack(y25)
-    y26 = v.f123
-    if y26 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L7.pack(y26)
-    y27 = v.f124
-    if y27 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L8.pack(y27)
-    y28 = v.f125
-    if y28 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L8.pack(y28)
-    y29 = v.f126
-    if y29 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L8.pack(y29)
-    y30 = v.f127
-    if y30 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y30)
-    y31 = v.f128
-    if y31 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y31)
-    y32 = v.f129
-    if y32 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y32)
-    y33 = v.f130
-    if y33 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L9.pack(y33)
-    y34 = v.f131
-    if y34 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L9.pack(y34)
-    y35 = v.f132
-    if y35 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L9.pack(y35)
-    y36 = v.f133
-    if y36 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y36)
-    y37 = v.f134
-    if y37 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y37)
-    y38 = v.f135
-    if y38 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y38)
-    y39 = v.f136
-    if y39 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L11.pack(y39)
-    y40 = v.f137
-    if y40 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L11.pack(y40)
-    y41 = v.f138
-    if y41 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L11.pack(y41)
-    y42 = v.f139
-    if y42 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L12.pack(y42)
-    y43 = v.f140
-    if y43 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L12.pack(y43)
-    y44 = v.f141
-    if y44 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L12.pack(y44)
-    y45 = v.f142
-    if y45 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(fbe.encode_decimal(y45))
-    y46 = v.f143
-    if y46 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(fbe.encode_decimal(y46))
-    y47 = v.f144
-    if y47 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(fbe.encode_decimal(y47))
-    y48 = v.f145
-    if y48 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y48)
-    y49 = v.f146
-    if y49 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y49)
-    y50 = v.f147
-    if y50 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y50)
-    y51 = v.f148
-    if y51 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y51)
-    y52 = v.f149
-    if y52 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y52)
-    y53 = v.f150
-    if y53 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y53)
-    y54 = v.f151
-    if y54 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(y54.bytes)
-    y55 = v.f152
-    if y55 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(y55.bytes)
-    y56 = v.f153
-    if y56 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(y56.bytes)
-    y57 = v.f154
-    if y57 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y57)
-    y58 = v.f155
-    if y58 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y58)
-    y59 = v.f156
-    if y59 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y59)
-    y60 = v.f157
-    if y60 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y60)
-    y61 = v.f158
-    if y61 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Order(w, y61)
-    y62 = v.f159
-    if y62 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Order(w, y62)
-    y63 = v.f160
-    if y63 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Balance(w, y63)
-    y64 = v.f161
-    if y64 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Balance(w, y64)
-    y65 = v.f162
-    if y65 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y65)
-    y66 = v.f163
-    if y66 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y66)
-    y67 = v.f164
-    if y67 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Account(w, y67)
-    y68 = v.f165
-    if y68 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Account(w, y68)
 
 
 def fbe_fr_StructOptional(r: fbe.Reader, p: int) -> tuple[StructOptional, int]:
@@ -4044,1130 +3614,675 @@ def fbe_fr_StructOptional(r: fbe.Reader, p: int) -> tuple[StructOptional, int]:
         data, end = r.data, r.size
         if p + 102 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t69 = FBE_L29.unpack_from(data, p)
+        t1 = FBE_L29.unpack_from(data, p)
         p += 102
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f29")
-        t70 = FBE_L13.unpack_from(data, p)
-        at71 = p
+        t2 = FBE_L13.unpack_from(data, p)
+        at3 = p
         p += 16
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f30")
-        t72 = FBE_L30.unpack_from(data, p)
-        at73 = p
+        t4 = FBE_L30.unpack_from(data, p)
+        at5 = p
         p += 20
-        q74 = p + t72[1]
-        if q74 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t72[1]} bytes", p - 4, "f31")
-        r.budget -= t72[1]
+        q6 = p + t4[1]
+        if q6 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t4[1]} bytes", p - 4, "f31")
+        r.budget -= t4[1]
         if r.budget < 0:
             r.spend(0, p - 4, "f31")
-        x75 = data[p:q74].decode("utf-8", "surrogateescape")
-        p = q74
+        x7 = data[p:q6].decode("utf-8", "surrogateescape")
+        p = q6
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "f32")
-        t76 = FBE_L4.unpack_from(data, p)
+        t8 = FBE_L4.unpack_from(data, p)
         p += 4
-        q77 = p + t76[0]
-        if q77 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t76[0]} bytes", p - 4, "f32")
-        r.budget -= t76[0]
+        q9 = p + t8[0]
+        if q9 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t8[0]} bytes", p - 4, "f32")
+        r.budget -= t8[0]
         if r.budget < 0:
             r.spend(0, p - 4, "f32")
-        x78 = data[p:q77].decode("utf-8", "surrogateescape")
-        p = q77
+        x10 = data[p:q9].decode("utf-8", "surrogateescape")
+        p = q9
         if p + 74 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f33")
-        t79 = FBE_L31.unpack_from(data, p)
+        t11 = FBE_L31.unpack_from(data, p)
         p += 74
-        x80, p = pkg_proto.fbe_fr_Order(r, p)
-        x81, p = pkg_proto.fbe_fr_Balance(r, p)
+        x12, p = pkg_proto.fbe_fr_Order(r, p)
+        x13, p = pkg_proto.fbe_fr_Balance(r, p)
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f43")
-        t82 = FBE_L3.unpack_from(data, p)
+        t14 = FBE_L3.unpack_from(data, p)
         p += 1
-        x83, p = pkg_proto.fbe_fr_Account(r, p)
-        h85 = fbe.buffer.final_has(r, p, "f100")
+        x15, p = pkg_proto.fbe_fr_Account(r, p)
+        h17 = fbe.buffer.final_has(r, p, "f100")
         p += 1
-        x84: bool | None = None
-        if h85:
-            t87 = fbe.buffer.final_fixed(r, FBE_L2, p, "f100")
+        x16: bool | None = None
+        if h17:
+            t19 = fbe.buffer.final_fixed(r, FBE_L2, p, "f100")
             p += FBE_L2.size
+            x18 = t19[0]
+            x16 = x18
+        h21 = fbe.buffer.final_has(r, p, "f101")
+        p += 1
+        x20: bool | None = None
+        if h21:
+            t23 = fbe.buffer.final_fixed(r, FBE_L2, p, "f101")
+            p += FBE_L2.size
+            x22 = t23[0]
+            x20 = x22
+        h25 = fbe.buffer.final_has(r, p, "f102")
+        p += 1
+        x24: bool | None = None
+        if h25:
+            t27 = fbe.buffer.final_fixed(r, FBE_L2, p, "f102")
+            p += FBE_L2.size
+            x26 = t27[0]
+            x24 = x26
+        h29 = fbe.buffer.final_has(r, p, "f103")
+        p += 1
+        x28: int | None = None
+        if h29:
+            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "f103")
+            p += FBE_L3.size
+            x30 = t31[0]
+            x28 = x30
+        h33 = fbe.buffer.final_has(r, p, "f104")
+        p += 1
+        x32: int | None = None
+        if h33:
+            t35 = fbe.buffer.final_fixed(r, FBE_L3, p, "f104")
+            p += FBE_L3.size
+            x34 = t35[0]
+            x32 = x34
+        h37 = fbe.buffer.final_has(r, p, "f105")
+        p += 1
+        x36: int | None = None
+        if h37:
+            t39 = fbe.buffer.final_fixed(r, FBE_L3, p, "f105")
+            p += FBE_L3.size
+            x38 = t39[0]
+            x36 = x38
+        h41 = fbe.buffer.final_has(r, p, "f106")
+        p += 1
+        x40: int | None = None
+        if h41:
+            t43 = fbe.buffer.final_fixed(r, FBE_L3, p, "f106")
+            p += FBE_L3.size
+            x42 = t43[0]
+            x40 = x42
+        h45 = fbe.buffer.final_has(r, p, "f107")
+        p += 1
+        x44: int | None = None
+        if h45:
+            t47 = fbe.buffer.final_fixed(r, FBE_L3, p, "f107")
+            p += FBE_L3.size
+            x46 = t47[0]
+            x44 = x46
+        h49 = fbe.buffer.final_has(r, p, "f108")
+        p += 1
+        x48: int | None = None
+        if h49:
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "f108")
+            p += FBE_L3.size
+            x50 = t51[0]
+            x48 = x50
+        h53 = fbe.buffer.final_has(r, p, "f109")
+        p += 1
+        x52: int | None = None
+        if h53:
+            t55 = fbe.buffer.final_fixed(r, FBE_L4, p, "f109")
+            p += FBE_L4.size
+            x54 = t55[0]
+            x52 = x54
+        h57 = fbe.buffer.final_has(r, p, "f110")
+        p += 1
+        x56: int | None = None
+        if h57:
+            t59 = fbe.buffer.final_fixed(r, FBE_L4, p, "f110")
+            p += FBE_L4.size
+            x58 = t59[0]
+            x56 = x58
+        h61 = fbe.buffer.final_has(r, p, "f111")
+        p += 1
+        x60: int | None = None
+        if h61:
+            t63 = fbe.buffer.final_fixed(r, FBE_L4, p, "f111")
+            p += FBE_L4.size
+            x62 = t63[0]
+            x60 = x62
+        h65 = fbe.buffer.final_has(r, p, "f112")
+        p += 1
+        x64: int | None = None
+        if h65:
+            t67 = fbe.buffer.final_fixed(r, FBE_L5, p, "f112")
+            p += FBE_L5.size
+            x66 = t67[0]
+            x64 = x66
+        h69 = fbe.buffer.final_has(r, p, "f113")
+        p += 1
+        x68: int | None = None
+        if h69:
+            t71 = fbe.buffer.final_fixed(r, FBE_L5, p, "f113")
+            p += FBE_L5.size
+            x70 = t71[0]
+            x68 = x70
+        h73 = fbe.buffer.final_has(r, p, "f114")
+        p += 1
+        x72: int | None = None
+        if h73:
+            t75 = fbe.buffer.final_fixed(r, FBE_L5, p, "f114")
+            p += FBE_L5.size
+            x74 = t75[0]
+            x72 = x74
+        h77 = fbe.buffer.final_has(r, p, "f115")
+        p += 1
+        x76: int | None = None
+        if h77:
+            t79 = fbe.buffer.final_fixed(r, FBE_L3, p, "f115")
+            p += FBE_L3.size
+            x78 = t79[0]
+            x76 = x78
+        h81 = fbe.buffer.final_has(r, p, "f116")
+        p += 1
+        x80: int | None = None
+        if h81:
+            t83 = fbe.buffer.final_fixed(r, FBE_L3, p, "f116")
+            p += FBE_L3.size
+            x82 = t83[0]
+            x80 = x82
+        h85 = fbe.buffer.final_has(r, p, "f117")
+        p += 1
+        x84: int | None = None
+        if h85:
+            t87 = fbe.buffer.final_fixed(r, FBE_L3, p, "f117")
+            p += FBE_L3.size
             x86 = t87[0]
             x84 = x86
-        h89 = fbe.buffer.final_has(r, p, "f101")
+        h89 = fbe.buffer.final_has(r, p, "f118")
         p += 1
-        x88: bool | None = None
+        x88: int | None = None
         if h89:
-            t91 = fbe.buffer.final_fixed(r, FBE_L2, p, "f101")
-            p += FBE_L2.size
+            t91 = fbe.buffer.final_fixed(r, FBE_L6, p, "f118")
+            p += FBE_L6.size
             x90 = t91[0]
             x88 = x90
-        h93 = fbe.buffer.final_has(r, p, "f102")
+        h93 = fbe.buffer.final_has(r, p, "f119")
         p += 1
-        x92: bool | None = None
+        x92: int | None = None
         if h93:
-            t95 = fbe.buffer.final_fixed(r, FBE_L2, p, "f102")
-            p += FBE_L2.size
+            t95 = fbe.buffer.final_fixed(r, FBE_L6, p, "f119")
+            p += FBE_L6.size
             x94 = t95[0]
             x92 = x94
-        h97 = fbe.buffer.final_has(r, p, "f103")
+        h97 = fbe.buffer.final_has(r, p, "f120")
         p += 1
         x96: int | None = None
         if h97:
-            t99 = fbe.buffer.final_fixed(r, FBE_L3, p, "f103")
-            p += FBE_L3.size
+            t99 = fbe.buffer.final_fixed(r, FBE_L6, p, "f120")
+            p += FBE_L6.size
             x98 = t99[0]
             x96 = x98
-        h101 = fbe.buffer.final_has(r, p, "f104")
+        h101 = fbe.buffer.final_has(r, p, "f121")
         p += 1
         x100: int | None = None
         if h101:
-            t103 = fbe.buffer.final_fixed(r, FBE_L3, p, "f104")
-            p += FBE_L3.size
+            t103 = fbe.buffer.final_fixed(r, FBE_L7, p, "f121")
+            p += FBE_L7.size
             x102 = t103[0]
             x100 = x102
-        h105 = fbe.buffer.final_has(r, p, "f105")
+        h105 = fbe.buffer.final_has(r, p, "f122")
         p += 1
         x104: int | None = None
         if h105:
-            t107 = fbe.buffer.final_fixed(r, FBE_L3, p, "f105")
-            p += FBE_L3.size
+            t107 = fbe.buffer.final_fixed(r, FBE_L7, p, "f122")
+            p += FBE_L7.size
             x106 = t107[0]
             x104 = x106
-        h109 = fbe.buffer.final_has(r, p, "f106")
+        h109 = fbe.buffer.final_has(r, p, "f123")
         p += 1
         x108: int | None = None
         if h109:
-            t111 = fbe.buffer.final_fixed(r, FBE_L3, p, "f106")
-            p += FBE_L3.size
+            t111 = fbe.buffer.final_fixed(r, FBE_L7, p, "f123")
+            p += FBE_L7.size
             x110 = t111[0]
             x108 = x110
-        h113 = fbe.buffer.final_has(r, p, "f107")
+        h113 = fbe.buffer.final_has(r, p, "f124")
         p += 1
         x112: int | None = None
         if h113:
-            t115 = fbe.buffer.final_fixed(r, FBE_L3, p, "f107")
-            p += FBE_L3.size
+            t115 = fbe.buffer.final_fixed(r, FBE_L8, p, "f124")
+            p += FBE_L8.size
             x114 = t115[0]
             x112 = x114
-        h117 = fbe.buffer.final_has(r, p, "f108")
+        h117 = fbe.buffer.final_has(r, p, "f125")
         p += 1
         x116: int | None = None
         if h117:
-            t119 = fbe.buffer.final_fixed(r, FBE_L3, p, "f108")
-            p += FBE_L3.size
+            t119 = fbe.buffer.final_fixed(r, FBE_L8, p, "f125")
+            p += FBE_L8.size
             x118 = t119[0]
             x116 = x118
-        h121 = fbe.buffer.final_has(r, p, "f109")
+        h121 = fbe.buffer.final_has(r, p, "f126")
         p += 1
         x120: int | None = None
         if h121:
-            t123 = fbe.buffer.final_fixed(r, FBE_L4, p, "f109")
-            p += FBE_L4.size
+            t123 = fbe.buffer.final_fixed(r, FBE_L8, p, "f126")
+            p += FBE_L8.size
             x122 = t123[0]
             x120 = x122
-        h125 = fbe.buffer.final_has(r, p, "f110")
+        h125 = fbe.buffer.final_has(r, p, "f127")
         p += 1
         x124: int | None = None
         if h125:
-            t127 = fbe.buffer.final_fixed(r, FBE_L4, p, "f110")
+            t127 = fbe.buffer.final_fixed(r, FBE_L4, p, "f127")
             p += FBE_L4.size
             x126 = t127[0]
             x124 = x126
-        h129 = fbe.buffer.final_has(r, p, "f111")
+        h129 = fbe.buffer.final_has(r, p, "f128")
         p += 1
         x128: int | None = None
         if h129:
-            t131 = fbe.buffer.final_fixed(r, FBE_L4, p, "f111")
+            t131 = fbe.buffer.final_fixed(r, FBE_L4, p, "f128")
             p += FBE_L4.size
             x130 = t131[0]
             x128 = x130
-        h133 = fbe.buffer.final_has(r, p, "f112")
+        h133 = fbe.buffer.final_has(r, p, "f129")
         p += 1
         x132: int | None = None
         if h133:
-            t135 = fbe.buffer.final_fixed(r, FBE_L5, p, "f112")
-            p += FBE_L5.size
+            t135 = fbe.buffer.final_fixed(r, FBE_L4, p, "f129")
+            p += FBE_L4.size
             x134 = t135[0]
             x132 = x134
-        h137 = fbe.buffer.final_has(r, p, "f113")
+        h137 = fbe.buffer.final_has(r, p, "f130")
         p += 1
         x136: int | None = None
         if h137:
-            t139 = fbe.buffer.final_fixed(r, FBE_L5, p, "f113")
-            p += FBE_L5.size
+            t139 = fbe.buffer.final_fixed(r, FBE_L9, p, "f130")
+            p += FBE_L9.size
             x138 = t139[0]
             x136 = x138
-        h141 = fbe.buffer.final_has(r, p, "f114")
+        h141 = fbe.buffer.final_has(r, p, "f131")
         p += 1
         x140: int | None = None
         if h141:
-            t143 = fbe.buffer.final_fixed(r, FBE_L5, p, "f114")
-            p += FBE_L5.size
+            t143 = fbe.buffer.final_fixed(r, FBE_L9, p, "f131")
+            p += FBE_L9.size
             x142 = t143[0]
             x140 = x142
-        h145 = fbe.buffer.final_has(r, p, "f115")
+        h145 = fbe.buffer.final_has(r, p, "f132")
         p += 1
         x144: int | None = None
         if h145:
-            t147 = fbe.buffer.final_fixed(r, FBE_L3, p, "f115")
-            p += FBE_L3.size
+            t147 = fbe.buffer.final_fixed(r, FBE_L9, p, "f132")
+            p += FBE_L9.size
             x146 = t147[0]
             x144 = x146
-        h149 = fbe.buffer.final_has(r, p, "f116")
+        h149 = fbe.buffer.final_has(r, p, "f133")
         p += 1
         x148: int | None = None
         if h149:
-            t151 = fbe.buffer.final_fixed(r, FBE_L3, p, "f116")
-            p += FBE_L3.size
+            t151 = fbe.buffer.final_fixed(r, FBE_L10, p, "f133")
+            p += FBE_L10.size
             x150 = t151[0]
             x148 = x150
-        h153 = fbe.buffer.final_has(r, p, "f117")
+        h153 = fbe.buffer.final_has(r, p, "f134")
         p += 1
         x152: int | None = None
         if h153:
-            t155 = fbe.buffer.final_fixed(r, FBE_L3, p, "f117")
-            p += FBE_L3.size
+            t155 = fbe.buffer.final_fixed(r, FBE_L10, p, "f134")
+            p += FBE_L10.size
             x154 = t155[0]
             x152 = x154
-        h157 = fbe.buffer.final_has(r, p, "f118")
+        h157 = fbe.buffer.final_has(r, p, "f135")
         p += 1
         x156: int | None = None
         if h157:
-            t159 = fbe.buffer.final_fixed(r, FBE_L6, p, "f118")
-            p += FBE_L6.size
+            t159 = fbe.buffer.final_fixed(r, FBE_L10, p, "f135")
+            p += FBE_L10.size
             x158 = t159[0]
             x156 = x158
-        h161 = fbe.buffer.final_has(r, p, "f119")
+        h161 = fbe.buffer.final_has(r, p, "f136")
         p += 1
-        x160: int | None = None
+        x160: float | None = None
         if h161:
-            t163 = fbe.buffer.final_fixed(r, FBE_L6, p, "f119")
-            p += FBE_L6.size
+            t163 = fbe.buffer.final_fixed(r, FBE_L11, p, "f136")
+            p += FBE_L11.size
             x162 = t163[0]
             x160 = x162
-        h165 = fbe.buffer.final_has(r, p, "f120")
+        h165 = fbe.buffer.final_has(r, p, "f137")
         p += 1
-        x164: int | None = None
+        x164: float | None = None
         if h165:
-            t167 = fbe.buffer.final_fixed(r, FBE_L6, p, "f120")
-            p += FBE_L6.size
+            t167 = fbe.buffer.final_fixed(r, FBE_L11, p, "f137")
+            p += FBE_L11.size
             x166 = t167[0]
             x164 = x166
-        h169 = fbe.buffer.final_has(r, p, "f121")
+        h169 = fbe.buffer.final_has(r, p, "f138")
         p += 1
-        x168: int | None = None
+        x168: float | None = None
         if h169:
-            t171 = fbe.buffer.final_fixed(r, FBE_L7, p, "f121")
-            p += FBE_L7.size
+            t171 = fbe.buffer.final_fixed(r, FBE_L11, p, "f138")
+            p += FBE_L11.size
             x170 = t171[0]
             x168 = x170
-        h173 = fbe.buffer.final_has(r, p, "f122")
+        h173 = fbe.buffer.final_has(r, p, "f139")
         p += 1
-        x172: int | None = None
+        x172: float | None = None
         if h173:
-            t175 = fbe.buffer.final_fixed(r, FBE_L7, p, "f122")
-            p += FBE_L7.size
+            t175 = fbe.buffer.final_fixed(r, FBE_L12, p, "f139")
+            p += FBE_L12.size
             x174 = t175[0]
             x172 = x174
-        h177 = fbe.buffer.final_has(r, p, "f123")
+        h177 = fbe.buffer.final_has(r, p, "f140")
         p += 1
-        x176: int | None = None
+        x176: float | None = None
         if h177:
-            t179 = fbe.buffer.final_fixed(r, FBE_L7, p, "f123")
-            p += FBE_L7.size
+            t179 = fbe.buffer.final_fixed(r, FBE_L12, p, "f140")
+            p += FBE_L12.size
             x178 = t179[0]
             x176 = x178
-        h181 = fbe.buffer.final_has(r, p, "f124")
+        h181 = fbe.buffer.final_has(r, p, "f141")
         p += 1
-        x180: int | None = None
+        x180: float | None = None
         if h181:
-            t183 = fbe.buffer.final_fixed(r, FBE_L8, p, "f124")
-            p += FBE_L8.size
+            t183 = fbe.buffer.final_fixed(r, FBE_L12, p, "f141")
+            p += FBE_L12.size
             x182 = t183[0]
             x180 = x182
-        h185 = fbe.buffer.final_has(r, p, "f125")
+        h185 = fbe.buffer.final_has(r, p, "f142")
         p += 1
-        x184: int | None = None
+        x184: Decimal | None = None
         if h185:
-            t187 = fbe.buffer.final_fixed(r, FBE_L8, p, "f125")
-            p += FBE_L8.size
-            x186 = t187[0]
+            t187 = fbe.buffer.final_fixed(r, FBE_L13, p, "f142")
+            p += FBE_L13.size
+            x186 = fbe.decode_decimal(t187[0], p - FBE_L13.size, "f142")
             x184 = x186
-        h189 = fbe.buffer.final_has(r, p, "f126")
+        h189 = fbe.buffer.final_has(r, p, "f143")
         p += 1
-        x188: int | None = None
+        x188: Decimal | None = None
         if h189:
-            t191 = fbe.buffer.final_fixed(r, FBE_L8, p, "f126")
-            p += FBE_L8.size
-            x190 = t191[0]
+            t191 = fbe.buffer.final_fixed(r, FBE_L13, p, "f143")
+            p += FBE_L13.size
+            x190 = fbe.decode_decimal(t191[0], p - FBE_L13.size, "f143")
             x188 = x190
-        h193 = fbe.buffer.final_has(r, p, "f127")
+        h193 = fbe.buffer.final_has(r, p, "f144")
         p += 1
-        x192: int | None = None
+        x192: Decimal | None = None
         if h193:
-            t195 = fbe.buffer.final_fixed(r, FBE_L4, p, "f127")
-            p += FBE_L4.size
-            x194 = t195[0]
+            t195 = fbe.buffer.final_fixed(r, FBE_L13, p, "f144")
+            p += FBE_L13.size
+            x194 = fbe.decode_decimal(t195[0], p - FBE_L13.size, "f144")
             x192 = x194
-        h197 = fbe.buffer.final_has(r, p, "f128")
+        h197 = fbe.buffer.final_has(r, p, "f145")
         p += 1
-        x196: int | None = None
+        x196: str | None = None
         if h197:
-            t199 = fbe.buffer.final_fixed(r, FBE_L4, p, "f128")
-            p += FBE_L4.size
-            x198 = t199[0]
+            x198, p = fbe.buffer.final_string(r, p, "f145")
             x196 = x198
-        h201 = fbe.buffer.final_has(r, p, "f129")
+        h200 = fbe.buffer.final_has(r, p, "f146")
         p += 1
-        x200: int | None = None
-        if h201:
-            t203 = fbe.buffer.final_fixed(r, FBE_L4, p, "f129")
-            p += FBE_L4.size
-            x202 = t203[0]
-            x200 = x202
-        h205 = fbe.buffer.final_has(r, p, "f130")
+        x199: str | None = None
+        if h200:
+            x201, p = fbe.buffer.final_string(r, p, "f146")
+            x199 = x201
+        h203 = fbe.buffer.final_has(r, p, "f147")
         p += 1
-        x204: int | None = None
-        if h205:
-            t207 = fbe.buffer.final_fixed(r, FBE_L9, p, "f130")
-            p += FBE_L9.size
-            x206 = t207[0]
-            x204 = x206
-        h209 = fbe.buffer.final_has(r, p, "f131")
+        x202: str | None = None
+        if h203:
+            x204, p = fbe.buffer.final_string(r, p, "f147")
+            x202 = x204
+        h206 = fbe.buffer.final_has(r, p, "f148")
         p += 1
-        x208: int | None = None
-        if h209:
-            t211 = fbe.buffer.final_fixed(r, FBE_L9, p, "f131")
-            p += FBE_L9.size
-            x210 = t211[0]
-            x208 = x210
-        h213 = fbe.buffer.final_has(r, p, "f132")
-        p += 1
-        x212: int | None = None
-        if h213:
-            t215 = fbe.buffer.final_fixed(r, FBE_L9, p, "f132")
-            p += FBE_L9.size
-            x214 = t215[0]
-            x212 = x214
-        h217 = fbe.buffer.final_has(r, p, "f133")
-        p += 1
-        x216: int | None = None
-        if h217:
-            t219 = fbe.buffer.final_fixed(r, FBE_L10, p, "f133")
+        x205: int | None = None
+        if h206:
+            t208 = fbe.buffer.final_fixed(r, FBE_L10, p, "f148")
             p += FBE_L10.size
-            x218 = t219[0]
-            x216 = x218
-        h221 = fbe.buffer.final_has(r, p, "f134")
+            x207 = t208[0]
+            x205 = x207
+        h210 = fbe.buffer.final_has(r, p, "f149")
         p += 1
-        x220: int | None = None
-        if h221:
-            t223 = fbe.buffer.final_fixed(r, FBE_L10, p, "f134")
+        x209: int | None = None
+        if h210:
+            t212 = fbe.buffer.final_fixed(r, FBE_L10, p, "f149")
             p += FBE_L10.size
-            x222 = t223[0]
-            x220 = x222
-        h225 = fbe.buffer.final_has(r, p, "f135")
+            x211 = t212[0]
+            x209 = x211
+        h214 = fbe.buffer.final_has(r, p, "f150")
         p += 1
-        x224: int | None = None
-        if h225:
-            t227 = fbe.buffer.final_fixed(r, FBE_L10, p, "f135")
+        x213: int | None = None
+        if h214:
+            t216 = fbe.buffer.final_fixed(r, FBE_L10, p, "f150")
             p += FBE_L10.size
-            x226 = t227[0]
-            x224 = x226
-        h229 = fbe.buffer.final_has(r, p, "f136")
+            x215 = t216[0]
+            x213 = x215
+        h218 = fbe.buffer.final_has(r, p, "f151")
         p += 1
-        x228: float | None = None
-        if h229:
-            t231 = fbe.buffer.final_fixed(r, FBE_L11, p, "f136")
-            p += FBE_L11.size
-            x230 = t231[0]
-            x228 = x230
-        h233 = fbe.buffer.final_has(r, p, "f137")
+        x217: uuid.UUID | None = None
+        if h218:
+            t220 = fbe.buffer.final_fixed(r, FBE_L13, p, "f151")
+            p += FBE_L13.size
+            x219 = uuid.UUID(bytes=t220[0])
+            x217 = x219
+        h222 = fbe.buffer.final_has(r, p, "f152")
         p += 1
-        x232: float | None = None
-        if h233:
-            t235 = fbe.buffer.final_fixed(r, FBE_L11, p, "f137")
-            p += FBE_L11.size
-            x234 = t235[0]
-            x232 = x234
-        h237 = fbe.buffer.final_has(r, p, "f138")
+        x221: uuid.UUID | None = None
+        if h222:
+            t224 = fbe.buffer.final_fixed(r, FBE_L13, p, "f152")
+            p += FBE_L13.size
+            x223 = uuid.UUID(bytes=t224[0])
+            x221 = x223
+        h226 = fbe.buffer.final_has(r, p, "f153")
         p += 1
-        x236: float | None = None
-        if h237:
-            t239 = fbe.buffer.final_fixed(r, FBE_L11, p, "f138")
-            p += FBE_L11.size
-            x238 = t239[0]
-            x236 = x238
-        h241 = fbe.buffer.final_has(r, p, "f139")
+        x225: uuid.UUID | None = None
+        if h226:
+            t228 = fbe.buffer.final_fixed(r, FBE_L13, p, "f153")
+            p += FBE_L13.size
+            x227 = uuid.UUID(bytes=t228[0])
+            x225 = x227
+        h230 = fbe.buffer.final_has(r, p, "f154")
         p += 1
-        x240: float | None = None
-        if h241:
-            t243 = fbe.buffer.final_fixed(r, FBE_L12, p, "f139")
-            p += FBE_L12.size
-            x242 = t243[0]
-            x240 = x242
-        h245 = fbe.buffer.final_has(r, p, "f140")
+        x229: pkg_proto.OrderSide | None = None
+        if h230:
+            t232 = fbe.buffer.final_fixed(r, FBE_L3, p, "f154")
+            p += FBE_L3.size
+            x231 = pkg_proto.FBE_M_OrderSide[t232[0]]
+            x229 = x231
+        h234 = fbe.buffer.final_has(r, p, "f155")
         p += 1
-        x244: float | None = None
-        if h245:
-            t247 = fbe.buffer.final_fixed(r, FBE_L12, p, "f140")
-            p += FBE_L12.size
-            x246 = t247[0]
-            x244 = x246
-        h249 = fbe.buffer.final_has(r, p, "f141")
+        x233: pkg_proto.OrderSide | None = None
+        if h234:
+            t236 = fbe.buffer.final_fixed(r, FBE_L3, p, "f155")
+            p += FBE_L3.size
+            x235 = pkg_proto.FBE_M_OrderSide[t236[0]]
+            x233 = x235
+        h238 = fbe.buffer.final_has(r, p, "f156")
         p += 1
-        x248: float | None = None
+        x237: pkg_proto.OrderType | None = None
+        if h238:
+            t240 = fbe.buffer.final_fixed(r, FBE_L3, p, "f156")
+            p += FBE_L3.size
+            x239 = pkg_proto.FBE_M_OrderType[t240[0]]
+            x237 = x239
+        h242 = fbe.buffer.final_has(r, p, "f157")
+        p += 1
+        x241: pkg_proto.OrderType | None = None
+        if h242:
+            t244 = fbe.buffer.final_fixed(r, FBE_L3, p, "f157")
+            p += FBE_L3.size
+            x243 = pkg_proto.FBE_M_OrderType[t244[0]]
+            x241 = x243
+        h246 = fbe.buffer.final_has(r, p, "f158")
+        p += 1
+        x245: pkg_proto.Order | None = None
+        if h246:
+            x247, p = pkg_proto.fbe_fr_Order(r, p)
+            x245 = x247
+        h249 = fbe.buffer.final_has(r, p, "f159")
+        p += 1
+        x248: pkg_proto.Order | None = None
         if h249:
-            t251 = fbe.buffer.final_fixed(r, FBE_L12, p, "f141")
-            p += FBE_L12.size
-            x250 = t251[0]
+            x250, p = pkg_proto.fbe_fr_Order(r, p)
             x248 = x250
-        h253 = fbe.buffer.final_has(r, p, "f142")
+        h252 = fbe.buffer.final_has(r, p, "f160")
         p += 1
-        x252: Decimal | None = None
-        if h253:
-            t255 = fbe.buffer.final_fixed(r, FBE_L13, p, "f142")
-            p += FBE_L13.size
-            x254 = fbe.decode_decimal(t255[0], p - FBE_L13.size, "f142")
-            x252 = x254
-        h257 = fbe.buffer.final_has(r, p, "f143")
+        x251: pkg_proto.Balance | None = None
+        if h252:
+            x253, p = pkg_proto.fbe_fr_Balance(r, p)
+            x251 = x253
+        h255 = fbe.buffer.final_has(r, p, "f161")
         p += 1
-        x256: Decimal | None = None
-        if h257:
-            t259 = fbe.buffer.final_fixed(r, FBE_L13, p, "f143")
-            p += FBE_L13.size
-            x258 = fbe.decode_decimal(t259[0], p - FBE_L13.size, "f143")
-            x256 = x258
-        h261 = fbe.buffer.final_has(r, p, "f144")
+        x254: pkg_proto.Balance | None = None
+        if h255:
+            x256, p = pkg_proto.fbe_fr_Balance(r, p)
+            x254 = x256
+        h258 = fbe.buffer.final_has(r, p, "f162")
         p += 1
-        x260: Decimal | None = None
-        if h261:
-            t263 = fbe.buffer.final_fixed(r, FBE_L13, p, "f144")
-            p += FBE_L13.size
-            x262 = fbe.decode_decimal(t263[0], p - FBE_L13.size, "f144")
-            x260 = x262
-        h265 = fbe.buffer.final_has(r, p, "f145")
-        p += 1
-        x264: str | None = None
-        if h265:
-            x266, p = fbe.buffer.final_string(r, p, "f145")
-            x264 = x266
-        h268 = fbe.buffer.final_has(r, p, "f146")
-        p += 1
-        x267: str | None = None
-        if h268:
-            x269, p = fbe.buffer.final_string(r, p, "f146")
-            x267 = x269
-        h271 = fbe.buffer.final_has(r, p, "f147")
-        p += 1
-        x270: str | None = None
-        if h271:
-            x272, p = fbe.buffer.final_string(r, p, "f147")
-            x270 = x272
-        h274 = fbe.buffer.final_has(r, p, "f148")
-        p += 1
-        x273: int | None = None
-        if h274:
-            t276 = fbe.buffer.final_fixed(r, FBE_L10, p, "f148")
-            p += FBE_L10.size
-            x275 = t276[0]
-            x273 = x275
-        h278 = fbe.buffer.final_has(r, p, "f149")
-        p += 1
-        x277: int | None = None
-        if h278:
-            t280 = fbe.buffer.final_fixed(r, FBE_L10, p, "f149")
-            p += FBE_L10.size
-            x279 = t280[0]
-            x277 = x279
-        h282 = fbe.buffer.final_has(r, p, "f150")
-        p += 1
-        x281: int | None = None
-        if h282:
-            t284 = fbe.buffer.final_fixed(r, FBE_L10, p, "f150")
-            p += FBE_L10.size
-            x283 = t284[0]
-            x281 = x283
-        h286 = fbe.buffer.final_has(r, p, "f151")
-        p += 1
-        x285: uuid.UUID | None = None
-        if h286:
-            t288 = fbe.buffer.final_fixed(r, FBE_L13, p, "f151")
-            p += FBE_L13.size
-            x287 = uuid.UUID(bytes=t288[0])
-            x285 = x287
-        h290 = fbe.buffer.final_has(r, p, "f152")
-        p += 1
-        x289: uuid.UUID | None = None
-        if h290:
-            t292 = fbe.buffer.final_fixed(r, FBE_L13, p, "f152")
-            p += FBE_L13.size
-            x291 = uuid.UUID(bytes=t292[0])
-            x289 = x291
-        h294 = fbe.buffer.final_has(r, p, "f153")
-        p += 1
-        x293: uuid.UUID | None = None
-        if h294:
-            t296 = fbe.buffer.final_fixed(r, FBE_L13, p, "f153")
-            p += FBE_L13.size
-            x295 = uuid.UUID(bytes=t296[0])
-            x293 = x295
-        h298 = fbe.buffer.final_has(r, p, "f154")
-        p += 1
-        x297: pkg_proto.OrderSide | None = None
-        if h298:
-            t300 = fbe.buffer.final_fixed(r, FBE_L3, p, "f154")
+        x257: pkg_proto.State | None = None
+        if h258:
+            t260 = fbe.buffer.final_fixed(r, FBE_L3, p, "f162")
             p += FBE_L3.size
-            x299 = pkg_proto.FBE_M_OrderSide[t300[0]]
-            x297 = x299
-        h302 = fbe.buffer.final_has(r, p, "f155")
+            x259 = pkg_proto.FBE_M_State[t260[0]]
+            x257 = x259
+        h262 = fbe.buffer.final_has(r, p, "f163")
         p += 1
-        x301: pkg_proto.OrderSide | None = None
-        if h302:
-            t304 = fbe.buffer.final_fixed(r, FBE_L3, p, "f155")
+        x261: pkg_proto.State | None = None
+        if h262:
+            t264 = fbe.buffer.final_fixed(r, FBE_L3, p, "f163")
             p += FBE_L3.size
-            x303 = pkg_proto.FBE_M_OrderSide[t304[0]]
-            x301 = x303
-        h306 = fbe.buffer.final_has(r, p, "f156")
+            x263 = pkg_proto.FBE_M_State[t264[0]]
+            x261 = x263
+        h266 = fbe.buffer.final_has(r, p, "f164")
         p += 1
-        x305: pkg_proto.OrderType | None = None
-        if h306:
-            t308 = fbe.buffer.final_fixed(r, FBE_L3, p, "f156")
-            p += FBE_L3.size
-            x307 = pkg_proto.FBE_M_OrderType[t308[0]]
-            x305 = x307
-        h310 = fbe.buffer.final_has(r, p, "f157")
+        x265: pkg_proto.Account | None = None
+        if h266:
+            x267, p = pkg_proto.fbe_fr_Account(r, p)
+            x265 = x267
+        h269 = fbe.buffer.final_has(r, p, "f165")
         p += 1
-        x309: pkg_proto.OrderType | None = None
-        if h310:
-            t312 = fbe.buffer.final_fixed(r, FBE_L3, p, "f157")
-            p += FBE_L3.size
-            x311 = pkg_proto.FBE_M_OrderType[t312[0]]
-            x309 = x311
-        h314 = fbe.buffer.final_has(r, p, "f158")
-        p += 1
-        x313: pkg_proto.Order | None = None
-        if h314:
-            x315, p = pkg_proto.fbe_fr_Order(r, p)
-            x313 = x315
-        h317 = fbe.buffer.final_has(r, p, "f159")
-        p += 1
-        x316: pkg_proto.Order | None = None
-        if h317:
-            x318, p = pkg_proto.fbe_fr_Order(r, p)
-            x316 = x318
-        h320 = fbe.buffer.final_has(r, p, "f160")
-        p += 1
-        x319: pkg_proto.Balance | None = None
-        if h320:
-            x321, p = pkg_proto.fbe_fr_Balance(r, p)
-            x319 = x321
-        h323 = fbe.buffer.final_has(r, p, "f161")
-        p += 1
-        x322: pkg_proto.Balance | None = None
-        if h323:
-            x324, p = pkg_proto.fbe_fr_Balance(r, p)
-            x322 = x324
-        h326 = fbe.buffer.final_has(r, p, "f162")
-        p += 1
-        x325: pkg_proto.State | None = None
-        if h326:
-            t328 = fbe.buffer.final_fixed(r, FBE_L3, p, "f162")
-            p += FBE_L3.size
-            x327 = pkg_proto.FBE_M_State[t328[0]]
-            x325 = x327
-        h330 = fbe.buffer.final_has(r, p, "f163")
-        p += 1
-        x329: pkg_proto.State | None = None
-        if h330:
-            t332 = fbe.buffer.final_fixed(r, FBE_L3, p, "f163")
-            p += FBE_L3.size
-            x331 = pkg_proto.FBE_M_State[t332[0]]
-            x329 = x331
-        h334 = fbe.buffer.final_has(r, p, "f164")
-        p += 1
-        x333: pkg_proto.Account | None = None
-        if h334:
-            x335, p = pkg_proto.fbe_fr_Account(r, p)
-            x333 = x335
-        h337 = fbe.buffer.final_has(r, p, "f165")
-        p += 1
-        x336: pkg_proto.Account | None = None
-        if h337:
-            x338, p = pkg_proto.fbe_fr_Account(r, p)
-            x336 = x338
+        x268: pkg_proto.Account | None = None
+        if h269:
+            x270, p = pkg_proto.fbe_fr_Account(r, p)
+            x268 = x270
         v = StructOptional.__new__(StructOptional)
-        v.id = t69[0]
-        v.f1 = t69[1]
-        v.f2 = t69[2]
-        v.f3 = t69[3]
-        v.f4 = t69[4]
-        v.f5 = t69[5]
-        v.f6 = t69[6]
-        v.f7 = t69[7]
-        v.f8 = t69[8]
-        v.f9 = t69[9]
-        v.f10 = t69[10]
-        v.f11 = t69[11]
-        v.f12 = t69[12]
-        v.f13 = t69[13]
-        v.f14 = t69[14]
-        v.f15 = t69[15]
-        v.f16 = t69[16]
-        v.f17 = t69[17]
-        v.f18 = t69[18]
-        v.f19 = t69[19]
-        v.f20 = t69[20]
-        v.f21 = t69[21]
-        v.f22 = t69[22]
-        v.f23 = t69[23]
-        v.f24 = t69[24]
-        v.f25 = t69[25]
-        v.f26 = t69[26]
-        v.f27 = t69[27]
-        v.f28 = t69[28]
-        v.f29 = fbe.decode_decimal(t70[0], at71, "f29")
-        v.f30 = fbe.decode_decimal(t72[0], at73, "f30")
-        v.f31 = x75
-        v.f32 = x78
-        v.f33 = t79[0]
-        v.f34 = t79[1]
-        v.f35 = t79[2]
-        v.f36 = uuid.UUID(bytes=t79[3])
-        v.f37 = uuid.UUID(bytes=t79[4])
-        v.f38 = uuid.UUID(bytes=t79[5])
-        v.f39 = pkg_proto.FBE_M_OrderSide[t79[6]]
-        v.f40 = pkg_proto.FBE_M_OrderType[t79[7]]
-        v.f41 = x80
-        v.f42 = x81
-        v.f43 = pkg_proto.FBE_M_State[t82[0]]
-        v.f44 = x83
-        v.f100 = x84
-        v.f101 = x88
-        v.f102 = x92
-        v.f103 = x96
-        v.f104 = x100
-        v.f105 = x104
-        v.f106 = x108
-        v.f107 = x112
-        v.f108 = x116
-        v.f109 = x120
-        v.f110 = x124
-        v.f111 = x128
-        v.f112 = x132
-        v.f113 = x136
-        v.f114 = x140
-        v.f115 = x144
-        v.f116 = x148
-        v.f117 = x152
-        v.f118 = x156
-        v.f119 = x160
-        v.f120 = x164
-        v.f121 = x168
-        v.f122 = x172
-        v.f123 = x176
-        v.f124 = x180
-        v.f125 = x184
-        v.f126 = x188
-        v.f127 = x192
-        v.f128 = x196
-        v.f129 = x200
-        v.f130 = x204
-        v.f131 = x208
-        v.f132 = x212
-        v.f133 = x216
-        v.f134 = x220
-        v.f135 = x224
-        v.f136 = x228
-        v.f137 = x232
-        v.f138 = x236
-        v.f139 = x240
-        v.f140 = x244
-        v.f141 = x248
-        v.f142 = x252
-        v.f143 = x256
-        v.f144 = x260
-        v.f145 = x264
-        v.f146 = x267
-        v.f147 = x270
-        v.f148 = x273
-        v.f149 = x277
-        v.f150 = x281
-        v.f151 = x285
-        v.f152 = x289
-        v.f153 = x293
-        v.f154 = x297
-        v.f155 = x301
-        v.f156 = x305
-        v.f157 = x309
-        v.f158 = x313
-        v.f159 = x316
-        v.f160 = x319
-        v.f161 = x322
-        v.f162 = x325
-        v.f163 = x329
-        v.f164 = x333
-        v.f165 = x336
+        v.id = t1[0]
+        v.f1 = t1[1]
+        v.f2 = t1[2]
+        v.f3 = t1[3]
+        v.f4 = t1[4]
+        v.f5 = t1[5]
+        v.f6 = t1[6]
+        v.f7 = t1[7]
+        v.f8 = t1[8]
+        v.f9 = t1[9]
+        v.f10 = t1[10]
+        v.f11 = t1[11]
+        v.f12 = t1[12]
+        v.f13 = t1[13]
+        v.f14 = t1[14]
+        v.f15 = t1[15]
+        v.f16 = t1[16]
+        v.f17 = t1[17]
+        v.f18 = t1[18]
+        v.f19 = t1[19]
+        v.f20 = t1[20]
+        v.f21 = t1[21]
+        v.f22 = t1[22]
+        v.f23 = t1[23]
+        v.f24 = t1[24]
+        v.f25 = t1[25]
+        v.f26 = t1[26]
+        v.f27 = t1[27]
+        v.f28 = t1[28]
+        v.f29 = fbe.decode_decimal(t2[0], at3, "f29")
+        v.f30 = fbe.decode_decimal(t4[0], at5, "f30")
+        v.f31 = x7
+        v.f32 = x10
+        v.f33 = t11[0]
+        v.f34 = t11[1]
+        v.f35 = t11[2]
+        v.f36 = uuid.UUID(bytes=t11[3])
+        v.f37 = uuid.UUID(bytes=t11[4])
+        v.f38 = uuid.UUID(bytes=t11[5])
+        v.f39 = pkg_proto.FBE_M_OrderSide[t11[6]]
+        v.f40 = pkg_proto.FBE_M_OrderType[t11[7]]
+        v.f41 = x12
+        v.f42 = x13
+        v.f43 = pkg_proto.FBE_M_State[t14[0]]
+        v.f44 = x15
+        v.f100 = x16
+        v.f101 = x20
+        v.f102 = x24
+        v.f103 = x28
+        v.f104 = x32
+        v.f105 = x36
+        v.f106 = x40
+        v.f107 = x44
+        v.f108 = x48
+        v.f109 = x52
+        v.f110 = x56
+        v.f111 = x60
+        v.f112 = x64
+        v.f113 = x68
+        v.f114 = x72
+        v.f115 = x76
+        v.f116 = x80
+        v.f117 = x84
+        v.f118 = x88
+        v.f119 = x92
+        v.f120 = x96
+        v.f121 = x100
+        v.f122 = x104
+        v.f123 = x108
+        v.f124 = x112
+        v.f125 = x116
+        v.f126 = x120
+        v.f127 = x124
+        v.f128 = x128
+        v.f129 = x132
+        v.f130 = x136
+        v.f131 = x140
+        v.f132 = x144
+        v.f133 = x148
+        v.f134 = x152
+        v.f135 = x156
+        v.f136 = x160
+        v.f137 = x164
+        v.f138 = x168
+        v.f139 = x172
+        v.f140 = x176
+        v.f141 = x180
+        v.f142 = x184
+        v.f143 = x188
+        v.f144 = x192
+        v.f145 = x196
+        v.f146 = x199
+        v.f147 = x202
+        v.f148 = x205
+        v.f149 = x209
+        v.f150 = x213
+        v.f151 = x217
+        v.f152 = x221
+        v.f153 = x225
+        v.f154 = x229
+        v.f155 = x233
+        v.f156 = x237
+        v.f157 = x241
+        v.f158 = x245
+        v.f159 = x248
+        v.f160 = x251
+        v.f161 = x254
+        v.f162 = x257
+        v.f163 = x261
+        v.f164 = x265
+        v.f165 = x268
     except fbe.DecodeError as e:
         raise e.within("test.StructOptional") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_StructNested(w: bytearray, v: StructNested) -> None:
-    """Append the final encoding of a StructNested (fields back to back)."""
-    w += FBE_L29.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14, v.f15, v.f16, v.f17, v.f18, v.f19, v.f20, v.f21, v.f22, v.f23, v.f24, v.f25, v.f26, v.f27, v.f28)
-    w += FBE_L13.pack(fbe.encode_decimal(v.f29))
-    s1 = v.f31.encode("utf-8", "surrogateescape")
-    w += FBE_L30.pack(fbe.encode_decimal(v.f30), len(s1))
-    w += s1
-    s2 = v.f32.encode("utf-8", "surrogateescape")
-    w += FBE_L4.pack(len(s2))
-    w += s2
-    w += FBE_L31.pack(v.f33, v.f34, v.f35, v.f36.bytes, v.f37.bytes, v.f38.bytes, v.f39, v.f40)
-    pkg_proto.fbe_fw_Order(w, v.f41)
-    pkg_proto.fbe_fw_Balance(w, v.f42)
-    w += FBE_L3.pack(v.f43)
-    pkg_proto.fbe_fw_Account(w, v.f44)
-    y3 = v.f100
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y3)
-    y4 = v.f101
-    if y4 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y4)
-    y5 = v.f102
-    if y5 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y5)
-    y6 = v.f103
-    if y6 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y6)
-    y7 = v.f104
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y7)
-    y8 = v.f105
-    if y8 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y8)
-    y9 = v.f106
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y9)
-    y10 = v.f107
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y10)
-    y11 = v.f108
-    if y11 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y11)
-    y12 = v.f109
-    if y12 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y12)
-    y13 = v.f110
-    if y13 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y13)
-    y14 = v.f111
-    if y14 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y14)
-    y15 = v.f112
-    if y15 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L5.pack(y15)
-    y16 = v.f113
-    if y16 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L5.pack(y16)
-    y17 = v.f114
-    if y17 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L5.pack(y17)
-    y18 = v.f115
-    if y18 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y18)
-    y19 = v.f116
-    if y19 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y19)
-    y20 = v.f117
-    if y20 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y20)
-    y21 = v.f118
-    if y21 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L6.pack(y21)
-    y22 = v.f119
-    if y22 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L6.pack(y22)
-    y23 = v.f120
-    if y23 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L6.pack(y23)
-    y24 = v.f121
-    if y24 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L7.pack(y24)
-    y25 = v.f122
-    if y25 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L7.pack(y25)
-    y26 = v.f123
-    if y26 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L7.pack(y26)
-    y27 = v.f124
-    if y27 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L8.pack(y27)
-    y28 = v.f125
-    if y28 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L8.pack(y28)
-    y29 = v.f126
-    if y29 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L8.pack(y29)
-    y30 = v.f127
-    if y30 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y30)
-    y31 = v.f128
-    if y31 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y31)
-    y32 = v.f129
-    if y32 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y32)
-    y33 = v.f130
-    if y33 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L9.pack(y33)
-    y34 = v.f131
-    if y34 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L9.pack(y34)
-    y35 = v.f132
-    if y35 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L9.pack(y35)
-    y36 = v.f133
-    if y36 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y36)
-    y37 = v.f134
-    if y37 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y37)
-    y38 = v.f135
-    if y38 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y38)
-    y39 = v.f136
-    if y39 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L11.pack(y39)
-    y40 = v.f137
-    if y40 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L11.pack(y40)
-    y41 = v.f138
-    if y41 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L11.pack(y41)
-    y42 = v.f139
-    if y42 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L12.pack(y42)
-    y43 = v.f140
-    if y43 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L12.pack(y43)
-    y44 = v.f141
-    if y44 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L12.pack(y44)
-    y45 = v.f142
-    if y45 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(fbe.encode_decimal(y45))
-    y46 = v.f143
-    if y46 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(fbe.encode_decimal(y46))
-    y47 = v.f144
-    if y47 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(fbe.encode_decimal(y47))
-    y48 = v.f145
-    if y48 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y48)
-    y49 = v.f146
-    if y49 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y49)
-    y50 = v.f147
-    if y50 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y50)
-    y51 = v.f148
-    if y51 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y51)
-    y52 = v.f149
-    if y52 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y52)
-    y53 = v.f150
-    if y53 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y53)
-    y54 = v.f151
-    if y54 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(y54.bytes)
-    y55 = v.f152
-    if y55 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(y55.bytes)
-    y56 = v.f153
-    if y56 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L13.pack(y56.bytes)
-    y57 = v.f154
-    if y57 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y57)
-    y58 = v.f155
-    if y58 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y58)
-    y59 = v.f156
-    if y59 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y59)
-    y60 = v.f157
-    if y60 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y60)
-    y61 = v.f158
-    if y61 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Order(w, y61)
-    y62 = v.f159
-    if y62 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Order(w, y62)
-    y63 = v.f160
-    if y63 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Balance(w, y63)
-    y64 = v.f161
-    if y64 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Balance(w, y64)
-    y65 = v.f162
-    if y65 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y65)
-    y66 = v.f163
-    if y66 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y66)
-    y67 = v.f164
-    if y67 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Account(w, y67)
-    y68 = v.f165
-    if y68 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        pkg_proto.fbe_fw_Account(w, y68)
-    w += FBE_L8.pack(v.f1000)
-    y69 = v.f1001
-    if y69 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L8.pack(y69)
-    w += FBE_L3.pack(v.f1002)
-    y70 = v.f1003
-    if y70 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y70)
-    w += FBE_L4.pack(v.f1004)
-    y71 = v.f1005
-    if y71 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y71)
-    w += FBE_L10.pack(v.f1006)
-    y72 = v.f1007
-    if y72 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y72)
-    fbe_fw_StructSimple(w, v.f1008)
-    y73 = v.f1009
-    if y73 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe_fw_StructSimple(w, y73)
-    fbe_fw_StructOptional(w, v.f1010)
-    y74 = v.f1011
-    if y74 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe_fw_StructOptional(w, y74)
 
 
 def fbe_fr_StructNested(r: fbe.Reader, p: int) -> tuple[StructNested, int]:
@@ -5177,768 +4292,749 @@ def fbe_fr_StructNested(r: fbe.Reader, p: int) -> tuple[StructNested, int]:
         data, end = r.data, r.size
         if p + 102 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t75 = FBE_L29.unpack_from(data, p)
+        t1 = FBE_L29.unpack_from(data, p)
         p += 102
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f29")
-        t76 = FBE_L13.unpack_from(data, p)
-        at77 = p
+        t2 = FBE_L13.unpack_from(data, p)
+        at3 = p
         p += 16
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f30")
-        t78 = FBE_L30.unpack_from(data, p)
-        at79 = p
+        t4 = FBE_L30.unpack_from(data, p)
+        at5 = p
         p += 20
-        q80 = p + t78[1]
-        if q80 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t78[1]} bytes", p - 4, "f31")
-        r.budget -= t78[1]
+        q6 = p + t4[1]
+        if q6 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t4[1]} bytes", p - 4, "f31")
+        r.budget -= t4[1]
         if r.budget < 0:
             r.spend(0, p - 4, "f31")
-        x81 = data[p:q80].decode("utf-8", "surrogateescape")
-        p = q80
+        x7 = data[p:q6].decode("utf-8", "surrogateescape")
+        p = q6
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "f32")
-        t82 = FBE_L4.unpack_from(data, p)
+        t8 = FBE_L4.unpack_from(data, p)
         p += 4
-        q83 = p + t82[0]
-        if q83 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t82[0]} bytes", p - 4, "f32")
-        r.budget -= t82[0]
+        q9 = p + t8[0]
+        if q9 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t8[0]} bytes", p - 4, "f32")
+        r.budget -= t8[0]
         if r.budget < 0:
             r.spend(0, p - 4, "f32")
-        x84 = data[p:q83].decode("utf-8", "surrogateescape")
-        p = q83
+        x10 = data[p:q9].decode("utf-8", "surrogateescape")
+        p = q9
         if p + 74 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f33")
-        t85 = FBE_L31.unpack_from(data, p)
+        t11 = FBE_L31.unpack_from(data, p)
         p += 74
-        x86, p = pkg_proto.fbe_fr_Order(r, p)
-        x87, p = pkg_proto.fbe_fr_Balance(r, p)
+        x12, p = pkg_proto.fbe_fr_Order(r, p)
+        x13, p = pkg_proto.fbe_fr_Balance(r, p)
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f43")
-        t88 = FBE_L3.unpack_from(data, p)
+        t14 = FBE_L3.unpack_from(data, p)
         p += 1
-        x89, p = pkg_proto.fbe_fr_Account(r, p)
-        h91 = fbe.buffer.final_has(r, p, "f100")
+        x15, p = pkg_proto.fbe_fr_Account(r, p)
+        h17 = fbe.buffer.final_has(r, p, "f100")
         p += 1
-        x90: bool | None = None
-        if h91:
-            t93 = fbe.buffer.final_fixed(r, FBE_L2, p, "f100")
+        x16: bool | None = None
+        if h17:
+            t19 = fbe.buffer.final_fixed(r, FBE_L2, p, "f100")
             p += FBE_L2.size
-            x92 = t93[0]
-            x90 = x92
-        h95 = fbe.buffer.final_has(r, p, "f101")
+            x18 = t19[0]
+            x16 = x18
+        h21 = fbe.buffer.final_has(r, p, "f101")
         p += 1
-        x94: bool | None = None
-        if h95:
-            t97 = fbe.buffer.final_fixed(r, FBE_L2, p, "f101")
+        x20: bool | None = None
+        if h21:
+            t23 = fbe.buffer.final_fixed(r, FBE_L2, p, "f101")
             p += FBE_L2.size
-            x96 = t97[0]
-            x94 = x96
-        h99 = fbe.buffer.final_has(r, p, "f102")
+            x22 = t23[0]
+            x20 = x22
+        h25 = fbe.buffer.final_has(r, p, "f102")
         p += 1
-        x98: bool | None = None
-        if h99:
-            t101 = fbe.buffer.final_fixed(r, FBE_L2, p, "f102")
+        x24: bool | None = None
+        if h25:
+            t27 = fbe.buffer.final_fixed(r, FBE_L2, p, "f102")
             p += FBE_L2.size
-            x100 = t101[0]
-            x98 = x100
-        h103 = fbe.buffer.final_has(r, p, "f103")
+            x26 = t27[0]
+            x24 = x26
+        h29 = fbe.buffer.final_has(r, p, "f103")
         p += 1
-        x102: int | None = None
-        if h103:
-            t105 = fbe.buffer.final_fixed(r, FBE_L3, p, "f103")
+        x28: int | None = None
+        if h29:
+            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "f103")
             p += FBE_L3.size
-            x104 = t105[0]
-            x102 = x104
-        h107 = fbe.buffer.final_has(r, p, "f104")
+            x30 = t31[0]
+            x28 = x30
+        h33 = fbe.buffer.final_has(r, p, "f104")
         p += 1
-        x106: int | None = None
-        if h107:
-            t109 = fbe.buffer.final_fixed(r, FBE_L3, p, "f104")
+        x32: int | None = None
+        if h33:
+            t35 = fbe.buffer.final_fixed(r, FBE_L3, p, "f104")
             p += FBE_L3.size
-            x108 = t109[0]
-            x106 = x108
-        h111 = fbe.buffer.final_has(r, p, "f105")
+            x34 = t35[0]
+            x32 = x34
+        h37 = fbe.buffer.final_has(r, p, "f105")
         p += 1
-        x110: int | None = None
-        if h111:
-            t113 = fbe.buffer.final_fixed(r, FBE_L3, p, "f105")
+        x36: int | None = None
+        if h37:
+            t39 = fbe.buffer.final_fixed(r, FBE_L3, p, "f105")
             p += FBE_L3.size
-            x112 = t113[0]
-            x110 = x112
-        h115 = fbe.buffer.final_has(r, p, "f106")
+            x38 = t39[0]
+            x36 = x38
+        h41 = fbe.buffer.final_has(r, p, "f106")
         p += 1
-        x114: int | None = None
-        if h115:
-            t117 = fbe.buffer.final_fixed(r, FBE_L3, p, "f106")
+        x40: int | None = None
+        if h41:
+            t43 = fbe.buffer.final_fixed(r, FBE_L3, p, "f106")
             p += FBE_L3.size
-            x116 = t117[0]
-            x114 = x116
-        h119 = fbe.buffer.final_has(r, p, "f107")
+            x42 = t43[0]
+            x40 = x42
+        h45 = fbe.buffer.final_has(r, p, "f107")
         p += 1
-        x118: int | None = None
-        if h119:
-            t121 = fbe.buffer.final_fixed(r, FBE_L3, p, "f107")
+        x44: int | None = None
+        if h45:
+            t47 = fbe.buffer.final_fixed(r, FBE_L3, p, "f107")
             p += FBE_L3.size
-            x120 = t121[0]
-            x118 = x120
-        h123 = fbe.buffer.final_has(r, p, "f108")
+            x46 = t47[0]
+            x44 = x46
+        h49 = fbe.buffer.final_has(r, p, "f108")
         p += 1
-        x122: int | None = None
-        if h123:
-            t125 = fbe.buffer.final_fixed(r, FBE_L3, p, "f108")
+        x48: int | None = None
+        if h49:
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "f108")
             p += FBE_L3.size
-            x124 = t125[0]
-            x122 = x124
-        h127 = fbe.buffer.final_has(r, p, "f109")
+            x50 = t51[0]
+            x48 = x50
+        h53 = fbe.buffer.final_has(r, p, "f109")
         p += 1
-        x126: int | None = None
-        if h127:
-            t129 = fbe.buffer.final_fixed(r, FBE_L4, p, "f109")
+        x52: int | None = None
+        if h53:
+            t55 = fbe.buffer.final_fixed(r, FBE_L4, p, "f109")
             p += FBE_L4.size
-            x128 = t129[0]
-            x126 = x128
-        h131 = fbe.buffer.final_has(r, p, "f110")
+            x54 = t55[0]
+            x52 = x54
+        h57 = fbe.buffer.final_has(r, p, "f110")
         p += 1
-        x130: int | None = None
-        if h131:
-            t133 = fbe.buffer.final_fixed(r, FBE_L4, p, "f110")
+        x56: int | None = None
+        if h57:
+            t59 = fbe.buffer.final_fixed(r, FBE_L4, p, "f110")
             p += FBE_L4.size
-            x132 = t133[0]
-            x130 = x132
-        h135 = fbe.buffer.final_has(r, p, "f111")
+            x58 = t59[0]
+            x56 = x58
+        h61 = fbe.buffer.final_has(r, p, "f111")
         p += 1
-        x134: int | None = None
-        if h135:
-            t137 = fbe.buffer.final_fixed(r, FBE_L4, p, "f111")
+        x60: int | None = None
+        if h61:
+            t63 = fbe.buffer.final_fixed(r, FBE_L4, p, "f111")
             p += FBE_L4.size
-            x136 = t137[0]
-            x134 = x136
-        h139 = fbe.buffer.final_has(r, p, "f112")
+            x62 = t63[0]
+            x60 = x62
+        h65 = fbe.buffer.final_has(r, p, "f112")
         p += 1
-        x138: int | None = None
-        if h139:
-            t141 = fbe.buffer.final_fixed(r, FBE_L5, p, "f112")
+        x64: int | None = None
+        if h65:
+            t67 = fbe.buffer.final_fixed(r, FBE_L5, p, "f112")
             p += FBE_L5.size
-            x140 = t141[0]
-            x138 = x140
-        h143 = fbe.buffer.final_has(r, p, "f113")
+            x66 = t67[0]
+            x64 = x66
+        h69 = fbe.buffer.final_has(r, p, "f113")
         p += 1
-        x142: int | None = None
-        if h143:
-            t145 = fbe.buffer.final_fixed(r, FBE_L5, p, "f113")
+        x68: int | None = None
+        if h69:
+            t71 = fbe.buffer.final_fixed(r, FBE_L5, p, "f113")
             p += FBE_L5.size
-            x144 = t145[0]
-            x142 = x144
-        h147 = fbe.buffer.final_has(r, p, "f114")
+            x70 = t71[0]
+            x68 = x70
+        h73 = fbe.buffer.final_has(r, p, "f114")
         p += 1
-        x146: int | None = None
-        if h147:
-            t149 = fbe.buffer.final_fixed(r, FBE_L5, p, "f114")
+        x72: int | None = None
+        if h73:
+            t75 = fbe.buffer.final_fixed(r, FBE_L5, p, "f114")
             p += FBE_L5.size
-            x148 = t149[0]
-            x146 = x148
-        h151 = fbe.buffer.final_has(r, p, "f115")
+            x74 = t75[0]
+            x72 = x74
+        h77 = fbe.buffer.final_has(r, p, "f115")
         p += 1
-        x150: int | None = None
-        if h151:
-            t153 = fbe.buffer.final_fixed(r, FBE_L3, p, "f115")
+        x76: int | None = None
+        if h77:
+            t79 = fbe.buffer.final_fixed(r, FBE_L3, p, "f115")
             p += FBE_L3.size
-            x152 = t153[0]
-            x150 = x152
-        h155 = fbe.buffer.final_has(r, p, "f116")
+            x78 = t79[0]
+            x76 = x78
+        h81 = fbe.buffer.final_has(r, p, "f116")
         p += 1
-        x154: int | None = None
-        if h155:
-            t157 = fbe.buffer.final_fixed(r, FBE_L3, p, "f116")
+        x80: int | None = None
+        if h81:
+            t83 = fbe.buffer.final_fixed(r, FBE_L3, p, "f116")
             p += FBE_L3.size
-            x156 = t157[0]
-            x154 = x156
-        h159 = fbe.buffer.final_has(r, p, "f117")
+            x82 = t83[0]
+            x80 = x82
+        h85 = fbe.buffer.final_has(r, p, "f117")
         p += 1
-        x158: int | None = None
-        if h159:
-            t161 = fbe.buffer.final_fixed(r, FBE_L3, p, "f117")
+        x84: int | None = None
+        if h85:
+            t87 = fbe.buffer.final_fixed(r, FBE_L3, p, "f117")
             p += FBE_L3.size
-            x160 = t161[0]
-            x158 = x160
-        h163 = fbe.buffer.final_has(r, p, "f118")
+            x86 = t87[0]
+            x84 = x86
+        h89 = fbe.buffer.final_has(r, p, "f118")
         p += 1
-        x162: int | None = None
-        if h163:
-            t165 = fbe.buffer.final_fixed(r, FBE_L6, p, "f118")
+        x88: int | None = None
+        if h89:
+            t91 = fbe.buffer.final_fixed(r, FBE_L6, p, "f118")
             p += FBE_L6.size
-            x164 = t165[0]
-            x162 = x164
-        h167 = fbe.buffer.final_has(r, p, "f119")
+            x90 = t91[0]
+            x88 = x90
+        h93 = fbe.buffer.final_has(r, p, "f119")
         p += 1
-        x166: int | None = None
-        if h167:
-            t169 = fbe.buffer.final_fixed(r, FBE_L6, p, "f119")
+        x92: int | None = None
+        if h93:
+            t95 = fbe.buffer.final_fixed(r, FBE_L6, p, "f119")
             p += FBE_L6.size
-            x168 = t169[0]
-            x166 = x168
-        h171 = fbe.buffer.final_has(r, p, "f120")
+            x94 = t95[0]
+            x92 = x94
+        h97 = fbe.buffer.final_has(r, p, "f120")
         p += 1
-        x170: int | None = None
-        if h171:
-            t173 = fbe.buffer.final_fixed(r, FBE_L6, p, "f120")
+        x96: int | None = None
+        if h97:
+            t99 = fbe.buffer.final_fixed(r, FBE_L6, p, "f120")
             p += FBE_L6.size
-            x172 = t173[0]
-            x170 = x172
-        h175 = fbe.buffer.final_has(r, p, "f121")
+            x98 = t99[0]
+            x96 = x98
+        h101 = fbe.buffer.final_has(r, p, "f121")
         p += 1
-        x174: int | None = None
-        if h175:
-            t177 = fbe.buffer.final_fixed(r, FBE_L7, p, "f121")
+        x100: int | None = None
+        if h101:
+            t103 = fbe.buffer.final_fixed(r, FBE_L7, p, "f121")
             p += FBE_L7.size
-            x176 = t177[0]
-            x174 = x176
-        h179 = fbe.buffer.final_has(r, p, "f122")
+            x102 = t103[0]
+            x100 = x102
+        h105 = fbe.buffer.final_has(r, p, "f122")
         p += 1
-        x178: int | None = None
-        if h179:
-            t181 = fbe.buffer.final_fixed(r, FBE_L7, p, "f122")
+        x104: int | None = None
+        if h105:
+            t107 = fbe.buffer.final_fixed(r, FBE_L7, p, "f122")
             p += FBE_L7.size
-            x180 = t181[0]
-            x178 = x180
-        h183 = fbe.buffer.final_has(r, p, "f123")
+            x106 = t107[0]
+            x104 = x106
+        h109 = fbe.buffer.final_has(r, p, "f123")
         p += 1
-        x182: int | None = None
-        if h183:
-            t185 = fbe.buffer.final_fixed(r, FBE_L7, p, "f123")
+        x108: int | None = None
+        if h109:
+            t111 = fbe.buffer.final_fixed(r, FBE_L7, p, "f123")
             p += FBE_L7.size
-            x184 = t185[0]
-            x182 = x184
-        h187 = fbe.buffer.final_has(r, p, "f124")
+            x110 = t111[0]
+            x108 = x110
+        h113 = fbe.buffer.final_has(r, p, "f124")
         p += 1
-        x186: int | None = None
-        if h187:
-            t189 = fbe.buffer.final_fixed(r, FBE_L8, p, "f124")
+        x112: int | None = None
+        if h113:
+            t115 = fbe.buffer.final_fixed(r, FBE_L8, p, "f124")
             p += FBE_L8.size
-            x188 = t189[0]
-            x186 = x188
-        h191 = fbe.buffer.final_has(r, p, "f125")
+            x114 = t115[0]
+            x112 = x114
+        h117 = fbe.buffer.final_has(r, p, "f125")
         p += 1
-        x190: int | None = None
-        if h191:
-            t193 = fbe.buffer.final_fixed(r, FBE_L8, p, "f125")
+        x116: int | None = None
+        if h117:
+            t119 = fbe.buffer.final_fixed(r, FBE_L8, p, "f125")
             p += FBE_L8.size
-            x192 = t193[0]
-            x190 = x192
-        h195 = fbe.buffer.final_has(r, p, "f126")
+            x118 = t119[0]
+            x116 = x118
+        h121 = fbe.buffer.final_has(r, p, "f126")
         p += 1
-        x194: int | None = None
-        if h195:
-            t197 = fbe.buffer.final_fixed(r, FBE_L8, p, "f126")
+        x120: int | None = None
+        if h121:
+            t123 = fbe.buffer.final_fixed(r, FBE_L8, p, "f126")
             p += FBE_L8.size
-            x196 = t197[0]
-            x194 = x196
-        h199 = fbe.buffer.final_has(r, p, "f127")
+            x122 = t123[0]
+            x120 = x122
+        h125 = fbe.buffer.final_has(r, p, "f127")
         p += 1
-        x198: int | None = None
-        if h199:
-            t201 = fbe.buffer.final_fixed(r, FBE_L4, p, "f127")
+        x124: int | None = None
+        if h125:
+            t127 = fbe.buffer.final_fixed(r, FBE_L4, p, "f127")
             p += FBE_L4.size
-            x200 = t201[0]
-            x198 = x200
-        h203 = fbe.buffer.final_has(r, p, "f128")
+            x126 = t127[0]
+            x124 = x126
+        h129 = fbe.buffer.final_has(r, p, "f128")
         p += 1
-        x202: int | None = None
+        x128: int | None = None
+        if h129:
+            t131 = fbe.buffer.final_fixed(r, FBE_L4, p, "f128")
+            p += FBE_L4.size
+            x130 = t131[0]
+            x128 = x130
+        h133 = fbe.buffer.final_has(r, p, "f129")
+        p += 1
+        x132: int | None = None
+        if h133:
+            t135 = fbe.buffer.final_fixed(r, FBE_L4, p, "f129")
+            p += FBE_L4.size
+            x134 = t135[0]
+            x132 = x134
+        h137 = fbe.buffer.final_has(r, p, "f130")
+        p += 1
+        x136: int | None = None
+        if h137:
+            t139 = fbe.buffer.final_fixed(r, FBE_L9, p, "f130")
+            p += FBE_L9.size
+            x138 = t139[0]
+            x136 = x138
+        h141 = fbe.buffer.final_has(r, p, "f131")
+        p += 1
+        x140: int | None = None
+        if h141:
+            t143 = fbe.buffer.final_fixed(r, FBE_L9, p, "f131")
+            p += FBE_L9.size
+            x142 = t143[0]
+            x140 = x142
+        h145 = fbe.buffer.final_has(r, p, "f132")
+        p += 1
+        x144: int | None = None
+        if h145:
+            t147 = fbe.buffer.final_fixed(r, FBE_L9, p, "f132")
+            p += FBE_L9.size
+            x146 = t147[0]
+            x144 = x146
+        h149 = fbe.buffer.final_has(r, p, "f133")
+        p += 1
+        x148: int | None = None
+        if h149:
+            t151 = fbe.buffer.final_fixed(r, FBE_L10, p, "f133")
+            p += FBE_L10.size
+            x150 = t151[0]
+            x148 = x150
+        h153 = fbe.buffer.final_has(r, p, "f134")
+        p += 1
+        x152: int | None = None
+        if h153:
+            t155 = fbe.buffer.final_fixed(r, FBE_L10, p, "f134")
+            p += FBE_L10.size
+            x154 = t155[0]
+            x152 = x154
+        h157 = fbe.buffer.final_has(r, p, "f135")
+        p += 1
+        x156: int | None = None
+        if h157:
+            t159 = fbe.buffer.final_fixed(r, FBE_L10, p, "f135")
+            p += FBE_L10.size
+            x158 = t159[0]
+            x156 = x158
+        h161 = fbe.buffer.final_has(r, p, "f136")
+        p += 1
+        x160: float | None = None
+        if h161:
+            t163 = fbe.buffer.final_fixed(r, FBE_L11, p, "f136")
+            p += FBE_L11.size
+            x162 = t163[0]
+            x160 = x162
+        h165 = fbe.buffer.final_has(r, p, "f137")
+        p += 1
+        x164: float | None = None
+        if h165:
+            t167 = fbe.buffer.final_fixed(r, FBE_L11, p, "f137")
+            p += FBE_L11.size
+            x166 = t167[0]
+            x164 = x166
+        h169 = fbe.buffer.final_has(r, p, "f138")
+        p += 1
+        x168: float | None = None
+        if h169:
+            t171 = fbe.buffer.final_fixed(r, FBE_L11, p, "f138")
+            p += FBE_L11.size
+            x170 = t171[0]
+            x168 = x170
+        h173 = fbe.buffer.final_has(r, p, "f139")
+        p += 1
+        x172: float | None = None
+        if h173:
+            t175 = fbe.buffer.final_fixed(r, FBE_L12, p, "f139")
+            p += FBE_L12.size
+            x174 = t175[0]
+            x172 = x174
+        h177 = fbe.buffer.final_has(r, p, "f140")
+        p += 1
+        x176: float | None = None
+        if h177:
+            t179 = fbe.buffer.final_fixed(r, FBE_L12, p, "f140")
+            p += FBE_L12.size
+            x178 = t179[0]
+            x176 = x178
+        h181 = fbe.buffer.final_has(r, p, "f141")
+        p += 1
+        x180: float | None = None
+        if h181:
+            t183 = fbe.buffer.final_fixed(r, FBE_L12, p, "f141")
+            p += FBE_L12.size
+            x182 = t183[0]
+            x180 = x182
+        h185 = fbe.buffer.final_has(r, p, "f142")
+        p += 1
+        x184: Decimal | None = None
+        if h185:
+            t187 = fbe.buffer.final_fixed(r, FBE_L13, p, "f142")
+            p += FBE_L13.size
+            x186 = fbe.decode_decimal(t187[0], p - FBE_L13.size, "f142")
+            x184 = x186
+        h189 = fbe.buffer.final_has(r, p, "f143")
+        p += 1
+        x188: Decimal | None = None
+        if h189:
+            t191 = fbe.buffer.final_fixed(r, FBE_L13, p, "f143")
+            p += FBE_L13.size
+            x190 = fbe.decode_decimal(t191[0], p - FBE_L13.size, "f143")
+            x188 = x190
+        h193 = fbe.buffer.final_has(r, p, "f144")
+        p += 1
+        x192: Decimal | None = None
+        if h193:
+            t195 = fbe.buffer.final_fixed(r, FBE_L13, p, "f144")
+            p += FBE_L13.size
+            x194 = fbe.decode_decimal(t195[0], p - FBE_L13.size, "f144")
+            x192 = x194
+        h197 = fbe.buffer.final_has(r, p, "f145")
+        p += 1
+        x196: str | None = None
+        if h197:
+            x198, p = fbe.buffer.final_string(r, p, "f145")
+            x196 = x198
+        h200 = fbe.buffer.final_has(r, p, "f146")
+        p += 1
+        x199: str | None = None
+        if h200:
+            x201, p = fbe.buffer.final_string(r, p, "f146")
+            x199 = x201
+        h203 = fbe.buffer.final_has(r, p, "f147")
+        p += 1
+        x202: str | None = None
         if h203:
-            t205 = fbe.buffer.final_fixed(r, FBE_L4, p, "f128")
-            p += FBE_L4.size
-            x204 = t205[0]
+            x204, p = fbe.buffer.final_string(r, p, "f147")
             x202 = x204
-        h207 = fbe.buffer.final_has(r, p, "f129")
+        h206 = fbe.buffer.final_has(r, p, "f148")
         p += 1
-        x206: int | None = None
-        if h207:
-            t209 = fbe.buffer.final_fixed(r, FBE_L4, p, "f129")
-            p += FBE_L4.size
-            x208 = t209[0]
-            x206 = x208
-        h211 = fbe.buffer.final_has(r, p, "f130")
-        p += 1
-        x210: int | None = None
-        if h211:
-            t213 = fbe.buffer.final_fixed(r, FBE_L9, p, "f130")
-            p += FBE_L9.size
-            x212 = t213[0]
-            x210 = x212
-        h215 = fbe.buffer.final_has(r, p, "f131")
-        p += 1
-        x214: int | None = None
-        if h215:
-            t217 = fbe.buffer.final_fixed(r, FBE_L9, p, "f131")
-            p += FBE_L9.size
-            x216 = t217[0]
-            x214 = x216
-        h219 = fbe.buffer.final_has(r, p, "f132")
-        p += 1
-        x218: int | None = None
-        if h219:
-            t221 = fbe.buffer.final_fixed(r, FBE_L9, p, "f132")
-            p += FBE_L9.size
-            x220 = t221[0]
-            x218 = x220
-        h223 = fbe.buffer.final_has(r, p, "f133")
-        p += 1
-        x222: int | None = None
-        if h223:
-            t225 = fbe.buffer.final_fixed(r, FBE_L10, p, "f133")
+        x205: int | None = None
+        if h206:
+            t208 = fbe.buffer.final_fixed(r, FBE_L10, p, "f148")
             p += FBE_L10.size
-            x224 = t225[0]
-            x222 = x224
-        h227 = fbe.buffer.final_has(r, p, "f134")
+            x207 = t208[0]
+            x205 = x207
+        h210 = fbe.buffer.final_has(r, p, "f149")
         p += 1
-        x226: int | None = None
-        if h227:
-            t229 = fbe.buffer.final_fixed(r, FBE_L10, p, "f134")
+        x209: int | None = None
+        if h210:
+            t212 = fbe.buffer.final_fixed(r, FBE_L10, p, "f149")
             p += FBE_L10.size
-            x228 = t229[0]
-            x226 = x228
-        h231 = fbe.buffer.final_has(r, p, "f135")
+            x211 = t212[0]
+            x209 = x211
+        h214 = fbe.buffer.final_has(r, p, "f150")
         p += 1
-        x230: int | None = None
-        if h231:
-            t233 = fbe.buffer.final_fixed(r, FBE_L10, p, "f135")
+        x213: int | None = None
+        if h214:
+            t216 = fbe.buffer.final_fixed(r, FBE_L10, p, "f150")
             p += FBE_L10.size
-            x232 = t233[0]
-            x230 = x232
-        h235 = fbe.buffer.final_has(r, p, "f136")
+            x215 = t216[0]
+            x213 = x215
+        h218 = fbe.buffer.final_has(r, p, "f151")
         p += 1
-        x234: float | None = None
-        if h235:
-            t237 = fbe.buffer.final_fixed(r, FBE_L11, p, "f136")
-            p += FBE_L11.size
-            x236 = t237[0]
-            x234 = x236
-        h239 = fbe.buffer.final_has(r, p, "f137")
+        x217: uuid.UUID | None = None
+        if h218:
+            t220 = fbe.buffer.final_fixed(r, FBE_L13, p, "f151")
+            p += FBE_L13.size
+            x219 = uuid.UUID(bytes=t220[0])
+            x217 = x219
+        h222 = fbe.buffer.final_has(r, p, "f152")
         p += 1
-        x238: float | None = None
-        if h239:
-            t241 = fbe.buffer.final_fixed(r, FBE_L11, p, "f137")
-            p += FBE_L11.size
-            x240 = t241[0]
-            x238 = x240
-        h243 = fbe.buffer.final_has(r, p, "f138")
+        x221: uuid.UUID | None = None
+        if h222:
+            t224 = fbe.buffer.final_fixed(r, FBE_L13, p, "f152")
+            p += FBE_L13.size
+            x223 = uuid.UUID(bytes=t224[0])
+            x221 = x223
+        h226 = fbe.buffer.final_has(r, p, "f153")
         p += 1
-        x242: float | None = None
-        if h243:
-            t245 = fbe.buffer.final_fixed(r, FBE_L11, p, "f138")
-            p += FBE_L11.size
-            x244 = t245[0]
-            x242 = x244
-        h247 = fbe.buffer.final_has(r, p, "f139")
+        x225: uuid.UUID | None = None
+        if h226:
+            t228 = fbe.buffer.final_fixed(r, FBE_L13, p, "f153")
+            p += FBE_L13.size
+            x227 = uuid.UUID(bytes=t228[0])
+            x225 = x227
+        h230 = fbe.buffer.final_has(r, p, "f154")
         p += 1
-        x246: float | None = None
-        if h247:
-            t249 = fbe.buffer.final_fixed(r, FBE_L12, p, "f139")
-            p += FBE_L12.size
-            x248 = t249[0]
-            x246 = x248
-        h251 = fbe.buffer.final_has(r, p, "f140")
+        x229: pkg_proto.OrderSide | None = None
+        if h230:
+            t232 = fbe.buffer.final_fixed(r, FBE_L3, p, "f154")
+            p += FBE_L3.size
+            x231 = pkg_proto.FBE_M_OrderSide[t232[0]]
+            x229 = x231
+        h234 = fbe.buffer.final_has(r, p, "f155")
         p += 1
-        x250: float | None = None
-        if h251:
-            t253 = fbe.buffer.final_fixed(r, FBE_L12, p, "f140")
-            p += FBE_L12.size
-            x252 = t253[0]
-            x250 = x252
-        h255 = fbe.buffer.final_has(r, p, "f141")
+        x233: pkg_proto.OrderSide | None = None
+        if h234:
+            t236 = fbe.buffer.final_fixed(r, FBE_L3, p, "f155")
+            p += FBE_L3.size
+            x235 = pkg_proto.FBE_M_OrderSide[t236[0]]
+            x233 = x235
+        h238 = fbe.buffer.final_has(r, p, "f156")
         p += 1
-        x254: float | None = None
+        x237: pkg_proto.OrderType | None = None
+        if h238:
+            t240 = fbe.buffer.final_fixed(r, FBE_L3, p, "f156")
+            p += FBE_L3.size
+            x239 = pkg_proto.FBE_M_OrderType[t240[0]]
+            x237 = x239
+        h242 = fbe.buffer.final_has(r, p, "f157")
+        p += 1
+        x241: pkg_proto.OrderType | None = None
+        if h242:
+            t244 = fbe.buffer.final_fixed(r, FBE_L3, p, "f157")
+            p += FBE_L3.size
+            x243 = pkg_proto.FBE_M_OrderType[t244[0]]
+            x241 = x243
+        h246 = fbe.buffer.final_has(r, p, "f158")
+        p += 1
+        x245: pkg_proto.Order | None = None
+        if h246:
+            x247, p = pkg_proto.fbe_fr_Order(r, p)
+            x245 = x247
+        h249 = fbe.buffer.final_has(r, p, "f159")
+        p += 1
+        x248: pkg_proto.Order | None = None
+        if h249:
+            x250, p = pkg_proto.fbe_fr_Order(r, p)
+            x248 = x250
+        h252 = fbe.buffer.final_has(r, p, "f160")
+        p += 1
+        x251: pkg_proto.Balance | None = None
+        if h252:
+            x253, p = pkg_proto.fbe_fr_Balance(r, p)
+            x251 = x253
+        h255 = fbe.buffer.final_has(r, p, "f161")
+        p += 1
+        x254: pkg_proto.Balance | None = None
         if h255:
-            t257 = fbe.buffer.final_fixed(r, FBE_L12, p, "f141")
-            p += FBE_L12.size
-            x256 = t257[0]
+            x256, p = pkg_proto.fbe_fr_Balance(r, p)
             x254 = x256
-        h259 = fbe.buffer.final_has(r, p, "f142")
+        h258 = fbe.buffer.final_has(r, p, "f162")
         p += 1
-        x258: Decimal | None = None
-        if h259:
-            t261 = fbe.buffer.final_fixed(r, FBE_L13, p, "f142")
-            p += FBE_L13.size
-            x260 = fbe.decode_decimal(t261[0], p - FBE_L13.size, "f142")
-            x258 = x260
-        h263 = fbe.buffer.final_has(r, p, "f143")
-        p += 1
-        x262: Decimal | None = None
-        if h263:
-            t265 = fbe.buffer.final_fixed(r, FBE_L13, p, "f143")
-            p += FBE_L13.size
-            x264 = fbe.decode_decimal(t265[0], p - FBE_L13.size, "f143")
-            x262 = x264
-        h267 = fbe.buffer.final_has(r, p, "f144")
-        p += 1
-        x266: Decimal | None = None
-        if h267:
-            t269 = fbe.buffer.final_fixed(r, FBE_L13, p, "f144")
-            p += FBE_L13.size
-            x268 = fbe.decode_decimal(t269[0], p - FBE_L13.size, "f144")
-            x266 = x268
-        h271 = fbe.buffer.final_has(r, p, "f145")
-        p += 1
-        x270: str | None = None
-        if h271:
-            x272, p = fbe.buffer.final_string(r, p, "f145")
-            x270 = x272
-        h274 = fbe.buffer.final_has(r, p, "f146")
-        p += 1
-        x273: str | None = None
-        if h274:
-            x275, p = fbe.buffer.final_string(r, p, "f146")
-            x273 = x275
-        h277 = fbe.buffer.final_has(r, p, "f147")
-        p += 1
-        x276: str | None = None
-        if h277:
-            x278, p = fbe.buffer.final_string(r, p, "f147")
-            x276 = x278
-        h280 = fbe.buffer.final_has(r, p, "f148")
-        p += 1
-        x279: int | None = None
-        if h280:
-            t282 = fbe.buffer.final_fixed(r, FBE_L10, p, "f148")
-            p += FBE_L10.size
-            x281 = t282[0]
-            x279 = x281
-        h284 = fbe.buffer.final_has(r, p, "f149")
-        p += 1
-        x283: int | None = None
-        if h284:
-            t286 = fbe.buffer.final_fixed(r, FBE_L10, p, "f149")
-            p += FBE_L10.size
-            x285 = t286[0]
-            x283 = x285
-        h288 = fbe.buffer.final_has(r, p, "f150")
-        p += 1
-        x287: int | None = None
-        if h288:
-            t290 = fbe.buffer.final_fixed(r, FBE_L10, p, "f150")
-            p += FBE_L10.size
-            x289 = t290[0]
-            x287 = x289
-        h292 = fbe.buffer.final_has(r, p, "f151")
-        p += 1
-        x291: uuid.UUID | None = None
-        if h292:
-            t294 = fbe.buffer.final_fixed(r, FBE_L13, p, "f151")
-            p += FBE_L13.size
-            x293 = uuid.UUID(bytes=t294[0])
-            x291 = x293
-        h296 = fbe.buffer.final_has(r, p, "f152")
-        p += 1
-        x295: uuid.UUID | None = None
-        if h296:
-            t298 = fbe.buffer.final_fixed(r, FBE_L13, p, "f152")
-            p += FBE_L13.size
-            x297 = uuid.UUID(bytes=t298[0])
-            x295 = x297
-        h300 = fbe.buffer.final_has(r, p, "f153")
-        p += 1
-        x299: uuid.UUID | None = None
-        if h300:
-            t302 = fbe.buffer.final_fixed(r, FBE_L13, p, "f153")
-            p += FBE_L13.size
-            x301 = uuid.UUID(bytes=t302[0])
-            x299 = x301
-        h304 = fbe.buffer.final_has(r, p, "f154")
-        p += 1
-        x303: pkg_proto.OrderSide | None = None
-        if h304:
-            t306 = fbe.buffer.final_fixed(r, FBE_L3, p, "f154")
+        x257: pkg_proto.State | None = None
+        if h258:
+            t260 = fbe.buffer.final_fixed(r, FBE_L3, p, "f162")
             p += FBE_L3.size
-            x305 = pkg_proto.FBE_M_OrderSide[t306[0]]
-            x303 = x305
-        h308 = fbe.buffer.final_has(r, p, "f155")
+            x259 = pkg_proto.FBE_M_State[t260[0]]
+            x257 = x259
+        h262 = fbe.buffer.final_has(r, p, "f163")
         p += 1
-        x307: pkg_proto.OrderSide | None = None
-        if h308:
-            t310 = fbe.buffer.final_fixed(r, FBE_L3, p, "f155")
+        x261: pkg_proto.State | None = None
+        if h262:
+            t264 = fbe.buffer.final_fixed(r, FBE_L3, p, "f163")
             p += FBE_L3.size
-            x309 = pkg_proto.FBE_M_OrderSide[t310[0]]
-            x307 = x309
-        h312 = fbe.buffer.final_has(r, p, "f156")
+            x263 = pkg_proto.FBE_M_State[t264[0]]
+            x261 = x263
+        h266 = fbe.buffer.final_has(r, p, "f164")
         p += 1
-        x311: pkg_proto.OrderType | None = None
-        if h312:
-            t314 = fbe.buffer.final_fixed(r, FBE_L3, p, "f156")
-            p += FBE_L3.size
-            x313 = pkg_proto.FBE_M_OrderType[t314[0]]
-            x311 = x313
-        h316 = fbe.buffer.final_has(r, p, "f157")
+        x265: pkg_proto.Account | None = None
+        if h266:
+            x267, p = pkg_proto.fbe_fr_Account(r, p)
+            x265 = x267
+        h269 = fbe.buffer.final_has(r, p, "f165")
         p += 1
-        x315: pkg_proto.OrderType | None = None
-        if h316:
-            t318 = fbe.buffer.final_fixed(r, FBE_L3, p, "f157")
-            p += FBE_L3.size
-            x317 = pkg_proto.FBE_M_OrderType[t318[0]]
-            x315 = x317
-        h320 = fbe.buffer.final_has(r, p, "f158")
-        p += 1
-        x319: pkg_proto.Order | None = None
-        if h320:
-            x321, p = pkg_proto.fbe_fr_Order(r, p)
-            x319 = x321
-        h323 = fbe.buffer.final_has(r, p, "f159")
-        p += 1
-        x322: pkg_proto.Order | None = None
-        if h323:
-            x324, p = pkg_proto.fbe_fr_Order(r, p)
-            x322 = x324
-        h326 = fbe.buffer.final_has(r, p, "f160")
-        p += 1
-        x325: pkg_proto.Balance | None = None
-        if h326:
-            x327, p = pkg_proto.fbe_fr_Balance(r, p)
-            x325 = x327
-        h329 = fbe.buffer.final_has(r, p, "f161")
-        p += 1
-        x328: pkg_proto.Balance | None = None
-        if h329:
-            x330, p = pkg_proto.fbe_fr_Balance(r, p)
-            x328 = x330
-        h332 = fbe.buffer.final_has(r, p, "f162")
-        p += 1
-        x331: pkg_proto.State | None = None
-        if h332:
-            t334 = fbe.buffer.final_fixed(r, FBE_L3, p, "f162")
-            p += FBE_L3.size
-            x333 = pkg_proto.FBE_M_State[t334[0]]
-            x331 = x333
-        h336 = fbe.buffer.final_has(r, p, "f163")
-        p += 1
-        x335: pkg_proto.State | None = None
-        if h336:
-            t338 = fbe.buffer.final_fixed(r, FBE_L3, p, "f163")
-            p += FBE_L3.size
-            x337 = pkg_proto.FBE_M_State[t338[0]]
-            x335 = x337
-        h340 = fbe.buffer.final_has(r, p, "f164")
-        p += 1
-        x339: pkg_proto.Account | None = None
-        if h340:
-            x341, p = pkg_proto.fbe_fr_Account(r, p)
-            x339 = x341
-        h343 = fbe.buffer.final_has(r, p, "f165")
-        p += 1
-        x342: pkg_proto.Account | None = None
-        if h343:
-            x344, p = pkg_proto.fbe_fr_Account(r, p)
-            x342 = x344
+        x268: pkg_proto.Account | None = None
+        if h269:
+            x270, p = pkg_proto.fbe_fr_Account(r, p)
+            x268 = x270
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1000")
-        t345 = FBE_L8.unpack_from(data, p)
+        t271 = FBE_L8.unpack_from(data, p)
         p += 4
-        h347 = fbe.buffer.final_has(r, p, "f1001")
+        h273 = fbe.buffer.final_has(r, p, "f1001")
         p += 1
-        x346: EnumSimple | None = None
-        if h347:
-            t349 = fbe.buffer.final_fixed(r, FBE_L8, p, "f1001")
+        x272: EnumSimple | None = None
+        if h273:
+            t275 = fbe.buffer.final_fixed(r, FBE_L8, p, "f1001")
             p += FBE_L8.size
-            x348 = FBE_M_EnumSimple[t349[0]]
-            x346 = x348
+            x274 = FBE_M_EnumSimple[t275[0]]
+            x272 = x274
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1002")
-        t350 = FBE_L3.unpack_from(data, p)
+        t276 = FBE_L3.unpack_from(data, p)
         p += 1
-        h352 = fbe.buffer.final_has(r, p, "f1003")
+        h278 = fbe.buffer.final_has(r, p, "f1003")
         p += 1
-        x351: EnumTyped | None = None
-        if h352:
-            t354 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1003")
+        x277: EnumTyped | None = None
+        if h278:
+            t280 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1003")
             p += FBE_L3.size
-            x353 = FBE_M_EnumTyped[t354[0]]
-            x351 = x353
+            x279 = FBE_M_EnumTyped[t280[0]]
+            x277 = x279
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1004")
-        t355 = FBE_L4.unpack_from(data, p)
+        t281 = FBE_L4.unpack_from(data, p)
         p += 4
-        h357 = fbe.buffer.final_has(r, p, "f1005")
+        h283 = fbe.buffer.final_has(r, p, "f1005")
         p += 1
-        x356: FlagsSimple | None = None
-        if h357:
-            t359 = fbe.buffer.final_fixed(r, FBE_L4, p, "f1005")
+        x282: FlagsSimple | None = None
+        if h283:
+            t285 = fbe.buffer.final_fixed(r, FBE_L4, p, "f1005")
             p += FBE_L4.size
-            x358 = FBE_M_FlagsSimple[t359[0]]
-            x356 = x358
+            x284 = FBE_M_FlagsSimple[t285[0]]
+            x282 = x284
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1006")
-        t360 = FBE_L10.unpack_from(data, p)
+        t286 = FBE_L10.unpack_from(data, p)
         p += 8
-        h362 = fbe.buffer.final_has(r, p, "f1007")
+        h288 = fbe.buffer.final_has(r, p, "f1007")
         p += 1
-        x361: FlagsTyped | None = None
-        if h362:
-            t364 = fbe.buffer.final_fixed(r, FBE_L10, p, "f1007")
+        x287: FlagsTyped | None = None
+        if h288:
+            t290 = fbe.buffer.final_fixed(r, FBE_L10, p, "f1007")
             p += FBE_L10.size
-            x363 = FBE_M_FlagsTyped[t364[0]]
-            x361 = x363
-        x365, p = fbe_fr_StructSimple(r, p)
-        h367 = fbe.buffer.final_has(r, p, "f1009")
+            x289 = FBE_M_FlagsTyped[t290[0]]
+            x287 = x289
+        x291, p = fbe_fr_StructSimple(r, p)
+        h293 = fbe.buffer.final_has(r, p, "f1009")
         p += 1
-        x366: StructSimple | None = None
-        if h367:
-            x368, p = fbe_fr_StructSimple(r, p)
-            x366 = x368
-        x369, p = fbe_fr_StructOptional(r, p)
-        h371 = fbe.buffer.final_has(r, p, "f1011")
+        x292: StructSimple | None = None
+        if h293:
+            x294, p = fbe_fr_StructSimple(r, p)
+            x292 = x294
+        x295, p = fbe_fr_StructOptional(r, p)
+        h297 = fbe.buffer.final_has(r, p, "f1011")
         p += 1
-        x370: StructOptional | None = None
-        if h371:
-            x372, p = fbe_fr_StructOptional(r, p)
-            x370 = x372
+        x296: StructOptional | None = None
+        if h297:
+            x298, p = fbe_fr_StructOptional(r, p)
+            x296 = x298
         v = StructNested.__new__(StructNested)
-        v.id = t75[0]
-        v.f1 = t75[1]
-        v.f2 = t75[2]
-        v.f3 = t75[3]
-        v.f4 = t75[4]
-        v.f5 = t75[5]
-        v.f6 = t75[6]
-        v.f7 = t75[7]
-        v.f8 = t75[8]
-        v.f9 = t75[9]
-        v.f10 = t75[10]
-        v.f11 = t75[11]
-        v.f12 = t75[12]
-        v.f13 = t75[13]
-        v.f14 = t75[14]
-        v.f15 = t75[15]
-        v.f16 = t75[16]
-        v.f17 = t75[17]
-        v.f18 = t75[18]
-        v.f19 = t75[19]
-        v.f20 = t75[20]
-        v.f21 = t75[21]
-        v.f22 = t75[22]
-        v.f23 = t75[23]
-        v.f24 = t75[24]
-        v.f25 = t75[25]
-        v.f26 = t75[26]
-        v.f27 = t75[27]
-        v.f28 = t75[28]
-        v.f29 = fbe.decode_decimal(t76[0], at77, "f29")
-        v.f30 = fbe.decode_decimal(t78[0], at79, "f30")
-        v.f31 = x81
-        v.f32 = x84
-        v.f33 = t85[0]
-        v.f34 = t85[1]
-        v.f35 = t85[2]
-        v.f36 = uuid.UUID(bytes=t85[3])
-        v.f37 = uuid.UUID(bytes=t85[4])
-        v.f38 = uuid.UUID(bytes=t85[5])
-        v.f39 = pkg_proto.FBE_M_OrderSide[t85[6]]
-        v.f40 = pkg_proto.FBE_M_OrderType[t85[7]]
-        v.f41 = x86
-        v.f42 = x87
-        v.f43 = pkg_proto.FBE_M_State[t88[0]]
-        v.f44 = x89
-        v.f100 = x90
-        v.f101 = x94
-        v.f102 = x98
-        v.f103 = x102
-        v.f104 = x106
-        v.f105 = x110
-        v.f106 = x114
-        v.f107 = x118
-        v.f108 = x122
-        v.f109 = x126
-        v.f110 = x130
-        v.f111 = x134
-        v.f112 = x138
-        v.f113 = x142
-        v.f114 = x146
-        v.f115 = x150
-        v.f116 = x154
-        v.f117 = x158
-        v.f118 = x162
-        v.f119 = x166
-        v.f120 = x170
-        v.f121 = x174
-        v.f122 = x178
-        v.f123 = x182
-        v.f124 = x186
-        v.f125 = x190
-        v.f126 = x194
-        v.f127 = x198
-        v.f128 = x202
-        v.f129 = x206
-        v.f130 = x210
-        v.f131 = x214
-        v.f132 = x218
-        v.f133 = x222
-        v.f134 = x226
-        v.f135 = x230
-        v.f136 = x234
-        v.f137 = x238
-        v.f138 = x242
-        v.f139 = x246
-        v.f140 = x250
-        v.f141 = x254
-        v.f142 = x258
-        v.f143 = x262
-        v.f144 = x266
-        v.f145 = x270
-        v.f146 = x273
-        v.f147 = x276
-        v.f148 = x279
-        v.f149 = x283
-        v.f150 = x287
-        v.f151 = x291
-        v.f152 = x295
-        v.f153 = x299
-        v.f154 = x303
-        v.f155 = x307
-        v.f156 = x311
-        v.f157 = x315
-        v.f158 = x319
-        v.f159 = x322
-        v.f160 = x325
-        v.f161 = x328
-        v.f162 = x331
-        v.f163 = x335
-        v.f164 = x339
-        v.f165 = x342
-        v.f1000 = FBE_M_EnumSimple[t345[0]]
-        v.f1001 = x346
-        v.f1002 = FBE_M_EnumTyped[t350[0]]
-        v.f1003 = x351
-        v.f1004 = FBE_M_FlagsSimple[t355[0]]
-        v.f1005 = x356
-        v.f1006 = FBE_M_FlagsTyped[t360[0]]
-        v.f1007 = x361
-        v.f1008 = x365
-        v.f1009 = x366
-        v.f1010 = x369
-        v.f1011 = x370
+        v.id = t1[0]
+        v.f1 = t1[1]
+        v.f2 = t1[2]
+        v.f3 = t1[3]
+        v.f4 = t1[4]
+        v.f5 = t1[5]
+        v.f6 = t1[6]
+        v.f7 = t1[7]
+        v.f8 = t1[8]
+        v.f9 = t1[9]
+        v.f10 = t1[10]
+        v.f11 = t1[11]
+        v.f12 = t1[12]
+        v.f13 = t1[13]
+        v.f14 = t1[14]
+        v.f15 = t1[15]
+        v.f16 = t1[16]
+        v.f17 = t1[17]
+        v.f18 = t1[18]
+        v.f19 = t1[19]
+        v.f20 = t1[20]
+        v.f21 = t1[21]
+        v.f22 = t1[22]
+        v.f23 = t1[23]
+        v.f24 = t1[24]
+        v.f25 = t1[25]
+        v.f26 = t1[26]
+        v.f27 = t1[27]
+        v.f28 = t1[28]
+        v.f29 = fbe.decode_decimal(t2[0], at3, "f29")
+        v.f30 = fbe.decode_decimal(t4[0], at5, "f30")
+        v.f31 = x7
+        v.f32 = x10
+        v.f33 = t11[0]
+        v.f34 = t11[1]
+        v.f35 = t11[2]
+        v.f36 = uuid.UUID(bytes=t11[3])
+        v.f37 = uuid.UUID(bytes=t11[4])
+        v.f38 = uuid.UUID(bytes=t11[5])
+        v.f39 = pkg_proto.FBE_M_OrderSide[t11[6]]
+        v.f40 = pkg_proto.FBE_M_OrderType[t11[7]]
+        v.f41 = x12
+        v.f42 = x13
+        v.f43 = pkg_proto.FBE_M_State[t14[0]]
+        v.f44 = x15
+        v.f100 = x16
+        v.f101 = x20
+        v.f102 = x24
+        v.f103 = x28
+        v.f104 = x32
+        v.f105 = x36
+        v.f106 = x40
+        v.f107 = x44
+        v.f108 = x48
+        v.f109 = x52
+        v.f110 = x56
+        v.f111 = x60
+        v.f112 = x64
+        v.f113 = x68
+        v.f114 = x72
+        v.f115 = x76
+        v.f116 = x80
+        v.f117 = x84
+        v.f118 = x88
+        v.f119 = x92
+        v.f120 = x96
+        v.f121 = x100
+        v.f122 = x104
+        v.f123 = x108
+        v.f124 = x112
+        v.f125 = x116
+        v.f126 = x120
+        v.f127 = x124
+        v.f128 = x128
+        v.f129 = x132
+        v.f130 = x136
+        v.f131 = x140
+        v.f132 = x144
+        v.f133 = x148
+        v.f134 = x152
+        v.f135 = x156
+        v.f136 = x160
+        v.f137 = x164
+        v.f138 = x168
+        v.f139 = x172
+        v.f140 = x176
+        v.f141 = x180
+        v.f142 = x184
+        v.f143 = x188
+        v.f144 = x192
+        v.f145 = x196
+        v.f146 = x199
+        v.f147 = x202
+        v.f148 = x205
+        v.f149 = x209
+        v.f150 = x213
+        v.f151 = x217
+        v.f152 = x221
+        v.f153 = x225
+        v.f154 = x229
+        v.f155 = x233
+        v.f156 = x237
+        v.f157 = x241
+        v.f158 = x245
+        v.f159 = x248
+        v.f160 = x251
+        v.f161 = x254
+        v.f162 = x257
+        v.f163 = x261
+        v.f164 = x265
+        v.f165 = x268
+        v.f1000 = FBE_M_EnumSimple[t271[0]]
+        v.f1001 = x272
+        v.f1002 = FBE_M_EnumTyped[t276[0]]
+        v.f1003 = x277
+        v.f1004 = FBE_M_FlagsSimple[t281[0]]
+        v.f1005 = x282
+        v.f1006 = FBE_M_FlagsTyped[t286[0]]
+        v.f1007 = x287
+        v.f1008 = x291
+        v.f1009 = x292
+        v.f1010 = x295
+        v.f1011 = x296
     except fbe.DecodeError as e:
         raise e.within("test.StructNested") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_StructBytes(w: bytearray, v: StructBytes) -> None:
-    """Append the final encoding of a StructBytes (fields back to back)."""
-    s1 = v.f1
-    w += FBE_L4.pack(len(s1))
-    w += s1
-    y2 = v.f2
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_bytes(w, y2)
-    y3 = v.f3
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_bytes(w, y3)
 
 
 def fbe_fr_StructBytes(r: fbe.Reader, p: int) -> tuple[StructBytes, int]:
@@ -5948,91 +5044,35 @@ def fbe_fr_StructBytes(r: fbe.Reader, p: int) -> tuple[StructBytes, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "f1")
-        t4 = FBE_L4.unpack_from(data, p)
+        t1 = FBE_L4.unpack_from(data, p)
         p += 4
-        q5 = p + t4[0]
-        if q5 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t4[0]} bytes", p - 4, "f1")
-        r.budget -= t4[0]
+        q2 = p + t1[0]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t1[0]} bytes", p - 4, "f1")
+        r.budget -= t1[0]
         if r.budget < 0:
             r.spend(0, p - 4, "f1")
-        x6 = data[p:q5]
-        p = q5
-        h8 = fbe.buffer.final_has(r, p, "f2")
+        x3 = data[p:q2]
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "f2")
+        p += 1
+        x4: bytes | None = None
+        if h5:
+            x6, p = fbe.buffer.final_bytes(r, p, "f2")
+            x4 = x6
+        h8 = fbe.buffer.final_has(r, p, "f3")
         p += 1
         x7: bytes | None = None
         if h8:
-            x9, p = fbe.buffer.final_bytes(r, p, "f2")
+            x9, p = fbe.buffer.final_bytes(r, p, "f3")
             x7 = x9
-        h11 = fbe.buffer.final_has(r, p, "f3")
-        p += 1
-        x10: bytes | None = None
-        if h11:
-            x12, p = fbe.buffer.final_bytes(r, p, "f3")
-            x10 = x12
         v = StructBytes.__new__(StructBytes)
-        v.f1 = x6
-        v.f2 = x7
-        v.f3 = x10
+        v.f1 = x3
+        v.f2 = x4
+        v.f3 = x7
     except fbe.DecodeError as e:
         raise e.within("test.StructBytes") from None
     return v, p
-
-
-def fbe_fw_StructArray(w: bytearray, v: StructArray) -> None:
-    """Append the final encoding of a StructArray (fields back to back)."""
-    fbe.buffer.check_length(v.f1, 2, "f1")
-    w += FBE_L32.pack(*v.f1)
-    fbe.buffer.check_length(v.f2, 2, "f2")
-    for e1 in v.f2:
-        y2 = e1
-        if y2 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L3.pack(y2)
-    fbe.buffer.check_length(v.f3, 2, "f3")
-    for e3 in v.f3:
-        fbe.buffer.write_bytes(w, e3)
-    fbe.buffer.check_length(v.f4, 2, "f4")
-    for e4 in v.f4:
-        y5 = e4
-        if y5 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe.buffer.write_bytes(w, y5)
-    fbe.buffer.check_length(v.f5, 2, "f5")
-    w += FBE_L21.pack(*v.f5)
-    fbe.buffer.check_length(v.f6, 2, "f6")
-    for e6 in v.f6:
-        y7 = e6
-        if y7 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L8.pack(y7)
-    fbe.buffer.check_length(v.f7, 2, "f7")
-    w += FBE_L26.pack(*v.f7)
-    fbe.buffer.check_length(v.f8, 2, "f8")
-    for e8 in v.f8:
-        y9 = e8
-        if y9 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L4.pack(y9)
-    fbe.buffer.check_length(v.f9, 2, "f9")
-    for e10 in v.f9:
-        fbe_fw_StructSimple(w, e10)
-    fbe.buffer.check_length(v.f10, 2, "f10")
-    for e11 in v.f10:
-        y12 = e11
-        if y12 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe_fw_StructSimple(w, y12)
 
 
 def fbe_fr_StructArray(r: fbe.Reader, p: int) -> tuple[StructArray, int]:
@@ -6042,937 +5082,668 @@ def fbe_fr_StructArray(r: fbe.Reader, p: int) -> tuple[StructArray, int]:
         data, end = r.data, r.size
         if p + 2 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f1")
-        t13 = FBE_L32.unpack_from(data, p)
+        t1 = FBE_L32.unpack_from(data, p)
         p += 2
-        x14: list[int | None] = []
+        x2: list[int | None] = []
         for _ in range(2):
-            h16 = fbe.buffer.final_has(r, p, "f2")
+            h4 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            e15: int | None = None
-            if h16:
-                t18 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
+            e3: int | None = None
+            if h4:
+                t6 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
                 p += FBE_L3.size
-                x17 = t18[0]
-                e15 = x17
-            x14.append(e15)
-        x19: list[bytes] = []
+                x5 = t6[0]
+                e3 = x5
+            x2.append(e3)
+        x7: list[bytes] = []
         for _ in range(2):
-            e20, p = fbe.buffer.final_bytes(r, p, "f3")
-            x19.append(e20)
-        x21: list[bytes | None] = []
+            e8, p = fbe.buffer.final_bytes(r, p, "f3")
+            x7.append(e8)
+        x9: list[bytes | None] = []
         for _ in range(2):
-            h23 = fbe.buffer.final_has(r, p, "f4")
+            h11 = fbe.buffer.final_has(r, p, "f4")
             p += 1
-            e22: bytes | None = None
-            if h23:
-                x24, p = fbe.buffer.final_bytes(r, p, "f4")
-                e22 = x24
-            x21.append(e22)
+            e10: bytes | None = None
+            if h11:
+                x12, p = fbe.buffer.final_bytes(r, p, "f4")
+                e10 = x12
+            x9.append(e10)
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f5")
-        t25 = FBE_L21.unpack_from(data, p)
+        t13 = FBE_L21.unpack_from(data, p)
         p += 8
-        x26: list[EnumSimple | None] = []
+        x14: list[EnumSimple | None] = []
         for _ in range(2):
-            h28 = fbe.buffer.final_has(r, p, "f6")
+            h16 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            e27: EnumSimple | None = None
-            if h28:
-                t30 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            e15: EnumSimple | None = None
+            if h16:
+                t18 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x29 = FBE_M_EnumSimple[t30[0]]
-                e27 = x29
-            x26.append(e27)
+                x17 = FBE_M_EnumSimple[t18[0]]
+                e15 = x17
+            x14.append(e15)
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f7")
-        t31 = FBE_L26.unpack_from(data, p)
+        t19 = FBE_L26.unpack_from(data, p)
         p += 8
-        x32: list[FlagsSimple | None] = []
+        x20: list[FlagsSimple | None] = []
         for _ in range(2):
-            h34 = fbe.buffer.final_has(r, p, "f8")
+            h22 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            e33: FlagsSimple | None = None
-            if h34:
-                t36 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+            e21: FlagsSimple | None = None
+            if h22:
+                t24 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
                 p += FBE_L4.size
-                x35 = FBE_M_FlagsSimple[t36[0]]
-                e33 = x35
-            x32.append(e33)
-        x37: list[StructSimple] = []
+                x23 = FBE_M_FlagsSimple[t24[0]]
+                e21 = x23
+            x20.append(e21)
+        x25: list[StructSimple] = []
         for _ in range(2):
-            e38, p = fbe_fr_StructSimple(r, p)
-            x37.append(e38)
-        x39: list[StructSimple | None] = []
+            e26, p = fbe_fr_StructSimple(r, p)
+            x25.append(e26)
+        x27: list[StructSimple | None] = []
         for _ in range(2):
-            h41 = fbe.buffer.final_has(r, p, "f10")
+            h29 = fbe.buffer.final_has(r, p, "f10")
             p += 1
-            e40: StructSimple | None = None
-            if h41:
-                x42, p = fbe_fr_StructSimple(r, p)
-                e40 = x42
-            x39.append(e40)
+            e28: StructSimple | None = None
+            if h29:
+                x30, p = fbe_fr_StructSimple(r, p)
+                e28 = x30
+            x27.append(e28)
         v = StructArray.__new__(StructArray)
-        v.f1 = list(t13[0:2])
-        v.f2 = x14
-        v.f3 = x19
-        v.f4 = x21
-        v.f5 = [FBE_M_EnumSimple[y] for y in t25[0:2]]
-        v.f6 = x26
-        v.f7 = [FBE_M_FlagsSimple[y] for y in t31[0:2]]
-        v.f8 = x32
-        v.f9 = x37
-        v.f10 = x39
+        v.f1 = list(t1[0:2])
+        v.f2 = x2
+        v.f3 = x7
+        v.f4 = x9
+        v.f5 = [FBE_M_EnumSimple[y] for y in t13[0:2]]
+        v.f6 = x14
+        v.f7 = [FBE_M_FlagsSimple[y] for y in t19[0:2]]
+        v.f8 = x20
+        v.f9 = x25
+        v.f10 = x27
     except fbe.DecodeError as e:
         raise e.within("test.StructArray") from None
     r.depth -= 1
     return v, p
 
 
-def fbe_fw_StructVector(w: bytearray, v: StructVector) -> None:
-    """Append the final encoding of a StructVector (fields back to back)."""
-    fbe.buffer.write_plain_seq(w, "B", v.f1)
-    w += fbe.buffer.pack_u32(len(v.f2))
-    for e1 in v.f2:
-        y2 = e1
-        if y2 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L3.pack(y2)
-    w += fbe.buffer.pack_u32(len(v.f3))
-    for e3 in v.f3:
-        fbe.buffer.write_bytes(w, e3)
-    w += fbe.buffer.pack_u32(len(v.f4))
-    for e4 in v.f4:
-        y5 = e4
-        if y5 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe.buffer.write_bytes(w, y5)
-    fbe.buffer.write_plain_seq(w, "i", v.f5)
-    w += fbe.buffer.pack_u32(len(v.f6))
-    for e6 in v.f6:
-        y7 = e6
-        if y7 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L8.pack(y7)
-    fbe.buffer.write_plain_seq(w, "I", v.f7)
-    w += fbe.buffer.pack_u32(len(v.f8))
-    for e8 in v.f8:
-        y9 = e8
-        if y9 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L4.pack(y9)
-    w += fbe.buffer.pack_u32(len(v.f9))
-    for e10 in v.f9:
-        fbe_fw_StructSimple(w, e10)
-    w += fbe.buffer.pack_u32(len(v.f10))
-    for e11 in v.f10:
-        y12 = e11
-        if y12 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe_fw_StructSimple(w, y12)
-
-
 def fbe_fr_StructVector(r: fbe.Reader, p: int) -> tuple[StructVector, int]:
     """Read a StructVector at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 40)
     try:
-        n14 = fbe.buffer.final_count(r, p, 1, 1, "f1")
+        n2 = fbe.buffer.final_count(r, p, 1, 1, "f1")
         p += 4
-        x13: list[int] = list(struct.unpack_from(f"<{n14}B", r.data, p))
-        p += n14 * 1
-        n16 = fbe.buffer.final_count(r, p, 1, 1, "f2")
+        x1: list[int] = list(struct.unpack_from(f"<{n2}B", r.data, p))
+        p += n2 * 1
+        n4 = fbe.buffer.final_count(r, p, 1, 1, "f2")
         p += 4
-        x15: list[int | None] = []
-        for _ in range(n16):
-            h18 = fbe.buffer.final_has(r, p, "f2")
+        x3: list[int | None] = []
+        for _ in range(n4):
+            h6 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            e17: int | None = None
-            if h18:
-                t20 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
+            e5: int | None = None
+            if h6:
+                t8 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
                 p += FBE_L3.size
-                x19 = t20[0]
-                e17 = x19
-            x15.append(e17)
-        n22 = fbe.buffer.final_count(r, p, 4, 4, "f3")
+                x7 = t8[0]
+                e5 = x7
+            x3.append(e5)
+        n10 = fbe.buffer.final_count(r, p, 4, 4, "f3")
         p += 4
-        x21: list[bytes] = []
-        for _ in range(n22):
-            e23, p = fbe.buffer.final_bytes(r, p, "f3")
-            x21.append(e23)
-        n25 = fbe.buffer.final_count(r, p, 1, 1, "f4")
+        x9: list[bytes] = []
+        for _ in range(n10):
+            e11, p = fbe.buffer.final_bytes(r, p, "f3")
+            x9.append(e11)
+        n13 = fbe.buffer.final_count(r, p, 1, 1, "f4")
         p += 4
-        x24: list[bytes | None] = []
-        for _ in range(n25):
-            h27 = fbe.buffer.final_has(r, p, "f4")
+        x12: list[bytes | None] = []
+        for _ in range(n13):
+            h15 = fbe.buffer.final_has(r, p, "f4")
             p += 1
-            e26: bytes | None = None
-            if h27:
-                x28, p = fbe.buffer.final_bytes(r, p, "f4")
-                e26 = x28
-            x24.append(e26)
-        n30 = fbe.buffer.final_count(r, p, 4, 4, "f5")
+            e14: bytes | None = None
+            if h15:
+                x16, p = fbe.buffer.final_bytes(r, p, "f4")
+                e14 = x16
+            x12.append(e14)
+        n18 = fbe.buffer.final_count(r, p, 4, 4, "f5")
         p += 4
-        x29: list[EnumSimple] = [FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[p:p + n30 * 4])]
-        p += n30 * 4
-        n32 = fbe.buffer.final_count(r, p, 1, 1, "f6")
+        x17: list[EnumSimple] = [FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[p:p + n18 * 4])]
+        p += n18 * 4
+        n20 = fbe.buffer.final_count(r, p, 1, 1, "f6")
         p += 4
-        x31: list[EnumSimple | None] = []
-        for _ in range(n32):
-            h34 = fbe.buffer.final_has(r, p, "f6")
+        x19: list[EnumSimple | None] = []
+        for _ in range(n20):
+            h22 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            e33: EnumSimple | None = None
-            if h34:
-                t36 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            e21: EnumSimple | None = None
+            if h22:
+                t24 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x35 = FBE_M_EnumSimple[t36[0]]
-                e33 = x35
-            x31.append(e33)
-        n38 = fbe.buffer.final_count(r, p, 4, 4, "f7")
+                x23 = FBE_M_EnumSimple[t24[0]]
+                e21 = x23
+            x19.append(e21)
+        n26 = fbe.buffer.final_count(r, p, 4, 4, "f7")
         p += 4
-        x37: list[FlagsSimple] = [FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n38 * 4])]
-        p += n38 * 4
-        n40 = fbe.buffer.final_count(r, p, 1, 1, "f8")
+        x25: list[FlagsSimple] = [FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n26 * 4])]
+        p += n26 * 4
+        n28 = fbe.buffer.final_count(r, p, 1, 1, "f8")
         p += 4
-        x39: list[FlagsSimple | None] = []
-        for _ in range(n40):
-            h42 = fbe.buffer.final_has(r, p, "f8")
+        x27: list[FlagsSimple | None] = []
+        for _ in range(n28):
+            h30 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            e41: FlagsSimple | None = None
-            if h42:
-                t44 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+            e29: FlagsSimple | None = None
+            if h30:
+                t32 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
                 p += FBE_L4.size
-                x43 = FBE_M_FlagsSimple[t44[0]]
-                e41 = x43
-            x39.append(e41)
-        n46 = fbe.buffer.final_count(r, p, 281, 0, "f9")
+                x31 = FBE_M_FlagsSimple[t32[0]]
+                e29 = x31
+            x27.append(e29)
+        n34 = fbe.buffer.final_count(r, p, 281, 0, "f9")
         p += 4
-        x45: list[StructSimple] = []
-        for _ in range(n46):
-            e47, p = fbe_fr_StructSimple(r, p)
-            x45.append(e47)
-        n49 = fbe.buffer.final_count(r, p, 1, 1, "f10")
+        x33: list[StructSimple] = []
+        for _ in range(n34):
+            e35, p = fbe_fr_StructSimple(r, p)
+            x33.append(e35)
+        n37 = fbe.buffer.final_count(r, p, 1, 1, "f10")
         p += 4
-        x48: list[StructSimple | None] = []
-        for _ in range(n49):
-            h51 = fbe.buffer.final_has(r, p, "f10")
+        x36: list[StructSimple | None] = []
+        for _ in range(n37):
+            h39 = fbe.buffer.final_has(r, p, "f10")
             p += 1
-            e50: StructSimple | None = None
-            if h51:
-                x52, p = fbe_fr_StructSimple(r, p)
-                e50 = x52
-            x48.append(e50)
+            e38: StructSimple | None = None
+            if h39:
+                x40, p = fbe_fr_StructSimple(r, p)
+                e38 = x40
+            x36.append(e38)
         v = StructVector.__new__(StructVector)
-        v.f1 = x13
-        v.f2 = x15
-        v.f3 = x21
-        v.f4 = x24
-        v.f5 = x29
-        v.f6 = x31
-        v.f7 = x37
-        v.f8 = x39
-        v.f9 = x45
-        v.f10 = x48
+        v.f1 = x1
+        v.f2 = x3
+        v.f3 = x9
+        v.f4 = x12
+        v.f5 = x17
+        v.f6 = x19
+        v.f7 = x25
+        v.f8 = x27
+        v.f9 = x33
+        v.f10 = x36
     except fbe.DecodeError as e:
         raise e.within("test.StructVector") from None
     r.depth -= 1
     return v, p
 
 
-def fbe_fw_StructList(w: bytearray, v: StructList) -> None:
-    """Append the final encoding of a StructList (fields back to back)."""
-    fbe.buffer.write_plain_seq(w, "B", v.f1)
-    w += fbe.buffer.pack_u32(len(v.f2))
-    for e1 in v.f2:
-        y2 = e1
-        if y2 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L3.pack(y2)
-    w += fbe.buffer.pack_u32(len(v.f3))
-    for e3 in v.f3:
-        fbe.buffer.write_bytes(w, e3)
-    w += fbe.buffer.pack_u32(len(v.f4))
-    for e4 in v.f4:
-        y5 = e4
-        if y5 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe.buffer.write_bytes(w, y5)
-    fbe.buffer.write_plain_seq(w, "i", v.f5)
-    w += fbe.buffer.pack_u32(len(v.f6))
-    for e6 in v.f6:
-        y7 = e6
-        if y7 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L8.pack(y7)
-    fbe.buffer.write_plain_seq(w, "I", v.f7)
-    w += fbe.buffer.pack_u32(len(v.f8))
-    for e8 in v.f8:
-        y9 = e8
-        if y9 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L4.pack(y9)
-    w += fbe.buffer.pack_u32(len(v.f9))
-    for e10 in v.f9:
-        fbe_fw_StructSimple(w, e10)
-    w += fbe.buffer.pack_u32(len(v.f10))
-    for e11 in v.f10:
-        y12 = e11
-        if y12 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe_fw_StructSimple(w, y12)
-
-
 def fbe_fr_StructList(r: fbe.Reader, p: int) -> tuple[StructList, int]:
     """Read a StructList at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 40)
     try:
-        n14 = fbe.buffer.final_count(r, p, 1, 1, "f1")
+        n2 = fbe.buffer.final_count(r, p, 1, 1, "f1")
         p += 4
-        x13: list[int] = list(struct.unpack_from(f"<{n14}B", r.data, p))
-        p += n14 * 1
-        n16 = fbe.buffer.final_count(r, p, 1, 1, "f2")
+        x1: list[int] = list(struct.unpack_from(f"<{n2}B", r.data, p))
+        p += n2 * 1
+        n4 = fbe.buffer.final_count(r, p, 1, 1, "f2")
         p += 4
-        x15: list[int | None] = []
-        for _ in range(n16):
-            h18 = fbe.buffer.final_has(r, p, "f2")
+        x3: list[int | None] = []
+        for _ in range(n4):
+            h6 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            e17: int | None = None
-            if h18:
-                t20 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
+            e5: int | None = None
+            if h6:
+                t8 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
                 p += FBE_L3.size
-                x19 = t20[0]
-                e17 = x19
-            x15.append(e17)
-        n22 = fbe.buffer.final_count(r, p, 4, 4, "f3")
+                x7 = t8[0]
+                e5 = x7
+            x3.append(e5)
+        n10 = fbe.buffer.final_count(r, p, 4, 4, "f3")
         p += 4
-        x21: list[bytes] = []
-        for _ in range(n22):
-            e23, p = fbe.buffer.final_bytes(r, p, "f3")
-            x21.append(e23)
-        n25 = fbe.buffer.final_count(r, p, 1, 1, "f4")
+        x9: list[bytes] = []
+        for _ in range(n10):
+            e11, p = fbe.buffer.final_bytes(r, p, "f3")
+            x9.append(e11)
+        n13 = fbe.buffer.final_count(r, p, 1, 1, "f4")
         p += 4
-        x24: list[bytes | None] = []
-        for _ in range(n25):
-            h27 = fbe.buffer.final_has(r, p, "f4")
+        x12: list[bytes | None] = []
+        for _ in range(n13):
+            h15 = fbe.buffer.final_has(r, p, "f4")
             p += 1
-            e26: bytes | None = None
-            if h27:
-                x28, p = fbe.buffer.final_bytes(r, p, "f4")
-                e26 = x28
-            x24.append(e26)
-        n30 = fbe.buffer.final_count(r, p, 4, 4, "f5")
+            e14: bytes | None = None
+            if h15:
+                x16, p = fbe.buffer.final_bytes(r, p, "f4")
+                e14 = x16
+            x12.append(e14)
+        n18 = fbe.buffer.final_count(r, p, 4, 4, "f5")
         p += 4
-        x29: list[EnumSimple] = [FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[p:p + n30 * 4])]
-        p += n30 * 4
-        n32 = fbe.buffer.final_count(r, p, 1, 1, "f6")
+        x17: list[EnumSimple] = [FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[p:p + n18 * 4])]
+        p += n18 * 4
+        n20 = fbe.buffer.final_count(r, p, 1, 1, "f6")
         p += 4
-        x31: list[EnumSimple | None] = []
-        for _ in range(n32):
-            h34 = fbe.buffer.final_has(r, p, "f6")
+        x19: list[EnumSimple | None] = []
+        for _ in range(n20):
+            h22 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            e33: EnumSimple | None = None
-            if h34:
-                t36 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            e21: EnumSimple | None = None
+            if h22:
+                t24 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x35 = FBE_M_EnumSimple[t36[0]]
-                e33 = x35
-            x31.append(e33)
-        n38 = fbe.buffer.final_count(r, p, 4, 4, "f7")
+                x23 = FBE_M_EnumSimple[t24[0]]
+                e21 = x23
+            x19.append(e21)
+        n26 = fbe.buffer.final_count(r, p, 4, 4, "f7")
         p += 4
-        x37: list[FlagsSimple] = [FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n38 * 4])]
-        p += n38 * 4
-        n40 = fbe.buffer.final_count(r, p, 1, 1, "f8")
+        x25: list[FlagsSimple] = [FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n26 * 4])]
+        p += n26 * 4
+        n28 = fbe.buffer.final_count(r, p, 1, 1, "f8")
         p += 4
-        x39: list[FlagsSimple | None] = []
-        for _ in range(n40):
-            h42 = fbe.buffer.final_has(r, p, "f8")
+        x27: list[FlagsSimple | None] = []
+        for _ in range(n28):
+            h30 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            e41: FlagsSimple | None = None
-            if h42:
-                t44 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+            e29: FlagsSimple | None = None
+            if h30:
+                t32 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
                 p += FBE_L4.size
-                x43 = FBE_M_FlagsSimple[t44[0]]
-                e41 = x43
-            x39.append(e41)
-        n46 = fbe.buffer.final_count(r, p, 281, 0, "f9")
+                x31 = FBE_M_FlagsSimple[t32[0]]
+                e29 = x31
+            x27.append(e29)
+        n34 = fbe.buffer.final_count(r, p, 281, 0, "f9")
         p += 4
-        x45: list[StructSimple] = []
-        for _ in range(n46):
-            e47, p = fbe_fr_StructSimple(r, p)
-            x45.append(e47)
-        n49 = fbe.buffer.final_count(r, p, 1, 1, "f10")
+        x33: list[StructSimple] = []
+        for _ in range(n34):
+            e35, p = fbe_fr_StructSimple(r, p)
+            x33.append(e35)
+        n37 = fbe.buffer.final_count(r, p, 1, 1, "f10")
         p += 4
-        x48: list[StructSimple | None] = []
-        for _ in range(n49):
-            h51 = fbe.buffer.final_has(r, p, "f10")
+        x36: list[StructSimple | None] = []
+        for _ in range(n37):
+            h39 = fbe.buffer.final_has(r, p, "f10")
             p += 1
-            e50: StructSimple | None = None
-            if h51:
-                x52, p = fbe_fr_StructSimple(r, p)
-                e50 = x52
-            x48.append(e50)
+            e38: StructSimple | None = None
+            if h39:
+                x40, p = fbe_fr_StructSimple(r, p)
+                e38 = x40
+            x36.append(e38)
         v = StructList.__new__(StructList)
-        v.f1 = x13
-        v.f2 = x15
-        v.f3 = x21
-        v.f4 = x24
-        v.f5 = x29
-        v.f6 = x31
-        v.f7 = x37
-        v.f8 = x39
-        v.f9 = x45
-        v.f10 = x48
+        v.f1 = x1
+        v.f2 = x3
+        v.f3 = x9
+        v.f4 = x12
+        v.f5 = x17
+        v.f6 = x19
+        v.f7 = x25
+        v.f8 = x27
+        v.f9 = x33
+        v.f10 = x36
     except fbe.DecodeError as e:
         raise e.within("test.StructList") from None
     r.depth -= 1
     return v, p
 
 
-def fbe_fw_StructSet(w: bytearray, v: StructSet) -> None:
-    """Append the final encoding of a StructSet (fields back to back)."""
-    fbe.buffer.write_plain_seq(w, "B", sorted(v.f1))
-    fbe.buffer.write_plain_seq(w, "i", sorted(v.f2))
-    fbe.buffer.write_plain_seq(w, "I", sorted(v.f3, key=fbe.buffer.signed32))
-    w += fbe.buffer.pack_u32(len(v.f4))
-    for e1 in sorted(v.f4):
-        fbe_fw_StructSimple(w, e1)
-
-
 def fbe_fr_StructSet(r: fbe.Reader, p: int) -> tuple[StructSet, int]:
     """Read a StructSet at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 16)
     try:
-        at4 = p
-        n3 = fbe.buffer.final_count(r, p, 1, 1, "f1")
+        at3 = p
+        n2 = fbe.buffer.final_count(r, p, 1, 1, "f1")
         p += 4
-        x2: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n3}B", r.data, p)), n3, "f1", at4)
-        p += n3 * 1
-        at7 = p
-        n6 = fbe.buffer.final_count(r, p, 4, 4, "f2")
+        x1: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n2}B", r.data, p)), n2, "f1", at3)
+        p += n2 * 1
+        at6 = p
+        n5 = fbe.buffer.final_count(r, p, 4, 4, "f2")
         p += 4
-        x5: set[EnumSimple] = fbe.buffer.distinct({FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[p:p + n6 * 4])}, n6, "f2", at7)
-        p += n6 * 4
-        at10 = p
-        n9 = fbe.buffer.final_count(r, p, 4, 4, "f3")
+        x4: set[EnumSimple] = fbe.buffer.distinct({FBE_M_EnumSimple[e[0]] for e in FBE_L8.iter_unpack(r.data[p:p + n5 * 4])}, n5, "f2", at6)
+        p += n5 * 4
+        at9 = p
+        n8 = fbe.buffer.final_count(r, p, 4, 4, "f3")
         p += 4
-        x8: set[FlagsSimple] = fbe.buffer.distinct({FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n9 * 4])}, n9, "f3", at10)
-        p += n9 * 4
-        at13 = p
-        n12 = fbe.buffer.final_count(r, p, 281, 0, "f4")
+        x7: set[FlagsSimple] = fbe.buffer.distinct({FBE_M_FlagsSimple[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n8 * 4])}, n8, "f3", at9)
+        p += n8 * 4
+        at12 = p
+        n11 = fbe.buffer.final_count(r, p, 281, 0, "f4")
         p += 4
-        x11: set[StructSimple] = set()
-        for _ in range(n12):
-            e14, p = fbe_fr_StructSimple(r, p)
-            x11.add(e14)
-        fbe.buffer.distinct(x11, n12, "f4", at13)
+        x10: set[StructSimple] = set()
+        for _ in range(n11):
+            e13, p = fbe_fr_StructSimple(r, p)
+            x10.add(e13)
+        fbe.buffer.distinct(x10, n11, "f4", at12)
         v = StructSet.__new__(StructSet)
-        v.f1 = x2
-        v.f2 = x5
-        v.f3 = x8
-        v.f4 = x11
+        v.f1 = x1
+        v.f2 = x4
+        v.f3 = x7
+        v.f4 = x10
     except fbe.DecodeError as e:
         raise e.within("test.StructSet") from None
     r.depth -= 1
     return v, p
 
 
-def fbe_fw_StructMap(w: bytearray, v: StructMap) -> None:
-    """Append the final encoding of a StructMap (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.f1))
-    w += b"".join([FBE_L20.pack(k, e) for k, e in sorted(v.f1.items(), key=fbe.buffer.first)])
-    w += fbe.buffer.pack_u32(len(v.f2))
-    for k1, v2 in sorted(v.f2.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k1)
-        y3 = v2
-        if y3 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L3.pack(y3)
-    w += fbe.buffer.pack_u32(len(v.f3))
-    for k4, v5 in sorted(v.f3.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k4)
-        fbe.buffer.write_bytes(w, v5)
-    w += fbe.buffer.pack_u32(len(v.f4))
-    for k6, v7 in sorted(v.f4.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k6)
-        y8 = v7
-        if y8 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe.buffer.write_bytes(w, y8)
-    w += fbe.buffer.pack_u32(len(v.f5))
-    w += b"".join([FBE_L21.pack(k, e) for k, e in sorted(v.f5.items(), key=fbe.buffer.first)])
-    w += fbe.buffer.pack_u32(len(v.f6))
-    for k9, v10 in sorted(v.f6.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k9)
-        y11 = v10
-        if y11 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L8.pack(y11)
-    w += fbe.buffer.pack_u32(len(v.f7))
-    w += b"".join([FBE_L22.pack(k, e) for k, e in sorted(v.f7.items(), key=fbe.buffer.first)])
-    w += fbe.buffer.pack_u32(len(v.f8))
-    for k12, v13 in sorted(v.f8.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k12)
-        y14 = v13
-        if y14 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L4.pack(y14)
-    w += fbe.buffer.pack_u32(len(v.f9))
-    for k15, v16 in sorted(v.f9.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k15)
-        fbe_fw_StructSimple(w, v16)
-    w += fbe.buffer.pack_u32(len(v.f10))
-    for k17, v18 in sorted(v.f10.items(), key=fbe.buffer.first):
-        w += FBE_L8.pack(k17)
-        y19 = v18
-        if y19 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe_fw_StructSimple(w, y19)
-
-
 def fbe_fr_StructMap(r: fbe.Reader, p: int) -> tuple[StructMap, int]:
     """Read a StructMap at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 40)
     try:
-        at22 = p
-        n21 = fbe.buffer.final_count(r, p, 5, 5, "f1")
+        at3 = p
+        n2 = fbe.buffer.final_count(r, p, 5, 5, "f1")
         p += 4
-        x20: dict[int, int] = fbe.buffer.distinct({e[0]: e[1] for e in FBE_L20.iter_unpack(r.data[p:p + n21 * 5])}, n21, "f1", at22)
-        p += n21 * 5
-        at25 = p
-        n24 = fbe.buffer.final_count(r, p, 5, 5, "f2")
+        x1: dict[int, int] = fbe.buffer.distinct({e[0]: e[1] for e in FBE_L20.iter_unpack(r.data[p:p + n2 * 5])}, n2, "f1", at3)
+        p += n2 * 5
+        at6 = p
+        n5 = fbe.buffer.final_count(r, p, 5, 5, "f2")
         p += 4
-        x23: dict[int, int | None] = {}
-        for _ in range(n24):
-            t28 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
+        x4: dict[int, int | None] = {}
+        for _ in range(n5):
+            t9 = fbe.buffer.final_fixed(r, FBE_L8, p, "f2")
             p += FBE_L8.size
-            k26 = t28[0]
-            h29 = fbe.buffer.final_has(r, p, "f2")
+            k7 = t9[0]
+            h10 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            v27: int | None = None
-            if h29:
-                t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
+            v8: int | None = None
+            if h10:
+                t12 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
                 p += FBE_L3.size
-                x30 = t31[0]
-                v27 = x30
-            x23[k26] = v27
-        fbe.buffer.distinct(x23, n24, "f2", at25)
-        at34 = p
-        n33 = fbe.buffer.final_count(r, p, 8, 8, "f3")
+                x11 = t12[0]
+                v8 = x11
+            x4[k7] = v8
+        fbe.buffer.distinct(x4, n5, "f2", at6)
+        at15 = p
+        n14 = fbe.buffer.final_count(r, p, 8, 8, "f3")
         p += 4
-        x32: dict[int, bytes] = {}
-        for _ in range(n33):
-            t37 = fbe.buffer.final_fixed(r, FBE_L8, p, "f3")
+        x13: dict[int, bytes] = {}
+        for _ in range(n14):
+            t18 = fbe.buffer.final_fixed(r, FBE_L8, p, "f3")
             p += FBE_L8.size
-            k35 = t37[0]
-            v36, p = fbe.buffer.final_bytes(r, p, "f3")
-            x32[k35] = v36
-        fbe.buffer.distinct(x32, n33, "f3", at34)
-        at40 = p
-        n39 = fbe.buffer.final_count(r, p, 5, 5, "f4")
+            k16 = t18[0]
+            v17, p = fbe.buffer.final_bytes(r, p, "f3")
+            x13[k16] = v17
+        fbe.buffer.distinct(x13, n14, "f3", at15)
+        at21 = p
+        n20 = fbe.buffer.final_count(r, p, 5, 5, "f4")
         p += 4
-        x38: dict[int, bytes | None] = {}
-        for _ in range(n39):
-            t43 = fbe.buffer.final_fixed(r, FBE_L8, p, "f4")
+        x19: dict[int, bytes | None] = {}
+        for _ in range(n20):
+            t24 = fbe.buffer.final_fixed(r, FBE_L8, p, "f4")
             p += FBE_L8.size
-            k41 = t43[0]
-            h44 = fbe.buffer.final_has(r, p, "f4")
+            k22 = t24[0]
+            h25 = fbe.buffer.final_has(r, p, "f4")
             p += 1
-            v42: bytes | None = None
-            if h44:
-                x45, p = fbe.buffer.final_bytes(r, p, "f4")
-                v42 = x45
-            x38[k41] = v42
-        fbe.buffer.distinct(x38, n39, "f4", at40)
-        at48 = p
-        n47 = fbe.buffer.final_count(r, p, 8, 8, "f5")
+            v23: bytes | None = None
+            if h25:
+                x26, p = fbe.buffer.final_bytes(r, p, "f4")
+                v23 = x26
+            x19[k22] = v23
+        fbe.buffer.distinct(x19, n20, "f4", at21)
+        at29 = p
+        n28 = fbe.buffer.final_count(r, p, 8, 8, "f5")
         p += 4
-        x46: dict[int, EnumSimple] = fbe.buffer.distinct({e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L21.iter_unpack(r.data[p:p + n47 * 8])}, n47, "f5", at48)
-        p += n47 * 8
-        at51 = p
-        n50 = fbe.buffer.final_count(r, p, 5, 5, "f6")
+        x27: dict[int, EnumSimple] = fbe.buffer.distinct({e[0]: FBE_M_EnumSimple[e[1]] for e in FBE_L21.iter_unpack(r.data[p:p + n28 * 8])}, n28, "f5", at29)
+        p += n28 * 8
+        at32 = p
+        n31 = fbe.buffer.final_count(r, p, 5, 5, "f6")
         p += 4
-        x49: dict[int, EnumSimple | None] = {}
-        for _ in range(n50):
-            t54 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+        x30: dict[int, EnumSimple | None] = {}
+        for _ in range(n31):
+            t35 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
             p += FBE_L8.size
-            k52 = t54[0]
-            h55 = fbe.buffer.final_has(r, p, "f6")
+            k33 = t35[0]
+            h36 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            v53: EnumSimple | None = None
-            if h55:
-                t57 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            v34: EnumSimple | None = None
+            if h36:
+                t38 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x56 = FBE_M_EnumSimple[t57[0]]
-                v53 = x56
-            x49[k52] = v53
-        fbe.buffer.distinct(x49, n50, "f6", at51)
-        at60 = p
-        n59 = fbe.buffer.final_count(r, p, 8, 8, "f7")
+                x37 = FBE_M_EnumSimple[t38[0]]
+                v34 = x37
+            x30[k33] = v34
+        fbe.buffer.distinct(x30, n31, "f6", at32)
+        at41 = p
+        n40 = fbe.buffer.final_count(r, p, 8, 8, "f7")
         p += 4
-        x58: dict[int, FlagsSimple] = fbe.buffer.distinct({e[0]: FBE_M_FlagsSimple[e[1]] for e in FBE_L22.iter_unpack(r.data[p:p + n59 * 8])}, n59, "f7", at60)
-        p += n59 * 8
-        at63 = p
-        n62 = fbe.buffer.final_count(r, p, 5, 5, "f8")
+        x39: dict[int, FlagsSimple] = fbe.buffer.distinct({e[0]: FBE_M_FlagsSimple[e[1]] for e in FBE_L22.iter_unpack(r.data[p:p + n40 * 8])}, n40, "f7", at41)
+        p += n40 * 8
+        at44 = p
+        n43 = fbe.buffer.final_count(r, p, 5, 5, "f8")
         p += 4
-        x61: dict[int, FlagsSimple | None] = {}
-        for _ in range(n62):
-            t66 = fbe.buffer.final_fixed(r, FBE_L8, p, "f8")
+        x42: dict[int, FlagsSimple | None] = {}
+        for _ in range(n43):
+            t47 = fbe.buffer.final_fixed(r, FBE_L8, p, "f8")
             p += FBE_L8.size
-            k64 = t66[0]
-            h67 = fbe.buffer.final_has(r, p, "f8")
+            k45 = t47[0]
+            h48 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            v65: FlagsSimple | None = None
-            if h67:
-                t69 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+            v46: FlagsSimple | None = None
+            if h48:
+                t50 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
                 p += FBE_L4.size
-                x68 = FBE_M_FlagsSimple[t69[0]]
-                v65 = x68
-            x61[k64] = v65
-        fbe.buffer.distinct(x61, n62, "f8", at63)
-        at72 = p
-        n71 = fbe.buffer.final_count(r, p, 285, 4, "f9")
+                x49 = FBE_M_FlagsSimple[t50[0]]
+                v46 = x49
+            x42[k45] = v46
+        fbe.buffer.distinct(x42, n43, "f8", at44)
+        at53 = p
+        n52 = fbe.buffer.final_count(r, p, 285, 4, "f9")
         p += 4
-        x70: dict[int, StructSimple] = {}
-        for _ in range(n71):
-            t75 = fbe.buffer.final_fixed(r, FBE_L8, p, "f9")
+        x51: dict[int, StructSimple] = {}
+        for _ in range(n52):
+            t56 = fbe.buffer.final_fixed(r, FBE_L8, p, "f9")
             p += FBE_L8.size
-            k73 = t75[0]
-            v74, p = fbe_fr_StructSimple(r, p)
-            x70[k73] = v74
-        fbe.buffer.distinct(x70, n71, "f9", at72)
-        at78 = p
-        n77 = fbe.buffer.final_count(r, p, 5, 5, "f10")
+            k54 = t56[0]
+            v55, p = fbe_fr_StructSimple(r, p)
+            x51[k54] = v55
+        fbe.buffer.distinct(x51, n52, "f9", at53)
+        at59 = p
+        n58 = fbe.buffer.final_count(r, p, 5, 5, "f10")
         p += 4
-        x76: dict[int, StructSimple | None] = {}
-        for _ in range(n77):
-            t81 = fbe.buffer.final_fixed(r, FBE_L8, p, "f10")
+        x57: dict[int, StructSimple | None] = {}
+        for _ in range(n58):
+            t62 = fbe.buffer.final_fixed(r, FBE_L8, p, "f10")
             p += FBE_L8.size
-            k79 = t81[0]
-            h82 = fbe.buffer.final_has(r, p, "f10")
+            k60 = t62[0]
+            h63 = fbe.buffer.final_has(r, p, "f10")
             p += 1
-            v80: StructSimple | None = None
-            if h82:
-                x83, p = fbe_fr_StructSimple(r, p)
-                v80 = x83
-            x76[k79] = v80
-        fbe.buffer.distinct(x76, n77, "f10", at78)
+            v61: StructSimple | None = None
+            if h63:
+                x64, p = fbe_fr_StructSimple(r, p)
+                v61 = x64
+            x57[k60] = v61
+        fbe.buffer.distinct(x57, n58, "f10", at59)
         v = StructMap.__new__(StructMap)
-        v.f1 = x20
-        v.f2 = x23
-        v.f3 = x32
-        v.f4 = x38
-        v.f5 = x46
-        v.f6 = x49
-        v.f7 = x58
-        v.f8 = x61
-        v.f9 = x70
-        v.f10 = x76
+        v.f1 = x1
+        v.f2 = x4
+        v.f3 = x13
+        v.f4 = x19
+        v.f5 = x27
+        v.f6 = x30
+        v.f7 = x39
+        v.f8 = x42
+        v.f9 = x51
+        v.f10 = x57
     except fbe.DecodeError as e:
         raise e.within("test.StructMap") from None
     r.depth -= 1
     return v, p
 
 
-def fbe_fw_StructHash(w: bytearray, v: StructHash) -> None:
-    """Append the final encoding of a StructHash (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.f1))
-    for k1, v2 in v.f1.items():
-        fbe.buffer.write_string(w, k1)
-        w += FBE_L3.pack(v2)
-    w += fbe.buffer.pack_u32(len(v.f2))
-    for k3, v4 in v.f2.items():
-        fbe.buffer.write_string(w, k3)
-        y5 = v4
-        if y5 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L3.pack(y5)
-    w += fbe.buffer.pack_u32(len(v.f3))
-    for k6, v7 in v.f3.items():
-        fbe.buffer.write_string(w, k6)
-        fbe.buffer.write_bytes(w, v7)
-    w += fbe.buffer.pack_u32(len(v.f4))
-    for k8, v9 in v.f4.items():
-        fbe.buffer.write_string(w, k8)
-        y10 = v9
-        if y10 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe.buffer.write_bytes(w, y10)
-    w += fbe.buffer.pack_u32(len(v.f5))
-    for k11, v12 in v.f5.items():
-        fbe.buffer.write_string(w, k11)
-        w += FBE_L8.pack(v12)
-    w += fbe.buffer.pack_u32(len(v.f6))
-    for k13, v14 in v.f6.items():
-        fbe.buffer.write_string(w, k13)
-        y15 = v14
-        if y15 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L8.pack(y15)
-    w += fbe.buffer.pack_u32(len(v.f7))
-    for k16, v17 in v.f7.items():
-        fbe.buffer.write_string(w, k16)
-        w += FBE_L4.pack(v17)
-    w += fbe.buffer.pack_u32(len(v.f8))
-    for k18, v19 in v.f8.items():
-        fbe.buffer.write_string(w, k18)
-        y20 = v19
-        if y20 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L4.pack(y20)
-    w += fbe.buffer.pack_u32(len(v.f9))
-    for k21, v22 in v.f9.items():
-        fbe.buffer.write_string(w, k21)
-        fbe_fw_StructSimple(w, v22)
-    w += fbe.buffer.pack_u32(len(v.f10))
-    for k23, v24 in v.f10.items():
-        fbe.buffer.write_string(w, k23)
-        y25 = v24
-        if y25 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe_fw_StructSimple(w, y25)
-
-
 def fbe_fr_StructHash(r: fbe.Reader, p: int) -> tuple[StructHash, int]:
     """Read a StructHash at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 40)
     try:
-        at28 = p
-        n27 = fbe.buffer.final_count(r, p, 5, 5, "f1")
+        at3 = p
+        n2 = fbe.buffer.final_count(r, p, 5, 5, "f1")
         p += 4
-        x26: dict[str, int] = {}
-        for _ in range(n27):
-            k29, p = fbe.buffer.final_string(r, p, "f1")
-            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1")
+        x1: dict[str, int] = {}
+        for _ in range(n2):
+            k4, p = fbe.buffer.final_string(r, p, "f1")
+            t6 = fbe.buffer.final_fixed(r, FBE_L3, p, "f1")
             p += FBE_L3.size
-            v30 = t31[0]
-            x26[k29] = v30
-        fbe.buffer.distinct(x26, n27, "f1", at28)
-        at34 = p
-        n33 = fbe.buffer.final_count(r, p, 5, 5, "f2")
+            v5 = t6[0]
+            x1[k4] = v5
+        fbe.buffer.distinct(x1, n2, "f1", at3)
+        at9 = p
+        n8 = fbe.buffer.final_count(r, p, 5, 5, "f2")
         p += 4
-        x32: dict[str, int | None] = {}
-        for _ in range(n33):
-            k35, p = fbe.buffer.final_string(r, p, "f2")
-            h37 = fbe.buffer.final_has(r, p, "f2")
+        x7: dict[str, int | None] = {}
+        for _ in range(n8):
+            k10, p = fbe.buffer.final_string(r, p, "f2")
+            h12 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            v36: int | None = None
-            if h37:
-                t39 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
+            v11: int | None = None
+            if h12:
+                t14 = fbe.buffer.final_fixed(r, FBE_L3, p, "f2")
                 p += FBE_L3.size
-                x38 = t39[0]
-                v36 = x38
-            x32[k35] = v36
-        fbe.buffer.distinct(x32, n33, "f2", at34)
-        at42 = p
-        n41 = fbe.buffer.final_count(r, p, 8, 8, "f3")
+                x13 = t14[0]
+                v11 = x13
+            x7[k10] = v11
+        fbe.buffer.distinct(x7, n8, "f2", at9)
+        at17 = p
+        n16 = fbe.buffer.final_count(r, p, 8, 8, "f3")
         p += 4
-        x40: dict[str, bytes] = {}
-        for _ in range(n41):
-            k43, p = fbe.buffer.final_string(r, p, "f3")
-            v44, p = fbe.buffer.final_bytes(r, p, "f3")
-            x40[k43] = v44
-        fbe.buffer.distinct(x40, n41, "f3", at42)
-        at47 = p
-        n46 = fbe.buffer.final_count(r, p, 5, 5, "f4")
+        x15: dict[str, bytes] = {}
+        for _ in range(n16):
+            k18, p = fbe.buffer.final_string(r, p, "f3")
+            v19, p = fbe.buffer.final_bytes(r, p, "f3")
+            x15[k18] = v19
+        fbe.buffer.distinct(x15, n16, "f3", at17)
+        at22 = p
+        n21 = fbe.buffer.final_count(r, p, 5, 5, "f4")
         p += 4
-        x45: dict[str, bytes | None] = {}
-        for _ in range(n46):
-            k48, p = fbe.buffer.final_string(r, p, "f4")
-            h50 = fbe.buffer.final_has(r, p, "f4")
+        x20: dict[str, bytes | None] = {}
+        for _ in range(n21):
+            k23, p = fbe.buffer.final_string(r, p, "f4")
+            h25 = fbe.buffer.final_has(r, p, "f4")
             p += 1
-            v49: bytes | None = None
-            if h50:
-                x51, p = fbe.buffer.final_bytes(r, p, "f4")
-                v49 = x51
-            x45[k48] = v49
-        fbe.buffer.distinct(x45, n46, "f4", at47)
-        at54 = p
-        n53 = fbe.buffer.final_count(r, p, 8, 8, "f5")
+            v24: bytes | None = None
+            if h25:
+                x26, p = fbe.buffer.final_bytes(r, p, "f4")
+                v24 = x26
+            x20[k23] = v24
+        fbe.buffer.distinct(x20, n21, "f4", at22)
+        at29 = p
+        n28 = fbe.buffer.final_count(r, p, 8, 8, "f5")
         p += 4
-        x52: dict[str, EnumSimple] = {}
-        for _ in range(n53):
-            k55, p = fbe.buffer.final_string(r, p, "f5")
-            t57 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
+        x27: dict[str, EnumSimple] = {}
+        for _ in range(n28):
+            k30, p = fbe.buffer.final_string(r, p, "f5")
+            t32 = fbe.buffer.final_fixed(r, FBE_L8, p, "f5")
             p += FBE_L8.size
-            v56 = FBE_M_EnumSimple[t57[0]]
-            x52[k55] = v56
-        fbe.buffer.distinct(x52, n53, "f5", at54)
-        at60 = p
-        n59 = fbe.buffer.final_count(r, p, 5, 5, "f6")
+            v31 = FBE_M_EnumSimple[t32[0]]
+            x27[k30] = v31
+        fbe.buffer.distinct(x27, n28, "f5", at29)
+        at35 = p
+        n34 = fbe.buffer.final_count(r, p, 5, 5, "f6")
         p += 4
-        x58: dict[str, EnumSimple | None] = {}
-        for _ in range(n59):
-            k61, p = fbe.buffer.final_string(r, p, "f6")
-            h63 = fbe.buffer.final_has(r, p, "f6")
+        x33: dict[str, EnumSimple | None] = {}
+        for _ in range(n34):
+            k36, p = fbe.buffer.final_string(r, p, "f6")
+            h38 = fbe.buffer.final_has(r, p, "f6")
             p += 1
-            v62: EnumSimple | None = None
-            if h63:
-                t65 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
+            v37: EnumSimple | None = None
+            if h38:
+                t40 = fbe.buffer.final_fixed(r, FBE_L8, p, "f6")
                 p += FBE_L8.size
-                x64 = FBE_M_EnumSimple[t65[0]]
-                v62 = x64
-            x58[k61] = v62
-        fbe.buffer.distinct(x58, n59, "f6", at60)
-        at68 = p
-        n67 = fbe.buffer.final_count(r, p, 8, 8, "f7")
+                x39 = FBE_M_EnumSimple[t40[0]]
+                v37 = x39
+            x33[k36] = v37
+        fbe.buffer.distinct(x33, n34, "f6", at35)
+        at43 = p
+        n42 = fbe.buffer.final_count(r, p, 8, 8, "f7")
         p += 4
-        x66: dict[str, FlagsSimple] = {}
-        for _ in range(n67):
-            k69, p = fbe.buffer.final_string(r, p, "f7")
-            t71 = fbe.buffer.final_fixed(r, FBE_L4, p, "f7")
+        x41: dict[str, FlagsSimple] = {}
+        for _ in range(n42):
+            k44, p = fbe.buffer.final_string(r, p, "f7")
+            t46 = fbe.buffer.final_fixed(r, FBE_L4, p, "f7")
             p += FBE_L4.size
-            v70 = FBE_M_FlagsSimple[t71[0]]
-            x66[k69] = v70
-        fbe.buffer.distinct(x66, n67, "f7", at68)
-        at74 = p
-        n73 = fbe.buffer.final_count(r, p, 5, 5, "f8")
+            v45 = FBE_M_FlagsSimple[t46[0]]
+            x41[k44] = v45
+        fbe.buffer.distinct(x41, n42, "f7", at43)
+        at49 = p
+        n48 = fbe.buffer.final_count(r, p, 5, 5, "f8")
         p += 4
-        x72: dict[str, FlagsSimple | None] = {}
-        for _ in range(n73):
-            k75, p = fbe.buffer.final_string(r, p, "f8")
-            h77 = fbe.buffer.final_has(r, p, "f8")
+        x47: dict[str, FlagsSimple | None] = {}
+        for _ in range(n48):
+            k50, p = fbe.buffer.final_string(r, p, "f8")
+            h52 = fbe.buffer.final_has(r, p, "f8")
             p += 1
-            v76: FlagsSimple | None = None
-            if h77:
-                t79 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
+            v51: FlagsSimple | None = None
+            if h52:
+                t54 = fbe.buffer.final_fixed(r, FBE_L4, p, "f8")
                 p += FBE_L4.size
-                x78 = FBE_M_FlagsSimple[t79[0]]
-                v76 = x78
-            x72[k75] = v76
-        fbe.buffer.distinct(x72, n73, "f8", at74)
-        at82 = p
-        n81 = fbe.buffer.final_count(r, p, 285, 4, "f9")
+                x53 = FBE_M_FlagsSimple[t54[0]]
+                v51 = x53
+            x47[k50] = v51
+        fbe.buffer.distinct(x47, n48, "f8", at49)
+        at57 = p
+        n56 = fbe.buffer.final_count(r, p, 285, 4, "f9")
         p += 4
-        x80: dict[str, StructSimple] = {}
-        for _ in range(n81):
-            k83, p = fbe.buffer.final_string(r, p, "f9")
-            v84, p = fbe_fr_StructSimple(r, p)
-            x80[k83] = v84
-        fbe.buffer.distinct(x80, n81, "f9", at82)
-        at87 = p
-        n86 = fbe.buffer.final_count(r, p, 5, 5, "f10")
+        x55: dict[str, StructSimple] = {}
+        for _ in range(n56):
+            k58, p = fbe.buffer.final_string(r, p, "f9")
+            v59, p = fbe_fr_StructSimple(r, p)
+            x55[k58] = v59
+        fbe.buffer.distinct(x55, n56, "f9", at57)
+        at62 = p
+        n61 = fbe.buffer.final_count(r, p, 5, 5, "f10")
         p += 4
-        x85: dict[str, StructSimple | None] = {}
-        for _ in range(n86):
-            k88, p = fbe.buffer.final_string(r, p, "f10")
-            h90 = fbe.buffer.final_has(r, p, "f10")
+        x60: dict[str, StructSimple | None] = {}
+        for _ in range(n61):
+            k63, p = fbe.buffer.final_string(r, p, "f10")
+            h65 = fbe.buffer.final_has(r, p, "f10")
             p += 1
-            v89: StructSimple | None = None
-            if h90:
-                x91, p = fbe_fr_StructSimple(r, p)
-                v89 = x91
-            x85[k88] = v89
-        fbe.buffer.distinct(x85, n86, "f10", at87)
+            v64: StructSimple | None = None
+            if h65:
+                x66, p = fbe_fr_StructSimple(r, p)
+                v64 = x66
+            x60[k63] = v64
+        fbe.buffer.distinct(x60, n61, "f10", at62)
         v = StructHash.__new__(StructHash)
-        v.f1 = x26
-        v.f2 = x32
-        v.f3 = x40
-        v.f4 = x45
-        v.f5 = x52
-        v.f6 = x58
-        v.f7 = x66
-        v.f8 = x72
-        v.f9 = x80
-        v.f10 = x85
+        v.f1 = x1
+        v.f2 = x7
+        v.f3 = x15
+        v.f4 = x20
+        v.f5 = x27
+        v.f6 = x33
+        v.f7 = x41
+        v.f8 = x47
+        v.f9 = x55
+        v.f10 = x60
     except fbe.DecodeError as e:
         raise e.within("test.StructHash") from None
     r.depth -= 1
     return v, p
 
 
-def fbe_fw_StructHashEx(w: bytearray, v: StructHashEx) -> None:
-    """Append the final encoding of a StructHashEx (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.f1))
-    for k1, v2 in v.f1.items():
-        fbe_fw_StructSimple(w, k1)
-        fbe_fw_StructNested(w, v2)
-    w += fbe.buffer.pack_u32(len(v.f2))
-    for k3, v4 in v.f2.items():
-        fbe_fw_StructSimple(w, k3)
-        y5 = v4
-        if y5 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe_fw_StructNested(w, y5)
-
-
 def fbe_fr_StructHashEx(r: fbe.Reader, p: int) -> tuple[StructHashEx, int]:
     """Read a StructHashEx at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 8)
     try:
-        at8 = p
-        n7 = fbe.buffer.final_count(r, p, 1279, 0, "f1")
+        at3 = p
+        n2 = fbe.buffer.final_count(r, p, 1279, 0, "f1")
         p += 4
-        x6: dict[StructSimple, StructNested] = {}
+        x1: dict[StructSimple, StructNested] = {}
+        for _ in range(n2):
+            k4, p = fbe_fr_StructSimple(r, p)
+            v5, p = fbe_fr_StructNested(r, p)
+            x1[k4] = v5
+        fbe.buffer.distinct(x1, n2, "f1", at3)
+        at8 = p
+        n7 = fbe.buffer.final_count(r, p, 282, 1, "f2")
+        p += 4
+        x6: dict[StructSimple, StructNested | None] = {}
         for _ in range(n7):
             k9, p = fbe_fr_StructSimple(r, p)
-            v10, p = fbe_fr_StructNested(r, p)
-            x6[k9] = v10
-        fbe.buffer.distinct(x6, n7, "f1", at8)
-        at13 = p
-        n12 = fbe.buffer.final_count(r, p, 282, 1, "f2")
-        p += 4
-        x11: dict[StructSimple, StructNested | None] = {}
-        for _ in range(n12):
-            k14, p = fbe_fr_StructSimple(r, p)
-            h16 = fbe.buffer.final_has(r, p, "f2")
+            h11 = fbe.buffer.final_has(r, p, "f2")
             p += 1
-            v15: StructNested | None = None
-            if h16:
-                x17, p = fbe_fr_StructNested(r, p)
-                v15 = x17
-            x11[k14] = v15
-        fbe.buffer.distinct(x11, n12, "f2", at13)
+            v10: StructNested | None = None
+            if h11:
+                x12, p = fbe_fr_StructNested(r, p)
+                v10 = x12
+            x6[k9] = v10
+        fbe.buffer.distinct(x6, n7, "f2", at8)
         v = StructHashEx.__new__(StructHashEx)
-        v.f1 = x6
-        v.f2 = x11
+        v.f1 = x1
+        v.f2 = x6
     except fbe.DecodeError as e:
         raise e.within("test.StructHashEx") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_StructEmpty(w: bytearray, v: StructEmpty) -> None:
-    """Append the final encoding of a StructEmpty (fields back to back)."""
 
 
 def fbe_fr_StructEmpty(r: fbe.Reader, p: int) -> tuple[StructEmpty, int]:
@@ -8903,7 +7674,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_StructSimple, fbe_vr_StructSimple),
-    final=(fbe_fw_StructSimple, fbe_fr_StructSimple),
+    final=fbe_fr_StructSimple,
     json_cost=217,
     keys=("id",),
 )
@@ -8913,7 +7684,7 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_StructOptional, fbe_vr_StructOptional),
-    final=(fbe_fw_StructOptional, fbe_fr_StructOptional),
+    final=fbe_fr_StructOptional,
     json_cost=283,
     keys=("id",),
 )
@@ -8923,7 +7694,7 @@ fbe.bind(
     FBE_CORE,
     2,
     (fbe_vw_StructNested, fbe_vr_StructNested),
-    final=(fbe_fw_StructNested, fbe_fr_StructNested),
+    final=fbe_fr_StructNested,
     json_cost=306,
     keys=("id",),
 )
@@ -8933,7 +7704,7 @@ fbe.bind(
     FBE_CORE,
     3,
     (fbe_vw_StructBytes, fbe_vr_StructBytes),
-    final=(fbe_fw_StructBytes, fbe_fr_StructBytes),
+    final=fbe_fr_StructBytes,
     json_cost=6,
 )
 fbe.bind(
@@ -8942,7 +7713,7 @@ fbe.bind(
     FBE_CORE,
     4,
     (fbe_vw_StructArray, fbe_vr_StructArray),
-    final=(fbe_fw_StructArray, fbe_fr_StructArray),
+    final=fbe_fr_StructArray,
     json_cost=36,
 )
 fbe.bind(
@@ -8951,7 +7722,7 @@ fbe.bind(
     FBE_CORE,
     5,
     (fbe_vw_StructVector, fbe_vr_StructVector),
-    final=(fbe_fw_StructVector, fbe_fr_StructVector),
+    final=fbe_fr_StructVector,
     json_cost=40,
 )
 fbe.bind(
@@ -8960,7 +7731,7 @@ fbe.bind(
     FBE_CORE,
     6,
     (fbe_vw_StructList, fbe_vr_StructList),
-    final=(fbe_fw_StructList, fbe_fr_StructList),
+    final=fbe_fr_StructList,
     json_cost=40,
 )
 fbe.bind(
@@ -8969,7 +7740,7 @@ fbe.bind(
     FBE_CORE,
     7,
     (fbe_vw_StructSet, fbe_vr_StructSet),
-    final=(fbe_fw_StructSet, fbe_fr_StructSet),
+    final=fbe_fr_StructSet,
     json_cost=16,
 )
 fbe.bind(
@@ -8978,7 +7749,7 @@ fbe.bind(
     FBE_CORE,
     8,
     (fbe_vw_StructMap, fbe_vr_StructMap),
-    final=(fbe_fw_StructMap, fbe_fr_StructMap),
+    final=fbe_fr_StructMap,
     json_cost=40,
 )
 fbe.bind(
@@ -8987,7 +7758,7 @@ fbe.bind(
     FBE_CORE,
     9,
     (fbe_vw_StructHash, fbe_vr_StructHash),
-    final=(fbe_fw_StructHash, fbe_fr_StructHash),
+    final=fbe_fr_StructHash,
     json_cost=40,
 )
 fbe.bind(
@@ -8996,7 +7767,7 @@ fbe.bind(
     FBE_CORE,
     10,
     (fbe_vw_StructHashEx, fbe_vr_StructHashEx),
-    final=(fbe_fw_StructHashEx, fbe_fr_StructHashEx),
+    final=fbe_fr_StructHashEx,
     json_cost=8,
 )
 fbe.bind(
@@ -9005,6 +7776,6 @@ fbe.bind(
     FBE_CORE,
     11,
     (fbe_vw_StructEmpty, fbe_vr_StructEmpty),
-    final=(fbe_fw_StructEmpty, fbe_fr_StructEmpty),
+    final=fbe_fr_StructEmpty,
     json_cost=32,
 )

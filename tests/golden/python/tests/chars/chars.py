@@ -159,13 +159,6 @@ class GradeKeysModel(fbe.Model[GradeKeys]):
     fbe_struct = GradeKeys
 
 
-def fbe_fw_CharKeys(w: bytearray, v: CharKeys) -> None:
-    """Append the final encoding of a CharKeys (fields back to back)."""
-    fbe.buffer.write_plain_seq(w, "B", sorted(v.letters, key=fbe.buffer.char_order))
-    w += fbe.buffer.pack_u32(len(v.countByLetter))
-    w += b"".join([FBE_L1.pack(k, e) for k, e in sorted(v.countByLetter.items(), key=fbe.buffer.first_char)])
-
-
 def fbe_fr_CharKeys(r: fbe.Reader, p: int) -> tuple[CharKeys, int]:
     """Read a CharKeys at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 8)
@@ -186,13 +179,6 @@ def fbe_fr_CharKeys(r: fbe.Reader, p: int) -> tuple[CharKeys, int]:
     except fbe.DecodeError as e:
         raise e.within("chars.CharKeys") from None
     return v, p
-
-
-def fbe_fw_GradeKeys(w: bytearray, v: GradeKeys) -> None:
-    """Append the final encoding of a GradeKeys (fields back to back)."""
-    fbe.buffer.write_plain_seq(w, "B", sorted(v.grades))
-    w += fbe.buffer.pack_u32(len(v.countByGrade))
-    w += b"".join([FBE_L1.pack(k, e) for k, e in sorted(v.countByGrade.items(), key=fbe.buffer.first)])
 
 
 def fbe_fr_GradeKeys(r: fbe.Reader, p: int) -> tuple[GradeKeys, int]:
@@ -394,7 +380,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_CharKeys, fbe_vr_CharKeys),
-    final=(fbe_fw_CharKeys, fbe_fr_CharKeys),
+    final=fbe_fr_CharKeys,
     json_cost=8,
 )
 fbe.bind(
@@ -403,6 +389,6 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_GradeKeys, fbe_vr_GradeKeys),
-    final=(fbe_fw_GradeKeys, fbe_fr_GradeKeys),
+    final=fbe_fr_GradeKeys,
     json_cost=8,
 )

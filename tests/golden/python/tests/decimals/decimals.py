@@ -150,39 +150,6 @@ class PricesModel(fbe.Model[Prices]):
     fbe_struct = Prices
 
 
-def fbe_fw_Prices(w: bytearray, v: Prices) -> None:
-    """Append the final encoding of a Prices (fields back to back)."""
-    w += FBE_L1.pack(fbe.encode_decimal(v.price))
-    y1 = v.maybePrice
-    if y1 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L1.pack(fbe.encode_decimal(y1))
-    fbe.buffer.check_length(v.pair, 2, "pair")
-    w += FBE_L4.pack(*[fbe.encode_decimal(e) for e in v.pair])
-    w += fbe.buffer.pack_u32(len(v.priceVector))
-    w += b"".join([FBE_L1.pack(fbe.encode_decimal(e)) for e in v.priceVector])
-    w += fbe.buffer.pack_u32(len(v.priceList))
-    w += b"".join([FBE_L1.pack(fbe.encode_decimal(e)) for e in v.priceList])
-    w += fbe.buffer.pack_u32(len(v.priceSet))
-    w += b"".join([FBE_L1.pack(fbe.encode_decimal(e)) for e in sorted(v.priceSet)])
-    w += fbe.buffer.pack_u32(len(v.priceById))
-    w += b"".join([FBE_L2.pack(k, fbe.encode_decimal(e)) for k, e in sorted(v.priceById.items(), key=fbe.buffer.first)])
-    w += fbe.buffer.pack_u32(len(v.idByPrice))
-    w += b"".join([FBE_L3.pack(fbe.encode_decimal(k), e) for k, e in sorted(v.idByPrice.items(), key=fbe.buffer.first)])
-    w += fbe.buffer.pack_u32(len(v.priceByPrice))
-    w += b"".join([FBE_L4.pack(fbe.encode_decimal(k), fbe.encode_decimal(e)) for k, e in v.priceByPrice.items()])
-    w += fbe.buffer.pack_u32(len(v.maybePrices))
-    for e2 in v.maybePrices:
-        y3 = e2
-        if y3 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            w += FBE_L1.pack(fbe.encode_decimal(y3))
-
-
 def fbe_fr_Prices(r: fbe.Reader, p: int) -> tuple[Prices, int]:
     """Read a Prices at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 77)
@@ -190,74 +157,74 @@ def fbe_fr_Prices(r: fbe.Reader, p: int) -> tuple[Prices, int]:
         data, end = r.data, r.size
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "price")
-        t4 = FBE_L1.unpack_from(data, p)
-        at5 = p
+        t1 = FBE_L1.unpack_from(data, p)
+        at2 = p
         p += 16
-        h7 = fbe.buffer.final_has(r, p, "maybePrice")
+        h4 = fbe.buffer.final_has(r, p, "maybePrice")
         p += 1
-        x6: Decimal | None = None
-        if h7:
-            t9 = fbe.buffer.final_fixed(r, FBE_L1, p, "maybePrice")
+        x3: Decimal | None = None
+        if h4:
+            t6 = fbe.buffer.final_fixed(r, FBE_L1, p, "maybePrice")
             p += FBE_L1.size
-            x8 = fbe.decode_decimal(t9[0], p - FBE_L1.size, "maybePrice")
-            x6 = x8
+            x5 = fbe.decode_decimal(t6[0], p - FBE_L1.size, "maybePrice")
+            x3 = x5
         if p + 32 > end:
             raise fbe.buffer.out_of_bounds("value", p, "pair")
-        t10 = FBE_L4.unpack_from(data, p)
-        at11 = p
+        t7 = FBE_L4.unpack_from(data, p)
+        at8 = p
         p += 32
-        n13 = fbe.buffer.final_count(r, p, 16, 16, "priceVector")
+        n10 = fbe.buffer.final_count(r, p, 16, 16, "priceVector")
         p += 4
-        x12: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceVector") for i, e in enumerate(FBE_L1.iter_unpack(r.data[p:p + n13 * 16]))]
-        p += n13 * 16
-        n15 = fbe.buffer.final_count(r, p, 16, 16, "priceList")
+        x9: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceVector") for i, e in enumerate(FBE_L1.iter_unpack(r.data[p:p + n10 * 16]))]
+        p += n10 * 16
+        n12 = fbe.buffer.final_count(r, p, 16, 16, "priceList")
         p += 4
-        x14: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceList") for i, e in enumerate(FBE_L1.iter_unpack(r.data[p:p + n15 * 16]))]
-        p += n15 * 16
+        x11: list[Decimal] = [fbe.decode_decimal(e[0], p + 16 * i, "priceList") for i, e in enumerate(FBE_L1.iter_unpack(r.data[p:p + n12 * 16]))]
+        p += n12 * 16
+        at15 = p
+        n14 = fbe.buffer.final_count(r, p, 16, 16, "priceSet")
+        p += 4
+        x13: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "priceSet") for i, e in enumerate(FBE_L1.iter_unpack(r.data[p:p + n14 * 16]))}, n14, "priceSet", at15)
+        p += n14 * 16
         at18 = p
-        n17 = fbe.buffer.final_count(r, p, 16, 16, "priceSet")
+        n17 = fbe.buffer.final_count(r, p, 20, 20, "priceById")
         p += 4
-        x16: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "priceSet") for i, e in enumerate(FBE_L1.iter_unpack(r.data[p:p + n17 * 16]))}, n17, "priceSet", at18)
-        p += n17 * 16
+        x16: dict[int, Decimal] = fbe.buffer.distinct({e[0]: fbe.decode_decimal(e[1], p + 20 * i + 4, "priceById") for i, e in enumerate(FBE_L2.iter_unpack(r.data[p:p + n17 * 20]))}, n17, "priceById", at18)
+        p += n17 * 20
         at21 = p
-        n20 = fbe.buffer.final_count(r, p, 20, 20, "priceById")
+        n20 = fbe.buffer.final_count(r, p, 20, 20, "idByPrice")
         p += 4
-        x19: dict[int, Decimal] = fbe.buffer.distinct({e[0]: fbe.decode_decimal(e[1], p + 20 * i + 4, "priceById") for i, e in enumerate(FBE_L2.iter_unpack(r.data[p:p + n20 * 20]))}, n20, "priceById", at21)
+        x19: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "idByPrice"): e[1] for i, e in enumerate(FBE_L3.iter_unpack(r.data[p:p + n20 * 20]))}, n20, "idByPrice", at21)
         p += n20 * 20
         at24 = p
-        n23 = fbe.buffer.final_count(r, p, 20, 20, "idByPrice")
+        n23 = fbe.buffer.final_count(r, p, 32, 32, "priceByPrice")
         p += 4
-        x22: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "idByPrice"): e[1] for i, e in enumerate(FBE_L3.iter_unpack(r.data[p:p + n23 * 20]))}, n23, "idByPrice", at24)
-        p += n23 * 20
-        at27 = p
-        n26 = fbe.buffer.final_count(r, p, 32, 32, "priceByPrice")
+        x22: dict[Decimal, Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 32 * i, "priceByPrice"): fbe.decode_decimal(e[1], p + 32 * i + 16, "priceByPrice") for i, e in enumerate(FBE_L4.iter_unpack(r.data[p:p + n23 * 32]))}, n23, "priceByPrice", at24)
+        p += n23 * 32
+        n26 = fbe.buffer.final_count(r, p, 1, 1, "maybePrices")
         p += 4
-        x25: dict[Decimal, Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 32 * i, "priceByPrice"): fbe.decode_decimal(e[1], p + 32 * i + 16, "priceByPrice") for i, e in enumerate(FBE_L4.iter_unpack(r.data[p:p + n26 * 32]))}, n26, "priceByPrice", at27)
-        p += n26 * 32
-        n29 = fbe.buffer.final_count(r, p, 1, 1, "maybePrices")
-        p += 4
-        x28: list[Decimal | None] = []
-        for _ in range(n29):
-            h31 = fbe.buffer.final_has(r, p, "maybePrices")
+        x25: list[Decimal | None] = []
+        for _ in range(n26):
+            h28 = fbe.buffer.final_has(r, p, "maybePrices")
             p += 1
-            e30: Decimal | None = None
-            if h31:
-                t33 = fbe.buffer.final_fixed(r, FBE_L1, p, "maybePrices")
+            e27: Decimal | None = None
+            if h28:
+                t30 = fbe.buffer.final_fixed(r, FBE_L1, p, "maybePrices")
                 p += FBE_L1.size
-                x32 = fbe.decode_decimal(t33[0], p - FBE_L1.size, "maybePrices")
-                e30 = x32
-            x28.append(e30)
+                x29 = fbe.decode_decimal(t30[0], p - FBE_L1.size, "maybePrices")
+                e27 = x29
+            x25.append(e27)
         v = Prices.__new__(Prices)
-        v.price = fbe.decode_decimal(t4[0], at5, "price")
-        v.maybePrice = x6
-        v.pair = [fbe.decode_decimal(y, at11 + 16 * i, "pair") for i, y in enumerate(t10[0:2])]
-        v.priceVector = x12
-        v.priceList = x14
-        v.priceSet = x16
-        v.priceById = x19
-        v.idByPrice = x22
-        v.priceByPrice = x25
-        v.maybePrices = x28
+        v.price = fbe.decode_decimal(t1[0], at2, "price")
+        v.maybePrice = x3
+        v.pair = [fbe.decode_decimal(y, at8 + 16 * i, "pair") for i, y in enumerate(t7[0:2])]
+        v.priceVector = x9
+        v.priceList = x11
+        v.priceSet = x13
+        v.priceById = x16
+        v.idByPrice = x19
+        v.priceByPrice = x22
+        v.maybePrices = x25
     except fbe.DecodeError as e:
         raise e.within("decimals.Prices") from None
     return v, p
@@ -495,6 +462,6 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Prices, fbe_vr_Prices),
-    final=(fbe_fw_Prices, fbe_fr_Prices),
+    final=fbe_fr_Prices,
     json_cost=77,
 )

@@ -265,89 +265,6 @@ class ZerosModel(fbe.Model[Zeros]):
     fbe_struct = Zeros
 
 
-def fbe_fw_Zeros(w: bytearray, v: Zeros) -> None:
-    """Append the final encoding of a Zeros (fields back to back)."""
-    w += FBE_L2.pack(v.id)
-    y1 = v.b
-    if y1 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L1.pack(y1)
-    y2 = v.i
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    y3 = v.l
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L3.pack(y3)
-    y4 = v.f
-    if y4 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y4)
-    y5 = v.d
-    if y5 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L5.pack(y5)
-    y6 = v.m
-    if y6 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L8.pack(fbe.encode_decimal(y6))
-    y7 = v.s
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y7)
-    y8 = v.c
-    if y8 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L6.pack(y8)
-    y9 = v.fl
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L6.pack(y9)
-    y10 = v.t
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L7.pack(y10)
-    y11 = v.u
-    if y11 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L8.pack(y11.bytes)
-    y12 = v.n
-    if y12 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y12)
-    y13 = v.absent
-    if y13 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y13)
-
-
 def fbe_fr_Zeros(r: fbe.Reader, p: int) -> tuple[Zeros, int]:
     """Read a Zeros at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 17)
@@ -355,125 +272,125 @@ def fbe_fr_Zeros(r: fbe.Reader, p: int) -> tuple[Zeros, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t14 = FBE_L2.unpack_from(data, p)
+        t1 = FBE_L2.unpack_from(data, p)
         p += 4
-        h16 = fbe.buffer.final_has(r, p, "b")
+        h3 = fbe.buffer.final_has(r, p, "b")
         p += 1
-        x15: bool | None = None
-        if h16:
-            t18 = fbe.buffer.final_fixed(r, FBE_L1, p, "b")
+        x2: bool | None = None
+        if h3:
+            t5 = fbe.buffer.final_fixed(r, FBE_L1, p, "b")
             p += FBE_L1.size
-            x17 = t18[0]
-            x15 = x17
-        h20 = fbe.buffer.final_has(r, p, "i")
+            x4 = t5[0]
+            x2 = x4
+        h7 = fbe.buffer.final_has(r, p, "i")
         p += 1
-        x19: int | None = None
-        if h20:
-            t22 = fbe.buffer.final_fixed(r, FBE_L2, p, "i")
+        x6: int | None = None
+        if h7:
+            t9 = fbe.buffer.final_fixed(r, FBE_L2, p, "i")
             p += FBE_L2.size
-            x21 = t22[0]
-            x19 = x21
-        h24 = fbe.buffer.final_has(r, p, "l")
+            x8 = t9[0]
+            x6 = x8
+        h11 = fbe.buffer.final_has(r, p, "l")
         p += 1
-        x23: int | None = None
-        if h24:
-            t26 = fbe.buffer.final_fixed(r, FBE_L3, p, "l")
+        x10: int | None = None
+        if h11:
+            t13 = fbe.buffer.final_fixed(r, FBE_L3, p, "l")
             p += FBE_L3.size
-            x25 = t26[0]
-            x23 = x25
-        h28 = fbe.buffer.final_has(r, p, "f")
+            x12 = t13[0]
+            x10 = x12
+        h15 = fbe.buffer.final_has(r, p, "f")
         p += 1
-        x27: float | None = None
-        if h28:
-            t30 = fbe.buffer.final_fixed(r, FBE_L4, p, "f")
+        x14: float | None = None
+        if h15:
+            t17 = fbe.buffer.final_fixed(r, FBE_L4, p, "f")
             p += FBE_L4.size
-            x29 = t30[0]
-            x27 = x29
-        h32 = fbe.buffer.final_has(r, p, "d")
+            x16 = t17[0]
+            x14 = x16
+        h19 = fbe.buffer.final_has(r, p, "d")
         p += 1
-        x31: float | None = None
-        if h32:
-            t34 = fbe.buffer.final_fixed(r, FBE_L5, p, "d")
+        x18: float | None = None
+        if h19:
+            t21 = fbe.buffer.final_fixed(r, FBE_L5, p, "d")
             p += FBE_L5.size
-            x33 = t34[0]
-            x31 = x33
-        h36 = fbe.buffer.final_has(r, p, "m")
+            x20 = t21[0]
+            x18 = x20
+        h23 = fbe.buffer.final_has(r, p, "m")
         p += 1
-        x35: Decimal | None = None
-        if h36:
-            t38 = fbe.buffer.final_fixed(r, FBE_L8, p, "m")
+        x22: Decimal | None = None
+        if h23:
+            t25 = fbe.buffer.final_fixed(r, FBE_L8, p, "m")
             p += FBE_L8.size
-            x37 = fbe.decode_decimal(t38[0], p - FBE_L8.size, "m")
-            x35 = x37
-        h40 = fbe.buffer.final_has(r, p, "s")
+            x24 = fbe.decode_decimal(t25[0], p - FBE_L8.size, "m")
+            x22 = x24
+        h27 = fbe.buffer.final_has(r, p, "s")
         p += 1
-        x39: str | None = None
-        if h40:
-            x41, p = fbe.buffer.final_string(r, p, "s")
-            x39 = x41
-        h43 = fbe.buffer.final_has(r, p, "c")
+        x26: str | None = None
+        if h27:
+            x28, p = fbe.buffer.final_string(r, p, "s")
+            x26 = x28
+        h30 = fbe.buffer.final_has(r, p, "c")
         p += 1
-        x42: Colour | None = None
-        if h43:
-            t45 = fbe.buffer.final_fixed(r, FBE_L6, p, "c")
+        x29: Colour | None = None
+        if h30:
+            t32 = fbe.buffer.final_fixed(r, FBE_L6, p, "c")
             p += FBE_L6.size
-            x44 = FBE_M_Colour[t45[0]]
-            x42 = x44
-        h47 = fbe.buffer.final_has(r, p, "fl")
+            x31 = FBE_M_Colour[t32[0]]
+            x29 = x31
+        h34 = fbe.buffer.final_has(r, p, "fl")
         p += 1
-        x46: Mode | None = None
-        if h47:
-            t49 = fbe.buffer.final_fixed(r, FBE_L6, p, "fl")
+        x33: Mode | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L6, p, "fl")
             p += FBE_L6.size
-            x48 = FBE_M_Mode[t49[0]]
-            x46 = x48
-        h51 = fbe.buffer.final_has(r, p, "t")
+            x35 = FBE_M_Mode[t36[0]]
+            x33 = x35
+        h38 = fbe.buffer.final_has(r, p, "t")
         p += 1
-        x50: int | None = None
-        if h51:
-            t53 = fbe.buffer.final_fixed(r, FBE_L7, p, "t")
+        x37: int | None = None
+        if h38:
+            t40 = fbe.buffer.final_fixed(r, FBE_L7, p, "t")
             p += FBE_L7.size
-            x52 = t53[0]
-            x50 = x52
-        h55 = fbe.buffer.final_has(r, p, "u")
+            x39 = t40[0]
+            x37 = x39
+        h42 = fbe.buffer.final_has(r, p, "u")
         p += 1
-        x54: uuid.UUID | None = None
-        if h55:
-            t57 = fbe.buffer.final_fixed(r, FBE_L8, p, "u")
+        x41: uuid.UUID | None = None
+        if h42:
+            t44 = fbe.buffer.final_fixed(r, FBE_L8, p, "u")
             p += FBE_L8.size
-            x56 = uuid.UUID(bytes=t57[0])
-            x54 = x56
-        h59 = fbe.buffer.final_has(r, p, "n")
+            x43 = uuid.UUID(bytes=t44[0])
+            x41 = x43
+        h46 = fbe.buffer.final_has(r, p, "n")
         p += 1
-        x58: int | None = None
-        if h59:
-            t61 = fbe.buffer.final_fixed(r, FBE_L2, p, "n")
+        x45: int | None = None
+        if h46:
+            t48 = fbe.buffer.final_fixed(r, FBE_L2, p, "n")
             p += FBE_L2.size
-            x60 = t61[0]
-            x58 = x60
-        h63 = fbe.buffer.final_has(r, p, "absent")
+            x47 = t48[0]
+            x45 = x47
+        h50 = fbe.buffer.final_has(r, p, "absent")
         p += 1
-        x62: int | None = None
-        if h63:
-            t65 = fbe.buffer.final_fixed(r, FBE_L2, p, "absent")
+        x49: int | None = None
+        if h50:
+            t52 = fbe.buffer.final_fixed(r, FBE_L2, p, "absent")
             p += FBE_L2.size
-            x64 = t65[0]
-            x62 = x64
+            x51 = t52[0]
+            x49 = x51
         v = Zeros.__new__(Zeros)
-        v.id = t14[0]
-        v.b = x15
-        v.i = x19
-        v.l = x23
-        v.f = x27
-        v.d = x31
-        v.m = x35
-        v.s = x39
-        v.c = x42
-        v.fl = x46
-        v.t = x50
-        v.u = x54
-        v.n = x58
-        v.absent = x62
+        v.id = t1[0]
+        v.b = x2
+        v.i = x6
+        v.l = x10
+        v.f = x14
+        v.d = x18
+        v.m = x22
+        v.s = x26
+        v.c = x29
+        v.fl = x33
+        v.t = x37
+        v.u = x41
+        v.n = x45
+        v.absent = x49
     except fbe.DecodeError as e:
         raise e.within("defaults.Zeros") from None
     return v, p
@@ -758,6 +675,6 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Zeros, fbe_vr_Zeros),
-    final=(fbe_fw_Zeros, fbe_fr_Zeros),
+    final=fbe_fr_Zeros,
     json_cost=17,
 )

@@ -1729,11 +1729,6 @@ class RoutesModel(fbe.Model[Routes]):
     fbe_struct = Routes
 
 
-def fbe_fw_Counted(w: bytearray, v: Counted) -> None:
-    """Append the final encoding of a Counted (fields back to back)."""
-    w += FBE_L10.pack(v.a)
-
-
 def fbe_fr_Counted(r: fbe.Reader, p: int) -> tuple[Counted, int]:
     """Read a Counted at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -1748,11 +1743,6 @@ def fbe_fr_Counted(r: fbe.Reader, p: int) -> tuple[Counted, int]:
     except fbe.DecodeError as e:
         raise e.within("everything.Counted") from None
     return v, p
-
-
-def fbe_fw_Shifted(w: bytearray, v: Shifted) -> None:
-    """Append the final encoding of a Shifted (fields back to back)."""
-    w += FBE_L10.pack(v.a)
 
 
 def fbe_fr_Shifted(r: fbe.Reader, p: int) -> tuple[Shifted, int]:
@@ -1771,11 +1761,6 @@ def fbe_fr_Shifted(r: fbe.Reader, p: int) -> tuple[Shifted, int]:
     return v, p
 
 
-def fbe_fw_AfterShift(w: bytearray, v: AfterShift) -> None:
-    """Append the final encoding of a AfterShift (fields back to back)."""
-    w += FBE_L10.pack(v.a)
-
-
 def fbe_fr_AfterShift(r: fbe.Reader, p: int) -> tuple[AfterShift, int]:
     """Read a AfterShift at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -1792,11 +1777,6 @@ def fbe_fr_AfterShift(r: fbe.Reader, p: int) -> tuple[AfterShift, int]:
     return v, p
 
 
-def fbe_fw_Fixed(w: bytearray, v: Fixed) -> None:
-    """Append the final encoding of a Fixed (fields back to back)."""
-    w += FBE_L10.pack(v.a)
-
-
 def fbe_fr_Fixed(r: fbe.Reader, p: int) -> tuple[Fixed, int]:
     """Read a Fixed at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -1811,11 +1791,6 @@ def fbe_fr_Fixed(r: fbe.Reader, p: int) -> tuple[Fixed, int]:
     except fbe.DecodeError as e:
         raise e.within("everything.Fixed") from None
     return v, p
-
-
-def fbe_fw_Derived(w: bytearray, v: Derived) -> None:
-    """Append the final encoding of a Derived (fields back to back)."""
-    w += FBE_L30.pack(v.a, v.b)
 
 
 def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
@@ -1835,14 +1810,6 @@ def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
     return v, p
 
 
-def fbe_fw_ImportedBase(w: bytearray, v: ImportedBase) -> None:
-    """Append the final encoding of a ImportedBase (fields back to back)."""
-    s1 = v.symbol.encode("utf-8", "surrogateescape")
-    w += FBE_L15.pack(len(s1))
-    w += s1
-    w += FBE_L31.pack(v.digits, v.price)
-
-
 def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
     """Read a ImportedBase at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 16)
@@ -1850,34 +1817,27 @@ def fbe_fr_ImportedBase(r: fbe.Reader, p: int) -> tuple[ImportedBase, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "symbol")
-        t2 = FBE_L15.unpack_from(data, p)
+        t1 = FBE_L15.unpack_from(data, p)
         p += 4
-        q3 = p + t2[0]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "symbol")
-        r.budget -= t2[0]
+        q2 = p + t1[0]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[0]} bytes", p - 4, "symbol")
+        r.budget -= t1[0]
         if r.budget < 0:
             r.spend(0, p - 4, "symbol")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "digits")
-        t5 = FBE_L31.unpack_from(data, p)
+        t4 = FBE_L31.unpack_from(data, p)
         p += 12
         v = ImportedBase.__new__(ImportedBase)
-        v.symbol = x4
-        v.digits = t5[0]
-        v.price = t5[1]
+        v.symbol = x3
+        v.digits = t4[0]
+        v.price = t4[1]
     except fbe.DecodeError as e:
         raise e.within("everything.ImportedBase") from None
     return v, p
-
-
-def fbe_fw_Note(w: bytearray, v: Note) -> None:
-    """Append the final encoding of a Note (fields back to back)."""
-    s1 = v.text.encode("utf-8", "surrogateescape")
-    w += FBE_L15.pack(len(s1))
-    w += s1
 
 
 def fbe_fr_Note(r: fbe.Reader, p: int) -> tuple[Note, int]:
@@ -1887,29 +1847,21 @@ def fbe_fr_Note(r: fbe.Reader, p: int) -> tuple[Note, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "text")
-        t2 = FBE_L15.unpack_from(data, p)
+        t1 = FBE_L15.unpack_from(data, p)
         p += 4
-        q3 = p + t2[0]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "text")
-        r.budget -= t2[0]
+        q2 = p + t1[0]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[0]} bytes", p - 4, "text")
+        r.budget -= t1[0]
         if r.budget < 0:
             r.spend(0, p - 4, "text")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         v = Note.__new__(Note)
-        v.text = x4
+        v.text = x3
     except fbe.DecodeError as e:
         raise e.within("everything.Note") from None
     return v, p
-
-
-def fbe_fw_Quiet(w: bytearray, v: Quiet) -> None:
-    """Append the final encoding of a Quiet (fields back to back)."""
-    s1 = v.password.encode("utf-8", "surrogateescape")
-    w += FBE_L15.pack(len(s1))
-    w += s1
-    w += FBE_L10.pack(v.legacy)
 
 
 def fbe_fr_Quiet(r: fbe.Reader, p: int) -> tuple[Quiet, int]:
@@ -1919,30 +1871,26 @@ def fbe_fr_Quiet(r: fbe.Reader, p: int) -> tuple[Quiet, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "password")
-        t2 = FBE_L15.unpack_from(data, p)
+        t1 = FBE_L15.unpack_from(data, p)
         p += 4
-        q3 = p + t2[0]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "password")
-        r.budget -= t2[0]
+        q2 = p + t1[0]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[0]} bytes", p - 4, "password")
+        r.budget -= t1[0]
         if r.budget < 0:
             r.spend(0, p - 4, "password")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("value", p, "legacy")
-        t5 = FBE_L10.unpack_from(data, p)
+        t4 = FBE_L10.unpack_from(data, p)
         p += 4
         v = Quiet.__new__(Quiet)
-        v.password = x4
-        v.legacy = t5[0]
+        v.password = x3
+        v.legacy = t4[0]
     except fbe.DecodeError as e:
         raise e.within("everything.Quiet") from None
     return v, p
-
-
-def fbe_fw_Empty(w: bytearray, v: Empty) -> None:
-    """Append the final encoding of a Empty (fields back to back)."""
 
 
 def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
@@ -1955,123 +1903,6 @@ def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
     return v, p
 
 
-def fbe_fw_Everything(w: bytearray, v: Everything) -> None:
-    """Append the final encoding of a Everything (fields back to back)."""
-    w += FBE_L32.pack(v.id, v.f1, v.f2, v.f3, v.f4, v.f5, v.f6, v.f7, v.f8, v.f9, v.f10, v.f11, v.f12, v.f13, v.f14)
-    w += FBE_L13.pack(fbe.encode_decimal(v.f15))
-    s1 = v.f17.encode("utf-8", "surrogateescape")
-    w += FBE_L19.pack(fbe.encode_decimal(v.f16), len(s1))
-    w += s1
-    s2 = v.f24
-    w += FBE_L33.pack(v.f18, v.f19, v.f20.bytes, v.f21.bytes, v.f22.bytes, v.f23.bytes, len(s2))
-    w += s2
-    w += FBE_L34.pack(v.f25, v.f26, v.f27, v.f28)
-    fbe_fw_Counted(w, v.f29)
-    pkg_market.fbe_fw_Instrument(w, v.f30)
-    y3 = v.f31
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y3)
-    y4 = v.f32
-    if y4 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y4)
-    y5 = v.f33
-    if y5 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y5)
-    y6 = v.f34
-    if y6 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L11.pack(y6)
-    y7 = v.f35
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe_fw_Counted(w, y7)
-    fbe.buffer.check_length(v.f36, 3, "f36")
-    w += FBE_L35.pack(*v.f36)
-    fbe.buffer.check_length(v.f37, 2, "f37")
-    for e8 in v.f37:
-        y9 = e8
-        if y9 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe.buffer.write_string(w, y9)
-    fbe.buffer.write_plain_seq(w, "d", v.f38)
-    w += fbe.buffer.pack_u32(len(v.f39))
-    for e10 in v.f39:
-        y11 = e10
-        if y11 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe_fw_Counted(w, y11)
-    w += fbe.buffer.pack_u32(len(v.f40))
-    for e12 in v.f40:
-        fbe.buffer.write_string(w, e12)
-    fbe.buffer.write_plain_seq(w, "q", sorted(v.f41))
-    w += fbe.buffer.pack_u32(len(v.f42))
-    for e13 in sorted(v.f42):
-        pkg_market.fbe_fw_Instrument(w, e13)
-    w += fbe.buffer.pack_u32(len(v.f43))
-    for k14, v15 in sorted(v.f43.items(), key=fbe.buffer.first):
-        w += FBE_L10.pack(k14)
-        fbe.buffer.write_string(w, v15)
-    w += fbe.buffer.pack_u32(len(v.f44))
-    for k16, v17 in sorted(v.f44.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k16)
-        y18 = v17
-        if y18 is None:
-            w.append(0)
-        else:
-            w.append(1)
-            fbe_fw_Counted(w, y18)
-    w += fbe.buffer.pack_u32(len(v.f45))
-    for k19, v20 in v.f45.items():
-        w += FBE_L13.pack(k19.bytes)
-        fbe.buffer.write_bytes(w, v20)
-    w += fbe.buffer.pack_u32(len(v.f46))
-    for k21, v22 in v.f46.items():
-        pkg_market.fbe_fw_Instrument(w, k21)
-        fbe_fw_Counted(w, v22)
-    y23 = v.f47
-    if y23 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y23)
-    w += FBE_L36.pack(v.f47Reset)
-    y24 = v.f48
-    if y24 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L12.pack(y24)
-    w += fbe.buffer.pack_u32(len(v.f49))
-    for k25, v26 in sorted(v.f49.items(), key=fbe.buffer.first):
-        fbe.buffer.write_bytes(w, k25)
-        w += FBE_L10.pack(v26)
-    w += fbe.buffer.pack_u32(len(v.f50))
-    for k27, v28 in v.f50.items():
-        fbe.buffer.write_bytes(w, k27)
-        fbe.buffer.write_string(w, v28)
-    w += fbe.buffer.pack_u32(len(v.f51))
-    w += b"".join([FBE_L13.pack(fbe.encode_decimal(e)) for e in sorted(v.f51)])
-    w += fbe.buffer.pack_u32(len(v.f52))
-    w += b"".join([FBE_L14.pack(fbe.encode_decimal(k), e) for k, e in sorted(v.f52.items(), key=fbe.buffer.first)])
-
-
 def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
     """Read a Everything at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 258)
@@ -2079,287 +1910,281 @@ def fbe_fr_Everything(r: fbe.Reader, p: int) -> tuple[Everything, int]:
         data, end = r.data, r.size
         if p + 53 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t29 = FBE_L32.unpack_from(data, p)
+        t1 = FBE_L32.unpack_from(data, p)
         p += 53
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f15")
-        t30 = FBE_L13.unpack_from(data, p)
-        at31 = p
+        t2 = FBE_L13.unpack_from(data, p)
+        at3 = p
         p += 16
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f16")
-        t32 = FBE_L19.unpack_from(data, p)
-        at33 = p
+        t4 = FBE_L19.unpack_from(data, p)
+        at5 = p
         p += 20
-        q34 = p + t32[1]
-        if q34 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t32[1]} bytes", p - 4, "f17")
-        r.budget -= t32[1]
+        q6 = p + t4[1]
+        if q6 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t4[1]} bytes", p - 4, "f17")
+        r.budget -= t4[1]
         if r.budget < 0:
             r.spend(0, p - 4, "f17")
-        x35 = data[p:q34].decode("utf-8", "surrogateescape")
-        p = q34
+        x7 = data[p:q6].decode("utf-8", "surrogateescape")
+        p = q6
         if p + 84 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f18")
-        t36 = FBE_L33.unpack_from(data, p)
+        t8 = FBE_L33.unpack_from(data, p)
         p += 84
-        q37 = p + t36[6]
-        if q37 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t36[6]} bytes", p - 4, "f24")
-        r.budget -= t36[6]
+        q9 = p + t8[6]
+        if q9 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t8[6]} bytes", p - 4, "f24")
+        r.budget -= t8[6]
         if r.budget < 0:
             r.spend(0, p - 4, "f24")
-        x38 = data[p:q37]
-        p = q37
+        x10 = data[p:q9]
+        p = q9
         if p + 11 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f25")
-        t39 = FBE_L34.unpack_from(data, p)
+        t11 = FBE_L34.unpack_from(data, p)
         p += 11
-        x40, p = fbe_fr_Counted(r, p)
-        x41, p = pkg_market.fbe_fr_Instrument(r, p)
-        h43 = fbe.buffer.final_has(r, p, "f31")
+        x12, p = fbe_fr_Counted(r, p)
+        x13, p = pkg_market.fbe_fr_Instrument(r, p)
+        h15 = fbe.buffer.final_has(r, p, "f31")
         p += 1
-        x42: int | None = None
-        if h43:
-            t45 = fbe.buffer.final_fixed(r, FBE_L10, p, "f31")
+        x14: int | None = None
+        if h15:
+            t17 = fbe.buffer.final_fixed(r, FBE_L10, p, "f31")
             p += FBE_L10.size
-            x44 = t45[0]
-            x42 = x44
-        h47 = fbe.buffer.final_has(r, p, "f32")
+            x16 = t17[0]
+            x14 = x16
+        h19 = fbe.buffer.final_has(r, p, "f32")
         p += 1
-        x46: int | None = None
-        if h47:
-            t49 = fbe.buffer.final_fixed(r, FBE_L10, p, "f32")
+        x18: int | None = None
+        if h19:
+            t21 = fbe.buffer.final_fixed(r, FBE_L10, p, "f32")
             p += FBE_L10.size
-            x48 = t49[0]
-            x46 = x48
-        h51 = fbe.buffer.final_has(r, p, "f33")
+            x20 = t21[0]
+            x18 = x20
+        h23 = fbe.buffer.final_has(r, p, "f33")
         p += 1
-        x50: str | None = None
-        if h51:
-            x52, p = fbe.buffer.final_string(r, p, "f33")
-            x50 = x52
-        h54 = fbe.buffer.final_has(r, p, "f34")
+        x22: str | None = None
+        if h23:
+            x24, p = fbe.buffer.final_string(r, p, "f33")
+            x22 = x24
+        h26 = fbe.buffer.final_has(r, p, "f34")
         p += 1
-        x53: EByte | None = None
-        if h54:
-            t56 = fbe.buffer.final_fixed(r, FBE_L11, p, "f34")
+        x25: EByte | None = None
+        if h26:
+            t28 = fbe.buffer.final_fixed(r, FBE_L11, p, "f34")
             p += FBE_L11.size
-            x55 = FBE_M_EByte[t56[0]]
-            x53 = x55
-        h58 = fbe.buffer.final_has(r, p, "f35")
+            x27 = FBE_M_EByte[t28[0]]
+            x25 = x27
+        h30 = fbe.buffer.final_has(r, p, "f35")
         p += 1
-        x57: Counted | None = None
-        if h58:
-            x59, p = fbe_fr_Counted(r, p)
-            x57 = x59
+        x29: Counted | None = None
+        if h30:
+            x31, p = fbe_fr_Counted(r, p)
+            x29 = x31
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f36")
-        t60 = FBE_L35.unpack_from(data, p)
+        t32 = FBE_L35.unpack_from(data, p)
         p += 12
-        x61: list[str | None] = []
+        x33: list[str | None] = []
         for _ in range(2):
-            h63 = fbe.buffer.final_has(r, p, "f37")
+            h35 = fbe.buffer.final_has(r, p, "f37")
             p += 1
-            e62: str | None = None
-            if h63:
-                x64, p = fbe.buffer.final_string(r, p, "f37")
-                e62 = x64
-            x61.append(e62)
-        n66 = fbe.buffer.final_count(r, p, 8, 8, "f38")
+            e34: str | None = None
+            if h35:
+                x36, p = fbe.buffer.final_string(r, p, "f37")
+                e34 = x36
+            x33.append(e34)
+        n38 = fbe.buffer.final_count(r, p, 8, 8, "f38")
         p += 4
-        x65: list[float] = list(struct.unpack_from(f"<{n66}d", r.data, p))
-        p += n66 * 8
-        n68 = fbe.buffer.final_count(r, p, 1, 1, "f39")
+        x37: list[float] = list(struct.unpack_from(f"<{n38}d", r.data, p))
+        p += n38 * 8
+        n40 = fbe.buffer.final_count(r, p, 1, 1, "f39")
         p += 4
-        x67: list[Counted | None] = []
+        x39: list[Counted | None] = []
+        for _ in range(n40):
+            h42 = fbe.buffer.final_has(r, p, "f39")
+            p += 1
+            e41: Counted | None = None
+            if h42:
+                x43, p = fbe_fr_Counted(r, p)
+                e41 = x43
+            x39.append(e41)
+        n45 = fbe.buffer.final_count(r, p, 4, 4, "f40")
+        p += 4
+        x44: list[str] = []
+        for _ in range(n45):
+            e46, p = fbe.buffer.final_string(r, p, "f40")
+            x44.append(e46)
+        at49 = p
+        n48 = fbe.buffer.final_count(r, p, 8, 8, "f41")
+        p += 4
+        x47: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n48}q", r.data, p)), n48, "f41", at49)
+        p += n48 * 8
+        at52 = p
+        n51 = fbe.buffer.final_count(r, p, 8, 0, "f42")
+        p += 4
+        x50: set[pkg_market.Instrument] = set()
+        for _ in range(n51):
+            e53, p = pkg_market.fbe_fr_Instrument(r, p)
+            x50.add(e53)
+        fbe.buffer.distinct(x50, n51, "f42", at52)
+        at56 = p
+        n55 = fbe.buffer.final_count(r, p, 8, 8, "f43")
+        p += 4
+        x54: dict[int, str] = {}
+        for _ in range(n55):
+            t59 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
+            p += FBE_L10.size
+            k57 = t59[0]
+            v58, p = fbe.buffer.final_string(r, p, "f43")
+            x54[k57] = v58
+        fbe.buffer.distinct(x54, n55, "f43", at56)
+        at62 = p
+        n61 = fbe.buffer.final_count(r, p, 5, 5, "f44")
+        p += 4
+        x60: dict[str, Counted | None] = {}
+        for _ in range(n61):
+            k63, p = fbe.buffer.final_string(r, p, "f44")
+            h65 = fbe.buffer.final_has(r, p, "f44")
+            p += 1
+            v64: Counted | None = None
+            if h65:
+                x66, p = fbe_fr_Counted(r, p)
+                v64 = x66
+            x60[k63] = v64
+        fbe.buffer.distinct(x60, n61, "f44", at62)
+        at69 = p
+        n68 = fbe.buffer.final_count(r, p, 20, 20, "f45")
+        p += 4
+        x67: dict[uuid.UUID, bytes] = {}
         for _ in range(n68):
-            h70 = fbe.buffer.final_has(r, p, "f39")
-            p += 1
-            e69: Counted | None = None
-            if h70:
-                x71, p = fbe_fr_Counted(r, p)
-                e69 = x71
-            x67.append(e69)
-        n73 = fbe.buffer.final_count(r, p, 4, 4, "f40")
-        p += 4
-        x72: list[str] = []
-        for _ in range(n73):
-            e74, p = fbe.buffer.final_string(r, p, "f40")
-            x72.append(e74)
-        at77 = p
-        n76 = fbe.buffer.final_count(r, p, 8, 8, "f41")
-        p += 4
-        x75: set[int] = fbe.buffer.distinct(set(struct.unpack_from(f"<{n76}q", r.data, p)), n76, "f41", at77)
-        p += n76 * 8
-        at80 = p
-        n79 = fbe.buffer.final_count(r, p, 8, 0, "f42")
-        p += 4
-        x78: set[pkg_market.Instrument] = set()
-        for _ in range(n79):
-            e81, p = pkg_market.fbe_fr_Instrument(r, p)
-            x78.add(e81)
-        fbe.buffer.distinct(x78, n79, "f42", at80)
-        at84 = p
-        n83 = fbe.buffer.final_count(r, p, 8, 8, "f43")
-        p += 4
-        x82: dict[int, str] = {}
-        for _ in range(n83):
-            t87 = fbe.buffer.final_fixed(r, FBE_L10, p, "f43")
-            p += FBE_L10.size
-            k85 = t87[0]
-            v86, p = fbe.buffer.final_string(r, p, "f43")
-            x82[k85] = v86
-        fbe.buffer.distinct(x82, n83, "f43", at84)
-        at90 = p
-        n89 = fbe.buffer.final_count(r, p, 5, 5, "f44")
-        p += 4
-        x88: dict[str, Counted | None] = {}
-        for _ in range(n89):
-            k91, p = fbe.buffer.final_string(r, p, "f44")
-            h93 = fbe.buffer.final_has(r, p, "f44")
-            p += 1
-            v92: Counted | None = None
-            if h93:
-                x94, p = fbe_fr_Counted(r, p)
-                v92 = x94
-            x88[k91] = v92
-        fbe.buffer.distinct(x88, n89, "f44", at90)
-        at97 = p
-        n96 = fbe.buffer.final_count(r, p, 20, 20, "f45")
-        p += 4
-        x95: dict[uuid.UUID, bytes] = {}
-        for _ in range(n96):
-            t100 = fbe.buffer.final_fixed(r, FBE_L13, p, "f45")
+            t72 = fbe.buffer.final_fixed(r, FBE_L13, p, "f45")
             p += FBE_L13.size
-            k98 = uuid.UUID(bytes=t100[0])
-            v99, p = fbe.buffer.final_bytes(r, p, "f45")
-            x95[k98] = v99
-        fbe.buffer.distinct(x95, n96, "f45", at97)
-        at103 = p
-        n102 = fbe.buffer.final_count(r, p, 12, 0, "f46")
+            k70 = uuid.UUID(bytes=t72[0])
+            v71, p = fbe.buffer.final_bytes(r, p, "f45")
+            x67[k70] = v71
+        fbe.buffer.distinct(x67, n68, "f45", at69)
+        at75 = p
+        n74 = fbe.buffer.final_count(r, p, 12, 0, "f46")
         p += 4
-        x101: dict[pkg_market.Instrument, Counted] = {}
-        for _ in range(n102):
-            k104, p = pkg_market.fbe_fr_Instrument(r, p)
-            v105, p = fbe_fr_Counted(r, p)
-            x101[k104] = v105
-        fbe.buffer.distinct(x101, n102, "f46", at103)
-        h107 = fbe.buffer.final_has(r, p, "f47")
+        x73: dict[pkg_market.Instrument, Counted] = {}
+        for _ in range(n74):
+            k76, p = pkg_market.fbe_fr_Instrument(r, p)
+            v77, p = fbe_fr_Counted(r, p)
+            x73[k76] = v77
+        fbe.buffer.distinct(x73, n74, "f46", at75)
+        h79 = fbe.buffer.final_has(r, p, "f47")
         p += 1
-        x106: int | None = None
-        if h107:
-            t109 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
+        x78: int | None = None
+        if h79:
+            t81 = fbe.buffer.final_fixed(r, FBE_L10, p, "f47")
             p += FBE_L10.size
-            x108 = t109[0]
-            x106 = x108
+            x80 = t81[0]
+            x78 = x80
         if p + 1 > end:
             raise fbe.buffer.out_of_bounds("value", p, "f47Reset")
-        t110 = FBE_L36.unpack_from(data, p)
+        t82 = FBE_L36.unpack_from(data, p)
         p += 1
-        h112 = fbe.buffer.final_has(r, p, "f48")
+        h84 = fbe.buffer.final_has(r, p, "f48")
         p += 1
-        x111: int | None = None
-        if h112:
-            t114 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
+        x83: int | None = None
+        if h84:
+            t86 = fbe.buffer.final_fixed(r, FBE_L12, p, "f48")
             p += FBE_L12.size
-            x113 = t114[0]
-            x111 = x113
-        at117 = p
-        n116 = fbe.buffer.final_count(r, p, 8, 8, "f49")
+            x85 = t86[0]
+            x83 = x85
+        at89 = p
+        n88 = fbe.buffer.final_count(r, p, 8, 8, "f49")
         p += 4
-        x115: dict[bytes, int] = {}
-        for _ in range(n116):
-            k118, p = fbe.buffer.final_bytes(r, p, "f49")
-            t120 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
+        x87: dict[bytes, int] = {}
+        for _ in range(n88):
+            k90, p = fbe.buffer.final_bytes(r, p, "f49")
+            t92 = fbe.buffer.final_fixed(r, FBE_L10, p, "f49")
             p += FBE_L10.size
-            v119 = t120[0]
-            x115[k118] = v119
-        fbe.buffer.distinct(x115, n116, "f49", at117)
-        at123 = p
-        n122 = fbe.buffer.final_count(r, p, 8, 8, "f50")
+            v91 = t92[0]
+            x87[k90] = v91
+        fbe.buffer.distinct(x87, n88, "f49", at89)
+        at95 = p
+        n94 = fbe.buffer.final_count(r, p, 8, 8, "f50")
         p += 4
-        x121: dict[bytes, str] = {}
-        for _ in range(n122):
-            k124, p = fbe.buffer.final_bytes(r, p, "f50")
-            v125, p = fbe.buffer.final_string(r, p, "f50")
-            x121[k124] = v125
-        fbe.buffer.distinct(x121, n122, "f50", at123)
-        at128 = p
-        n127 = fbe.buffer.final_count(r, p, 16, 16, "f51")
+        x93: dict[bytes, str] = {}
+        for _ in range(n94):
+            k96, p = fbe.buffer.final_bytes(r, p, "f50")
+            v97, p = fbe.buffer.final_string(r, p, "f50")
+            x93[k96] = v97
+        fbe.buffer.distinct(x93, n94, "f50", at95)
+        at100 = p
+        n99 = fbe.buffer.final_count(r, p, 16, 16, "f51")
         p += 4
-        x126: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "f51") for i, e in enumerate(FBE_L13.iter_unpack(r.data[p:p + n127 * 16]))}, n127, "f51", at128)
-        p += n127 * 16
-        at131 = p
-        n130 = fbe.buffer.final_count(r, p, 20, 20, "f52")
+        x98: set[Decimal] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 16 * i, "f51") for i, e in enumerate(FBE_L13.iter_unpack(r.data[p:p + n99 * 16]))}, n99, "f51", at100)
+        p += n99 * 16
+        at103 = p
+        n102 = fbe.buffer.final_count(r, p, 20, 20, "f52")
         p += 4
-        x129: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "f52"): e[1] for i, e in enumerate(FBE_L14.iter_unpack(r.data[p:p + n130 * 20]))}, n130, "f52", at131)
-        p += n130 * 20
+        x101: dict[Decimal, int] = fbe.buffer.distinct({fbe.decode_decimal(e[0], p + 20 * i, "f52"): e[1] for i, e in enumerate(FBE_L14.iter_unpack(r.data[p:p + n102 * 20]))}, n102, "f52", at103)
+        p += n102 * 20
         v = Everything.__new__(Everything)
-        v.id = t29[0]
-        v.f1 = t29[1]
-        v.f2 = t29[2]
-        v.f3 = t29[3]
-        v.f4 = t29[4]
-        v.f5 = t29[5]
-        v.f6 = t29[6]
-        v.f7 = t29[7]
-        v.f8 = t29[8]
-        v.f9 = t29[9]
-        v.f10 = t29[10]
-        v.f11 = t29[11]
-        v.f12 = t29[12]
-        v.f13 = t29[13]
-        v.f14 = t29[14]
-        v.f15 = fbe.decode_decimal(t30[0], at31, "f15")
-        v.f16 = fbe.decode_decimal(t32[0], at33, "f16")
-        v.f17 = x35
-        v.f18 = t36[0]
-        v.f19 = t36[1]
-        v.f20 = uuid.UUID(bytes=t36[2])
-        v.f21 = uuid.UUID(bytes=t36[3])
-        v.f22 = uuid.UUID(bytes=t36[4])
-        v.f23 = uuid.UUID(bytes=t36[5])
-        v.f24 = x38
-        v.f25 = FBE_M_EByte[t39[0]]
-        v.f26 = pkg_market.FBE_M_Side[t39[1]]
-        v.f27 = FBE_M_FByte[t39[2]]
-        v.f28 = FBE_M_FUInt64[t39[3]]
-        v.f29 = x40
-        v.f30 = x41
-        v.f31 = x42
-        v.f32 = x46
-        v.f33 = x50
-        v.f34 = x53
-        v.f35 = x57
-        v.f36 = list(t60[0:3])
-        v.f37 = x61
-        v.f38 = x65
-        v.f39 = x67
-        v.f40 = x72
-        v.f41 = x75
-        v.f42 = x78
-        v.f43 = x82
-        v.f44 = x88
-        v.f45 = x95
-        v.f46 = x101
-        v.f47 = x106
-        v.f47Reset = t110[0]
-        v.f48 = x111
-        v.f49 = x115
-        v.f50 = x121
-        v.f51 = x126
-        v.f52 = x129
+        v.id = t1[0]
+        v.f1 = t1[1]
+        v.f2 = t1[2]
+        v.f3 = t1[3]
+        v.f4 = t1[4]
+        v.f5 = t1[5]
+        v.f6 = t1[6]
+        v.f7 = t1[7]
+        v.f8 = t1[8]
+        v.f9 = t1[9]
+        v.f10 = t1[10]
+        v.f11 = t1[11]
+        v.f12 = t1[12]
+        v.f13 = t1[13]
+        v.f14 = t1[14]
+        v.f15 = fbe.decode_decimal(t2[0], at3, "f15")
+        v.f16 = fbe.decode_decimal(t4[0], at5, "f16")
+        v.f17 = x7
+        v.f18 = t8[0]
+        v.f19 = t8[1]
+        v.f20 = uuid.UUID(bytes=t8[2])
+        v.f21 = uuid.UUID(bytes=t8[3])
+        v.f22 = uuid.UUID(bytes=t8[4])
+        v.f23 = uuid.UUID(bytes=t8[5])
+        v.f24 = x10
+        v.f25 = FBE_M_EByte[t11[0]]
+        v.f26 = pkg_market.FBE_M_Side[t11[1]]
+        v.f27 = FBE_M_FByte[t11[2]]
+        v.f28 = FBE_M_FUInt64[t11[3]]
+        v.f29 = x12
+        v.f30 = x13
+        v.f31 = x14
+        v.f32 = x18
+        v.f33 = x22
+        v.f34 = x25
+        v.f35 = x29
+        v.f36 = list(t32[0:3])
+        v.f37 = x33
+        v.f38 = x37
+        v.f39 = x39
+        v.f40 = x44
+        v.f41 = x47
+        v.f42 = x50
+        v.f43 = x54
+        v.f44 = x60
+        v.f45 = x67
+        v.f46 = x73
+        v.f47 = x78
+        v.f47Reset = t82[0]
+        v.f48 = x83
+        v.f49 = x87
+        v.f50 = x93
+        v.f51 = x98
+        v.f52 = x101
     except fbe.DecodeError as e:
         raise e.within("everything.Everything") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_PlaceOrder(w: bytearray, v: PlaceOrder) -> None:
-    """Append the final encoding of a PlaceOrder (fields back to back)."""
-    w += FBE_L13.pack(v.id.bytes)
-    pkg_market.fbe_fw_Instrument(w, v.instrument)
 
 
 def fbe_fr_PlaceOrder(r: fbe.Reader, p: int) -> tuple[PlaceOrder, int]:
@@ -2381,11 +2206,6 @@ def fbe_fr_PlaceOrder(r: fbe.Reader, p: int) -> tuple[PlaceOrder, int]:
     return v, p
 
 
-def fbe_fw_Accepted(w: bytearray, v: Accepted) -> None:
-    """Append the final encoding of a Accepted (fields back to back)."""
-    w += FBE_L13.pack(v.id.bytes)
-
-
 def fbe_fr_Accepted(r: fbe.Reader, p: int) -> tuple[Accepted, int]:
     """Read a Accepted at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 16)
@@ -2402,13 +2222,6 @@ def fbe_fr_Accepted(r: fbe.Reader, p: int) -> tuple[Accepted, int]:
     return v, p
 
 
-def fbe_fw_Rejected(w: bytearray, v: Rejected) -> None:
-    """Append the final encoding of a Rejected (fields back to back)."""
-    s1 = v.reason.encode("utf-8", "surrogateescape")
-    w += FBE_L19.pack(v.id.bytes, len(s1))
-    w += s1
-
-
 def fbe_fr_Rejected(r: fbe.Reader, p: int) -> tuple[Rejected, int]:
     """Read a Rejected at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 20)
@@ -2416,27 +2229,22 @@ def fbe_fr_Rejected(r: fbe.Reader, p: int) -> tuple[Rejected, int]:
         data, end = r.data, r.size
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t2 = FBE_L19.unpack_from(data, p)
+        t1 = FBE_L19.unpack_from(data, p)
         p += 20
-        q3 = p + t2[1]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[1]} bytes", p - 4, "reason")
-        r.budget -= t2[1]
+        q2 = p + t1[1]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[1]} bytes", p - 4, "reason")
+        r.budget -= t1[1]
         if r.budget < 0:
             r.spend(0, p - 4, "reason")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         v = Rejected.__new__(Rejected)
-        v.id = uuid.UUID(bytes=t2[0])
-        v.reason = x4
+        v.id = uuid.UUID(bytes=t1[0])
+        v.reason = x3
     except fbe.DecodeError as e:
         raise e.within("everything.Rejected") from None
     return v, p
-
-
-def fbe_fw_Ping(w: bytearray, v: Ping) -> None:
-    """Append the final encoding of a Ping (fields back to back)."""
-    w += FBE_L37.pack(v.sequence)
 
 
 def fbe_fr_Ping(r: fbe.Reader, p: int) -> tuple[Ping, int]:
@@ -2453,11 +2261,6 @@ def fbe_fr_Ping(r: fbe.Reader, p: int) -> tuple[Ping, int]:
     except fbe.DecodeError as e:
         raise e.within("everything.Ping") from None
     return v, p
-
-
-def fbe_fw_FixedKeywords(w: bytearray, v: FixedKeywords) -> None:
-    """Append the final encoding of a FixedKeywords (fields back to back)."""
-    w += FBE_L38.pack(v.new, v.swap, v.default)
 
 
 def fbe_fr_FixedKeywords(r: fbe.Reader, p: int) -> tuple[FixedKeywords, int]:
@@ -2478,23 +2281,6 @@ def fbe_fr_FixedKeywords(r: fbe.Reader, p: int) -> tuple[FixedKeywords, int]:
     return v, p
 
 
-def fbe_fw_Keywords(w: bytearray, v: Keywords) -> None:
-    """Append the final encoding of a Keywords (fields back to back)."""
-    s1 = v.class_.encode("utf-8", "surrogateescape")
-    w += FBE_L17.pack(v.new, len(s1))
-    w += s1
-    w += FBE_L39.pack(v.default, v.swap, v.from_, v.None_, v.NULL)
-    y2 = v.operator
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L10.pack(y2)
-    w += fbe.buffer.pack_u32(len(v.this))
-    for e3 in v.this:
-        fbe_fw_FixedKeywords(w, e3)
-
-
 def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
     """Read a Keywords at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 30)
@@ -2502,56 +2288,48 @@ def fbe_fr_Keywords(r: fbe.Reader, p: int) -> tuple[Keywords, int]:
         data, end = r.data, r.size
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "new")
-        t4 = FBE_L17.unpack_from(data, p)
+        t1 = FBE_L17.unpack_from(data, p)
         p += 8
-        q5 = p + t4[1]
-        if q5 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t4[1]} bytes", p - 4, "class")
-        r.budget -= t4[1]
+        q2 = p + t1[1]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[1]} bytes", p - 4, "class")
+        r.budget -= t1[1]
         if r.budget < 0:
             r.spend(0, p - 4, "class")
-        x6 = data[p:q5].decode("utf-8", "surrogateescape")
-        p = q5
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 17 > end:
             raise fbe.buffer.out_of_bounds("value", p, "default")
-        t7 = FBE_L39.unpack_from(data, p)
+        t4 = FBE_L39.unpack_from(data, p)
         p += 17
-        h9 = fbe.buffer.final_has(r, p, "operator")
+        h6 = fbe.buffer.final_has(r, p, "operator")
         p += 1
-        x8: Reserved | None = None
-        if h9:
-            t11 = fbe.buffer.final_fixed(r, FBE_L10, p, "operator")
+        x5: Reserved | None = None
+        if h6:
+            t8 = fbe.buffer.final_fixed(r, FBE_L10, p, "operator")
             p += FBE_L10.size
-            x10 = FBE_M_Reserved[t11[0]]
-            x8 = x10
-        n13 = fbe.buffer.final_count(r, p, 9, 0, "this")
+            x7 = FBE_M_Reserved[t8[0]]
+            x5 = x7
+        n10 = fbe.buffer.final_count(r, p, 9, 0, "this")
         p += 4
-        x12: list[FixedKeywords] = []
-        for _ in range(n13):
-            e14, p = fbe_fr_FixedKeywords(r, p)
-            x12.append(e14)
+        x9: list[FixedKeywords] = []
+        for _ in range(n10):
+            e11, p = fbe_fr_FixedKeywords(r, p)
+            x9.append(e11)
         v = Keywords.__new__(Keywords)
-        v.new = t4[0]
-        v.class_ = x6
-        v.default = FBE_M_Reserved[t7[0]]
-        v.swap = t7[1]
-        v.from_ = t7[2]
-        v.None_ = t7[3]
-        v.NULL = t7[4]
-        v.operator = x8
-        v.this = x12
+        v.new = t1[0]
+        v.class_ = x3
+        v.default = FBE_M_Reserved[t4[0]]
+        v.swap = t4[1]
+        v.from_ = t4[2]
+        v.None_ = t4[3]
+        v.NULL = t4[4]
+        v.operator = x5
+        v.this = x9
     except fbe.DecodeError as e:
         raise e.within("everything.Keywords") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_Route(w: bytearray, v: Route) -> None:
-    """Append the final encoding of a Route (fields back to back)."""
-    s1 = v.venue.encode("utf-8", "surrogateescape")
-    w += FBE_L15.pack(len(s1))
-    w += s1
-    w += FBE_L40.pack(v.weight, v.leg)
 
 
 def fbe_fr_Route(r: fbe.Reader, p: int) -> tuple[Route, int]:
@@ -2561,80 +2339,65 @@ def fbe_fr_Route(r: fbe.Reader, p: int) -> tuple[Route, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "venue")
-        t2 = FBE_L15.unpack_from(data, p)
+        t1 = FBE_L15.unpack_from(data, p)
         p += 4
-        q3 = p + t2[0]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "venue")
-        r.budget -= t2[0]
+        q2 = p + t1[0]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[0]} bytes", p - 4, "venue")
+        r.budget -= t1[0]
         if r.budget < 0:
             r.spend(0, p - 4, "venue")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 12 > end:
             raise fbe.buffer.out_of_bounds("value", p, "weight")
-        t5 = FBE_L40.unpack_from(data, p)
+        t4 = FBE_L40.unpack_from(data, p)
         p += 12
         v = Route.__new__(Route)
-        v.venue = x4
-        v.weight = t5[0]
-        v.leg = t5[1]
+        v.venue = x3
+        v.weight = t4[0]
+        v.leg = t4[1]
     except fbe.DecodeError as e:
         raise e.within("everything.Route") from None
     return v, p
-
-
-def fbe_fw_Routes(w: bytearray, v: Routes) -> None:
-    """Append the final encoding of a Routes (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.routes))
-    for e1 in sorted(v.routes):
-        fbe_fw_Route(w, e1)
-    w += fbe.buffer.pack_u32(len(v.ranks))
-    for k2, v3 in sorted(v.ranks.items(), key=fbe.buffer.first):
-        fbe_fw_Route(w, k2)
-        w += FBE_L10.pack(v3)
-    w += fbe.buffer.pack_u32(len(v.names))
-    for k4, v5 in v.names.items():
-        fbe_fw_Route(w, k4)
-        fbe.buffer.write_string(w, v5)
 
 
 def fbe_fr_Routes(r: fbe.Reader, p: int) -> tuple[Routes, int]:
     """Read a Routes at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 12)
     try:
-        at8 = p
-        n7 = fbe.buffer.final_count(r, p, 16, 0, "routes")
+        at3 = p
+        n2 = fbe.buffer.final_count(r, p, 16, 0, "routes")
         p += 4
-        x6: set[Route] = set()
-        for _ in range(n7):
-            e9, p = fbe_fr_Route(r, p)
-            x6.add(e9)
-        fbe.buffer.distinct(x6, n7, "routes", at8)
-        at12 = p
-        n11 = fbe.buffer.final_count(r, p, 20, 4, "ranks")
+        x1: set[Route] = set()
+        for _ in range(n2):
+            e4, p = fbe_fr_Route(r, p)
+            x1.add(e4)
+        fbe.buffer.distinct(x1, n2, "routes", at3)
+        at7 = p
+        n6 = fbe.buffer.final_count(r, p, 20, 4, "ranks")
         p += 4
-        x10: dict[Route, int] = {}
-        for _ in range(n11):
-            k13, p = fbe_fr_Route(r, p)
-            t15 = fbe.buffer.final_fixed(r, FBE_L10, p, "ranks")
+        x5: dict[Route, int] = {}
+        for _ in range(n6):
+            k8, p = fbe_fr_Route(r, p)
+            t10 = fbe.buffer.final_fixed(r, FBE_L10, p, "ranks")
             p += FBE_L10.size
-            v14 = t15[0]
-            x10[k13] = v14
-        fbe.buffer.distinct(x10, n11, "ranks", at12)
-        at18 = p
-        n17 = fbe.buffer.final_count(r, p, 20, 4, "names")
+            v9 = t10[0]
+            x5[k8] = v9
+        fbe.buffer.distinct(x5, n6, "ranks", at7)
+        at13 = p
+        n12 = fbe.buffer.final_count(r, p, 20, 4, "names")
         p += 4
-        x16: dict[Route, str] = {}
-        for _ in range(n17):
-            k19, p = fbe_fr_Route(r, p)
-            v20, p = fbe.buffer.final_string(r, p, "names")
-            x16[k19] = v20
-        fbe.buffer.distinct(x16, n17, "names", at18)
+        x11: dict[Route, str] = {}
+        for _ in range(n12):
+            k14, p = fbe_fr_Route(r, p)
+            v15, p = fbe.buffer.final_string(r, p, "names")
+            x11[k14] = v15
+        fbe.buffer.distinct(x11, n12, "names", at13)
         v = Routes.__new__(Routes)
-        v.routes = x6
-        v.ranks = x10
-        v.names = x16
+        v.routes = x1
+        v.ranks = x5
+        v.names = x11
     except fbe.DecodeError as e:
         raise e.within("everything.Routes") from None
     r.depth -= 1
@@ -3402,7 +3165,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Counted, fbe_vr_Counted),
-    final=(fbe_fw_Counted, fbe_fr_Counted),
+    final=fbe_fr_Counted,
     json_cost=4,
 )
 fbe.bind(
@@ -3411,7 +3174,7 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_Shifted, fbe_vr_Shifted),
-    final=(fbe_fw_Shifted, fbe_fr_Shifted),
+    final=fbe_fr_Shifted,
     json_cost=4,
 )
 fbe.bind(
@@ -3420,7 +3183,7 @@ fbe.bind(
     FBE_CORE,
     2,
     (fbe_vw_AfterShift, fbe_vr_AfterShift),
-    final=(fbe_fw_AfterShift, fbe_fr_AfterShift),
+    final=fbe_fr_AfterShift,
     json_cost=4,
 )
 fbe.bind(
@@ -3429,7 +3192,7 @@ fbe.bind(
     FBE_CORE,
     3,
     (fbe_vw_Fixed, fbe_vr_Fixed),
-    final=(fbe_fw_Fixed, fbe_fr_Fixed),
+    final=fbe_fr_Fixed,
     json_cost=4,
 )
 fbe.bind(
@@ -3438,7 +3201,7 @@ fbe.bind(
     FBE_CORE,
     4,
     (fbe_vw_Derived, fbe_vr_Derived),
-    final=(fbe_fw_Derived, fbe_fr_Derived),
+    final=fbe_fr_Derived,
     json_cost=8,
 )
 fbe.bind(
@@ -3447,7 +3210,7 @@ fbe.bind(
     FBE_CORE,
     5,
     (fbe_vw_ImportedBase, fbe_vr_ImportedBase),
-    final=(fbe_fw_ImportedBase, fbe_fr_ImportedBase),
+    final=fbe_fr_ImportedBase,
     json_cost=16,
     keys=("symbol",),
 )
@@ -3457,7 +3220,7 @@ fbe.bind(
     FBE_CORE,
     6,
     (fbe_vw_Note, fbe_vr_Note),
-    final=(fbe_fw_Note, fbe_fr_Note),
+    final=fbe_fr_Note,
     json_cost=4,
 )
 fbe.bind(
@@ -3466,7 +3229,7 @@ fbe.bind(
     FBE_CORE,
     7,
     (fbe_vw_Quiet, fbe_vr_Quiet),
-    final=(fbe_fw_Quiet, fbe_fr_Quiet),
+    final=fbe_fr_Quiet,
     json_cost=8,
 )
 fbe.bind(
@@ -3475,7 +3238,7 @@ fbe.bind(
     FBE_CORE,
     8,
     (fbe_vw_Empty, fbe_vr_Empty),
-    final=(fbe_fw_Empty, fbe_fr_Empty),
+    final=fbe_fr_Empty,
     json_cost=32,
 )
 fbe.bind(
@@ -3484,7 +3247,7 @@ fbe.bind(
     FBE_CORE,
     9,
     (fbe_vw_Everything, fbe_vr_Everything),
-    final=(fbe_fw_Everything, fbe_fr_Everything),
+    final=fbe_fr_Everything,
     json_cost=258,
     keys=("id",),
 )
@@ -3494,7 +3257,7 @@ fbe.bind(
     FBE_CORE,
     10,
     (fbe_vw_PlaceOrder, fbe_vr_PlaceOrder),
-    final=(fbe_fw_PlaceOrder, fbe_fr_PlaceOrder),
+    final=fbe_fr_PlaceOrder,
     json_cost=16,
     keys=("id",),
 )
@@ -3504,7 +3267,7 @@ fbe.bind(
     FBE_CORE,
     11,
     (fbe_vw_Accepted, fbe_vr_Accepted),
-    final=(fbe_fw_Accepted, fbe_fr_Accepted),
+    final=fbe_fr_Accepted,
     json_cost=16,
     keys=("id",),
 )
@@ -3514,7 +3277,7 @@ fbe.bind(
     FBE_CORE,
     12,
     (fbe_vw_Rejected, fbe_vr_Rejected),
-    final=(fbe_fw_Rejected, fbe_fr_Rejected),
+    final=fbe_fr_Rejected,
     json_cost=20,
     keys=("id",),
 )
@@ -3524,7 +3287,7 @@ fbe.bind(
     FBE_CORE,
     13,
     (fbe_vw_Ping, fbe_vr_Ping),
-    final=(fbe_fw_Ping, fbe_fr_Ping),
+    final=fbe_fr_Ping,
     json_cost=8,
 )
 fbe.bind(
@@ -3533,7 +3296,7 @@ fbe.bind(
     FBE_CORE,
     14,
     (fbe_vw_FixedKeywords, fbe_vr_FixedKeywords),
-    final=(fbe_fw_FixedKeywords, fbe_fr_FixedKeywords),
+    final=fbe_fr_FixedKeywords,
     json_cost=9,
 )
 fbe.bind(
@@ -3542,7 +3305,7 @@ fbe.bind(
     FBE_CORE,
     15,
     (fbe_vw_Keywords, fbe_vr_Keywords),
-    final=(fbe_fw_Keywords, fbe_fr_Keywords),
+    final=fbe_fr_Keywords,
     json_cost=30,
 )
 fbe.bind(
@@ -3551,7 +3314,7 @@ fbe.bind(
     FBE_CORE,
     16,
     (fbe_vw_Route, fbe_vr_Route),
-    final=(fbe_fw_Route, fbe_fr_Route),
+    final=fbe_fr_Route,
     json_cost=16,
     keys=("venue", "leg"),
 )
@@ -3561,6 +3324,6 @@ fbe.bind(
     FBE_CORE,
     17,
     (fbe_vw_Routes, fbe_vr_Routes),
-    final=(fbe_fw_Routes, fbe_fr_Routes),
+    final=fbe_fr_Routes,
     json_cost=12,
 )

@@ -305,10 +305,6 @@ class HolderModel(fbe.Model[Holder]):
     fbe_struct = Holder
 
 
-def fbe_fw_Empty(w: bytearray, v: Empty) -> None:
-    """Append the final encoding of a Empty (fields back to back)."""
-
-
 def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
     """Read a Empty at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 32)
@@ -319,35 +315,22 @@ def fbe_fr_Empty(r: fbe.Reader, p: int) -> tuple[Empty, int]:
     return v, p
 
 
-def fbe_fw_Empties(w: bytearray, v: Empties) -> None:
-    """Append the final encoding of a Empties (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.items))
-    for e1 in v.items:
-        fbe_fw_Empty(w, e1)
-
-
 def fbe_fr_Empties(r: fbe.Reader, p: int) -> tuple[Empties, int]:
     """Read a Empties at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 4)
     try:
-        n3 = fbe.buffer.final_count(r, p, 0, 0, "items")
+        n2 = fbe.buffer.final_count(r, p, 0, 0, "items")
         p += 4
-        x2: list[Empty] = []
-        for _ in range(n3):
-            e4, p = fbe_fr_Empty(r, p)
-            x2.append(e4)
+        x1: list[Empty] = []
+        for _ in range(n2):
+            e3, p = fbe_fr_Empty(r, p)
+            x1.append(e3)
         v = Empties.__new__(Empties)
-        v.items = x2
+        v.items = x1
     except fbe.DecodeError as e:
         raise e.within("hostile.Empties") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_Wide(w: bytearray, v: Wide) -> None:
-    """Append the final encoding of a Wide (fields back to back)."""
-    fbe.buffer.check_length(v.values, 1000000, "values")
-    w += FBE_L7.pack(*v.values)
 
 
 def fbe_fr_Wide(r: fbe.Reader, p: int) -> tuple[Wide, int]:
@@ -366,72 +349,50 @@ def fbe_fr_Wide(r: fbe.Reader, p: int) -> tuple[Wide, int]:
     return v, p
 
 
-def fbe_fw_Wides(w: bytearray, v: Wides) -> None:
-    """Append the final encoding of a Wides (fields back to back)."""
-    w += fbe.buffer.pack_u32(len(v.items))
-    for e1 in v.items:
-        fbe_fw_Wide(w, e1)
-
-
 def fbe_fr_Wides(r: fbe.Reader, p: int) -> tuple[Wides, int]:
     """Read a Wides at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 4)
     try:
-        n3 = fbe.buffer.final_count(r, p, 4000000, 0, "items")
+        n2 = fbe.buffer.final_count(r, p, 4000000, 0, "items")
         p += 4
-        x2: list[Wide] = []
-        for _ in range(n3):
-            e4, p = fbe_fr_Wide(r, p)
-            x2.append(e4)
+        x1: list[Wide] = []
+        for _ in range(n2):
+            e3, p = fbe_fr_Wide(r, p)
+            x1.append(e3)
         v = Wides.__new__(Wides)
-        v.items = x2
+        v.items = x1
     except fbe.DecodeError as e:
         raise e.within("hostile.Wides") from None
     r.depth -= 1
     return v, p
 
 
-def fbe_fw_Holder(w: bytearray, v: Holder) -> None:
-    """Append the final encoding of a Holder (fields back to back)."""
-    fbe_fw_Wide(w, v.wide)
-    y1 = v.maybe
-    if y1 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe_fw_Wide(w, y1)
-    w += fbe.buffer.pack_u32(len(v.byId))
-    for k2, v3 in sorted(v.byId.items(), key=fbe.buffer.first):
-        w += FBE_L5.pack(k2)
-        fbe_fw_Wide(w, v3)
-
-
 def fbe_fr_Holder(r: fbe.Reader, p: int) -> tuple[Holder, int]:
     """Read a Holder at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 5)
     try:
-        x4, p = fbe_fr_Wide(r, p)
-        h6 = fbe.buffer.final_has(r, p, "maybe")
+        x1, p = fbe_fr_Wide(r, p)
+        h3 = fbe.buffer.final_has(r, p, "maybe")
         p += 1
-        x5: Wide | None = None
-        if h6:
-            x7, p = fbe_fr_Wide(r, p)
-            x5 = x7
-        at10 = p
-        n9 = fbe.buffer.final_count(r, p, 4000004, 4, "byId")
+        x2: Wide | None = None
+        if h3:
+            x4, p = fbe_fr_Wide(r, p)
+            x2 = x4
+        at7 = p
+        n6 = fbe.buffer.final_count(r, p, 4000004, 4, "byId")
         p += 4
-        x8: dict[int, Wide] = {}
-        for _ in range(n9):
-            t13 = fbe.buffer.final_fixed(r, FBE_L5, p, "byId")
+        x5: dict[int, Wide] = {}
+        for _ in range(n6):
+            t10 = fbe.buffer.final_fixed(r, FBE_L5, p, "byId")
             p += FBE_L5.size
-            k11 = t13[0]
-            v12, p = fbe_fr_Wide(r, p)
-            x8[k11] = v12
-        fbe.buffer.distinct(x8, n9, "byId", at10)
+            k8 = t10[0]
+            v9, p = fbe_fr_Wide(r, p)
+            x5[k8] = v9
+        fbe.buffer.distinct(x5, n6, "byId", at7)
         v = Holder.__new__(Holder)
-        v.wide = x4
-        v.maybe = x5
-        v.byId = x8
+        v.wide = x1
+        v.maybe = x2
+        v.byId = x5
     except fbe.DecodeError as e:
         raise e.within("hostile.Holder") from None
     r.depth -= 1
@@ -693,7 +654,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Empty, fbe_vr_Empty),
-    final=(fbe_fw_Empty, fbe_fr_Empty),
+    final=fbe_fr_Empty,
     json_cost=32,
 )
 fbe.bind(
@@ -702,7 +663,7 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_Empties, fbe_vr_Empties),
-    final=(fbe_fw_Empties, fbe_fr_Empties),
+    final=fbe_fr_Empties,
     json_cost=4,
 )
 fbe.bind(
@@ -711,7 +672,7 @@ fbe.bind(
     FBE_CORE,
     2,
     (fbe_vw_Wide, fbe_vr_Wide),
-    final=(fbe_fw_Wide, fbe_fr_Wide),
+    final=fbe_fr_Wide,
     json_cost=4000000,
 )
 fbe.bind(
@@ -720,7 +681,7 @@ fbe.bind(
     FBE_CORE,
     3,
     (fbe_vw_Wides, fbe_vr_Wides),
-    final=(fbe_fw_Wides, fbe_fr_Wides),
+    final=fbe_fr_Wides,
     json_cost=4,
 )
 fbe.bind(
@@ -729,6 +690,6 @@ fbe.bind(
     FBE_CORE,
     4,
     (fbe_vw_Holder, fbe_vr_Holder),
-    final=(fbe_fw_Holder, fbe_fr_Holder),
+    final=fbe_fr_Holder,
     json_cost=5,
 )

@@ -9332,11 +9332,6 @@ class HostileModel(fbe.Model[Hostile]):
     fbe_struct = Hostile
 
 
-def fbe_fw_Order(w: bytearray, v: Order) -> None:
-    """Append the final encoding of a Order (fields back to back)."""
-    w += FBE_L27.pack(v.side_, v.s, v.range)
-
-
 def fbe_fr_Order(r: fbe.Reader, p: int) -> tuple[Order, int]:
     """Read a Order at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 12)
@@ -9355,212 +9350,6 @@ def fbe_fr_Order(r: fbe.Reader, p: int) -> tuple[Order, int]:
     return v, p
 
 
-def fbe_fw_CppWords(w: bytearray, v: CppWords) -> None:
-    """Append the final encoding of a CppWords (fields back to back)."""
-    s1 = v.and_.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.alignas, v.alignof, len(s1))
-    w += s1
-    y2 = v.and_eq
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.asm, v.auto, v.bitand, v.bitor)
-    fbe.buffer.write_plain_seq(w, "h", v.break_)
-    y3 = v.case
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.catch
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.char8_t))
-    for k5, v6 in sorted(v.char8_t.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.char16_t))
-    w += FBE_L31.pack(v.char32_t.bytes, v.class_, v.compl, v.concept)
-    y7 = v.const
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.constinit.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.consteval, v.constexpr, len(s8))
-    w += s8
-    y9 = v.const_cast
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.continue_, v.co_await, v.co_return, v.co_yield)
-    fbe.buffer.write_plain_seq(w, "h", v.decltype)
-    y10 = v.default
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y10)
-    s11 = v.delete
-    w += FBE_L5.pack(len(s11))
-    w += s11
-    w += fbe.buffer.pack_u32(len(v.do))
-    for k12, v13 in sorted(v.do.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k12)
-        w += FBE_L3.pack(v13)
-    w += FBE_L30.pack(fbe.encode_decimal(v.dynamic_cast))
-    w += FBE_L31.pack(v.else_.bytes, v.explicit, v.export, v.extern)
-    y14 = v.final
-    if y14 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y14)
-    s15 = v.goto.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.for_, v.friend, len(s15))
-    w += s15
-    y16 = v.if_
-    if y16 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y16)
-    w += FBE_L29.pack(v.import_, v.inline, v.int_, v.long)
-    fbe.buffer.write_plain_seq(w, "h", v.module)
-    y17 = v.mutable
-    if y17 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y17)
-    s18 = v.namespace
-    w += FBE_L5.pack(len(s18))
-    w += s18
-    w += fbe.buffer.pack_u32(len(v.new))
-    for k19, v20 in sorted(v.new.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k19)
-        w += FBE_L3.pack(v20)
-    w += FBE_L30.pack(fbe.encode_decimal(v.noexcept))
-    w += FBE_L31.pack(v.not_.bytes, v.not_eq, v.nullptr, v.operator)
-    y21 = v.or_
-    if y21 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y21)
-    s22 = v.private.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.or_eq, v.override, len(s22))
-    w += s22
-    y23 = v.protected
-    if y23 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y23)
-    w += FBE_L29.pack(v.public, v.register, v.reinterpret_cast, v.requires)
-    fbe.buffer.write_plain_seq(w, "h", v.return_)
-    y24 = v.short
-    if y24 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y24)
-    s25 = v.signed
-    w += FBE_L5.pack(len(s25))
-    w += s25
-    w += fbe.buffer.pack_u32(len(v.sizeof))
-    for k26, v27 in sorted(v.sizeof.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k26)
-        w += FBE_L3.pack(v27)
-    w += FBE_L30.pack(fbe.encode_decimal(v.static))
-    w += FBE_L31.pack(v.static_assert.bytes, v.static_cast, v.switch, v.template)
-    y28 = v.this
-    if y28 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y28)
-    s29 = v.try_.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.thread_local, v.throw, len(s29))
-    w += s29
-    y30 = v.typedef
-    if y30 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y30)
-    w += FBE_L29.pack(v.typeid, v.typename, v.union, v.unsigned)
-    fbe.buffer.write_plain_seq(w, "h", v.using)
-    y31 = v.virtual
-    if y31 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y31)
-    s32 = v.void
-    w += FBE_L5.pack(len(s32))
-    w += s32
-    w += fbe.buffer.pack_u32(len(v.volatile))
-    for k33, v34 in sorted(v.volatile.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k33)
-        w += FBE_L3.pack(v34)
-    w += FBE_L30.pack(fbe.encode_decimal(v.wchar_t))
-    w += FBE_L31.pack(v.while_.bytes, v.xor, v.xor_eq, v.assert_)
-    y35 = v.errno
-    if y35 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y35)
-    s36 = v.stdin.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.EOF, v.NULL, len(s36))
-    w += s36
-    y37 = v.stdout
-    if y37 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y37)
-    w += FBE_L29.pack(v.stderr, v.offsetof, v.std, v.FBE)
-    fbe.buffer.write_plain_seq(w, "h", v.int8_t)
-    y38 = v.uint8_t
-    if y38 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y38)
-    s39 = v.int16_t
-    w += FBE_L5.pack(len(s39))
-    w += s39
-    w += fbe.buffer.pack_u32(len(v.uint16_t))
-    for k40, v41 in sorted(v.uint16_t.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k40)
-        w += FBE_L3.pack(v41)
-    w += FBE_L30.pack(fbe.encode_decimal(v.int32_t))
-    w += FBE_L31.pack(v.uint32_t.bytes, v.int64_t, v.uint64_t, v.size_t)
-    y42 = v.ptrdiff_t
-    if y42 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y42)
-    s43 = v.unix.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.nullptr_t, v.linux, len(s43))
-    w += s43
-    y44 = v.BUFSIZ
-    if y44 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y44)
-    w += FBE_L32.pack(v.INT32_MAX, v.CHAR_BIT, v.EINVAL)
-
-
 def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
     """Read a CppWords at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 619)
@@ -9568,670 +9357,591 @@ def fbe_fr_CppWords(r: fbe.Reader, p: int) -> tuple[CppWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "alignas")
-        t45 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q46 = p + t45[2]
-        if q46 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t45[2]} bytes", p - 4, "and")
-        r.budget -= t45[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "and")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "and")
-        x47 = data[p:q46].decode("utf-8", "surrogateescape")
-        p = q46
-        h49 = fbe.buffer.final_has(r, p, "and_eq")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "and_eq")
         p += 1
-        x48: bool | None = None
-        if h49:
-            t51 = fbe.buffer.final_fixed(r, FBE_L2, p, "and_eq")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "and_eq")
             p += FBE_L2.size
-            x50 = t51[0]
-            x48 = x50
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "asm")
-        t52 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n54 = fbe.buffer.final_count(r, p, 2, 2, "break")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "break")
         p += 4
-        x53: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n54 * 2])]
-        p += n54 * 2
-        h56 = fbe.buffer.final_has(r, p, "case")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "case")
         p += 1
-        x55: str | None = None
-        if h56:
-            x57, p = fbe.buffer.final_string(r, p, "case")
-            x55 = x57
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "case")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "catch")
-        t58 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q59 = p + t58[0]
-        if q59 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t58[0]} bytes", p - 4, "catch")
-        r.budget -= t58[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "catch")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "catch")
-        x60 = data[p:q59]
-        p = q59
-        at63 = p
-        n62 = fbe.buffer.final_count(r, p, 8, 8, "char8_t")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "char8_t")
         p += 4
-        x61: dict[str, int] = {}
-        for _ in range(n62):
-            k64, p = fbe.buffer.final_string(r, p, "char8_t")
-            t66 = fbe.buffer.final_fixed(r, FBE_L3, p, "char8_t")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "char8_t")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "char8_t")
             p += FBE_L3.size
-            v65 = t66[0]
-            x61[k64] = v65
-        fbe.buffer.distinct(x61, n62, "char8_t", at63)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "char8_t", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "char16_t")
-        t67 = FBE_L30.unpack_from(data, p)
-        at68 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "char32_t")
-        t69 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h71 = fbe.buffer.final_has(r, p, "const")
+        h27 = fbe.buffer.final_has(r, p, "const")
         p += 1
-        x70: Word | None = None
-        if h71:
-            t73 = fbe.buffer.final_fixed(r, FBE_L4, p, "const")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "const")
             p += FBE_L4.size
-            x72 = FBE_M_Word[t73[0]]
-            x70 = x72
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "consteval")
-        t74 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q75 = p + t74[2]
-        if q75 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t74[2]} bytes", p - 4, "constinit")
-        r.budget -= t74[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "constinit")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "constinit")
-        x76 = data[p:q75].decode("utf-8", "surrogateescape")
-        p = q75
-        h78 = fbe.buffer.final_has(r, p, "const_cast")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "const_cast")
         p += 1
-        x77: bool | None = None
-        if h78:
-            t80 = fbe.buffer.final_fixed(r, FBE_L2, p, "const_cast")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "const_cast")
             p += FBE_L2.size
-            x79 = t80[0]
-            x77 = x79
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "continue")
-        t81 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
-        n83 = fbe.buffer.final_count(r, p, 2, 2, "decltype")
+        n39 = fbe.buffer.final_count(r, p, 2, 2, "decltype")
         p += 4
-        x82: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n83 * 2])]
-        p += n83 * 2
-        h85 = fbe.buffer.final_has(r, p, "default")
+        x38: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n39 * 2])]
+        p += n39 * 2
+        h41 = fbe.buffer.final_has(r, p, "default")
         p += 1
-        x84: str | None = None
-        if h85:
-            x86, p = fbe.buffer.final_string(r, p, "default")
-            x84 = x86
+        x40: str | None = None
+        if h41:
+            x42, p = fbe.buffer.final_string(r, p, "default")
+            x40 = x42
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "delete")
-        t87 = FBE_L5.unpack_from(data, p)
+        t43 = FBE_L5.unpack_from(data, p)
         p += 4
-        q88 = p + t87[0]
-        if q88 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t87[0]} bytes", p - 4, "delete")
-        r.budget -= t87[0]
+        q44 = p + t43[0]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t43[0]} bytes", p - 4, "delete")
+        r.budget -= t43[0]
         if r.budget < 0:
             r.spend(0, p - 4, "delete")
-        x89 = data[p:q88]
-        p = q88
-        at92 = p
-        n91 = fbe.buffer.final_count(r, p, 8, 8, "do")
+        x45 = data[p:q44]
+        p = q44
+        at48 = p
+        n47 = fbe.buffer.final_count(r, p, 8, 8, "do")
         p += 4
-        x90: dict[str, int] = {}
-        for _ in range(n91):
-            k93, p = fbe.buffer.final_string(r, p, "do")
-            t95 = fbe.buffer.final_fixed(r, FBE_L3, p, "do")
+        x46: dict[str, int] = {}
+        for _ in range(n47):
+            k49, p = fbe.buffer.final_string(r, p, "do")
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "do")
             p += FBE_L3.size
-            v94 = t95[0]
-            x90[k93] = v94
-        fbe.buffer.distinct(x90, n91, "do", at92)
+            v50 = t51[0]
+            x46[k49] = v50
+        fbe.buffer.distinct(x46, n47, "do", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "dynamic_cast")
-        t96 = FBE_L30.unpack_from(data, p)
-        at97 = p
+        t52 = FBE_L30.unpack_from(data, p)
+        at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "else")
-        t98 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L31.unpack_from(data, p)
         p += 29
-        h100 = fbe.buffer.final_has(r, p, "final")
+        h56 = fbe.buffer.final_has(r, p, "final")
         p += 1
-        x99: Word | None = None
-        if h100:
-            t102 = fbe.buffer.final_fixed(r, FBE_L4, p, "final")
+        x55: Word | None = None
+        if h56:
+            t58 = fbe.buffer.final_fixed(r, FBE_L4, p, "final")
             p += FBE_L4.size
-            x101 = FBE_M_Word[t102[0]]
-            x99 = x101
+            x57 = FBE_M_Word[t58[0]]
+            x55 = x57
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "for")
-        t103 = FBE_L28.unpack_from(data, p)
+        t59 = FBE_L28.unpack_from(data, p)
         p += 10
-        q104 = p + t103[2]
-        if q104 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t103[2]} bytes", p - 4, "goto")
-        r.budget -= t103[2]
+        q60 = p + t59[2]
+        if q60 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t59[2]} bytes", p - 4, "goto")
+        r.budget -= t59[2]
         if r.budget < 0:
             r.spend(0, p - 4, "goto")
-        x105 = data[p:q104].decode("utf-8", "surrogateescape")
-        p = q104
-        h107 = fbe.buffer.final_has(r, p, "if")
+        x61 = data[p:q60].decode("utf-8", "surrogateescape")
+        p = q60
+        h63 = fbe.buffer.final_has(r, p, "if")
         p += 1
-        x106: bool | None = None
-        if h107:
-            t109 = fbe.buffer.final_fixed(r, FBE_L2, p, "if")
+        x62: bool | None = None
+        if h63:
+            t65 = fbe.buffer.final_fixed(r, FBE_L2, p, "if")
             p += FBE_L2.size
-            x108 = t109[0]
-            x106 = x108
+            x64 = t65[0]
+            x62 = x64
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "import")
-        t110 = FBE_L29.unpack_from(data, p)
+        t66 = FBE_L29.unpack_from(data, p)
         p += 28
-        n112 = fbe.buffer.final_count(r, p, 2, 2, "module")
+        n68 = fbe.buffer.final_count(r, p, 2, 2, "module")
         p += 4
-        x111: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n112 * 2])]
-        p += n112 * 2
-        h114 = fbe.buffer.final_has(r, p, "mutable")
+        x67: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n68 * 2])]
+        p += n68 * 2
+        h70 = fbe.buffer.final_has(r, p, "mutable")
         p += 1
-        x113: str | None = None
-        if h114:
-            x115, p = fbe.buffer.final_string(r, p, "mutable")
-            x113 = x115
+        x69: str | None = None
+        if h70:
+            x71, p = fbe.buffer.final_string(r, p, "mutable")
+            x69 = x71
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "namespace")
-        t116 = FBE_L5.unpack_from(data, p)
+        t72 = FBE_L5.unpack_from(data, p)
         p += 4
-        q117 = p + t116[0]
-        if q117 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t116[0]} bytes", p - 4, "namespace")
-        r.budget -= t116[0]
+        q73 = p + t72[0]
+        if q73 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t72[0]} bytes", p - 4, "namespace")
+        r.budget -= t72[0]
         if r.budget < 0:
             r.spend(0, p - 4, "namespace")
-        x118 = data[p:q117]
-        p = q117
-        at121 = p
-        n120 = fbe.buffer.final_count(r, p, 8, 8, "new")
+        x74 = data[p:q73]
+        p = q73
+        at77 = p
+        n76 = fbe.buffer.final_count(r, p, 8, 8, "new")
         p += 4
-        x119: dict[str, int] = {}
-        for _ in range(n120):
-            k122, p = fbe.buffer.final_string(r, p, "new")
-            t124 = fbe.buffer.final_fixed(r, FBE_L3, p, "new")
+        x75: dict[str, int] = {}
+        for _ in range(n76):
+            k78, p = fbe.buffer.final_string(r, p, "new")
+            t80 = fbe.buffer.final_fixed(r, FBE_L3, p, "new")
             p += FBE_L3.size
-            v123 = t124[0]
-            x119[k122] = v123
-        fbe.buffer.distinct(x119, n120, "new", at121)
+            v79 = t80[0]
+            x75[k78] = v79
+        fbe.buffer.distinct(x75, n76, "new", at77)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "noexcept")
-        t125 = FBE_L30.unpack_from(data, p)
-        at126 = p
+        t81 = FBE_L30.unpack_from(data, p)
+        at82 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "not")
-        t127 = FBE_L31.unpack_from(data, p)
+        t83 = FBE_L31.unpack_from(data, p)
         p += 29
-        h129 = fbe.buffer.final_has(r, p, "or")
+        h85 = fbe.buffer.final_has(r, p, "or")
         p += 1
-        x128: Word | None = None
-        if h129:
-            t131 = fbe.buffer.final_fixed(r, FBE_L4, p, "or")
+        x84: Word | None = None
+        if h85:
+            t87 = fbe.buffer.final_fixed(r, FBE_L4, p, "or")
             p += FBE_L4.size
-            x130 = FBE_M_Word[t131[0]]
-            x128 = x130
+            x86 = FBE_M_Word[t87[0]]
+            x84 = x86
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "or_eq")
-        t132 = FBE_L28.unpack_from(data, p)
+        t88 = FBE_L28.unpack_from(data, p)
         p += 10
-        q133 = p + t132[2]
-        if q133 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t132[2]} bytes", p - 4, "private")
-        r.budget -= t132[2]
+        q89 = p + t88[2]
+        if q89 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t88[2]} bytes", p - 4, "private")
+        r.budget -= t88[2]
         if r.budget < 0:
             r.spend(0, p - 4, "private")
-        x134 = data[p:q133].decode("utf-8", "surrogateescape")
-        p = q133
-        h136 = fbe.buffer.final_has(r, p, "protected")
+        x90 = data[p:q89].decode("utf-8", "surrogateescape")
+        p = q89
+        h92 = fbe.buffer.final_has(r, p, "protected")
         p += 1
-        x135: bool | None = None
-        if h136:
-            t138 = fbe.buffer.final_fixed(r, FBE_L2, p, "protected")
+        x91: bool | None = None
+        if h92:
+            t94 = fbe.buffer.final_fixed(r, FBE_L2, p, "protected")
             p += FBE_L2.size
-            x137 = t138[0]
-            x135 = x137
+            x93 = t94[0]
+            x91 = x93
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "public")
-        t139 = FBE_L29.unpack_from(data, p)
+        t95 = FBE_L29.unpack_from(data, p)
         p += 28
-        n141 = fbe.buffer.final_count(r, p, 2, 2, "return")
+        n97 = fbe.buffer.final_count(r, p, 2, 2, "return")
         p += 4
-        x140: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n141 * 2])]
-        p += n141 * 2
-        h143 = fbe.buffer.final_has(r, p, "short")
+        x96: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n97 * 2])]
+        p += n97 * 2
+        h99 = fbe.buffer.final_has(r, p, "short")
         p += 1
-        x142: str | None = None
-        if h143:
-            x144, p = fbe.buffer.final_string(r, p, "short")
-            x142 = x144
+        x98: str | None = None
+        if h99:
+            x100, p = fbe.buffer.final_string(r, p, "short")
+            x98 = x100
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "signed")
-        t145 = FBE_L5.unpack_from(data, p)
+        t101 = FBE_L5.unpack_from(data, p)
         p += 4
-        q146 = p + t145[0]
-        if q146 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t145[0]} bytes", p - 4, "signed")
-        r.budget -= t145[0]
+        q102 = p + t101[0]
+        if q102 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t101[0]} bytes", p - 4, "signed")
+        r.budget -= t101[0]
         if r.budget < 0:
             r.spend(0, p - 4, "signed")
-        x147 = data[p:q146]
-        p = q146
-        at150 = p
-        n149 = fbe.buffer.final_count(r, p, 8, 8, "sizeof")
+        x103 = data[p:q102]
+        p = q102
+        at106 = p
+        n105 = fbe.buffer.final_count(r, p, 8, 8, "sizeof")
         p += 4
-        x148: dict[str, int] = {}
-        for _ in range(n149):
-            k151, p = fbe.buffer.final_string(r, p, "sizeof")
-            t153 = fbe.buffer.final_fixed(r, FBE_L3, p, "sizeof")
+        x104: dict[str, int] = {}
+        for _ in range(n105):
+            k107, p = fbe.buffer.final_string(r, p, "sizeof")
+            t109 = fbe.buffer.final_fixed(r, FBE_L3, p, "sizeof")
             p += FBE_L3.size
-            v152 = t153[0]
-            x148[k151] = v152
-        fbe.buffer.distinct(x148, n149, "sizeof", at150)
+            v108 = t109[0]
+            x104[k107] = v108
+        fbe.buffer.distinct(x104, n105, "sizeof", at106)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "static")
-        t154 = FBE_L30.unpack_from(data, p)
-        at155 = p
+        t110 = FBE_L30.unpack_from(data, p)
+        at111 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "static_assert")
-        t156 = FBE_L31.unpack_from(data, p)
+        t112 = FBE_L31.unpack_from(data, p)
         p += 29
-        h158 = fbe.buffer.final_has(r, p, "this")
+        h114 = fbe.buffer.final_has(r, p, "this")
         p += 1
-        x157: Word | None = None
-        if h158:
-            t160 = fbe.buffer.final_fixed(r, FBE_L4, p, "this")
+        x113: Word | None = None
+        if h114:
+            t116 = fbe.buffer.final_fixed(r, FBE_L4, p, "this")
             p += FBE_L4.size
-            x159 = FBE_M_Word[t160[0]]
-            x157 = x159
+            x115 = FBE_M_Word[t116[0]]
+            x113 = x115
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "thread_local")
-        t161 = FBE_L28.unpack_from(data, p)
+        t117 = FBE_L28.unpack_from(data, p)
         p += 10
-        q162 = p + t161[2]
-        if q162 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t161[2]} bytes", p - 4, "try")
-        r.budget -= t161[2]
+        q118 = p + t117[2]
+        if q118 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t117[2]} bytes", p - 4, "try")
+        r.budget -= t117[2]
         if r.budget < 0:
             r.spend(0, p - 4, "try")
-        x163 = data[p:q162].decode("utf-8", "surrogateescape")
-        p = q162
-        h165 = fbe.buffer.final_has(r, p, "typedef")
+        x119 = data[p:q118].decode("utf-8", "surrogateescape")
+        p = q118
+        h121 = fbe.buffer.final_has(r, p, "typedef")
         p += 1
-        x164: bool | None = None
-        if h165:
-            t167 = fbe.buffer.final_fixed(r, FBE_L2, p, "typedef")
+        x120: bool | None = None
+        if h121:
+            t123 = fbe.buffer.final_fixed(r, FBE_L2, p, "typedef")
             p += FBE_L2.size
-            x166 = t167[0]
-            x164 = x166
+            x122 = t123[0]
+            x120 = x122
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "typeid")
-        t168 = FBE_L29.unpack_from(data, p)
+        t124 = FBE_L29.unpack_from(data, p)
         p += 28
-        n170 = fbe.buffer.final_count(r, p, 2, 2, "using")
+        n126 = fbe.buffer.final_count(r, p, 2, 2, "using")
         p += 4
-        x169: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n170 * 2])]
-        p += n170 * 2
-        h172 = fbe.buffer.final_has(r, p, "virtual")
+        x125: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n126 * 2])]
+        p += n126 * 2
+        h128 = fbe.buffer.final_has(r, p, "virtual")
         p += 1
-        x171: str | None = None
-        if h172:
-            x173, p = fbe.buffer.final_string(r, p, "virtual")
-            x171 = x173
+        x127: str | None = None
+        if h128:
+            x129, p = fbe.buffer.final_string(r, p, "virtual")
+            x127 = x129
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "void")
-        t174 = FBE_L5.unpack_from(data, p)
+        t130 = FBE_L5.unpack_from(data, p)
         p += 4
-        q175 = p + t174[0]
-        if q175 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t174[0]} bytes", p - 4, "void")
-        r.budget -= t174[0]
+        q131 = p + t130[0]
+        if q131 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t130[0]} bytes", p - 4, "void")
+        r.budget -= t130[0]
         if r.budget < 0:
             r.spend(0, p - 4, "void")
-        x176 = data[p:q175]
-        p = q175
-        at179 = p
-        n178 = fbe.buffer.final_count(r, p, 8, 8, "volatile")
+        x132 = data[p:q131]
+        p = q131
+        at135 = p
+        n134 = fbe.buffer.final_count(r, p, 8, 8, "volatile")
         p += 4
-        x177: dict[str, int] = {}
-        for _ in range(n178):
-            k180, p = fbe.buffer.final_string(r, p, "volatile")
-            t182 = fbe.buffer.final_fixed(r, FBE_L3, p, "volatile")
+        x133: dict[str, int] = {}
+        for _ in range(n134):
+            k136, p = fbe.buffer.final_string(r, p, "volatile")
+            t138 = fbe.buffer.final_fixed(r, FBE_L3, p, "volatile")
             p += FBE_L3.size
-            v181 = t182[0]
-            x177[k180] = v181
-        fbe.buffer.distinct(x177, n178, "volatile", at179)
+            v137 = t138[0]
+            x133[k136] = v137
+        fbe.buffer.distinct(x133, n134, "volatile", at135)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "wchar_t")
-        t183 = FBE_L30.unpack_from(data, p)
-        at184 = p
+        t139 = FBE_L30.unpack_from(data, p)
+        at140 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "while")
-        t185 = FBE_L31.unpack_from(data, p)
+        t141 = FBE_L31.unpack_from(data, p)
         p += 29
-        h187 = fbe.buffer.final_has(r, p, "errno")
+        h143 = fbe.buffer.final_has(r, p, "errno")
         p += 1
-        x186: Word | None = None
-        if h187:
-            t189 = fbe.buffer.final_fixed(r, FBE_L4, p, "errno")
+        x142: Word | None = None
+        if h143:
+            t145 = fbe.buffer.final_fixed(r, FBE_L4, p, "errno")
             p += FBE_L4.size
-            x188 = FBE_M_Word[t189[0]]
-            x186 = x188
+            x144 = FBE_M_Word[t145[0]]
+            x142 = x144
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "EOF")
-        t190 = FBE_L28.unpack_from(data, p)
+        t146 = FBE_L28.unpack_from(data, p)
         p += 10
-        q191 = p + t190[2]
-        if q191 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t190[2]} bytes", p - 4, "stdin")
-        r.budget -= t190[2]
+        q147 = p + t146[2]
+        if q147 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t146[2]} bytes", p - 4, "stdin")
+        r.budget -= t146[2]
         if r.budget < 0:
             r.spend(0, p - 4, "stdin")
-        x192 = data[p:q191].decode("utf-8", "surrogateescape")
-        p = q191
-        h194 = fbe.buffer.final_has(r, p, "stdout")
+        x148 = data[p:q147].decode("utf-8", "surrogateescape")
+        p = q147
+        h150 = fbe.buffer.final_has(r, p, "stdout")
         p += 1
-        x193: bool | None = None
-        if h194:
-            t196 = fbe.buffer.final_fixed(r, FBE_L2, p, "stdout")
+        x149: bool | None = None
+        if h150:
+            t152 = fbe.buffer.final_fixed(r, FBE_L2, p, "stdout")
             p += FBE_L2.size
-            x195 = t196[0]
-            x193 = x195
+            x151 = t152[0]
+            x149 = x151
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "stderr")
-        t197 = FBE_L29.unpack_from(data, p)
+        t153 = FBE_L29.unpack_from(data, p)
         p += 28
-        n199 = fbe.buffer.final_count(r, p, 2, 2, "int8_t")
+        n155 = fbe.buffer.final_count(r, p, 2, 2, "int8_t")
         p += 4
-        x198: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n199 * 2])]
-        p += n199 * 2
-        h201 = fbe.buffer.final_has(r, p, "uint8_t")
+        x154: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n155 * 2])]
+        p += n155 * 2
+        h157 = fbe.buffer.final_has(r, p, "uint8_t")
         p += 1
-        x200: str | None = None
-        if h201:
-            x202, p = fbe.buffer.final_string(r, p, "uint8_t")
-            x200 = x202
+        x156: str | None = None
+        if h157:
+            x158, p = fbe.buffer.final_string(r, p, "uint8_t")
+            x156 = x158
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "int16_t")
-        t203 = FBE_L5.unpack_from(data, p)
+        t159 = FBE_L5.unpack_from(data, p)
         p += 4
-        q204 = p + t203[0]
-        if q204 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t203[0]} bytes", p - 4, "int16_t")
-        r.budget -= t203[0]
+        q160 = p + t159[0]
+        if q160 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t159[0]} bytes", p - 4, "int16_t")
+        r.budget -= t159[0]
         if r.budget < 0:
             r.spend(0, p - 4, "int16_t")
-        x205 = data[p:q204]
-        p = q204
-        at208 = p
-        n207 = fbe.buffer.final_count(r, p, 8, 8, "uint16_t")
+        x161 = data[p:q160]
+        p = q160
+        at164 = p
+        n163 = fbe.buffer.final_count(r, p, 8, 8, "uint16_t")
         p += 4
-        x206: dict[str, int] = {}
-        for _ in range(n207):
-            k209, p = fbe.buffer.final_string(r, p, "uint16_t")
-            t211 = fbe.buffer.final_fixed(r, FBE_L3, p, "uint16_t")
+        x162: dict[str, int] = {}
+        for _ in range(n163):
+            k165, p = fbe.buffer.final_string(r, p, "uint16_t")
+            t167 = fbe.buffer.final_fixed(r, FBE_L3, p, "uint16_t")
             p += FBE_L3.size
-            v210 = t211[0]
-            x206[k209] = v210
-        fbe.buffer.distinct(x206, n207, "uint16_t", at208)
+            v166 = t167[0]
+            x162[k165] = v166
+        fbe.buffer.distinct(x162, n163, "uint16_t", at164)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "int32_t")
-        t212 = FBE_L30.unpack_from(data, p)
-        at213 = p
+        t168 = FBE_L30.unpack_from(data, p)
+        at169 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "uint32_t")
-        t214 = FBE_L31.unpack_from(data, p)
+        t170 = FBE_L31.unpack_from(data, p)
         p += 29
-        h216 = fbe.buffer.final_has(r, p, "ptrdiff_t")
+        h172 = fbe.buffer.final_has(r, p, "ptrdiff_t")
         p += 1
-        x215: Word | None = None
-        if h216:
-            t218 = fbe.buffer.final_fixed(r, FBE_L4, p, "ptrdiff_t")
+        x171: Word | None = None
+        if h172:
+            t174 = fbe.buffer.final_fixed(r, FBE_L4, p, "ptrdiff_t")
             p += FBE_L4.size
-            x217 = FBE_M_Word[t218[0]]
-            x215 = x217
+            x173 = FBE_M_Word[t174[0]]
+            x171 = x173
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "nullptr_t")
-        t219 = FBE_L28.unpack_from(data, p)
+        t175 = FBE_L28.unpack_from(data, p)
         p += 10
-        q220 = p + t219[2]
-        if q220 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t219[2]} bytes", p - 4, "unix")
-        r.budget -= t219[2]
+        q176 = p + t175[2]
+        if q176 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t175[2]} bytes", p - 4, "unix")
+        r.budget -= t175[2]
         if r.budget < 0:
             r.spend(0, p - 4, "unix")
-        x221 = data[p:q220].decode("utf-8", "surrogateescape")
-        p = q220
-        h223 = fbe.buffer.final_has(r, p, "BUFSIZ")
+        x177 = data[p:q176].decode("utf-8", "surrogateescape")
+        p = q176
+        h179 = fbe.buffer.final_has(r, p, "BUFSIZ")
         p += 1
-        x222: bool | None = None
-        if h223:
-            t225 = fbe.buffer.final_fixed(r, FBE_L2, p, "BUFSIZ")
+        x178: bool | None = None
+        if h179:
+            t181 = fbe.buffer.final_fixed(r, FBE_L2, p, "BUFSIZ")
             p += FBE_L2.size
-            x224 = t225[0]
-            x222 = x224
+            x180 = t181[0]
+            x178 = x180
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "INT32_MAX")
-        t226 = FBE_L32.unpack_from(data, p)
+        t182 = FBE_L32.unpack_from(data, p)
         p += 20
         v = CppWords.__new__(CppWords)
-        v.alignas = FBE_M_Word[t45[0]]
-        v.alignof = t45[1]
-        v.and_ = x47
-        v.and_eq = x48
-        v.asm = FBE_M_Modifier[t52[0]]
-        v.auto = t52[1]
-        v.bitand = FBE_M_side[t52[2]]
-        v.bitor = t52[3]
-        v.break_ = x53
-        v.case = x55
-        v.catch = x60
-        v.char8_t = x61
-        v.char16_t = fbe.decode_decimal(t67[0], at68, "char16_t")
-        v.char32_t = uuid.UUID(bytes=t69[0])
-        v.class_ = t69[1]
-        v.compl = t69[2]
-        v.concept = t69[3]
-        v.const = x70
-        v.consteval = FBE_M_Word[t74[0]]
-        v.constexpr = t74[1]
-        v.constinit = x76
-        v.const_cast = x77
-        v.continue_ = FBE_M_Modifier[t81[0]]
-        v.co_await = t81[1]
-        v.co_return = FBE_M_side[t81[2]]
-        v.co_yield = t81[3]
-        v.decltype = x82
-        v.default = x84
-        v.delete = x89
-        v.do = x90
-        v.dynamic_cast = fbe.decode_decimal(t96[0], at97, "dynamic_cast")
-        v.else_ = uuid.UUID(bytes=t98[0])
-        v.explicit = t98[1]
-        v.export = t98[2]
-        v.extern = t98[3]
-        v.final = x99
-        v.for_ = FBE_M_Word[t103[0]]
-        v.friend = t103[1]
-        v.goto = x105
-        v.if_ = x106
-        v.import_ = FBE_M_Modifier[t110[0]]
-        v.inline = t110[1]
-        v.int_ = FBE_M_side[t110[2]]
-        v.long = t110[3]
-        v.module = x111
-        v.mutable = x113
-        v.namespace = x118
-        v.new = x119
-        v.noexcept = fbe.decode_decimal(t125[0], at126, "noexcept")
-        v.not_ = uuid.UUID(bytes=t127[0])
-        v.not_eq = t127[1]
-        v.nullptr = t127[2]
-        v.operator = t127[3]
-        v.or_ = x128
-        v.or_eq = FBE_M_Word[t132[0]]
-        v.override = t132[1]
-        v.private = x134
-        v.protected = x135
-        v.public = FBE_M_Modifier[t139[0]]
-        v.register = t139[1]
-        v.reinterpret_cast = FBE_M_side[t139[2]]
-        v.requires = t139[3]
-        v.return_ = x140
-        v.short = x142
-        v.signed = x147
-        v.sizeof = x148
-        v.static = fbe.decode_decimal(t154[0], at155, "static")
-        v.static_assert = uuid.UUID(bytes=t156[0])
-        v.static_cast = t156[1]
-        v.switch = t156[2]
-        v.template = t156[3]
-        v.this = x157
-        v.thread_local = FBE_M_Word[t161[0]]
-        v.throw = t161[1]
-        v.try_ = x163
-        v.typedef = x164
-        v.typeid = FBE_M_Modifier[t168[0]]
-        v.typename = t168[1]
-        v.union = FBE_M_side[t168[2]]
-        v.unsigned = t168[3]
-        v.using = x169
-        v.virtual = x171
-        v.void = x176
-        v.volatile = x177
-        v.wchar_t = fbe.decode_decimal(t183[0], at184, "wchar_t")
-        v.while_ = uuid.UUID(bytes=t185[0])
-        v.xor = t185[1]
-        v.xor_eq = t185[2]
-        v.assert_ = t185[3]
-        v.errno = x186
-        v.EOF = FBE_M_Word[t190[0]]
-        v.NULL = t190[1]
-        v.stdin = x192
-        v.stdout = x193
-        v.stderr = FBE_M_Modifier[t197[0]]
-        v.offsetof = t197[1]
-        v.std = FBE_M_side[t197[2]]
-        v.FBE = t197[3]
-        v.int8_t = x198
-        v.uint8_t = x200
-        v.int16_t = x205
-        v.uint16_t = x206
-        v.int32_t = fbe.decode_decimal(t212[0], at213, "int32_t")
-        v.uint32_t = uuid.UUID(bytes=t214[0])
-        v.int64_t = t214[1]
-        v.uint64_t = t214[2]
-        v.size_t = t214[3]
-        v.ptrdiff_t = x215
-        v.nullptr_t = FBE_M_Word[t219[0]]
-        v.linux = t219[1]
-        v.unix = x221
-        v.BUFSIZ = x222
-        v.INT32_MAX = FBE_M_Modifier[t226[0]]
-        v.CHAR_BIT = t226[1]
-        v.EINVAL = FBE_M_side[t226[2]]
+        v.alignas = FBE_M_Word[t1[0]]
+        v.alignof = t1[1]
+        v.and_ = x3
+        v.and_eq = x4
+        v.asm = FBE_M_Modifier[t8[0]]
+        v.auto = t8[1]
+        v.bitand = FBE_M_side[t8[2]]
+        v.bitor = t8[3]
+        v.break_ = x9
+        v.case = x11
+        v.catch = x16
+        v.char8_t = x17
+        v.char16_t = fbe.decode_decimal(t23[0], at24, "char16_t")
+        v.char32_t = uuid.UUID(bytes=t25[0])
+        v.class_ = t25[1]
+        v.compl = t25[2]
+        v.concept = t25[3]
+        v.const = x26
+        v.consteval = FBE_M_Word[t30[0]]
+        v.constexpr = t30[1]
+        v.constinit = x32
+        v.const_cast = x33
+        v.continue_ = FBE_M_Modifier[t37[0]]
+        v.co_await = t37[1]
+        v.co_return = FBE_M_side[t37[2]]
+        v.co_yield = t37[3]
+        v.decltype = x38
+        v.default = x40
+        v.delete = x45
+        v.do = x46
+        v.dynamic_cast = fbe.decode_decimal(t52[0], at53, "dynamic_cast")
+        v.else_ = uuid.UUID(bytes=t54[0])
+        v.explicit = t54[1]
+        v.export = t54[2]
+        v.extern = t54[3]
+        v.final = x55
+        v.for_ = FBE_M_Word[t59[0]]
+        v.friend = t59[1]
+        v.goto = x61
+        v.if_ = x62
+        v.import_ = FBE_M_Modifier[t66[0]]
+        v.inline = t66[1]
+        v.int_ = FBE_M_side[t66[2]]
+        v.long = t66[3]
+        v.module = x67
+        v.mutable = x69
+        v.namespace = x74
+        v.new = x75
+        v.noexcept = fbe.decode_decimal(t81[0], at82, "noexcept")
+        v.not_ = uuid.UUID(bytes=t83[0])
+        v.not_eq = t83[1]
+        v.nullptr = t83[2]
+        v.operator = t83[3]
+        v.or_ = x84
+        v.or_eq = FBE_M_Word[t88[0]]
+        v.override = t88[1]
+        v.private = x90
+        v.protected = x91
+        v.public = FBE_M_Modifier[t95[0]]
+        v.register = t95[1]
+        v.reinterpret_cast = FBE_M_side[t95[2]]
+        v.requires = t95[3]
+        v.return_ = x96
+        v.short = x98
+        v.signed = x103
+        v.sizeof = x104
+        v.static = fbe.decode_decimal(t110[0], at111, "static")
+        v.static_assert = uuid.UUID(bytes=t112[0])
+        v.static_cast = t112[1]
+        v.switch = t112[2]
+        v.template = t112[3]
+        v.this = x113
+        v.thread_local = FBE_M_Word[t117[0]]
+        v.throw = t117[1]
+        v.try_ = x119
+        v.typedef = x120
+        v.typeid = FBE_M_Modifier[t124[0]]
+        v.typename = t124[1]
+        v.union = FBE_M_side[t124[2]]
+        v.unsigned = t124[3]
+        v.using = x125
+        v.virtual = x127
+        v.void = x132
+        v.volatile = x133
+        v.wchar_t = fbe.decode_decimal(t139[0], at140, "wchar_t")
+        v.while_ = uuid.UUID(bytes=t141[0])
+        v.xor = t141[1]
+        v.xor_eq = t141[2]
+        v.assert_ = t141[3]
+        v.errno = x142
+        v.EOF = FBE_M_Word[t146[0]]
+        v.NULL = t146[1]
+        v.stdin = x148
+        v.stdout = x149
+        v.stderr = FBE_M_Modifier[t153[0]]
+        v.offsetof = t153[1]
+        v.std = FBE_M_side[t153[2]]
+        v.FBE = t153[3]
+        v.int8_t = x154
+        v.uint8_t = x156
+        v.int16_t = x161
+        v.uint16_t = x162
+        v.int32_t = fbe.decode_decimal(t168[0], at169, "int32_t")
+        v.uint32_t = uuid.UUID(bytes=t170[0])
+        v.int64_t = t170[1]
+        v.uint64_t = t170[2]
+        v.size_t = t170[3]
+        v.ptrdiff_t = x171
+        v.nullptr_t = FBE_M_Word[t175[0]]
+        v.linux = t175[1]
+        v.unix = x177
+        v.BUFSIZ = x178
+        v.INT32_MAX = FBE_M_Modifier[t182[0]]
+        v.CHAR_BIT = t182[1]
+        v.EINVAL = FBE_M_side[t182[2]]
     except fbe.DecodeError as e:
         raise e.within("import.CppWords") from None
     return v, p
-
-
-def fbe_fw_PythonWords(w: bytearray, v: PythonWords) -> None:
-    """Append the final encoding of a PythonWords (fields back to back)."""
-    s1 = v.True_.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.False_, v.None_, len(s1))
-    w += s1
-    y2 = v.as_
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.async_, v.await_, v.def_, v.del_)
-    fbe.buffer.write_plain_seq(w, "h", v.elif_)
-    y3 = v.except_
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.finally_
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.from_))
-    for k5, v6 in sorted(v.from_.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.global_))
-    w += FBE_L31.pack(v.in_.bytes, v.is_, v.lambda_, v.nonlocal_)
-    y7 = v.pass_
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.yield_.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.raise_, v.with_, len(s8))
-    w += s8
-    y9 = v._
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.match, v.self_, v.cls_, v.print)
-    fbe.buffer.write_plain_seq(w, "h", v.len)
-    y10 = v.list_
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y10)
-    s11 = v.dict_
-    w += FBE_L5.pack(len(s11))
-    w += s11
-    w += fbe.buffer.pack_u32(len(v.set))
-    for k12, v13 in sorted(v.set.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k12)
-        w += FBE_L3.pack(v13)
-    w += FBE_L30.pack(fbe.encode_decimal(v.str_))
-    w += FBE_L31.pack(v.object_.bytes, v.super, v.isinstance, v.property)
-    y14 = v.staticmethod
-    if y14 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y14)
-    s15 = v.Any_.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.classmethod_, v.typing_, len(s15))
-    w += s15
-    y16 = v.ClassVar_
-    if y16 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y16)
-    w += FBE_L29.pack(v.Callable_, v.IntEnum, v.IntFlag, v.PACKAGE_)
-    fbe.buffer.write_plain_seq(w, "h", v.VERSION_)
 
 
 def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
@@ -10241,298 +9951,229 @@ def fbe_fr_PythonWords(r: fbe.Reader, p: int) -> tuple[PythonWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "False")
-        t17 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q18 = p + t17[2]
-        if q18 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t17[2]} bytes", p - 4, "True")
-        r.budget -= t17[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "True")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "True")
-        x19 = data[p:q18].decode("utf-8", "surrogateescape")
-        p = q18
-        h21 = fbe.buffer.final_has(r, p, "as")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "as")
         p += 1
-        x20: bool | None = None
-        if h21:
-            t23 = fbe.buffer.final_fixed(r, FBE_L2, p, "as")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "as")
             p += FBE_L2.size
-            x22 = t23[0]
-            x20 = x22
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "async")
-        t24 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n26 = fbe.buffer.final_count(r, p, 2, 2, "elif")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "elif")
         p += 4
-        x25: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n26 * 2])]
-        p += n26 * 2
-        h28 = fbe.buffer.final_has(r, p, "except")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "except")
         p += 1
-        x27: str | None = None
-        if h28:
-            x29, p = fbe.buffer.final_string(r, p, "except")
-            x27 = x29
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "except")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "finally")
-        t30 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q31 = p + t30[0]
-        if q31 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t30[0]} bytes", p - 4, "finally")
-        r.budget -= t30[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "finally")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "finally")
-        x32 = data[p:q31]
-        p = q31
-        at35 = p
-        n34 = fbe.buffer.final_count(r, p, 8, 8, "from")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "from")
         p += 4
-        x33: dict[str, int] = {}
-        for _ in range(n34):
-            k36, p = fbe.buffer.final_string(r, p, "from")
-            t38 = fbe.buffer.final_fixed(r, FBE_L3, p, "from")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "from")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "from")
             p += FBE_L3.size
-            v37 = t38[0]
-            x33[k36] = v37
-        fbe.buffer.distinct(x33, n34, "from", at35)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "from", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "global")
-        t39 = FBE_L30.unpack_from(data, p)
-        at40 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "in")
-        t41 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h43 = fbe.buffer.final_has(r, p, "pass")
+        h27 = fbe.buffer.final_has(r, p, "pass")
         p += 1
-        x42: Word | None = None
-        if h43:
-            t45 = fbe.buffer.final_fixed(r, FBE_L4, p, "pass")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "pass")
             p += FBE_L4.size
-            x44 = FBE_M_Word[t45[0]]
-            x42 = x44
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "raise")
-        t46 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q47 = p + t46[2]
-        if q47 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t46[2]} bytes", p - 4, "yield")
-        r.budget -= t46[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "yield")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "yield")
-        x48 = data[p:q47].decode("utf-8", "surrogateescape")
-        p = q47
-        h50 = fbe.buffer.final_has(r, p, "_")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "_")
         p += 1
-        x49: bool | None = None
-        if h50:
-            t52 = fbe.buffer.final_fixed(r, FBE_L2, p, "_")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "_")
             p += FBE_L2.size
-            x51 = t52[0]
-            x49 = x51
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "match")
-        t53 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
-        n55 = fbe.buffer.final_count(r, p, 2, 2, "len")
+        n39 = fbe.buffer.final_count(r, p, 2, 2, "len")
         p += 4
-        x54: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n55 * 2])]
-        p += n55 * 2
-        h57 = fbe.buffer.final_has(r, p, "list")
+        x38: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n39 * 2])]
+        p += n39 * 2
+        h41 = fbe.buffer.final_has(r, p, "list")
         p += 1
-        x56: str | None = None
-        if h57:
-            x58, p = fbe.buffer.final_string(r, p, "list")
-            x56 = x58
+        x40: str | None = None
+        if h41:
+            x42, p = fbe.buffer.final_string(r, p, "list")
+            x40 = x42
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "dict")
-        t59 = FBE_L5.unpack_from(data, p)
+        t43 = FBE_L5.unpack_from(data, p)
         p += 4
-        q60 = p + t59[0]
-        if q60 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t59[0]} bytes", p - 4, "dict")
-        r.budget -= t59[0]
+        q44 = p + t43[0]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t43[0]} bytes", p - 4, "dict")
+        r.budget -= t43[0]
         if r.budget < 0:
             r.spend(0, p - 4, "dict")
-        x61 = data[p:q60]
-        p = q60
-        at64 = p
-        n63 = fbe.buffer.final_count(r, p, 8, 8, "set")
+        x45 = data[p:q44]
+        p = q44
+        at48 = p
+        n47 = fbe.buffer.final_count(r, p, 8, 8, "set")
         p += 4
-        x62: dict[str, int] = {}
-        for _ in range(n63):
-            k65, p = fbe.buffer.final_string(r, p, "set")
-            t67 = fbe.buffer.final_fixed(r, FBE_L3, p, "set")
+        x46: dict[str, int] = {}
+        for _ in range(n47):
+            k49, p = fbe.buffer.final_string(r, p, "set")
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "set")
             p += FBE_L3.size
-            v66 = t67[0]
-            x62[k65] = v66
-        fbe.buffer.distinct(x62, n63, "set", at64)
+            v50 = t51[0]
+            x46[k49] = v50
+        fbe.buffer.distinct(x46, n47, "set", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "str")
-        t68 = FBE_L30.unpack_from(data, p)
-        at69 = p
+        t52 = FBE_L30.unpack_from(data, p)
+        at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "object")
-        t70 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L31.unpack_from(data, p)
         p += 29
-        h72 = fbe.buffer.final_has(r, p, "staticmethod")
+        h56 = fbe.buffer.final_has(r, p, "staticmethod")
         p += 1
-        x71: Word | None = None
-        if h72:
-            t74 = fbe.buffer.final_fixed(r, FBE_L4, p, "staticmethod")
+        x55: Word | None = None
+        if h56:
+            t58 = fbe.buffer.final_fixed(r, FBE_L4, p, "staticmethod")
             p += FBE_L4.size
-            x73 = FBE_M_Word[t74[0]]
-            x71 = x73
+            x57 = FBE_M_Word[t58[0]]
+            x55 = x57
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "classmethod")
-        t75 = FBE_L28.unpack_from(data, p)
+        t59 = FBE_L28.unpack_from(data, p)
         p += 10
-        q76 = p + t75[2]
-        if q76 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t75[2]} bytes", p - 4, "Any")
-        r.budget -= t75[2]
+        q60 = p + t59[2]
+        if q60 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t59[2]} bytes", p - 4, "Any")
+        r.budget -= t59[2]
         if r.budget < 0:
             r.spend(0, p - 4, "Any")
-        x77 = data[p:q76].decode("utf-8", "surrogateescape")
-        p = q76
-        h79 = fbe.buffer.final_has(r, p, "ClassVar")
+        x61 = data[p:q60].decode("utf-8", "surrogateescape")
+        p = q60
+        h63 = fbe.buffer.final_has(r, p, "ClassVar")
         p += 1
-        x78: bool | None = None
-        if h79:
-            t81 = fbe.buffer.final_fixed(r, FBE_L2, p, "ClassVar")
+        x62: bool | None = None
+        if h63:
+            t65 = fbe.buffer.final_fixed(r, FBE_L2, p, "ClassVar")
             p += FBE_L2.size
-            x80 = t81[0]
-            x78 = x80
+            x64 = t65[0]
+            x62 = x64
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Callable")
-        t82 = FBE_L29.unpack_from(data, p)
+        t66 = FBE_L29.unpack_from(data, p)
         p += 28
-        n84 = fbe.buffer.final_count(r, p, 2, 2, "VERSION")
+        n68 = fbe.buffer.final_count(r, p, 2, 2, "VERSION")
         p += 4
-        x83: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n84 * 2])]
-        p += n84 * 2
+        x67: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n68 * 2])]
+        p += n68 * 2
         v = PythonWords.__new__(PythonWords)
-        v.False_ = FBE_M_Word[t17[0]]
-        v.None_ = t17[1]
-        v.True_ = x19
-        v.as_ = x20
-        v.async_ = FBE_M_Modifier[t24[0]]
-        v.await_ = t24[1]
-        v.def_ = FBE_M_side[t24[2]]
-        v.del_ = t24[3]
-        v.elif_ = x25
-        v.except_ = x27
-        v.finally_ = x32
-        v.from_ = x33
-        v.global_ = fbe.decode_decimal(t39[0], at40, "global")
-        v.in_ = uuid.UUID(bytes=t41[0])
-        v.is_ = t41[1]
-        v.lambda_ = t41[2]
-        v.nonlocal_ = t41[3]
-        v.pass_ = x42
-        v.raise_ = FBE_M_Word[t46[0]]
-        v.with_ = t46[1]
-        v.yield_ = x48
-        v._ = x49
-        v.match = FBE_M_Modifier[t53[0]]
-        v.self_ = t53[1]
-        v.cls_ = FBE_M_side[t53[2]]
-        v.print = t53[3]
-        v.len = x54
-        v.list_ = x56
-        v.dict_ = x61
-        v.set = x62
-        v.str_ = fbe.decode_decimal(t68[0], at69, "str")
-        v.object_ = uuid.UUID(bytes=t70[0])
-        v.super = t70[1]
-        v.isinstance = t70[2]
-        v.property = t70[3]
-        v.staticmethod = x71
-        v.classmethod_ = FBE_M_Word[t75[0]]
-        v.typing_ = t75[1]
-        v.Any_ = x77
-        v.ClassVar_ = x78
-        v.Callable_ = FBE_M_Modifier[t82[0]]
-        v.IntEnum = t82[1]
-        v.IntFlag = FBE_M_side[t82[2]]
-        v.PACKAGE_ = t82[3]
-        v.VERSION_ = x83
+        v.False_ = FBE_M_Word[t1[0]]
+        v.None_ = t1[1]
+        v.True_ = x3
+        v.as_ = x4
+        v.async_ = FBE_M_Modifier[t8[0]]
+        v.await_ = t8[1]
+        v.def_ = FBE_M_side[t8[2]]
+        v.del_ = t8[3]
+        v.elif_ = x9
+        v.except_ = x11
+        v.finally_ = x16
+        v.from_ = x17
+        v.global_ = fbe.decode_decimal(t23[0], at24, "global")
+        v.in_ = uuid.UUID(bytes=t25[0])
+        v.is_ = t25[1]
+        v.lambda_ = t25[2]
+        v.nonlocal_ = t25[3]
+        v.pass_ = x26
+        v.raise_ = FBE_M_Word[t30[0]]
+        v.with_ = t30[1]
+        v.yield_ = x32
+        v._ = x33
+        v.match = FBE_M_Modifier[t37[0]]
+        v.self_ = t37[1]
+        v.cls_ = FBE_M_side[t37[2]]
+        v.print = t37[3]
+        v.len = x38
+        v.list_ = x40
+        v.dict_ = x45
+        v.set = x46
+        v.str_ = fbe.decode_decimal(t52[0], at53, "str")
+        v.object_ = uuid.UUID(bytes=t54[0])
+        v.super = t54[1]
+        v.isinstance = t54[2]
+        v.property = t54[3]
+        v.staticmethod = x55
+        v.classmethod_ = FBE_M_Word[t59[0]]
+        v.typing_ = t59[1]
+        v.Any_ = x61
+        v.ClassVar_ = x62
+        v.Callable_ = FBE_M_Modifier[t66[0]]
+        v.IntEnum = t66[1]
+        v.IntFlag = FBE_M_side[t66[2]]
+        v.PACKAGE_ = t66[3]
+        v.VERSION_ = x67
     except fbe.DecodeError as e:
         raise e.within("import.PythonWords") from None
     return v, p
-
-
-def fbe_fw_GoWords(w: bytearray, v: GoWords) -> None:
-    """Append the final encoding of a GoWords (fields back to back)."""
-    s1 = v.fallthrough.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.chan, v.defer, len(s1))
-    w += s1
-    y2 = v.func
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.go, v.interface, v.map, v.package)
-    fbe.buffer.write_plain_seq(w, "h", v.range)
-    y3 = v.select
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.type
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.var))
-    for k5, v6 in sorted(v.var.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.any))
-    w += FBE_L31.pack(v.error.bytes, v.rune, v.uint, v.nil)
-    y7 = v.iota
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.append.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.cap, v.make, len(s8))
-    w += s8
-    y9 = v.copy
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.panic, v.recover, v.println, v.complex)
-    fbe.buffer.write_plain_seq(w, "h", v.real)
-    y10 = v.imag
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y10)
-    s11 = v.close
-    w += FBE_L5.pack(len(s11))
-    w += s11
-    w += fbe.buffer.pack_u32(len(v.min))
-    for k12, v13 in sorted(v.min.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k12)
-        w += FBE_L3.pack(v13)
-    w += FBE_L30.pack(fbe.encode_decimal(v.max))
-    w += FBE_L31.pack(v.clear.bytes, v.uintptr, v.float32, v.float64)
-    y14 = v.complex64
-    if y14 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y14)
-    w += FBE_L33.pack(v.complex128, v.comparable)
 
 
 def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
@@ -10542,260 +10183,198 @@ def fbe_fr_GoWords(r: fbe.Reader, p: int) -> tuple[GoWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "chan")
-        t15 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q16 = p + t15[2]
-        if q16 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t15[2]} bytes", p - 4, "fallthrough")
-        r.budget -= t15[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "fallthrough")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "fallthrough")
-        x17 = data[p:q16].decode("utf-8", "surrogateescape")
-        p = q16
-        h19 = fbe.buffer.final_has(r, p, "func")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "func")
         p += 1
-        x18: bool | None = None
-        if h19:
-            t21 = fbe.buffer.final_fixed(r, FBE_L2, p, "func")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "func")
             p += FBE_L2.size
-            x20 = t21[0]
-            x18 = x20
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "go")
-        t22 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n24 = fbe.buffer.final_count(r, p, 2, 2, "range")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "range")
         p += 4
-        x23: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n24 * 2])]
-        p += n24 * 2
-        h26 = fbe.buffer.final_has(r, p, "select")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "select")
         p += 1
-        x25: str | None = None
-        if h26:
-            x27, p = fbe.buffer.final_string(r, p, "select")
-            x25 = x27
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "select")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "type")
-        t28 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q29 = p + t28[0]
-        if q29 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t28[0]} bytes", p - 4, "type")
-        r.budget -= t28[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "type")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "type")
-        x30 = data[p:q29]
-        p = q29
-        at33 = p
-        n32 = fbe.buffer.final_count(r, p, 8, 8, "var")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "var")
         p += 4
-        x31: dict[str, int] = {}
-        for _ in range(n32):
-            k34, p = fbe.buffer.final_string(r, p, "var")
-            t36 = fbe.buffer.final_fixed(r, FBE_L3, p, "var")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "var")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "var")
             p += FBE_L3.size
-            v35 = t36[0]
-            x31[k34] = v35
-        fbe.buffer.distinct(x31, n32, "var", at33)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "var", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "any")
-        t37 = FBE_L30.unpack_from(data, p)
-        at38 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "error")
-        t39 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h41 = fbe.buffer.final_has(r, p, "iota")
+        h27 = fbe.buffer.final_has(r, p, "iota")
         p += 1
-        x40: Word | None = None
-        if h41:
-            t43 = fbe.buffer.final_fixed(r, FBE_L4, p, "iota")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "iota")
             p += FBE_L4.size
-            x42 = FBE_M_Word[t43[0]]
-            x40 = x42
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "cap")
-        t44 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q45 = p + t44[2]
-        if q45 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t44[2]} bytes", p - 4, "append")
-        r.budget -= t44[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "append")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "append")
-        x46 = data[p:q45].decode("utf-8", "surrogateescape")
-        p = q45
-        h48 = fbe.buffer.final_has(r, p, "copy")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "copy")
         p += 1
-        x47: bool | None = None
-        if h48:
-            t50 = fbe.buffer.final_fixed(r, FBE_L2, p, "copy")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "copy")
             p += FBE_L2.size
-            x49 = t50[0]
-            x47 = x49
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "panic")
-        t51 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
-        n53 = fbe.buffer.final_count(r, p, 2, 2, "real")
+        n39 = fbe.buffer.final_count(r, p, 2, 2, "real")
         p += 4
-        x52: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n53 * 2])]
-        p += n53 * 2
-        h55 = fbe.buffer.final_has(r, p, "imag")
+        x38: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n39 * 2])]
+        p += n39 * 2
+        h41 = fbe.buffer.final_has(r, p, "imag")
         p += 1
-        x54: str | None = None
-        if h55:
-            x56, p = fbe.buffer.final_string(r, p, "imag")
-            x54 = x56
+        x40: str | None = None
+        if h41:
+            x42, p = fbe.buffer.final_string(r, p, "imag")
+            x40 = x42
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "close")
-        t57 = FBE_L5.unpack_from(data, p)
+        t43 = FBE_L5.unpack_from(data, p)
         p += 4
-        q58 = p + t57[0]
-        if q58 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t57[0]} bytes", p - 4, "close")
-        r.budget -= t57[0]
+        q44 = p + t43[0]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t43[0]} bytes", p - 4, "close")
+        r.budget -= t43[0]
         if r.budget < 0:
             r.spend(0, p - 4, "close")
-        x59 = data[p:q58]
-        p = q58
-        at62 = p
-        n61 = fbe.buffer.final_count(r, p, 8, 8, "min")
+        x45 = data[p:q44]
+        p = q44
+        at48 = p
+        n47 = fbe.buffer.final_count(r, p, 8, 8, "min")
         p += 4
-        x60: dict[str, int] = {}
-        for _ in range(n61):
-            k63, p = fbe.buffer.final_string(r, p, "min")
-            t65 = fbe.buffer.final_fixed(r, FBE_L3, p, "min")
+        x46: dict[str, int] = {}
+        for _ in range(n47):
+            k49, p = fbe.buffer.final_string(r, p, "min")
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "min")
             p += FBE_L3.size
-            v64 = t65[0]
-            x60[k63] = v64
-        fbe.buffer.distinct(x60, n61, "min", at62)
+            v50 = t51[0]
+            x46[k49] = v50
+        fbe.buffer.distinct(x46, n47, "min", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "max")
-        t66 = FBE_L30.unpack_from(data, p)
-        at67 = p
+        t52 = FBE_L30.unpack_from(data, p)
+        at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "clear")
-        t68 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L31.unpack_from(data, p)
         p += 29
-        h70 = fbe.buffer.final_has(r, p, "complex64")
+        h56 = fbe.buffer.final_has(r, p, "complex64")
         p += 1
-        x69: Word | None = None
-        if h70:
-            t72 = fbe.buffer.final_fixed(r, FBE_L4, p, "complex64")
+        x55: Word | None = None
+        if h56:
+            t58 = fbe.buffer.final_fixed(r, FBE_L4, p, "complex64")
             p += FBE_L4.size
-            x71 = FBE_M_Word[t72[0]]
-            x69 = x71
+            x57 = FBE_M_Word[t58[0]]
+            x55 = x57
         if p + 6 > end:
             raise fbe.buffer.out_of_bounds("value", p, "complex128")
-        t73 = FBE_L33.unpack_from(data, p)
+        t59 = FBE_L33.unpack_from(data, p)
         p += 6
         v = GoWords.__new__(GoWords)
-        v.chan = FBE_M_Word[t15[0]]
-        v.defer = t15[1]
-        v.fallthrough = x17
-        v.func = x18
-        v.go = FBE_M_Modifier[t22[0]]
-        v.interface = t22[1]
-        v.map = FBE_M_side[t22[2]]
-        v.package = t22[3]
-        v.range = x23
-        v.select = x25
-        v.type = x30
-        v.var = x31
-        v.any = fbe.decode_decimal(t37[0], at38, "any")
-        v.error = uuid.UUID(bytes=t39[0])
-        v.rune = t39[1]
-        v.uint = t39[2]
-        v.nil = t39[3]
-        v.iota = x40
-        v.cap = FBE_M_Word[t44[0]]
-        v.make = t44[1]
-        v.append = x46
-        v.copy = x47
-        v.panic = FBE_M_Modifier[t51[0]]
-        v.recover = t51[1]
-        v.println = FBE_M_side[t51[2]]
-        v.complex = t51[3]
-        v.real = x52
-        v.imag = x54
-        v.close = x59
-        v.min = x60
-        v.max = fbe.decode_decimal(t66[0], at67, "max")
-        v.clear = uuid.UUID(bytes=t68[0])
-        v.uintptr = t68[1]
-        v.float32 = t68[2]
-        v.float64 = t68[3]
-        v.complex64 = x69
-        v.complex128 = FBE_M_Word[t73[0]]
-        v.comparable = t73[1]
+        v.chan = FBE_M_Word[t1[0]]
+        v.defer = t1[1]
+        v.fallthrough = x3
+        v.func = x4
+        v.go = FBE_M_Modifier[t8[0]]
+        v.interface = t8[1]
+        v.map = FBE_M_side[t8[2]]
+        v.package = t8[3]
+        v.range = x9
+        v.select = x11
+        v.type = x16
+        v.var = x17
+        v.any = fbe.decode_decimal(t23[0], at24, "any")
+        v.error = uuid.UUID(bytes=t25[0])
+        v.rune = t25[1]
+        v.uint = t25[2]
+        v.nil = t25[3]
+        v.iota = x26
+        v.cap = FBE_M_Word[t30[0]]
+        v.make = t30[1]
+        v.append = x32
+        v.copy = x33
+        v.panic = FBE_M_Modifier[t37[0]]
+        v.recover = t37[1]
+        v.println = FBE_M_side[t37[2]]
+        v.complex = t37[3]
+        v.real = x38
+        v.imag = x40
+        v.close = x45
+        v.min = x46
+        v.max = fbe.decode_decimal(t52[0], at53, "max")
+        v.clear = uuid.UUID(bytes=t54[0])
+        v.uintptr = t54[1]
+        v.float32 = t54[2]
+        v.float64 = t54[3]
+        v.complex64 = x55
+        v.complex128 = FBE_M_Word[t59[0]]
+        v.comparable = t59[1]
     except fbe.DecodeError as e:
         raise e.within("import.GoWords") from None
     return v, p
-
-
-def fbe_fw_JavaWords(w: bytearray, v: JavaWords) -> None:
-    """Append the final encoding of a JavaWords (fields back to back)."""
-    s1 = v.extends.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.abstract, v.boolean, len(s1))
-    w += s1
-    y2 = v.implements
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.instanceof, v.native, v.strictfp, v.synchronized)
-    fbe.buffer.write_plain_seq(w, "h", v.throws)
-    y3 = v.transient
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.record
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.sealed))
-    for k5, v6 in sorted(v.sealed.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.permits))
-    w += FBE_L31.pack(v.when.bytes, v.open, v.exports, v.opens)
-    y7 = v.to
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.transitive.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.uses, v.provides, len(s8))
-    w += s8
-    y9 = v.Object
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.String, v.Integer, v.Long, v.Math)
-    fbe.buffer.write_plain_seq(w, "h", v.System)
-    y10 = v.Override
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y10)
-    s11 = v.Class
-    w += FBE_L5.pack(len(s11))
-    w += s11
-    w += fbe.buffer.pack_u32(len(v.List))
-    for k12, v13 in sorted(v.List.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k12)
-        w += FBE_L3.pack(v13)
-    w += FBE_L30.pack(fbe.encode_decimal(v.Map))
-    w += FBE_L30.pack(v.Set.bytes)
 
 
 def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
@@ -10805,257 +10384,180 @@ def fbe_fr_JavaWords(r: fbe.Reader, p: int) -> tuple[JavaWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "abstract")
-        t14 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q15 = p + t14[2]
-        if q15 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t14[2]} bytes", p - 4, "extends")
-        r.budget -= t14[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "extends")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "extends")
-        x16 = data[p:q15].decode("utf-8", "surrogateescape")
-        p = q15
-        h18 = fbe.buffer.final_has(r, p, "implements")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "implements")
         p += 1
-        x17: bool | None = None
-        if h18:
-            t20 = fbe.buffer.final_fixed(r, FBE_L2, p, "implements")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "implements")
             p += FBE_L2.size
-            x19 = t20[0]
-            x17 = x19
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "instanceof")
-        t21 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n23 = fbe.buffer.final_count(r, p, 2, 2, "throws")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "throws")
         p += 4
-        x22: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n23 * 2])]
-        p += n23 * 2
-        h25 = fbe.buffer.final_has(r, p, "transient")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "transient")
         p += 1
-        x24: str | None = None
-        if h25:
-            x26, p = fbe.buffer.final_string(r, p, "transient")
-            x24 = x26
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "transient")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "record")
-        t27 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q28 = p + t27[0]
-        if q28 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t27[0]} bytes", p - 4, "record")
-        r.budget -= t27[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "record")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "record")
-        x29 = data[p:q28]
-        p = q28
-        at32 = p
-        n31 = fbe.buffer.final_count(r, p, 8, 8, "sealed")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "sealed")
         p += 4
-        x30: dict[str, int] = {}
-        for _ in range(n31):
-            k33, p = fbe.buffer.final_string(r, p, "sealed")
-            t35 = fbe.buffer.final_fixed(r, FBE_L3, p, "sealed")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "sealed")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "sealed")
             p += FBE_L3.size
-            v34 = t35[0]
-            x30[k33] = v34
-        fbe.buffer.distinct(x30, n31, "sealed", at32)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "sealed", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "permits")
-        t36 = FBE_L30.unpack_from(data, p)
-        at37 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "when")
-        t38 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h40 = fbe.buffer.final_has(r, p, "to")
+        h27 = fbe.buffer.final_has(r, p, "to")
         p += 1
-        x39: Word | None = None
-        if h40:
-            t42 = fbe.buffer.final_fixed(r, FBE_L4, p, "to")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "to")
             p += FBE_L4.size
-            x41 = FBE_M_Word[t42[0]]
-            x39 = x41
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "uses")
-        t43 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q44 = p + t43[2]
-        if q44 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t43[2]} bytes", p - 4, "transitive")
-        r.budget -= t43[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "transitive")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "transitive")
-        x45 = data[p:q44].decode("utf-8", "surrogateescape")
-        p = q44
-        h47 = fbe.buffer.final_has(r, p, "Object")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "Object")
         p += 1
-        x46: bool | None = None
-        if h47:
-            t49 = fbe.buffer.final_fixed(r, FBE_L2, p, "Object")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "Object")
             p += FBE_L2.size
-            x48 = t49[0]
-            x46 = x48
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "String")
-        t50 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
-        n52 = fbe.buffer.final_count(r, p, 2, 2, "System")
+        n39 = fbe.buffer.final_count(r, p, 2, 2, "System")
         p += 4
-        x51: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n52 * 2])]
-        p += n52 * 2
-        h54 = fbe.buffer.final_has(r, p, "Override")
+        x38: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n39 * 2])]
+        p += n39 * 2
+        h41 = fbe.buffer.final_has(r, p, "Override")
         p += 1
-        x53: str | None = None
-        if h54:
-            x55, p = fbe.buffer.final_string(r, p, "Override")
-            x53 = x55
+        x40: str | None = None
+        if h41:
+            x42, p = fbe.buffer.final_string(r, p, "Override")
+            x40 = x42
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "Class")
-        t56 = FBE_L5.unpack_from(data, p)
+        t43 = FBE_L5.unpack_from(data, p)
         p += 4
-        q57 = p + t56[0]
-        if q57 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t56[0]} bytes", p - 4, "Class")
-        r.budget -= t56[0]
+        q44 = p + t43[0]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t43[0]} bytes", p - 4, "Class")
+        r.budget -= t43[0]
         if r.budget < 0:
             r.spend(0, p - 4, "Class")
-        x58 = data[p:q57]
-        p = q57
-        at61 = p
-        n60 = fbe.buffer.final_count(r, p, 8, 8, "List")
+        x45 = data[p:q44]
+        p = q44
+        at48 = p
+        n47 = fbe.buffer.final_count(r, p, 8, 8, "List")
         p += 4
-        x59: dict[str, int] = {}
-        for _ in range(n60):
-            k62, p = fbe.buffer.final_string(r, p, "List")
-            t64 = fbe.buffer.final_fixed(r, FBE_L3, p, "List")
+        x46: dict[str, int] = {}
+        for _ in range(n47):
+            k49, p = fbe.buffer.final_string(r, p, "List")
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "List")
             p += FBE_L3.size
-            v63 = t64[0]
-            x59[k62] = v63
-        fbe.buffer.distinct(x59, n60, "List", at61)
+            v50 = t51[0]
+            x46[k49] = v50
+        fbe.buffer.distinct(x46, n47, "List", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Map")
-        t65 = FBE_L30.unpack_from(data, p)
-        at66 = p
+        t52 = FBE_L30.unpack_from(data, p)
+        at53 = p
         p += 16
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Set")
-        t67 = FBE_L30.unpack_from(data, p)
+        t54 = FBE_L30.unpack_from(data, p)
         p += 16
         v = JavaWords.__new__(JavaWords)
-        v.abstract = FBE_M_Word[t14[0]]
-        v.boolean = t14[1]
-        v.extends = x16
-        v.implements = x17
-        v.instanceof = FBE_M_Modifier[t21[0]]
-        v.native = t21[1]
-        v.strictfp = FBE_M_side[t21[2]]
-        v.synchronized = t21[3]
-        v.throws = x22
-        v.transient = x24
-        v.record = x29
-        v.sealed = x30
-        v.permits = fbe.decode_decimal(t36[0], at37, "permits")
-        v.when = uuid.UUID(bytes=t38[0])
-        v.open = t38[1]
-        v.exports = t38[2]
-        v.opens = t38[3]
-        v.to = x39
-        v.uses = FBE_M_Word[t43[0]]
-        v.provides = t43[1]
-        v.transitive = x45
-        v.Object = x46
-        v.String = FBE_M_Modifier[t50[0]]
-        v.Integer = t50[1]
-        v.Long = FBE_M_side[t50[2]]
-        v.Math = t50[3]
-        v.System = x51
-        v.Override = x53
-        v.Class = x58
-        v.List = x59
-        v.Map = fbe.decode_decimal(t65[0], at66, "Map")
-        v.Set = uuid.UUID(bytes=t67[0])
+        v.abstract = FBE_M_Word[t1[0]]
+        v.boolean = t1[1]
+        v.extends = x3
+        v.implements = x4
+        v.instanceof = FBE_M_Modifier[t8[0]]
+        v.native = t8[1]
+        v.strictfp = FBE_M_side[t8[2]]
+        v.synchronized = t8[3]
+        v.throws = x9
+        v.transient = x11
+        v.record = x16
+        v.sealed = x17
+        v.permits = fbe.decode_decimal(t23[0], at24, "permits")
+        v.when = uuid.UUID(bytes=t25[0])
+        v.open = t25[1]
+        v.exports = t25[2]
+        v.opens = t25[3]
+        v.to = x26
+        v.uses = FBE_M_Word[t30[0]]
+        v.provides = t30[1]
+        v.transitive = x32
+        v.Object = x33
+        v.String = FBE_M_Modifier[t37[0]]
+        v.Integer = t37[1]
+        v.Long = FBE_M_side[t37[2]]
+        v.Math = t37[3]
+        v.System = x38
+        v.Override = x40
+        v.Class = x45
+        v.List = x46
+        v.Map = fbe.decode_decimal(t52[0], at53, "Map")
+        v.Set = uuid.UUID(bytes=t54[0])
     except fbe.DecodeError as e:
         raise e.within("import.JavaWords") from None
     return v, p
-
-
-def fbe_fw_KotlinWords(w: bytearray, v: KotlinWords) -> None:
-    """Append the final encoding of a KotlinWords (fields back to back)."""
-    s1 = v.typeof.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.fun, v.typealias, len(s1))
-    w += s1
-    y2 = v.val
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.by, v.constructor, v.delegate, v.dynamic)
-    fbe.buffer.write_plain_seq(w, "h", v.field)
-    y3 = v.file
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.get
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.init))
-    for k5, v6 in sorted(v.init.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.param))
-    w += FBE_L31.pack(v.receiver.bytes, v.setparam, v.value, v.where)
-    y7 = v.actual
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.crossinline.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.annotation, v.companion, len(s8))
-    w += s8
-    y9 = v.data
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.expect, v.external, v.infix, v.inner)
-    fbe.buffer.write_plain_seq(w, "h", v.internal)
-    y10 = v.lateinit
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y10)
-    s11 = v.noinline
-    w += FBE_L5.pack(len(s11))
-    w += s11
-    w += fbe.buffer.pack_u32(len(v.out))
-    for k12, v13 in sorted(v.out.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k12)
-        w += FBE_L3.pack(v13)
-    w += FBE_L30.pack(fbe.encode_decimal(v.reified))
-    w += FBE_L31.pack(v.suspend.bytes, v.tailrec, v.vararg, v.it)
-    y14 = v.Companion
-    if y14 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y14)
-    s15 = v.Int.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.Unit, v.Nothing, len(s15))
-    w += s15
-    y16 = v.Array
-    if y16 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y16)
 
 
 def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
@@ -11065,294 +10567,216 @@ def fbe_fr_KotlinWords(r: fbe.Reader, p: int) -> tuple[KotlinWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "fun")
-        t17 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q18 = p + t17[2]
-        if q18 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t17[2]} bytes", p - 4, "typeof")
-        r.budget -= t17[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "typeof")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "typeof")
-        x19 = data[p:q18].decode("utf-8", "surrogateescape")
-        p = q18
-        h21 = fbe.buffer.final_has(r, p, "val")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "val")
         p += 1
-        x20: bool | None = None
-        if h21:
-            t23 = fbe.buffer.final_fixed(r, FBE_L2, p, "val")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "val")
             p += FBE_L2.size
-            x22 = t23[0]
-            x20 = x22
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "by")
-        t24 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n26 = fbe.buffer.final_count(r, p, 2, 2, "field")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "field")
         p += 4
-        x25: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n26 * 2])]
-        p += n26 * 2
-        h28 = fbe.buffer.final_has(r, p, "file")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "file")
         p += 1
-        x27: str | None = None
-        if h28:
-            x29, p = fbe.buffer.final_string(r, p, "file")
-            x27 = x29
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "file")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "get")
-        t30 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q31 = p + t30[0]
-        if q31 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t30[0]} bytes", p - 4, "get")
-        r.budget -= t30[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "get")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "get")
-        x32 = data[p:q31]
-        p = q31
-        at35 = p
-        n34 = fbe.buffer.final_count(r, p, 8, 8, "init")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "init")
         p += 4
-        x33: dict[str, int] = {}
-        for _ in range(n34):
-            k36, p = fbe.buffer.final_string(r, p, "init")
-            t38 = fbe.buffer.final_fixed(r, FBE_L3, p, "init")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "init")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "init")
             p += FBE_L3.size
-            v37 = t38[0]
-            x33[k36] = v37
-        fbe.buffer.distinct(x33, n34, "init", at35)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "init", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "param")
-        t39 = FBE_L30.unpack_from(data, p)
-        at40 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "receiver")
-        t41 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h43 = fbe.buffer.final_has(r, p, "actual")
+        h27 = fbe.buffer.final_has(r, p, "actual")
         p += 1
-        x42: Word | None = None
-        if h43:
-            t45 = fbe.buffer.final_fixed(r, FBE_L4, p, "actual")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "actual")
             p += FBE_L4.size
-            x44 = FBE_M_Word[t45[0]]
-            x42 = x44
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "annotation")
-        t46 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q47 = p + t46[2]
-        if q47 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t46[2]} bytes", p - 4, "crossinline")
-        r.budget -= t46[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "crossinline")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "crossinline")
-        x48 = data[p:q47].decode("utf-8", "surrogateescape")
-        p = q47
-        h50 = fbe.buffer.final_has(r, p, "data")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "data")
         p += 1
-        x49: bool | None = None
-        if h50:
-            t52 = fbe.buffer.final_fixed(r, FBE_L2, p, "data")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "data")
             p += FBE_L2.size
-            x51 = t52[0]
-            x49 = x51
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "expect")
-        t53 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
-        n55 = fbe.buffer.final_count(r, p, 2, 2, "internal")
+        n39 = fbe.buffer.final_count(r, p, 2, 2, "internal")
         p += 4
-        x54: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n55 * 2])]
-        p += n55 * 2
-        h57 = fbe.buffer.final_has(r, p, "lateinit")
+        x38: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n39 * 2])]
+        p += n39 * 2
+        h41 = fbe.buffer.final_has(r, p, "lateinit")
         p += 1
-        x56: str | None = None
-        if h57:
-            x58, p = fbe.buffer.final_string(r, p, "lateinit")
-            x56 = x58
+        x40: str | None = None
+        if h41:
+            x42, p = fbe.buffer.final_string(r, p, "lateinit")
+            x40 = x42
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "noinline")
-        t59 = FBE_L5.unpack_from(data, p)
+        t43 = FBE_L5.unpack_from(data, p)
         p += 4
-        q60 = p + t59[0]
-        if q60 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t59[0]} bytes", p - 4, "noinline")
-        r.budget -= t59[0]
+        q44 = p + t43[0]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t43[0]} bytes", p - 4, "noinline")
+        r.budget -= t43[0]
         if r.budget < 0:
             r.spend(0, p - 4, "noinline")
-        x61 = data[p:q60]
-        p = q60
-        at64 = p
-        n63 = fbe.buffer.final_count(r, p, 8, 8, "out")
+        x45 = data[p:q44]
+        p = q44
+        at48 = p
+        n47 = fbe.buffer.final_count(r, p, 8, 8, "out")
         p += 4
-        x62: dict[str, int] = {}
-        for _ in range(n63):
-            k65, p = fbe.buffer.final_string(r, p, "out")
-            t67 = fbe.buffer.final_fixed(r, FBE_L3, p, "out")
+        x46: dict[str, int] = {}
+        for _ in range(n47):
+            k49, p = fbe.buffer.final_string(r, p, "out")
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "out")
             p += FBE_L3.size
-            v66 = t67[0]
-            x62[k65] = v66
-        fbe.buffer.distinct(x62, n63, "out", at64)
+            v50 = t51[0]
+            x46[k49] = v50
+        fbe.buffer.distinct(x46, n47, "out", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "reified")
-        t68 = FBE_L30.unpack_from(data, p)
-        at69 = p
+        t52 = FBE_L30.unpack_from(data, p)
+        at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "suspend")
-        t70 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L31.unpack_from(data, p)
         p += 29
-        h72 = fbe.buffer.final_has(r, p, "Companion")
+        h56 = fbe.buffer.final_has(r, p, "Companion")
         p += 1
-        x71: Word | None = None
-        if h72:
-            t74 = fbe.buffer.final_fixed(r, FBE_L4, p, "Companion")
+        x55: Word | None = None
+        if h56:
+            t58 = fbe.buffer.final_fixed(r, FBE_L4, p, "Companion")
             p += FBE_L4.size
-            x73 = FBE_M_Word[t74[0]]
-            x71 = x73
+            x57 = FBE_M_Word[t58[0]]
+            x55 = x57
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Unit")
-        t75 = FBE_L28.unpack_from(data, p)
+        t59 = FBE_L28.unpack_from(data, p)
         p += 10
-        q76 = p + t75[2]
-        if q76 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t75[2]} bytes", p - 4, "Int")
-        r.budget -= t75[2]
+        q60 = p + t59[2]
+        if q60 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t59[2]} bytes", p - 4, "Int")
+        r.budget -= t59[2]
         if r.budget < 0:
             r.spend(0, p - 4, "Int")
-        x77 = data[p:q76].decode("utf-8", "surrogateescape")
-        p = q76
-        h79 = fbe.buffer.final_has(r, p, "Array")
+        x61 = data[p:q60].decode("utf-8", "surrogateescape")
+        p = q60
+        h63 = fbe.buffer.final_has(r, p, "Array")
         p += 1
-        x78: bool | None = None
-        if h79:
-            t81 = fbe.buffer.final_fixed(r, FBE_L2, p, "Array")
+        x62: bool | None = None
+        if h63:
+            t65 = fbe.buffer.final_fixed(r, FBE_L2, p, "Array")
             p += FBE_L2.size
-            x80 = t81[0]
-            x78 = x80
+            x64 = t65[0]
+            x62 = x64
         v = KotlinWords.__new__(KotlinWords)
-        v.fun = FBE_M_Word[t17[0]]
-        v.typealias = t17[1]
-        v.typeof = x19
-        v.val = x20
-        v.by = FBE_M_Modifier[t24[0]]
-        v.constructor = t24[1]
-        v.delegate = FBE_M_side[t24[2]]
-        v.dynamic = t24[3]
-        v.field = x25
-        v.file = x27
-        v.get = x32
-        v.init = x33
-        v.param = fbe.decode_decimal(t39[0], at40, "param")
-        v.receiver = uuid.UUID(bytes=t41[0])
-        v.setparam = t41[1]
-        v.value = t41[2]
-        v.where = t41[3]
-        v.actual = x42
-        v.annotation = FBE_M_Word[t46[0]]
-        v.companion = t46[1]
-        v.crossinline = x48
-        v.data = x49
-        v.expect = FBE_M_Modifier[t53[0]]
-        v.external = t53[1]
-        v.infix = FBE_M_side[t53[2]]
-        v.inner = t53[3]
-        v.internal = x54
-        v.lateinit = x56
-        v.noinline = x61
-        v.out = x62
-        v.reified = fbe.decode_decimal(t68[0], at69, "reified")
-        v.suspend = uuid.UUID(bytes=t70[0])
-        v.tailrec = t70[1]
-        v.vararg = t70[2]
-        v.it = t70[3]
-        v.Companion = x71
-        v.Unit = FBE_M_Word[t75[0]]
-        v.Nothing = t75[1]
-        v.Int = x77
-        v.Array = x78
+        v.fun = FBE_M_Word[t1[0]]
+        v.typealias = t1[1]
+        v.typeof = x3
+        v.val = x4
+        v.by = FBE_M_Modifier[t8[0]]
+        v.constructor = t8[1]
+        v.delegate = FBE_M_side[t8[2]]
+        v.dynamic = t8[3]
+        v.field = x9
+        v.file = x11
+        v.get = x16
+        v.init = x17
+        v.param = fbe.decode_decimal(t23[0], at24, "param")
+        v.receiver = uuid.UUID(bytes=t25[0])
+        v.setparam = t25[1]
+        v.value = t25[2]
+        v.where = t25[3]
+        v.actual = x26
+        v.annotation = FBE_M_Word[t30[0]]
+        v.companion = t30[1]
+        v.crossinline = x32
+        v.data = x33
+        v.expect = FBE_M_Modifier[t37[0]]
+        v.external = t37[1]
+        v.infix = FBE_M_side[t37[2]]
+        v.inner = t37[3]
+        v.internal = x38
+        v.lateinit = x40
+        v.noinline = x45
+        v.out = x46
+        v.reified = fbe.decode_decimal(t52[0], at53, "reified")
+        v.suspend = uuid.UUID(bytes=t54[0])
+        v.tailrec = t54[1]
+        v.vararg = t54[2]
+        v.it = t54[3]
+        v.Companion = x55
+        v.Unit = FBE_M_Word[t59[0]]
+        v.Nothing = t59[1]
+        v.Int = x61
+        v.Array = x62
     except fbe.DecodeError as e:
         raise e.within("import.KotlinWords") from None
     return v, p
-
-
-def fbe_fw_JsWords(w: bytearray, v: JsWords) -> None:
-    """Append the final encoding of a JsWords (fields back to back)."""
-    s1 = v.let.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.debugger, v.function, len(s1))
-    w += s1
-    y2 = v.of
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.declare, v.unknown, v.never, v.number)
-    fbe.buffer.write_plain_seq(w, "h", v.bigint)
-    y3 = v.symbol
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.undefined
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.NaN))
-    for k5, v6 in sorted(v.NaN.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.Infinity))
-    w += FBE_L31.pack(v.Uint8Array.bytes, v.Error, v.Number, v.BigInt)
-    y7 = v.Boolean
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.JSON.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.Symbol, v.Date, len(s8))
-    w += s8
-    y9 = v.Promise
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.Partial, v.Record, v.globalThis, v.arguments)
-    fbe.buffer.write_plain_seq(w, "h", v.eval)
-    y10 = v.require
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y10)
-    s11 = v.prototype
-    w += FBE_L5.pack(len(s11))
-    w += s11
-    w += fbe.buffer.pack_u32(len(v.__proto__))
-    for k12, v13 in sorted(v.__proto__.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k12)
-        w += FBE_L3.pack(v13)
-    w += FBE_L30.pack(fbe.encode_decimal(v.toString))
-    w += FBE_L31.pack(v.valueOf.bytes, v.hasOwnProperty, v.isPrototypeOf, v.propertyIsEnumerable)
-    y14 = v.toLocaleString
-    if y14 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y14)
-    s15 = v.infer.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.readonly, v.keyof, len(s15))
-    w += s15
-    y16 = v.asserts
-    if y16 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y16)
-    w += FBE_L34.pack(v.satisfies, v.accessor)
 
 
 def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
@@ -11362,284 +10786,222 @@ def fbe_fr_JsWords(r: fbe.Reader, p: int) -> tuple[JsWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "debugger")
-        t17 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q18 = p + t17[2]
-        if q18 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t17[2]} bytes", p - 4, "let")
-        r.budget -= t17[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "let")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "let")
-        x19 = data[p:q18].decode("utf-8", "surrogateescape")
-        p = q18
-        h21 = fbe.buffer.final_has(r, p, "of")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "of")
         p += 1
-        x20: bool | None = None
-        if h21:
-            t23 = fbe.buffer.final_fixed(r, FBE_L2, p, "of")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "of")
             p += FBE_L2.size
-            x22 = t23[0]
-            x20 = x22
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "declare")
-        t24 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n26 = fbe.buffer.final_count(r, p, 2, 2, "bigint")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "bigint")
         p += 4
-        x25: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n26 * 2])]
-        p += n26 * 2
-        h28 = fbe.buffer.final_has(r, p, "symbol")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "symbol")
         p += 1
-        x27: str | None = None
-        if h28:
-            x29, p = fbe.buffer.final_string(r, p, "symbol")
-            x27 = x29
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "symbol")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "undefined")
-        t30 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q31 = p + t30[0]
-        if q31 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t30[0]} bytes", p - 4, "undefined")
-        r.budget -= t30[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "undefined")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "undefined")
-        x32 = data[p:q31]
-        p = q31
-        at35 = p
-        n34 = fbe.buffer.final_count(r, p, 8, 8, "NaN")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "NaN")
         p += 4
-        x33: dict[str, int] = {}
-        for _ in range(n34):
-            k36, p = fbe.buffer.final_string(r, p, "NaN")
-            t38 = fbe.buffer.final_fixed(r, FBE_L3, p, "NaN")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "NaN")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "NaN")
             p += FBE_L3.size
-            v37 = t38[0]
-            x33[k36] = v37
-        fbe.buffer.distinct(x33, n34, "NaN", at35)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "NaN", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Infinity")
-        t39 = FBE_L30.unpack_from(data, p)
-        at40 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Uint8Array")
-        t41 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h43 = fbe.buffer.final_has(r, p, "Boolean")
+        h27 = fbe.buffer.final_has(r, p, "Boolean")
         p += 1
-        x42: Word | None = None
-        if h43:
-            t45 = fbe.buffer.final_fixed(r, FBE_L4, p, "Boolean")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "Boolean")
             p += FBE_L4.size
-            x44 = FBE_M_Word[t45[0]]
-            x42 = x44
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Symbol")
-        t46 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q47 = p + t46[2]
-        if q47 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t46[2]} bytes", p - 4, "JSON")
-        r.budget -= t46[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "JSON")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "JSON")
-        x48 = data[p:q47].decode("utf-8", "surrogateescape")
-        p = q47
-        h50 = fbe.buffer.final_has(r, p, "Promise")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "Promise")
         p += 1
-        x49: bool | None = None
-        if h50:
-            t52 = fbe.buffer.final_fixed(r, FBE_L2, p, "Promise")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "Promise")
             p += FBE_L2.size
-            x51 = t52[0]
-            x49 = x51
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Partial")
-        t53 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
-        n55 = fbe.buffer.final_count(r, p, 2, 2, "eval")
+        n39 = fbe.buffer.final_count(r, p, 2, 2, "eval")
         p += 4
-        x54: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n55 * 2])]
-        p += n55 * 2
-        h57 = fbe.buffer.final_has(r, p, "require")
+        x38: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n39 * 2])]
+        p += n39 * 2
+        h41 = fbe.buffer.final_has(r, p, "require")
         p += 1
-        x56: str | None = None
-        if h57:
-            x58, p = fbe.buffer.final_string(r, p, "require")
-            x56 = x58
+        x40: str | None = None
+        if h41:
+            x42, p = fbe.buffer.final_string(r, p, "require")
+            x40 = x42
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "prototype")
-        t59 = FBE_L5.unpack_from(data, p)
+        t43 = FBE_L5.unpack_from(data, p)
         p += 4
-        q60 = p + t59[0]
-        if q60 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t59[0]} bytes", p - 4, "prototype")
-        r.budget -= t59[0]
+        q44 = p + t43[0]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t43[0]} bytes", p - 4, "prototype")
+        r.budget -= t43[0]
         if r.budget < 0:
             r.spend(0, p - 4, "prototype")
-        x61 = data[p:q60]
-        p = q60
-        at64 = p
-        n63 = fbe.buffer.final_count(r, p, 8, 8, "__proto__")
+        x45 = data[p:q44]
+        p = q44
+        at48 = p
+        n47 = fbe.buffer.final_count(r, p, 8, 8, "__proto__")
         p += 4
-        x62: dict[str, int] = {}
-        for _ in range(n63):
-            k65, p = fbe.buffer.final_string(r, p, "__proto__")
-            t67 = fbe.buffer.final_fixed(r, FBE_L3, p, "__proto__")
+        x46: dict[str, int] = {}
+        for _ in range(n47):
+            k49, p = fbe.buffer.final_string(r, p, "__proto__")
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "__proto__")
             p += FBE_L3.size
-            v66 = t67[0]
-            x62[k65] = v66
-        fbe.buffer.distinct(x62, n63, "__proto__", at64)
+            v50 = t51[0]
+            x46[k49] = v50
+        fbe.buffer.distinct(x46, n47, "__proto__", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "toString")
-        t68 = FBE_L30.unpack_from(data, p)
-        at69 = p
+        t52 = FBE_L30.unpack_from(data, p)
+        at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "valueOf")
-        t70 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L31.unpack_from(data, p)
         p += 29
-        h72 = fbe.buffer.final_has(r, p, "toLocaleString")
+        h56 = fbe.buffer.final_has(r, p, "toLocaleString")
         p += 1
-        x71: Word | None = None
-        if h72:
-            t74 = fbe.buffer.final_fixed(r, FBE_L4, p, "toLocaleString")
+        x55: Word | None = None
+        if h56:
+            t58 = fbe.buffer.final_fixed(r, FBE_L4, p, "toLocaleString")
             p += FBE_L4.size
-            x73 = FBE_M_Word[t74[0]]
-            x71 = x73
+            x57 = FBE_M_Word[t58[0]]
+            x55 = x57
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "readonly")
-        t75 = FBE_L28.unpack_from(data, p)
+        t59 = FBE_L28.unpack_from(data, p)
         p += 10
-        q76 = p + t75[2]
-        if q76 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t75[2]} bytes", p - 4, "infer")
-        r.budget -= t75[2]
+        q60 = p + t59[2]
+        if q60 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t59[2]} bytes", p - 4, "infer")
+        r.budget -= t59[2]
         if r.budget < 0:
             r.spend(0, p - 4, "infer")
-        x77 = data[p:q76].decode("utf-8", "surrogateescape")
-        p = q76
-        h79 = fbe.buffer.final_has(r, p, "asserts")
+        x61 = data[p:q60].decode("utf-8", "surrogateescape")
+        p = q60
+        h63 = fbe.buffer.final_has(r, p, "asserts")
         p += 1
-        x78: bool | None = None
-        if h79:
-            t81 = fbe.buffer.final_fixed(r, FBE_L2, p, "asserts")
+        x62: bool | None = None
+        if h63:
+            t65 = fbe.buffer.final_fixed(r, FBE_L2, p, "asserts")
             p += FBE_L2.size
-            x80 = t81[0]
-            x78 = x80
+            x64 = t65[0]
+            x62 = x64
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "satisfies")
-        t82 = FBE_L34.unpack_from(data, p)
+        t66 = FBE_L34.unpack_from(data, p)
         p += 16
         v = JsWords.__new__(JsWords)
-        v.debugger = FBE_M_Word[t17[0]]
-        v.function = t17[1]
-        v.let = x19
-        v.of = x20
-        v.declare = FBE_M_Modifier[t24[0]]
-        v.unknown = t24[1]
-        v.never = FBE_M_side[t24[2]]
-        v.number = t24[3]
-        v.bigint = x25
-        v.symbol = x27
-        v.undefined = x32
-        v.NaN = x33
-        v.Infinity = fbe.decode_decimal(t39[0], at40, "Infinity")
-        v.Uint8Array = uuid.UUID(bytes=t41[0])
-        v.Error = t41[1]
-        v.Number = t41[2]
-        v.BigInt = t41[3]
-        v.Boolean = x42
-        v.Symbol = FBE_M_Word[t46[0]]
-        v.Date = t46[1]
-        v.JSON = x48
-        v.Promise = x49
-        v.Partial = FBE_M_Modifier[t53[0]]
-        v.Record = t53[1]
-        v.globalThis = FBE_M_side[t53[2]]
-        v.arguments = t53[3]
-        v.eval = x54
-        v.require = x56
-        v.prototype = x61
-        v.__proto__ = x62
-        v.toString = fbe.decode_decimal(t68[0], at69, "toString")
-        v.valueOf = uuid.UUID(bytes=t70[0])
-        v.hasOwnProperty = t70[1]
-        v.isPrototypeOf = t70[2]
-        v.propertyIsEnumerable = t70[3]
-        v.toLocaleString = x71
-        v.readonly = FBE_M_Word[t75[0]]
-        v.keyof = t75[1]
-        v.infer = x77
-        v.asserts = x78
-        v.satisfies = FBE_M_Modifier[t82[0]]
-        v.accessor = t82[1]
+        v.debugger = FBE_M_Word[t1[0]]
+        v.function = t1[1]
+        v.let = x3
+        v.of = x4
+        v.declare = FBE_M_Modifier[t8[0]]
+        v.unknown = t8[1]
+        v.never = FBE_M_side[t8[2]]
+        v.number = t8[3]
+        v.bigint = x9
+        v.symbol = x11
+        v.undefined = x16
+        v.NaN = x17
+        v.Infinity = fbe.decode_decimal(t23[0], at24, "Infinity")
+        v.Uint8Array = uuid.UUID(bytes=t25[0])
+        v.Error = t25[1]
+        v.Number = t25[2]
+        v.BigInt = t25[3]
+        v.Boolean = x26
+        v.Symbol = FBE_M_Word[t30[0]]
+        v.Date = t30[1]
+        v.JSON = x32
+        v.Promise = x33
+        v.Partial = FBE_M_Modifier[t37[0]]
+        v.Record = t37[1]
+        v.globalThis = FBE_M_side[t37[2]]
+        v.arguments = t37[3]
+        v.eval = x38
+        v.require = x40
+        v.prototype = x45
+        v.__proto__ = x46
+        v.toString = fbe.decode_decimal(t52[0], at53, "toString")
+        v.valueOf = uuid.UUID(bytes=t54[0])
+        v.hasOwnProperty = t54[1]
+        v.isPrototypeOf = t54[2]
+        v.propertyIsEnumerable = t54[3]
+        v.toLocaleString = x55
+        v.readonly = FBE_M_Word[t59[0]]
+        v.keyof = t59[1]
+        v.infer = x61
+        v.asserts = x62
+        v.satisfies = FBE_M_Modifier[t66[0]]
+        v.accessor = t66[1]
     except fbe.DecodeError as e:
         raise e.within("import.JsWords") from None
     return v, p
-
-
-def fbe_fw_RustWords(w: bytearray, v: RustWords) -> None:
-    """Append the final encoding of a RustWords (fields back to back)."""
-    s1 = v.fn.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.crate, v.dyn, len(s1))
-    w += s1
-    y2 = v.impl
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.loop, v.mod, v.move, v.mut)
-    fbe.buffer.write_plain_seq(w, "h", v.pub)
-    y3 = v.ref
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.Self
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.trait))
-    for k5, v6 in sorted(v.trait.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.unsafe))
-    w += FBE_L31.pack(v.use.bytes, v.become, v.box, v.macro)
-    y7 = v.priv
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.macro_rules.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.unsized, v.gen, len(s8))
-    w += s8
-    y9 = v.Option
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.Some, v.Result, v.Ok, v.Err)
-    fbe.buffer.write_plain_seq(w, "h", v.Vec)
-    y10 = v.Box
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y10)
-    s11 = v.Clone
-    w += FBE_L5.pack(len(s11))
-    w += s11
-    w += fbe.buffer.pack_u32(len(v.Copy))
-    for k12, v13 in sorted(v.Copy.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k12)
-        w += FBE_L3.pack(v13)
-    w += FBE_L30.pack(fbe.encode_decimal(v.Default))
-    w += FBE_L31.pack(v.Drop.bytes, v.Send, v.Sync, v.Sized)
 
 
 def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
@@ -11649,243 +11011,183 @@ def fbe_fr_RustWords(r: fbe.Reader, p: int) -> tuple[RustWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "crate")
-        t14 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q15 = p + t14[2]
-        if q15 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t14[2]} bytes", p - 4, "fn")
-        r.budget -= t14[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "fn")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "fn")
-        x16 = data[p:q15].decode("utf-8", "surrogateescape")
-        p = q15
-        h18 = fbe.buffer.final_has(r, p, "impl")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "impl")
         p += 1
-        x17: bool | None = None
-        if h18:
-            t20 = fbe.buffer.final_fixed(r, FBE_L2, p, "impl")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "impl")
             p += FBE_L2.size
-            x19 = t20[0]
-            x17 = x19
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "loop")
-        t21 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n23 = fbe.buffer.final_count(r, p, 2, 2, "pub")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "pub")
         p += 4
-        x22: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n23 * 2])]
-        p += n23 * 2
-        h25 = fbe.buffer.final_has(r, p, "ref")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "ref")
         p += 1
-        x24: str | None = None
-        if h25:
-            x26, p = fbe.buffer.final_string(r, p, "ref")
-            x24 = x26
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "ref")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "Self")
-        t27 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q28 = p + t27[0]
-        if q28 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t27[0]} bytes", p - 4, "Self")
-        r.budget -= t27[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "Self")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "Self")
-        x29 = data[p:q28]
-        p = q28
-        at32 = p
-        n31 = fbe.buffer.final_count(r, p, 8, 8, "trait")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "trait")
         p += 4
-        x30: dict[str, int] = {}
-        for _ in range(n31):
-            k33, p = fbe.buffer.final_string(r, p, "trait")
-            t35 = fbe.buffer.final_fixed(r, FBE_L3, p, "trait")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "trait")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "trait")
             p += FBE_L3.size
-            v34 = t35[0]
-            x30[k33] = v34
-        fbe.buffer.distinct(x30, n31, "trait", at32)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "trait", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "unsafe")
-        t36 = FBE_L30.unpack_from(data, p)
-        at37 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "use")
-        t38 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h40 = fbe.buffer.final_has(r, p, "priv")
+        h27 = fbe.buffer.final_has(r, p, "priv")
         p += 1
-        x39: Word | None = None
-        if h40:
-            t42 = fbe.buffer.final_fixed(r, FBE_L4, p, "priv")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "priv")
             p += FBE_L4.size
-            x41 = FBE_M_Word[t42[0]]
-            x39 = x41
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "unsized")
-        t43 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q44 = p + t43[2]
-        if q44 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t43[2]} bytes", p - 4, "macro_rules")
-        r.budget -= t43[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "macro_rules")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "macro_rules")
-        x45 = data[p:q44].decode("utf-8", "surrogateescape")
-        p = q44
-        h47 = fbe.buffer.final_has(r, p, "Option")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "Option")
         p += 1
-        x46: bool | None = None
-        if h47:
-            t49 = fbe.buffer.final_fixed(r, FBE_L2, p, "Option")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "Option")
             p += FBE_L2.size
-            x48 = t49[0]
-            x46 = x48
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Some")
-        t50 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
-        n52 = fbe.buffer.final_count(r, p, 2, 2, "Vec")
+        n39 = fbe.buffer.final_count(r, p, 2, 2, "Vec")
         p += 4
-        x51: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n52 * 2])]
-        p += n52 * 2
-        h54 = fbe.buffer.final_has(r, p, "Box")
+        x38: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n39 * 2])]
+        p += n39 * 2
+        h41 = fbe.buffer.final_has(r, p, "Box")
         p += 1
-        x53: str | None = None
-        if h54:
-            x55, p = fbe.buffer.final_string(r, p, "Box")
-            x53 = x55
+        x40: str | None = None
+        if h41:
+            x42, p = fbe.buffer.final_string(r, p, "Box")
+            x40 = x42
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "Clone")
-        t56 = FBE_L5.unpack_from(data, p)
+        t43 = FBE_L5.unpack_from(data, p)
         p += 4
-        q57 = p + t56[0]
-        if q57 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t56[0]} bytes", p - 4, "Clone")
-        r.budget -= t56[0]
+        q44 = p + t43[0]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t43[0]} bytes", p - 4, "Clone")
+        r.budget -= t43[0]
         if r.budget < 0:
             r.spend(0, p - 4, "Clone")
-        x58 = data[p:q57]
-        p = q57
-        at61 = p
-        n60 = fbe.buffer.final_count(r, p, 8, 8, "Copy")
+        x45 = data[p:q44]
+        p = q44
+        at48 = p
+        n47 = fbe.buffer.final_count(r, p, 8, 8, "Copy")
         p += 4
-        x59: dict[str, int] = {}
-        for _ in range(n60):
-            k62, p = fbe.buffer.final_string(r, p, "Copy")
-            t64 = fbe.buffer.final_fixed(r, FBE_L3, p, "Copy")
+        x46: dict[str, int] = {}
+        for _ in range(n47):
+            k49, p = fbe.buffer.final_string(r, p, "Copy")
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "Copy")
             p += FBE_L3.size
-            v63 = t64[0]
-            x59[k62] = v63
-        fbe.buffer.distinct(x59, n60, "Copy", at61)
+            v50 = t51[0]
+            x46[k49] = v50
+        fbe.buffer.distinct(x46, n47, "Copy", at48)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Default")
-        t65 = FBE_L30.unpack_from(data, p)
-        at66 = p
+        t52 = FBE_L30.unpack_from(data, p)
+        at53 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Drop")
-        t67 = FBE_L31.unpack_from(data, p)
+        t54 = FBE_L31.unpack_from(data, p)
         p += 29
         v = RustWords.__new__(RustWords)
-        v.crate = FBE_M_Word[t14[0]]
-        v.dyn = t14[1]
-        v.fn = x16
-        v.impl = x17
-        v.loop = FBE_M_Modifier[t21[0]]
-        v.mod = t21[1]
-        v.move = FBE_M_side[t21[2]]
-        v.mut = t21[3]
-        v.pub = x22
-        v.ref = x24
-        v.Self = x29
-        v.trait = x30
-        v.unsafe = fbe.decode_decimal(t36[0], at37, "unsafe")
-        v.use = uuid.UUID(bytes=t38[0])
-        v.become = t38[1]
-        v.box = t38[2]
-        v.macro = t38[3]
-        v.priv = x39
-        v.unsized = FBE_M_Word[t43[0]]
-        v.gen = t43[1]
-        v.macro_rules = x45
-        v.Option = x46
-        v.Some = FBE_M_Modifier[t50[0]]
-        v.Result = t50[1]
-        v.Ok = FBE_M_side[t50[2]]
-        v.Err = t50[3]
-        v.Vec = x51
-        v.Box = x53
-        v.Clone = x58
-        v.Copy = x59
-        v.Default = fbe.decode_decimal(t65[0], at66, "Default")
-        v.Drop = uuid.UUID(bytes=t67[0])
-        v.Send = t67[1]
-        v.Sync = t67[2]
-        v.Sized = t67[3]
+        v.crate = FBE_M_Word[t1[0]]
+        v.dyn = t1[1]
+        v.fn = x3
+        v.impl = x4
+        v.loop = FBE_M_Modifier[t8[0]]
+        v.mod = t8[1]
+        v.move = FBE_M_side[t8[2]]
+        v.mut = t8[3]
+        v.pub = x9
+        v.ref = x11
+        v.Self = x16
+        v.trait = x17
+        v.unsafe = fbe.decode_decimal(t23[0], at24, "unsafe")
+        v.use = uuid.UUID(bytes=t25[0])
+        v.become = t25[1]
+        v.box = t25[2]
+        v.macro = t25[3]
+        v.priv = x26
+        v.unsized = FBE_M_Word[t30[0]]
+        v.gen = t30[1]
+        v.macro_rules = x32
+        v.Option = x33
+        v.Some = FBE_M_Modifier[t37[0]]
+        v.Result = t37[1]
+        v.Ok = FBE_M_side[t37[2]]
+        v.Err = t37[3]
+        v.Vec = x38
+        v.Box = x40
+        v.Clone = x45
+        v.Copy = x46
+        v.Default = fbe.decode_decimal(t52[0], at53, "Default")
+        v.Drop = uuid.UUID(bytes=t54[0])
+        v.Send = t54[1]
+        v.Sync = t54[2]
+        v.Sized = t54[3]
     except fbe.DecodeError as e:
         raise e.within("import.RustWords") from None
     return v, p
-
-
-def fbe_fw_CSharpWords(w: bytearray, v: CSharpWords) -> None:
-    """Append the final encoding of a CSharpWords (fields back to back)."""
-    s1 = v.fixed.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.checked, v.event, len(s1))
-    w += s1
-    y2 = v.foreach
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.implicit, v.lock, v.params, v.sbyte)
-    fbe.buffer.write_plain_seq(w, "h", v.stackalloc)
-    y3 = v.ulong
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.unchecked
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.ushort))
-    for k5, v6 in sorted(v.ushort.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.add))
-    w += FBE_L31.pack(v.alias.bytes, v.ascending, v.descending, v.equals)
-    y7 = v.group
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.nameof.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.into, v.join, len(s8))
-    w += s8
-    y9 = v.on
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.orderby, v.partial, v.remove, v.unmanaged)
-    fbe.buffer.write_plain_seq(w, "h", v.required)
-    y10 = v.scoped
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y10)
-    s11 = v.managed
-    w += FBE_L5.pack(len(s11))
-    w += s11
-    w += fbe.buffer.pack_u32(len(v.notnull))
-    for k12, v13 in sorted(v.notnull.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k12)
-        w += FBE_L3.pack(v13)
 
 
 def fbe_fr_CSharpWords(r: fbe.Reader, p: int) -> tuple[CSharpWords, int]:
@@ -11895,205 +11197,169 @@ def fbe_fr_CSharpWords(r: fbe.Reader, p: int) -> tuple[CSharpWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "checked")
-        t14 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q15 = p + t14[2]
-        if q15 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t14[2]} bytes", p - 4, "fixed")
-        r.budget -= t14[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "fixed")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "fixed")
-        x16 = data[p:q15].decode("utf-8", "surrogateescape")
-        p = q15
-        h18 = fbe.buffer.final_has(r, p, "foreach")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "foreach")
         p += 1
-        x17: bool | None = None
-        if h18:
-            t20 = fbe.buffer.final_fixed(r, FBE_L2, p, "foreach")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "foreach")
             p += FBE_L2.size
-            x19 = t20[0]
-            x17 = x19
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "implicit")
-        t21 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n23 = fbe.buffer.final_count(r, p, 2, 2, "stackalloc")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "stackalloc")
         p += 4
-        x22: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n23 * 2])]
-        p += n23 * 2
-        h25 = fbe.buffer.final_has(r, p, "ulong")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "ulong")
         p += 1
-        x24: str | None = None
-        if h25:
-            x26, p = fbe.buffer.final_string(r, p, "ulong")
-            x24 = x26
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "ulong")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "unchecked")
-        t27 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q28 = p + t27[0]
-        if q28 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t27[0]} bytes", p - 4, "unchecked")
-        r.budget -= t27[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "unchecked")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "unchecked")
-        x29 = data[p:q28]
-        p = q28
-        at32 = p
-        n31 = fbe.buffer.final_count(r, p, 8, 8, "ushort")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "ushort")
         p += 4
-        x30: dict[str, int] = {}
-        for _ in range(n31):
-            k33, p = fbe.buffer.final_string(r, p, "ushort")
-            t35 = fbe.buffer.final_fixed(r, FBE_L3, p, "ushort")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "ushort")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "ushort")
             p += FBE_L3.size
-            v34 = t35[0]
-            x30[k33] = v34
-        fbe.buffer.distinct(x30, n31, "ushort", at32)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "ushort", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "add")
-        t36 = FBE_L30.unpack_from(data, p)
-        at37 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "alias")
-        t38 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h40 = fbe.buffer.final_has(r, p, "group")
+        h27 = fbe.buffer.final_has(r, p, "group")
         p += 1
-        x39: Word | None = None
-        if h40:
-            t42 = fbe.buffer.final_fixed(r, FBE_L4, p, "group")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "group")
             p += FBE_L4.size
-            x41 = FBE_M_Word[t42[0]]
-            x39 = x41
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "into")
-        t43 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q44 = p + t43[2]
-        if q44 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t43[2]} bytes", p - 4, "nameof")
-        r.budget -= t43[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "nameof")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "nameof")
-        x45 = data[p:q44].decode("utf-8", "surrogateescape")
-        p = q44
-        h47 = fbe.buffer.final_has(r, p, "on")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "on")
         p += 1
-        x46: bool | None = None
-        if h47:
-            t49 = fbe.buffer.final_fixed(r, FBE_L2, p, "on")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "on")
             p += FBE_L2.size
-            x48 = t49[0]
-            x46 = x48
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "orderby")
-        t50 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
-        n52 = fbe.buffer.final_count(r, p, 2, 2, "required")
+        n39 = fbe.buffer.final_count(r, p, 2, 2, "required")
         p += 4
-        x51: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n52 * 2])]
-        p += n52 * 2
-        h54 = fbe.buffer.final_has(r, p, "scoped")
+        x38: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n39 * 2])]
+        p += n39 * 2
+        h41 = fbe.buffer.final_has(r, p, "scoped")
         p += 1
-        x53: str | None = None
-        if h54:
-            x55, p = fbe.buffer.final_string(r, p, "scoped")
-            x53 = x55
+        x40: str | None = None
+        if h41:
+            x42, p = fbe.buffer.final_string(r, p, "scoped")
+            x40 = x42
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "managed")
-        t56 = FBE_L5.unpack_from(data, p)
+        t43 = FBE_L5.unpack_from(data, p)
         p += 4
-        q57 = p + t56[0]
-        if q57 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t56[0]} bytes", p - 4, "managed")
-        r.budget -= t56[0]
+        q44 = p + t43[0]
+        if q44 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t43[0]} bytes", p - 4, "managed")
+        r.budget -= t43[0]
         if r.budget < 0:
             r.spend(0, p - 4, "managed")
-        x58 = data[p:q57]
-        p = q57
-        at61 = p
-        n60 = fbe.buffer.final_count(r, p, 8, 8, "notnull")
+        x45 = data[p:q44]
+        p = q44
+        at48 = p
+        n47 = fbe.buffer.final_count(r, p, 8, 8, "notnull")
         p += 4
-        x59: dict[str, int] = {}
-        for _ in range(n60):
-            k62, p = fbe.buffer.final_string(r, p, "notnull")
-            t64 = fbe.buffer.final_fixed(r, FBE_L3, p, "notnull")
+        x46: dict[str, int] = {}
+        for _ in range(n47):
+            k49, p = fbe.buffer.final_string(r, p, "notnull")
+            t51 = fbe.buffer.final_fixed(r, FBE_L3, p, "notnull")
             p += FBE_L3.size
-            v63 = t64[0]
-            x59[k62] = v63
-        fbe.buffer.distinct(x59, n60, "notnull", at61)
+            v50 = t51[0]
+            x46[k49] = v50
+        fbe.buffer.distinct(x46, n47, "notnull", at48)
         v = CSharpWords.__new__(CSharpWords)
-        v.checked = FBE_M_Word[t14[0]]
-        v.event = t14[1]
-        v.fixed = x16
-        v.foreach = x17
-        v.implicit = FBE_M_Modifier[t21[0]]
-        v.lock = t21[1]
-        v.params = FBE_M_side[t21[2]]
-        v.sbyte = t21[3]
-        v.stackalloc = x22
-        v.ulong = x24
-        v.unchecked = x29
-        v.ushort = x30
-        v.add = fbe.decode_decimal(t36[0], at37, "add")
-        v.alias = uuid.UUID(bytes=t38[0])
-        v.ascending = t38[1]
-        v.descending = t38[2]
-        v.equals = t38[3]
-        v.group = x39
-        v.into = FBE_M_Word[t43[0]]
-        v.join = t43[1]
-        v.nameof = x45
-        v.on = x46
-        v.orderby = FBE_M_Modifier[t50[0]]
-        v.partial = t50[1]
-        v.remove = FBE_M_side[t50[2]]
-        v.unmanaged = t50[3]
-        v.required = x51
-        v.scoped = x53
-        v.managed = x58
-        v.notnull = x59
+        v.checked = FBE_M_Word[t1[0]]
+        v.event = t1[1]
+        v.fixed = x3
+        v.foreach = x4
+        v.implicit = FBE_M_Modifier[t8[0]]
+        v.lock = t8[1]
+        v.params = FBE_M_side[t8[2]]
+        v.sbyte = t8[3]
+        v.stackalloc = x9
+        v.ulong = x11
+        v.unchecked = x16
+        v.ushort = x17
+        v.add = fbe.decode_decimal(t23[0], at24, "add")
+        v.alias = uuid.UUID(bytes=t25[0])
+        v.ascending = t25[1]
+        v.descending = t25[2]
+        v.equals = t25[3]
+        v.group = x26
+        v.into = FBE_M_Word[t30[0]]
+        v.join = t30[1]
+        v.nameof = x32
+        v.on = x33
+        v.orderby = FBE_M_Modifier[t37[0]]
+        v.partial = t37[1]
+        v.remove = FBE_M_side[t37[2]]
+        v.unmanaged = t37[3]
+        v.required = x38
+        v.scoped = x40
+        v.managed = x45
+        v.notnull = x46
     except fbe.DecodeError as e:
         raise e.within("import.CSharpWords") from None
     return v, p
-
-
-def fbe_fw_RubyWords(w: bytearray, v: RubyWords) -> None:
-    """Append the final encoding of a RubyWords (fields back to back)."""
-    s1 = v.begin.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.BEGIN, v.END, len(s1))
-    w += s1
-    y2 = v.elsif
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.end, v.ensure, v.next, v.redo)
-    fbe.buffer.write_plain_seq(w, "h", v.rescue)
-    y3 = v.retry
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.then
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.undef))
-    for k5, v6 in sorted(v.undef.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.unless))
-    w += FBE_L31.pack(v.until.bytes, v.__FILE__, v.__LINE__, v.__ENCODING__)
-    y7 = v.initialize
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
 
 
 def fbe_fr_RubyWords(r: fbe.Reader, p: int) -> tuple[RubyWords, int]:
@@ -12103,124 +11369,100 @@ def fbe_fr_RubyWords(r: fbe.Reader, p: int) -> tuple[RubyWords, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "BEGIN")
-        t8 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q9 = p + t8[2]
-        if q9 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t8[2]} bytes", p - 4, "begin")
-        r.budget -= t8[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "begin")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "begin")
-        x10 = data[p:q9].decode("utf-8", "surrogateescape")
-        p = q9
-        h12 = fbe.buffer.final_has(r, p, "elsif")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "elsif")
         p += 1
-        x11: bool | None = None
-        if h12:
-            t14 = fbe.buffer.final_fixed(r, FBE_L2, p, "elsif")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "elsif")
             p += FBE_L2.size
-            x13 = t14[0]
-            x11 = x13
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "end")
-        t15 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n17 = fbe.buffer.final_count(r, p, 2, 2, "rescue")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "rescue")
         p += 4
-        x16: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n17 * 2])]
-        p += n17 * 2
-        h19 = fbe.buffer.final_has(r, p, "retry")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "retry")
         p += 1
-        x18: str | None = None
-        if h19:
-            x20, p = fbe.buffer.final_string(r, p, "retry")
-            x18 = x20
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "retry")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "then")
-        t21 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q22 = p + t21[0]
-        if q22 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t21[0]} bytes", p - 4, "then")
-        r.budget -= t21[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "then")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "then")
-        x23 = data[p:q22]
-        p = q22
-        at26 = p
-        n25 = fbe.buffer.final_count(r, p, 8, 8, "undef")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "undef")
         p += 4
-        x24: dict[str, int] = {}
-        for _ in range(n25):
-            k27, p = fbe.buffer.final_string(r, p, "undef")
-            t29 = fbe.buffer.final_fixed(r, FBE_L3, p, "undef")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "undef")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "undef")
             p += FBE_L3.size
-            v28 = t29[0]
-            x24[k27] = v28
-        fbe.buffer.distinct(x24, n25, "undef", at26)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "undef", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "unless")
-        t30 = FBE_L30.unpack_from(data, p)
-        at31 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "until")
-        t32 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h34 = fbe.buffer.final_has(r, p, "initialize")
+        h27 = fbe.buffer.final_has(r, p, "initialize")
         p += 1
-        x33: Word | None = None
-        if h34:
-            t36 = fbe.buffer.final_fixed(r, FBE_L4, p, "initialize")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "initialize")
             p += FBE_L4.size
-            x35 = FBE_M_Word[t36[0]]
-            x33 = x35
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         v = RubyWords.__new__(RubyWords)
-        v.BEGIN = FBE_M_Word[t8[0]]
-        v.END = t8[1]
-        v.begin = x10
-        v.elsif = x11
-        v.end = FBE_M_Modifier[t15[0]]
-        v.ensure = t15[1]
-        v.next = FBE_M_side[t15[2]]
-        v.redo = t15[3]
-        v.rescue = x16
-        v.retry = x18
-        v.then = x23
-        v.undef = x24
-        v.unless = fbe.decode_decimal(t30[0], at31, "unless")
-        v.until = uuid.UUID(bytes=t32[0])
-        v.__FILE__ = t32[1]
-        v.__LINE__ = t32[2]
-        v.__ENCODING__ = t32[3]
-        v.initialize = x33
+        v.BEGIN = FBE_M_Word[t1[0]]
+        v.END = t1[1]
+        v.begin = x3
+        v.elsif = x4
+        v.end = FBE_M_Modifier[t8[0]]
+        v.ensure = t8[1]
+        v.next = FBE_M_side[t8[2]]
+        v.redo = t8[3]
+        v.rescue = x9
+        v.retry = x11
+        v.then = x16
+        v.undef = x17
+        v.unless = fbe.decode_decimal(t23[0], at24, "unless")
+        v.until = uuid.UUID(bytes=t25[0])
+        v.__FILE__ = t25[1]
+        v.__LINE__ = t25[2]
+        v.__ENCODING__ = t25[3]
+        v.initialize = x26
     except fbe.DecodeError as e:
         raise e.within("import.RubyWords") from None
     return v, p
-
-
-def fbe_fw_CppMembers(w: bytearray, v: CppMembers) -> None:
-    """Append the final encoding of a CppMembers (fields back to back)."""
-    s1 = v.fbe_.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.swap, v.fbe_type_, len(s1))
-    w += s1
-    y2 = v.Model
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.FinalModel, v.FieldModel, v.buffer, v.size)
-    fbe.buffer.write_plain_seq(w, "h", v.offset)
-    y3 = v.model
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.reset
-    w += FBE_L5.pack(len(s4))
-    w += s4
 
 
 def fbe_fr_CppMembers(r: fbe.Reader, p: int) -> tuple[CppMembers, int]:
@@ -12230,95 +11472,65 @@ def fbe_fr_CppMembers(r: fbe.Reader, p: int) -> tuple[CppMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "swap")
-        t5 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q6 = p + t5[2]
-        if q6 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t5[2]} bytes", p - 4, "fbe")
-        r.budget -= t5[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "fbe")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "fbe")
-        x7 = data[p:q6].decode("utf-8", "surrogateescape")
-        p = q6
-        h9 = fbe.buffer.final_has(r, p, "Model")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "Model")
         p += 1
-        x8: bool | None = None
-        if h9:
-            t11 = fbe.buffer.final_fixed(r, FBE_L2, p, "Model")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "Model")
             p += FBE_L2.size
-            x10 = t11[0]
-            x8 = x10
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "FinalModel")
-        t12 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n14 = fbe.buffer.final_count(r, p, 2, 2, "offset")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "offset")
         p += 4
-        x13: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n14 * 2])]
-        p += n14 * 2
-        h16 = fbe.buffer.final_has(r, p, "model")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "model")
         p += 1
-        x15: str | None = None
-        if h16:
-            x17, p = fbe.buffer.final_string(r, p, "model")
-            x15 = x17
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "model")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "reset")
-        t18 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q19 = p + t18[0]
-        if q19 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t18[0]} bytes", p - 4, "reset")
-        r.budget -= t18[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "reset")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "reset")
-        x20 = data[p:q19]
-        p = q19
+        x16 = data[p:q15]
+        p = q15
         v = CppMembers.__new__(CppMembers)
-        v.swap = FBE_M_Word[t5[0]]
-        v.fbe_type_ = t5[1]
-        v.fbe_ = x7
-        v.Model = x8
-        v.FinalModel = FBE_M_Modifier[t12[0]]
-        v.FieldModel = t12[1]
-        v.buffer = FBE_M_side[t12[2]]
-        v.size = t12[3]
-        v.offset = x13
-        v.model = x15
-        v.reset = x20
+        v.swap = FBE_M_Word[t1[0]]
+        v.fbe_type_ = t1[1]
+        v.fbe_ = x3
+        v.Model = x4
+        v.FinalModel = FBE_M_Modifier[t8[0]]
+        v.FieldModel = t8[1]
+        v.buffer = FBE_M_side[t8[2]]
+        v.size = t8[3]
+        v.offset = x9
+        v.model = x11
+        v.reset = x16
     except fbe.DecodeError as e:
         raise e.within("import.CppMembers") from None
     return v, p
-
-
-def fbe_fw_PythonMembers(w: bytearray, v: PythonMembers) -> None:
-    """Append the final encoding of a PythonMembers (fields back to back)."""
-    s1 = v.to_fbe_.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.to_json_, v.from_json_, len(s1))
-    w += s1
-    y2 = v.from_fbe_
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.to_final_, v.from_final_, v.fbe_equal_, v.fbe_key_)
-    fbe.buffer.write_plain_seq(w, "h", v.fbe_size)
-    y3 = v.__init___
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.__slots___
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.__class___))
-    for k5, v6 in sorted(v.__class___.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.__dict___))
-    w += FBE_L35.pack(v.__hash___.bytes, v.__eq___, v.__private__)
 
 
 def fbe_fr_PythonMembers(r: fbe.Reader, p: int) -> tuple[PythonMembers, int]:
@@ -12328,136 +11540,90 @@ def fbe_fr_PythonMembers(r: fbe.Reader, p: int) -> tuple[PythonMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "to_json")
-        t7 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q8 = p + t7[2]
-        if q8 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t7[2]} bytes", p - 4, "to_fbe")
-        r.budget -= t7[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "to_fbe")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "to_fbe")
-        x9 = data[p:q8].decode("utf-8", "surrogateescape")
-        p = q8
-        h11 = fbe.buffer.final_has(r, p, "from_fbe")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "from_fbe")
         p += 1
-        x10: bool | None = None
-        if h11:
-            t13 = fbe.buffer.final_fixed(r, FBE_L2, p, "from_fbe")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "from_fbe")
             p += FBE_L2.size
-            x12 = t13[0]
-            x10 = x12
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "to_final")
-        t14 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n16 = fbe.buffer.final_count(r, p, 2, 2, "fbe_size")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "fbe_size")
         p += 4
-        x15: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n16 * 2])]
-        p += n16 * 2
-        h18 = fbe.buffer.final_has(r, p, "__init__")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "__init__")
         p += 1
-        x17: str | None = None
-        if h18:
-            x19, p = fbe.buffer.final_string(r, p, "__init__")
-            x17 = x19
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "__init__")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "__slots__")
-        t20 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q21 = p + t20[0]
-        if q21 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t20[0]} bytes", p - 4, "__slots__")
-        r.budget -= t20[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "__slots__")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "__slots__")
-        x22 = data[p:q21]
-        p = q21
-        at25 = p
-        n24 = fbe.buffer.final_count(r, p, 8, 8, "__class__")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "__class__")
         p += 4
-        x23: dict[str, int] = {}
-        for _ in range(n24):
-            k26, p = fbe.buffer.final_string(r, p, "__class__")
-            t28 = fbe.buffer.final_fixed(r, FBE_L3, p, "__class__")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "__class__")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "__class__")
             p += FBE_L3.size
-            v27 = t28[0]
-            x23[k26] = v27
-        fbe.buffer.distinct(x23, n24, "__class__", at25)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "__class__", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "__dict__")
-        t29 = FBE_L30.unpack_from(data, p)
-        at30 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "__hash__")
-        t31 = FBE_L35.unpack_from(data, p)
+        t25 = FBE_L35.unpack_from(data, p)
         p += 28
         v = PythonMembers.__new__(PythonMembers)
-        v.to_json_ = FBE_M_Word[t7[0]]
-        v.from_json_ = t7[1]
-        v.to_fbe_ = x9
-        v.from_fbe_ = x10
-        v.to_final_ = FBE_M_Modifier[t14[0]]
-        v.from_final_ = t14[1]
-        v.fbe_equal_ = FBE_M_side[t14[2]]
-        v.fbe_key_ = t14[3]
-        v.fbe_size = x15
-        v.__init___ = x17
-        v.__slots___ = x22
-        v.__class___ = x23
-        v.__dict___ = fbe.decode_decimal(t29[0], at30, "__dict__")
-        v.__hash___ = uuid.UUID(bytes=t31[0])
-        v.__eq___ = t31[1]
-        v.__private__ = t31[2]
+        v.to_json_ = FBE_M_Word[t1[0]]
+        v.from_json_ = t1[1]
+        v.to_fbe_ = x3
+        v.from_fbe_ = x4
+        v.to_final_ = FBE_M_Modifier[t8[0]]
+        v.from_final_ = t8[1]
+        v.fbe_equal_ = FBE_M_side[t8[2]]
+        v.fbe_key_ = t8[3]
+        v.fbe_size = x9
+        v.__init___ = x11
+        v.__slots___ = x16
+        v.__class___ = x17
+        v.__dict___ = fbe.decode_decimal(t23[0], at24, "__dict__")
+        v.__hash___ = uuid.UUID(bytes=t25[0])
+        v.__eq___ = t25[1]
+        v.__private__ = t25[2]
     except fbe.DecodeError as e:
         raise e.within("import.PythonMembers") from None
     return v, p
-
-
-def fbe_fw_GoMembers(w: bytearray, v: GoMembers) -> None:
-    """Append the final encoding of a GoMembers (fields back to back)."""
-    s1 = v.Reset.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.FBEKey, v.FBEKeyCompare, len(s1))
-    w += s1
-    y2 = v.MarshalFBE
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.UnmarshalFBE, v.AppendFBE, v.ReadFBE, v.FBEWrite)
-    fbe.buffer.write_plain_seq(w, "h", v.FBERead)
-    y3 = v.MarshalFinal
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.UnmarshalFinal
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.AppendFinal))
-    for k5, v6 in sorted(v.AppendFinal.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.ReadFinal))
-    w += FBE_L31.pack(v.FBEWriteFinal.bytes, v.FBEReadFinal, v.MarshalJSON, v.UnmarshalJSON)
-    y7 = v.AppendJSON
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.FBEReadJSON.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.ReadJSON, v.FBEWriteJSON, len(s8))
-    w += s8
-    y9 = v.FBEWriteText
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L32.pack(v.TypeID, v.Verify, v.VerifyFinal)
 
 
 def fbe_fr_GoMembers(r: fbe.Reader, p: int) -> tuple[GoMembers, int]:
@@ -12467,177 +11633,131 @@ def fbe_fr_GoMembers(r: fbe.Reader, p: int) -> tuple[GoMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "FBEKey")
-        t10 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q11 = p + t10[2]
-        if q11 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t10[2]} bytes", p - 4, "Reset")
-        r.budget -= t10[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "Reset")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "Reset")
-        x12 = data[p:q11].decode("utf-8", "surrogateescape")
-        p = q11
-        h14 = fbe.buffer.final_has(r, p, "MarshalFBE")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "MarshalFBE")
         p += 1
-        x13: bool | None = None
-        if h14:
-            t16 = fbe.buffer.final_fixed(r, FBE_L2, p, "MarshalFBE")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "MarshalFBE")
             p += FBE_L2.size
-            x15 = t16[0]
-            x13 = x15
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "UnmarshalFBE")
-        t17 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n19 = fbe.buffer.final_count(r, p, 2, 2, "FBERead")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "FBERead")
         p += 4
-        x18: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n19 * 2])]
-        p += n19 * 2
-        h21 = fbe.buffer.final_has(r, p, "MarshalFinal")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "MarshalFinal")
         p += 1
-        x20: str | None = None
-        if h21:
-            x22, p = fbe.buffer.final_string(r, p, "MarshalFinal")
-            x20 = x22
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "MarshalFinal")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "UnmarshalFinal")
-        t23 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q24 = p + t23[0]
-        if q24 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t23[0]} bytes", p - 4, "UnmarshalFinal")
-        r.budget -= t23[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "UnmarshalFinal")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "UnmarshalFinal")
-        x25 = data[p:q24]
-        p = q24
-        at28 = p
-        n27 = fbe.buffer.final_count(r, p, 8, 8, "AppendFinal")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "AppendFinal")
         p += 4
-        x26: dict[str, int] = {}
-        for _ in range(n27):
-            k29, p = fbe.buffer.final_string(r, p, "AppendFinal")
-            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "AppendFinal")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "AppendFinal")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "AppendFinal")
             p += FBE_L3.size
-            v30 = t31[0]
-            x26[k29] = v30
-        fbe.buffer.distinct(x26, n27, "AppendFinal", at28)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "AppendFinal", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "ReadFinal")
-        t32 = FBE_L30.unpack_from(data, p)
-        at33 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "FBEWriteFinal")
-        t34 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h36 = fbe.buffer.final_has(r, p, "AppendJSON")
+        h27 = fbe.buffer.final_has(r, p, "AppendJSON")
         p += 1
-        x35: Word | None = None
-        if h36:
-            t38 = fbe.buffer.final_fixed(r, FBE_L4, p, "AppendJSON")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "AppendJSON")
             p += FBE_L4.size
-            x37 = FBE_M_Word[t38[0]]
-            x35 = x37
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "ReadJSON")
-        t39 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q40 = p + t39[2]
-        if q40 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t39[2]} bytes", p - 4, "FBEReadJSON")
-        r.budget -= t39[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "FBEReadJSON")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "FBEReadJSON")
-        x41 = data[p:q40].decode("utf-8", "surrogateescape")
-        p = q40
-        h43 = fbe.buffer.final_has(r, p, "FBEWriteText")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "FBEWriteText")
         p += 1
-        x42: bool | None = None
-        if h43:
-            t45 = fbe.buffer.final_fixed(r, FBE_L2, p, "FBEWriteText")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "FBEWriteText")
             p += FBE_L2.size
-            x44 = t45[0]
-            x42 = x44
+            x35 = t36[0]
+            x33 = x35
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "TypeID")
-        t46 = FBE_L32.unpack_from(data, p)
+        t37 = FBE_L32.unpack_from(data, p)
         p += 20
         v = GoMembers.__new__(GoMembers)
-        v.FBEKey = FBE_M_Word[t10[0]]
-        v.FBEKeyCompare = t10[1]
-        v.Reset = x12
-        v.MarshalFBE = x13
-        v.UnmarshalFBE = FBE_M_Modifier[t17[0]]
-        v.AppendFBE = t17[1]
-        v.ReadFBE = FBE_M_side[t17[2]]
-        v.FBEWrite = t17[3]
-        v.FBERead = x18
-        v.MarshalFinal = x20
-        v.UnmarshalFinal = x25
-        v.AppendFinal = x26
-        v.ReadFinal = fbe.decode_decimal(t32[0], at33, "ReadFinal")
-        v.FBEWriteFinal = uuid.UUID(bytes=t34[0])
-        v.FBEReadFinal = t34[1]
-        v.MarshalJSON = t34[2]
-        v.UnmarshalJSON = t34[3]
-        v.AppendJSON = x35
-        v.ReadJSON = FBE_M_Word[t39[0]]
-        v.FBEWriteJSON = t39[1]
-        v.FBEReadJSON = x41
-        v.FBEWriteText = x42
-        v.TypeID = FBE_M_Modifier[t46[0]]
-        v.Verify = t46[1]
-        v.VerifyFinal = FBE_M_side[t46[2]]
+        v.FBEKey = FBE_M_Word[t1[0]]
+        v.FBEKeyCompare = t1[1]
+        v.Reset = x3
+        v.MarshalFBE = x4
+        v.UnmarshalFBE = FBE_M_Modifier[t8[0]]
+        v.AppendFBE = t8[1]
+        v.ReadFBE = FBE_M_side[t8[2]]
+        v.FBEWrite = t8[3]
+        v.FBERead = x9
+        v.MarshalFinal = x11
+        v.UnmarshalFinal = x16
+        v.AppendFinal = x17
+        v.ReadFinal = fbe.decode_decimal(t23[0], at24, "ReadFinal")
+        v.FBEWriteFinal = uuid.UUID(bytes=t25[0])
+        v.FBEReadFinal = t25[1]
+        v.MarshalJSON = t25[2]
+        v.UnmarshalJSON = t25[3]
+        v.AppendJSON = x26
+        v.ReadJSON = FBE_M_Word[t30[0]]
+        v.FBEWriteJSON = t30[1]
+        v.FBEReadJSON = x32
+        v.FBEWriteText = x33
+        v.TypeID = FBE_M_Modifier[t37[0]]
+        v.Verify = t37[1]
+        v.VerifyFinal = FBE_M_side[t37[2]]
     except fbe.DecodeError as e:
         raise e.within("import.GoMembers") from None
     return v, p
-
-
-def fbe_fw_JvmMembers(w: bytearray, v: JvmMembers) -> None:
-    """Append the final encoding of a JvmMembers (fields back to back)."""
-    s1 = v.toFbe.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.TYPE_ID, v.KEY_ORDER, len(s1))
-    w += s1
-    y2 = v.fromFbe
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.readFbe, v.writeFbe, v.verifyFbe, v.toFinal)
-    fbe.buffer.write_plain_seq(w, "h", v.fromFinal)
-    y3 = v.readFinal
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.writeFinal
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.verifyFinal))
-    for k5, v6 in sorted(v.verifyFinal.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.toJson))
-    w += FBE_L31.pack(v.fromJson.bytes, v.writeJson, v.readJson, v.hashCode)
-    y7 = v.getClass
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.wait.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.clone_, v.finalize, len(s8))
-    w += s8
-    y9 = v.notify
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.notifyAll, v.javaClass, v.component1, v.fbeLevels)
 
 
 def fbe_fr_JvmMembers(r: fbe.Reader, p: int) -> tuple[JvmMembers, int]:
@@ -12647,145 +11767,132 @@ def fbe_fr_JvmMembers(r: fbe.Reader, p: int) -> tuple[JvmMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "TYPE_ID")
-        t10 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q11 = p + t10[2]
-        if q11 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t10[2]} bytes", p - 4, "toFbe")
-        r.budget -= t10[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "toFbe")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "toFbe")
-        x12 = data[p:q11].decode("utf-8", "surrogateescape")
-        p = q11
-        h14 = fbe.buffer.final_has(r, p, "fromFbe")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "fromFbe")
         p += 1
-        x13: bool | None = None
-        if h14:
-            t16 = fbe.buffer.final_fixed(r, FBE_L2, p, "fromFbe")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "fromFbe")
             p += FBE_L2.size
-            x15 = t16[0]
-            x13 = x15
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "readFbe")
-        t17 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n19 = fbe.buffer.final_count(r, p, 2, 2, "fromFinal")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "fromFinal")
         p += 4
-        x18: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n19 * 2])]
-        p += n19 * 2
-        h21 = fbe.buffer.final_has(r, p, "readFinal")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "readFinal")
         p += 1
-        x20: str | None = None
-        if h21:
-            x22, p = fbe.buffer.final_string(r, p, "readFinal")
-            x20 = x22
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "readFinal")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "writeFinal")
-        t23 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q24 = p + t23[0]
-        if q24 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t23[0]} bytes", p - 4, "writeFinal")
-        r.budget -= t23[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "writeFinal")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "writeFinal")
-        x25 = data[p:q24]
-        p = q24
-        at28 = p
-        n27 = fbe.buffer.final_count(r, p, 8, 8, "verifyFinal")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "verifyFinal")
         p += 4
-        x26: dict[str, int] = {}
-        for _ in range(n27):
-            k29, p = fbe.buffer.final_string(r, p, "verifyFinal")
-            t31 = fbe.buffer.final_fixed(r, FBE_L3, p, "verifyFinal")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "verifyFinal")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "verifyFinal")
             p += FBE_L3.size
-            v30 = t31[0]
-            x26[k29] = v30
-        fbe.buffer.distinct(x26, n27, "verifyFinal", at28)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "verifyFinal", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "toJson")
-        t32 = FBE_L30.unpack_from(data, p)
-        at33 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "fromJson")
-        t34 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h36 = fbe.buffer.final_has(r, p, "getClass")
+        h27 = fbe.buffer.final_has(r, p, "getClass")
         p += 1
-        x35: Word | None = None
-        if h36:
-            t38 = fbe.buffer.final_fixed(r, FBE_L4, p, "getClass")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "getClass")
             p += FBE_L4.size
-            x37 = FBE_M_Word[t38[0]]
-            x35 = x37
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "clone")
-        t39 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q40 = p + t39[2]
-        if q40 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t39[2]} bytes", p - 4, "wait")
-        r.budget -= t39[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "wait")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "wait")
-        x41 = data[p:q40].decode("utf-8", "surrogateescape")
-        p = q40
-        h43 = fbe.buffer.final_has(r, p, "notify")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "notify")
         p += 1
-        x42: bool | None = None
-        if h43:
-            t45 = fbe.buffer.final_fixed(r, FBE_L2, p, "notify")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "notify")
             p += FBE_L2.size
-            x44 = t45[0]
-            x42 = x44
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "notifyAll")
-        t46 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
         v = JvmMembers.__new__(JvmMembers)
-        v.TYPE_ID = FBE_M_Word[t10[0]]
-        v.KEY_ORDER = t10[1]
-        v.toFbe = x12
-        v.fromFbe = x13
-        v.readFbe = FBE_M_Modifier[t17[0]]
-        v.writeFbe = t17[1]
-        v.verifyFbe = FBE_M_side[t17[2]]
-        v.toFinal = t17[3]
-        v.fromFinal = x18
-        v.readFinal = x20
-        v.writeFinal = x25
-        v.verifyFinal = x26
-        v.toJson = fbe.decode_decimal(t32[0], at33, "toJson")
-        v.fromJson = uuid.UUID(bytes=t34[0])
-        v.writeJson = t34[1]
-        v.readJson = t34[2]
-        v.hashCode = t34[3]
-        v.getClass = x35
-        v.clone_ = FBE_M_Word[t39[0]]
-        v.finalize = t39[1]
-        v.wait = x41
-        v.notify = x42
-        v.notifyAll = FBE_M_Modifier[t46[0]]
-        v.javaClass = t46[1]
-        v.component1 = FBE_M_side[t46[2]]
-        v.fbeLevels = t46[3]
+        v.TYPE_ID = FBE_M_Word[t1[0]]
+        v.KEY_ORDER = t1[1]
+        v.toFbe = x3
+        v.fromFbe = x4
+        v.readFbe = FBE_M_Modifier[t8[0]]
+        v.writeFbe = t8[1]
+        v.verifyFbe = FBE_M_side[t8[2]]
+        v.toFinal = t8[3]
+        v.fromFinal = x9
+        v.readFinal = x11
+        v.writeFinal = x16
+        v.verifyFinal = x17
+        v.toJson = fbe.decode_decimal(t23[0], at24, "toJson")
+        v.fromJson = uuid.UUID(bytes=t25[0])
+        v.writeJson = t25[1]
+        v.readJson = t25[2]
+        v.hashCode = t25[3]
+        v.getClass = x26
+        v.clone_ = FBE_M_Word[t30[0]]
+        v.finalize = t30[1]
+        v.wait = x32
+        v.notify = x33
+        v.notifyAll = FBE_M_Modifier[t37[0]]
+        v.javaClass = t37[1]
+        v.component1 = FBE_M_side[t37[2]]
+        v.fbeLevels = t37[3]
     except fbe.DecodeError as e:
         raise e.within("import.JvmMembers") from None
     return v, p
-
-
-def fbe_fw_JsMembers(w: bytearray, v: JsMembers) -> None:
-    """Append the final encoding of a JsMembers (fields back to back)."""
-    s1 = v.toText.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.fbeKey, v.toJSON, len(s1))
-    w += s1
-    y2 = v.verify
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
 
 
 def fbe_fr_JsMembers(r: fbe.Reader, p: int) -> tuple[JsMembers, int]:
@@ -12795,85 +11902,32 @@ def fbe_fr_JsMembers(r: fbe.Reader, p: int) -> tuple[JsMembers, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "fbeKey")
-        t3 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q4 = p + t3[2]
-        if q4 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t3[2]} bytes", p - 4, "toText")
-        r.budget -= t3[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "toText")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "toText")
-        x5 = data[p:q4].decode("utf-8", "surrogateescape")
-        p = q4
-        h7 = fbe.buffer.final_has(r, p, "verify")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "verify")
         p += 1
-        x6: bool | None = None
-        if h7:
-            t9 = fbe.buffer.final_fixed(r, FBE_L2, p, "verify")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "verify")
             p += FBE_L2.size
-            x8 = t9[0]
-            x6 = x8
+            x6 = t7[0]
+            x4 = x6
         v = JsMembers.__new__(JsMembers)
-        v.fbeKey = FBE_M_Word[t3[0]]
-        v.toJSON = t3[1]
-        v.toText = x5
-        v.verify = x6
+        v.fbeKey = FBE_M_Word[t1[0]]
+        v.toJSON = t1[1]
+        v.toText = x3
+        v.verify = x4
     except fbe.DecodeError as e:
         raise e.within("import.JsMembers") from None
     return v, p
-
-
-def fbe_fw_RuntimeNames(w: bytearray, v: RuntimeNames) -> None:
-    """Append the final encoding of a RuntimeNames (fields back to back)."""
-    s1 = v.ReadBuffer.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.Buffer, v.WriteBuffer, len(s1))
-    w += s1
-    y2 = v.Reader
-    if y2 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y2)
-    w += FBE_L29.pack(v.Writer, v.Limits, v.Decimal_, v.Uuid)
-    fbe.buffer.write_plain_seq(w, "h", v.UUID)
-    y3 = v.Timestamp
-    if y3 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y3)
-    s4 = v.JsonWriter
-    w += FBE_L5.pack(len(s4))
-    w += s4
-    w += fbe.buffer.pack_u32(len(v.JsonReader))
-    for k5, v6 in sorted(v.JsonReader.items(), key=fbe.buffer.first):
-        fbe.buffer.write_string(w, k5)
-        w += FBE_L3.pack(v6)
-    w += FBE_L30.pack(fbe.encode_decimal(v.DecodeError))
-    w += FBE_L31.pack(v.EncodeError.bytes, v.DecodeException, v.EncodeException, v.Sender_)
-    y7 = v.Receiver_
-    if y7 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L4.pack(y7)
-    s8 = v.Handler.encode("utf-8", "surrogateescape")
-    w += FBE_L28.pack(v.Client_, v.Proxy_, len(s8))
-    w += s8
-    y9 = v.Text
-    if y9 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        w += FBE_L2.pack(y9)
-    w += FBE_L29.pack(v.Compare, v.Decimals, v.Uuids, v.Timestamps)
-    fbe.buffer.write_plain_seq(w, "h", v.Utf8)
-    y10 = v.Requests
-    if y10 is None:
-        w.append(0)
-    else:
-        w.append(1)
-        fbe.buffer.write_string(w, y10)
 
 
 def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
@@ -12883,149 +11937,144 @@ def fbe_fr_RuntimeNames(r: fbe.Reader, p: int) -> tuple[RuntimeNames, int]:
         data, end = r.data, r.size
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Buffer")
-        t11 = FBE_L28.unpack_from(data, p)
+        t1 = FBE_L28.unpack_from(data, p)
         p += 10
-        q12 = p + t11[2]
-        if q12 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t11[2]} bytes", p - 4, "ReadBuffer")
-        r.budget -= t11[2]
+        q2 = p + t1[2]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[2]} bytes", p - 4, "ReadBuffer")
+        r.budget -= t1[2]
         if r.budget < 0:
             r.spend(0, p - 4, "ReadBuffer")
-        x13 = data[p:q12].decode("utf-8", "surrogateescape")
-        p = q12
-        h15 = fbe.buffer.final_has(r, p, "Reader")
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
+        h5 = fbe.buffer.final_has(r, p, "Reader")
         p += 1
-        x14: bool | None = None
-        if h15:
-            t17 = fbe.buffer.final_fixed(r, FBE_L2, p, "Reader")
+        x4: bool | None = None
+        if h5:
+            t7 = fbe.buffer.final_fixed(r, FBE_L2, p, "Reader")
             p += FBE_L2.size
-            x16 = t17[0]
-            x14 = x16
+            x6 = t7[0]
+            x4 = x6
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Writer")
-        t18 = FBE_L29.unpack_from(data, p)
+        t8 = FBE_L29.unpack_from(data, p)
         p += 28
-        n20 = fbe.buffer.final_count(r, p, 2, 2, "UUID")
+        n10 = fbe.buffer.final_count(r, p, 2, 2, "UUID")
         p += 4
-        x19: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n20 * 2])]
-        p += n20 * 2
-        h22 = fbe.buffer.final_has(r, p, "Timestamp")
+        x9: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n10 * 2])]
+        p += n10 * 2
+        h12 = fbe.buffer.final_has(r, p, "Timestamp")
         p += 1
-        x21: str | None = None
-        if h22:
-            x23, p = fbe.buffer.final_string(r, p, "Timestamp")
-            x21 = x23
+        x11: str | None = None
+        if h12:
+            x13, p = fbe.buffer.final_string(r, p, "Timestamp")
+            x11 = x13
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("bytes size", p, "JsonWriter")
-        t24 = FBE_L5.unpack_from(data, p)
+        t14 = FBE_L5.unpack_from(data, p)
         p += 4
-        q25 = p + t24[0]
-        if q25 > end:
-            raise fbe.buffer.out_of_bounds(f"bytes of {t24[0]} bytes", p - 4, "JsonWriter")
-        r.budget -= t24[0]
+        q15 = p + t14[0]
+        if q15 > end:
+            raise fbe.buffer.out_of_bounds(f"bytes of {t14[0]} bytes", p - 4, "JsonWriter")
+        r.budget -= t14[0]
         if r.budget < 0:
             r.spend(0, p - 4, "JsonWriter")
-        x26 = data[p:q25]
-        p = q25
-        at29 = p
-        n28 = fbe.buffer.final_count(r, p, 8, 8, "JsonReader")
+        x16 = data[p:q15]
+        p = q15
+        at19 = p
+        n18 = fbe.buffer.final_count(r, p, 8, 8, "JsonReader")
         p += 4
-        x27: dict[str, int] = {}
-        for _ in range(n28):
-            k30, p = fbe.buffer.final_string(r, p, "JsonReader")
-            t32 = fbe.buffer.final_fixed(r, FBE_L3, p, "JsonReader")
+        x17: dict[str, int] = {}
+        for _ in range(n18):
+            k20, p = fbe.buffer.final_string(r, p, "JsonReader")
+            t22 = fbe.buffer.final_fixed(r, FBE_L3, p, "JsonReader")
             p += FBE_L3.size
-            v31 = t32[0]
-            x27[k30] = v31
-        fbe.buffer.distinct(x27, n28, "JsonReader", at29)
+            v21 = t22[0]
+            x17[k20] = v21
+        fbe.buffer.distinct(x17, n18, "JsonReader", at19)
         if p + 16 > end:
             raise fbe.buffer.out_of_bounds("value", p, "DecodeError")
-        t33 = FBE_L30.unpack_from(data, p)
-        at34 = p
+        t23 = FBE_L30.unpack_from(data, p)
+        at24 = p
         p += 16
         if p + 29 > end:
             raise fbe.buffer.out_of_bounds("value", p, "EncodeError")
-        t35 = FBE_L31.unpack_from(data, p)
+        t25 = FBE_L31.unpack_from(data, p)
         p += 29
-        h37 = fbe.buffer.final_has(r, p, "Receiver")
+        h27 = fbe.buffer.final_has(r, p, "Receiver")
         p += 1
-        x36: Word | None = None
-        if h37:
-            t39 = fbe.buffer.final_fixed(r, FBE_L4, p, "Receiver")
+        x26: Word | None = None
+        if h27:
+            t29 = fbe.buffer.final_fixed(r, FBE_L4, p, "Receiver")
             p += FBE_L4.size
-            x38 = FBE_M_Word[t39[0]]
-            x36 = x38
+            x28 = FBE_M_Word[t29[0]]
+            x26 = x28
         if p + 10 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Client")
-        t40 = FBE_L28.unpack_from(data, p)
+        t30 = FBE_L28.unpack_from(data, p)
         p += 10
-        q41 = p + t40[2]
-        if q41 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t40[2]} bytes", p - 4, "Handler")
-        r.budget -= t40[2]
+        q31 = p + t30[2]
+        if q31 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t30[2]} bytes", p - 4, "Handler")
+        r.budget -= t30[2]
         if r.budget < 0:
             r.spend(0, p - 4, "Handler")
-        x42 = data[p:q41].decode("utf-8", "surrogateescape")
-        p = q41
-        h44 = fbe.buffer.final_has(r, p, "Text")
+        x32 = data[p:q31].decode("utf-8", "surrogateescape")
+        p = q31
+        h34 = fbe.buffer.final_has(r, p, "Text")
         p += 1
-        x43: bool | None = None
-        if h44:
-            t46 = fbe.buffer.final_fixed(r, FBE_L2, p, "Text")
+        x33: bool | None = None
+        if h34:
+            t36 = fbe.buffer.final_fixed(r, FBE_L2, p, "Text")
             p += FBE_L2.size
-            x45 = t46[0]
-            x43 = x45
+            x35 = t36[0]
+            x33 = x35
         if p + 28 > end:
             raise fbe.buffer.out_of_bounds("value", p, "Compare")
-        t47 = FBE_L29.unpack_from(data, p)
+        t37 = FBE_L29.unpack_from(data, p)
         p += 28
-        n49 = fbe.buffer.final_count(r, p, 2, 2, "Utf8")
+        n39 = fbe.buffer.final_count(r, p, 2, 2, "Utf8")
         p += 4
-        x48: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n49 * 2])]
-        p += n49 * 2
-        h51 = fbe.buffer.final_has(r, p, "Requests")
+        x38: list[Word] = [FBE_M_Word[e[0]] for e in FBE_L4.iter_unpack(r.data[p:p + n39 * 2])]
+        p += n39 * 2
+        h41 = fbe.buffer.final_has(r, p, "Requests")
         p += 1
-        x50: str | None = None
-        if h51:
-            x52, p = fbe.buffer.final_string(r, p, "Requests")
-            x50 = x52
+        x40: str | None = None
+        if h41:
+            x42, p = fbe.buffer.final_string(r, p, "Requests")
+            x40 = x42
         v = RuntimeNames.__new__(RuntimeNames)
-        v.Buffer = FBE_M_Word[t11[0]]
-        v.WriteBuffer = t11[1]
-        v.ReadBuffer = x13
-        v.Reader = x14
-        v.Writer = FBE_M_Modifier[t18[0]]
-        v.Limits = t18[1]
-        v.Decimal_ = FBE_M_side[t18[2]]
-        v.Uuid = t18[3]
-        v.UUID = x19
-        v.Timestamp = x21
-        v.JsonWriter = x26
-        v.JsonReader = x27
-        v.DecodeError = fbe.decode_decimal(t33[0], at34, "DecodeError")
-        v.EncodeError = uuid.UUID(bytes=t35[0])
-        v.DecodeException = t35[1]
-        v.EncodeException = t35[2]
-        v.Sender_ = t35[3]
-        v.Receiver_ = x36
-        v.Client_ = FBE_M_Word[t40[0]]
-        v.Proxy_ = t40[1]
-        v.Handler = x42
-        v.Text = x43
-        v.Compare = FBE_M_Modifier[t47[0]]
-        v.Decimals = t47[1]
-        v.Uuids = FBE_M_side[t47[2]]
-        v.Timestamps = t47[3]
-        v.Utf8 = x48
-        v.Requests = x50
+        v.Buffer = FBE_M_Word[t1[0]]
+        v.WriteBuffer = t1[1]
+        v.ReadBuffer = x3
+        v.Reader = x4
+        v.Writer = FBE_M_Modifier[t8[0]]
+        v.Limits = t8[1]
+        v.Decimal_ = FBE_M_side[t8[2]]
+        v.Uuid = t8[3]
+        v.UUID = x9
+        v.Timestamp = x11
+        v.JsonWriter = x16
+        v.JsonReader = x17
+        v.DecodeError = fbe.decode_decimal(t23[0], at24, "DecodeError")
+        v.EncodeError = uuid.UUID(bytes=t25[0])
+        v.DecodeException = t25[1]
+        v.EncodeException = t25[2]
+        v.Sender_ = t25[3]
+        v.Receiver_ = x26
+        v.Client_ = FBE_M_Word[t30[0]]
+        v.Proxy_ = t30[1]
+        v.Handler = x32
+        v.Text = x33
+        v.Compare = FBE_M_Modifier[t37[0]]
+        v.Decimals = t37[1]
+        v.Uuids = FBE_M_side[t37[2]]
+        v.Timestamps = t37[3]
+        v.Utf8 = x38
+        v.Requests = x40
     except fbe.DecodeError as e:
         raise e.within("import.RuntimeNames") from None
     return v, p
-
-
-def fbe_fw_class(w: bytearray, v: class_) -> None:
-    """Append the final encoding of a class (fields back to back)."""
-    w += FBE_L3.pack(v.class__)
 
 
 def fbe_fr_class(r: fbe.Reader, p: int) -> tuple[class_, int]:
@@ -13044,11 +12093,6 @@ def fbe_fr_class(r: fbe.Reader, p: int) -> tuple[class_, int]:
     return v, p
 
 
-def fbe_fw_Object(w: bytearray, v: Object) -> None:
-    """Append the final encoding of a Object (fields back to back)."""
-    w += FBE_L3.pack(v.Object_)
-
-
 def fbe_fr_Object(r: fbe.Reader, p: int) -> tuple[Object, int]:
     """Read a Object at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13063,11 +12107,6 @@ def fbe_fr_Object(r: fbe.Reader, p: int) -> tuple[Object, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Object") from None
     return v, p
-
-
-def fbe_fw_String(w: bytearray, v: String) -> None:
-    """Append the final encoding of a String (fields back to back)."""
-    w += FBE_L3.pack(v.String_)
 
 
 def fbe_fr_String(r: fbe.Reader, p: int) -> tuple[String, int]:
@@ -13086,11 +12125,6 @@ def fbe_fr_String(r: fbe.Reader, p: int) -> tuple[String, int]:
     return v, p
 
 
-def fbe_fw_List(w: bytearray, v: List) -> None:
-    """Append the final encoding of a List (fields back to back)."""
-    w += FBE_L3.pack(v.List_)
-
-
 def fbe_fr_List(r: fbe.Reader, p: int) -> tuple[List, int]:
     """Read a List at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13105,11 +12139,6 @@ def fbe_fr_List(r: fbe.Reader, p: int) -> tuple[List, int]:
     except fbe.DecodeError as e:
         raise e.within("import.List") from None
     return v, p
-
-
-def fbe_fw_Map(w: bytearray, v: Map) -> None:
-    """Append the final encoding of a Map (fields back to back)."""
-    w += FBE_L3.pack(v.Map_)
 
 
 def fbe_fr_Map(r: fbe.Reader, p: int) -> tuple[Map, int]:
@@ -13128,11 +12157,6 @@ def fbe_fr_Map(r: fbe.Reader, p: int) -> tuple[Map, int]:
     return v, p
 
 
-def fbe_fw_Model(w: bytearray, v: Model) -> None:
-    """Append the final encoding of a Model (fields back to back)."""
-    w += FBE_L3.pack(v.Model_)
-
-
 def fbe_fr_Model(r: fbe.Reader, p: int) -> tuple[Model, int]:
     """Read a Model at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13147,11 +12171,6 @@ def fbe_fr_Model(r: fbe.Reader, p: int) -> tuple[Model, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Model") from None
     return v, p
-
-
-def fbe_fw_FinalModel(w: bytearray, v: FinalModel) -> None:
-    """Append the final encoding of a FinalModel (fields back to back)."""
-    w += FBE_L3.pack(v.FinalModel_)
 
 
 def fbe_fr_FinalModel(r: fbe.Reader, p: int) -> tuple[FinalModel, int]:
@@ -13170,11 +12189,6 @@ def fbe_fr_FinalModel(r: fbe.Reader, p: int) -> tuple[FinalModel, int]:
     return v, p
 
 
-def fbe_fw_Buffer(w: bytearray, v: Buffer) -> None:
-    """Append the final encoding of a Buffer (fields back to back)."""
-    w += FBE_L3.pack(v.Buffer_)
-
-
 def fbe_fr_Buffer(r: fbe.Reader, p: int) -> tuple[Buffer, int]:
     """Read a Buffer at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13189,11 +12203,6 @@ def fbe_fr_Buffer(r: fbe.Reader, p: int) -> tuple[Buffer, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Buffer") from None
     return v, p
-
-
-def fbe_fw_Reader(w: bytearray, v: Reader) -> None:
-    """Append the final encoding of a Reader (fields back to back)."""
-    w += FBE_L3.pack(v.Reader_)
 
 
 def fbe_fr_Reader(r: fbe.Reader, p: int) -> tuple[Reader, int]:
@@ -13212,11 +12221,6 @@ def fbe_fr_Reader(r: fbe.Reader, p: int) -> tuple[Reader, int]:
     return v, p
 
 
-def fbe_fw_Writer(w: bytearray, v: Writer) -> None:
-    """Append the final encoding of a Writer (fields back to back)."""
-    w += FBE_L3.pack(v.Writer_)
-
-
 def fbe_fr_Writer(r: fbe.Reader, p: int) -> tuple[Writer, int]:
     """Read a Writer at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13231,11 +12235,6 @@ def fbe_fr_Writer(r: fbe.Reader, p: int) -> tuple[Writer, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Writer") from None
     return v, p
-
-
-def fbe_fw_Limits(w: bytearray, v: Limits) -> None:
-    """Append the final encoding of a Limits (fields back to back)."""
-    w += FBE_L3.pack(v.Limits_)
 
 
 def fbe_fr_Limits(r: fbe.Reader, p: int) -> tuple[Limits, int]:
@@ -13254,11 +12253,6 @@ def fbe_fr_Limits(r: fbe.Reader, p: int) -> tuple[Limits, int]:
     return v, p
 
 
-def fbe_fw_DecodeError(w: bytearray, v: DecodeError) -> None:
-    """Append the final encoding of a DecodeError (fields back to back)."""
-    w += FBE_L3.pack(v.DecodeError_)
-
-
 def fbe_fr_DecodeError(r: fbe.Reader, p: int) -> tuple[DecodeError, int]:
     """Read a DecodeError at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13273,11 +12267,6 @@ def fbe_fr_DecodeError(r: fbe.Reader, p: int) -> tuple[DecodeError, int]:
     except fbe.DecodeError as e:
         raise e.within("import.DecodeError") from None
     return v, p
-
-
-def fbe_fw_DecodeException(w: bytearray, v: DecodeException) -> None:
-    """Append the final encoding of a DecodeException (fields back to back)."""
-    w += FBE_L3.pack(v.DecodeException_)
 
 
 def fbe_fr_DecodeException(r: fbe.Reader, p: int) -> tuple[DecodeException, int]:
@@ -13296,11 +12285,6 @@ def fbe_fr_DecodeException(r: fbe.Reader, p: int) -> tuple[DecodeException, int]
     return v, p
 
 
-def fbe_fw_Decimal(w: bytearray, v: Decimal_) -> None:
-    """Append the final encoding of a Decimal (fields back to back)."""
-    w += FBE_L3.pack(v.Decimal__)
-
-
 def fbe_fr_Decimal(r: fbe.Reader, p: int) -> tuple[Decimal_, int]:
     """Read a Decimal at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13315,11 +12299,6 @@ def fbe_fr_Decimal(r: fbe.Reader, p: int) -> tuple[Decimal_, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Decimal") from None
     return v, p
-
-
-def fbe_fw_Uuid(w: bytearray, v: Uuid) -> None:
-    """Append the final encoding of a Uuid (fields back to back)."""
-    w += FBE_L3.pack(v.Uuid_)
 
 
 def fbe_fr_Uuid(r: fbe.Reader, p: int) -> tuple[Uuid, int]:
@@ -13338,11 +12317,6 @@ def fbe_fr_Uuid(r: fbe.Reader, p: int) -> tuple[Uuid, int]:
     return v, p
 
 
-def fbe_fw_UUID(w: bytearray, v: UUID) -> None:
-    """Append the final encoding of a UUID (fields back to back)."""
-    w += FBE_L3.pack(v.UUID_)
-
-
 def fbe_fr_UUID(r: fbe.Reader, p: int) -> tuple[UUID, int]:
     """Read a UUID at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13357,11 +12331,6 @@ def fbe_fr_UUID(r: fbe.Reader, p: int) -> tuple[UUID, int]:
     except fbe.DecodeError as e:
         raise e.within("import.UUID") from None
     return v, p
-
-
-def fbe_fw_Timestamp(w: bytearray, v: Timestamp) -> None:
-    """Append the final encoding of a Timestamp (fields back to back)."""
-    w += FBE_L3.pack(v.Timestamp_)
 
 
 def fbe_fr_Timestamp(r: fbe.Reader, p: int) -> tuple[Timestamp, int]:
@@ -13380,11 +12349,6 @@ def fbe_fr_Timestamp(r: fbe.Reader, p: int) -> tuple[Timestamp, int]:
     return v, p
 
 
-def fbe_fw_Sender(w: bytearray, v: Sender_) -> None:
-    """Append the final encoding of a Sender (fields back to back)."""
-    w += FBE_L3.pack(v.Sender__)
-
-
 def fbe_fr_Sender(r: fbe.Reader, p: int) -> tuple[Sender_, int]:
     """Read a Sender at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13399,11 +12363,6 @@ def fbe_fr_Sender(r: fbe.Reader, p: int) -> tuple[Sender_, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Sender") from None
     return v, p
-
-
-def fbe_fw_Receiver(w: bytearray, v: Receiver_) -> None:
-    """Append the final encoding of a Receiver (fields back to back)."""
-    w += FBE_L3.pack(v.Receiver__)
 
 
 def fbe_fr_Receiver(r: fbe.Reader, p: int) -> tuple[Receiver_, int]:
@@ -13422,11 +12381,6 @@ def fbe_fr_Receiver(r: fbe.Reader, p: int) -> tuple[Receiver_, int]:
     return v, p
 
 
-def fbe_fw_Client(w: bytearray, v: Client_) -> None:
-    """Append the final encoding of a Client (fields back to back)."""
-    w += FBE_L3.pack(v.Client__)
-
-
 def fbe_fr_Client(r: fbe.Reader, p: int) -> tuple[Client_, int]:
     """Read a Client at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13441,11 +12395,6 @@ def fbe_fr_Client(r: fbe.Reader, p: int) -> tuple[Client_, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Client") from None
     return v, p
-
-
-def fbe_fw_Proxy(w: bytearray, v: Proxy_) -> None:
-    """Append the final encoding of a Proxy (fields back to back)."""
-    w += FBE_L3.pack(v.Proxy__)
 
 
 def fbe_fr_Proxy(r: fbe.Reader, p: int) -> tuple[Proxy_, int]:
@@ -13464,11 +12413,6 @@ def fbe_fr_Proxy(r: fbe.Reader, p: int) -> tuple[Proxy_, int]:
     return v, p
 
 
-def fbe_fw_Handler(w: bytearray, v: Handler) -> None:
-    """Append the final encoding of a Handler (fields back to back)."""
-    w += FBE_L3.pack(v.Handler_)
-
-
 def fbe_fr_Handler(r: fbe.Reader, p: int) -> tuple[Handler, int]:
     """Read a Handler at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13483,11 +12427,6 @@ def fbe_fr_Handler(r: fbe.Reader, p: int) -> tuple[Handler, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Handler") from None
     return v, p
-
-
-def fbe_fw_fbe(w: bytearray, v: Xfbe_) -> None:
-    """Append the final encoding of a fbe (fields back to back)."""
-    w += FBE_L3.pack(v.fbe_)
 
 
 def fbe_fr_fbe(r: fbe.Reader, p: int) -> tuple[Xfbe_, int]:
@@ -13506,11 +12445,6 @@ def fbe_fr_fbe(r: fbe.Reader, p: int) -> tuple[Xfbe_, int]:
     return v, p
 
 
-def fbe_fw_FBE(w: bytearray, v: FBE) -> None:
-    """Append the final encoding of a FBE (fields back to back)."""
-    w += FBE_L3.pack(v.FBE_)
-
-
 def fbe_fr_FBE(r: fbe.Reader, p: int) -> tuple[FBE, int]:
     """Read a FBE at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13525,11 +12459,6 @@ def fbe_fr_FBE(r: fbe.Reader, p: int) -> tuple[FBE, int]:
     except fbe.DecodeError as e:
         raise e.within("import.FBE") from None
     return v, p
-
-
-def fbe_fw_std(w: bytearray, v: std) -> None:
-    """Append the final encoding of a std (fields back to back)."""
-    w += FBE_L3.pack(v.std_)
 
 
 def fbe_fr_std(r: fbe.Reader, p: int) -> tuple[std, int]:
@@ -13548,11 +12477,6 @@ def fbe_fr_std(r: fbe.Reader, p: int) -> tuple[std, int]:
     return v, p
 
 
-def fbe_fw_Companion(w: bytearray, v: Companion) -> None:
-    """Append the final encoding of a Companion (fields back to back)."""
-    w += FBE_L3.pack(v.Companion_)
-
-
 def fbe_fr_Companion(r: fbe.Reader, p: int) -> tuple[Companion, int]:
     """Read a Companion at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13567,11 +12491,6 @@ def fbe_fr_Companion(r: fbe.Reader, p: int) -> tuple[Companion, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Companion") from None
     return v, p
-
-
-def fbe_fw_Any(w: bytearray, v: Any_) -> None:
-    """Append the final encoding of a Any (fields back to back)."""
-    w += FBE_L3.pack(v.Any__)
 
 
 def fbe_fr_Any(r: fbe.Reader, p: int) -> tuple[Any_, int]:
@@ -13590,11 +12509,6 @@ def fbe_fr_Any(r: fbe.Reader, p: int) -> tuple[Any_, int]:
     return v, p
 
 
-def fbe_fw_Self(w: bytearray, v: Self) -> None:
-    """Append the final encoding of a Self (fields back to back)."""
-    w += FBE_L3.pack(v.Self_)
-
-
 def fbe_fr_Self(r: fbe.Reader, p: int) -> tuple[Self, int]:
     """Read a Self at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13609,11 +12523,6 @@ def fbe_fr_Self(r: fbe.Reader, p: int) -> tuple[Self, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Self") from None
     return v, p
-
-
-def fbe_fw_self(w: bytearray, v: self_) -> None:
-    """Append the final encoding of a self (fields back to back)."""
-    w += FBE_L3.pack(v.self__)
 
 
 def fbe_fr_self(r: fbe.Reader, p: int) -> tuple[self_, int]:
@@ -13632,11 +12541,6 @@ def fbe_fr_self(r: fbe.Reader, p: int) -> tuple[self_, int]:
     return v, p
 
 
-def fbe_fw_None(w: bytearray, v: None_) -> None:
-    """Append the final encoding of a None (fields back to back)."""
-    w += FBE_L3.pack(v.None__)
-
-
 def fbe_fr_None(r: fbe.Reader, p: int) -> tuple[None_, int]:
     """Read a None at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13651,11 +12555,6 @@ def fbe_fr_None(r: fbe.Reader, p: int) -> tuple[None_, int]:
     except fbe.DecodeError as e:
         raise e.within("import.None") from None
     return v, p
-
-
-def fbe_fw_Option(w: bytearray, v: Option) -> None:
-    """Append the final encoding of a Option (fields back to back)."""
-    w += FBE_L3.pack(v.Option_)
 
 
 def fbe_fr_Option(r: fbe.Reader, p: int) -> tuple[Option, int]:
@@ -13674,11 +12573,6 @@ def fbe_fr_Option(r: fbe.Reader, p: int) -> tuple[Option, int]:
     return v, p
 
 
-def fbe_fw_Result(w: bytearray, v: Result) -> None:
-    """Append the final encoding of a Result (fields back to back)."""
-    w += FBE_L3.pack(v.Result_)
-
-
 def fbe_fr_Result(r: fbe.Reader, p: int) -> tuple[Result, int]:
     """Read a Result at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13693,11 +12587,6 @@ def fbe_fr_Result(r: fbe.Reader, p: int) -> tuple[Result, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Result") from None
     return v, p
-
-
-def fbe_fw_Vec(w: bytearray, v: Vec) -> None:
-    """Append the final encoding of a Vec (fields back to back)."""
-    w += FBE_L3.pack(v.Vec_)
 
 
 def fbe_fr_Vec(r: fbe.Reader, p: int) -> tuple[Vec, int]:
@@ -13716,11 +12605,6 @@ def fbe_fr_Vec(r: fbe.Reader, p: int) -> tuple[Vec, int]:
     return v, p
 
 
-def fbe_fw_Box(w: bytearray, v: Box) -> None:
-    """Append the final encoding of a Box (fields back to back)."""
-    w += FBE_L3.pack(v.Box_)
-
-
 def fbe_fr_Box(r: fbe.Reader, p: int) -> tuple[Box, int]:
     """Read a Box at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13735,11 +12619,6 @@ def fbe_fr_Box(r: fbe.Reader, p: int) -> tuple[Box, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Box") from None
     return v, p
-
-
-def fbe_fw_Error(w: bytearray, v: Error) -> None:
-    """Append the final encoding of a Error (fields back to back)."""
-    w += FBE_L3.pack(v.Error_)
 
 
 def fbe_fr_Error(r: fbe.Reader, p: int) -> tuple[Error, int]:
@@ -13758,11 +12637,6 @@ def fbe_fr_Error(r: fbe.Reader, p: int) -> tuple[Error, int]:
     return v, p
 
 
-def fbe_fw_Exception(w: bytearray, v: Exception_) -> None:
-    """Append the final encoding of a Exception (fields back to back)."""
-    w += FBE_L3.pack(v.Exception)
-
-
 def fbe_fr_Exception(r: fbe.Reader, p: int) -> tuple[Exception_, int]:
     """Read a Exception at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13777,11 +12651,6 @@ def fbe_fr_Exception(r: fbe.Reader, p: int) -> tuple[Exception_, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Exception") from None
     return v, p
-
-
-def fbe_fw_Text(w: bytearray, v: Text) -> None:
-    """Append the final encoding of a Text (fields back to back)."""
-    w += FBE_L3.pack(v.Text_)
 
 
 def fbe_fr_Text(r: fbe.Reader, p: int) -> tuple[Text, int]:
@@ -13800,11 +12669,6 @@ def fbe_fr_Text(r: fbe.Reader, p: int) -> tuple[Text, int]:
     return v, p
 
 
-def fbe_fw_JsonWriter(w: bytearray, v: JsonWriter) -> None:
-    """Append the final encoding of a JsonWriter (fields back to back)."""
-    w += FBE_L3.pack(v.JsonWriter_)
-
-
 def fbe_fr_JsonWriter(r: fbe.Reader, p: int) -> tuple[JsonWriter, int]:
     """Read a JsonWriter at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13819,11 +12683,6 @@ def fbe_fr_JsonWriter(r: fbe.Reader, p: int) -> tuple[JsonWriter, int]:
     except fbe.DecodeError as e:
         raise e.within("import.JsonWriter") from None
     return v, p
-
-
-def fbe_fw_int32_t(w: bytearray, v: int32_t) -> None:
-    """Append the final encoding of a int32_t (fields back to back)."""
-    w += FBE_L3.pack(v.int32_t_)
 
 
 def fbe_fr_int32_t(r: fbe.Reader, p: int) -> tuple[int32_t, int]:
@@ -13842,11 +12701,6 @@ def fbe_fr_int32_t(r: fbe.Reader, p: int) -> tuple[int32_t, int]:
     return v, p
 
 
-def fbe_fw_size_t(w: bytearray, v: size_t) -> None:
-    """Append the final encoding of a size_t (fields back to back)."""
-    w += FBE_L3.pack(v.size_t_)
-
-
 def fbe_fr_size_t(r: fbe.Reader, p: int) -> tuple[size_t, int]:
     """Read a size_t at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13861,11 +12715,6 @@ def fbe_fr_size_t(r: fbe.Reader, p: int) -> tuple[size_t, int]:
     except fbe.DecodeError as e:
         raise e.within("import.size_t") from None
     return v, p
-
-
-def fbe_fw_list(w: bytearray, v: list_) -> None:
-    """Append the final encoding of a list (fields back to back)."""
-    w += FBE_L3.pack(v.list)
 
 
 def fbe_fr_list(r: fbe.Reader, p: int) -> tuple[list_, int]:
@@ -13884,11 +12733,6 @@ def fbe_fr_list(r: fbe.Reader, p: int) -> tuple[list_, int]:
     return v, p
 
 
-def fbe_fw_object(w: bytearray, v: object_) -> None:
-    """Append the final encoding of a object (fields back to back)."""
-    w += FBE_L3.pack(v.object__)
-
-
 def fbe_fr_object(r: fbe.Reader, p: int) -> tuple[object_, int]:
     """Read a object at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13903,11 +12747,6 @@ def fbe_fr_object(r: fbe.Reader, p: int) -> tuple[object_, int]:
     except fbe.DecodeError as e:
         raise e.within("import.object") from None
     return v, p
-
-
-def fbe_fw_v(w: bytearray, v: v_) -> None:
-    """Append the final encoding of a v (fields back to back)."""
-    w += FBE_L3.pack(v.v)
 
 
 def fbe_fr_v(r: fbe.Reader, p: int) -> tuple[v_, int]:
@@ -13926,11 +12765,6 @@ def fbe_fr_v(r: fbe.Reader, p: int) -> tuple[v_, int]:
     return v, p
 
 
-def fbe_fw_r(w: bytearray, v: r_) -> None:
-    """Append the final encoding of a r (fields back to back)."""
-    w += FBE_L3.pack(v.r)
-
-
 def fbe_fr_r(r: fbe.Reader, p: int) -> tuple[r_, int]:
     """Read a r at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13945,11 +12779,6 @@ def fbe_fr_r(r: fbe.Reader, p: int) -> tuple[r_, int]:
     except fbe.DecodeError as e:
         raise e.within("import.r") from None
     return v, p
-
-
-def fbe_fw_w(w: bytearray, v: w_) -> None:
-    """Append the final encoding of a w (fields back to back)."""
-    w += FBE_L3.pack(v.w)
 
 
 def fbe_fr_w(r: fbe.Reader, p: int) -> tuple[w_, int]:
@@ -13968,11 +12797,6 @@ def fbe_fr_w(r: fbe.Reader, p: int) -> tuple[w_, int]:
     return v, p
 
 
-def fbe_fw_SideBuy(w: bytearray, v: SideBuy) -> None:
-    """Append the final encoding of a SideBuy (fields back to back)."""
-    w += FBE_L3.pack(v.SideBuy_)
-
-
 def fbe_fr_SideBuy(r: fbe.Reader, p: int) -> tuple[SideBuy, int]:
     """Read a SideBuy at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -13987,11 +12811,6 @@ def fbe_fr_SideBuy(r: fbe.Reader, p: int) -> tuple[SideBuy, int]:
     except fbe.DecodeError as e:
         raise e.within("import.SideBuy") from None
     return v, p
-
-
-def fbe_fw_OrderKey(w: bytearray, v: OrderKey) -> None:
-    """Append the final encoding of a OrderKey (fields back to back)."""
-    w += FBE_L3.pack(v.OrderKey_)
 
 
 def fbe_fr_OrderKey(r: fbe.Reader, p: int) -> tuple[OrderKey, int]:
@@ -14010,11 +12829,6 @@ def fbe_fr_OrderKey(r: fbe.Reader, p: int) -> tuple[OrderKey, int]:
     return v, p
 
 
-def fbe_fw_textOfside(w: bytearray, v: textOfside) -> None:
-    """Append the final encoding of a textOfside (fields back to back)."""
-    w += FBE_L3.pack(v.textOfside_)
-
-
 def fbe_fr_textOfside(r: fbe.Reader, p: int) -> tuple[textOfside, int]:
     """Read a textOfside at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -14029,11 +12843,6 @@ def fbe_fr_textOfside(r: fbe.Reader, p: int) -> tuple[textOfside, int]:
     except fbe.DecodeError as e:
         raise e.within("import.textOfside") from None
     return v, p
-
-
-def fbe_fw_DECIMAL_1(w: bytearray, v: DECIMAL_1) -> None:
-    """Append the final encoding of a DECIMAL_1 (fields back to back)."""
-    w += FBE_L3.pack(v.DECIMAL_1_)
 
 
 def fbe_fr_DECIMAL_1(r: fbe.Reader, p: int) -> tuple[DECIMAL_1, int]:
@@ -14052,11 +12861,6 @@ def fbe_fr_DECIMAL_1(r: fbe.Reader, p: int) -> tuple[DECIMAL_1, int]:
     return v, p
 
 
-def fbe_fw_OrderModel(w: bytearray, v: OrderModel) -> None:
-    """Append the final encoding of a OrderModel (fields back to back)."""
-    w += FBE_L3.pack(v.OrderModel_)
-
-
 def fbe_fr_OrderModel(r: fbe.Reader, p: int) -> tuple[OrderModel, int]:
     """Read a OrderModel at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -14071,11 +12875,6 @@ def fbe_fr_OrderModel(r: fbe.Reader, p: int) -> tuple[OrderModel, int]:
     except fbe.DecodeError as e:
         raise e.within("import.OrderModel") from None
     return v, p
-
-
-def fbe_fw_OrderFinal(w: bytearray, v: OrderFinal) -> None:
-    """Append the final encoding of a OrderFinal (fields back to back)."""
-    w += FBE_L3.pack(v.OrderFinal_)
 
 
 def fbe_fr_OrderFinal(r: fbe.Reader, p: int) -> tuple[OrderFinal, int]:
@@ -14094,11 +12893,6 @@ def fbe_fr_OrderFinal(r: fbe.Reader, p: int) -> tuple[OrderFinal, int]:
     return v, p
 
 
-def fbe_fw_NewOrder(w: bytearray, v: NewOrder) -> None:
-    """Append the final encoding of a NewOrder (fields back to back)."""
-    w += FBE_L3.pack(v.NewOrder_)
-
-
 def fbe_fr_NewOrder(r: fbe.Reader, p: int) -> tuple[NewOrder, int]:
     """Read a NewOrder at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -14113,11 +12907,6 @@ def fbe_fr_NewOrder(r: fbe.Reader, p: int) -> tuple[NewOrder, int]:
     except fbe.DecodeError as e:
         raise e.within("import.NewOrder") from None
     return v, p
-
-
-def fbe_fw_VerifyFBEOrder(w: bytearray, v: VerifyFBEOrder) -> None:
-    """Append the final encoding of a VerifyFBEOrder (fields back to back)."""
-    w += FBE_L3.pack(v.VerifyFBEOrder_)
 
 
 def fbe_fr_VerifyFBEOrder(r: fbe.Reader, p: int) -> tuple[VerifyFBEOrder, int]:
@@ -14136,11 +12925,6 @@ def fbe_fr_VerifyFBEOrder(r: fbe.Reader, p: int) -> tuple[VerifyFBEOrder, int]:
     return v, p
 
 
-def fbe_fw_fbe_vr_Order(w: bytearray, v: Xfbe_vr_Order) -> None:
-    """Append the final encoding of a fbe_vr_Order (fields back to back)."""
-    w += FBE_L3.pack(v.fbe_vr_Order)
-
-
 def fbe_fr_fbe_vr_Order(r: fbe.Reader, p: int) -> tuple[Xfbe_vr_Order, int]:
     """Read a fbe_vr_Order at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -14155,11 +12939,6 @@ def fbe_fr_fbe_vr_Order(r: fbe.Reader, p: int) -> tuple[Xfbe_vr_Order, int]:
     except fbe.DecodeError as e:
         raise e.within("import.fbe_vr_Order") from None
     return v, p
-
-
-def fbe_fw_e1(w: bytearray, v: e1_) -> None:
-    """Append the final encoding of a e1 (fields back to back)."""
-    w += FBE_L3.pack(v.e1)
 
 
 def fbe_fr_e1(r: fbe.Reader, p: int) -> tuple[e1_, int]:
@@ -14178,11 +12957,6 @@ def fbe_fr_e1(r: fbe.Reader, p: int) -> tuple[e1_, int]:
     return v, p
 
 
-def fbe_fw_i2(w: bytearray, v: i2_) -> None:
-    """Append the final encoding of a i2 (fields back to back)."""
-    w += FBE_L3.pack(v.i2)
-
-
 def fbe_fr_i2(r: fbe.Reader, p: int) -> tuple[i2_, int]:
     """Read a i2 at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -14197,11 +12971,6 @@ def fbe_fr_i2(r: fbe.Reader, p: int) -> tuple[i2_, int]:
     except fbe.DecodeError as e:
         raise e.within("import.i2") from None
     return v, p
-
-
-def fbe_fw_o3(w: bytearray, v: o3_) -> None:
-    """Append the final encoding of a o3 (fields back to back)."""
-    w += FBE_L3.pack(v.o3)
 
 
 def fbe_fr_o3(r: fbe.Reader, p: int) -> tuple[o3_, int]:
@@ -14220,11 +12989,6 @@ def fbe_fr_o3(r: fbe.Reader, p: int) -> tuple[o3_, int]:
     return v, p
 
 
-def fbe_fw_Fbe(w: bytearray, v: Fbe) -> None:
-    """Append the final encoding of a Fbe (fields back to back)."""
-    w += FBE_L3.pack(v.Fbe_)
-
-
 def fbe_fr_Fbe(r: fbe.Reader, p: int) -> tuple[Fbe, int]:
     """Read a Fbe at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -14239,11 +13003,6 @@ def fbe_fr_Fbe(r: fbe.Reader, p: int) -> tuple[Fbe, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Fbe") from None
     return v, p
-
-
-def fbe_fw_FINGERPRINT(w: bytearray, v: FINGERPRINT_) -> None:
-    """Append the final encoding of a FINGERPRINT (fields back to back)."""
-    w += FBE_L3.pack(v.FINGERPRINT)
 
 
 def fbe_fr_FINGERPRINT(r: fbe.Reader, p: int) -> tuple[FINGERPRINT_, int]:
@@ -14262,11 +13021,6 @@ def fbe_fr_FINGERPRINT(r: fbe.Reader, p: int) -> tuple[FINGERPRINT_, int]:
     return v, p
 
 
-def fbe_fw_FBE_FINGERPRINT(w: bytearray, v: XFBE_FINGERPRINT) -> None:
-    """Append the final encoding of a FBE_FINGERPRINT (fields back to back)."""
-    w += FBE_L3.pack(v.FBE_FINGERPRINT)
-
-
 def fbe_fr_FBE_FINGERPRINT(r: fbe.Reader, p: int) -> tuple[XFBE_FINGERPRINT, int]:
     """Read a FBE_FINGERPRINT at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -14283,11 +13037,6 @@ def fbe_fr_FBE_FINGERPRINT(r: fbe.Reader, p: int) -> tuple[XFBE_FINGERPRINT, int
     return v, p
 
 
-def fbe_fw_FBEFingerprint(w: bytearray, v: FBEFingerprint) -> None:
-    """Append the final encoding of a FBEFingerprint (fields back to back)."""
-    w += FBE_L3.pack(v.FBEFingerprint_)
-
-
 def fbe_fr_FBEFingerprint(r: fbe.Reader, p: int) -> tuple[FBEFingerprint, int]:
     """Read a FBEFingerprint at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -14302,11 +13051,6 @@ def fbe_fr_FBEFingerprint(r: fbe.Reader, p: int) -> tuple[FBEFingerprint, int]:
     except fbe.DecodeError as e:
         raise e.within("import.FBEFingerprint") from None
     return v, p
-
-
-def fbe_fw_Case(w: bytearray, v: Case) -> None:
-    """Append the final encoding of a Case (fields back to back)."""
-    w += FBE_L36.pack(v.name, v.Name, v.NAME, v.class___, v.class_, v.class__, v.String, v.String_)
 
 
 def fbe_fr_Case(r: fbe.Reader, p: int) -> tuple[Case, int]:
@@ -14330,13 +13074,6 @@ def fbe_fr_Case(r: fbe.Reader, p: int) -> tuple[Case, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Case") from None
     return v, p
-
-
-def fbe_fw_Imported(w: bytearray, v: Imported) -> None:
-    """Append the final encoding of a Imported (fields back to back)."""
-    w += FBE_L37.pack(v.market)
-    pkg_market.fbe_fw_Instrument(w, v.org)
-    w += FBE_L37.pack(v.example)
 
 
 def fbe_fr_Imported(r: fbe.Reader, p: int) -> tuple[Imported, int]:
@@ -14363,11 +13100,6 @@ def fbe_fr_Imported(r: fbe.Reader, p: int) -> tuple[Imported, int]:
     return v, p
 
 
-def fbe_fw_symbol(w: bytearray, v: symbol) -> None:
-    """Append the final encoding of a symbol (fields back to back)."""
-    w += FBE_L3.pack(v.digits_)
-
-
 def fbe_fr_symbol(r: fbe.Reader, p: int) -> tuple[symbol, int]:
     """Read a symbol at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
@@ -14384,15 +13116,6 @@ def fbe_fr_symbol(r: fbe.Reader, p: int) -> tuple[symbol, int]:
     return v, p
 
 
-def fbe_fw_Listed(w: bytearray, v: Listed) -> None:
-    """Append the final encoding of a Listed (fields back to back)."""
-    s1 = v.symbol.encode("utf-8", "surrogateescape")
-    w += FBE_L5.pack(len(s1))
-    w += s1
-    w += FBE_L38.pack(v.digits, v.precision)
-    fbe_fw_symbol(w, v.ticker)
-
-
 def fbe_fr_Listed(r: fbe.Reader, p: int) -> tuple[Listed, int]:
     """Read a Listed at p; return it and the position after it."""
     fbe.buffer.final_enter(r, p, 12)
@@ -14400,35 +13123,30 @@ def fbe_fr_Listed(r: fbe.Reader, p: int) -> tuple[Listed, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "symbol")
-        t2 = FBE_L5.unpack_from(data, p)
+        t1 = FBE_L5.unpack_from(data, p)
         p += 4
-        q3 = p + t2[0]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "symbol")
-        r.budget -= t2[0]
+        q2 = p + t1[0]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[0]} bytes", p - 4, "symbol")
+        r.budget -= t1[0]
         if r.budget < 0:
             r.spend(0, p - 4, "symbol")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 8 > end:
             raise fbe.buffer.out_of_bounds("value", p, "digits")
-        t5 = FBE_L38.unpack_from(data, p)
+        t4 = FBE_L38.unpack_from(data, p)
         p += 8
-        x6, p = fbe_fr_symbol(r, p)
+        x5, p = fbe_fr_symbol(r, p)
         v = Listed.__new__(Listed)
-        v.symbol = x4
-        v.digits = t5[0]
-        v.precision = FBE_M_digits[t5[1]]
-        v.ticker = x6
+        v.symbol = x3
+        v.digits = t4[0]
+        v.precision = FBE_M_digits[t4[1]]
+        v.ticker = x5
     except fbe.DecodeError as e:
         raise e.within("import.Listed") from None
     r.depth -= 1
     return v, p
-
-
-def fbe_fw_Derived(w: bytearray, v: Derived) -> None:
-    """Append the final encoding of a Derived (fields back to back)."""
-    w += FBE_L39.pack(v.side_, v.s, v.range, v.Word_, v.side__)
 
 
 def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
@@ -14449,92 +13167,6 @@ def fbe_fr_Derived(r: fbe.Reader, p: int) -> tuple[Derived, int]:
     except fbe.DecodeError as e:
         raise e.within("import.Derived") from None
     return v, p
-
-
-def fbe_fw_Hostile(w: bytearray, v: Hostile) -> None:
-    """Append the final encoding of a Hostile (fields back to back)."""
-    fbe_fw_Order(w, v.Order_)
-    fbe_fw_CppWords(w, v.CppWords_)
-    fbe_fw_PythonWords(w, v.PythonWords_)
-    fbe_fw_GoWords(w, v.GoWords_)
-    fbe_fw_JavaWords(w, v.JavaWords_)
-    fbe_fw_KotlinWords(w, v.KotlinWords_)
-    fbe_fw_JsWords(w, v.JsWords_)
-    fbe_fw_RustWords(w, v.RustWords_)
-    fbe_fw_CSharpWords(w, v.CSharpWords_)
-    fbe_fw_RubyWords(w, v.RubyWords_)
-    fbe_fw_CppMembers(w, v.CppMembers_)
-    fbe_fw_PythonMembers(w, v.PythonMembers_)
-    fbe_fw_GoMembers(w, v.GoMembers_)
-    fbe_fw_JvmMembers(w, v.JvmMembers_)
-    fbe_fw_JsMembers(w, v.JsMembers_)
-    fbe_fw_RuntimeNames(w, v.RuntimeNames_)
-    fbe_fw_class(w, v.class__)
-    fbe_fw_Object(w, v.Object_)
-    fbe_fw_String(w, v.String_)
-    fbe_fw_List(w, v.List_)
-    fbe_fw_Map(w, v.Map_)
-    fbe_fw_Model(w, v.Model_)
-    fbe_fw_FinalModel(w, v.FinalModel_)
-    fbe_fw_Buffer(w, v.Buffer_)
-    fbe_fw_Reader(w, v.Reader_)
-    fbe_fw_Writer(w, v.Writer_)
-    fbe_fw_Limits(w, v.Limits_)
-    fbe_fw_DecodeError(w, v.DecodeError_)
-    fbe_fw_DecodeException(w, v.DecodeException_)
-    fbe_fw_Decimal(w, v.Decimal__)
-    fbe_fw_Uuid(w, v.Uuid_)
-    fbe_fw_UUID(w, v.UUID_)
-    fbe_fw_Timestamp(w, v.Timestamp_)
-    fbe_fw_Sender(w, v.Sender__)
-    fbe_fw_Receiver(w, v.Receiver__)
-    fbe_fw_Client(w, v.Client__)
-    fbe_fw_Proxy(w, v.Proxy__)
-    fbe_fw_Handler(w, v.Handler_)
-    fbe_fw_fbe(w, v.fbe_)
-    fbe_fw_FBE(w, v.FBE_)
-    fbe_fw_std(w, v.std_)
-    fbe_fw_Companion(w, v.Companion_)
-    fbe_fw_Any(w, v.Any__)
-    fbe_fw_Self(w, v.Self_)
-    fbe_fw_self(w, v.self__)
-    fbe_fw_None(w, v.None__)
-    fbe_fw_Option(w, v.Option_)
-    fbe_fw_Result(w, v.Result_)
-    fbe_fw_Vec(w, v.Vec_)
-    fbe_fw_Box(w, v.Box_)
-    fbe_fw_Error(w, v.Error_)
-    fbe_fw_Exception(w, v.Exception)
-    fbe_fw_Text(w, v.Text_)
-    fbe_fw_JsonWriter(w, v.JsonWriter_)
-    fbe_fw_int32_t(w, v.int32_t_)
-    fbe_fw_size_t(w, v.size_t_)
-    fbe_fw_list(w, v.list)
-    fbe_fw_object(w, v.object__)
-    fbe_fw_v(w, v.v)
-    fbe_fw_r(w, v.r)
-    fbe_fw_w(w, v.w)
-    fbe_fw_SideBuy(w, v.SideBuy_)
-    fbe_fw_OrderKey(w, v.OrderKey_)
-    fbe_fw_textOfside(w, v.textOfside_)
-    fbe_fw_DECIMAL_1(w, v.DECIMAL_1_)
-    fbe_fw_OrderModel(w, v.OrderModel_)
-    fbe_fw_OrderFinal(w, v.OrderFinal_)
-    fbe_fw_NewOrder(w, v.NewOrder_)
-    fbe_fw_VerifyFBEOrder(w, v.VerifyFBEOrder_)
-    fbe_fw_fbe_vr_Order(w, v.fbe_vr_Order)
-    fbe_fw_e1(w, v.e1)
-    fbe_fw_i2(w, v.i2)
-    fbe_fw_o3(w, v.o3)
-    fbe_fw_Fbe(w, v.Fbe_)
-    fbe_fw_FINGERPRINT(w, v.FINGERPRINT)
-    fbe_fw_FBE_FINGERPRINT(w, v.FBE_FINGERPRINT)
-    fbe_fw_FBEFingerprint(w, v.FBEFingerprint_)
-    fbe_fw_Case(w, v.Case_)
-    fbe_fw_Imported(w, v.Imported_)
-    fbe_fw_Derived(w, v.Derived_)
-    fbe_fw_Listed(w, v.Listed_)
-    w += FBE_L3.pack(v.Letters_)
 
 
 def fbe_fr_Hostile(r: fbe.Reader, p: int) -> tuple[Hostile, int]:
@@ -15525,7 +14157,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Order, fbe_vr_Order),
-    final=(fbe_fw_Order, fbe_fr_Order),
+    final=fbe_fr_Order,
     json_cost=12,
 )
 fbe.bind(
@@ -15534,7 +14166,7 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_CppWords, fbe_vr_CppWords),
-    final=(fbe_fw_CppWords, fbe_fr_CppWords),
+    final=fbe_fr_CppWords,
     json_cost=619,
 )
 fbe.bind(
@@ -15543,7 +14175,7 @@ fbe.bind(
     FBE_CORE,
     2,
     (fbe_vw_PythonWords, fbe_vr_PythonWords),
-    final=(fbe_fw_PythonWords, fbe_fr_PythonWords),
+    final=fbe_fr_PythonWords,
     json_cost=239,
 )
 fbe.bind(
@@ -15552,7 +14184,7 @@ fbe.bind(
     FBE_CORE,
     3,
     (fbe_vw_GoWords, fbe_vr_GoWords),
-    final=(fbe_fw_GoWords, fbe_fr_GoWords),
+    final=fbe_fr_GoWords,
     json_cost=202,
 )
 fbe.bind(
@@ -15561,7 +14193,7 @@ fbe.bind(
     FBE_CORE,
     4,
     (fbe_vw_JavaWords, fbe_vr_JavaWords),
-    final=(fbe_fw_JavaWords, fbe_fr_JavaWords),
+    final=fbe_fr_JavaWords,
     json_cost=182,
 )
 fbe.bind(
@@ -15570,7 +14202,7 @@ fbe.bind(
     FBE_CORE,
     5,
     (fbe_vw_KotlinWords, fbe_vr_KotlinWords),
-    final=(fbe_fw_KotlinWords, fbe_fr_KotlinWords),
+    final=fbe_fr_KotlinWords,
     json_cost=207,
 )
 fbe.bind(
@@ -15579,7 +14211,7 @@ fbe.bind(
     FBE_CORE,
     6,
     (fbe_vw_JsWords, fbe_vr_JsWords),
-    final=(fbe_fw_JsWords, fbe_fr_JsWords),
+    final=fbe_fr_JsWords,
     json_cost=223,
 )
 fbe.bind(
@@ -15588,7 +14220,7 @@ fbe.bind(
     FBE_CORE,
     7,
     (fbe_vw_RustWords, fbe_vr_RustWords),
-    final=(fbe_fw_RustWords, fbe_fr_RustWords),
+    final=fbe_fr_RustWords,
     json_cost=195,
 )
 fbe.bind(
@@ -15597,7 +14229,7 @@ fbe.bind(
     FBE_CORE,
     8,
     (fbe_vw_CSharpWords, fbe_vr_CSharpWords),
-    final=(fbe_fw_CSharpWords, fbe_fr_CSharpWords),
+    final=fbe_fr_CSharpWords,
     json_cost=150,
 )
 fbe.bind(
@@ -15606,7 +14238,7 @@ fbe.bind(
     FBE_CORE,
     9,
     (fbe_vw_RubyWords, fbe_vr_RubyWords),
-    final=(fbe_fw_RubyWords, fbe_fr_RubyWords),
+    final=fbe_fr_RubyWords,
     json_cost=98,
 )
 fbe.bind(
@@ -15615,7 +14247,7 @@ fbe.bind(
     FBE_CORE,
     10,
     (fbe_vw_CppMembers, fbe_vr_CppMembers),
-    final=(fbe_fw_CppMembers, fbe_fr_CppMembers),
+    final=fbe_fr_CppMembers,
     json_cost=48,
 )
 fbe.bind(
@@ -15624,7 +14256,7 @@ fbe.bind(
     FBE_CORE,
     11,
     (fbe_vw_PythonMembers, fbe_vr_PythonMembers),
-    final=(fbe_fw_PythonMembers, fbe_fr_PythonMembers),
+    final=fbe_fr_PythonMembers,
     json_cost=96,
 )
 fbe.bind(
@@ -15633,7 +14265,7 @@ fbe.bind(
     FBE_CORE,
     12,
     (fbe_vw_GoMembers, fbe_vr_GoMembers),
-    final=(fbe_fw_GoMembers, fbe_fr_GoMembers),
+    final=fbe_fr_GoMembers,
     json_cost=129,
 )
 fbe.bind(
@@ -15642,7 +14274,7 @@ fbe.bind(
     FBE_CORE,
     13,
     (fbe_vw_JvmMembers, fbe_vr_JvmMembers),
-    final=(fbe_fw_JvmMembers, fbe_fr_JvmMembers),
+    final=fbe_fr_JvmMembers,
     json_cost=137,
 )
 fbe.bind(
@@ -15651,7 +14283,7 @@ fbe.bind(
     FBE_CORE,
     14,
     (fbe_vw_JsMembers, fbe_vr_JsMembers),
-    final=(fbe_fw_JsMembers, fbe_fr_JsMembers),
+    final=fbe_fr_JsMembers,
     json_cost=11,
 )
 fbe.bind(
@@ -15660,7 +14292,7 @@ fbe.bind(
     FBE_CORE,
     15,
     (fbe_vw_RuntimeNames, fbe_vr_RuntimeNames),
-    final=(fbe_fw_RuntimeNames, fbe_fr_RuntimeNames),
+    final=fbe_fr_RuntimeNames,
     json_cost=142,
 )
 fbe.bind(
@@ -15669,7 +14301,7 @@ fbe.bind(
     FBE_CORE,
     16,
     (fbe_vw_class, fbe_vr_class),
-    final=(fbe_fw_class, fbe_fr_class),
+    final=fbe_fr_class,
     json_cost=4,
 )
 fbe.bind(
@@ -15678,7 +14310,7 @@ fbe.bind(
     FBE_CORE,
     17,
     (fbe_vw_Object, fbe_vr_Object),
-    final=(fbe_fw_Object, fbe_fr_Object),
+    final=fbe_fr_Object,
     json_cost=4,
 )
 fbe.bind(
@@ -15687,7 +14319,7 @@ fbe.bind(
     FBE_CORE,
     18,
     (fbe_vw_String, fbe_vr_String),
-    final=(fbe_fw_String, fbe_fr_String),
+    final=fbe_fr_String,
     json_cost=4,
 )
 fbe.bind(
@@ -15696,7 +14328,7 @@ fbe.bind(
     FBE_CORE,
     19,
     (fbe_vw_List, fbe_vr_List),
-    final=(fbe_fw_List, fbe_fr_List),
+    final=fbe_fr_List,
     json_cost=4,
 )
 fbe.bind(
@@ -15705,7 +14337,7 @@ fbe.bind(
     FBE_CORE,
     20,
     (fbe_vw_Map, fbe_vr_Map),
-    final=(fbe_fw_Map, fbe_fr_Map),
+    final=fbe_fr_Map,
     json_cost=4,
 )
 fbe.bind(
@@ -15714,7 +14346,7 @@ fbe.bind(
     FBE_CORE,
     21,
     (fbe_vw_Model, fbe_vr_Model),
-    final=(fbe_fw_Model, fbe_fr_Model),
+    final=fbe_fr_Model,
     json_cost=4,
 )
 fbe.bind(
@@ -15723,7 +14355,7 @@ fbe.bind(
     FBE_CORE,
     22,
     (fbe_vw_FinalModel, fbe_vr_FinalModel),
-    final=(fbe_fw_FinalModel, fbe_fr_FinalModel),
+    final=fbe_fr_FinalModel,
     json_cost=4,
 )
 fbe.bind(
@@ -15732,7 +14364,7 @@ fbe.bind(
     FBE_CORE,
     23,
     (fbe_vw_Buffer, fbe_vr_Buffer),
-    final=(fbe_fw_Buffer, fbe_fr_Buffer),
+    final=fbe_fr_Buffer,
     json_cost=4,
 )
 fbe.bind(
@@ -15741,7 +14373,7 @@ fbe.bind(
     FBE_CORE,
     24,
     (fbe_vw_Reader, fbe_vr_Reader),
-    final=(fbe_fw_Reader, fbe_fr_Reader),
+    final=fbe_fr_Reader,
     json_cost=4,
 )
 fbe.bind(
@@ -15750,7 +14382,7 @@ fbe.bind(
     FBE_CORE,
     25,
     (fbe_vw_Writer, fbe_vr_Writer),
-    final=(fbe_fw_Writer, fbe_fr_Writer),
+    final=fbe_fr_Writer,
     json_cost=4,
 )
 fbe.bind(
@@ -15759,7 +14391,7 @@ fbe.bind(
     FBE_CORE,
     26,
     (fbe_vw_Limits, fbe_vr_Limits),
-    final=(fbe_fw_Limits, fbe_fr_Limits),
+    final=fbe_fr_Limits,
     json_cost=4,
 )
 fbe.bind(
@@ -15768,7 +14400,7 @@ fbe.bind(
     FBE_CORE,
     27,
     (fbe_vw_DecodeError, fbe_vr_DecodeError),
-    final=(fbe_fw_DecodeError, fbe_fr_DecodeError),
+    final=fbe_fr_DecodeError,
     json_cost=4,
 )
 fbe.bind(
@@ -15777,7 +14409,7 @@ fbe.bind(
     FBE_CORE,
     28,
     (fbe_vw_DecodeException, fbe_vr_DecodeException),
-    final=(fbe_fw_DecodeException, fbe_fr_DecodeException),
+    final=fbe_fr_DecodeException,
     json_cost=4,
 )
 fbe.bind(
@@ -15786,7 +14418,7 @@ fbe.bind(
     FBE_CORE,
     29,
     (fbe_vw_Decimal, fbe_vr_Decimal),
-    final=(fbe_fw_Decimal, fbe_fr_Decimal),
+    final=fbe_fr_Decimal,
     json_cost=4,
 )
 fbe.bind(
@@ -15795,7 +14427,7 @@ fbe.bind(
     FBE_CORE,
     30,
     (fbe_vw_Uuid, fbe_vr_Uuid),
-    final=(fbe_fw_Uuid, fbe_fr_Uuid),
+    final=fbe_fr_Uuid,
     json_cost=4,
 )
 fbe.bind(
@@ -15804,7 +14436,7 @@ fbe.bind(
     FBE_CORE,
     31,
     (fbe_vw_UUID, fbe_vr_UUID),
-    final=(fbe_fw_UUID, fbe_fr_UUID),
+    final=fbe_fr_UUID,
     json_cost=4,
 )
 fbe.bind(
@@ -15813,7 +14445,7 @@ fbe.bind(
     FBE_CORE,
     32,
     (fbe_vw_Timestamp, fbe_vr_Timestamp),
-    final=(fbe_fw_Timestamp, fbe_fr_Timestamp),
+    final=fbe_fr_Timestamp,
     json_cost=4,
 )
 fbe.bind(
@@ -15822,7 +14454,7 @@ fbe.bind(
     FBE_CORE,
     33,
     (fbe_vw_Sender, fbe_vr_Sender),
-    final=(fbe_fw_Sender, fbe_fr_Sender),
+    final=fbe_fr_Sender,
     json_cost=4,
 )
 fbe.bind(
@@ -15831,7 +14463,7 @@ fbe.bind(
     FBE_CORE,
     34,
     (fbe_vw_Receiver, fbe_vr_Receiver),
-    final=(fbe_fw_Receiver, fbe_fr_Receiver),
+    final=fbe_fr_Receiver,
     json_cost=4,
 )
 fbe.bind(
@@ -15840,7 +14472,7 @@ fbe.bind(
     FBE_CORE,
     35,
     (fbe_vw_Client, fbe_vr_Client),
-    final=(fbe_fw_Client, fbe_fr_Client),
+    final=fbe_fr_Client,
     json_cost=4,
 )
 fbe.bind(
@@ -15849,7 +14481,7 @@ fbe.bind(
     FBE_CORE,
     36,
     (fbe_vw_Proxy, fbe_vr_Proxy),
-    final=(fbe_fw_Proxy, fbe_fr_Proxy),
+    final=fbe_fr_Proxy,
     json_cost=4,
 )
 fbe.bind(
@@ -15858,7 +14490,7 @@ fbe.bind(
     FBE_CORE,
     37,
     (fbe_vw_Handler, fbe_vr_Handler),
-    final=(fbe_fw_Handler, fbe_fr_Handler),
+    final=fbe_fr_Handler,
     json_cost=4,
 )
 fbe.bind(
@@ -15867,7 +14499,7 @@ fbe.bind(
     FBE_CORE,
     38,
     (fbe_vw_fbe, fbe_vr_fbe),
-    final=(fbe_fw_fbe, fbe_fr_fbe),
+    final=fbe_fr_fbe,
     json_cost=4,
 )
 fbe.bind(
@@ -15876,7 +14508,7 @@ fbe.bind(
     FBE_CORE,
     39,
     (fbe_vw_FBE, fbe_vr_FBE),
-    final=(fbe_fw_FBE, fbe_fr_FBE),
+    final=fbe_fr_FBE,
     json_cost=4,
 )
 fbe.bind(
@@ -15885,7 +14517,7 @@ fbe.bind(
     FBE_CORE,
     40,
     (fbe_vw_std, fbe_vr_std),
-    final=(fbe_fw_std, fbe_fr_std),
+    final=fbe_fr_std,
     json_cost=4,
 )
 fbe.bind(
@@ -15894,7 +14526,7 @@ fbe.bind(
     FBE_CORE,
     41,
     (fbe_vw_Companion, fbe_vr_Companion),
-    final=(fbe_fw_Companion, fbe_fr_Companion),
+    final=fbe_fr_Companion,
     json_cost=4,
 )
 fbe.bind(
@@ -15903,7 +14535,7 @@ fbe.bind(
     FBE_CORE,
     42,
     (fbe_vw_Any, fbe_vr_Any),
-    final=(fbe_fw_Any, fbe_fr_Any),
+    final=fbe_fr_Any,
     json_cost=4,
 )
 fbe.bind(
@@ -15912,7 +14544,7 @@ fbe.bind(
     FBE_CORE,
     43,
     (fbe_vw_Self, fbe_vr_Self),
-    final=(fbe_fw_Self, fbe_fr_Self),
+    final=fbe_fr_Self,
     json_cost=4,
 )
 fbe.bind(
@@ -15921,7 +14553,7 @@ fbe.bind(
     FBE_CORE,
     44,
     (fbe_vw_self, fbe_vr_self),
-    final=(fbe_fw_self, fbe_fr_self),
+    final=fbe_fr_self,
     json_cost=4,
 )
 fbe.bind(
@@ -15930,7 +14562,7 @@ fbe.bind(
     FBE_CORE,
     45,
     (fbe_vw_None, fbe_vr_None),
-    final=(fbe_fw_None, fbe_fr_None),
+    final=fbe_fr_None,
     json_cost=4,
 )
 fbe.bind(
@@ -15939,7 +14571,7 @@ fbe.bind(
     FBE_CORE,
     46,
     (fbe_vw_Option, fbe_vr_Option),
-    final=(fbe_fw_Option, fbe_fr_Option),
+    final=fbe_fr_Option,
     json_cost=4,
 )
 fbe.bind(
@@ -15948,7 +14580,7 @@ fbe.bind(
     FBE_CORE,
     47,
     (fbe_vw_Result, fbe_vr_Result),
-    final=(fbe_fw_Result, fbe_fr_Result),
+    final=fbe_fr_Result,
     json_cost=4,
 )
 fbe.bind(
@@ -15957,7 +14589,7 @@ fbe.bind(
     FBE_CORE,
     48,
     (fbe_vw_Vec, fbe_vr_Vec),
-    final=(fbe_fw_Vec, fbe_fr_Vec),
+    final=fbe_fr_Vec,
     json_cost=4,
 )
 fbe.bind(
@@ -15966,7 +14598,7 @@ fbe.bind(
     FBE_CORE,
     49,
     (fbe_vw_Box, fbe_vr_Box),
-    final=(fbe_fw_Box, fbe_fr_Box),
+    final=fbe_fr_Box,
     json_cost=4,
 )
 fbe.bind(
@@ -15975,7 +14607,7 @@ fbe.bind(
     FBE_CORE,
     50,
     (fbe_vw_Error, fbe_vr_Error),
-    final=(fbe_fw_Error, fbe_fr_Error),
+    final=fbe_fr_Error,
     json_cost=4,
 )
 fbe.bind(
@@ -15984,7 +14616,7 @@ fbe.bind(
     FBE_CORE,
     51,
     (fbe_vw_Exception, fbe_vr_Exception),
-    final=(fbe_fw_Exception, fbe_fr_Exception),
+    final=fbe_fr_Exception,
     json_cost=4,
 )
 fbe.bind(
@@ -15993,7 +14625,7 @@ fbe.bind(
     FBE_CORE,
     52,
     (fbe_vw_Text, fbe_vr_Text),
-    final=(fbe_fw_Text, fbe_fr_Text),
+    final=fbe_fr_Text,
     json_cost=4,
 )
 fbe.bind(
@@ -16002,7 +14634,7 @@ fbe.bind(
     FBE_CORE,
     53,
     (fbe_vw_JsonWriter, fbe_vr_JsonWriter),
-    final=(fbe_fw_JsonWriter, fbe_fr_JsonWriter),
+    final=fbe_fr_JsonWriter,
     json_cost=4,
 )
 fbe.bind(
@@ -16011,7 +14643,7 @@ fbe.bind(
     FBE_CORE,
     54,
     (fbe_vw_int32_t, fbe_vr_int32_t),
-    final=(fbe_fw_int32_t, fbe_fr_int32_t),
+    final=fbe_fr_int32_t,
     json_cost=4,
 )
 fbe.bind(
@@ -16020,7 +14652,7 @@ fbe.bind(
     FBE_CORE,
     55,
     (fbe_vw_size_t, fbe_vr_size_t),
-    final=(fbe_fw_size_t, fbe_fr_size_t),
+    final=fbe_fr_size_t,
     json_cost=4,
 )
 fbe.bind(
@@ -16029,7 +14661,7 @@ fbe.bind(
     FBE_CORE,
     56,
     (fbe_vw_list, fbe_vr_list),
-    final=(fbe_fw_list, fbe_fr_list),
+    final=fbe_fr_list,
     json_cost=4,
 )
 fbe.bind(
@@ -16038,7 +14670,7 @@ fbe.bind(
     FBE_CORE,
     57,
     (fbe_vw_object, fbe_vr_object),
-    final=(fbe_fw_object, fbe_fr_object),
+    final=fbe_fr_object,
     json_cost=4,
 )
 fbe.bind(
@@ -16047,7 +14679,7 @@ fbe.bind(
     FBE_CORE,
     58,
     (fbe_vw_v, fbe_vr_v),
-    final=(fbe_fw_v, fbe_fr_v),
+    final=fbe_fr_v,
     json_cost=4,
 )
 fbe.bind(
@@ -16056,7 +14688,7 @@ fbe.bind(
     FBE_CORE,
     59,
     (fbe_vw_r, fbe_vr_r),
-    final=(fbe_fw_r, fbe_fr_r),
+    final=fbe_fr_r,
     json_cost=4,
 )
 fbe.bind(
@@ -16065,7 +14697,7 @@ fbe.bind(
     FBE_CORE,
     60,
     (fbe_vw_w, fbe_vr_w),
-    final=(fbe_fw_w, fbe_fr_w),
+    final=fbe_fr_w,
     json_cost=4,
 )
 fbe.bind(
@@ -16074,7 +14706,7 @@ fbe.bind(
     FBE_CORE,
     61,
     (fbe_vw_SideBuy, fbe_vr_SideBuy),
-    final=(fbe_fw_SideBuy, fbe_fr_SideBuy),
+    final=fbe_fr_SideBuy,
     json_cost=4,
 )
 fbe.bind(
@@ -16083,7 +14715,7 @@ fbe.bind(
     FBE_CORE,
     62,
     (fbe_vw_OrderKey, fbe_vr_OrderKey),
-    final=(fbe_fw_OrderKey, fbe_fr_OrderKey),
+    final=fbe_fr_OrderKey,
     json_cost=4,
 )
 fbe.bind(
@@ -16092,7 +14724,7 @@ fbe.bind(
     FBE_CORE,
     63,
     (fbe_vw_textOfside, fbe_vr_textOfside),
-    final=(fbe_fw_textOfside, fbe_fr_textOfside),
+    final=fbe_fr_textOfside,
     json_cost=4,
 )
 fbe.bind(
@@ -16101,7 +14733,7 @@ fbe.bind(
     FBE_CORE,
     64,
     (fbe_vw_DECIMAL_1, fbe_vr_DECIMAL_1),
-    final=(fbe_fw_DECIMAL_1, fbe_fr_DECIMAL_1),
+    final=fbe_fr_DECIMAL_1,
     json_cost=4,
 )
 fbe.bind(
@@ -16110,7 +14742,7 @@ fbe.bind(
     FBE_CORE,
     65,
     (fbe_vw_OrderModel, fbe_vr_OrderModel),
-    final=(fbe_fw_OrderModel, fbe_fr_OrderModel),
+    final=fbe_fr_OrderModel,
     json_cost=4,
 )
 fbe.bind(
@@ -16119,7 +14751,7 @@ fbe.bind(
     FBE_CORE,
     66,
     (fbe_vw_OrderFinal, fbe_vr_OrderFinal),
-    final=(fbe_fw_OrderFinal, fbe_fr_OrderFinal),
+    final=fbe_fr_OrderFinal,
     json_cost=4,
 )
 fbe.bind(
@@ -16128,7 +14760,7 @@ fbe.bind(
     FBE_CORE,
     67,
     (fbe_vw_NewOrder, fbe_vr_NewOrder),
-    final=(fbe_fw_NewOrder, fbe_fr_NewOrder),
+    final=fbe_fr_NewOrder,
     json_cost=4,
 )
 fbe.bind(
@@ -16137,7 +14769,7 @@ fbe.bind(
     FBE_CORE,
     68,
     (fbe_vw_VerifyFBEOrder, fbe_vr_VerifyFBEOrder),
-    final=(fbe_fw_VerifyFBEOrder, fbe_fr_VerifyFBEOrder),
+    final=fbe_fr_VerifyFBEOrder,
     json_cost=4,
 )
 fbe.bind(
@@ -16146,7 +14778,7 @@ fbe.bind(
     FBE_CORE,
     69,
     (fbe_vw_fbe_vr_Order, fbe_vr_fbe_vr_Order),
-    final=(fbe_fw_fbe_vr_Order, fbe_fr_fbe_vr_Order),
+    final=fbe_fr_fbe_vr_Order,
     json_cost=4,
 )
 fbe.bind(
@@ -16155,7 +14787,7 @@ fbe.bind(
     FBE_CORE,
     70,
     (fbe_vw_e1, fbe_vr_e1),
-    final=(fbe_fw_e1, fbe_fr_e1),
+    final=fbe_fr_e1,
     json_cost=4,
 )
 fbe.bind(
@@ -16164,7 +14796,7 @@ fbe.bind(
     FBE_CORE,
     71,
     (fbe_vw_i2, fbe_vr_i2),
-    final=(fbe_fw_i2, fbe_fr_i2),
+    final=fbe_fr_i2,
     json_cost=4,
 )
 fbe.bind(
@@ -16173,7 +14805,7 @@ fbe.bind(
     FBE_CORE,
     72,
     (fbe_vw_o3, fbe_vr_o3),
-    final=(fbe_fw_o3, fbe_fr_o3),
+    final=fbe_fr_o3,
     json_cost=4,
 )
 fbe.bind(
@@ -16182,7 +14814,7 @@ fbe.bind(
     FBE_CORE,
     73,
     (fbe_vw_Fbe, fbe_vr_Fbe),
-    final=(fbe_fw_Fbe, fbe_fr_Fbe),
+    final=fbe_fr_Fbe,
     json_cost=4,
 )
 fbe.bind(
@@ -16191,7 +14823,7 @@ fbe.bind(
     FBE_CORE,
     74,
     (fbe_vw_FINGERPRINT, fbe_vr_FINGERPRINT),
-    final=(fbe_fw_FINGERPRINT, fbe_fr_FINGERPRINT),
+    final=fbe_fr_FINGERPRINT,
     json_cost=4,
 )
 fbe.bind(
@@ -16200,7 +14832,7 @@ fbe.bind(
     FBE_CORE,
     75,
     (fbe_vw_FBE_FINGERPRINT, fbe_vr_FBE_FINGERPRINT),
-    final=(fbe_fw_FBE_FINGERPRINT, fbe_fr_FBE_FINGERPRINT),
+    final=fbe_fr_FBE_FINGERPRINT,
     json_cost=4,
 )
 fbe.bind(
@@ -16209,7 +14841,7 @@ fbe.bind(
     FBE_CORE,
     76,
     (fbe_vw_FBEFingerprint, fbe_vr_FBEFingerprint),
-    final=(fbe_fw_FBEFingerprint, fbe_fr_FBEFingerprint),
+    final=fbe_fr_FBEFingerprint,
     json_cost=4,
 )
 fbe.bind(
@@ -16218,7 +14850,7 @@ fbe.bind(
     FBE_CORE,
     77,
     (fbe_vw_Case, fbe_vr_Case),
-    final=(fbe_fw_Case, fbe_fr_Case),
+    final=fbe_fr_Case,
     json_cost=32,
 )
 fbe.bind(
@@ -16227,7 +14859,7 @@ fbe.bind(
     FBE_CORE,
     78,
     (fbe_vw_Imported, fbe_vr_Imported),
-    final=(fbe_fw_Imported, fbe_fr_Imported),
+    final=fbe_fr_Imported,
     json_cost=2,
 )
 fbe.bind(
@@ -16236,7 +14868,7 @@ fbe.bind(
     FBE_CORE,
     79,
     (fbe_vw_symbol, fbe_vr_symbol),
-    final=(fbe_fw_symbol, fbe_fr_symbol),
+    final=fbe_fr_symbol,
     json_cost=4,
 )
 fbe.bind(
@@ -16245,7 +14877,7 @@ fbe.bind(
     FBE_CORE,
     80,
     (fbe_vw_Listed, fbe_vr_Listed),
-    final=(fbe_fw_Listed, fbe_fr_Listed),
+    final=fbe_fr_Listed,
     json_cost=12,
     keys=("symbol",),
 )
@@ -16255,7 +14887,7 @@ fbe.bind(
     FBE_CORE,
     81,
     (fbe_vw_Derived, fbe_vr_Derived),
-    final=(fbe_fw_Derived, fbe_fr_Derived),
+    final=fbe_fr_Derived,
     json_cost=18,
 )
 fbe.bind(
@@ -16264,6 +14896,6 @@ fbe.bind(
     FBE_CORE,
     82,
     (fbe_vw_Hostile, fbe_vr_Hostile),
-    final=(fbe_fw_Hostile, fbe_fr_Hostile),
+    final=fbe_fr_Hostile,
     json_cost=4,
 )

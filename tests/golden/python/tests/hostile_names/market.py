@@ -161,14 +161,6 @@ class FailureModel(fbe.Model[Failure]):
     fbe_struct = Failure
 
 
-def fbe_fw_Instrument(w: bytearray, v: Instrument) -> None:
-    """Append the final encoding of a Instrument (fields back to back)."""
-    s1 = v.symbol.encode("utf-8", "surrogateescape")
-    w += FBE_L4.pack(len(s1))
-    w += s1
-    w += FBE_L5.pack(v.digits)
-
-
 def fbe_fr_Instrument(r: fbe.Reader, p: int) -> tuple[Instrument, int]:
     """Read a Instrument at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 8)
@@ -176,33 +168,26 @@ def fbe_fr_Instrument(r: fbe.Reader, p: int) -> tuple[Instrument, int]:
         data, end = r.data, r.size
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("string size", p, "symbol")
-        t2 = FBE_L4.unpack_from(data, p)
+        t1 = FBE_L4.unpack_from(data, p)
         p += 4
-        q3 = p + t2[0]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[0]} bytes", p - 4, "symbol")
-        r.budget -= t2[0]
+        q2 = p + t1[0]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[0]} bytes", p - 4, "symbol")
+        r.budget -= t1[0]
         if r.budget < 0:
             r.spend(0, p - 4, "symbol")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         if p + 4 > end:
             raise fbe.buffer.out_of_bounds("value", p, "digits")
-        t5 = FBE_L5.unpack_from(data, p)
+        t4 = FBE_L5.unpack_from(data, p)
         p += 4
         v = Instrument.__new__(Instrument)
-        v.symbol = x4
-        v.digits = t5[0]
+        v.symbol = x3
+        v.digits = t4[0]
     except fbe.DecodeError as e:
         raise e.within("market.Instrument") from None
     return v, p
-
-
-def fbe_fw_Failure(w: bytearray, v: Failure) -> None:
-    """Append the final encoding of a Failure (fields back to back)."""
-    s1 = v.reason.encode("utf-8", "surrogateescape")
-    w += FBE_L6.pack(v.id.bytes, len(s1))
-    w += s1
 
 
 def fbe_fr_Failure(r: fbe.Reader, p: int) -> tuple[Failure, int]:
@@ -212,19 +197,19 @@ def fbe_fr_Failure(r: fbe.Reader, p: int) -> tuple[Failure, int]:
         data, end = r.data, r.size
         if p + 20 > end:
             raise fbe.buffer.out_of_bounds("value", p, "id")
-        t2 = FBE_L6.unpack_from(data, p)
+        t1 = FBE_L6.unpack_from(data, p)
         p += 20
-        q3 = p + t2[1]
-        if q3 > end:
-            raise fbe.buffer.out_of_bounds(f"string of {t2[1]} bytes", p - 4, "reason")
-        r.budget -= t2[1]
+        q2 = p + t1[1]
+        if q2 > end:
+            raise fbe.buffer.out_of_bounds(f"string of {t1[1]} bytes", p - 4, "reason")
+        r.budget -= t1[1]
         if r.budget < 0:
             r.spend(0, p - 4, "reason")
-        x4 = data[p:q3].decode("utf-8", "surrogateescape")
-        p = q3
+        x3 = data[p:q2].decode("utf-8", "surrogateescape")
+        p = q2
         v = Failure.__new__(Failure)
-        v.id = uuid.UUID(bytes=t2[0])
-        v.reason = x4
+        v.id = uuid.UUID(bytes=t1[0])
+        v.reason = x3
     except fbe.DecodeError as e:
         raise e.within("market.Failure") from None
     return v, p
@@ -329,7 +314,7 @@ fbe.bind(
     FBE_CORE,
     0,
     (fbe_vw_Instrument, fbe_vr_Instrument),
-    final=(fbe_fw_Instrument, fbe_fr_Instrument),
+    final=fbe_fr_Instrument,
     json_cost=8,
     keys=("symbol",),
 )
@@ -339,7 +324,7 @@ fbe.bind(
     FBE_CORE,
     1,
     (fbe_vw_Failure, fbe_vr_Failure),
-    final=(fbe_fw_Failure, fbe_fr_Failure),
+    final=fbe_fr_Failure,
     json_cost=20,
     keys=("id",),
 )
