@@ -121,6 +121,16 @@ func Reuse[T any](p *T) *T {
 	return p
 }
 
+// Empty clears the map *m, or makes it with room for n entries when it is nil: a reader keeps the
+// maps of the value it reads into.
+func Empty[M ~map[K]V, K comparable, V any](m *M, n int) {
+	if *m == nil {
+		*m = make(M, n)
+	} else {
+		clear(*m)
+	}
+}
+
 // Grow is s one element longer, reusing the element beyond its length when the capacity holds one
 // (a reader of struct elements grows as elements arrive, never by a count it has not read yet).
 func Grow[T any](s []T) []T {

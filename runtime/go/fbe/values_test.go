@@ -282,3 +282,19 @@ func TestWriterReuseGivesZeroedBlocks(t *testing.T) {
 		}
 	}
 }
+
+// A reader's map read into a value that held one: Empty keeps the map (what was in it gone),
+// or makes one when there is none.
+func TestEmptyKeepsTheMapCleared(t *testing.T) {
+	m := map[int32]string{1: "a", 2: "b"}
+	kept := m
+	Empty(&kept, 4)
+	kept[3] = "c"
+	if len(kept) != 1 || len(m) != 1 || m[3] != "c" {
+		t.Fatalf("Empty of a map holding 2: %v (the map itself now %v)", kept, m)
+	}
+	var none map[string]float64
+	if Empty(&none, 2); none == nil || len(none) != 0 {
+		t.Fatalf("Empty of nil: %v", none)
+	}
+}

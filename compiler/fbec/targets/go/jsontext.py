@@ -185,9 +185,8 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
         fails(w, unwind)
     elif isinstance(t, ir.Optional_):
         with w.if_else("if r.Null() {", f"{dst} = nil"):
-            with w.block(f"if {dst} == nil {{", "}"):
-                afford(w, c, [t.element], f, unwind)
-                w.line(f"{dst} = new({c.type(t.element)})")
+            afford(w, c, [t.element], f, unwind)
+            w.line(f"{dst} = {c.rt('Reuse')}({dst})")
             json_read(w, c, t.element, dst if isinstance(t.element, ir.StructRef) else f"*{dst}", field, names,
                       unwind)
     elif isinstance(t, ir.Array):
@@ -200,8 +199,7 @@ def json_read(w: CodeWriter, c: Context, t: ir.Type, dst: str, field: str, names
     elif isinstance(t, ir.Mapping) and c.comparable(t.key):
         key, k, x = names("key"), names("k"), names("x")
         with w.block(f"if r.BeginObject({f}) {{", "}"):
-            with w.if_else(f"if {dst} == nil {{", f"{dst} = make({c.type(t)})"):
-                w.line(f"clear({dst})")
+            w.line(f"{c.rt('Empty')}(&{dst}, 0)")
             with w.block("for r.More() {", "}"):
                 w.line(f"r.Spend({t.item_cost}, {f})")
                 w.line(f"{key} := r.Name()")

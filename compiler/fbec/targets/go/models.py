@@ -340,19 +340,15 @@ def read_value(w: CodeWriter, c: Context, t: ir.Type, at: tuple[str, str] | None
             # a value whose default is large is made once the budget pays for it, after its key
             late = isinstance(t.value, ir.StructRef) and c.schema.struct(t.value.name).large_default
             if c.comparable(t.key):
-                with w.if_else(f"if {dst} == nil {{", f"{dst} = make({c.type(t)}, {n})"):
-                    w.line(f"clear({dst})")
+                w.line(f"{c.rt('Empty')}(&{dst}, {n})")
                 k, x = names("k"), names("x")
                 loop = f"for {i} := 0; {i} < {n}; {i}++ {{" if at is None else f"for {i} := range {n} {{"
                 with w.block(loop, "}"):     # final: i may serve only the error path
                     w.line(f"var {k} {c.type(t.key)}")
-                    if not late:
-                        w.line(f"var {x} {c.type(t.value)}")
                     read_value(w, c, t.key, key_slot, k, field, names, inner_unwind)
                     map_key(w, t, k)
-                    if late:
-                        paid(t.value, value_slot, inner_unwind)
-                        w.line(f"var {x} {c.type(t.value)}")
+                    paid(t.value, value_slot, inner_unwind)
+                    w.line(f"var {x} {c.type(t.value)}")
                     read_value(w, c, t.value, value_slot, x, field, names, inner_unwind)
                     leave(w, f"_, dup := {dst}[{k}]; dup", [],
                           f'r.DuplicateKey("{field}", {"r.Pos" if at is None else key_at})')

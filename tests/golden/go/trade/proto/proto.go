@@ -1204,9 +1204,7 @@ func (v *Account) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Asset = nil
 			} else {
-				if v.Asset == nil {
-					v.Asset = new(Balance)
-				}
+				v.Asset = fbe.Reuse(v.Asset)
 				v.Asset.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("asset")

@@ -5727,9 +5727,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F100 = nil
 			} else {
-				if v.F100 == nil {
-					v.F100 = new(bool)
-				}
+				v.F100 = fbe.Reuse(v.F100)
 				*v.F100 = r.Bool("f100")
 			}
 		case "f101":
@@ -5737,9 +5735,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F101 = nil
 			} else {
-				if v.F101 == nil {
-					v.F101 = new(bool)
-				}
+				v.F101 = fbe.Reuse(v.F101)
 				*v.F101 = r.Bool("f101")
 			}
 		case "f102":
@@ -5747,9 +5743,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F102 = nil
 			} else {
-				if v.F102 == nil {
-					v.F102 = new(bool)
-				}
+				v.F102 = fbe.Reuse(v.F102)
 				*v.F102 = r.Bool("f102")
 			}
 		case "f103":
@@ -5757,9 +5751,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F103 = nil
 			} else {
-				if v.F103 == nil {
-					v.F103 = new(byte)
-				}
+				v.F103 = fbe.Reuse(v.F103)
 				*v.F103 = byte(r.Uint(255, "f103"))
 			}
 		case "f104":
@@ -5767,9 +5759,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F104 = nil
 			} else {
-				if v.F104 == nil {
-					v.F104 = new(byte)
-				}
+				v.F104 = fbe.Reuse(v.F104)
 				*v.F104 = byte(r.Uint(255, "f104"))
 			}
 		case "f105":
@@ -5777,9 +5767,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F105 = nil
 			} else {
-				if v.F105 == nil {
-					v.F105 = new(byte)
-				}
+				v.F105 = fbe.Reuse(v.F105)
 				*v.F105 = byte(r.Uint(255, "f105"))
 			}
 		case "f106":
@@ -5787,9 +5775,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F106 = nil
 			} else {
-				if v.F106 == nil {
-					v.F106 = new(byte)
-				}
+				v.F106 = fbe.Reuse(v.F106)
 				*v.F106 = r.Char("f106")
 			}
 		case "f107":
@@ -5797,9 +5783,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F107 = nil
 			} else {
-				if v.F107 == nil {
-					v.F107 = new(byte)
-				}
+				v.F107 = fbe.Reuse(v.F107)
 				*v.F107 = r.Char("f107")
 			}
 		case "f108":
@@ -5807,9 +5791,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F108 = nil
 			} else {
-				if v.F108 == nil {
-					v.F108 = new(byte)
-				}
+				v.F108 = fbe.Reuse(v.F108)
 				*v.F108 = r.Char("f108")
 			}
 		case "f109":
@@ -5817,9 +5799,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F109 = nil
 			} else {
-				if v.F109 == nil {
-					v.F109 = new(uint32)
-				}
+				v.F109 = fbe.Reuse(v.F109)
 				*v.F109 = uint32(r.Uint(4294967295, "f109"))
 			}
 		case "f110":
@@ -5827,9 +5807,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F110 = nil
 			} else {
-				if v.F110 == nil {
-					v.F110 = new(uint32)
-				}
+				v.F110 = fbe.Reuse(v.F110)
 				*v.F110 = uint32(r.Uint(4294967295, "f110"))
 			}
 		case "f111":
@@ -5837,9 +5815,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F111 = nil
 			} else {
-				if v.F111 == nil {
-					v.F111 = new(uint32)
-				}
+				v.F111 = fbe.Reuse(v.F111)
 				*v.F111 = uint32(r.Uint(4294967295, "f111"))
 			}
 		case "f112":
@@ -5847,9 +5823,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F112 = nil
 			} else {
-				if v.F112 == nil {
-					v.F112 = new(int8)
-				}
+				v.F112 = fbe.Reuse(v.F112)
 				*v.F112 = int8(r.Int(-128, 127, "f112"))
 			}
 		case "f113":
@@ -5857,9 +5831,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F113 = nil
 			} else {
-				if v.F113 == nil {
-					v.F113 = new(int8)
-				}
+				v.F113 = fbe.Reuse(v.F113)
 				*v.F113 = int8(r.Int(-128, 127, "f113"))
 			}
 		case "f114":
@@ -5867,9 +5839,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F114 = nil
 			} else {
-				if v.F114 == nil {
-					v.F114 = new(int8)
-				}
+				v.F114 = fbe.Reuse(v.F114)
 				*v.F114 = int8(r.Int(-128, 127, "f114"))
 			}
 		case "f115":
@@ -5877,9 +5847,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F115 = nil
 			} else {
-				if v.F115 == nil {
-					v.F115 = new(uint8)
-				}
+				v.F115 = fbe.Reuse(v.F115)
 				*v.F115 = uint8(r.Uint(255, "f115"))
 			}
 		case "f116":
@@ -5887,9 +5855,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F116 = nil
 			} else {
-				if v.F116 == nil {
-					v.F116 = new(uint8)
-				}
+				v.F116 = fbe.Reuse(v.F116)
 				*v.F116 = uint8(r.Uint(255, "f116"))
 			}
 		case "f117":
@@ -5897,9 +5863,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F117 = nil
 			} else {
-				if v.F117 == nil {
-					v.F117 = new(uint8)
-				}
+				v.F117 = fbe.Reuse(v.F117)
 				*v.F117 = uint8(r.Uint(255, "f117"))
 			}
 		case "f118":
@@ -5907,9 +5871,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F118 = nil
 			} else {
-				if v.F118 == nil {
-					v.F118 = new(int16)
-				}
+				v.F118 = fbe.Reuse(v.F118)
 				*v.F118 = int16(r.Int(-32768, 32767, "f118"))
 			}
 		case "f119":
@@ -5917,9 +5879,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F119 = nil
 			} else {
-				if v.F119 == nil {
-					v.F119 = new(int16)
-				}
+				v.F119 = fbe.Reuse(v.F119)
 				*v.F119 = int16(r.Int(-32768, 32767, "f119"))
 			}
 		case "f120":
@@ -5927,9 +5887,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F120 = nil
 			} else {
-				if v.F120 == nil {
-					v.F120 = new(int16)
-				}
+				v.F120 = fbe.Reuse(v.F120)
 				*v.F120 = int16(r.Int(-32768, 32767, "f120"))
 			}
 		case "f121":
@@ -5937,9 +5895,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F121 = nil
 			} else {
-				if v.F121 == nil {
-					v.F121 = new(uint16)
-				}
+				v.F121 = fbe.Reuse(v.F121)
 				*v.F121 = uint16(r.Uint(65535, "f121"))
 			}
 		case "f122":
@@ -5947,9 +5903,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F122 = nil
 			} else {
-				if v.F122 == nil {
-					v.F122 = new(uint16)
-				}
+				v.F122 = fbe.Reuse(v.F122)
 				*v.F122 = uint16(r.Uint(65535, "f122"))
 			}
 		case "f123":
@@ -5957,9 +5911,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F123 = nil
 			} else {
-				if v.F123 == nil {
-					v.F123 = new(uint16)
-				}
+				v.F123 = fbe.Reuse(v.F123)
 				*v.F123 = uint16(r.Uint(65535, "f123"))
 			}
 		case "f124":
@@ -5967,9 +5919,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F124 = nil
 			} else {
-				if v.F124 == nil {
-					v.F124 = new(int32)
-				}
+				v.F124 = fbe.Reuse(v.F124)
 				*v.F124 = int32(r.Int(-2147483648, 2147483647, "f124"))
 			}
 		case "f125":
@@ -5977,9 +5927,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F125 = nil
 			} else {
-				if v.F125 == nil {
-					v.F125 = new(int32)
-				}
+				v.F125 = fbe.Reuse(v.F125)
 				*v.F125 = int32(r.Int(-2147483648, 2147483647, "f125"))
 			}
 		case "f126":
@@ -5987,9 +5935,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F126 = nil
 			} else {
-				if v.F126 == nil {
-					v.F126 = new(int32)
-				}
+				v.F126 = fbe.Reuse(v.F126)
 				*v.F126 = int32(r.Int(-2147483648, 2147483647, "f126"))
 			}
 		case "f127":
@@ -5997,9 +5943,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F127 = nil
 			} else {
-				if v.F127 == nil {
-					v.F127 = new(uint32)
-				}
+				v.F127 = fbe.Reuse(v.F127)
 				*v.F127 = uint32(r.Uint(4294967295, "f127"))
 			}
 		case "f128":
@@ -6007,9 +5951,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F128 = nil
 			} else {
-				if v.F128 == nil {
-					v.F128 = new(uint32)
-				}
+				v.F128 = fbe.Reuse(v.F128)
 				*v.F128 = uint32(r.Uint(4294967295, "f128"))
 			}
 		case "f129":
@@ -6017,9 +5959,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F129 = nil
 			} else {
-				if v.F129 == nil {
-					v.F129 = new(uint32)
-				}
+				v.F129 = fbe.Reuse(v.F129)
 				*v.F129 = uint32(r.Uint(4294967295, "f129"))
 			}
 		case "f130":
@@ -6027,9 +5967,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F130 = nil
 			} else {
-				if v.F130 == nil {
-					v.F130 = new(int64)
-				}
+				v.F130 = fbe.Reuse(v.F130)
 				*v.F130 = r.Int(-9223372036854775808, 9223372036854775807, "f130")
 			}
 		case "f131":
@@ -6037,9 +5975,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F131 = nil
 			} else {
-				if v.F131 == nil {
-					v.F131 = new(int64)
-				}
+				v.F131 = fbe.Reuse(v.F131)
 				*v.F131 = r.Int(-9223372036854775808, 9223372036854775807, "f131")
 			}
 		case "f132":
@@ -6047,9 +5983,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F132 = nil
 			} else {
-				if v.F132 == nil {
-					v.F132 = new(int64)
-				}
+				v.F132 = fbe.Reuse(v.F132)
 				*v.F132 = r.Int(-9223372036854775808, 9223372036854775807, "f132")
 			}
 		case "f133":
@@ -6057,9 +5991,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F133 = nil
 			} else {
-				if v.F133 == nil {
-					v.F133 = new(uint64)
-				}
+				v.F133 = fbe.Reuse(v.F133)
 				*v.F133 = r.Uint(18446744073709551615, "f133")
 			}
 		case "f134":
@@ -6067,9 +5999,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F134 = nil
 			} else {
-				if v.F134 == nil {
-					v.F134 = new(uint64)
-				}
+				v.F134 = fbe.Reuse(v.F134)
 				*v.F134 = r.Uint(18446744073709551615, "f134")
 			}
 		case "f135":
@@ -6077,9 +6007,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F135 = nil
 			} else {
-				if v.F135 == nil {
-					v.F135 = new(uint64)
-				}
+				v.F135 = fbe.Reuse(v.F135)
 				*v.F135 = r.Uint(18446744073709551615, "f135")
 			}
 		case "f136":
@@ -6087,9 +6015,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F136 = nil
 			} else {
-				if v.F136 == nil {
-					v.F136 = new(float32)
-				}
+				v.F136 = fbe.Reuse(v.F136)
 				*v.F136 = r.Float32("f136")
 			}
 		case "f137":
@@ -6097,9 +6023,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F137 = nil
 			} else {
-				if v.F137 == nil {
-					v.F137 = new(float32)
-				}
+				v.F137 = fbe.Reuse(v.F137)
 				*v.F137 = r.Float32("f137")
 			}
 		case "f138":
@@ -6107,9 +6031,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F138 = nil
 			} else {
-				if v.F138 == nil {
-					v.F138 = new(float32)
-				}
+				v.F138 = fbe.Reuse(v.F138)
 				*v.F138 = r.Float32("f138")
 			}
 		case "f139":
@@ -6117,9 +6039,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F139 = nil
 			} else {
-				if v.F139 == nil {
-					v.F139 = new(float64)
-				}
+				v.F139 = fbe.Reuse(v.F139)
 				*v.F139 = r.Float64("f139")
 			}
 		case "f140":
@@ -6127,9 +6047,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F140 = nil
 			} else {
-				if v.F140 == nil {
-					v.F140 = new(float64)
-				}
+				v.F140 = fbe.Reuse(v.F140)
 				*v.F140 = r.Float64("f140")
 			}
 		case "f141":
@@ -6137,9 +6055,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F141 = nil
 			} else {
-				if v.F141 == nil {
-					v.F141 = new(float64)
-				}
+				v.F141 = fbe.Reuse(v.F141)
 				*v.F141 = r.Float64("f141")
 			}
 		case "f142":
@@ -6147,9 +6063,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F142 = nil
 			} else {
-				if v.F142 == nil {
-					v.F142 = new(fbe.Decimal)
-				}
+				v.F142 = fbe.Reuse(v.F142)
 				*v.F142 = r.Decimal("f142")
 			}
 		case "f143":
@@ -6157,9 +6071,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F143 = nil
 			} else {
-				if v.F143 == nil {
-					v.F143 = new(fbe.Decimal)
-				}
+				v.F143 = fbe.Reuse(v.F143)
 				*v.F143 = r.Decimal("f143")
 			}
 		case "f144":
@@ -6167,9 +6079,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F144 = nil
 			} else {
-				if v.F144 == nil {
-					v.F144 = new(fbe.Decimal)
-				}
+				v.F144 = fbe.Reuse(v.F144)
 				*v.F144 = r.Decimal("f144")
 			}
 		case "f145":
@@ -6177,9 +6087,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F145 = nil
 			} else {
-				if v.F145 == nil {
-					v.F145 = new(string)
-				}
+				v.F145 = fbe.Reuse(v.F145)
 				*v.F145 = r.String("f145")
 			}
 		case "f146":
@@ -6187,9 +6095,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F146 = nil
 			} else {
-				if v.F146 == nil {
-					v.F146 = new(string)
-				}
+				v.F146 = fbe.Reuse(v.F146)
 				*v.F146 = r.String("f146")
 			}
 		case "f147":
@@ -6197,9 +6103,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F147 = nil
 			} else {
-				if v.F147 == nil {
-					v.F147 = new(string)
-				}
+				v.F147 = fbe.Reuse(v.F147)
 				*v.F147 = r.String("f147")
 			}
 		case "f148":
@@ -6207,9 +6111,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F148 = nil
 			} else {
-				if v.F148 == nil {
-					v.F148 = new(fbe.Timestamp)
-				}
+				v.F148 = fbe.Reuse(v.F148)
 				*v.F148 = fbe.Timestamp(r.Uint(18446744073709551615, "f148"))
 			}
 		case "f149":
@@ -6217,9 +6119,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F149 = nil
 			} else {
-				if v.F149 == nil {
-					v.F149 = new(fbe.Timestamp)
-				}
+				v.F149 = fbe.Reuse(v.F149)
 				*v.F149 = fbe.Timestamp(r.Uint(18446744073709551615, "f149"))
 			}
 		case "f150":
@@ -6227,9 +6127,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F150 = nil
 			} else {
-				if v.F150 == nil {
-					v.F150 = new(fbe.Timestamp)
-				}
+				v.F150 = fbe.Reuse(v.F150)
 				*v.F150 = fbe.Timestamp(r.Uint(18446744073709551615, "f150"))
 			}
 		case "f151":
@@ -6237,9 +6135,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F151 = nil
 			} else {
-				if v.F151 == nil {
-					v.F151 = new(fbe.UUID)
-				}
+				v.F151 = fbe.Reuse(v.F151)
 				*v.F151 = r.UUID("f151")
 			}
 		case "f152":
@@ -6247,9 +6143,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F152 = nil
 			} else {
-				if v.F152 == nil {
-					v.F152 = new(fbe.UUID)
-				}
+				v.F152 = fbe.Reuse(v.F152)
 				*v.F152 = r.UUID("f152")
 			}
 		case "f153":
@@ -6257,9 +6151,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F153 = nil
 			} else {
-				if v.F153 == nil {
-					v.F153 = new(fbe.UUID)
-				}
+				v.F153 = fbe.Reuse(v.F153)
 				*v.F153 = r.UUID("f153")
 			}
 		case "f154":
@@ -6267,9 +6159,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F154 = nil
 			} else {
-				if v.F154 == nil {
-					v.F154 = new(proto.OrderSide)
-				}
+				v.F154 = fbe.Reuse(v.F154)
 				*v.F154 = proto.OrderSide(r.Uint(255, "f154"))
 			}
 		case "f155":
@@ -6277,9 +6167,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F155 = nil
 			} else {
-				if v.F155 == nil {
-					v.F155 = new(proto.OrderSide)
-				}
+				v.F155 = fbe.Reuse(v.F155)
 				*v.F155 = proto.OrderSide(r.Uint(255, "f155"))
 			}
 		case "f156":
@@ -6287,9 +6175,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F156 = nil
 			} else {
-				if v.F156 == nil {
-					v.F156 = new(proto.OrderType)
-				}
+				v.F156 = fbe.Reuse(v.F156)
 				*v.F156 = proto.OrderType(r.Uint(255, "f156"))
 			}
 		case "f157":
@@ -6297,9 +6183,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F157 = nil
 			} else {
-				if v.F157 == nil {
-					v.F157 = new(proto.OrderType)
-				}
+				v.F157 = fbe.Reuse(v.F157)
 				*v.F157 = proto.OrderType(r.Uint(255, "f157"))
 			}
 		case "f158":
@@ -6307,9 +6191,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F158 = nil
 			} else {
-				if v.F158 == nil {
-					v.F158 = new(proto.Order)
-				}
+				v.F158 = fbe.Reuse(v.F158)
 				v.F158.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f158")
@@ -6321,9 +6203,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F159 = nil
 			} else {
-				if v.F159 == nil {
-					v.F159 = new(proto.Order)
-				}
+				v.F159 = fbe.Reuse(v.F159)
 				v.F159.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f159")
@@ -6335,9 +6215,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F160 = nil
 			} else {
-				if v.F160 == nil {
-					v.F160 = new(proto.Balance)
-				}
+				v.F160 = fbe.Reuse(v.F160)
 				v.F160.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f160")
@@ -6349,9 +6227,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F161 = nil
 			} else {
-				if v.F161 == nil {
-					v.F161 = new(proto.Balance)
-				}
+				v.F161 = fbe.Reuse(v.F161)
 				v.F161.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f161")
@@ -6363,9 +6239,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F162 = nil
 			} else {
-				if v.F162 == nil {
-					v.F162 = new(proto.State)
-				}
+				v.F162 = fbe.Reuse(v.F162)
 				*v.F162 = proto.State(r.Uint(255, "f162"))
 			}
 		case "f163":
@@ -6373,9 +6247,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F163 = nil
 			} else {
-				if v.F163 == nil {
-					v.F163 = new(proto.State)
-				}
+				v.F163 = fbe.Reuse(v.F163)
 				*v.F163 = proto.State(r.Uint(255, "f163"))
 			}
 		case "f164":
@@ -6383,9 +6255,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F164 = nil
 			} else {
-				if v.F164 == nil {
-					v.F164 = new(proto.Account)
-				}
+				v.F164 = fbe.Reuse(v.F164)
 				v.F164.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f164")
@@ -6397,9 +6267,7 @@ func (v *StructOptional) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F165 = nil
 			} else {
-				if v.F165 == nil {
-					v.F165 = new(proto.Account)
-				}
+				v.F165 = fbe.Reuse(v.F165)
 				v.F165.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f165")
@@ -9909,9 +9777,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F100 = nil
 			} else {
-				if v.F100 == nil {
-					v.F100 = new(bool)
-				}
+				v.F100 = fbe.Reuse(v.F100)
 				*v.F100 = r.Bool("f100")
 			}
 		case "f101":
@@ -9919,9 +9785,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F101 = nil
 			} else {
-				if v.F101 == nil {
-					v.F101 = new(bool)
-				}
+				v.F101 = fbe.Reuse(v.F101)
 				*v.F101 = r.Bool("f101")
 			}
 		case "f102":
@@ -9929,9 +9793,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F102 = nil
 			} else {
-				if v.F102 == nil {
-					v.F102 = new(bool)
-				}
+				v.F102 = fbe.Reuse(v.F102)
 				*v.F102 = r.Bool("f102")
 			}
 		case "f103":
@@ -9939,9 +9801,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F103 = nil
 			} else {
-				if v.F103 == nil {
-					v.F103 = new(byte)
-				}
+				v.F103 = fbe.Reuse(v.F103)
 				*v.F103 = byte(r.Uint(255, "f103"))
 			}
 		case "f104":
@@ -9949,9 +9809,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F104 = nil
 			} else {
-				if v.F104 == nil {
-					v.F104 = new(byte)
-				}
+				v.F104 = fbe.Reuse(v.F104)
 				*v.F104 = byte(r.Uint(255, "f104"))
 			}
 		case "f105":
@@ -9959,9 +9817,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F105 = nil
 			} else {
-				if v.F105 == nil {
-					v.F105 = new(byte)
-				}
+				v.F105 = fbe.Reuse(v.F105)
 				*v.F105 = byte(r.Uint(255, "f105"))
 			}
 		case "f106":
@@ -9969,9 +9825,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F106 = nil
 			} else {
-				if v.F106 == nil {
-					v.F106 = new(byte)
-				}
+				v.F106 = fbe.Reuse(v.F106)
 				*v.F106 = r.Char("f106")
 			}
 		case "f107":
@@ -9979,9 +9833,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F107 = nil
 			} else {
-				if v.F107 == nil {
-					v.F107 = new(byte)
-				}
+				v.F107 = fbe.Reuse(v.F107)
 				*v.F107 = r.Char("f107")
 			}
 		case "f108":
@@ -9989,9 +9841,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F108 = nil
 			} else {
-				if v.F108 == nil {
-					v.F108 = new(byte)
-				}
+				v.F108 = fbe.Reuse(v.F108)
 				*v.F108 = r.Char("f108")
 			}
 		case "f109":
@@ -9999,9 +9849,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F109 = nil
 			} else {
-				if v.F109 == nil {
-					v.F109 = new(uint32)
-				}
+				v.F109 = fbe.Reuse(v.F109)
 				*v.F109 = uint32(r.Uint(4294967295, "f109"))
 			}
 		case "f110":
@@ -10009,9 +9857,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F110 = nil
 			} else {
-				if v.F110 == nil {
-					v.F110 = new(uint32)
-				}
+				v.F110 = fbe.Reuse(v.F110)
 				*v.F110 = uint32(r.Uint(4294967295, "f110"))
 			}
 		case "f111":
@@ -10019,9 +9865,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F111 = nil
 			} else {
-				if v.F111 == nil {
-					v.F111 = new(uint32)
-				}
+				v.F111 = fbe.Reuse(v.F111)
 				*v.F111 = uint32(r.Uint(4294967295, "f111"))
 			}
 		case "f112":
@@ -10029,9 +9873,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F112 = nil
 			} else {
-				if v.F112 == nil {
-					v.F112 = new(int8)
-				}
+				v.F112 = fbe.Reuse(v.F112)
 				*v.F112 = int8(r.Int(-128, 127, "f112"))
 			}
 		case "f113":
@@ -10039,9 +9881,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F113 = nil
 			} else {
-				if v.F113 == nil {
-					v.F113 = new(int8)
-				}
+				v.F113 = fbe.Reuse(v.F113)
 				*v.F113 = int8(r.Int(-128, 127, "f113"))
 			}
 		case "f114":
@@ -10049,9 +9889,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F114 = nil
 			} else {
-				if v.F114 == nil {
-					v.F114 = new(int8)
-				}
+				v.F114 = fbe.Reuse(v.F114)
 				*v.F114 = int8(r.Int(-128, 127, "f114"))
 			}
 		case "f115":
@@ -10059,9 +9897,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F115 = nil
 			} else {
-				if v.F115 == nil {
-					v.F115 = new(uint8)
-				}
+				v.F115 = fbe.Reuse(v.F115)
 				*v.F115 = uint8(r.Uint(255, "f115"))
 			}
 		case "f116":
@@ -10069,9 +9905,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F116 = nil
 			} else {
-				if v.F116 == nil {
-					v.F116 = new(uint8)
-				}
+				v.F116 = fbe.Reuse(v.F116)
 				*v.F116 = uint8(r.Uint(255, "f116"))
 			}
 		case "f117":
@@ -10079,9 +9913,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F117 = nil
 			} else {
-				if v.F117 == nil {
-					v.F117 = new(uint8)
-				}
+				v.F117 = fbe.Reuse(v.F117)
 				*v.F117 = uint8(r.Uint(255, "f117"))
 			}
 		case "f118":
@@ -10089,9 +9921,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F118 = nil
 			} else {
-				if v.F118 == nil {
-					v.F118 = new(int16)
-				}
+				v.F118 = fbe.Reuse(v.F118)
 				*v.F118 = int16(r.Int(-32768, 32767, "f118"))
 			}
 		case "f119":
@@ -10099,9 +9929,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F119 = nil
 			} else {
-				if v.F119 == nil {
-					v.F119 = new(int16)
-				}
+				v.F119 = fbe.Reuse(v.F119)
 				*v.F119 = int16(r.Int(-32768, 32767, "f119"))
 			}
 		case "f120":
@@ -10109,9 +9937,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F120 = nil
 			} else {
-				if v.F120 == nil {
-					v.F120 = new(int16)
-				}
+				v.F120 = fbe.Reuse(v.F120)
 				*v.F120 = int16(r.Int(-32768, 32767, "f120"))
 			}
 		case "f121":
@@ -10119,9 +9945,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F121 = nil
 			} else {
-				if v.F121 == nil {
-					v.F121 = new(uint16)
-				}
+				v.F121 = fbe.Reuse(v.F121)
 				*v.F121 = uint16(r.Uint(65535, "f121"))
 			}
 		case "f122":
@@ -10129,9 +9953,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F122 = nil
 			} else {
-				if v.F122 == nil {
-					v.F122 = new(uint16)
-				}
+				v.F122 = fbe.Reuse(v.F122)
 				*v.F122 = uint16(r.Uint(65535, "f122"))
 			}
 		case "f123":
@@ -10139,9 +9961,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F123 = nil
 			} else {
-				if v.F123 == nil {
-					v.F123 = new(uint16)
-				}
+				v.F123 = fbe.Reuse(v.F123)
 				*v.F123 = uint16(r.Uint(65535, "f123"))
 			}
 		case "f124":
@@ -10149,9 +9969,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F124 = nil
 			} else {
-				if v.F124 == nil {
-					v.F124 = new(int32)
-				}
+				v.F124 = fbe.Reuse(v.F124)
 				*v.F124 = int32(r.Int(-2147483648, 2147483647, "f124"))
 			}
 		case "f125":
@@ -10159,9 +9977,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F125 = nil
 			} else {
-				if v.F125 == nil {
-					v.F125 = new(int32)
-				}
+				v.F125 = fbe.Reuse(v.F125)
 				*v.F125 = int32(r.Int(-2147483648, 2147483647, "f125"))
 			}
 		case "f126":
@@ -10169,9 +9985,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F126 = nil
 			} else {
-				if v.F126 == nil {
-					v.F126 = new(int32)
-				}
+				v.F126 = fbe.Reuse(v.F126)
 				*v.F126 = int32(r.Int(-2147483648, 2147483647, "f126"))
 			}
 		case "f127":
@@ -10179,9 +9993,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F127 = nil
 			} else {
-				if v.F127 == nil {
-					v.F127 = new(uint32)
-				}
+				v.F127 = fbe.Reuse(v.F127)
 				*v.F127 = uint32(r.Uint(4294967295, "f127"))
 			}
 		case "f128":
@@ -10189,9 +10001,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F128 = nil
 			} else {
-				if v.F128 == nil {
-					v.F128 = new(uint32)
-				}
+				v.F128 = fbe.Reuse(v.F128)
 				*v.F128 = uint32(r.Uint(4294967295, "f128"))
 			}
 		case "f129":
@@ -10199,9 +10009,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F129 = nil
 			} else {
-				if v.F129 == nil {
-					v.F129 = new(uint32)
-				}
+				v.F129 = fbe.Reuse(v.F129)
 				*v.F129 = uint32(r.Uint(4294967295, "f129"))
 			}
 		case "f130":
@@ -10209,9 +10017,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F130 = nil
 			} else {
-				if v.F130 == nil {
-					v.F130 = new(int64)
-				}
+				v.F130 = fbe.Reuse(v.F130)
 				*v.F130 = r.Int(-9223372036854775808, 9223372036854775807, "f130")
 			}
 		case "f131":
@@ -10219,9 +10025,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F131 = nil
 			} else {
-				if v.F131 == nil {
-					v.F131 = new(int64)
-				}
+				v.F131 = fbe.Reuse(v.F131)
 				*v.F131 = r.Int(-9223372036854775808, 9223372036854775807, "f131")
 			}
 		case "f132":
@@ -10229,9 +10033,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F132 = nil
 			} else {
-				if v.F132 == nil {
-					v.F132 = new(int64)
-				}
+				v.F132 = fbe.Reuse(v.F132)
 				*v.F132 = r.Int(-9223372036854775808, 9223372036854775807, "f132")
 			}
 		case "f133":
@@ -10239,9 +10041,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F133 = nil
 			} else {
-				if v.F133 == nil {
-					v.F133 = new(uint64)
-				}
+				v.F133 = fbe.Reuse(v.F133)
 				*v.F133 = r.Uint(18446744073709551615, "f133")
 			}
 		case "f134":
@@ -10249,9 +10049,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F134 = nil
 			} else {
-				if v.F134 == nil {
-					v.F134 = new(uint64)
-				}
+				v.F134 = fbe.Reuse(v.F134)
 				*v.F134 = r.Uint(18446744073709551615, "f134")
 			}
 		case "f135":
@@ -10259,9 +10057,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F135 = nil
 			} else {
-				if v.F135 == nil {
-					v.F135 = new(uint64)
-				}
+				v.F135 = fbe.Reuse(v.F135)
 				*v.F135 = r.Uint(18446744073709551615, "f135")
 			}
 		case "f136":
@@ -10269,9 +10065,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F136 = nil
 			} else {
-				if v.F136 == nil {
-					v.F136 = new(float32)
-				}
+				v.F136 = fbe.Reuse(v.F136)
 				*v.F136 = r.Float32("f136")
 			}
 		case "f137":
@@ -10279,9 +10073,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F137 = nil
 			} else {
-				if v.F137 == nil {
-					v.F137 = new(float32)
-				}
+				v.F137 = fbe.Reuse(v.F137)
 				*v.F137 = r.Float32("f137")
 			}
 		case "f138":
@@ -10289,9 +10081,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F138 = nil
 			} else {
-				if v.F138 == nil {
-					v.F138 = new(float32)
-				}
+				v.F138 = fbe.Reuse(v.F138)
 				*v.F138 = r.Float32("f138")
 			}
 		case "f139":
@@ -10299,9 +10089,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F139 = nil
 			} else {
-				if v.F139 == nil {
-					v.F139 = new(float64)
-				}
+				v.F139 = fbe.Reuse(v.F139)
 				*v.F139 = r.Float64("f139")
 			}
 		case "f140":
@@ -10309,9 +10097,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F140 = nil
 			} else {
-				if v.F140 == nil {
-					v.F140 = new(float64)
-				}
+				v.F140 = fbe.Reuse(v.F140)
 				*v.F140 = r.Float64("f140")
 			}
 		case "f141":
@@ -10319,9 +10105,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F141 = nil
 			} else {
-				if v.F141 == nil {
-					v.F141 = new(float64)
-				}
+				v.F141 = fbe.Reuse(v.F141)
 				*v.F141 = r.Float64("f141")
 			}
 		case "f142":
@@ -10329,9 +10113,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F142 = nil
 			} else {
-				if v.F142 == nil {
-					v.F142 = new(fbe.Decimal)
-				}
+				v.F142 = fbe.Reuse(v.F142)
 				*v.F142 = r.Decimal("f142")
 			}
 		case "f143":
@@ -10339,9 +10121,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F143 = nil
 			} else {
-				if v.F143 == nil {
-					v.F143 = new(fbe.Decimal)
-				}
+				v.F143 = fbe.Reuse(v.F143)
 				*v.F143 = r.Decimal("f143")
 			}
 		case "f144":
@@ -10349,9 +10129,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F144 = nil
 			} else {
-				if v.F144 == nil {
-					v.F144 = new(fbe.Decimal)
-				}
+				v.F144 = fbe.Reuse(v.F144)
 				*v.F144 = r.Decimal("f144")
 			}
 		case "f145":
@@ -10359,9 +10137,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F145 = nil
 			} else {
-				if v.F145 == nil {
-					v.F145 = new(string)
-				}
+				v.F145 = fbe.Reuse(v.F145)
 				*v.F145 = r.String("f145")
 			}
 		case "f146":
@@ -10369,9 +10145,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F146 = nil
 			} else {
-				if v.F146 == nil {
-					v.F146 = new(string)
-				}
+				v.F146 = fbe.Reuse(v.F146)
 				*v.F146 = r.String("f146")
 			}
 		case "f147":
@@ -10379,9 +10153,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F147 = nil
 			} else {
-				if v.F147 == nil {
-					v.F147 = new(string)
-				}
+				v.F147 = fbe.Reuse(v.F147)
 				*v.F147 = r.String("f147")
 			}
 		case "f148":
@@ -10389,9 +10161,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F148 = nil
 			} else {
-				if v.F148 == nil {
-					v.F148 = new(fbe.Timestamp)
-				}
+				v.F148 = fbe.Reuse(v.F148)
 				*v.F148 = fbe.Timestamp(r.Uint(18446744073709551615, "f148"))
 			}
 		case "f149":
@@ -10399,9 +10169,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F149 = nil
 			} else {
-				if v.F149 == nil {
-					v.F149 = new(fbe.Timestamp)
-				}
+				v.F149 = fbe.Reuse(v.F149)
 				*v.F149 = fbe.Timestamp(r.Uint(18446744073709551615, "f149"))
 			}
 		case "f150":
@@ -10409,9 +10177,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F150 = nil
 			} else {
-				if v.F150 == nil {
-					v.F150 = new(fbe.Timestamp)
-				}
+				v.F150 = fbe.Reuse(v.F150)
 				*v.F150 = fbe.Timestamp(r.Uint(18446744073709551615, "f150"))
 			}
 		case "f151":
@@ -10419,9 +10185,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F151 = nil
 			} else {
-				if v.F151 == nil {
-					v.F151 = new(fbe.UUID)
-				}
+				v.F151 = fbe.Reuse(v.F151)
 				*v.F151 = r.UUID("f151")
 			}
 		case "f152":
@@ -10429,9 +10193,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F152 = nil
 			} else {
-				if v.F152 == nil {
-					v.F152 = new(fbe.UUID)
-				}
+				v.F152 = fbe.Reuse(v.F152)
 				*v.F152 = r.UUID("f152")
 			}
 		case "f153":
@@ -10439,9 +10201,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F153 = nil
 			} else {
-				if v.F153 == nil {
-					v.F153 = new(fbe.UUID)
-				}
+				v.F153 = fbe.Reuse(v.F153)
 				*v.F153 = r.UUID("f153")
 			}
 		case "f154":
@@ -10449,9 +10209,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F154 = nil
 			} else {
-				if v.F154 == nil {
-					v.F154 = new(proto.OrderSide)
-				}
+				v.F154 = fbe.Reuse(v.F154)
 				*v.F154 = proto.OrderSide(r.Uint(255, "f154"))
 			}
 		case "f155":
@@ -10459,9 +10217,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F155 = nil
 			} else {
-				if v.F155 == nil {
-					v.F155 = new(proto.OrderSide)
-				}
+				v.F155 = fbe.Reuse(v.F155)
 				*v.F155 = proto.OrderSide(r.Uint(255, "f155"))
 			}
 		case "f156":
@@ -10469,9 +10225,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F156 = nil
 			} else {
-				if v.F156 == nil {
-					v.F156 = new(proto.OrderType)
-				}
+				v.F156 = fbe.Reuse(v.F156)
 				*v.F156 = proto.OrderType(r.Uint(255, "f156"))
 			}
 		case "f157":
@@ -10479,9 +10233,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F157 = nil
 			} else {
-				if v.F157 == nil {
-					v.F157 = new(proto.OrderType)
-				}
+				v.F157 = fbe.Reuse(v.F157)
 				*v.F157 = proto.OrderType(r.Uint(255, "f157"))
 			}
 		case "f158":
@@ -10489,9 +10241,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F158 = nil
 			} else {
-				if v.F158 == nil {
-					v.F158 = new(proto.Order)
-				}
+				v.F158 = fbe.Reuse(v.F158)
 				v.F158.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f158")
@@ -10503,9 +10253,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F159 = nil
 			} else {
-				if v.F159 == nil {
-					v.F159 = new(proto.Order)
-				}
+				v.F159 = fbe.Reuse(v.F159)
 				v.F159.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f159")
@@ -10517,9 +10265,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F160 = nil
 			} else {
-				if v.F160 == nil {
-					v.F160 = new(proto.Balance)
-				}
+				v.F160 = fbe.Reuse(v.F160)
 				v.F160.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f160")
@@ -10531,9 +10277,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F161 = nil
 			} else {
-				if v.F161 == nil {
-					v.F161 = new(proto.Balance)
-				}
+				v.F161 = fbe.Reuse(v.F161)
 				v.F161.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f161")
@@ -10545,9 +10289,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F162 = nil
 			} else {
-				if v.F162 == nil {
-					v.F162 = new(proto.State)
-				}
+				v.F162 = fbe.Reuse(v.F162)
 				*v.F162 = proto.State(r.Uint(255, "f162"))
 			}
 		case "f163":
@@ -10555,9 +10297,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F163 = nil
 			} else {
-				if v.F163 == nil {
-					v.F163 = new(proto.State)
-				}
+				v.F163 = fbe.Reuse(v.F163)
 				*v.F163 = proto.State(r.Uint(255, "f163"))
 			}
 		case "f164":
@@ -10565,9 +10305,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F164 = nil
 			} else {
-				if v.F164 == nil {
-					v.F164 = new(proto.Account)
-				}
+				v.F164 = fbe.Reuse(v.F164)
 				v.F164.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f164")
@@ -10579,9 +10317,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F165 = nil
 			} else {
-				if v.F165 == nil {
-					v.F165 = new(proto.Account)
-				}
+				v.F165 = fbe.Reuse(v.F165)
 				v.F165.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f165")
@@ -10596,9 +10332,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F1001 = nil
 			} else {
-				if v.F1001 == nil {
-					v.F1001 = new(EnumSimple)
-				}
+				v.F1001 = fbe.Reuse(v.F1001)
 				*v.F1001 = EnumSimple(r.Int(-2147483648, 2147483647, "f1001"))
 			}
 		case "f1002":
@@ -10609,9 +10343,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F1003 = nil
 			} else {
-				if v.F1003 == nil {
-					v.F1003 = new(EnumTyped)
-				}
+				v.F1003 = fbe.Reuse(v.F1003)
 				*v.F1003 = EnumTyped(r.Uint(255, "f1003"))
 			}
 		case "f1004":
@@ -10622,9 +10354,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F1005 = nil
 			} else {
-				if v.F1005 == nil {
-					v.F1005 = new(FlagsSimple)
-				}
+				v.F1005 = fbe.Reuse(v.F1005)
 				*v.F1005 = FlagsSimple(r.Int(-2147483648, 2147483647, "f1005"))
 			}
 		case "f1006":
@@ -10635,9 +10365,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F1007 = nil
 			} else {
-				if v.F1007 == nil {
-					v.F1007 = new(FlagsTyped)
-				}
+				v.F1007 = fbe.Reuse(v.F1007)
 				*v.F1007 = FlagsTyped(r.Uint(18446744073709551615, "f1007"))
 			}
 		case "f1008":
@@ -10652,9 +10380,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F1009 = nil
 			} else {
-				if v.F1009 == nil {
-					v.F1009 = new(StructSimple)
-				}
+				v.F1009 = fbe.Reuse(v.F1009)
 				v.F1009.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f1009")
@@ -10673,9 +10399,7 @@ func (v *StructNested) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F1011 = nil
 			} else {
-				if v.F1011 == nil {
-					v.F1011 = new(StructOptional)
-				}
+				v.F1011 = fbe.Reuse(v.F1011)
 				v.F1011.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f1011")
@@ -11049,9 +10773,7 @@ func (v *StructBytes) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F2 = nil
 			} else {
-				if v.F2 == nil {
-					v.F2 = new([]byte)
-				}
+				v.F2 = fbe.Reuse(v.F2)
 				*v.F2 = r.Bytes(*v.F2, "f2")
 			}
 		case "f3":
@@ -11059,9 +10781,7 @@ func (v *StructBytes) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F3 = nil
 			} else {
-				if v.F3 == nil {
-					v.F3 = new([]byte)
-				}
+				v.F3 = fbe.Reuse(v.F3)
 				*v.F3 = r.Bytes(*v.F3, "f3")
 			}
 		default:
@@ -11952,9 +11672,7 @@ func (v *StructArray) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F2[i12] = nil
 					} else {
-						if v.F2[i12] == nil {
-							v.F2[i12] = new(byte)
-						}
+						v.F2[i12] = fbe.Reuse(v.F2[i12])
 						*v.F2[i12] = byte(r.Uint(255, "f2"))
 					}
 				}
@@ -11977,9 +11695,7 @@ func (v *StructArray) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F4[i14] = nil
 					} else {
-						if v.F4[i14] == nil {
-							v.F4[i14] = new([]byte)
-						}
+						v.F4[i14] = fbe.Reuse(v.F4[i14])
 						*v.F4[i14] = r.Bytes(*v.F4[i14], "f4")
 					}
 				}
@@ -12002,9 +11718,7 @@ func (v *StructArray) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F6[i16] = nil
 					} else {
-						if v.F6[i16] == nil {
-							v.F6[i16] = new(EnumSimple)
-						}
+						v.F6[i16] = fbe.Reuse(v.F6[i16])
 						*v.F6[i16] = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
 					}
 				}
@@ -12027,9 +11741,7 @@ func (v *StructArray) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F8[i18] = nil
 					} else {
-						if v.F8[i18] == nil {
-							v.F8[i18] = new(FlagsSimple)
-						}
+						v.F8[i18] = fbe.Reuse(v.F8[i18])
 						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 				}
@@ -12057,9 +11769,7 @@ func (v *StructArray) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F10[i20] = nil
 					} else {
-						if v.F10[i20] == nil {
-							v.F10[i20] = new(StructSimple)
-						}
+						v.F10[i20] = fbe.Reuse(v.F10[i20])
 						v.F10[i20].FBEReadJSON(r)
 						if r.Failed() {
 							r.UnwindIndex(i20)
@@ -13028,9 +12738,7 @@ func (v *StructVector) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F2[i12] = nil
 					} else {
-						if v.F2[i12] == nil {
-							v.F2[i12] = new(byte)
-						}
+						v.F2[i12] = fbe.Reuse(v.F2[i12])
 						*v.F2[i12] = byte(r.Uint(255, "f2"))
 					}
 				}
@@ -13055,9 +12763,7 @@ func (v *StructVector) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F4[i14] = nil
 					} else {
-						if v.F4[i14] == nil {
-							v.F4[i14] = new([]byte)
-						}
+						v.F4[i14] = fbe.Reuse(v.F4[i14])
 						*v.F4[i14] = r.Bytes(*v.F4[i14], "f4")
 					}
 				}
@@ -13082,9 +12788,7 @@ func (v *StructVector) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F6[i16] = nil
 					} else {
-						if v.F6[i16] == nil {
-							v.F6[i16] = new(EnumSimple)
-						}
+						v.F6[i16] = fbe.Reuse(v.F6[i16])
 						*v.F6[i16] = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
 					}
 				}
@@ -13109,9 +12813,7 @@ func (v *StructVector) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F8[i18] = nil
 					} else {
-						if v.F8[i18] == nil {
-							v.F8[i18] = new(FlagsSimple)
-						}
+						v.F8[i18] = fbe.Reuse(v.F8[i18])
 						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 				}
@@ -13140,9 +12842,7 @@ func (v *StructVector) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F10[i20] = nil
 					} else {
-						if v.F10[i20] == nil {
-							v.F10[i20] = new(StructSimple)
-						}
+						v.F10[i20] = fbe.Reuse(v.F10[i20])
 						v.F10[i20].FBEReadJSON(r)
 						if r.Failed() {
 							r.UnwindIndex(i20)
@@ -14107,9 +13807,7 @@ func (v *StructList) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F2[i12] = nil
 					} else {
-						if v.F2[i12] == nil {
-							v.F2[i12] = new(byte)
-						}
+						v.F2[i12] = fbe.Reuse(v.F2[i12])
 						*v.F2[i12] = byte(r.Uint(255, "f2"))
 					}
 				}
@@ -14134,9 +13832,7 @@ func (v *StructList) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F4[i14] = nil
 					} else {
-						if v.F4[i14] == nil {
-							v.F4[i14] = new([]byte)
-						}
+						v.F4[i14] = fbe.Reuse(v.F4[i14])
 						*v.F4[i14] = r.Bytes(*v.F4[i14], "f4")
 					}
 				}
@@ -14161,9 +13857,7 @@ func (v *StructList) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F6[i16] = nil
 					} else {
-						if v.F6[i16] == nil {
-							v.F6[i16] = new(EnumSimple)
-						}
+						v.F6[i16] = fbe.Reuse(v.F6[i16])
 						*v.F6[i16] = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
 					}
 				}
@@ -14188,9 +13882,7 @@ func (v *StructList) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F8[i18] = nil
 					} else {
-						if v.F8[i18] == nil {
-							v.F8[i18] = new(FlagsSimple)
-						}
+						v.F8[i18] = fbe.Reuse(v.F8[i18])
 						*v.F8[i18] = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 				}
@@ -14219,9 +13911,7 @@ func (v *StructList) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F10[i20] = nil
 					} else {
-						if v.F10[i20] == nil {
-							v.F10[i20] = new(StructSimple)
-						}
+						v.F10[i20] = fbe.Reuse(v.F10[i20])
 						v.F10[i20].FBEReadJSON(r)
 						if r.Failed() {
 							r.UnwindIndex(i20)
@@ -15114,15 +14804,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e46, n47 := r.Vector(b, b+8, 5, 5, "f1")
-	if v.F1 == nil {
-		v.F1 = make(map[int32]byte, n47)
-	} else {
-		clear(v.F1)
-	}
+	fbe.Empty(&v.F1, n47)
 	for i48 := range n47 {
 		var k49 int32
-		var x50 byte
 		k49 = r.I32(e46 + i48*5)
+		var x50 byte
 		x50 = r.U8(e46 + i48*5 + 4)
 		if _, dup := v.F1[k49]; dup {
 			r.DuplicateKey("f1", e46+i48*5)
@@ -15135,15 +14821,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e51, n52 := r.Vector(b, b+12, 9, 5, "f2")
-	if v.F2 == nil {
-		v.F2 = make(map[int32]*byte, n52)
-	} else {
-		clear(v.F2)
-	}
+	fbe.Empty(&v.F2, n52)
 	for i53 := range n52 {
 		var k54 int32
-		var x55 *byte
 		k54 = r.I32(e51 + i53*9)
+		var x55 *byte
 		if s56, ok57 := r.Optional(b, e51+i53*9+4, 1, "f2"); ok57 {
 			x55 = fbe.Reuse(x55)
 			*x55 = r.U8(s56)
@@ -15161,15 +14843,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e58, n59 := r.Vector(b, b+16, 8, 8, "f3")
-	if v.F3 == nil {
-		v.F3 = make(map[int32][]byte, n59)
-	} else {
-		clear(v.F3)
-	}
+	fbe.Empty(&v.F3, n59)
 	for i60 := range n59 {
 		var k61 int32
-		var x62 []byte
 		k61 = r.I32(e58 + i60*8)
+		var x62 []byte
 		x62 = r.Blob(x62, b, e58+i60*8+4, "f3")
 		if _, dup := v.F3[k61]; dup {
 			r.DuplicateKey("f3", e58+i60*8)
@@ -15182,15 +14860,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e63, n64 := r.Vector(b, b+20, 9, 5, "f4")
-	if v.F4 == nil {
-		v.F4 = make(map[int32]*[]byte, n64)
-	} else {
-		clear(v.F4)
-	}
+	fbe.Empty(&v.F4, n64)
 	for i65 := range n64 {
 		var k66 int32
-		var x67 *[]byte
 		k66 = r.I32(e63 + i65*9)
+		var x67 *[]byte
 		if s68, ok69 := r.Optional(b, e63+i65*9+4, 4, "f4"); ok69 {
 			x67 = fbe.Reuse(x67)
 			*x67 = r.Blob(*x67, s68, s68, "f4")
@@ -15208,15 +14882,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e70, n71 := r.Vector(b, b+24, 8, 8, "f5")
-	if v.F5 == nil {
-		v.F5 = make(map[int32]EnumSimple, n71)
-	} else {
-		clear(v.F5)
-	}
+	fbe.Empty(&v.F5, n71)
 	for i72 := range n71 {
 		var k73 int32
-		var x74 EnumSimple
 		k73 = r.I32(e70 + i72*8)
+		var x74 EnumSimple
 		x74 = EnumSimple(r.I32(e70 + i72*8 + 4))
 		if _, dup := v.F5[k73]; dup {
 			r.DuplicateKey("f5", e70+i72*8)
@@ -15229,15 +14899,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e75, n76 := r.Vector(b, b+28, 9, 5, "f6")
-	if v.F6 == nil {
-		v.F6 = make(map[int32]*EnumSimple, n76)
-	} else {
-		clear(v.F6)
-	}
+	fbe.Empty(&v.F6, n76)
 	for i77 := range n76 {
 		var k78 int32
-		var x79 *EnumSimple
 		k78 = r.I32(e75 + i77*9)
+		var x79 *EnumSimple
 		if s80, ok81 := r.Optional(b, e75+i77*9+4, 4, "f6"); ok81 {
 			x79 = fbe.Reuse(x79)
 			*x79 = EnumSimple(r.I32(s80))
@@ -15255,15 +14921,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e82, n83 := r.Vector(b, b+32, 8, 8, "f7")
-	if v.F7 == nil {
-		v.F7 = make(map[int32]FlagsSimple, n83)
-	} else {
-		clear(v.F7)
-	}
+	fbe.Empty(&v.F7, n83)
 	for i84 := range n83 {
 		var k85 int32
-		var x86 FlagsSimple
 		k85 = r.I32(e82 + i84*8)
+		var x86 FlagsSimple
 		x86 = FlagsSimple(r.I32(e82 + i84*8 + 4))
 		if _, dup := v.F7[k85]; dup {
 			r.DuplicateKey("f7", e82+i84*8)
@@ -15276,15 +14938,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e87, n88 := r.Vector(b, b+36, 9, 5, "f8")
-	if v.F8 == nil {
-		v.F8 = make(map[int32]*FlagsSimple, n88)
-	} else {
-		clear(v.F8)
-	}
+	fbe.Empty(&v.F8, n88)
 	for i89 := range n88 {
 		var k90 int32
-		var x91 *FlagsSimple
 		k90 = r.I32(e87 + i89*9)
+		var x91 *FlagsSimple
 		if s92, ok93 := r.Optional(b, e87+i89*9+4, 4, "f8"); ok93 {
 			x91 = fbe.Reuse(x91)
 			*x91 = FlagsSimple(r.I32(s92))
@@ -15302,15 +14960,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e94, n95 := r.Vector(b, b+40, 8, 4, "f9")
-	if v.F9 == nil {
-		v.F9 = make(map[int32]StructSimple, n95)
-	} else {
-		clear(v.F9)
-	}
+	fbe.Empty(&v.F9, n95)
 	for i96 := range n95 {
 		var k97 int32
-		var x98 StructSimple
 		k97 = r.I32(e94 + i96*8)
+		var x98 StructSimple
 		x98.FBERead(r, b, e94+i96*8+4)
 		if r.Failed() {
 			r.UnwindIndex(i96)
@@ -15328,15 +14982,11 @@ func (v *StructMap) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e99, n100 := r.Vector(b, b+44, 9, 5, "f10")
-	if v.F10 == nil {
-		v.F10 = make(map[int32]*StructSimple, n100)
-	} else {
-		clear(v.F10)
-	}
+	fbe.Empty(&v.F10, n100)
 	for i101 := range n100 {
 		var k102 int32
-		var x103 *StructSimple
 		k102 = r.I32(e99 + i101*9)
+		var x103 *StructSimple
 		if s104, ok105 := r.Optional(b, e99+i101*9+4, 4, "f10"); ok105 {
 			x103 = fbe.Reuse(x103)
 			x103.FBERead(r, s104, s104)
@@ -15369,15 +15019,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t106 map[int32]byte
 	e107, n108 := r.Vector(b, b+8, 5, 5, "f1")
-	if t106 == nil {
-		t106 = make(map[int32]byte, n108)
-	} else {
-		clear(t106)
-	}
+	fbe.Empty(&t106, n108)
 	for i109 := range n108 {
 		var k110 int32
-		var x111 byte
 		k110 = r.I32(e107 + i109*5)
+		var x111 byte
 		x111 = r.U8(e107 + i109*5 + 4)
 		if _, dup := t106[k110]; dup {
 			r.DuplicateKey("f1", e107+i109*5)
@@ -15390,15 +15036,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t112 map[int32]*byte
 	e113, n114 := r.Vector(b, b+12, 9, 5, "f2")
-	if t112 == nil {
-		t112 = make(map[int32]*byte, n114)
-	} else {
-		clear(t112)
-	}
+	fbe.Empty(&t112, n114)
 	for i115 := range n114 {
 		var k116 int32
-		var x117 *byte
 		k116 = r.I32(e113 + i115*9)
+		var x117 *byte
 		if s118, ok119 := r.Optional(b, e113+i115*9+4, 1, "f2"); ok119 {
 			x117 = fbe.Reuse(x117)
 			*x117 = r.U8(s118)
@@ -15416,15 +15058,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t120 map[int32][]byte
 	e121, n122 := r.Vector(b, b+16, 8, 8, "f3")
-	if t120 == nil {
-		t120 = make(map[int32][]byte, n122)
-	} else {
-		clear(t120)
-	}
+	fbe.Empty(&t120, n122)
 	for i123 := range n122 {
 		var k124 int32
-		var x125 []byte
 		k124 = r.I32(e121 + i123*8)
+		var x125 []byte
 		x125 = r.Blob(x125, b, e121+i123*8+4, "f3")
 		if _, dup := t120[k124]; dup {
 			r.DuplicateKey("f3", e121+i123*8)
@@ -15437,15 +15075,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t126 map[int32]*[]byte
 	e127, n128 := r.Vector(b, b+20, 9, 5, "f4")
-	if t126 == nil {
-		t126 = make(map[int32]*[]byte, n128)
-	} else {
-		clear(t126)
-	}
+	fbe.Empty(&t126, n128)
 	for i129 := range n128 {
 		var k130 int32
-		var x131 *[]byte
 		k130 = r.I32(e127 + i129*9)
+		var x131 *[]byte
 		if s132, ok133 := r.Optional(b, e127+i129*9+4, 4, "f4"); ok133 {
 			x131 = fbe.Reuse(x131)
 			*x131 = r.Blob(*x131, s132, s132, "f4")
@@ -15463,15 +15097,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t134 map[int32]EnumSimple
 	e135, n136 := r.Vector(b, b+24, 8, 8, "f5")
-	if t134 == nil {
-		t134 = make(map[int32]EnumSimple, n136)
-	} else {
-		clear(t134)
-	}
+	fbe.Empty(&t134, n136)
 	for i137 := range n136 {
 		var k138 int32
-		var x139 EnumSimple
 		k138 = r.I32(e135 + i137*8)
+		var x139 EnumSimple
 		x139 = EnumSimple(r.I32(e135 + i137*8 + 4))
 		if _, dup := t134[k138]; dup {
 			r.DuplicateKey("f5", e135+i137*8)
@@ -15484,15 +15114,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t140 map[int32]*EnumSimple
 	e141, n142 := r.Vector(b, b+28, 9, 5, "f6")
-	if t140 == nil {
-		t140 = make(map[int32]*EnumSimple, n142)
-	} else {
-		clear(t140)
-	}
+	fbe.Empty(&t140, n142)
 	for i143 := range n142 {
 		var k144 int32
-		var x145 *EnumSimple
 		k144 = r.I32(e141 + i143*9)
+		var x145 *EnumSimple
 		if s146, ok147 := r.Optional(b, e141+i143*9+4, 4, "f6"); ok147 {
 			x145 = fbe.Reuse(x145)
 			*x145 = EnumSimple(r.I32(s146))
@@ -15510,15 +15136,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t148 map[int32]FlagsSimple
 	e149, n150 := r.Vector(b, b+32, 8, 8, "f7")
-	if t148 == nil {
-		t148 = make(map[int32]FlagsSimple, n150)
-	} else {
-		clear(t148)
-	}
+	fbe.Empty(&t148, n150)
 	for i151 := range n150 {
 		var k152 int32
-		var x153 FlagsSimple
 		k152 = r.I32(e149 + i151*8)
+		var x153 FlagsSimple
 		x153 = FlagsSimple(r.I32(e149 + i151*8 + 4))
 		if _, dup := t148[k152]; dup {
 			r.DuplicateKey("f7", e149+i151*8)
@@ -15531,15 +15153,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t154 map[int32]*FlagsSimple
 	e155, n156 := r.Vector(b, b+36, 9, 5, "f8")
-	if t154 == nil {
-		t154 = make(map[int32]*FlagsSimple, n156)
-	} else {
-		clear(t154)
-	}
+	fbe.Empty(&t154, n156)
 	for i157 := range n156 {
 		var k158 int32
-		var x159 *FlagsSimple
 		k158 = r.I32(e155 + i157*9)
+		var x159 *FlagsSimple
 		if s160, ok161 := r.Optional(b, e155+i157*9+4, 4, "f8"); ok161 {
 			x159 = fbe.Reuse(x159)
 			*x159 = FlagsSimple(r.I32(s160))
@@ -15557,15 +15175,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t162 map[int32]StructSimple
 	e163, n164 := r.Vector(b, b+40, 8, 4, "f9")
-	if t162 == nil {
-		t162 = make(map[int32]StructSimple, n164)
-	} else {
-		clear(t162)
-	}
+	fbe.Empty(&t162, n164)
 	for i165 := range n164 {
 		var k166 int32
-		var x167 StructSimple
 		k166 = r.I32(e163 + i165*8)
+		var x167 StructSimple
 		x167.FBERead(r, b, e163+i165*8+4)
 		if r.Failed() {
 			r.UnwindIndex(i165)
@@ -15583,15 +15197,11 @@ func FBEVerifyStructMap(r *fbe.Reader, base, slot int) {
 	}
 	var t168 map[int32]*StructSimple
 	e169, n170 := r.Vector(b, b+44, 9, 5, "f10")
-	if t168 == nil {
-		t168 = make(map[int32]*StructSimple, n170)
-	} else {
-		clear(t168)
-	}
+	fbe.Empty(&t168, n170)
 	for i171 := range n170 {
 		var k172 int32
-		var x173 *StructSimple
 		k172 = r.I32(e169 + i171*9)
+		var x173 *StructSimple
 		if s174, ok175 := r.Optional(b, e169+i171*9+4, 4, "f10"); ok175 {
 			x173 = fbe.Reuse(x173)
 			x173.FBERead(r, s174, s174)
@@ -15740,17 +15350,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	n206 := r.FinalCount(5, 5, "f1")
-	if v.F1 == nil {
-		v.F1 = make(map[int32]byte, n206)
-	} else {
-		clear(v.F1)
-	}
+	fbe.Empty(&v.F1, n206)
 	for i207 := 0; i207 < n206; i207++ {
 		var k208 int32
-		var x209 byte
 		if p210 := r.Fixed(4, "f1"); p210 >= 0 {
 			k208 = r.I32(p210)
 		}
+		var x209 byte
 		if p211 := r.Fixed(1, "f1"); p211 >= 0 {
 			x209 = r.U8(p211)
 		}
@@ -15761,17 +15367,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		v.F1[k208] = x209
 	}
 	n212 := r.FinalCount(5, 5, "f2")
-	if v.F2 == nil {
-		v.F2 = make(map[int32]*byte, n212)
-	} else {
-		clear(v.F2)
-	}
+	fbe.Empty(&v.F2, n212)
 	for i213 := 0; i213 < n212; i213++ {
 		var k214 int32
-		var x215 *byte
 		if p216 := r.Fixed(4, "f2"); p216 >= 0 {
 			k214 = r.I32(p216)
 		}
+		var x215 *byte
 		if r.FinalHas("f2") {
 			x215 = fbe.Reuse(x215)
 			if p217 := r.Fixed(1, "f2"); p217 >= 0 {
@@ -15787,17 +15389,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		v.F2[k214] = x215
 	}
 	n218 := r.FinalCount(8, 8, "f3")
-	if v.F3 == nil {
-		v.F3 = make(map[int32][]byte, n218)
-	} else {
-		clear(v.F3)
-	}
+	fbe.Empty(&v.F3, n218)
 	for i219 := 0; i219 < n218; i219++ {
 		var k220 int32
-		var x221 []byte
 		if p222 := r.Fixed(4, "f3"); p222 >= 0 {
 			k220 = r.I32(p222)
 		}
+		var x221 []byte
 		x221 = r.FinalBlob(x221, "f3")
 		if _, dup := v.F3[k220]; dup {
 			r.DuplicateKey("f3", r.Pos)
@@ -15806,17 +15404,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		v.F3[k220] = x221
 	}
 	n223 := r.FinalCount(5, 5, "f4")
-	if v.F4 == nil {
-		v.F4 = make(map[int32]*[]byte, n223)
-	} else {
-		clear(v.F4)
-	}
+	fbe.Empty(&v.F4, n223)
 	for i224 := 0; i224 < n223; i224++ {
 		var k225 int32
-		var x226 *[]byte
 		if p227 := r.Fixed(4, "f4"); p227 >= 0 {
 			k225 = r.I32(p227)
 		}
+		var x226 *[]byte
 		if r.FinalHas("f4") {
 			x226 = fbe.Reuse(x226)
 			*x226 = r.FinalBlob(*x226, "f4")
@@ -15830,17 +15424,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		v.F4[k225] = x226
 	}
 	n228 := r.FinalCount(8, 8, "f5")
-	if v.F5 == nil {
-		v.F5 = make(map[int32]EnumSimple, n228)
-	} else {
-		clear(v.F5)
-	}
+	fbe.Empty(&v.F5, n228)
 	for i229 := 0; i229 < n228; i229++ {
 		var k230 int32
-		var x231 EnumSimple
 		if p232 := r.Fixed(4, "f5"); p232 >= 0 {
 			k230 = r.I32(p232)
 		}
+		var x231 EnumSimple
 		if p233 := r.Fixed(4, "f5"); p233 >= 0 {
 			x231 = EnumSimple(r.I32(p233))
 		}
@@ -15851,17 +15441,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		v.F5[k230] = x231
 	}
 	n234 := r.FinalCount(5, 5, "f6")
-	if v.F6 == nil {
-		v.F6 = make(map[int32]*EnumSimple, n234)
-	} else {
-		clear(v.F6)
-	}
+	fbe.Empty(&v.F6, n234)
 	for i235 := 0; i235 < n234; i235++ {
 		var k236 int32
-		var x237 *EnumSimple
 		if p238 := r.Fixed(4, "f6"); p238 >= 0 {
 			k236 = r.I32(p238)
 		}
+		var x237 *EnumSimple
 		if r.FinalHas("f6") {
 			x237 = fbe.Reuse(x237)
 			if p239 := r.Fixed(4, "f6"); p239 >= 0 {
@@ -15877,17 +15463,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		v.F6[k236] = x237
 	}
 	n240 := r.FinalCount(8, 8, "f7")
-	if v.F7 == nil {
-		v.F7 = make(map[int32]FlagsSimple, n240)
-	} else {
-		clear(v.F7)
-	}
+	fbe.Empty(&v.F7, n240)
 	for i241 := 0; i241 < n240; i241++ {
 		var k242 int32
-		var x243 FlagsSimple
 		if p244 := r.Fixed(4, "f7"); p244 >= 0 {
 			k242 = r.I32(p244)
 		}
+		var x243 FlagsSimple
 		if p245 := r.Fixed(4, "f7"); p245 >= 0 {
 			x243 = FlagsSimple(r.I32(p245))
 		}
@@ -15898,17 +15480,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		v.F7[k242] = x243
 	}
 	n246 := r.FinalCount(5, 5, "f8")
-	if v.F8 == nil {
-		v.F8 = make(map[int32]*FlagsSimple, n246)
-	} else {
-		clear(v.F8)
-	}
+	fbe.Empty(&v.F8, n246)
 	for i247 := 0; i247 < n246; i247++ {
 		var k248 int32
-		var x249 *FlagsSimple
 		if p250 := r.Fixed(4, "f8"); p250 >= 0 {
 			k248 = r.I32(p250)
 		}
+		var x249 *FlagsSimple
 		if r.FinalHas("f8") {
 			x249 = fbe.Reuse(x249)
 			if p251 := r.Fixed(4, "f8"); p251 >= 0 {
@@ -15924,17 +15502,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		v.F8[k248] = x249
 	}
 	n252 := r.FinalCount(285, 4, "f9")
-	if v.F9 == nil {
-		v.F9 = make(map[int32]StructSimple, n252)
-	} else {
-		clear(v.F9)
-	}
+	fbe.Empty(&v.F9, n252)
 	for i253 := 0; i253 < n252; i253++ {
 		var k254 int32
-		var x255 StructSimple
 		if p256 := r.Fixed(4, "f9"); p256 >= 0 {
 			k254 = r.I32(p256)
 		}
+		var x255 StructSimple
 		x255.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i253)
@@ -15948,17 +15522,13 @@ func (v *StructMap) FBEReadFinal(r *fbe.Reader) {
 		v.F9[k254] = x255
 	}
 	n257 := r.FinalCount(5, 5, "f10")
-	if v.F10 == nil {
-		v.F10 = make(map[int32]*StructSimple, n257)
-	} else {
-		clear(v.F10)
-	}
+	fbe.Empty(&v.F10, n257)
 	for i258 := 0; i258 < n257; i258++ {
 		var k259 int32
-		var x260 *StructSimple
 		if p261 := r.Fixed(4, "f10"); p261 >= 0 {
 			k259 = r.I32(p261)
 		}
+		var x260 *StructSimple
 		if r.FinalHas("f10") {
 			x260 = fbe.Reuse(x260)
 			x260.FBEReadFinal(r)
@@ -15987,17 +15557,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	defer r.Leave()
 	var t262 map[int32]byte
 	n263 := r.FinalCount(5, 5, "f1")
-	if t262 == nil {
-		t262 = make(map[int32]byte, n263)
-	} else {
-		clear(t262)
-	}
+	fbe.Empty(&t262, n263)
 	for i264 := 0; i264 < n263; i264++ {
 		var k265 int32
-		var x266 byte
 		if p267 := r.Fixed(4, "f1"); p267 >= 0 {
 			k265 = r.I32(p267)
 		}
+		var x266 byte
 		if p268 := r.Fixed(1, "f1"); p268 >= 0 {
 			x266 = r.U8(p268)
 		}
@@ -16009,17 +15575,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	}
 	var t269 map[int32]*byte
 	n270 := r.FinalCount(5, 5, "f2")
-	if t269 == nil {
-		t269 = make(map[int32]*byte, n270)
-	} else {
-		clear(t269)
-	}
+	fbe.Empty(&t269, n270)
 	for i271 := 0; i271 < n270; i271++ {
 		var k272 int32
-		var x273 *byte
 		if p274 := r.Fixed(4, "f2"); p274 >= 0 {
 			k272 = r.I32(p274)
 		}
+		var x273 *byte
 		if r.FinalHas("f2") {
 			x273 = fbe.Reuse(x273)
 			if p275 := r.Fixed(1, "f2"); p275 >= 0 {
@@ -16036,17 +15598,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	}
 	var t276 map[int32][]byte
 	n277 := r.FinalCount(8, 8, "f3")
-	if t276 == nil {
-		t276 = make(map[int32][]byte, n277)
-	} else {
-		clear(t276)
-	}
+	fbe.Empty(&t276, n277)
 	for i278 := 0; i278 < n277; i278++ {
 		var k279 int32
-		var x280 []byte
 		if p281 := r.Fixed(4, "f3"); p281 >= 0 {
 			k279 = r.I32(p281)
 		}
+		var x280 []byte
 		x280 = r.FinalBlob(x280, "f3")
 		if _, dup := t276[k279]; dup {
 			r.DuplicateKey("f3", r.Pos)
@@ -16056,17 +15614,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	}
 	var t282 map[int32]*[]byte
 	n283 := r.FinalCount(5, 5, "f4")
-	if t282 == nil {
-		t282 = make(map[int32]*[]byte, n283)
-	} else {
-		clear(t282)
-	}
+	fbe.Empty(&t282, n283)
 	for i284 := 0; i284 < n283; i284++ {
 		var k285 int32
-		var x286 *[]byte
 		if p287 := r.Fixed(4, "f4"); p287 >= 0 {
 			k285 = r.I32(p287)
 		}
+		var x286 *[]byte
 		if r.FinalHas("f4") {
 			x286 = fbe.Reuse(x286)
 			*x286 = r.FinalBlob(*x286, "f4")
@@ -16081,17 +15635,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	}
 	var t288 map[int32]EnumSimple
 	n289 := r.FinalCount(8, 8, "f5")
-	if t288 == nil {
-		t288 = make(map[int32]EnumSimple, n289)
-	} else {
-		clear(t288)
-	}
+	fbe.Empty(&t288, n289)
 	for i290 := 0; i290 < n289; i290++ {
 		var k291 int32
-		var x292 EnumSimple
 		if p293 := r.Fixed(4, "f5"); p293 >= 0 {
 			k291 = r.I32(p293)
 		}
+		var x292 EnumSimple
 		if p294 := r.Fixed(4, "f5"); p294 >= 0 {
 			x292 = EnumSimple(r.I32(p294))
 		}
@@ -16103,17 +15653,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	}
 	var t295 map[int32]*EnumSimple
 	n296 := r.FinalCount(5, 5, "f6")
-	if t295 == nil {
-		t295 = make(map[int32]*EnumSimple, n296)
-	} else {
-		clear(t295)
-	}
+	fbe.Empty(&t295, n296)
 	for i297 := 0; i297 < n296; i297++ {
 		var k298 int32
-		var x299 *EnumSimple
 		if p300 := r.Fixed(4, "f6"); p300 >= 0 {
 			k298 = r.I32(p300)
 		}
+		var x299 *EnumSimple
 		if r.FinalHas("f6") {
 			x299 = fbe.Reuse(x299)
 			if p301 := r.Fixed(4, "f6"); p301 >= 0 {
@@ -16130,17 +15676,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	}
 	var t302 map[int32]FlagsSimple
 	n303 := r.FinalCount(8, 8, "f7")
-	if t302 == nil {
-		t302 = make(map[int32]FlagsSimple, n303)
-	} else {
-		clear(t302)
-	}
+	fbe.Empty(&t302, n303)
 	for i304 := 0; i304 < n303; i304++ {
 		var k305 int32
-		var x306 FlagsSimple
 		if p307 := r.Fixed(4, "f7"); p307 >= 0 {
 			k305 = r.I32(p307)
 		}
+		var x306 FlagsSimple
 		if p308 := r.Fixed(4, "f7"); p308 >= 0 {
 			x306 = FlagsSimple(r.I32(p308))
 		}
@@ -16152,17 +15694,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	}
 	var t309 map[int32]*FlagsSimple
 	n310 := r.FinalCount(5, 5, "f8")
-	if t309 == nil {
-		t309 = make(map[int32]*FlagsSimple, n310)
-	} else {
-		clear(t309)
-	}
+	fbe.Empty(&t309, n310)
 	for i311 := 0; i311 < n310; i311++ {
 		var k312 int32
-		var x313 *FlagsSimple
 		if p314 := r.Fixed(4, "f8"); p314 >= 0 {
 			k312 = r.I32(p314)
 		}
+		var x313 *FlagsSimple
 		if r.FinalHas("f8") {
 			x313 = fbe.Reuse(x313)
 			if p315 := r.Fixed(4, "f8"); p315 >= 0 {
@@ -16179,17 +15717,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	}
 	var t316 map[int32]StructSimple
 	n317 := r.FinalCount(285, 4, "f9")
-	if t316 == nil {
-		t316 = make(map[int32]StructSimple, n317)
-	} else {
-		clear(t316)
-	}
+	fbe.Empty(&t316, n317)
 	for i318 := 0; i318 < n317; i318++ {
 		var k319 int32
-		var x320 StructSimple
 		if p321 := r.Fixed(4, "f9"); p321 >= 0 {
 			k319 = r.I32(p321)
 		}
+		var x320 StructSimple
 		x320.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i318)
@@ -16204,17 +15738,13 @@ func FBEVerifyFinalStructMap(r *fbe.Reader) {
 	}
 	var t322 map[int32]*StructSimple
 	n323 := r.FinalCount(5, 5, "f10")
-	if t322 == nil {
-		t322 = make(map[int32]*StructSimple, n323)
-	} else {
-		clear(t322)
-	}
+	fbe.Empty(&t322, n323)
 	for i324 := 0; i324 < n323; i324++ {
 		var k325 int32
-		var x326 *StructSimple
 		if p327 := r.Fixed(4, "f10"); p327 >= 0 {
 			k325 = r.I32(p327)
 		}
+		var x326 *StructSimple
 		if r.FinalHas("f10") {
 			x326 = fbe.Reuse(x326)
 			x326.FBEReadFinal(r)
@@ -16548,11 +16078,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f1":
 			r.Once(&seen[0], name)
 			if r.BeginObject("f1") {
-				if v.F1 == nil {
-					v.F1 = make(map[int32]byte)
-				} else {
-					clear(v.F1)
-				}
+				fbe.Empty(&v.F1, 0)
 				for r.More() {
 					r.Spend(5, "f1")
 					key31 := r.Name()
@@ -16569,11 +16095,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f2":
 			r.Once(&seen[1], name)
 			if r.BeginObject("f2") {
-				if v.F2 == nil {
-					v.F2 = make(map[int32]*byte)
-				} else {
-					clear(v.F2)
-				}
+				fbe.Empty(&v.F2, 0)
 				for r.More() {
 					r.Spend(5, "f2")
 					key34 := r.Name()
@@ -16582,9 +16104,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x36 = nil
 					} else {
-						if x36 == nil {
-							x36 = new(byte)
-						}
+						x36 = fbe.Reuse(x36)
 						*x36 = byte(r.Uint(255, "f2"))
 					}
 					if _, dup := v.F2[k35]; dup {
@@ -16597,11 +16117,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f3":
 			r.Once(&seen[2], name)
 			if r.BeginObject("f3") {
-				if v.F3 == nil {
-					v.F3 = make(map[int32][]byte)
-				} else {
-					clear(v.F3)
-				}
+				fbe.Empty(&v.F3, 0)
 				for r.More() {
 					r.Spend(8, "f3")
 					key37 := r.Name()
@@ -16618,11 +16134,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f4":
 			r.Once(&seen[3], name)
 			if r.BeginObject("f4") {
-				if v.F4 == nil {
-					v.F4 = make(map[int32]*[]byte)
-				} else {
-					clear(v.F4)
-				}
+				fbe.Empty(&v.F4, 0)
 				for r.More() {
 					r.Spend(5, "f4")
 					key40 := r.Name()
@@ -16631,9 +16143,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x42 = nil
 					} else {
-						if x42 == nil {
-							x42 = new([]byte)
-						}
+						x42 = fbe.Reuse(x42)
 						*x42 = r.Bytes(*x42, "f4")
 					}
 					if _, dup := v.F4[k41]; dup {
@@ -16646,11 +16156,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f5":
 			r.Once(&seen[4], name)
 			if r.BeginObject("f5") {
-				if v.F5 == nil {
-					v.F5 = make(map[int32]EnumSimple)
-				} else {
-					clear(v.F5)
-				}
+				fbe.Empty(&v.F5, 0)
 				for r.More() {
 					r.Spend(8, "f5")
 					key43 := r.Name()
@@ -16667,11 +16173,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f6":
 			r.Once(&seen[5], name)
 			if r.BeginObject("f6") {
-				if v.F6 == nil {
-					v.F6 = make(map[int32]*EnumSimple)
-				} else {
-					clear(v.F6)
-				}
+				fbe.Empty(&v.F6, 0)
 				for r.More() {
 					r.Spend(5, "f6")
 					key46 := r.Name()
@@ -16680,9 +16182,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x48 = nil
 					} else {
-						if x48 == nil {
-							x48 = new(EnumSimple)
-						}
+						x48 = fbe.Reuse(x48)
 						*x48 = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
 					}
 					if _, dup := v.F6[k47]; dup {
@@ -16695,11 +16195,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f7":
 			r.Once(&seen[6], name)
 			if r.BeginObject("f7") {
-				if v.F7 == nil {
-					v.F7 = make(map[int32]FlagsSimple)
-				} else {
-					clear(v.F7)
-				}
+				fbe.Empty(&v.F7, 0)
 				for r.More() {
 					r.Spend(8, "f7")
 					key49 := r.Name()
@@ -16716,11 +16212,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f8":
 			r.Once(&seen[7], name)
 			if r.BeginObject("f8") {
-				if v.F8 == nil {
-					v.F8 = make(map[int32]*FlagsSimple)
-				} else {
-					clear(v.F8)
-				}
+				fbe.Empty(&v.F8, 0)
 				for r.More() {
 					r.Spend(5, "f8")
 					key52 := r.Name()
@@ -16729,9 +16221,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x54 = nil
 					} else {
-						if x54 == nil {
-							x54 = new(FlagsSimple)
-						}
+						x54 = fbe.Reuse(x54)
 						*x54 = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 					if _, dup := v.F8[k53]; dup {
@@ -16744,11 +16234,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f9":
 			r.Once(&seen[8], name)
 			if r.BeginObject("f9") {
-				if v.F9 == nil {
-					v.F9 = make(map[int32]StructSimple)
-				} else {
-					clear(v.F9)
-				}
+				fbe.Empty(&v.F9, 0)
 				for r.More() {
 					r.Spend(4, "f9")
 					key55 := r.Name()
@@ -16770,11 +16256,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 		case "f10":
 			r.Once(&seen[9], name)
 			if r.BeginObject("f10") {
-				if v.F10 == nil {
-					v.F10 = make(map[int32]*StructSimple)
-				} else {
-					clear(v.F10)
-				}
+				fbe.Empty(&v.F10, 0)
 				for r.More() {
 					r.Spend(5, "f10")
 					key58 := r.Name()
@@ -16783,9 +16265,7 @@ func (v *StructMap) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x60 = nil
 					} else {
-						if x60 == nil {
-							x60 = new(StructSimple)
-						}
+						x60 = fbe.Reuse(x60)
 						x60.FBEReadJSON(r)
 						if r.Failed() {
 							r.UnwindKey(key58)
@@ -17005,15 +16485,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e46, n47 := r.Vector(b, b+8, 5, 5, "f1")
-	if v.F1 == nil {
-		v.F1 = make(map[string]byte, n47)
-	} else {
-		clear(v.F1)
-	}
+	fbe.Empty(&v.F1, n47)
 	for i48 := range n47 {
 		var k49 string
-		var x50 byte
 		k49 = r.String(b, e46+i48*5, "f1")
+		var x50 byte
 		x50 = r.U8(e46 + i48*5 + 4)
 		if _, dup := v.F1[k49]; dup {
 			r.DuplicateKey("f1", e46+i48*5)
@@ -17026,15 +16502,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e51, n52 := r.Vector(b, b+12, 9, 5, "f2")
-	if v.F2 == nil {
-		v.F2 = make(map[string]*byte, n52)
-	} else {
-		clear(v.F2)
-	}
+	fbe.Empty(&v.F2, n52)
 	for i53 := range n52 {
 		var k54 string
-		var x55 *byte
 		k54 = r.String(b, e51+i53*9, "f2")
+		var x55 *byte
 		if s56, ok57 := r.Optional(b, e51+i53*9+4, 1, "f2"); ok57 {
 			x55 = fbe.Reuse(x55)
 			*x55 = r.U8(s56)
@@ -17052,15 +16524,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e58, n59 := r.Vector(b, b+16, 8, 8, "f3")
-	if v.F3 == nil {
-		v.F3 = make(map[string][]byte, n59)
-	} else {
-		clear(v.F3)
-	}
+	fbe.Empty(&v.F3, n59)
 	for i60 := range n59 {
 		var k61 string
-		var x62 []byte
 		k61 = r.String(b, e58+i60*8, "f3")
+		var x62 []byte
 		x62 = r.Blob(x62, b, e58+i60*8+4, "f3")
 		if _, dup := v.F3[k61]; dup {
 			r.DuplicateKey("f3", e58+i60*8)
@@ -17073,15 +16541,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e63, n64 := r.Vector(b, b+20, 9, 5, "f4")
-	if v.F4 == nil {
-		v.F4 = make(map[string]*[]byte, n64)
-	} else {
-		clear(v.F4)
-	}
+	fbe.Empty(&v.F4, n64)
 	for i65 := range n64 {
 		var k66 string
-		var x67 *[]byte
 		k66 = r.String(b, e63+i65*9, "f4")
+		var x67 *[]byte
 		if s68, ok69 := r.Optional(b, e63+i65*9+4, 4, "f4"); ok69 {
 			x67 = fbe.Reuse(x67)
 			*x67 = r.Blob(*x67, s68, s68, "f4")
@@ -17099,15 +16563,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e70, n71 := r.Vector(b, b+24, 8, 8, "f5")
-	if v.F5 == nil {
-		v.F5 = make(map[string]EnumSimple, n71)
-	} else {
-		clear(v.F5)
-	}
+	fbe.Empty(&v.F5, n71)
 	for i72 := range n71 {
 		var k73 string
-		var x74 EnumSimple
 		k73 = r.String(b, e70+i72*8, "f5")
+		var x74 EnumSimple
 		x74 = EnumSimple(r.I32(e70 + i72*8 + 4))
 		if _, dup := v.F5[k73]; dup {
 			r.DuplicateKey("f5", e70+i72*8)
@@ -17120,15 +16580,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e75, n76 := r.Vector(b, b+28, 9, 5, "f6")
-	if v.F6 == nil {
-		v.F6 = make(map[string]*EnumSimple, n76)
-	} else {
-		clear(v.F6)
-	}
+	fbe.Empty(&v.F6, n76)
 	for i77 := range n76 {
 		var k78 string
-		var x79 *EnumSimple
 		k78 = r.String(b, e75+i77*9, "f6")
+		var x79 *EnumSimple
 		if s80, ok81 := r.Optional(b, e75+i77*9+4, 4, "f6"); ok81 {
 			x79 = fbe.Reuse(x79)
 			*x79 = EnumSimple(r.I32(s80))
@@ -17146,15 +16602,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e82, n83 := r.Vector(b, b+32, 8, 8, "f7")
-	if v.F7 == nil {
-		v.F7 = make(map[string]FlagsSimple, n83)
-	} else {
-		clear(v.F7)
-	}
+	fbe.Empty(&v.F7, n83)
 	for i84 := range n83 {
 		var k85 string
-		var x86 FlagsSimple
 		k85 = r.String(b, e82+i84*8, "f7")
+		var x86 FlagsSimple
 		x86 = FlagsSimple(r.I32(e82 + i84*8 + 4))
 		if _, dup := v.F7[k85]; dup {
 			r.DuplicateKey("f7", e82+i84*8)
@@ -17167,15 +16619,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e87, n88 := r.Vector(b, b+36, 9, 5, "f8")
-	if v.F8 == nil {
-		v.F8 = make(map[string]*FlagsSimple, n88)
-	} else {
-		clear(v.F8)
-	}
+	fbe.Empty(&v.F8, n88)
 	for i89 := range n88 {
 		var k90 string
-		var x91 *FlagsSimple
 		k90 = r.String(b, e87+i89*9, "f8")
+		var x91 *FlagsSimple
 		if s92, ok93 := r.Optional(b, e87+i89*9+4, 4, "f8"); ok93 {
 			x91 = fbe.Reuse(x91)
 			*x91 = FlagsSimple(r.I32(s92))
@@ -17193,15 +16641,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e94, n95 := r.Vector(b, b+40, 8, 4, "f9")
-	if v.F9 == nil {
-		v.F9 = make(map[string]StructSimple, n95)
-	} else {
-		clear(v.F9)
-	}
+	fbe.Empty(&v.F9, n95)
 	for i96 := range n95 {
 		var k97 string
-		var x98 StructSimple
 		k97 = r.String(b, e94+i96*8, "f9")
+		var x98 StructSimple
 		x98.FBERead(r, b, e94+i96*8+4)
 		if r.Failed() {
 			r.UnwindIndex(i96)
@@ -17219,15 +16663,11 @@ func (v *StructHash) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e99, n100 := r.Vector(b, b+44, 9, 5, "f10")
-	if v.F10 == nil {
-		v.F10 = make(map[string]*StructSimple, n100)
-	} else {
-		clear(v.F10)
-	}
+	fbe.Empty(&v.F10, n100)
 	for i101 := range n100 {
 		var k102 string
-		var x103 *StructSimple
 		k102 = r.String(b, e99+i101*9, "f10")
+		var x103 *StructSimple
 		if s104, ok105 := r.Optional(b, e99+i101*9+4, 4, "f10"); ok105 {
 			x103 = fbe.Reuse(x103)
 			x103.FBERead(r, s104, s104)
@@ -17260,15 +16700,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t106 map[string]byte
 	e107, n108 := r.Vector(b, b+8, 5, 5, "f1")
-	if t106 == nil {
-		t106 = make(map[string]byte, n108)
-	} else {
-		clear(t106)
-	}
+	fbe.Empty(&t106, n108)
 	for i109 := range n108 {
 		var k110 string
-		var x111 byte
 		k110 = r.String(b, e107+i109*5, "f1")
+		var x111 byte
 		x111 = r.U8(e107 + i109*5 + 4)
 		if _, dup := t106[k110]; dup {
 			r.DuplicateKey("f1", e107+i109*5)
@@ -17281,15 +16717,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t112 map[string]*byte
 	e113, n114 := r.Vector(b, b+12, 9, 5, "f2")
-	if t112 == nil {
-		t112 = make(map[string]*byte, n114)
-	} else {
-		clear(t112)
-	}
+	fbe.Empty(&t112, n114)
 	for i115 := range n114 {
 		var k116 string
-		var x117 *byte
 		k116 = r.String(b, e113+i115*9, "f2")
+		var x117 *byte
 		if s118, ok119 := r.Optional(b, e113+i115*9+4, 1, "f2"); ok119 {
 			x117 = fbe.Reuse(x117)
 			*x117 = r.U8(s118)
@@ -17307,15 +16739,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t120 map[string][]byte
 	e121, n122 := r.Vector(b, b+16, 8, 8, "f3")
-	if t120 == nil {
-		t120 = make(map[string][]byte, n122)
-	} else {
-		clear(t120)
-	}
+	fbe.Empty(&t120, n122)
 	for i123 := range n122 {
 		var k124 string
-		var x125 []byte
 		k124 = r.String(b, e121+i123*8, "f3")
+		var x125 []byte
 		x125 = r.Blob(x125, b, e121+i123*8+4, "f3")
 		if _, dup := t120[k124]; dup {
 			r.DuplicateKey("f3", e121+i123*8)
@@ -17328,15 +16756,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t126 map[string]*[]byte
 	e127, n128 := r.Vector(b, b+20, 9, 5, "f4")
-	if t126 == nil {
-		t126 = make(map[string]*[]byte, n128)
-	} else {
-		clear(t126)
-	}
+	fbe.Empty(&t126, n128)
 	for i129 := range n128 {
 		var k130 string
-		var x131 *[]byte
 		k130 = r.String(b, e127+i129*9, "f4")
+		var x131 *[]byte
 		if s132, ok133 := r.Optional(b, e127+i129*9+4, 4, "f4"); ok133 {
 			x131 = fbe.Reuse(x131)
 			*x131 = r.Blob(*x131, s132, s132, "f4")
@@ -17354,15 +16778,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t134 map[string]EnumSimple
 	e135, n136 := r.Vector(b, b+24, 8, 8, "f5")
-	if t134 == nil {
-		t134 = make(map[string]EnumSimple, n136)
-	} else {
-		clear(t134)
-	}
+	fbe.Empty(&t134, n136)
 	for i137 := range n136 {
 		var k138 string
-		var x139 EnumSimple
 		k138 = r.String(b, e135+i137*8, "f5")
+		var x139 EnumSimple
 		x139 = EnumSimple(r.I32(e135 + i137*8 + 4))
 		if _, dup := t134[k138]; dup {
 			r.DuplicateKey("f5", e135+i137*8)
@@ -17375,15 +16795,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t140 map[string]*EnumSimple
 	e141, n142 := r.Vector(b, b+28, 9, 5, "f6")
-	if t140 == nil {
-		t140 = make(map[string]*EnumSimple, n142)
-	} else {
-		clear(t140)
-	}
+	fbe.Empty(&t140, n142)
 	for i143 := range n142 {
 		var k144 string
-		var x145 *EnumSimple
 		k144 = r.String(b, e141+i143*9, "f6")
+		var x145 *EnumSimple
 		if s146, ok147 := r.Optional(b, e141+i143*9+4, 4, "f6"); ok147 {
 			x145 = fbe.Reuse(x145)
 			*x145 = EnumSimple(r.I32(s146))
@@ -17401,15 +16817,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t148 map[string]FlagsSimple
 	e149, n150 := r.Vector(b, b+32, 8, 8, "f7")
-	if t148 == nil {
-		t148 = make(map[string]FlagsSimple, n150)
-	} else {
-		clear(t148)
-	}
+	fbe.Empty(&t148, n150)
 	for i151 := range n150 {
 		var k152 string
-		var x153 FlagsSimple
 		k152 = r.String(b, e149+i151*8, "f7")
+		var x153 FlagsSimple
 		x153 = FlagsSimple(r.I32(e149 + i151*8 + 4))
 		if _, dup := t148[k152]; dup {
 			r.DuplicateKey("f7", e149+i151*8)
@@ -17422,15 +16834,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t154 map[string]*FlagsSimple
 	e155, n156 := r.Vector(b, b+36, 9, 5, "f8")
-	if t154 == nil {
-		t154 = make(map[string]*FlagsSimple, n156)
-	} else {
-		clear(t154)
-	}
+	fbe.Empty(&t154, n156)
 	for i157 := range n156 {
 		var k158 string
-		var x159 *FlagsSimple
 		k158 = r.String(b, e155+i157*9, "f8")
+		var x159 *FlagsSimple
 		if s160, ok161 := r.Optional(b, e155+i157*9+4, 4, "f8"); ok161 {
 			x159 = fbe.Reuse(x159)
 			*x159 = FlagsSimple(r.I32(s160))
@@ -17448,15 +16856,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t162 map[string]StructSimple
 	e163, n164 := r.Vector(b, b+40, 8, 4, "f9")
-	if t162 == nil {
-		t162 = make(map[string]StructSimple, n164)
-	} else {
-		clear(t162)
-	}
+	fbe.Empty(&t162, n164)
 	for i165 := range n164 {
 		var k166 string
-		var x167 StructSimple
 		k166 = r.String(b, e163+i165*8, "f9")
+		var x167 StructSimple
 		x167.FBERead(r, b, e163+i165*8+4)
 		if r.Failed() {
 			r.UnwindIndex(i165)
@@ -17474,15 +16878,11 @@ func FBEVerifyStructHash(r *fbe.Reader, base, slot int) {
 	}
 	var t168 map[string]*StructSimple
 	e169, n170 := r.Vector(b, b+44, 9, 5, "f10")
-	if t168 == nil {
-		t168 = make(map[string]*StructSimple, n170)
-	} else {
-		clear(t168)
-	}
+	fbe.Empty(&t168, n170)
 	for i171 := range n170 {
 		var k172 string
-		var x173 *StructSimple
 		k172 = r.String(b, e169+i171*9, "f10")
+		var x173 *StructSimple
 		if s174, ok175 := r.Optional(b, e169+i171*9+4, 4, "f10"); ok175 {
 			x173 = fbe.Reuse(x173)
 			x173.FBERead(r, s174, s174)
@@ -17631,15 +17031,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 	}
 	defer r.Leave()
 	n206 := r.FinalCount(5, 5, "f1")
-	if v.F1 == nil {
-		v.F1 = make(map[string]byte, n206)
-	} else {
-		clear(v.F1)
-	}
+	fbe.Empty(&v.F1, n206)
 	for i207 := 0; i207 < n206; i207++ {
 		var k208 string
-		var x209 byte
 		k208 = r.FinalString("f1")
+		var x209 byte
 		if p210 := r.Fixed(1, "f1"); p210 >= 0 {
 			x209 = r.U8(p210)
 		}
@@ -17650,15 +17046,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		v.F1[k208] = x209
 	}
 	n211 := r.FinalCount(5, 5, "f2")
-	if v.F2 == nil {
-		v.F2 = make(map[string]*byte, n211)
-	} else {
-		clear(v.F2)
-	}
+	fbe.Empty(&v.F2, n211)
 	for i212 := 0; i212 < n211; i212++ {
 		var k213 string
-		var x214 *byte
 		k213 = r.FinalString("f2")
+		var x214 *byte
 		if r.FinalHas("f2") {
 			x214 = fbe.Reuse(x214)
 			if p215 := r.Fixed(1, "f2"); p215 >= 0 {
@@ -17674,15 +17066,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		v.F2[k213] = x214
 	}
 	n216 := r.FinalCount(8, 8, "f3")
-	if v.F3 == nil {
-		v.F3 = make(map[string][]byte, n216)
-	} else {
-		clear(v.F3)
-	}
+	fbe.Empty(&v.F3, n216)
 	for i217 := 0; i217 < n216; i217++ {
 		var k218 string
-		var x219 []byte
 		k218 = r.FinalString("f3")
+		var x219 []byte
 		x219 = r.FinalBlob(x219, "f3")
 		if _, dup := v.F3[k218]; dup {
 			r.DuplicateKey("f3", r.Pos)
@@ -17691,15 +17079,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		v.F3[k218] = x219
 	}
 	n220 := r.FinalCount(5, 5, "f4")
-	if v.F4 == nil {
-		v.F4 = make(map[string]*[]byte, n220)
-	} else {
-		clear(v.F4)
-	}
+	fbe.Empty(&v.F4, n220)
 	for i221 := 0; i221 < n220; i221++ {
 		var k222 string
-		var x223 *[]byte
 		k222 = r.FinalString("f4")
+		var x223 *[]byte
 		if r.FinalHas("f4") {
 			x223 = fbe.Reuse(x223)
 			*x223 = r.FinalBlob(*x223, "f4")
@@ -17713,15 +17097,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		v.F4[k222] = x223
 	}
 	n224 := r.FinalCount(8, 8, "f5")
-	if v.F5 == nil {
-		v.F5 = make(map[string]EnumSimple, n224)
-	} else {
-		clear(v.F5)
-	}
+	fbe.Empty(&v.F5, n224)
 	for i225 := 0; i225 < n224; i225++ {
 		var k226 string
-		var x227 EnumSimple
 		k226 = r.FinalString("f5")
+		var x227 EnumSimple
 		if p228 := r.Fixed(4, "f5"); p228 >= 0 {
 			x227 = EnumSimple(r.I32(p228))
 		}
@@ -17732,15 +17112,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		v.F5[k226] = x227
 	}
 	n229 := r.FinalCount(5, 5, "f6")
-	if v.F6 == nil {
-		v.F6 = make(map[string]*EnumSimple, n229)
-	} else {
-		clear(v.F6)
-	}
+	fbe.Empty(&v.F6, n229)
 	for i230 := 0; i230 < n229; i230++ {
 		var k231 string
-		var x232 *EnumSimple
 		k231 = r.FinalString("f6")
+		var x232 *EnumSimple
 		if r.FinalHas("f6") {
 			x232 = fbe.Reuse(x232)
 			if p233 := r.Fixed(4, "f6"); p233 >= 0 {
@@ -17756,15 +17132,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		v.F6[k231] = x232
 	}
 	n234 := r.FinalCount(8, 8, "f7")
-	if v.F7 == nil {
-		v.F7 = make(map[string]FlagsSimple, n234)
-	} else {
-		clear(v.F7)
-	}
+	fbe.Empty(&v.F7, n234)
 	for i235 := 0; i235 < n234; i235++ {
 		var k236 string
-		var x237 FlagsSimple
 		k236 = r.FinalString("f7")
+		var x237 FlagsSimple
 		if p238 := r.Fixed(4, "f7"); p238 >= 0 {
 			x237 = FlagsSimple(r.I32(p238))
 		}
@@ -17775,15 +17147,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		v.F7[k236] = x237
 	}
 	n239 := r.FinalCount(5, 5, "f8")
-	if v.F8 == nil {
-		v.F8 = make(map[string]*FlagsSimple, n239)
-	} else {
-		clear(v.F8)
-	}
+	fbe.Empty(&v.F8, n239)
 	for i240 := 0; i240 < n239; i240++ {
 		var k241 string
-		var x242 *FlagsSimple
 		k241 = r.FinalString("f8")
+		var x242 *FlagsSimple
 		if r.FinalHas("f8") {
 			x242 = fbe.Reuse(x242)
 			if p243 := r.Fixed(4, "f8"); p243 >= 0 {
@@ -17799,15 +17167,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		v.F8[k241] = x242
 	}
 	n244 := r.FinalCount(285, 4, "f9")
-	if v.F9 == nil {
-		v.F9 = make(map[string]StructSimple, n244)
-	} else {
-		clear(v.F9)
-	}
+	fbe.Empty(&v.F9, n244)
 	for i245 := 0; i245 < n244; i245++ {
 		var k246 string
-		var x247 StructSimple
 		k246 = r.FinalString("f9")
+		var x247 StructSimple
 		x247.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i245)
@@ -17821,15 +17185,11 @@ func (v *StructHash) FBEReadFinal(r *fbe.Reader) {
 		v.F9[k246] = x247
 	}
 	n248 := r.FinalCount(5, 5, "f10")
-	if v.F10 == nil {
-		v.F10 = make(map[string]*StructSimple, n248)
-	} else {
-		clear(v.F10)
-	}
+	fbe.Empty(&v.F10, n248)
 	for i249 := 0; i249 < n248; i249++ {
 		var k250 string
-		var x251 *StructSimple
 		k250 = r.FinalString("f10")
+		var x251 *StructSimple
 		if r.FinalHas("f10") {
 			x251 = fbe.Reuse(x251)
 			x251.FBEReadFinal(r)
@@ -17858,15 +17218,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	defer r.Leave()
 	var t252 map[string]byte
 	n253 := r.FinalCount(5, 5, "f1")
-	if t252 == nil {
-		t252 = make(map[string]byte, n253)
-	} else {
-		clear(t252)
-	}
+	fbe.Empty(&t252, n253)
 	for i254 := 0; i254 < n253; i254++ {
 		var k255 string
-		var x256 byte
 		k255 = r.FinalString("f1")
+		var x256 byte
 		if p257 := r.Fixed(1, "f1"); p257 >= 0 {
 			x256 = r.U8(p257)
 		}
@@ -17878,15 +17234,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	}
 	var t258 map[string]*byte
 	n259 := r.FinalCount(5, 5, "f2")
-	if t258 == nil {
-		t258 = make(map[string]*byte, n259)
-	} else {
-		clear(t258)
-	}
+	fbe.Empty(&t258, n259)
 	for i260 := 0; i260 < n259; i260++ {
 		var k261 string
-		var x262 *byte
 		k261 = r.FinalString("f2")
+		var x262 *byte
 		if r.FinalHas("f2") {
 			x262 = fbe.Reuse(x262)
 			if p263 := r.Fixed(1, "f2"); p263 >= 0 {
@@ -17903,15 +17255,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	}
 	var t264 map[string][]byte
 	n265 := r.FinalCount(8, 8, "f3")
-	if t264 == nil {
-		t264 = make(map[string][]byte, n265)
-	} else {
-		clear(t264)
-	}
+	fbe.Empty(&t264, n265)
 	for i266 := 0; i266 < n265; i266++ {
 		var k267 string
-		var x268 []byte
 		k267 = r.FinalString("f3")
+		var x268 []byte
 		x268 = r.FinalBlob(x268, "f3")
 		if _, dup := t264[k267]; dup {
 			r.DuplicateKey("f3", r.Pos)
@@ -17921,15 +17269,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	}
 	var t269 map[string]*[]byte
 	n270 := r.FinalCount(5, 5, "f4")
-	if t269 == nil {
-		t269 = make(map[string]*[]byte, n270)
-	} else {
-		clear(t269)
-	}
+	fbe.Empty(&t269, n270)
 	for i271 := 0; i271 < n270; i271++ {
 		var k272 string
-		var x273 *[]byte
 		k272 = r.FinalString("f4")
+		var x273 *[]byte
 		if r.FinalHas("f4") {
 			x273 = fbe.Reuse(x273)
 			*x273 = r.FinalBlob(*x273, "f4")
@@ -17944,15 +17288,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	}
 	var t274 map[string]EnumSimple
 	n275 := r.FinalCount(8, 8, "f5")
-	if t274 == nil {
-		t274 = make(map[string]EnumSimple, n275)
-	} else {
-		clear(t274)
-	}
+	fbe.Empty(&t274, n275)
 	for i276 := 0; i276 < n275; i276++ {
 		var k277 string
-		var x278 EnumSimple
 		k277 = r.FinalString("f5")
+		var x278 EnumSimple
 		if p279 := r.Fixed(4, "f5"); p279 >= 0 {
 			x278 = EnumSimple(r.I32(p279))
 		}
@@ -17964,15 +17304,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	}
 	var t280 map[string]*EnumSimple
 	n281 := r.FinalCount(5, 5, "f6")
-	if t280 == nil {
-		t280 = make(map[string]*EnumSimple, n281)
-	} else {
-		clear(t280)
-	}
+	fbe.Empty(&t280, n281)
 	for i282 := 0; i282 < n281; i282++ {
 		var k283 string
-		var x284 *EnumSimple
 		k283 = r.FinalString("f6")
+		var x284 *EnumSimple
 		if r.FinalHas("f6") {
 			x284 = fbe.Reuse(x284)
 			if p285 := r.Fixed(4, "f6"); p285 >= 0 {
@@ -17989,15 +17325,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	}
 	var t286 map[string]FlagsSimple
 	n287 := r.FinalCount(8, 8, "f7")
-	if t286 == nil {
-		t286 = make(map[string]FlagsSimple, n287)
-	} else {
-		clear(t286)
-	}
+	fbe.Empty(&t286, n287)
 	for i288 := 0; i288 < n287; i288++ {
 		var k289 string
-		var x290 FlagsSimple
 		k289 = r.FinalString("f7")
+		var x290 FlagsSimple
 		if p291 := r.Fixed(4, "f7"); p291 >= 0 {
 			x290 = FlagsSimple(r.I32(p291))
 		}
@@ -18009,15 +17341,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	}
 	var t292 map[string]*FlagsSimple
 	n293 := r.FinalCount(5, 5, "f8")
-	if t292 == nil {
-		t292 = make(map[string]*FlagsSimple, n293)
-	} else {
-		clear(t292)
-	}
+	fbe.Empty(&t292, n293)
 	for i294 := 0; i294 < n293; i294++ {
 		var k295 string
-		var x296 *FlagsSimple
 		k295 = r.FinalString("f8")
+		var x296 *FlagsSimple
 		if r.FinalHas("f8") {
 			x296 = fbe.Reuse(x296)
 			if p297 := r.Fixed(4, "f8"); p297 >= 0 {
@@ -18034,15 +17362,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	}
 	var t298 map[string]StructSimple
 	n299 := r.FinalCount(285, 4, "f9")
-	if t298 == nil {
-		t298 = make(map[string]StructSimple, n299)
-	} else {
-		clear(t298)
-	}
+	fbe.Empty(&t298, n299)
 	for i300 := 0; i300 < n299; i300++ {
 		var k301 string
-		var x302 StructSimple
 		k301 = r.FinalString("f9")
+		var x302 StructSimple
 		x302.FBEReadFinal(r)
 		if r.Failed() {
 			r.UnwindIndex(i300)
@@ -18057,15 +17381,11 @@ func FBEVerifyFinalStructHash(r *fbe.Reader) {
 	}
 	var t303 map[string]*StructSimple
 	n304 := r.FinalCount(5, 5, "f10")
-	if t303 == nil {
-		t303 = make(map[string]*StructSimple, n304)
-	} else {
-		clear(t303)
-	}
+	fbe.Empty(&t303, n304)
 	for i305 := 0; i305 < n304; i305++ {
 		var k306 string
-		var x307 *StructSimple
 		k306 = r.FinalString("f10")
+		var x307 *StructSimple
 		if r.FinalHas("f10") {
 			x307 = fbe.Reuse(x307)
 			x307.FBEReadFinal(r)
@@ -18399,11 +17719,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f1":
 			r.Once(&seen[0], name)
 			if r.BeginObject("f1") {
-				if v.F1 == nil {
-					v.F1 = make(map[string]byte)
-				} else {
-					clear(v.F1)
-				}
+				fbe.Empty(&v.F1, 0)
 				for r.More() {
 					r.Spend(5, "f1")
 					key31 := r.Name()
@@ -18420,11 +17736,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f2":
 			r.Once(&seen[1], name)
 			if r.BeginObject("f2") {
-				if v.F2 == nil {
-					v.F2 = make(map[string]*byte)
-				} else {
-					clear(v.F2)
-				}
+				fbe.Empty(&v.F2, 0)
 				for r.More() {
 					r.Spend(5, "f2")
 					key34 := r.Name()
@@ -18433,9 +17745,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x36 = nil
 					} else {
-						if x36 == nil {
-							x36 = new(byte)
-						}
+						x36 = fbe.Reuse(x36)
 						*x36 = byte(r.Uint(255, "f2"))
 					}
 					if _, dup := v.F2[k35]; dup {
@@ -18448,11 +17758,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f3":
 			r.Once(&seen[2], name)
 			if r.BeginObject("f3") {
-				if v.F3 == nil {
-					v.F3 = make(map[string][]byte)
-				} else {
-					clear(v.F3)
-				}
+				fbe.Empty(&v.F3, 0)
 				for r.More() {
 					r.Spend(8, "f3")
 					key37 := r.Name()
@@ -18469,11 +17775,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f4":
 			r.Once(&seen[3], name)
 			if r.BeginObject("f4") {
-				if v.F4 == nil {
-					v.F4 = make(map[string]*[]byte)
-				} else {
-					clear(v.F4)
-				}
+				fbe.Empty(&v.F4, 0)
 				for r.More() {
 					r.Spend(5, "f4")
 					key40 := r.Name()
@@ -18482,9 +17784,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x42 = nil
 					} else {
-						if x42 == nil {
-							x42 = new([]byte)
-						}
+						x42 = fbe.Reuse(x42)
 						*x42 = r.Bytes(*x42, "f4")
 					}
 					if _, dup := v.F4[k41]; dup {
@@ -18497,11 +17797,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f5":
 			r.Once(&seen[4], name)
 			if r.BeginObject("f5") {
-				if v.F5 == nil {
-					v.F5 = make(map[string]EnumSimple)
-				} else {
-					clear(v.F5)
-				}
+				fbe.Empty(&v.F5, 0)
 				for r.More() {
 					r.Spend(8, "f5")
 					key43 := r.Name()
@@ -18518,11 +17814,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f6":
 			r.Once(&seen[5], name)
 			if r.BeginObject("f6") {
-				if v.F6 == nil {
-					v.F6 = make(map[string]*EnumSimple)
-				} else {
-					clear(v.F6)
-				}
+				fbe.Empty(&v.F6, 0)
 				for r.More() {
 					r.Spend(5, "f6")
 					key46 := r.Name()
@@ -18531,9 +17823,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x48 = nil
 					} else {
-						if x48 == nil {
-							x48 = new(EnumSimple)
-						}
+						x48 = fbe.Reuse(x48)
 						*x48 = EnumSimple(r.Int(-2147483648, 2147483647, "f6"))
 					}
 					if _, dup := v.F6[k47]; dup {
@@ -18546,11 +17836,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f7":
 			r.Once(&seen[6], name)
 			if r.BeginObject("f7") {
-				if v.F7 == nil {
-					v.F7 = make(map[string]FlagsSimple)
-				} else {
-					clear(v.F7)
-				}
+				fbe.Empty(&v.F7, 0)
 				for r.More() {
 					r.Spend(8, "f7")
 					key49 := r.Name()
@@ -18567,11 +17853,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f8":
 			r.Once(&seen[7], name)
 			if r.BeginObject("f8") {
-				if v.F8 == nil {
-					v.F8 = make(map[string]*FlagsSimple)
-				} else {
-					clear(v.F8)
-				}
+				fbe.Empty(&v.F8, 0)
 				for r.More() {
 					r.Spend(5, "f8")
 					key52 := r.Name()
@@ -18580,9 +17862,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x54 = nil
 					} else {
-						if x54 == nil {
-							x54 = new(FlagsSimple)
-						}
+						x54 = fbe.Reuse(x54)
 						*x54 = FlagsSimple(r.Int(-2147483648, 2147483647, "f8"))
 					}
 					if _, dup := v.F8[k53]; dup {
@@ -18595,11 +17875,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f9":
 			r.Once(&seen[8], name)
 			if r.BeginObject("f9") {
-				if v.F9 == nil {
-					v.F9 = make(map[string]StructSimple)
-				} else {
-					clear(v.F9)
-				}
+				fbe.Empty(&v.F9, 0)
 				for r.More() {
 					r.Spend(4, "f9")
 					key55 := r.Name()
@@ -18621,11 +17897,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 		case "f10":
 			r.Once(&seen[9], name)
 			if r.BeginObject("f10") {
-				if v.F10 == nil {
-					v.F10 = make(map[string]*StructSimple)
-				} else {
-					clear(v.F10)
-				}
+				fbe.Empty(&v.F10, 0)
 				for r.More() {
 					r.Spend(5, "f10")
 					key58 := r.Name()
@@ -18634,9 +17906,7 @@ func (v *StructHash) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x60 = nil
 					} else {
-						if x60 == nil {
-							x60 = new(StructSimple)
-						}
+						x60 = fbe.Reuse(x60)
 						x60.FBEReadJSON(r)
 						if r.Failed() {
 							r.UnwindKey(key58)
@@ -19236,9 +18506,7 @@ func (v *StructHashEx) FBEReadJSON(r *fbe.JSONReader) {
 						if r.Null() {
 							v.F2[i4].Value = nil
 						} else {
-							if v.F2[i4].Value == nil {
-								v.F2[i4].Value = new(StructNested)
-							}
+							v.F2[i4].Value = fbe.Reuse(v.F2[i4].Value)
 							v.F2[i4].Value.FBEReadJSON(r)
 							if r.Failed() {
 								r.UnwindIndex(i4)

@@ -122,15 +122,11 @@ func (v *CharKeys) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e11, n12 := r.Vector(b, b+12, 5, 5, "countByLetter")
-	if v.CountByLetter == nil {
-		v.CountByLetter = make(map[byte]int32, n12)
-	} else {
-		clear(v.CountByLetter)
-	}
+	fbe.Empty(&v.CountByLetter, n12)
 	for i13 := range n12 {
 		var k14 byte
-		var x15 int32
 		k14 = r.U8(e11 + i13*5)
+		var x15 int32
 		x15 = r.I32(e11 + i13*5 + 1)
 		if _, dup := v.CountByLetter[k14]; dup {
 			r.DuplicateKey("countByLetter", e11+i13*5)
@@ -166,15 +162,11 @@ func FBEVerifyCharKeys(r *fbe.Reader, base, slot int) {
 	}
 	var t20 map[byte]int32
 	e21, n22 := r.Vector(b, b+12, 5, 5, "countByLetter")
-	if t20 == nil {
-		t20 = make(map[byte]int32, n22)
-	} else {
-		clear(t20)
-	}
+	fbe.Empty(&t20, n22)
 	for i23 := range n22 {
 		var k24 byte
-		var x25 int32
 		k24 = r.U8(e21 + i23*5)
+		var x25 int32
 		x25 = r.I32(e21 + i23*5 + 1)
 		if _, dup := t20[k24]; dup {
 			r.DuplicateKey("countByLetter", e21+i23*5)
@@ -264,17 +256,13 @@ func (v *CharKeys) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	n34 := r.FinalCount(5, 5, "countByLetter")
-	if v.CountByLetter == nil {
-		v.CountByLetter = make(map[byte]int32, n34)
-	} else {
-		clear(v.CountByLetter)
-	}
+	fbe.Empty(&v.CountByLetter, n34)
 	for i35 := 0; i35 < n34; i35++ {
 		var k36 byte
-		var x37 int32
 		if p38 := r.Fixed(1, "countByLetter"); p38 >= 0 {
 			k36 = r.U8(p38)
 		}
+		var x37 int32
 		if p39 := r.Fixed(4, "countByLetter"); p39 >= 0 {
 			x37 = r.I32(p39)
 		}
@@ -307,17 +295,13 @@ func FBEVerifyFinalCharKeys(r *fbe.Reader) {
 	}
 	var t44 map[byte]int32
 	n45 := r.FinalCount(5, 5, "countByLetter")
-	if t44 == nil {
-		t44 = make(map[byte]int32, n45)
-	} else {
-		clear(t44)
-	}
+	fbe.Empty(&t44, n45)
 	for i46 := 0; i46 < n45; i46++ {
 		var k47 byte
-		var x48 int32
 		if p49 := r.Fixed(1, "countByLetter"); p49 >= 0 {
 			k47 = r.U8(p49)
 		}
+		var x48 int32
 		if p50 := r.Fixed(4, "countByLetter"); p50 >= 0 {
 			x48 = r.I32(p50)
 		}
@@ -459,11 +443,7 @@ func (v *CharKeys) FBEReadJSON(r *fbe.JSONReader) {
 		case "countByLetter":
 			r.Once(&seen[1], name)
 			if r.BeginObject("countByLetter") {
-				if v.CountByLetter == nil {
-					v.CountByLetter = make(map[byte]int32)
-				} else {
-					clear(v.CountByLetter)
-				}
+				fbe.Empty(&v.CountByLetter, 0)
 				for r.More() {
 					r.Spend(5, "countByLetter")
 					key7 := r.Name()
@@ -595,15 +575,11 @@ func (v *GradeKeys) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e11, n12 := r.Vector(b, b+12, 5, 5, "countByGrade")
-	if v.CountByGrade == nil {
-		v.CountByGrade = make(map[Grade]int32, n12)
-	} else {
-		clear(v.CountByGrade)
-	}
+	fbe.Empty(&v.CountByGrade, n12)
 	for i13 := range n12 {
 		var k14 Grade
-		var x15 int32
 		k14 = Grade(r.U8(e11 + i13*5))
+		var x15 int32
 		x15 = r.I32(e11 + i13*5 + 1)
 		if _, dup := v.CountByGrade[k14]; dup {
 			r.DuplicateKey("countByGrade", e11+i13*5)
@@ -639,15 +615,11 @@ func FBEVerifyGradeKeys(r *fbe.Reader, base, slot int) {
 	}
 	var t20 map[Grade]int32
 	e21, n22 := r.Vector(b, b+12, 5, 5, "countByGrade")
-	if t20 == nil {
-		t20 = make(map[Grade]int32, n22)
-	} else {
-		clear(t20)
-	}
+	fbe.Empty(&t20, n22)
 	for i23 := range n22 {
 		var k24 Grade
-		var x25 int32
 		k24 = Grade(r.U8(e21 + i23*5))
+		var x25 int32
 		x25 = r.I32(e21 + i23*5 + 1)
 		if _, dup := t20[k24]; dup {
 			r.DuplicateKey("countByGrade", e21+i23*5)
@@ -737,17 +709,13 @@ func (v *GradeKeys) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	n34 := r.FinalCount(5, 5, "countByGrade")
-	if v.CountByGrade == nil {
-		v.CountByGrade = make(map[Grade]int32, n34)
-	} else {
-		clear(v.CountByGrade)
-	}
+	fbe.Empty(&v.CountByGrade, n34)
 	for i35 := 0; i35 < n34; i35++ {
 		var k36 Grade
-		var x37 int32
 		if p38 := r.Fixed(1, "countByGrade"); p38 >= 0 {
 			k36 = Grade(r.U8(p38))
 		}
+		var x37 int32
 		if p39 := r.Fixed(4, "countByGrade"); p39 >= 0 {
 			x37 = r.I32(p39)
 		}
@@ -780,17 +748,13 @@ func FBEVerifyFinalGradeKeys(r *fbe.Reader) {
 	}
 	var t44 map[Grade]int32
 	n45 := r.FinalCount(5, 5, "countByGrade")
-	if t44 == nil {
-		t44 = make(map[Grade]int32, n45)
-	} else {
-		clear(t44)
-	}
+	fbe.Empty(&t44, n45)
 	for i46 := 0; i46 < n45; i46++ {
 		var k47 Grade
-		var x48 int32
 		if p49 := r.Fixed(1, "countByGrade"); p49 >= 0 {
 			k47 = Grade(r.U8(p49))
 		}
+		var x48 int32
 		if p50 := r.Fixed(4, "countByGrade"); p50 >= 0 {
 			x48 = r.I32(p50)
 		}
@@ -932,11 +896,7 @@ func (v *GradeKeys) FBEReadJSON(r *fbe.JSONReader) {
 		case "countByGrade":
 			r.Once(&seen[1], name)
 			if r.BeginObject("countByGrade") {
-				if v.CountByGrade == nil {
-					v.CountByGrade = make(map[Grade]int32)
-				} else {
-					clear(v.CountByGrade)
-				}
+				fbe.Empty(&v.CountByGrade, 0)
 				for r.More() {
 					r.Spend(5, "countByGrade")
 					key7 := r.Name()

@@ -227,15 +227,11 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e39, n40 := r.Vector(b, b+73, 20, 20, "priceById")
-	if v.PriceById == nil {
-		v.PriceById = make(map[int32]fbe.Decimal, n40)
-	} else {
-		clear(v.PriceById)
-	}
+	fbe.Empty(&v.PriceById, n40)
 	for i41 := range n40 {
 		var k42 int32
-		var x43 fbe.Decimal
 		k42 = r.I32(e39 + i41*20)
+		var x43 fbe.Decimal
 		x43 = r.Decimal(e39+i41*20+4, "priceById")
 		if _, dup := v.PriceById[k42]; dup {
 			r.DuplicateKey("priceById", e39+i41*20)
@@ -248,16 +244,12 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e44, n45 := r.Vector(b, b+77, 20, 20, "idByPrice")
-	if v.IdByPrice == nil {
-		v.IdByPrice = make(map[fbe.Decimal]int32, n45)
-	} else {
-		clear(v.IdByPrice)
-	}
+	fbe.Empty(&v.IdByPrice, n45)
 	for i46 := range n45 {
 		var k47 fbe.Decimal
-		var x48 int32
 		k47 = r.Decimal(e44+i46*20, "idByPrice")
 		k47 = k47.Normalize()
+		var x48 int32
 		x48 = r.I32(e44 + i46*20 + 16)
 		if _, dup := v.IdByPrice[k47]; dup {
 			r.DuplicateKey("idByPrice", e44+i46*20)
@@ -270,16 +262,12 @@ func (v *Prices) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e49, n50 := r.Vector(b, b+81, 32, 32, "priceByPrice")
-	if v.PriceByPrice == nil {
-		v.PriceByPrice = make(map[fbe.Decimal]fbe.Decimal, n50)
-	} else {
-		clear(v.PriceByPrice)
-	}
+	fbe.Empty(&v.PriceByPrice, n50)
 	for i51 := range n50 {
 		var k52 fbe.Decimal
-		var x53 fbe.Decimal
 		k52 = r.Decimal(e49+i51*32, "priceByPrice")
 		k52 = k52.Normalize()
+		var x53 fbe.Decimal
 		x53 = r.Decimal(e49+i51*32+16, "priceByPrice")
 		if _, dup := v.PriceByPrice[k52]; dup {
 			r.DuplicateKey("priceByPrice", e49+i51*32)
@@ -359,15 +347,11 @@ func FBEVerifyPrices(r *fbe.Reader, base, slot int) {
 	}
 	var t72 map[int32]fbe.Decimal
 	e73, n74 := r.Vector(b, b+73, 20, 20, "priceById")
-	if t72 == nil {
-		t72 = make(map[int32]fbe.Decimal, n74)
-	} else {
-		clear(t72)
-	}
+	fbe.Empty(&t72, n74)
 	for i75 := range n74 {
 		var k76 int32
-		var x77 fbe.Decimal
 		k76 = r.I32(e73 + i75*20)
+		var x77 fbe.Decimal
 		x77 = r.Decimal(e73+i75*20+4, "priceById")
 		if _, dup := t72[k76]; dup {
 			r.DuplicateKey("priceById", e73+i75*20)
@@ -380,16 +364,12 @@ func FBEVerifyPrices(r *fbe.Reader, base, slot int) {
 	}
 	var t78 map[fbe.Decimal]int32
 	e79, n80 := r.Vector(b, b+77, 20, 20, "idByPrice")
-	if t78 == nil {
-		t78 = make(map[fbe.Decimal]int32, n80)
-	} else {
-		clear(t78)
-	}
+	fbe.Empty(&t78, n80)
 	for i81 := range n80 {
 		var k82 fbe.Decimal
-		var x83 int32
 		k82 = r.Decimal(e79+i81*20, "idByPrice")
 		k82 = k82.Normalize()
+		var x83 int32
 		x83 = r.I32(e79 + i81*20 + 16)
 		if _, dup := t78[k82]; dup {
 			r.DuplicateKey("idByPrice", e79+i81*20)
@@ -402,16 +382,12 @@ func FBEVerifyPrices(r *fbe.Reader, base, slot int) {
 	}
 	var t84 map[fbe.Decimal]fbe.Decimal
 	e85, n86 := r.Vector(b, b+81, 32, 32, "priceByPrice")
-	if t84 == nil {
-		t84 = make(map[fbe.Decimal]fbe.Decimal, n86)
-	} else {
-		clear(t84)
-	}
+	fbe.Empty(&t84, n86)
 	for i87 := range n86 {
 		var k88 fbe.Decimal
-		var x89 fbe.Decimal
 		k88 = r.Decimal(e85+i87*32, "priceByPrice")
 		k88 = k88.Normalize()
+		var x89 fbe.Decimal
 		x89 = r.Decimal(e85+i87*32+16, "priceByPrice")
 		if _, dup := t84[k88]; dup {
 			r.DuplicateKey("priceByPrice", e85+i87*32)
@@ -585,17 +561,13 @@ func (v *Prices) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	n125 := r.FinalCount(20, 20, "priceById")
-	if v.PriceById == nil {
-		v.PriceById = make(map[int32]fbe.Decimal, n125)
-	} else {
-		clear(v.PriceById)
-	}
+	fbe.Empty(&v.PriceById, n125)
 	for i126 := 0; i126 < n125; i126++ {
 		var k127 int32
-		var x128 fbe.Decimal
 		if p129 := r.Fixed(4, "priceById"); p129 >= 0 {
 			k127 = r.I32(p129)
 		}
+		var x128 fbe.Decimal
 		if p130 := r.Fixed(16, "priceById"); p130 >= 0 {
 			x128 = r.Decimal(p130, "priceById")
 		}
@@ -606,18 +578,14 @@ func (v *Prices) FBEReadFinal(r *fbe.Reader) {
 		v.PriceById[k127] = x128
 	}
 	n131 := r.FinalCount(20, 20, "idByPrice")
-	if v.IdByPrice == nil {
-		v.IdByPrice = make(map[fbe.Decimal]int32, n131)
-	} else {
-		clear(v.IdByPrice)
-	}
+	fbe.Empty(&v.IdByPrice, n131)
 	for i132 := 0; i132 < n131; i132++ {
 		var k133 fbe.Decimal
-		var x134 int32
 		if p135 := r.Fixed(16, "idByPrice"); p135 >= 0 {
 			k133 = r.Decimal(p135, "idByPrice")
 		}
 		k133 = k133.Normalize()
+		var x134 int32
 		if p136 := r.Fixed(4, "idByPrice"); p136 >= 0 {
 			x134 = r.I32(p136)
 		}
@@ -628,18 +596,14 @@ func (v *Prices) FBEReadFinal(r *fbe.Reader) {
 		v.IdByPrice[k133] = x134
 	}
 	n137 := r.FinalCount(32, 32, "priceByPrice")
-	if v.PriceByPrice == nil {
-		v.PriceByPrice = make(map[fbe.Decimal]fbe.Decimal, n137)
-	} else {
-		clear(v.PriceByPrice)
-	}
+	fbe.Empty(&v.PriceByPrice, n137)
 	for i138 := 0; i138 < n137; i138++ {
 		var k139 fbe.Decimal
-		var x140 fbe.Decimal
 		if p141 := r.Fixed(16, "priceByPrice"); p141 >= 0 {
 			k139 = r.Decimal(p141, "priceByPrice")
 		}
 		k139 = k139.Normalize()
+		var x140 fbe.Decimal
 		if p142 := r.Fixed(16, "priceByPrice"); p142 >= 0 {
 			x140 = r.Decimal(p142, "priceByPrice")
 		}
@@ -709,17 +673,13 @@ func FBEVerifyFinalPrices(r *fbe.Reader) {
 	}
 	var t160 map[int32]fbe.Decimal
 	n161 := r.FinalCount(20, 20, "priceById")
-	if t160 == nil {
-		t160 = make(map[int32]fbe.Decimal, n161)
-	} else {
-		clear(t160)
-	}
+	fbe.Empty(&t160, n161)
 	for i162 := 0; i162 < n161; i162++ {
 		var k163 int32
-		var x164 fbe.Decimal
 		if p165 := r.Fixed(4, "priceById"); p165 >= 0 {
 			k163 = r.I32(p165)
 		}
+		var x164 fbe.Decimal
 		if p166 := r.Fixed(16, "priceById"); p166 >= 0 {
 			x164 = r.Decimal(p166, "priceById")
 		}
@@ -731,18 +691,14 @@ func FBEVerifyFinalPrices(r *fbe.Reader) {
 	}
 	var t167 map[fbe.Decimal]int32
 	n168 := r.FinalCount(20, 20, "idByPrice")
-	if t167 == nil {
-		t167 = make(map[fbe.Decimal]int32, n168)
-	} else {
-		clear(t167)
-	}
+	fbe.Empty(&t167, n168)
 	for i169 := 0; i169 < n168; i169++ {
 		var k170 fbe.Decimal
-		var x171 int32
 		if p172 := r.Fixed(16, "idByPrice"); p172 >= 0 {
 			k170 = r.Decimal(p172, "idByPrice")
 		}
 		k170 = k170.Normalize()
+		var x171 int32
 		if p173 := r.Fixed(4, "idByPrice"); p173 >= 0 {
 			x171 = r.I32(p173)
 		}
@@ -754,18 +710,14 @@ func FBEVerifyFinalPrices(r *fbe.Reader) {
 	}
 	var t174 map[fbe.Decimal]fbe.Decimal
 	n175 := r.FinalCount(32, 32, "priceByPrice")
-	if t174 == nil {
-		t174 = make(map[fbe.Decimal]fbe.Decimal, n175)
-	} else {
-		clear(t174)
-	}
+	fbe.Empty(&t174, n175)
 	for i176 := 0; i176 < n175; i176++ {
 		var k177 fbe.Decimal
-		var x178 fbe.Decimal
 		if p179 := r.Fixed(16, "priceByPrice"); p179 >= 0 {
 			k177 = r.Decimal(p179, "priceByPrice")
 		}
 		k177 = k177.Normalize()
+		var x178 fbe.Decimal
 		if p180 := r.Fixed(16, "priceByPrice"); p180 >= 0 {
 			x178 = r.Decimal(p180, "priceByPrice")
 		}
@@ -1045,9 +997,7 @@ func (v *Prices) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.MaybePrice = nil
 			} else {
-				if v.MaybePrice == nil {
-					v.MaybePrice = new(fbe.Decimal)
-				}
+				v.MaybePrice = fbe.Reuse(v.MaybePrice)
 				*v.MaybePrice = r.Decimal("maybePrice")
 			}
 		case "pair":
@@ -1096,11 +1046,7 @@ func (v *Prices) FBEReadJSON(r *fbe.JSONReader) {
 		case "priceById":
 			r.Once(&seen[6], name)
 			if r.BeginObject("priceById") {
-				if v.PriceById == nil {
-					v.PriceById = make(map[int32]fbe.Decimal)
-				} else {
-					clear(v.PriceById)
-				}
+				fbe.Empty(&v.PriceById, 0)
 				for r.More() {
 					r.Spend(20, "priceById")
 					key22 := r.Name()
@@ -1117,11 +1063,7 @@ func (v *Prices) FBEReadJSON(r *fbe.JSONReader) {
 		case "idByPrice":
 			r.Once(&seen[7], name)
 			if r.BeginObject("idByPrice") {
-				if v.IdByPrice == nil {
-					v.IdByPrice = make(map[fbe.Decimal]int32)
-				} else {
-					clear(v.IdByPrice)
-				}
+				fbe.Empty(&v.IdByPrice, 0)
 				for r.More() {
 					r.Spend(20, "idByPrice")
 					key25 := r.Name()
@@ -1138,11 +1080,7 @@ func (v *Prices) FBEReadJSON(r *fbe.JSONReader) {
 		case "priceByPrice":
 			r.Once(&seen[8], name)
 			if r.BeginObject("priceByPrice") {
-				if v.PriceByPrice == nil {
-					v.PriceByPrice = make(map[fbe.Decimal]fbe.Decimal)
-				} else {
-					clear(v.PriceByPrice)
-				}
+				fbe.Empty(&v.PriceByPrice, 0)
 				for r.More() {
 					r.Spend(32, "priceByPrice")
 					key28 := r.Name()
@@ -1166,9 +1104,7 @@ func (v *Prices) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.MaybePrices[i31] = nil
 					} else {
-						if v.MaybePrices[i31] == nil {
-							v.MaybePrices[i31] = new(fbe.Decimal)
-						}
+						v.MaybePrices[i31] = fbe.Reuse(v.MaybePrices[i31])
 						*v.MaybePrices[i31] = r.Decimal("maybePrices")
 					}
 				}

@@ -920,9 +920,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.B = nil
 			} else {
-				if v.B == nil {
-					v.B = new(bool)
-				}
+				v.B = fbe.Reuse(v.B)
 				*v.B = r.Bool("b")
 			}
 		case "i":
@@ -930,9 +928,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.I = nil
 			} else {
-				if v.I == nil {
-					v.I = new(int32)
-				}
+				v.I = fbe.Reuse(v.I)
 				*v.I = int32(r.Int(-2147483648, 2147483647, "i"))
 			}
 		case "l":
@@ -940,9 +936,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.L = nil
 			} else {
-				if v.L == nil {
-					v.L = new(int64)
-				}
+				v.L = fbe.Reuse(v.L)
 				*v.L = r.Int(-9223372036854775808, 9223372036854775807, "l")
 			}
 		case "f":
@@ -950,9 +944,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F = nil
 			} else {
-				if v.F == nil {
-					v.F = new(float32)
-				}
+				v.F = fbe.Reuse(v.F)
 				*v.F = r.Float32("f")
 			}
 		case "d":
@@ -960,9 +952,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.D = nil
 			} else {
-				if v.D == nil {
-					v.D = new(float64)
-				}
+				v.D = fbe.Reuse(v.D)
 				*v.D = r.Float64("d")
 			}
 		case "m":
@@ -970,9 +960,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.M = nil
 			} else {
-				if v.M == nil {
-					v.M = new(fbe.Decimal)
-				}
+				v.M = fbe.Reuse(v.M)
 				*v.M = r.Decimal("m")
 			}
 		case "s":
@@ -980,9 +968,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.S = nil
 			} else {
-				if v.S == nil {
-					v.S = new(string)
-				}
+				v.S = fbe.Reuse(v.S)
 				*v.S = r.String("s")
 			}
 		case "c":
@@ -990,9 +976,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.C = nil
 			} else {
-				if v.C == nil {
-					v.C = new(Colour)
-				}
+				v.C = fbe.Reuse(v.C)
 				*v.C = Colour(r.Uint(255, "c"))
 			}
 		case "fl":
@@ -1000,9 +984,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Fl = nil
 			} else {
-				if v.Fl == nil {
-					v.Fl = new(Mode)
-				}
+				v.Fl = fbe.Reuse(v.Fl)
 				*v.Fl = Mode(r.Uint(255, "fl"))
 			}
 		case "t":
@@ -1010,9 +992,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.T = nil
 			} else {
-				if v.T == nil {
-					v.T = new(fbe.Timestamp)
-				}
+				v.T = fbe.Reuse(v.T)
 				*v.T = fbe.Timestamp(r.Uint(18446744073709551615, "t"))
 			}
 		case "u":
@@ -1020,9 +1000,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.U = nil
 			} else {
-				if v.U == nil {
-					v.U = new(fbe.UUID)
-				}
+				v.U = fbe.Reuse(v.U)
 				*v.U = r.UUID("u")
 			}
 		case "n":
@@ -1030,9 +1008,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.N = nil
 			} else {
-				if v.N == nil {
-					v.N = new(int32)
-				}
+				v.N = fbe.Reuse(v.N)
 				*v.N = int32(r.Int(-2147483648, 2147483647, "n"))
 			}
 		case "absent":
@@ -1040,9 +1016,7 @@ func (v *Zeros) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Absent = nil
 			} else {
-				if v.Absent == nil {
-					v.Absent = new(int32)
-				}
+				v.Absent = fbe.Reuse(v.Absent)
 				*v.Absent = int32(r.Int(-2147483648, 2147483647, "absent"))
 			}
 		default:

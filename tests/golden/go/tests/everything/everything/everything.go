@@ -3388,15 +3388,11 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e83, n84 := r.Vector(b, b+267, 8, 8, "f43")
-	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n84)
-	} else {
-		clear(v.F43)
-	}
+	fbe.Empty(&v.F43, n84)
 	for i85 := range n84 {
 		var k86 int32
-		var x87 string
 		k86 = r.I32(e83 + i85*8)
+		var x87 string
 		x87 = r.String(b, e83+i85*8+4, "f43")
 		if _, dup := v.F43[k86]; dup {
 			r.DuplicateKey("f43", e83+i85*8)
@@ -3409,15 +3405,11 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e88, n89 := r.Vector(b, b+271, 9, 5, "f44")
-	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n89)
-	} else {
-		clear(v.F44)
-	}
+	fbe.Empty(&v.F44, n89)
 	for i90 := range n89 {
 		var k91 string
-		var x92 *Counted
 		k91 = r.String(b, e88+i90*9, "f44")
+		var x92 *Counted
 		if s93, ok94 := r.Optional(b, e88+i90*9+4, 4, "f44"); ok94 {
 			x92 = fbe.Reuse(x92)
 			x92.FBERead(r, s93, s93)
@@ -3440,15 +3432,11 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e95, n96 := r.Vector(b, b+275, 20, 20, "f45")
-	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n96)
-	} else {
-		clear(v.F45)
-	}
+	fbe.Empty(&v.F45, n96)
 	for i97 := range n96 {
 		var k98 fbe.UUID
-		var x99 []byte
 		k98 = r.UUID(e95 + i97*20)
+		var x99 []byte
 		x99 = r.Blob(x99, b, e95+i97*20+16, "f45")
 		if _, dup := v.F45[k98]; dup {
 			r.DuplicateKey("f45", e95+i97*20)
@@ -3554,16 +3542,12 @@ func (v *Everything) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e116, n117 := r.Vector(b, b+306, 20, 20, "f52")
-	if v.F52 == nil {
-		v.F52 = make(map[fbe.Decimal]int32, n117)
-	} else {
-		clear(v.F52)
-	}
+	fbe.Empty(&v.F52, n117)
 	for i118 := range n117 {
 		var k119 fbe.Decimal
-		var x120 int32
 		k119 = r.Decimal(e116+i118*20, "f52")
 		k119 = k119.Normalize()
+		var x120 int32
 		x120 = r.I32(e116 + i118*20 + 16)
 		if _, dup := v.F52[k119]; dup {
 			r.DuplicateKey("f52", e116+i118*20)
@@ -3817,15 +3801,11 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	}
 	var t144 map[int32]string
 	e145, n146 := r.Vector(b, b+267, 8, 8, "f43")
-	if t144 == nil {
-		t144 = make(map[int32]string, n146)
-	} else {
-		clear(t144)
-	}
+	fbe.Empty(&t144, n146)
 	for i147 := range n146 {
 		var k148 int32
-		var x149 string
 		k148 = r.I32(e145 + i147*8)
+		var x149 string
 		x149 = r.String(b, e145+i147*8+4, "f43")
 		if _, dup := t144[k148]; dup {
 			r.DuplicateKey("f43", e145+i147*8)
@@ -3838,15 +3818,11 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	}
 	var t150 map[string]*Counted
 	e151, n152 := r.Vector(b, b+271, 9, 5, "f44")
-	if t150 == nil {
-		t150 = make(map[string]*Counted, n152)
-	} else {
-		clear(t150)
-	}
+	fbe.Empty(&t150, n152)
 	for i153 := range n152 {
 		var k154 string
-		var x155 *Counted
 		k154 = r.String(b, e151+i153*9, "f44")
+		var x155 *Counted
 		if s156, ok157 := r.Optional(b, e151+i153*9+4, 4, "f44"); ok157 {
 			x155 = fbe.Reuse(x155)
 			x155.FBERead(r, s156, s156)
@@ -3869,15 +3845,11 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	}
 	var t158 map[fbe.UUID][]byte
 	e159, n160 := r.Vector(b, b+275, 20, 20, "f45")
-	if t158 == nil {
-		t158 = make(map[fbe.UUID][]byte, n160)
-	} else {
-		clear(t158)
-	}
+	fbe.Empty(&t158, n160)
 	for i161 := range n160 {
 		var k162 fbe.UUID
-		var x163 []byte
 		k162 = r.UUID(e159 + i161*20)
+		var x163 []byte
 		x163 = r.Blob(x163, b, e159+i161*20+16, "f45")
 		if _, dup := t158[k162]; dup {
 			r.DuplicateKey("f45", e159+i161*20)
@@ -3966,16 +3938,12 @@ func FBEVerifyEverything(r *fbe.Reader, base, slot int) {
 	}
 	var t180 map[fbe.Decimal]int32
 	e181, n182 := r.Vector(b, b+306, 20, 20, "f52")
-	if t180 == nil {
-		t180 = make(map[fbe.Decimal]int32, n182)
-	} else {
-		clear(t180)
-	}
+	fbe.Empty(&t180, n182)
 	for i183 := range n182 {
 		var k184 fbe.Decimal
-		var x185 int32
 		k184 = r.Decimal(e181+i183*20, "f52")
 		k184 = k184.Normalize()
+		var x185 int32
 		x185 = r.I32(e181 + i183*20 + 16)
 		if _, dup := t180[k184]; dup {
 			r.DuplicateKey("f52", e181+i183*20)
@@ -4368,17 +4336,13 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	n237 := r.FinalCount(8, 8, "f43")
-	if v.F43 == nil {
-		v.F43 = make(map[int32]string, n237)
-	} else {
-		clear(v.F43)
-	}
+	fbe.Empty(&v.F43, n237)
 	for i238 := 0; i238 < n237; i238++ {
 		var k239 int32
-		var x240 string
 		if p241 := r.Fixed(4, "f43"); p241 >= 0 {
 			k239 = r.I32(p241)
 		}
+		var x240 string
 		x240 = r.FinalString("f43")
 		if _, dup := v.F43[k239]; dup {
 			r.DuplicateKey("f43", r.Pos)
@@ -4387,15 +4351,11 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		v.F43[k239] = x240
 	}
 	n242 := r.FinalCount(5, 5, "f44")
-	if v.F44 == nil {
-		v.F44 = make(map[string]*Counted, n242)
-	} else {
-		clear(v.F44)
-	}
+	fbe.Empty(&v.F44, n242)
 	for i243 := 0; i243 < n242; i243++ {
 		var k244 string
-		var x245 *Counted
 		k244 = r.FinalString("f44")
+		var x245 *Counted
 		if r.FinalHas("f44") {
 			x245 = fbe.Reuse(x245)
 			x245.FBEReadFinal(r)
@@ -4414,17 +4374,13 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		v.F44[k244] = x245
 	}
 	n246 := r.FinalCount(20, 20, "f45")
-	if v.F45 == nil {
-		v.F45 = make(map[fbe.UUID][]byte, n246)
-	} else {
-		clear(v.F45)
-	}
+	fbe.Empty(&v.F45, n246)
 	for i247 := 0; i247 < n246; i247++ {
 		var k248 fbe.UUID
-		var x249 []byte
 		if p250 := r.Fixed(16, "f45"); p250 >= 0 {
 			k248 = r.UUID(p250)
 		}
+		var x249 []byte
 		x249 = r.FinalBlob(x249, "f45")
 		if _, dup := v.F45[k248]; dup {
 			r.DuplicateKey("f45", r.Pos)
@@ -4508,18 +4464,14 @@ func (v *Everything) FBEReadFinal(r *fbe.Reader) {
 		return
 	}
 	n264 := r.FinalCount(20, 20, "f52")
-	if v.F52 == nil {
-		v.F52 = make(map[fbe.Decimal]int32, n264)
-	} else {
-		clear(v.F52)
-	}
+	fbe.Empty(&v.F52, n264)
 	for i265 := 0; i265 < n264; i265++ {
 		var k266 fbe.Decimal
-		var x267 int32
 		if p268 := r.Fixed(16, "f52"); p268 >= 0 {
 			k266 = r.Decimal(p268, "f52")
 		}
 		k266 = k266.Normalize()
+		var x267 int32
 		if p269 := r.Fixed(4, "f52"); p269 >= 0 {
 			x267 = r.I32(p269)
 		}
@@ -4633,17 +4585,13 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	}
 	var t287 map[int32]string
 	n288 := r.FinalCount(8, 8, "f43")
-	if t287 == nil {
-		t287 = make(map[int32]string, n288)
-	} else {
-		clear(t287)
-	}
+	fbe.Empty(&t287, n288)
 	for i289 := 0; i289 < n288; i289++ {
 		var k290 int32
-		var x291 string
 		if p292 := r.Fixed(4, "f43"); p292 >= 0 {
 			k290 = r.I32(p292)
 		}
+		var x291 string
 		x291 = r.FinalString("f43")
 		if _, dup := t287[k290]; dup {
 			r.DuplicateKey("f43", r.Pos)
@@ -4653,15 +4601,11 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	}
 	var t293 map[string]*Counted
 	n294 := r.FinalCount(5, 5, "f44")
-	if t293 == nil {
-		t293 = make(map[string]*Counted, n294)
-	} else {
-		clear(t293)
-	}
+	fbe.Empty(&t293, n294)
 	for i295 := 0; i295 < n294; i295++ {
 		var k296 string
-		var x297 *Counted
 		k296 = r.FinalString("f44")
+		var x297 *Counted
 		if r.FinalHas("f44") {
 			x297 = fbe.Reuse(x297)
 			x297.FBEReadFinal(r)
@@ -4681,17 +4625,13 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	}
 	var t298 map[fbe.UUID][]byte
 	n299 := r.FinalCount(20, 20, "f45")
-	if t298 == nil {
-		t298 = make(map[fbe.UUID][]byte, n299)
-	} else {
-		clear(t298)
-	}
+	fbe.Empty(&t298, n299)
 	for i300 := 0; i300 < n299; i300++ {
 		var k301 fbe.UUID
-		var x302 []byte
 		if p303 := r.Fixed(16, "f45"); p303 >= 0 {
 			k301 = r.UUID(p303)
 		}
+		var x302 []byte
 		x302 = r.FinalBlob(x302, "f45")
 		if _, dup := t298[k301]; dup {
 			r.DuplicateKey("f45", r.Pos)
@@ -4768,18 +4708,14 @@ func FBEVerifyFinalEverything(r *fbe.Reader) {
 	}
 	var t318 map[fbe.Decimal]int32
 	n319 := r.FinalCount(20, 20, "f52")
-	if t318 == nil {
-		t318 = make(map[fbe.Decimal]int32, n319)
-	} else {
-		clear(t318)
-	}
+	fbe.Empty(&t318, n319)
 	for i320 := 0; i320 < n319; i320++ {
 		var k321 fbe.Decimal
-		var x322 int32
 		if p323 := r.Fixed(16, "f52"); p323 >= 0 {
 			k321 = r.Decimal(p323, "f52")
 		}
 		k321 = k321.Normalize()
+		var x322 int32
 		if p324 := r.Fixed(4, "f52"); p324 >= 0 {
 			x322 = r.I32(p324)
 		}
@@ -5508,9 +5444,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F31 = nil
 			} else {
-				if v.F31 == nil {
-					v.F31 = new(int32)
-				}
+				v.F31 = fbe.Reuse(v.F31)
 				*v.F31 = int32(r.Int(-2147483648, 2147483647, "f31"))
 			}
 		case "f32":
@@ -5518,9 +5452,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F32 = nil
 			} else {
-				if v.F32 == nil {
-					v.F32 = new(int32)
-				}
+				v.F32 = fbe.Reuse(v.F32)
 				*v.F32 = int32(r.Int(-2147483648, 2147483647, "f32"))
 			}
 		case "f33":
@@ -5528,9 +5460,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F33 = nil
 			} else {
-				if v.F33 == nil {
-					v.F33 = new(string)
-				}
+				v.F33 = fbe.Reuse(v.F33)
 				*v.F33 = r.String("f33")
 			}
 		case "f34":
@@ -5538,9 +5468,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F34 = nil
 			} else {
-				if v.F34 == nil {
-					v.F34 = new(EByte)
-				}
+				v.F34 = fbe.Reuse(v.F34)
 				*v.F34 = EByte(r.Uint(255, "f34"))
 			}
 		case "f35":
@@ -5548,9 +5476,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F35 = nil
 			} else {
-				if v.F35 == nil {
-					v.F35 = new(Counted)
-				}
+				v.F35 = fbe.Reuse(v.F35)
 				v.F35.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("f35")
@@ -5574,9 +5500,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F37[i30] = nil
 					} else {
-						if v.F37[i30] == nil {
-							v.F37[i30] = new(string)
-						}
+						v.F37[i30] = fbe.Reuse(v.F37[i30])
 						*v.F37[i30] = r.String("f37")
 					}
 				}
@@ -5602,9 +5526,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						v.F39[i32] = nil
 					} else {
-						if v.F39[i32] == nil {
-							v.F39[i32] = new(Counted)
-						}
+						v.F39[i32] = fbe.Reuse(v.F39[i32])
 						v.F39[i32].FBEReadJSON(r)
 						if r.Failed() {
 							r.UnwindIndex(i32)
@@ -5659,11 +5581,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 		case "f43":
 			r.Once(&seen[43], name)
 			if r.BeginObject("f43") {
-				if v.F43 == nil {
-					v.F43 = make(map[int32]string)
-				} else {
-					clear(v.F43)
-				}
+				fbe.Empty(&v.F43, 0)
 				for r.More() {
 					r.Spend(8, "f43")
 					key36 := r.Name()
@@ -5680,11 +5598,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 		case "f44":
 			r.Once(&seen[44], name)
 			if r.BeginObject("f44") {
-				if v.F44 == nil {
-					v.F44 = make(map[string]*Counted)
-				} else {
-					clear(v.F44)
-				}
+				fbe.Empty(&v.F44, 0)
 				for r.More() {
 					r.Spend(5, "f44")
 					key39 := r.Name()
@@ -5693,9 +5607,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 					if r.Null() {
 						x41 = nil
 					} else {
-						if x41 == nil {
-							x41 = new(Counted)
-						}
+						x41 = fbe.Reuse(x41)
 						x41.FBEReadJSON(r)
 						if r.Failed() {
 							r.UnwindKey(key39)
@@ -5713,11 +5625,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 		case "f45":
 			r.Once(&seen[45], name)
 			if r.BeginObject("f45") {
-				if v.F45 == nil {
-					v.F45 = make(map[fbe.UUID][]byte)
-				} else {
-					clear(v.F45)
-				}
+				fbe.Empty(&v.F45, 0)
 				for r.More() {
 					r.Spend(20, "f45")
 					key42 := r.Name()
@@ -5764,9 +5672,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F47 = nil
 			} else {
-				if v.F47 == nil {
-					v.F47 = new(int32)
-				}
+				v.F47 = fbe.Reuse(v.F47)
 				*v.F47 = int32(r.Int(-2147483648, 2147483647, "f47"))
 			}
 		case "f47Reset":
@@ -5777,9 +5683,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.F48 = nil
 			} else {
-				if v.F48 == nil {
-					v.F48 = new(fbe.Timestamp)
-				}
+				v.F48 = fbe.Reuse(v.F48)
 				*v.F48 = fbe.Timestamp(r.Uint(18446744073709551615, "f48"))
 			}
 		case "f49":
@@ -5831,11 +5735,7 @@ func (v *Everything) FBEReadJSON(r *fbe.JSONReader) {
 		case "f52":
 			r.Once(&seen[53], name)
 			if r.BeginObject("f52") {
-				if v.F52 == nil {
-					v.F52 = make(map[fbe.Decimal]int32)
-				} else {
-					clear(v.F52)
-				}
+				fbe.Empty(&v.F52, 0)
 				for r.More() {
 					r.Spend(20, "f52")
 					key51 := r.Name()
@@ -7736,9 +7636,7 @@ func (v *Keywords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Operator = nil
 			} else {
-				if v.Operator == nil {
-					v.Operator = new(Reserved)
-				}
+				v.Operator = fbe.Reuse(v.Operator)
 				*v.Operator = Reserved(r.Int(-2147483648, 2147483647, "operator"))
 			}
 		case "this":

@@ -1242,11 +1242,7 @@ func (v *Holder) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e8, n9 := r.Vector(b, b+17, 8, 4, "byId")
-	if v.ById == nil {
-		v.ById = make(map[int32]Wide, n9)
-	} else {
-		clear(v.ById)
-	}
+	fbe.Empty(&v.ById, n9)
 	for i10 := range n9 {
 		var k11 int32
 		k11 = r.I32(e8 + i10*8)
@@ -1303,11 +1299,7 @@ func FBEVerifyHolder(r *fbe.Reader, base, slot int) {
 	}
 	var t15 map[int32]Wide
 	e16, n17 := r.Vector(b, b+17, 8, 4, "byId")
-	if t15 == nil {
-		t15 = make(map[int32]Wide, n17)
-	} else {
-		clear(t15)
-	}
+	fbe.Empty(&t15, n17)
 	for i18 := range n17 {
 		var k19 int32
 		k19 = r.I32(e16 + i18*8)
@@ -1417,11 +1409,7 @@ func (v *Holder) FBEReadFinal(r *fbe.Reader) {
 		v.Maybe = nil
 	}
 	n24 := r.FinalCount(4000004, 4, "byId")
-	if v.ById == nil {
-		v.ById = make(map[int32]Wide, n24)
-	} else {
-		clear(v.ById)
-	}
+	fbe.Empty(&v.ById, n24)
 	for i25 := 0; i25 < n24; i25++ {
 		var k26 int32
 		if p28 := r.Fixed(4, "byId"); p28 >= 0 {
@@ -1469,11 +1457,7 @@ func FBEVerifyFinalHolder(r *fbe.Reader) {
 	}
 	var t29 map[int32]Wide
 	n30 := r.FinalCount(4000004, 4, "byId")
-	if t29 == nil {
-		t29 = make(map[int32]Wide, n30)
-	} else {
-		clear(t29)
-	}
+	fbe.Empty(&t29, n30)
 	for i31 := 0; i31 < n30; i31++ {
 		var k32 int32
 		if p34 := r.Fixed(4, "byId"); p34 >= 0 {
@@ -1619,14 +1603,12 @@ func (v *Holder) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Maybe = nil
 			} else {
-				if v.Maybe == nil {
-					if !r.Affords(4000000) {
-						r.Spend(4000000, "maybe")
-						r.Unwind("maybe")
-						return
-					}
-					v.Maybe = new(Wide)
+				if !r.Affords(4000000) {
+					r.Spend(4000000, "maybe")
+					r.Unwind("maybe")
+					return
 				}
+				v.Maybe = fbe.Reuse(v.Maybe)
 				v.Maybe.FBEReadJSON(r)
 				if r.Failed() {
 					r.Unwind("maybe")
@@ -1636,11 +1618,7 @@ func (v *Holder) FBEReadJSON(r *fbe.JSONReader) {
 		case "byId":
 			r.Once(&seen[2], name)
 			if r.BeginObject("byId") {
-				if v.ById == nil {
-					v.ById = make(map[int32]Wide)
-				} else {
-					clear(v.ById)
-				}
+				fbe.Empty(&v.ById, 0)
 				for r.More() {
 					r.Spend(4, "byId")
 					key4 := r.Name()

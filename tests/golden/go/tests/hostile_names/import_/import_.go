@@ -2404,15 +2404,11 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e63, n64 := r.Vector(b, b+64, 8, 8, "char8_t")
-	if v.Char8_t == nil {
-		v.Char8_t = make(map[string]int32, n64)
-	} else {
-		clear(v.Char8_t)
-	}
+	fbe.Empty(&v.Char8_t, n64)
 	for i65 := range n64 {
 		var k66 string
-		var x67 int32
 		k66 = r.String(b, e63+i65*8, "char8_t")
+		var x67 int32
 		x67 = r.I32(e63 + i65*8 + 4)
 		if _, dup := v.Char8_t[k66]; dup {
 			r.DuplicateKey("char8_t", e63+i65*8)
@@ -2529,15 +2525,11 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e77, n78 := r.Vector(b, b+174, 8, 8, "do")
-	if v.Do == nil {
-		v.Do = make(map[string]int32, n78)
-	} else {
-		clear(v.Do)
-	}
+	fbe.Empty(&v.Do, n78)
 	for i79 := range n78 {
 		var k80 string
-		var x81 int32
 		k80 = r.String(b, e77+i79*8, "do")
+		var x81 int32
 		x81 = r.I32(e77 + i79*8 + 4)
 		if _, dup := v.Do[k80]; dup {
 			r.DuplicateKey("do", e77+i79*8)
@@ -2654,15 +2646,11 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e91, n92 := r.Vector(b, b+284, 8, 8, "new")
-	if v.New == nil {
-		v.New = make(map[string]int32, n92)
-	} else {
-		clear(v.New)
-	}
+	fbe.Empty(&v.New, n92)
 	for i93 := range n92 {
 		var k94 string
-		var x95 int32
 		k94 = r.String(b, e91+i93*8, "new")
+		var x95 int32
 		x95 = r.I32(e91 + i93*8 + 4)
 		if _, dup := v.New[k94]; dup {
 			r.DuplicateKey("new", e91+i93*8)
@@ -2779,15 +2767,11 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e105, n106 := r.Vector(b, b+394, 8, 8, "sizeof")
-	if v.Sizeof == nil {
-		v.Sizeof = make(map[string]int32, n106)
-	} else {
-		clear(v.Sizeof)
-	}
+	fbe.Empty(&v.Sizeof, n106)
 	for i107 := range n106 {
 		var k108 string
-		var x109 int32
 		k108 = r.String(b, e105+i107*8, "sizeof")
+		var x109 int32
 		x109 = r.I32(e105 + i107*8 + 4)
 		if _, dup := v.Sizeof[k108]; dup {
 			r.DuplicateKey("sizeof", e105+i107*8)
@@ -2904,15 +2888,11 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e119, n120 := r.Vector(b, b+504, 8, 8, "volatile")
-	if v.Volatile == nil {
-		v.Volatile = make(map[string]int32, n120)
-	} else {
-		clear(v.Volatile)
-	}
+	fbe.Empty(&v.Volatile, n120)
 	for i121 := range n120 {
 		var k122 string
-		var x123 int32
 		k122 = r.String(b, e119+i121*8, "volatile")
+		var x123 int32
 		x123 = r.I32(e119 + i121*8 + 4)
 		if _, dup := v.Volatile[k122]; dup {
 			r.DuplicateKey("volatile", e119+i121*8)
@@ -3029,15 +3009,11 @@ func (v *CppWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e133, n134 := r.Vector(b, b+614, 8, 8, "uint16_t")
-	if v.Uint16_t == nil {
-		v.Uint16_t = make(map[string]int32, n134)
-	} else {
-		clear(v.Uint16_t)
-	}
+	fbe.Empty(&v.Uint16_t, n134)
 	for i135 := range n134 {
 		var k136 string
-		var x137 int32
 		k136 = r.String(b, e133+i135*8, "uint16_t")
+		var x137 int32
 		x137 = r.I32(e133 + i135*8 + 4)
 		if _, dup := v.Uint16_t[k136]; dup {
 			r.DuplicateKey("uint16_t", e133+i135*8)
@@ -3157,15 +3133,11 @@ func FBEVerifyCppWords(r *fbe.Reader, base, slot int) {
 	}
 	var t144 map[string]int32
 	e145, n146 := r.Vector(b, b+64, 8, 8, "char8_t")
-	if t144 == nil {
-		t144 = make(map[string]int32, n146)
-	} else {
-		clear(t144)
-	}
+	fbe.Empty(&t144, n146)
 	for i147 := range n146 {
 		var k148 string
-		var x149 int32
 		k148 = r.String(b, e145+i147*8, "char8_t")
+		var x149 int32
 		x149 = r.I32(e145 + i147*8 + 4)
 		if _, dup := t144[k148]; dup {
 			r.DuplicateKey("char8_t", e145+i147*8)
@@ -3208,15 +3180,11 @@ func FBEVerifyCppWords(r *fbe.Reader, base, slot int) {
 	}
 	var t152 map[string]int32
 	e153, n154 := r.Vector(b, b+174, 8, 8, "do")
-	if t152 == nil {
-		t152 = make(map[string]int32, n154)
-	} else {
-		clear(t152)
-	}
+	fbe.Empty(&t152, n154)
 	for i155 := range n154 {
 		var k156 string
-		var x157 int32
 		k156 = r.String(b, e153+i155*8, "do")
+		var x157 int32
 		x157 = r.I32(e153 + i155*8 + 4)
 		if _, dup := t152[k156]; dup {
 			r.DuplicateKey("do", e153+i155*8)
@@ -3259,15 +3227,11 @@ func FBEVerifyCppWords(r *fbe.Reader, base, slot int) {
 	}
 	var t160 map[string]int32
 	e161, n162 := r.Vector(b, b+284, 8, 8, "new")
-	if t160 == nil {
-		t160 = make(map[string]int32, n162)
-	} else {
-		clear(t160)
-	}
+	fbe.Empty(&t160, n162)
 	for i163 := range n162 {
 		var k164 string
-		var x165 int32
 		k164 = r.String(b, e161+i163*8, "new")
+		var x165 int32
 		x165 = r.I32(e161 + i163*8 + 4)
 		if _, dup := t160[k164]; dup {
 			r.DuplicateKey("new", e161+i163*8)
@@ -3310,15 +3274,11 @@ func FBEVerifyCppWords(r *fbe.Reader, base, slot int) {
 	}
 	var t168 map[string]int32
 	e169, n170 := r.Vector(b, b+394, 8, 8, "sizeof")
-	if t168 == nil {
-		t168 = make(map[string]int32, n170)
-	} else {
-		clear(t168)
-	}
+	fbe.Empty(&t168, n170)
 	for i171 := range n170 {
 		var k172 string
-		var x173 int32
 		k172 = r.String(b, e169+i171*8, "sizeof")
+		var x173 int32
 		x173 = r.I32(e169 + i171*8 + 4)
 		if _, dup := t168[k172]; dup {
 			r.DuplicateKey("sizeof", e169+i171*8)
@@ -3361,15 +3321,11 @@ func FBEVerifyCppWords(r *fbe.Reader, base, slot int) {
 	}
 	var t176 map[string]int32
 	e177, n178 := r.Vector(b, b+504, 8, 8, "volatile")
-	if t176 == nil {
-		t176 = make(map[string]int32, n178)
-	} else {
-		clear(t176)
-	}
+	fbe.Empty(&t176, n178)
 	for i179 := range n178 {
 		var k180 string
-		var x181 int32
 		k180 = r.String(b, e177+i179*8, "volatile")
+		var x181 int32
 		x181 = r.I32(e177 + i179*8 + 4)
 		if _, dup := t176[k180]; dup {
 			r.DuplicateKey("volatile", e177+i179*8)
@@ -3412,15 +3368,11 @@ func FBEVerifyCppWords(r *fbe.Reader, base, slot int) {
 	}
 	var t184 map[string]int32
 	e185, n186 := r.Vector(b, b+614, 8, 8, "uint16_t")
-	if t184 == nil {
-		t184 = make(map[string]int32, n186)
-	} else {
-		clear(t184)
-	}
+	fbe.Empty(&t184, n186)
 	for i187 := range n186 {
 		var k188 string
-		var x189 int32
 		k188 = r.String(b, e185+i187*8, "uint16_t")
+		var x189 int32
 		x189 = r.I32(e185 + i187*8 + 4)
 		if _, dup := t184[k188]; dup {
 			r.DuplicateKey("uint16_t", e185+i187*8)
@@ -3755,15 +3707,11 @@ func (v *CppWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Catch = r.FinalBlob(v.Catch, "catch")
 	n220 := r.FinalCount(8, 8, "char8_t")
-	if v.Char8_t == nil {
-		v.Char8_t = make(map[string]int32, n220)
-	} else {
-		clear(v.Char8_t)
-	}
+	fbe.Empty(&v.Char8_t, n220)
 	for i221 := 0; i221 < n220; i221++ {
 		var k222 string
-		var x223 int32
 		k222 = r.FinalString("char8_t")
+		var x223 int32
 		if p224 := r.Fixed(4, "char8_t"); p224 >= 0 {
 			x223 = r.I32(p224)
 		}
@@ -3827,15 +3775,11 @@ func (v *CppWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Delete = r.FinalBlob(v.Delete, "delete")
 	n234 := r.FinalCount(8, 8, "do")
-	if v.Do == nil {
-		v.Do = make(map[string]int32, n234)
-	} else {
-		clear(v.Do)
-	}
+	fbe.Empty(&v.Do, n234)
 	for i235 := 0; i235 < n234; i235++ {
 		var k236 string
-		var x237 int32
 		k236 = r.FinalString("do")
+		var x237 int32
 		if p238 := r.Fixed(4, "do"); p238 >= 0 {
 			x237 = r.I32(p238)
 		}
@@ -3899,15 +3843,11 @@ func (v *CppWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Namespace = r.FinalBlob(v.Namespace, "namespace")
 	n248 := r.FinalCount(8, 8, "new")
-	if v.New == nil {
-		v.New = make(map[string]int32, n248)
-	} else {
-		clear(v.New)
-	}
+	fbe.Empty(&v.New, n248)
 	for i249 := 0; i249 < n248; i249++ {
 		var k250 string
-		var x251 int32
 		k250 = r.FinalString("new")
+		var x251 int32
 		if p252 := r.Fixed(4, "new"); p252 >= 0 {
 			x251 = r.I32(p252)
 		}
@@ -3971,15 +3911,11 @@ func (v *CppWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Signed = r.FinalBlob(v.Signed, "signed")
 	n262 := r.FinalCount(8, 8, "sizeof")
-	if v.Sizeof == nil {
-		v.Sizeof = make(map[string]int32, n262)
-	} else {
-		clear(v.Sizeof)
-	}
+	fbe.Empty(&v.Sizeof, n262)
 	for i263 := 0; i263 < n262; i263++ {
 		var k264 string
-		var x265 int32
 		k264 = r.FinalString("sizeof")
+		var x265 int32
 		if p266 := r.Fixed(4, "sizeof"); p266 >= 0 {
 			x265 = r.I32(p266)
 		}
@@ -4043,15 +3979,11 @@ func (v *CppWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Void = r.FinalBlob(v.Void, "void")
 	n276 := r.FinalCount(8, 8, "volatile")
-	if v.Volatile == nil {
-		v.Volatile = make(map[string]int32, n276)
-	} else {
-		clear(v.Volatile)
-	}
+	fbe.Empty(&v.Volatile, n276)
 	for i277 := 0; i277 < n276; i277++ {
 		var k278 string
-		var x279 int32
 		k278 = r.FinalString("volatile")
+		var x279 int32
 		if p280 := r.Fixed(4, "volatile"); p280 >= 0 {
 			x279 = r.I32(p280)
 		}
@@ -4115,15 +4047,11 @@ func (v *CppWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Int16_t = r.FinalBlob(v.Int16_t, "int16_t")
 	n290 := r.FinalCount(8, 8, "uint16_t")
-	if v.Uint16_t == nil {
-		v.Uint16_t = make(map[string]int32, n290)
-	} else {
-		clear(v.Uint16_t)
-	}
+	fbe.Empty(&v.Uint16_t, n290)
 	for i291 := 0; i291 < n290; i291++ {
 		var k292 string
-		var x293 int32
 		k292 = r.FinalString("uint16_t")
+		var x293 int32
 		if p294 := r.Fixed(4, "uint16_t"); p294 >= 0 {
 			x293 = r.I32(p294)
 		}
@@ -4194,15 +4122,11 @@ func FBEVerifyFinalCppWords(r *fbe.Reader) {
 	r.FinalSkipBlob("catch")
 	var t303 map[string]int32
 	n304 := r.FinalCount(8, 8, "char8_t")
-	if t303 == nil {
-		t303 = make(map[string]int32, n304)
-	} else {
-		clear(t303)
-	}
+	fbe.Empty(&t303, n304)
 	for i305 := 0; i305 < n304; i305++ {
 		var k306 string
-		var x307 int32
 		k306 = r.FinalString("char8_t")
+		var x307 int32
 		if p308 := r.Fixed(4, "char8_t"); p308 >= 0 {
 			x307 = r.I32(p308)
 		}
@@ -4233,15 +4157,11 @@ func FBEVerifyFinalCppWords(r *fbe.Reader) {
 	r.FinalSkipBlob("delete")
 	var t312 map[string]int32
 	n313 := r.FinalCount(8, 8, "do")
-	if t312 == nil {
-		t312 = make(map[string]int32, n313)
-	} else {
-		clear(t312)
-	}
+	fbe.Empty(&t312, n313)
 	for i314 := 0; i314 < n313; i314++ {
 		var k315 string
-		var x316 int32
 		k315 = r.FinalString("do")
+		var x316 int32
 		if p317 := r.Fixed(4, "do"); p317 >= 0 {
 			x316 = r.I32(p317)
 		}
@@ -4272,15 +4192,11 @@ func FBEVerifyFinalCppWords(r *fbe.Reader) {
 	r.FinalSkipBlob("namespace")
 	var t321 map[string]int32
 	n322 := r.FinalCount(8, 8, "new")
-	if t321 == nil {
-		t321 = make(map[string]int32, n322)
-	} else {
-		clear(t321)
-	}
+	fbe.Empty(&t321, n322)
 	for i323 := 0; i323 < n322; i323++ {
 		var k324 string
-		var x325 int32
 		k324 = r.FinalString("new")
+		var x325 int32
 		if p326 := r.Fixed(4, "new"); p326 >= 0 {
 			x325 = r.I32(p326)
 		}
@@ -4311,15 +4227,11 @@ func FBEVerifyFinalCppWords(r *fbe.Reader) {
 	r.FinalSkipBlob("signed")
 	var t330 map[string]int32
 	n331 := r.FinalCount(8, 8, "sizeof")
-	if t330 == nil {
-		t330 = make(map[string]int32, n331)
-	} else {
-		clear(t330)
-	}
+	fbe.Empty(&t330, n331)
 	for i332 := 0; i332 < n331; i332++ {
 		var k333 string
-		var x334 int32
 		k333 = r.FinalString("sizeof")
+		var x334 int32
 		if p335 := r.Fixed(4, "sizeof"); p335 >= 0 {
 			x334 = r.I32(p335)
 		}
@@ -4350,15 +4262,11 @@ func FBEVerifyFinalCppWords(r *fbe.Reader) {
 	r.FinalSkipBlob("void")
 	var t339 map[string]int32
 	n340 := r.FinalCount(8, 8, "volatile")
-	if t339 == nil {
-		t339 = make(map[string]int32, n340)
-	} else {
-		clear(t339)
-	}
+	fbe.Empty(&t339, n340)
 	for i341 := 0; i341 < n340; i341++ {
 		var k342 string
-		var x343 int32
 		k342 = r.FinalString("volatile")
+		var x343 int32
 		if p344 := r.Fixed(4, "volatile"); p344 >= 0 {
 			x343 = r.I32(p344)
 		}
@@ -4389,15 +4297,11 @@ func FBEVerifyFinalCppWords(r *fbe.Reader) {
 	r.FinalSkipBlob("int16_t")
 	var t348 map[string]int32
 	n349 := r.FinalCount(8, 8, "uint16_t")
-	if t348 == nil {
-		t348 = make(map[string]int32, n349)
-	} else {
-		clear(t348)
-	}
+	fbe.Empty(&t348, n349)
 	for i350 := 0; i350 < n349; i350++ {
 		var k351 string
-		var x352 int32
 		k351 = r.FinalString("uint16_t")
+		var x352 int32
 		if p353 := r.Fixed(4, "uint16_t"); p353 >= 0 {
 			x352 = r.I32(p353)
 		}
@@ -5287,9 +5191,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.And_eq = nil
 			} else {
-				if v.And_eq == nil {
-					v.And_eq = new(bool)
-				}
+				v.And_eq = fbe.Reuse(v.And_eq)
 				*v.And_eq = r.Bool("and_eq")
 			}
 		case "asm":
@@ -5319,9 +5221,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Case = nil
 			} else {
-				if v.Case == nil {
-					v.Case = new(string)
-				}
+				v.Case = fbe.Reuse(v.Case)
 				*v.Case = r.String("case")
 			}
 		case "catch":
@@ -5330,11 +5230,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "char8_t":
 			r.Once(&seen[11], name)
 			if r.BeginObject("char8_t") {
-				if v.Char8_t == nil {
-					v.Char8_t = make(map[string]int32)
-				} else {
-					clear(v.Char8_t)
-				}
+				fbe.Empty(&v.Char8_t, 0)
 				for r.More() {
 					r.Spend(8, "char8_t")
 					key26 := r.Name()
@@ -5368,9 +5264,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Const = nil
 			} else {
-				if v.Const == nil {
-					v.Const = new(Word)
-				}
+				v.Const = fbe.Reuse(v.Const)
 				*v.Const = Word(r.Int(-32768, 32767, "const"))
 			}
 		case "consteval":
@@ -5387,9 +5281,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Const_cast = nil
 			} else {
-				if v.Const_cast == nil {
-					v.Const_cast = new(bool)
-				}
+				v.Const_cast = fbe.Reuse(v.Const_cast)
 				*v.Const_cast = r.Bool("const_cast")
 			}
 		case "continue":
@@ -5419,9 +5311,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Default = nil
 			} else {
-				if v.Default == nil {
-					v.Default = new(string)
-				}
+				v.Default = fbe.Reuse(v.Default)
 				*v.Default = r.String("default")
 			}
 		case "delete":
@@ -5430,11 +5320,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "do":
 			r.Once(&seen[29], name)
 			if r.BeginObject("do") {
-				if v.Do == nil {
-					v.Do = make(map[string]int32)
-				} else {
-					clear(v.Do)
-				}
+				fbe.Empty(&v.Do, 0)
 				for r.More() {
 					r.Spend(8, "do")
 					key30 := r.Name()
@@ -5468,9 +5354,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Final = nil
 			} else {
-				if v.Final == nil {
-					v.Final = new(Word)
-				}
+				v.Final = fbe.Reuse(v.Final)
 				*v.Final = Word(r.Int(-32768, 32767, "final"))
 			}
 		case "for":
@@ -5487,9 +5371,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.If = nil
 			} else {
-				if v.If == nil {
-					v.If = new(bool)
-				}
+				v.If = fbe.Reuse(v.If)
 				*v.If = r.Bool("if")
 			}
 		case "import":
@@ -5519,9 +5401,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Mutable = nil
 			} else {
-				if v.Mutable == nil {
-					v.Mutable = new(string)
-				}
+				v.Mutable = fbe.Reuse(v.Mutable)
 				*v.Mutable = r.String("mutable")
 			}
 		case "namespace":
@@ -5530,11 +5410,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "new":
 			r.Once(&seen[47], name)
 			if r.BeginObject("new") {
-				if v.New == nil {
-					v.New = make(map[string]int32)
-				} else {
-					clear(v.New)
-				}
+				fbe.Empty(&v.New, 0)
 				for r.More() {
 					r.Spend(8, "new")
 					key34 := r.Name()
@@ -5568,9 +5444,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Or = nil
 			} else {
-				if v.Or == nil {
-					v.Or = new(Word)
-				}
+				v.Or = fbe.Reuse(v.Or)
 				*v.Or = Word(r.Int(-32768, 32767, "or"))
 			}
 		case "or_eq":
@@ -5587,9 +5461,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Protected = nil
 			} else {
-				if v.Protected == nil {
-					v.Protected = new(bool)
-				}
+				v.Protected = fbe.Reuse(v.Protected)
 				*v.Protected = r.Bool("protected")
 			}
 		case "public":
@@ -5619,9 +5491,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Short = nil
 			} else {
-				if v.Short == nil {
-					v.Short = new(string)
-				}
+				v.Short = fbe.Reuse(v.Short)
 				*v.Short = r.String("short")
 			}
 		case "signed":
@@ -5630,11 +5500,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "sizeof":
 			r.Once(&seen[65], name)
 			if r.BeginObject("sizeof") {
-				if v.Sizeof == nil {
-					v.Sizeof = make(map[string]int32)
-				} else {
-					clear(v.Sizeof)
-				}
+				fbe.Empty(&v.Sizeof, 0)
 				for r.More() {
 					r.Spend(8, "sizeof")
 					key38 := r.Name()
@@ -5668,9 +5534,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.This = nil
 			} else {
-				if v.This == nil {
-					v.This = new(Word)
-				}
+				v.This = fbe.Reuse(v.This)
 				*v.This = Word(r.Int(-32768, 32767, "this"))
 			}
 		case "thread_local":
@@ -5687,9 +5551,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Typedef = nil
 			} else {
-				if v.Typedef == nil {
-					v.Typedef = new(bool)
-				}
+				v.Typedef = fbe.Reuse(v.Typedef)
 				*v.Typedef = r.Bool("typedef")
 			}
 		case "typeid":
@@ -5719,9 +5581,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Virtual = nil
 			} else {
-				if v.Virtual == nil {
-					v.Virtual = new(string)
-				}
+				v.Virtual = fbe.Reuse(v.Virtual)
 				*v.Virtual = r.String("virtual")
 			}
 		case "void":
@@ -5730,11 +5590,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "volatile":
 			r.Once(&seen[83], name)
 			if r.BeginObject("volatile") {
-				if v.Volatile == nil {
-					v.Volatile = make(map[string]int32)
-				} else {
-					clear(v.Volatile)
-				}
+				fbe.Empty(&v.Volatile, 0)
 				for r.More() {
 					r.Spend(8, "volatile")
 					key42 := r.Name()
@@ -5768,9 +5624,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Errno = nil
 			} else {
-				if v.Errno == nil {
-					v.Errno = new(Word)
-				}
+				v.Errno = fbe.Reuse(v.Errno)
 				*v.Errno = Word(r.Int(-32768, 32767, "errno"))
 			}
 		case "EOF":
@@ -5787,9 +5641,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Stdout = nil
 			} else {
-				if v.Stdout == nil {
-					v.Stdout = new(bool)
-				}
+				v.Stdout = fbe.Reuse(v.Stdout)
 				*v.Stdout = r.Bool("stdout")
 			}
 		case "stderr":
@@ -5819,9 +5671,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Uint8_t = nil
 			} else {
-				if v.Uint8_t == nil {
-					v.Uint8_t = new(string)
-				}
+				v.Uint8_t = fbe.Reuse(v.Uint8_t)
 				*v.Uint8_t = r.String("uint8_t")
 			}
 		case "int16_t":
@@ -5830,11 +5680,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "uint16_t":
 			r.Once(&seen[101], name)
 			if r.BeginObject("uint16_t") {
-				if v.Uint16_t == nil {
-					v.Uint16_t = make(map[string]int32)
-				} else {
-					clear(v.Uint16_t)
-				}
+				fbe.Empty(&v.Uint16_t, 0)
 				for r.More() {
 					r.Spend(8, "uint16_t")
 					key46 := r.Name()
@@ -5868,9 +5714,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Ptrdiff_t = nil
 			} else {
-				if v.Ptrdiff_t == nil {
-					v.Ptrdiff_t = new(Word)
-				}
+				v.Ptrdiff_t = fbe.Reuse(v.Ptrdiff_t)
 				*v.Ptrdiff_t = Word(r.Int(-32768, 32767, "ptrdiff_t"))
 			}
 		case "nullptr_t":
@@ -5887,9 +5731,7 @@ func (v *CppWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.BUFSIZ = nil
 			} else {
-				if v.BUFSIZ == nil {
-					v.BUFSIZ = new(bool)
-				}
+				v.BUFSIZ = fbe.Reuse(v.BUFSIZ)
 				*v.BUFSIZ = r.Bool("BUFSIZ")
 			}
 		case "INT32_MAX":
@@ -6360,15 +6202,11 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e29, n30 := r.Vector(b, b+64, 8, 8, "from")
-	if v.From == nil {
-		v.From = make(map[string]int32, n30)
-	} else {
-		clear(v.From)
-	}
+	fbe.Empty(&v.From, n30)
 	for i31 := range n30 {
 		var k32 string
-		var x33 int32
 		k32 = r.String(b, e29+i31*8, "from")
+		var x33 int32
 		x33 = r.I32(e29 + i31*8 + 4)
 		if _, dup := v.From[k32]; dup {
 			r.DuplicateKey("from", e29+i31*8)
@@ -6485,15 +6323,11 @@ func (v *PythonWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e43, n44 := r.Vector(b, b+174, 8, 8, "set")
-	if v.Set == nil {
-		v.Set = make(map[string]int32, n44)
-	} else {
-		clear(v.Set)
-	}
+	fbe.Empty(&v.Set, n44)
 	for i45 := range n44 {
 		var k46 string
-		var x47 int32
 		k46 = r.String(b, e43+i45*8, "set")
+		var x47 int32
 		x47 = r.I32(e43 + i45*8 + 4)
 		if _, dup := v.Set[k46]; dup {
 			r.DuplicateKey("set", e43+i45*8)
@@ -6627,15 +6461,11 @@ func FBEVerifyPythonWords(r *fbe.Reader, base, slot int) {
 	}
 	var t57 map[string]int32
 	e58, n59 := r.Vector(b, b+64, 8, 8, "from")
-	if t57 == nil {
-		t57 = make(map[string]int32, n59)
-	} else {
-		clear(t57)
-	}
+	fbe.Empty(&t57, n59)
 	for i60 := range n59 {
 		var k61 string
-		var x62 int32
 		k61 = r.String(b, e58+i60*8, "from")
+		var x62 int32
 		x62 = r.I32(e58 + i60*8 + 4)
 		if _, dup := t57[k61]; dup {
 			r.DuplicateKey("from", e58+i60*8)
@@ -6678,15 +6508,11 @@ func FBEVerifyPythonWords(r *fbe.Reader, base, slot int) {
 	}
 	var t65 map[string]int32
 	e66, n67 := r.Vector(b, b+174, 8, 8, "set")
-	if t65 == nil {
-		t65 = make(map[string]int32, n67)
-	} else {
-		clear(t65)
-	}
+	fbe.Empty(&t65, n67)
 	for i68 := range n67 {
 		var k69 string
-		var x70 int32
 		k69 = r.String(b, e66+i68*8, "set")
+		var x70 int32
 		x70 = r.I32(e66 + i68*8 + 4)
 		if _, dup := t65[k69]; dup {
 			r.DuplicateKey("set", e66+i68*8)
@@ -6890,15 +6716,11 @@ func (v *PythonWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Finally = r.FinalBlob(v.Finally, "finally")
 	n86 := r.FinalCount(8, 8, "from")
-	if v.From == nil {
-		v.From = make(map[string]int32, n86)
-	} else {
-		clear(v.From)
-	}
+	fbe.Empty(&v.From, n86)
 	for i87 := 0; i87 < n86; i87++ {
 		var k88 string
-		var x89 int32
 		k88 = r.FinalString("from")
+		var x89 int32
 		if p90 := r.Fixed(4, "from"); p90 >= 0 {
 			x89 = r.I32(p90)
 		}
@@ -6962,15 +6784,11 @@ func (v *PythonWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Dict = r.FinalBlob(v.Dict, "dict")
 	n100 := r.FinalCount(8, 8, "set")
-	if v.Set == nil {
-		v.Set = make(map[string]int32, n100)
-	} else {
-		clear(v.Set)
-	}
+	fbe.Empty(&v.Set, n100)
 	for i101 := 0; i101 < n100; i101++ {
 		var k102 string
-		var x103 int32
 		k102 = r.FinalString("set")
+		var x103 int32
 		if p104 := r.Fixed(4, "set"); p104 >= 0 {
 			x103 = r.I32(p104)
 		}
@@ -7049,15 +6867,11 @@ func FBEVerifyFinalPythonWords(r *fbe.Reader) {
 	r.FinalSkipBlob("finally")
 	var t116 map[string]int32
 	n117 := r.FinalCount(8, 8, "from")
-	if t116 == nil {
-		t116 = make(map[string]int32, n117)
-	} else {
-		clear(t116)
-	}
+	fbe.Empty(&t116, n117)
 	for i118 := 0; i118 < n117; i118++ {
 		var k119 string
-		var x120 int32
 		k119 = r.FinalString("from")
+		var x120 int32
 		if p121 := r.Fixed(4, "from"); p121 >= 0 {
 			x120 = r.I32(p121)
 		}
@@ -7088,15 +6902,11 @@ func FBEVerifyFinalPythonWords(r *fbe.Reader) {
 	r.FinalSkipBlob("dict")
 	var t125 map[string]int32
 	n126 := r.FinalCount(8, 8, "set")
-	if t125 == nil {
-		t125 = make(map[string]int32, n126)
-	} else {
-		clear(t125)
-	}
+	fbe.Empty(&t125, n126)
 	for i127 := 0; i127 < n126; i127++ {
 		var k128 string
-		var x129 int32
 		k128 = r.FinalString("set")
+		var x129 int32
 		if p130 := r.Fixed(4, "set"); p130 >= 0 {
 			x129 = r.I32(p130)
 		}
@@ -7512,9 +7322,7 @@ func (v *PythonWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.As = nil
 			} else {
-				if v.As == nil {
-					v.As = new(bool)
-				}
+				v.As = fbe.Reuse(v.As)
 				*v.As = r.Bool("as")
 			}
 		case "async":
@@ -7544,9 +7352,7 @@ func (v *PythonWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Except = nil
 			} else {
-				if v.Except == nil {
-					v.Except = new(string)
-				}
+				v.Except = fbe.Reuse(v.Except)
 				*v.Except = r.String("except")
 			}
 		case "finally":
@@ -7555,11 +7361,7 @@ func (v *PythonWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "from":
 			r.Once(&seen[11], name)
 			if r.BeginObject("from") {
-				if v.From == nil {
-					v.From = make(map[string]int32)
-				} else {
-					clear(v.From)
-				}
+				fbe.Empty(&v.From, 0)
 				for r.More() {
 					r.Spend(8, "from")
 					key11 := r.Name()
@@ -7593,9 +7395,7 @@ func (v *PythonWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Pass = nil
 			} else {
-				if v.Pass == nil {
-					v.Pass = new(Word)
-				}
+				v.Pass = fbe.Reuse(v.Pass)
 				*v.Pass = Word(r.Int(-32768, 32767, "pass"))
 			}
 		case "raise":
@@ -7612,9 +7412,7 @@ func (v *PythonWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.X_ = nil
 			} else {
-				if v.X_ == nil {
-					v.X_ = new(bool)
-				}
+				v.X_ = fbe.Reuse(v.X_)
 				*v.X_ = r.Bool("_")
 			}
 		case "match":
@@ -7644,9 +7442,7 @@ func (v *PythonWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.List = nil
 			} else {
-				if v.List == nil {
-					v.List = new(string)
-				}
+				v.List = fbe.Reuse(v.List)
 				*v.List = r.String("list")
 			}
 		case "dict":
@@ -7655,11 +7451,7 @@ func (v *PythonWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "set":
 			r.Once(&seen[29], name)
 			if r.BeginObject("set") {
-				if v.Set == nil {
-					v.Set = make(map[string]int32)
-				} else {
-					clear(v.Set)
-				}
+				fbe.Empty(&v.Set, 0)
 				for r.More() {
 					r.Spend(8, "set")
 					key15 := r.Name()
@@ -7693,9 +7485,7 @@ func (v *PythonWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Staticmethod = nil
 			} else {
-				if v.Staticmethod == nil {
-					v.Staticmethod = new(Word)
-				}
+				v.Staticmethod = fbe.Reuse(v.Staticmethod)
 				*v.Staticmethod = Word(r.Int(-32768, 32767, "staticmethod"))
 			}
 		case "classmethod":
@@ -7712,9 +7502,7 @@ func (v *PythonWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.ClassVar = nil
 			} else {
-				if v.ClassVar == nil {
-					v.ClassVar = new(bool)
-				}
+				v.ClassVar = fbe.Reuse(v.ClassVar)
 				*v.ClassVar = r.Bool("ClassVar")
 			}
 		case "Callable":
@@ -8150,15 +7938,11 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e26, n27 := r.Vector(b, b+64, 8, 8, "var")
-	if v.Var == nil {
-		v.Var = make(map[string]int32, n27)
-	} else {
-		clear(v.Var)
-	}
+	fbe.Empty(&v.Var, n27)
 	for i28 := range n27 {
 		var k29 string
-		var x30 int32
 		k29 = r.String(b, e26+i28*8, "var")
+		var x30 int32
 		x30 = r.I32(e26 + i28*8 + 4)
 		if _, dup := v.Var[k29]; dup {
 			r.DuplicateKey("var", e26+i28*8)
@@ -8275,15 +8059,11 @@ func (v *GoWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e40, n41 := r.Vector(b, b+174, 8, 8, "min")
-	if v.Min == nil {
-		v.Min = make(map[string]int32, n41)
-	} else {
-		clear(v.Min)
-	}
+	fbe.Empty(&v.Min, n41)
 	for i42 := range n41 {
 		var k43 string
-		var x44 int32
 		k43 = r.String(b, e40+i42*8, "min")
+		var x44 int32
 		x44 = r.I32(e40 + i42*8 + 4)
 		if _, dup := v.Min[k43]; dup {
 			r.DuplicateKey("min", e40+i42*8)
@@ -8373,15 +8153,11 @@ func FBEVerifyGoWords(r *fbe.Reader, base, slot int) {
 	}
 	var t49 map[string]int32
 	e50, n51 := r.Vector(b, b+64, 8, 8, "var")
-	if t49 == nil {
-		t49 = make(map[string]int32, n51)
-	} else {
-		clear(t49)
-	}
+	fbe.Empty(&t49, n51)
 	for i52 := range n51 {
 		var k53 string
-		var x54 int32
 		k53 = r.String(b, e50+i52*8, "var")
+		var x54 int32
 		x54 = r.I32(e50 + i52*8 + 4)
 		if _, dup := t49[k53]; dup {
 			r.DuplicateKey("var", e50+i52*8)
@@ -8424,15 +8200,11 @@ func FBEVerifyGoWords(r *fbe.Reader, base, slot int) {
 	}
 	var t57 map[string]int32
 	e58, n59 := r.Vector(b, b+174, 8, 8, "min")
-	if t57 == nil {
-		t57 = make(map[string]int32, n59)
-	} else {
-		clear(t57)
-	}
+	fbe.Empty(&t57, n59)
 	for i60 := range n59 {
 		var k61 string
-		var x62 int32
 		k61 = r.String(b, e58+i60*8, "min")
+		var x62 int32
 		x62 = r.I32(e58 + i60*8 + 4)
 		if _, dup := t57[k61]; dup {
 			r.DuplicateKey("min", e58+i60*8)
@@ -8611,15 +8383,11 @@ func (v *GoWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Type = r.FinalBlob(v.Type, "type")
 	n77 := r.FinalCount(8, 8, "var")
-	if v.Var == nil {
-		v.Var = make(map[string]int32, n77)
-	} else {
-		clear(v.Var)
-	}
+	fbe.Empty(&v.Var, n77)
 	for i78 := 0; i78 < n77; i78++ {
 		var k79 string
-		var x80 int32
 		k79 = r.FinalString("var")
+		var x80 int32
 		if p81 := r.Fixed(4, "var"); p81 >= 0 {
 			x80 = r.I32(p81)
 		}
@@ -8683,15 +8451,11 @@ func (v *GoWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Close = r.FinalBlob(v.Close, "close")
 	n91 := r.FinalCount(8, 8, "min")
-	if v.Min == nil {
-		v.Min = make(map[string]int32, n91)
-	} else {
-		clear(v.Min)
-	}
+	fbe.Empty(&v.Min, n91)
 	for i92 := 0; i92 < n91; i92++ {
 		var k93 string
-		var x94 int32
 		k93 = r.FinalString("min")
+		var x94 int32
 		if p95 := r.Fixed(4, "min"); p95 >= 0 {
 			x94 = r.I32(p95)
 		}
@@ -8747,15 +8511,11 @@ func FBEVerifyFinalGoWords(r *fbe.Reader) {
 	r.FinalSkipBlob("type")
 	var t102 map[string]int32
 	n103 := r.FinalCount(8, 8, "var")
-	if t102 == nil {
-		t102 = make(map[string]int32, n103)
-	} else {
-		clear(t102)
-	}
+	fbe.Empty(&t102, n103)
 	for i104 := 0; i104 < n103; i104++ {
 		var k105 string
-		var x106 int32
 		k105 = r.FinalString("var")
+		var x106 int32
 		if p107 := r.Fixed(4, "var"); p107 >= 0 {
 			x106 = r.I32(p107)
 		}
@@ -8786,15 +8546,11 @@ func FBEVerifyFinalGoWords(r *fbe.Reader) {
 	r.FinalSkipBlob("close")
 	var t111 map[string]int32
 	n112 := r.FinalCount(8, 8, "min")
-	if t111 == nil {
-		t111 = make(map[string]int32, n112)
-	} else {
-		clear(t111)
-	}
+	fbe.Empty(&t111, n112)
 	for i113 := 0; i113 < n112; i113++ {
 		var k114 string
-		var x115 int32
 		k114 = r.FinalString("min")
+		var x115 int32
 		if p116 := r.Fixed(4, "min"); p116 >= 0 {
 			x115 = r.I32(p116)
 		}
@@ -9155,9 +8911,7 @@ func (v *GoWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Func = nil
 			} else {
-				if v.Func == nil {
-					v.Func = new(bool)
-				}
+				v.Func = fbe.Reuse(v.Func)
 				*v.Func = r.Bool("func")
 			}
 		case "go":
@@ -9187,9 +8941,7 @@ func (v *GoWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Select = nil
 			} else {
-				if v.Select == nil {
-					v.Select = new(string)
-				}
+				v.Select = fbe.Reuse(v.Select)
 				*v.Select = r.String("select")
 			}
 		case "type":
@@ -9198,11 +8950,7 @@ func (v *GoWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "var":
 			r.Once(&seen[11], name)
 			if r.BeginObject("var") {
-				if v.Var == nil {
-					v.Var = make(map[string]int32)
-				} else {
-					clear(v.Var)
-				}
+				fbe.Empty(&v.Var, 0)
 				for r.More() {
 					r.Spend(8, "var")
 					key10 := r.Name()
@@ -9236,9 +8984,7 @@ func (v *GoWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Iota = nil
 			} else {
-				if v.Iota == nil {
-					v.Iota = new(Word)
-				}
+				v.Iota = fbe.Reuse(v.Iota)
 				*v.Iota = Word(r.Int(-32768, 32767, "iota"))
 			}
 		case "cap":
@@ -9255,9 +9001,7 @@ func (v *GoWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Copy = nil
 			} else {
-				if v.Copy == nil {
-					v.Copy = new(bool)
-				}
+				v.Copy = fbe.Reuse(v.Copy)
 				*v.Copy = r.Bool("copy")
 			}
 		case "panic":
@@ -9287,9 +9031,7 @@ func (v *GoWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Imag = nil
 			} else {
-				if v.Imag == nil {
-					v.Imag = new(string)
-				}
+				v.Imag = fbe.Reuse(v.Imag)
 				*v.Imag = r.String("imag")
 			}
 		case "close":
@@ -9298,11 +9040,7 @@ func (v *GoWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "min":
 			r.Once(&seen[29], name)
 			if r.BeginObject("min") {
-				if v.Min == nil {
-					v.Min = make(map[string]int32)
-				} else {
-					clear(v.Min)
-				}
+				fbe.Empty(&v.Min, 0)
 				for r.More() {
 					r.Spend(8, "min")
 					key14 := r.Name()
@@ -9336,9 +9074,7 @@ func (v *GoWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Complex64 = nil
 			} else {
-				if v.Complex64 == nil {
-					v.Complex64 = new(Word)
-				}
+				v.Complex64 = fbe.Reuse(v.Complex64)
 				*v.Complex64 = Word(r.Int(-32768, 32767, "complex64"))
 			}
 		case "complex128":
@@ -9719,15 +9455,11 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e25, n26 := r.Vector(b, b+64, 8, 8, "sealed")
-	if v.Sealed == nil {
-		v.Sealed = make(map[string]int32, n26)
-	} else {
-		clear(v.Sealed)
-	}
+	fbe.Empty(&v.Sealed, n26)
 	for i27 := range n26 {
 		var k28 string
-		var x29 int32
 		k28 = r.String(b, e25+i27*8, "sealed")
+		var x29 int32
 		x29 = r.I32(e25 + i27*8 + 4)
 		if _, dup := v.Sealed[k28]; dup {
 			r.DuplicateKey("sealed", e25+i27*8)
@@ -9844,15 +9576,11 @@ func (v *JavaWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e39, n40 := r.Vector(b, b+174, 8, 8, "List")
-	if v.List == nil {
-		v.List = make(map[string]int32, n40)
-	} else {
-		clear(v.List)
-	}
+	fbe.Empty(&v.List, n40)
 	for i41 := range n40 {
 		var k42 string
-		var x43 int32
 		k42 = r.String(b, e39+i41*8, "List")
+		var x43 int32
 		x43 = r.I32(e39 + i41*8 + 4)
 		if _, dup := v.List[k42]; dup {
 			r.DuplicateKey("List", e39+i41*8)
@@ -9907,15 +9635,11 @@ func FBEVerifyJavaWords(r *fbe.Reader, base, slot int) {
 	}
 	var t46 map[string]int32
 	e47, n48 := r.Vector(b, b+64, 8, 8, "sealed")
-	if t46 == nil {
-		t46 = make(map[string]int32, n48)
-	} else {
-		clear(t46)
-	}
+	fbe.Empty(&t46, n48)
 	for i49 := range n48 {
 		var k50 string
-		var x51 int32
 		k50 = r.String(b, e47+i49*8, "sealed")
+		var x51 int32
 		x51 = r.I32(e47 + i49*8 + 4)
 		if _, dup := t46[k50]; dup {
 			r.DuplicateKey("sealed", e47+i49*8)
@@ -9958,15 +9682,11 @@ func FBEVerifyJavaWords(r *fbe.Reader, base, slot int) {
 	}
 	var t54 map[string]int32
 	e55, n56 := r.Vector(b, b+174, 8, 8, "List")
-	if t54 == nil {
-		t54 = make(map[string]int32, n56)
-	} else {
-		clear(t54)
-	}
+	fbe.Empty(&t54, n56)
 	for i57 := range n56 {
 		var k58 string
-		var x59 int32
 		k58 = r.String(b, e55+i57*8, "List")
+		var x59 int32
 		x59 = r.I32(e55 + i57*8 + 4)
 		if _, dup := t54[k58]; dup {
 			r.DuplicateKey("List", e55+i57*8)
@@ -10132,15 +9852,11 @@ func (v *JavaWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Record = r.FinalBlob(v.Record, "record")
 	n74 := r.FinalCount(8, 8, "sealed")
-	if v.Sealed == nil {
-		v.Sealed = make(map[string]int32, n74)
-	} else {
-		clear(v.Sealed)
-	}
+	fbe.Empty(&v.Sealed, n74)
 	for i75 := 0; i75 < n74; i75++ {
 		var k76 string
-		var x77 int32
 		k76 = r.FinalString("sealed")
+		var x77 int32
 		if p78 := r.Fixed(4, "sealed"); p78 >= 0 {
 			x77 = r.I32(p78)
 		}
@@ -10204,15 +9920,11 @@ func (v *JavaWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Class = r.FinalBlob(v.Class, "Class")
 	n88 := r.FinalCount(8, 8, "List")
-	if v.List == nil {
-		v.List = make(map[string]int32, n88)
-	} else {
-		clear(v.List)
-	}
+	fbe.Empty(&v.List, n88)
 	for i89 := 0; i89 < n88; i89++ {
 		var k90 string
-		var x91 int32
 		k90 = r.FinalString("List")
+		var x91 int32
 		if p92 := r.Fixed(4, "List"); p92 >= 0 {
 			x91 = r.I32(p92)
 		}
@@ -10251,15 +9963,11 @@ func FBEVerifyFinalJavaWords(r *fbe.Reader) {
 	r.FinalSkipBlob("record")
 	var t97 map[string]int32
 	n98 := r.FinalCount(8, 8, "sealed")
-	if t97 == nil {
-		t97 = make(map[string]int32, n98)
-	} else {
-		clear(t97)
-	}
+	fbe.Empty(&t97, n98)
 	for i99 := 0; i99 < n98; i99++ {
 		var k100 string
-		var x101 int32
 		k100 = r.FinalString("sealed")
+		var x101 int32
 		if p102 := r.Fixed(4, "sealed"); p102 >= 0 {
 			x101 = r.I32(p102)
 		}
@@ -10290,15 +9998,11 @@ func FBEVerifyFinalJavaWords(r *fbe.Reader) {
 	r.FinalSkipBlob("Class")
 	var t106 map[string]int32
 	n107 := r.FinalCount(8, 8, "List")
-	if t106 == nil {
-		t106 = make(map[string]int32, n107)
-	} else {
-		clear(t106)
-	}
+	fbe.Empty(&t106, n107)
 	for i108 := 0; i108 < n107; i108++ {
 		var k109 string
-		var x110 int32
 		k109 = r.FinalString("List")
+		var x110 int32
 		if p111 := r.Fixed(4, "List"); p111 >= 0 {
 			x110 = r.I32(p111)
 		}
@@ -10623,9 +10327,7 @@ func (v *JavaWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Implements = nil
 			} else {
-				if v.Implements == nil {
-					v.Implements = new(bool)
-				}
+				v.Implements = fbe.Reuse(v.Implements)
 				*v.Implements = r.Bool("implements")
 			}
 		case "instanceof":
@@ -10655,9 +10357,7 @@ func (v *JavaWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Transient = nil
 			} else {
-				if v.Transient == nil {
-					v.Transient = new(string)
-				}
+				v.Transient = fbe.Reuse(v.Transient)
 				*v.Transient = r.String("transient")
 			}
 		case "record":
@@ -10666,11 +10366,7 @@ func (v *JavaWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "sealed":
 			r.Once(&seen[11], name)
 			if r.BeginObject("sealed") {
-				if v.Sealed == nil {
-					v.Sealed = make(map[string]int32)
-				} else {
-					clear(v.Sealed)
-				}
+				fbe.Empty(&v.Sealed, 0)
 				for r.More() {
 					r.Spend(8, "sealed")
 					key10 := r.Name()
@@ -10704,9 +10400,7 @@ func (v *JavaWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.To = nil
 			} else {
-				if v.To == nil {
-					v.To = new(Word)
-				}
+				v.To = fbe.Reuse(v.To)
 				*v.To = Word(r.Int(-32768, 32767, "to"))
 			}
 		case "uses":
@@ -10723,9 +10417,7 @@ func (v *JavaWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Object = nil
 			} else {
-				if v.Object == nil {
-					v.Object = new(bool)
-				}
+				v.Object = fbe.Reuse(v.Object)
 				*v.Object = r.Bool("Object")
 			}
 		case "String":
@@ -10755,9 +10447,7 @@ func (v *JavaWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Override = nil
 			} else {
-				if v.Override == nil {
-					v.Override = new(string)
-				}
+				v.Override = fbe.Reuse(v.Override)
 				*v.Override = r.String("Override")
 			}
 		case "Class":
@@ -10766,11 +10456,7 @@ func (v *JavaWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "List":
 			r.Once(&seen[29], name)
 			if r.BeginObject("List") {
-				if v.List == nil {
-					v.List = make(map[string]int32)
-				} else {
-					clear(v.List)
-				}
+				fbe.Empty(&v.List, 0)
 				for r.More() {
 					r.Spend(8, "List")
 					key14 := r.Name()
@@ -11216,15 +10902,11 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e27, n28 := r.Vector(b, b+64, 8, 8, "init")
-	if v.Init == nil {
-		v.Init = make(map[string]int32, n28)
-	} else {
-		clear(v.Init)
-	}
+	fbe.Empty(&v.Init, n28)
 	for i29 := range n28 {
 		var k30 string
-		var x31 int32
 		k30 = r.String(b, e27+i29*8, "init")
+		var x31 int32
 		x31 = r.I32(e27 + i29*8 + 4)
 		if _, dup := v.Init[k30]; dup {
 			r.DuplicateKey("init", e27+i29*8)
@@ -11341,15 +11023,11 @@ func (v *KotlinWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e41, n42 := r.Vector(b, b+174, 8, 8, "out")
-	if v.Out == nil {
-		v.Out = make(map[string]int32, n42)
-	} else {
-		clear(v.Out)
-	}
+	fbe.Empty(&v.Out, n42)
 	for i43 := range n42 {
 		var k44 string
-		var x45 int32
 		k44 = r.String(b, e41+i43*8, "out")
+		var x45 int32
 		x45 = r.I32(e41 + i43*8 + 4)
 		if _, dup := v.Out[k44]; dup {
 			r.DuplicateKey("out", e41+i43*8)
@@ -11454,15 +11132,11 @@ func FBEVerifyKotlinWords(r *fbe.Reader, base, slot int) {
 	}
 	var t52 map[string]int32
 	e53, n54 := r.Vector(b, b+64, 8, 8, "init")
-	if t52 == nil {
-		t52 = make(map[string]int32, n54)
-	} else {
-		clear(t52)
-	}
+	fbe.Empty(&t52, n54)
 	for i55 := range n54 {
 		var k56 string
-		var x57 int32
 		k56 = r.String(b, e53+i55*8, "init")
+		var x57 int32
 		x57 = r.I32(e53 + i55*8 + 4)
 		if _, dup := t52[k56]; dup {
 			r.DuplicateKey("init", e53+i55*8)
@@ -11505,15 +11179,11 @@ func FBEVerifyKotlinWords(r *fbe.Reader, base, slot int) {
 	}
 	var t60 map[string]int32
 	e61, n62 := r.Vector(b, b+174, 8, 8, "out")
-	if t60 == nil {
-		t60 = make(map[string]int32, n62)
-	} else {
-		clear(t60)
-	}
+	fbe.Empty(&t60, n62)
 	for i63 := range n62 {
 		var k64 string
-		var x65 int32
 		k64 = r.String(b, e61+i63*8, "out")
+		var x65 int32
 		x65 = r.I32(e61 + i63*8 + 4)
 		if _, dup := t60[k64]; dup {
 			r.DuplicateKey("out", e61+i63*8)
@@ -11705,15 +11375,11 @@ func (v *KotlinWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Get = r.FinalBlob(v.Get, "get")
 	n80 := r.FinalCount(8, 8, "init")
-	if v.Init == nil {
-		v.Init = make(map[string]int32, n80)
-	} else {
-		clear(v.Init)
-	}
+	fbe.Empty(&v.Init, n80)
 	for i81 := 0; i81 < n80; i81++ {
 		var k82 string
-		var x83 int32
 		k82 = r.FinalString("init")
+		var x83 int32
 		if p84 := r.Fixed(4, "init"); p84 >= 0 {
 			x83 = r.I32(p84)
 		}
@@ -11777,15 +11443,11 @@ func (v *KotlinWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Noinline = r.FinalBlob(v.Noinline, "noinline")
 	n94 := r.FinalCount(8, 8, "out")
-	if v.Out == nil {
-		v.Out = make(map[string]int32, n94)
-	} else {
-		clear(v.Out)
-	}
+	fbe.Empty(&v.Out, n94)
 	for i95 := 0; i95 < n94; i95++ {
 		var k96 string
-		var x97 int32
 		k96 = r.FinalString("out")
+		var x97 int32
 		if p98 := r.Fixed(4, "out"); p98 >= 0 {
 			x97 = r.I32(p98)
 		}
@@ -11850,15 +11512,11 @@ func FBEVerifyFinalKotlinWords(r *fbe.Reader) {
 	r.FinalSkipBlob("get")
 	var t106 map[string]int32
 	n107 := r.FinalCount(8, 8, "init")
-	if t106 == nil {
-		t106 = make(map[string]int32, n107)
-	} else {
-		clear(t106)
-	}
+	fbe.Empty(&t106, n107)
 	for i108 := 0; i108 < n107; i108++ {
 		var k109 string
-		var x110 int32
 		k109 = r.FinalString("init")
+		var x110 int32
 		if p111 := r.Fixed(4, "init"); p111 >= 0 {
 			x110 = r.I32(p111)
 		}
@@ -11889,15 +11547,11 @@ func FBEVerifyFinalKotlinWords(r *fbe.Reader) {
 	r.FinalSkipBlob("noinline")
 	var t115 map[string]int32
 	n116 := r.FinalCount(8, 8, "out")
-	if t115 == nil {
-		t115 = make(map[string]int32, n116)
-	} else {
-		clear(t115)
-	}
+	fbe.Empty(&t115, n116)
 	for i117 := 0; i117 < n116; i117++ {
 		var k118 string
-		var x119 int32
 		k118 = r.FinalString("out")
+		var x119 int32
 		if p120 := r.Fixed(4, "out"); p120 >= 0 {
 			x119 = r.I32(p120)
 		}
@@ -12278,9 +11932,7 @@ func (v *KotlinWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Val = nil
 			} else {
-				if v.Val == nil {
-					v.Val = new(bool)
-				}
+				v.Val = fbe.Reuse(v.Val)
 				*v.Val = r.Bool("val")
 			}
 		case "by":
@@ -12310,9 +11962,7 @@ func (v *KotlinWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.File = nil
 			} else {
-				if v.File == nil {
-					v.File = new(string)
-				}
+				v.File = fbe.Reuse(v.File)
 				*v.File = r.String("file")
 			}
 		case "get":
@@ -12321,11 +11971,7 @@ func (v *KotlinWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "init":
 			r.Once(&seen[11], name)
 			if r.BeginObject("init") {
-				if v.Init == nil {
-					v.Init = make(map[string]int32)
-				} else {
-					clear(v.Init)
-				}
+				fbe.Empty(&v.Init, 0)
 				for r.More() {
 					r.Spend(8, "init")
 					key10 := r.Name()
@@ -12359,9 +12005,7 @@ func (v *KotlinWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Actual = nil
 			} else {
-				if v.Actual == nil {
-					v.Actual = new(Word)
-				}
+				v.Actual = fbe.Reuse(v.Actual)
 				*v.Actual = Word(r.Int(-32768, 32767, "actual"))
 			}
 		case "annotation":
@@ -12378,9 +12022,7 @@ func (v *KotlinWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Data = nil
 			} else {
-				if v.Data == nil {
-					v.Data = new(bool)
-				}
+				v.Data = fbe.Reuse(v.Data)
 				*v.Data = r.Bool("data")
 			}
 		case "expect":
@@ -12410,9 +12052,7 @@ func (v *KotlinWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Lateinit = nil
 			} else {
-				if v.Lateinit == nil {
-					v.Lateinit = new(string)
-				}
+				v.Lateinit = fbe.Reuse(v.Lateinit)
 				*v.Lateinit = r.String("lateinit")
 			}
 		case "noinline":
@@ -12421,11 +12061,7 @@ func (v *KotlinWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "out":
 			r.Once(&seen[29], name)
 			if r.BeginObject("out") {
-				if v.Out == nil {
-					v.Out = make(map[string]int32)
-				} else {
-					clear(v.Out)
-				}
+				fbe.Empty(&v.Out, 0)
 				for r.More() {
 					r.Spend(8, "out")
 					key14 := r.Name()
@@ -12459,9 +12095,7 @@ func (v *KotlinWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Companion_ = nil
 			} else {
-				if v.Companion_ == nil {
-					v.Companion_ = new(Word)
-				}
+				v.Companion_ = fbe.Reuse(v.Companion_)
 				*v.Companion_ = Word(r.Int(-32768, 32767, "Companion"))
 			}
 		case "Unit":
@@ -12478,9 +12112,7 @@ func (v *KotlinWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Array = nil
 			} else {
-				if v.Array == nil {
-					v.Array = new(bool)
-				}
+				v.Array = fbe.Reuse(v.Array)
 				*v.Array = r.Bool("Array")
 			}
 		default:
@@ -12921,15 +12553,11 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e27, n28 := r.Vector(b, b+64, 8, 8, "NaN")
-	if v.NaN == nil {
-		v.NaN = make(map[string]int32, n28)
-	} else {
-		clear(v.NaN)
-	}
+	fbe.Empty(&v.NaN, n28)
 	for i29 := range n28 {
 		var k30 string
-		var x31 int32
 		k30 = r.String(b, e27+i29*8, "NaN")
+		var x31 int32
 		x31 = r.I32(e27 + i29*8 + 4)
 		if _, dup := v.NaN[k30]; dup {
 			r.DuplicateKey("NaN", e27+i29*8)
@@ -13046,15 +12674,11 @@ func (v *JsWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e41, n42 := r.Vector(b, b+174, 8, 8, "__proto__")
-	if v.X__proto__ == nil {
-		v.X__proto__ = make(map[string]int32, n42)
-	} else {
-		clear(v.X__proto__)
-	}
+	fbe.Empty(&v.X__proto__, n42)
 	for i43 := range n42 {
 		var k44 string
-		var x45 int32
 		k44 = r.String(b, e41+i43*8, "__proto__")
+		var x45 int32
 		x45 = r.I32(e41 + i43*8 + 4)
 		if _, dup := v.X__proto__[k44]; dup {
 			r.DuplicateKey("__proto__", e41+i43*8)
@@ -13169,15 +12793,11 @@ func FBEVerifyJsWords(r *fbe.Reader, base, slot int) {
 	}
 	var t52 map[string]int32
 	e53, n54 := r.Vector(b, b+64, 8, 8, "NaN")
-	if t52 == nil {
-		t52 = make(map[string]int32, n54)
-	} else {
-		clear(t52)
-	}
+	fbe.Empty(&t52, n54)
 	for i55 := range n54 {
 		var k56 string
-		var x57 int32
 		k56 = r.String(b, e53+i55*8, "NaN")
+		var x57 int32
 		x57 = r.I32(e53 + i55*8 + 4)
 		if _, dup := t52[k56]; dup {
 			r.DuplicateKey("NaN", e53+i55*8)
@@ -13220,15 +12840,11 @@ func FBEVerifyJsWords(r *fbe.Reader, base, slot int) {
 	}
 	var t60 map[string]int32
 	e61, n62 := r.Vector(b, b+174, 8, 8, "__proto__")
-	if t60 == nil {
-		t60 = make(map[string]int32, n62)
-	} else {
-		clear(t60)
-	}
+	fbe.Empty(&t60, n62)
 	for i63 := range n62 {
 		var k64 string
-		var x65 int32
 		k64 = r.String(b, e61+i63*8, "__proto__")
+		var x65 int32
 		x65 = r.I32(e61 + i63*8 + 4)
 		if _, dup := t60[k64]; dup {
 			r.DuplicateKey("__proto__", e61+i63*8)
@@ -13422,15 +13038,11 @@ func (v *JsWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Undefined = r.FinalBlob(v.Undefined, "undefined")
 	n80 := r.FinalCount(8, 8, "NaN")
-	if v.NaN == nil {
-		v.NaN = make(map[string]int32, n80)
-	} else {
-		clear(v.NaN)
-	}
+	fbe.Empty(&v.NaN, n80)
 	for i81 := 0; i81 < n80; i81++ {
 		var k82 string
-		var x83 int32
 		k82 = r.FinalString("NaN")
+		var x83 int32
 		if p84 := r.Fixed(4, "NaN"); p84 >= 0 {
 			x83 = r.I32(p84)
 		}
@@ -13494,15 +13106,11 @@ func (v *JsWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Prototype = r.FinalBlob(v.Prototype, "prototype")
 	n94 := r.FinalCount(8, 8, "__proto__")
-	if v.X__proto__ == nil {
-		v.X__proto__ = make(map[string]int32, n94)
-	} else {
-		clear(v.X__proto__)
-	}
+	fbe.Empty(&v.X__proto__, n94)
 	for i95 := 0; i95 < n94; i95++ {
 		var k96 string
-		var x97 int32
 		k96 = r.FinalString("__proto__")
+		var x97 int32
 		if p98 := r.Fixed(4, "__proto__"); p98 >= 0 {
 			x97 = r.I32(p98)
 		}
@@ -13572,15 +13180,11 @@ func FBEVerifyFinalJsWords(r *fbe.Reader) {
 	r.FinalSkipBlob("undefined")
 	var t107 map[string]int32
 	n108 := r.FinalCount(8, 8, "NaN")
-	if t107 == nil {
-		t107 = make(map[string]int32, n108)
-	} else {
-		clear(t107)
-	}
+	fbe.Empty(&t107, n108)
 	for i109 := 0; i109 < n108; i109++ {
 		var k110 string
-		var x111 int32
 		k110 = r.FinalString("NaN")
+		var x111 int32
 		if p112 := r.Fixed(4, "NaN"); p112 >= 0 {
 			x111 = r.I32(p112)
 		}
@@ -13611,15 +13215,11 @@ func FBEVerifyFinalJsWords(r *fbe.Reader) {
 	r.FinalSkipBlob("prototype")
 	var t116 map[string]int32
 	n117 := r.FinalCount(8, 8, "__proto__")
-	if t116 == nil {
-		t116 = make(map[string]int32, n117)
-	} else {
-		clear(t116)
-	}
+	fbe.Empty(&t116, n117)
 	for i118 := 0; i118 < n117; i118++ {
 		var k119 string
-		var x120 int32
 		k119 = r.FinalString("__proto__")
+		var x120 int32
 		if p121 := r.Fixed(4, "__proto__"); p121 >= 0 {
 			x120 = r.I32(p121)
 		}
@@ -14009,9 +13609,7 @@ func (v *JsWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Of = nil
 			} else {
-				if v.Of == nil {
-					v.Of = new(bool)
-				}
+				v.Of = fbe.Reuse(v.Of)
 				*v.Of = r.Bool("of")
 			}
 		case "declare":
@@ -14041,9 +13639,7 @@ func (v *JsWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Symbol = nil
 			} else {
-				if v.Symbol == nil {
-					v.Symbol = new(string)
-				}
+				v.Symbol = fbe.Reuse(v.Symbol)
 				*v.Symbol = r.String("symbol")
 			}
 		case "undefined":
@@ -14052,11 +13648,7 @@ func (v *JsWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "NaN":
 			r.Once(&seen[11], name)
 			if r.BeginObject("NaN") {
-				if v.NaN == nil {
-					v.NaN = make(map[string]int32)
-				} else {
-					clear(v.NaN)
-				}
+				fbe.Empty(&v.NaN, 0)
 				for r.More() {
 					r.Spend(8, "NaN")
 					key10 := r.Name()
@@ -14090,9 +13682,7 @@ func (v *JsWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Boolean = nil
 			} else {
-				if v.Boolean == nil {
-					v.Boolean = new(Word)
-				}
+				v.Boolean = fbe.Reuse(v.Boolean)
 				*v.Boolean = Word(r.Int(-32768, 32767, "Boolean"))
 			}
 		case "Symbol":
@@ -14109,9 +13699,7 @@ func (v *JsWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Promise = nil
 			} else {
-				if v.Promise == nil {
-					v.Promise = new(bool)
-				}
+				v.Promise = fbe.Reuse(v.Promise)
 				*v.Promise = r.Bool("Promise")
 			}
 		case "Partial":
@@ -14141,9 +13729,7 @@ func (v *JsWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Require = nil
 			} else {
-				if v.Require == nil {
-					v.Require = new(string)
-				}
+				v.Require = fbe.Reuse(v.Require)
 				*v.Require = r.String("require")
 			}
 		case "prototype":
@@ -14152,11 +13738,7 @@ func (v *JsWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "__proto__":
 			r.Once(&seen[29], name)
 			if r.BeginObject("__proto__") {
-				if v.X__proto__ == nil {
-					v.X__proto__ = make(map[string]int32)
-				} else {
-					clear(v.X__proto__)
-				}
+				fbe.Empty(&v.X__proto__, 0)
 				for r.More() {
 					r.Spend(8, "__proto__")
 					key14 := r.Name()
@@ -14190,9 +13772,7 @@ func (v *JsWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.ToLocaleString = nil
 			} else {
-				if v.ToLocaleString == nil {
-					v.ToLocaleString = new(Word)
-				}
+				v.ToLocaleString = fbe.Reuse(v.ToLocaleString)
 				*v.ToLocaleString = Word(r.Int(-32768, 32767, "toLocaleString"))
 			}
 		case "readonly":
@@ -14209,9 +13789,7 @@ func (v *JsWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Asserts = nil
 			} else {
-				if v.Asserts == nil {
-					v.Asserts = new(bool)
-				}
+				v.Asserts = fbe.Reuse(v.Asserts)
 				*v.Asserts = r.Bool("asserts")
 			}
 		case "satisfies":
@@ -14610,15 +14188,11 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e25, n26 := r.Vector(b, b+64, 8, 8, "trait")
-	if v.Trait == nil {
-		v.Trait = make(map[string]int32, n26)
-	} else {
-		clear(v.Trait)
-	}
+	fbe.Empty(&v.Trait, n26)
 	for i27 := range n26 {
 		var k28 string
-		var x29 int32
 		k28 = r.String(b, e25+i27*8, "trait")
+		var x29 int32
 		x29 = r.I32(e25 + i27*8 + 4)
 		if _, dup := v.Trait[k28]; dup {
 			r.DuplicateKey("trait", e25+i27*8)
@@ -14735,15 +14309,11 @@ func (v *RustWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e39, n40 := r.Vector(b, b+174, 8, 8, "Copy")
-	if v.Copy == nil {
-		v.Copy = make(map[string]int32, n40)
-	} else {
-		clear(v.Copy)
-	}
+	fbe.Empty(&v.Copy, n40)
 	for i41 := range n40 {
 		var k42 string
-		var x43 int32
 		k42 = r.String(b, e39+i41*8, "Copy")
+		var x43 int32
 		x43 = r.I32(e39 + i41*8 + 4)
 		if _, dup := v.Copy[k42]; dup {
 			r.DuplicateKey("Copy", e39+i41*8)
@@ -14813,15 +14383,11 @@ func FBEVerifyRustWords(r *fbe.Reader, base, slot int) {
 	}
 	var t46 map[string]int32
 	e47, n48 := r.Vector(b, b+64, 8, 8, "trait")
-	if t46 == nil {
-		t46 = make(map[string]int32, n48)
-	} else {
-		clear(t46)
-	}
+	fbe.Empty(&t46, n48)
 	for i49 := range n48 {
 		var k50 string
-		var x51 int32
 		k50 = r.String(b, e47+i49*8, "trait")
+		var x51 int32
 		x51 = r.I32(e47 + i49*8 + 4)
 		if _, dup := t46[k50]; dup {
 			r.DuplicateKey("trait", e47+i49*8)
@@ -14864,15 +14430,11 @@ func FBEVerifyRustWords(r *fbe.Reader, base, slot int) {
 	}
 	var t54 map[string]int32
 	e55, n56 := r.Vector(b, b+174, 8, 8, "Copy")
-	if t54 == nil {
-		t54 = make(map[string]int32, n56)
-	} else {
-		clear(t54)
-	}
+	fbe.Empty(&t54, n56)
 	for i57 := range n56 {
 		var k58 string
-		var x59 int32
 		k58 = r.String(b, e55+i57*8, "Copy")
+		var x59 int32
 		x59 = r.I32(e55 + i57*8 + 4)
 		if _, dup := t54[k58]; dup {
 			r.DuplicateKey("Copy", e55+i57*8)
@@ -15041,15 +14603,11 @@ func (v *RustWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Self = r.FinalBlob(v.Self, "Self")
 	n74 := r.FinalCount(8, 8, "trait")
-	if v.Trait == nil {
-		v.Trait = make(map[string]int32, n74)
-	} else {
-		clear(v.Trait)
-	}
+	fbe.Empty(&v.Trait, n74)
 	for i75 := 0; i75 < n74; i75++ {
 		var k76 string
-		var x77 int32
 		k76 = r.FinalString("trait")
+		var x77 int32
 		if p78 := r.Fixed(4, "trait"); p78 >= 0 {
 			x77 = r.I32(p78)
 		}
@@ -15113,15 +14671,11 @@ func (v *RustWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Clone = r.FinalBlob(v.Clone, "Clone")
 	n88 := r.FinalCount(8, 8, "Copy")
-	if v.Copy == nil {
-		v.Copy = make(map[string]int32, n88)
-	} else {
-		clear(v.Copy)
-	}
+	fbe.Empty(&v.Copy, n88)
 	for i89 := 0; i89 < n88; i89++ {
 		var k90 string
-		var x91 int32
 		k90 = r.FinalString("Copy")
+		var x91 int32
 		if p92 := r.Fixed(4, "Copy"); p92 >= 0 {
 			x91 = r.I32(p92)
 		}
@@ -15164,15 +14718,11 @@ func FBEVerifyFinalRustWords(r *fbe.Reader) {
 	r.FinalSkipBlob("Self")
 	var t97 map[string]int32
 	n98 := r.FinalCount(8, 8, "trait")
-	if t97 == nil {
-		t97 = make(map[string]int32, n98)
-	} else {
-		clear(t97)
-	}
+	fbe.Empty(&t97, n98)
 	for i99 := 0; i99 < n98; i99++ {
 		var k100 string
-		var x101 int32
 		k100 = r.FinalString("trait")
+		var x101 int32
 		if p102 := r.Fixed(4, "trait"); p102 >= 0 {
 			x101 = r.I32(p102)
 		}
@@ -15203,15 +14753,11 @@ func FBEVerifyFinalRustWords(r *fbe.Reader) {
 	r.FinalSkipBlob("Clone")
 	var t106 map[string]int32
 	n107 := r.FinalCount(8, 8, "Copy")
-	if t106 == nil {
-		t106 = make(map[string]int32, n107)
-	} else {
-		clear(t106)
-	}
+	fbe.Empty(&t106, n107)
 	for i108 := 0; i108 < n107; i108++ {
 		var k109 string
-		var x110 int32
 		k109 = r.FinalString("Copy")
+		var x110 int32
 		if p111 := r.Fixed(4, "Copy"); p111 >= 0 {
 			x110 = r.I32(p111)
 		}
@@ -15548,9 +15094,7 @@ func (v *RustWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Impl = nil
 			} else {
-				if v.Impl == nil {
-					v.Impl = new(bool)
-				}
+				v.Impl = fbe.Reuse(v.Impl)
 				*v.Impl = r.Bool("impl")
 			}
 		case "loop":
@@ -15580,9 +15124,7 @@ func (v *RustWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Ref = nil
 			} else {
-				if v.Ref == nil {
-					v.Ref = new(string)
-				}
+				v.Ref = fbe.Reuse(v.Ref)
 				*v.Ref = r.String("ref")
 			}
 		case "Self":
@@ -15591,11 +15133,7 @@ func (v *RustWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "trait":
 			r.Once(&seen[11], name)
 			if r.BeginObject("trait") {
-				if v.Trait == nil {
-					v.Trait = make(map[string]int32)
-				} else {
-					clear(v.Trait)
-				}
+				fbe.Empty(&v.Trait, 0)
 				for r.More() {
 					r.Spend(8, "trait")
 					key10 := r.Name()
@@ -15629,9 +15167,7 @@ func (v *RustWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Priv = nil
 			} else {
-				if v.Priv == nil {
-					v.Priv = new(Word)
-				}
+				v.Priv = fbe.Reuse(v.Priv)
 				*v.Priv = Word(r.Int(-32768, 32767, "priv"))
 			}
 		case "unsized":
@@ -15648,9 +15184,7 @@ func (v *RustWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Option = nil
 			} else {
-				if v.Option == nil {
-					v.Option = new(bool)
-				}
+				v.Option = fbe.Reuse(v.Option)
 				*v.Option = r.Bool("Option")
 			}
 		case "Some":
@@ -15680,9 +15214,7 @@ func (v *RustWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Box_ = nil
 			} else {
-				if v.Box_ == nil {
-					v.Box_ = new(string)
-				}
+				v.Box_ = fbe.Reuse(v.Box_)
 				*v.Box_ = r.String("Box")
 			}
 		case "Clone":
@@ -15691,11 +15223,7 @@ func (v *RustWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "Copy":
 			r.Once(&seen[29], name)
 			if r.BeginObject("Copy") {
-				if v.Copy == nil {
-					v.Copy = make(map[string]int32)
-				} else {
-					clear(v.Copy)
-				}
+				fbe.Empty(&v.Copy, 0)
 				for r.More() {
 					r.Spend(8, "Copy")
 					key14 := r.Name()
@@ -16084,15 +15612,11 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e25, n26 := r.Vector(b, b+64, 8, 8, "ushort")
-	if v.Ushort == nil {
-		v.Ushort = make(map[string]int32, n26)
-	} else {
-		clear(v.Ushort)
-	}
+	fbe.Empty(&v.Ushort, n26)
 	for i27 := range n26 {
 		var k28 string
-		var x29 int32
 		k28 = r.String(b, e25+i27*8, "ushort")
+		var x29 int32
 		x29 = r.I32(e25 + i27*8 + 4)
 		if _, dup := v.Ushort[k28]; dup {
 			r.DuplicateKey("ushort", e25+i27*8)
@@ -16209,15 +15733,11 @@ func (v *CSharpWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e39, n40 := r.Vector(b, b+174, 8, 8, "notnull")
-	if v.Notnull == nil {
-		v.Notnull = make(map[string]int32, n40)
-	} else {
-		clear(v.Notnull)
-	}
+	fbe.Empty(&v.Notnull, n40)
 	for i41 := range n40 {
 		var k42 string
-		var x43 int32
 		k42 = r.String(b, e39+i41*8, "notnull")
+		var x43 int32
 		x43 = r.I32(e39 + i41*8 + 4)
 		if _, dup := v.Notnull[k42]; dup {
 			r.DuplicateKey("notnull", e39+i41*8)
@@ -16262,15 +15782,11 @@ func FBEVerifyCSharpWords(r *fbe.Reader, base, slot int) {
 	}
 	var t46 map[string]int32
 	e47, n48 := r.Vector(b, b+64, 8, 8, "ushort")
-	if t46 == nil {
-		t46 = make(map[string]int32, n48)
-	} else {
-		clear(t46)
-	}
+	fbe.Empty(&t46, n48)
 	for i49 := range n48 {
 		var k50 string
-		var x51 int32
 		k50 = r.String(b, e47+i49*8, "ushort")
+		var x51 int32
 		x51 = r.I32(e47 + i49*8 + 4)
 		if _, dup := t46[k50]; dup {
 			r.DuplicateKey("ushort", e47+i49*8)
@@ -16313,15 +15829,11 @@ func FBEVerifyCSharpWords(r *fbe.Reader, base, slot int) {
 	}
 	var t54 map[string]int32
 	e55, n56 := r.Vector(b, b+174, 8, 8, "notnull")
-	if t54 == nil {
-		t54 = make(map[string]int32, n56)
-	} else {
-		clear(t54)
-	}
+	fbe.Empty(&t54, n56)
 	for i57 := range n56 {
 		var k58 string
-		var x59 int32
 		k58 = r.String(b, e55+i57*8, "notnull")
+		var x59 int32
 		x59 = r.I32(e55 + i57*8 + 4)
 		if _, dup := t54[k58]; dup {
 			r.DuplicateKey("notnull", e55+i57*8)
@@ -16481,15 +15993,11 @@ func (v *CSharpWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Unchecked = r.FinalBlob(v.Unchecked, "unchecked")
 	n74 := r.FinalCount(8, 8, "ushort")
-	if v.Ushort == nil {
-		v.Ushort = make(map[string]int32, n74)
-	} else {
-		clear(v.Ushort)
-	}
+	fbe.Empty(&v.Ushort, n74)
 	for i75 := 0; i75 < n74; i75++ {
 		var k76 string
-		var x77 int32
 		k76 = r.FinalString("ushort")
+		var x77 int32
 		if p78 := r.Fixed(4, "ushort"); p78 >= 0 {
 			x77 = r.I32(p78)
 		}
@@ -16553,15 +16061,11 @@ func (v *CSharpWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Managed = r.FinalBlob(v.Managed, "managed")
 	n88 := r.FinalCount(8, 8, "notnull")
-	if v.Notnull == nil {
-		v.Notnull = make(map[string]int32, n88)
-	} else {
-		clear(v.Notnull)
-	}
+	fbe.Empty(&v.Notnull, n88)
 	for i89 := 0; i89 < n88; i89++ {
 		var k90 string
-		var x91 int32
 		k90 = r.FinalString("notnull")
+		var x91 int32
 		if p92 := r.Fixed(4, "notnull"); p92 >= 0 {
 			x91 = r.I32(p92)
 		}
@@ -16594,15 +16098,11 @@ func FBEVerifyFinalCSharpWords(r *fbe.Reader) {
 	r.FinalSkipBlob("unchecked")
 	var t95 map[string]int32
 	n96 := r.FinalCount(8, 8, "ushort")
-	if t95 == nil {
-		t95 = make(map[string]int32, n96)
-	} else {
-		clear(t95)
-	}
+	fbe.Empty(&t95, n96)
 	for i97 := 0; i97 < n96; i97++ {
 		var k98 string
-		var x99 int32
 		k98 = r.FinalString("ushort")
+		var x99 int32
 		if p100 := r.Fixed(4, "ushort"); p100 >= 0 {
 			x99 = r.I32(p100)
 		}
@@ -16633,15 +16133,11 @@ func FBEVerifyFinalCSharpWords(r *fbe.Reader) {
 	r.FinalSkipBlob("managed")
 	var t104 map[string]int32
 	n105 := r.FinalCount(8, 8, "notnull")
-	if t104 == nil {
-		t104 = make(map[string]int32, n105)
-	} else {
-		clear(t104)
-	}
+	fbe.Empty(&t104, n105)
 	for i106 := 0; i106 < n105; i106++ {
 		var k107 string
-		var x108 int32
 		k107 = r.FinalString("notnull")
+		var x108 int32
 		if p109 := r.Fixed(4, "notnull"); p109 >= 0 {
 			x108 = r.I32(p109)
 		}
@@ -16954,9 +16450,7 @@ func (v *CSharpWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Foreach = nil
 			} else {
-				if v.Foreach == nil {
-					v.Foreach = new(bool)
-				}
+				v.Foreach = fbe.Reuse(v.Foreach)
 				*v.Foreach = r.Bool("foreach")
 			}
 		case "implicit":
@@ -16986,9 +16480,7 @@ func (v *CSharpWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Ulong = nil
 			} else {
-				if v.Ulong == nil {
-					v.Ulong = new(string)
-				}
+				v.Ulong = fbe.Reuse(v.Ulong)
 				*v.Ulong = r.String("ulong")
 			}
 		case "unchecked":
@@ -16997,11 +16489,7 @@ func (v *CSharpWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "ushort":
 			r.Once(&seen[11], name)
 			if r.BeginObject("ushort") {
-				if v.Ushort == nil {
-					v.Ushort = make(map[string]int32)
-				} else {
-					clear(v.Ushort)
-				}
+				fbe.Empty(&v.Ushort, 0)
 				for r.More() {
 					r.Spend(8, "ushort")
 					key10 := r.Name()
@@ -17035,9 +16523,7 @@ func (v *CSharpWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Group = nil
 			} else {
-				if v.Group == nil {
-					v.Group = new(Word)
-				}
+				v.Group = fbe.Reuse(v.Group)
 				*v.Group = Word(r.Int(-32768, 32767, "group"))
 			}
 		case "into":
@@ -17054,9 +16540,7 @@ func (v *CSharpWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.On = nil
 			} else {
-				if v.On == nil {
-					v.On = new(bool)
-				}
+				v.On = fbe.Reuse(v.On)
 				*v.On = r.Bool("on")
 			}
 		case "orderby":
@@ -17086,9 +16570,7 @@ func (v *CSharpWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Scoped = nil
 			} else {
-				if v.Scoped == nil {
-					v.Scoped = new(string)
-				}
+				v.Scoped = fbe.Reuse(v.Scoped)
 				*v.Scoped = r.String("scoped")
 			}
 		case "managed":
@@ -17097,11 +16579,7 @@ func (v *CSharpWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "notnull":
 			r.Once(&seen[29], name)
 			if r.BeginObject("notnull") {
-				if v.Notnull == nil {
-					v.Notnull = make(map[string]int32)
-				} else {
-					clear(v.Notnull)
-				}
+				fbe.Empty(&v.Notnull, 0)
 				for r.More() {
 					r.Spend(8, "notnull")
 					key14 := r.Name()
@@ -17389,15 +16867,11 @@ func (v *RubyWords) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e17, n18 := r.Vector(b, b+64, 8, 8, "undef")
-	if v.Undef == nil {
-		v.Undef = make(map[string]int32, n18)
-	} else {
-		clear(v.Undef)
-	}
+	fbe.Empty(&v.Undef, n18)
 	for i19 := range n18 {
 		var k20 string
-		var x21 int32
 		k20 = r.String(b, e17+i19*8, "undef")
+		var x21 int32
 		x21 = r.I32(e17 + i19*8 + 4)
 		if _, dup := v.Undef[k20]; dup {
 			r.DuplicateKey("undef", e17+i19*8)
@@ -17477,15 +16951,11 @@ func FBEVerifyRubyWords(r *fbe.Reader, base, slot int) {
 	}
 	var t26 map[string]int32
 	e27, n28 := r.Vector(b, b+64, 8, 8, "undef")
-	if t26 == nil {
-		t26 = make(map[string]int32, n28)
-	} else {
-		clear(t26)
-	}
+	fbe.Empty(&t26, n28)
 	for i29 := range n28 {
 		var k30 string
-		var x31 int32
 		k30 = r.String(b, e27+i29*8, "undef")
+		var x31 int32
 		x31 = r.I32(e27 + i29*8 + 4)
 		if _, dup := t26[k30]; dup {
 			r.DuplicateKey("undef", e27+i29*8)
@@ -17627,15 +17097,11 @@ func (v *RubyWords) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.Then = r.FinalBlob(v.Then, "then")
 	n42 := r.FinalCount(8, 8, "undef")
-	if v.Undef == nil {
-		v.Undef = make(map[string]int32, n42)
-	} else {
-		clear(v.Undef)
-	}
+	fbe.Empty(&v.Undef, n42)
 	for i43 := 0; i43 < n42; i43++ {
 		var k44 string
-		var x45 int32
 		k44 = r.FinalString("undef")
+		var x45 int32
 		if p46 := r.Fixed(4, "undef"); p46 >= 0 {
 			x45 = r.I32(p46)
 		}
@@ -17686,15 +17152,11 @@ func FBEVerifyFinalRubyWords(r *fbe.Reader) {
 	r.FinalSkipBlob("then")
 	var t52 map[string]int32
 	n53 := r.FinalCount(8, 8, "undef")
-	if t52 == nil {
-		t52 = make(map[string]int32, n53)
-	} else {
-		clear(t52)
-	}
+	fbe.Empty(&t52, n53)
 	for i54 := 0; i54 < n53; i54++ {
 		var k55 string
-		var x56 int32
 		k55 = r.FinalString("undef")
+		var x56 int32
 		if p57 := r.Fixed(4, "undef"); p57 >= 0 {
 			x56 = r.I32(p57)
 		}
@@ -17922,9 +17384,7 @@ func (v *RubyWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Elsif = nil
 			} else {
-				if v.Elsif == nil {
-					v.Elsif = new(bool)
-				}
+				v.Elsif = fbe.Reuse(v.Elsif)
 				*v.Elsif = r.Bool("elsif")
 			}
 		case "end":
@@ -17954,9 +17414,7 @@ func (v *RubyWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Retry = nil
 			} else {
-				if v.Retry == nil {
-					v.Retry = new(string)
-				}
+				v.Retry = fbe.Reuse(v.Retry)
 				*v.Retry = r.String("retry")
 			}
 		case "then":
@@ -17965,11 +17423,7 @@ func (v *RubyWords) FBEReadJSON(r *fbe.JSONReader) {
 		case "undef":
 			r.Once(&seen[11], name)
 			if r.BeginObject("undef") {
-				if v.Undef == nil {
-					v.Undef = make(map[string]int32)
-				} else {
-					clear(v.Undef)
-				}
+				fbe.Empty(&v.Undef, 0)
 				for r.More() {
 					r.Spend(8, "undef")
 					key6 := r.Name()
@@ -18003,9 +17457,7 @@ func (v *RubyWords) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Initialize = nil
 			} else {
-				if v.Initialize == nil {
-					v.Initialize = new(Word)
-				}
+				v.Initialize = fbe.Reuse(v.Initialize)
 				*v.Initialize = Word(r.Int(-32768, 32767, "initialize"))
 			}
 		default:
@@ -18549,9 +18001,7 @@ func (v *CppMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Model = nil
 			} else {
-				if v.Model == nil {
-					v.Model = new(bool)
-				}
+				v.Model = fbe.Reuse(v.Model)
 				*v.Model = r.Bool("Model")
 			}
 		case "FinalModel":
@@ -18581,9 +18031,7 @@ func (v *CppMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Model_ = nil
 			} else {
-				if v.Model_ == nil {
-					v.Model_ = new(string)
-				}
+				v.Model_ = fbe.Reuse(v.Model_)
 				*v.Model_ = r.String("model")
 			}
 		case "reset":
@@ -18848,15 +18296,11 @@ func (v *PythonMembers) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e16, n17 := r.Vector(b, b+64, 8, 8, "__class__")
-	if v.X__class__ == nil {
-		v.X__class__ = make(map[string]int32, n17)
-	} else {
-		clear(v.X__class__)
-	}
+	fbe.Empty(&v.X__class__, n17)
 	for i18 := range n17 {
 		var k19 string
-		var x20 int32
 		k19 = r.String(b, e16+i18*8, "__class__")
+		var x20 int32
 		x20 = r.I32(e16 + i18*8 + 4)
 		if _, dup := v.X__class__[k19]; dup {
 			r.DuplicateKey("__class__", e16+i18*8)
@@ -18921,15 +18365,11 @@ func FBEVerifyPythonMembers(r *fbe.Reader, base, slot int) {
 	}
 	var t23 map[string]int32
 	e24, n25 := r.Vector(b, b+64, 8, 8, "__class__")
-	if t23 == nil {
-		t23 = make(map[string]int32, n25)
-	} else {
-		clear(t23)
-	}
+	fbe.Empty(&t23, n25)
 	for i26 := range n25 {
 		var k27 string
-		var x28 int32
 		k27 = r.String(b, e24+i26*8, "__class__")
+		var x28 int32
 		x28 = r.I32(e24 + i26*8 + 4)
 		if _, dup := t23[k27]; dup {
 			r.DuplicateKey("__class__", e24+i26*8)
@@ -19062,15 +18502,11 @@ func (v *PythonMembers) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.X__slots__ = r.FinalBlob(v.X__slots__, "__slots__")
 	n39 := r.FinalCount(8, 8, "__class__")
-	if v.X__class__ == nil {
-		v.X__class__ = make(map[string]int32, n39)
-	} else {
-		clear(v.X__class__)
-	}
+	fbe.Empty(&v.X__class__, n39)
 	for i40 := 0; i40 < n39; i40++ {
 		var k41 string
-		var x42 int32
 		k41 = r.FinalString("__class__")
+		var x42 int32
 		if p43 := r.Fixed(4, "__class__"); p43 >= 0 {
 			x42 = r.I32(p43)
 		}
@@ -19112,15 +18548,11 @@ func FBEVerifyFinalPythonMembers(r *fbe.Reader) {
 	r.FinalSkipBlob("__slots__")
 	var t48 map[string]int32
 	n49 := r.FinalCount(8, 8, "__class__")
-	if t48 == nil {
-		t48 = make(map[string]int32, n49)
-	} else {
-		clear(t48)
-	}
+	fbe.Empty(&t48, n49)
 	for i50 := 0; i50 < n49; i50++ {
 		var k51 string
-		var x52 int32
 		k51 = r.FinalString("__class__")
+		var x52 int32
 		if p53 := r.Fixed(4, "__class__"); p53 >= 0 {
 			x52 = r.I32(p53)
 		}
@@ -19329,9 +18761,7 @@ func (v *PythonMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.From_fbe = nil
 			} else {
-				if v.From_fbe == nil {
-					v.From_fbe = new(bool)
-				}
+				v.From_fbe = fbe.Reuse(v.From_fbe)
 				*v.From_fbe = r.Bool("from_fbe")
 			}
 		case "to_final":
@@ -19361,9 +18791,7 @@ func (v *PythonMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.X__init__ = nil
 			} else {
-				if v.X__init__ == nil {
-					v.X__init__ = new(string)
-				}
+				v.X__init__ = fbe.Reuse(v.X__init__)
 				*v.X__init__ = r.String("__init__")
 			}
 		case "__slots__":
@@ -19372,11 +18800,7 @@ func (v *PythonMembers) FBEReadJSON(r *fbe.JSONReader) {
 		case "__class__":
 			r.Once(&seen[11], name)
 			if r.BeginObject("__class__") {
-				if v.X__class__ == nil {
-					v.X__class__ = make(map[string]int32)
-				} else {
-					clear(v.X__class__)
-				}
+				fbe.Empty(&v.X__class__, 0)
 				for r.More() {
 					r.Spend(8, "__class__")
 					key6 := r.Name()
@@ -19721,15 +19145,11 @@ func (v *GoMembers) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e18, n19 := r.Vector(b, b+64, 8, 8, "AppendFinal")
-	if v.AppendFinal_ == nil {
-		v.AppendFinal_ = make(map[string]int32, n19)
-	} else {
-		clear(v.AppendFinal_)
-	}
+	fbe.Empty(&v.AppendFinal_, n19)
 	for i20 := range n19 {
 		var k21 string
-		var x22 int32
 		k21 = r.String(b, e18+i20*8, "AppendFinal")
+		var x22 int32
 		x22 = r.I32(e18 + i20*8 + 4)
 		if _, dup := v.AppendFinal_[k21]; dup {
 			r.DuplicateKey("AppendFinal", e18+i20*8)
@@ -19849,15 +19269,11 @@ func FBEVerifyGoMembers(r *fbe.Reader, base, slot int) {
 	}
 	var t29 map[string]int32
 	e30, n31 := r.Vector(b, b+64, 8, 8, "AppendFinal")
-	if t29 == nil {
-		t29 = make(map[string]int32, n31)
-	} else {
-		clear(t29)
-	}
+	fbe.Empty(&t29, n31)
 	for i32 := range n31 {
 		var k33 string
-		var x34 int32
 		k33 = r.String(b, e30+i32*8, "AppendFinal")
+		var x34 int32
 		x34 = r.I32(e30 + i32*8 + 4)
 		if _, dup := t29[k33]; dup {
 			r.DuplicateKey("AppendFinal", e30+i32*8)
@@ -20017,15 +19433,11 @@ func (v *GoMembers) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.UnmarshalFinal_ = r.FinalBlob(v.UnmarshalFinal_, "UnmarshalFinal")
 	n45 := r.FinalCount(8, 8, "AppendFinal")
-	if v.AppendFinal_ == nil {
-		v.AppendFinal_ = make(map[string]int32, n45)
-	} else {
-		clear(v.AppendFinal_)
-	}
+	fbe.Empty(&v.AppendFinal_, n45)
 	for i46 := 0; i46 < n45; i46++ {
 		var k47 string
-		var x48 int32
 		k47 = r.FinalString("AppendFinal")
+		var x48 int32
 		if p49 := r.Fixed(4, "AppendFinal"); p49 >= 0 {
 			x48 = r.I32(p49)
 		}
@@ -20096,15 +19508,11 @@ func FBEVerifyFinalGoMembers(r *fbe.Reader) {
 	r.FinalSkipBlob("UnmarshalFinal")
 	var t58 map[string]int32
 	n59 := r.FinalCount(8, 8, "AppendFinal")
-	if t58 == nil {
-		t58 = make(map[string]int32, n59)
-	} else {
-		clear(t58)
-	}
+	fbe.Empty(&t58, n59)
 	for i60 := 0; i60 < n59; i60++ {
 		var k61 string
-		var x62 int32
 		k61 = r.FinalString("AppendFinal")
+		var x62 int32
 		if p63 := r.Fixed(4, "AppendFinal"); p63 >= 0 {
 			x62 = r.I32(p63)
 		}
@@ -20374,9 +19782,7 @@ func (v *GoMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.MarshalFBE_ = nil
 			} else {
-				if v.MarshalFBE_ == nil {
-					v.MarshalFBE_ = new(bool)
-				}
+				v.MarshalFBE_ = fbe.Reuse(v.MarshalFBE_)
 				*v.MarshalFBE_ = r.Bool("MarshalFBE")
 			}
 		case "UnmarshalFBE":
@@ -20406,9 +19812,7 @@ func (v *GoMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.MarshalFinal_ = nil
 			} else {
-				if v.MarshalFinal_ == nil {
-					v.MarshalFinal_ = new(string)
-				}
+				v.MarshalFinal_ = fbe.Reuse(v.MarshalFinal_)
 				*v.MarshalFinal_ = r.String("MarshalFinal")
 			}
 		case "UnmarshalFinal":
@@ -20417,11 +19821,7 @@ func (v *GoMembers) FBEReadJSON(r *fbe.JSONReader) {
 		case "AppendFinal":
 			r.Once(&seen[11], name)
 			if r.BeginObject("AppendFinal") {
-				if v.AppendFinal_ == nil {
-					v.AppendFinal_ = make(map[string]int32)
-				} else {
-					clear(v.AppendFinal_)
-				}
+				fbe.Empty(&v.AppendFinal_, 0)
 				for r.More() {
 					r.Spend(8, "AppendFinal")
 					key6 := r.Name()
@@ -20455,9 +19855,7 @@ func (v *GoMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.AppendJSON_ = nil
 			} else {
-				if v.AppendJSON_ == nil {
-					v.AppendJSON_ = new(Word)
-				}
+				v.AppendJSON_ = fbe.Reuse(v.AppendJSON_)
 				*v.AppendJSON_ = Word(r.Int(-32768, 32767, "AppendJSON"))
 			}
 		case "ReadJSON":
@@ -20474,9 +19872,7 @@ func (v *GoMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.FBEWriteText_ = nil
 			} else {
-				if v.FBEWriteText_ == nil {
-					v.FBEWriteText_ = new(bool)
-				}
+				v.FBEWriteText_ = fbe.Reuse(v.FBEWriteText_)
 				*v.FBEWriteText_ = r.Bool("FBEWriteText")
 			}
 		case "TypeID":
@@ -20813,15 +20209,11 @@ func (v *JvmMembers) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e18, n19 := r.Vector(b, b+64, 8, 8, "verifyFinal")
-	if v.VerifyFinal == nil {
-		v.VerifyFinal = make(map[string]int32, n19)
-	} else {
-		clear(v.VerifyFinal)
-	}
+	fbe.Empty(&v.VerifyFinal, n19)
 	for i20 := range n19 {
 		var k21 string
-		var x22 int32
 		k21 = r.String(b, e18+i20*8, "verifyFinal")
+		var x22 int32
 		x22 = r.I32(e18 + i20*8 + 4)
 		if _, dup := v.VerifyFinal[k21]; dup {
 			r.DuplicateKey("verifyFinal", e18+i20*8)
@@ -20946,15 +20338,11 @@ func FBEVerifyJvmMembers(r *fbe.Reader, base, slot int) {
 	}
 	var t29 map[string]int32
 	e30, n31 := r.Vector(b, b+64, 8, 8, "verifyFinal")
-	if t29 == nil {
-		t29 = make(map[string]int32, n31)
-	} else {
-		clear(t29)
-	}
+	fbe.Empty(&t29, n31)
 	for i32 := range n31 {
 		var k33 string
-		var x34 int32
 		k33 = r.String(b, e30+i32*8, "verifyFinal")
+		var x34 int32
 		x34 = r.I32(e30 + i32*8 + 4)
 		if _, dup := t29[k33]; dup {
 			r.DuplicateKey("verifyFinal", e30+i32*8)
@@ -21115,15 +20503,11 @@ func (v *JvmMembers) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.WriteFinal = r.FinalBlob(v.WriteFinal, "writeFinal")
 	n45 := r.FinalCount(8, 8, "verifyFinal")
-	if v.VerifyFinal == nil {
-		v.VerifyFinal = make(map[string]int32, n45)
-	} else {
-		clear(v.VerifyFinal)
-	}
+	fbe.Empty(&v.VerifyFinal, n45)
 	for i46 := 0; i46 < n45; i46++ {
 		var k47 string
-		var x48 int32
 		k47 = r.FinalString("verifyFinal")
+		var x48 int32
 		if p49 := r.Fixed(4, "verifyFinal"); p49 >= 0 {
 			x48 = r.I32(p49)
 		}
@@ -21195,15 +20579,11 @@ func FBEVerifyFinalJvmMembers(r *fbe.Reader) {
 	r.FinalSkipBlob("writeFinal")
 	var t58 map[string]int32
 	n59 := r.FinalCount(8, 8, "verifyFinal")
-	if t58 == nil {
-		t58 = make(map[string]int32, n59)
-	} else {
-		clear(t58)
-	}
+	fbe.Empty(&t58, n59)
 	for i60 := 0; i60 < n59; i60++ {
 		var k61 string
-		var x62 int32
 		k61 = r.FinalString("verifyFinal")
+		var x62 int32
 		if p63 := r.Fixed(4, "verifyFinal"); p63 >= 0 {
 			x62 = r.I32(p63)
 		}
@@ -21477,9 +20857,7 @@ func (v *JvmMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.FromFbe = nil
 			} else {
-				if v.FromFbe == nil {
-					v.FromFbe = new(bool)
-				}
+				v.FromFbe = fbe.Reuse(v.FromFbe)
 				*v.FromFbe = r.Bool("fromFbe")
 			}
 		case "readFbe":
@@ -21509,9 +20887,7 @@ func (v *JvmMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.ReadFinal_ = nil
 			} else {
-				if v.ReadFinal_ == nil {
-					v.ReadFinal_ = new(string)
-				}
+				v.ReadFinal_ = fbe.Reuse(v.ReadFinal_)
 				*v.ReadFinal_ = r.String("readFinal")
 			}
 		case "writeFinal":
@@ -21520,11 +20896,7 @@ func (v *JvmMembers) FBEReadJSON(r *fbe.JSONReader) {
 		case "verifyFinal":
 			r.Once(&seen[11], name)
 			if r.BeginObject("verifyFinal") {
-				if v.VerifyFinal == nil {
-					v.VerifyFinal = make(map[string]int32)
-				} else {
-					clear(v.VerifyFinal)
-				}
+				fbe.Empty(&v.VerifyFinal, 0)
 				for r.More() {
 					r.Spend(8, "verifyFinal")
 					key6 := r.Name()
@@ -21558,9 +20930,7 @@ func (v *JvmMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.GetClass = nil
 			} else {
-				if v.GetClass == nil {
-					v.GetClass = new(Word)
-				}
+				v.GetClass = fbe.Reuse(v.GetClass)
 				*v.GetClass = Word(r.Int(-32768, 32767, "getClass"))
 			}
 		case "clone":
@@ -21577,9 +20947,7 @@ func (v *JvmMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Notify = nil
 			} else {
-				if v.Notify == nil {
-					v.Notify = new(bool)
-				}
+				v.Notify = fbe.Reuse(v.Notify)
 				*v.Notify = r.Bool("notify")
 			}
 		case "notifyAll":
@@ -21940,9 +21308,7 @@ func (v *JsMembers) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Verify = nil
 			} else {
-				if v.Verify == nil {
-					v.Verify = new(bool)
-				}
+				v.Verify = fbe.Reuse(v.Verify)
 				*v.Verify = r.Bool("verify")
 			}
 		default:
@@ -22288,15 +21654,11 @@ func (v *RuntimeNames) FBERead(r *fbe.Reader, base, slot int) {
 		return
 	}
 	e21, n22 := r.Vector(b, b+64, 8, 8, "JsonReader")
-	if v.JsonReader == nil {
-		v.JsonReader = make(map[string]int32, n22)
-	} else {
-		clear(v.JsonReader)
-	}
+	fbe.Empty(&v.JsonReader, n22)
 	for i23 := range n22 {
 		var k24 string
-		var x25 int32
 		k24 = r.String(b, e21+i23*8, "JsonReader")
+		var x25 int32
 		x25 = r.I32(e21 + i23*8 + 4)
 		if _, dup := v.JsonReader[k24]; dup {
 			r.DuplicateKey("JsonReader", e21+i23*8)
@@ -22440,15 +21802,11 @@ func FBEVerifyRuntimeNames(r *fbe.Reader, base, slot int) {
 	}
 	var t37 map[string]int32
 	e38, n39 := r.Vector(b, b+64, 8, 8, "JsonReader")
-	if t37 == nil {
-		t37 = make(map[string]int32, n39)
-	} else {
-		clear(t37)
-	}
+	fbe.Empty(&t37, n39)
 	for i40 := range n39 {
 		var k41 string
-		var x42 int32
 		k41 = r.String(b, e38+i40*8, "JsonReader")
+		var x42 int32
 		x42 = r.I32(e38 + i40*8 + 4)
 		if _, dup := t37[k41]; dup {
 			r.DuplicateKey("JsonReader", e38+i40*8)
@@ -22627,15 +21985,11 @@ func (v *RuntimeNames) FBEReadFinal(r *fbe.Reader) {
 	}
 	v.JsonWriter = r.FinalBlob(v.JsonWriter, "JsonWriter")
 	n56 := r.FinalCount(8, 8, "JsonReader")
-	if v.JsonReader == nil {
-		v.JsonReader = make(map[string]int32, n56)
-	} else {
-		clear(v.JsonReader)
-	}
+	fbe.Empty(&v.JsonReader, n56)
 	for i57 := 0; i57 < n56; i57++ {
 		var k58 string
-		var x59 int32
 		k58 = r.FinalString("JsonReader")
+		var x59 int32
 		if p60 := r.Fixed(4, "JsonReader"); p60 >= 0 {
 			x59 = r.I32(p60)
 		}
@@ -22720,15 +22074,11 @@ func FBEVerifyFinalRuntimeNames(r *fbe.Reader) {
 	r.FinalSkipBlob("JsonWriter")
 	var t72 map[string]int32
 	n73 := r.FinalCount(8, 8, "JsonReader")
-	if t72 == nil {
-		t72 = make(map[string]int32, n73)
-	} else {
-		clear(t72)
-	}
+	fbe.Empty(&t72, n73)
 	for i74 := 0; i74 < n73; i74++ {
 		var k75 string
-		var x76 int32
 		k75 = r.FinalString("JsonReader")
+		var x76 int32
 		if p77 := r.Fixed(4, "JsonReader"); p77 >= 0 {
 			x76 = r.I32(p77)
 		}
@@ -23035,9 +22385,7 @@ func (v *RuntimeNames) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Reader = nil
 			} else {
-				if v.Reader == nil {
-					v.Reader = new(bool)
-				}
+				v.Reader = fbe.Reuse(v.Reader)
 				*v.Reader = r.Bool("Reader")
 			}
 		case "Writer":
@@ -23067,9 +22415,7 @@ func (v *RuntimeNames) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Timestamp = nil
 			} else {
-				if v.Timestamp == nil {
-					v.Timestamp = new(string)
-				}
+				v.Timestamp = fbe.Reuse(v.Timestamp)
 				*v.Timestamp = r.String("Timestamp")
 			}
 		case "JsonWriter":
@@ -23078,11 +22424,7 @@ func (v *RuntimeNames) FBEReadJSON(r *fbe.JSONReader) {
 		case "JsonReader":
 			r.Once(&seen[11], name)
 			if r.BeginObject("JsonReader") {
-				if v.JsonReader == nil {
-					v.JsonReader = make(map[string]int32)
-				} else {
-					clear(v.JsonReader)
-				}
+				fbe.Empty(&v.JsonReader, 0)
 				for r.More() {
 					r.Spend(8, "JsonReader")
 					key7 := r.Name()
@@ -23116,9 +22458,7 @@ func (v *RuntimeNames) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Receiver = nil
 			} else {
-				if v.Receiver == nil {
-					v.Receiver = new(Word)
-				}
+				v.Receiver = fbe.Reuse(v.Receiver)
 				*v.Receiver = Word(r.Int(-32768, 32767, "Receiver"))
 			}
 		case "Client":
@@ -23135,9 +22475,7 @@ func (v *RuntimeNames) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Text = nil
 			} else {
-				if v.Text == nil {
-					v.Text = new(bool)
-				}
+				v.Text = fbe.Reuse(v.Text)
 				*v.Text = r.Bool("Text")
 			}
 		case "Compare":
@@ -23167,9 +22505,7 @@ func (v *RuntimeNames) FBEReadJSON(r *fbe.JSONReader) {
 			if r.Null() {
 				v.Requests = nil
 			} else {
-				if v.Requests == nil {
-					v.Requests = new(string)
-				}
+				v.Requests = fbe.Reuse(v.Requests)
 				*v.Requests = r.String("Requests")
 			}
 		default:
