@@ -5,7 +5,7 @@ A name keeps its spelling unless it clashes in its scope; then it gets a trailin
 another while the result still clashes (base.scope_idents). The scopes:
 
 * a module (one schema package): its classes, clear of Python's keywords, the builtins and the
-  imported names the generated code uses (`len`, `isinstance`, `int`, `fbe`, `Decimal`, `Any`...),
+  imported names the generated code uses (`len`, `sorted`, `int`, `fbe`, `Decimal`, `Any`...),
   its own module names (`PACKAGE`, `VERSION`, `FINGERPRINT`, the protocol classes) and the locals of its
   functions (one or two lower-case letters, numbered or not: `v`, `p`, `t1`, `o4h`; and `data`,
   `value`...), which would hide a class inside them; the names the generated code makes from a
@@ -45,12 +45,11 @@ PRIM_HINT = {
 KEYWORDS = frozenset(keyword.kwlist)
 # Names the generated code imports (and the module names it imports them from).
 IMPORTED = frozenset({"fbe", "uuid", "Decimal", "struct", "typing", "Any", "ClassVar", "Callable", "annotations"})
-# The builtins the generated code uses (calls, hints, decorators, exceptions).
+# The builtins the generated module uses: its readers' and writers' calls (the JSON and text forms, the
+# final writer and the depth walk are compiled by the runtime, in their own namespace) and its hints.
 BUILTINS = frozenset({
-    "AttributeError", "Exception", "KeyError", "NotImplemented", "OverflowError", "RecursionError", "TypeError",
-    "ValueError", "all", "any", "bool", "bytearray", "bytes", "classmethod", "dict", "enumerate", "float",
-    "frozenset", "hash", "int", "isinstance", "iter", "len", "list", "max", "memoryview", "min", "next", "object",
-    "property", "range", "repr", "set", "sorted", "staticmethod", "str", "super", "tuple", "type", "zip",
+    "bool", "bytearray", "bytes", "dict", "enumerate", "float", "frozenset", "int", "len", "list", "range", "set",
+    "sorted", "str", "tuple", "type",
 })
 # What every generated struct or enum class body and its methods' signatures use by name, besides the
 # hints of the struct's fields (hint_names): a field or an enum member of such a name would be taken

@@ -3099,22 +3099,22 @@ class Error(fbe.Struct):
         self.Error_ = Error_
 
 
-class Exception_(fbe.Struct):
+class Exception(fbe.Struct):
     """struct import.Exception (type 52).
 
-    Keyword construction: ``Exception_(Exception=...)``; omitted fields get their schema defaults.
+    Keyword construction: ``Exception(Exception_=...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Exception",)
+    __slots__ = ("Exception_",)
     fbe_type: ClassVar[int] = 52
 
-    Exception: int
+    Exception_: int
 
     def __init__(
         self,
-        Exception: int = 0,
+        Exception_: int = 0,
     ) -> None:
-        self.Exception = Exception
+        self.Exception_ = Exception_
 
 
 class Text(fbe.Struct):
@@ -3207,22 +3207,22 @@ class list_(fbe.Struct):
         self.list = list
 
 
-class object_(fbe.Struct):
+class object(fbe.Struct):
     """struct import.object (type 58).
 
-    Keyword construction: ``object_(object__=...)``; omitted fields get their schema defaults.
+    Keyword construction: ``object(object_=...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("object__",)
+    __slots__ = ("object_",)
     fbe_type: ClassVar[int] = 58
 
-    object__: int
+    object_: int
 
     def __init__(
         self,
-        object__: int = 0,
+        object_: int = 0,
     ) -> None:
-        self.object__ = object__
+        self.object_ = object_
 
 
 class v_(fbe.Struct):
@@ -3709,7 +3709,7 @@ class Hostile(fbe.Struct):
     Keyword construction: ``Hostile(Order_=..., CppWords_=..., PythonWords_=..., ...)``; omitted fields get their schema defaults.
     """
 
-    __slots__ = ("Any__", "Box_", "Buffer_", "CSharpWords_", "Case_", "Client__", "Companion_", "CppMembers_", "CppWords_", "DECIMAL_1_", "Decimal__", "DecodeError_", "DecodeException_", "Derived_", "Error_", "Exception", "FBEFingerprint_", "FBE_", "FBE_FINGERPRINT", "FINGERPRINT", "Fbe_", "FinalModel_", "GoMembers_", "GoWords_", "Handler_", "Imported_", "JavaWords_", "JsMembers_", "JsWords_", "JsonWriter_", "JvmMembers_", "KotlinWords_", "Letters_", "Limits_", "List_", "Listed_", "Map_", "Model_", "NewOrder_", "None__", "Object_", "Option_", "OrderFinal_", "OrderKey_", "OrderModel_", "Order_", "Proxy__", "PythonMembers_", "PythonWords_", "Reader_", "Receiver__", "Result_", "RubyWords_", "RuntimeNames_", "RustWords_", "Self_", "Sender__", "SideBuy_", "String_", "Text_", "Timestamp_", "UUID_", "Uuid_", "Vec_", "VerifyFBEOrder_", "Writer_", "class__", "e1", "fbe_", "fbe_vr_Order", "i2", "int32_t_", "list", "o3", "object__", "r", "self__", "size_t_", "std_", "textOfside_", "v", "w")
+    __slots__ = ("Any__", "Box_", "Buffer_", "CSharpWords_", "Case_", "Client__", "Companion_", "CppMembers_", "CppWords_", "DECIMAL_1_", "Decimal__", "DecodeError_", "DecodeException_", "Derived_", "Error_", "Exception_", "FBEFingerprint_", "FBE_", "FBE_FINGERPRINT", "FINGERPRINT", "Fbe_", "FinalModel_", "GoMembers_", "GoWords_", "Handler_", "Imported_", "JavaWords_", "JsMembers_", "JsWords_", "JsonWriter_", "JvmMembers_", "KotlinWords_", "Letters_", "Limits_", "List_", "Listed_", "Map_", "Model_", "NewOrder_", "None__", "Object_", "Option_", "OrderFinal_", "OrderKey_", "OrderModel_", "Order_", "Proxy__", "PythonMembers_", "PythonWords_", "Reader_", "Receiver__", "Result_", "RubyWords_", "RuntimeNames_", "RustWords_", "Self_", "Sender__", "SideBuy_", "String_", "Text_", "Timestamp_", "UUID_", "Uuid_", "Vec_", "VerifyFBEOrder_", "Writer_", "class__", "e1", "fbe_", "fbe_vr_Order", "i2", "int32_t_", "list", "o3", "object_", "r", "self__", "size_t_", "std_", "textOfside_", "v", "w")
     fbe_type: ClassVar[int] = 83
 
     Order_: Order
@@ -3763,13 +3763,13 @@ class Hostile(fbe.Struct):
     Vec_: Vec
     Box_: Box
     Error_: Error
-    Exception: Exception_
+    Exception_: Exception
     Text_: Text
     JsonWriter_: JsonWriter
     int32_t_: int32_t
     size_t_: size_t
     list: list_
-    object__: object_
+    object_: object
     v: v_
     r: r_
     w: w_
@@ -3848,13 +3848,13 @@ class Hostile(fbe.Struct):
         Vec_: Vec | None = None,
         Box_: Box | None = None,
         Error_: Error | None = None,
-        Exception: Exception_ | None = None,
+        Exception_: Exception | None = None,
         Text_: Text | None = None,
         JsonWriter_: JsonWriter | None = None,
         int32_t_: int32_t | None = None,
         size_t_: size_t | None = None,
         list: list_ | None = None,
-        object__: object_ | None = None,
+        object_: object | None = None,
         v: v_ | None = None,
         r: r_ | None = None,
         w: w_ | None = None,
@@ -3931,13 +3931,13 @@ class Hostile(fbe.Struct):
         self.Vec_ = Vec() if Vec_ is None else Vec_
         self.Box_ = Box() if Box_ is None else Box_
         self.Error_ = Error() if Error_ is None else Error_
-        self.Exception = Exception_() if Exception is None else Exception
+        self.Exception_ = Exception() if Exception_ is None else Exception_
         self.Text_ = Text() if Text_ is None else Text_
         self.JsonWriter_ = JsonWriter() if JsonWriter_ is None else JsonWriter_
         self.int32_t_ = int32_t() if int32_t_ is None else int32_t_
         self.size_t_ = size_t() if size_t_ is None else size_t_
         self.list = list_() if list is None else list
-        self.object__ = object_() if object__ is None else object__
+        self.object_ = object() if object_ is None else object_
         self.v = v_() if v is None else v
         self.r = r_() if r is None else r
         self.w = w_() if w is None else w
@@ -4660,8 +4660,8 @@ Error.fbe_spec = (
     ("Error", "Error_", ("int", "int32", -2147483648, 2147483647)),
 )
 
-Exception_.fbe_spec = (
-    ("Exception", "Exception", ("int", "int32", -2147483648, 2147483647)),
+Exception.fbe_spec = (
+    ("Exception", "Exception_", ("int", "int32", -2147483648, 2147483647)),
 )
 
 Text.fbe_spec = (
@@ -4684,8 +4684,8 @@ list_.fbe_spec = (
     ("list", "list", ("int", "int32", -2147483648, 2147483647)),
 )
 
-object_.fbe_spec = (
-    ("object", "object__", ("int", "int32", -2147483648, 2147483647)),
+object.fbe_spec = (
+    ("object", "object_", ("int", "int32", -2147483648, 2147483647)),
 )
 
 v_.fbe_spec = (
@@ -4852,13 +4852,13 @@ Hostile.fbe_spec = (
     ("Vec", "Vec_", ("struct", Vec, 4)),
     ("Box", "Box_", ("struct", Box, 4)),
     ("Error", "Error_", ("struct", Error, 4)),
-    ("Exception", "Exception", ("struct", Exception_, 4)),
+    ("Exception", "Exception_", ("struct", Exception, 4)),
     ("Text", "Text_", ("struct", Text, 4)),
     ("JsonWriter", "JsonWriter_", ("struct", JsonWriter, 4)),
     ("int32_t", "int32_t_", ("struct", int32_t, 4)),
     ("size_t", "size_t_", ("struct", size_t, 4)),
     ("list", "list", ("struct", list_, 4)),
-    ("object", "object__", ("struct", object_, 4)),
+    ("object", "object_", ("struct", object, 4)),
     ("v", "v", ("struct", v_, 4)),
     ("r", "r", ("struct", r_, 4)),
     ("w", "w", ("struct", w_, 4)),
@@ -7750,24 +7750,24 @@ def fbe_vr_Error(r: fbe.Reader, p: int) -> Error:
     return v
 
 
-def fbe_vw_Exception(w: bytearray, v: Exception_) -> int:
+def fbe_vw_Exception(w: bytearray, v: Exception) -> int:
     """Append the body of a Exception and its data; return the body position."""
     p = len(w)
     w += bytes(12)
-    FBE_L21.pack_into(w, p, 12, 52, v.Exception)
+    FBE_L21.pack_into(w, p, 12, 52, v.Exception_)
     return p
 
 
-def fbe_vr_Exception(r: fbe.Reader, p: int) -> Exception_:
+def fbe_vr_Exception(r: fbe.Reader, p: int) -> Exception:
     """Read the Exception body at absolute position p (fields missing from older writers get defaults)."""
     t = fbe.buffer.leaf_body(r, FBE_L21, p, 52, "import.Exception", 4)
     try:
         if t[0] >= 12:
-            v = Exception_.__new__(Exception_)
-            v.Exception = t[2]
+            v = Exception.__new__(Exception)
+            v.Exception_ = t[2]
         else:
             k = fbe.buffer.present(FBE_C18, t[0], 8)
-            v = Exception_(
+            v = Exception(
                 t[2] if k > 0 else 0,
             )
     except fbe.DecodeError as e:
@@ -7900,24 +7900,24 @@ def fbe_vr_list(r: fbe.Reader, p: int) -> list_:
     return v
 
 
-def fbe_vw_object(w: bytearray, v: object_) -> int:
+def fbe_vw_object(w: bytearray, v: object) -> int:
     """Append the body of a object and its data; return the body position."""
     p = len(w)
     w += bytes(12)
-    FBE_L21.pack_into(w, p, 12, 58, v.object__)
+    FBE_L21.pack_into(w, p, 12, 58, v.object_)
     return p
 
 
-def fbe_vr_object(r: fbe.Reader, p: int) -> object_:
+def fbe_vr_object(r: fbe.Reader, p: int) -> object:
     """Read the object body at absolute position p (fields missing from older writers get defaults)."""
     t = fbe.buffer.leaf_body(r, FBE_L21, p, 58, "import.object", 4)
     try:
         if t[0] >= 12:
-            v = object_.__new__(object_)
-            v.object__ = t[2]
+            v = object.__new__(object)
+            v.object_ = t[2]
         else:
             k = fbe.buffer.present(FBE_C18, t[0], 8)
-            v = object_(
+            v = object(
                 t[2] if k > 0 else 0,
             )
     except fbe.DecodeError as e:
@@ -8619,13 +8619,13 @@ def fbe_vw_Hostile(w: bytearray, v: Hostile) -> int:
     o48 = fbe_vw_Vec(w, v.Vec_) - p
     o49 = fbe_vw_Box(w, v.Box_) - p
     o50 = fbe_vw_Error(w, v.Error_) - p
-    o51 = fbe_vw_Exception(w, v.Exception) - p
+    o51 = fbe_vw_Exception(w, v.Exception_) - p
     o52 = fbe_vw_Text(w, v.Text_) - p
     o53 = fbe_vw_JsonWriter(w, v.JsonWriter_) - p
     o54 = fbe_vw_int32_t(w, v.int32_t_) - p
     o55 = fbe_vw_size_t(w, v.size_t_) - p
     o56 = fbe_vw_list(w, v.list) - p
-    o57 = fbe_vw_object(w, v.object__) - p
+    o57 = fbe_vw_object(w, v.object_) - p
     o58 = fbe_vw_v(w, v.v) - p
     o59 = fbe_vw_r(w, v.r) - p
     o60 = fbe_vw_w(w, v.w) - p
@@ -8710,13 +8710,13 @@ def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
             v.Vec_ = (fbe_vr_Vec(r, p + t[50]) if t[50] else fbe.buffer.absent_struct(r, Vec, "Vec", p))
             v.Box_ = (fbe_vr_Box(r, p + t[51]) if t[51] else fbe.buffer.absent_struct(r, Box, "Box", p))
             v.Error_ = (fbe_vr_Error(r, p + t[52]) if t[52] else fbe.buffer.absent_struct(r, Error, "Error", p))
-            v.Exception = (fbe_vr_Exception(r, p + t[53]) if t[53] else fbe.buffer.absent_struct(r, Exception_, "Exception", p))
+            v.Exception_ = (fbe_vr_Exception(r, p + t[53]) if t[53] else fbe.buffer.absent_struct(r, Exception, "Exception", p))
             v.Text_ = (fbe_vr_Text(r, p + t[54]) if t[54] else fbe.buffer.absent_struct(r, Text, "Text", p))
             v.JsonWriter_ = (fbe_vr_JsonWriter(r, p + t[55]) if t[55] else fbe.buffer.absent_struct(r, JsonWriter, "JsonWriter", p))
             v.int32_t_ = (fbe_vr_int32_t(r, p + t[56]) if t[56] else fbe.buffer.absent_struct(r, int32_t, "int32_t", p))
             v.size_t_ = (fbe_vr_size_t(r, p + t[57]) if t[57] else fbe.buffer.absent_struct(r, size_t, "size_t", p))
             v.list = (fbe_vr_list(r, p + t[58]) if t[58] else fbe.buffer.absent_struct(r, list_, "list", p))
-            v.object__ = (fbe_vr_object(r, p + t[59]) if t[59] else fbe.buffer.absent_struct(r, object_, "object", p))
+            v.object_ = (fbe_vr_object(r, p + t[59]) if t[59] else fbe.buffer.absent_struct(r, object, "object", p))
             v.v = (fbe_vr_v(r, p + t[60]) if t[60] else fbe.buffer.absent_struct(r, v_, "v", p))
             v.r = (fbe_vr_r(r, p + t[61]) if t[61] else fbe.buffer.absent_struct(r, r_, "r", p))
             v.w = (fbe_vr_w(r, p + t[62]) if t[62] else fbe.buffer.absent_struct(r, w_, "w", p))
@@ -8796,13 +8796,13 @@ def fbe_vr_Hostile(r: fbe.Reader, p: int) -> Hostile:
                 (fbe_vr_Vec(r, p + t[50]) if t[50] else fbe.buffer.absent_struct(r, Vec, "Vec", p)) if k > 48 else None,
                 (fbe_vr_Box(r, p + t[51]) if t[51] else fbe.buffer.absent_struct(r, Box, "Box", p)) if k > 49 else None,
                 (fbe_vr_Error(r, p + t[52]) if t[52] else fbe.buffer.absent_struct(r, Error, "Error", p)) if k > 50 else None,
-                (fbe_vr_Exception(r, p + t[53]) if t[53] else fbe.buffer.absent_struct(r, Exception_, "Exception", p)) if k > 51 else None,
+                (fbe_vr_Exception(r, p + t[53]) if t[53] else fbe.buffer.absent_struct(r, Exception, "Exception", p)) if k > 51 else None,
                 (fbe_vr_Text(r, p + t[54]) if t[54] else fbe.buffer.absent_struct(r, Text, "Text", p)) if k > 52 else None,
                 (fbe_vr_JsonWriter(r, p + t[55]) if t[55] else fbe.buffer.absent_struct(r, JsonWriter, "JsonWriter", p)) if k > 53 else None,
                 (fbe_vr_int32_t(r, p + t[56]) if t[56] else fbe.buffer.absent_struct(r, int32_t, "int32_t", p)) if k > 54 else None,
                 (fbe_vr_size_t(r, p + t[57]) if t[57] else fbe.buffer.absent_struct(r, size_t, "size_t", p)) if k > 55 else None,
                 (fbe_vr_list(r, p + t[58]) if t[58] else fbe.buffer.absent_struct(r, list_, "list", p)) if k > 56 else None,
-                (fbe_vr_object(r, p + t[59]) if t[59] else fbe.buffer.absent_struct(r, object_, "object", p)) if k > 57 else None,
+                (fbe_vr_object(r, p + t[59]) if t[59] else fbe.buffer.absent_struct(r, object, "object", p)) if k > 57 else None,
                 (fbe_vr_v(r, p + t[60]) if t[60] else fbe.buffer.absent_struct(r, v_, "v", p)) if k > 58 else None,
                 (fbe_vr_r(r, p + t[61]) if t[61] else fbe.buffer.absent_struct(r, r_, "r", p)) if k > 59 else None,
                 (fbe_vr_w(r, p + t[62]) if t[62] else fbe.buffer.absent_struct(r, w_, "w", p)) if k > 60 else None,
@@ -9140,10 +9140,10 @@ class ErrorModel(fbe.Model[Error]):
     fbe_struct = Error
 
 
-class ExceptionModel(fbe.Model[Exception_]):
+class ExceptionModel(fbe.Model[Exception]):
     """Versioned model of Exception: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_struct = Exception_
+    fbe_struct = Exception
 
 
 class TextModel(fbe.Model[Text]):
@@ -9176,10 +9176,10 @@ class listModel(fbe.Model[list_]):
     fbe_struct = list_
 
 
-class objectModel(fbe.Model[object_]):
+class objectModel(fbe.Model[object]):
     """Versioned model of object: serialize, deserialize, verify (docs/format.md section 3)."""
 
-    fbe_struct = object_
+    fbe_struct = object
 
 
 class vModel(fbe.Model[v_]):
@@ -12637,7 +12637,7 @@ def fbe_fr_Error(r: fbe.Reader, p: int) -> tuple[Error, int]:
     return v, p
 
 
-def fbe_fr_Exception(r: fbe.Reader, p: int) -> tuple[Exception_, int]:
+def fbe_fr_Exception(r: fbe.Reader, p: int) -> tuple[Exception, int]:
     """Read a Exception at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
     try:
@@ -12646,8 +12646,8 @@ def fbe_fr_Exception(r: fbe.Reader, p: int) -> tuple[Exception_, int]:
             raise fbe.buffer.out_of_bounds("value", p, "Exception")
         t1 = FBE_L3.unpack_from(data, p)
         p += 4
-        v = Exception_.__new__(Exception_)
-        v.Exception = t1[0]
+        v = Exception.__new__(Exception)
+        v.Exception_ = t1[0]
     except fbe.DecodeError as e:
         raise e.within("import.Exception") from None
     return v, p
@@ -12733,7 +12733,7 @@ def fbe_fr_list(r: fbe.Reader, p: int) -> tuple[list_, int]:
     return v, p
 
 
-def fbe_fr_object(r: fbe.Reader, p: int) -> tuple[object_, int]:
+def fbe_fr_object(r: fbe.Reader, p: int) -> tuple[object, int]:
     """Read a object at p; return it and the position after it."""
     fbe.buffer.final_leaf(r, p, 4)
     try:
@@ -12742,8 +12742,8 @@ def fbe_fr_object(r: fbe.Reader, p: int) -> tuple[object_, int]:
             raise fbe.buffer.out_of_bounds("value", p, "object")
         t1 = FBE_L3.unpack_from(data, p)
         p += 4
-        v = object_.__new__(object_)
-        v.object__ = t1[0]
+        v = object.__new__(object)
+        v.object_ = t1[0]
     except fbe.DecodeError as e:
         raise e.within("import.object") from None
     return v, p
@@ -13311,13 +13311,13 @@ def fbe_fr_Hostile(r: fbe.Reader, p: int) -> tuple[Hostile, int]:
         v.Vec_ = x49
         v.Box_ = x50
         v.Error_ = x51
-        v.Exception = x52
+        v.Exception_ = x52
         v.Text_ = x53
         v.JsonWriter_ = x54
         v.int32_t_ = x55
         v.size_t_ = x56
         v.list = x57
-        v.object__ = x58
+        v.object_ = x58
         v.v = x59
         v.r = x60
         v.w = x61
@@ -13654,10 +13654,10 @@ class ErrorFinalModel(fbe.FinalModel[Error]):
     fbe_struct = Error
 
 
-class ExceptionFinalModel(fbe.FinalModel[Exception_]):
+class ExceptionFinalModel(fbe.FinalModel[Exception]):
     """Final model of Exception: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_struct = Exception_
+    fbe_struct = Exception
 
 
 class TextFinalModel(fbe.FinalModel[Text]):
@@ -13690,10 +13690,10 @@ class listFinalModel(fbe.FinalModel[list_]):
     fbe_struct = list_
 
 
-class objectFinalModel(fbe.FinalModel[object_]):
+class objectFinalModel(fbe.FinalModel[object]):
     """Final model of object: compact, no versioning (docs/format.md section 4)."""
 
-    fbe_struct = object_
+    fbe_struct = object
 
 
 class vFinalModel(fbe.FinalModel[v_]):
@@ -14114,13 +14114,13 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (Vec, 49, 12, 4, 8, (("Vec_", 8, "i", 0),)),
     (Box, 50, 12, 4, 8, (("Box_", 8, "i", 0),)),
     (Error, 51, 12, 4, 8, (("Error_", 8, "i", 0),)),
-    (Exception_, 52, 12, 4, 8, (("Exception", 8, "i", 0),)),
+    (Exception, 52, 12, 4, 8, (("Exception_", 8, "i", 0),)),
     (Text, 53, 12, 4, 8, (("Text_", 8, "i", 0),)),
     (JsonWriter, 54, 12, 4, 8, (("JsonWriter_", 8, "i", 0),)),
     (int32_t, 55, 12, 4, 8, (("int32_t_", 8, "i", 0),)),
     (size_t, 56, 12, 4, 8, (("size_t_", 8, "i", 0),)),
     (list_, 57, 12, 4, 8, (("list", 8, "i", 0),)),
-    (object_, 58, 12, 4, 8, (("object__", 8, "i", 0),)),
+    (object, 58, 12, 4, 8, (("object_", 8, "i", 0),)),
     (v_, 59, 12, 4, 8, (("v", 8, "i", 0),)),
     (r_, 60, 12, 4, 8, (("r", 8, "i", 0),)),
     (w_, 61, 12, 4, 8, (("w", 8, "i", 0),)),
@@ -14145,7 +14145,7 @@ FBE_CORE: fbe.native.Core | None = fbe.native.core((
     (symbol, 80, 12, 4, 8, (("digits_", 8, ("e", "i", FBE_M_digits), 0),)),
     (Listed, 81, 24, 12, 16, (("symbol", 8, "s", 4), ("digits", 12, "i", 4), ("precision", 16, ("e", "i", FBE_M_digits), 4), ("ticker", 20, ("S", 79), 4),)),
     (Derived, 82, 26, 18, 20, (("side_", 8, "i", 0), ("s", 12, ("e", "i", FBE_M_side), 0), ("range", 16, ("e", "i", FBE_M_range), 0), ("Word_", 20, ("e", "h", FBE_M_Word), 0), ("side__", 22, ("e", "i", FBE_M_range), 0),)),
-    (Hostile, 83, 336, 4, 8, (("Order_", 8, ("S", 0), 3010), ("CppWords_", 12, ("S", 1), 2998), ("PythonWords_", 16, ("S", 2), 2379), ("GoWords_", 20, ("S", 3), 2140), ("JavaWords_", 24, ("S", 4), 1938), ("KotlinWords_", 28, ("S", 5), 1756), ("JsWords_", 32, ("S", 6), 1549), ("RustWords_", 36, ("S", 7), 1326), ("CSharpWords_", 40, ("S", 8), 1131), ("RubyWords_", 44, ("S", 9), 981), ("CppMembers_", 48, ("S", 10), 883), ("PythonMembers_", 52, ("S", 11), 835), ("GoMembers_", 56, ("S", 12), 739), ("JvmMembers_", 60, ("S", 13), 610), ("JsMembers_", 64, ("S", 14), 473), ("RuntimeNames_", 68, ("S", 15), 462), ("class__", 72, ("S", 16), 320), ("Object_", 76, ("S", 17), 316), ("String_", 80, ("S", 18), 312), ("List_", 84, ("S", 19), 308), ("Map_", 88, ("S", 20), 304), ("Model_", 92, ("S", 21), 300), ("FinalModel_", 96, ("S", 22), 296), ("Buffer_", 100, ("S", 23), 292), ("Reader_", 104, ("S", 24), 288), ("Writer_", 108, ("S", 25), 284), ("Limits_", 112, ("S", 26), 280), ("DecodeError_", 116, ("S", 27), 276), ("DecodeException_", 120, ("S", 28), 272), ("Decimal__", 124, ("S", 29), 268), ("Uuid_", 128, ("S", 30), 264), ("UUID_", 132, ("S", 31), 260), ("Timestamp_", 136, ("S", 32), 256), ("Sender__", 140, ("S", 33), 252), ("Receiver__", 144, ("S", 34), 248), ("Client__", 148, ("S", 35), 244), ("Proxy__", 152, ("S", 36), 240), ("Handler_", 156, ("S", 37), 236), ("fbe_", 160, ("S", 38), 232), ("FBE_", 164, ("S", 39), 228), ("std_", 168, ("S", 40), 224), ("Companion_", 172, ("S", 41), 220), ("Any__", 176, ("S", 42), 216), ("Self_", 180, ("S", 43), 212), ("self__", 184, ("S", 44), 208), ("None__", 188, ("S", 45), 204), ("Option_", 192, ("S", 46), 200), ("Result_", 196, ("S", 47), 196), ("Vec_", 200, ("S", 48), 192), ("Box_", 204, ("S", 49), 188), ("Error_", 208, ("S", 50), 184), ("Exception", 212, ("S", 51), 180), ("Text_", 216, ("S", 52), 176), ("JsonWriter_", 220, ("S", 53), 172), ("int32_t_", 224, ("S", 54), 168), ("size_t_", 228, ("S", 55), 164), ("list", 232, ("S", 56), 160), ("object__", 236, ("S", 57), 156), ("v", 240, ("S", 58), 152), ("r", 244, ("S", 59), 148), ("w", 248, ("S", 60), 144), ("SideBuy_", 252, ("S", 61), 140), ("OrderKey_", 256, ("S", 62), 136), ("textOfside_", 260, ("S", 63), 132), ("DECIMAL_1_", 264, ("S", 64), 128), ("OrderModel_", 268, ("S", 65), 124), ("OrderFinal_", 272, ("S", 66), 120), ("NewOrder_", 276, ("S", 67), 116), ("VerifyFBEOrder_", 280, ("S", 68), 112), ("fbe_vr_Order", 284, ("S", 69), 108), ("e1", 288, ("S", 70), 104), ("i2", 292, ("S", 71), 100), ("o3", 296, ("S", 72), 96), ("Fbe_", 300, ("S", 73), 92), ("FINGERPRINT", 304, ("S", 74), 88), ("FBE_FINGERPRINT", 308, ("S", 75), 84), ("FBEFingerprint_", 312, ("S", 76), 80), ("Case_", 316, ("S", 77), 76), ("Imported_", 320, ("S", 78), 44), ("Derived_", 324, ("S", 81), 34), ("Listed_", 328, ("S", 80), 16), ("Letters_", 332, ("e", "i", FBE_M_Letters), 0),)),
+    (Hostile, 83, 336, 4, 8, (("Order_", 8, ("S", 0), 3010), ("CppWords_", 12, ("S", 1), 2998), ("PythonWords_", 16, ("S", 2), 2379), ("GoWords_", 20, ("S", 3), 2140), ("JavaWords_", 24, ("S", 4), 1938), ("KotlinWords_", 28, ("S", 5), 1756), ("JsWords_", 32, ("S", 6), 1549), ("RustWords_", 36, ("S", 7), 1326), ("CSharpWords_", 40, ("S", 8), 1131), ("RubyWords_", 44, ("S", 9), 981), ("CppMembers_", 48, ("S", 10), 883), ("PythonMembers_", 52, ("S", 11), 835), ("GoMembers_", 56, ("S", 12), 739), ("JvmMembers_", 60, ("S", 13), 610), ("JsMembers_", 64, ("S", 14), 473), ("RuntimeNames_", 68, ("S", 15), 462), ("class__", 72, ("S", 16), 320), ("Object_", 76, ("S", 17), 316), ("String_", 80, ("S", 18), 312), ("List_", 84, ("S", 19), 308), ("Map_", 88, ("S", 20), 304), ("Model_", 92, ("S", 21), 300), ("FinalModel_", 96, ("S", 22), 296), ("Buffer_", 100, ("S", 23), 292), ("Reader_", 104, ("S", 24), 288), ("Writer_", 108, ("S", 25), 284), ("Limits_", 112, ("S", 26), 280), ("DecodeError_", 116, ("S", 27), 276), ("DecodeException_", 120, ("S", 28), 272), ("Decimal__", 124, ("S", 29), 268), ("Uuid_", 128, ("S", 30), 264), ("UUID_", 132, ("S", 31), 260), ("Timestamp_", 136, ("S", 32), 256), ("Sender__", 140, ("S", 33), 252), ("Receiver__", 144, ("S", 34), 248), ("Client__", 148, ("S", 35), 244), ("Proxy__", 152, ("S", 36), 240), ("Handler_", 156, ("S", 37), 236), ("fbe_", 160, ("S", 38), 232), ("FBE_", 164, ("S", 39), 228), ("std_", 168, ("S", 40), 224), ("Companion_", 172, ("S", 41), 220), ("Any__", 176, ("S", 42), 216), ("Self_", 180, ("S", 43), 212), ("self__", 184, ("S", 44), 208), ("None__", 188, ("S", 45), 204), ("Option_", 192, ("S", 46), 200), ("Result_", 196, ("S", 47), 196), ("Vec_", 200, ("S", 48), 192), ("Box_", 204, ("S", 49), 188), ("Error_", 208, ("S", 50), 184), ("Exception_", 212, ("S", 51), 180), ("Text_", 216, ("S", 52), 176), ("JsonWriter_", 220, ("S", 53), 172), ("int32_t_", 224, ("S", 54), 168), ("size_t_", 228, ("S", 55), 164), ("list", 232, ("S", 56), 160), ("object_", 236, ("S", 57), 156), ("v", 240, ("S", 58), 152), ("r", 244, ("S", 59), 148), ("w", 248, ("S", 60), 144), ("SideBuy_", 252, ("S", 61), 140), ("OrderKey_", 256, ("S", 62), 136), ("textOfside_", 260, ("S", 63), 132), ("DECIMAL_1_", 264, ("S", 64), 128), ("OrderModel_", 268, ("S", 65), 124), ("OrderFinal_", 272, ("S", 66), 120), ("NewOrder_", 276, ("S", 67), 116), ("VerifyFBEOrder_", 280, ("S", 68), 112), ("fbe_vr_Order", 284, ("S", 69), 108), ("e1", 288, ("S", 70), 104), ("i2", 292, ("S", 71), 100), ("o3", 296, ("S", 72), 96), ("Fbe_", 300, ("S", 73), 92), ("FINGERPRINT", 304, ("S", 74), 88), ("FBE_FINGERPRINT", 308, ("S", 75), 84), ("FBEFingerprint_", 312, ("S", 76), 80), ("Case_", 316, ("S", 77), 76), ("Imported_", 320, ("S", 78), 44), ("Derived_", 324, ("S", 81), 34), ("Listed_", 328, ("S", 80), 16), ("Letters_", 332, ("e", "i", FBE_M_Letters), 0),)),
     (pkg_market.Instrument, 501, 16, 8, 8, (("symbol", 8, "s", 0), ("digits", 12, "i", 0),)),
 ))
 
@@ -14611,7 +14611,7 @@ fbe.bind(
     json_cost=4,
 )
 fbe.bind(
-    Exception_,
+    Exception,
     "import.Exception",
     FBE_CORE,
     51,
@@ -14665,7 +14665,7 @@ fbe.bind(
     json_cost=4,
 )
 fbe.bind(
-    object_,
+    object,
     "import.object",
     FBE_CORE,
     57,
