@@ -120,17 +120,6 @@ export function rootOf(e: unknown, type: string): unknown {
   return e;
 }
 
-/** Undefined when `read` returns, its DecodeError when it throws one (verify is deserialize without the value). */
-export function verify(read: () => unknown): DecodeError | undefined {
-  try {
-    read();
-    return undefined;
-  } catch (e) {
-    if (e instanceof DecodeError) return e;
-    throw e;
-  }
-}
-
 /** `a`, to write as a fixed array `T[n]`: refused when it holds another number of elements. */
 export function checkLength<T>(a: readonly T[], n: number): readonly T[] {
   if (a.length !== n) throw new EncodeError("fixed array of " + n + " elements holds " + a.length);

@@ -5,7 +5,7 @@
  */
 
 export { Decimal } from "./decimal.js";
-export { checkArray, checkLength, DecodeError, EncodeError, rootOf, verify, within, withinIndex, type LimitKind } from "./errors.js";
+export { checkArray, checkLength, DecodeError, EncodeError, rootOf, within, withinIndex, type LimitKind } from "./errors.js";
 export { refused, type FieldSpec, type StructClass, type TypeSpec } from "./explain.js";
 export {
   compareBlob,
