@@ -371,23 +371,50 @@ impl<'a> Reader<'a> {
         Err(Self::struct_error(self.data, self.mark, base, slot, type_id))
     }
 
+    /// [`Reader::struct_at`] for a reader of this version's body of `N` bytes (`N` >= 8): the body
+    /// as `&[u8; N]` when its size holds every field (each read at its offset, with no check of
+    /// its own); a shorter body (an older writer's, of at least 8 bytes) is read by `older` (the
+    /// body's position and size) on a detached copy ([`Reader::detached`]), and then `None`. One
+    /// compare of the size tells the full body from the rest; at least 8 is checked only for a
+    /// shorter one, and nothing after the return tells them apart again.
+    #[inline(always)]
+    pub fn struct_full<const N: usize>(
+        &mut self,
+        base: usize,
+        slot: usize,
+        off: usize,
+        type_id: u32,
+        cost: usize,
+        older: impl FnOnce(&mut Reader<'a>, usize, usize) -> Result<()>,
+    ) -> Result<Option<(usize, &'a [u8; N])>> {
+        let p = base + off;
+        debug_assert!(base < self.mark && N >= 8);
+        if p >= self.mark {
+            if let Some(header) = self.chunk_at::<8>(p) {
+                let size = get_u32(header, 0) as usize;
+                if size <= self.data.len() - p && get_u32(header, 4) == type_id {
+                    if let Some(full) = self.data[p..][..size].first_chunk() {
+                        self.mark = p + size;
+                        self.enter_at(cost, p)?;
+                        return Ok(Some((p, full)));
+                    }
+                    if size >= 8 {
+                        self.mark = p + size;
+                        self.enter_at(cost, p)?;
+                        return self.detached(|r| older(r, p, size)).map(|()| None);
+                    }
+                }
+            }
+        }
+        Err(Self::struct_error(self.data, self.mark, base, slot, type_id))
+    }
+
     /// The body of `size` bytes at `body` that [`Reader::struct_body`] returned: its fixed-size
     /// fields are read from it at their offsets (`fbe::Fixed::at(body, 8)`), with no check
     /// besides the slice's one.
     #[inline(always)]
     pub fn body(&self, body: usize, size: usize) -> &'a [u8] {
         &self.data[body..][..size]
-    }
-
-    /// The body at `body` that [`Reader::struct_body`] returned as the `N` bytes of this
-    /// version's body, when its `size` holds them all (`None`: an older writer's shorter body):
-    /// every field is read at its offset in the array, with no check of its own.
-    #[inline(always)]
-    pub fn full_body<const N: usize>(&self, body: usize, size: usize) -> Option<&'a [u8; N]> {
-        if size < N {
-            return None;
-        }
-        self.data[body..].first_chunk()
     }
 
     /// Runs `f` (an out-of-line read: an older writer's body, a value the reused object lacks)

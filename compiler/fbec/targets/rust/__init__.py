@@ -508,12 +508,15 @@ def write_body_reader(w: CodeWriter, c: Context, s: ir.Struct, p: plan.StructPla
             return
         if not verify:
             guard(w, s, "Self::verify_body(&mut r.clone(), base, slot, off)?;")
-        w.line(f"let (b, n) = r.struct_at(base, slot, off, {s.type_id}, {s.decode_cost})?;")
         if verify:   # a compare per field costs less here than the full body's check
+            w.line(f"let (b, n) = r.struct_at(base, slot, off, {s.type_id}, {s.decode_cost})?;")
             fields_by_size(w, c, s, p, verify)
         else:
-            with w.block(f"let Some(body) = r.full_body::<{s.body_size}>(b, n) else {{", "};"):
-                w.line("return r.detached(|r| self.read_older(r, b, n));")
+            w.line("let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);")
+            entered = f"r.struct_full::<{s.body_size}>(base, slot, off, {s.type_id}, {s.decode_cost}, older)?"
+            b = "_" if p.fixed else "b"   # every field read from `body` at its offset
+            with w.block(f"let Some(({b}, body)) = {entered} else {{", "};"):
+                w.line("return Ok(());")
             for fp in fields:
                 if ir.reads_unchecked(fp.type):
                     w.line(f"self.{c.ident.field(s.qualified, fp.name)} = fbe::Fixed::at(body, {fp.offset});")

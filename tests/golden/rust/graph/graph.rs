@@ -50,9 +50,9 @@ impl fbe::Struct for Node {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 20)?;
-        let Some(body) = r.full_body::<28>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<28>(base, slot, off, 1, 20, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.name, b, body, 12, "name")?;
@@ -255,9 +255,9 @@ impl fbe::Struct for Edge {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 2, 12)?;
-        let Some(body) = r.full_body::<20>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<20>(base, slot, off, 2, 12, older)? else {
+            return Ok(());
         };
         self.source = fbe::Fixed::at(body, 8);
         self.target = fbe::Fixed::at(body, 12);
@@ -422,9 +422,9 @@ impl fbe::Struct for Graph {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 3, 8)?;
-        let Some(body) = r.full_body::<16>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<16>(base, slot, off, 3, 8, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.nodes, b, body, 8, "nodes")?;
         r.field_into_at(&mut self.edges, b, body, 12, "edges")?;

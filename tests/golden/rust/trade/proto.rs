@@ -273,9 +273,9 @@ impl fbe::Struct for Order {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 26)?;
-        let Some(body) = r.full_body::<34>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<34>(base, slot, off, 1, 26, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.symbol, b, body, 12, "symbol")?;
@@ -485,9 +485,9 @@ impl fbe::Struct for Balance {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 2, 12)?;
-        let Some(body) = r.full_body::<20>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<20>(base, slot, off, 2, 12, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
         self.amount = fbe::Fixed::at(body, 12);
@@ -673,9 +673,9 @@ impl fbe::Struct for Account {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 3, 14)?;
-        let Some(body) = r.full_body::<30>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<30>(base, slot, off, 3, 14, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.name, b, body, 12, "name")?;
@@ -933,9 +933,9 @@ impl fbe::Struct for OrderMessage {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 1)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 1, 1, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
@@ -1085,9 +1085,9 @@ impl fbe::Struct for BalanceMessage {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 2, 1)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 2, 1, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
@@ -1237,9 +1237,9 @@ impl fbe::Struct for AccountMessage {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 3, 1)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 3, 1, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();

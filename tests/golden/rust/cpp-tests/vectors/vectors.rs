@@ -45,9 +45,9 @@ impl fbe::Struct for Edge {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
-        let Some(body) = r.full_body::<20>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<20>(base, slot, off, 1, 12, older)? else {
+            return Ok(());
         };
         self.source = fbe::Fixed::at(body, 8);
         self.target = fbe::Fixed::at(body, 12);
@@ -211,9 +211,9 @@ impl fbe::Struct for Point {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 2, 11)?;
-        let Some(body) = r.full_body::<19>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<19>(base, slot, off, 2, 11, older)? else {
+            return Ok(());
         };
         self.flag = fbe::Fixed::at(body, 8);
         self.x = fbe::Fixed::at(body, 9);
@@ -379,9 +379,9 @@ impl fbe::Struct for Point3 {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 3, 19)?;
-        let Some(body) = r.full_body::<27>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<27>(base, slot, off, 3, 19, older)? else {
+            return Ok(());
         };
         self.flag = fbe::Fixed::at(body, 8);
         self.x = fbe::Fixed::at(body, 9);
@@ -555,9 +555,9 @@ impl fbe::Struct for Named {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 4, 8)?;
-        let Some(body) = r.full_body::<16>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<16>(base, slot, off, 4, 8, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.name, b, body, 8, "name")?;
         r.field_into_at(&mut self.values, b, body, 12, "values")?;
@@ -739,9 +739,9 @@ impl fbe::Struct for Holder {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 10, 24)?;
-        let Some(body) = r.full_body::<32>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<32>(base, slot, off, 10, 24, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
         r.field_into_at(&mut self.points, b, body, 12, "points")?;

@@ -41,9 +41,9 @@ impl fbe::Struct for Edge {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 1, 4, older)? else {
+            return Ok(());
         };
         self.source = fbe::Fixed::at(body, 8);
         r.leave();
@@ -181,9 +181,9 @@ impl fbe::Struct for Holder {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 10, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 10, 4, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.edges, b, body, 8, "edges")?;
         r.leave();

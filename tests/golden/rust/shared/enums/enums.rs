@@ -1282,9 +1282,9 @@ impl fbe::Struct for Enums {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 216)?;
-        let Some(body) = r.full_body::<224>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<224>(base, slot, off, 1, 216, older)? else {
+            return Ok(());
         };
         self.byte0 = fbe::Fixed::at(body, 8);
         self.byte1 = fbe::Fixed::at(body, 9);

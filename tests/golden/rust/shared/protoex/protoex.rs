@@ -304,9 +304,9 @@ impl fbe::Struct for Order {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 42)?;
-        let Some(body) = r.full_body::<50>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<50>(base, slot, off, 1, 42, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.symbol, b, body, 12, "symbol")?;
@@ -540,9 +540,9 @@ impl fbe::Struct for Balance {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 2, 20)?;
-        let Some(body) = r.full_body::<28>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<28>(base, slot, off, 2, 20, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.currency, b, body, 8, "currency")?;
         self.amount = fbe::Fixed::at(body, 12);
@@ -743,9 +743,9 @@ impl fbe::Struct for Account {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 3, 14)?;
-        let Some(body) = r.full_body::<30>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<30>(base, slot, off, 3, 14, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.name, b, body, 12, "name")?;
@@ -1003,9 +1003,9 @@ impl fbe::Struct for OrderMessage {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 11, 1)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 11, 1, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
@@ -1155,9 +1155,9 @@ impl fbe::Struct for BalanceMessage {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 12, 1)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 12, 1, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();
@@ -1307,9 +1307,9 @@ impl fbe::Struct for AccountMessage {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 13, 1)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 13, 1, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.body, b, body, 8, "body")?;
         r.leave();

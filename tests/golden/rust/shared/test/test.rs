@@ -542,9 +542,9 @@ impl fbe::Struct for StructSimple {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 110, 217)?;
-        let Some(body) = r.full_body::<237>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<237>(base, slot, off, 110, 217, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         self.f1 = fbe::Fixed::at(body, 12);
@@ -1867,9 +1867,9 @@ impl fbe::Struct for StructOptional {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 111, 283)?;
-        let Some(body) = r.full_body::<567>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<567>(base, slot, off, 111, 283, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         self.f1 = fbe::Fixed::at(body, 12);
@@ -4250,9 +4250,9 @@ impl fbe::Struct for StructNested {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 112, 306)?;
-        let Some(body) = r.full_body::<622>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<622>(base, slot, off, 112, 306, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         self.f1 = fbe::Fixed::at(body, 12);
@@ -6179,9 +6179,9 @@ impl fbe::Struct for StructBytes {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 120, 6)?;
-        let Some(body) = r.full_body::<22>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<22>(base, slot, off, 120, 6, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -6390,9 +6390,9 @@ impl fbe::Struct for StructArray {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 125, 36)?;
-        let Some(body) = r.full_body::<92>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<92>(base, slot, off, 125, 36, older)? else {
+            return Ok(());
         };
         self.f1 = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.f2, b, body, 10, "f2")?;
@@ -6821,9 +6821,9 @@ impl fbe::Struct for StructVector {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 130, 40)?;
-        let Some(body) = r.full_body::<48>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<48>(base, slot, off, 130, 40, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -7219,9 +7219,9 @@ impl fbe::Struct for StructList {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 131, 40)?;
-        let Some(body) = r.full_body::<48>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<48>(base, slot, off, 131, 40, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -7599,9 +7599,9 @@ impl fbe::Struct for StructSet {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 132, 16)?;
-        let Some(body) = r.full_body::<24>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<24>(base, slot, off, 132, 16, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -7845,9 +7845,9 @@ impl fbe::Struct for StructMap {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 140, 40)?;
-        let Some(body) = r.full_body::<48>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<48>(base, slot, off, 140, 40, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -8263,9 +8263,9 @@ impl fbe::Struct for StructHash {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 141, 40)?;
-        let Some(body) = r.full_body::<48>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<48>(base, slot, off, 141, 40, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;
@@ -8657,9 +8657,9 @@ impl fbe::Struct for StructHashEx {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 142, 8)?;
-        let Some(body) = r.full_body::<16>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<16>(base, slot, off, 142, 8, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.f1, b, body, 8, "f1")?;
         r.field_into_at(&mut self.f2, b, body, 12, "f2")?;

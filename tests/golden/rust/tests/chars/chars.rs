@@ -145,9 +145,9 @@ impl fbe::Struct for CharKeys {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 8)?;
-        let Some(body) = r.full_body::<16>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<16>(base, slot, off, 1, 8, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.letters, b, body, 8, "letters")?;
         r.field_into_at(&mut self.count_by_letter, b, body, 12, "countByLetter")?;
@@ -327,9 +327,9 @@ impl fbe::Struct for GradeKeys {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 2, 8)?;
-        let Some(body) = r.full_body::<16>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<16>(base, slot, off, 2, 8, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.grades, b, body, 8, "grades")?;
         r.field_into_at(&mut self.count_by_grade, b, body, 12, "countByGrade")?;

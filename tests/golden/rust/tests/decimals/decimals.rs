@@ -71,9 +71,9 @@ impl fbe::Struct for Prices {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 77)?;
-        let Some(body) = r.full_body::<89>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<89>(base, slot, off, 1, 77, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.price, b, body, 8, "price")?;
         r.field_into_at(&mut self.maybe_price, b, body, 24, "maybePrice")?;

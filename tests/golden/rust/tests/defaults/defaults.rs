@@ -218,9 +218,9 @@ impl fbe::Struct for Zeros {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 17)?;
-        let Some(body) = r.full_body::<77>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<77>(base, slot, off, 1, 17, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.b_, b, body, 12, "b")?;

@@ -1219,9 +1219,9 @@ impl fbe::Struct for Counted {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1001, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 1001, 4, older)? else {
+            return Ok(());
         };
         self.a = fbe::Fixed::at(body, 8);
         r.leave();
@@ -1357,9 +1357,9 @@ impl fbe::Struct for Shifted {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1020, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 1020, 4, older)? else {
+            return Ok(());
         };
         self.a = fbe::Fixed::at(body, 8);
         r.leave();
@@ -1495,9 +1495,9 @@ impl fbe::Struct for AfterShift {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1021, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 1021, 4, older)? else {
+            return Ok(());
         };
         self.a = fbe::Fixed::at(body, 8);
         r.leave();
@@ -1633,9 +1633,9 @@ impl fbe::Struct for Fixed {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 7, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 7, 4, older)? else {
+            return Ok(());
         };
         self.a = fbe::Fixed::at(body, 8);
         r.leave();
@@ -1773,9 +1773,9 @@ impl fbe::Struct for Derived {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 7, 8)?;
-        let Some(body) = r.full_body::<16>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<16>(base, slot, off, 7, 8, older)? else {
+            return Ok(());
         };
         self.a = fbe::Fixed::at(body, 8);
         self.b_ = fbe::Fixed::at(body, 12);
@@ -1942,9 +1942,9 @@ impl fbe::Struct for ImportedBase {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1022, 16)?;
-        let Some(body) = r.full_body::<24>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<24>(base, slot, off, 1022, 16, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
         self.digits = fbe::Fixed::at(body, 12);
@@ -2127,9 +2127,9 @@ impl fbe::Struct for Note {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1023, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 1023, 4, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.text, b, body, 8, "text")?;
         r.leave();
@@ -2274,9 +2274,9 @@ impl fbe::Struct for Quiet {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1024, 8)?;
-        let Some(body) = r.full_body::<16>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<16>(base, slot, off, 1024, 8, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.password, b, body, 8, "password")?;
         self.legacy = fbe::Fixed::at(body, 12);
@@ -2732,9 +2732,9 @@ impl fbe::Struct for Everything {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1026, 258)?;
-        let Some(body) = r.full_body::<310>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<310>(base, slot, off, 1026, 258, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         self.f1 = fbe::Fixed::at(body, 12);
@@ -3940,9 +3940,9 @@ impl fbe::Struct for PlaceOrder {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1027, 16)?;
-        let Some(body) = r.full_body::<28>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<28>(base, slot, off, 1027, 16, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.instrument, b, body, 24, "instrument")?;
@@ -4116,9 +4116,9 @@ impl fbe::Struct for Accepted {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1028, 16)?;
-        let Some(body) = r.full_body::<24>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<24>(base, slot, off, 1028, 16, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.leave();
@@ -4267,9 +4267,9 @@ impl fbe::Struct for Rejected {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1029, 20)?;
-        let Some(body) = r.full_body::<28>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<28>(base, slot, off, 1029, 20, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
@@ -4427,9 +4427,9 @@ impl fbe::Struct for Ping {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1030, 8)?;
-        let Some(body) = r.full_body::<16>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<16>(base, slot, off, 1030, 8, older)? else {
+            return Ok(());
         };
         self.sequence = fbe::Fixed::at(body, 8);
         r.leave();
@@ -4569,9 +4569,9 @@ impl fbe::Struct for FixedKeywords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1031, 9)?;
-        let Some(body) = r.full_body::<17>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<17>(base, slot, off, 1031, 9, older)? else {
+            return Ok(());
         };
         self.new = fbe::Fixed::at(body, 8);
         self.swap = fbe::Fixed::at(body, 12);
@@ -4767,9 +4767,9 @@ impl fbe::Struct for Keywords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1032, 30)?;
-        let Some(body) = r.full_body::<42>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<42>(base, slot, off, 1032, 30, older)? else {
+            return Ok(());
         };
         self.new = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.class, b, body, 12, "class")?;
@@ -5040,9 +5040,9 @@ impl fbe::Struct for Route {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1033, 16)?;
-        let Some(body) = r.full_body::<24>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<24>(base, slot, off, 1033, 16, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.venue, b, body, 8, "venue")?;
         self.weight = fbe::Fixed::at(body, 12);
@@ -5225,9 +5225,9 @@ impl fbe::Struct for Routes {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1034, 12)?;
-        let Some(body) = r.full_body::<20>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<20>(base, slot, off, 1034, 12, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.routes, b, body, 8, "routes")?;
         r.field_into_at(&mut self.ranks, b, body, 12, "ranks")?;

@@ -147,9 +147,9 @@ impl fbe::Struct for Empties {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 2, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 2, 4, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.items, b, body, 8, "items")?;
         r.leave();
@@ -308,9 +308,9 @@ impl fbe::Struct for Wide {
         if !r.affords(Self::DEFAULT_COST) {
             Self::verify_body(&mut r.clone(), base, slot, off)?;
         }
-        let (b, n) = r.struct_at(base, slot, off, 3, 4000000)?;
-        let Some(body) = r.full_body::<4000008>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<4000008>(base, slot, off, 3, 4000000, older)? else {
+            return Ok(());
         };
         self.values = fbe::Fixed::at(body, 8);
         r.leave();
@@ -458,9 +458,9 @@ impl fbe::Struct for Wides {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 4, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<12>(base, slot, off, 4, 4, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.items, b, body, 8, "items")?;
         r.leave();
@@ -619,9 +619,9 @@ impl fbe::Struct for Holder {
         if !r.affords(Self::DEFAULT_COST) {
             Self::verify_body(&mut r.clone(), base, slot, off)?;
         }
-        let (b, n) = r.struct_at(base, slot, off, 5, 5)?;
-        let Some(body) = r.full_body::<21>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<21>(base, slot, off, 5, 5, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.wide, b, body, 8, "wide")?;
         r.field_into_at(&mut self.maybe, b, body, 12, "maybe")?;

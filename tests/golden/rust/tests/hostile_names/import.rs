@@ -2560,9 +2560,9 @@ impl fbe::Struct for Order {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 1, 12)?;
-        let Some(body) = r.full_body::<20>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<20>(base, slot, off, 1, 12, older)? else {
+            return Ok(());
         };
         self.side = fbe::Fixed::at(body, 8);
         self.s = fbe::Fixed::at(body, 12);
@@ -3123,9 +3123,9 @@ impl fbe::Struct for CppWords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 2, 619)?;
-        let Some(body) = r.full_body::<703>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<703>(base, slot, off, 2, 619, older)? else {
+            return Ok(());
         };
         self.alignas = fbe::Fixed::at(body, 8);
         self.alignof = fbe::Fixed::at(body, 10);
@@ -5268,9 +5268,9 @@ impl fbe::Struct for PythonWords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 3, 239)?;
-        let Some(body) = r.full_body::<275>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<275>(base, slot, off, 3, 239, older)? else {
+            return Ok(());
         };
         self.false_ = fbe::Fixed::at(body, 8);
         self.none = fbe::Fixed::at(body, 10);
@@ -6254,9 +6254,9 @@ impl fbe::Struct for GoWords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 4, 202)?;
-        let Some(body) = r.full_body::<234>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<234>(base, slot, off, 4, 202, older)? else {
+            return Ok(());
         };
         self.chan = fbe::Fixed::at(body, 8);
         self.defer = fbe::Fixed::at(body, 10);
@@ -7106,9 +7106,9 @@ impl fbe::Struct for JavaWords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 5, 182)?;
-        let Some(body) = r.full_body::<210>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<210>(base, slot, off, 5, 182, older)? else {
+            return Ok(());
         };
         self.abstract_ = fbe::Fixed::at(body, 8);
         self.boolean = fbe::Fixed::at(body, 10);
@@ -7904,9 +7904,9 @@ impl fbe::Struct for KotlinWords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 6, 207)?;
-        let Some(body) = r.full_body::<243>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<243>(base, slot, off, 6, 207, older)? else {
+            return Ok(());
         };
         self.fun = fbe::Fixed::at(body, 8);
         self.typealias = fbe::Fixed::at(body, 10);
@@ -8837,9 +8837,9 @@ impl fbe::Struct for JsWords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 7, 223)?;
-        let Some(body) = r.full_body::<259>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<259>(base, slot, off, 7, 223, older)? else {
+            return Ok(());
         };
         self.debugger = fbe::Fixed::at(body, 8);
         self.function = fbe::Fixed::at(body, 10);
@@ -9783,9 +9783,9 @@ impl fbe::Struct for RustWords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 8, 195)?;
-        let Some(body) = r.full_body::<223>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<223>(base, slot, off, 8, 195, older)? else {
+            return Ok(());
         };
         self.crate_ = fbe::Fixed::at(body, 8);
         self.dyn_ = fbe::Fixed::at(body, 10);
@@ -10582,9 +10582,9 @@ impl fbe::Struct for CSharpWords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 9, 150)?;
-        let Some(body) = r.full_body::<178>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<178>(base, slot, off, 9, 150, older)? else {
+            return Ok(());
         };
         self.checked = fbe::Fixed::at(body, 8);
         self.event = fbe::Fixed::at(body, 10);
@@ -11268,9 +11268,9 @@ impl fbe::Struct for RubyWords {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 10, 98)?;
-        let Some(body) = r.full_body::<118>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<118>(base, slot, off, 10, 98, older)? else {
+            return Ok(());
         };
         self.begin = fbe::Fixed::at(body, 8);
         self.end = fbe::Fixed::at(body, 10);
@@ -11731,9 +11731,9 @@ impl fbe::Struct for CppMembers {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 11, 48)?;
-        let Some(body) = r.full_body::<64>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<64>(base, slot, off, 11, 48, older)? else {
+            return Ok(());
         };
         self.swap = fbe::Fixed::at(body, 8);
         self.fbe_type = fbe::Fixed::at(body, 10);
@@ -12096,9 +12096,9 @@ impl fbe::Struct for PythonMembers {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 12, 96)?;
-        let Some(body) = r.full_body::<112>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<112>(base, slot, off, 12, 96, older)? else {
+            return Ok(());
         };
         self.to_json = fbe::Fixed::at(body, 8);
         self.from_json = fbe::Fixed::at(body, 10);
@@ -12575,9 +12575,9 @@ impl fbe::Struct for GoMembers {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 13, 129)?;
-        let Some(body) = r.full_body::<153>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<153>(base, slot, off, 13, 129, older)? else {
+            return Ok(());
         };
         self.fbe_key = fbe::Fixed::at(body, 8);
         self.fbe_key_compare = fbe::Fixed::at(body, 10);
@@ -13218,9 +13218,9 @@ impl fbe::Struct for JvmMembers {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 14, 137)?;
-        let Some(body) = r.full_body::<161>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<161>(base, slot, off, 14, 137, older)? else {
+            return Ok(());
         };
         self.type_id = fbe::Fixed::at(body, 8);
         self.key_order = fbe::Fixed::at(body, 10);
@@ -13774,9 +13774,9 @@ impl fbe::Struct for JsMembers {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 15, 11)?;
-        let Some(body) = r.full_body::<23>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<23>(base, slot, off, 15, 11, older)? else {
+            return Ok(());
         };
         self.fbe_key = fbe::Fixed::at(body, 8);
         self.to_json = fbe::Fixed::at(body, 10);
@@ -14074,9 +14074,9 @@ impl fbe::Struct for RuntimeNames {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 16, 142)?;
-        let Some(body) = r.full_body::<170>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<170>(base, slot, off, 16, 142, older)? else {
+            return Ok(());
         };
         self.buffer = fbe::Fixed::at(body, 8);
         self.write_buffer = fbe::Fixed::at(body, 10);
@@ -14662,9 +14662,9 @@ impl fbe::Struct for Class {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 17, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 17, 4, older)? else {
+            return Ok(());
         };
         self.class = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14800,9 +14800,9 @@ impl fbe::Struct for Object {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 18, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 18, 4, older)? else {
+            return Ok(());
         };
         self.object = fbe::Fixed::at(body, 8);
         r.leave();
@@ -14938,9 +14938,9 @@ impl fbe::Struct for String_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 19, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 19, 4, older)? else {
+            return Ok(());
         };
         self.string = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15076,9 +15076,9 @@ impl fbe::Struct for List {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 20, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 20, 4, older)? else {
+            return Ok(());
         };
         self.list = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15214,9 +15214,9 @@ impl fbe::Struct for Map {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 21, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 21, 4, older)? else {
+            return Ok(());
         };
         self.map = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15352,9 +15352,9 @@ impl fbe::Struct for Model {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 22, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 22, 4, older)? else {
+            return Ok(());
         };
         self.model = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15490,9 +15490,9 @@ impl fbe::Struct for FinalModel {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 23, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 23, 4, older)? else {
+            return Ok(());
         };
         self.final_model = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15628,9 +15628,9 @@ impl fbe::Struct for Buffer {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 24, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 24, 4, older)? else {
+            return Ok(());
         };
         self.buffer = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15766,9 +15766,9 @@ impl fbe::Struct for Reader_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 25, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 25, 4, older)? else {
+            return Ok(());
         };
         self.reader = fbe::Fixed::at(body, 8);
         r.leave();
@@ -15904,9 +15904,9 @@ impl fbe::Struct for Writer_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 26, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 26, 4, older)? else {
+            return Ok(());
         };
         self.writer = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16042,9 +16042,9 @@ impl fbe::Struct for Limits {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 27, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 27, 4, older)? else {
+            return Ok(());
         };
         self.limits = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16180,9 +16180,9 @@ impl fbe::Struct for DecodeError_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 28, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 28, 4, older)? else {
+            return Ok(());
         };
         self.decode_error = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16318,9 +16318,9 @@ impl fbe::Struct for DecodeException {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 29, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 29, 4, older)? else {
+            return Ok(());
         };
         self.decode_exception = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16458,9 +16458,9 @@ impl fbe::Struct for Decimal {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 30, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 30, 4, older)? else {
+            return Ok(());
         };
         self.decimal = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16596,9 +16596,9 @@ impl fbe::Struct for Uuid {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 31, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 31, 4, older)? else {
+            return Ok(());
         };
         self.uuid = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16734,9 +16734,9 @@ impl fbe::Struct for Uuid_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 32, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 32, 4, older)? else {
+            return Ok(());
         };
         self.uuid = fbe::Fixed::at(body, 8);
         r.leave();
@@ -16872,9 +16872,9 @@ impl fbe::Struct for Timestamp {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 33, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 33, 4, older)? else {
+            return Ok(());
         };
         self.timestamp = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17010,9 +17010,9 @@ impl fbe::Struct for Sender {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 34, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 34, 4, older)? else {
+            return Ok(());
         };
         self.sender = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17148,9 +17148,9 @@ impl fbe::Struct for Receiver {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 35, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 35, 4, older)? else {
+            return Ok(());
         };
         self.receiver = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17286,9 +17286,9 @@ impl fbe::Struct for Client {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 36, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 36, 4, older)? else {
+            return Ok(());
         };
         self.client = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17424,9 +17424,9 @@ impl fbe::Struct for Proxy {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 37, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 37, 4, older)? else {
+            return Ok(());
         };
         self.proxy = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17562,9 +17562,9 @@ impl fbe::Struct for Handler {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 38, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 38, 4, older)? else {
+            return Ok(());
         };
         self.handler = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17700,9 +17700,9 @@ impl fbe::Struct for Fbe {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 39, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 39, 4, older)? else {
+            return Ok(());
         };
         self.fbe = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17838,9 +17838,9 @@ impl fbe::Struct for Fbe_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 40, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 40, 4, older)? else {
+            return Ok(());
         };
         self.fbe = fbe::Fixed::at(body, 8);
         r.leave();
@@ -17976,9 +17976,9 @@ impl fbe::Struct for Std {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 41, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 41, 4, older)? else {
+            return Ok(());
         };
         self.std = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18114,9 +18114,9 @@ impl fbe::Struct for Companion {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 42, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 42, 4, older)? else {
+            return Ok(());
         };
         self.companion = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18252,9 +18252,9 @@ impl fbe::Struct for Any {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 43, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 43, 4, older)? else {
+            return Ok(());
         };
         self.any = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18390,9 +18390,9 @@ impl fbe::Struct for Self_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 44, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 44, 4, older)? else {
+            return Ok(());
         };
         self.self_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18528,9 +18528,9 @@ impl fbe::Struct for Self__ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 45, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 45, 4, older)? else {
+            return Ok(());
         };
         self.self_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18666,9 +18666,9 @@ impl fbe::Struct for None_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 46, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 46, 4, older)? else {
+            return Ok(());
         };
         self.none = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18804,9 +18804,9 @@ impl fbe::Struct for Option_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 47, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 47, 4, older)? else {
+            return Ok(());
         };
         self.option = fbe::Fixed::at(body, 8);
         r.leave();
@@ -18942,9 +18942,9 @@ impl fbe::Struct for Result_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 48, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 48, 4, older)? else {
+            return Ok(());
         };
         self.result = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19080,9 +19080,9 @@ impl fbe::Struct for Vec_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 49, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 49, 4, older)? else {
+            return Ok(());
         };
         self.vec = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19218,9 +19218,9 @@ impl fbe::Struct for Box_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 50, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 50, 4, older)? else {
+            return Ok(());
         };
         self.box_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19356,9 +19356,9 @@ impl fbe::Struct for Error {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 51, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 51, 4, older)? else {
+            return Ok(());
         };
         self.error = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19494,9 +19494,9 @@ impl fbe::Struct for Exception {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 52, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 52, 4, older)? else {
+            return Ok(());
         };
         self.exception = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19632,9 +19632,9 @@ impl fbe::Struct for Text {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 53, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 53, 4, older)? else {
+            return Ok(());
         };
         self.text = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19770,9 +19770,9 @@ impl fbe::Struct for JsonWriter {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 54, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 54, 4, older)? else {
+            return Ok(());
         };
         self.json_writer = fbe::Fixed::at(body, 8);
         r.leave();
@@ -19908,9 +19908,9 @@ impl fbe::Struct for Int32T {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 55, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 55, 4, older)? else {
+            return Ok(());
         };
         self.int32_t = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20046,9 +20046,9 @@ impl fbe::Struct for SizeT {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 56, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 56, 4, older)? else {
+            return Ok(());
         };
         self.size_t = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20184,9 +20184,9 @@ impl fbe::Struct for List_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 57, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 57, 4, older)? else {
+            return Ok(());
         };
         self.list = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20322,9 +20322,9 @@ impl fbe::Struct for Object_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 58, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 58, 4, older)? else {
+            return Ok(());
         };
         self.object = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20460,9 +20460,9 @@ impl fbe::Struct for V {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 59, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 59, 4, older)? else {
+            return Ok(());
         };
         self.v_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20598,9 +20598,9 @@ impl fbe::Struct for R {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 60, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 60, 4, older)? else {
+            return Ok(());
         };
         self.r_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20736,9 +20736,9 @@ impl fbe::Struct for W {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 61, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 61, 4, older)? else {
+            return Ok(());
         };
         self.w_ = fbe::Fixed::at(body, 8);
         r.leave();
@@ -20874,9 +20874,9 @@ impl fbe::Struct for SideBuy {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 62, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 62, 4, older)? else {
+            return Ok(());
         };
         self.side_buy = fbe::Fixed::at(body, 8);
         r.leave();
@@ -21012,9 +21012,9 @@ impl fbe::Struct for OrderKey {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 63, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 63, 4, older)? else {
+            return Ok(());
         };
         self.order_key = fbe::Fixed::at(body, 8);
         r.leave();
@@ -21150,9 +21150,9 @@ impl fbe::Struct for TextOfside {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 64, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 64, 4, older)? else {
+            return Ok(());
         };
         self.text_ofside = fbe::Fixed::at(body, 8);
         r.leave();
@@ -21288,9 +21288,9 @@ impl fbe::Struct for Decimal1 {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 65, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 65, 4, older)? else {
+            return Ok(());
         };
         self.decimal_1 = fbe::Fixed::at(body, 8);
         r.leave();
@@ -21426,9 +21426,9 @@ impl fbe::Struct for OrderModel {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 66, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 66, 4, older)? else {
+            return Ok(());
         };
         self.order_model = fbe::Fixed::at(body, 8);
         r.leave();
@@ -21564,9 +21564,9 @@ impl fbe::Struct for OrderFinal {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 67, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 67, 4, older)? else {
+            return Ok(());
         };
         self.order_final = fbe::Fixed::at(body, 8);
         r.leave();
@@ -21702,9 +21702,9 @@ impl fbe::Struct for NewOrder {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 68, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 68, 4, older)? else {
+            return Ok(());
         };
         self.new_order = fbe::Fixed::at(body, 8);
         r.leave();
@@ -21840,9 +21840,9 @@ impl fbe::Struct for VerifyFbeOrder {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 69, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 69, 4, older)? else {
+            return Ok(());
         };
         self.verify_fbe_order = fbe::Fixed::at(body, 8);
         r.leave();
@@ -21980,9 +21980,9 @@ impl fbe::Struct for FbeVrOrder {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 70, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 70, 4, older)? else {
+            return Ok(());
         };
         self.fbe_vr_order = fbe::Fixed::at(body, 8);
         r.leave();
@@ -22118,9 +22118,9 @@ impl fbe::Struct for E1 {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 71, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 71, 4, older)? else {
+            return Ok(());
         };
         self.e1 = fbe::Fixed::at(body, 8);
         r.leave();
@@ -22256,9 +22256,9 @@ impl fbe::Struct for I2 {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 72, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 72, 4, older)? else {
+            return Ok(());
         };
         self.i2 = fbe::Fixed::at(body, 8);
         r.leave();
@@ -22394,9 +22394,9 @@ impl fbe::Struct for O3 {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 73, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 73, 4, older)? else {
+            return Ok(());
         };
         self.o3 = fbe::Fixed::at(body, 8);
         r.leave();
@@ -22532,9 +22532,9 @@ impl fbe::Struct for Fbe__ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 74, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 74, 4, older)? else {
+            return Ok(());
         };
         self.fbe = fbe::Fixed::at(body, 8);
         r.leave();
@@ -22670,9 +22670,9 @@ impl fbe::Struct for Fingerprint {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 75, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 75, 4, older)? else {
+            return Ok(());
         };
         self.fingerprint = fbe::Fixed::at(body, 8);
         r.leave();
@@ -22808,9 +22808,9 @@ impl fbe::Struct for FbeFingerprint {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 76, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 76, 4, older)? else {
+            return Ok(());
         };
         self.fbe_fingerprint = fbe::Fixed::at(body, 8);
         r.leave();
@@ -22948,9 +22948,9 @@ impl fbe::Struct for FbeFingerprint_ {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 77, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 77, 4, older)? else {
+            return Ok(());
         };
         self.fbe_fingerprint = fbe::Fixed::at(body, 8);
         r.leave();
@@ -23102,9 +23102,9 @@ impl fbe::Struct for Case {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 78, 32)?;
-        let Some(body) = r.full_body::<40>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<40>(base, slot, off, 78, 32, older)? else {
+            return Ok(());
         };
         self.name = fbe::Fixed::at(body, 8);
         self.name_ = fbe::Fixed::at(body, 12);
@@ -23341,9 +23341,9 @@ impl fbe::Struct for Imported {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 79, 2)?;
-        let Some(body) = r.full_body::<14>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<14>(base, slot, off, 79, 2, older)? else {
+            return Ok(());
         };
         self.market = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.org, b, body, 9, "org")?;
@@ -23532,9 +23532,9 @@ impl fbe::Struct for Symbol {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 80, 4)?;
-        let Some(body) = r.full_body::<12>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<12>(base, slot, off, 80, 4, older)? else {
+            return Ok(());
         };
         self.digits = fbe::Fixed::at(body, 8);
         r.leave();
@@ -23690,9 +23690,9 @@ impl fbe::Struct for Listed {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 81, 12)?;
-        let Some(body) = r.full_body::<24>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<24>(base, slot, off, 81, 12, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
         self.digits = fbe::Fixed::at(body, 12);
@@ -23920,9 +23920,9 @@ impl fbe::Struct for Derived {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 82, 18)?;
-        let Some(body) = r.full_body::<26>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((_, body)) = r.struct_full::<26>(base, slot, off, 82, 18, older)? else {
+            return Ok(());
         };
         self.side = fbe::Fixed::at(body, 8);
         self.s = fbe::Fixed::at(body, 12);
@@ -24455,9 +24455,9 @@ impl fbe::Struct for Hostile {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 83, 4)?;
-        let Some(body) = r.full_body::<336>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<336>(base, slot, off, 83, 4, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.order, b, body, 8, "Order")?;
         r.field_into_at(&mut self.cpp_words, b, body, 12, "CppWords")?;

@@ -144,9 +144,9 @@ impl fbe::Struct for Instrument {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 501, 8)?;
-        let Some(body) = r.full_body::<16>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<16>(base, slot, off, 501, 8, older)? else {
+            return Ok(());
         };
         r.field_into_at(&mut self.symbol, b, body, 8, "symbol")?;
         self.digits = fbe::Fixed::at(body, 12);
@@ -308,9 +308,9 @@ impl fbe::Struct for Failure {
         slot: usize,
         off: usize,
     ) -> Result<(), DecodeError> {
-        let (b, n) = r.struct_at(base, slot, off, 502, 20)?;
-        let Some(body) = r.full_body::<28>(b, n) else {
-            return r.detached(|r| self.read_older(r, b, n));
+        let older = |r: &mut Reader<'_>, b, n| self.read_older(r, b, n);
+        let Some((b, body)) = r.struct_full::<28>(base, slot, off, 502, 20, older)? else {
+            return Ok(());
         };
         self.id = fbe::Fixed::at(body, 8);
         r.field_into_at(&mut self.reason, b, body, 24, "reason")?;
