@@ -358,23 +358,33 @@ impl<'a> Reader<'a> {
         // Offset 0 is refused by the allocation order: a block's base is before the end of the
         // block read last (the body or value slot holding the slot), so `base < mark`.
         debug_assert!(base < self.mark);
-        if p >= self.mark {
-            if let Some(header) = self.chunk_at::<8>(p) {
-                let size = get_u32(header, 0) as usize;
-                if size >= 8 && size <= self.data.len() - p && get_u32(header, 4) == type_id {
-                    self.mark = p + size;
-                    self.enter_at(cost, p)?;
-                    return Ok((p, size));
-                }
+        match self.body_size_at(p, type_id) {
+            Some(size) if size >= 8 => {
+                self.mark = p + size;
+                self.enter_at(cost, p)?;
+                Ok((p, size))
             }
+            _ => Err(Self::struct_error(self.data, self.mark, base, slot, type_id)),
         }
-        Err(Self::struct_error(self.data, self.mark, base, slot, type_id))
+    }
+
+    /// The size of the struct body at `p` when it follows the block read last, its header lies in
+    /// the root, its size within the root and its type id is `type_id` (the checks both
+    /// [`Reader::struct_at`] and [`Reader::struct_full`] make; a size of at least 8 is theirs).
+    #[inline(always)]
+    fn body_size_at(&self, p: usize, type_id: u32) -> Option<usize> {
+        if p < self.mark {
+            return None;
+        }
+        let header = self.chunk_at::<8>(p)?;
+        let size = get_u32(header, 0) as usize;
+        (size <= self.data.len() - p && get_u32(header, 4) == type_id).then_some(size)
     }
 
     /// [`Reader::struct_at`] for a reader of this version's body of `N` bytes (`N` >= 8): the body
     /// as `&[u8; N]` when its size holds every field (each read at its offset, with no check of
     /// its own); a shorter body (an older writer's, of at least 8 bytes) is read by `older` (the
-    /// body's position and size) on a detached copy ([`Reader::detached`]), and then `None`. One
+    /// body's position and size) out of line on a copy of the reader, and then `None`. One
     /// compare of the size tells the full body from the rest; at least 8 is checked only for a
     /// shorter one, and nothing after the return tells them apart again.
     #[inline(always)]
@@ -389,24 +399,36 @@ impl<'a> Reader<'a> {
     ) -> Result<Option<(usize, &'a [u8; N])>> {
         let p = base + off;
         debug_assert!(base < self.mark && N >= 8);
-        if p >= self.mark {
-            if let Some(header) = self.chunk_at::<8>(p) {
-                let size = get_u32(header, 0) as usize;
-                if size <= self.data.len() - p && get_u32(header, 4) == type_id {
-                    if let Some(full) = self.data[p..][..size].first_chunk() {
-                        self.mark = p + size;
-                        self.enter_at(cost, p)?;
-                        return Ok(Some((p, full)));
-                    }
-                    if size >= 8 {
-                        self.mark = p + size;
-                        self.enter_at(cost, p)?;
-                        return self.detached(|r| older(r, p, size)).map(|()| None);
-                    }
-                }
+        if let Some(size) = self.body_size_at(p, type_id) {
+            if let Some(full) = self.data[p..][..size].first_chunk() {
+                self.mark = p + size;
+                self.enter_at(cost, p)?;
+                return Ok(Some((p, full)));
+            }
+            if size >= 8 {
+                *self = self.clone().enter_older(p, size, cost, older)?;
+                return Ok(None);
             }
         }
         Err(Self::struct_error(self.data, self.mark, base, slot, type_id))
+    }
+
+    /// [`Reader::struct_full`]'s shorter body of `size` bytes at `p`, entered and read by `older`,
+    /// out of line (an older writer's body is rare) on a copy of the reader, which it returns: the
+    /// reader's own address is not taken ([`Reader::detached`]).
+    #[cold]
+    #[inline(never)]
+    fn enter_older(
+        mut self,
+        p: usize,
+        size: usize,
+        cost: usize,
+        older: impl FnOnce(&mut Reader<'a>, usize, usize) -> Result<()>,
+    ) -> Result<Self> {
+        self.mark = p + size;
+        self.enter_at(cost, p)?;
+        older(&mut self, p, size)?;
+        Ok(self)
     }
 
     /// The body of `size` bytes at `body` that [`Reader::struct_body`] returned: its fixed-size

@@ -388,7 +388,18 @@ fn refill<T: std::ops::DerefMut<Target = Vec<u8>>>(v: &mut T, b: &[u8], make: im
         // A reused value mostly holds a string of the same length (C++'s assign_bytes finds it
         // too): copied over in fixed-size parts, with no capacity read and no length stored.
         copy_short(v, b);
-    } else if v.capacity() < n {
+    } else {
+        // a call: inlined, its branches took the registers of the reader's loops (docs/rust.md,
+        // "Performance")
+        refill_resized(v, b, make);
+    }
+}
+
+/// [`refill`] into a value that does not hold a short string of the same length.
+#[inline(never)]
+fn refill_resized<T: std::ops::DerefMut<Target = Vec<u8>>>(v: &mut T, b: &[u8], make: impl FnOnce(&[u8]) -> T) {
+    let n = b.len();
+    if v.capacity() < n {
         *v = make(b);
     } else if n <= 16 {
         // resized in place, then filled without a call to memcpy
