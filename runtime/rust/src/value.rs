@@ -963,6 +963,9 @@ fn take_all<T: Value>(
 /// them; the rest grow as they are read).
 #[inline(always)]
 fn make_room<T: Value>(v: &mut Vec<T>, n: usize, budget: usize) {
+    if v.len() == n {
+        return; // a reused vector mostly holds as many: one compare, no length stored
+    }
     v.truncate(n);
     if v.capacity() < n {
         reserve_ahead(v, n, budget); // else as many as the vector held before, or room for them
