@@ -262,6 +262,18 @@ def return_sum(w: CppWriter, terms: list[str]) -> None:
             w.line(f"+ {term}" + (";" if i == len(terms) - 1 else ""))
 
 
+def arguments(w: CppWriter, call: str, args: list[str], end: str) -> None:
+    """`call` (a function call up to its opening parenthesis or its first arguments) with more arguments `args`,
+    each on a line of its own."""
+    if not args:
+        w.line(f"{call}){end}")
+    else:
+        w.line(call if call.endswith("(") else call + ",")
+    with w.indented():
+        for i, arg in enumerate(args):
+            w.line(arg + ("," if i < len(args) - 1 else f"){end}"))
+
+
 def imports(schema: Schema, package: Package) -> list[Package]:
     return [schema.package(name) for name in package.imports]
 

@@ -46,6 +46,7 @@ from fbec.targets.base import Options
 from .common import (
     CppWriter,
     apart,
+    arguments,
     assign_default,
     cpp_type,
     fail_in,
@@ -112,10 +113,12 @@ def _declaration(w: CppWriter, m: Walk, p: StructPlan) -> None:
         w.line(f"static bool read(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
         w.line("template <class D>")
         w.line("static bool verify(D& d, std::size_t body, uint32_t size);")
-        if s.base or s.fields:
-            w.line(f"static bool read_older(Decoder& d, std::size_t body, uint32_t size, {t}& value);")
-            w.line("template <class D>")
-            w.line("static bool verify_older(D& d, std::size_t body, uint32_t size);")
+        if s.base or s.fields:     # what the older writer's path (detail::read_older, verify_older) walks
+            if s.base:
+                w.line(f"using base = {qualified(s.base)};")
+            w.line(f'static constexpr const char* name = "{s.qualified}";')
+            arguments(w, "static constexpr auto fields = std::make_tuple(",
+                      [f'FBE::detail::slot(&{t}::{field_ident(f)}, {f.offset}, "{f.name}")' for f in s.fields], ";")
             _field_ends(w, m, p)
 
 
@@ -161,16 +164,18 @@ def _field_ends(w: CppWriter, m: Walk, p: StructPlan) -> None:
         w.line(line)
 
 
-def _body_start(w: CppWriter, s: Struct, decoder: str, older: str, base: str) -> bool:
-    """The start of read or verify: a body shorter than this schema's (an older writer) takes the
-    out-of-line path (`older`, on the `decoder`), then the base's fields (`base` of the base struct).
-    False for a struct without fields, whose function returns true at once."""
+def _body_start(w: CppWriter, s: Struct, verb: str, decoder: str, args: str) -> bool:
+    """The start of read or verify (`verb`, its arguments after the body and size `args`): a body shorter than
+    this schema's (an older writer) takes the runtime's out-of-line path (FBE::detail::read_older or
+    verify_older, on the `decoder`), then the base's fields. False for a struct without fields, whose function
+    returns true at once."""
     if not (s.base or s.fields):
         w.line("return true;")
         return False
+    older = f"FBE::detail::{verb}_older<{qualified(s.qualified)}>(c, body, size{args})"
     guard(w, f"FBE_UNLIKELY(size < {s.body_size})", apart(decoder, older))
     if s.base:
-        guard(w, "!" + base.format(qualified(s.base)))
+        guard(w, f"!{verb}_body<{qualified(s.base)}>(d, body, size{args})")
     return True
 
 
@@ -181,7 +186,7 @@ def _read(w: CppWriter, m: Walk, p: StructPlan) -> None:
     with w.function(f"{reader_inline(s, m.inlined)} bool VBody<{t}>::read({args})"):
         # the rest is straight-line code for the whole body (enter() checked that it lies in the
         # buffer): every field at its offset, no size checks
-        if not _body_start(w, s, "Decoder", "read_older(c, body, size, value)", "read_body<{}>(d, body, size, value)"):
+        if not _body_start(w, s, "read", "Decoder", ", value"):
             return
         for unchecked, group in groupby(s.fields, lambda f: ir.is_scalar(f.type) and not ir.is_decimal(f.type)):
             fields = list(group)
@@ -195,50 +200,18 @@ def _read(w: CppWriter, m: Walk, p: StructPlan) -> None:
                 else:
                     guard(w, f"!{codec}", fail_in(f))
         w.line("return true;")
-    # The body of an older writer: the fields it holds, the schema defaults
-    # for the others (docs/format.md 3.6).
-    with w.function(f"FBE_NOINLINE inline bool VBody<{t}>::read_older({args})"):
-        guard(w, f"!FBE::detail::charge_older<{t}>(d, body, size)")
-        if s.base:
-            b = qualified(s.base)
-            w.line(f"// Inherited fields: all of them, or none when the body is older than {s.base}.")
-            guard(w, f"size < {s.base_size}", f"FBE::detail::assign_default(static_cast<{b}&>(value));")
-            guard(w, f"!read_body<{b}>(d, body, size, value)", "return false;", "else if")
-        for fp in p.own_fields:
-            f = fp.field
-            codec = f"VCodec<{cpp_type(f.type)}>::read(d, body, body + {f.offset}, value.{field_ident(f)})"
-            guard(w, f"size < {fp.end}", assign_default(f"value.{field_ident(f)}", f))
-            if ir.is_scalar(f.type) and not ir.is_decimal(f.type):     # a decimal's flags are checked
-                with w.block("else"):
-                    w.line(f"{codec};")
-            else:
-                guard(w, f"!{codec}", fail_in(f), "else if")
-        w.line("return true;")
 
 
 def _verify(w: CppWriter, m: Walk, p: StructPlan) -> None:
     s = p.struct
     t = qualified(s.qualified)
     checked = [f for f in p.own_fields if not ir.reads_unchecked(f.type)]
-    # A shorter body (an older writer) takes verify_older, which charges the
-    # defaults as read_older does: the same error at the same place.
     w.line("template <class D>")
     with w.function(f"{reader_inline(s, m.inlined)} bool VBody<{t}>::verify(D& d, std::size_t body, uint32_t size)"):
         # fixed-size fields always pass
-        if not _body_start(w, s, "D", "verify_older(c, body, size)", "verify_body<{}>(d, body, size)"):
+        if not _body_start(w, s, "verify", "D", ""):
             return
         for f in checked:
-            guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
-        w.line("return true;")
-    w.line("template <class D>")
-    with w.function(f"FBE_NOINLINE inline bool VBody<{t}>::verify_older(D& d, std::size_t body, uint32_t size)"):
-        guard(w, f"!FBE::detail::charge_older<{t}>(d, body, size)")
-        if s.base:
-            guard(w, f"size < {s.base_size}", "return true;")
-            guard(w, f"!verify_body<{qualified(s.base)}>(d, body, size)")
-        # A field beyond the body ends the walk (older writer).
-        for f in checked:
-            guard(w, f"size < {f.end}", "return true;")
             guard(w, f"!VCodec<{cpp_type(f.type)}>::verify(d, body, body + {f.offset})", fail_in(f.field))
         w.line("return true;")
 

@@ -16,6 +16,7 @@ from . import nesting
 from .common import (
     PRIMITIVES,
     CppWriter,
+    arguments,
     cpp_type,
     default_expr,
     field_ident,
@@ -168,7 +169,7 @@ def _struct_functions(w: CppWriter, s: Struct) -> None:
     w.line(f"inline std::string {name}::string() const {{ return FBE::to_text(*this); }}")
     w.blank()
     with w.function(f"inline void {name}::swap({name}& other) noexcept"):
-        _arguments(w, "FBE::swap_members(*this, other", [f"&{name}::{field_ident(f)}" for f in s.all_fields], ";")
+        arguments(w, "FBE::swap_members(*this, other", [f"&{name}::{field_ident(f)}" for f in s.all_fields], ";")
     w.line(f"inline void swap({name}& a, {name}& b) noexcept {{ a.swap(b); }}")
     w.blank()
 
@@ -177,15 +178,7 @@ def _struct_functions(w: CppWriter, s: Struct) -> None:
     parts += [f'FBE::hidden("{f.name}")' if f.hidden else f'FBE::field("{f.name}", value.{field_ident(f)})'
               for f in fields]
     with w.function(f"inline std::ostream& operator<<(std::ostream& stream, const {name}& value)"):
-        _arguments(w, f'return FBE::print_struct(stream, "{s.name}"', parts, ";")
-
-
-def _arguments(w: CppWriter, call: str, arguments: list[str], end: str) -> None:
-    """`call` (a function call up to its first arguments) with more `arguments`, each on a line of its own."""
-    w.line(call + ("," if arguments else f"){end}"))
-    with w.indented():
-        for i, argument in enumerate(arguments):
-            w.line(argument + ("," if i < len(arguments) - 1 else f"){end}"))
+        arguments(w, f'return FBE::print_struct(stream, "{s.name}"', parts, ";")
 
 
 def _hash_function(w: CppWriter, s: Struct) -> None:

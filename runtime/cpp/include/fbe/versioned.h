@@ -32,6 +32,7 @@
 
 #include <cassert>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace FBE {
@@ -946,6 +947,72 @@ struct VMapping {
         return true;
     }
 };
+
+namespace detail {
+//! A field of a struct's body as the older writer's path reads it (VBody<T>::fields): the data member, the
+//! slot's offset in the body and the field's name. The slot ends at offset + VCodec<M>::inline_size.
+template <typename T, typename M>
+struct Slot {
+    M T::*member;
+    uint32_t offset;
+    const char* name;
+};
+template <typename T, typename M>
+constexpr Slot<T, M> slot(M T::*member, uint32_t offset, const char* name) noexcept {
+    return {member, offset, name};
+}
+
+//! The base struct of T (VBody<T>::base), or void.
+template <typename Body, typename = void>
+struct BaseOf {
+    using type = void;
+};
+template <typename Body>
+struct BaseOf<Body, std::void_t<typename Body::base>> {
+    using type = typename Body::base;
+};
+
+//! The body of an older writer, shorter than this schema's (VBody<T>::read's out-of-line path): charges what it
+//! lacks (charge_older), gives `value` its schema defaults, then reads the fields the body holds: the base's
+//! fields all or none, each own field when the body holds its slot (docs/format.md 3.6).
+template <typename T>
+FBE_NOINLINE bool read_older(Decoder& d, std::size_t body, uint32_t size, T& value) {
+    if (!charge_older<T>(d, body, size))
+        return false;
+    assign_default(value);
+    using B = typename BaseOf<VBody<T>>::type;
+    if constexpr (!std::is_void_v<B>)
+        if (size >= VBody<B>::body_size && !read_body<B>(d, body, size, value))
+            return false;
+    const auto field = [&](const auto& slot) {
+        using C = VCodec<std::remove_reference_t<decltype(value.*slot.member)>>;
+        return size < slot.offset + C::inline_size || C::read(d, body, body + slot.offset, value.*slot.member) ||
+               d.fail_in(VBody<T>::name, slot.name);
+    };
+    return std::apply([&](const auto&... slots) { return (field(slots) && ...); }, VBody<T>::fields);
+}
+
+//! verify() of an older writer's body: charges what it lacks as read_older does (the same error at the same
+//! place), then verifies the fields the body holds.
+template <typename T, class D>
+FBE_NOINLINE bool verify_older(D& d, std::size_t body, uint32_t size) {
+    if (!charge_older<T>(d, body, size))
+        return false;
+    using B = typename BaseOf<VBody<T>>::type;
+    if constexpr (!std::is_void_v<B>)
+        if (size >= VBody<B>::body_size && !verify_body<B>(d, body, size))
+            return false;
+    const auto field = [&](const auto& slot) {
+        using C = VCodec<std::remove_reference_t<decltype(std::declval<T&>().*slot.member)>>;
+        if constexpr (C::fixed)     // (nothing to check)
+            return true;
+        else
+            return size < slot.offset + C::inline_size || C::verify(d, body, body + slot.offset) ||
+                   d.fail_in(VBody<T>::name, slot.name);
+    };
+    return std::apply([&](const auto&... slots) { return (field(slots) && ...); }, VBody<T>::fields);
+}
+} // namespace detail
 
 //! The versioned model of a root struct T (docs/format.md 3.2). With
 //! TBuffer = WriteBuffer it serializes (appending one root per call, each

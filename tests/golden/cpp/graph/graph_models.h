@@ -24,9 +24,12 @@ struct VBody<::graph::Node>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "graph.Node";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::graph::Node::id, 8, "id"),
+        FBE::detail::slot(&::graph::Node::name, 12, "name"),
+        FBE::detail::slot(&::graph::Node::value, 16, "value"),
+        FBE::detail::slot(&::graph::Node::out_edges, 24, "out_edges"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {28, 0, "graph.Node"},
     };
@@ -46,9 +49,11 @@ struct VBody<::graph::Edge>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "graph.Edge";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::graph::Edge::source, 8, "source"),
+        FBE::detail::slot(&::graph::Edge::target, 12, "target"),
+        FBE::detail::slot(&::graph::Edge::weight, 16, "weight"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {20, 0, "graph.Edge"},
     };
@@ -68,9 +73,10 @@ struct VBody<::graph::Graph>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "graph.Graph";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::graph::Graph::nodes, 8, "nodes"),
+        FBE::detail::slot(&::graph::Graph::edges, 12, "edges"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "graph.Graph"},
     };
@@ -93,7 +99,7 @@ inline void VBody<::graph::Node>::write(Encoder& e, std::size_t body, const ::gr
 FBE_INLINE bool VBody<::graph::Node>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::graph::Node>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 12, value.name))
         return d.fail_in("graph.Node", "name");
@@ -103,52 +109,13 @@ FBE_INLINE bool VBody<::graph::Node>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::graph::Node>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Node& value)
-{
-    if (!FBE::detail::charge_older<::graph::Node>(d, body, size))
-        return false;
-    if (size < 12)
-        value.id = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (size < 16)
-        value.name = {};
-    else if (!VCodec<std::string>::read(d, body, body + 12, value.name))
-        return d.fail_in("graph.Node", "name");
-    if (size < 24)
-        value.value = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 16, value.value);
-    if (size < 28)
-        value.out_edges = {};
-    else if (!VCodec<std::vector<int32_t>>::read(d, body, body + 24, value.out_edges))
-        return d.fail_in("graph.Node", "out_edges");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::graph::Node>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::graph::Node>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("graph.Node", "name");
-    if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 24))
-        return d.fail_in("graph.Node", "out_edges");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::graph::Node>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::graph::Node>(d, body, size))
-        return false;
-    if (size < 16)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("graph.Node", "name");
-    if (size < 28)
-        return true;
     if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 24))
         return d.fail_in("graph.Node", "out_edges");
     return true;
@@ -169,7 +136,7 @@ inline void VBody<::graph::Edge>::write(Encoder& e, std::size_t body, const ::gr
 FBE_INLINE bool VBody<::graph::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::graph::Edge>(c, body, size, value); });
     const auto fbe_source = Scalar<int32_t>::get(d.data + body + 8);
     const auto fbe_target = Scalar<int32_t>::get(d.data + body + 12);
     const auto fbe_weight = Scalar<int32_t>::get(d.data + body + 16);
@@ -179,38 +146,11 @@ FBE_INLINE bool VBody<::graph::Edge>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::graph::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Edge& value)
-{
-    if (!FBE::detail::charge_older<::graph::Edge>(d, body, size))
-        return false;
-    if (size < 12)
-        value.source = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.source);
-    if (size < 16)
-        value.target = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 12, value.target);
-    if (size < 20)
-        value.weight = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 16, value.weight);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::graph::Edge>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::graph::Edge>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::graph::Edge>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::graph::Edge>(c, body, size); });
     return true;
 }
 
@@ -229,25 +169,10 @@ inline void VBody<::graph::Graph>::write(Encoder& e, std::size_t body, const ::g
 FBE_INLINE bool VBody<::graph::Graph>::read(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::graph::Graph>(c, body, size, value); });
     if (!VCodec<std::vector<::graph::Node>>::read(d, body, body + 8, value.nodes))
         return d.fail_in("graph.Graph", "nodes");
     if (!VCodec<std::vector<::graph::Edge>>::read(d, body, body + 12, value.edges))
-        return d.fail_in("graph.Graph", "edges");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::graph::Graph>::read_older(Decoder& d, std::size_t body, uint32_t size, ::graph::Graph& value)
-{
-    if (!FBE::detail::charge_older<::graph::Graph>(d, body, size))
-        return false;
-    if (size < 12)
-        value.nodes = {};
-    else if (!VCodec<std::vector<::graph::Node>>::read(d, body, body + 8, value.nodes))
-        return d.fail_in("graph.Graph", "nodes");
-    if (size < 16)
-        value.edges = {};
-    else if (!VCodec<std::vector<::graph::Edge>>::read(d, body, body + 12, value.edges))
         return d.fail_in("graph.Graph", "edges");
     return true;
 }
@@ -256,25 +181,9 @@ template <class D>
 FBE_INLINE bool VBody<::graph::Graph>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::graph::Graph>(c, body, size); });
     if (!VCodec<std::vector<::graph::Node>>::verify(d, body, body + 8))
         return d.fail_in("graph.Graph", "nodes");
-    if (!VCodec<std::vector<::graph::Edge>>::verify(d, body, body + 12))
-        return d.fail_in("graph.Graph", "edges");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::graph::Graph>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::graph::Graph>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::vector<::graph::Node>>::verify(d, body, body + 8))
-        return d.fail_in("graph.Graph", "nodes");
-    if (size < 16)
-        return true;
     if (!VCodec<std::vector<::graph::Edge>>::verify(d, body, body + 12))
         return d.fail_in("graph.Graph", "edges");
     return true;

@@ -24,9 +24,11 @@ struct VBody<::recursive::Node>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "recursive.Node";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::recursive::Node::id, 8, "id"),
+        FBE::detail::slot(&::recursive::Node::label, 12, "label"),
+        FBE::detail::slot(&::recursive::Node::children, 16, "children"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {20, 0, "recursive.Node"},
     };
@@ -48,7 +50,7 @@ inline void VBody<::recursive::Node>::write(Encoder& e, std::size_t body, const 
 inline bool VBody<::recursive::Node>::read(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::recursive::Node>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 12, value.label))
         return d.fail_in("recursive.Node", "label");
@@ -57,48 +59,13 @@ inline bool VBody<::recursive::Node>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::recursive::Node>::read_older(Decoder& d, std::size_t body, uint32_t size, ::recursive::Node& value)
-{
-    if (!FBE::detail::charge_older<::recursive::Node>(d, body, size))
-        return false;
-    if (size < 12)
-        value.id = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (size < 16)
-        value.label = {};
-    else if (!VCodec<std::string>::read(d, body, body + 12, value.label))
-        return d.fail_in("recursive.Node", "label");
-    if (size < 20)
-        value.children = {};
-    else if (!VCodec<std::vector<::recursive::Node>>::read(d, body, body + 16, value.children))
-        return d.fail_in("recursive.Node", "children");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::recursive::Node>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::recursive::Node>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("recursive.Node", "label");
-    if (!VCodec<std::vector<::recursive::Node>>::verify(d, body, body + 16))
-        return d.fail_in("recursive.Node", "children");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::recursive::Node>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::recursive::Node>(d, body, size))
-        return false;
-    if (size < 16)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("recursive.Node", "label");
-    if (size < 20)
-        return true;
     if (!VCodec<std::vector<::recursive::Node>>::verify(d, body, body + 16))
         return d.fail_in("recursive.Node", "children");
     return true;

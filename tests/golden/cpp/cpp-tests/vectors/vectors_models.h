@@ -24,9 +24,11 @@ struct VBody<::vectors::Edge>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "vectors.Edge";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::vectors::Edge::source, 8, "source"),
+        FBE::detail::slot(&::vectors::Edge::target, 12, "target"),
+        FBE::detail::slot(&::vectors::Edge::weight, 16, "weight"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {20, 0, "vectors.Edge"},
     };
@@ -46,9 +48,11 @@ struct VBody<::vectors::Point>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "vectors.Point";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::vectors::Point::flag, 8, "flag"),
+        FBE::detail::slot(&::vectors::Point::x, 9, "x"),
+        FBE::detail::slot(&::vectors::Point::y, 17, "y"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {19, 0, "vectors.Point"},
     };
@@ -68,9 +72,10 @@ struct VBody<::vectors::Point3>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    using base = ::vectors::Point;
+    static constexpr const char* name = "vectors.Point3";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::vectors::Point3::z, 19, "z"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {27, 0, "vectors.Point3"},
     };
@@ -90,9 +95,10 @@ struct VBody<::vectors::Named>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "vectors.Named";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::vectors::Named::name, 8, "name"),
+        FBE::detail::slot(&::vectors::Named::values, 12, "values"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "vectors.Named"},
     };
@@ -112,9 +118,14 @@ struct VBody<::vectors::Holder>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "vectors.Holder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::vectors::Holder::edges, 8, "edges"),
+        FBE::detail::slot(&::vectors::Holder::points, 12, "points"),
+        FBE::detail::slot(&::vectors::Holder::ints, 16, "ints"),
+        FBE::detail::slot(&::vectors::Holder::switches, 20, "switches"),
+        FBE::detail::slot(&::vectors::Holder::reals, 24, "reals"),
+        FBE::detail::slot(&::vectors::Holder::named, 28, "named"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {32, 0, "vectors.Holder"},
     };
@@ -135,7 +146,7 @@ inline void VBody<::vectors::Edge>::write(Encoder& e, std::size_t body, const ::
 FBE_INLINE bool VBody<::vectors::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Edge>(c, body, size, value); });
     const auto fbe_source = Scalar<int32_t>::get(d.data + body + 8);
     const auto fbe_target = Scalar<int32_t>::get(d.data + body + 12);
     const auto fbe_weight = Scalar<int32_t>::get(d.data + body + 16);
@@ -145,38 +156,11 @@ FBE_INLINE bool VBody<::vectors::Edge>::read(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Edge& value)
-{
-    if (!FBE::detail::charge_older<::vectors::Edge>(d, body, size))
-        return false;
-    if (size < 12)
-        value.source = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.source);
-    if (size < 16)
-        value.target = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 12, value.target);
-    if (size < 20)
-        value.weight = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 16, value.weight);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::vectors::Edge>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::vectors::Edge>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::vectors::Edge>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Edge>(c, body, size); });
     return true;
 }
 
@@ -195,7 +179,7 @@ inline void VBody<::vectors::Point>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value)
 {
     if (FBE_UNLIKELY(size < 19))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Point>(c, body, size, value); });
     const auto fbe_flag = Scalar<bool>::get(d.data + body + 8);
     const auto fbe_x = Scalar<int64_t>::get(d.data + body + 9);
     const auto fbe_y = Scalar<int16_t>::get(d.data + body + 17);
@@ -205,38 +189,11 @@ FBE_INLINE bool VBody<::vectors::Point>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Point>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point& value)
-{
-    if (!FBE::detail::charge_older<::vectors::Point>(d, body, size))
-        return false;
-    if (size < 9)
-        value.flag = {};
-    else
-        VCodec<bool>::read(d, body, body + 8, value.flag);
-    if (size < 17)
-        value.x = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 9, value.x);
-    if (size < 19)
-        value.y = {};
-    else
-        VCodec<int16_t>::read(d, body, body + 17, value.y);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::vectors::Point>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 19))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::vectors::Point>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::vectors::Point>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Point>(c, body, size); });
     return true;
 }
 
@@ -254,26 +211,10 @@ inline void VBody<::vectors::Point3>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::vectors::Point3>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value)
 {
     if (FBE_UNLIKELY(size < 27))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Point3>(c, body, size, value); });
     if (!read_body<::vectors::Point>(d, body, size, value))
         return false;
     VCodec<double>::read(d, body, body + 19, value.z);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::vectors::Point3>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Point3& value)
-{
-    if (!FBE::detail::charge_older<::vectors::Point3>(d, body, size))
-        return false;
-    // Inherited fields: all of them, or none when the body is older than vectors.Point.
-    if (size < 19)
-        FBE::detail::assign_default(static_cast<::vectors::Point&>(value));
-    else if (!read_body<::vectors::Point>(d, body, size, value))
-        return false;
-    if (size < 27)
-        value.z = {};
-    else
-        VCodec<double>::read(d, body, body + 19, value.z);
     return true;
 }
 
@@ -281,19 +222,7 @@ template <class D>
 FBE_INLINE bool VBody<::vectors::Point3>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 27))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!verify_body<::vectors::Point>(d, body, size))
-        return false;
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::vectors::Point3>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::vectors::Point3>(d, body, size))
-        return false;
-    if (size < 19)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Point3>(c, body, size); });
     if (!verify_body<::vectors::Point>(d, body, size))
         return false;
     return true;
@@ -314,25 +243,10 @@ inline void VBody<::vectors::Named>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::vectors::Named>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Named>(c, body, size, value); });
     if (!VCodec<std::string>::read(d, body, body + 8, value.name))
         return d.fail_in("vectors.Named", "name");
     if (!VCodec<std::vector<int32_t>>::read(d, body, body + 12, value.values))
-        return d.fail_in("vectors.Named", "values");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::vectors::Named>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Named& value)
-{
-    if (!FBE::detail::charge_older<::vectors::Named>(d, body, size))
-        return false;
-    if (size < 12)
-        value.name = {};
-    else if (!VCodec<std::string>::read(d, body, body + 8, value.name))
-        return d.fail_in("vectors.Named", "name");
-    if (size < 16)
-        value.values = {};
-    else if (!VCodec<std::vector<int32_t>>::read(d, body, body + 12, value.values))
         return d.fail_in("vectors.Named", "values");
     return true;
 }
@@ -341,25 +255,9 @@ template <class D>
 FBE_INLINE bool VBody<::vectors::Named>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Named>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("vectors.Named", "name");
-    if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 12))
-        return d.fail_in("vectors.Named", "values");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::vectors::Named>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::vectors::Named>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("vectors.Named", "name");
-    if (size < 16)
-        return true;
     if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 12))
         return d.fail_in("vectors.Named", "values");
     return true;
@@ -388,7 +286,7 @@ inline void VBody<::vectors::Holder>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::vectors::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value)
 {
     if (FBE_UNLIKELY(size < 32))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors::Holder>(c, body, size, value); });
     if (!VCodec<std::vector<::vectors::Edge>>::read(d, body, body + 8, value.edges))
         return d.fail_in("vectors.Holder", "edges");
     if (!VCodec<std::vector<::vectors::Point3>>::read(d, body, body + 12, value.points))
@@ -404,42 +302,11 @@ FBE_INLINE bool VBody<::vectors::Holder>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors::Holder& value)
-{
-    if (!FBE::detail::charge_older<::vectors::Holder>(d, body, size))
-        return false;
-    if (size < 12)
-        value.edges = {};
-    else if (!VCodec<std::vector<::vectors::Edge>>::read(d, body, body + 8, value.edges))
-        return d.fail_in("vectors.Holder", "edges");
-    if (size < 16)
-        value.points = {};
-    else if (!VCodec<std::vector<::vectors::Point3>>::read(d, body, body + 12, value.points))
-        return d.fail_in("vectors.Holder", "points");
-    if (size < 20)
-        value.ints = {};
-    else if (!VCodec<std::vector<int32_t>>::read(d, body, body + 16, value.ints))
-        return d.fail_in("vectors.Holder", "ints");
-    if (size < 24)
-        value.switches = {};
-    else if (!VCodec<std::vector<bool>>::read(d, body, body + 20, value.switches))
-        return d.fail_in("vectors.Holder", "switches");
-    if (size < 28)
-        value.reals = {};
-    else if (!VCodec<std::vector<double>>::read(d, body, body + 24, value.reals))
-        return d.fail_in("vectors.Holder", "reals");
-    if (size < 32)
-        value.named = {};
-    else if (!VCodec<std::vector<::vectors::Named>>::read(d, body, body + 28, value.named))
-        return d.fail_in("vectors.Holder", "named");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::vectors::Holder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 32))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors::Holder>(c, body, size); });
     if (!VCodec<std::vector<::vectors::Edge>>::verify(d, body, body + 8))
         return d.fail_in("vectors.Holder", "edges");
     if (!VCodec<std::vector<::vectors::Point3>>::verify(d, body, body + 12))
@@ -450,38 +317,6 @@ FBE_INLINE bool VBody<::vectors::Holder>::verify(D& d, std::size_t body, uint32_
         return d.fail_in("vectors.Holder", "switches");
     if (!VCodec<std::vector<double>>::verify(d, body, body + 24))
         return d.fail_in("vectors.Holder", "reals");
-    if (!VCodec<std::vector<::vectors::Named>>::verify(d, body, body + 28))
-        return d.fail_in("vectors.Holder", "named");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::vectors::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::vectors::Holder>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::vector<::vectors::Edge>>::verify(d, body, body + 8))
-        return d.fail_in("vectors.Holder", "edges");
-    if (size < 16)
-        return true;
-    if (!VCodec<std::vector<::vectors::Point3>>::verify(d, body, body + 12))
-        return d.fail_in("vectors.Holder", "points");
-    if (size < 20)
-        return true;
-    if (!VCodec<std::vector<int32_t>>::verify(d, body, body + 16))
-        return d.fail_in("vectors.Holder", "ints");
-    if (size < 24)
-        return true;
-    if (!VCodec<std::vector<bool>>::verify(d, body, body + 20))
-        return d.fail_in("vectors.Holder", "switches");
-    if (size < 28)
-        return true;
-    if (!VCodec<std::vector<double>>::verify(d, body, body + 24))
-        return d.fail_in("vectors.Holder", "reals");
-    if (size < 32)
-        return true;
     if (!VCodec<std::vector<::vectors::Named>>::verify(d, body, body + 28))
         return d.fail_in("vectors.Holder", "named");
     return true;

@@ -24,9 +24,12 @@ struct VBody<::vectors_new::Edge>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "vectors_new.Edge";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::vectors_new::Edge::source, 8, "source"),
+        FBE::detail::slot(&::vectors_new::Edge::target, 12, "target"),
+        FBE::detail::slot(&::vectors_new::Edge::weight, 16, "weight"),
+        FBE::detail::slot(&::vectors_new::Edge::note, 20, "note"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {24, 0, "vectors_new.Edge"},
     };
@@ -46,9 +49,9 @@ struct VBody<::vectors_new::Holder>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "vectors_new.Holder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::vectors_new::Holder::edges, 8, "edges"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "vectors_new.Holder"},
     };
@@ -70,7 +73,7 @@ inline void VBody<::vectors_new::Edge>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::vectors_new::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_new::Edge>(c, body, size, value); });
     const auto fbe_source = Scalar<int32_t>::get(d.data + body + 8);
     const auto fbe_target = Scalar<int32_t>::get(d.data + body + 12);
     const auto fbe_weight = Scalar<int32_t>::get(d.data + body + 16);
@@ -82,46 +85,11 @@ FBE_INLINE bool VBody<::vectors_new::Edge>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Edge& value)
-{
-    if (!FBE::detail::charge_older<::vectors_new::Edge>(d, body, size))
-        return false;
-    if (size < 12)
-        value.source = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.source);
-    if (size < 16)
-        value.target = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 12, value.target);
-    if (size < 20)
-        value.weight = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 16, value.weight);
-    if (size < 24)
-        value.note = {};
-    else if (!VCodec<std::string>::read(d, body, body + 20, value.note))
-        return d.fail_in("vectors_new.Edge", "note");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::vectors_new::Edge>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 20))
-        return d.fail_in("vectors_new.Edge", "note");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::vectors_new::Edge>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::vectors_new::Edge>(d, body, size))
-        return false;
-    if (size < 24)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors_new::Edge>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 20))
         return d.fail_in("vectors_new.Edge", "note");
     return true;
@@ -140,19 +108,8 @@ inline void VBody<::vectors_new::Holder>::write(Encoder& e, std::size_t body, co
 FBE_INLINE bool VBody<::vectors_new::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_new::Holder>(c, body, size, value); });
     if (!VCodec<std::vector<::vectors_new::Edge>>::read(d, body, body + 8, value.edges))
-        return d.fail_in("vectors_new.Holder", "edges");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_new::Holder& value)
-{
-    if (!FBE::detail::charge_older<::vectors_new::Holder>(d, body, size))
-        return false;
-    if (size < 12)
-        value.edges = {};
-    else if (!VCodec<std::vector<::vectors_new::Edge>>::read(d, body, body + 8, value.edges))
         return d.fail_in("vectors_new.Holder", "edges");
     return true;
 }
@@ -161,19 +118,7 @@ template <class D>
 FBE_INLINE bool VBody<::vectors_new::Holder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::vector<::vectors_new::Edge>>::verify(d, body, body + 8))
-        return d.fail_in("vectors_new.Holder", "edges");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::vectors_new::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::vectors_new::Holder>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors_new::Holder>(c, body, size); });
     if (!VCodec<std::vector<::vectors_new::Edge>>::verify(d, body, body + 8))
         return d.fail_in("vectors_new.Holder", "edges");
     return true;

@@ -24,9 +24,9 @@ struct VBody<::vectors_old::Edge>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "vectors_old.Edge";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::vectors_old::Edge::source, 8, "source"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "vectors_old.Edge"},
     };
@@ -46,9 +46,9 @@ struct VBody<::vectors_old::Holder>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "vectors_old.Holder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::vectors_old::Holder::edges, 8, "edges"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "vectors_old.Holder"},
     };
@@ -67,19 +67,8 @@ inline void VBody<::vectors_old::Edge>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::vectors_old::Edge>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_old::Edge>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.source);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Edge& value)
-{
-    if (!FBE::detail::charge_older<::vectors_old::Edge>(d, body, size))
-        return false;
-    if (size < 12)
-        value.source = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.source);
     return true;
 }
 
@@ -87,15 +76,7 @@ template <class D>
 FBE_INLINE bool VBody<::vectors_old::Edge>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::vectors_old::Edge>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::vectors_old::Edge>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors_old::Edge>(c, body, size); });
     return true;
 }
 
@@ -112,19 +93,8 @@ inline void VBody<::vectors_old::Holder>::write(Encoder& e, std::size_t body, co
 FBE_INLINE bool VBody<::vectors_old::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::vectors_old::Holder>(c, body, size, value); });
     if (!VCodec<std::vector<::vectors_old::Edge>>::read(d, body, body + 8, value.edges))
-        return d.fail_in("vectors_old.Holder", "edges");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::vectors_old::Holder& value)
-{
-    if (!FBE::detail::charge_older<::vectors_old::Holder>(d, body, size))
-        return false;
-    if (size < 12)
-        value.edges = {};
-    else if (!VCodec<std::vector<::vectors_old::Edge>>::read(d, body, body + 8, value.edges))
         return d.fail_in("vectors_old.Holder", "edges");
     return true;
 }
@@ -133,19 +103,7 @@ template <class D>
 FBE_INLINE bool VBody<::vectors_old::Holder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::vector<::vectors_old::Edge>>::verify(d, body, body + 8))
-        return d.fail_in("vectors_old.Holder", "edges");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::vectors_old::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::vectors_old::Holder>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::vectors_old::Holder>(c, body, size); });
     if (!VCodec<std::vector<::vectors_old::Edge>>::verify(d, body, body + 8))
         return d.fail_in("vectors_old.Holder", "edges");
     return true;

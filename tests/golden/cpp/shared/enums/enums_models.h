@@ -24,9 +24,74 @@ struct VBody<::enums::Enums>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "enums.Enums";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::enums::Enums::byte0, 8, "byte0"),
+        FBE::detail::slot(&::enums::Enums::byte1, 9, "byte1"),
+        FBE::detail::slot(&::enums::Enums::byte2, 10, "byte2"),
+        FBE::detail::slot(&::enums::Enums::byte3, 11, "byte3"),
+        FBE::detail::slot(&::enums::Enums::byte4, 12, "byte4"),
+        FBE::detail::slot(&::enums::Enums::byte5, 13, "byte5"),
+        FBE::detail::slot(&::enums::Enums::char0, 14, "char0"),
+        FBE::detail::slot(&::enums::Enums::char1, 15, "char1"),
+        FBE::detail::slot(&::enums::Enums::char2, 16, "char2"),
+        FBE::detail::slot(&::enums::Enums::char3, 17, "char3"),
+        FBE::detail::slot(&::enums::Enums::char4, 18, "char4"),
+        FBE::detail::slot(&::enums::Enums::char5, 19, "char5"),
+        FBE::detail::slot(&::enums::Enums::wchar0, 20, "wchar0"),
+        FBE::detail::slot(&::enums::Enums::wchar1, 24, "wchar1"),
+        FBE::detail::slot(&::enums::Enums::wchar2, 28, "wchar2"),
+        FBE::detail::slot(&::enums::Enums::wchar3, 32, "wchar3"),
+        FBE::detail::slot(&::enums::Enums::wchar4, 36, "wchar4"),
+        FBE::detail::slot(&::enums::Enums::wchar5, 40, "wchar5"),
+        FBE::detail::slot(&::enums::Enums::int8b0, 44, "int8b0"),
+        FBE::detail::slot(&::enums::Enums::int8b1, 45, "int8b1"),
+        FBE::detail::slot(&::enums::Enums::int8b2, 46, "int8b2"),
+        FBE::detail::slot(&::enums::Enums::int8b3, 47, "int8b3"),
+        FBE::detail::slot(&::enums::Enums::int8b4, 48, "int8b4"),
+        FBE::detail::slot(&::enums::Enums::int8b5, 49, "int8b5"),
+        FBE::detail::slot(&::enums::Enums::uint8b0, 50, "uint8b0"),
+        FBE::detail::slot(&::enums::Enums::uint8b1, 51, "uint8b1"),
+        FBE::detail::slot(&::enums::Enums::uint8b2, 52, "uint8b2"),
+        FBE::detail::slot(&::enums::Enums::uint8b3, 53, "uint8b3"),
+        FBE::detail::slot(&::enums::Enums::uint8b4, 54, "uint8b4"),
+        FBE::detail::slot(&::enums::Enums::uint8b5, 55, "uint8b5"),
+        FBE::detail::slot(&::enums::Enums::int16b0, 56, "int16b0"),
+        FBE::detail::slot(&::enums::Enums::int16b1, 58, "int16b1"),
+        FBE::detail::slot(&::enums::Enums::int16b2, 60, "int16b2"),
+        FBE::detail::slot(&::enums::Enums::int16b3, 62, "int16b3"),
+        FBE::detail::slot(&::enums::Enums::int16b4, 64, "int16b4"),
+        FBE::detail::slot(&::enums::Enums::int16b5, 66, "int16b5"),
+        FBE::detail::slot(&::enums::Enums::uint16b0, 68, "uint16b0"),
+        FBE::detail::slot(&::enums::Enums::uint16b1, 70, "uint16b1"),
+        FBE::detail::slot(&::enums::Enums::uint16b2, 72, "uint16b2"),
+        FBE::detail::slot(&::enums::Enums::uint16b3, 74, "uint16b3"),
+        FBE::detail::slot(&::enums::Enums::uint16b4, 76, "uint16b4"),
+        FBE::detail::slot(&::enums::Enums::uint16b5, 78, "uint16b5"),
+        FBE::detail::slot(&::enums::Enums::int32b0, 80, "int32b0"),
+        FBE::detail::slot(&::enums::Enums::int32b1, 84, "int32b1"),
+        FBE::detail::slot(&::enums::Enums::int32b2, 88, "int32b2"),
+        FBE::detail::slot(&::enums::Enums::int32b3, 92, "int32b3"),
+        FBE::detail::slot(&::enums::Enums::int32b4, 96, "int32b4"),
+        FBE::detail::slot(&::enums::Enums::int32b5, 100, "int32b5"),
+        FBE::detail::slot(&::enums::Enums::uint32b0, 104, "uint32b0"),
+        FBE::detail::slot(&::enums::Enums::uint32b1, 108, "uint32b1"),
+        FBE::detail::slot(&::enums::Enums::uint32b2, 112, "uint32b2"),
+        FBE::detail::slot(&::enums::Enums::uint32b3, 116, "uint32b3"),
+        FBE::detail::slot(&::enums::Enums::uint32b4, 120, "uint32b4"),
+        FBE::detail::slot(&::enums::Enums::uint32b5, 124, "uint32b5"),
+        FBE::detail::slot(&::enums::Enums::int64b0, 128, "int64b0"),
+        FBE::detail::slot(&::enums::Enums::int64b1, 136, "int64b1"),
+        FBE::detail::slot(&::enums::Enums::int64b2, 144, "int64b2"),
+        FBE::detail::slot(&::enums::Enums::int64b3, 152, "int64b3"),
+        FBE::detail::slot(&::enums::Enums::int64b4, 160, "int64b4"),
+        FBE::detail::slot(&::enums::Enums::int64b5, 168, "int64b5"),
+        FBE::detail::slot(&::enums::Enums::uint64b0, 176, "uint64b0"),
+        FBE::detail::slot(&::enums::Enums::uint64b1, 184, "uint64b1"),
+        FBE::detail::slot(&::enums::Enums::uint64b2, 192, "uint64b2"),
+        FBE::detail::slot(&::enums::Enums::uint64b3, 200, "uint64b3"),
+        FBE::detail::slot(&::enums::Enums::uint64b4, 208, "uint64b4"),
+        FBE::detail::slot(&::enums::Enums::uint64b5, 216, "uint64b5"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {224, 0, "enums.Enums"},
     };
@@ -110,7 +175,7 @@ inline void VBody<::enums::Enums>::write(Encoder& e, std::size_t body, const ::e
 inline bool VBody<::enums::Enums>::read(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value)
 {
     if (FBE_UNLIKELY(size < 224))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::enums::Enums>(c, body, size, value); });
     const auto fbe_byte0 = Scalar<::enums::EnumByte>::get(d.data + body + 8);
     const auto fbe_byte1 = Scalar<::enums::EnumByte>::get(d.data + body + 9);
     const auto fbe_byte2 = Scalar<::enums::EnumByte>::get(d.data + body + 10);
@@ -246,290 +311,11 @@ inline bool VBody<::enums::Enums>::read(Decoder& d, std::size_t body, uint32_t s
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::enums::Enums>::read_older(Decoder& d, std::size_t body, uint32_t size, ::enums::Enums& value)
-{
-    if (!FBE::detail::charge_older<::enums::Enums>(d, body, size))
-        return false;
-    if (size < 9)
-        value.byte0 = ::enums::EnumByte::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumByte>::read(d, body, body + 8, value.byte0);
-    if (size < 10)
-        value.byte1 = ::enums::EnumByte::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumByte>::read(d, body, body + 9, value.byte1);
-    if (size < 11)
-        value.byte2 = ::enums::EnumByte::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumByte>::read(d, body, body + 10, value.byte2);
-    if (size < 12)
-        value.byte3 = ::enums::EnumByte::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumByte>::read(d, body, body + 11, value.byte3);
-    if (size < 13)
-        value.byte4 = ::enums::EnumByte::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumByte>::read(d, body, body + 12, value.byte4);
-    if (size < 14)
-        value.byte5 = ::enums::EnumByte::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumByte>::read(d, body, body + 13, value.byte5);
-    if (size < 15)
-        value.char0 = ::enums::EnumChar::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumChar>::read(d, body, body + 14, value.char0);
-    if (size < 16)
-        value.char1 = ::enums::EnumChar::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumChar>::read(d, body, body + 15, value.char1);
-    if (size < 17)
-        value.char2 = ::enums::EnumChar::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumChar>::read(d, body, body + 16, value.char2);
-    if (size < 18)
-        value.char3 = ::enums::EnumChar::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumChar>::read(d, body, body + 17, value.char3);
-    if (size < 19)
-        value.char4 = ::enums::EnumChar::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumChar>::read(d, body, body + 18, value.char4);
-    if (size < 20)
-        value.char5 = ::enums::EnumChar::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumChar>::read(d, body, body + 19, value.char5);
-    if (size < 24)
-        value.wchar0 = ::enums::EnumWChar::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumWChar>::read(d, body, body + 20, value.wchar0);
-    if (size < 28)
-        value.wchar1 = ::enums::EnumWChar::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumWChar>::read(d, body, body + 24, value.wchar1);
-    if (size < 32)
-        value.wchar2 = ::enums::EnumWChar::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumWChar>::read(d, body, body + 28, value.wchar2);
-    if (size < 36)
-        value.wchar3 = ::enums::EnumWChar::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumWChar>::read(d, body, body + 32, value.wchar3);
-    if (size < 40)
-        value.wchar4 = ::enums::EnumWChar::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumWChar>::read(d, body, body + 36, value.wchar4);
-    if (size < 44)
-        value.wchar5 = ::enums::EnumWChar::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumWChar>::read(d, body, body + 40, value.wchar5);
-    if (size < 45)
-        value.int8b0 = ::enums::EnumInt8::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumInt8>::read(d, body, body + 44, value.int8b0);
-    if (size < 46)
-        value.int8b1 = ::enums::EnumInt8::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumInt8>::read(d, body, body + 45, value.int8b1);
-    if (size < 47)
-        value.int8b2 = ::enums::EnumInt8::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumInt8>::read(d, body, body + 46, value.int8b2);
-    if (size < 48)
-        value.int8b3 = ::enums::EnumInt8::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumInt8>::read(d, body, body + 47, value.int8b3);
-    if (size < 49)
-        value.int8b4 = ::enums::EnumInt8::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumInt8>::read(d, body, body + 48, value.int8b4);
-    if (size < 50)
-        value.int8b5 = ::enums::EnumInt8::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumInt8>::read(d, body, body + 49, value.int8b5);
-    if (size < 51)
-        value.uint8b0 = ::enums::EnumUInt8::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumUInt8>::read(d, body, body + 50, value.uint8b0);
-    if (size < 52)
-        value.uint8b1 = ::enums::EnumUInt8::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumUInt8>::read(d, body, body + 51, value.uint8b1);
-    if (size < 53)
-        value.uint8b2 = ::enums::EnumUInt8::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumUInt8>::read(d, body, body + 52, value.uint8b2);
-    if (size < 54)
-        value.uint8b3 = ::enums::EnumUInt8::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumUInt8>::read(d, body, body + 53, value.uint8b3);
-    if (size < 55)
-        value.uint8b4 = ::enums::EnumUInt8::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumUInt8>::read(d, body, body + 54, value.uint8b4);
-    if (size < 56)
-        value.uint8b5 = ::enums::EnumUInt8::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumUInt8>::read(d, body, body + 55, value.uint8b5);
-    if (size < 58)
-        value.int16b0 = ::enums::EnumInt16::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumInt16>::read(d, body, body + 56, value.int16b0);
-    if (size < 60)
-        value.int16b1 = ::enums::EnumInt16::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumInt16>::read(d, body, body + 58, value.int16b1);
-    if (size < 62)
-        value.int16b2 = ::enums::EnumInt16::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumInt16>::read(d, body, body + 60, value.int16b2);
-    if (size < 64)
-        value.int16b3 = ::enums::EnumInt16::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumInt16>::read(d, body, body + 62, value.int16b3);
-    if (size < 66)
-        value.int16b4 = ::enums::EnumInt16::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumInt16>::read(d, body, body + 64, value.int16b4);
-    if (size < 68)
-        value.int16b5 = ::enums::EnumInt16::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumInt16>::read(d, body, body + 66, value.int16b5);
-    if (size < 70)
-        value.uint16b0 = ::enums::EnumUInt16::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumUInt16>::read(d, body, body + 68, value.uint16b0);
-    if (size < 72)
-        value.uint16b1 = ::enums::EnumUInt16::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumUInt16>::read(d, body, body + 70, value.uint16b1);
-    if (size < 74)
-        value.uint16b2 = ::enums::EnumUInt16::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumUInt16>::read(d, body, body + 72, value.uint16b2);
-    if (size < 76)
-        value.uint16b3 = ::enums::EnumUInt16::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumUInt16>::read(d, body, body + 74, value.uint16b3);
-    if (size < 78)
-        value.uint16b4 = ::enums::EnumUInt16::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumUInt16>::read(d, body, body + 76, value.uint16b4);
-    if (size < 80)
-        value.uint16b5 = ::enums::EnumUInt16::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumUInt16>::read(d, body, body + 78, value.uint16b5);
-    if (size < 84)
-        value.int32b0 = ::enums::EnumInt32::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumInt32>::read(d, body, body + 80, value.int32b0);
-    if (size < 88)
-        value.int32b1 = ::enums::EnumInt32::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumInt32>::read(d, body, body + 84, value.int32b1);
-    if (size < 92)
-        value.int32b2 = ::enums::EnumInt32::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumInt32>::read(d, body, body + 88, value.int32b2);
-    if (size < 96)
-        value.int32b3 = ::enums::EnumInt32::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumInt32>::read(d, body, body + 92, value.int32b3);
-    if (size < 100)
-        value.int32b4 = ::enums::EnumInt32::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumInt32>::read(d, body, body + 96, value.int32b4);
-    if (size < 104)
-        value.int32b5 = ::enums::EnumInt32::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumInt32>::read(d, body, body + 100, value.int32b5);
-    if (size < 108)
-        value.uint32b0 = ::enums::EnumUInt32::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumUInt32>::read(d, body, body + 104, value.uint32b0);
-    if (size < 112)
-        value.uint32b1 = ::enums::EnumUInt32::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumUInt32>::read(d, body, body + 108, value.uint32b1);
-    if (size < 116)
-        value.uint32b2 = ::enums::EnumUInt32::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumUInt32>::read(d, body, body + 112, value.uint32b2);
-    if (size < 120)
-        value.uint32b3 = ::enums::EnumUInt32::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumUInt32>::read(d, body, body + 116, value.uint32b3);
-    if (size < 124)
-        value.uint32b4 = ::enums::EnumUInt32::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumUInt32>::read(d, body, body + 120, value.uint32b4);
-    if (size < 128)
-        value.uint32b5 = ::enums::EnumUInt32::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumUInt32>::read(d, body, body + 124, value.uint32b5);
-    if (size < 136)
-        value.int64b0 = ::enums::EnumInt64::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumInt64>::read(d, body, body + 128, value.int64b0);
-    if (size < 144)
-        value.int64b1 = ::enums::EnumInt64::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumInt64>::read(d, body, body + 136, value.int64b1);
-    if (size < 152)
-        value.int64b2 = ::enums::EnumInt64::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumInt64>::read(d, body, body + 144, value.int64b2);
-    if (size < 160)
-        value.int64b3 = ::enums::EnumInt64::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumInt64>::read(d, body, body + 152, value.int64b3);
-    if (size < 168)
-        value.int64b4 = ::enums::EnumInt64::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumInt64>::read(d, body, body + 160, value.int64b4);
-    if (size < 176)
-        value.int64b5 = ::enums::EnumInt64::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumInt64>::read(d, body, body + 168, value.int64b5);
-    if (size < 184)
-        value.uint64b0 = ::enums::EnumUInt64::ENUM_VALUE_0;
-    else
-        VCodec<::enums::EnumUInt64>::read(d, body, body + 176, value.uint64b0);
-    if (size < 192)
-        value.uint64b1 = ::enums::EnumUInt64::ENUM_VALUE_1;
-    else
-        VCodec<::enums::EnumUInt64>::read(d, body, body + 184, value.uint64b1);
-    if (size < 200)
-        value.uint64b2 = ::enums::EnumUInt64::ENUM_VALUE_2;
-    else
-        VCodec<::enums::EnumUInt64>::read(d, body, body + 192, value.uint64b2);
-    if (size < 208)
-        value.uint64b3 = ::enums::EnumUInt64::ENUM_VALUE_3;
-    else
-        VCodec<::enums::EnumUInt64>::read(d, body, body + 200, value.uint64b3);
-    if (size < 216)
-        value.uint64b4 = ::enums::EnumUInt64::ENUM_VALUE_4;
-    else
-        VCodec<::enums::EnumUInt64>::read(d, body, body + 208, value.uint64b4);
-    if (size < 224)
-        value.uint64b5 = ::enums::EnumUInt64::ENUM_VALUE_5;
-    else
-        VCodec<::enums::EnumUInt64>::read(d, body, body + 216, value.uint64b5);
-    return true;
-}
-
 template <class D>
 inline bool VBody<::enums::Enums>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 224))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::enums::Enums>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::enums::Enums>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::enums::Enums>(c, body, size); });
     return true;
 }
 

@@ -24,9 +24,14 @@ struct VBody<::proto::Order>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "proto.Order";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::proto::Order::id, 8, "id"),
+        FBE::detail::slot(&::proto::Order::symbol, 12, "symbol"),
+        FBE::detail::slot(&::proto::Order::side, 16, "side"),
+        FBE::detail::slot(&::proto::Order::type, 17, "type"),
+        FBE::detail::slot(&::proto::Order::price, 18, "price"),
+        FBE::detail::slot(&::proto::Order::volume, 26, "volume"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {34, 0, "proto.Order"},
     };
@@ -46,9 +51,10 @@ struct VBody<::proto::Balance>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "proto.Balance";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::proto::Balance::currency, 8, "currency"),
+        FBE::detail::slot(&::proto::Balance::amount, 12, "amount"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {20, 0, "proto.Balance"},
     };
@@ -68,9 +74,14 @@ struct VBody<::proto::Account>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "proto.Account";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::proto::Account::id, 8, "id"),
+        FBE::detail::slot(&::proto::Account::name, 12, "name"),
+        FBE::detail::slot(&::proto::Account::state, 16, "state"),
+        FBE::detail::slot(&::proto::Account::wallet, 17, "wallet"),
+        FBE::detail::slot(&::proto::Account::asset, 21, "asset"),
+        FBE::detail::slot(&::proto::Account::orders, 26, "orders"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "proto.Account.id"}, {16, 0, "proto.Account.name"}, {17, 0, "proto.Account.state"},
         {21, 12, "proto.Account.wallet"}, {26, 0, "proto.Account.asset"}, {30, 0, "proto.Account.orders"},
@@ -91,9 +102,9 @@ struct VBody<::proto::OrderMessage>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "proto.OrderMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::proto::OrderMessage::body, 8, "body"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 26, "proto.OrderMessage.body"},
     };
@@ -113,9 +124,9 @@ struct VBody<::proto::BalanceMessage>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "proto.BalanceMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::proto::BalanceMessage::body, 8, "body"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 12, "proto.BalanceMessage.body"},
     };
@@ -135,9 +146,9 @@ struct VBody<::proto::AccountMessage>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "proto.AccountMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::proto::AccountMessage::body, 8, "body"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 26, "proto.AccountMessage.body"},
     };
@@ -161,7 +172,7 @@ inline void VBody<::proto::Order>::write(Encoder& e, std::size_t body, const ::p
 FBE_INLINE bool VBody<::proto::Order>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value)
 {
     if (FBE_UNLIKELY(size < 34))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::Order>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 12, value.symbol))
         return d.fail_in("proto.Order", "symbol");
@@ -176,54 +187,11 @@ FBE_INLINE bool VBody<::proto::Order>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::proto::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Order& value)
-{
-    if (!FBE::detail::charge_older<::proto::Order>(d, body, size))
-        return false;
-    if (size < 12)
-        value.id = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (size < 16)
-        value.symbol = {};
-    else if (!VCodec<std::string>::read(d, body, body + 12, value.symbol))
-        return d.fail_in("proto.Order", "symbol");
-    if (size < 17)
-        value.side = {};
-    else
-        VCodec<::proto::OrderSide>::read(d, body, body + 16, value.side);
-    if (size < 18)
-        value.type = {};
-    else
-        VCodec<::proto::OrderType>::read(d, body, body + 17, value.type);
-    if (size < 26)
-        value.price = 0.0;
-    else
-        VCodec<double>::read(d, body, body + 18, value.price);
-    if (size < 34)
-        value.volume = 0.0;
-    else
-        VCodec<double>::read(d, body, body + 26, value.volume);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::proto::Order>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 34))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("proto.Order", "symbol");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::proto::Order>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::proto::Order>(d, body, size))
-        return false;
-    if (size < 16)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::Order>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("proto.Order", "symbol");
     return true;
@@ -243,25 +211,10 @@ inline void VBody<::proto::Balance>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::proto::Balance>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::Balance>(c, body, size, value); });
     if (!VCodec<std::string>::read(d, body, body + 8, value.currency))
         return d.fail_in("proto.Balance", "currency");
     VCodec<double>::read(d, body, body + 12, value.amount);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::proto::Balance>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Balance& value)
-{
-    if (!FBE::detail::charge_older<::proto::Balance>(d, body, size))
-        return false;
-    if (size < 12)
-        value.currency = {};
-    else if (!VCodec<std::string>::read(d, body, body + 8, value.currency))
-        return d.fail_in("proto.Balance", "currency");
-    if (size < 20)
-        value.amount = 0.0;
-    else
-        VCodec<double>::read(d, body, body + 12, value.amount);
     return true;
 }
 
@@ -269,19 +222,7 @@ template <class D>
 FBE_INLINE bool VBody<::proto::Balance>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("proto.Balance", "currency");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::proto::Balance>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::proto::Balance>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::Balance>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("proto.Balance", "currency");
     return true;
@@ -308,7 +249,7 @@ inline void VBody<::proto::Account>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::proto::Account>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value)
 {
     if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::Account>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 12, value.name))
         return d.fail_in("proto.Account", "name");
@@ -322,72 +263,17 @@ FBE_INLINE bool VBody<::proto::Account>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::proto::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::Account& value)
-{
-    if (!FBE::detail::charge_older<::proto::Account>(d, body, size))
-        return false;
-    if (size < 12)
-        value.id = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (size < 16)
-        value.name = {};
-    else if (!VCodec<std::string>::read(d, body, body + 12, value.name))
-        return d.fail_in("proto.Account", "name");
-    if (size < 17)
-        value.state = ::proto::State::initialized | ::proto::State::bad;
-    else
-        VCodec<::proto::State>::read(d, body, body + 16, value.state);
-    if (size < 21)
-        FBE::detail::assign_default(value.wallet);
-    else if (!VCodec<::proto::Balance>::read(d, body, body + 17, value.wallet))
-        return d.fail_in("proto.Account", "wallet");
-    if (size < 26)
-        value.asset = {};
-    else if (!VCodec<std::optional<::proto::Balance>>::read(d, body, body + 21, value.asset))
-        return d.fail_in("proto.Account", "asset");
-    if (size < 30)
-        value.orders = {};
-    else if (!VCodec<std::vector<::proto::Order>>::read(d, body, body + 26, value.orders))
-        return d.fail_in("proto.Account", "orders");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::proto::Account>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::Account>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("proto.Account", "name");
     if (!VCodec<::proto::Balance>::verify(d, body, body + 17))
         return d.fail_in("proto.Account", "wallet");
     if (!VCodec<std::optional<::proto::Balance>>::verify(d, body, body + 21))
         return d.fail_in("proto.Account", "asset");
-    if (!VCodec<std::vector<::proto::Order>>::verify(d, body, body + 26))
-        return d.fail_in("proto.Account", "orders");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::proto::Account>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::proto::Account>(d, body, size))
-        return false;
-    if (size < 16)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("proto.Account", "name");
-    if (size < 21)
-        return true;
-    if (!VCodec<::proto::Balance>::verify(d, body, body + 17))
-        return d.fail_in("proto.Account", "wallet");
-    if (size < 26)
-        return true;
-    if (!VCodec<std::optional<::proto::Balance>>::verify(d, body, body + 21))
-        return d.fail_in("proto.Account", "asset");
-    if (size < 30)
-        return true;
     if (!VCodec<std::vector<::proto::Order>>::verify(d, body, body + 26))
         return d.fail_in("proto.Account", "orders");
     return true;
@@ -406,19 +292,8 @@ inline void VBody<::proto::OrderMessage>::write(Encoder& e, std::size_t body, co
 FBE_INLINE bool VBody<::proto::OrderMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::OrderMessage>(c, body, size, value); });
     if (!VCodec<::proto::Order>::read(d, body, body + 8, value.body))
-        return d.fail_in("proto.OrderMessage", "body");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::OrderMessage& value)
-{
-    if (!FBE::detail::charge_older<::proto::OrderMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        FBE::detail::assign_default(value.body);
-    else if (!VCodec<::proto::Order>::read(d, body, body + 8, value.body))
         return d.fail_in("proto.OrderMessage", "body");
     return true;
 }
@@ -427,19 +302,7 @@ template <class D>
 FBE_INLINE bool VBody<::proto::OrderMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<::proto::Order>::verify(d, body, body + 8))
-        return d.fail_in("proto.OrderMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::proto::OrderMessage>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::proto::OrderMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::OrderMessage>(c, body, size); });
     if (!VCodec<::proto::Order>::verify(d, body, body + 8))
         return d.fail_in("proto.OrderMessage", "body");
     return true;
@@ -458,19 +321,8 @@ inline void VBody<::proto::BalanceMessage>::write(Encoder& e, std::size_t body, 
 FBE_INLINE bool VBody<::proto::BalanceMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::BalanceMessage>(c, body, size, value); });
     if (!VCodec<::proto::Balance>::read(d, body, body + 8, value.body))
-        return d.fail_in("proto.BalanceMessage", "body");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::BalanceMessage& value)
-{
-    if (!FBE::detail::charge_older<::proto::BalanceMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        FBE::detail::assign_default(value.body);
-    else if (!VCodec<::proto::Balance>::read(d, body, body + 8, value.body))
         return d.fail_in("proto.BalanceMessage", "body");
     return true;
 }
@@ -479,19 +331,7 @@ template <class D>
 FBE_INLINE bool VBody<::proto::BalanceMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<::proto::Balance>::verify(d, body, body + 8))
-        return d.fail_in("proto.BalanceMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::proto::BalanceMessage>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::proto::BalanceMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::BalanceMessage>(c, body, size); });
     if (!VCodec<::proto::Balance>::verify(d, body, body + 8))
         return d.fail_in("proto.BalanceMessage", "body");
     return true;
@@ -510,19 +350,8 @@ inline void VBody<::proto::AccountMessage>::write(Encoder& e, std::size_t body, 
 FBE_INLINE bool VBody<::proto::AccountMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::proto::AccountMessage>(c, body, size, value); });
     if (!VCodec<::proto::Account>::read(d, body, body + 8, value.body))
-        return d.fail_in("proto.AccountMessage", "body");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::proto::AccountMessage& value)
-{
-    if (!FBE::detail::charge_older<::proto::AccountMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        FBE::detail::assign_default(value.body);
-    else if (!VCodec<::proto::Account>::read(d, body, body + 8, value.body))
         return d.fail_in("proto.AccountMessage", "body");
     return true;
 }
@@ -531,19 +360,7 @@ template <class D>
 FBE_INLINE bool VBody<::proto::AccountMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<::proto::Account>::verify(d, body, body + 8))
-        return d.fail_in("proto.AccountMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::proto::AccountMessage>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::proto::AccountMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::proto::AccountMessage>(c, body, size); });
     if (!VCodec<::proto::Account>::verify(d, body, body + 8))
         return d.fail_in("proto.AccountMessage", "body");
     return true;

@@ -25,9 +25,16 @@ struct VBody<::protoex::Order>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "protoex.Order";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::protoex::Order::id, 8, "id"),
+        FBE::detail::slot(&::protoex::Order::symbol, 12, "symbol"),
+        FBE::detail::slot(&::protoex::Order::side, 16, "side"),
+        FBE::detail::slot(&::protoex::Order::type, 17, "type"),
+        FBE::detail::slot(&::protoex::Order::price, 18, "price"),
+        FBE::detail::slot(&::protoex::Order::volume, 26, "volume"),
+        FBE::detail::slot(&::protoex::Order::tp, 34, "tp"),
+        FBE::detail::slot(&::protoex::Order::sl, 42, "sl"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {50, 0, "protoex.Order"},
     };
@@ -47,9 +54,10 @@ struct VBody<::protoex::Balance>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    using base = ::proto::Balance;
+    static constexpr const char* name = "protoex.Balance";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::protoex::Balance::locked, 20, "locked"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {28, 0, "protoex.Balance"},
     };
@@ -69,9 +77,14 @@ struct VBody<::protoex::Account>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "protoex.Account";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::protoex::Account::id, 8, "id"),
+        FBE::detail::slot(&::protoex::Account::name, 12, "name"),
+        FBE::detail::slot(&::protoex::Account::state, 16, "state"),
+        FBE::detail::slot(&::protoex::Account::wallet, 17, "wallet"),
+        FBE::detail::slot(&::protoex::Account::asset, 21, "asset"),
+        FBE::detail::slot(&::protoex::Account::orders, 26, "orders"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "protoex.Account.id"}, {16, 0, "protoex.Account.name"}, {17, 0, "protoex.Account.state"},
         {21, 20, "protoex.Account.wallet"}, {26, 0, "protoex.Account.asset"}, {30, 0, "protoex.Account.orders"},
@@ -92,9 +105,9 @@ struct VBody<::protoex::OrderMessage>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "protoex.OrderMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::protoex::OrderMessage::body, 8, "body"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 42, "protoex.OrderMessage.body"},
     };
@@ -114,9 +127,9 @@ struct VBody<::protoex::BalanceMessage>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "protoex.BalanceMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::protoex::BalanceMessage::body, 8, "body"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 20, "protoex.BalanceMessage.body"},
     };
@@ -136,9 +149,9 @@ struct VBody<::protoex::AccountMessage>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "protoex.AccountMessage";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::protoex::AccountMessage::body, 8, "body"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 34, "protoex.AccountMessage.body"},
     };
@@ -164,7 +177,7 @@ inline void VBody<::protoex::Order>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::protoex::Order>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value)
 {
     if (FBE_UNLIKELY(size < 50))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::Order>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 12, value.symbol))
         return d.fail_in("protoex.Order", "symbol");
@@ -183,62 +196,11 @@ FBE_INLINE bool VBody<::protoex::Order>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::protoex::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Order& value)
-{
-    if (!FBE::detail::charge_older<::protoex::Order>(d, body, size))
-        return false;
-    if (size < 12)
-        value.id = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (size < 16)
-        value.symbol = {};
-    else if (!VCodec<std::string>::read(d, body, body + 12, value.symbol))
-        return d.fail_in("protoex.Order", "symbol");
-    if (size < 17)
-        value.side = {};
-    else
-        VCodec<::protoex::OrderSide>::read(d, body, body + 16, value.side);
-    if (size < 18)
-        value.type = {};
-    else
-        VCodec<::protoex::OrderType>::read(d, body, body + 17, value.type);
-    if (size < 26)
-        value.price = 0.0;
-    else
-        VCodec<double>::read(d, body, body + 18, value.price);
-    if (size < 34)
-        value.volume = 0.0;
-    else
-        VCodec<double>::read(d, body, body + 26, value.volume);
-    if (size < 42)
-        value.tp = 10.0;
-    else
-        VCodec<double>::read(d, body, body + 34, value.tp);
-    if (size < 50)
-        value.sl = -10.0;
-    else
-        VCodec<double>::read(d, body, body + 42, value.sl);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::protoex::Order>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 50))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("protoex.Order", "symbol");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::protoex::Order>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::protoex::Order>(d, body, size))
-        return false;
-    if (size < 16)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::Order>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("protoex.Order", "symbol");
     return true;
@@ -258,26 +220,10 @@ inline void VBody<::protoex::Balance>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::protoex::Balance>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::Balance>(c, body, size, value); });
     if (!read_body<::proto::Balance>(d, body, size, value))
         return false;
     VCodec<double>::read(d, body, body + 20, value.locked);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::protoex::Balance>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Balance& value)
-{
-    if (!FBE::detail::charge_older<::protoex::Balance>(d, body, size))
-        return false;
-    // Inherited fields: all of them, or none when the body is older than proto.Balance.
-    if (size < 20)
-        FBE::detail::assign_default(static_cast<::proto::Balance&>(value));
-    else if (!read_body<::proto::Balance>(d, body, size, value))
-        return false;
-    if (size < 28)
-        value.locked = 0.0;
-    else
-        VCodec<double>::read(d, body, body + 20, value.locked);
     return true;
 }
 
@@ -285,19 +231,7 @@ template <class D>
 FBE_INLINE bool VBody<::protoex::Balance>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!verify_body<::proto::Balance>(d, body, size))
-        return false;
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::protoex::Balance>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::protoex::Balance>(d, body, size))
-        return false;
-    if (size < 20)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::Balance>(c, body, size); });
     if (!verify_body<::proto::Balance>(d, body, size))
         return false;
     return true;
@@ -324,7 +258,7 @@ inline void VBody<::protoex::Account>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::protoex::Account>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value)
 {
     if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::Account>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 12, value.name))
         return d.fail_in("protoex.Account", "name");
@@ -338,72 +272,17 @@ FBE_INLINE bool VBody<::protoex::Account>::read(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::protoex::Account>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::Account& value)
-{
-    if (!FBE::detail::charge_older<::protoex::Account>(d, body, size))
-        return false;
-    if (size < 12)
-        value.id = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (size < 16)
-        value.name = {};
-    else if (!VCodec<std::string>::read(d, body, body + 12, value.name))
-        return d.fail_in("protoex.Account", "name");
-    if (size < 17)
-        value.state = ::protoex::StateEx::initialized | ::protoex::StateEx::bad | ::protoex::StateEx::sad;
-    else
-        VCodec<::protoex::StateEx>::read(d, body, body + 16, value.state);
-    if (size < 21)
-        FBE::detail::assign_default(value.wallet);
-    else if (!VCodec<::protoex::Balance>::read(d, body, body + 17, value.wallet))
-        return d.fail_in("protoex.Account", "wallet");
-    if (size < 26)
-        value.asset = {};
-    else if (!VCodec<std::optional<::protoex::Balance>>::read(d, body, body + 21, value.asset))
-        return d.fail_in("protoex.Account", "asset");
-    if (size < 30)
-        value.orders = {};
-    else if (!VCodec<std::vector<::protoex::Order>>::read(d, body, body + 26, value.orders))
-        return d.fail_in("protoex.Account", "orders");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::protoex::Account>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 30))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::Account>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("protoex.Account", "name");
     if (!VCodec<::protoex::Balance>::verify(d, body, body + 17))
         return d.fail_in("protoex.Account", "wallet");
     if (!VCodec<std::optional<::protoex::Balance>>::verify(d, body, body + 21))
         return d.fail_in("protoex.Account", "asset");
-    if (!VCodec<std::vector<::protoex::Order>>::verify(d, body, body + 26))
-        return d.fail_in("protoex.Account", "orders");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::protoex::Account>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::protoex::Account>(d, body, size))
-        return false;
-    if (size < 16)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("protoex.Account", "name");
-    if (size < 21)
-        return true;
-    if (!VCodec<::protoex::Balance>::verify(d, body, body + 17))
-        return d.fail_in("protoex.Account", "wallet");
-    if (size < 26)
-        return true;
-    if (!VCodec<std::optional<::protoex::Balance>>::verify(d, body, body + 21))
-        return d.fail_in("protoex.Account", "asset");
-    if (size < 30)
-        return true;
     if (!VCodec<std::vector<::protoex::Order>>::verify(d, body, body + 26))
         return d.fail_in("protoex.Account", "orders");
     return true;
@@ -422,19 +301,8 @@ inline void VBody<::protoex::OrderMessage>::write(Encoder& e, std::size_t body, 
 FBE_INLINE bool VBody<::protoex::OrderMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::OrderMessage>(c, body, size, value); });
     if (!VCodec<::protoex::Order>::read(d, body, body + 8, value.body))
-        return d.fail_in("protoex.OrderMessage", "body");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::OrderMessage& value)
-{
-    if (!FBE::detail::charge_older<::protoex::OrderMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        FBE::detail::assign_default(value.body);
-    else if (!VCodec<::protoex::Order>::read(d, body, body + 8, value.body))
         return d.fail_in("protoex.OrderMessage", "body");
     return true;
 }
@@ -443,19 +311,7 @@ template <class D>
 FBE_INLINE bool VBody<::protoex::OrderMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<::protoex::Order>::verify(d, body, body + 8))
-        return d.fail_in("protoex.OrderMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::protoex::OrderMessage>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::protoex::OrderMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::OrderMessage>(c, body, size); });
     if (!VCodec<::protoex::Order>::verify(d, body, body + 8))
         return d.fail_in("protoex.OrderMessage", "body");
     return true;
@@ -474,19 +330,8 @@ inline void VBody<::protoex::BalanceMessage>::write(Encoder& e, std::size_t body
 FBE_INLINE bool VBody<::protoex::BalanceMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::BalanceMessage>(c, body, size, value); });
     if (!VCodec<::protoex::Balance>::read(d, body, body + 8, value.body))
-        return d.fail_in("protoex.BalanceMessage", "body");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::BalanceMessage& value)
-{
-    if (!FBE::detail::charge_older<::protoex::BalanceMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        FBE::detail::assign_default(value.body);
-    else if (!VCodec<::protoex::Balance>::read(d, body, body + 8, value.body))
         return d.fail_in("protoex.BalanceMessage", "body");
     return true;
 }
@@ -495,19 +340,7 @@ template <class D>
 FBE_INLINE bool VBody<::protoex::BalanceMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<::protoex::Balance>::verify(d, body, body + 8))
-        return d.fail_in("protoex.BalanceMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::protoex::BalanceMessage>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::protoex::BalanceMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::BalanceMessage>(c, body, size); });
     if (!VCodec<::protoex::Balance>::verify(d, body, body + 8))
         return d.fail_in("protoex.BalanceMessage", "body");
     return true;
@@ -526,19 +359,8 @@ inline void VBody<::protoex::AccountMessage>::write(Encoder& e, std::size_t body
 FBE_INLINE bool VBody<::protoex::AccountMessage>::read(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::protoex::AccountMessage>(c, body, size, value); });
     if (!VCodec<::protoex::Account>::read(d, body, body + 8, value.body))
-        return d.fail_in("protoex.AccountMessage", "body");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::read_older(Decoder& d, std::size_t body, uint32_t size, ::protoex::AccountMessage& value)
-{
-    if (!FBE::detail::charge_older<::protoex::AccountMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        FBE::detail::assign_default(value.body);
-    else if (!VCodec<::protoex::Account>::read(d, body, body + 8, value.body))
         return d.fail_in("protoex.AccountMessage", "body");
     return true;
 }
@@ -547,19 +369,7 @@ template <class D>
 FBE_INLINE bool VBody<::protoex::AccountMessage>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<::protoex::Account>::verify(d, body, body + 8))
-        return d.fail_in("protoex.AccountMessage", "body");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::protoex::AccountMessage>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::protoex::AccountMessage>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::protoex::AccountMessage>(c, body, size); });
     if (!VCodec<::protoex::Account>::verify(d, body, body + 8))
         return d.fail_in("protoex.AccountMessage", "body");
     return true;

@@ -25,9 +25,53 @@ struct VBody<::test::StructSimple>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructSimple";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructSimple::id, 8, "id"),
+        FBE::detail::slot(&::test::StructSimple::f1, 12, "f1"),
+        FBE::detail::slot(&::test::StructSimple::f2, 13, "f2"),
+        FBE::detail::slot(&::test::StructSimple::f3, 14, "f3"),
+        FBE::detail::slot(&::test::StructSimple::f4, 15, "f4"),
+        FBE::detail::slot(&::test::StructSimple::f5, 16, "f5"),
+        FBE::detail::slot(&::test::StructSimple::f6, 17, "f6"),
+        FBE::detail::slot(&::test::StructSimple::f7, 18, "f7"),
+        FBE::detail::slot(&::test::StructSimple::f8, 22, "f8"),
+        FBE::detail::slot(&::test::StructSimple::f9, 26, "f9"),
+        FBE::detail::slot(&::test::StructSimple::f10, 27, "f10"),
+        FBE::detail::slot(&::test::StructSimple::f11, 28, "f11"),
+        FBE::detail::slot(&::test::StructSimple::f12, 29, "f12"),
+        FBE::detail::slot(&::test::StructSimple::f13, 30, "f13"),
+        FBE::detail::slot(&::test::StructSimple::f14, 32, "f14"),
+        FBE::detail::slot(&::test::StructSimple::f15, 34, "f15"),
+        FBE::detail::slot(&::test::StructSimple::f16, 36, "f16"),
+        FBE::detail::slot(&::test::StructSimple::f17, 38, "f17"),
+        FBE::detail::slot(&::test::StructSimple::f18, 42, "f18"),
+        FBE::detail::slot(&::test::StructSimple::f19, 46, "f19"),
+        FBE::detail::slot(&::test::StructSimple::f20, 50, "f20"),
+        FBE::detail::slot(&::test::StructSimple::f21, 54, "f21"),
+        FBE::detail::slot(&::test::StructSimple::f22, 62, "f22"),
+        FBE::detail::slot(&::test::StructSimple::f23, 70, "f23"),
+        FBE::detail::slot(&::test::StructSimple::f24, 78, "f24"),
+        FBE::detail::slot(&::test::StructSimple::f25, 86, "f25"),
+        FBE::detail::slot(&::test::StructSimple::f26, 90, "f26"),
+        FBE::detail::slot(&::test::StructSimple::f27, 94, "f27"),
+        FBE::detail::slot(&::test::StructSimple::f28, 102, "f28"),
+        FBE::detail::slot(&::test::StructSimple::f29, 110, "f29"),
+        FBE::detail::slot(&::test::StructSimple::f30, 126, "f30"),
+        FBE::detail::slot(&::test::StructSimple::f31, 142, "f31"),
+        FBE::detail::slot(&::test::StructSimple::f32, 146, "f32"),
+        FBE::detail::slot(&::test::StructSimple::f33, 150, "f33"),
+        FBE::detail::slot(&::test::StructSimple::f34, 158, "f34"),
+        FBE::detail::slot(&::test::StructSimple::f35, 166, "f35"),
+        FBE::detail::slot(&::test::StructSimple::f36, 174, "f36"),
+        FBE::detail::slot(&::test::StructSimple::f37, 190, "f37"),
+        FBE::detail::slot(&::test::StructSimple::f38, 206, "f38"),
+        FBE::detail::slot(&::test::StructSimple::f39, 222, "f39"),
+        FBE::detail::slot(&::test::StructSimple::f40, 223, "f40"),
+        FBE::detail::slot(&::test::StructSimple::f41, 224, "f41"),
+        FBE::detail::slot(&::test::StructSimple::f42, 228, "f42"),
+        FBE::detail::slot(&::test::StructSimple::f43, 232, "f43"),
+        FBE::detail::slot(&::test::StructSimple::f44, 233, "f44"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "test.StructSimple.id"}, {13, 0, "test.StructSimple.f1"}, {14, 0, "test.StructSimple.f2"},
         {15, 0, "test.StructSimple.f3"}, {16, 0, "test.StructSimple.f4"}, {17, 0, "test.StructSimple.f5"},
@@ -61,9 +105,75 @@ struct VBody<::test::StructOptional>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    using base = ::test::StructSimple;
+    static constexpr const char* name = "test.StructOptional";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructOptional::f100, 237, "f100"),
+        FBE::detail::slot(&::test::StructOptional::f101, 242, "f101"),
+        FBE::detail::slot(&::test::StructOptional::f102, 247, "f102"),
+        FBE::detail::slot(&::test::StructOptional::f103, 252, "f103"),
+        FBE::detail::slot(&::test::StructOptional::f104, 257, "f104"),
+        FBE::detail::slot(&::test::StructOptional::f105, 262, "f105"),
+        FBE::detail::slot(&::test::StructOptional::f106, 267, "f106"),
+        FBE::detail::slot(&::test::StructOptional::f107, 272, "f107"),
+        FBE::detail::slot(&::test::StructOptional::f108, 277, "f108"),
+        FBE::detail::slot(&::test::StructOptional::f109, 282, "f109"),
+        FBE::detail::slot(&::test::StructOptional::f110, 287, "f110"),
+        FBE::detail::slot(&::test::StructOptional::f111, 292, "f111"),
+        FBE::detail::slot(&::test::StructOptional::f112, 297, "f112"),
+        FBE::detail::slot(&::test::StructOptional::f113, 302, "f113"),
+        FBE::detail::slot(&::test::StructOptional::f114, 307, "f114"),
+        FBE::detail::slot(&::test::StructOptional::f115, 312, "f115"),
+        FBE::detail::slot(&::test::StructOptional::f116, 317, "f116"),
+        FBE::detail::slot(&::test::StructOptional::f117, 322, "f117"),
+        FBE::detail::slot(&::test::StructOptional::f118, 327, "f118"),
+        FBE::detail::slot(&::test::StructOptional::f119, 332, "f119"),
+        FBE::detail::slot(&::test::StructOptional::f120, 337, "f120"),
+        FBE::detail::slot(&::test::StructOptional::f121, 342, "f121"),
+        FBE::detail::slot(&::test::StructOptional::f122, 347, "f122"),
+        FBE::detail::slot(&::test::StructOptional::f123, 352, "f123"),
+        FBE::detail::slot(&::test::StructOptional::f124, 357, "f124"),
+        FBE::detail::slot(&::test::StructOptional::f125, 362, "f125"),
+        FBE::detail::slot(&::test::StructOptional::f126, 367, "f126"),
+        FBE::detail::slot(&::test::StructOptional::f127, 372, "f127"),
+        FBE::detail::slot(&::test::StructOptional::f128, 377, "f128"),
+        FBE::detail::slot(&::test::StructOptional::f129, 382, "f129"),
+        FBE::detail::slot(&::test::StructOptional::f130, 387, "f130"),
+        FBE::detail::slot(&::test::StructOptional::f131, 392, "f131"),
+        FBE::detail::slot(&::test::StructOptional::f132, 397, "f132"),
+        FBE::detail::slot(&::test::StructOptional::f133, 402, "f133"),
+        FBE::detail::slot(&::test::StructOptional::f134, 407, "f134"),
+        FBE::detail::slot(&::test::StructOptional::f135, 412, "f135"),
+        FBE::detail::slot(&::test::StructOptional::f136, 417, "f136"),
+        FBE::detail::slot(&::test::StructOptional::f137, 422, "f137"),
+        FBE::detail::slot(&::test::StructOptional::f138, 427, "f138"),
+        FBE::detail::slot(&::test::StructOptional::f139, 432, "f139"),
+        FBE::detail::slot(&::test::StructOptional::f140, 437, "f140"),
+        FBE::detail::slot(&::test::StructOptional::f141, 442, "f141"),
+        FBE::detail::slot(&::test::StructOptional::f142, 447, "f142"),
+        FBE::detail::slot(&::test::StructOptional::f143, 452, "f143"),
+        FBE::detail::slot(&::test::StructOptional::f144, 457, "f144"),
+        FBE::detail::slot(&::test::StructOptional::f145, 462, "f145"),
+        FBE::detail::slot(&::test::StructOptional::f146, 467, "f146"),
+        FBE::detail::slot(&::test::StructOptional::f147, 472, "f147"),
+        FBE::detail::slot(&::test::StructOptional::f148, 477, "f148"),
+        FBE::detail::slot(&::test::StructOptional::f149, 482, "f149"),
+        FBE::detail::slot(&::test::StructOptional::f150, 487, "f150"),
+        FBE::detail::slot(&::test::StructOptional::f151, 492, "f151"),
+        FBE::detail::slot(&::test::StructOptional::f152, 497, "f152"),
+        FBE::detail::slot(&::test::StructOptional::f153, 502, "f153"),
+        FBE::detail::slot(&::test::StructOptional::f154, 507, "f154"),
+        FBE::detail::slot(&::test::StructOptional::f155, 512, "f155"),
+        FBE::detail::slot(&::test::StructOptional::f156, 517, "f156"),
+        FBE::detail::slot(&::test::StructOptional::f157, 522, "f157"),
+        FBE::detail::slot(&::test::StructOptional::f158, 527, "f158"),
+        FBE::detail::slot(&::test::StructOptional::f159, 532, "f159"),
+        FBE::detail::slot(&::test::StructOptional::f160, 537, "f160"),
+        FBE::detail::slot(&::test::StructOptional::f161, 542, "f161"),
+        FBE::detail::slot(&::test::StructOptional::f162, 547, "f162"),
+        FBE::detail::slot(&::test::StructOptional::f163, 552, "f163"),
+        FBE::detail::slot(&::test::StructOptional::f164, 557, "f164"),
+        FBE::detail::slot(&::test::StructOptional::f165, 562, "f165"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {237, 64, "test.StructOptional.id"}, {242, 0, "test.StructOptional.f100"},
         {247, 0, "test.StructOptional.f101"}, {252, 0, "test.StructOptional.f102"},
@@ -116,9 +226,21 @@ struct VBody<::test::StructNested>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    using base = ::test::StructOptional;
+    static constexpr const char* name = "test.StructNested";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructNested::f1000, 567, "f1000"),
+        FBE::detail::slot(&::test::StructNested::f1001, 571, "f1001"),
+        FBE::detail::slot(&::test::StructNested::f1002, 576, "f1002"),
+        FBE::detail::slot(&::test::StructNested::f1003, 577, "f1003"),
+        FBE::detail::slot(&::test::StructNested::f1004, 582, "f1004"),
+        FBE::detail::slot(&::test::StructNested::f1005, 586, "f1005"),
+        FBE::detail::slot(&::test::StructNested::f1006, 591, "f1006"),
+        FBE::detail::slot(&::test::StructNested::f1007, 599, "f1007"),
+        FBE::detail::slot(&::test::StructNested::f1008, 604, "f1008"),
+        FBE::detail::slot(&::test::StructNested::f1009, 608, "f1009"),
+        FBE::detail::slot(&::test::StructNested::f1010, 613, "f1010"),
+        FBE::detail::slot(&::test::StructNested::f1011, 617, "f1011"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {567, 64, "test.StructNested.id"}, {571, 0, "test.StructNested.f1000"}, {576, 0, "test.StructNested.f1001"},
         {577, 0, "test.StructNested.f1002"}, {582, 0, "test.StructNested.f1003"}, {586, 0, "test.StructNested.f1004"},
@@ -142,9 +264,11 @@ struct VBody<::test::StructBytes>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructBytes";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructBytes::f1, 8, "f1"),
+        FBE::detail::slot(&::test::StructBytes::f2, 12, "f2"),
+        FBE::detail::slot(&::test::StructBytes::f3, 17, "f3"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {22, 0, "test.StructBytes"},
     };
@@ -164,9 +288,18 @@ struct VBody<::test::StructArray>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructArray";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructArray::f1, 8, "f1"),
+        FBE::detail::slot(&::test::StructArray::f2, 10, "f2"),
+        FBE::detail::slot(&::test::StructArray::f3, 20, "f3"),
+        FBE::detail::slot(&::test::StructArray::f4, 28, "f4"),
+        FBE::detail::slot(&::test::StructArray::f5, 38, "f5"),
+        FBE::detail::slot(&::test::StructArray::f6, 46, "f6"),
+        FBE::detail::slot(&::test::StructArray::f7, 56, "f7"),
+        FBE::detail::slot(&::test::StructArray::f8, 64, "f8"),
+        FBE::detail::slot(&::test::StructArray::f9, 74, "f9"),
+        FBE::detail::slot(&::test::StructArray::f10, 82, "f10"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {10, 0, "test.StructArray.f1"}, {20, 0, "test.StructArray.f2"}, {28, 0, "test.StructArray.f3"},
         {38, 0, "test.StructArray.f4"}, {46, 0, "test.StructArray.f5"}, {56, 0, "test.StructArray.f6"},
@@ -189,9 +322,18 @@ struct VBody<::test::StructVector>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructVector";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructVector::f1, 8, "f1"),
+        FBE::detail::slot(&::test::StructVector::f2, 12, "f2"),
+        FBE::detail::slot(&::test::StructVector::f3, 16, "f3"),
+        FBE::detail::slot(&::test::StructVector::f4, 20, "f4"),
+        FBE::detail::slot(&::test::StructVector::f5, 24, "f5"),
+        FBE::detail::slot(&::test::StructVector::f6, 28, "f6"),
+        FBE::detail::slot(&::test::StructVector::f7, 32, "f7"),
+        FBE::detail::slot(&::test::StructVector::f8, 36, "f8"),
+        FBE::detail::slot(&::test::StructVector::f9, 40, "f9"),
+        FBE::detail::slot(&::test::StructVector::f10, 44, "f10"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {48, 0, "test.StructVector"},
     };
@@ -211,9 +353,18 @@ struct VBody<::test::StructList>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructList";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructList::f1, 8, "f1"),
+        FBE::detail::slot(&::test::StructList::f2, 12, "f2"),
+        FBE::detail::slot(&::test::StructList::f3, 16, "f3"),
+        FBE::detail::slot(&::test::StructList::f4, 20, "f4"),
+        FBE::detail::slot(&::test::StructList::f5, 24, "f5"),
+        FBE::detail::slot(&::test::StructList::f6, 28, "f6"),
+        FBE::detail::slot(&::test::StructList::f7, 32, "f7"),
+        FBE::detail::slot(&::test::StructList::f8, 36, "f8"),
+        FBE::detail::slot(&::test::StructList::f9, 40, "f9"),
+        FBE::detail::slot(&::test::StructList::f10, 44, "f10"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {48, 0, "test.StructList"},
     };
@@ -233,9 +384,12 @@ struct VBody<::test::StructSet>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructSet";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructSet::f1, 8, "f1"),
+        FBE::detail::slot(&::test::StructSet::f2, 12, "f2"),
+        FBE::detail::slot(&::test::StructSet::f3, 16, "f3"),
+        FBE::detail::slot(&::test::StructSet::f4, 20, "f4"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {24, 0, "test.StructSet"},
     };
@@ -255,9 +409,18 @@ struct VBody<::test::StructMap>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructMap";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructMap::f1, 8, "f1"),
+        FBE::detail::slot(&::test::StructMap::f2, 12, "f2"),
+        FBE::detail::slot(&::test::StructMap::f3, 16, "f3"),
+        FBE::detail::slot(&::test::StructMap::f4, 20, "f4"),
+        FBE::detail::slot(&::test::StructMap::f5, 24, "f5"),
+        FBE::detail::slot(&::test::StructMap::f6, 28, "f6"),
+        FBE::detail::slot(&::test::StructMap::f7, 32, "f7"),
+        FBE::detail::slot(&::test::StructMap::f8, 36, "f8"),
+        FBE::detail::slot(&::test::StructMap::f9, 40, "f9"),
+        FBE::detail::slot(&::test::StructMap::f10, 44, "f10"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {48, 0, "test.StructMap"},
     };
@@ -277,9 +440,18 @@ struct VBody<::test::StructHash>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructHash";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructHash::f1, 8, "f1"),
+        FBE::detail::slot(&::test::StructHash::f2, 12, "f2"),
+        FBE::detail::slot(&::test::StructHash::f3, 16, "f3"),
+        FBE::detail::slot(&::test::StructHash::f4, 20, "f4"),
+        FBE::detail::slot(&::test::StructHash::f5, 24, "f5"),
+        FBE::detail::slot(&::test::StructHash::f6, 28, "f6"),
+        FBE::detail::slot(&::test::StructHash::f7, 32, "f7"),
+        FBE::detail::slot(&::test::StructHash::f8, 36, "f8"),
+        FBE::detail::slot(&::test::StructHash::f9, 40, "f9"),
+        FBE::detail::slot(&::test::StructHash::f10, 44, "f10"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {48, 0, "test.StructHash"},
     };
@@ -299,9 +471,10 @@ struct VBody<::test::StructHashEx>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "test.StructHashEx";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::test::StructHashEx::f1, 8, "f1"),
+        FBE::detail::slot(&::test::StructHashEx::f2, 12, "f2"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "test.StructHashEx"},
     };
@@ -384,7 +557,7 @@ inline void VBody<::test::StructSimple>::write(Encoder& e, std::size_t body, con
 inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value)
 {
     if (FBE_UNLIKELY(size < 237))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructSimple>(c, body, size, value); });
     const auto fbe_id = Scalar<int32_t>::get(d.data + body + 8);
     const auto fbe_f1 = Scalar<bool>::get(d.data + body + 12);
     const auto fbe_f2 = Scalar<bool>::get(d.data + body + 13);
@@ -477,198 +650,11 @@ inline bool VBody<::test::StructSimple>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructSimple>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSimple& value)
-{
-    if (!FBE::detail::charge_older<::test::StructSimple>(d, body, size))
-        return false;
-    if (size < 12)
-        value.id = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (size < 13)
-        value.f1 = {};
-    else
-        VCodec<bool>::read(d, body, body + 12, value.f1);
-    if (size < 14)
-        value.f2 = true;
-    else
-        VCodec<bool>::read(d, body, body + 13, value.f2);
-    if (size < 15)
-        value.f3 = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 14, value.f3);
-    if (size < 16)
-        value.f4 = 255;
-    else
-        VCodec<uint8_t>::read(d, body, body + 15, value.f4);
-    if (size < 17)
-        value.f5 = {};
-    else
-        VCodec<char>::read(d, body, body + 16, value.f5);
-    if (size < 18)
-        value.f6 = '!';
-    else
-        VCodec<char>::read(d, body, body + 17, value.f6);
-    if (size < 22)
-        value.f7 = {};
-    else
-        VCodec<wchar_t>::read(d, body, body + 18, value.f7);
-    if (size < 26)
-        value.f8 = static_cast<wchar_t>(0x444);
-    else
-        VCodec<wchar_t>::read(d, body, body + 22, value.f8);
-    if (size < 27)
-        value.f9 = {};
-    else
-        VCodec<int8_t>::read(d, body, body + 26, value.f9);
-    if (size < 28)
-        value.f10 = 127;
-    else
-        VCodec<int8_t>::read(d, body, body + 27, value.f10);
-    if (size < 29)
-        value.f11 = 0;
-    else
-        VCodec<uint8_t>::read(d, body, body + 28, value.f11);
-    if (size < 30)
-        value.f12 = 255;
-    else
-        VCodec<uint8_t>::read(d, body, body + 29, value.f12);
-    if (size < 32)
-        value.f13 = {};
-    else
-        VCodec<int16_t>::read(d, body, body + 30, value.f13);
-    if (size < 34)
-        value.f14 = 32767;
-    else
-        VCodec<int16_t>::read(d, body, body + 32, value.f14);
-    if (size < 36)
-        value.f15 = 0;
-    else
-        VCodec<uint16_t>::read(d, body, body + 34, value.f15);
-    if (size < 38)
-        value.f16 = 65535;
-    else
-        VCodec<uint16_t>::read(d, body, body + 36, value.f16);
-    if (size < 42)
-        value.f17 = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 38, value.f17);
-    if (size < 46)
-        value.f18 = 2147483647;
-    else
-        VCodec<int32_t>::read(d, body, body + 42, value.f18);
-    if (size < 50)
-        value.f19 = 0u;
-    else
-        VCodec<uint32_t>::read(d, body, body + 46, value.f19);
-    if (size < 54)
-        value.f20 = 4294967295u;
-    else
-        VCodec<uint32_t>::read(d, body, body + 50, value.f20);
-    if (size < 62)
-        value.f21 = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 54, value.f21);
-    if (size < 70)
-        value.f22 = INT64_C(9223372036854775807);
-    else
-        VCodec<int64_t>::read(d, body, body + 62, value.f22);
-    if (size < 78)
-        value.f23 = UINT64_C(0);
-    else
-        VCodec<uint64_t>::read(d, body, body + 70, value.f23);
-    if (size < 86)
-        value.f24 = UINT64_C(18446744073709551615);
-    else
-        VCodec<uint64_t>::read(d, body, body + 78, value.f24);
-    if (size < 90)
-        value.f25 = {};
-    else
-        VCodec<float>::read(d, body, body + 86, value.f25);
-    if (size < 94)
-        value.f26 = 123.456f;
-    else
-        VCodec<float>::read(d, body, body + 90, value.f26);
-    if (size < 102)
-        value.f27 = {};
-    else
-        VCodec<double>::read(d, body, body + 94, value.f27);
-    if (size < 110)
-        value.f28 = -123.456e+123;
-    else
-        VCodec<double>::read(d, body, body + 102, value.f28);
-    if (size < 126)
-        value.f29 = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 110, value.f29))
-        return d.fail_in("test.StructSimple", "f29");
-    if (size < 142)
-        value.f30 = FBE::decimal_t("123456.123456");
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 126, value.f30))
-        return d.fail_in("test.StructSimple", "f30");
-    if (size < 146)
-        value.f31 = {};
-    else if (!VCodec<std::string>::read(d, body, body + 142, value.f31))
-        return d.fail_in("test.StructSimple", "f31");
-    if (size < 150)
-        value.f32 = "Initial string!";
-    else if (!VCodec<std::string>::read(d, body, body + 146, value.f32))
-        return d.fail_in("test.StructSimple", "f32");
-    if (size < 158)
-        value.f33 = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 150, value.f33);
-    if (size < 166)
-        value.f34 = UINT64_C(0);
-    else
-        VCodec<uint64_t>::read(d, body, body + 158, value.f34);
-    if (size < 174)
-        value.f35 = FBE::utc();
-    else
-        VCodec<uint64_t>::read(d, body, body + 166, value.f35);
-    if (size < 190)
-        value.f36 = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 174, value.f36);
-    if (size < 206)
-        value.f37 = FBE::uuid_t::sequential();
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 190, value.f37);
-    if (size < 222)
-        value.f38 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 206, value.f38);
-    if (size < 223)
-        value.f39 = {};
-    else
-        VCodec<::proto::OrderSide>::read(d, body, body + 222, value.f39);
-    if (size < 224)
-        value.f40 = {};
-    else
-        VCodec<::proto::OrderType>::read(d, body, body + 223, value.f40);
-    if (size < 228)
-        FBE::detail::assign_default(value.f41);
-    else if (!VCodec<::proto::Order>::read(d, body, body + 224, value.f41))
-        return d.fail_in("test.StructSimple", "f41");
-    if (size < 232)
-        FBE::detail::assign_default(value.f42);
-    else if (!VCodec<::proto::Balance>::read(d, body, body + 228, value.f42))
-        return d.fail_in("test.StructSimple", "f42");
-    if (size < 233)
-        value.f43 = {};
-    else
-        VCodec<::proto::State>::read(d, body, body + 232, value.f43);
-    if (size < 237)
-        FBE::detail::assign_default(value.f44);
-    else if (!VCodec<::proto::Account>::read(d, body, body + 233, value.f44))
-        return d.fail_in("test.StructSimple", "f44");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::test::StructSimple>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 237))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructSimple>(c, body, size); });
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 110))
         return d.fail_in("test.StructSimple", "f29");
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 126))
@@ -681,42 +667,6 @@ inline bool VBody<::test::StructSimple>::verify(D& d, std::size_t body, uint32_t
         return d.fail_in("test.StructSimple", "f41");
     if (!VCodec<::proto::Balance>::verify(d, body, body + 228))
         return d.fail_in("test.StructSimple", "f42");
-    if (!VCodec<::proto::Account>::verify(d, body, body + 233))
-        return d.fail_in("test.StructSimple", "f44");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructSimple>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructSimple>(d, body, size))
-        return false;
-    if (size < 126)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 110))
-        return d.fail_in("test.StructSimple", "f29");
-    if (size < 142)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 126))
-        return d.fail_in("test.StructSimple", "f30");
-    if (size < 146)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 142))
-        return d.fail_in("test.StructSimple", "f31");
-    if (size < 150)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 146))
-        return d.fail_in("test.StructSimple", "f32");
-    if (size < 228)
-        return true;
-    if (!VCodec<::proto::Order>::verify(d, body, body + 224))
-        return d.fail_in("test.StructSimple", "f41");
-    if (size < 232)
-        return true;
-    if (!VCodec<::proto::Balance>::verify(d, body, body + 228))
-        return d.fail_in("test.StructSimple", "f42");
-    if (size < 237)
-        return true;
     if (!VCodec<::proto::Account>::verify(d, body, body + 233))
         return d.fail_in("test.StructSimple", "f44");
     return true;
@@ -867,7 +817,7 @@ inline void VBody<::test::StructOptional>::write(Encoder& e, std::size_t body, c
 inline bool VBody<::test::StructOptional>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value)
 {
     if (FBE_UNLIKELY(size < 567))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructOptional>(c, body, size, value); });
     if (!read_body<::test::StructSimple>(d, body, size, value))
         return false;
     if (!VCodec<std::optional<bool>>::read(d, body, body + 237, value.f100))
@@ -1005,287 +955,11 @@ inline bool VBody<::test::StructOptional>::read(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructOptional>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructOptional& value)
-{
-    if (!FBE::detail::charge_older<::test::StructOptional>(d, body, size))
-        return false;
-    // Inherited fields: all of them, or none when the body is older than test.StructSimple.
-    if (size < 237)
-        FBE::detail::assign_default(static_cast<::test::StructSimple&>(value));
-    else if (!read_body<::test::StructSimple>(d, body, size, value))
-        return false;
-    if (size < 242)
-        value.f100 = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 237, value.f100))
-        return d.fail_in("test.StructOptional", "f100");
-    if (size < 247)
-        value.f101 = true;
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 242, value.f101))
-        return d.fail_in("test.StructOptional", "f101");
-    if (size < 252)
-        value.f102 = std::nullopt;
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 247, value.f102))
-        return d.fail_in("test.StructOptional", "f102");
-    if (size < 257)
-        value.f103 = {};
-    else if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 252, value.f103))
-        return d.fail_in("test.StructOptional", "f103");
-    if (size < 262)
-        value.f104 = 255;
-    else if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 257, value.f104))
-        return d.fail_in("test.StructOptional", "f104");
-    if (size < 267)
-        value.f105 = std::nullopt;
-    else if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 262, value.f105))
-        return d.fail_in("test.StructOptional", "f105");
-    if (size < 272)
-        value.f106 = {};
-    else if (!VCodec<std::optional<char>>::read(d, body, body + 267, value.f106))
-        return d.fail_in("test.StructOptional", "f106");
-    if (size < 277)
-        value.f107 = '!';
-    else if (!VCodec<std::optional<char>>::read(d, body, body + 272, value.f107))
-        return d.fail_in("test.StructOptional", "f107");
-    if (size < 282)
-        value.f108 = std::nullopt;
-    else if (!VCodec<std::optional<char>>::read(d, body, body + 277, value.f108))
-        return d.fail_in("test.StructOptional", "f108");
-    if (size < 287)
-        value.f109 = {};
-    else if (!VCodec<std::optional<wchar_t>>::read(d, body, body + 282, value.f109))
-        return d.fail_in("test.StructOptional", "f109");
-    if (size < 292)
-        value.f110 = static_cast<wchar_t>(0x444);
-    else if (!VCodec<std::optional<wchar_t>>::read(d, body, body + 287, value.f110))
-        return d.fail_in("test.StructOptional", "f110");
-    if (size < 297)
-        value.f111 = std::nullopt;
-    else if (!VCodec<std::optional<wchar_t>>::read(d, body, body + 292, value.f111))
-        return d.fail_in("test.StructOptional", "f111");
-    if (size < 302)
-        value.f112 = {};
-    else if (!VCodec<std::optional<int8_t>>::read(d, body, body + 297, value.f112))
-        return d.fail_in("test.StructOptional", "f112");
-    if (size < 307)
-        value.f113 = 127;
-    else if (!VCodec<std::optional<int8_t>>::read(d, body, body + 302, value.f113))
-        return d.fail_in("test.StructOptional", "f113");
-    if (size < 312)
-        value.f114 = std::nullopt;
-    else if (!VCodec<std::optional<int8_t>>::read(d, body, body + 307, value.f114))
-        return d.fail_in("test.StructOptional", "f114");
-    if (size < 317)
-        value.f115 = {};
-    else if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 312, value.f115))
-        return d.fail_in("test.StructOptional", "f115");
-    if (size < 322)
-        value.f116 = 255;
-    else if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 317, value.f116))
-        return d.fail_in("test.StructOptional", "f116");
-    if (size < 327)
-        value.f117 = std::nullopt;
-    else if (!VCodec<std::optional<uint8_t>>::read(d, body, body + 322, value.f117))
-        return d.fail_in("test.StructOptional", "f117");
-    if (size < 332)
-        value.f118 = {};
-    else if (!VCodec<std::optional<int16_t>>::read(d, body, body + 327, value.f118))
-        return d.fail_in("test.StructOptional", "f118");
-    if (size < 337)
-        value.f119 = 32767;
-    else if (!VCodec<std::optional<int16_t>>::read(d, body, body + 332, value.f119))
-        return d.fail_in("test.StructOptional", "f119");
-    if (size < 342)
-        value.f120 = std::nullopt;
-    else if (!VCodec<std::optional<int16_t>>::read(d, body, body + 337, value.f120))
-        return d.fail_in("test.StructOptional", "f120");
-    if (size < 347)
-        value.f121 = {};
-    else if (!VCodec<std::optional<uint16_t>>::read(d, body, body + 342, value.f121))
-        return d.fail_in("test.StructOptional", "f121");
-    if (size < 352)
-        value.f122 = 65535;
-    else if (!VCodec<std::optional<uint16_t>>::read(d, body, body + 347, value.f122))
-        return d.fail_in("test.StructOptional", "f122");
-    if (size < 357)
-        value.f123 = std::nullopt;
-    else if (!VCodec<std::optional<uint16_t>>::read(d, body, body + 352, value.f123))
-        return d.fail_in("test.StructOptional", "f123");
-    if (size < 362)
-        value.f124 = {};
-    else if (!VCodec<std::optional<int32_t>>::read(d, body, body + 357, value.f124))
-        return d.fail_in("test.StructOptional", "f124");
-    if (size < 367)
-        value.f125 = 2147483647;
-    else if (!VCodec<std::optional<int32_t>>::read(d, body, body + 362, value.f125))
-        return d.fail_in("test.StructOptional", "f125");
-    if (size < 372)
-        value.f126 = std::nullopt;
-    else if (!VCodec<std::optional<int32_t>>::read(d, body, body + 367, value.f126))
-        return d.fail_in("test.StructOptional", "f126");
-    if (size < 377)
-        value.f127 = {};
-    else if (!VCodec<std::optional<uint32_t>>::read(d, body, body + 372, value.f127))
-        return d.fail_in("test.StructOptional", "f127");
-    if (size < 382)
-        value.f128 = 4294967295u;
-    else if (!VCodec<std::optional<uint32_t>>::read(d, body, body + 377, value.f128))
-        return d.fail_in("test.StructOptional", "f128");
-    if (size < 387)
-        value.f129 = std::nullopt;
-    else if (!VCodec<std::optional<uint32_t>>::read(d, body, body + 382, value.f129))
-        return d.fail_in("test.StructOptional", "f129");
-    if (size < 392)
-        value.f130 = {};
-    else if (!VCodec<std::optional<int64_t>>::read(d, body, body + 387, value.f130))
-        return d.fail_in("test.StructOptional", "f130");
-    if (size < 397)
-        value.f131 = INT64_C(9223372036854775807);
-    else if (!VCodec<std::optional<int64_t>>::read(d, body, body + 392, value.f131))
-        return d.fail_in("test.StructOptional", "f131");
-    if (size < 402)
-        value.f132 = std::nullopt;
-    else if (!VCodec<std::optional<int64_t>>::read(d, body, body + 397, value.f132))
-        return d.fail_in("test.StructOptional", "f132");
-    if (size < 407)
-        value.f133 = {};
-    else if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 402, value.f133))
-        return d.fail_in("test.StructOptional", "f133");
-    if (size < 412)
-        value.f134 = UINT64_C(18446744073709551615);
-    else if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 407, value.f134))
-        return d.fail_in("test.StructOptional", "f134");
-    if (size < 417)
-        value.f135 = std::nullopt;
-    else if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 412, value.f135))
-        return d.fail_in("test.StructOptional", "f135");
-    if (size < 422)
-        value.f136 = {};
-    else if (!VCodec<std::optional<float>>::read(d, body, body + 417, value.f136))
-        return d.fail_in("test.StructOptional", "f136");
-    if (size < 427)
-        value.f137 = 123.456f;
-    else if (!VCodec<std::optional<float>>::read(d, body, body + 422, value.f137))
-        return d.fail_in("test.StructOptional", "f137");
-    if (size < 432)
-        value.f138 = std::nullopt;
-    else if (!VCodec<std::optional<float>>::read(d, body, body + 427, value.f138))
-        return d.fail_in("test.StructOptional", "f138");
-    if (size < 437)
-        value.f139 = {};
-    else if (!VCodec<std::optional<double>>::read(d, body, body + 432, value.f139))
-        return d.fail_in("test.StructOptional", "f139");
-    if (size < 442)
-        value.f140 = -123.456e+123;
-    else if (!VCodec<std::optional<double>>::read(d, body, body + 437, value.f140))
-        return d.fail_in("test.StructOptional", "f140");
-    if (size < 447)
-        value.f141 = std::nullopt;
-    else if (!VCodec<std::optional<double>>::read(d, body, body + 442, value.f141))
-        return d.fail_in("test.StructOptional", "f141");
-    if (size < 452)
-        value.f142 = {};
-    else if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 447, value.f142))
-        return d.fail_in("test.StructOptional", "f142");
-    if (size < 457)
-        value.f143 = FBE::decimal_t("123456.123456");
-    else if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 452, value.f143))
-        return d.fail_in("test.StructOptional", "f143");
-    if (size < 462)
-        value.f144 = std::nullopt;
-    else if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 457, value.f144))
-        return d.fail_in("test.StructOptional", "f144");
-    if (size < 467)
-        value.f145 = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 462, value.f145))
-        return d.fail_in("test.StructOptional", "f145");
-    if (size < 472)
-        value.f146 = "Initial string!";
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 467, value.f146))
-        return d.fail_in("test.StructOptional", "f146");
-    if (size < 477)
-        value.f147 = std::nullopt;
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 472, value.f147))
-        return d.fail_in("test.StructOptional", "f147");
-    if (size < 482)
-        value.f148 = {};
-    else if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 477, value.f148))
-        return d.fail_in("test.StructOptional", "f148");
-    if (size < 487)
-        value.f149 = FBE::utc();
-    else if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 482, value.f149))
-        return d.fail_in("test.StructOptional", "f149");
-    if (size < 492)
-        value.f150 = std::nullopt;
-    else if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 487, value.f150))
-        return d.fail_in("test.StructOptional", "f150");
-    if (size < 497)
-        value.f151 = {};
-    else if (!VCodec<std::optional<FBE::uuid_t>>::read(d, body, body + 492, value.f151))
-        return d.fail_in("test.StructOptional", "f151");
-    if (size < 502)
-        value.f152 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-    else if (!VCodec<std::optional<FBE::uuid_t>>::read(d, body, body + 497, value.f152))
-        return d.fail_in("test.StructOptional", "f152");
-    if (size < 507)
-        value.f153 = std::nullopt;
-    else if (!VCodec<std::optional<FBE::uuid_t>>::read(d, body, body + 502, value.f153))
-        return d.fail_in("test.StructOptional", "f153");
-    if (size < 512)
-        value.f154 = {};
-    else if (!VCodec<std::optional<::proto::OrderSide>>::read(d, body, body + 507, value.f154))
-        return d.fail_in("test.StructOptional", "f154");
-    if (size < 517)
-        value.f155 = std::nullopt;
-    else if (!VCodec<std::optional<::proto::OrderSide>>::read(d, body, body + 512, value.f155))
-        return d.fail_in("test.StructOptional", "f155");
-    if (size < 522)
-        value.f156 = {};
-    else if (!VCodec<std::optional<::proto::OrderType>>::read(d, body, body + 517, value.f156))
-        return d.fail_in("test.StructOptional", "f156");
-    if (size < 527)
-        value.f157 = std::nullopt;
-    else if (!VCodec<std::optional<::proto::OrderType>>::read(d, body, body + 522, value.f157))
-        return d.fail_in("test.StructOptional", "f157");
-    if (size < 532)
-        value.f158 = {};
-    else if (!VCodec<std::optional<::proto::Order>>::read(d, body, body + 527, value.f158))
-        return d.fail_in("test.StructOptional", "f158");
-    if (size < 537)
-        value.f159 = std::nullopt;
-    else if (!VCodec<std::optional<::proto::Order>>::read(d, body, body + 532, value.f159))
-        return d.fail_in("test.StructOptional", "f159");
-    if (size < 542)
-        value.f160 = {};
-    else if (!VCodec<std::optional<::proto::Balance>>::read(d, body, body + 537, value.f160))
-        return d.fail_in("test.StructOptional", "f160");
-    if (size < 547)
-        value.f161 = std::nullopt;
-    else if (!VCodec<std::optional<::proto::Balance>>::read(d, body, body + 542, value.f161))
-        return d.fail_in("test.StructOptional", "f161");
-    if (size < 552)
-        value.f162 = {};
-    else if (!VCodec<std::optional<::proto::State>>::read(d, body, body + 547, value.f162))
-        return d.fail_in("test.StructOptional", "f162");
-    if (size < 557)
-        value.f163 = std::nullopt;
-    else if (!VCodec<std::optional<::proto::State>>::read(d, body, body + 552, value.f163))
-        return d.fail_in("test.StructOptional", "f163");
-    if (size < 562)
-        value.f164 = {};
-    else if (!VCodec<std::optional<::proto::Account>>::read(d, body, body + 557, value.f164))
-        return d.fail_in("test.StructOptional", "f164");
-    if (size < 567)
-        value.f165 = std::nullopt;
-    else if (!VCodec<std::optional<::proto::Account>>::read(d, body, body + 562, value.f165))
-        return d.fail_in("test.StructOptional", "f165");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::test::StructOptional>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 567))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructOptional>(c, body, size); });
     if (!verify_body<::test::StructSimple>(d, body, size))
         return false;
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 237))
@@ -1418,282 +1092,6 @@ inline bool VBody<::test::StructOptional>::verify(D& d, std::size_t body, uint32
         return d.fail_in("test.StructOptional", "f163");
     if (!VCodec<std::optional<::proto::Account>>::verify(d, body, body + 557))
         return d.fail_in("test.StructOptional", "f164");
-    if (!VCodec<std::optional<::proto::Account>>::verify(d, body, body + 562))
-        return d.fail_in("test.StructOptional", "f165");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructOptional>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructOptional>(d, body, size))
-        return false;
-    if (size < 237)
-        return true;
-    if (!verify_body<::test::StructSimple>(d, body, size))
-        return false;
-    if (size < 242)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 237))
-        return d.fail_in("test.StructOptional", "f100");
-    if (size < 247)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 242))
-        return d.fail_in("test.StructOptional", "f101");
-    if (size < 252)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 247))
-        return d.fail_in("test.StructOptional", "f102");
-    if (size < 257)
-        return true;
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 252))
-        return d.fail_in("test.StructOptional", "f103");
-    if (size < 262)
-        return true;
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 257))
-        return d.fail_in("test.StructOptional", "f104");
-    if (size < 267)
-        return true;
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 262))
-        return d.fail_in("test.StructOptional", "f105");
-    if (size < 272)
-        return true;
-    if (!VCodec<std::optional<char>>::verify(d, body, body + 267))
-        return d.fail_in("test.StructOptional", "f106");
-    if (size < 277)
-        return true;
-    if (!VCodec<std::optional<char>>::verify(d, body, body + 272))
-        return d.fail_in("test.StructOptional", "f107");
-    if (size < 282)
-        return true;
-    if (!VCodec<std::optional<char>>::verify(d, body, body + 277))
-        return d.fail_in("test.StructOptional", "f108");
-    if (size < 287)
-        return true;
-    if (!VCodec<std::optional<wchar_t>>::verify(d, body, body + 282))
-        return d.fail_in("test.StructOptional", "f109");
-    if (size < 292)
-        return true;
-    if (!VCodec<std::optional<wchar_t>>::verify(d, body, body + 287))
-        return d.fail_in("test.StructOptional", "f110");
-    if (size < 297)
-        return true;
-    if (!VCodec<std::optional<wchar_t>>::verify(d, body, body + 292))
-        return d.fail_in("test.StructOptional", "f111");
-    if (size < 302)
-        return true;
-    if (!VCodec<std::optional<int8_t>>::verify(d, body, body + 297))
-        return d.fail_in("test.StructOptional", "f112");
-    if (size < 307)
-        return true;
-    if (!VCodec<std::optional<int8_t>>::verify(d, body, body + 302))
-        return d.fail_in("test.StructOptional", "f113");
-    if (size < 312)
-        return true;
-    if (!VCodec<std::optional<int8_t>>::verify(d, body, body + 307))
-        return d.fail_in("test.StructOptional", "f114");
-    if (size < 317)
-        return true;
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 312))
-        return d.fail_in("test.StructOptional", "f115");
-    if (size < 322)
-        return true;
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 317))
-        return d.fail_in("test.StructOptional", "f116");
-    if (size < 327)
-        return true;
-    if (!VCodec<std::optional<uint8_t>>::verify(d, body, body + 322))
-        return d.fail_in("test.StructOptional", "f117");
-    if (size < 332)
-        return true;
-    if (!VCodec<std::optional<int16_t>>::verify(d, body, body + 327))
-        return d.fail_in("test.StructOptional", "f118");
-    if (size < 337)
-        return true;
-    if (!VCodec<std::optional<int16_t>>::verify(d, body, body + 332))
-        return d.fail_in("test.StructOptional", "f119");
-    if (size < 342)
-        return true;
-    if (!VCodec<std::optional<int16_t>>::verify(d, body, body + 337))
-        return d.fail_in("test.StructOptional", "f120");
-    if (size < 347)
-        return true;
-    if (!VCodec<std::optional<uint16_t>>::verify(d, body, body + 342))
-        return d.fail_in("test.StructOptional", "f121");
-    if (size < 352)
-        return true;
-    if (!VCodec<std::optional<uint16_t>>::verify(d, body, body + 347))
-        return d.fail_in("test.StructOptional", "f122");
-    if (size < 357)
-        return true;
-    if (!VCodec<std::optional<uint16_t>>::verify(d, body, body + 352))
-        return d.fail_in("test.StructOptional", "f123");
-    if (size < 362)
-        return true;
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 357))
-        return d.fail_in("test.StructOptional", "f124");
-    if (size < 367)
-        return true;
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 362))
-        return d.fail_in("test.StructOptional", "f125");
-    if (size < 372)
-        return true;
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 367))
-        return d.fail_in("test.StructOptional", "f126");
-    if (size < 377)
-        return true;
-    if (!VCodec<std::optional<uint32_t>>::verify(d, body, body + 372))
-        return d.fail_in("test.StructOptional", "f127");
-    if (size < 382)
-        return true;
-    if (!VCodec<std::optional<uint32_t>>::verify(d, body, body + 377))
-        return d.fail_in("test.StructOptional", "f128");
-    if (size < 387)
-        return true;
-    if (!VCodec<std::optional<uint32_t>>::verify(d, body, body + 382))
-        return d.fail_in("test.StructOptional", "f129");
-    if (size < 392)
-        return true;
-    if (!VCodec<std::optional<int64_t>>::verify(d, body, body + 387))
-        return d.fail_in("test.StructOptional", "f130");
-    if (size < 397)
-        return true;
-    if (!VCodec<std::optional<int64_t>>::verify(d, body, body + 392))
-        return d.fail_in("test.StructOptional", "f131");
-    if (size < 402)
-        return true;
-    if (!VCodec<std::optional<int64_t>>::verify(d, body, body + 397))
-        return d.fail_in("test.StructOptional", "f132");
-    if (size < 407)
-        return true;
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 402))
-        return d.fail_in("test.StructOptional", "f133");
-    if (size < 412)
-        return true;
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 407))
-        return d.fail_in("test.StructOptional", "f134");
-    if (size < 417)
-        return true;
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 412))
-        return d.fail_in("test.StructOptional", "f135");
-    if (size < 422)
-        return true;
-    if (!VCodec<std::optional<float>>::verify(d, body, body + 417))
-        return d.fail_in("test.StructOptional", "f136");
-    if (size < 427)
-        return true;
-    if (!VCodec<std::optional<float>>::verify(d, body, body + 422))
-        return d.fail_in("test.StructOptional", "f137");
-    if (size < 432)
-        return true;
-    if (!VCodec<std::optional<float>>::verify(d, body, body + 427))
-        return d.fail_in("test.StructOptional", "f138");
-    if (size < 437)
-        return true;
-    if (!VCodec<std::optional<double>>::verify(d, body, body + 432))
-        return d.fail_in("test.StructOptional", "f139");
-    if (size < 442)
-        return true;
-    if (!VCodec<std::optional<double>>::verify(d, body, body + 437))
-        return d.fail_in("test.StructOptional", "f140");
-    if (size < 447)
-        return true;
-    if (!VCodec<std::optional<double>>::verify(d, body, body + 442))
-        return d.fail_in("test.StructOptional", "f141");
-    if (size < 452)
-        return true;
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 447))
-        return d.fail_in("test.StructOptional", "f142");
-    if (size < 457)
-        return true;
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 452))
-        return d.fail_in("test.StructOptional", "f143");
-    if (size < 462)
-        return true;
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 457))
-        return d.fail_in("test.StructOptional", "f144");
-    if (size < 467)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 462))
-        return d.fail_in("test.StructOptional", "f145");
-    if (size < 472)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 467))
-        return d.fail_in("test.StructOptional", "f146");
-    if (size < 477)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 472))
-        return d.fail_in("test.StructOptional", "f147");
-    if (size < 482)
-        return true;
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 477))
-        return d.fail_in("test.StructOptional", "f148");
-    if (size < 487)
-        return true;
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 482))
-        return d.fail_in("test.StructOptional", "f149");
-    if (size < 492)
-        return true;
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 487))
-        return d.fail_in("test.StructOptional", "f150");
-    if (size < 497)
-        return true;
-    if (!VCodec<std::optional<FBE::uuid_t>>::verify(d, body, body + 492))
-        return d.fail_in("test.StructOptional", "f151");
-    if (size < 502)
-        return true;
-    if (!VCodec<std::optional<FBE::uuid_t>>::verify(d, body, body + 497))
-        return d.fail_in("test.StructOptional", "f152");
-    if (size < 507)
-        return true;
-    if (!VCodec<std::optional<FBE::uuid_t>>::verify(d, body, body + 502))
-        return d.fail_in("test.StructOptional", "f153");
-    if (size < 512)
-        return true;
-    if (!VCodec<std::optional<::proto::OrderSide>>::verify(d, body, body + 507))
-        return d.fail_in("test.StructOptional", "f154");
-    if (size < 517)
-        return true;
-    if (!VCodec<std::optional<::proto::OrderSide>>::verify(d, body, body + 512))
-        return d.fail_in("test.StructOptional", "f155");
-    if (size < 522)
-        return true;
-    if (!VCodec<std::optional<::proto::OrderType>>::verify(d, body, body + 517))
-        return d.fail_in("test.StructOptional", "f156");
-    if (size < 527)
-        return true;
-    if (!VCodec<std::optional<::proto::OrderType>>::verify(d, body, body + 522))
-        return d.fail_in("test.StructOptional", "f157");
-    if (size < 532)
-        return true;
-    if (!VCodec<std::optional<::proto::Order>>::verify(d, body, body + 527))
-        return d.fail_in("test.StructOptional", "f158");
-    if (size < 537)
-        return true;
-    if (!VCodec<std::optional<::proto::Order>>::verify(d, body, body + 532))
-        return d.fail_in("test.StructOptional", "f159");
-    if (size < 542)
-        return true;
-    if (!VCodec<std::optional<::proto::Balance>>::verify(d, body, body + 537))
-        return d.fail_in("test.StructOptional", "f160");
-    if (size < 547)
-        return true;
-    if (!VCodec<std::optional<::proto::Balance>>::verify(d, body, body + 542))
-        return d.fail_in("test.StructOptional", "f161");
-    if (size < 552)
-        return true;
-    if (!VCodec<std::optional<::proto::State>>::verify(d, body, body + 547))
-        return d.fail_in("test.StructOptional", "f162");
-    if (size < 557)
-        return true;
-    if (!VCodec<std::optional<::proto::State>>::verify(d, body, body + 552))
-        return d.fail_in("test.StructOptional", "f163");
-    if (size < 562)
-        return true;
-    if (!VCodec<std::optional<::proto::Account>>::verify(d, body, body + 557))
-        return d.fail_in("test.StructOptional", "f164");
-    if (size < 567)
-        return true;
     if (!VCodec<std::optional<::proto::Account>>::verify(d, body, body + 562))
         return d.fail_in("test.StructOptional", "f165");
     return true;
@@ -1732,7 +1130,7 @@ inline void VBody<::test::StructNested>::write(Encoder& e, std::size_t body, con
 inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value)
 {
     if (FBE_UNLIKELY(size < 622))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructNested>(c, body, size, value); });
     if (!read_body<::test::StructOptional>(d, body, size, value))
         return false;
     VCodec<::test::EnumSimple>::read(d, body, body + 567, value.f1000);
@@ -1758,71 +1156,11 @@ inline bool VBody<::test::StructNested>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructNested>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructNested& value)
-{
-    if (!FBE::detail::charge_older<::test::StructNested>(d, body, size))
-        return false;
-    // Inherited fields: all of them, or none when the body is older than test.StructOptional.
-    if (size < 567)
-        FBE::detail::assign_default(static_cast<::test::StructOptional&>(value));
-    else if (!read_body<::test::StructOptional>(d, body, size, value))
-        return false;
-    if (size < 571)
-        value.f1000 = {};
-    else
-        VCodec<::test::EnumSimple>::read(d, body, body + 567, value.f1000);
-    if (size < 576)
-        value.f1001 = {};
-    else if (!VCodec<std::optional<::test::EnumSimple>>::read(d, body, body + 571, value.f1001))
-        return d.fail_in("test.StructNested", "f1001");
-    if (size < 577)
-        value.f1002 = ::test::EnumTyped::ENUM_VALUE_2;
-    else
-        VCodec<::test::EnumTyped>::read(d, body, body + 576, value.f1002);
-    if (size < 582)
-        value.f1003 = std::nullopt;
-    else if (!VCodec<std::optional<::test::EnumTyped>>::read(d, body, body + 577, value.f1003))
-        return d.fail_in("test.StructNested", "f1003");
-    if (size < 586)
-        value.f1004 = {};
-    else
-        VCodec<::test::FlagsSimple>::read(d, body, body + 582, value.f1004);
-    if (size < 591)
-        value.f1005 = {};
-    else if (!VCodec<std::optional<::test::FlagsSimple>>::read(d, body, body + 586, value.f1005))
-        return d.fail_in("test.StructNested", "f1005");
-    if (size < 599)
-        value.f1006 = ::test::FlagsTyped::FLAG_VALUE_2 | ::test::FlagsTyped::FLAG_VALUE_4 | ::test::FlagsTyped::FLAG_VALUE_6;
-    else
-        VCodec<::test::FlagsTyped>::read(d, body, body + 591, value.f1006);
-    if (size < 604)
-        value.f1007 = std::nullopt;
-    else if (!VCodec<std::optional<::test::FlagsTyped>>::read(d, body, body + 599, value.f1007))
-        return d.fail_in("test.StructNested", "f1007");
-    if (size < 608)
-        FBE::detail::assign_default(value.f1008);
-    else if (!VCodec<::test::StructSimple>::read(d, body, body + 604, value.f1008))
-        return d.fail_in("test.StructNested", "f1008");
-    if (size < 613)
-        value.f1009 = {};
-    else if (!VCodec<std::optional<::test::StructSimple>>::read(d, body, body + 608, value.f1009))
-        return d.fail_in("test.StructNested", "f1009");
-    if (size < 617)
-        FBE::detail::assign_default(value.f1010);
-    else if (!VCodec<::test::StructOptional>::read(d, body, body + 613, value.f1010))
-        return d.fail_in("test.StructNested", "f1010");
-    if (size < 622)
-        value.f1011 = std::nullopt;
-    else if (!VCodec<std::optional<::test::StructOptional>>::read(d, body, body + 617, value.f1011))
-        return d.fail_in("test.StructNested", "f1011");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::test::StructNested>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 622))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructNested>(c, body, size); });
     if (!verify_body<::test::StructOptional>(d, body, size))
         return false;
     if (!VCodec<std::optional<::test::EnumSimple>>::verify(d, body, body + 571))
@@ -1839,50 +1177,6 @@ inline bool VBody<::test::StructNested>::verify(D& d, std::size_t body, uint32_t
         return d.fail_in("test.StructNested", "f1009");
     if (!VCodec<::test::StructOptional>::verify(d, body, body + 613))
         return d.fail_in("test.StructNested", "f1010");
-    if (!VCodec<std::optional<::test::StructOptional>>::verify(d, body, body + 617))
-        return d.fail_in("test.StructNested", "f1011");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructNested>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructNested>(d, body, size))
-        return false;
-    if (size < 567)
-        return true;
-    if (!verify_body<::test::StructOptional>(d, body, size))
-        return false;
-    if (size < 576)
-        return true;
-    if (!VCodec<std::optional<::test::EnumSimple>>::verify(d, body, body + 571))
-        return d.fail_in("test.StructNested", "f1001");
-    if (size < 582)
-        return true;
-    if (!VCodec<std::optional<::test::EnumTyped>>::verify(d, body, body + 577))
-        return d.fail_in("test.StructNested", "f1003");
-    if (size < 591)
-        return true;
-    if (!VCodec<std::optional<::test::FlagsSimple>>::verify(d, body, body + 586))
-        return d.fail_in("test.StructNested", "f1005");
-    if (size < 604)
-        return true;
-    if (!VCodec<std::optional<::test::FlagsTyped>>::verify(d, body, body + 599))
-        return d.fail_in("test.StructNested", "f1007");
-    if (size < 608)
-        return true;
-    if (!VCodec<::test::StructSimple>::verify(d, body, body + 604))
-        return d.fail_in("test.StructNested", "f1008");
-    if (size < 613)
-        return true;
-    if (!VCodec<std::optional<::test::StructSimple>>::verify(d, body, body + 608))
-        return d.fail_in("test.StructNested", "f1009");
-    if (size < 617)
-        return true;
-    if (!VCodec<::test::StructOptional>::verify(d, body, body + 613))
-        return d.fail_in("test.StructNested", "f1010");
-    if (size < 622)
-        return true;
     if (!VCodec<std::optional<::test::StructOptional>>::verify(d, body, body + 617))
         return d.fail_in("test.StructNested", "f1011");
     return true;
@@ -1905,7 +1199,7 @@ inline void VBody<::test::StructBytes>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::test::StructBytes>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value)
 {
     if (FBE_UNLIKELY(size < 22))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructBytes>(c, body, size, value); });
     if (!VCodec<FBE::buffer_t>::read(d, body, body + 8, value.f1))
         return d.fail_in("test.StructBytes", "f1");
     if (!VCodec<std::optional<FBE::buffer_t>>::read(d, body, body + 12, value.f2))
@@ -1915,54 +1209,15 @@ FBE_INLINE bool VBody<::test::StructBytes>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructBytes>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructBytes& value)
-{
-    if (!FBE::detail::charge_older<::test::StructBytes>(d, body, size))
-        return false;
-    if (size < 12)
-        value.f1 = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructBytes", "f1");
-    if (size < 17)
-        value.f2 = {};
-    else if (!VCodec<std::optional<FBE::buffer_t>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructBytes", "f2");
-    if (size < 22)
-        value.f3 = std::nullopt;
-    else if (!VCodec<std::optional<FBE::buffer_t>>::read(d, body, body + 17, value.f3))
-        return d.fail_in("test.StructBytes", "f3");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::test::StructBytes>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 22))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructBytes>(c, body, size); });
     if (!VCodec<FBE::buffer_t>::verify(d, body, body + 8))
         return d.fail_in("test.StructBytes", "f1");
     if (!VCodec<std::optional<FBE::buffer_t>>::verify(d, body, body + 12))
         return d.fail_in("test.StructBytes", "f2");
-    if (!VCodec<std::optional<FBE::buffer_t>>::verify(d, body, body + 17))
-        return d.fail_in("test.StructBytes", "f3");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructBytes>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructBytes>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 8))
-        return d.fail_in("test.StructBytes", "f1");
-    if (size < 17)
-        return true;
-    if (!VCodec<std::optional<FBE::buffer_t>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructBytes", "f2");
-    if (size < 22)
-        return true;
     if (!VCodec<std::optional<FBE::buffer_t>>::verify(d, body, body + 17))
         return d.fail_in("test.StructBytes", "f3");
     return true;
@@ -1996,7 +1251,7 @@ inline void VBody<::test::StructArray>::write(Encoder& e, std::size_t body, cons
 inline bool VBody<::test::StructArray>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value)
 {
     if (FBE_UNLIKELY(size < 92))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructArray>(c, body, size, value); });
     if (!VCodec<std::array<uint8_t, 2>>::read(d, body, body + 8, value.f1))
         return d.fail_in("test.StructArray", "f1");
     if (!VCodec<std::array<std::optional<uint8_t>, 2>>::read(d, body, body + 10, value.f2))
@@ -2020,58 +1275,11 @@ inline bool VBody<::test::StructArray>::read(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructArray>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructArray& value)
-{
-    if (!FBE::detail::charge_older<::test::StructArray>(d, body, size))
-        return false;
-    if (size < 10)
-        FBE::detail::assign_default(value.f1);
-    else if (!VCodec<std::array<uint8_t, 2>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructArray", "f1");
-    if (size < 20)
-        FBE::detail::assign_default(value.f2);
-    else if (!VCodec<std::array<std::optional<uint8_t>, 2>>::read(d, body, body + 10, value.f2))
-        return d.fail_in("test.StructArray", "f2");
-    if (size < 28)
-        FBE::detail::assign_default(value.f3);
-    else if (!VCodec<std::array<FBE::buffer_t, 2>>::read(d, body, body + 20, value.f3))
-        return d.fail_in("test.StructArray", "f3");
-    if (size < 38)
-        FBE::detail::assign_default(value.f4);
-    else if (!VCodec<std::array<std::optional<FBE::buffer_t>, 2>>::read(d, body, body + 28, value.f4))
-        return d.fail_in("test.StructArray", "f4");
-    if (size < 46)
-        FBE::detail::assign_default(value.f5);
-    else if (!VCodec<std::array<::test::EnumSimple, 2>>::read(d, body, body + 38, value.f5))
-        return d.fail_in("test.StructArray", "f5");
-    if (size < 56)
-        FBE::detail::assign_default(value.f6);
-    else if (!VCodec<std::array<std::optional<::test::EnumSimple>, 2>>::read(d, body, body + 46, value.f6))
-        return d.fail_in("test.StructArray", "f6");
-    if (size < 64)
-        FBE::detail::assign_default(value.f7);
-    else if (!VCodec<std::array<::test::FlagsSimple, 2>>::read(d, body, body + 56, value.f7))
-        return d.fail_in("test.StructArray", "f7");
-    if (size < 74)
-        FBE::detail::assign_default(value.f8);
-    else if (!VCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::read(d, body, body + 64, value.f8))
-        return d.fail_in("test.StructArray", "f8");
-    if (size < 82)
-        FBE::detail::assign_default(value.f9);
-    else if (!VCodec<std::array<::test::StructSimple, 2>>::read(d, body, body + 74, value.f9))
-        return d.fail_in("test.StructArray", "f9");
-    if (size < 92)
-        FBE::detail::assign_default(value.f10);
-    else if (!VCodec<std::array<std::optional<::test::StructSimple>, 2>>::read(d, body, body + 82, value.f10))
-        return d.fail_in("test.StructArray", "f10");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::test::StructArray>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 92))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructArray>(c, body, size); });
     if (!VCodec<std::array<std::optional<uint8_t>, 2>>::verify(d, body, body + 10))
         return d.fail_in("test.StructArray", "f2");
     if (!VCodec<std::array<FBE::buffer_t, 2>>::verify(d, body, body + 20))
@@ -2084,42 +1292,6 @@ inline bool VBody<::test::StructArray>::verify(D& d, std::size_t body, uint32_t 
         return d.fail_in("test.StructArray", "f8");
     if (!VCodec<std::array<::test::StructSimple, 2>>::verify(d, body, body + 74))
         return d.fail_in("test.StructArray", "f9");
-    if (!VCodec<std::array<std::optional<::test::StructSimple>, 2>>::verify(d, body, body + 82))
-        return d.fail_in("test.StructArray", "f10");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructArray>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructArray>(d, body, size))
-        return false;
-    if (size < 20)
-        return true;
-    if (!VCodec<std::array<std::optional<uint8_t>, 2>>::verify(d, body, body + 10))
-        return d.fail_in("test.StructArray", "f2");
-    if (size < 28)
-        return true;
-    if (!VCodec<std::array<FBE::buffer_t, 2>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructArray", "f3");
-    if (size < 38)
-        return true;
-    if (!VCodec<std::array<std::optional<FBE::buffer_t>, 2>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructArray", "f4");
-    if (size < 56)
-        return true;
-    if (!VCodec<std::array<std::optional<::test::EnumSimple>, 2>>::verify(d, body, body + 46))
-        return d.fail_in("test.StructArray", "f6");
-    if (size < 74)
-        return true;
-    if (!VCodec<std::array<std::optional<::test::FlagsSimple>, 2>>::verify(d, body, body + 64))
-        return d.fail_in("test.StructArray", "f8");
-    if (size < 82)
-        return true;
-    if (!VCodec<std::array<::test::StructSimple, 2>>::verify(d, body, body + 74))
-        return d.fail_in("test.StructArray", "f9");
-    if (size < 92)
-        return true;
     if (!VCodec<std::array<std::optional<::test::StructSimple>, 2>>::verify(d, body, body + 82))
         return d.fail_in("test.StructArray", "f10");
     return true;
@@ -2156,7 +1328,7 @@ inline void VBody<::test::StructVector>::write(Encoder& e, std::size_t body, con
 inline bool VBody<::test::StructVector>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructVector>(c, body, size, value); });
     if (!VCodec<std::vector<uint8_t>>::read(d, body, body + 8, value.f1))
         return d.fail_in("test.StructVector", "f1");
     if (!VCodec<std::vector<std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
@@ -2180,58 +1352,11 @@ inline bool VBody<::test::StructVector>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructVector>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructVector& value)
-{
-    if (!FBE::detail::charge_older<::test::StructVector>(d, body, size))
-        return false;
-    if (size < 12)
-        value.f1 = {};
-    else if (!VCodec<std::vector<uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructVector", "f1");
-    if (size < 16)
-        value.f2 = {};
-    else if (!VCodec<std::vector<std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructVector", "f2");
-    if (size < 20)
-        value.f3 = {};
-    else if (!VCodec<std::vector<FBE::buffer_t>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructVector", "f3");
-    if (size < 24)
-        value.f4 = {};
-    else if (!VCodec<std::vector<std::optional<FBE::buffer_t>>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructVector", "f4");
-    if (size < 28)
-        value.f5 = {};
-    else if (!VCodec<std::vector<::test::EnumSimple>>::read(d, body, body + 24, value.f5))
-        return d.fail_in("test.StructVector", "f5");
-    if (size < 32)
-        value.f6 = {};
-    else if (!VCodec<std::vector<std::optional<::test::EnumSimple>>>::read(d, body, body + 28, value.f6))
-        return d.fail_in("test.StructVector", "f6");
-    if (size < 36)
-        value.f7 = {};
-    else if (!VCodec<std::vector<::test::FlagsSimple>>::read(d, body, body + 32, value.f7))
-        return d.fail_in("test.StructVector", "f7");
-    if (size < 40)
-        value.f8 = {};
-    else if (!VCodec<std::vector<std::optional<::test::FlagsSimple>>>::read(d, body, body + 36, value.f8))
-        return d.fail_in("test.StructVector", "f8");
-    if (size < 44)
-        value.f9 = {};
-    else if (!VCodec<std::vector<::test::StructSimple>>::read(d, body, body + 40, value.f9))
-        return d.fail_in("test.StructVector", "f9");
-    if (size < 48)
-        value.f10 = {};
-    else if (!VCodec<std::vector<std::optional<::test::StructSimple>>>::read(d, body, body + 44, value.f10))
-        return d.fail_in("test.StructVector", "f10");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::test::StructVector>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructVector>(c, body, size); });
     if (!VCodec<std::vector<uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructVector", "f1");
     if (!VCodec<std::vector<std::optional<uint8_t>>>::verify(d, body, body + 12))
@@ -2250,54 +1375,6 @@ inline bool VBody<::test::StructVector>::verify(D& d, std::size_t body, uint32_t
         return d.fail_in("test.StructVector", "f8");
     if (!VCodec<std::vector<::test::StructSimple>>::verify(d, body, body + 40))
         return d.fail_in("test.StructVector", "f9");
-    if (!VCodec<std::vector<std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
-        return d.fail_in("test.StructVector", "f10");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructVector>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructVector>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::vector<uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructVector", "f1");
-    if (size < 16)
-        return true;
-    if (!VCodec<std::vector<std::optional<uint8_t>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructVector", "f2");
-    if (size < 20)
-        return true;
-    if (!VCodec<std::vector<FBE::buffer_t>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructVector", "f3");
-    if (size < 24)
-        return true;
-    if (!VCodec<std::vector<std::optional<FBE::buffer_t>>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructVector", "f4");
-    if (size < 28)
-        return true;
-    if (!VCodec<std::vector<::test::EnumSimple>>::verify(d, body, body + 24))
-        return d.fail_in("test.StructVector", "f5");
-    if (size < 32)
-        return true;
-    if (!VCodec<std::vector<std::optional<::test::EnumSimple>>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructVector", "f6");
-    if (size < 36)
-        return true;
-    if (!VCodec<std::vector<::test::FlagsSimple>>::verify(d, body, body + 32))
-        return d.fail_in("test.StructVector", "f7");
-    if (size < 40)
-        return true;
-    if (!VCodec<std::vector<std::optional<::test::FlagsSimple>>>::verify(d, body, body + 36))
-        return d.fail_in("test.StructVector", "f8");
-    if (size < 44)
-        return true;
-    if (!VCodec<std::vector<::test::StructSimple>>::verify(d, body, body + 40))
-        return d.fail_in("test.StructVector", "f9");
-    if (size < 48)
-        return true;
     if (!VCodec<std::vector<std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
         return d.fail_in("test.StructVector", "f10");
     return true;
@@ -2334,7 +1411,7 @@ inline void VBody<::test::StructList>::write(Encoder& e, std::size_t body, const
 inline bool VBody<::test::StructList>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructList>(c, body, size, value); });
     if (!VCodec<std::list<uint8_t>>::read(d, body, body + 8, value.f1))
         return d.fail_in("test.StructList", "f1");
     if (!VCodec<std::list<std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
@@ -2358,58 +1435,11 @@ inline bool VBody<::test::StructList>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructList>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructList& value)
-{
-    if (!FBE::detail::charge_older<::test::StructList>(d, body, size))
-        return false;
-    if (size < 12)
-        value.f1 = {};
-    else if (!VCodec<std::list<uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructList", "f1");
-    if (size < 16)
-        value.f2 = {};
-    else if (!VCodec<std::list<std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructList", "f2");
-    if (size < 20)
-        value.f3 = {};
-    else if (!VCodec<std::list<FBE::buffer_t>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructList", "f3");
-    if (size < 24)
-        value.f4 = {};
-    else if (!VCodec<std::list<std::optional<FBE::buffer_t>>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructList", "f4");
-    if (size < 28)
-        value.f5 = {};
-    else if (!VCodec<std::list<::test::EnumSimple>>::read(d, body, body + 24, value.f5))
-        return d.fail_in("test.StructList", "f5");
-    if (size < 32)
-        value.f6 = {};
-    else if (!VCodec<std::list<std::optional<::test::EnumSimple>>>::read(d, body, body + 28, value.f6))
-        return d.fail_in("test.StructList", "f6");
-    if (size < 36)
-        value.f7 = {};
-    else if (!VCodec<std::list<::test::FlagsSimple>>::read(d, body, body + 32, value.f7))
-        return d.fail_in("test.StructList", "f7");
-    if (size < 40)
-        value.f8 = {};
-    else if (!VCodec<std::list<std::optional<::test::FlagsSimple>>>::read(d, body, body + 36, value.f8))
-        return d.fail_in("test.StructList", "f8");
-    if (size < 44)
-        value.f9 = {};
-    else if (!VCodec<std::list<::test::StructSimple>>::read(d, body, body + 40, value.f9))
-        return d.fail_in("test.StructList", "f9");
-    if (size < 48)
-        value.f10 = {};
-    else if (!VCodec<std::list<std::optional<::test::StructSimple>>>::read(d, body, body + 44, value.f10))
-        return d.fail_in("test.StructList", "f10");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::test::StructList>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructList>(c, body, size); });
     if (!VCodec<std::list<uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructList", "f1");
     if (!VCodec<std::list<std::optional<uint8_t>>>::verify(d, body, body + 12))
@@ -2428,54 +1458,6 @@ inline bool VBody<::test::StructList>::verify(D& d, std::size_t body, uint32_t s
         return d.fail_in("test.StructList", "f8");
     if (!VCodec<std::list<::test::StructSimple>>::verify(d, body, body + 40))
         return d.fail_in("test.StructList", "f9");
-    if (!VCodec<std::list<std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
-        return d.fail_in("test.StructList", "f10");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructList>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructList>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::list<uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructList", "f1");
-    if (size < 16)
-        return true;
-    if (!VCodec<std::list<std::optional<uint8_t>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructList", "f2");
-    if (size < 20)
-        return true;
-    if (!VCodec<std::list<FBE::buffer_t>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructList", "f3");
-    if (size < 24)
-        return true;
-    if (!VCodec<std::list<std::optional<FBE::buffer_t>>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructList", "f4");
-    if (size < 28)
-        return true;
-    if (!VCodec<std::list<::test::EnumSimple>>::verify(d, body, body + 24))
-        return d.fail_in("test.StructList", "f5");
-    if (size < 32)
-        return true;
-    if (!VCodec<std::list<std::optional<::test::EnumSimple>>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructList", "f6");
-    if (size < 36)
-        return true;
-    if (!VCodec<std::list<::test::FlagsSimple>>::verify(d, body, body + 32))
-        return d.fail_in("test.StructList", "f7");
-    if (size < 40)
-        return true;
-    if (!VCodec<std::list<std::optional<::test::FlagsSimple>>>::verify(d, body, body + 36))
-        return d.fail_in("test.StructList", "f8");
-    if (size < 44)
-        return true;
-    if (!VCodec<std::list<::test::StructSimple>>::verify(d, body, body + 40))
-        return d.fail_in("test.StructList", "f9");
-    if (size < 48)
-        return true;
     if (!VCodec<std::list<std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
         return d.fail_in("test.StructList", "f10");
     return true;
@@ -2500,7 +1482,7 @@ inline void VBody<::test::StructSet>::write(Encoder& e, std::size_t body, const 
 inline bool VBody<::test::StructSet>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructSet>(c, body, size, value); });
     if (!VCodec<std::set<uint8_t>>::read(d, body, body + 8, value.f1))
         return d.fail_in("test.StructSet", "f1");
     if (!VCodec<std::set<::test::EnumSimple>>::read(d, body, body + 12, value.f2))
@@ -2512,64 +1494,17 @@ inline bool VBody<::test::StructSet>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructSet>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructSet& value)
-{
-    if (!FBE::detail::charge_older<::test::StructSet>(d, body, size))
-        return false;
-    if (size < 12)
-        value.f1 = {};
-    else if (!VCodec<std::set<uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructSet", "f1");
-    if (size < 16)
-        value.f2 = {};
-    else if (!VCodec<std::set<::test::EnumSimple>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructSet", "f2");
-    if (size < 20)
-        value.f3 = {};
-    else if (!VCodec<std::set<::test::FlagsSimple>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructSet", "f3");
-    if (size < 24)
-        value.f4 = {};
-    else if (!VCodec<std::set<::test::StructSimple>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructSet", "f4");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::test::StructSet>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructSet>(c, body, size); });
     if (!VCodec<std::set<uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructSet", "f1");
     if (!VCodec<std::set<::test::EnumSimple>>::verify(d, body, body + 12))
         return d.fail_in("test.StructSet", "f2");
     if (!VCodec<std::set<::test::FlagsSimple>>::verify(d, body, body + 16))
         return d.fail_in("test.StructSet", "f3");
-    if (!VCodec<std::set<::test::StructSimple>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructSet", "f4");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructSet>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructSet>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::set<uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructSet", "f1");
-    if (size < 16)
-        return true;
-    if (!VCodec<std::set<::test::EnumSimple>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructSet", "f2");
-    if (size < 20)
-        return true;
-    if (!VCodec<std::set<::test::FlagsSimple>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructSet", "f3");
-    if (size < 24)
-        return true;
     if (!VCodec<std::set<::test::StructSimple>>::verify(d, body, body + 20))
         return d.fail_in("test.StructSet", "f4");
     return true;
@@ -2606,7 +1541,7 @@ inline void VBody<::test::StructMap>::write(Encoder& e, std::size_t body, const 
 inline bool VBody<::test::StructMap>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructMap>(c, body, size, value); });
     if (!VCodec<std::map<int32_t, uint8_t>>::read(d, body, body + 8, value.f1))
         return d.fail_in("test.StructMap", "f1");
     if (!VCodec<std::map<int32_t, std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
@@ -2630,58 +1565,11 @@ inline bool VBody<::test::StructMap>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructMap>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructMap& value)
-{
-    if (!FBE::detail::charge_older<::test::StructMap>(d, body, size))
-        return false;
-    if (size < 12)
-        value.f1 = {};
-    else if (!VCodec<std::map<int32_t, uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructMap", "f1");
-    if (size < 16)
-        value.f2 = {};
-    else if (!VCodec<std::map<int32_t, std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructMap", "f2");
-    if (size < 20)
-        value.f3 = {};
-    else if (!VCodec<std::map<int32_t, FBE::buffer_t>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructMap", "f3");
-    if (size < 24)
-        value.f4 = {};
-    else if (!VCodec<std::map<int32_t, std::optional<FBE::buffer_t>>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructMap", "f4");
-    if (size < 28)
-        value.f5 = {};
-    else if (!VCodec<std::map<int32_t, ::test::EnumSimple>>::read(d, body, body + 24, value.f5))
-        return d.fail_in("test.StructMap", "f5");
-    if (size < 32)
-        value.f6 = {};
-    else if (!VCodec<std::map<int32_t, std::optional<::test::EnumSimple>>>::read(d, body, body + 28, value.f6))
-        return d.fail_in("test.StructMap", "f6");
-    if (size < 36)
-        value.f7 = {};
-    else if (!VCodec<std::map<int32_t, ::test::FlagsSimple>>::read(d, body, body + 32, value.f7))
-        return d.fail_in("test.StructMap", "f7");
-    if (size < 40)
-        value.f8 = {};
-    else if (!VCodec<std::map<int32_t, std::optional<::test::FlagsSimple>>>::read(d, body, body + 36, value.f8))
-        return d.fail_in("test.StructMap", "f8");
-    if (size < 44)
-        value.f9 = {};
-    else if (!VCodec<std::map<int32_t, ::test::StructSimple>>::read(d, body, body + 40, value.f9))
-        return d.fail_in("test.StructMap", "f9");
-    if (size < 48)
-        value.f10 = {};
-    else if (!VCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::read(d, body, body + 44, value.f10))
-        return d.fail_in("test.StructMap", "f10");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::test::StructMap>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructMap>(c, body, size); });
     if (!VCodec<std::map<int32_t, uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructMap", "f1");
     if (!VCodec<std::map<int32_t, std::optional<uint8_t>>>::verify(d, body, body + 12))
@@ -2700,54 +1588,6 @@ inline bool VBody<::test::StructMap>::verify(D& d, std::size_t body, uint32_t si
         return d.fail_in("test.StructMap", "f8");
     if (!VCodec<std::map<int32_t, ::test::StructSimple>>::verify(d, body, body + 40))
         return d.fail_in("test.StructMap", "f9");
-    if (!VCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
-        return d.fail_in("test.StructMap", "f10");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructMap>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructMap>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::map<int32_t, uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructMap", "f1");
-    if (size < 16)
-        return true;
-    if (!VCodec<std::map<int32_t, std::optional<uint8_t>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructMap", "f2");
-    if (size < 20)
-        return true;
-    if (!VCodec<std::map<int32_t, FBE::buffer_t>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructMap", "f3");
-    if (size < 24)
-        return true;
-    if (!VCodec<std::map<int32_t, std::optional<FBE::buffer_t>>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructMap", "f4");
-    if (size < 28)
-        return true;
-    if (!VCodec<std::map<int32_t, ::test::EnumSimple>>::verify(d, body, body + 24))
-        return d.fail_in("test.StructMap", "f5");
-    if (size < 32)
-        return true;
-    if (!VCodec<std::map<int32_t, std::optional<::test::EnumSimple>>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructMap", "f6");
-    if (size < 36)
-        return true;
-    if (!VCodec<std::map<int32_t, ::test::FlagsSimple>>::verify(d, body, body + 32))
-        return d.fail_in("test.StructMap", "f7");
-    if (size < 40)
-        return true;
-    if (!VCodec<std::map<int32_t, std::optional<::test::FlagsSimple>>>::verify(d, body, body + 36))
-        return d.fail_in("test.StructMap", "f8");
-    if (size < 44)
-        return true;
-    if (!VCodec<std::map<int32_t, ::test::StructSimple>>::verify(d, body, body + 40))
-        return d.fail_in("test.StructMap", "f9");
-    if (size < 48)
-        return true;
     if (!VCodec<std::map<int32_t, std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
         return d.fail_in("test.StructMap", "f10");
     return true;
@@ -2784,7 +1624,7 @@ inline void VBody<::test::StructHash>::write(Encoder& e, std::size_t body, const
 inline bool VBody<::test::StructHash>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructHash>(c, body, size, value); });
     if (!VCodec<std::unordered_map<std::string, uint8_t>>::read(d, body, body + 8, value.f1))
         return d.fail_in("test.StructHash", "f1");
     if (!VCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
@@ -2808,58 +1648,11 @@ inline bool VBody<::test::StructHash>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::test::StructHash>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHash& value)
-{
-    if (!FBE::detail::charge_older<::test::StructHash>(d, body, size))
-        return false;
-    if (size < 12)
-        value.f1 = {};
-    else if (!VCodec<std::unordered_map<std::string, uint8_t>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructHash", "f1");
-    if (size < 16)
-        value.f2 = {};
-    else if (!VCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructHash", "f2");
-    if (size < 20)
-        value.f3 = {};
-    else if (!VCodec<std::unordered_map<std::string, FBE::buffer_t>>::read(d, body, body + 16, value.f3))
-        return d.fail_in("test.StructHash", "f3");
-    if (size < 24)
-        value.f4 = {};
-    else if (!VCodec<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>::read(d, body, body + 20, value.f4))
-        return d.fail_in("test.StructHash", "f4");
-    if (size < 28)
-        value.f5 = {};
-    else if (!VCodec<std::unordered_map<std::string, ::test::EnumSimple>>::read(d, body, body + 24, value.f5))
-        return d.fail_in("test.StructHash", "f5");
-    if (size < 32)
-        value.f6 = {};
-    else if (!VCodec<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>::read(d, body, body + 28, value.f6))
-        return d.fail_in("test.StructHash", "f6");
-    if (size < 36)
-        value.f7 = {};
-    else if (!VCodec<std::unordered_map<std::string, ::test::FlagsSimple>>::read(d, body, body + 32, value.f7))
-        return d.fail_in("test.StructHash", "f7");
-    if (size < 40)
-        value.f8 = {};
-    else if (!VCodec<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>::read(d, body, body + 36, value.f8))
-        return d.fail_in("test.StructHash", "f8");
-    if (size < 44)
-        value.f9 = {};
-    else if (!VCodec<std::unordered_map<std::string, ::test::StructSimple>>::read(d, body, body + 40, value.f9))
-        return d.fail_in("test.StructHash", "f9");
-    if (size < 48)
-        value.f10 = {};
-    else if (!VCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::read(d, body, body + 44, value.f10))
-        return d.fail_in("test.StructHash", "f10");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::test::StructHash>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 48))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructHash>(c, body, size); });
     if (!VCodec<std::unordered_map<std::string, uint8_t>>::verify(d, body, body + 8))
         return d.fail_in("test.StructHash", "f1");
     if (!VCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::verify(d, body, body + 12))
@@ -2878,54 +1671,6 @@ inline bool VBody<::test::StructHash>::verify(D& d, std::size_t body, uint32_t s
         return d.fail_in("test.StructHash", "f8");
     if (!VCodec<std::unordered_map<std::string, ::test::StructSimple>>::verify(d, body, body + 40))
         return d.fail_in("test.StructHash", "f9");
-    if (!VCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
-        return d.fail_in("test.StructHash", "f10");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructHash>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructHash>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::unordered_map<std::string, uint8_t>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructHash", "f1");
-    if (size < 16)
-        return true;
-    if (!VCodec<std::unordered_map<std::string, std::optional<uint8_t>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructHash", "f2");
-    if (size < 20)
-        return true;
-    if (!VCodec<std::unordered_map<std::string, FBE::buffer_t>>::verify(d, body, body + 16))
-        return d.fail_in("test.StructHash", "f3");
-    if (size < 24)
-        return true;
-    if (!VCodec<std::unordered_map<std::string, std::optional<FBE::buffer_t>>>::verify(d, body, body + 20))
-        return d.fail_in("test.StructHash", "f4");
-    if (size < 28)
-        return true;
-    if (!VCodec<std::unordered_map<std::string, ::test::EnumSimple>>::verify(d, body, body + 24))
-        return d.fail_in("test.StructHash", "f5");
-    if (size < 32)
-        return true;
-    if (!VCodec<std::unordered_map<std::string, std::optional<::test::EnumSimple>>>::verify(d, body, body + 28))
-        return d.fail_in("test.StructHash", "f6");
-    if (size < 36)
-        return true;
-    if (!VCodec<std::unordered_map<std::string, ::test::FlagsSimple>>::verify(d, body, body + 32))
-        return d.fail_in("test.StructHash", "f7");
-    if (size < 40)
-        return true;
-    if (!VCodec<std::unordered_map<std::string, std::optional<::test::FlagsSimple>>>::verify(d, body, body + 36))
-        return d.fail_in("test.StructHash", "f8");
-    if (size < 44)
-        return true;
-    if (!VCodec<std::unordered_map<std::string, ::test::StructSimple>>::verify(d, body, body + 40))
-        return d.fail_in("test.StructHash", "f9");
-    if (size < 48)
-        return true;
     if (!VCodec<std::unordered_map<std::string, std::optional<::test::StructSimple>>>::verify(d, body, body + 44))
         return d.fail_in("test.StructHash", "f10");
     return true;
@@ -2946,25 +1691,10 @@ inline void VBody<::test::StructHashEx>::write(Encoder& e, std::size_t body, con
 inline bool VBody<::test::StructHashEx>::read(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::test::StructHashEx>(c, body, size, value); });
     if (!VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::read(d, body, body + 8, value.f1))
         return d.fail_in("test.StructHashEx", "f1");
     if (!VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::read(d, body, body + 12, value.f2))
-        return d.fail_in("test.StructHashEx", "f2");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::test::StructHashEx>::read_older(Decoder& d, std::size_t body, uint32_t size, ::test::StructHashEx& value)
-{
-    if (!FBE::detail::charge_older<::test::StructHashEx>(d, body, size))
-        return false;
-    if (size < 12)
-        value.f1 = {};
-    else if (!VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::read(d, body, body + 8, value.f1))
-        return d.fail_in("test.StructHashEx", "f1");
-    if (size < 16)
-        value.f2 = {};
-    else if (!VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::read(d, body, body + 12, value.f2))
         return d.fail_in("test.StructHashEx", "f2");
     return true;
 }
@@ -2973,25 +1703,9 @@ template <class D>
 inline bool VBody<::test::StructHashEx>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::test::StructHashEx>(c, body, size); });
     if (!VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::verify(d, body, body + 8))
         return d.fail_in("test.StructHashEx", "f1");
-    if (!VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::verify(d, body, body + 12))
-        return d.fail_in("test.StructHashEx", "f2");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::test::StructHashEx>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::test::StructHashEx>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::unordered_map<::test::StructSimple, ::test::StructNested>>::verify(d, body, body + 8))
-        return d.fail_in("test.StructHashEx", "f1");
-    if (size < 16)
-        return true;
     if (!VCodec<std::unordered_map<::test::StructSimple, std::optional<::test::StructNested>>>::verify(d, body, body + 12))
         return d.fail_in("test.StructHashEx", "f2");
     return true;

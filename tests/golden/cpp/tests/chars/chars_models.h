@@ -24,9 +24,10 @@ struct VBody<::chars::CharKeys>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "chars.CharKeys";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::chars::CharKeys::letters, 8, "letters"),
+        FBE::detail::slot(&::chars::CharKeys::countByLetter, 12, "countByLetter"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "chars.CharKeys"},
     };
@@ -46,9 +47,10 @@ struct VBody<::chars::GradeKeys>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "chars.GradeKeys";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::chars::GradeKeys::grades, 8, "grades"),
+        FBE::detail::slot(&::chars::GradeKeys::countByGrade, 12, "countByGrade"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "chars.GradeKeys"},
     };
@@ -69,25 +71,10 @@ inline void VBody<::chars::CharKeys>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::chars::CharKeys>::read(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::chars::CharKeys>(c, body, size, value); });
     if (!VCodec<std::set<char>>::read(d, body, body + 8, value.letters))
         return d.fail_in("chars.CharKeys", "letters");
     if (!VCodec<std::map<char, int32_t>>::read(d, body, body + 12, value.countByLetter))
-        return d.fail_in("chars.CharKeys", "countByLetter");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::chars::CharKeys>::read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::CharKeys& value)
-{
-    if (!FBE::detail::charge_older<::chars::CharKeys>(d, body, size))
-        return false;
-    if (size < 12)
-        value.letters = {};
-    else if (!VCodec<std::set<char>>::read(d, body, body + 8, value.letters))
-        return d.fail_in("chars.CharKeys", "letters");
-    if (size < 16)
-        value.countByLetter = {};
-    else if (!VCodec<std::map<char, int32_t>>::read(d, body, body + 12, value.countByLetter))
         return d.fail_in("chars.CharKeys", "countByLetter");
     return true;
 }
@@ -96,25 +83,9 @@ template <class D>
 FBE_INLINE bool VBody<::chars::CharKeys>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::chars::CharKeys>(c, body, size); });
     if (!VCodec<std::set<char>>::verify(d, body, body + 8))
         return d.fail_in("chars.CharKeys", "letters");
-    if (!VCodec<std::map<char, int32_t>>::verify(d, body, body + 12))
-        return d.fail_in("chars.CharKeys", "countByLetter");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::chars::CharKeys>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::chars::CharKeys>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::set<char>>::verify(d, body, body + 8))
-        return d.fail_in("chars.CharKeys", "letters");
-    if (size < 16)
-        return true;
     if (!VCodec<std::map<char, int32_t>>::verify(d, body, body + 12))
         return d.fail_in("chars.CharKeys", "countByLetter");
     return true;
@@ -135,25 +106,10 @@ inline void VBody<::chars::GradeKeys>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::chars::GradeKeys>::read(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::chars::GradeKeys>(c, body, size, value); });
     if (!VCodec<std::set<::chars::Grade>>::read(d, body, body + 8, value.grades))
         return d.fail_in("chars.GradeKeys", "grades");
     if (!VCodec<std::map<::chars::Grade, int32_t>>::read(d, body, body + 12, value.countByGrade))
-        return d.fail_in("chars.GradeKeys", "countByGrade");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::chars::GradeKeys>::read_older(Decoder& d, std::size_t body, uint32_t size, ::chars::GradeKeys& value)
-{
-    if (!FBE::detail::charge_older<::chars::GradeKeys>(d, body, size))
-        return false;
-    if (size < 12)
-        value.grades = {};
-    else if (!VCodec<std::set<::chars::Grade>>::read(d, body, body + 8, value.grades))
-        return d.fail_in("chars.GradeKeys", "grades");
-    if (size < 16)
-        value.countByGrade = {};
-    else if (!VCodec<std::map<::chars::Grade, int32_t>>::read(d, body, body + 12, value.countByGrade))
         return d.fail_in("chars.GradeKeys", "countByGrade");
     return true;
 }
@@ -162,25 +118,9 @@ template <class D>
 FBE_INLINE bool VBody<::chars::GradeKeys>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::chars::GradeKeys>(c, body, size); });
     if (!VCodec<std::set<::chars::Grade>>::verify(d, body, body + 8))
         return d.fail_in("chars.GradeKeys", "grades");
-    if (!VCodec<std::map<::chars::Grade, int32_t>>::verify(d, body, body + 12))
-        return d.fail_in("chars.GradeKeys", "countByGrade");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::chars::GradeKeys>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::chars::GradeKeys>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::set<::chars::Grade>>::verify(d, body, body + 8))
-        return d.fail_in("chars.GradeKeys", "grades");
-    if (size < 16)
-        return true;
     if (!VCodec<std::map<::chars::Grade, int32_t>>::verify(d, body, body + 12))
         return d.fail_in("chars.GradeKeys", "countByGrade");
     return true;

@@ -24,9 +24,18 @@ struct VBody<::decimals::Prices>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "decimals.Prices";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::decimals::Prices::price, 8, "price"),
+        FBE::detail::slot(&::decimals::Prices::maybePrice, 24, "maybePrice"),
+        FBE::detail::slot(&::decimals::Prices::pair, 29, "pair"),
+        FBE::detail::slot(&::decimals::Prices::priceVector, 61, "priceVector"),
+        FBE::detail::slot(&::decimals::Prices::priceList, 65, "priceList"),
+        FBE::detail::slot(&::decimals::Prices::priceSet, 69, "priceSet"),
+        FBE::detail::slot(&::decimals::Prices::priceById, 73, "priceById"),
+        FBE::detail::slot(&::decimals::Prices::idByPrice, 77, "idByPrice"),
+        FBE::detail::slot(&::decimals::Prices::priceByPrice, 81, "priceByPrice"),
+        FBE::detail::slot(&::decimals::Prices::maybePrices, 85, "maybePrices"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {89, 0, "decimals.Prices"},
     };
@@ -61,7 +70,7 @@ inline void VBody<::decimals::Prices>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::decimals::Prices>::read(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value)
 {
     if (FBE_UNLIKELY(size < 89))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::decimals::Prices>(c, body, size, value); });
     if (!VCodec<FBE::decimal_t>::read(d, body, body + 8, value.price))
         return d.fail_in("decimals.Prices", "price");
     if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 24, value.maybePrice))
@@ -85,58 +94,11 @@ FBE_INLINE bool VBody<::decimals::Prices>::read(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::decimals::Prices>::read_older(Decoder& d, std::size_t body, uint32_t size, ::decimals::Prices& value)
-{
-    if (!FBE::detail::charge_older<::decimals::Prices>(d, body, size))
-        return false;
-    if (size < 24)
-        value.price = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 8, value.price))
-        return d.fail_in("decimals.Prices", "price");
-    if (size < 29)
-        value.maybePrice = {};
-    else if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 24, value.maybePrice))
-        return d.fail_in("decimals.Prices", "maybePrice");
-    if (size < 61)
-        FBE::detail::assign_default(value.pair);
-    else if (!VCodec<std::array<FBE::decimal_t, 2>>::read(d, body, body + 29, value.pair))
-        return d.fail_in("decimals.Prices", "pair");
-    if (size < 65)
-        value.priceVector = {};
-    else if (!VCodec<std::vector<FBE::decimal_t>>::read(d, body, body + 61, value.priceVector))
-        return d.fail_in("decimals.Prices", "priceVector");
-    if (size < 69)
-        value.priceList = {};
-    else if (!VCodec<std::list<FBE::decimal_t>>::read(d, body, body + 65, value.priceList))
-        return d.fail_in("decimals.Prices", "priceList");
-    if (size < 73)
-        value.priceSet = {};
-    else if (!VCodec<std::set<FBE::decimal_t>>::read(d, body, body + 69, value.priceSet))
-        return d.fail_in("decimals.Prices", "priceSet");
-    if (size < 77)
-        value.priceById = {};
-    else if (!VCodec<std::map<int32_t, FBE::decimal_t>>::read(d, body, body + 73, value.priceById))
-        return d.fail_in("decimals.Prices", "priceById");
-    if (size < 81)
-        value.idByPrice = {};
-    else if (!VCodec<std::map<FBE::decimal_t, int32_t>>::read(d, body, body + 77, value.idByPrice))
-        return d.fail_in("decimals.Prices", "idByPrice");
-    if (size < 85)
-        value.priceByPrice = {};
-    else if (!VCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::read(d, body, body + 81, value.priceByPrice))
-        return d.fail_in("decimals.Prices", "priceByPrice");
-    if (size < 89)
-        value.maybePrices = {};
-    else if (!VCodec<std::vector<std::optional<FBE::decimal_t>>>::read(d, body, body + 85, value.maybePrices))
-        return d.fail_in("decimals.Prices", "maybePrices");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::decimals::Prices>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 89))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::decimals::Prices>(c, body, size); });
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 8))
         return d.fail_in("decimals.Prices", "price");
     if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 24))
@@ -155,54 +117,6 @@ FBE_INLINE bool VBody<::decimals::Prices>::verify(D& d, std::size_t body, uint32
         return d.fail_in("decimals.Prices", "idByPrice");
     if (!VCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::verify(d, body, body + 81))
         return d.fail_in("decimals.Prices", "priceByPrice");
-    if (!VCodec<std::vector<std::optional<FBE::decimal_t>>>::verify(d, body, body + 85))
-        return d.fail_in("decimals.Prices", "maybePrices");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::decimals::Prices>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::decimals::Prices>(d, body, size))
-        return false;
-    if (size < 24)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 8))
-        return d.fail_in("decimals.Prices", "price");
-    if (size < 29)
-        return true;
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 24))
-        return d.fail_in("decimals.Prices", "maybePrice");
-    if (size < 61)
-        return true;
-    if (!VCodec<std::array<FBE::decimal_t, 2>>::verify(d, body, body + 29))
-        return d.fail_in("decimals.Prices", "pair");
-    if (size < 65)
-        return true;
-    if (!VCodec<std::vector<FBE::decimal_t>>::verify(d, body, body + 61))
-        return d.fail_in("decimals.Prices", "priceVector");
-    if (size < 69)
-        return true;
-    if (!VCodec<std::list<FBE::decimal_t>>::verify(d, body, body + 65))
-        return d.fail_in("decimals.Prices", "priceList");
-    if (size < 73)
-        return true;
-    if (!VCodec<std::set<FBE::decimal_t>>::verify(d, body, body + 69))
-        return d.fail_in("decimals.Prices", "priceSet");
-    if (size < 77)
-        return true;
-    if (!VCodec<std::map<int32_t, FBE::decimal_t>>::verify(d, body, body + 73))
-        return d.fail_in("decimals.Prices", "priceById");
-    if (size < 81)
-        return true;
-    if (!VCodec<std::map<FBE::decimal_t, int32_t>>::verify(d, body, body + 77))
-        return d.fail_in("decimals.Prices", "idByPrice");
-    if (size < 85)
-        return true;
-    if (!VCodec<std::unordered_map<FBE::decimal_t, FBE::decimal_t>>::verify(d, body, body + 81))
-        return d.fail_in("decimals.Prices", "priceByPrice");
-    if (size < 89)
-        return true;
     if (!VCodec<std::vector<std::optional<FBE::decimal_t>>>::verify(d, body, body + 85))
         return d.fail_in("decimals.Prices", "maybePrices");
     return true;

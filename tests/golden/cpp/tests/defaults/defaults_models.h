@@ -24,9 +24,22 @@ struct VBody<::defaults::Zeros>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "defaults.Zeros";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::defaults::Zeros::id, 8, "id"),
+        FBE::detail::slot(&::defaults::Zeros::b, 12, "b"),
+        FBE::detail::slot(&::defaults::Zeros::i, 17, "i"),
+        FBE::detail::slot(&::defaults::Zeros::l, 22, "l"),
+        FBE::detail::slot(&::defaults::Zeros::f, 27, "f"),
+        FBE::detail::slot(&::defaults::Zeros::d, 32, "d"),
+        FBE::detail::slot(&::defaults::Zeros::m, 37, "m"),
+        FBE::detail::slot(&::defaults::Zeros::s, 42, "s"),
+        FBE::detail::slot(&::defaults::Zeros::c, 47, "c"),
+        FBE::detail::slot(&::defaults::Zeros::fl, 52, "fl"),
+        FBE::detail::slot(&::defaults::Zeros::t, 57, "t"),
+        FBE::detail::slot(&::defaults::Zeros::u, 62, "u"),
+        FBE::detail::slot(&::defaults::Zeros::n, 67, "n"),
+        FBE::detail::slot(&::defaults::Zeros::absent, 72, "absent"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {77, 0, "defaults.Zeros"},
     };
@@ -70,7 +83,7 @@ inline void VBody<::defaults::Zeros>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::defaults::Zeros>::read(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value)
 {
     if (FBE_UNLIKELY(size < 77))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::defaults::Zeros>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::optional<bool>>::read(d, body, body + 12, value.b))
         return d.fail_in("defaults.Zeros", "b");
@@ -101,74 +114,11 @@ FBE_INLINE bool VBody<::defaults::Zeros>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::defaults::Zeros>::read_older(Decoder& d, std::size_t body, uint32_t size, ::defaults::Zeros& value)
-{
-    if (!FBE::detail::charge_older<::defaults::Zeros>(d, body, size))
-        return false;
-    if (size < 12)
-        value.id = 7;
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (size < 17)
-        value.b = false;
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 12, value.b))
-        return d.fail_in("defaults.Zeros", "b");
-    if (size < 22)
-        value.i = 0;
-    else if (!VCodec<std::optional<int32_t>>::read(d, body, body + 17, value.i))
-        return d.fail_in("defaults.Zeros", "i");
-    if (size < 27)
-        value.l = INT64_C(0);
-    else if (!VCodec<std::optional<int64_t>>::read(d, body, body + 22, value.l))
-        return d.fail_in("defaults.Zeros", "l");
-    if (size < 32)
-        value.f = 0.0f;
-    else if (!VCodec<std::optional<float>>::read(d, body, body + 27, value.f))
-        return d.fail_in("defaults.Zeros", "f");
-    if (size < 37)
-        value.d = 0.0;
-    else if (!VCodec<std::optional<double>>::read(d, body, body + 32, value.d))
-        return d.fail_in("defaults.Zeros", "d");
-    if (size < 42)
-        value.m = FBE::decimal_t("0.0");
-    else if (!VCodec<std::optional<FBE::decimal_t>>::read(d, body, body + 37, value.m))
-        return d.fail_in("defaults.Zeros", "m");
-    if (size < 47)
-        value.s = "";
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 42, value.s))
-        return d.fail_in("defaults.Zeros", "s");
-    if (size < 52)
-        value.c = ::defaults::Colour::red;
-    else if (!VCodec<std::optional<::defaults::Colour>>::read(d, body, body + 47, value.c))
-        return d.fail_in("defaults.Zeros", "c");
-    if (size < 57)
-        value.fl = ::defaults::Mode::none;
-    else if (!VCodec<std::optional<::defaults::Mode>>::read(d, body, body + 52, value.fl))
-        return d.fail_in("defaults.Zeros", "fl");
-    if (size < 62)
-        value.t = UINT64_C(0);
-    else if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 57, value.t))
-        return d.fail_in("defaults.Zeros", "t");
-    if (size < 67)
-        value.u = FBE::uuid_t("00000000-0000-0000-0000-000000000000");
-    else if (!VCodec<std::optional<FBE::uuid_t>>::read(d, body, body + 62, value.u))
-        return d.fail_in("defaults.Zeros", "u");
-    if (size < 72)
-        value.n = std::nullopt;
-    else if (!VCodec<std::optional<int32_t>>::read(d, body, body + 67, value.n))
-        return d.fail_in("defaults.Zeros", "n");
-    if (size < 77)
-        value.absent = {};
-    else if (!VCodec<std::optional<int32_t>>::read(d, body, body + 72, value.absent))
-        return d.fail_in("defaults.Zeros", "absent");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::defaults::Zeros>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 77))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::defaults::Zeros>(c, body, size); });
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 12))
         return d.fail_in("defaults.Zeros", "b");
     if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 17))
@@ -193,66 +143,6 @@ FBE_INLINE bool VBody<::defaults::Zeros>::verify(D& d, std::size_t body, uint32_
         return d.fail_in("defaults.Zeros", "u");
     if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 67))
         return d.fail_in("defaults.Zeros", "n");
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 72))
-        return d.fail_in("defaults.Zeros", "absent");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::defaults::Zeros>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::defaults::Zeros>(d, body, size))
-        return false;
-    if (size < 17)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 12))
-        return d.fail_in("defaults.Zeros", "b");
-    if (size < 22)
-        return true;
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 17))
-        return d.fail_in("defaults.Zeros", "i");
-    if (size < 27)
-        return true;
-    if (!VCodec<std::optional<int64_t>>::verify(d, body, body + 22))
-        return d.fail_in("defaults.Zeros", "l");
-    if (size < 32)
-        return true;
-    if (!VCodec<std::optional<float>>::verify(d, body, body + 27))
-        return d.fail_in("defaults.Zeros", "f");
-    if (size < 37)
-        return true;
-    if (!VCodec<std::optional<double>>::verify(d, body, body + 32))
-        return d.fail_in("defaults.Zeros", "d");
-    if (size < 42)
-        return true;
-    if (!VCodec<std::optional<FBE::decimal_t>>::verify(d, body, body + 37))
-        return d.fail_in("defaults.Zeros", "m");
-    if (size < 47)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 42))
-        return d.fail_in("defaults.Zeros", "s");
-    if (size < 52)
-        return true;
-    if (!VCodec<std::optional<::defaults::Colour>>::verify(d, body, body + 47))
-        return d.fail_in("defaults.Zeros", "c");
-    if (size < 57)
-        return true;
-    if (!VCodec<std::optional<::defaults::Mode>>::verify(d, body, body + 52))
-        return d.fail_in("defaults.Zeros", "fl");
-    if (size < 62)
-        return true;
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 57))
-        return d.fail_in("defaults.Zeros", "t");
-    if (size < 67)
-        return true;
-    if (!VCodec<std::optional<FBE::uuid_t>>::verify(d, body, body + 62))
-        return d.fail_in("defaults.Zeros", "u");
-    if (size < 72)
-        return true;
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 67))
-        return d.fail_in("defaults.Zeros", "n");
-    if (size < 77)
-        return true;
     if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 72))
         return d.fail_in("defaults.Zeros", "absent");
     return true;

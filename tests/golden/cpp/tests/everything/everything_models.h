@@ -25,9 +25,9 @@ struct VBody<::everything::Counted>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Counted";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Counted::a, 8, "a"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "everything.Counted"},
     };
@@ -47,9 +47,9 @@ struct VBody<::everything::Shifted>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Shifted";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Shifted::a, 8, "a"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "everything.Shifted"},
     };
@@ -69,9 +69,9 @@ struct VBody<::everything::AfterShift>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.AfterShift";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::AfterShift::a, 8, "a"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "everything.AfterShift"},
     };
@@ -91,9 +91,9 @@ struct VBody<::everything::Fixed>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Fixed";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Fixed::a, 8, "a"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "everything.Fixed"},
     };
@@ -113,9 +113,10 @@ struct VBody<::everything::Derived>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    using base = ::everything::Fixed;
+    static constexpr const char* name = "everything.Derived";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Derived::b, 12, "b"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "everything.Derived"},
     };
@@ -135,9 +136,10 @@ struct VBody<::everything::ImportedBase>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    using base = ::market::Instrument;
+    static constexpr const char* name = "everything.ImportedBase";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::ImportedBase::price, 16, "price"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {24, 0, "everything.ImportedBase"},
     };
@@ -157,9 +159,9 @@ struct VBody<::everything::Note>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Note";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Note::text, 8, "text"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "everything.Note"},
     };
@@ -179,9 +181,10 @@ struct VBody<::everything::Quiet>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Quiet";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Quiet::password, 8, "password"),
+        FBE::detail::slot(&::everything::Quiet::legacy, 12, "legacy"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "everything.Quiet"},
     };
@@ -217,9 +220,62 @@ struct VBody<::everything::Everything>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Everything";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Everything::id, 8, "id"),
+        FBE::detail::slot(&::everything::Everything::f1, 12, "f1"),
+        FBE::detail::slot(&::everything::Everything::f2, 13, "f2"),
+        FBE::detail::slot(&::everything::Everything::f3, 14, "f3"),
+        FBE::detail::slot(&::everything::Everything::f4, 15, "f4"),
+        FBE::detail::slot(&::everything::Everything::f5, 19, "f5"),
+        FBE::detail::slot(&::everything::Everything::f6, 20, "f6"),
+        FBE::detail::slot(&::everything::Everything::f7, 21, "f7"),
+        FBE::detail::slot(&::everything::Everything::f8, 23, "f8"),
+        FBE::detail::slot(&::everything::Everything::f9, 25, "f9"),
+        FBE::detail::slot(&::everything::Everything::f10, 29, "f10"),
+        FBE::detail::slot(&::everything::Everything::f11, 33, "f11"),
+        FBE::detail::slot(&::everything::Everything::f12, 41, "f12"),
+        FBE::detail::slot(&::everything::Everything::f13, 49, "f13"),
+        FBE::detail::slot(&::everything::Everything::f14, 53, "f14"),
+        FBE::detail::slot(&::everything::Everything::f15, 61, "f15"),
+        FBE::detail::slot(&::everything::Everything::f16, 77, "f16"),
+        FBE::detail::slot(&::everything::Everything::f17, 93, "f17"),
+        FBE::detail::slot(&::everything::Everything::f18, 97, "f18"),
+        FBE::detail::slot(&::everything::Everything::f19, 105, "f19"),
+        FBE::detail::slot(&::everything::Everything::f20, 113, "f20"),
+        FBE::detail::slot(&::everything::Everything::f21, 129, "f21"),
+        FBE::detail::slot(&::everything::Everything::f22, 145, "f22"),
+        FBE::detail::slot(&::everything::Everything::f23, 161, "f23"),
+        FBE::detail::slot(&::everything::Everything::f24, 177, "f24"),
+        FBE::detail::slot(&::everything::Everything::f25, 181, "f25"),
+        FBE::detail::slot(&::everything::Everything::f26, 182, "f26"),
+        FBE::detail::slot(&::everything::Everything::f27, 183, "f27"),
+        FBE::detail::slot(&::everything::Everything::f28, 184, "f28"),
+        FBE::detail::slot(&::everything::Everything::f29, 192, "f29"),
+        FBE::detail::slot(&::everything::Everything::f30, 196, "f30"),
+        FBE::detail::slot(&::everything::Everything::f31, 200, "f31"),
+        FBE::detail::slot(&::everything::Everything::f32, 205, "f32"),
+        FBE::detail::slot(&::everything::Everything::f33, 210, "f33"),
+        FBE::detail::slot(&::everything::Everything::f34, 215, "f34"),
+        FBE::detail::slot(&::everything::Everything::f35, 220, "f35"),
+        FBE::detail::slot(&::everything::Everything::f36, 225, "f36"),
+        FBE::detail::slot(&::everything::Everything::f37, 237, "f37"),
+        FBE::detail::slot(&::everything::Everything::f38, 247, "f38"),
+        FBE::detail::slot(&::everything::Everything::f39, 251, "f39"),
+        FBE::detail::slot(&::everything::Everything::f40, 255, "f40"),
+        FBE::detail::slot(&::everything::Everything::f41, 259, "f41"),
+        FBE::detail::slot(&::everything::Everything::f42, 263, "f42"),
+        FBE::detail::slot(&::everything::Everything::f43, 267, "f43"),
+        FBE::detail::slot(&::everything::Everything::f44, 271, "f44"),
+        FBE::detail::slot(&::everything::Everything::f45, 275, "f45"),
+        FBE::detail::slot(&::everything::Everything::f46, 279, "f46"),
+        FBE::detail::slot(&::everything::Everything::f47, 283, "f47"),
+        FBE::detail::slot(&::everything::Everything::f47Reset, 288, "f47Reset"),
+        FBE::detail::slot(&::everything::Everything::f48, 289, "f48"),
+        FBE::detail::slot(&::everything::Everything::f49, 294, "f49"),
+        FBE::detail::slot(&::everything::Everything::f50, 298, "f50"),
+        FBE::detail::slot(&::everything::Everything::f51, 302, "f51"),
+        FBE::detail::slot(&::everything::Everything::f52, 306, "f52"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "everything.Everything.id"}, {13, 0, "everything.Everything.f1"}, {14, 0, "everything.Everything.f2"},
         {15, 0, "everything.Everything.f3"}, {19, 0, "everything.Everything.f4"}, {20, 0, "everything.Everything.f5"},
@@ -264,9 +320,10 @@ struct VBody<::everything::PlaceOrder>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.PlaceOrder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::PlaceOrder::id, 8, "id"),
+        FBE::detail::slot(&::everything::PlaceOrder::instrument, 24, "instrument"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {24, 0, "everything.PlaceOrder.id"}, {28, 8, "everything.PlaceOrder.instrument"},
     };
@@ -286,9 +343,9 @@ struct VBody<::everything::Accepted>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Accepted";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Accepted::id, 8, "id"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {24, 0, "everything.Accepted"},
     };
@@ -308,9 +365,10 @@ struct VBody<::everything::Rejected>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Rejected";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Rejected::id, 8, "id"),
+        FBE::detail::slot(&::everything::Rejected::reason, 24, "reason"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {28, 0, "everything.Rejected"},
     };
@@ -330,9 +388,9 @@ struct VBody<::everything::Ping>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Ping";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Ping::sequence, 8, "sequence"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "everything.Ping"},
     };
@@ -352,9 +410,11 @@ struct VBody<::everything::FixedKeywords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.FixedKeywords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::FixedKeywords::new_, 8, "new"),
+        FBE::detail::slot(&::everything::FixedKeywords::swap_, 12, "swap"),
+        FBE::detail::slot(&::everything::FixedKeywords::default_, 13, "default"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {17, 0, "everything.FixedKeywords"},
     };
@@ -374,9 +434,17 @@ struct VBody<::everything::Keywords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Keywords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Keywords::new_, 8, "new"),
+        FBE::detail::slot(&::everything::Keywords::class_, 12, "class"),
+        FBE::detail::slot(&::everything::Keywords::default_, 16, "default"),
+        FBE::detail::slot(&::everything::Keywords::swap_, 20, "swap"),
+        FBE::detail::slot(&::everything::Keywords::from, 21, "from"),
+        FBE::detail::slot(&::everything::Keywords::None, 25, "None"),
+        FBE::detail::slot(&::everything::Keywords::NULL_, 29, "NULL"),
+        FBE::detail::slot(&::everything::Keywords::operator_, 33, "operator"),
+        FBE::detail::slot(&::everything::Keywords::this_, 38, "this"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {42, 0, "everything.Keywords"},
     };
@@ -396,9 +464,11 @@ struct VBody<::everything::Route>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Route";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Route::venue, 8, "venue"),
+        FBE::detail::slot(&::everything::Route::weight, 12, "weight"),
+        FBE::detail::slot(&::everything::Route::leg, 20, "leg"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {24, 0, "everything.Route"},
     };
@@ -418,9 +488,11 @@ struct VBody<::everything::Routes>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "everything.Routes";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::everything::Routes::routes, 8, "routes"),
+        FBE::detail::slot(&::everything::Routes::ranks, 12, "ranks"),
+        FBE::detail::slot(&::everything::Routes::names, 16, "names"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {20, 0, "everything.Routes"},
     };
@@ -439,19 +511,8 @@ inline void VBody<::everything::Counted>::write(Encoder& e, std::size_t body, co
 FBE_INLINE bool VBody<::everything::Counted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Counted>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::Counted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Counted& value)
-{
-    if (!FBE::detail::charge_older<::everything::Counted>(d, body, size))
-        return false;
-    if (size < 12)
-        value.a = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.a);
     return true;
 }
 
@@ -459,15 +520,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Counted>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Counted>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Counted>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Counted>(c, body, size); });
     return true;
 }
 
@@ -484,19 +537,8 @@ inline void VBody<::everything::Shifted>::write(Encoder& e, std::size_t body, co
 FBE_INLINE bool VBody<::everything::Shifted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Shifted>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::Shifted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Shifted& value)
-{
-    if (!FBE::detail::charge_older<::everything::Shifted>(d, body, size))
-        return false;
-    if (size < 12)
-        value.a = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.a);
     return true;
 }
 
@@ -504,15 +546,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Shifted>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Shifted>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Shifted>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Shifted>(c, body, size); });
     return true;
 }
 
@@ -529,19 +563,8 @@ inline void VBody<::everything::AfterShift>::write(Encoder& e, std::size_t body,
 FBE_INLINE bool VBody<::everything::AfterShift>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::AfterShift>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::AfterShift>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::AfterShift& value)
-{
-    if (!FBE::detail::charge_older<::everything::AfterShift>(d, body, size))
-        return false;
-    if (size < 12)
-        value.a = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.a);
     return true;
 }
 
@@ -549,15 +572,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::AfterShift>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::AfterShift>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::AfterShift>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::AfterShift>(c, body, size); });
     return true;
 }
 
@@ -574,19 +589,8 @@ inline void VBody<::everything::Fixed>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::everything::Fixed>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Fixed>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.a);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::Fixed>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Fixed& value)
-{
-    if (!FBE::detail::charge_older<::everything::Fixed>(d, body, size))
-        return false;
-    if (size < 12)
-        value.a = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.a);
     return true;
 }
 
@@ -594,15 +598,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Fixed>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Fixed>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Fixed>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Fixed>(c, body, size); });
     return true;
 }
 
@@ -620,26 +616,10 @@ inline void VBody<::everything::Derived>::write(Encoder& e, std::size_t body, co
 FBE_INLINE bool VBody<::everything::Derived>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Derived>(c, body, size, value); });
     if (!read_body<::everything::Fixed>(d, body, size, value))
         return false;
     VCodec<int32_t>::read(d, body, body + 12, value.b);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::Derived>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Derived& value)
-{
-    if (!FBE::detail::charge_older<::everything::Derived>(d, body, size))
-        return false;
-    // Inherited fields: all of them, or none when the body is older than everything.Fixed.
-    if (size < 12)
-        FBE::detail::assign_default(static_cast<::everything::Fixed&>(value));
-    else if (!read_body<::everything::Fixed>(d, body, size, value))
-        return false;
-    if (size < 16)
-        value.b = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 12, value.b);
     return true;
 }
 
@@ -647,19 +627,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Derived>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!verify_body<::everything::Fixed>(d, body, size))
-        return false;
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Derived>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Derived>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Derived>(c, body, size); });
     if (!verify_body<::everything::Fixed>(d, body, size))
         return false;
     return true;
@@ -679,26 +647,10 @@ inline void VBody<::everything::ImportedBase>::write(Encoder& e, std::size_t bod
 FBE_INLINE bool VBody<::everything::ImportedBase>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::ImportedBase>(c, body, size, value); });
     if (!read_body<::market::Instrument>(d, body, size, value))
         return false;
     VCodec<double>::read(d, body, body + 16, value.price);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::ImportedBase& value)
-{
-    if (!FBE::detail::charge_older<::everything::ImportedBase>(d, body, size))
-        return false;
-    // Inherited fields: all of them, or none when the body is older than market.Instrument.
-    if (size < 16)
-        FBE::detail::assign_default(static_cast<::market::Instrument&>(value));
-    else if (!read_body<::market::Instrument>(d, body, size, value))
-        return false;
-    if (size < 24)
-        value.price = 1.5;
-    else
-        VCodec<double>::read(d, body, body + 16, value.price);
     return true;
 }
 
@@ -706,19 +658,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::ImportedBase>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!verify_body<::market::Instrument>(d, body, size))
-        return false;
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::ImportedBase>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::ImportedBase>(d, body, size))
-        return false;
-    if (size < 16)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::ImportedBase>(c, body, size); });
     if (!verify_body<::market::Instrument>(d, body, size))
         return false;
     return true;
@@ -737,19 +677,8 @@ inline void VBody<::everything::Note>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::everything::Note>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Note>(c, body, size, value); });
     if (!VCodec<std::string>::read(d, body, body + 8, value.text))
-        return d.fail_in("everything.Note", "text");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::Note>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Note& value)
-{
-    if (!FBE::detail::charge_older<::everything::Note>(d, body, size))
-        return false;
-    if (size < 12)
-        value.text = "hi \"there\"\012";
-    else if (!VCodec<std::string>::read(d, body, body + 8, value.text))
         return d.fail_in("everything.Note", "text");
     return true;
 }
@@ -758,19 +687,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Note>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("everything.Note", "text");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Note>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Note>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Note>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("everything.Note", "text");
     return true;
@@ -790,25 +707,10 @@ inline void VBody<::everything::Quiet>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::everything::Quiet>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Quiet>(c, body, size, value); });
     if (!VCodec<std::string>::read(d, body, body + 8, value.password))
         return d.fail_in("everything.Quiet", "password");
     VCodec<int32_t>::read(d, body, body + 12, value.legacy);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::Quiet>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Quiet& value)
-{
-    if (!FBE::detail::charge_older<::everything::Quiet>(d, body, size))
-        return false;
-    if (size < 12)
-        value.password = {};
-    else if (!VCodec<std::string>::read(d, body, body + 8, value.password))
-        return d.fail_in("everything.Quiet", "password");
-    if (size < 16)
-        value.legacy = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 12, value.legacy);
     return true;
 }
 
@@ -816,19 +718,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Quiet>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("everything.Quiet", "password");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Quiet>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Quiet>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Quiet>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("everything.Quiet", "password");
     return true;
@@ -944,7 +834,7 @@ inline void VBody<::everything::Everything>::write(Encoder& e, std::size_t body,
 inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value)
 {
     if (FBE_UNLIKELY(size < 310))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Everything>(c, body, size, value); });
     const auto fbe_id = Scalar<int32_t>::get(d.data + body + 8);
     const auto fbe_f1 = Scalar<bool>::get(d.data + body + 12);
     const auto fbe_f2 = Scalar<uint8_t>::get(d.data + body + 13);
@@ -1055,234 +945,11 @@ inline bool VBody<::everything::Everything>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Everything>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Everything& value)
-{
-    if (!FBE::detail::charge_older<::everything::Everything>(d, body, size))
-        return false;
-    if (size < 12)
-        value.id = 42;
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.id);
-    if (size < 13)
-        value.f1 = true;
-    else
-        VCodec<bool>::read(d, body, body + 12, value.f1);
-    if (size < 14)
-        value.f2 = 255;
-    else
-        VCodec<uint8_t>::read(d, body, body + 13, value.f2);
-    if (size < 15)
-        value.f3 = '!';
-    else
-        VCodec<char>::read(d, body, body + 14, value.f3);
-    if (size < 19)
-        value.f4 = static_cast<wchar_t>(0x444);
-    else
-        VCodec<wchar_t>::read(d, body, body + 15, value.f4);
-    if (size < 20)
-        value.f5 = -128;
-    else
-        VCodec<int8_t>::read(d, body, body + 19, value.f5);
-    if (size < 21)
-        value.f6 = 65;
-    else
-        VCodec<uint8_t>::read(d, body, body + 20, value.f6);
-    if (size < 23)
-        value.f7 = -2;
-    else
-        VCodec<int16_t>::read(d, body, body + 21, value.f7);
-    if (size < 25)
-        value.f8 = 65535;
-    else
-        VCodec<uint16_t>::read(d, body, body + 23, value.f8);
-    if (size < 29)
-        value.f9 = 2147483647;
-    else
-        VCodec<int32_t>::read(d, body, body + 25, value.f9);
-    if (size < 33)
-        value.f10 = {};
-    else
-        VCodec<uint32_t>::read(d, body, body + 29, value.f10);
-    if (size < 41)
-        value.f11 = INT64_MIN;
-    else
-        VCodec<int64_t>::read(d, body, body + 33, value.f11);
-    if (size < 49)
-        value.f12 = UINT64_C(18446744073709551615);
-    else
-        VCodec<uint64_t>::read(d, body, body + 41, value.f12);
-    if (size < 53)
-        value.f13 = .5e3f;
-    else
-        VCodec<float>::read(d, body, body + 49, value.f13);
-    if (size < 61)
-        value.f14 = -1.;
-    else
-        VCodec<double>::read(d, body, body + 53, value.f14);
-    if (size < 77)
-        value.f15 = FBE::decimal_t("123456.123456");
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 61, value.f15))
-        return d.fail_in("everything.Everything", "f15");
-    if (size < 93)
-        value.f16 = FBE::decimal_t("7");
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 77, value.f16))
-        return d.fail_in("everything.Everything", "f16");
-    if (size < 97)
-        value.f17 = "text";
-    else if (!VCodec<std::string>::read(d, body, body + 93, value.f17))
-        return d.fail_in("everything.Everything", "f17");
-    if (size < 105)
-        value.f18 = UINT64_C(0);
-    else
-        VCodec<uint64_t>::read(d, body, body + 97, value.f18);
-    if (size < 113)
-        value.f19 = FBE::utc();
-    else
-        VCodec<uint64_t>::read(d, body, body + 105, value.f19);
-    if (size < 129)
-        value.f20 = FBE::uuid_t("00000000-0000-0000-0000-000000000000");
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 113, value.f20);
-    if (size < 145)
-        value.f21 = FBE::uuid_t::sequential();
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 129, value.f21);
-    if (size < 161)
-        value.f22 = FBE::uuid_t::random();
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 145, value.f22);
-    if (size < 177)
-        value.f23 = FBE::uuid_t("123e4567-e89b-12d3-a456-426655440000");
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 161, value.f23);
-    if (size < 181)
-        value.f24 = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 177, value.f24))
-        return d.fail_in("everything.Everything", "f24");
-    if (size < 182)
-        value.f25 = ::everything::EByte::c;
-    else
-        VCodec<::everything::EByte>::read(d, body, body + 181, value.f25);
-    if (size < 183)
-        value.f26 = ::market::Side::sell;
-    else
-        VCodec<::market::Side>::read(d, body, body + 182, value.f26);
-    if (size < 184)
-        value.f27 = ::everything::FByte::one | ::everything::FByte::two;
-    else
-        VCodec<::everything::FByte>::read(d, body, body + 183, value.f27);
-    if (size < 192)
-        value.f28 = ::everything::FUInt64::all;
-    else
-        VCodec<::everything::FUInt64>::read(d, body, body + 184, value.f28);
-    if (size < 196)
-        FBE::detail::assign_default(value.f29);
-    else if (!VCodec<::everything::Counted>::read(d, body, body + 192, value.f29))
-        return d.fail_in("everything.Everything", "f29");
-    if (size < 200)
-        FBE::detail::assign_default(value.f30);
-    else if (!VCodec<::market::Instrument>::read(d, body, body + 196, value.f30))
-        return d.fail_in("everything.Everything", "f30");
-    if (size < 205)
-        value.f31 = std::nullopt;
-    else if (!VCodec<std::optional<int32_t>>::read(d, body, body + 200, value.f31))
-        return d.fail_in("everything.Everything", "f31");
-    if (size < 210)
-        value.f32 = 5;
-    else if (!VCodec<std::optional<int32_t>>::read(d, body, body + 205, value.f32))
-        return d.fail_in("everything.Everything", "f32");
-    if (size < 215)
-        value.f33 = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 210, value.f33))
-        return d.fail_in("everything.Everything", "f33");
-    if (size < 220)
-        value.f34 = ::everything::EByte::b;
-    else if (!VCodec<std::optional<::everything::EByte>>::read(d, body, body + 215, value.f34))
-        return d.fail_in("everything.Everything", "f34");
-    if (size < 225)
-        value.f35 = {};
-    else if (!VCodec<std::optional<::everything::Counted>>::read(d, body, body + 220, value.f35))
-        return d.fail_in("everything.Everything", "f35");
-    if (size < 237)
-        FBE::detail::assign_default(value.f36);
-    else if (!VCodec<std::array<int32_t, 3>>::read(d, body, body + 225, value.f36))
-        return d.fail_in("everything.Everything", "f36");
-    if (size < 247)
-        FBE::detail::assign_default(value.f37);
-    else if (!VCodec<std::array<std::optional<std::string>, 2>>::read(d, body, body + 237, value.f37))
-        return d.fail_in("everything.Everything", "f37");
-    if (size < 251)
-        value.f38 = {};
-    else if (!VCodec<std::vector<double>>::read(d, body, body + 247, value.f38))
-        return d.fail_in("everything.Everything", "f38");
-    if (size < 255)
-        value.f39 = {};
-    else if (!VCodec<std::vector<std::optional<::everything::Counted>>>::read(d, body, body + 251, value.f39))
-        return d.fail_in("everything.Everything", "f39");
-    if (size < 259)
-        value.f40 = {};
-    else if (!VCodec<std::list<std::string>>::read(d, body, body + 255, value.f40))
-        return d.fail_in("everything.Everything", "f40");
-    if (size < 263)
-        value.f41 = {};
-    else if (!VCodec<std::set<int64_t>>::read(d, body, body + 259, value.f41))
-        return d.fail_in("everything.Everything", "f41");
-    if (size < 267)
-        value.f42 = {};
-    else if (!VCodec<std::set<::market::Instrument>>::read(d, body, body + 263, value.f42))
-        return d.fail_in("everything.Everything", "f42");
-    if (size < 271)
-        value.f43 = {};
-    else if (!VCodec<std::map<int32_t, std::string>>::read(d, body, body + 267, value.f43))
-        return d.fail_in("everything.Everything", "f43");
-    if (size < 275)
-        value.f44 = {};
-    else if (!VCodec<std::map<std::string, std::optional<::everything::Counted>>>::read(d, body, body + 271, value.f44))
-        return d.fail_in("everything.Everything", "f44");
-    if (size < 279)
-        value.f45 = {};
-    else if (!VCodec<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>::read(d, body, body + 275, value.f45))
-        return d.fail_in("everything.Everything", "f45");
-    if (size < 283)
-        value.f46 = {};
-    else if (!VCodec<std::unordered_map<::market::Instrument, ::everything::Counted>>::read(d, body, body + 279, value.f46))
-        return d.fail_in("everything.Everything", "f46");
-    if (size < 288)
-        value.f47 = {};
-    else if (!VCodec<std::optional<int32_t>>::read(d, body, body + 283, value.f47))
-        return d.fail_in("everything.Everything", "f47");
-    if (size < 289)
-        value.f47Reset = {};
-    else
-        VCodec<bool>::read(d, body, body + 288, value.f47Reset);
-    if (size < 294)
-        value.f48 = UINT64_C(0);
-    else if (!VCodec<std::optional<uint64_t>>::read(d, body, body + 289, value.f48))
-        return d.fail_in("everything.Everything", "f48");
-    if (size < 298)
-        value.f49 = {};
-    else if (!VCodec<std::map<FBE::buffer_t, int32_t>>::read(d, body, body + 294, value.f49))
-        return d.fail_in("everything.Everything", "f49");
-    if (size < 302)
-        value.f50 = {};
-    else if (!VCodec<std::unordered_map<FBE::buffer_t, std::string>>::read(d, body, body + 298, value.f50))
-        return d.fail_in("everything.Everything", "f50");
-    if (size < 306)
-        value.f51 = {};
-    else if (!VCodec<std::set<FBE::decimal_t>>::read(d, body, body + 302, value.f51))
-        return d.fail_in("everything.Everything", "f51");
-    if (size < 310)
-        value.f52 = {};
-    else if (!VCodec<std::map<FBE::decimal_t, int32_t>>::read(d, body, body + 306, value.f52))
-        return d.fail_in("everything.Everything", "f52");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::everything::Everything>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 310))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Everything>(c, body, size); });
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 61))
         return d.fail_in("everything.Everything", "f15");
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 77))
@@ -1335,122 +1002,6 @@ inline bool VBody<::everything::Everything>::verify(D& d, std::size_t body, uint
         return d.fail_in("everything.Everything", "f50");
     if (!VCodec<std::set<FBE::decimal_t>>::verify(d, body, body + 302))
         return d.fail_in("everything.Everything", "f51");
-    if (!VCodec<std::map<FBE::decimal_t, int32_t>>::verify(d, body, body + 306))
-        return d.fail_in("everything.Everything", "f52");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Everything>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Everything>(d, body, size))
-        return false;
-    if (size < 77)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 61))
-        return d.fail_in("everything.Everything", "f15");
-    if (size < 93)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 77))
-        return d.fail_in("everything.Everything", "f16");
-    if (size < 97)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 93))
-        return d.fail_in("everything.Everything", "f17");
-    if (size < 181)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 177))
-        return d.fail_in("everything.Everything", "f24");
-    if (size < 196)
-        return true;
-    if (!VCodec<::everything::Counted>::verify(d, body, body + 192))
-        return d.fail_in("everything.Everything", "f29");
-    if (size < 200)
-        return true;
-    if (!VCodec<::market::Instrument>::verify(d, body, body + 196))
-        return d.fail_in("everything.Everything", "f30");
-    if (size < 205)
-        return true;
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 200))
-        return d.fail_in("everything.Everything", "f31");
-    if (size < 210)
-        return true;
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 205))
-        return d.fail_in("everything.Everything", "f32");
-    if (size < 215)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 210))
-        return d.fail_in("everything.Everything", "f33");
-    if (size < 220)
-        return true;
-    if (!VCodec<std::optional<::everything::EByte>>::verify(d, body, body + 215))
-        return d.fail_in("everything.Everything", "f34");
-    if (size < 225)
-        return true;
-    if (!VCodec<std::optional<::everything::Counted>>::verify(d, body, body + 220))
-        return d.fail_in("everything.Everything", "f35");
-    if (size < 247)
-        return true;
-    if (!VCodec<std::array<std::optional<std::string>, 2>>::verify(d, body, body + 237))
-        return d.fail_in("everything.Everything", "f37");
-    if (size < 251)
-        return true;
-    if (!VCodec<std::vector<double>>::verify(d, body, body + 247))
-        return d.fail_in("everything.Everything", "f38");
-    if (size < 255)
-        return true;
-    if (!VCodec<std::vector<std::optional<::everything::Counted>>>::verify(d, body, body + 251))
-        return d.fail_in("everything.Everything", "f39");
-    if (size < 259)
-        return true;
-    if (!VCodec<std::list<std::string>>::verify(d, body, body + 255))
-        return d.fail_in("everything.Everything", "f40");
-    if (size < 263)
-        return true;
-    if (!VCodec<std::set<int64_t>>::verify(d, body, body + 259))
-        return d.fail_in("everything.Everything", "f41");
-    if (size < 267)
-        return true;
-    if (!VCodec<std::set<::market::Instrument>>::verify(d, body, body + 263))
-        return d.fail_in("everything.Everything", "f42");
-    if (size < 271)
-        return true;
-    if (!VCodec<std::map<int32_t, std::string>>::verify(d, body, body + 267))
-        return d.fail_in("everything.Everything", "f43");
-    if (size < 275)
-        return true;
-    if (!VCodec<std::map<std::string, std::optional<::everything::Counted>>>::verify(d, body, body + 271))
-        return d.fail_in("everything.Everything", "f44");
-    if (size < 279)
-        return true;
-    if (!VCodec<std::unordered_map<FBE::uuid_t, FBE::buffer_t>>::verify(d, body, body + 275))
-        return d.fail_in("everything.Everything", "f45");
-    if (size < 283)
-        return true;
-    if (!VCodec<std::unordered_map<::market::Instrument, ::everything::Counted>>::verify(d, body, body + 279))
-        return d.fail_in("everything.Everything", "f46");
-    if (size < 288)
-        return true;
-    if (!VCodec<std::optional<int32_t>>::verify(d, body, body + 283))
-        return d.fail_in("everything.Everything", "f47");
-    if (size < 294)
-        return true;
-    if (!VCodec<std::optional<uint64_t>>::verify(d, body, body + 289))
-        return d.fail_in("everything.Everything", "f48");
-    if (size < 298)
-        return true;
-    if (!VCodec<std::map<FBE::buffer_t, int32_t>>::verify(d, body, body + 294))
-        return d.fail_in("everything.Everything", "f49");
-    if (size < 302)
-        return true;
-    if (!VCodec<std::unordered_map<FBE::buffer_t, std::string>>::verify(d, body, body + 298))
-        return d.fail_in("everything.Everything", "f50");
-    if (size < 306)
-        return true;
-    if (!VCodec<std::set<FBE::decimal_t>>::verify(d, body, body + 302))
-        return d.fail_in("everything.Everything", "f51");
-    if (size < 310)
-        return true;
     if (!VCodec<std::map<FBE::decimal_t, int32_t>>::verify(d, body, body + 306))
         return d.fail_in("everything.Everything", "f52");
     return true;
@@ -1470,24 +1021,9 @@ inline void VBody<::everything::PlaceOrder>::write(Encoder& e, std::size_t body,
 FBE_INLINE bool VBody<::everything::PlaceOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::PlaceOrder>(c, body, size, value); });
     VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
     if (!VCodec<::market::Instrument>::read(d, body, body + 24, value.instrument))
-        return d.fail_in("everything.PlaceOrder", "instrument");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::PlaceOrder& value)
-{
-    if (!FBE::detail::charge_older<::everything::PlaceOrder>(d, body, size))
-        return false;
-    if (size < 24)
-        value.id = FBE::uuid_t::sequential();
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
-    if (size < 28)
-        FBE::detail::assign_default(value.instrument);
-    else if (!VCodec<::market::Instrument>::read(d, body, body + 24, value.instrument))
         return d.fail_in("everything.PlaceOrder", "instrument");
     return true;
 }
@@ -1496,19 +1032,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::PlaceOrder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<::market::Instrument>::verify(d, body, body + 24))
-        return d.fail_in("everything.PlaceOrder", "instrument");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::PlaceOrder>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::PlaceOrder>(d, body, size))
-        return false;
-    if (size < 28)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::PlaceOrder>(c, body, size); });
     if (!VCodec<::market::Instrument>::verify(d, body, body + 24))
         return d.fail_in("everything.PlaceOrder", "instrument");
     return true;
@@ -1527,19 +1051,8 @@ inline void VBody<::everything::Accepted>::write(Encoder& e, std::size_t body, c
 FBE_INLINE bool VBody<::everything::Accepted>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Accepted>(c, body, size, value); });
     VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::Accepted>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Accepted& value)
-{
-    if (!FBE::detail::charge_older<::everything::Accepted>(d, body, size))
-        return false;
-    if (size < 24)
-        value.id = FBE::uuid_t::sequential();
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
     return true;
 }
 
@@ -1547,15 +1060,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Accepted>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Accepted>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Accepted>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Accepted>(c, body, size); });
     return true;
 }
 
@@ -1573,24 +1078,9 @@ inline void VBody<::everything::Rejected>::write(Encoder& e, std::size_t body, c
 FBE_INLINE bool VBody<::everything::Rejected>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Rejected>(c, body, size, value); });
     VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 24, value.reason))
-        return d.fail_in("everything.Rejected", "reason");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::Rejected>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Rejected& value)
-{
-    if (!FBE::detail::charge_older<::everything::Rejected>(d, body, size))
-        return false;
-    if (size < 24)
-        value.id = FBE::uuid_t::sequential();
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
-    if (size < 28)
-        value.reason = {};
-    else if (!VCodec<std::string>::read(d, body, body + 24, value.reason))
         return d.fail_in("everything.Rejected", "reason");
     return true;
 }
@@ -1599,19 +1089,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Rejected>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 24))
-        return d.fail_in("everything.Rejected", "reason");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Rejected>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Rejected>(d, body, size))
-        return false;
-    if (size < 28)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Rejected>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 24))
         return d.fail_in("everything.Rejected", "reason");
     return true;
@@ -1630,19 +1108,8 @@ inline void VBody<::everything::Ping>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::everything::Ping>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Ping>(c, body, size, value); });
     VCodec<int64_t>::read(d, body, body + 8, value.sequence);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::everything::Ping>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Ping& value)
-{
-    if (!FBE::detail::charge_older<::everything::Ping>(d, body, size))
-        return false;
-    if (size < 16)
-        value.sequence = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 8, value.sequence);
     return true;
 }
 
@@ -1650,15 +1117,7 @@ template <class D>
 FBE_INLINE bool VBody<::everything::Ping>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Ping>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Ping>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Ping>(c, body, size); });
     return true;
 }
 
@@ -1677,7 +1136,7 @@ inline void VBody<::everything::FixedKeywords>::write(Encoder& e, std::size_t bo
 FBE_INLINE bool VBody<::everything::FixedKeywords>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value)
 {
     if (FBE_UNLIKELY(size < 17))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::FixedKeywords>(c, body, size, value); });
     const auto fbe_new_ = Scalar<int32_t>::get(d.data + body + 8);
     const auto fbe_swap_ = Scalar<bool>::get(d.data + body + 12);
     const auto fbe_default_ = Scalar<::everything::Reserved>::get(d.data + body + 13);
@@ -1687,38 +1146,11 @@ FBE_INLINE bool VBody<::everything::FixedKeywords>::read(Decoder& d, std::size_t
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::FixedKeywords& value)
-{
-    if (!FBE::detail::charge_older<::everything::FixedKeywords>(d, body, size))
-        return false;
-    if (size < 12)
-        value.new_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.new_);
-    if (size < 13)
-        value.swap_ = {};
-    else
-        VCodec<bool>::read(d, body, body + 12, value.swap_);
-    if (size < 17)
-        value.default_ = {};
-    else
-        VCodec<::everything::Reserved>::read(d, body, body + 13, value.default_);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::everything::FixedKeywords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 17))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::FixedKeywords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::FixedKeywords>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::FixedKeywords>(c, body, size); });
     return true;
 }
 
@@ -1745,7 +1177,7 @@ inline void VBody<::everything::Keywords>::write(Encoder& e, std::size_t body, c
 FBE_INLINE bool VBody<::everything::Keywords>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value)
 {
     if (FBE_UNLIKELY(size < 42))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Keywords>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.new_);
     if (!VCodec<std::string>::read(d, body, body + 12, value.class_))
         return d.fail_in("everything.Keywords", "class");
@@ -1766,78 +1198,15 @@ FBE_INLINE bool VBody<::everything::Keywords>::read(Decoder& d, std::size_t body
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Keywords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Keywords& value)
-{
-    if (!FBE::detail::charge_older<::everything::Keywords>(d, body, size))
-        return false;
-    if (size < 12)
-        value.new_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.new_);
-    if (size < 16)
-        value.class_ = {};
-    else if (!VCodec<std::string>::read(d, body, body + 12, value.class_))
-        return d.fail_in("everything.Keywords", "class");
-    if (size < 20)
-        value.default_ = ::everything::Reserved::delete_;
-    else
-        VCodec<::everything::Reserved>::read(d, body, body + 16, value.default_);
-    if (size < 21)
-        value.swap_ = {};
-    else
-        VCodec<bool>::read(d, body, body + 20, value.swap_);
-    if (size < 25)
-        value.from = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 21, value.from);
-    if (size < 29)
-        value.None = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 25, value.None);
-    if (size < 33)
-        value.NULL_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 29, value.NULL_);
-    if (size < 38)
-        value.operator_ = {};
-    else if (!VCodec<std::optional<::everything::Reserved>>::read(d, body, body + 33, value.operator_))
-        return d.fail_in("everything.Keywords", "operator");
-    if (size < 42)
-        value.this_ = {};
-    else if (!VCodec<std::vector<::everything::FixedKeywords>>::read(d, body, body + 38, value.this_))
-        return d.fail_in("everything.Keywords", "this");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::everything::Keywords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 42))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Keywords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 12))
         return d.fail_in("everything.Keywords", "class");
     if (!VCodec<std::optional<::everything::Reserved>>::verify(d, body, body + 33))
         return d.fail_in("everything.Keywords", "operator");
-    if (!VCodec<std::vector<::everything::FixedKeywords>>::verify(d, body, body + 38))
-        return d.fail_in("everything.Keywords", "this");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Keywords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Keywords>(d, body, size))
-        return false;
-    if (size < 16)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 12))
-        return d.fail_in("everything.Keywords", "class");
-    if (size < 38)
-        return true;
-    if (!VCodec<std::optional<::everything::Reserved>>::verify(d, body, body + 33))
-        return d.fail_in("everything.Keywords", "operator");
-    if (size < 42)
-        return true;
     if (!VCodec<std::vector<::everything::FixedKeywords>>::verify(d, body, body + 38))
         return d.fail_in("everything.Keywords", "this");
     return true;
@@ -1858,7 +1227,7 @@ inline void VBody<::everything::Route>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::everything::Route>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Route>(c, body, size, value); });
     if (!VCodec<std::string>::read(d, body, body + 8, value.venue))
         return d.fail_in("everything.Route", "venue");
     const auto fbe_weight = Scalar<double>::get(d.data + body + 12);
@@ -1868,42 +1237,11 @@ FBE_INLINE bool VBody<::everything::Route>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Route>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Route& value)
-{
-    if (!FBE::detail::charge_older<::everything::Route>(d, body, size))
-        return false;
-    if (size < 12)
-        value.venue = {};
-    else if (!VCodec<std::string>::read(d, body, body + 8, value.venue))
-        return d.fail_in("everything.Route", "venue");
-    if (size < 20)
-        value.weight = {};
-    else
-        VCodec<double>::read(d, body, body + 12, value.weight);
-    if (size < 24)
-        value.leg = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 20, value.leg);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::everything::Route>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("everything.Route", "venue");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Route>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Route>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Route>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("everything.Route", "venue");
     return true;
@@ -1926,7 +1264,7 @@ inline void VBody<::everything::Routes>::write(Encoder& e, std::size_t body, con
 FBE_INLINE bool VBody<::everything::Routes>::read(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::everything::Routes>(c, body, size, value); });
     if (!VCodec<std::set<::everything::Route>>::read(d, body, body + 8, value.routes))
         return d.fail_in("everything.Routes", "routes");
     if (!VCodec<std::map<::everything::Route, int32_t>>::read(d, body, body + 12, value.ranks))
@@ -1936,54 +1274,15 @@ FBE_INLINE bool VBody<::everything::Routes>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::everything::Routes>::read_older(Decoder& d, std::size_t body, uint32_t size, ::everything::Routes& value)
-{
-    if (!FBE::detail::charge_older<::everything::Routes>(d, body, size))
-        return false;
-    if (size < 12)
-        value.routes = {};
-    else if (!VCodec<std::set<::everything::Route>>::read(d, body, body + 8, value.routes))
-        return d.fail_in("everything.Routes", "routes");
-    if (size < 16)
-        value.ranks = {};
-    else if (!VCodec<std::map<::everything::Route, int32_t>>::read(d, body, body + 12, value.ranks))
-        return d.fail_in("everything.Routes", "ranks");
-    if (size < 20)
-        value.names = {};
-    else if (!VCodec<std::unordered_map<::everything::Route, std::string>>::read(d, body, body + 16, value.names))
-        return d.fail_in("everything.Routes", "names");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::everything::Routes>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::everything::Routes>(c, body, size); });
     if (!VCodec<std::set<::everything::Route>>::verify(d, body, body + 8))
         return d.fail_in("everything.Routes", "routes");
     if (!VCodec<std::map<::everything::Route, int32_t>>::verify(d, body, body + 12))
         return d.fail_in("everything.Routes", "ranks");
-    if (!VCodec<std::unordered_map<::everything::Route, std::string>>::verify(d, body, body + 16))
-        return d.fail_in("everything.Routes", "names");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::everything::Routes>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::everything::Routes>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<std::set<::everything::Route>>::verify(d, body, body + 8))
-        return d.fail_in("everything.Routes", "routes");
-    if (size < 16)
-        return true;
-    if (!VCodec<std::map<::everything::Route, int32_t>>::verify(d, body, body + 12))
-        return d.fail_in("everything.Routes", "ranks");
-    if (size < 20)
-        return true;
     if (!VCodec<std::unordered_map<::everything::Route, std::string>>::verify(d, body, body + 16))
         return d.fail_in("everything.Routes", "names");
     return true;

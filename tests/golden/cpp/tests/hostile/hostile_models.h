@@ -40,9 +40,9 @@ struct VBody<::hostile::Empties>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "hostile.Empties";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::hostile::Empties::items, 8, "items"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "hostile.Empties"},
     };
@@ -62,9 +62,9 @@ struct VBody<::hostile::Wide>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "hostile.Wide";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::hostile::Wide::values, 8, "values"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {4000008, 0, "hostile.Wide"},
     };
@@ -84,9 +84,9 @@ struct VBody<::hostile::Wides>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "hostile.Wides";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::hostile::Wides::items, 8, "items"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "hostile.Wides"},
     };
@@ -106,9 +106,11 @@ struct VBody<::hostile::Holder>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "hostile.Holder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::hostile::Holder::wide, 8, "wide"),
+        FBE::detail::slot(&::hostile::Holder::maybe, 12, "maybe"),
+        FBE::detail::slot(&::hostile::Holder::byId, 17, "byId"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 4000000, "hostile.Holder.wide"}, {17, 0, "hostile.Holder.maybe"}, {21, 0, "hostile.Holder.byId"},
     };
@@ -147,19 +149,8 @@ inline void VBody<::hostile::Empties>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::hostile::Empties>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Empties>(c, body, size, value); });
     if (!VCodec<std::vector<::hostile::Empty>>::read(d, body, body + 8, value.items))
-        return d.fail_in("hostile.Empties", "items");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::hostile::Empties>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Empties& value)
-{
-    if (!FBE::detail::charge_older<::hostile::Empties>(d, body, size))
-        return false;
-    if (size < 12)
-        value.items = {};
-    else if (!VCodec<std::vector<::hostile::Empty>>::read(d, body, body + 8, value.items))
         return d.fail_in("hostile.Empties", "items");
     return true;
 }
@@ -168,19 +159,7 @@ template <class D>
 FBE_INLINE bool VBody<::hostile::Empties>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::vector<::hostile::Empty>>::verify(d, body, body + 8))
-        return d.fail_in("hostile.Empties", "items");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::hostile::Empties>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::hostile::Empties>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::hostile::Empties>(c, body, size); });
     if (!VCodec<std::vector<::hostile::Empty>>::verify(d, body, body + 8))
         return d.fail_in("hostile.Empties", "items");
     return true;
@@ -199,19 +178,8 @@ inline void VBody<::hostile::Wide>::write(Encoder& e, std::size_t body, const ::
 FBE_INLINE bool VBody<::hostile::Wide>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value)
 {
     if (FBE_UNLIKELY(size < 4000008))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Wide>(c, body, size, value); });
     if (!VCodec<std::array<int32_t, 1000000>>::read(d, body, body + 8, value.values))
-        return d.fail_in("hostile.Wide", "values");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::hostile::Wide>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wide& value)
-{
-    if (!FBE::detail::charge_older<::hostile::Wide>(d, body, size))
-        return false;
-    if (size < 4000008)
-        FBE::detail::assign_default(value.values);
-    else if (!VCodec<std::array<int32_t, 1000000>>::read(d, body, body + 8, value.values))
         return d.fail_in("hostile.Wide", "values");
     return true;
 }
@@ -220,15 +188,7 @@ template <class D>
 FBE_INLINE bool VBody<::hostile::Wide>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 4000008))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::hostile::Wide>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::hostile::Wide>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::hostile::Wide>(c, body, size); });
     return true;
 }
 
@@ -245,19 +205,8 @@ inline void VBody<::hostile::Wides>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::hostile::Wides>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Wides>(c, body, size, value); });
     if (!VCodec<std::vector<::hostile::Wide>>::read(d, body, body + 8, value.items))
-        return d.fail_in("hostile.Wides", "items");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::hostile::Wides>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Wides& value)
-{
-    if (!FBE::detail::charge_older<::hostile::Wides>(d, body, size))
-        return false;
-    if (size < 12)
-        value.items = {};
-    else if (!VCodec<std::vector<::hostile::Wide>>::read(d, body, body + 8, value.items))
         return d.fail_in("hostile.Wides", "items");
     return true;
 }
@@ -266,19 +215,7 @@ template <class D>
 FBE_INLINE bool VBody<::hostile::Wides>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::vector<::hostile::Wide>>::verify(d, body, body + 8))
-        return d.fail_in("hostile.Wides", "items");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::hostile::Wides>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::hostile::Wides>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::hostile::Wides>(c, body, size); });
     if (!VCodec<std::vector<::hostile::Wide>>::verify(d, body, body + 8))
         return d.fail_in("hostile.Wides", "items");
     return true;
@@ -301,7 +238,7 @@ inline void VBody<::hostile::Holder>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)
 {
     if (FBE_UNLIKELY(size < 21))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::hostile::Holder>(c, body, size, value); });
     if (!VCodec<::hostile::Wide>::read(d, body, body + 8, value.wide))
         return d.fail_in("hostile.Holder", "wide");
     if (!VCodec<std::optional<::hostile::Wide>>::read(d, body, body + 12, value.maybe))
@@ -311,54 +248,15 @@ FBE_INLINE bool VBody<::hostile::Holder>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::hostile::Holder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::hostile::Holder& value)
-{
-    if (!FBE::detail::charge_older<::hostile::Holder>(d, body, size))
-        return false;
-    if (size < 12)
-        FBE::detail::assign_default(value.wide);
-    else if (!VCodec<::hostile::Wide>::read(d, body, body + 8, value.wide))
-        return d.fail_in("hostile.Holder", "wide");
-    if (size < 17)
-        value.maybe = {};
-    else if (!VCodec<std::optional<::hostile::Wide>>::read(d, body, body + 12, value.maybe))
-        return d.fail_in("hostile.Holder", "maybe");
-    if (size < 21)
-        value.byId = {};
-    else if (!VCodec<std::map<int32_t, ::hostile::Wide>>::read(d, body, body + 17, value.byId))
-        return d.fail_in("hostile.Holder", "byId");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::hostile::Holder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 21))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::hostile::Holder>(c, body, size); });
     if (!VCodec<::hostile::Wide>::verify(d, body, body + 8))
         return d.fail_in("hostile.Holder", "wide");
     if (!VCodec<std::optional<::hostile::Wide>>::verify(d, body, body + 12))
         return d.fail_in("hostile.Holder", "maybe");
-    if (!VCodec<std::map<int32_t, ::hostile::Wide>>::verify(d, body, body + 17))
-        return d.fail_in("hostile.Holder", "byId");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::hostile::Holder>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::hostile::Holder>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<::hostile::Wide>::verify(d, body, body + 8))
-        return d.fail_in("hostile.Holder", "wide");
-    if (size < 17)
-        return true;
-    if (!VCodec<std::optional<::hostile::Wide>>::verify(d, body, body + 12))
-        return d.fail_in("hostile.Holder", "maybe");
-    if (size < 21)
-        return true;
     if (!VCodec<std::map<int32_t, ::hostile::Wide>>::verify(d, body, body + 17))
         return d.fail_in("hostile.Holder", "byId");
     return true;

@@ -25,9 +25,11 @@ struct VBody<::import::Order>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Order";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Order::side, 8, "side"),
+        FBE::detail::slot(&::import::Order::s, 12, "s"),
+        FBE::detail::slot(&::import::Order::range, 16, "range"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {20, 0, "import.Order"},
     };
@@ -47,9 +49,123 @@ struct VBody<::import::CppWords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.CppWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::CppWords::alignas_, 8, "alignas"),
+        FBE::detail::slot(&::import::CppWords::alignof_, 10, "alignof"),
+        FBE::detail::slot(&::import::CppWords::and_, 14, "and"),
+        FBE::detail::slot(&::import::CppWords::and_eq_, 18, "and_eq"),
+        FBE::detail::slot(&::import::CppWords::asm_, 23, "asm"),
+        FBE::detail::slot(&::import::CppWords::auto_, 31, "auto"),
+        FBE::detail::slot(&::import::CppWords::bitand_, 39, "bitand"),
+        FBE::detail::slot(&::import::CppWords::bitor_, 43, "bitor"),
+        FBE::detail::slot(&::import::CppWords::break_, 51, "break"),
+        FBE::detail::slot(&::import::CppWords::case_, 55, "case"),
+        FBE::detail::slot(&::import::CppWords::catch_, 60, "catch"),
+        FBE::detail::slot(&::import::CppWords::char8_t_, 64, "char8_t"),
+        FBE::detail::slot(&::import::CppWords::char16_t_, 68, "char16_t"),
+        FBE::detail::slot(&::import::CppWords::char32_t_, 84, "char32_t"),
+        FBE::detail::slot(&::import::CppWords::class_, 100, "class"),
+        FBE::detail::slot(&::import::CppWords::compl_, 108, "compl"),
+        FBE::detail::slot(&::import::CppWords::concept_, 112, "concept"),
+        FBE::detail::slot(&::import::CppWords::const_, 113, "const"),
+        FBE::detail::slot(&::import::CppWords::consteval_, 118, "consteval"),
+        FBE::detail::slot(&::import::CppWords::constexpr_, 120, "constexpr"),
+        FBE::detail::slot(&::import::CppWords::constinit_, 124, "constinit"),
+        FBE::detail::slot(&::import::CppWords::const_cast_, 128, "const_cast"),
+        FBE::detail::slot(&::import::CppWords::continue_, 133, "continue"),
+        FBE::detail::slot(&::import::CppWords::co_await_, 141, "co_await"),
+        FBE::detail::slot(&::import::CppWords::co_return_, 149, "co_return"),
+        FBE::detail::slot(&::import::CppWords::co_yield_, 153, "co_yield"),
+        FBE::detail::slot(&::import::CppWords::decltype_, 161, "decltype"),
+        FBE::detail::slot(&::import::CppWords::default_, 165, "default"),
+        FBE::detail::slot(&::import::CppWords::delete_, 170, "delete"),
+        FBE::detail::slot(&::import::CppWords::do_, 174, "do"),
+        FBE::detail::slot(&::import::CppWords::dynamic_cast_, 178, "dynamic_cast"),
+        FBE::detail::slot(&::import::CppWords::else_, 194, "else"),
+        FBE::detail::slot(&::import::CppWords::explicit_, 210, "explicit"),
+        FBE::detail::slot(&::import::CppWords::export_, 218, "export"),
+        FBE::detail::slot(&::import::CppWords::extern_, 222, "extern"),
+        FBE::detail::slot(&::import::CppWords::final, 223, "final"),
+        FBE::detail::slot(&::import::CppWords::for_, 228, "for"),
+        FBE::detail::slot(&::import::CppWords::friend_, 230, "friend"),
+        FBE::detail::slot(&::import::CppWords::goto_, 234, "goto"),
+        FBE::detail::slot(&::import::CppWords::if_, 238, "if"),
+        FBE::detail::slot(&::import::CppWords::import, 243, "import"),
+        FBE::detail::slot(&::import::CppWords::inline_, 251, "inline"),
+        FBE::detail::slot(&::import::CppWords::int_, 259, "int"),
+        FBE::detail::slot(&::import::CppWords::long_, 263, "long"),
+        FBE::detail::slot(&::import::CppWords::module, 271, "module"),
+        FBE::detail::slot(&::import::CppWords::mutable_, 275, "mutable"),
+        FBE::detail::slot(&::import::CppWords::namespace_, 280, "namespace"),
+        FBE::detail::slot(&::import::CppWords::new_, 284, "new"),
+        FBE::detail::slot(&::import::CppWords::noexcept_, 288, "noexcept"),
+        FBE::detail::slot(&::import::CppWords::not_, 304, "not"),
+        FBE::detail::slot(&::import::CppWords::not_eq_, 320, "not_eq"),
+        FBE::detail::slot(&::import::CppWords::nullptr_, 328, "nullptr"),
+        FBE::detail::slot(&::import::CppWords::operator_, 332, "operator"),
+        FBE::detail::slot(&::import::CppWords::or_, 333, "or"),
+        FBE::detail::slot(&::import::CppWords::or_eq_, 338, "or_eq"),
+        FBE::detail::slot(&::import::CppWords::override, 340, "override"),
+        FBE::detail::slot(&::import::CppWords::private_, 344, "private"),
+        FBE::detail::slot(&::import::CppWords::protected_, 348, "protected"),
+        FBE::detail::slot(&::import::CppWords::public_, 353, "public"),
+        FBE::detail::slot(&::import::CppWords::register_, 361, "register"),
+        FBE::detail::slot(&::import::CppWords::reinterpret_cast_, 369, "reinterpret_cast"),
+        FBE::detail::slot(&::import::CppWords::requires_, 373, "requires"),
+        FBE::detail::slot(&::import::CppWords::return_, 381, "return"),
+        FBE::detail::slot(&::import::CppWords::short_, 385, "short"),
+        FBE::detail::slot(&::import::CppWords::signed_, 390, "signed"),
+        FBE::detail::slot(&::import::CppWords::sizeof_, 394, "sizeof"),
+        FBE::detail::slot(&::import::CppWords::static_, 398, "static"),
+        FBE::detail::slot(&::import::CppWords::static_assert_, 414, "static_assert"),
+        FBE::detail::slot(&::import::CppWords::static_cast_, 430, "static_cast"),
+        FBE::detail::slot(&::import::CppWords::switch_, 438, "switch"),
+        FBE::detail::slot(&::import::CppWords::template_, 442, "template"),
+        FBE::detail::slot(&::import::CppWords::this_, 443, "this"),
+        FBE::detail::slot(&::import::CppWords::thread_local_, 448, "thread_local"),
+        FBE::detail::slot(&::import::CppWords::throw_, 450, "throw"),
+        FBE::detail::slot(&::import::CppWords::try_, 454, "try"),
+        FBE::detail::slot(&::import::CppWords::typedef_, 458, "typedef"),
+        FBE::detail::slot(&::import::CppWords::typeid_, 463, "typeid"),
+        FBE::detail::slot(&::import::CppWords::typename_, 471, "typename"),
+        FBE::detail::slot(&::import::CppWords::union_, 479, "union"),
+        FBE::detail::slot(&::import::CppWords::unsigned_, 483, "unsigned"),
+        FBE::detail::slot(&::import::CppWords::using_, 491, "using"),
+        FBE::detail::slot(&::import::CppWords::virtual_, 495, "virtual"),
+        FBE::detail::slot(&::import::CppWords::void_, 500, "void"),
+        FBE::detail::slot(&::import::CppWords::volatile_, 504, "volatile"),
+        FBE::detail::slot(&::import::CppWords::wchar_t_, 508, "wchar_t"),
+        FBE::detail::slot(&::import::CppWords::while_, 524, "while"),
+        FBE::detail::slot(&::import::CppWords::xor_, 540, "xor"),
+        FBE::detail::slot(&::import::CppWords::xor_eq_, 548, "xor_eq"),
+        FBE::detail::slot(&::import::CppWords::assert_, 552, "assert"),
+        FBE::detail::slot(&::import::CppWords::errno_, 553, "errno"),
+        FBE::detail::slot(&::import::CppWords::EOF_, 558, "EOF"),
+        FBE::detail::slot(&::import::CppWords::NULL_, 560, "NULL"),
+        FBE::detail::slot(&::import::CppWords::stdin_, 564, "stdin"),
+        FBE::detail::slot(&::import::CppWords::stdout_, 568, "stdout"),
+        FBE::detail::slot(&::import::CppWords::stderr_, 573, "stderr"),
+        FBE::detail::slot(&::import::CppWords::offsetof_, 581, "offsetof"),
+        FBE::detail::slot(&::import::CppWords::std_, 589, "std"),
+        FBE::detail::slot(&::import::CppWords::FBE_, 593, "FBE"),
+        FBE::detail::slot(&::import::CppWords::int8_t_, 601, "int8_t"),
+        FBE::detail::slot(&::import::CppWords::uint8_t_, 605, "uint8_t"),
+        FBE::detail::slot(&::import::CppWords::int16_t_, 610, "int16_t"),
+        FBE::detail::slot(&::import::CppWords::uint16_t_, 614, "uint16_t"),
+        FBE::detail::slot(&::import::CppWords::int32_t_, 618, "int32_t"),
+        FBE::detail::slot(&::import::CppWords::uint32_t_, 634, "uint32_t"),
+        FBE::detail::slot(&::import::CppWords::int64_t_, 650, "int64_t"),
+        FBE::detail::slot(&::import::CppWords::uint64_t_, 658, "uint64_t"),
+        FBE::detail::slot(&::import::CppWords::size_t_, 662, "size_t"),
+        FBE::detail::slot(&::import::CppWords::ptrdiff_t_, 663, "ptrdiff_t"),
+        FBE::detail::slot(&::import::CppWords::nullptr_t_, 668, "nullptr_t"),
+        FBE::detail::slot(&::import::CppWords::linux_, 670, "linux"),
+        FBE::detail::slot(&::import::CppWords::unix_, 674, "unix"),
+        FBE::detail::slot(&::import::CppWords::BUFSIZ_, 678, "BUFSIZ"),
+        FBE::detail::slot(&::import::CppWords::INT32_MAX_, 683, "INT32_MAX"),
+        FBE::detail::slot(&::import::CppWords::CHAR_BIT, 691, "CHAR_BIT"),
+        FBE::detail::slot(&::import::CppWords::EINVAL_, 699, "EINVAL"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {703, 0, "import.CppWords"},
     };
@@ -69,9 +185,53 @@ struct VBody<::import::PythonWords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.PythonWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::PythonWords::False, 8, "False"),
+        FBE::detail::slot(&::import::PythonWords::None, 10, "None"),
+        FBE::detail::slot(&::import::PythonWords::True, 14, "True"),
+        FBE::detail::slot(&::import::PythonWords::as, 18, "as"),
+        FBE::detail::slot(&::import::PythonWords::async, 23, "async"),
+        FBE::detail::slot(&::import::PythonWords::await, 31, "await"),
+        FBE::detail::slot(&::import::PythonWords::def, 39, "def"),
+        FBE::detail::slot(&::import::PythonWords::del, 43, "del"),
+        FBE::detail::slot(&::import::PythonWords::elif, 51, "elif"),
+        FBE::detail::slot(&::import::PythonWords::except, 55, "except"),
+        FBE::detail::slot(&::import::PythonWords::finally, 60, "finally"),
+        FBE::detail::slot(&::import::PythonWords::from, 64, "from"),
+        FBE::detail::slot(&::import::PythonWords::global, 68, "global"),
+        FBE::detail::slot(&::import::PythonWords::in, 84, "in"),
+        FBE::detail::slot(&::import::PythonWords::is, 100, "is"),
+        FBE::detail::slot(&::import::PythonWords::lambda, 108, "lambda"),
+        FBE::detail::slot(&::import::PythonWords::nonlocal, 112, "nonlocal"),
+        FBE::detail::slot(&::import::PythonWords::pass, 113, "pass"),
+        FBE::detail::slot(&::import::PythonWords::raise, 118, "raise"),
+        FBE::detail::slot(&::import::PythonWords::with, 120, "with"),
+        FBE::detail::slot(&::import::PythonWords::yield, 124, "yield"),
+        FBE::detail::slot(&::import::PythonWords::_, 128, "_"),
+        FBE::detail::slot(&::import::PythonWords::match, 133, "match"),
+        FBE::detail::slot(&::import::PythonWords::self, 141, "self"),
+        FBE::detail::slot(&::import::PythonWords::cls, 149, "cls"),
+        FBE::detail::slot(&::import::PythonWords::print, 153, "print"),
+        FBE::detail::slot(&::import::PythonWords::len, 161, "len"),
+        FBE::detail::slot(&::import::PythonWords::list, 165, "list"),
+        FBE::detail::slot(&::import::PythonWords::dict, 170, "dict"),
+        FBE::detail::slot(&::import::PythonWords::set, 174, "set"),
+        FBE::detail::slot(&::import::PythonWords::str, 178, "str"),
+        FBE::detail::slot(&::import::PythonWords::object, 194, "object"),
+        FBE::detail::slot(&::import::PythonWords::super, 210, "super"),
+        FBE::detail::slot(&::import::PythonWords::isinstance, 218, "isinstance"),
+        FBE::detail::slot(&::import::PythonWords::property, 222, "property"),
+        FBE::detail::slot(&::import::PythonWords::staticmethod, 223, "staticmethod"),
+        FBE::detail::slot(&::import::PythonWords::classmethod, 228, "classmethod"),
+        FBE::detail::slot(&::import::PythonWords::typing, 230, "typing"),
+        FBE::detail::slot(&::import::PythonWords::Any, 234, "Any"),
+        FBE::detail::slot(&::import::PythonWords::ClassVar, 238, "ClassVar"),
+        FBE::detail::slot(&::import::PythonWords::Callable, 243, "Callable"),
+        FBE::detail::slot(&::import::PythonWords::IntEnum, 251, "IntEnum"),
+        FBE::detail::slot(&::import::PythonWords::IntFlag, 259, "IntFlag"),
+        FBE::detail::slot(&::import::PythonWords::PACKAGE, 263, "PACKAGE"),
+        FBE::detail::slot(&::import::PythonWords::VERSION, 271, "VERSION"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {275, 0, "import.PythonWords"},
     };
@@ -91,9 +251,46 @@ struct VBody<::import::GoWords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.GoWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::GoWords::chan, 8, "chan"),
+        FBE::detail::slot(&::import::GoWords::defer, 10, "defer"),
+        FBE::detail::slot(&::import::GoWords::fallthrough, 14, "fallthrough"),
+        FBE::detail::slot(&::import::GoWords::func, 18, "func"),
+        FBE::detail::slot(&::import::GoWords::go, 23, "go"),
+        FBE::detail::slot(&::import::GoWords::interface, 31, "interface"),
+        FBE::detail::slot(&::import::GoWords::map, 39, "map"),
+        FBE::detail::slot(&::import::GoWords::package, 43, "package"),
+        FBE::detail::slot(&::import::GoWords::range, 51, "range"),
+        FBE::detail::slot(&::import::GoWords::select, 55, "select"),
+        FBE::detail::slot(&::import::GoWords::type, 60, "type"),
+        FBE::detail::slot(&::import::GoWords::var, 64, "var"),
+        FBE::detail::slot(&::import::GoWords::any, 68, "any"),
+        FBE::detail::slot(&::import::GoWords::error, 84, "error"),
+        FBE::detail::slot(&::import::GoWords::rune, 100, "rune"),
+        FBE::detail::slot(&::import::GoWords::uint, 108, "uint"),
+        FBE::detail::slot(&::import::GoWords::nil, 112, "nil"),
+        FBE::detail::slot(&::import::GoWords::iota, 113, "iota"),
+        FBE::detail::slot(&::import::GoWords::cap, 118, "cap"),
+        FBE::detail::slot(&::import::GoWords::make, 120, "make"),
+        FBE::detail::slot(&::import::GoWords::append, 124, "append"),
+        FBE::detail::slot(&::import::GoWords::copy, 128, "copy"),
+        FBE::detail::slot(&::import::GoWords::panic, 133, "panic"),
+        FBE::detail::slot(&::import::GoWords::recover, 141, "recover"),
+        FBE::detail::slot(&::import::GoWords::println, 149, "println"),
+        FBE::detail::slot(&::import::GoWords::complex, 153, "complex"),
+        FBE::detail::slot(&::import::GoWords::real, 161, "real"),
+        FBE::detail::slot(&::import::GoWords::imag, 165, "imag"),
+        FBE::detail::slot(&::import::GoWords::close, 170, "close"),
+        FBE::detail::slot(&::import::GoWords::min, 174, "min"),
+        FBE::detail::slot(&::import::GoWords::max, 178, "max"),
+        FBE::detail::slot(&::import::GoWords::clear, 194, "clear"),
+        FBE::detail::slot(&::import::GoWords::uintptr, 210, "uintptr"),
+        FBE::detail::slot(&::import::GoWords::float32, 218, "float32"),
+        FBE::detail::slot(&::import::GoWords::float64, 222, "float64"),
+        FBE::detail::slot(&::import::GoWords::complex64, 223, "complex64"),
+        FBE::detail::slot(&::import::GoWords::complex128, 228, "complex128"),
+        FBE::detail::slot(&::import::GoWords::comparable, 230, "comparable"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {234, 0, "import.GoWords"},
     };
@@ -113,9 +310,40 @@ struct VBody<::import::JavaWords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.JavaWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::JavaWords::abstract, 8, "abstract"),
+        FBE::detail::slot(&::import::JavaWords::boolean, 10, "boolean"),
+        FBE::detail::slot(&::import::JavaWords::extends, 14, "extends"),
+        FBE::detail::slot(&::import::JavaWords::implements, 18, "implements"),
+        FBE::detail::slot(&::import::JavaWords::instanceof, 23, "instanceof"),
+        FBE::detail::slot(&::import::JavaWords::native, 31, "native"),
+        FBE::detail::slot(&::import::JavaWords::strictfp, 39, "strictfp"),
+        FBE::detail::slot(&::import::JavaWords::synchronized, 43, "synchronized"),
+        FBE::detail::slot(&::import::JavaWords::throws, 51, "throws"),
+        FBE::detail::slot(&::import::JavaWords::transient, 55, "transient"),
+        FBE::detail::slot(&::import::JavaWords::record, 60, "record"),
+        FBE::detail::slot(&::import::JavaWords::sealed, 64, "sealed"),
+        FBE::detail::slot(&::import::JavaWords::permits, 68, "permits"),
+        FBE::detail::slot(&::import::JavaWords::when, 84, "when"),
+        FBE::detail::slot(&::import::JavaWords::open, 100, "open"),
+        FBE::detail::slot(&::import::JavaWords::exports, 108, "exports"),
+        FBE::detail::slot(&::import::JavaWords::opens, 112, "opens"),
+        FBE::detail::slot(&::import::JavaWords::to, 113, "to"),
+        FBE::detail::slot(&::import::JavaWords::uses, 118, "uses"),
+        FBE::detail::slot(&::import::JavaWords::provides, 120, "provides"),
+        FBE::detail::slot(&::import::JavaWords::transitive, 124, "transitive"),
+        FBE::detail::slot(&::import::JavaWords::Object, 128, "Object"),
+        FBE::detail::slot(&::import::JavaWords::String, 133, "String"),
+        FBE::detail::slot(&::import::JavaWords::Integer, 141, "Integer"),
+        FBE::detail::slot(&::import::JavaWords::Long, 149, "Long"),
+        FBE::detail::slot(&::import::JavaWords::Math, 153, "Math"),
+        FBE::detail::slot(&::import::JavaWords::System, 161, "System"),
+        FBE::detail::slot(&::import::JavaWords::Override, 165, "Override"),
+        FBE::detail::slot(&::import::JavaWords::Class, 170, "Class"),
+        FBE::detail::slot(&::import::JavaWords::List, 174, "List"),
+        FBE::detail::slot(&::import::JavaWords::Map, 178, "Map"),
+        FBE::detail::slot(&::import::JavaWords::Set, 194, "Set"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {210, 0, "import.JavaWords"},
     };
@@ -135,9 +363,48 @@ struct VBody<::import::KotlinWords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.KotlinWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::KotlinWords::fun, 8, "fun"),
+        FBE::detail::slot(&::import::KotlinWords::typealias, 10, "typealias"),
+        FBE::detail::slot(&::import::KotlinWords::typeof, 14, "typeof"),
+        FBE::detail::slot(&::import::KotlinWords::val, 18, "val"),
+        FBE::detail::slot(&::import::KotlinWords::by, 23, "by"),
+        FBE::detail::slot(&::import::KotlinWords::constructor, 31, "constructor"),
+        FBE::detail::slot(&::import::KotlinWords::delegate, 39, "delegate"),
+        FBE::detail::slot(&::import::KotlinWords::dynamic, 43, "dynamic"),
+        FBE::detail::slot(&::import::KotlinWords::field, 51, "field"),
+        FBE::detail::slot(&::import::KotlinWords::file, 55, "file"),
+        FBE::detail::slot(&::import::KotlinWords::get, 60, "get"),
+        FBE::detail::slot(&::import::KotlinWords::init, 64, "init"),
+        FBE::detail::slot(&::import::KotlinWords::param, 68, "param"),
+        FBE::detail::slot(&::import::KotlinWords::receiver, 84, "receiver"),
+        FBE::detail::slot(&::import::KotlinWords::setparam, 100, "setparam"),
+        FBE::detail::slot(&::import::KotlinWords::value, 108, "value"),
+        FBE::detail::slot(&::import::KotlinWords::where, 112, "where"),
+        FBE::detail::slot(&::import::KotlinWords::actual, 113, "actual"),
+        FBE::detail::slot(&::import::KotlinWords::annotation, 118, "annotation"),
+        FBE::detail::slot(&::import::KotlinWords::companion, 120, "companion"),
+        FBE::detail::slot(&::import::KotlinWords::crossinline, 124, "crossinline"),
+        FBE::detail::slot(&::import::KotlinWords::data, 128, "data"),
+        FBE::detail::slot(&::import::KotlinWords::expect, 133, "expect"),
+        FBE::detail::slot(&::import::KotlinWords::external, 141, "external"),
+        FBE::detail::slot(&::import::KotlinWords::infix, 149, "infix"),
+        FBE::detail::slot(&::import::KotlinWords::inner, 153, "inner"),
+        FBE::detail::slot(&::import::KotlinWords::internal, 161, "internal"),
+        FBE::detail::slot(&::import::KotlinWords::lateinit, 165, "lateinit"),
+        FBE::detail::slot(&::import::KotlinWords::noinline, 170, "noinline"),
+        FBE::detail::slot(&::import::KotlinWords::out, 174, "out"),
+        FBE::detail::slot(&::import::KotlinWords::reified, 178, "reified"),
+        FBE::detail::slot(&::import::KotlinWords::suspend, 194, "suspend"),
+        FBE::detail::slot(&::import::KotlinWords::tailrec, 210, "tailrec"),
+        FBE::detail::slot(&::import::KotlinWords::vararg, 218, "vararg"),
+        FBE::detail::slot(&::import::KotlinWords::it, 222, "it"),
+        FBE::detail::slot(&::import::KotlinWords::Companion, 223, "Companion"),
+        FBE::detail::slot(&::import::KotlinWords::Unit, 228, "Unit"),
+        FBE::detail::slot(&::import::KotlinWords::Nothing, 230, "Nothing"),
+        FBE::detail::slot(&::import::KotlinWords::Int, 234, "Int"),
+        FBE::detail::slot(&::import::KotlinWords::Array, 238, "Array"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {243, 0, "import.KotlinWords"},
     };
@@ -157,9 +424,50 @@ struct VBody<::import::JsWords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.JsWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::JsWords::debugger, 8, "debugger"),
+        FBE::detail::slot(&::import::JsWords::function, 10, "function"),
+        FBE::detail::slot(&::import::JsWords::let, 14, "let"),
+        FBE::detail::slot(&::import::JsWords::of, 18, "of"),
+        FBE::detail::slot(&::import::JsWords::declare, 23, "declare"),
+        FBE::detail::slot(&::import::JsWords::unknown, 31, "unknown"),
+        FBE::detail::slot(&::import::JsWords::never, 39, "never"),
+        FBE::detail::slot(&::import::JsWords::number, 43, "number"),
+        FBE::detail::slot(&::import::JsWords::bigint, 51, "bigint"),
+        FBE::detail::slot(&::import::JsWords::symbol, 55, "symbol"),
+        FBE::detail::slot(&::import::JsWords::undefined, 60, "undefined"),
+        FBE::detail::slot(&::import::JsWords::NaN, 64, "NaN"),
+        FBE::detail::slot(&::import::JsWords::Infinity, 68, "Infinity"),
+        FBE::detail::slot(&::import::JsWords::Uint8Array, 84, "Uint8Array"),
+        FBE::detail::slot(&::import::JsWords::Error, 100, "Error"),
+        FBE::detail::slot(&::import::JsWords::Number, 108, "Number"),
+        FBE::detail::slot(&::import::JsWords::BigInt, 112, "BigInt"),
+        FBE::detail::slot(&::import::JsWords::Boolean, 113, "Boolean"),
+        FBE::detail::slot(&::import::JsWords::Symbol, 118, "Symbol"),
+        FBE::detail::slot(&::import::JsWords::Date, 120, "Date"),
+        FBE::detail::slot(&::import::JsWords::JSON, 124, "JSON"),
+        FBE::detail::slot(&::import::JsWords::Promise, 128, "Promise"),
+        FBE::detail::slot(&::import::JsWords::Partial, 133, "Partial"),
+        FBE::detail::slot(&::import::JsWords::Record, 141, "Record"),
+        FBE::detail::slot(&::import::JsWords::globalThis, 149, "globalThis"),
+        FBE::detail::slot(&::import::JsWords::arguments, 153, "arguments"),
+        FBE::detail::slot(&::import::JsWords::eval, 161, "eval"),
+        FBE::detail::slot(&::import::JsWords::require, 165, "require"),
+        FBE::detail::slot(&::import::JsWords::prototype, 170, "prototype"),
+        FBE::detail::slot(&::import::JsWords::__proto___, 174, "__proto__"),
+        FBE::detail::slot(&::import::JsWords::toString, 178, "toString"),
+        FBE::detail::slot(&::import::JsWords::valueOf, 194, "valueOf"),
+        FBE::detail::slot(&::import::JsWords::hasOwnProperty, 210, "hasOwnProperty"),
+        FBE::detail::slot(&::import::JsWords::isPrototypeOf, 218, "isPrototypeOf"),
+        FBE::detail::slot(&::import::JsWords::propertyIsEnumerable, 222, "propertyIsEnumerable"),
+        FBE::detail::slot(&::import::JsWords::toLocaleString, 223, "toLocaleString"),
+        FBE::detail::slot(&::import::JsWords::readonly, 228, "readonly"),
+        FBE::detail::slot(&::import::JsWords::keyof, 230, "keyof"),
+        FBE::detail::slot(&::import::JsWords::infer, 234, "infer"),
+        FBE::detail::slot(&::import::JsWords::asserts, 238, "asserts"),
+        FBE::detail::slot(&::import::JsWords::satisfies, 243, "satisfies"),
+        FBE::detail::slot(&::import::JsWords::accessor, 251, "accessor"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {259, 0, "import.JsWords"},
     };
@@ -179,9 +487,43 @@ struct VBody<::import::RustWords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.RustWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::RustWords::crate, 8, "crate"),
+        FBE::detail::slot(&::import::RustWords::dyn, 10, "dyn"),
+        FBE::detail::slot(&::import::RustWords::fn, 14, "fn"),
+        FBE::detail::slot(&::import::RustWords::impl, 18, "impl"),
+        FBE::detail::slot(&::import::RustWords::loop, 23, "loop"),
+        FBE::detail::slot(&::import::RustWords::mod, 31, "mod"),
+        FBE::detail::slot(&::import::RustWords::move, 39, "move"),
+        FBE::detail::slot(&::import::RustWords::mut, 43, "mut"),
+        FBE::detail::slot(&::import::RustWords::pub, 51, "pub"),
+        FBE::detail::slot(&::import::RustWords::ref, 55, "ref"),
+        FBE::detail::slot(&::import::RustWords::Self, 60, "Self"),
+        FBE::detail::slot(&::import::RustWords::trait, 64, "trait"),
+        FBE::detail::slot(&::import::RustWords::unsafe, 68, "unsafe"),
+        FBE::detail::slot(&::import::RustWords::use, 84, "use"),
+        FBE::detail::slot(&::import::RustWords::become, 100, "become"),
+        FBE::detail::slot(&::import::RustWords::box, 108, "box"),
+        FBE::detail::slot(&::import::RustWords::macro, 112, "macro"),
+        FBE::detail::slot(&::import::RustWords::priv, 113, "priv"),
+        FBE::detail::slot(&::import::RustWords::unsized, 118, "unsized"),
+        FBE::detail::slot(&::import::RustWords::gen, 120, "gen"),
+        FBE::detail::slot(&::import::RustWords::macro_rules, 124, "macro_rules"),
+        FBE::detail::slot(&::import::RustWords::Option, 128, "Option"),
+        FBE::detail::slot(&::import::RustWords::Some, 133, "Some"),
+        FBE::detail::slot(&::import::RustWords::Result, 141, "Result"),
+        FBE::detail::slot(&::import::RustWords::Ok, 149, "Ok"),
+        FBE::detail::slot(&::import::RustWords::Err, 153, "Err"),
+        FBE::detail::slot(&::import::RustWords::Vec, 161, "Vec"),
+        FBE::detail::slot(&::import::RustWords::Box, 165, "Box"),
+        FBE::detail::slot(&::import::RustWords::Clone, 170, "Clone"),
+        FBE::detail::slot(&::import::RustWords::Copy, 174, "Copy"),
+        FBE::detail::slot(&::import::RustWords::Default, 178, "Default"),
+        FBE::detail::slot(&::import::RustWords::Drop, 194, "Drop"),
+        FBE::detail::slot(&::import::RustWords::Send, 210, "Send"),
+        FBE::detail::slot(&::import::RustWords::Sync, 218, "Sync"),
+        FBE::detail::slot(&::import::RustWords::Sized, 222, "Sized"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {223, 0, "import.RustWords"},
     };
@@ -201,9 +543,38 @@ struct VBody<::import::CSharpWords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.CSharpWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::CSharpWords::checked, 8, "checked"),
+        FBE::detail::slot(&::import::CSharpWords::event, 10, "event"),
+        FBE::detail::slot(&::import::CSharpWords::fixed, 14, "fixed"),
+        FBE::detail::slot(&::import::CSharpWords::foreach, 18, "foreach"),
+        FBE::detail::slot(&::import::CSharpWords::implicit, 23, "implicit"),
+        FBE::detail::slot(&::import::CSharpWords::lock, 31, "lock"),
+        FBE::detail::slot(&::import::CSharpWords::params, 39, "params"),
+        FBE::detail::slot(&::import::CSharpWords::sbyte, 43, "sbyte"),
+        FBE::detail::slot(&::import::CSharpWords::stackalloc, 51, "stackalloc"),
+        FBE::detail::slot(&::import::CSharpWords::ulong, 55, "ulong"),
+        FBE::detail::slot(&::import::CSharpWords::unchecked, 60, "unchecked"),
+        FBE::detail::slot(&::import::CSharpWords::ushort, 64, "ushort"),
+        FBE::detail::slot(&::import::CSharpWords::add, 68, "add"),
+        FBE::detail::slot(&::import::CSharpWords::alias, 84, "alias"),
+        FBE::detail::slot(&::import::CSharpWords::ascending, 100, "ascending"),
+        FBE::detail::slot(&::import::CSharpWords::descending, 108, "descending"),
+        FBE::detail::slot(&::import::CSharpWords::equals, 112, "equals"),
+        FBE::detail::slot(&::import::CSharpWords::group, 113, "group"),
+        FBE::detail::slot(&::import::CSharpWords::into, 118, "into"),
+        FBE::detail::slot(&::import::CSharpWords::join, 120, "join"),
+        FBE::detail::slot(&::import::CSharpWords::nameof, 124, "nameof"),
+        FBE::detail::slot(&::import::CSharpWords::on, 128, "on"),
+        FBE::detail::slot(&::import::CSharpWords::orderby, 133, "orderby"),
+        FBE::detail::slot(&::import::CSharpWords::partial, 141, "partial"),
+        FBE::detail::slot(&::import::CSharpWords::remove, 149, "remove"),
+        FBE::detail::slot(&::import::CSharpWords::unmanaged, 153, "unmanaged"),
+        FBE::detail::slot(&::import::CSharpWords::required, 161, "required"),
+        FBE::detail::slot(&::import::CSharpWords::scoped, 165, "scoped"),
+        FBE::detail::slot(&::import::CSharpWords::managed, 170, "managed"),
+        FBE::detail::slot(&::import::CSharpWords::notnull, 174, "notnull"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {178, 0, "import.CSharpWords"},
     };
@@ -223,9 +594,26 @@ struct VBody<::import::RubyWords>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.RubyWords";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::RubyWords::BEGIN, 8, "BEGIN"),
+        FBE::detail::slot(&::import::RubyWords::END, 10, "END"),
+        FBE::detail::slot(&::import::RubyWords::begin, 14, "begin"),
+        FBE::detail::slot(&::import::RubyWords::elsif, 18, "elsif"),
+        FBE::detail::slot(&::import::RubyWords::end, 23, "end"),
+        FBE::detail::slot(&::import::RubyWords::ensure, 31, "ensure"),
+        FBE::detail::slot(&::import::RubyWords::next, 39, "next"),
+        FBE::detail::slot(&::import::RubyWords::redo, 43, "redo"),
+        FBE::detail::slot(&::import::RubyWords::rescue, 51, "rescue"),
+        FBE::detail::slot(&::import::RubyWords::retry, 55, "retry"),
+        FBE::detail::slot(&::import::RubyWords::then, 60, "then"),
+        FBE::detail::slot(&::import::RubyWords::undef, 64, "undef"),
+        FBE::detail::slot(&::import::RubyWords::unless, 68, "unless"),
+        FBE::detail::slot(&::import::RubyWords::until, 84, "until"),
+        FBE::detail::slot(&::import::RubyWords::__FILE___, 100, "__FILE__"),
+        FBE::detail::slot(&::import::RubyWords::__LINE___, 108, "__LINE__"),
+        FBE::detail::slot(&::import::RubyWords::__ENCODING___, 112, "__ENCODING__"),
+        FBE::detail::slot(&::import::RubyWords::initialize, 113, "initialize"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {118, 0, "import.RubyWords"},
     };
@@ -245,9 +633,19 @@ struct VBody<::import::CppMembers>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.CppMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::CppMembers::swap_, 8, "swap"),
+        FBE::detail::slot(&::import::CppMembers::fbe_type_, 10, "fbe_type"),
+        FBE::detail::slot(&::import::CppMembers::fbe, 14, "fbe"),
+        FBE::detail::slot(&::import::CppMembers::Model, 18, "Model"),
+        FBE::detail::slot(&::import::CppMembers::FinalModel, 23, "FinalModel"),
+        FBE::detail::slot(&::import::CppMembers::FieldModel, 31, "FieldModel"),
+        FBE::detail::slot(&::import::CppMembers::buffer, 39, "buffer"),
+        FBE::detail::slot(&::import::CppMembers::size, 43, "size"),
+        FBE::detail::slot(&::import::CppMembers::offset, 51, "offset"),
+        FBE::detail::slot(&::import::CppMembers::model, 55, "model"),
+        FBE::detail::slot(&::import::CppMembers::reset, 60, "reset"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {64, 0, "import.CppMembers"},
     };
@@ -267,9 +665,24 @@ struct VBody<::import::PythonMembers>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.PythonMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::PythonMembers::to_json, 8, "to_json"),
+        FBE::detail::slot(&::import::PythonMembers::from_json, 10, "from_json"),
+        FBE::detail::slot(&::import::PythonMembers::to_fbe, 14, "to_fbe"),
+        FBE::detail::slot(&::import::PythonMembers::from_fbe, 18, "from_fbe"),
+        FBE::detail::slot(&::import::PythonMembers::to_final, 23, "to_final"),
+        FBE::detail::slot(&::import::PythonMembers::from_final, 31, "from_final"),
+        FBE::detail::slot(&::import::PythonMembers::fbe_equal, 39, "fbe_equal"),
+        FBE::detail::slot(&::import::PythonMembers::fbe_key, 43, "fbe_key"),
+        FBE::detail::slot(&::import::PythonMembers::fbe_size, 51, "fbe_size"),
+        FBE::detail::slot(&::import::PythonMembers::__init___, 55, "__init__"),
+        FBE::detail::slot(&::import::PythonMembers::__slots___, 60, "__slots__"),
+        FBE::detail::slot(&::import::PythonMembers::__class___, 64, "__class__"),
+        FBE::detail::slot(&::import::PythonMembers::__dict___, 68, "__dict__"),
+        FBE::detail::slot(&::import::PythonMembers::__hash___, 84, "__hash__"),
+        FBE::detail::slot(&::import::PythonMembers::__eq___, 100, "__eq__"),
+        FBE::detail::slot(&::import::PythonMembers::__private_, 108, "__private"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {112, 0, "import.PythonMembers"},
     };
@@ -289,9 +702,33 @@ struct VBody<::import::GoMembers>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.GoMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::GoMembers::FBEKey, 8, "FBEKey"),
+        FBE::detail::slot(&::import::GoMembers::FBEKeyCompare, 10, "FBEKeyCompare"),
+        FBE::detail::slot(&::import::GoMembers::Reset, 14, "Reset"),
+        FBE::detail::slot(&::import::GoMembers::MarshalFBE, 18, "MarshalFBE"),
+        FBE::detail::slot(&::import::GoMembers::UnmarshalFBE, 23, "UnmarshalFBE"),
+        FBE::detail::slot(&::import::GoMembers::AppendFBE, 31, "AppendFBE"),
+        FBE::detail::slot(&::import::GoMembers::ReadFBE, 39, "ReadFBE"),
+        FBE::detail::slot(&::import::GoMembers::FBEWrite, 43, "FBEWrite"),
+        FBE::detail::slot(&::import::GoMembers::FBERead, 51, "FBERead"),
+        FBE::detail::slot(&::import::GoMembers::MarshalFinal, 55, "MarshalFinal"),
+        FBE::detail::slot(&::import::GoMembers::UnmarshalFinal, 60, "UnmarshalFinal"),
+        FBE::detail::slot(&::import::GoMembers::AppendFinal, 64, "AppendFinal"),
+        FBE::detail::slot(&::import::GoMembers::ReadFinal, 68, "ReadFinal"),
+        FBE::detail::slot(&::import::GoMembers::FBEWriteFinal, 84, "FBEWriteFinal"),
+        FBE::detail::slot(&::import::GoMembers::FBEReadFinal, 100, "FBEReadFinal"),
+        FBE::detail::slot(&::import::GoMembers::MarshalJSON, 108, "MarshalJSON"),
+        FBE::detail::slot(&::import::GoMembers::UnmarshalJSON, 112, "UnmarshalJSON"),
+        FBE::detail::slot(&::import::GoMembers::AppendJSON, 113, "AppendJSON"),
+        FBE::detail::slot(&::import::GoMembers::ReadJSON, 118, "ReadJSON"),
+        FBE::detail::slot(&::import::GoMembers::FBEWriteJSON, 120, "FBEWriteJSON"),
+        FBE::detail::slot(&::import::GoMembers::FBEReadJSON, 124, "FBEReadJSON"),
+        FBE::detail::slot(&::import::GoMembers::FBEWriteText, 128, "FBEWriteText"),
+        FBE::detail::slot(&::import::GoMembers::TypeID, 133, "TypeID"),
+        FBE::detail::slot(&::import::GoMembers::Verify, 141, "Verify"),
+        FBE::detail::slot(&::import::GoMembers::VerifyFinal, 149, "VerifyFinal"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {153, 0, "import.GoMembers"},
     };
@@ -311,9 +748,34 @@ struct VBody<::import::JvmMembers>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.JvmMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::JvmMembers::TYPE_ID, 8, "TYPE_ID"),
+        FBE::detail::slot(&::import::JvmMembers::KEY_ORDER, 10, "KEY_ORDER"),
+        FBE::detail::slot(&::import::JvmMembers::toFbe, 14, "toFbe"),
+        FBE::detail::slot(&::import::JvmMembers::fromFbe, 18, "fromFbe"),
+        FBE::detail::slot(&::import::JvmMembers::readFbe, 23, "readFbe"),
+        FBE::detail::slot(&::import::JvmMembers::writeFbe, 31, "writeFbe"),
+        FBE::detail::slot(&::import::JvmMembers::verifyFbe, 39, "verifyFbe"),
+        FBE::detail::slot(&::import::JvmMembers::toFinal, 43, "toFinal"),
+        FBE::detail::slot(&::import::JvmMembers::fromFinal, 51, "fromFinal"),
+        FBE::detail::slot(&::import::JvmMembers::readFinal, 55, "readFinal"),
+        FBE::detail::slot(&::import::JvmMembers::writeFinal, 60, "writeFinal"),
+        FBE::detail::slot(&::import::JvmMembers::verifyFinal, 64, "verifyFinal"),
+        FBE::detail::slot(&::import::JvmMembers::toJson, 68, "toJson"),
+        FBE::detail::slot(&::import::JvmMembers::fromJson, 84, "fromJson"),
+        FBE::detail::slot(&::import::JvmMembers::writeJson, 100, "writeJson"),
+        FBE::detail::slot(&::import::JvmMembers::readJson, 108, "readJson"),
+        FBE::detail::slot(&::import::JvmMembers::hashCode, 112, "hashCode"),
+        FBE::detail::slot(&::import::JvmMembers::getClass, 113, "getClass"),
+        FBE::detail::slot(&::import::JvmMembers::clone, 118, "clone"),
+        FBE::detail::slot(&::import::JvmMembers::finalize, 120, "finalize"),
+        FBE::detail::slot(&::import::JvmMembers::wait, 124, "wait"),
+        FBE::detail::slot(&::import::JvmMembers::notify, 128, "notify"),
+        FBE::detail::slot(&::import::JvmMembers::notifyAll, 133, "notifyAll"),
+        FBE::detail::slot(&::import::JvmMembers::javaClass, 141, "javaClass"),
+        FBE::detail::slot(&::import::JvmMembers::component1, 149, "component1"),
+        FBE::detail::slot(&::import::JvmMembers::fbeLevels, 153, "fbeLevels"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {161, 0, "import.JvmMembers"},
     };
@@ -333,9 +795,12 @@ struct VBody<::import::JsMembers>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.JsMembers";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::JsMembers::fbeKey, 8, "fbeKey"),
+        FBE::detail::slot(&::import::JsMembers::toJSON, 10, "toJSON"),
+        FBE::detail::slot(&::import::JsMembers::toText, 14, "toText"),
+        FBE::detail::slot(&::import::JsMembers::verify, 18, "verify"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {23, 0, "import.JsMembers"},
     };
@@ -355,9 +820,36 @@ struct VBody<::import::RuntimeNames>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.RuntimeNames";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::RuntimeNames::Buffer, 8, "Buffer"),
+        FBE::detail::slot(&::import::RuntimeNames::WriteBuffer, 10, "WriteBuffer"),
+        FBE::detail::slot(&::import::RuntimeNames::ReadBuffer, 14, "ReadBuffer"),
+        FBE::detail::slot(&::import::RuntimeNames::Reader, 18, "Reader"),
+        FBE::detail::slot(&::import::RuntimeNames::Writer, 23, "Writer"),
+        FBE::detail::slot(&::import::RuntimeNames::Limits, 31, "Limits"),
+        FBE::detail::slot(&::import::RuntimeNames::Decimal, 39, "Decimal"),
+        FBE::detail::slot(&::import::RuntimeNames::Uuid, 43, "Uuid"),
+        FBE::detail::slot(&::import::RuntimeNames::UUID, 51, "UUID"),
+        FBE::detail::slot(&::import::RuntimeNames::Timestamp, 55, "Timestamp"),
+        FBE::detail::slot(&::import::RuntimeNames::JsonWriter, 60, "JsonWriter"),
+        FBE::detail::slot(&::import::RuntimeNames::JsonReader, 64, "JsonReader"),
+        FBE::detail::slot(&::import::RuntimeNames::DecodeError, 68, "DecodeError"),
+        FBE::detail::slot(&::import::RuntimeNames::EncodeError, 84, "EncodeError"),
+        FBE::detail::slot(&::import::RuntimeNames::DecodeException, 100, "DecodeException"),
+        FBE::detail::slot(&::import::RuntimeNames::EncodeException, 108, "EncodeException"),
+        FBE::detail::slot(&::import::RuntimeNames::Sender, 112, "Sender"),
+        FBE::detail::slot(&::import::RuntimeNames::Receiver, 113, "Receiver"),
+        FBE::detail::slot(&::import::RuntimeNames::Client, 118, "Client"),
+        FBE::detail::slot(&::import::RuntimeNames::Proxy, 120, "Proxy"),
+        FBE::detail::slot(&::import::RuntimeNames::Handler, 124, "Handler"),
+        FBE::detail::slot(&::import::RuntimeNames::Text, 128, "Text"),
+        FBE::detail::slot(&::import::RuntimeNames::Compare, 133, "Compare"),
+        FBE::detail::slot(&::import::RuntimeNames::Decimals, 141, "Decimals"),
+        FBE::detail::slot(&::import::RuntimeNames::Uuids, 149, "Uuids"),
+        FBE::detail::slot(&::import::RuntimeNames::Timestamps, 153, "Timestamps"),
+        FBE::detail::slot(&::import::RuntimeNames::Utf8, 161, "Utf8"),
+        FBE::detail::slot(&::import::RuntimeNames::Requests, 165, "Requests"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {170, 0, "import.RuntimeNames"},
     };
@@ -377,9 +869,9 @@ struct VBody<::import::class_>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.class";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::class_::class__, 8, "class"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.class"},
     };
@@ -399,9 +891,9 @@ struct VBody<::import::Object>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Object";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Object::Object_, 8, "Object"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Object"},
     };
@@ -421,9 +913,9 @@ struct VBody<::import::String>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::String& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::String& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.String";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::String::String_, 8, "String"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.String"},
     };
@@ -443,9 +935,9 @@ struct VBody<::import::List>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::List& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::List& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.List";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::List::List_, 8, "List"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.List"},
     };
@@ -465,9 +957,9 @@ struct VBody<::import::Map>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Map";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Map::Map_, 8, "Map"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Map"},
     };
@@ -487,9 +979,9 @@ struct VBody<::import::Model>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Model";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Model::Model_, 8, "Model"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Model"},
     };
@@ -509,9 +1001,9 @@ struct VBody<::import::FinalModel>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.FinalModel";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::FinalModel::FinalModel_, 8, "FinalModel"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.FinalModel"},
     };
@@ -531,9 +1023,9 @@ struct VBody<::import::Buffer>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Buffer";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Buffer::Buffer_, 8, "Buffer"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Buffer"},
     };
@@ -553,9 +1045,9 @@ struct VBody<::import::Reader>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Reader";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Reader::Reader_, 8, "Reader"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Reader"},
     };
@@ -575,9 +1067,9 @@ struct VBody<::import::Writer>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Writer";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Writer::Writer_, 8, "Writer"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Writer"},
     };
@@ -597,9 +1089,9 @@ struct VBody<::import::Limits>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Limits";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Limits::Limits_, 8, "Limits"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Limits"},
     };
@@ -619,9 +1111,9 @@ struct VBody<::import::DecodeError>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.DecodeError";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::DecodeError::DecodeError_, 8, "DecodeError"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.DecodeError"},
     };
@@ -641,9 +1133,9 @@ struct VBody<::import::DecodeException>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.DecodeException";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::DecodeException::DecodeException_, 8, "DecodeException"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.DecodeException"},
     };
@@ -663,9 +1155,9 @@ struct VBody<::import::Decimal>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Decimal";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Decimal::Decimal_, 8, "Decimal"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Decimal"},
     };
@@ -685,9 +1177,9 @@ struct VBody<::import::Uuid>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Uuid";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Uuid::Uuid_, 8, "Uuid"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Uuid"},
     };
@@ -707,9 +1199,9 @@ struct VBody<::import::UUID>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.UUID";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::UUID::UUID_, 8, "UUID"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.UUID"},
     };
@@ -729,9 +1221,9 @@ struct VBody<::import::Timestamp>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Timestamp";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Timestamp::Timestamp_, 8, "Timestamp"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Timestamp"},
     };
@@ -751,9 +1243,9 @@ struct VBody<::import::Sender>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Sender";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Sender::Sender_, 8, "Sender"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Sender"},
     };
@@ -773,9 +1265,9 @@ struct VBody<::import::Receiver>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Receiver";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Receiver::Receiver_, 8, "Receiver"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Receiver"},
     };
@@ -795,9 +1287,9 @@ struct VBody<::import::Client>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Client";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Client::Client_, 8, "Client"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Client"},
     };
@@ -817,9 +1309,9 @@ struct VBody<::import::Proxy>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Proxy";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Proxy::Proxy_, 8, "Proxy"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Proxy"},
     };
@@ -839,9 +1331,9 @@ struct VBody<::import::Handler>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Handler";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Handler::Handler_, 8, "Handler"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Handler"},
     };
@@ -861,9 +1353,9 @@ struct VBody<::import::fbe>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.fbe";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::fbe::fbe_, 8, "fbe"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.fbe"},
     };
@@ -883,9 +1375,9 @@ struct VBody<::import::FBE_>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.FBE";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::FBE_::FBE__, 8, "FBE"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.FBE"},
     };
@@ -905,9 +1397,9 @@ struct VBody<::import::std_>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.std";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::std_::std__, 8, "std"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.std"},
     };
@@ -927,9 +1419,9 @@ struct VBody<::import::Companion>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Companion";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Companion::Companion_, 8, "Companion"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Companion"},
     };
@@ -949,9 +1441,9 @@ struct VBody<::import::Any>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Any";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Any::Any_, 8, "Any"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Any"},
     };
@@ -971,9 +1463,9 @@ struct VBody<::import::Self>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Self";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Self::Self_, 8, "Self"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Self"},
     };
@@ -993,9 +1485,9 @@ struct VBody<::import::self>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::self& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::self& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.self";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::self::self_, 8, "self"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.self"},
     };
@@ -1015,9 +1507,9 @@ struct VBody<::import::None>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::None& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::None& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.None";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::None::None_, 8, "None"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.None"},
     };
@@ -1037,9 +1529,9 @@ struct VBody<::import::Option>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Option";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Option::Option_, 8, "Option"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Option"},
     };
@@ -1059,9 +1551,9 @@ struct VBody<::import::Result>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Result";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Result::Result_, 8, "Result"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Result"},
     };
@@ -1081,9 +1573,9 @@ struct VBody<::import::Vec>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Vec";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Vec::Vec_, 8, "Vec"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Vec"},
     };
@@ -1103,9 +1595,9 @@ struct VBody<::import::Box>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Box";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Box::Box_, 8, "Box"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Box"},
     };
@@ -1125,9 +1617,9 @@ struct VBody<::import::Error>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Error";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Error::Error_, 8, "Error"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Error"},
     };
@@ -1147,9 +1639,9 @@ struct VBody<::import::Exception>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Exception";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Exception::Exception_, 8, "Exception"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Exception"},
     };
@@ -1169,9 +1661,9 @@ struct VBody<::import::Text>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Text";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Text::Text_, 8, "Text"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Text"},
     };
@@ -1191,9 +1683,9 @@ struct VBody<::import::JsonWriter>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.JsonWriter";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::JsonWriter::JsonWriter_, 8, "JsonWriter"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.JsonWriter"},
     };
@@ -1213,9 +1705,9 @@ struct VBody<::import::int32_t_>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.int32_t";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::int32_t_::int32_t__, 8, "int32_t"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.int32_t"},
     };
@@ -1235,9 +1727,9 @@ struct VBody<::import::size_t_>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.size_t";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::size_t_::size_t__, 8, "size_t"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.size_t"},
     };
@@ -1257,9 +1749,9 @@ struct VBody<::import::list>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::list& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::list& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.list";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::list::list_, 8, "list"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.list"},
     };
@@ -1279,9 +1771,9 @@ struct VBody<::import::object>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::object& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::object& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.object";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::object::object_, 8, "object"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.object"},
     };
@@ -1301,9 +1793,9 @@ struct VBody<::import::v>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::v& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::v& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.v";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::v::v_, 8, "v"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.v"},
     };
@@ -1323,9 +1815,9 @@ struct VBody<::import::r>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::r& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::r& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.r";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::r::r_, 8, "r"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.r"},
     };
@@ -1345,9 +1837,9 @@ struct VBody<::import::w>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::w& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::w& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.w";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::w::w_, 8, "w"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.w"},
     };
@@ -1367,9 +1859,9 @@ struct VBody<::import::SideBuy>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.SideBuy";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::SideBuy::SideBuy_, 8, "SideBuy"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.SideBuy"},
     };
@@ -1389,9 +1881,9 @@ struct VBody<::import::OrderKey>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.OrderKey";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::OrderKey::OrderKey_, 8, "OrderKey"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.OrderKey"},
     };
@@ -1411,9 +1903,9 @@ struct VBody<::import::textOfside>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.textOfside";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::textOfside::textOfside_, 8, "textOfside"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.textOfside"},
     };
@@ -1433,9 +1925,9 @@ struct VBody<::import::DECIMAL_1>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.DECIMAL_1";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::DECIMAL_1::DECIMAL_1_, 8, "DECIMAL_1"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.DECIMAL_1"},
     };
@@ -1455,9 +1947,9 @@ struct VBody<::import::OrderModel>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.OrderModel";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::OrderModel::OrderModel_, 8, "OrderModel"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.OrderModel"},
     };
@@ -1477,9 +1969,9 @@ struct VBody<::import::OrderFinal>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.OrderFinal";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::OrderFinal::OrderFinal_, 8, "OrderFinal"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.OrderFinal"},
     };
@@ -1499,9 +1991,9 @@ struct VBody<::import::NewOrder>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.NewOrder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::NewOrder::NewOrder_, 8, "NewOrder"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.NewOrder"},
     };
@@ -1521,9 +2013,9 @@ struct VBody<::import::VerifyFBEOrder>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.VerifyFBEOrder";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::VerifyFBEOrder::VerifyFBEOrder_, 8, "VerifyFBEOrder"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.VerifyFBEOrder"},
     };
@@ -1543,9 +2035,9 @@ struct VBody<::import::fbe_vr_Order>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.fbe_vr_Order";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::fbe_vr_Order::fbe_vr_Order_, 8, "fbe_vr_Order"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.fbe_vr_Order"},
     };
@@ -1565,9 +2057,9 @@ struct VBody<::import::e1>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.e1";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::e1::e1_, 8, "e1"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.e1"},
     };
@@ -1587,9 +2079,9 @@ struct VBody<::import::i2>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.i2";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::i2::i2_, 8, "i2"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.i2"},
     };
@@ -1609,9 +2101,9 @@ struct VBody<::import::o3>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.o3";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::o3::o3_, 8, "o3"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.o3"},
     };
@@ -1631,9 +2123,9 @@ struct VBody<::import::Fbe>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Fbe";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Fbe::Fbe_, 8, "Fbe"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.Fbe"},
     };
@@ -1653,9 +2145,9 @@ struct VBody<::import::FINGERPRINT>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.FINGERPRINT";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::FINGERPRINT::FINGERPRINT_, 8, "FINGERPRINT"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.FINGERPRINT"},
     };
@@ -1675,9 +2167,9 @@ struct VBody<::import::FBE_FINGERPRINT>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.FBE_FINGERPRINT";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::FBE_FINGERPRINT::FBE_FINGERPRINT_, 8, "FBE_FINGERPRINT"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.FBE_FINGERPRINT"},
     };
@@ -1697,9 +2189,9 @@ struct VBody<::import::FBEFingerprint>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.FBEFingerprint";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::FBEFingerprint::FBEFingerprint_, 8, "FBEFingerprint"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.FBEFingerprint"},
     };
@@ -1719,9 +2211,16 @@ struct VBody<::import::Case>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Case";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Case::name, 8, "name"),
+        FBE::detail::slot(&::import::Case::Name, 12, "Name"),
+        FBE::detail::slot(&::import::Case::NAME, 16, "NAME"),
+        FBE::detail::slot(&::import::Case::class___, 20, "class"),
+        FBE::detail::slot(&::import::Case::class_, 24, "class_"),
+        FBE::detail::slot(&::import::Case::class__, 28, "class__"),
+        FBE::detail::slot(&::import::Case::String, 32, "String"),
+        FBE::detail::slot(&::import::Case::String_, 36, "String_"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {40, 0, "import.Case"},
     };
@@ -1741,9 +2240,11 @@ struct VBody<::import::Imported>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Imported";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Imported::market, 8, "market"),
+        FBE::detail::slot(&::import::Imported::org, 9, "org"),
+        FBE::detail::slot(&::import::Imported::example, 13, "example"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {9, 0, "import.Imported.market"}, {13, 8, "import.Imported.org"}, {14, 0, "import.Imported.example"},
     };
@@ -1763,9 +2264,9 @@ struct VBody<::import::symbol>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.symbol";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::symbol::digits, 8, "digits"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 0, "import.symbol"},
     };
@@ -1785,9 +2286,11 @@ struct VBody<::import::Listed>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    using base = ::market::Instrument;
+    static constexpr const char* name = "import.Listed";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Listed::precision, 16, "precision"),
+        FBE::detail::slot(&::import::Listed::ticker, 20, "ticker"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "import.Listed.symbol"}, {20, 0, "import.Listed.precision"}, {24, 4, "import.Listed.ticker"},
     };
@@ -1807,9 +2310,11 @@ struct VBody<::import::Derived>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    using base = ::import::Order;
+    static constexpr const char* name = "import.Derived";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Derived::Word, 20, "Word"),
+        FBE::detail::slot(&::import::Derived::side_, 22, "side_"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {26, 0, "import.Derived"},
     };
@@ -1829,9 +2334,90 @@ struct VBody<::import::Hostile>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "import.Hostile";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::import::Hostile::Order, 8, "Order"),
+        FBE::detail::slot(&::import::Hostile::CppWords, 12, "CppWords"),
+        FBE::detail::slot(&::import::Hostile::PythonWords, 16, "PythonWords"),
+        FBE::detail::slot(&::import::Hostile::GoWords, 20, "GoWords"),
+        FBE::detail::slot(&::import::Hostile::JavaWords, 24, "JavaWords"),
+        FBE::detail::slot(&::import::Hostile::KotlinWords, 28, "KotlinWords"),
+        FBE::detail::slot(&::import::Hostile::JsWords, 32, "JsWords"),
+        FBE::detail::slot(&::import::Hostile::RustWords, 36, "RustWords"),
+        FBE::detail::slot(&::import::Hostile::CSharpWords, 40, "CSharpWords"),
+        FBE::detail::slot(&::import::Hostile::RubyWords, 44, "RubyWords"),
+        FBE::detail::slot(&::import::Hostile::CppMembers, 48, "CppMembers"),
+        FBE::detail::slot(&::import::Hostile::PythonMembers, 52, "PythonMembers"),
+        FBE::detail::slot(&::import::Hostile::GoMembers, 56, "GoMembers"),
+        FBE::detail::slot(&::import::Hostile::JvmMembers, 60, "JvmMembers"),
+        FBE::detail::slot(&::import::Hostile::JsMembers, 64, "JsMembers"),
+        FBE::detail::slot(&::import::Hostile::RuntimeNames, 68, "RuntimeNames"),
+        FBE::detail::slot(&::import::Hostile::class_, 72, "class"),
+        FBE::detail::slot(&::import::Hostile::Object, 76, "Object"),
+        FBE::detail::slot(&::import::Hostile::String, 80, "String"),
+        FBE::detail::slot(&::import::Hostile::List, 84, "List"),
+        FBE::detail::slot(&::import::Hostile::Map, 88, "Map"),
+        FBE::detail::slot(&::import::Hostile::Model, 92, "Model"),
+        FBE::detail::slot(&::import::Hostile::FinalModel, 96, "FinalModel"),
+        FBE::detail::slot(&::import::Hostile::Buffer, 100, "Buffer"),
+        FBE::detail::slot(&::import::Hostile::Reader, 104, "Reader"),
+        FBE::detail::slot(&::import::Hostile::Writer, 108, "Writer"),
+        FBE::detail::slot(&::import::Hostile::Limits, 112, "Limits"),
+        FBE::detail::slot(&::import::Hostile::DecodeError, 116, "DecodeError"),
+        FBE::detail::slot(&::import::Hostile::DecodeException, 120, "DecodeException"),
+        FBE::detail::slot(&::import::Hostile::Decimal, 124, "Decimal"),
+        FBE::detail::slot(&::import::Hostile::Uuid, 128, "Uuid"),
+        FBE::detail::slot(&::import::Hostile::UUID, 132, "UUID"),
+        FBE::detail::slot(&::import::Hostile::Timestamp, 136, "Timestamp"),
+        FBE::detail::slot(&::import::Hostile::Sender, 140, "Sender"),
+        FBE::detail::slot(&::import::Hostile::Receiver, 144, "Receiver"),
+        FBE::detail::slot(&::import::Hostile::Client, 148, "Client"),
+        FBE::detail::slot(&::import::Hostile::Proxy, 152, "Proxy"),
+        FBE::detail::slot(&::import::Hostile::Handler, 156, "Handler"),
+        FBE::detail::slot(&::import::Hostile::fbe, 160, "fbe"),
+        FBE::detail::slot(&::import::Hostile::FBE_, 164, "FBE"),
+        FBE::detail::slot(&::import::Hostile::std_, 168, "std"),
+        FBE::detail::slot(&::import::Hostile::Companion, 172, "Companion"),
+        FBE::detail::slot(&::import::Hostile::Any, 176, "Any"),
+        FBE::detail::slot(&::import::Hostile::Self, 180, "Self"),
+        FBE::detail::slot(&::import::Hostile::self, 184, "self"),
+        FBE::detail::slot(&::import::Hostile::None, 188, "None"),
+        FBE::detail::slot(&::import::Hostile::Option, 192, "Option"),
+        FBE::detail::slot(&::import::Hostile::Result, 196, "Result"),
+        FBE::detail::slot(&::import::Hostile::Vec, 200, "Vec"),
+        FBE::detail::slot(&::import::Hostile::Box, 204, "Box"),
+        FBE::detail::slot(&::import::Hostile::Error, 208, "Error"),
+        FBE::detail::slot(&::import::Hostile::Exception, 212, "Exception"),
+        FBE::detail::slot(&::import::Hostile::Text, 216, "Text"),
+        FBE::detail::slot(&::import::Hostile::JsonWriter, 220, "JsonWriter"),
+        FBE::detail::slot(&::import::Hostile::int32_t_, 224, "int32_t"),
+        FBE::detail::slot(&::import::Hostile::size_t_, 228, "size_t"),
+        FBE::detail::slot(&::import::Hostile::list, 232, "list"),
+        FBE::detail::slot(&::import::Hostile::object, 236, "object"),
+        FBE::detail::slot(&::import::Hostile::v, 240, "v"),
+        FBE::detail::slot(&::import::Hostile::r, 244, "r"),
+        FBE::detail::slot(&::import::Hostile::w, 248, "w"),
+        FBE::detail::slot(&::import::Hostile::SideBuy, 252, "SideBuy"),
+        FBE::detail::slot(&::import::Hostile::OrderKey, 256, "OrderKey"),
+        FBE::detail::slot(&::import::Hostile::textOfside, 260, "textOfside"),
+        FBE::detail::slot(&::import::Hostile::DECIMAL_1, 264, "DECIMAL_1"),
+        FBE::detail::slot(&::import::Hostile::OrderModel, 268, "OrderModel"),
+        FBE::detail::slot(&::import::Hostile::OrderFinal, 272, "OrderFinal"),
+        FBE::detail::slot(&::import::Hostile::NewOrder, 276, "NewOrder"),
+        FBE::detail::slot(&::import::Hostile::VerifyFBEOrder, 280, "VerifyFBEOrder"),
+        FBE::detail::slot(&::import::Hostile::fbe_vr_Order, 284, "fbe_vr_Order"),
+        FBE::detail::slot(&::import::Hostile::e1, 288, "e1"),
+        FBE::detail::slot(&::import::Hostile::i2, 292, "i2"),
+        FBE::detail::slot(&::import::Hostile::o3, 296, "o3"),
+        FBE::detail::slot(&::import::Hostile::Fbe, 300, "Fbe"),
+        FBE::detail::slot(&::import::Hostile::FINGERPRINT, 304, "FINGERPRINT"),
+        FBE::detail::slot(&::import::Hostile::FBE_FINGERPRINT, 308, "FBE_FINGERPRINT"),
+        FBE::detail::slot(&::import::Hostile::FBEFingerprint, 312, "FBEFingerprint"),
+        FBE::detail::slot(&::import::Hostile::Case, 316, "Case"),
+        FBE::detail::slot(&::import::Hostile::Imported, 320, "Imported"),
+        FBE::detail::slot(&::import::Hostile::Derived, 324, "Derived"),
+        FBE::detail::slot(&::import::Hostile::Listed, 328, "Listed"),
+        FBE::detail::slot(&::import::Hostile::Letters, 332, "Letters"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {12, 12, "import.Hostile.Order"}, {16, 619, "import.Hostile.CppWords"},
         {20, 239, "import.Hostile.PythonWords"}, {24, 202, "import.Hostile.GoWords"},
@@ -1883,7 +2469,7 @@ inline void VBody<::import::Order>::write(Encoder& e, std::size_t body, const ::
 FBE_INLINE bool VBody<::import::Order>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Order>(c, body, size, value); });
     const auto fbe_side = Scalar<int32_t>::get(d.data + body + 8);
     const auto fbe_s = Scalar<::import::side>::get(d.data + body + 12);
     const auto fbe_range = Scalar<::import::range>::get(d.data + body + 16);
@@ -1893,38 +2479,11 @@ FBE_INLINE bool VBody<::import::Order>::read(Decoder& d, std::size_t body, uint3
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Order& value)
-{
-    if (!FBE::detail::charge_older<::import::Order>(d, body, size))
-        return false;
-    if (size < 12)
-        value.side = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.side);
-    if (size < 16)
-        value.s = ::import::side::sell;
-    else
-        VCodec<::import::side>::read(d, body, body + 12, value.s);
-    if (size < 20)
-        value.range = ::import::range::hi;
-    else
-        VCodec<::import::range>::read(d, body, body + 16, value.range);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::Order>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 20))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Order>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Order>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Order>(c, body, size); });
     return true;
 }
 
@@ -2098,7 +2657,7 @@ inline void VBody<::import::CppWords>::write(Encoder& e, std::size_t body, const
 inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value)
 {
     if (FBE_UNLIKELY(size < 703))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::CppWords>(c, body, size, value); });
     const auto fbe_alignas_ = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_alignof_ = Scalar<int32_t>::get(d.data + body + 10);
     value.alignas_ = fbe_alignas_;
@@ -2332,478 +2891,11 @@ inline bool VBody<::import::CppWords>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::CppWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppWords& value)
-{
-    if (!FBE::detail::charge_older<::import::CppWords>(d, body, size))
-        return false;
-    if (size < 10)
-        value.alignas_ = ::import::Word::alignas_;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.alignas_);
-    if (size < 14)
-        value.alignof_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.alignof_);
-    if (size < 18)
-        value.and_ = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.and_))
-        return d.fail_in("import.CppWords", "and");
-    if (size < 23)
-        value.and_eq_ = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.and_eq_))
-        return d.fail_in("import.CppWords", "and_eq");
-    if (size < 31)
-        value.asm_ = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.asm_);
-    if (size < 39)
-        value.auto_ = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.auto_);
-    if (size < 43)
-        value.bitand_ = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.bitand_);
-    if (size < 51)
-        value.bitor_ = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.bitor_);
-    if (size < 55)
-        value.break_ = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.break_))
-        return d.fail_in("import.CppWords", "break");
-    if (size < 60)
-        value.case_ = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.case_))
-        return d.fail_in("import.CppWords", "case");
-    if (size < 64)
-        value.catch_ = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.catch_))
-        return d.fail_in("import.CppWords", "catch");
-    if (size < 68)
-        value.char8_t_ = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.char8_t_))
-        return d.fail_in("import.CppWords", "char8_t");
-    if (size < 84)
-        value.char16_t_ = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.char16_t_))
-        return d.fail_in("import.CppWords", "char16_t");
-    if (size < 100)
-        value.char32_t_ = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.char32_t_);
-    if (size < 108)
-        value.class_ = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.class_);
-    if (size < 112)
-        value.compl_ = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.compl_);
-    if (size < 113)
-        value.concept_ = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.concept_);
-    if (size < 118)
-        value.const_ = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.const_))
-        return d.fail_in("import.CppWords", "const");
-    if (size < 120)
-        value.consteval_ = ::import::Word::consteval_;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.consteval_);
-    if (size < 124)
-        value.constexpr_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.constexpr_);
-    if (size < 128)
-        value.constinit_ = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.constinit_))
-        return d.fail_in("import.CppWords", "constinit");
-    if (size < 133)
-        value.const_cast_ = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.const_cast_))
-        return d.fail_in("import.CppWords", "const_cast");
-    if (size < 141)
-        value.continue_ = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.continue_);
-    if (size < 149)
-        value.co_await_ = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.co_await_);
-    if (size < 153)
-        value.co_return_ = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.co_return_);
-    if (size < 161)
-        value.co_yield_ = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.co_yield_);
-    if (size < 165)
-        value.decltype_ = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.decltype_))
-        return d.fail_in("import.CppWords", "decltype");
-    if (size < 170)
-        value.default_ = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.default_))
-        return d.fail_in("import.CppWords", "default");
-    if (size < 174)
-        value.delete_ = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.delete_))
-        return d.fail_in("import.CppWords", "delete");
-    if (size < 178)
-        value.do_ = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.do_))
-        return d.fail_in("import.CppWords", "do");
-    if (size < 194)
-        value.dynamic_cast_ = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.dynamic_cast_))
-        return d.fail_in("import.CppWords", "dynamic_cast");
-    if (size < 210)
-        value.else_ = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 194, value.else_);
-    if (size < 218)
-        value.explicit_ = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 210, value.explicit_);
-    if (size < 222)
-        value.export_ = {};
-    else
-        VCodec<float>::read(d, body, body + 218, value.export_);
-    if (size < 223)
-        value.extern_ = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 222, value.extern_);
-    if (size < 228)
-        value.final = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.final))
-        return d.fail_in("import.CppWords", "final");
-    if (size < 230)
-        value.for_ = ::import::Word::for_;
-    else
-        VCodec<::import::Word>::read(d, body, body + 228, value.for_);
-    if (size < 234)
-        value.friend_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 230, value.friend_);
-    if (size < 238)
-        value.goto_ = {};
-    else if (!VCodec<std::string>::read(d, body, body + 234, value.goto_))
-        return d.fail_in("import.CppWords", "goto");
-    if (size < 243)
-        value.if_ = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.if_))
-        return d.fail_in("import.CppWords", "if");
-    if (size < 251)
-        value.import = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 243, value.import);
-    if (size < 259)
-        value.inline_ = {};
-    else
-        VCodec<double>::read(d, body, body + 251, value.inline_);
-    if (size < 263)
-        value.int_ = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 259, value.int_);
-    if (size < 271)
-        value.long_ = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 263, value.long_);
-    if (size < 275)
-        value.module = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 271, value.module))
-        return d.fail_in("import.CppWords", "module");
-    if (size < 280)
-        value.mutable_ = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 275, value.mutable_))
-        return d.fail_in("import.CppWords", "mutable");
-    if (size < 284)
-        value.namespace_ = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 280, value.namespace_))
-        return d.fail_in("import.CppWords", "namespace");
-    if (size < 288)
-        value.new_ = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 284, value.new_))
-        return d.fail_in("import.CppWords", "new");
-    if (size < 304)
-        value.noexcept_ = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 288, value.noexcept_))
-        return d.fail_in("import.CppWords", "noexcept");
-    if (size < 320)
-        value.not_ = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 304, value.not_);
-    if (size < 328)
-        value.not_eq_ = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 320, value.not_eq_);
-    if (size < 332)
-        value.nullptr_ = {};
-    else
-        VCodec<float>::read(d, body, body + 328, value.nullptr_);
-    if (size < 333)
-        value.operator_ = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 332, value.operator_);
-    if (size < 338)
-        value.or_ = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 333, value.or_))
-        return d.fail_in("import.CppWords", "or");
-    if (size < 340)
-        value.or_eq_ = ::import::Word::or_eq_;
-    else
-        VCodec<::import::Word>::read(d, body, body + 338, value.or_eq_);
-    if (size < 344)
-        value.override = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 340, value.override);
-    if (size < 348)
-        value.private_ = {};
-    else if (!VCodec<std::string>::read(d, body, body + 344, value.private_))
-        return d.fail_in("import.CppWords", "private");
-    if (size < 353)
-        value.protected_ = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 348, value.protected_))
-        return d.fail_in("import.CppWords", "protected");
-    if (size < 361)
-        value.public_ = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 353, value.public_);
-    if (size < 369)
-        value.register_ = {};
-    else
-        VCodec<double>::read(d, body, body + 361, value.register_);
-    if (size < 373)
-        value.reinterpret_cast_ = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 369, value.reinterpret_cast_);
-    if (size < 381)
-        value.requires_ = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 373, value.requires_);
-    if (size < 385)
-        value.return_ = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 381, value.return_))
-        return d.fail_in("import.CppWords", "return");
-    if (size < 390)
-        value.short_ = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 385, value.short_))
-        return d.fail_in("import.CppWords", "short");
-    if (size < 394)
-        value.signed_ = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 390, value.signed_))
-        return d.fail_in("import.CppWords", "signed");
-    if (size < 398)
-        value.sizeof_ = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 394, value.sizeof_))
-        return d.fail_in("import.CppWords", "sizeof");
-    if (size < 414)
-        value.static_ = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 398, value.static_))
-        return d.fail_in("import.CppWords", "static");
-    if (size < 430)
-        value.static_assert_ = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 414, value.static_assert_);
-    if (size < 438)
-        value.static_cast_ = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 430, value.static_cast_);
-    if (size < 442)
-        value.switch_ = {};
-    else
-        VCodec<float>::read(d, body, body + 438, value.switch_);
-    if (size < 443)
-        value.template_ = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 442, value.template_);
-    if (size < 448)
-        value.this_ = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 443, value.this_))
-        return d.fail_in("import.CppWords", "this");
-    if (size < 450)
-        value.thread_local_ = ::import::Word::thread_local_;
-    else
-        VCodec<::import::Word>::read(d, body, body + 448, value.thread_local_);
-    if (size < 454)
-        value.throw_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 450, value.throw_);
-    if (size < 458)
-        value.try_ = {};
-    else if (!VCodec<std::string>::read(d, body, body + 454, value.try_))
-        return d.fail_in("import.CppWords", "try");
-    if (size < 463)
-        value.typedef_ = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 458, value.typedef_))
-        return d.fail_in("import.CppWords", "typedef");
-    if (size < 471)
-        value.typeid_ = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 463, value.typeid_);
-    if (size < 479)
-        value.typename_ = {};
-    else
-        VCodec<double>::read(d, body, body + 471, value.typename_);
-    if (size < 483)
-        value.union_ = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 479, value.union_);
-    if (size < 491)
-        value.unsigned_ = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 483, value.unsigned_);
-    if (size < 495)
-        value.using_ = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 491, value.using_))
-        return d.fail_in("import.CppWords", "using");
-    if (size < 500)
-        value.virtual_ = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 495, value.virtual_))
-        return d.fail_in("import.CppWords", "virtual");
-    if (size < 504)
-        value.void_ = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 500, value.void_))
-        return d.fail_in("import.CppWords", "void");
-    if (size < 508)
-        value.volatile_ = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 504, value.volatile_))
-        return d.fail_in("import.CppWords", "volatile");
-    if (size < 524)
-        value.wchar_t_ = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 508, value.wchar_t_))
-        return d.fail_in("import.CppWords", "wchar_t");
-    if (size < 540)
-        value.while_ = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 524, value.while_);
-    if (size < 548)
-        value.xor_ = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 540, value.xor_);
-    if (size < 552)
-        value.xor_eq_ = {};
-    else
-        VCodec<float>::read(d, body, body + 548, value.xor_eq_);
-    if (size < 553)
-        value.assert_ = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 552, value.assert_);
-    if (size < 558)
-        value.errno_ = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 553, value.errno_))
-        return d.fail_in("import.CppWords", "errno");
-    if (size < 560)
-        value.EOF_ = ::import::Word::EOF_;
-    else
-        VCodec<::import::Word>::read(d, body, body + 558, value.EOF_);
-    if (size < 564)
-        value.NULL_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 560, value.NULL_);
-    if (size < 568)
-        value.stdin_ = {};
-    else if (!VCodec<std::string>::read(d, body, body + 564, value.stdin_))
-        return d.fail_in("import.CppWords", "stdin");
-    if (size < 573)
-        value.stdout_ = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 568, value.stdout_))
-        return d.fail_in("import.CppWords", "stdout");
-    if (size < 581)
-        value.stderr_ = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 573, value.stderr_);
-    if (size < 589)
-        value.offsetof_ = {};
-    else
-        VCodec<double>::read(d, body, body + 581, value.offsetof_);
-    if (size < 593)
-        value.std_ = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 589, value.std_);
-    if (size < 601)
-        value.FBE_ = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 593, value.FBE_);
-    if (size < 605)
-        value.int8_t_ = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 601, value.int8_t_))
-        return d.fail_in("import.CppWords", "int8_t");
-    if (size < 610)
-        value.uint8_t_ = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 605, value.uint8_t_))
-        return d.fail_in("import.CppWords", "uint8_t");
-    if (size < 614)
-        value.int16_t_ = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 610, value.int16_t_))
-        return d.fail_in("import.CppWords", "int16_t");
-    if (size < 618)
-        value.uint16_t_ = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 614, value.uint16_t_))
-        return d.fail_in("import.CppWords", "uint16_t");
-    if (size < 634)
-        value.int32_t_ = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 618, value.int32_t_))
-        return d.fail_in("import.CppWords", "int32_t");
-    if (size < 650)
-        value.uint32_t_ = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 634, value.uint32_t_);
-    if (size < 658)
-        value.int64_t_ = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 650, value.int64_t_);
-    if (size < 662)
-        value.uint64_t_ = {};
-    else
-        VCodec<float>::read(d, body, body + 658, value.uint64_t_);
-    if (size < 663)
-        value.size_t_ = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 662, value.size_t_);
-    if (size < 668)
-        value.ptrdiff_t_ = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 663, value.ptrdiff_t_))
-        return d.fail_in("import.CppWords", "ptrdiff_t");
-    if (size < 670)
-        value.nullptr_t_ = ::import::Word::nullptr_t_;
-    else
-        VCodec<::import::Word>::read(d, body, body + 668, value.nullptr_t_);
-    if (size < 674)
-        value.linux_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 670, value.linux_);
-    if (size < 678)
-        value.unix_ = {};
-    else if (!VCodec<std::string>::read(d, body, body + 674, value.unix_))
-        return d.fail_in("import.CppWords", "unix");
-    if (size < 683)
-        value.BUFSIZ_ = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 678, value.BUFSIZ_))
-        return d.fail_in("import.CppWords", "BUFSIZ");
-    if (size < 691)
-        value.INT32_MAX_ = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 683, value.INT32_MAX_);
-    if (size < 699)
-        value.CHAR_BIT = {};
-    else
-        VCodec<double>::read(d, body, body + 691, value.CHAR_BIT);
-    if (size < 703)
-        value.EINVAL_ = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 699, value.EINVAL_);
-    return true;
-}
-
 template <class D>
 inline bool VBody<::import::CppWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 703))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::CppWords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.CppWords", "and");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -2902,214 +2994,6 @@ inline bool VBody<::import::CppWords>::verify(D& d, std::size_t body, uint32_t s
         return d.fail_in("import.CppWords", "ptrdiff_t");
     if (!VCodec<std::string>::verify(d, body, body + 674))
         return d.fail_in("import.CppWords", "unix");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 678))
-        return d.fail_in("import.CppWords", "BUFSIZ");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::CppWords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::CppWords>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.CppWords", "and");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.CppWords", "and_eq");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.CppWords", "break");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.CppWords", "case");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.CppWords", "catch");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.CppWords", "char8_t");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.CppWords", "char16_t");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.CppWords", "const");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.CppWords", "constinit");
-    if (size < 133)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.CppWords", "const_cast");
-    if (size < 165)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.CppWords", "decltype");
-    if (size < 170)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.CppWords", "default");
-    if (size < 174)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.CppWords", "delete");
-    if (size < 178)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.CppWords", "do");
-    if (size < 194)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.CppWords", "dynamic_cast");
-    if (size < 228)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.CppWords", "final");
-    if (size < 238)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 234))
-        return d.fail_in("import.CppWords", "goto");
-    if (size < 243)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
-        return d.fail_in("import.CppWords", "if");
-    if (size < 275)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 271))
-        return d.fail_in("import.CppWords", "module");
-    if (size < 280)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 275))
-        return d.fail_in("import.CppWords", "mutable");
-    if (size < 284)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 280))
-        return d.fail_in("import.CppWords", "namespace");
-    if (size < 288)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 284))
-        return d.fail_in("import.CppWords", "new");
-    if (size < 304)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 288))
-        return d.fail_in("import.CppWords", "noexcept");
-    if (size < 338)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 333))
-        return d.fail_in("import.CppWords", "or");
-    if (size < 348)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 344))
-        return d.fail_in("import.CppWords", "private");
-    if (size < 353)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 348))
-        return d.fail_in("import.CppWords", "protected");
-    if (size < 385)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 381))
-        return d.fail_in("import.CppWords", "return");
-    if (size < 390)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 385))
-        return d.fail_in("import.CppWords", "short");
-    if (size < 394)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 390))
-        return d.fail_in("import.CppWords", "signed");
-    if (size < 398)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 394))
-        return d.fail_in("import.CppWords", "sizeof");
-    if (size < 414)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 398))
-        return d.fail_in("import.CppWords", "static");
-    if (size < 448)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 443))
-        return d.fail_in("import.CppWords", "this");
-    if (size < 458)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 454))
-        return d.fail_in("import.CppWords", "try");
-    if (size < 463)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 458))
-        return d.fail_in("import.CppWords", "typedef");
-    if (size < 495)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 491))
-        return d.fail_in("import.CppWords", "using");
-    if (size < 500)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 495))
-        return d.fail_in("import.CppWords", "virtual");
-    if (size < 504)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 500))
-        return d.fail_in("import.CppWords", "void");
-    if (size < 508)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 504))
-        return d.fail_in("import.CppWords", "volatile");
-    if (size < 524)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 508))
-        return d.fail_in("import.CppWords", "wchar_t");
-    if (size < 558)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 553))
-        return d.fail_in("import.CppWords", "errno");
-    if (size < 568)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 564))
-        return d.fail_in("import.CppWords", "stdin");
-    if (size < 573)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 568))
-        return d.fail_in("import.CppWords", "stdout");
-    if (size < 605)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 601))
-        return d.fail_in("import.CppWords", "int8_t");
-    if (size < 610)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 605))
-        return d.fail_in("import.CppWords", "uint8_t");
-    if (size < 614)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 610))
-        return d.fail_in("import.CppWords", "int16_t");
-    if (size < 618)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 614))
-        return d.fail_in("import.CppWords", "uint16_t");
-    if (size < 634)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 618))
-        return d.fail_in("import.CppWords", "int32_t");
-    if (size < 668)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 663))
-        return d.fail_in("import.CppWords", "ptrdiff_t");
-    if (size < 678)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 674))
-        return d.fail_in("import.CppWords", "unix");
-    if (size < 683)
-        return true;
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 678))
         return d.fail_in("import.CppWords", "BUFSIZ");
     return true;
@@ -3188,7 +3072,7 @@ inline void VBody<::import::PythonWords>::write(Encoder& e, std::size_t body, co
 inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value)
 {
     if (FBE_UNLIKELY(size < 275))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::PythonWords>(c, body, size, value); });
     const auto fbe_False = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_None = Scalar<int32_t>::get(d.data + body + 10);
     value.False = fbe_False;
@@ -3282,198 +3166,11 @@ inline bool VBody<::import::PythonWords>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::PythonWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonWords& value)
-{
-    if (!FBE::detail::charge_older<::import::PythonWords>(d, body, size))
-        return false;
-    if (size < 10)
-        value.False = ::import::Word::False;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.False);
-    if (size < 14)
-        value.None = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.None);
-    if (size < 18)
-        value.True = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.True))
-        return d.fail_in("import.PythonWords", "True");
-    if (size < 23)
-        value.as = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.as))
-        return d.fail_in("import.PythonWords", "as");
-    if (size < 31)
-        value.async = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.async);
-    if (size < 39)
-        value.await = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.await);
-    if (size < 43)
-        value.def = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.def);
-    if (size < 51)
-        value.del = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.del);
-    if (size < 55)
-        value.elif = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.elif))
-        return d.fail_in("import.PythonWords", "elif");
-    if (size < 60)
-        value.except = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.except))
-        return d.fail_in("import.PythonWords", "except");
-    if (size < 64)
-        value.finally = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.finally))
-        return d.fail_in("import.PythonWords", "finally");
-    if (size < 68)
-        value.from = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.from))
-        return d.fail_in("import.PythonWords", "from");
-    if (size < 84)
-        value.global = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.global))
-        return d.fail_in("import.PythonWords", "global");
-    if (size < 100)
-        value.in = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.in);
-    if (size < 108)
-        value.is = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.is);
-    if (size < 112)
-        value.lambda = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.lambda);
-    if (size < 113)
-        value.nonlocal = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.nonlocal);
-    if (size < 118)
-        value.pass = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.pass))
-        return d.fail_in("import.PythonWords", "pass");
-    if (size < 120)
-        value.raise = ::import::Word::raise;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.raise);
-    if (size < 124)
-        value.with = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.with);
-    if (size < 128)
-        value.yield = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.yield))
-        return d.fail_in("import.PythonWords", "yield");
-    if (size < 133)
-        value._ = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value._))
-        return d.fail_in("import.PythonWords", "_");
-    if (size < 141)
-        value.match = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.match);
-    if (size < 149)
-        value.self = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.self);
-    if (size < 153)
-        value.cls = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.cls);
-    if (size < 161)
-        value.print = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.print);
-    if (size < 165)
-        value.len = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.len))
-        return d.fail_in("import.PythonWords", "len");
-    if (size < 170)
-        value.list = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.list))
-        return d.fail_in("import.PythonWords", "list");
-    if (size < 174)
-        value.dict = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.dict))
-        return d.fail_in("import.PythonWords", "dict");
-    if (size < 178)
-        value.set = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.set))
-        return d.fail_in("import.PythonWords", "set");
-    if (size < 194)
-        value.str = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.str))
-        return d.fail_in("import.PythonWords", "str");
-    if (size < 210)
-        value.object = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 194, value.object);
-    if (size < 218)
-        value.super = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 210, value.super);
-    if (size < 222)
-        value.isinstance = {};
-    else
-        VCodec<float>::read(d, body, body + 218, value.isinstance);
-    if (size < 223)
-        value.property = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 222, value.property);
-    if (size < 228)
-        value.staticmethod = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.staticmethod))
-        return d.fail_in("import.PythonWords", "staticmethod");
-    if (size < 230)
-        value.classmethod = ::import::Word::classmethod;
-    else
-        VCodec<::import::Word>::read(d, body, body + 228, value.classmethod);
-    if (size < 234)
-        value.typing = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 230, value.typing);
-    if (size < 238)
-        value.Any = {};
-    else if (!VCodec<std::string>::read(d, body, body + 234, value.Any))
-        return d.fail_in("import.PythonWords", "Any");
-    if (size < 243)
-        value.ClassVar = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.ClassVar))
-        return d.fail_in("import.PythonWords", "ClassVar");
-    if (size < 251)
-        value.Callable = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 243, value.Callable);
-    if (size < 259)
-        value.IntEnum = {};
-    else
-        VCodec<double>::read(d, body, body + 251, value.IntEnum);
-    if (size < 263)
-        value.IntFlag = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 259, value.IntFlag);
-    if (size < 271)
-        value.PACKAGE = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 263, value.PACKAGE);
-    if (size < 275)
-        value.VERSION = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 271, value.VERSION))
-        return d.fail_in("import.PythonWords", "VERSION");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::import::PythonWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 275))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::PythonWords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.PythonWords", "True");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -3510,90 +3207,6 @@ inline bool VBody<::import::PythonWords>::verify(D& d, std::size_t body, uint32_
         return d.fail_in("import.PythonWords", "Any");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
         return d.fail_in("import.PythonWords", "ClassVar");
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 271))
-        return d.fail_in("import.PythonWords", "VERSION");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::PythonWords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::PythonWords>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.PythonWords", "True");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.PythonWords", "as");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.PythonWords", "elif");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.PythonWords", "except");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.PythonWords", "finally");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.PythonWords", "from");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.PythonWords", "global");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.PythonWords", "pass");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.PythonWords", "yield");
-    if (size < 133)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.PythonWords", "_");
-    if (size < 165)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.PythonWords", "len");
-    if (size < 170)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.PythonWords", "list");
-    if (size < 174)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.PythonWords", "dict");
-    if (size < 178)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.PythonWords", "set");
-    if (size < 194)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.PythonWords", "str");
-    if (size < 228)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.PythonWords", "staticmethod");
-    if (size < 238)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 234))
-        return d.fail_in("import.PythonWords", "Any");
-    if (size < 243)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
-        return d.fail_in("import.PythonWords", "ClassVar");
-    if (size < 275)
-        return true;
     if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 271))
         return d.fail_in("import.PythonWords", "VERSION");
     return true;
@@ -3662,7 +3275,7 @@ inline void VBody<::import::GoWords>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value)
 {
     if (FBE_UNLIKELY(size < 234))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::GoWords>(c, body, size, value); });
     const auto fbe_chan = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_defer = Scalar<int32_t>::get(d.data + body + 10);
     value.chan = fbe_chan;
@@ -3742,170 +3355,11 @@ FBE_INLINE bool VBody<::import::GoWords>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::GoWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoWords& value)
-{
-    if (!FBE::detail::charge_older<::import::GoWords>(d, body, size))
-        return false;
-    if (size < 10)
-        value.chan = ::import::Word::chan;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.chan);
-    if (size < 14)
-        value.defer = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.defer);
-    if (size < 18)
-        value.fallthrough = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.fallthrough))
-        return d.fail_in("import.GoWords", "fallthrough");
-    if (size < 23)
-        value.func = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.func))
-        return d.fail_in("import.GoWords", "func");
-    if (size < 31)
-        value.go = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.go);
-    if (size < 39)
-        value.interface = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.interface);
-    if (size < 43)
-        value.map = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.map);
-    if (size < 51)
-        value.package = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.package);
-    if (size < 55)
-        value.range = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.range))
-        return d.fail_in("import.GoWords", "range");
-    if (size < 60)
-        value.select = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.select))
-        return d.fail_in("import.GoWords", "select");
-    if (size < 64)
-        value.type = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.type))
-        return d.fail_in("import.GoWords", "type");
-    if (size < 68)
-        value.var = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.var))
-        return d.fail_in("import.GoWords", "var");
-    if (size < 84)
-        value.any = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.any))
-        return d.fail_in("import.GoWords", "any");
-    if (size < 100)
-        value.error = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.error);
-    if (size < 108)
-        value.rune = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.rune);
-    if (size < 112)
-        value.uint = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.uint);
-    if (size < 113)
-        value.nil = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.nil);
-    if (size < 118)
-        value.iota = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.iota))
-        return d.fail_in("import.GoWords", "iota");
-    if (size < 120)
-        value.cap = ::import::Word::cap;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.cap);
-    if (size < 124)
-        value.make = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.make);
-    if (size < 128)
-        value.append = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.append))
-        return d.fail_in("import.GoWords", "append");
-    if (size < 133)
-        value.copy = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.copy))
-        return d.fail_in("import.GoWords", "copy");
-    if (size < 141)
-        value.panic = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.panic);
-    if (size < 149)
-        value.recover = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.recover);
-    if (size < 153)
-        value.println = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.println);
-    if (size < 161)
-        value.complex = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.complex);
-    if (size < 165)
-        value.real = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.real))
-        return d.fail_in("import.GoWords", "real");
-    if (size < 170)
-        value.imag = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.imag))
-        return d.fail_in("import.GoWords", "imag");
-    if (size < 174)
-        value.close = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.close))
-        return d.fail_in("import.GoWords", "close");
-    if (size < 178)
-        value.min = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.min))
-        return d.fail_in("import.GoWords", "min");
-    if (size < 194)
-        value.max = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.max))
-        return d.fail_in("import.GoWords", "max");
-    if (size < 210)
-        value.clear = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 194, value.clear);
-    if (size < 218)
-        value.uintptr = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 210, value.uintptr);
-    if (size < 222)
-        value.float32 = {};
-    else
-        VCodec<float>::read(d, body, body + 218, value.float32);
-    if (size < 223)
-        value.float64 = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 222, value.float64);
-    if (size < 228)
-        value.complex64 = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.complex64))
-        return d.fail_in("import.GoWords", "complex64");
-    if (size < 230)
-        value.complex128 = ::import::Word::complex128;
-    else
-        VCodec<::import::Word>::read(d, body, body + 228, value.complex128);
-    if (size < 234)
-        value.comparable = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 230, value.comparable);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::GoWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 234))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::GoWords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.GoWords", "fallthrough");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -3936,78 +3390,6 @@ FBE_INLINE bool VBody<::import::GoWords>::verify(D& d, std::size_t body, uint32_
         return d.fail_in("import.GoWords", "min");
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
         return d.fail_in("import.GoWords", "max");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.GoWords", "complex64");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::GoWords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::GoWords>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.GoWords", "fallthrough");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.GoWords", "func");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.GoWords", "range");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.GoWords", "select");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.GoWords", "type");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.GoWords", "var");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.GoWords", "any");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.GoWords", "iota");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.GoWords", "append");
-    if (size < 133)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.GoWords", "copy");
-    if (size < 165)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.GoWords", "real");
-    if (size < 170)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.GoWords", "imag");
-    if (size < 174)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.GoWords", "close");
-    if (size < 178)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.GoWords", "min");
-    if (size < 194)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.GoWords", "max");
-    if (size < 228)
-        return true;
     if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
         return d.fail_in("import.GoWords", "complex64");
     return true;
@@ -4069,7 +3451,7 @@ inline void VBody<::import::JavaWords>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value)
 {
     if (FBE_UNLIKELY(size < 210))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JavaWords>(c, body, size, value); });
     const auto fbe_abstract = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_boolean = Scalar<int32_t>::get(d.data + body + 10);
     value.abstract = fbe_abstract;
@@ -4136,146 +3518,11 @@ FBE_INLINE bool VBody<::import::JavaWords>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::JavaWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JavaWords& value)
-{
-    if (!FBE::detail::charge_older<::import::JavaWords>(d, body, size))
-        return false;
-    if (size < 10)
-        value.abstract = ::import::Word::abstract;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.abstract);
-    if (size < 14)
-        value.boolean = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.boolean);
-    if (size < 18)
-        value.extends = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.extends))
-        return d.fail_in("import.JavaWords", "extends");
-    if (size < 23)
-        value.implements = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.implements))
-        return d.fail_in("import.JavaWords", "implements");
-    if (size < 31)
-        value.instanceof = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.instanceof);
-    if (size < 39)
-        value.native = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.native);
-    if (size < 43)
-        value.strictfp = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.strictfp);
-    if (size < 51)
-        value.synchronized = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.synchronized);
-    if (size < 55)
-        value.throws = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.throws))
-        return d.fail_in("import.JavaWords", "throws");
-    if (size < 60)
-        value.transient = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.transient))
-        return d.fail_in("import.JavaWords", "transient");
-    if (size < 64)
-        value.record = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.record))
-        return d.fail_in("import.JavaWords", "record");
-    if (size < 68)
-        value.sealed = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.sealed))
-        return d.fail_in("import.JavaWords", "sealed");
-    if (size < 84)
-        value.permits = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.permits))
-        return d.fail_in("import.JavaWords", "permits");
-    if (size < 100)
-        value.when = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.when);
-    if (size < 108)
-        value.open = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.open);
-    if (size < 112)
-        value.exports = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.exports);
-    if (size < 113)
-        value.opens = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.opens);
-    if (size < 118)
-        value.to = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.to))
-        return d.fail_in("import.JavaWords", "to");
-    if (size < 120)
-        value.uses = ::import::Word::uses;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.uses);
-    if (size < 124)
-        value.provides = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.provides);
-    if (size < 128)
-        value.transitive = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.transitive))
-        return d.fail_in("import.JavaWords", "transitive");
-    if (size < 133)
-        value.Object = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Object))
-        return d.fail_in("import.JavaWords", "Object");
-    if (size < 141)
-        value.String = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.String);
-    if (size < 149)
-        value.Integer = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.Integer);
-    if (size < 153)
-        value.Long = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.Long);
-    if (size < 161)
-        value.Math = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.Math);
-    if (size < 165)
-        value.System = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.System))
-        return d.fail_in("import.JavaWords", "System");
-    if (size < 170)
-        value.Override = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.Override))
-        return d.fail_in("import.JavaWords", "Override");
-    if (size < 174)
-        value.Class = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.Class))
-        return d.fail_in("import.JavaWords", "Class");
-    if (size < 178)
-        value.List = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.List))
-        return d.fail_in("import.JavaWords", "List");
-    if (size < 194)
-        value.Map = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.Map))
-        return d.fail_in("import.JavaWords", "Map");
-    if (size < 210)
-        value.Set = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 194, value.Set);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::JavaWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 210))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JavaWords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.JavaWords", "extends");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -4304,74 +3551,6 @@ FBE_INLINE bool VBody<::import::JavaWords>::verify(D& d, std::size_t body, uint3
         return d.fail_in("import.JavaWords", "Class");
     if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
         return d.fail_in("import.JavaWords", "List");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.JavaWords", "Map");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::JavaWords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::JavaWords>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.JavaWords", "extends");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.JavaWords", "implements");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.JavaWords", "throws");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.JavaWords", "transient");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.JavaWords", "record");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.JavaWords", "sealed");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.JavaWords", "permits");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.JavaWords", "to");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.JavaWords", "transitive");
-    if (size < 133)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.JavaWords", "Object");
-    if (size < 165)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.JavaWords", "System");
-    if (size < 170)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.JavaWords", "Override");
-    if (size < 174)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.JavaWords", "Class");
-    if (size < 178)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.JavaWords", "List");
-    if (size < 194)
-        return true;
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
         return d.fail_in("import.JavaWords", "Map");
     return true;
@@ -4444,7 +3623,7 @@ inline void VBody<::import::KotlinWords>::write(Encoder& e, std::size_t body, co
 inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value)
 {
     if (FBE_UNLIKELY(size < 243))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::KotlinWords>(c, body, size, value); });
     const auto fbe_fun = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_typealias = Scalar<int32_t>::get(d.data + body + 10);
     value.fun = fbe_fun;
@@ -4528,178 +3707,11 @@ inline bool VBody<::import::KotlinWords>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::KotlinWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::KotlinWords& value)
-{
-    if (!FBE::detail::charge_older<::import::KotlinWords>(d, body, size))
-        return false;
-    if (size < 10)
-        value.fun = ::import::Word::fun;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.fun);
-    if (size < 14)
-        value.typealias = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.typealias);
-    if (size < 18)
-        value.typeof = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.typeof))
-        return d.fail_in("import.KotlinWords", "typeof");
-    if (size < 23)
-        value.val = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.val))
-        return d.fail_in("import.KotlinWords", "val");
-    if (size < 31)
-        value.by = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.by);
-    if (size < 39)
-        value.constructor = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.constructor);
-    if (size < 43)
-        value.delegate = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.delegate);
-    if (size < 51)
-        value.dynamic = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.dynamic);
-    if (size < 55)
-        value.field = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.field))
-        return d.fail_in("import.KotlinWords", "field");
-    if (size < 60)
-        value.file = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.file))
-        return d.fail_in("import.KotlinWords", "file");
-    if (size < 64)
-        value.get = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.get))
-        return d.fail_in("import.KotlinWords", "get");
-    if (size < 68)
-        value.init = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.init))
-        return d.fail_in("import.KotlinWords", "init");
-    if (size < 84)
-        value.param = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.param))
-        return d.fail_in("import.KotlinWords", "param");
-    if (size < 100)
-        value.receiver = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.receiver);
-    if (size < 108)
-        value.setparam = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.setparam);
-    if (size < 112)
-        value.value = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.value);
-    if (size < 113)
-        value.where = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.where);
-    if (size < 118)
-        value.actual = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.actual))
-        return d.fail_in("import.KotlinWords", "actual");
-    if (size < 120)
-        value.annotation = ::import::Word::annotation;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.annotation);
-    if (size < 124)
-        value.companion = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.companion);
-    if (size < 128)
-        value.crossinline = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.crossinline))
-        return d.fail_in("import.KotlinWords", "crossinline");
-    if (size < 133)
-        value.data = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.data))
-        return d.fail_in("import.KotlinWords", "data");
-    if (size < 141)
-        value.expect = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.expect);
-    if (size < 149)
-        value.external = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.external);
-    if (size < 153)
-        value.infix = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.infix);
-    if (size < 161)
-        value.inner = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.inner);
-    if (size < 165)
-        value.internal = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.internal))
-        return d.fail_in("import.KotlinWords", "internal");
-    if (size < 170)
-        value.lateinit = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.lateinit))
-        return d.fail_in("import.KotlinWords", "lateinit");
-    if (size < 174)
-        value.noinline = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.noinline))
-        return d.fail_in("import.KotlinWords", "noinline");
-    if (size < 178)
-        value.out = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.out))
-        return d.fail_in("import.KotlinWords", "out");
-    if (size < 194)
-        value.reified = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.reified))
-        return d.fail_in("import.KotlinWords", "reified");
-    if (size < 210)
-        value.suspend = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 194, value.suspend);
-    if (size < 218)
-        value.tailrec = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 210, value.tailrec);
-    if (size < 222)
-        value.vararg = {};
-    else
-        VCodec<float>::read(d, body, body + 218, value.vararg);
-    if (size < 223)
-        value.it = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 222, value.it);
-    if (size < 228)
-        value.Companion = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.Companion))
-        return d.fail_in("import.KotlinWords", "Companion");
-    if (size < 230)
-        value.Unit = ::import::Word::Unit;
-    else
-        VCodec<::import::Word>::read(d, body, body + 228, value.Unit);
-    if (size < 234)
-        value.Nothing = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 230, value.Nothing);
-    if (size < 238)
-        value.Int = {};
-    else if (!VCodec<std::string>::read(d, body, body + 234, value.Int))
-        return d.fail_in("import.KotlinWords", "Int");
-    if (size < 243)
-        value.Array = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.Array))
-        return d.fail_in("import.KotlinWords", "Array");
-    return true;
-}
-
 template <class D>
 inline bool VBody<::import::KotlinWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 243))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::KotlinWords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.KotlinWords", "typeof");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -4734,86 +3746,6 @@ inline bool VBody<::import::KotlinWords>::verify(D& d, std::size_t body, uint32_
         return d.fail_in("import.KotlinWords", "Companion");
     if (!VCodec<std::string>::verify(d, body, body + 234))
         return d.fail_in("import.KotlinWords", "Int");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
-        return d.fail_in("import.KotlinWords", "Array");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::KotlinWords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::KotlinWords>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.KotlinWords", "typeof");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.KotlinWords", "val");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.KotlinWords", "field");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.KotlinWords", "file");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.KotlinWords", "get");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.KotlinWords", "init");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.KotlinWords", "param");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.KotlinWords", "actual");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.KotlinWords", "crossinline");
-    if (size < 133)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.KotlinWords", "data");
-    if (size < 165)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.KotlinWords", "internal");
-    if (size < 170)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.KotlinWords", "lateinit");
-    if (size < 174)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.KotlinWords", "noinline");
-    if (size < 178)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.KotlinWords", "out");
-    if (size < 194)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.KotlinWords", "reified");
-    if (size < 228)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.KotlinWords", "Companion");
-    if (size < 238)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 234))
-        return d.fail_in("import.KotlinWords", "Int");
-    if (size < 243)
-        return true;
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
         return d.fail_in("import.KotlinWords", "Array");
     return true;
@@ -4888,7 +3820,7 @@ inline void VBody<::import::JsWords>::write(Encoder& e, std::size_t body, const 
 inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value)
 {
     if (FBE_UNLIKELY(size < 259))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JsWords>(c, body, size, value); });
     const auto fbe_debugger = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_function = Scalar<int32_t>::get(d.data + body + 10);
     value.debugger = fbe_debugger;
@@ -4976,186 +3908,11 @@ inline bool VBody<::import::JsWords>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::JsWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsWords& value)
-{
-    if (!FBE::detail::charge_older<::import::JsWords>(d, body, size))
-        return false;
-    if (size < 10)
-        value.debugger = ::import::Word::debugger;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.debugger);
-    if (size < 14)
-        value.function = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.function);
-    if (size < 18)
-        value.let = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.let))
-        return d.fail_in("import.JsWords", "let");
-    if (size < 23)
-        value.of = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.of))
-        return d.fail_in("import.JsWords", "of");
-    if (size < 31)
-        value.declare = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.declare);
-    if (size < 39)
-        value.unknown = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.unknown);
-    if (size < 43)
-        value.never = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.never);
-    if (size < 51)
-        value.number = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.number);
-    if (size < 55)
-        value.bigint = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.bigint))
-        return d.fail_in("import.JsWords", "bigint");
-    if (size < 60)
-        value.symbol = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.symbol))
-        return d.fail_in("import.JsWords", "symbol");
-    if (size < 64)
-        value.undefined = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.undefined))
-        return d.fail_in("import.JsWords", "undefined");
-    if (size < 68)
-        value.NaN = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.NaN))
-        return d.fail_in("import.JsWords", "NaN");
-    if (size < 84)
-        value.Infinity = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.Infinity))
-        return d.fail_in("import.JsWords", "Infinity");
-    if (size < 100)
-        value.Uint8Array = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.Uint8Array);
-    if (size < 108)
-        value.Error = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.Error);
-    if (size < 112)
-        value.Number = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.Number);
-    if (size < 113)
-        value.BigInt = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.BigInt);
-    if (size < 118)
-        value.Boolean = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.Boolean))
-        return d.fail_in("import.JsWords", "Boolean");
-    if (size < 120)
-        value.Symbol = ::import::Word::Symbol;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.Symbol);
-    if (size < 124)
-        value.Date = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.Date);
-    if (size < 128)
-        value.JSON = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.JSON))
-        return d.fail_in("import.JsWords", "JSON");
-    if (size < 133)
-        value.Promise = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Promise))
-        return d.fail_in("import.JsWords", "Promise");
-    if (size < 141)
-        value.Partial = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.Partial);
-    if (size < 149)
-        value.Record = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.Record);
-    if (size < 153)
-        value.globalThis = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.globalThis);
-    if (size < 161)
-        value.arguments = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.arguments);
-    if (size < 165)
-        value.eval = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.eval))
-        return d.fail_in("import.JsWords", "eval");
-    if (size < 170)
-        value.require = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.require))
-        return d.fail_in("import.JsWords", "require");
-    if (size < 174)
-        value.prototype = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.prototype))
-        return d.fail_in("import.JsWords", "prototype");
-    if (size < 178)
-        value.__proto___ = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.__proto___))
-        return d.fail_in("import.JsWords", "__proto__");
-    if (size < 194)
-        value.toString = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.toString))
-        return d.fail_in("import.JsWords", "toString");
-    if (size < 210)
-        value.valueOf = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 194, value.valueOf);
-    if (size < 218)
-        value.hasOwnProperty = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 210, value.hasOwnProperty);
-    if (size < 222)
-        value.isPrototypeOf = {};
-    else
-        VCodec<float>::read(d, body, body + 218, value.isPrototypeOf);
-    if (size < 223)
-        value.propertyIsEnumerable = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 222, value.propertyIsEnumerable);
-    if (size < 228)
-        value.toLocaleString = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 223, value.toLocaleString))
-        return d.fail_in("import.JsWords", "toLocaleString");
-    if (size < 230)
-        value.readonly = ::import::Word::readonly;
-    else
-        VCodec<::import::Word>::read(d, body, body + 228, value.readonly);
-    if (size < 234)
-        value.keyof = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 230, value.keyof);
-    if (size < 238)
-        value.infer = {};
-    else if (!VCodec<std::string>::read(d, body, body + 234, value.infer))
-        return d.fail_in("import.JsWords", "infer");
-    if (size < 243)
-        value.asserts = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 238, value.asserts))
-        return d.fail_in("import.JsWords", "asserts");
-    if (size < 251)
-        value.satisfies = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 243, value.satisfies);
-    if (size < 259)
-        value.accessor = {};
-    else
-        VCodec<double>::read(d, body, body + 251, value.accessor);
-    return true;
-}
-
 template <class D>
 inline bool VBody<::import::JsWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 259))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JsWords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.JsWords", "let");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -5190,86 +3947,6 @@ inline bool VBody<::import::JsWords>::verify(D& d, std::size_t body, uint32_t si
         return d.fail_in("import.JsWords", "toLocaleString");
     if (!VCodec<std::string>::verify(d, body, body + 234))
         return d.fail_in("import.JsWords", "infer");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
-        return d.fail_in("import.JsWords", "asserts");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::JsWords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::JsWords>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.JsWords", "let");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.JsWords", "of");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.JsWords", "bigint");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.JsWords", "symbol");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.JsWords", "undefined");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.JsWords", "NaN");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.JsWords", "Infinity");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.JsWords", "Boolean");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.JsWords", "JSON");
-    if (size < 133)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.JsWords", "Promise");
-    if (size < 165)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.JsWords", "eval");
-    if (size < 170)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.JsWords", "require");
-    if (size < 174)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.JsWords", "prototype");
-    if (size < 178)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.JsWords", "__proto__");
-    if (size < 194)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.JsWords", "toString");
-    if (size < 228)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 223))
-        return d.fail_in("import.JsWords", "toLocaleString");
-    if (size < 238)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 234))
-        return d.fail_in("import.JsWords", "infer");
-    if (size < 243)
-        return true;
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 238))
         return d.fail_in("import.JsWords", "asserts");
     return true;
@@ -5334,7 +4011,7 @@ inline void VBody<::import::RustWords>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value)
 {
     if (FBE_UNLIKELY(size < 223))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::RustWords>(c, body, size, value); });
     const auto fbe_crate = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_dyn = Scalar<int32_t>::get(d.data + body + 10);
     value.crate = fbe_crate;
@@ -5408,158 +4085,11 @@ FBE_INLINE bool VBody<::import::RustWords>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::RustWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RustWords& value)
-{
-    if (!FBE::detail::charge_older<::import::RustWords>(d, body, size))
-        return false;
-    if (size < 10)
-        value.crate = ::import::Word::crate;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.crate);
-    if (size < 14)
-        value.dyn = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.dyn);
-    if (size < 18)
-        value.fn = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.fn))
-        return d.fail_in("import.RustWords", "fn");
-    if (size < 23)
-        value.impl = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.impl))
-        return d.fail_in("import.RustWords", "impl");
-    if (size < 31)
-        value.loop = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.loop);
-    if (size < 39)
-        value.mod = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.mod);
-    if (size < 43)
-        value.move = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.move);
-    if (size < 51)
-        value.mut = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.mut);
-    if (size < 55)
-        value.pub = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.pub))
-        return d.fail_in("import.RustWords", "pub");
-    if (size < 60)
-        value.ref = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.ref))
-        return d.fail_in("import.RustWords", "ref");
-    if (size < 64)
-        value.Self = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.Self))
-        return d.fail_in("import.RustWords", "Self");
-    if (size < 68)
-        value.trait = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.trait))
-        return d.fail_in("import.RustWords", "trait");
-    if (size < 84)
-        value.unsafe = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.unsafe))
-        return d.fail_in("import.RustWords", "unsafe");
-    if (size < 100)
-        value.use = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.use);
-    if (size < 108)
-        value.become = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.become);
-    if (size < 112)
-        value.box = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.box);
-    if (size < 113)
-        value.macro = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.macro);
-    if (size < 118)
-        value.priv = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.priv))
-        return d.fail_in("import.RustWords", "priv");
-    if (size < 120)
-        value.unsized = ::import::Word::unsized;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.unsized);
-    if (size < 124)
-        value.gen = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.gen);
-    if (size < 128)
-        value.macro_rules = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.macro_rules))
-        return d.fail_in("import.RustWords", "macro_rules");
-    if (size < 133)
-        value.Option = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Option))
-        return d.fail_in("import.RustWords", "Option");
-    if (size < 141)
-        value.Some = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.Some);
-    if (size < 149)
-        value.Result = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.Result);
-    if (size < 153)
-        value.Ok = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.Ok);
-    if (size < 161)
-        value.Err = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.Err);
-    if (size < 165)
-        value.Vec = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.Vec))
-        return d.fail_in("import.RustWords", "Vec");
-    if (size < 170)
-        value.Box = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.Box))
-        return d.fail_in("import.RustWords", "Box");
-    if (size < 174)
-        value.Clone = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.Clone))
-        return d.fail_in("import.RustWords", "Clone");
-    if (size < 178)
-        value.Copy = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.Copy))
-        return d.fail_in("import.RustWords", "Copy");
-    if (size < 194)
-        value.Default = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 178, value.Default))
-        return d.fail_in("import.RustWords", "Default");
-    if (size < 210)
-        value.Drop = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 194, value.Drop);
-    if (size < 218)
-        value.Send = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 210, value.Send);
-    if (size < 222)
-        value.Sync = {};
-    else
-        VCodec<float>::read(d, body, body + 218, value.Sync);
-    if (size < 223)
-        value.Sized = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 222, value.Sized);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::RustWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 223))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::RustWords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.RustWords", "fn");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -5588,74 +4118,6 @@ FBE_INLINE bool VBody<::import::RustWords>::verify(D& d, std::size_t body, uint3
         return d.fail_in("import.RustWords", "Clone");
     if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
         return d.fail_in("import.RustWords", "Copy");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
-        return d.fail_in("import.RustWords", "Default");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::RustWords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::RustWords>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.RustWords", "fn");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.RustWords", "impl");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.RustWords", "pub");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.RustWords", "ref");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.RustWords", "Self");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.RustWords", "trait");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.RustWords", "unsafe");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.RustWords", "priv");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.RustWords", "macro_rules");
-    if (size < 133)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.RustWords", "Option");
-    if (size < 165)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.RustWords", "Vec");
-    if (size < 170)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.RustWords", "Box");
-    if (size < 174)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.RustWords", "Clone");
-    if (size < 178)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.RustWords", "Copy");
-    if (size < 194)
-        return true;
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 178))
         return d.fail_in("import.RustWords", "Default");
     return true;
@@ -5715,7 +4177,7 @@ inline void VBody<::import::CSharpWords>::write(Encoder& e, std::size_t body, co
 FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value)
 {
     if (FBE_UNLIKELY(size < 178))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::CSharpWords>(c, body, size, value); });
     const auto fbe_checked = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_event = Scalar<int32_t>::get(d.data + body + 10);
     value.checked = fbe_checked;
@@ -5779,138 +4241,11 @@ FBE_INLINE bool VBody<::import::CSharpWords>::read(Decoder& d, std::size_t body,
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::CSharpWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CSharpWords& value)
-{
-    if (!FBE::detail::charge_older<::import::CSharpWords>(d, body, size))
-        return false;
-    if (size < 10)
-        value.checked = ::import::Word::checked;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.checked);
-    if (size < 14)
-        value.event = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.event);
-    if (size < 18)
-        value.fixed = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.fixed))
-        return d.fail_in("import.CSharpWords", "fixed");
-    if (size < 23)
-        value.foreach = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.foreach))
-        return d.fail_in("import.CSharpWords", "foreach");
-    if (size < 31)
-        value.implicit = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.implicit);
-    if (size < 39)
-        value.lock = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.lock);
-    if (size < 43)
-        value.params = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.params);
-    if (size < 51)
-        value.sbyte = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.sbyte);
-    if (size < 55)
-        value.stackalloc = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.stackalloc))
-        return d.fail_in("import.CSharpWords", "stackalloc");
-    if (size < 60)
-        value.ulong = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.ulong))
-        return d.fail_in("import.CSharpWords", "ulong");
-    if (size < 64)
-        value.unchecked = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.unchecked))
-        return d.fail_in("import.CSharpWords", "unchecked");
-    if (size < 68)
-        value.ushort = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.ushort))
-        return d.fail_in("import.CSharpWords", "ushort");
-    if (size < 84)
-        value.add = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.add))
-        return d.fail_in("import.CSharpWords", "add");
-    if (size < 100)
-        value.alias = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.alias);
-    if (size < 108)
-        value.ascending = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.ascending);
-    if (size < 112)
-        value.descending = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.descending);
-    if (size < 113)
-        value.equals = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.equals);
-    if (size < 118)
-        value.group = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.group))
-        return d.fail_in("import.CSharpWords", "group");
-    if (size < 120)
-        value.into = ::import::Word::into;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.into);
-    if (size < 124)
-        value.join = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.join);
-    if (size < 128)
-        value.nameof = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.nameof))
-        return d.fail_in("import.CSharpWords", "nameof");
-    if (size < 133)
-        value.on = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.on))
-        return d.fail_in("import.CSharpWords", "on");
-    if (size < 141)
-        value.orderby = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.orderby);
-    if (size < 149)
-        value.partial = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.partial);
-    if (size < 153)
-        value.remove = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.remove);
-    if (size < 161)
-        value.unmanaged = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.unmanaged);
-    if (size < 165)
-        value.required = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.required))
-        return d.fail_in("import.CSharpWords", "required");
-    if (size < 170)
-        value.scoped = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.scoped))
-        return d.fail_in("import.CSharpWords", "scoped");
-    if (size < 174)
-        value.managed = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 170, value.managed))
-        return d.fail_in("import.CSharpWords", "managed");
-    if (size < 178)
-        value.notnull = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 174, value.notnull))
-        return d.fail_in("import.CSharpWords", "notnull");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::CSharpWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 178))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::CSharpWords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.CSharpWords", "fixed");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -5937,70 +4272,6 @@ FBE_INLINE bool VBody<::import::CSharpWords>::verify(D& d, std::size_t body, uin
         return d.fail_in("import.CSharpWords", "scoped");
     if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
         return d.fail_in("import.CSharpWords", "managed");
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
-        return d.fail_in("import.CSharpWords", "notnull");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::CSharpWords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::CSharpWords>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.CSharpWords", "fixed");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.CSharpWords", "foreach");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.CSharpWords", "stackalloc");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.CSharpWords", "ulong");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.CSharpWords", "unchecked");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.CSharpWords", "ushort");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.CSharpWords", "add");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.CSharpWords", "group");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.CSharpWords", "nameof");
-    if (size < 133)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.CSharpWords", "on");
-    if (size < 165)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.CSharpWords", "required");
-    if (size < 170)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.CSharpWords", "scoped");
-    if (size < 174)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 170))
-        return d.fail_in("import.CSharpWords", "managed");
-    if (size < 178)
-        return true;
     if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 174))
         return d.fail_in("import.CSharpWords", "notnull");
     return true;
@@ -6042,7 +4313,7 @@ inline void VBody<::import::RubyWords>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value)
 {
     if (FBE_UNLIKELY(size < 118))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::RubyWords>(c, body, size, value); });
     const auto fbe_BEGIN = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_END = Scalar<int32_t>::get(d.data + body + 10);
     value.BEGIN = fbe_BEGIN;
@@ -6082,90 +4353,11 @@ FBE_INLINE bool VBody<::import::RubyWords>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::RubyWords>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RubyWords& value)
-{
-    if (!FBE::detail::charge_older<::import::RubyWords>(d, body, size))
-        return false;
-    if (size < 10)
-        value.BEGIN = ::import::Word::BEGIN;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.BEGIN);
-    if (size < 14)
-        value.END = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.END);
-    if (size < 18)
-        value.begin = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.begin))
-        return d.fail_in("import.RubyWords", "begin");
-    if (size < 23)
-        value.elsif = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.elsif))
-        return d.fail_in("import.RubyWords", "elsif");
-    if (size < 31)
-        value.end = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.end);
-    if (size < 39)
-        value.ensure = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.ensure);
-    if (size < 43)
-        value.next = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.next);
-    if (size < 51)
-        value.redo = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.redo);
-    if (size < 55)
-        value.rescue = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.rescue))
-        return d.fail_in("import.RubyWords", "rescue");
-    if (size < 60)
-        value.retry = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.retry))
-        return d.fail_in("import.RubyWords", "retry");
-    if (size < 64)
-        value.then = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.then))
-        return d.fail_in("import.RubyWords", "then");
-    if (size < 68)
-        value.undef = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.undef))
-        return d.fail_in("import.RubyWords", "undef");
-    if (size < 84)
-        value.unless = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.unless))
-        return d.fail_in("import.RubyWords", "unless");
-    if (size < 100)
-        value.until = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.until);
-    if (size < 108)
-        value.__FILE___ = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.__FILE___);
-    if (size < 112)
-        value.__LINE___ = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.__LINE___);
-    if (size < 113)
-        value.__ENCODING___ = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.__ENCODING___);
-    if (size < 118)
-        value.initialize = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.initialize))
-        return d.fail_in("import.RubyWords", "initialize");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::RubyWords>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 118))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::RubyWords>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.RubyWords", "begin");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -6180,46 +4372,6 @@ FBE_INLINE bool VBody<::import::RubyWords>::verify(D& d, std::size_t body, uint3
         return d.fail_in("import.RubyWords", "undef");
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
         return d.fail_in("import.RubyWords", "unless");
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.RubyWords", "initialize");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::RubyWords>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::RubyWords>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.RubyWords", "begin");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.RubyWords", "elsif");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.RubyWords", "rescue");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.RubyWords", "retry");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.RubyWords", "then");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.RubyWords", "undef");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.RubyWords", "unless");
-    if (size < 118)
-        return true;
     if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
         return d.fail_in("import.RubyWords", "initialize");
     return true;
@@ -6252,7 +4404,7 @@ inline void VBody<::import::CppMembers>::write(Encoder& e, std::size_t body, con
 FBE_INLINE bool VBody<::import::CppMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value)
 {
     if (FBE_UNLIKELY(size < 64))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::CppMembers>(c, body, size, value); });
     const auto fbe_swap_ = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_fbe_type_ = Scalar<int32_t>::get(d.data + body + 10);
     value.swap_ = fbe_swap_;
@@ -6278,62 +4430,11 @@ FBE_INLINE bool VBody<::import::CppMembers>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::CppMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::CppMembers& value)
-{
-    if (!FBE::detail::charge_older<::import::CppMembers>(d, body, size))
-        return false;
-    if (size < 10)
-        value.swap_ = ::import::Word::swap;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.swap_);
-    if (size < 14)
-        value.fbe_type_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.fbe_type_);
-    if (size < 18)
-        value.fbe = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.fbe))
-        return d.fail_in("import.CppMembers", "fbe");
-    if (size < 23)
-        value.Model = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.Model))
-        return d.fail_in("import.CppMembers", "Model");
-    if (size < 31)
-        value.FinalModel = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.FinalModel);
-    if (size < 39)
-        value.FieldModel = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.FieldModel);
-    if (size < 43)
-        value.buffer = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.buffer);
-    if (size < 51)
-        value.size = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.size);
-    if (size < 55)
-        value.offset = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.offset))
-        return d.fail_in("import.CppMembers", "offset");
-    if (size < 60)
-        value.model = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.model))
-        return d.fail_in("import.CppMembers", "model");
-    if (size < 64)
-        value.reset = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.reset))
-        return d.fail_in("import.CppMembers", "reset");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::CppMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 64))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::CppMembers>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.CppMembers", "fbe");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -6342,34 +4443,6 @@ FBE_INLINE bool VBody<::import::CppMembers>::verify(D& d, std::size_t body, uint
         return d.fail_in("import.CppMembers", "offset");
     if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
         return d.fail_in("import.CppMembers", "model");
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.CppMembers", "reset");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::CppMembers>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::CppMembers>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.CppMembers", "fbe");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.CppMembers", "Model");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.CppMembers", "offset");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.CppMembers", "model");
-    if (size < 64)
-        return true;
     if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
         return d.fail_in("import.CppMembers", "reset");
     return true;
@@ -6408,7 +4481,7 @@ inline void VBody<::import::PythonMembers>::write(Encoder& e, std::size_t body, 
 FBE_INLINE bool VBody<::import::PythonMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value)
 {
     if (FBE_UNLIKELY(size < 112))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::PythonMembers>(c, body, size, value); });
     const auto fbe_to_json = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_from_json = Scalar<int32_t>::get(d.data + body + 10);
     value.to_json = fbe_to_json;
@@ -6444,82 +4517,11 @@ FBE_INLINE bool VBody<::import::PythonMembers>::read(Decoder& d, std::size_t bod
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::PythonMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::PythonMembers& value)
-{
-    if (!FBE::detail::charge_older<::import::PythonMembers>(d, body, size))
-        return false;
-    if (size < 10)
-        value.to_json = ::import::Word::to_json;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.to_json);
-    if (size < 14)
-        value.from_json = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.from_json);
-    if (size < 18)
-        value.to_fbe = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.to_fbe))
-        return d.fail_in("import.PythonMembers", "to_fbe");
-    if (size < 23)
-        value.from_fbe = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.from_fbe))
-        return d.fail_in("import.PythonMembers", "from_fbe");
-    if (size < 31)
-        value.to_final = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.to_final);
-    if (size < 39)
-        value.from_final = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.from_final);
-    if (size < 43)
-        value.fbe_equal = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.fbe_equal);
-    if (size < 51)
-        value.fbe_key = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.fbe_key);
-    if (size < 55)
-        value.fbe_size = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.fbe_size))
-        return d.fail_in("import.PythonMembers", "fbe_size");
-    if (size < 60)
-        value.__init___ = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.__init___))
-        return d.fail_in("import.PythonMembers", "__init__");
-    if (size < 64)
-        value.__slots___ = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.__slots___))
-        return d.fail_in("import.PythonMembers", "__slots__");
-    if (size < 68)
-        value.__class___ = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.__class___))
-        return d.fail_in("import.PythonMembers", "__class__");
-    if (size < 84)
-        value.__dict___ = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.__dict___))
-        return d.fail_in("import.PythonMembers", "__dict__");
-    if (size < 100)
-        value.__hash___ = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.__hash___);
-    if (size < 108)
-        value.__eq___ = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.__eq___);
-    if (size < 112)
-        value.__private_ = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.__private_);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::PythonMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 112))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::PythonMembers>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.PythonMembers", "to_fbe");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -6532,42 +4534,6 @@ FBE_INLINE bool VBody<::import::PythonMembers>::verify(D& d, std::size_t body, u
         return d.fail_in("import.PythonMembers", "__slots__");
     if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
         return d.fail_in("import.PythonMembers", "__class__");
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.PythonMembers", "__dict__");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::PythonMembers>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::PythonMembers>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.PythonMembers", "to_fbe");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.PythonMembers", "from_fbe");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.PythonMembers", "fbe_size");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.PythonMembers", "__init__");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.PythonMembers", "__slots__");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.PythonMembers", "__class__");
-    if (size < 84)
-        return true;
     if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
         return d.fail_in("import.PythonMembers", "__dict__");
     return true;
@@ -6618,7 +4584,7 @@ inline void VBody<::import::GoMembers>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::import::GoMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value)
 {
     if (FBE_UNLIKELY(size < 153))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::GoMembers>(c, body, size, value); });
     const auto fbe_FBEKey = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_FBEKeyCompare = Scalar<int32_t>::get(d.data + body + 10);
     value.FBEKey = fbe_FBEKey;
@@ -6672,118 +4638,11 @@ FBE_INLINE bool VBody<::import::GoMembers>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::GoMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::GoMembers& value)
-{
-    if (!FBE::detail::charge_older<::import::GoMembers>(d, body, size))
-        return false;
-    if (size < 10)
-        value.FBEKey = ::import::Word::FBEKey;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.FBEKey);
-    if (size < 14)
-        value.FBEKeyCompare = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.FBEKeyCompare);
-    if (size < 18)
-        value.Reset = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.Reset))
-        return d.fail_in("import.GoMembers", "Reset");
-    if (size < 23)
-        value.MarshalFBE = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.MarshalFBE))
-        return d.fail_in("import.GoMembers", "MarshalFBE");
-    if (size < 31)
-        value.UnmarshalFBE = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.UnmarshalFBE);
-    if (size < 39)
-        value.AppendFBE = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.AppendFBE);
-    if (size < 43)
-        value.ReadFBE = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.ReadFBE);
-    if (size < 51)
-        value.FBEWrite = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.FBEWrite);
-    if (size < 55)
-        value.FBERead = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.FBERead))
-        return d.fail_in("import.GoMembers", "FBERead");
-    if (size < 60)
-        value.MarshalFinal = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.MarshalFinal))
-        return d.fail_in("import.GoMembers", "MarshalFinal");
-    if (size < 64)
-        value.UnmarshalFinal = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.UnmarshalFinal))
-        return d.fail_in("import.GoMembers", "UnmarshalFinal");
-    if (size < 68)
-        value.AppendFinal = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.AppendFinal))
-        return d.fail_in("import.GoMembers", "AppendFinal");
-    if (size < 84)
-        value.ReadFinal = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.ReadFinal))
-        return d.fail_in("import.GoMembers", "ReadFinal");
-    if (size < 100)
-        value.FBEWriteFinal = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.FBEWriteFinal);
-    if (size < 108)
-        value.FBEReadFinal = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.FBEReadFinal);
-    if (size < 112)
-        value.MarshalJSON = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.MarshalJSON);
-    if (size < 113)
-        value.UnmarshalJSON = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.UnmarshalJSON);
-    if (size < 118)
-        value.AppendJSON = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.AppendJSON))
-        return d.fail_in("import.GoMembers", "AppendJSON");
-    if (size < 120)
-        value.ReadJSON = ::import::Word::ReadJSON;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.ReadJSON);
-    if (size < 124)
-        value.FBEWriteJSON = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.FBEWriteJSON);
-    if (size < 128)
-        value.FBEReadJSON = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.FBEReadJSON))
-        return d.fail_in("import.GoMembers", "FBEReadJSON");
-    if (size < 133)
-        value.FBEWriteText = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.FBEWriteText))
-        return d.fail_in("import.GoMembers", "FBEWriteText");
-    if (size < 141)
-        value.TypeID = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.TypeID);
-    if (size < 149)
-        value.Verify = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.Verify);
-    if (size < 153)
-        value.VerifyFinal = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.VerifyFinal);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::GoMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 153))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::GoMembers>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.GoMembers", "Reset");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -6802,54 +4661,6 @@ FBE_INLINE bool VBody<::import::GoMembers>::verify(D& d, std::size_t body, uint3
         return d.fail_in("import.GoMembers", "AppendJSON");
     if (!VCodec<std::string>::verify(d, body, body + 124))
         return d.fail_in("import.GoMembers", "FBEReadJSON");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.GoMembers", "FBEWriteText");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::GoMembers>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::GoMembers>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.GoMembers", "Reset");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.GoMembers", "MarshalFBE");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.GoMembers", "FBERead");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.GoMembers", "MarshalFinal");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.GoMembers", "UnmarshalFinal");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.GoMembers", "AppendFinal");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.GoMembers", "ReadFinal");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.GoMembers", "AppendJSON");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.GoMembers", "FBEReadJSON");
-    if (size < 133)
-        return true;
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
         return d.fail_in("import.GoMembers", "FBEWriteText");
     return true;
@@ -6901,7 +4712,7 @@ inline void VBody<::import::JvmMembers>::write(Encoder& e, std::size_t body, con
 FBE_INLINE bool VBody<::import::JvmMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value)
 {
     if (FBE_UNLIKELY(size < 161))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JvmMembers>(c, body, size, value); });
     const auto fbe_TYPE_ID = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_KEY_ORDER = Scalar<int32_t>::get(d.data + body + 10);
     value.TYPE_ID = fbe_TYPE_ID;
@@ -6957,122 +4768,11 @@ FBE_INLINE bool VBody<::import::JvmMembers>::read(Decoder& d, std::size_t body, 
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::JvmMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JvmMembers& value)
-{
-    if (!FBE::detail::charge_older<::import::JvmMembers>(d, body, size))
-        return false;
-    if (size < 10)
-        value.TYPE_ID = ::import::Word::TYPE_ID;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.TYPE_ID);
-    if (size < 14)
-        value.KEY_ORDER = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.KEY_ORDER);
-    if (size < 18)
-        value.toFbe = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.toFbe))
-        return d.fail_in("import.JvmMembers", "toFbe");
-    if (size < 23)
-        value.fromFbe = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.fromFbe))
-        return d.fail_in("import.JvmMembers", "fromFbe");
-    if (size < 31)
-        value.readFbe = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.readFbe);
-    if (size < 39)
-        value.writeFbe = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.writeFbe);
-    if (size < 43)
-        value.verifyFbe = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.verifyFbe);
-    if (size < 51)
-        value.toFinal = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.toFinal);
-    if (size < 55)
-        value.fromFinal = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.fromFinal))
-        return d.fail_in("import.JvmMembers", "fromFinal");
-    if (size < 60)
-        value.readFinal = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.readFinal))
-        return d.fail_in("import.JvmMembers", "readFinal");
-    if (size < 64)
-        value.writeFinal = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.writeFinal))
-        return d.fail_in("import.JvmMembers", "writeFinal");
-    if (size < 68)
-        value.verifyFinal = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.verifyFinal))
-        return d.fail_in("import.JvmMembers", "verifyFinal");
-    if (size < 84)
-        value.toJson = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.toJson))
-        return d.fail_in("import.JvmMembers", "toJson");
-    if (size < 100)
-        value.fromJson = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.fromJson);
-    if (size < 108)
-        value.writeJson = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.writeJson);
-    if (size < 112)
-        value.readJson = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.readJson);
-    if (size < 113)
-        value.hashCode = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.hashCode);
-    if (size < 118)
-        value.getClass = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.getClass))
-        return d.fail_in("import.JvmMembers", "getClass");
-    if (size < 120)
-        value.clone = ::import::Word::clone;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.clone);
-    if (size < 124)
-        value.finalize = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.finalize);
-    if (size < 128)
-        value.wait = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.wait))
-        return d.fail_in("import.JvmMembers", "wait");
-    if (size < 133)
-        value.notify = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.notify))
-        return d.fail_in("import.JvmMembers", "notify");
-    if (size < 141)
-        value.notifyAll = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.notifyAll);
-    if (size < 149)
-        value.javaClass = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.javaClass);
-    if (size < 153)
-        value.component1 = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.component1);
-    if (size < 161)
-        value.fbeLevels = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.fbeLevels);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::JvmMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 161))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JvmMembers>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.JvmMembers", "toFbe");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -7091,54 +4791,6 @@ FBE_INLINE bool VBody<::import::JvmMembers>::verify(D& d, std::size_t body, uint
         return d.fail_in("import.JvmMembers", "getClass");
     if (!VCodec<std::string>::verify(d, body, body + 124))
         return d.fail_in("import.JvmMembers", "wait");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.JvmMembers", "notify");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::JvmMembers>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::JvmMembers>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.JvmMembers", "toFbe");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.JvmMembers", "fromFbe");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.JvmMembers", "fromFinal");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.JvmMembers", "readFinal");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.JvmMembers", "writeFinal");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.JvmMembers", "verifyFinal");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.JvmMembers", "toJson");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.JvmMembers", "getClass");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.JvmMembers", "wait");
-    if (size < 133)
-        return true;
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
         return d.fail_in("import.JvmMembers", "notify");
     return true;
@@ -7161,7 +4813,7 @@ inline void VBody<::import::JsMembers>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::import::JsMembers>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value)
 {
     if (FBE_UNLIKELY(size < 23))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JsMembers>(c, body, size, value); });
     const auto fbe_fbeKey = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_toJSON = Scalar<int32_t>::get(d.data + body + 10);
     value.fbeKey = fbe_fbeKey;
@@ -7173,52 +4825,13 @@ FBE_INLINE bool VBody<::import::JsMembers>::read(Decoder& d, std::size_t body, u
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::JsMembers>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsMembers& value)
-{
-    if (!FBE::detail::charge_older<::import::JsMembers>(d, body, size))
-        return false;
-    if (size < 10)
-        value.fbeKey = ::import::Word::fbeKey;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.fbeKey);
-    if (size < 14)
-        value.toJSON = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.toJSON);
-    if (size < 18)
-        value.toText = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.toText))
-        return d.fail_in("import.JsMembers", "toText");
-    if (size < 23)
-        value.verify = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.verify))
-        return d.fail_in("import.JsMembers", "verify");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::JsMembers>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 23))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JsMembers>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.JsMembers", "toText");
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.JsMembers", "verify");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::JsMembers>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::JsMembers>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.JsMembers", "toText");
-    if (size < 23)
-        return true;
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
         return d.fail_in("import.JsMembers", "verify");
     return true;
@@ -7274,7 +4887,7 @@ inline void VBody<::import::RuntimeNames>::write(Encoder& e, std::size_t body, c
 FBE_INLINE bool VBody<::import::RuntimeNames>::read(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value)
 {
     if (FBE_UNLIKELY(size < 170))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::RuntimeNames>(c, body, size, value); });
     const auto fbe_Buffer = Scalar<::import::Word>::get(d.data + body + 8);
     const auto fbe_WriteBuffer = Scalar<int32_t>::get(d.data + body + 10);
     value.Buffer = fbe_Buffer;
@@ -7334,130 +4947,11 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::read(Decoder& d, std::size_t body
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::RuntimeNames>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::RuntimeNames& value)
-{
-    if (!FBE::detail::charge_older<::import::RuntimeNames>(d, body, size))
-        return false;
-    if (size < 10)
-        value.Buffer = ::import::Word::Buffer;
-    else
-        VCodec<::import::Word>::read(d, body, body + 8, value.Buffer);
-    if (size < 14)
-        value.WriteBuffer = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 10, value.WriteBuffer);
-    if (size < 18)
-        value.ReadBuffer = {};
-    else if (!VCodec<std::string>::read(d, body, body + 14, value.ReadBuffer))
-        return d.fail_in("import.RuntimeNames", "ReadBuffer");
-    if (size < 23)
-        value.Reader = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 18, value.Reader))
-        return d.fail_in("import.RuntimeNames", "Reader");
-    if (size < 31)
-        value.Writer = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 23, value.Writer);
-    if (size < 39)
-        value.Limits = {};
-    else
-        VCodec<double>::read(d, body, body + 31, value.Limits);
-    if (size < 43)
-        value.Decimal = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 39, value.Decimal);
-    if (size < 51)
-        value.Uuid = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 43, value.Uuid);
-    if (size < 55)
-        value.UUID = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 51, value.UUID))
-        return d.fail_in("import.RuntimeNames", "UUID");
-    if (size < 60)
-        value.Timestamp = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 55, value.Timestamp))
-        return d.fail_in("import.RuntimeNames", "Timestamp");
-    if (size < 64)
-        value.JsonWriter = {};
-    else if (!VCodec<FBE::buffer_t>::read(d, body, body + 60, value.JsonWriter))
-        return d.fail_in("import.RuntimeNames", "JsonWriter");
-    if (size < 68)
-        value.JsonReader = {};
-    else if (!VCodec<std::map<std::string, int32_t>>::read(d, body, body + 64, value.JsonReader))
-        return d.fail_in("import.RuntimeNames", "JsonReader");
-    if (size < 84)
-        value.DecodeError = {};
-    else if (!VCodec<FBE::decimal_t>::read(d, body, body + 68, value.DecodeError))
-        return d.fail_in("import.RuntimeNames", "DecodeError");
-    if (size < 100)
-        value.EncodeError = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 84, value.EncodeError);
-    if (size < 108)
-        value.DecodeException = {};
-    else
-        VCodec<uint64_t>::read(d, body, body + 100, value.DecodeException);
-    if (size < 112)
-        value.EncodeException = {};
-    else
-        VCodec<float>::read(d, body, body + 108, value.EncodeException);
-    if (size < 113)
-        value.Sender = {};
-    else
-        VCodec<uint8_t>::read(d, body, body + 112, value.Sender);
-    if (size < 118)
-        value.Receiver = {};
-    else if (!VCodec<std::optional<::import::Word>>::read(d, body, body + 113, value.Receiver))
-        return d.fail_in("import.RuntimeNames", "Receiver");
-    if (size < 120)
-        value.Client = ::import::Word::Client;
-    else
-        VCodec<::import::Word>::read(d, body, body + 118, value.Client);
-    if (size < 124)
-        value.Proxy = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 120, value.Proxy);
-    if (size < 128)
-        value.Handler = {};
-    else if (!VCodec<std::string>::read(d, body, body + 124, value.Handler))
-        return d.fail_in("import.RuntimeNames", "Handler");
-    if (size < 133)
-        value.Text = {};
-    else if (!VCodec<std::optional<bool>>::read(d, body, body + 128, value.Text))
-        return d.fail_in("import.RuntimeNames", "Text");
-    if (size < 141)
-        value.Compare = {};
-    else
-        VCodec<::import::Modifier>::read(d, body, body + 133, value.Compare);
-    if (size < 149)
-        value.Decimals = {};
-    else
-        VCodec<double>::read(d, body, body + 141, value.Decimals);
-    if (size < 153)
-        value.Uuids = {};
-    else
-        VCodec<::import::side>::read(d, body, body + 149, value.Uuids);
-    if (size < 161)
-        value.Timestamps = {};
-    else
-        VCodec<int64_t>::read(d, body, body + 153, value.Timestamps);
-    if (size < 165)
-        value.Utf8 = {};
-    else if (!VCodec<std::vector<::import::Word>>::read(d, body, body + 161, value.Utf8))
-        return d.fail_in("import.RuntimeNames", "Utf8");
-    if (size < 170)
-        value.Requests = {};
-    else if (!VCodec<std::optional<std::string>>::read(d, body, body + 165, value.Requests))
-        return d.fail_in("import.RuntimeNames", "Requests");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::RuntimeNames>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 170))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::RuntimeNames>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 14))
         return d.fail_in("import.RuntimeNames", "ReadBuffer");
     if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
@@ -7480,62 +4974,6 @@ FBE_INLINE bool VBody<::import::RuntimeNames>::verify(D& d, std::size_t body, ui
         return d.fail_in("import.RuntimeNames", "Text");
     if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
         return d.fail_in("import.RuntimeNames", "Utf8");
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
-        return d.fail_in("import.RuntimeNames", "Requests");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::RuntimeNames>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::RuntimeNames>(d, body, size))
-        return false;
-    if (size < 18)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 14))
-        return d.fail_in("import.RuntimeNames", "ReadBuffer");
-    if (size < 23)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 18))
-        return d.fail_in("import.RuntimeNames", "Reader");
-    if (size < 55)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 51))
-        return d.fail_in("import.RuntimeNames", "UUID");
-    if (size < 60)
-        return true;
-    if (!VCodec<std::optional<std::string>>::verify(d, body, body + 55))
-        return d.fail_in("import.RuntimeNames", "Timestamp");
-    if (size < 64)
-        return true;
-    if (!VCodec<FBE::buffer_t>::verify(d, body, body + 60))
-        return d.fail_in("import.RuntimeNames", "JsonWriter");
-    if (size < 68)
-        return true;
-    if (!VCodec<std::map<std::string, int32_t>>::verify(d, body, body + 64))
-        return d.fail_in("import.RuntimeNames", "JsonReader");
-    if (size < 84)
-        return true;
-    if (!VCodec<FBE::decimal_t>::verify(d, body, body + 68))
-        return d.fail_in("import.RuntimeNames", "DecodeError");
-    if (size < 118)
-        return true;
-    if (!VCodec<std::optional<::import::Word>>::verify(d, body, body + 113))
-        return d.fail_in("import.RuntimeNames", "Receiver");
-    if (size < 128)
-        return true;
-    if (!VCodec<std::string>::verify(d, body, body + 124))
-        return d.fail_in("import.RuntimeNames", "Handler");
-    if (size < 133)
-        return true;
-    if (!VCodec<std::optional<bool>>::verify(d, body, body + 128))
-        return d.fail_in("import.RuntimeNames", "Text");
-    if (size < 165)
-        return true;
-    if (!VCodec<std::vector<::import::Word>>::verify(d, body, body + 161))
-        return d.fail_in("import.RuntimeNames", "Utf8");
-    if (size < 170)
-        return true;
     if (!VCodec<std::optional<std::string>>::verify(d, body, body + 165))
         return d.fail_in("import.RuntimeNames", "Requests");
     return true;
@@ -7554,19 +4992,8 @@ inline void VBody<::import::class_>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::class_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::class_>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.class__);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::class_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::class_& value)
-{
-    if (!FBE::detail::charge_older<::import::class_>(d, body, size))
-        return false;
-    if (size < 12)
-        value.class__ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.class__);
     return true;
 }
 
@@ -7574,15 +5001,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::class_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::class_>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::class_>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::class_>(c, body, size); });
     return true;
 }
 
@@ -7599,19 +5018,8 @@ inline void VBody<::import::Object>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Object>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Object>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Object_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Object>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Object& value)
-{
-    if (!FBE::detail::charge_older<::import::Object>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Object_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Object_);
     return true;
 }
 
@@ -7619,15 +5027,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Object>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Object>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Object>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Object>(c, body, size); });
     return true;
 }
 
@@ -7644,19 +5044,8 @@ inline void VBody<::import::String>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::String>::read(Decoder& d, std::size_t body, uint32_t size, ::import::String& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::String>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.String_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::String>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::String& value)
-{
-    if (!FBE::detail::charge_older<::import::String>(d, body, size))
-        return false;
-    if (size < 12)
-        value.String_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.String_);
     return true;
 }
 
@@ -7664,15 +5053,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::String>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::String>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::String>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::String>(c, body, size); });
     return true;
 }
 
@@ -7689,19 +5070,8 @@ inline void VBody<::import::List>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::List>::read(Decoder& d, std::size_t body, uint32_t size, ::import::List& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::List>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.List_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::List>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::List& value)
-{
-    if (!FBE::detail::charge_older<::import::List>(d, body, size))
-        return false;
-    if (size < 12)
-        value.List_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.List_);
     return true;
 }
 
@@ -7709,15 +5079,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::List>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::List>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::List>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::List>(c, body, size); });
     return true;
 }
 
@@ -7734,19 +5096,8 @@ inline void VBody<::import::Map>::write(Encoder& e, std::size_t body, const ::im
 FBE_INLINE bool VBody<::import::Map>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Map>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Map_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Map>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Map& value)
-{
-    if (!FBE::detail::charge_older<::import::Map>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Map_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Map_);
     return true;
 }
 
@@ -7754,15 +5105,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Map>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Map>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Map>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Map>(c, body, size); });
     return true;
 }
 
@@ -7779,19 +5122,8 @@ inline void VBody<::import::Model>::write(Encoder& e, std::size_t body, const ::
 FBE_INLINE bool VBody<::import::Model>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Model>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Model_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Model>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Model& value)
-{
-    if (!FBE::detail::charge_older<::import::Model>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Model_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Model_);
     return true;
 }
 
@@ -7799,15 +5131,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Model>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Model>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Model>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Model>(c, body, size); });
     return true;
 }
 
@@ -7824,19 +5148,8 @@ inline void VBody<::import::FinalModel>::write(Encoder& e, std::size_t body, con
 FBE_INLINE bool VBody<::import::FinalModel>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FinalModel>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.FinalModel_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::FinalModel>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FinalModel& value)
-{
-    if (!FBE::detail::charge_older<::import::FinalModel>(d, body, size))
-        return false;
-    if (size < 12)
-        value.FinalModel_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.FinalModel_);
     return true;
 }
 
@@ -7844,15 +5157,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::FinalModel>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::FinalModel>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::FinalModel>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FinalModel>(c, body, size); });
     return true;
 }
 
@@ -7869,19 +5174,8 @@ inline void VBody<::import::Buffer>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Buffer>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Buffer>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Buffer_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Buffer>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Buffer& value)
-{
-    if (!FBE::detail::charge_older<::import::Buffer>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Buffer_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Buffer_);
     return true;
 }
 
@@ -7889,15 +5183,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Buffer>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Buffer>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Buffer>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Buffer>(c, body, size); });
     return true;
 }
 
@@ -7914,19 +5200,8 @@ inline void VBody<::import::Reader>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Reader>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Reader>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Reader_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Reader>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Reader& value)
-{
-    if (!FBE::detail::charge_older<::import::Reader>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Reader_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Reader_);
     return true;
 }
 
@@ -7934,15 +5209,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Reader>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Reader>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Reader>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Reader>(c, body, size); });
     return true;
 }
 
@@ -7959,19 +5226,8 @@ inline void VBody<::import::Writer>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Writer>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Writer>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Writer_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Writer>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Writer& value)
-{
-    if (!FBE::detail::charge_older<::import::Writer>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Writer_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Writer_);
     return true;
 }
 
@@ -7979,15 +5235,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Writer>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Writer>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Writer>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Writer>(c, body, size); });
     return true;
 }
 
@@ -8004,19 +5252,8 @@ inline void VBody<::import::Limits>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Limits>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Limits>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Limits_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Limits>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Limits& value)
-{
-    if (!FBE::detail::charge_older<::import::Limits>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Limits_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Limits_);
     return true;
 }
 
@@ -8024,15 +5261,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Limits>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Limits>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Limits>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Limits>(c, body, size); });
     return true;
 }
 
@@ -8049,19 +5278,8 @@ inline void VBody<::import::DecodeError>::write(Encoder& e, std::size_t body, co
 FBE_INLINE bool VBody<::import::DecodeError>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::DecodeError>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.DecodeError_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::DecodeError>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeError& value)
-{
-    if (!FBE::detail::charge_older<::import::DecodeError>(d, body, size))
-        return false;
-    if (size < 12)
-        value.DecodeError_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.DecodeError_);
     return true;
 }
 
@@ -8069,15 +5287,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::DecodeError>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::DecodeError>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::DecodeError>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::DecodeError>(c, body, size); });
     return true;
 }
 
@@ -8094,19 +5304,8 @@ inline void VBody<::import::DecodeException>::write(Encoder& e, std::size_t body
 FBE_INLINE bool VBody<::import::DecodeException>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::DecodeException>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.DecodeException_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::DecodeException>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DecodeException& value)
-{
-    if (!FBE::detail::charge_older<::import::DecodeException>(d, body, size))
-        return false;
-    if (size < 12)
-        value.DecodeException_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.DecodeException_);
     return true;
 }
 
@@ -8114,15 +5313,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::DecodeException>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::DecodeException>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::DecodeException>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::DecodeException>(c, body, size); });
     return true;
 }
 
@@ -8139,19 +5330,8 @@ inline void VBody<::import::Decimal>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::import::Decimal>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Decimal>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Decimal_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Decimal>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Decimal& value)
-{
-    if (!FBE::detail::charge_older<::import::Decimal>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Decimal_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Decimal_);
     return true;
 }
 
@@ -8159,15 +5339,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Decimal>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Decimal>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Decimal>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Decimal>(c, body, size); });
     return true;
 }
 
@@ -8184,19 +5356,8 @@ inline void VBody<::import::Uuid>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::Uuid>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Uuid>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Uuid_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Uuid>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Uuid& value)
-{
-    if (!FBE::detail::charge_older<::import::Uuid>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Uuid_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Uuid_);
     return true;
 }
 
@@ -8204,15 +5365,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Uuid>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Uuid>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Uuid>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Uuid>(c, body, size); });
     return true;
 }
 
@@ -8229,19 +5382,8 @@ inline void VBody<::import::UUID>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::UUID>::read(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::UUID>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.UUID_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::UUID>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::UUID& value)
-{
-    if (!FBE::detail::charge_older<::import::UUID>(d, body, size))
-        return false;
-    if (size < 12)
-        value.UUID_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.UUID_);
     return true;
 }
 
@@ -8249,15 +5391,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::UUID>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::UUID>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::UUID>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::UUID>(c, body, size); });
     return true;
 }
 
@@ -8274,19 +5408,8 @@ inline void VBody<::import::Timestamp>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::import::Timestamp>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Timestamp>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Timestamp_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Timestamp>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Timestamp& value)
-{
-    if (!FBE::detail::charge_older<::import::Timestamp>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Timestamp_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Timestamp_);
     return true;
 }
 
@@ -8294,15 +5417,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Timestamp>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Timestamp>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Timestamp>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Timestamp>(c, body, size); });
     return true;
 }
 
@@ -8319,19 +5434,8 @@ inline void VBody<::import::Sender>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Sender>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Sender>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Sender_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Sender>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Sender& value)
-{
-    if (!FBE::detail::charge_older<::import::Sender>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Sender_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Sender_);
     return true;
 }
 
@@ -8339,15 +5443,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Sender>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Sender>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Sender>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Sender>(c, body, size); });
     return true;
 }
 
@@ -8364,19 +5460,8 @@ inline void VBody<::import::Receiver>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::import::Receiver>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Receiver>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Receiver_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Receiver>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Receiver& value)
-{
-    if (!FBE::detail::charge_older<::import::Receiver>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Receiver_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Receiver_);
     return true;
 }
 
@@ -8384,15 +5469,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Receiver>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Receiver>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Receiver>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Receiver>(c, body, size); });
     return true;
 }
 
@@ -8409,19 +5486,8 @@ inline void VBody<::import::Client>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Client>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Client>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Client_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Client>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Client& value)
-{
-    if (!FBE::detail::charge_older<::import::Client>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Client_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Client_);
     return true;
 }
 
@@ -8429,15 +5495,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Client>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Client>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Client>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Client>(c, body, size); });
     return true;
 }
 
@@ -8454,19 +5512,8 @@ inline void VBody<::import::Proxy>::write(Encoder& e, std::size_t body, const ::
 FBE_INLINE bool VBody<::import::Proxy>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Proxy>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Proxy_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Proxy>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Proxy& value)
-{
-    if (!FBE::detail::charge_older<::import::Proxy>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Proxy_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Proxy_);
     return true;
 }
 
@@ -8474,15 +5521,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Proxy>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Proxy>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Proxy>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Proxy>(c, body, size); });
     return true;
 }
 
@@ -8499,19 +5538,8 @@ inline void VBody<::import::Handler>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::import::Handler>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Handler>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Handler_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Handler>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Handler& value)
-{
-    if (!FBE::detail::charge_older<::import::Handler>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Handler_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Handler_);
     return true;
 }
 
@@ -8519,15 +5547,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Handler>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Handler>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Handler>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Handler>(c, body, size); });
     return true;
 }
 
@@ -8544,19 +5564,8 @@ inline void VBody<::import::fbe>::write(Encoder& e, std::size_t body, const ::im
 FBE_INLINE bool VBody<::import::fbe>::read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::fbe>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.fbe_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::fbe>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe& value)
-{
-    if (!FBE::detail::charge_older<::import::fbe>(d, body, size))
-        return false;
-    if (size < 12)
-        value.fbe_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.fbe_);
     return true;
 }
 
@@ -8564,15 +5573,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::fbe>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::fbe>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::fbe>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::fbe>(c, body, size); });
     return true;
 }
 
@@ -8589,19 +5590,8 @@ inline void VBody<::import::FBE_>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::FBE_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FBE_>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.FBE__);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::FBE_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_& value)
-{
-    if (!FBE::detail::charge_older<::import::FBE_>(d, body, size))
-        return false;
-    if (size < 12)
-        value.FBE__ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.FBE__);
     return true;
 }
 
@@ -8609,15 +5599,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::FBE_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::FBE_>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::FBE_>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FBE_>(c, body, size); });
     return true;
 }
 
@@ -8634,19 +5616,8 @@ inline void VBody<::import::std_>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::std_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::std_>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.std__);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::std_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::std_& value)
-{
-    if (!FBE::detail::charge_older<::import::std_>(d, body, size))
-        return false;
-    if (size < 12)
-        value.std__ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.std__);
     return true;
 }
 
@@ -8654,15 +5625,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::std_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::std_>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::std_>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::std_>(c, body, size); });
     return true;
 }
 
@@ -8679,19 +5642,8 @@ inline void VBody<::import::Companion>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::import::Companion>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Companion>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Companion_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Companion>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Companion& value)
-{
-    if (!FBE::detail::charge_older<::import::Companion>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Companion_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Companion_);
     return true;
 }
 
@@ -8699,15 +5651,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Companion>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Companion>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Companion>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Companion>(c, body, size); });
     return true;
 }
 
@@ -8724,19 +5668,8 @@ inline void VBody<::import::Any>::write(Encoder& e, std::size_t body, const ::im
 FBE_INLINE bool VBody<::import::Any>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Any>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Any_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Any>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Any& value)
-{
-    if (!FBE::detail::charge_older<::import::Any>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Any_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Any_);
     return true;
 }
 
@@ -8744,15 +5677,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Any>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Any>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Any>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Any>(c, body, size); });
     return true;
 }
 
@@ -8769,19 +5694,8 @@ inline void VBody<::import::Self>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::Self>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Self>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Self_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Self>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Self& value)
-{
-    if (!FBE::detail::charge_older<::import::Self>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Self_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Self_);
     return true;
 }
 
@@ -8789,15 +5703,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Self>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Self>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Self>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Self>(c, body, size); });
     return true;
 }
 
@@ -8814,19 +5720,8 @@ inline void VBody<::import::self>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::self>::read(Decoder& d, std::size_t body, uint32_t size, ::import::self& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::self>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.self_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::self>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::self& value)
-{
-    if (!FBE::detail::charge_older<::import::self>(d, body, size))
-        return false;
-    if (size < 12)
-        value.self_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.self_);
     return true;
 }
 
@@ -8834,15 +5729,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::self>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::self>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::self>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::self>(c, body, size); });
     return true;
 }
 
@@ -8859,19 +5746,8 @@ inline void VBody<::import::None>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::None>::read(Decoder& d, std::size_t body, uint32_t size, ::import::None& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::None>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.None_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::None>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::None& value)
-{
-    if (!FBE::detail::charge_older<::import::None>(d, body, size))
-        return false;
-    if (size < 12)
-        value.None_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.None_);
     return true;
 }
 
@@ -8879,15 +5755,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::None>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::None>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::None>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::None>(c, body, size); });
     return true;
 }
 
@@ -8904,19 +5772,8 @@ inline void VBody<::import::Option>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Option>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Option>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Option_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Option>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Option& value)
-{
-    if (!FBE::detail::charge_older<::import::Option>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Option_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Option_);
     return true;
 }
 
@@ -8924,15 +5781,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Option>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Option>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Option>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Option>(c, body, size); });
     return true;
 }
 
@@ -8949,19 +5798,8 @@ inline void VBody<::import::Result>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Result>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Result>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Result_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Result>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Result& value)
-{
-    if (!FBE::detail::charge_older<::import::Result>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Result_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Result_);
     return true;
 }
 
@@ -8969,15 +5807,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Result>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Result>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Result>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Result>(c, body, size); });
     return true;
 }
 
@@ -8994,19 +5824,8 @@ inline void VBody<::import::Vec>::write(Encoder& e, std::size_t body, const ::im
 FBE_INLINE bool VBody<::import::Vec>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Vec>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Vec_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Vec>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Vec& value)
-{
-    if (!FBE::detail::charge_older<::import::Vec>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Vec_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Vec_);
     return true;
 }
 
@@ -9014,15 +5833,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Vec>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Vec>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Vec>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Vec>(c, body, size); });
     return true;
 }
 
@@ -9039,19 +5850,8 @@ inline void VBody<::import::Box>::write(Encoder& e, std::size_t body, const ::im
 FBE_INLINE bool VBody<::import::Box>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Box>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Box_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Box>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Box& value)
-{
-    if (!FBE::detail::charge_older<::import::Box>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Box_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Box_);
     return true;
 }
 
@@ -9059,15 +5859,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Box>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Box>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Box>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Box>(c, body, size); });
     return true;
 }
 
@@ -9084,19 +5876,8 @@ inline void VBody<::import::Error>::write(Encoder& e, std::size_t body, const ::
 FBE_INLINE bool VBody<::import::Error>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Error>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Error_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Error>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Error& value)
-{
-    if (!FBE::detail::charge_older<::import::Error>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Error_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Error_);
     return true;
 }
 
@@ -9104,15 +5885,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Error>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Error>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Error>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Error>(c, body, size); });
     return true;
 }
 
@@ -9129,19 +5902,8 @@ inline void VBody<::import::Exception>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::import::Exception>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Exception>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Exception_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Exception>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Exception& value)
-{
-    if (!FBE::detail::charge_older<::import::Exception>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Exception_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Exception_);
     return true;
 }
 
@@ -9149,15 +5911,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Exception>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Exception>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Exception>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Exception>(c, body, size); });
     return true;
 }
 
@@ -9174,19 +5928,8 @@ inline void VBody<::import::Text>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::Text>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Text>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Text_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Text>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Text& value)
-{
-    if (!FBE::detail::charge_older<::import::Text>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Text_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Text_);
     return true;
 }
 
@@ -9194,15 +5937,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Text>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Text>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Text>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Text>(c, body, size); });
     return true;
 }
 
@@ -9219,19 +5954,8 @@ inline void VBody<::import::JsonWriter>::write(Encoder& e, std::size_t body, con
 FBE_INLINE bool VBody<::import::JsonWriter>::read(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::JsonWriter>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.JsonWriter_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::JsonWriter>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::JsonWriter& value)
-{
-    if (!FBE::detail::charge_older<::import::JsonWriter>(d, body, size))
-        return false;
-    if (size < 12)
-        value.JsonWriter_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.JsonWriter_);
     return true;
 }
 
@@ -9239,15 +5963,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::JsonWriter>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::JsonWriter>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::JsonWriter>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::JsonWriter>(c, body, size); });
     return true;
 }
 
@@ -9264,19 +5980,8 @@ inline void VBody<::import::int32_t_>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::import::int32_t_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::int32_t_>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.int32_t__);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::int32_t_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::int32_t_& value)
-{
-    if (!FBE::detail::charge_older<::import::int32_t_>(d, body, size))
-        return false;
-    if (size < 12)
-        value.int32_t__ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.int32_t__);
     return true;
 }
 
@@ -9284,15 +5989,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::int32_t_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::int32_t_>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::int32_t_>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::int32_t_>(c, body, size); });
     return true;
 }
 
@@ -9309,19 +6006,8 @@ inline void VBody<::import::size_t_>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::import::size_t_>::read(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::size_t_>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.size_t__);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::size_t_>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::size_t_& value)
-{
-    if (!FBE::detail::charge_older<::import::size_t_>(d, body, size))
-        return false;
-    if (size < 12)
-        value.size_t__ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.size_t__);
     return true;
 }
 
@@ -9329,15 +6015,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::size_t_>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::size_t_>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::size_t_>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::size_t_>(c, body, size); });
     return true;
 }
 
@@ -9354,19 +6032,8 @@ inline void VBody<::import::list>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::list>::read(Decoder& d, std::size_t body, uint32_t size, ::import::list& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::list>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.list_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::list>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::list& value)
-{
-    if (!FBE::detail::charge_older<::import::list>(d, body, size))
-        return false;
-    if (size < 12)
-        value.list_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.list_);
     return true;
 }
 
@@ -9374,15 +6041,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::list>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::list>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::list>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::list>(c, body, size); });
     return true;
 }
 
@@ -9399,19 +6058,8 @@ inline void VBody<::import::object>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::object>::read(Decoder& d, std::size_t body, uint32_t size, ::import::object& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::object>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.object_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::object>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::object& value)
-{
-    if (!FBE::detail::charge_older<::import::object>(d, body, size))
-        return false;
-    if (size < 12)
-        value.object_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.object_);
     return true;
 }
 
@@ -9419,15 +6067,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::object>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::object>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::object>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::object>(c, body, size); });
     return true;
 }
 
@@ -9444,19 +6084,8 @@ inline void VBody<::import::v>::write(Encoder& e, std::size_t body, const ::impo
 FBE_INLINE bool VBody<::import::v>::read(Decoder& d, std::size_t body, uint32_t size, ::import::v& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::v>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.v_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::v>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::v& value)
-{
-    if (!FBE::detail::charge_older<::import::v>(d, body, size))
-        return false;
-    if (size < 12)
-        value.v_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.v_);
     return true;
 }
 
@@ -9464,15 +6093,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::v>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::v>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::v>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::v>(c, body, size); });
     return true;
 }
 
@@ -9489,19 +6110,8 @@ inline void VBody<::import::r>::write(Encoder& e, std::size_t body, const ::impo
 FBE_INLINE bool VBody<::import::r>::read(Decoder& d, std::size_t body, uint32_t size, ::import::r& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::r>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.r_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::r>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::r& value)
-{
-    if (!FBE::detail::charge_older<::import::r>(d, body, size))
-        return false;
-    if (size < 12)
-        value.r_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.r_);
     return true;
 }
 
@@ -9509,15 +6119,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::r>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::r>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::r>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::r>(c, body, size); });
     return true;
 }
 
@@ -9534,19 +6136,8 @@ inline void VBody<::import::w>::write(Encoder& e, std::size_t body, const ::impo
 FBE_INLINE bool VBody<::import::w>::read(Decoder& d, std::size_t body, uint32_t size, ::import::w& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::w>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.w_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::w>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::w& value)
-{
-    if (!FBE::detail::charge_older<::import::w>(d, body, size))
-        return false;
-    if (size < 12)
-        value.w_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.w_);
     return true;
 }
 
@@ -9554,15 +6145,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::w>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::w>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::w>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::w>(c, body, size); });
     return true;
 }
 
@@ -9579,19 +6162,8 @@ inline void VBody<::import::SideBuy>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::import::SideBuy>::read(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::SideBuy>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.SideBuy_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::SideBuy>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::SideBuy& value)
-{
-    if (!FBE::detail::charge_older<::import::SideBuy>(d, body, size))
-        return false;
-    if (size < 12)
-        value.SideBuy_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.SideBuy_);
     return true;
 }
 
@@ -9599,15 +6171,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::SideBuy>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::SideBuy>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::SideBuy>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::SideBuy>(c, body, size); });
     return true;
 }
 
@@ -9624,19 +6188,8 @@ inline void VBody<::import::OrderKey>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::import::OrderKey>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::OrderKey>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.OrderKey_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::OrderKey>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderKey& value)
-{
-    if (!FBE::detail::charge_older<::import::OrderKey>(d, body, size))
-        return false;
-    if (size < 12)
-        value.OrderKey_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.OrderKey_);
     return true;
 }
 
@@ -9644,15 +6197,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::OrderKey>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::OrderKey>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::OrderKey>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::OrderKey>(c, body, size); });
     return true;
 }
 
@@ -9669,19 +6214,8 @@ inline void VBody<::import::textOfside>::write(Encoder& e, std::size_t body, con
 FBE_INLINE bool VBody<::import::textOfside>::read(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::textOfside>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.textOfside_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::textOfside>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::textOfside& value)
-{
-    if (!FBE::detail::charge_older<::import::textOfside>(d, body, size))
-        return false;
-    if (size < 12)
-        value.textOfside_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.textOfside_);
     return true;
 }
 
@@ -9689,15 +6223,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::textOfside>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::textOfside>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::textOfside>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::textOfside>(c, body, size); });
     return true;
 }
 
@@ -9714,19 +6240,8 @@ inline void VBody<::import::DECIMAL_1>::write(Encoder& e, std::size_t body, cons
 FBE_INLINE bool VBody<::import::DECIMAL_1>::read(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::DECIMAL_1>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.DECIMAL_1_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::DECIMAL_1>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::DECIMAL_1& value)
-{
-    if (!FBE::detail::charge_older<::import::DECIMAL_1>(d, body, size))
-        return false;
-    if (size < 12)
-        value.DECIMAL_1_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.DECIMAL_1_);
     return true;
 }
 
@@ -9734,15 +6249,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::DECIMAL_1>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::DECIMAL_1>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::DECIMAL_1>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::DECIMAL_1>(c, body, size); });
     return true;
 }
 
@@ -9759,19 +6266,8 @@ inline void VBody<::import::OrderModel>::write(Encoder& e, std::size_t body, con
 FBE_INLINE bool VBody<::import::OrderModel>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::OrderModel>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.OrderModel_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::OrderModel>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderModel& value)
-{
-    if (!FBE::detail::charge_older<::import::OrderModel>(d, body, size))
-        return false;
-    if (size < 12)
-        value.OrderModel_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.OrderModel_);
     return true;
 }
 
@@ -9779,15 +6275,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::OrderModel>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::OrderModel>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::OrderModel>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::OrderModel>(c, body, size); });
     return true;
 }
 
@@ -9804,19 +6292,8 @@ inline void VBody<::import::OrderFinal>::write(Encoder& e, std::size_t body, con
 FBE_INLINE bool VBody<::import::OrderFinal>::read(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::OrderFinal>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.OrderFinal_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::OrderFinal>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::OrderFinal& value)
-{
-    if (!FBE::detail::charge_older<::import::OrderFinal>(d, body, size))
-        return false;
-    if (size < 12)
-        value.OrderFinal_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.OrderFinal_);
     return true;
 }
 
@@ -9824,15 +6301,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::OrderFinal>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::OrderFinal>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::OrderFinal>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::OrderFinal>(c, body, size); });
     return true;
 }
 
@@ -9849,19 +6318,8 @@ inline void VBody<::import::NewOrder>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::import::NewOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::NewOrder>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.NewOrder_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::NewOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::NewOrder& value)
-{
-    if (!FBE::detail::charge_older<::import::NewOrder>(d, body, size))
-        return false;
-    if (size < 12)
-        value.NewOrder_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.NewOrder_);
     return true;
 }
 
@@ -9869,15 +6327,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::NewOrder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::NewOrder>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::NewOrder>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::NewOrder>(c, body, size); });
     return true;
 }
 
@@ -9894,19 +6344,8 @@ inline void VBody<::import::VerifyFBEOrder>::write(Encoder& e, std::size_t body,
 FBE_INLINE bool VBody<::import::VerifyFBEOrder>::read(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::VerifyFBEOrder>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.VerifyFBEOrder_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::VerifyFBEOrder>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::VerifyFBEOrder& value)
-{
-    if (!FBE::detail::charge_older<::import::VerifyFBEOrder>(d, body, size))
-        return false;
-    if (size < 12)
-        value.VerifyFBEOrder_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.VerifyFBEOrder_);
     return true;
 }
 
@@ -9914,15 +6353,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::VerifyFBEOrder>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::VerifyFBEOrder>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::VerifyFBEOrder>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::VerifyFBEOrder>(c, body, size); });
     return true;
 }
 
@@ -9939,19 +6370,8 @@ inline void VBody<::import::fbe_vr_Order>::write(Encoder& e, std::size_t body, c
 FBE_INLINE bool VBody<::import::fbe_vr_Order>::read(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::fbe_vr_Order>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.fbe_vr_Order_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::fbe_vr_Order>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::fbe_vr_Order& value)
-{
-    if (!FBE::detail::charge_older<::import::fbe_vr_Order>(d, body, size))
-        return false;
-    if (size < 12)
-        value.fbe_vr_Order_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.fbe_vr_Order_);
     return true;
 }
 
@@ -9959,15 +6379,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::fbe_vr_Order>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::fbe_vr_Order>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::fbe_vr_Order>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::fbe_vr_Order>(c, body, size); });
     return true;
 }
 
@@ -9984,19 +6396,8 @@ inline void VBody<::import::e1>::write(Encoder& e, std::size_t body, const ::imp
 FBE_INLINE bool VBody<::import::e1>::read(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::e1>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.e1_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::e1>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::e1& value)
-{
-    if (!FBE::detail::charge_older<::import::e1>(d, body, size))
-        return false;
-    if (size < 12)
-        value.e1_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.e1_);
     return true;
 }
 
@@ -10004,15 +6405,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::e1>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::e1>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::e1>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::e1>(c, body, size); });
     return true;
 }
 
@@ -10029,19 +6422,8 @@ inline void VBody<::import::i2>::write(Encoder& e, std::size_t body, const ::imp
 FBE_INLINE bool VBody<::import::i2>::read(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::i2>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.i2_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::i2>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::i2& value)
-{
-    if (!FBE::detail::charge_older<::import::i2>(d, body, size))
-        return false;
-    if (size < 12)
-        value.i2_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.i2_);
     return true;
 }
 
@@ -10049,15 +6431,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::i2>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::i2>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::i2>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::i2>(c, body, size); });
     return true;
 }
 
@@ -10074,19 +6448,8 @@ inline void VBody<::import::o3>::write(Encoder& e, std::size_t body, const ::imp
 FBE_INLINE bool VBody<::import::o3>::read(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::o3>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.o3_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::o3>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::o3& value)
-{
-    if (!FBE::detail::charge_older<::import::o3>(d, body, size))
-        return false;
-    if (size < 12)
-        value.o3_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.o3_);
     return true;
 }
 
@@ -10094,15 +6457,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::o3>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::o3>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::o3>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::o3>(c, body, size); });
     return true;
 }
 
@@ -10119,19 +6474,8 @@ inline void VBody<::import::Fbe>::write(Encoder& e, std::size_t body, const ::im
 FBE_INLINE bool VBody<::import::Fbe>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Fbe>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.Fbe_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::Fbe>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Fbe& value)
-{
-    if (!FBE::detail::charge_older<::import::Fbe>(d, body, size))
-        return false;
-    if (size < 12)
-        value.Fbe_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.Fbe_);
     return true;
 }
 
@@ -10139,15 +6483,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::Fbe>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Fbe>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Fbe>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Fbe>(c, body, size); });
     return true;
 }
 
@@ -10164,19 +6500,8 @@ inline void VBody<::import::FINGERPRINT>::write(Encoder& e, std::size_t body, co
 FBE_INLINE bool VBody<::import::FINGERPRINT>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FINGERPRINT>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.FINGERPRINT_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::FINGERPRINT>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FINGERPRINT& value)
-{
-    if (!FBE::detail::charge_older<::import::FINGERPRINT>(d, body, size))
-        return false;
-    if (size < 12)
-        value.FINGERPRINT_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.FINGERPRINT_);
     return true;
 }
 
@@ -10184,15 +6509,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::FINGERPRINT>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::FINGERPRINT>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::FINGERPRINT>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FINGERPRINT>(c, body, size); });
     return true;
 }
 
@@ -10209,19 +6526,8 @@ inline void VBody<::import::FBE_FINGERPRINT>::write(Encoder& e, std::size_t body
 FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FBE_FINGERPRINT>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.FBE_FINGERPRINT_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::FBE_FINGERPRINT>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBE_FINGERPRINT& value)
-{
-    if (!FBE::detail::charge_older<::import::FBE_FINGERPRINT>(d, body, size))
-        return false;
-    if (size < 12)
-        value.FBE_FINGERPRINT_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.FBE_FINGERPRINT_);
     return true;
 }
 
@@ -10229,15 +6535,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::FBE_FINGERPRINT>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::FBE_FINGERPRINT>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::FBE_FINGERPRINT>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FBE_FINGERPRINT>(c, body, size); });
     return true;
 }
 
@@ -10254,19 +6552,8 @@ inline void VBody<::import::FBEFingerprint>::write(Encoder& e, std::size_t body,
 FBE_INLINE bool VBody<::import::FBEFingerprint>::read(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::FBEFingerprint>(c, body, size, value); });
     VCodec<int32_t>::read(d, body, body + 8, value.FBEFingerprint_);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::FBEFingerprint>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::FBEFingerprint& value)
-{
-    if (!FBE::detail::charge_older<::import::FBEFingerprint>(d, body, size))
-        return false;
-    if (size < 12)
-        value.FBEFingerprint_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.FBEFingerprint_);
     return true;
 }
 
@@ -10274,15 +6561,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::FBEFingerprint>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::FBEFingerprint>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::FBEFingerprint>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::FBEFingerprint>(c, body, size); });
     return true;
 }
 
@@ -10306,7 +6585,7 @@ inline void VBody<::import::Case>::write(Encoder& e, std::size_t body, const ::i
 FBE_INLINE bool VBody<::import::Case>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value)
 {
     if (FBE_UNLIKELY(size < 40))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Case>(c, body, size, value); });
     const auto fbe_name = Scalar<int32_t>::get(d.data + body + 8);
     const auto fbe_Name = Scalar<int32_t>::get(d.data + body + 12);
     const auto fbe_NAME = Scalar<int32_t>::get(d.data + body + 16);
@@ -10326,58 +6605,11 @@ FBE_INLINE bool VBody<::import::Case>::read(Decoder& d, std::size_t body, uint32
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Case>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Case& value)
-{
-    if (!FBE::detail::charge_older<::import::Case>(d, body, size))
-        return false;
-    if (size < 12)
-        value.name = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 8, value.name);
-    if (size < 16)
-        value.Name = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 12, value.Name);
-    if (size < 20)
-        value.NAME = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 16, value.NAME);
-    if (size < 24)
-        value.class___ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 20, value.class___);
-    if (size < 28)
-        value.class_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 24, value.class_);
-    if (size < 32)
-        value.class__ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 28, value.class__);
-    if (size < 36)
-        value.String = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 32, value.String);
-    if (size < 40)
-        value.String_ = {};
-    else
-        VCodec<int32_t>::read(d, body, body + 36, value.String_);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::Case>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 40))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Case>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Case>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Case>(c, body, size); });
     return true;
 }
 
@@ -10396,7 +6628,7 @@ inline void VBody<::import::Imported>::write(Encoder& e, std::size_t body, const
 FBE_INLINE bool VBody<::import::Imported>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value)
 {
     if (FBE_UNLIKELY(size < 14))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Imported>(c, body, size, value); });
     VCodec<::market::Side>::read(d, body, body + 8, value.market);
     if (!VCodec<::market::Instrument>::read(d, body, body + 9, value.org))
         return d.fail_in("import.Imported", "org");
@@ -10404,42 +6636,11 @@ FBE_INLINE bool VBody<::import::Imported>::read(Decoder& d, std::size_t body, ui
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Imported>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Imported& value)
-{
-    if (!FBE::detail::charge_older<::import::Imported>(d, body, size))
-        return false;
-    if (size < 9)
-        value.market = {};
-    else
-        VCodec<::market::Side>::read(d, body, body + 8, value.market);
-    if (size < 13)
-        FBE::detail::assign_default(value.org);
-    else if (!VCodec<::market::Instrument>::read(d, body, body + 9, value.org))
-        return d.fail_in("import.Imported", "org");
-    if (size < 14)
-        value.example = ::market::Side::sell;
-    else
-        VCodec<::market::Side>::read(d, body, body + 13, value.example);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::Imported>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 14))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<::market::Instrument>::verify(d, body, body + 9))
-        return d.fail_in("import.Imported", "org");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Imported>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Imported>(d, body, size))
-        return false;
-    if (size < 13)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Imported>(c, body, size); });
     if (!VCodec<::market::Instrument>::verify(d, body, body + 9))
         return d.fail_in("import.Imported", "org");
     return true;
@@ -10458,19 +6659,8 @@ inline void VBody<::import::symbol>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::symbol>::read(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::symbol>(c, body, size, value); });
     VCodec<::import::digits>::read(d, body, body + 8, value.digits);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::import::symbol>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::symbol& value)
-{
-    if (!FBE::detail::charge_older<::import::symbol>(d, body, size))
-        return false;
-    if (size < 12)
-        value.digits = ::import::digits::two;
-    else
-        VCodec<::import::digits>::read(d, body, body + 8, value.digits);
     return true;
 }
 
@@ -10478,15 +6668,7 @@ template <class D>
 FBE_INLINE bool VBody<::import::symbol>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 12))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::symbol>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::symbol>(d, body, size))
-        return false;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::symbol>(c, body, size); });
     return true;
 }
 
@@ -10506,7 +6688,7 @@ inline void VBody<::import::Listed>::write(Encoder& e, std::size_t body, const :
 FBE_INLINE bool VBody<::import::Listed>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Listed>(c, body, size, value); });
     if (!read_body<::market::Instrument>(d, body, size, value))
         return false;
     VCodec<::import::digits>::read(d, body, body + 16, value.precision);
@@ -10515,49 +6697,13 @@ FBE_INLINE bool VBody<::import::Listed>::read(Decoder& d, std::size_t body, uint
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Listed>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Listed& value)
-{
-    if (!FBE::detail::charge_older<::import::Listed>(d, body, size))
-        return false;
-    // Inherited fields: all of them, or none when the body is older than market.Instrument.
-    if (size < 16)
-        FBE::detail::assign_default(static_cast<::market::Instrument&>(value));
-    else if (!read_body<::market::Instrument>(d, body, size, value))
-        return false;
-    if (size < 20)
-        value.precision = ::import::digits::two;
-    else
-        VCodec<::import::digits>::read(d, body, body + 16, value.precision);
-    if (size < 24)
-        FBE::detail::assign_default(value.ticker);
-    else if (!VCodec<::import::symbol>::read(d, body, body + 20, value.ticker))
-        return d.fail_in("import.Listed", "ticker");
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::Listed>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 24))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Listed>(c, body, size); });
     if (!verify_body<::market::Instrument>(d, body, size))
         return false;
-    if (!VCodec<::import::symbol>::verify(d, body, body + 20))
-        return d.fail_in("import.Listed", "ticker");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Listed>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Listed>(d, body, size))
-        return false;
-    if (size < 16)
-        return true;
-    if (!verify_body<::market::Instrument>(d, body, size))
-        return false;
-    if (size < 24)
-        return true;
     if (!VCodec<::import::symbol>::verify(d, body, body + 20))
         return d.fail_in("import.Listed", "ticker");
     return true;
@@ -10578,7 +6724,7 @@ inline void VBody<::import::Derived>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::import::Derived>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value)
 {
     if (FBE_UNLIKELY(size < 26))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Derived>(c, body, size, value); });
     if (!read_body<::import::Order>(d, body, size, value))
         return false;
     const auto fbe_Word = Scalar<::import::Word>::get(d.data + body + 20);
@@ -10588,43 +6734,11 @@ FBE_INLINE bool VBody<::import::Derived>::read(Decoder& d, std::size_t body, uin
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Derived>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Derived& value)
-{
-    if (!FBE::detail::charge_older<::import::Derived>(d, body, size))
-        return false;
-    // Inherited fields: all of them, or none when the body is older than import.Order.
-    if (size < 20)
-        FBE::detail::assign_default(static_cast<::import::Order&>(value));
-    else if (!read_body<::import::Order>(d, body, size, value))
-        return false;
-    if (size < 22)
-        value.Word = ::import::Word::class_;
-    else
-        VCodec<::import::Word>::read(d, body, body + 20, value.Word);
-    if (size < 26)
-        value.side_ = {};
-    else
-        VCodec<::import::range>::read(d, body, body + 22, value.side_);
-    return true;
-}
-
 template <class D>
 FBE_INLINE bool VBody<::import::Derived>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 26))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!verify_body<::import::Order>(d, body, size))
-        return false;
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Derived>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Derived>(d, body, size))
-        return false;
-    if (size < 20)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Derived>(c, body, size); });
     if (!verify_body<::import::Order>(d, body, size))
         return false;
     return true;
@@ -10804,7 +6918,7 @@ inline void VBody<::import::Hostile>::write(Encoder& e, std::size_t body, const 
 inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
 {
     if (FBE_UNLIKELY(size < 336))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::import::Hostile>(c, body, size, value); });
     if (!VCodec<::import::Order>::read(d, body, body + 8, value.Order))
         return d.fail_in("import.Hostile", "Order");
     if (!VCodec<::import::CppWords>::read(d, body, body + 12, value.CppWords))
@@ -10971,346 +7085,11 @@ inline bool VBody<::import::Hostile>::read(Decoder& d, std::size_t body, uint32_
     return true;
 }
 
-FBE_NOINLINE inline bool VBody<::import::Hostile>::read_older(Decoder& d, std::size_t body, uint32_t size, ::import::Hostile& value)
-{
-    if (!FBE::detail::charge_older<::import::Hostile>(d, body, size))
-        return false;
-    if (size < 12)
-        FBE::detail::assign_default(value.Order);
-    else if (!VCodec<::import::Order>::read(d, body, body + 8, value.Order))
-        return d.fail_in("import.Hostile", "Order");
-    if (size < 16)
-        FBE::detail::assign_default(value.CppWords);
-    else if (!VCodec<::import::CppWords>::read(d, body, body + 12, value.CppWords))
-        return d.fail_in("import.Hostile", "CppWords");
-    if (size < 20)
-        FBE::detail::assign_default(value.PythonWords);
-    else if (!VCodec<::import::PythonWords>::read(d, body, body + 16, value.PythonWords))
-        return d.fail_in("import.Hostile", "PythonWords");
-    if (size < 24)
-        FBE::detail::assign_default(value.GoWords);
-    else if (!VCodec<::import::GoWords>::read(d, body, body + 20, value.GoWords))
-        return d.fail_in("import.Hostile", "GoWords");
-    if (size < 28)
-        FBE::detail::assign_default(value.JavaWords);
-    else if (!VCodec<::import::JavaWords>::read(d, body, body + 24, value.JavaWords))
-        return d.fail_in("import.Hostile", "JavaWords");
-    if (size < 32)
-        FBE::detail::assign_default(value.KotlinWords);
-    else if (!VCodec<::import::KotlinWords>::read(d, body, body + 28, value.KotlinWords))
-        return d.fail_in("import.Hostile", "KotlinWords");
-    if (size < 36)
-        FBE::detail::assign_default(value.JsWords);
-    else if (!VCodec<::import::JsWords>::read(d, body, body + 32, value.JsWords))
-        return d.fail_in("import.Hostile", "JsWords");
-    if (size < 40)
-        FBE::detail::assign_default(value.RustWords);
-    else if (!VCodec<::import::RustWords>::read(d, body, body + 36, value.RustWords))
-        return d.fail_in("import.Hostile", "RustWords");
-    if (size < 44)
-        FBE::detail::assign_default(value.CSharpWords);
-    else if (!VCodec<::import::CSharpWords>::read(d, body, body + 40, value.CSharpWords))
-        return d.fail_in("import.Hostile", "CSharpWords");
-    if (size < 48)
-        FBE::detail::assign_default(value.RubyWords);
-    else if (!VCodec<::import::RubyWords>::read(d, body, body + 44, value.RubyWords))
-        return d.fail_in("import.Hostile", "RubyWords");
-    if (size < 52)
-        FBE::detail::assign_default(value.CppMembers);
-    else if (!VCodec<::import::CppMembers>::read(d, body, body + 48, value.CppMembers))
-        return d.fail_in("import.Hostile", "CppMembers");
-    if (size < 56)
-        FBE::detail::assign_default(value.PythonMembers);
-    else if (!VCodec<::import::PythonMembers>::read(d, body, body + 52, value.PythonMembers))
-        return d.fail_in("import.Hostile", "PythonMembers");
-    if (size < 60)
-        FBE::detail::assign_default(value.GoMembers);
-    else if (!VCodec<::import::GoMembers>::read(d, body, body + 56, value.GoMembers))
-        return d.fail_in("import.Hostile", "GoMembers");
-    if (size < 64)
-        FBE::detail::assign_default(value.JvmMembers);
-    else if (!VCodec<::import::JvmMembers>::read(d, body, body + 60, value.JvmMembers))
-        return d.fail_in("import.Hostile", "JvmMembers");
-    if (size < 68)
-        FBE::detail::assign_default(value.JsMembers);
-    else if (!VCodec<::import::JsMembers>::read(d, body, body + 64, value.JsMembers))
-        return d.fail_in("import.Hostile", "JsMembers");
-    if (size < 72)
-        FBE::detail::assign_default(value.RuntimeNames);
-    else if (!VCodec<::import::RuntimeNames>::read(d, body, body + 68, value.RuntimeNames))
-        return d.fail_in("import.Hostile", "RuntimeNames");
-    if (size < 76)
-        FBE::detail::assign_default(value.class_);
-    else if (!VCodec<::import::class_>::read(d, body, body + 72, value.class_))
-        return d.fail_in("import.Hostile", "class");
-    if (size < 80)
-        FBE::detail::assign_default(value.Object);
-    else if (!VCodec<::import::Object>::read(d, body, body + 76, value.Object))
-        return d.fail_in("import.Hostile", "Object");
-    if (size < 84)
-        FBE::detail::assign_default(value.String);
-    else if (!VCodec<::import::String>::read(d, body, body + 80, value.String))
-        return d.fail_in("import.Hostile", "String");
-    if (size < 88)
-        FBE::detail::assign_default(value.List);
-    else if (!VCodec<::import::List>::read(d, body, body + 84, value.List))
-        return d.fail_in("import.Hostile", "List");
-    if (size < 92)
-        FBE::detail::assign_default(value.Map);
-    else if (!VCodec<::import::Map>::read(d, body, body + 88, value.Map))
-        return d.fail_in("import.Hostile", "Map");
-    if (size < 96)
-        FBE::detail::assign_default(value.Model);
-    else if (!VCodec<::import::Model>::read(d, body, body + 92, value.Model))
-        return d.fail_in("import.Hostile", "Model");
-    if (size < 100)
-        FBE::detail::assign_default(value.FinalModel);
-    else if (!VCodec<::import::FinalModel>::read(d, body, body + 96, value.FinalModel))
-        return d.fail_in("import.Hostile", "FinalModel");
-    if (size < 104)
-        FBE::detail::assign_default(value.Buffer);
-    else if (!VCodec<::import::Buffer>::read(d, body, body + 100, value.Buffer))
-        return d.fail_in("import.Hostile", "Buffer");
-    if (size < 108)
-        FBE::detail::assign_default(value.Reader);
-    else if (!VCodec<::import::Reader>::read(d, body, body + 104, value.Reader))
-        return d.fail_in("import.Hostile", "Reader");
-    if (size < 112)
-        FBE::detail::assign_default(value.Writer);
-    else if (!VCodec<::import::Writer>::read(d, body, body + 108, value.Writer))
-        return d.fail_in("import.Hostile", "Writer");
-    if (size < 116)
-        FBE::detail::assign_default(value.Limits);
-    else if (!VCodec<::import::Limits>::read(d, body, body + 112, value.Limits))
-        return d.fail_in("import.Hostile", "Limits");
-    if (size < 120)
-        FBE::detail::assign_default(value.DecodeError);
-    else if (!VCodec<::import::DecodeError>::read(d, body, body + 116, value.DecodeError))
-        return d.fail_in("import.Hostile", "DecodeError");
-    if (size < 124)
-        FBE::detail::assign_default(value.DecodeException);
-    else if (!VCodec<::import::DecodeException>::read(d, body, body + 120, value.DecodeException))
-        return d.fail_in("import.Hostile", "DecodeException");
-    if (size < 128)
-        FBE::detail::assign_default(value.Decimal);
-    else if (!VCodec<::import::Decimal>::read(d, body, body + 124, value.Decimal))
-        return d.fail_in("import.Hostile", "Decimal");
-    if (size < 132)
-        FBE::detail::assign_default(value.Uuid);
-    else if (!VCodec<::import::Uuid>::read(d, body, body + 128, value.Uuid))
-        return d.fail_in("import.Hostile", "Uuid");
-    if (size < 136)
-        FBE::detail::assign_default(value.UUID);
-    else if (!VCodec<::import::UUID>::read(d, body, body + 132, value.UUID))
-        return d.fail_in("import.Hostile", "UUID");
-    if (size < 140)
-        FBE::detail::assign_default(value.Timestamp);
-    else if (!VCodec<::import::Timestamp>::read(d, body, body + 136, value.Timestamp))
-        return d.fail_in("import.Hostile", "Timestamp");
-    if (size < 144)
-        FBE::detail::assign_default(value.Sender);
-    else if (!VCodec<::import::Sender>::read(d, body, body + 140, value.Sender))
-        return d.fail_in("import.Hostile", "Sender");
-    if (size < 148)
-        FBE::detail::assign_default(value.Receiver);
-    else if (!VCodec<::import::Receiver>::read(d, body, body + 144, value.Receiver))
-        return d.fail_in("import.Hostile", "Receiver");
-    if (size < 152)
-        FBE::detail::assign_default(value.Client);
-    else if (!VCodec<::import::Client>::read(d, body, body + 148, value.Client))
-        return d.fail_in("import.Hostile", "Client");
-    if (size < 156)
-        FBE::detail::assign_default(value.Proxy);
-    else if (!VCodec<::import::Proxy>::read(d, body, body + 152, value.Proxy))
-        return d.fail_in("import.Hostile", "Proxy");
-    if (size < 160)
-        FBE::detail::assign_default(value.Handler);
-    else if (!VCodec<::import::Handler>::read(d, body, body + 156, value.Handler))
-        return d.fail_in("import.Hostile", "Handler");
-    if (size < 164)
-        FBE::detail::assign_default(value.fbe);
-    else if (!VCodec<::import::fbe>::read(d, body, body + 160, value.fbe))
-        return d.fail_in("import.Hostile", "fbe");
-    if (size < 168)
-        FBE::detail::assign_default(value.FBE_);
-    else if (!VCodec<::import::FBE_>::read(d, body, body + 164, value.FBE_))
-        return d.fail_in("import.Hostile", "FBE");
-    if (size < 172)
-        FBE::detail::assign_default(value.std_);
-    else if (!VCodec<::import::std_>::read(d, body, body + 168, value.std_))
-        return d.fail_in("import.Hostile", "std");
-    if (size < 176)
-        FBE::detail::assign_default(value.Companion);
-    else if (!VCodec<::import::Companion>::read(d, body, body + 172, value.Companion))
-        return d.fail_in("import.Hostile", "Companion");
-    if (size < 180)
-        FBE::detail::assign_default(value.Any);
-    else if (!VCodec<::import::Any>::read(d, body, body + 176, value.Any))
-        return d.fail_in("import.Hostile", "Any");
-    if (size < 184)
-        FBE::detail::assign_default(value.Self);
-    else if (!VCodec<::import::Self>::read(d, body, body + 180, value.Self))
-        return d.fail_in("import.Hostile", "Self");
-    if (size < 188)
-        FBE::detail::assign_default(value.self);
-    else if (!VCodec<::import::self>::read(d, body, body + 184, value.self))
-        return d.fail_in("import.Hostile", "self");
-    if (size < 192)
-        FBE::detail::assign_default(value.None);
-    else if (!VCodec<::import::None>::read(d, body, body + 188, value.None))
-        return d.fail_in("import.Hostile", "None");
-    if (size < 196)
-        FBE::detail::assign_default(value.Option);
-    else if (!VCodec<::import::Option>::read(d, body, body + 192, value.Option))
-        return d.fail_in("import.Hostile", "Option");
-    if (size < 200)
-        FBE::detail::assign_default(value.Result);
-    else if (!VCodec<::import::Result>::read(d, body, body + 196, value.Result))
-        return d.fail_in("import.Hostile", "Result");
-    if (size < 204)
-        FBE::detail::assign_default(value.Vec);
-    else if (!VCodec<::import::Vec>::read(d, body, body + 200, value.Vec))
-        return d.fail_in("import.Hostile", "Vec");
-    if (size < 208)
-        FBE::detail::assign_default(value.Box);
-    else if (!VCodec<::import::Box>::read(d, body, body + 204, value.Box))
-        return d.fail_in("import.Hostile", "Box");
-    if (size < 212)
-        FBE::detail::assign_default(value.Error);
-    else if (!VCodec<::import::Error>::read(d, body, body + 208, value.Error))
-        return d.fail_in("import.Hostile", "Error");
-    if (size < 216)
-        FBE::detail::assign_default(value.Exception);
-    else if (!VCodec<::import::Exception>::read(d, body, body + 212, value.Exception))
-        return d.fail_in("import.Hostile", "Exception");
-    if (size < 220)
-        FBE::detail::assign_default(value.Text);
-    else if (!VCodec<::import::Text>::read(d, body, body + 216, value.Text))
-        return d.fail_in("import.Hostile", "Text");
-    if (size < 224)
-        FBE::detail::assign_default(value.JsonWriter);
-    else if (!VCodec<::import::JsonWriter>::read(d, body, body + 220, value.JsonWriter))
-        return d.fail_in("import.Hostile", "JsonWriter");
-    if (size < 228)
-        FBE::detail::assign_default(value.int32_t_);
-    else if (!VCodec<::import::int32_t_>::read(d, body, body + 224, value.int32_t_))
-        return d.fail_in("import.Hostile", "int32_t");
-    if (size < 232)
-        FBE::detail::assign_default(value.size_t_);
-    else if (!VCodec<::import::size_t_>::read(d, body, body + 228, value.size_t_))
-        return d.fail_in("import.Hostile", "size_t");
-    if (size < 236)
-        FBE::detail::assign_default(value.list);
-    else if (!VCodec<::import::list>::read(d, body, body + 232, value.list))
-        return d.fail_in("import.Hostile", "list");
-    if (size < 240)
-        FBE::detail::assign_default(value.object);
-    else if (!VCodec<::import::object>::read(d, body, body + 236, value.object))
-        return d.fail_in("import.Hostile", "object");
-    if (size < 244)
-        FBE::detail::assign_default(value.v);
-    else if (!VCodec<::import::v>::read(d, body, body + 240, value.v))
-        return d.fail_in("import.Hostile", "v");
-    if (size < 248)
-        FBE::detail::assign_default(value.r);
-    else if (!VCodec<::import::r>::read(d, body, body + 244, value.r))
-        return d.fail_in("import.Hostile", "r");
-    if (size < 252)
-        FBE::detail::assign_default(value.w);
-    else if (!VCodec<::import::w>::read(d, body, body + 248, value.w))
-        return d.fail_in("import.Hostile", "w");
-    if (size < 256)
-        FBE::detail::assign_default(value.SideBuy);
-    else if (!VCodec<::import::SideBuy>::read(d, body, body + 252, value.SideBuy))
-        return d.fail_in("import.Hostile", "SideBuy");
-    if (size < 260)
-        FBE::detail::assign_default(value.OrderKey);
-    else if (!VCodec<::import::OrderKey>::read(d, body, body + 256, value.OrderKey))
-        return d.fail_in("import.Hostile", "OrderKey");
-    if (size < 264)
-        FBE::detail::assign_default(value.textOfside);
-    else if (!VCodec<::import::textOfside>::read(d, body, body + 260, value.textOfside))
-        return d.fail_in("import.Hostile", "textOfside");
-    if (size < 268)
-        FBE::detail::assign_default(value.DECIMAL_1);
-    else if (!VCodec<::import::DECIMAL_1>::read(d, body, body + 264, value.DECIMAL_1))
-        return d.fail_in("import.Hostile", "DECIMAL_1");
-    if (size < 272)
-        FBE::detail::assign_default(value.OrderModel);
-    else if (!VCodec<::import::OrderModel>::read(d, body, body + 268, value.OrderModel))
-        return d.fail_in("import.Hostile", "OrderModel");
-    if (size < 276)
-        FBE::detail::assign_default(value.OrderFinal);
-    else if (!VCodec<::import::OrderFinal>::read(d, body, body + 272, value.OrderFinal))
-        return d.fail_in("import.Hostile", "OrderFinal");
-    if (size < 280)
-        FBE::detail::assign_default(value.NewOrder);
-    else if (!VCodec<::import::NewOrder>::read(d, body, body + 276, value.NewOrder))
-        return d.fail_in("import.Hostile", "NewOrder");
-    if (size < 284)
-        FBE::detail::assign_default(value.VerifyFBEOrder);
-    else if (!VCodec<::import::VerifyFBEOrder>::read(d, body, body + 280, value.VerifyFBEOrder))
-        return d.fail_in("import.Hostile", "VerifyFBEOrder");
-    if (size < 288)
-        FBE::detail::assign_default(value.fbe_vr_Order);
-    else if (!VCodec<::import::fbe_vr_Order>::read(d, body, body + 284, value.fbe_vr_Order))
-        return d.fail_in("import.Hostile", "fbe_vr_Order");
-    if (size < 292)
-        FBE::detail::assign_default(value.e1);
-    else if (!VCodec<::import::e1>::read(d, body, body + 288, value.e1))
-        return d.fail_in("import.Hostile", "e1");
-    if (size < 296)
-        FBE::detail::assign_default(value.i2);
-    else if (!VCodec<::import::i2>::read(d, body, body + 292, value.i2))
-        return d.fail_in("import.Hostile", "i2");
-    if (size < 300)
-        FBE::detail::assign_default(value.o3);
-    else if (!VCodec<::import::o3>::read(d, body, body + 296, value.o3))
-        return d.fail_in("import.Hostile", "o3");
-    if (size < 304)
-        FBE::detail::assign_default(value.Fbe);
-    else if (!VCodec<::import::Fbe>::read(d, body, body + 300, value.Fbe))
-        return d.fail_in("import.Hostile", "Fbe");
-    if (size < 308)
-        FBE::detail::assign_default(value.FINGERPRINT);
-    else if (!VCodec<::import::FINGERPRINT>::read(d, body, body + 304, value.FINGERPRINT))
-        return d.fail_in("import.Hostile", "FINGERPRINT");
-    if (size < 312)
-        FBE::detail::assign_default(value.FBE_FINGERPRINT);
-    else if (!VCodec<::import::FBE_FINGERPRINT>::read(d, body, body + 308, value.FBE_FINGERPRINT))
-        return d.fail_in("import.Hostile", "FBE_FINGERPRINT");
-    if (size < 316)
-        FBE::detail::assign_default(value.FBEFingerprint);
-    else if (!VCodec<::import::FBEFingerprint>::read(d, body, body + 312, value.FBEFingerprint))
-        return d.fail_in("import.Hostile", "FBEFingerprint");
-    if (size < 320)
-        FBE::detail::assign_default(value.Case);
-    else if (!VCodec<::import::Case>::read(d, body, body + 316, value.Case))
-        return d.fail_in("import.Hostile", "Case");
-    if (size < 324)
-        FBE::detail::assign_default(value.Imported);
-    else if (!VCodec<::import::Imported>::read(d, body, body + 320, value.Imported))
-        return d.fail_in("import.Hostile", "Imported");
-    if (size < 328)
-        FBE::detail::assign_default(value.Derived);
-    else if (!VCodec<::import::Derived>::read(d, body, body + 324, value.Derived))
-        return d.fail_in("import.Hostile", "Derived");
-    if (size < 332)
-        FBE::detail::assign_default(value.Listed);
-    else if (!VCodec<::import::Listed>::read(d, body, body + 328, value.Listed))
-        return d.fail_in("import.Hostile", "Listed");
-    if (size < 336)
-        value.Letters = ::import::Letters::_a;
-    else
-        VCodec<::import::Letters>::read(d, body, body + 332, value.Letters);
-    return true;
-}
-
 template <class D>
 inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 336))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::import::Hostile>(c, body, size); });
     if (!VCodec<::import::Order>::verify(d, body, body + 8))
         return d.fail_in("import.Hostile", "Order");
     if (!VCodec<::import::CppWords>::verify(d, body, body + 12))
@@ -11471,338 +7250,6 @@ inline bool VBody<::import::Hostile>::verify(D& d, std::size_t body, uint32_t si
         return d.fail_in("import.Hostile", "Imported");
     if (!VCodec<::import::Derived>::verify(d, body, body + 324))
         return d.fail_in("import.Hostile", "Derived");
-    if (!VCodec<::import::Listed>::verify(d, body, body + 328))
-        return d.fail_in("import.Hostile", "Listed");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::import::Hostile>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::import::Hostile>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
-    if (!VCodec<::import::Order>::verify(d, body, body + 8))
-        return d.fail_in("import.Hostile", "Order");
-    if (size < 16)
-        return true;
-    if (!VCodec<::import::CppWords>::verify(d, body, body + 12))
-        return d.fail_in("import.Hostile", "CppWords");
-    if (size < 20)
-        return true;
-    if (!VCodec<::import::PythonWords>::verify(d, body, body + 16))
-        return d.fail_in("import.Hostile", "PythonWords");
-    if (size < 24)
-        return true;
-    if (!VCodec<::import::GoWords>::verify(d, body, body + 20))
-        return d.fail_in("import.Hostile", "GoWords");
-    if (size < 28)
-        return true;
-    if (!VCodec<::import::JavaWords>::verify(d, body, body + 24))
-        return d.fail_in("import.Hostile", "JavaWords");
-    if (size < 32)
-        return true;
-    if (!VCodec<::import::KotlinWords>::verify(d, body, body + 28))
-        return d.fail_in("import.Hostile", "KotlinWords");
-    if (size < 36)
-        return true;
-    if (!VCodec<::import::JsWords>::verify(d, body, body + 32))
-        return d.fail_in("import.Hostile", "JsWords");
-    if (size < 40)
-        return true;
-    if (!VCodec<::import::RustWords>::verify(d, body, body + 36))
-        return d.fail_in("import.Hostile", "RustWords");
-    if (size < 44)
-        return true;
-    if (!VCodec<::import::CSharpWords>::verify(d, body, body + 40))
-        return d.fail_in("import.Hostile", "CSharpWords");
-    if (size < 48)
-        return true;
-    if (!VCodec<::import::RubyWords>::verify(d, body, body + 44))
-        return d.fail_in("import.Hostile", "RubyWords");
-    if (size < 52)
-        return true;
-    if (!VCodec<::import::CppMembers>::verify(d, body, body + 48))
-        return d.fail_in("import.Hostile", "CppMembers");
-    if (size < 56)
-        return true;
-    if (!VCodec<::import::PythonMembers>::verify(d, body, body + 52))
-        return d.fail_in("import.Hostile", "PythonMembers");
-    if (size < 60)
-        return true;
-    if (!VCodec<::import::GoMembers>::verify(d, body, body + 56))
-        return d.fail_in("import.Hostile", "GoMembers");
-    if (size < 64)
-        return true;
-    if (!VCodec<::import::JvmMembers>::verify(d, body, body + 60))
-        return d.fail_in("import.Hostile", "JvmMembers");
-    if (size < 68)
-        return true;
-    if (!VCodec<::import::JsMembers>::verify(d, body, body + 64))
-        return d.fail_in("import.Hostile", "JsMembers");
-    if (size < 72)
-        return true;
-    if (!VCodec<::import::RuntimeNames>::verify(d, body, body + 68))
-        return d.fail_in("import.Hostile", "RuntimeNames");
-    if (size < 76)
-        return true;
-    if (!VCodec<::import::class_>::verify(d, body, body + 72))
-        return d.fail_in("import.Hostile", "class");
-    if (size < 80)
-        return true;
-    if (!VCodec<::import::Object>::verify(d, body, body + 76))
-        return d.fail_in("import.Hostile", "Object");
-    if (size < 84)
-        return true;
-    if (!VCodec<::import::String>::verify(d, body, body + 80))
-        return d.fail_in("import.Hostile", "String");
-    if (size < 88)
-        return true;
-    if (!VCodec<::import::List>::verify(d, body, body + 84))
-        return d.fail_in("import.Hostile", "List");
-    if (size < 92)
-        return true;
-    if (!VCodec<::import::Map>::verify(d, body, body + 88))
-        return d.fail_in("import.Hostile", "Map");
-    if (size < 96)
-        return true;
-    if (!VCodec<::import::Model>::verify(d, body, body + 92))
-        return d.fail_in("import.Hostile", "Model");
-    if (size < 100)
-        return true;
-    if (!VCodec<::import::FinalModel>::verify(d, body, body + 96))
-        return d.fail_in("import.Hostile", "FinalModel");
-    if (size < 104)
-        return true;
-    if (!VCodec<::import::Buffer>::verify(d, body, body + 100))
-        return d.fail_in("import.Hostile", "Buffer");
-    if (size < 108)
-        return true;
-    if (!VCodec<::import::Reader>::verify(d, body, body + 104))
-        return d.fail_in("import.Hostile", "Reader");
-    if (size < 112)
-        return true;
-    if (!VCodec<::import::Writer>::verify(d, body, body + 108))
-        return d.fail_in("import.Hostile", "Writer");
-    if (size < 116)
-        return true;
-    if (!VCodec<::import::Limits>::verify(d, body, body + 112))
-        return d.fail_in("import.Hostile", "Limits");
-    if (size < 120)
-        return true;
-    if (!VCodec<::import::DecodeError>::verify(d, body, body + 116))
-        return d.fail_in("import.Hostile", "DecodeError");
-    if (size < 124)
-        return true;
-    if (!VCodec<::import::DecodeException>::verify(d, body, body + 120))
-        return d.fail_in("import.Hostile", "DecodeException");
-    if (size < 128)
-        return true;
-    if (!VCodec<::import::Decimal>::verify(d, body, body + 124))
-        return d.fail_in("import.Hostile", "Decimal");
-    if (size < 132)
-        return true;
-    if (!VCodec<::import::Uuid>::verify(d, body, body + 128))
-        return d.fail_in("import.Hostile", "Uuid");
-    if (size < 136)
-        return true;
-    if (!VCodec<::import::UUID>::verify(d, body, body + 132))
-        return d.fail_in("import.Hostile", "UUID");
-    if (size < 140)
-        return true;
-    if (!VCodec<::import::Timestamp>::verify(d, body, body + 136))
-        return d.fail_in("import.Hostile", "Timestamp");
-    if (size < 144)
-        return true;
-    if (!VCodec<::import::Sender>::verify(d, body, body + 140))
-        return d.fail_in("import.Hostile", "Sender");
-    if (size < 148)
-        return true;
-    if (!VCodec<::import::Receiver>::verify(d, body, body + 144))
-        return d.fail_in("import.Hostile", "Receiver");
-    if (size < 152)
-        return true;
-    if (!VCodec<::import::Client>::verify(d, body, body + 148))
-        return d.fail_in("import.Hostile", "Client");
-    if (size < 156)
-        return true;
-    if (!VCodec<::import::Proxy>::verify(d, body, body + 152))
-        return d.fail_in("import.Hostile", "Proxy");
-    if (size < 160)
-        return true;
-    if (!VCodec<::import::Handler>::verify(d, body, body + 156))
-        return d.fail_in("import.Hostile", "Handler");
-    if (size < 164)
-        return true;
-    if (!VCodec<::import::fbe>::verify(d, body, body + 160))
-        return d.fail_in("import.Hostile", "fbe");
-    if (size < 168)
-        return true;
-    if (!VCodec<::import::FBE_>::verify(d, body, body + 164))
-        return d.fail_in("import.Hostile", "FBE");
-    if (size < 172)
-        return true;
-    if (!VCodec<::import::std_>::verify(d, body, body + 168))
-        return d.fail_in("import.Hostile", "std");
-    if (size < 176)
-        return true;
-    if (!VCodec<::import::Companion>::verify(d, body, body + 172))
-        return d.fail_in("import.Hostile", "Companion");
-    if (size < 180)
-        return true;
-    if (!VCodec<::import::Any>::verify(d, body, body + 176))
-        return d.fail_in("import.Hostile", "Any");
-    if (size < 184)
-        return true;
-    if (!VCodec<::import::Self>::verify(d, body, body + 180))
-        return d.fail_in("import.Hostile", "Self");
-    if (size < 188)
-        return true;
-    if (!VCodec<::import::self>::verify(d, body, body + 184))
-        return d.fail_in("import.Hostile", "self");
-    if (size < 192)
-        return true;
-    if (!VCodec<::import::None>::verify(d, body, body + 188))
-        return d.fail_in("import.Hostile", "None");
-    if (size < 196)
-        return true;
-    if (!VCodec<::import::Option>::verify(d, body, body + 192))
-        return d.fail_in("import.Hostile", "Option");
-    if (size < 200)
-        return true;
-    if (!VCodec<::import::Result>::verify(d, body, body + 196))
-        return d.fail_in("import.Hostile", "Result");
-    if (size < 204)
-        return true;
-    if (!VCodec<::import::Vec>::verify(d, body, body + 200))
-        return d.fail_in("import.Hostile", "Vec");
-    if (size < 208)
-        return true;
-    if (!VCodec<::import::Box>::verify(d, body, body + 204))
-        return d.fail_in("import.Hostile", "Box");
-    if (size < 212)
-        return true;
-    if (!VCodec<::import::Error>::verify(d, body, body + 208))
-        return d.fail_in("import.Hostile", "Error");
-    if (size < 216)
-        return true;
-    if (!VCodec<::import::Exception>::verify(d, body, body + 212))
-        return d.fail_in("import.Hostile", "Exception");
-    if (size < 220)
-        return true;
-    if (!VCodec<::import::Text>::verify(d, body, body + 216))
-        return d.fail_in("import.Hostile", "Text");
-    if (size < 224)
-        return true;
-    if (!VCodec<::import::JsonWriter>::verify(d, body, body + 220))
-        return d.fail_in("import.Hostile", "JsonWriter");
-    if (size < 228)
-        return true;
-    if (!VCodec<::import::int32_t_>::verify(d, body, body + 224))
-        return d.fail_in("import.Hostile", "int32_t");
-    if (size < 232)
-        return true;
-    if (!VCodec<::import::size_t_>::verify(d, body, body + 228))
-        return d.fail_in("import.Hostile", "size_t");
-    if (size < 236)
-        return true;
-    if (!VCodec<::import::list>::verify(d, body, body + 232))
-        return d.fail_in("import.Hostile", "list");
-    if (size < 240)
-        return true;
-    if (!VCodec<::import::object>::verify(d, body, body + 236))
-        return d.fail_in("import.Hostile", "object");
-    if (size < 244)
-        return true;
-    if (!VCodec<::import::v>::verify(d, body, body + 240))
-        return d.fail_in("import.Hostile", "v");
-    if (size < 248)
-        return true;
-    if (!VCodec<::import::r>::verify(d, body, body + 244))
-        return d.fail_in("import.Hostile", "r");
-    if (size < 252)
-        return true;
-    if (!VCodec<::import::w>::verify(d, body, body + 248))
-        return d.fail_in("import.Hostile", "w");
-    if (size < 256)
-        return true;
-    if (!VCodec<::import::SideBuy>::verify(d, body, body + 252))
-        return d.fail_in("import.Hostile", "SideBuy");
-    if (size < 260)
-        return true;
-    if (!VCodec<::import::OrderKey>::verify(d, body, body + 256))
-        return d.fail_in("import.Hostile", "OrderKey");
-    if (size < 264)
-        return true;
-    if (!VCodec<::import::textOfside>::verify(d, body, body + 260))
-        return d.fail_in("import.Hostile", "textOfside");
-    if (size < 268)
-        return true;
-    if (!VCodec<::import::DECIMAL_1>::verify(d, body, body + 264))
-        return d.fail_in("import.Hostile", "DECIMAL_1");
-    if (size < 272)
-        return true;
-    if (!VCodec<::import::OrderModel>::verify(d, body, body + 268))
-        return d.fail_in("import.Hostile", "OrderModel");
-    if (size < 276)
-        return true;
-    if (!VCodec<::import::OrderFinal>::verify(d, body, body + 272))
-        return d.fail_in("import.Hostile", "OrderFinal");
-    if (size < 280)
-        return true;
-    if (!VCodec<::import::NewOrder>::verify(d, body, body + 276))
-        return d.fail_in("import.Hostile", "NewOrder");
-    if (size < 284)
-        return true;
-    if (!VCodec<::import::VerifyFBEOrder>::verify(d, body, body + 280))
-        return d.fail_in("import.Hostile", "VerifyFBEOrder");
-    if (size < 288)
-        return true;
-    if (!VCodec<::import::fbe_vr_Order>::verify(d, body, body + 284))
-        return d.fail_in("import.Hostile", "fbe_vr_Order");
-    if (size < 292)
-        return true;
-    if (!VCodec<::import::e1>::verify(d, body, body + 288))
-        return d.fail_in("import.Hostile", "e1");
-    if (size < 296)
-        return true;
-    if (!VCodec<::import::i2>::verify(d, body, body + 292))
-        return d.fail_in("import.Hostile", "i2");
-    if (size < 300)
-        return true;
-    if (!VCodec<::import::o3>::verify(d, body, body + 296))
-        return d.fail_in("import.Hostile", "o3");
-    if (size < 304)
-        return true;
-    if (!VCodec<::import::Fbe>::verify(d, body, body + 300))
-        return d.fail_in("import.Hostile", "Fbe");
-    if (size < 308)
-        return true;
-    if (!VCodec<::import::FINGERPRINT>::verify(d, body, body + 304))
-        return d.fail_in("import.Hostile", "FINGERPRINT");
-    if (size < 312)
-        return true;
-    if (!VCodec<::import::FBE_FINGERPRINT>::verify(d, body, body + 308))
-        return d.fail_in("import.Hostile", "FBE_FINGERPRINT");
-    if (size < 316)
-        return true;
-    if (!VCodec<::import::FBEFingerprint>::verify(d, body, body + 312))
-        return d.fail_in("import.Hostile", "FBEFingerprint");
-    if (size < 320)
-        return true;
-    if (!VCodec<::import::Case>::verify(d, body, body + 316))
-        return d.fail_in("import.Hostile", "Case");
-    if (size < 324)
-        return true;
-    if (!VCodec<::import::Imported>::verify(d, body, body + 320))
-        return d.fail_in("import.Hostile", "Imported");
-    if (size < 328)
-        return true;
-    if (!VCodec<::import::Derived>::verify(d, body, body + 324))
-        return d.fail_in("import.Hostile", "Derived");
-    if (size < 332)
-        return true;
     if (!VCodec<::import::Listed>::verify(d, body, body + 328))
         return d.fail_in("import.Hostile", "Listed");
     return true;

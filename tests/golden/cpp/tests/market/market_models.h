@@ -24,9 +24,10 @@ struct VBody<::market::Instrument>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "market.Instrument";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::market::Instrument::symbol, 8, "symbol"),
+        FBE::detail::slot(&::market::Instrument::digits, 12, "digits"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {16, 0, "market.Instrument"},
     };
@@ -46,9 +47,10 @@ struct VBody<::market::Failure>
     static bool read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value);
     template <class D>
     static bool verify(D& d, std::size_t body, uint32_t size);
-    static bool read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value);
-    template <class D>
-    static bool verify_older(D& d, std::size_t body, uint32_t size);
+    static constexpr const char* name = "market.Failure";
+    static constexpr auto fields = std::make_tuple(
+        FBE::detail::slot(&::market::Failure::id, 8, "id"),
+        FBE::detail::slot(&::market::Failure::reason, 24, "reason"));
     static constexpr FBE::detail::FieldEnd field_ends[] = {
         {28, 0, "market.Failure"},
     };
@@ -68,25 +70,10 @@ inline void VBody<::market::Instrument>::write(Encoder& e, std::size_t body, con
 FBE_INLINE bool VBody<::market::Instrument>::read(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::market::Instrument>(c, body, size, value); });
     if (!VCodec<std::string>::read(d, body, body + 8, value.symbol))
         return d.fail_in("market.Instrument", "symbol");
     VCodec<int32_t>::read(d, body, body + 12, value.digits);
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::market::Instrument>::read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Instrument& value)
-{
-    if (!FBE::detail::charge_older<::market::Instrument>(d, body, size))
-        return false;
-    if (size < 12)
-        value.symbol = {};
-    else if (!VCodec<std::string>::read(d, body, body + 8, value.symbol))
-        return d.fail_in("market.Instrument", "symbol");
-    if (size < 16)
-        value.digits = 5;
-    else
-        VCodec<int32_t>::read(d, body, body + 12, value.digits);
     return true;
 }
 
@@ -94,19 +81,7 @@ template <class D>
 FBE_INLINE bool VBody<::market::Instrument>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 16))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 8))
-        return d.fail_in("market.Instrument", "symbol");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::market::Instrument>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::market::Instrument>(d, body, size))
-        return false;
-    if (size < 12)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::market::Instrument>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 8))
         return d.fail_in("market.Instrument", "symbol");
     return true;
@@ -126,24 +101,9 @@ inline void VBody<::market::Failure>::write(Encoder& e, std::size_t body, const 
 FBE_INLINE bool VBody<::market::Failure>::read(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](Decoder& c) { return read_older(c, body, size, value); });
+        return call_apart(d, [&](Decoder& c) { return FBE::detail::read_older<::market::Failure>(c, body, size, value); });
     VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
     if (!VCodec<std::string>::read(d, body, body + 24, value.reason))
-        return d.fail_in("market.Failure", "reason");
-    return true;
-}
-
-FBE_NOINLINE inline bool VBody<::market::Failure>::read_older(Decoder& d, std::size_t body, uint32_t size, ::market::Failure& value)
-{
-    if (!FBE::detail::charge_older<::market::Failure>(d, body, size))
-        return false;
-    if (size < 24)
-        value.id = {};
-    else
-        VCodec<FBE::uuid_t>::read(d, body, body + 8, value.id);
-    if (size < 28)
-        value.reason = {};
-    else if (!VCodec<std::string>::read(d, body, body + 24, value.reason))
         return d.fail_in("market.Failure", "reason");
     return true;
 }
@@ -152,19 +112,7 @@ template <class D>
 FBE_INLINE bool VBody<::market::Failure>::verify(D& d, std::size_t body, uint32_t size)
 {
     if (FBE_UNLIKELY(size < 28))
-        return call_apart(d, [&](D& c) { return verify_older(c, body, size); });
-    if (!VCodec<std::string>::verify(d, body, body + 24))
-        return d.fail_in("market.Failure", "reason");
-    return true;
-}
-
-template <class D>
-FBE_NOINLINE inline bool VBody<::market::Failure>::verify_older(D& d, std::size_t body, uint32_t size)
-{
-    if (!FBE::detail::charge_older<::market::Failure>(d, body, size))
-        return false;
-    if (size < 28)
-        return true;
+        return call_apart(d, [&](D& c) { return FBE::detail::verify_older<::market::Failure>(c, body, size); });
     if (!VCodec<std::string>::verify(d, body, body + 24))
         return d.fail_in("market.Failure", "reason");
     return true;
